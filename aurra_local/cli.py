@@ -1,0 +1,156 @@
+"""The `aurra` command: run Aurra locally, create keys, invoke handlers, migrate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from aurra_local.environment import apply_local_defaults
+
+DEFAULT_DATA_DIR = Path(".aurra")
+
+
+def _database_url(data_dir: Path) -> str:
+    """AURRA_DATABASE_URL when set, else an embedded PostgreSQL kept in the data directory."""
+    url = os.environ.get("AURRA_DATABASE_URL")
+    if url:
+        return url
+    from aurra_local.embedded_postgres import EmbeddedPostgres
+
+    url = EmbeddedPostgres(data_dir / "pgdata").url
+    os.environ["AURRA_DATABASE_URL"] = url
+    return url
+
+
+def _migrate(url: str) -> list[str]:
+    from aurra_core.config import get_settings
+    from aurra_core.migrate import apply_migrations
+
+    return apply_migrations(url, get_settings().embedding_dim)
+
+
+def _create_key(tenant: str, name: str | None = None) -> str:
+    from aurra_core import keys
+    from aurra_core.db import get_database
+
+    with get_database().transaction() as conn:
+        _, raw = keys.create_key(conn, tenant, name)
+    return raw
+
+
+def _dev_key(data_dir: Path) -> str:
+    """The same dev key across restarts, kept beside the local database (never in AWS)."""
+    path = data_dir / "dev-key"
+    if path.exists():
+        from aurra_core.db import get_database
+        from aurra_core.errors import Unauthorized
+        from aurra_core import keys
+
+        raw = path.read_text().strip()
+        try:
+            with get_database().transaction() as conn:
+                keys.authenticate(conn, raw)
+            return raw
+        except Unauthorized:
+            pass
+    raw = _create_key("dev", "dev key")
+    path.write_text(raw + "\n")
+    path.chmod(0o600)
+    return raw
+
+
+def cmd_dev(args: argparse.Namespace) -> int:
+    from aurra_core.config import get_settings
+    from aurra_local.server import serve
+
+    url = _database_url(args.data_dir)
+    applied = _migrate(url)
+    key = _dev_key(args.data_dir)
+    settings = get_settings()
+    server = serve(args.host, args.port)
+    host, port = server.server_address[:2]
+    print(f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})")
+    print(f"aurra dev: classifier={settings.classifier} embedder={settings.embedder} "
+          f"level2_enabled={settings.level2_enabled}")
+    print(f"aurra dev: dev API key: {key}")
+    print(f"aurra dev: listening on http://{host}:{port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def cmd_keys_create(args: argparse.Namespace) -> int:
+    _migrate(_database_url(args.data_dir))
+    print(f"created a key for tenant {args.tenant!r}; it is shown once:")
+    print(_create_key(args.tenant, args.name))
+    return 0
+
+
+def cmd_invoke(args: argparse.Namespace) -> int:
+    from aurra_local import gateway
+
+    if args.function not in ("authorizer",):
+        _database_url(args.data_dir)
+    event = json.loads(Path(args.event).read_text())
+    try:
+        result = gateway.invoke(args.function, event)
+    except Exception as exc:  # noqa: BLE001 - print what Lambda would report
+        print(json.dumps({"errorMessage": str(exc), "errorType": type(exc).__name__}, indent=2))
+        return 1
+    print(json.dumps(result, indent=2, default=str))
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    url = os.environ.get("AURRA_DATABASE_URL")
+    if not url:
+        print("aurra migrate: set AURRA_DATABASE_URL", file=sys.stderr)
+        return 2
+    applied = _migrate(url)
+    print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="aurra", description="Aurra: memory for AI agents, run locally.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    dev = sub.add_parser("dev", help="serve the API on 127.0.0.1 with an embedded PostgreSQL")
+    dev.add_argument("--port", type=int, default=3000)
+    dev.add_argument("--host", default="127.0.0.1")
+    dev.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    dev.set_defaults(func=cmd_dev)
+
+    keys = sub.add_parser("keys", help="API keys").add_subparsers(dest="keys_command", required=True)
+    create = keys.add_parser("create", help="create a key; the key is the last line printed")
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--name")
+    create.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    create.set_defaults(func=cmd_keys_create)
+
+    invoke = sub.add_parser("invoke", help="run one handler on an event fixture")
+    invoke.add_argument("function")
+    invoke.add_argument("--event", "-e", required=True)
+    invoke.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    invoke.set_defaults(func=cmd_invoke)
+
+    migrate = sub.add_parser("migrate", help="apply migrations to AURRA_DATABASE_URL")
+    migrate.set_defaults(func=cmd_migrate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    apply_local_defaults()
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

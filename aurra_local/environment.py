@@ -1,0 +1,22 @@
+"""Defaults for running the Lambda code outside Lambda."""
+
+from __future__ import annotations
+
+import os
+
+LOCAL_DEFAULTS = {
+    # No X-Ray daemon and no CloudWatch here: keep tracing off and metrics quiet.
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_METRICS_DISABLED": "true",
+    "POWERTOOLS_SERVICE_NAME": "aurra",
+    "POWERTOOLS_LOG_LEVEL": "WARNING",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
+
+
+def apply_local_defaults() -> None:
+    for name, value in LOCAL_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+    from aurra_core.config import reset_settings
+
+    reset_settings()

@@ -1,0 +1,161 @@
+"""A local stand-in for API Gateway: it turns an HTTP request into a REST proxy event, runs
+the authorizer and then the route's handler, exactly as the deployed API does."""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import re
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import ModuleType
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+# (method, resource, function) for every route of the API contract.
+ROUTES: list[tuple[str, str, str]] = [
+    ("POST", "/agent/memories", "write"),
+    ("GET", "/agent/memories", "query"),
+    ("GET", "/agent/memories/{id}", "query"),
+    ("GET", "/agent/memories/{id}/history", "query"),
+    ("POST", "/agent/memories/{id}/supersede", "supersede"),
+    ("GET", "/agent/settings", "settings"),
+    ("PATCH", "/agent/settings", "settings"),
+    ("GET", "/agent/audit", "audit"),
+    ("GET", "/agent/audit/{id}", "audit"),
+    ("POST", "/agent/audit/{id}/revert", "audit"),
+]
+FUNCTIONS = ("write", "query", "settings", "supersede", "audit", "authorizer", "migrate")
+API_ID = "aurralocal"
+STAGE = "local"
+ACCOUNT = "000000000000"
+REGION = "us-east-1"
+
+
+def _pattern(resource: str) -> re.Pattern[str]:
+    return re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", resource) + "$")
+
+
+_COMPILED = [(method, resource, function, _pattern(resource)) for method, resource, function in ROUTES]
+
+
+@dataclass
+class LambdaContext:
+    """What Lambda hands a handler as its context, enough for Powertools."""
+
+    function_name: str
+    aws_request_id: str
+    memory_limit_in_mb: int = 1024
+    function_version: str = "$LATEST"
+
+    @property
+    def invoked_function_arn(self) -> str:
+        return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:aurra-{self.function_name}"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
+
+
+def load_handler(function: str) -> ModuleType:
+    if function not in FUNCTIONS:
+        raise KeyError(f"unknown function {function!r}; one of {', '.join(FUNCTIONS)}")
+    return importlib.import_module(f"functions.{function}.handler")
+
+
+def invoke(function: str, event: dict[str, Any]) -> Any:
+    context = LambdaContext(function_name=function, aws_request_id=str(uuid.uuid4()))
+    return load_handler(function).lambda_handler(event, context)
+
+
+def match(method: str, path: str) -> tuple[str, str, dict[str, str]] | None:
+    for route_method, resource, function, pattern in _COMPILED:
+        found = pattern.match(path)
+        if found and route_method == method:
+            return resource, function, found.groupdict()
+    return None
+
+
+def _error(status: int, code: str, message: str) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json"},
+        "body": json.dumps({"error": {"code": code, "message": message, "details": []}}),
+    }
+
+
+def proxy_event(method: str, target: str, headers: dict[str, str], body: bytes | None,
+                resource: str, path_parameters: dict[str, str], authorizer: dict[str, Any] | None) -> dict[str, Any]:
+    url = urlsplit(target)
+    query = parse_qsl(url.query, keep_blank_values=True)
+    multi: dict[str, list[str]] = {}
+    for name, value in query:
+        multi.setdefault(name, []).append(value)
+    text_body, is_b64 = None, False
+    if body:
+        try:
+            text_body = body.decode("utf-8")
+        except UnicodeDecodeError:
+            text_body, is_b64 = base64.b64encode(body).decode(), True
+    now = datetime.now(UTC)
+    return {
+        "resource": resource,
+        "path": url.path,
+        "httpMethod": method,
+        "headers": dict(headers),
+        "multiValueHeaders": {k: [v] for k, v in headers.items()},
+        "queryStringParameters": {k: v[-1] for k, v in multi.items()} or None,
+        "multiValueQueryStringParameters": multi or None,
+        "pathParameters": path_parameters or None,
+        "stageVariables": None,
+        "requestContext": {
+            "accountId": ACCOUNT,
+            "apiId": API_ID,
+            "resourceId": "local",
+            "resourcePath": resource,
+            "httpMethod": method,
+            "path": f"/{STAGE}{url.path}",
+            "stage": STAGE,
+            "protocol": "HTTP/1.1",
+            "requestId": str(uuid.uuid4()),
+            "requestTime": now.strftime("%d/%b/%Y:%H:%M:%S +0000"),
+            "requestTimeEpoch": int(now.timestamp() * 1000),
+            "identity": {"sourceIp": "127.0.0.1", "userAgent": headers.get("User-Agent", ""),
+                         "apiKey": (authorizer or {}).get("api_key_id")},
+            "authorizer": authorizer,
+        },
+        "body": text_body,
+        "isBase64Encoded": is_b64,
+    }
+
+
+def authorize(method: str, resource: str, authorization: str | None) -> dict[str, Any] | None:
+    """Run the authorizer as API Gateway would; None when it refuses."""
+    if not authorization:
+        return None
+    arn = f"arn:aws:execute-api:{REGION}:{ACCOUNT}:{API_ID}/{STAGE}/{method}{resource}"
+    try:
+        policy = invoke("authorizer", {"type": "TOKEN", "authorizationToken": authorization, "methodArn": arn})
+    except Exception:  # noqa: BLE001 - the authorizer refuses by raising, as in Lambda
+        return None
+    return {"principalId": policy["principalId"], **policy.get("context", {}), "integrationLatency": 0}
+
+
+def handle(method: str, target: str, headers: dict[str, str], body: bytes | None) -> dict[str, Any]:
+    """One HTTP request in, one API Gateway proxy response out."""
+    started = time.perf_counter()
+    path = urlsplit(target).path.rstrip("/") or "/"
+    found = match(method, path)
+    if found is None:
+        return _error(404, "not_found", "no such route")
+    resource, function, params = found
+    lowered = {k.lower(): v for k, v in headers.items()}
+    authorizer = authorize(method, resource, lowered.get("authorization"))
+    if authorizer is None:
+        return _error(401, "unauthorized", "missing or invalid API key")
+    event = proxy_event(method, target, headers, body, resource, params, authorizer)
+    response = invoke(function, event)
+    response.setdefault("headers", {})["X-Aurra-Latency-Ms"] = f"{(time.perf_counter() - started) * 1000:.1f}"
+    return response

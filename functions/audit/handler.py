@@ -1,0 +1,36 @@
+"""GET /agent/audit[/{id}]: the append-only audit trail."""
+
+from typing import Annotated
+from uuid import UUID
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from aurra_core import service
+from aurra_core.api import create_app, current_caller, json_response, resolve
+from aurra_core.models import AuditEvent, AuditPage
+from aurra_core.queries import AuditListQuery
+from aurra_core.observability import logger, metrics, tracer
+
+app = create_app()
+
+
+@app.get("/agent/audit")
+@tracer.capture_method
+def list_audit_events(query: Annotated[AuditListQuery, Query()]) -> Response[AuditPage]:
+    return json_response(200, service.list_audit_events(current_caller(app), query))
+
+
+@app.get("/agent/audit/<event_id>")
+@tracer.capture_method
+def get_audit_event(event_id: Annotated[UUID, Path()]) -> Response[AuditEvent]:
+    return json_response(200, service.get_audit_event(current_caller(app), event_id))
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict, context: LambdaContext) -> dict:
+    return resolve(app, event, context)

@@ -1,0 +1,22 @@
+"""The migration custom resource: applies the same migrations as `aurra migrate` on deploy."""
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from aurra_core.config import get_settings
+from aurra_core.db import resolve_conninfo
+from aurra_core.migrate import apply_migrations
+from aurra_core.observability import logger
+
+PHYSICAL_ID = "aurra-schema"
+
+
+@logger.inject_lambda_context
+def lambda_handler(event: dict, context: LambdaContext) -> dict:
+    """onEvent handler of a CDK Provider: it returns the response, the framework sends it."""
+    if event.get("RequestType") == "Delete":
+        # The schema holds users' memories: removing the stack never drops it.
+        return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
+    settings = get_settings()
+    applied = apply_migrations(resolve_conninfo(settings), settings.embedding_dim)
+    logger.info("migrations applied", extra={"applied": applied})
+    return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}

@@ -1,0 +1,29 @@
+"""POST /agent/memories/{id}/supersede: manual supersession (Level 1)."""
+
+from typing import Annotated
+from uuid import UUID
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from aurra_core import service
+from aurra_core.api import create_app, current_caller, json_response, resolve
+from aurra_core.models import SupersedeRequest, SupersedeResult
+from aurra_core.observability import logger, metrics, tracer
+
+app = create_app()
+
+
+@app.post("/agent/memories/<memory_id>/supersede")
+@tracer.capture_method
+def supersede_memory(memory_id: Annotated[UUID, Path()], body: SupersedeRequest) -> Response[SupersedeResult]:
+    return json_response(201, service.supersede(current_caller(app), memory_id, body))
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict, context: LambdaContext) -> dict:
+    return resolve(app, event, context)

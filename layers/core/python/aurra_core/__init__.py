@@ -1,0 +1,1 @@
+"""Aurra's domain core: the shared Lambda layer behind every handler."""

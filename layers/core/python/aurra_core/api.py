@@ -1,0 +1,123 @@
+"""What every HTTP handler shares: the resolver, the caller from the authorizer's context,
+the checks that run before routing, and the one place domain errors become the envelope."""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from typing import Any
+
+import psycopg
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from pydantic import BaseModel
+
+from aurra_core.config import get_settings
+from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized
+from aurra_core.models import Caller
+from aurra_core.observability import logger
+
+
+def envelope(status: int, code: str, message: str, details: list[dict[str, Any]] | None = None,
+             headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps({"error": {"code": code, "message": message, "details": details or []}}),
+        headers=headers or {},
+    )
+
+
+def json_response(status: int, model: BaseModel) -> Response:
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=model.model_dump(mode="json"))
+
+
+def _problem(error: dict[str, Any]) -> tuple[str, str]:
+    loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path")]
+    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
+    return ".".join(loc) or "body", message
+
+
+def _domain_error(exc: AurraError) -> Response:
+    headers = {"Retry-After": "2"} if isinstance(exc, ServiceUnavailable) else None
+    return envelope(exc.status_code, exc.code, exc.message, exc.details, headers)
+
+
+def _validation_error(exc: RequestValidationError) -> Response:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return envelope(400, "bad_request", "request body is not valid JSON")
+    details = []
+    for error in errors:
+        field, problem = _problem(error)
+        details.append({"field": field, "problem": problem})
+    first = details[0] if details else {"field": "body", "problem": "invalid request"}
+    message = first["problem"] if first["problem"] != "Field required" else f"{first['field']} is required"
+    if first["problem"] == "Extra inputs are not permitted":
+        message = f"unknown field: {first['field']}"
+    return envelope(422, "validation_error", message, details)
+
+
+def _route_not_found(_: NotFoundError) -> Response:
+    return envelope(404, "not_found", "no such route")
+
+
+def _database_unavailable(exc: psycopg.OperationalError) -> Response:
+    logger.warning("database unavailable", extra={"error": type(exc).__name__})
+    return envelope(503, "unavailable", "the database is not reachable right now; retry shortly",
+                    headers={"Retry-After": "2"})
+
+
+def _unexpected(exc: Exception) -> Response:
+    logger.exception("unhandled error")
+    return envelope(500, "internal", "internal error")
+
+
+def create_app() -> APIGatewayRestResolver:
+    app = APIGatewayRestResolver(enable_validation=True)
+    app.exception_handler(AurraError)(_domain_error)
+    app.exception_handler(RequestValidationError)(_validation_error)
+    app.exception_handler(psycopg.OperationalError)(_database_unavailable)
+    app.exception_handler(Exception)(_unexpected)
+    app.not_found(_route_not_found)
+    return app
+
+
+def current_caller(app: APIGatewayRestResolver) -> Caller:
+    """The tenant and key the authorizer resolved; API Gateway passes them in the request context."""
+    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    try:
+        return Caller(tenant_id=context["tenant_id"], api_key_id=context["api_key_id"])
+    except (KeyError, ValueError) as exc:
+        raise Unauthorized("missing or invalid API key") from exc
+
+
+def _precheck(event: dict[str, Any]) -> None:
+    body = event.get("body")
+    if not body:
+        return
+    if len(body.encode() if isinstance(body, str) else body) > get_settings().max_body_bytes:
+        raise PayloadTooLarge(f"request body must be at most {get_settings().max_body_bytes} bytes")
+    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+    content_type = (headers.get("content-type") or "application/json").split(";")[0].strip().lower()
+    if content_type != "application/json" and not content_type.endswith("+json"):
+        raise BadRequest("request body must be JSON (content-type: application/json)")
+
+
+def resolve(app: APIGatewayRestResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Run the checks the resolver cannot (size, content type), then route."""
+    try:
+        _precheck(event)
+    except AurraError as exc:
+        response = _domain_error(exc)
+        return {
+            "statusCode": response.status_code,
+            "headers": {"Content-Type": content_types.APPLICATION_JSON, **response.headers},
+            "body": response.body,
+            "isBase64Encoded": False,
+        }
+    return app.resolve(event, context)
+
+
+__all__ = ["HTTPStatus", "create_app", "current_caller", "envelope", "json_response", "resolve"]

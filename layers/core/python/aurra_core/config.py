@@ -1,0 +1,58 @@
+"""Service configuration, parsed once from the environment."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
+DEFAULT_EXCLUDED_CATEGORIES = ("health_medical", "legal_status")
+# The server's floor: no key may act on a verdict below it.
+MIN_CONFIDENCE_FLOOR = 0.85
+CANDIDATE_LIMIT = 3
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="AURRA_", extra="ignore")
+
+    stage: str = "local"
+    # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.
+    database_url: str | None = None
+    db_secret_arn: str | None = None
+    db_host: str | None = None
+    db_name: str | None = None
+    db_pool_max: int = Field(default=4, ge=1, le=64)
+    db_connect_timeout_s: int = Field(default=5, ge=1, le=60)
+
+    classifier: Literal["rules", "anthropic", "bedrock"] = "rules"
+    classifier_timeout_s: float = Field(default=4.0, gt=0, le=30)
+    anthropic_secret_arn: str | None = None
+
+    embedder: Literal["local", "bedrock"] = "local"
+    embedding_dim: int = Field(default=384, ge=8, le=4096)
+    # Cosine similarity below which a memory is not worth asking the classifier about.
+    candidate_min_similarity: float = Field(default=0.15, ge=0.0, le=1.0)
+
+    flag_source: Literal["env", "ssm"] = "env"
+    level2_enabled: bool = False
+    level2_parameter: str | None = None
+    flag_cache_s: int = Field(default=30, ge=0, le=3600)
+
+    max_body_bytes: int = 64 * 1024
+
+    @property
+    def level2_parameter_name(self) -> str:
+        return self.level2_parameter or f"/aurra/{self.stage}/level2_enabled"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
+
+
+def reset_settings() -> None:
+    """Forget the cached settings (tests and the local CLI change the environment)."""
+    get_settings.cache_clear()

@@ -1,0 +1,54 @@
+"""Domain errors. Handlers map them to the API error envelope in one place (aurra_core.api)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class AurraError(Exception):
+    status_code = 500
+    code = "internal"
+
+    def __init__(self, message: str, details: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or []
+
+
+class BadRequest(AurraError):
+    status_code = 400
+    code = "bad_request"
+
+
+class Unauthorized(AurraError):
+    status_code = 401
+    code = "unauthorized"
+
+
+class NotFound(AurraError):
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(AurraError):
+    status_code = 409
+    code = "conflict"
+
+
+class PayloadTooLarge(AurraError):
+    status_code = 413
+    code = "payload_too_large"
+
+
+class ValidationFailed(AurraError):
+    status_code = 422
+    code = "validation_error"
+
+
+class ServiceUnavailable(AurraError):
+    status_code = 503
+    code = "unavailable"
+
+
+class ClassifierError(Exception):
+    """The classifier failed, timed out or answered nonsense. Never surfaces to the caller as an error."""

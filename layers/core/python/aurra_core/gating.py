@@ -1,0 +1,23 @@
+"""The gates that run before any model sees a fact. Plain code, in the documented order."""
+
+from __future__ import annotations
+
+from aurra_core.models import KeySettings, SkippedReason
+
+
+def auto_supersede_requested(requested: bool | None, key_settings: KeySettings) -> bool:
+    """The request wins over the key's default."""
+    return key_settings.auto_supersede_default if requested is None else requested
+
+
+def gate(
+    *, level2_enabled: bool, requested: bool | None, key_settings: KeySettings, topic: str
+) -> SkippedReason | None:
+    """Why Level 2 must not run for this write, or None when it may."""
+    if not level2_enabled:
+        return SkippedReason.LEVEL_2_DISABLED_BY_ENV
+    if not auto_supersede_requested(requested, key_settings):
+        return SkippedReason.AUTO_SUPERSEDE_OFF
+    if topic in key_settings.excluded_categories:
+        return SkippedReason.EXCLUDED_CATEGORY
+    return None

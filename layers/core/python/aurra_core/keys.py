@@ -1,0 +1,157 @@
+"""Tenants, API keys and per-key settings.
+
+A key reads `aurra_<lookup>_<secret>`. The lookup finds the row; only a salted scrypt hash
+of the secret is stored, compared in constant time. Verified secrets are remembered per
+process (by a fast digest) so a warm container does not pay scrypt on every call, while a
+revoked key is still refused at once because the row is read on every call.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import threading
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import dict_row
+
+from aurra_core import store
+from aurra_core.errors import NotFound, Unauthorized
+from aurra_core.ids import new_id
+from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
+
+KEY_PREFIX = "aurra_"
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+_verified: dict[str, str] = {}
+_verified_lock = threading.Lock()
+
+
+def _hash_secret(secret: str, salt: bytes | None = None) -> str:
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(secret.encode(), salt=salt, dklen=32, **_SCRYPT)
+    return "scrypt$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
+
+
+def _check_secret(secret: str, stored: str) -> bool:
+    try:
+        scheme, salt_b64, digest_b64 = stored.split("$")
+    except ValueError:
+        return False
+    if scheme != "scrypt":
+        return False
+    expected = base64.b64decode(digest_b64)
+    actual = hashlib.scrypt(secret.encode(), salt=base64.b64decode(salt_b64), dklen=32, **_SCRYPT)
+    return hmac.compare_digest(expected, actual)
+
+
+def parse_key(raw: str) -> tuple[str, str]:
+    if not raw.startswith(KEY_PREFIX):
+        raise Unauthorized("invalid API key")
+    parts = raw[len(KEY_PREFIX):].split("_", 1)
+    if len(parts) != 2 or not parts[0] or not parts[1] or len(raw) > 200:
+        raise Unauthorized("invalid API key")
+    return parts[0], parts[1]
+
+
+def ensure_tenant(conn: psycopg.Connection, name: str) -> UUID:
+    row = conn.execute("SELECT id FROM tenants WHERE name = %s", (name,)).fetchone()
+    if row:
+        return row[0]
+    tenant_id = new_id()
+    conn.execute("INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING", (tenant_id, name))
+    return conn.execute("SELECT id FROM tenants WHERE name = %s", (name,)).fetchone()[0]
+
+
+def create_key(conn: psycopg.Connection, tenant_name: str, key_name: str | None = None) -> tuple[Caller, str]:
+    """Create a key (and its tenant if new); return who it is and the only copy of the key."""
+    tenant_id = ensure_tenant(conn, tenant_name)
+    key_id = new_id()
+    lookup = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(24)
+    conn.execute(
+        "INSERT INTO api_keys (id, tenant_id, lookup, secret_hash, name) VALUES (%s, %s, %s, %s, %s)",
+        (key_id, tenant_id, lookup, _hash_secret(secret), key_name),
+    )
+    defaults = KeySettings()
+    _insert_settings(conn, key_id, tenant_id, 1, defaults)
+    return Caller(tenant_id=tenant_id, api_key_id=key_id), f"{KEY_PREFIX}{lookup}_{secret}"
+
+
+def authenticate(conn: psycopg.Connection, raw_key: str) -> Caller:
+    lookup, secret = parse_key(raw_key)
+    row = conn.execute(
+        "SELECT id, tenant_id, secret_hash, revoked_at FROM api_keys WHERE lookup = %s", (lookup,)
+    ).fetchone()
+    if row is None or row[3] is not None:
+        raise Unauthorized("invalid API key")
+    key_id, tenant_id, stored = row[0], row[1], row[2]
+    fast = hashlib.sha256(f"{stored}:{secret}".encode()).hexdigest()
+    with _verified_lock:
+        known = _verified.get(lookup) == fast
+    if not known:
+        if not _check_secret(secret, stored):
+            raise Unauthorized("invalid API key")
+        with _verified_lock:
+            _verified[lookup] = fast
+    return Caller(tenant_id=tenant_id, api_key_id=key_id)
+
+
+# ---------------------------------------------------------------- settings
+
+
+def _insert_settings(conn: psycopg.Connection, key_id: UUID, tenant_id: UUID, version: int, s: KeySettings) -> None:
+    conn.execute(
+        """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
+               excluded_categories, min_confidence, classifier_model)
+           VALUES (%s, %s, %s, %s, %s, %s, %s)""",
+        (key_id, version, tenant_id, s.auto_supersede_default, s.excluded_categories, s.min_confidence,
+         s.classifier_model),
+    )
+
+
+def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, KeySettings]:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model
+               FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
+            (caller.api_key_id, caller.tenant_id),
+        )
+        row = cur.fetchone()
+    if row is None:
+        raise NotFound("API key not found")
+    version = row.pop("version")
+    return version, KeySettings(**row)
+
+
+def get_key_settings(conn: psycopg.Connection, caller: Caller) -> KeySettings:
+    return _latest_settings(conn, caller)[1]
+
+
+def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: SettingsPatch) -> KeySettings:
+    """Apply a settings change as a new version, with its audit event, in the caller's transaction."""
+    conn.execute("SELECT 1 FROM api_keys WHERE id = %s AND tenant_id = %s FOR UPDATE",
+                 (caller.api_key_id, caller.tenant_id))
+    version, current = _latest_settings(conn, caller)
+    changes: dict[str, Any] = {}
+    for field, value in patch.model_dump(exclude_none=True).items():
+        before = getattr(current, field)
+        if value != before:
+            changes[field] = {"from": before, "to": value}
+    if not changes:
+        return current
+    updated = current.model_copy(update={k: v["to"] for k, v in changes.items()})
+    _insert_settings(conn, caller.api_key_id, caller.tenant_id, version + 1, updated)
+    store.begin_write(conn, caller.tenant_id)
+    store.insert_audit_event(
+        conn,
+        tenant_id=caller.tenant_id,
+        type=AuditType.SETTINGS_UPDATED,
+        created_at=store.write_clock(conn),
+        api_key_id=caller.api_key_id,
+        details={"changes": changes},
+    )
+    return updated

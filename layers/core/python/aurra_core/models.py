@@ -1,0 +1,269 @@
+"""Domain and API models. The API shapes here are the contract of ../shared/API.md."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    StrictBool,
+    StringConstraints,
+    field_validator,
+)
+
+from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES, MIN_CONFIDENCE_FLOOR
+
+TOPIC_PATTERN = r"^[a-z0-9_]{1,64}$"
+MAX_CONTENT_CHARS = 4000
+MAX_METADATA_BYTES = 8 * 1024
+MAX_EXCLUDED_CATEGORIES = 50
+
+
+def format_timestamp(value: datetime) -> str:
+    """RFC 3339 in UTC with a Z, full microsecond precision so it round-trips into `known_at`."""
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+Timestamp = Annotated[datetime, PlainSerializer(format_timestamp, return_type=str, when_used="json")]
+Topic = Annotated[str, StringConstraints(pattern=TOPIC_PATTERN)]
+
+
+class Verdict(StrEnum):
+    CONTRADICTS = "contradicts"
+    SUPPLEMENTS = "supplements"
+    DUPLICATE = "duplicate"
+    NEW_FACT = "new_fact"
+
+
+class SkippedReason(StrEnum):
+    LEVEL_2_DISABLED_BY_ENV = "level_2_disabled_by_env"
+    AUTO_SUPERSEDE_OFF = "auto_supersede_off"
+    EXCLUDED_CATEGORY = "excluded_category"
+    NO_CANDIDATES = "no_candidates"
+    CLASSIFIER_ERROR = "classifier_error"
+
+
+class AuditType(StrEnum):
+    AUTO_SUPERSEDE = "auto_supersede"
+    MANUAL_SUPERSEDE = "manual_supersede"
+    DUPLICATE_REJECTED = "duplicate_rejected"
+    REVERT = "revert"
+    SETTINGS_UPDATED = "settings_updated"
+
+
+# ---------------------------------------------------------------- requests
+
+
+def _validate_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    if len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()) > MAX_METADATA_BYTES:
+        raise ValueError(f"metadata must be at most {MAX_METADATA_BYTES} bytes as JSON")
+    return value
+
+
+def _validate_content(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError("content must not be empty")
+    if len(value) > MAX_CONTENT_CHARS:
+        raise ValueError(f"content must be at most {MAX_CONTENT_CHARS} characters")
+    if "\x00" in value:
+        raise ValueError("content must not contain NUL characters")
+    return value
+
+
+class NewMemory(BaseModel):
+    """The fact part of a write: shared by POST /memories and the content form of supersede."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str
+    topic: Topic = "general"
+    valid_from: AwareDatetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    _content = field_validator("content")(_validate_content)
+    _metadata = field_validator("metadata")(_validate_metadata)
+
+
+class WriteRequest(NewMemory):
+    auto_supersede: StrictBool | None = None
+
+
+class SupersedeRequest(BaseModel):
+    """Either a new fact (content, topic, valid_from, metadata) or a link to an existing memory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = None
+    topic: Topic | None = None
+    valid_from: AwareDatetime | None = None
+    metadata: dict[str, Any] | None = None
+    superseded_by: UUID | None = None
+
+    _metadata = field_validator("metadata")(lambda v: v if v is None else _validate_metadata(v))
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, value: str | None) -> str | None:
+        return None if value is None else _validate_content(value)
+
+    def as_new_memory(self) -> NewMemory:
+        return NewMemory(
+            content=self.content or "",
+            topic=self.topic or "general",
+            valid_from=self.valid_from,
+            metadata=self.metadata or {},
+        )
+
+
+class SettingsPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    auto_supersede_default: StrictBool | None = None
+    excluded_categories: list[Topic] | None = Field(default=None, max_length=MAX_EXCLUDED_CATEGORIES)
+    min_confidence: float | None = None
+    classifier_model: str | None = None
+
+    @field_validator("min_confidence")
+    @classmethod
+    def _min_confidence(cls, value: float | None) -> float | None:
+        if value is None:
+            return None
+        if value < MIN_CONFIDENCE_FLOOR:
+            raise ValueError(f"min_confidence must be >= {MIN_CONFIDENCE_FLOOR}")
+        if value > 1.0:
+            raise ValueError("min_confidence must be <= 1.0")
+        return value
+
+    @field_validator("classifier_model")
+    @classmethod
+    def _classifier_model(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith("claude-") or len(value) > 100 or not value.replace("-", "").replace(".", "").replace("@", "").isalnum():
+            raise ValueError("classifier_model must be an Anthropic model id (claude-...)")
+        return value
+
+    @field_validator("excluded_categories")
+    @classmethod
+    def _dedupe(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else list(dict.fromkeys(value))
+
+
+# ---------------------------------------------------------------- records and responses
+
+
+class KeySettings(BaseModel):
+    auto_supersede_default: bool = False
+    excluded_categories: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDED_CATEGORIES))
+    min_confidence: float = MIN_CONFIDENCE_FLOOR
+    classifier_model: str = DEFAULT_CLASSIFIER_MODEL
+
+
+class Memory(BaseModel):
+    id: UUID
+    content: str
+    topic: str
+    metadata: dict[str, Any]
+    valid_from: Timestamp
+    valid_to: Timestamp | None
+    superseded_by: UUID | None
+    supersedes: UUID | None
+    recorded_at: Timestamp
+    status: Literal["current", "superseded"]
+    score: float | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class MemoryVersion(BaseModel):
+    """One recorded state of a memory's validity, with the transaction time it was believed."""
+
+    valid_from: Timestamp
+    valid_to: Timestamp | None
+    superseded_by: UUID | None
+    supersedes: UUID | None
+    status: Literal["current", "superseded"]
+    recorded_at: Timestamp
+    recorded_to: Timestamp | None
+
+
+class Decision(BaseModel):
+    candidate_id: UUID
+    classifier: Verdict
+    confidence: float
+    reason: str
+    model: str
+
+
+class SupersessionOutcome(BaseModel):
+    superseded_id: UUID
+    classifier: Verdict
+    confidence: float
+    reason: str
+    model: str
+    audit_event_id: UUID
+
+
+class AutoSupersedeResult(BaseModel):
+    ran: bool = False
+    skipped_reason: SkippedReason | None = None
+    candidates_examined: int = 0
+    decision: Decision | None = None
+    supersession: SupersessionOutcome | None = None
+
+
+class WriteResult(BaseModel):
+    created: bool
+    memory: Memory
+    auto_supersede: AutoSupersedeResult
+    duplicate_of: UUID | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class SupersedeResult(BaseModel):
+    memory: Memory
+    superseded: Memory
+
+
+class History(BaseModel):
+    memory_id: UUID
+    chain: list[Memory]
+    versions: list[MemoryVersion]
+
+
+class AuditEvent(BaseModel):
+    id: UUID
+    type: AuditType
+    created_at: Timestamp
+    api_key_id: UUID | None
+    memory_id: UUID | None
+    superseded_id: UUID | None
+    classifier: Verdict | None
+    confidence: float | None
+    reason: str | None
+    model: str | None
+    candidates_examined: int | None
+    details: dict[str, Any]
+
+
+class MemoryPage(BaseModel):
+    memories: list[Memory]
+    next_cursor: str | None
+
+
+class AuditPage(BaseModel):
+    events: list[AuditEvent]
+    next_cursor: str | None
+
+
+class Caller(BaseModel):
+    """Who is calling: what the authorizer put in the request context."""
+
+    tenant_id: UUID
+    api_key_id: UUID

@@ -1,0 +1,128 @@
+"""Reads: list and search, get, history, and the audit trail, on both time axes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from aurra_core import cursors, store
+from aurra_core.db import Database
+from aurra_core.embeddings import Embedder
+from aurra_core.errors import NotFound
+from aurra_core.models import AuditEvent, AuditPage, AuditType, Caller, History, Memory, MemoryPage, Topic
+
+
+class MemoryListQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    q: str | None = Field(default=None, min_length=1, max_length=4000)
+    topic: Topic | None = None
+    as_of: AwareDatetime | None = None
+    known_at: AwareDatetime | None = None
+    include_superseded: bool = False
+    limit: int = Field(default=20, ge=1, le=100)
+    cursor: str | None = Field(default=None, max_length=2048)
+
+
+class PointInTime(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    as_of: AwareDatetime | None = None
+    known_at: AwareDatetime | None = None
+
+
+class AuditListQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    memory_id: UUID | None = None
+    type: AuditType | None = None
+    since: AwareDatetime | None = None
+    until: AwareDatetime | None = None
+    limit: int = Field(default=50, ge=1, le=100)
+    cursor: str | None = Field(default=None, max_length=2048)
+
+
+def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
+    fp = cursors.fingerprint(q=query.q, topic=query.topic, as_of=query.as_of, known_at=query.known_at,
+                             include_superseded=query.include_superseded)
+    after = None
+    with db.transaction() as conn:
+        if query.cursor:
+            state = cursors.decode(query.cursor, fp)
+            known_at = datetime.fromisoformat(state["k"])
+            as_of = datetime.fromisoformat(state["a"])
+            after = (state.get("d"), UUID(state["id"]))
+        else:
+            # A known_at in the future is clamped: the future's beliefs are not known yet.
+            now = store.believed_now(conn, caller.tenant_id)
+            known_at = min(query.known_at, now) if query.known_at else now
+            as_of = query.as_of or now
+        rows = store.list_memories(
+            conn, caller.tenant_id, known_at=known_at, as_of=as_of, include_superseded=query.include_superseded,
+            topic=query.topic, query_embedding=embedder.embed(query.q) if query.q else None,
+            after=after, limit=query.limit + 1,
+        )
+    page, more = rows[: query.limit], len(rows) > query.limit
+    next_cursor = None
+    if more:
+        last_row, last_distance = page[-1]
+        next_cursor = cursors.encode({"f": fp, "k": known_at.isoformat(), "a": as_of.isoformat(),
+                                      "id": str(last_row.memory_id), "d": last_distance})
+    memories = [
+        row.to_memory(score=None if query.q is None else round(1.0 - distance, 6)) for row, distance in page
+    ]
+    return MemoryPage(memories=memories, next_cursor=next_cursor)
+
+
+def get_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> Memory:
+    with db.transaction() as conn:
+        row = store.get_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at, as_of=when.as_of)
+    if row is None:
+        raise NotFound("memory not found")
+    return row.to_memory()
+
+
+def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> History:
+    with db.transaction() as conn:
+        row = store.get_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at)
+        if row is None:
+            raise NotFound("memory not found")
+        chain = store.lineage(conn, caller.tenant_id, row, known_at=when.known_at)
+        versions = store.memory_versions(conn, caller.tenant_id, memory_id, known_at=when.known_at)
+    if when.as_of is not None:
+        chain = [r for r in chain if r.valid_from <= when.as_of]
+    return History(memory_id=memory_id, chain=[r.to_memory() for r in chain],
+                   versions=[v.to_version() for v in versions])
+
+
+def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
+    fp = cursors.fingerprint(memory_id=query.memory_id, type=query.type, since=query.since, until=query.until)
+    before = None
+    with db.transaction() as conn:
+        if query.cursor:
+            state = cursors.decode(query.cursor, fp)
+            before = (datetime.fromisoformat(state["at"]), UUID(state["id"]))
+            pinned = datetime.fromisoformat(state["k"])
+        else:
+            pinned = store.believed_now(conn, caller.tenant_id)
+        until = min(query.until, pinned) if query.until else None
+        events = store.list_audit_events(
+            conn, caller.tenant_id, memory_id=query.memory_id, type=query.type, since=query.since,
+            until=until, before=before, limit=query.limit + 1, recorded_by=pinned,
+        )
+    page = events[: query.limit]
+    next_cursor = None
+    if len(events) > query.limit:
+        next_cursor = cursors.encode({"f": fp, "k": pinned.isoformat(), "at": page[-1].created_at.isoformat(),
+                                      "id": str(page[-1].id)})
+    return AuditPage(events=page, next_cursor=next_cursor)
+
+
+def get_audit_event(caller: Caller, event_id: UUID, db: Database) -> AuditEvent:
+    with db.transaction() as conn:
+        event = store.get_audit_event(conn, caller.tenant_id, event_id)
+    if event is None:
+        raise NotFound("audit event not found")
+    return event

@@ -1,0 +1,455 @@
+"""The bi-temporal store: memory versions and audit events on PostgreSQL.
+
+Valid time (valid_from, valid_to) says when a fact was true; transaction time
+(recorded_at, recorded_to) says when the service believed that version. A change of
+validity closes the believed version (recorded_to) and inserts a new one; nothing else is
+ever changed or deleted, and the database enforces it.
+
+Transaction time must be exact for `known_at` queries, including under concurrency. A
+writer takes a shared per-tenant advisory lock before reading its clock; a reader that needs
+"now" takes the exclusive lock for an instant first (`believed_now`). So every write stamped
+at or before a reader's "now" has committed by the time the reader looks, and any later
+query with `known_at` equal to that instant sees exactly the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+import psycopg
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from aurra_core.ids import new_id
+from aurra_core.models import AuditEvent, AuditType, Memory, MemoryVersion
+
+_MEMORY_COLUMNS = (
+    "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "
+    "superseded_by, supersedes, recorded_at, recorded_to"
+)
+
+# Tenants whose current memories outnumber this are searched through the HNSW index;
+# smaller ones exactly through the btree (see the closing note of the service issue).
+HNSW_MIN_TENANT_MEMORIES = 20_000
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    version_id: int
+    memory_id: UUID
+    tenant_id: UUID
+    content: str
+    topic: str
+    metadata: dict[str, Any]
+    valid_from: datetime
+    valid_to: datetime | None
+    superseded_by: UUID | None
+    supersedes: UUID | None
+    recorded_at: datetime
+    recorded_to: datetime | None
+
+    @property
+    def is_current(self) -> bool:
+        return self.valid_to is None
+
+    def to_memory(self, score: float | None = None) -> Memory:
+        return Memory(
+            id=self.memory_id,
+            content=self.content,
+            topic=self.topic,
+            metadata=self.metadata,
+            valid_from=self.valid_from,
+            valid_to=self.valid_to,
+            superseded_by=self.superseded_by,
+            supersedes=self.supersedes,
+            recorded_at=self.recorded_at,
+            status="current" if self.superseded_by is None and self.valid_to is None else "superseded",
+            score=score,
+        )
+
+    def to_version(self) -> MemoryVersion:
+        memory = self.to_memory()
+        return MemoryVersion(
+            valid_from=self.valid_from,
+            valid_to=self.valid_to,
+            superseded_by=self.superseded_by,
+            supersedes=self.supersedes,
+            status=memory.status,
+            recorded_at=self.recorded_at,
+            recorded_to=self.recorded_to,
+        )
+
+
+def _row(record: dict[str, Any]) -> MemoryRow:
+    return MemoryRow(**{k: record[k] for k in MemoryRow.__dataclass_fields__})
+
+
+def _tenant_lock_key(tenant_id: UUID) -> int:
+    # Advisory locks take a bigint; the low 63 bits of the UUID are as good as any hash.
+    return tenant_id.int & 0x7FFF_FFFF_FFFF_FFFF
+
+
+# ---------------------------------------------------------------- transaction time
+
+
+def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
+    """Mark this transaction as a writer of the tenant (see the module docstring)."""
+    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
+
+
+def write_clock(conn: psycopg.Connection) -> datetime:
+    """The transaction time of this write. Read it after taking every row lock the write needs."""
+    return conn.execute("SELECT clock_timestamp()").fetchone()[0]
+
+
+def believed_now(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
+    """A transaction time at which every write of the tenant stamped no later has committed."""
+    key = _tenant_lock_key(tenant_id)
+    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+    return conn.execute("SELECT clock_timestamp(), pg_advisory_unlock(%s)", (key,)).fetchone()[0]
+
+
+# ---------------------------------------------------------------- memories
+
+
+def insert_version(
+    conn: psycopg.Connection,
+    *,
+    memory_id: UUID,
+    tenant_id: UUID,
+    content: str,
+    topic: str,
+    metadata: dict[str, Any],
+    embedding: np.ndarray,
+    valid_from: datetime,
+    valid_to: datetime | None,
+    superseded_by: UUID | None,
+    supersedes: UUID | None,
+    recorded_at: datetime,
+) -> MemoryRow:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
+                    valid_from, valid_to, superseded_by, supersedes, recorded_at)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                RETURNING {_MEMORY_COLUMNS}""",
+            (memory_id, tenant_id, content, topic, Jsonb(metadata), embedding, valid_from, valid_to,
+             superseded_by, supersedes, recorded_at),
+        )
+        return _row(cur.fetchone())
+
+
+def revise_version(
+    conn: psycopg.Connection, old: MemoryRow, recorded_at: datetime, **changes: Any
+) -> MemoryRow:
+    """Close the believed version `old` and record its successor with `changes` to its validity."""
+    conn.execute(
+        "UPDATE memory_versions SET recorded_to = %s WHERE version_id = %s AND recorded_to IS NULL",
+        (recorded_at, old.version_id),
+    )
+    fields = {
+        "valid_from": old.valid_from,
+        "valid_to": old.valid_to,
+        "superseded_by": old.superseded_by,
+        "supersedes": old.supersedes,
+        **changes,
+    }
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
+                    valid_from, valid_to, superseded_by, supersedes, recorded_at)
+                SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s
+                FROM memory_versions WHERE version_id = %s
+                RETURNING {_MEMORY_COLUMNS}""",
+            (fields["valid_from"], fields["valid_to"], fields["superseded_by"], fields["supersedes"],
+             recorded_at, old.version_id),
+        )
+        return _row(cur.fetchone())
+
+
+def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> MemoryRow | None:
+    """The believed version of a memory, locked against concurrent changes (None if not the tenant's)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                WHERE tenant_id = %s AND memory_id = %s AND recorded_to IS NULL
+                FOR UPDATE""",
+            (tenant_id, memory_id),
+        )
+        record = cur.fetchone()
+    return _row(record) if record else None
+
+
+def _believed_at(known_at: datetime | None) -> tuple[str, dict[str, Any]]:
+    if known_at is None:
+        return "recorded_to IS NULL", {}
+    return "recorded_at <= %(known_at)s AND (recorded_to IS NULL OR recorded_to > %(known_at)s)", {
+        "known_at": known_at
+    }
+
+
+def get_memory(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    memory_id: UUID,
+    *,
+    known_at: datetime | None = None,
+    as_of: datetime | None = None,
+) -> MemoryRow | None:
+    believed, params = _believed_at(known_at)
+    valid = ""
+    if as_of is not None:
+        valid = "AND valid_from <= %(as_of)s AND (valid_to IS NULL OR valid_to > %(as_of)s)"
+        params["as_of"] = as_of
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                WHERE tenant_id = %(tenant_id)s AND memory_id = %(memory_id)s AND {believed} {valid}""",
+            {"tenant_id": tenant_id, "memory_id": memory_id, **params},
+        )
+        record = cur.fetchone()
+    return _row(record) if record else None
+
+
+def get_memories(
+    conn: psycopg.Connection, tenant_id: UUID, memory_ids: list[UUID], *, known_at: datetime | None = None
+) -> list[MemoryRow]:
+    believed, params = _believed_at(known_at)
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                WHERE tenant_id = %(tenant_id)s AND memory_id = ANY(%(ids)s) AND {believed}""",
+            {"tenant_id": tenant_id, "ids": memory_ids, **params},
+        )
+        return [_row(r) for r in cur.fetchall()]
+
+
+def count_current(conn: psycopg.Connection, tenant_id: UUID) -> int:
+    return conn.execute(
+        "SELECT count(*) FROM memory_versions WHERE tenant_id = %s AND recorded_to IS NULL AND valid_to IS NULL",
+        (tenant_id,),
+    ).fetchone()[0]
+
+
+def find_candidates(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    embedding: np.ndarray,
+    *,
+    excluded_topics: list[str],
+    limit: int,
+    min_similarity: float,
+    strategy: str = "auto",
+) -> list[tuple[MemoryRow, float]]:
+    """The tenant's most similar current memories, never one of an excluded topic."""
+    if strategy == "auto":
+        strategy = "hnsw" if count_current(conn, tenant_id) > HNSW_MIN_TENANT_MEMORIES else "exact"
+    params = {"tenant_id": tenant_id, "q": embedding, "excluded": excluded_topics, "limit": limit}
+    where = (
+        "tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL "
+        "AND NOT (topic = ANY(%(excluded)s))"
+    )
+    if strategy == "hnsw":
+        conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        conn.execute("SET LOCAL hnsw.ef_search = 100")
+        sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
+                  WHERE {where} ORDER BY embedding <=> %(q)s LIMIT %(limit)s"""
+    else:
+        # Materialised so the planner cannot hand the ordering to the HNSW index: for an
+        # ordinary tenant an exact scan of its own rows is both faster and exact.
+        sql = f"""WITH mine AS MATERIALIZED (
+                      SELECT {_MEMORY_COLUMNS}, embedding FROM memory_versions WHERE {where})
+                  SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM mine
+                  ORDER BY distance LIMIT %(limit)s"""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(sql, params)
+        found = [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
+    return [(row, sim) for row, sim in found if sim >= min_similarity]
+
+
+def list_memories(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    *,
+    known_at: datetime,
+    as_of: datetime,
+    include_superseded: bool,
+    topic: str | None,
+    query_embedding: np.ndarray | None,
+    after: tuple[float | None, UUID] | None,
+    limit: int,
+) -> list[tuple[MemoryRow, float | None]]:
+    """One page of memories as believed at `known_at` and true at `as_of` (or started by then,
+    with `include_superseded`), newest first, or by similarity to a query."""
+    params: dict[str, Any] = {"tenant_id": tenant_id, "known_at": known_at, "as_of": as_of, "limit": limit}
+    clauses = [
+        "tenant_id = %(tenant_id)s",
+        "recorded_at <= %(known_at)s AND (recorded_to IS NULL OR recorded_to > %(known_at)s)",
+        "valid_from <= %(as_of)s",
+    ]
+    if not include_superseded:
+        clauses.append("(valid_to IS NULL OR valid_to > %(as_of)s)")
+    if topic is not None:
+        clauses.append("topic = %(topic)s")
+        params["topic"] = topic
+    if query_embedding is None:
+        if after is not None:
+            clauses.append("memory_id < %(after_id)s")
+            params["after_id"] = after[1]
+        sql = f"""SELECT {_MEMORY_COLUMNS}, NULL::float8 AS distance FROM memory_versions
+                  WHERE {' AND '.join(clauses)} ORDER BY memory_id DESC LIMIT %(limit)s"""
+    else:
+        params["q"] = query_embedding
+        cursor_clause = ""
+        if after is not None:
+            cursor_clause = "WHERE (distance, memory_id) > (%(after_distance)s, %(after_id)s)"
+            params["after_distance"], params["after_id"] = after
+        sql = f"""SELECT * FROM (
+                      SELECT {_MEMORY_COLUMNS}, (embedding <=> %(q)s)::float8 AS distance
+                      FROM memory_versions WHERE {' AND '.join(clauses)}) page
+                  {cursor_clause}
+                  ORDER BY distance, memory_id LIMIT %(limit)s"""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(sql, params)
+        return [(_row(r), r["distance"]) for r in cur.fetchall()]
+
+
+def memory_versions(
+    conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID, *, known_at: datetime | None = None
+) -> list[MemoryRow]:
+    """Every recorded version of a memory, oldest first (only those recorded by `known_at`)."""
+    params: dict[str, Any] = {"tenant_id": tenant_id, "memory_id": memory_id}
+    recorded = ""
+    if known_at is not None:
+        recorded = "AND recorded_at <= %(known_at)s"
+        params["known_at"] = known_at
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                WHERE tenant_id = %(tenant_id)s AND memory_id = %(memory_id)s {recorded}
+                ORDER BY recorded_at, version_id""",
+            params,
+        )
+        return [_row(r) for r in cur.fetchall()]
+
+
+def lineage(
+    conn: psycopg.Connection, tenant_id: UUID, start: MemoryRow, *, known_at: datetime | None = None
+) -> list[MemoryRow]:
+    """Every memory linked to `start` by supersession, as believed at `known_at`, oldest first."""
+    found: dict[UUID, MemoryRow] = {start.memory_id: start}
+    frontier = {start.memory_id}
+    while frontier:
+        neighbours = set()
+        for memory_id in frontier:
+            row = found[memory_id]
+            neighbours.update(x for x in (row.superseded_by, row.supersedes) if x is not None)
+        # Links are recorded on both ends, but a memory may point at us without our pointing back.
+        believed, params = _believed_at(known_at)
+        with conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(
+                f"""SELECT memory_id FROM memory_versions
+                    WHERE tenant_id = %(tenant_id)s AND {believed}
+                      AND (superseded_by = ANY(%(ids)s) OR supersedes = ANY(%(ids)s))""",
+                {"tenant_id": tenant_id, "ids": list(frontier), **params},
+            )
+            neighbours.update(r["memory_id"] for r in cur.fetchall())
+        new_ids = [x for x in neighbours if x not in found]
+        rows = get_memories(conn, tenant_id, new_ids, known_at=known_at) if new_ids else []
+        for row in rows:
+            found[row.memory_id] = row
+        frontier = {row.memory_id for row in rows}
+    return sorted(found.values(), key=lambda r: (r.valid_from, r.memory_id))
+
+
+# ---------------------------------------------------------------- audit events
+
+
+def insert_audit_event(
+    conn: psycopg.Connection,
+    *,
+    tenant_id: UUID,
+    type: AuditType,
+    created_at: datetime,
+    api_key_id: UUID | None,
+    memory_id: UUID | None = None,
+    superseded_id: UUID | None = None,
+    classifier: str | None = None,
+    confidence: float | None = None,
+    reason: str | None = None,
+    model: str | None = None,
+    candidates_examined: int | None = None,
+    details: dict[str, Any] | None = None,
+) -> AuditEvent:
+    event_id = new_id()
+    conn.execute(
+        """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
+               classifier, confidence, reason, model, candidates_examined, details)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+        (event_id, tenant_id, type.value, created_at, api_key_id, memory_id, superseded_id, classifier,
+         confidence, reason, model, candidates_examined, Jsonb(details or {})),
+    )
+    return AuditEvent(
+        id=event_id, type=type, created_at=created_at, api_key_id=api_key_id, memory_id=memory_id,
+        superseded_id=superseded_id, classifier=classifier, confidence=confidence, reason=reason,
+        model=model, candidates_examined=candidates_examined, details=details or {},
+    )
+
+
+_AUDIT_COLUMNS = (
+    "id, type, created_at, api_key_id, memory_id, superseded_id, classifier, confidence, reason, "
+    "model, candidates_examined, details"
+)
+
+
+def get_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> AuditEvent | None:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(f"SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE tenant_id = %s AND id = %s",
+                    (tenant_id, event_id))
+        record = cur.fetchone()
+    return AuditEvent(**record) if record else None
+
+
+def list_audit_events(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    *,
+    memory_id: UUID | None,
+    type: AuditType | None,
+    since: datetime | None,
+    until: datetime | None,
+    before: tuple[datetime, UUID] | None,
+    limit: int,
+    recorded_by: datetime,
+) -> list[AuditEvent]:
+    clauses = ["tenant_id = %(tenant_id)s", "created_at <= %(recorded_by)s"]
+    params: dict[str, Any] = {"tenant_id": tenant_id, "limit": limit, "recorded_by": recorded_by}
+    if memory_id is not None:
+        clauses.append("(memory_id = %(memory_id)s OR superseded_id = %(memory_id)s)")
+        params["memory_id"] = memory_id
+    if type is not None:
+        clauses.append("type = %(type)s")
+        params["type"] = type.value
+    if since is not None:
+        clauses.append("created_at >= %(since)s")
+        params["since"] = since
+    if until is not None:
+        clauses.append("created_at < %(until)s")
+        params["until"] = until
+    if before is not None:
+        clauses.append("(created_at, id) < (%(before_at)s, %(before_id)s)")
+        params["before_at"], params["before_id"] = before
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE {' AND '.join(clauses)}
+                ORDER BY created_at DESC, id DESC LIMIT %(limit)s""",
+            params,
+        )
+        return [AuditEvent(**r) for r in cur.fetchall()]
+
+

@@ -1,0 +1,84 @@
+"""Manual supersession (Level 1): the caller says which memory replaces which. No classifier
+and no category gate: the caller decided."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import psycopg
+
+from aurra_core import store
+from aurra_core.db import Database
+from aurra_core.embeddings import Embedder
+from aurra_core.errors import Conflict, NotFound, ValidationFailed
+from aurra_core.ids import new_id
+from aurra_core.models import AuditType, Caller, SupersedeRequest, SupersedeResult
+
+
+def _invalid(field: str, problem: str) -> ValidationFailed:
+    return ValidationFailed(problem, [{"field": field, "problem": problem}])
+
+
+def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, target: UUID) -> bool:
+    """Whether following `superseded_by` from `start` reaches `target` (a cycle if we linked them)."""
+    row, seen = start, set()
+    while row is not None and row.superseded_by is not None and row.memory_id not in seen:
+        if row.superseded_by == target:
+            return True
+        seen.add(row.memory_id)
+        row = store.get_memory(conn, caller.tenant_id, row.superseded_by)
+    return False
+
+
+def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Database,
+              embedder: Embedder) -> SupersedeResult:
+    linking = request.superseded_by is not None
+    writing = request.content is not None
+    if linking and (writing or request.topic or request.valid_from or request.metadata is not None):
+        raise _invalid("superseded_by", "give either superseded_by or a new memory's content, not both")
+    if not linking and not writing:
+        raise _invalid("content", "content or superseded_by is required")
+    if request.superseded_by == memory_id:
+        raise _invalid("superseded_by", "a memory cannot supersede itself")
+    fact = None if linking else request.as_new_memory()
+    embedding = embedder.embed(fact.content) if fact else None
+
+    with db.transaction() as conn:
+        store.begin_write(conn, caller.tenant_id)
+        # Lock both rows in a fixed order so two opposite links cannot deadlock.
+        ids = sorted({memory_id, request.superseded_by} - {None}, key=str)
+        locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
+        old = locked[memory_id]
+        if old is None:
+            raise NotFound("memory not found")
+        if linking and locked[request.superseded_by] is None:
+            raise NotFound("superseded_by memory not found")
+        if not old.is_current:
+            raise Conflict("memory is already superseded")
+        now = store.write_clock(conn)
+
+        if linking:
+            newer = locked[request.superseded_by]
+            if _leads_to(conn, caller, newer, memory_id):
+                raise _invalid("superseded_by", "this link would close a supersession cycle")
+            if newer.valid_from < old.valid_from:
+                raise _invalid("superseded_by", "the superseding memory must not be valid from earlier than the memory it replaces")
+            if newer.supersedes is not None:
+                raise Conflict("the superseding memory already supersedes another memory")
+            new_row = store.revise_version(conn, newer, now, supersedes=memory_id)
+        else:
+            valid_from = fact.valid_from or now
+            if valid_from < old.valid_from:
+                raise _invalid("valid_from", "valid_from must not be earlier than the superseded memory's valid_from")
+            new_row = store.insert_version(
+                conn, memory_id=new_id(), tenant_id=caller.tenant_id, content=fact.content, topic=fact.topic,
+                metadata=fact.metadata, embedding=embedding, valid_from=valid_from, valid_to=None,
+                superseded_by=None, supersedes=memory_id, recorded_at=now,
+            )
+        old_row = store.revise_version(conn, old, now, valid_to=new_row.valid_from, superseded_by=new_row.memory_id)
+        store.insert_audit_event(
+            conn, tenant_id=caller.tenant_id, type=AuditType.MANUAL_SUPERSEDE, created_at=now,
+            api_key_id=caller.api_key_id, memory_id=new_row.memory_id, superseded_id=memory_id,
+            details={"mode": "link" if linking else "content"},
+        )
+    return SupersedeResult(memory=new_row.to_memory(), superseded=old_row.to_memory())

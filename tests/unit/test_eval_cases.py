@@ -1,0 +1,154 @@
+"""Shape checks for the shipped hand-labeled evaluation set (evals/cases.jsonl).
+
+These tests check the data, not any classifier: every line is a well-formed
+case in the labeled case format, and the set is as broad as promised.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CASES_PATH = REPO_ROOT / "evals" / "cases.jsonl"
+
+LABELS = {"contradicts", "supplements", "duplicate", "new_fact"}
+REQUIRED_KEYS = {"id", "category", "old", "new", "label"}
+ALLOWED_KEYS = REQUIRED_KEYS | {"also"}
+FACT_REQUIRED_KEYS = {"content", "topic"}
+FACT_ALLOWED_KEYS = FACT_REQUIRED_KEYS | {"valid_from"}
+TOPIC_RE = re.compile(r"^[a-z0-9_]{1,64}$")
+ID_RE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-\d{2,}$")
+RFC3339_Z_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$")
+GATED = ("health_medical", "legal_status")
+
+MIN_CASES = 121
+MIN_CATEGORIES = 25
+
+
+def _load_lines() -> list[tuple[int, str]]:
+    assert CASES_PATH.is_file(), f"missing {CASES_PATH}"
+    lines = CASES_PATH.read_text(encoding="utf-8").splitlines()
+    return [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict]:
+    out = []
+    for n, line in _load_lines():
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:  # pragma: no cover - failure path
+            pytest.fail(f"line {n} is not valid JSON: {exc}")
+        assert isinstance(obj, dict), f"line {n} is not a JSON object"
+        out.append(obj)
+    return out
+
+
+def test_file_has_no_blank_lines_in_the_middle():
+    text = CASES_PATH.read_text(encoding="utf-8")
+    body = text.rstrip("\n").split("\n")
+    assert all(line.strip() for line in body), "blank line inside cases.jsonl"
+
+
+def test_every_line_parses(cases):
+    assert len(cases) == len(_load_lines())
+
+
+def test_required_keys_and_no_unknown_keys(cases):
+    for case in cases:
+        cid = case.get("id", "<no id>")
+        missing = REQUIRED_KEYS - case.keys()
+        assert not missing, f"{cid}: missing keys {sorted(missing)}"
+        unknown = case.keys() - ALLOWED_KEYS
+        assert not unknown, f"{cid}: unknown keys {sorted(unknown)}"
+        assert isinstance(case["id"], str) and ID_RE.match(case["id"]), f"bad id {case['id']!r}"
+        assert isinstance(case["category"], str) and TOPIC_RE.match(case["category"]), (
+            f"{cid}: bad category {case['category']!r}"
+        )
+        for side in ("old", "new"):
+            fact = case[side]
+            assert isinstance(fact, dict), f"{cid}: {side} is not an object"
+            missing = FACT_REQUIRED_KEYS - fact.keys()
+            assert not missing, f"{cid}: {side} missing {sorted(missing)}"
+            unknown = fact.keys() - FACT_ALLOWED_KEYS
+            assert not unknown, f"{cid}: {side} has unknown keys {sorted(unknown)}"
+            assert isinstance(fact["content"], str) and fact["content"].strip(), (
+                f"{cid}: {side}.content is empty"
+            )
+
+
+def test_labels_are_valid(cases):
+    for case in cases:
+        assert case["label"] in LABELS, f"{case['id']}: bad label {case['label']!r}"
+
+
+def test_also_labels_are_valid_and_differ_from_label(cases):
+    for case in cases:
+        also = case.get("also", [])
+        assert isinstance(also, list), f"{case['id']}: also must be a list"
+        for extra in also:
+            assert extra in LABELS, f"{case['id']}: bad also label {extra!r}"
+            assert extra != case["label"], f"{case['id']}: also repeats the label"
+        assert len(also) == len(set(also)), f"{case['id']}: duplicate also labels"
+
+
+def test_topics_match_pattern(cases):
+    for case in cases:
+        for side in ("old", "new"):
+            topic = case[side]["topic"]
+            assert isinstance(topic, str) and TOPIC_RE.match(topic), (
+                f"{case['id']}: {side}.topic {topic!r} does not match {TOPIC_RE.pattern}"
+            )
+
+
+def test_valid_from_is_rfc3339_utc(cases):
+    for case in cases:
+        for side in ("old", "new"):
+            value = case[side].get("valid_from")
+            if value is None:
+                continue
+            assert isinstance(value, str) and RFC3339_Z_RE.match(value), (
+                f"{case['id']}: {side}.valid_from {value!r} is not RFC 3339 with Z"
+            )
+            datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def test_ids_unique(cases):
+    counts = Counter(case["id"] for case in cases)
+    dupes = sorted(i for i, n in counts.items() if n > 1)
+    assert not dupes, f"duplicate ids: {dupes}"
+
+
+def test_case_count(cases):
+    assert len(cases) >= MIN_CASES, f"only {len(cases)} cases, need >= {MIN_CASES}"
+
+
+def test_category_count(cases):
+    categories = {case["category"] for case in cases}
+    assert len(categories) >= MIN_CATEGORIES, (
+        f"only {len(categories)} categories, need >= {MIN_CATEGORIES}"
+    )
+
+
+def test_every_label_is_represented(cases):
+    labels = Counter(case["label"] for case in cases)
+    assert set(labels) == LABELS, f"labels present: {dict(labels)}"
+
+
+@pytest.mark.parametrize("gated", GATED)
+def test_gated_categories_present(cases, gated):
+    gated_cases = [c for c in cases if c["category"] == gated]
+    assert gated_cases, f"no cases in gated category {gated}"
+    for case in gated_cases:
+        assert case["new"]["topic"] == gated, (
+            f"{case['id']}: gated case must carry topic {gated}"
+        )
+    assert any(c["label"] == "contradicts" for c in gated_cases), (
+        f"gated category {gated} needs at least one contradiction"
+    )
