@@ -17,6 +17,6 @@ LOCAL_DEFAULTS = {
 def apply_local_defaults() -> None:
     for name, value in LOCAL_DEFAULTS.items():
         os.environ.setdefault(name, value)
-    from aurra_core.config import reset_settings
+    from aurra_core.service import reset
 
-    reset_settings()
+    reset()

@@ -68,3 +68,16 @@ def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
 def authenticate(raw_key: str) -> Caller:
     with get_database().transaction() as conn:
         return keys.authenticate(conn, raw_key)
+
+
+def reset(*, database: bool = True) -> None:
+    """Forget every per-process singleton (the environment changed: tests, the local CLI)."""
+    from aurra_core.config import reset_settings
+    from aurra_core.db import reset_database
+
+    reset_settings()
+    get_embedder.cache_clear()
+    get_flag_source.cache_clear()
+    get_classifier.cache_clear()
+    if database:
+        reset_database()

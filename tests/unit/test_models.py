@@ -1,0 +1,65 @@
+import pytest
+from pydantic import ValidationError
+
+from aurra_core.models import SettingsPatch, SupersedeRequest, WriteRequest, format_timestamp
+
+
+def test_content_is_trimmed_and_bounded():
+    assert WriteRequest(content="  alice uses Vim \n").content == "alice uses Vim"
+    with pytest.raises(ValidationError, match="content must not be empty"):
+        WriteRequest(content="   ")
+    WriteRequest(content="x" * 4000)
+    with pytest.raises(ValidationError, match="at most 4000"):
+        WriteRequest(content="x" * 4001)
+
+
+def test_unknown_fields_and_naive_timestamps_are_refused():
+    with pytest.raises(ValidationError, match="Extra inputs"):
+        WriteRequest(content="a", colour="blue")
+    with pytest.raises(ValidationError, match="timezone"):
+        WriteRequest(content="a", valid_from="2026-04-01T00:00:00")
+    assert WriteRequest(content="a", valid_from="2026-04-01T00:00:00+02:00").valid_from.utcoffset().seconds == 7200
+
+
+def test_topic_pattern_and_metadata_size():
+    with pytest.raises(ValidationError):
+        WriteRequest(content="a", topic="Health Medical")
+    with pytest.raises(ValidationError):
+        WriteRequest(content="a", topic="x" * 65)
+    with pytest.raises(ValidationError, match="metadata must be at most"):
+        WriteRequest(content="a", metadata={"blob": "x" * 9000})
+    WriteRequest(content="a", metadata={"blob": "x" * 8000})
+
+
+def test_auto_supersede_is_strictly_boolean():
+    with pytest.raises(ValidationError):
+        WriteRequest(content="a", auto_supersede="yes")
+    assert WriteRequest(content="a", auto_supersede=None).auto_supersede is None
+
+
+@pytest.mark.parametrize("value", [0.0, 0.5, 0.849, 1.01])
+def test_min_confidence_floor_is_the_servers(value):
+    with pytest.raises(ValidationError) as info:
+        SettingsPatch(min_confidence=value)
+    assert ">= 0.85" in str(info.value) or "<= 1.0" in str(info.value)
+
+
+def test_settings_patch_accepts_valid_values():
+    patch = SettingsPatch(min_confidence=0.92, excluded_categories=["a", "a", "b"], classifier_model="claude-sonnet-4-5")
+    assert patch.excluded_categories == ["a", "b"]
+    with pytest.raises(ValidationError, match="Anthropic model id"):
+        SettingsPatch(classifier_model="gpt-4o")
+    with pytest.raises(ValidationError):
+        SettingsPatch(excluded_categories=[f"t{i}" for i in range(51)])
+
+
+def test_supersede_request_forms():
+    assert SupersedeRequest(content="new").as_new_memory().topic == "general"
+    assert SupersedeRequest(superseded_by="0192f0c4-0000-7000-8000-000000000001").content is None
+
+
+def test_timestamps_keep_microseconds_in_utc():
+    from datetime import datetime, timedelta, timezone
+
+    value = datetime(2026, 4, 1, 2, 0, 0, 123456, tzinfo=timezone(timedelta(hours=2)))
+    assert format_timestamp(value) == "2026-04-01T00:00:00.123456Z"
