@@ -66,6 +66,9 @@ def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.config import get_settings
     from aurra_local.server import serve
 
+    from aurra_local import gateway
+
+    gateway.throttle = gateway.Throttle(args.throttle_rps, args.throttle_burst)
     url = _database_url(args.data_dir)
     applied = _migrate(url)
     key = _dev_key(args.data_dir)
@@ -126,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     dev.add_argument("--port", type=int, default=3000)
     dev.add_argument("--host", default="127.0.0.1")
     dev.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    dev.add_argument("--throttle-rps", type=float, default=0.0,
+                     help="per-key request rate, like a usage plan's throttle (0: off)")
+    dev.add_argument("--throttle-burst", type=int, default=10)
     dev.set_defaults(func=cmd_dev)
 
     keys = sub.add_parser("keys", help="API keys").add_subparsers(dest="keys_command", required=True)

@@ -7,6 +7,7 @@ import base64
 import importlib
 import json
 import re
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -143,6 +144,33 @@ def authorize(method: str, resource: str, authorization: str | None) -> dict[str
     return {"principalId": policy["principalId"], **policy.get("context", {}), "integrationLatency": 0}
 
 
+class Throttle:
+    """A usage plan's per-key throttle (token bucket), as API Gateway applies it before the
+    integration runs. Off unless `aurra dev --throttle-rps` sets a rate."""
+
+    def __init__(self, rate_per_s: float = 0.0, burst: int = 0) -> None:
+        self.rate = rate_per_s
+        self.burst = max(burst, 1)
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key_id: str) -> bool:
+        if self.rate <= 0:
+            return True
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(key_id, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key_id] = (tokens, now)
+                return False
+            self._buckets[key_id] = (tokens - 1.0, now)
+            return True
+
+
+throttle = Throttle()
+
+
 def handle(method: str, target: str, headers: dict[str, str], body: bytes | None) -> dict[str, Any]:
     """One HTTP request in, one API Gateway proxy response out."""
     started = time.perf_counter()
@@ -155,6 +183,8 @@ def handle(method: str, target: str, headers: dict[str, str], body: bytes | None
     authorizer = authorize(method, resource, lowered.get("authorization"))
     if authorizer is None:
         return _error(401, "unauthorized", "missing or invalid API key")
+    if not throttle.allow(authorizer["api_key_id"]):
+        return _error(429, "rate_limited", "too many requests for this API key; slow down")
     event = proxy_event(method, target, headers, body, resource, params, authorizer)
     response = invoke(function, event)
     response.setdefault("headers", {})["X-Aurra-Latency-Ms"] = f"{(time.perf_counter() - started) * 1000:.1f}"

@@ -245,6 +245,7 @@ def find_candidates(
     limit: int,
     min_similarity: float,
     strategy: str = "auto",
+    ef_search: int = 100,
 ) -> list[tuple[MemoryRow, float]]:
     """The tenant's most similar current memories, never one of an excluded topic."""
     if strategy == "auto":
@@ -256,7 +257,7 @@ def find_candidates(
     )
     if strategy == "hnsw":
         conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
-        conn.execute("SET LOCAL hnsw.ef_search = 100")
+        conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY embedding <=> %(q)s LIMIT %(limit)s"""
     else:

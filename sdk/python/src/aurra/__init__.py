@@ -1,0 +1,82 @@
+"""Aurra: memory for AI agents that keeps facts current without losing their history.
+
+from aurra import Aurra
+client = Aurra(api_key="aurra_...")
+client.memories.add(content="alice switched to Emacs", topic="preferences")
+"""
+
+from aurra._client import AsyncAurra, Aurra
+from aurra._pagination import AsyncPager, Pager
+from aurra._version import __version__
+from aurra.errors import (
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    AurraError,
+    AuthenticationError,
+    BadRequestError,
+    ConfigurationError,
+    ConflictError,
+    InvalidArgumentError,
+    NotFoundError,
+    PayloadTooLargeError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+    UnexpectedResponseError,
+    ValidationError,
+)
+from aurra.models import (
+    AuditEvent,
+    AuditPage,
+    AutoSupersedeResult,
+    Decision,
+    HistoryResult,
+    Memory,
+    MemoryPage,
+    MemoryVersion,
+    RevertResult,
+    SettingsResult,
+    SupersedeResult,
+    Supersession,
+    WriteResult,
+)
+
+__all__ = [
+    "__version__",
+    "Aurra",
+    "AsyncAurra",
+    "Pager",
+    "AsyncPager",
+    # errors
+    "AurraError",
+    "ConfigurationError",
+    "InvalidArgumentError",
+    "APIStatusError",
+    "BadRequestError",
+    "AuthenticationError",
+    "PermissionDeniedError",
+    "NotFoundError",
+    "ConflictError",
+    "PayloadTooLargeError",
+    "ValidationError",
+    "RateLimitError",
+    "ServerError",
+    "APIConnectionError",
+    "APITimeoutError",
+    "UnexpectedResponseError",
+    # models
+    "SettingsResult",
+    "AutoSupersedeResult",
+    "Decision",
+    "Supersession",
+    "Memory",
+    "MemoryVersion",
+    "WriteResult",
+    "SupersedeResult",
+    "HistoryResult",
+    "AuditEvent",
+    "RevertResult",
+    "MemoryPage",
+    "AuditPage",
+]

@@ -1,0 +1,338 @@
+"""`client.memories`: write, list, search, read, trace and supersede memories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from operator import attrgetter
+from typing import Any
+
+from aurra._pagination import AsyncPager, PageCallFactory, Pager
+from aurra._request import (
+    APICall,
+    IdLike,
+    TimestampLike,
+    compact,
+    format_timestamp,
+    new_idempotency_key,
+    path,
+    query,
+)
+from aurra.errors import InvalidArgumentError
+from aurra.models import HistoryResult, Memory, MemoryPage, SupersedeResult, WriteResult
+from aurra.resources._base import AsyncResource, SyncResource
+
+_memories = attrgetter("memories")
+
+
+def _timestamp(value: TimestampLike | None, name: str) -> str | None:
+    return None if value is None else format_timestamp(value, name)
+
+
+def _add_call(
+    content: str,
+    topic: str | None,
+    valid_from: TimestampLike | None,
+    metadata: Mapping[str, Any] | None,
+    auto_supersede: bool | None,
+    idempotency_key: str | None,
+) -> APICall[WriteResult]:
+    body = compact(
+        content=content,
+        topic=topic,
+        valid_from=_timestamp(valid_from, "valid_from"),
+        metadata=dict(metadata) if metadata is not None else None,
+        auto_supersede=auto_supersede,
+    )
+    return APICall(
+        "POST",
+        "/agent/memories",
+        WriteResult.model_validate,
+        body=body,
+        idempotency_key=new_idempotency_key(idempotency_key),
+    )
+
+
+def _page_calls(
+    *,
+    q: str | None,
+    topic: str | None,
+    as_of: TimestampLike | None,
+    known_at: TimestampLike | None,
+    include_superseded: bool | None,
+    limit: int | None,
+) -> PageCallFactory[MemoryPage]:
+    """Validate the filters now (not at first iteration) and return the call for any cursor."""
+    if q is not None and not q.strip():
+        raise InvalidArgumentError("q must not be empty")
+    params = query(
+        q=q,
+        topic=topic,
+        as_of=_timestamp(as_of, "as_of"),
+        known_at=_timestamp(known_at, "known_at"),
+        include_superseded=include_superseded,
+        limit=limit,
+    )
+    return lambda cursor: APICall(
+        "GET", "/agent/memories", MemoryPage.model_validate, params={**params, **query(cursor=cursor)}
+    )
+
+
+def _get_call(memory_id: IdLike, as_of: TimestampLike | None, known_at: TimestampLike | None) -> APICall[Memory]:
+    params = query(as_of=_timestamp(as_of, "as_of"), known_at=_timestamp(known_at, "known_at"))
+    return APICall("GET", path("/agent/memories/{}", memory_id), Memory.model_validate, params=params)
+
+
+def _history_call(memory_id: IdLike) -> APICall[HistoryResult]:
+    return APICall("GET", path("/agent/memories/{}/history", memory_id), HistoryResult.model_validate)
+
+
+def _supersede_call(
+    memory_id: IdLike,
+    content: str | None,
+    topic: str | None,
+    valid_from: TimestampLike | None,
+    metadata: Mapping[str, Any] | None,
+    superseded_by: IdLike | None,
+    idempotency_key: str | None,
+) -> APICall[SupersedeResult]:
+    # The API takes exactly one of two shapes; say which mix is wrong instead of letting the server guess.
+    if superseded_by is not None:
+        if any(v is not None for v in (content, topic, valid_from, metadata)):
+            raise InvalidArgumentError(
+                "supersede() takes either superseded_by=<existing id> or content=... (with optional topic, "
+                "valid_from, metadata), not both"
+            )
+        body: dict[str, Any] = {"superseded_by": str(superseded_by)}
+    elif content is not None:
+        body = compact(
+            content=content,
+            topic=topic,
+            valid_from=_timestamp(valid_from, "valid_from"),
+            metadata=dict(metadata) if metadata is not None else None,
+        )
+    else:
+        raise InvalidArgumentError("supersede() needs content=... (a new fact) or superseded_by=<existing id>")
+    return APICall(
+        "POST",
+        path("/agent/memories/{}/supersede", memory_id),
+        SupersedeResult.model_validate,
+        body=body,
+        idempotency_key=new_idempotency_key(idempotency_key),
+    )
+
+
+class Memories(SyncResource):
+    def add(
+        self,
+        content: str,
+        *,
+        topic: str | None = None,
+        valid_from: TimestampLike | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        auto_supersede: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> WriteResult:
+        """Write a fact (POST /agent/memories).
+
+        `auto_supersede=None` uses the key's `auto_supersede_default`. Every call
+        sends one `Idempotency-Key` (generated unless given) on all its retries,
+        so a retried write is never stored twice.
+        """
+        return self._transport.send(_add_call(content, topic, valid_from, metadata, auto_supersede, idempotency_key))
+
+    def list(
+        self,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+    ) -> Pager[Memory, MemoryPage]:
+        """Every matching memory, fetched page by page as you iterate (`limit` is the page size)."""
+        calls = _page_calls(
+            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return Pager(self._transport.send, calls, _memories)
+
+    def list_page(
+        self,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> MemoryPage:
+        """One page of memories; pass its `next_cursor` back as `cursor` for the next one."""
+        calls = _page_calls(
+            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return self._transport.send(calls(cursor))
+
+    def search(
+        self,
+        q: str,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+    ) -> Pager[Memory, MemoryPage]:
+        """Memories ranked by semantic similarity to `q`, each with a `score`, fetched page by page."""
+        calls = _page_calls(
+            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return Pager(self._transport.send, calls, _memories)
+
+    def search_page(
+        self,
+        q: str,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> MemoryPage:
+        """One page of search results; pass its `next_cursor` back as `cursor` for the next one."""
+        calls = _page_calls(
+            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return self._transport.send(calls(cursor))
+
+    def get(
+        self, memory_id: IdLike, *, as_of: TimestampLike | None = None, known_at: TimestampLike | None = None
+    ) -> Memory:
+        """One memory, as it was valid at `as_of` and as the service knew it at `known_at`."""
+        return self._transport.send(_get_call(memory_id, as_of, known_at))
+
+    def history(self, memory_id: IdLike) -> HistoryResult:
+        """The supersession chain this memory belongs to and its recorded versions, oldest first."""
+        return self._transport.send(_history_call(memory_id))
+
+    def supersede(
+        self,
+        memory_id: IdLike,
+        *,
+        content: str | None = None,
+        topic: str | None = None,
+        valid_from: TimestampLike | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        superseded_by: IdLike | None = None,
+        idempotency_key: str | None = None,
+    ) -> SupersedeResult:
+        """Replace `memory_id` by a new fact (`content=...`) or by an existing memory (`superseded_by=...`)."""
+        return self._transport.send(
+            _supersede_call(memory_id, content, topic, valid_from, metadata, superseded_by, idempotency_key)
+        )
+
+
+class AsyncMemories(AsyncResource):
+    async def add(
+        self,
+        content: str,
+        *,
+        topic: str | None = None,
+        valid_from: TimestampLike | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        auto_supersede: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> WriteResult:
+        """Write a fact (POST /agent/memories); see `Memories.add`."""
+        return await self._transport.send(
+            _add_call(content, topic, valid_from, metadata, auto_supersede, idempotency_key)
+        )
+
+    def list(
+        self,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+    ) -> AsyncPager[Memory, MemoryPage]:
+        """Every matching memory, for `async for`, fetched page by page (`limit` is the page size)."""
+        calls = _page_calls(
+            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return AsyncPager(self._transport.send, calls, _memories)
+
+    async def list_page(
+        self,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> MemoryPage:
+        """One page of memories; pass its `next_cursor` back as `cursor` for the next one."""
+        calls = _page_calls(
+            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return await self._transport.send(calls(cursor))
+
+    def search(
+        self,
+        q: str,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+    ) -> AsyncPager[Memory, MemoryPage]:
+        """Memories ranked by similarity to `q`, for `async for`, fetched page by page."""
+        calls = _page_calls(
+            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return AsyncPager(self._transport.send, calls, _memories)
+
+    async def search_page(
+        self,
+        q: str,
+        *,
+        topic: str | None = None,
+        as_of: TimestampLike | None = None,
+        known_at: TimestampLike | None = None,
+        include_superseded: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> MemoryPage:
+        """One page of search results; pass its `next_cursor` back as `cursor` for the next one."""
+        calls = _page_calls(
+            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+        )
+        return await self._transport.send(calls(cursor))
+
+    async def get(
+        self, memory_id: IdLike, *, as_of: TimestampLike | None = None, known_at: TimestampLike | None = None
+    ) -> Memory:
+        """One memory, as it was valid at `as_of` and as the service knew it at `known_at`."""
+        return await self._transport.send(_get_call(memory_id, as_of, known_at))
+
+    async def history(self, memory_id: IdLike) -> HistoryResult:
+        """The supersession chain this memory belongs to and its recorded versions, oldest first."""
+        return await self._transport.send(_history_call(memory_id))
+
+    async def supersede(
+        self,
+        memory_id: IdLike,
+        *,
+        content: str | None = None,
+        topic: str | None = None,
+        valid_from: TimestampLike | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        superseded_by: IdLike | None = None,
+        idempotency_key: str | None = None,
+    ) -> SupersedeResult:
+        """Replace `memory_id` by a new fact (`content=...`) or by an existing memory (`superseded_by=...`)."""
+        return await self._transport.send(
+            _supersede_call(memory_id, content, topic, valid_from, metadata, superseded_by, idempotency_key)
+        )

@@ -1,0 +1,77 @@
+"""`client.settings`: the settings of the API key in use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from aurra._request import APICall, compact
+from aurra.errors import InvalidArgumentError
+from aurra.models import SettingsResult
+from aurra.resources._base import AsyncResource, SyncResource
+
+_PATH = "/agent/settings"
+
+
+def _get_call() -> APICall[SettingsResult]:
+    return APICall("GET", _PATH, SettingsResult.model_validate)
+
+
+def _update_call(
+    auto_supersede_default: bool | None,
+    excluded_categories: Sequence[str] | None,
+    min_confidence: float | None,
+    classifier_model: str | None,
+) -> APICall[SettingsResult]:
+    if isinstance(excluded_categories, str):
+        # A lone string is a Sequence too; sending its characters as topics is never what was meant.
+        raise InvalidArgumentError("excluded_categories must be a list of topics, not a string")
+    body = compact(
+        auto_supersede_default=auto_supersede_default,
+        excluded_categories=list(excluded_categories) if excluded_categories is not None else None,
+        min_confidence=min_confidence,
+        classifier_model=classifier_model,
+    )
+    if not body:
+        raise InvalidArgumentError(
+            "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
+            "min_confidence, classifier_model"
+        )
+    return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
+
+
+class Settings(SyncResource):
+    def get(self) -> SettingsResult:
+        """The key's settings (GET /agent/settings)."""
+        return self._transport.send(_get_call())
+
+    def update(
+        self,
+        *,
+        auto_supersede_default: bool | None = None,
+        excluded_categories: Sequence[str] | None = None,
+        min_confidence: float | None = None,
+        classifier_model: str | None = None,
+    ) -> SettingsResult:
+        """Change any subset of the settings; returns all of them. `min_confidence` below 0.85 is a ValidationError."""
+        return self._transport.send(
+            _update_call(auto_supersede_default, excluded_categories, min_confidence, classifier_model)
+        )
+
+
+class AsyncSettings(AsyncResource):
+    async def get(self) -> SettingsResult:
+        """The key's settings (GET /agent/settings)."""
+        return await self._transport.send(_get_call())
+
+    async def update(
+        self,
+        *,
+        auto_supersede_default: bool | None = None,
+        excluded_categories: Sequence[str] | None = None,
+        min_confidence: float | None = None,
+        classifier_model: str | None = None,
+    ) -> SettingsResult:
+        """Change any subset of the settings; returns all of them. `min_confidence` below 0.85 is a ValidationError."""
+        return await self._transport.send(
+            _update_call(auto_supersede_default, excluded_categories, min_confidence, classifier_model)
+        )

@@ -1,0 +1,34 @@
+"""`aurra dev` started as a user would, against the session's database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from dev_server import DevServer, start_dev_server
+
+
+@pytest.fixture(scope="session")
+def dev_server(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
+    server = start_dev_server(pg_url, tmp_path_factory.mktemp("aurra-dev"))
+    yield server
+    server.process.terminate()
+    server.process.wait(10)
+
+
+@pytest.fixture
+def api(dev_server: DevServer, new_key):
+    """An HTTP client for a fresh tenant: api() -> (client, caller)."""
+    clients = []
+
+    def make():
+        caller, raw = new_key()
+        client = httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {raw}"}, timeout=30)
+        clients.append(client)
+        return client, caller
+
+    yield make
+    for client in clients:
+        client.close()

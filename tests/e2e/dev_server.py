@@ -1,0 +1,40 @@
+"""Start `aurra dev` as a user would, in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class DevServer:
+    base_url: str
+    dev_key: str
+    process: subprocess.Popen
+
+
+def start_dev_server(pg_url: str, data_dir: Path, *extra_args: str, **env: str) -> DevServer:
+    environment = {**os.environ, "AURRA_DATABASE_URL": pg_url, "AURRA_LEVEL2_ENABLED": "true", **env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "aurra_local.cli", "dev", "--port", "0", "--data-dir", str(data_dir), *extra_args],
+        cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    key, deadline = None, time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        if found := re.search(r"dev API key: (\S+)", line):
+            key = found.group(1)
+        if found := re.search(r"listening on (http://\S+)", line):
+            return DevServer(found.group(1), key, process)
+    process.kill()
+    raise RuntimeError("aurra dev did not start")

@@ -1,0 +1,166 @@
+"""The API of ../shared/API.md over HTTP against `aurra dev`: shapes, codes, the envelope."""
+
+import httpx
+
+from dev_server import start_dev_server
+
+EMACS = "User has been using Emacs as their daily editor, having moved away from Vim"
+
+
+def envelope(response: httpx.Response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code and error["message"] and isinstance(error["details"], list)
+    assert "Traceback" not in response.text
+    return error
+
+
+def test_vim_to_emacs_supersession_and_time_travel(api):
+    client, _ = api()
+    settings = client.get("/agent/settings").json()
+    assert settings == {"auto_supersede_default": False, "excluded_categories": ["health_medical", "legal_status"],
+                        "min_confidence": 0.85, "classifier_model": "claude-haiku-4-5-20251001"}
+    vim = client.post("/agent/memories", json={"content": "User uses Vim", "topic": "preferences",
+                                               "valid_from": "2026-04-01T00:00:00Z"})
+    assert vim.status_code == 201
+    assert vim.json()["auto_supersede"] == {"ran": False, "skipped_reason": "auto_supersede_off",
+                                            "candidates_examined": 0, "decision": None, "supersession": None}
+    vim_id = vim.json()["memory"]["id"]
+    emacs = client.post("/agent/memories", json={"content": EMACS, "topic": "preferences",
+                                                 "valid_from": "2026-05-03T10:00:00Z", "auto_supersede": True})
+    assert emacs.status_code == 201, emacs.text
+    body = emacs.json()
+    assert body["created"] is True
+    auto = body["auto_supersede"]
+    assert auto["ran"] is True and auto["skipped_reason"] is None and auto["candidates_examined"] == 1
+    assert auto["decision"]["classifier"] == "contradicts" and auto["decision"]["confidence"] >= 0.85
+    assert auto["supersession"]["superseded_id"] == vim_id
+    assert body["memory"]["supersedes"] == vim_id and body["memory"]["valid_from"] == "2026-05-03T10:00:00Z"
+
+    now = client.get("/agent/memories").json()
+    assert [m["content"] for m in now["memories"]] == [EMACS] and now["next_cursor"] is None
+    april = client.get("/agent/memories", params={"as_of": "2026-04-15T00:00:00Z"}).json()["memories"]
+    assert [m["content"] for m in april] == ["User uses Vim"]
+    recorded = body["memory"]["recorded_at"]
+    old = client.get(f"/agent/memories/{vim_id}").json()
+    assert old["status"] == "superseded" and old["valid_to"] == "2026-05-03T10:00:00Z"
+    assert old["superseded_by"] == body["memory"]["id"]
+    history = client.get(f"/agent/memories/{vim_id}/history").json()
+    assert [m["id"] for m in history["chain"]] == [vim_id, body["memory"]["id"]]
+    assert [v["status"] for v in history["versions"]] == ["current", "superseded"]
+    assert history["versions"][1]["recorded_at"] == recorded
+
+    events = client.get("/agent/audit").json()["events"]
+    assert events[0]["type"] == "auto_supersede" and events[0]["id"] == auto["supersession"]["audit_event_id"]
+    assert client.get(f"/agent/audit/{events[0]['id']}").json() == events[0]
+    assert client.get("/agent/audit", params={"memory_id": vim_id, "type": "auto_supersede"}).json()["events"] == events[:1]
+
+
+def test_settings_patch_and_search(api):
+    client, _ = api()
+    patched = client.patch("/agent/settings", json={"excluded_categories": ["health_medical", "legal_status", "financial"],
+                                                    "min_confidence": 0.92})
+    assert patched.status_code == 200
+    assert patched.json()["min_confidence"] == 0.92 and "financial" in patched.json()["excluded_categories"]
+    assert client.get("/agent/audit", params={"type": "settings_updated"}).json()["events"][0]["details"]["changes"]
+    for text in ("alice uses Vim", "bob lives in Paris"):
+        client.post("/agent/memories", json={"content": text})
+    found = client.get("/agent/memories", params={"q": "which editor does alice use, vim?"}).json()["memories"]
+    assert found[0]["content"] == "alice uses Vim" and found[0]["score"] > found[1]["score"]
+
+
+def test_manual_supersede_over_http(api):
+    client, _ = api()
+    a = client.post("/agent/memories", json={"content": "alice works at Acme"}).json()["memory"]
+    out = client.post(f"/agent/memories/{a['id']}/supersede", json={"content": "alice works at Globex"})
+    assert out.status_code == 201
+    assert out.json()["superseded"]["superseded_by"] == out.json()["memory"]["id"]
+    again = client.post(f"/agent/memories/{a['id']}/supersede", json={"content": "alice works at Initech"})
+    envelope(again, 409, "conflict")
+    b = client.post("/agent/memories", json={"content": "bob likes tea"}).json()["memory"]
+    c = client.post("/agent/memories", json={"content": "bob likes coffee"}).json()["memory"]
+    linked = client.post(f"/agent/memories/{b['id']}/supersede", json={"superseded_by": c["id"]})
+    assert linked.status_code == 201 and linked.json()["memory"]["supersedes"] == b["id"]
+    envelope(client.post(f"/agent/memories/{c['id']}/supersede", json={"superseded_by": c["id"]}), 422, "validation_error")
+
+
+def test_every_endpoint_refuses_another_tenant(api):
+    alice, _ = api()
+    mallory, _ = api()
+    memory = alice.post("/agent/memories", json={"content": "alice's secret plan"}).json()["memory"]
+    alice.post(f"/agent/memories/{memory['id']}/supersede", json={"content": "alice's new secret plan"})
+    event = alice.get("/agent/audit").json()["events"][0]
+    alice.patch("/agent/settings", json={"min_confidence": 0.9})
+
+    envelope(mallory.get(f"/agent/memories/{memory['id']}"), 404, "not_found")
+    envelope(mallory.get(f"/agent/memories/{memory['id']}/history"), 404, "not_found")
+    envelope(mallory.post(f"/agent/memories/{memory['id']}/supersede", json={"content": "x"}), 404, "not_found")
+    mine = mallory.post("/agent/memories", json={"content": "mallory's fact"}).json()["memory"]
+    envelope(mallory.post(f"/agent/memories/{mine['id']}/supersede", json={"superseded_by": event["memory_id"]}),
+             404, "not_found")
+    envelope(mallory.get(f"/agent/audit/{event['id']}"), 404, "not_found")
+    assert mallory.get("/agent/audit", params={"memory_id": memory["id"]}).json()["events"] == []
+    listed = mallory.get("/agent/memories", params={"include_superseded": "true", "q": "secret plan"}).json()
+    assert [m["id"] for m in listed["memories"]] == [mine["id"]]
+    assert mallory.get("/agent/settings").json()["min_confidence"] == 0.85
+    assert mallory.post("/agent/memories", json={"content": "alice's secret plan", "auto_supersede": True}
+                        ).json()["auto_supersede"]["skipped_reason"] in ("no_candidates", None)
+
+
+def test_documented_client_errors(api, dev_server):
+    client, _ = api()
+    url = dev_server.base_url
+    # 400: not JSON
+    envelope(client.post("/agent/memories", content=b"{not json", headers={"content-type": "application/json"}),
+             400, "bad_request")
+    envelope(client.post("/agent/memories", content=b"content=hi", headers={"content-type": "application/x-www-form-urlencoded"}),
+             400, "bad_request")
+    # 401: missing, wrong, malformed keys
+    envelope(httpx.get(f"{url}/agent/settings"), 401, "unauthorized")
+    envelope(httpx.get(f"{url}/agent/settings", headers={"Authorization": "Bearer aurra_nope_nope"}), 401, "unauthorized")
+    envelope(httpx.get(f"{url}/agent/settings", headers={"Authorization": "Basic dXNlcjpwYXNz"}), 401, "unauthorized")
+    # 404: unknown memory, unknown event, unknown route
+    missing = "0192f0c4-0000-7000-8000-000000000001"
+    envelope(client.get(f"/agent/memories/{missing}"), 404, "not_found")
+    envelope(client.get(f"/agent/audit/{missing}"), 404, "not_found")
+    envelope(client.get("/agent/nothing-here"), 404, "not_found")
+    # 413: body too large
+    envelope(client.post("/agent/memories", json={"content": "x" * 70_000}), 413, "payload_too_large")
+    # 422: the validation rules
+    error = envelope(client.patch("/agent/settings", json={"min_confidence": 0.5}), 422, "validation_error")
+    assert error["message"] == "min_confidence must be >= 0.85"
+    assert error["details"][0]["field"] == "min_confidence"
+    for bad in (
+        {},
+        {"content": "   "},
+        {"content": "x" * 4001},
+        {"content": "a", "valid_from": "2026-04-01T00:00:00"},
+        {"content": "a", "topic": "Not A Topic"},
+        {"content": "a", "colour": "blue"},
+        {"content": "a", "auto_supersede": "yes"},
+        {"content": "a", "metadata": {"blob": "x" * 9000}},
+    ):
+        envelope(client.post("/agent/memories", json=bad), 422, "validation_error")
+    envelope(client.patch("/agent/settings", json={"classifier_model": "gpt-4o"}), 422, "validation_error")
+    envelope(client.patch("/agent/settings", json={"excluded_categories": [f"t{i}" for i in range(51)]}), 422, "validation_error")
+    envelope(client.get("/agent/memories", params={"limit": 0}), 422, "validation_error")
+    envelope(client.get("/agent/memories", params={"limit": 101}), 422, "validation_error")
+    envelope(client.get("/agent/memories", params={"as_of": "2026-04-01T00:00:00"}), 422, "validation_error")
+    envelope(client.get("/agent/memories", params={"cursor": "garbage"}), 422, "validation_error")
+    envelope(client.get("/agent/memories/not-a-uuid"), 422, "validation_error")
+    envelope(client.get("/agent/audit", params={"type": "nope"}), 422, "validation_error")
+
+
+def test_throttled_key_gets_429(pg_url, new_key, tmp_path):
+    server = start_dev_server(pg_url, tmp_path, "--throttle-rps", "1", "--throttle-burst", "2")
+    try:
+        _, raw = new_key()
+        responses = [httpx.get(f"{server.base_url}/agent/settings", headers={"Authorization": f"Bearer {raw}"})
+                     for _ in range(6)]
+        assert [r.status_code for r in responses[:2]] == [200, 200]
+        limited = [r for r in responses if r.status_code == 429]
+        assert limited, [r.status_code for r in responses]
+        envelope(limited[0], 429, "rate_limited")
+    finally:
+        server.process.terminate()
+        server.process.wait(10)
