@@ -1,19 +1,39 @@
-"""Chooses the classifier from configuration. Model SDKs load only when chosen."""
+"""Chooses the classifier from configuration. Model SDKs load only when a call happens."""
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 from aurra_core.classifiers.base import Classifier
 from aurra_core.config import Settings, get_settings
 
 
-def create_classifier(settings: Settings) -> Classifier:
-    if settings.classifier == "rules":
-        from aurra_core.classifiers.rules import RulesClassifier
+def _anthropic_api_key(settings: Settings) -> str | None:
+    """ANTHROPIC_API_KEY locally; in AWS the secret, fetched once per container (and cached)."""
+    if not settings.anthropic_secret_arn:
+        return None  # the SDK reads ANTHROPIC_API_KEY itself
+    from aws_lambda_powertools.utilities.parameters import get_secret
 
-        return RulesClassifier()
-    raise NotImplementedError(f"the {settings.classifier!r} classifier is not available in this build")
+    value = get_secret(settings.anthropic_secret_arn, max_age=3600)
+    try:
+        return json.loads(value)["api_key"]
+    except (ValueError, KeyError, TypeError):
+        return str(value).strip()
+
+
+def create_classifier(settings: Settings) -> Classifier:
+    if settings.classifier == "anthropic":
+        from aurra_core.classifiers.claude import ClaudeClassifier, anthropic_client
+
+        return ClaudeClassifier(lambda: anthropic_client(_anthropic_api_key(settings), settings.classifier_timeout_s))
+    if settings.classifier == "bedrock":
+        from aurra_core.classifiers.claude import ClaudeClassifier, bedrock_client, bedrock_model_id
+
+        return ClaudeClassifier(lambda: bedrock_client(settings.classifier_timeout_s), bedrock_model_id, "bedrock")
+    from aurra_core.classifiers.rules import RulesClassifier
+
+    return RulesClassifier()
 
 
 @lru_cache(maxsize=1)

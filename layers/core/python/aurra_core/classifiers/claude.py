@@ -1,0 +1,93 @@
+"""Claude as the classifier, through the Anthropic API or Amazon Bedrock.
+
+One call per write for all candidates, with the tool `record_verdicts` forced, a short
+timeout and at most one retry. Every failure becomes ClassifierError: the write goes on.
+The anthropic SDK is imported here, lazily: handlers that never classify never pay for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aurra_core.classifiers.base import Candidate, Classification, validate_verdicts
+from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
+from aurra_core.errors import ClassifierError
+
+MAX_OUTPUT_TOKENS = 1024
+
+# Bedrock names Claude models differently; the key's setting holds the Anthropic id.
+BEDROCK_MODEL_IDS = {
+    "claude-haiku-4-5-20251001": "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    "claude-sonnet-4-5-20250929": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "claude-opus-4-1-20250805": "us.anthropic.claude-opus-4-1-20250805-v1:0",
+}
+
+
+def bedrock_model_id(model: str) -> str:
+    return BEDROCK_MODEL_IDS.get(model, f"us.anthropic.{model}-v1:0")
+
+
+class ClaudeClassifier:
+    """`client_factory` returns an anthropic client (Anthropic or AnthropicBedrock)."""
+
+    def __init__(self, client_factory: Callable[[], Any], model_id: Callable[[str], str] = lambda m: m,
+                 provider: str = "anthropic") -> None:
+        self._client_factory = client_factory
+        self._client = None
+        self._model_id = model_id
+        self.provider = provider
+
+    def _messages(self):
+        if self._client is None:
+            self._client = self._client_factory()
+        return self._client.messages
+
+    def classify(self, new_content: str, new_topic: str, candidates: list[Candidate], model: str) -> Classification:
+        import anthropic
+
+        try:
+            response = self._messages().create(
+                model=self._model_id(model),
+                max_tokens=MAX_OUTPUT_TOKENS,
+                system=SYSTEM_PROMPT,
+                tools=[TOOL],
+                tool_choice={"type": "tool", "name": TOOL_NAME},
+                messages=[{"role": "user", "content": user_message(new_content, new_topic, candidates)}],
+            )
+        except anthropic.AnthropicError as exc:
+            raise ClassifierError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        content = getattr(response, "content", None)
+        if not isinstance(content, list):
+            raise ClassifierError("the endpoint did not answer with a Messages response")
+        tool_inputs = [b.input for b in content
+                       if getattr(b, "type", None) == "tool_use" and getattr(b, "name", None) == TOOL_NAME]
+        if len(tool_inputs) != 1 or not isinstance(tool_inputs[0], dict):
+            raise ClassifierError("the model did not answer with exactly one record_verdicts call")
+        verdicts = validate_verdicts(tool_inputs[0].get("verdicts"), candidates)
+        usage = getattr(response, "usage", None)
+        return Classification(
+            verdicts=verdicts,
+            model=model,
+            details={
+                "prompt_version": PROMPT_VERSION,
+                "provider": self.provider,
+                "input_tokens": getattr(usage, "input_tokens", None),
+                "output_tokens": getattr(usage, "output_tokens", None),
+                "verdicts_returned": len(tool_inputs[0].get("verdicts") or []),
+                "verdicts_kept": len(verdicts),
+            },
+        )
+
+
+def anthropic_client(api_key: str | None, timeout_s: float):
+    import anthropic
+
+    # base_url stays unset so the SDK's own ANTHROPIC_BASE_URL applies (gateways, tests).
+    return anthropic.Anthropic(api_key=api_key, timeout=timeout_s, max_retries=1)
+
+
+def bedrock_client(timeout_s: float, region: str | None = None):
+    import anthropic
+
+    return anthropic.AnthropicBedrock(aws_region=region, timeout=timeout_s, max_retries=1)

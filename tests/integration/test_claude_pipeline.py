@@ -1,0 +1,94 @@
+"""The write pipeline with AURRA_CLASSIFIER=anthropic against a local fake Messages API,
+reached through the SDK's own ANTHROPIC_BASE_URL: real HTTP, no network."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from aurra_core import service, store
+from aurra_core.models import SkippedReason, WriteRequest
+
+
+class FakeMessagesAPI:
+    def __init__(self) -> None:
+        self.mode = "contradict"
+        self.requests: list[dict] = []
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                api.requests.append(body)
+                status, payload = api.respond(body)
+                if status is None:
+                    return
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def respond(self, body):
+        ids = re.findall(r'<memory id="([0-9a-f-]{36})"', body["messages"][0]["content"])
+        if self.mode == "error":
+            return 500, {"type": "error", "error": {"type": "api_error", "message": "boom"}}
+        if self.mode == "slow":
+            time.sleep(3)
+            return 200, {}
+        verdicts = [{"candidate_id": i, "classifier": "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact",
+                     "confidence": 0.97, "reason": "explicit switch of the same editor"} for i in ids]
+        return 200, {"id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
+                     "content": [{"type": "tool_use", "id": "t1", "name": "record_verdicts", "input": {"verdicts": verdicts}}],
+                     "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 900, "output_tokens": 40}}
+
+
+@pytest.fixture
+def messages_api(configure):
+    api = FakeMessagesAPI()
+    configure(AURRA_CLASSIFIER="anthropic", AURRA_LEVEL2_ENABLED="true", ANTHROPIC_BASE_URL=api.url,
+              ANTHROPIC_API_KEY="sk-test", AURRA_CLASSIFIER_TIMEOUT_S="1")
+    yield api
+    api.server.shutdown()
+
+
+def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
+    caller, _ = new_key()
+    old = service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences")).result.memory
+    out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
+                                             auto_supersede=True)).result
+    assert out.auto_supersede.supersession.superseded_id == old.id
+    assert out.auto_supersede.decision.model == "claude-haiku-4-5-20251001"
+    assert messages_api.requests[-1]["model"] == "claude-haiku-4-5-20251001"
+    with db.transaction() as conn:
+        event = store.get_audit_event(conn, caller.tenant_id, out.auto_supersede.supersession.audit_event_id)
+    assert event.details["prompt_version"] and event.details["input_tokens"] == 900
+
+
+@pytest.mark.parametrize("mode", ["error", "slow"])
+def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
+    caller, _ = new_key()
+    service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
+    messages_api.mode = mode
+    started = time.monotonic()
+    out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
+                                             auto_supersede=True))
+    assert out.status_code == 201 and out.result.created
+    assert out.result.auto_supersede.skipped_reason == SkippedReason.CLASSIFIER_ERROR
+    assert out.result.auto_supersede.ran is True
+    assert time.monotonic() - started < 10, "a failing model must not hold the write for long"
+    with db.transaction() as conn:
+        assert store.get_memory(conn, caller.tenant_id, out.result.memory.id) is not None
