@@ -121,6 +121,22 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from aurra_core.config import get_settings
+    from aurra_core.classifiers.factory import create_classifier
+    from aurra_local import evaluate
+
+    cases = evaluate.load_cases(Path(args.dataset))
+    if args.candidate_recall:
+        result = evaluate.candidate_recall(cases, args.distractors, _database_url(args.data_dir))
+        print(json.dumps(result, indent=None if args.json else 2))
+        return 0
+    settings = get_settings().model_copy(update={"classifier": args.classifier})
+    report = evaluate.evaluate(create_classifier(settings), args.classifier, cases, args.min_confidence).as_dict()
+    print(json.dumps(report) if args.json else evaluate.format_report(report))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aurra", description="Aurra: memory for AI agents, run locally.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -146,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("--event", "-e", required=True)
     invoke.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     invoke.set_defaults(func=cmd_invoke)
+
+    evaluation = sub.add_parser("eval", help="measure a classifier on labeled cases")
+    evaluation.add_argument("--dataset", default="evals/cases.jsonl")
+    evaluation.add_argument("--classifier", choices=("rules", "anthropic", "bedrock"), default="rules")
+    evaluation.add_argument("--min-confidence", type=float, default=0.85)
+    evaluation.add_argument("--json", action="store_true")
+    evaluation.add_argument("--candidate-recall", action="store_true",
+                            help="instead: how often the old fact reaches the top 3 candidates among distractors")
+    evaluation.add_argument("--distractors", type=int, default=300)
+    evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    evaluation.set_defaults(func=cmd_eval)
 
     migrate = sub.add_parser("migrate", help="apply migrations to AURRA_DATABASE_URL")
     migrate.set_defaults(func=cmd_migrate)
