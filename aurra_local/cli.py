@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -80,6 +81,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
           f"level2_enabled={settings.level2_enabled}")
     print(f"aurra dev: dev API key: {key}")
     print(f"aurra dev: listening on http://{host}:{port}", flush=True)
+    # A plain `kill` must stop the embedded PostgreSQL too, as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -99,8 +102,7 @@ def cmd_keys_create(args: argparse.Namespace) -> int:
 def cmd_invoke(args: argparse.Namespace) -> int:
     from aurra_local import gateway
 
-    if args.function not in ("authorizer",):
-        _database_url(args.data_dir)
+    _migrate(_database_url(args.data_dir))
     event = json.loads(Path(args.event).read_text())
     try:
         result = gateway.invoke(args.function, event)
@@ -128,7 +130,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     cases = evaluate.load_cases(Path(args.dataset))
     if args.candidate_recall:
-        result = evaluate.candidate_recall(cases, args.distractors, _database_url(args.data_dir))
+        url = _database_url(args.data_dir)
+        _migrate(url)
+        result = evaluate.candidate_recall(cases, args.distractors, url)
         print(json.dumps(result, indent=None if args.json else 2))
         return 0
     settings = get_settings().model_copy(update={"classifier": args.classifier})

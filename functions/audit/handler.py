@@ -9,8 +9,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import create_app, current_caller, json_response, resolve
-from aurra_core.models import AuditEvent, AuditPage
+from aurra_core.api import IdempotencyKey, create_app, current_caller, json_response, resolve
+from aurra_core.models import AuditEvent, AuditPage, RevertResult
 from aurra_core.queries import AuditListQuery
 from aurra_core.observability import logger, metrics, tracer
 
@@ -27,6 +27,12 @@ def list_audit_events(query: Annotated[AuditListQuery, Query()]) -> Response[Aud
 @tracer.capture_method
 def get_audit_event(event_id: Annotated[UUID, Path()]) -> Response[AuditEvent]:
     return json_response(200, service.get_audit_event(current_caller(app), event_id))
+
+
+@app.post("/agent/audit/<event_id>/revert")
+@tracer.capture_method
+def revert_supersession(event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None) -> Response[RevertResult]:
+    return json_response(*service.revert(current_caller(app), event_id, idempotency_key))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -9,7 +9,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import create_app, current_caller, json_response, resolve
+from aurra_core.api import IdempotencyKey, create_app, current_caller, json_response, resolve
 from aurra_core.models import SupersedeRequest, SupersedeResult
 from aurra_core.observability import logger, metrics, tracer
 
@@ -18,8 +18,9 @@ app = create_app()
 
 @app.post("/agent/memories/<memory_id>/supersede")
 @tracer.capture_method
-def supersede_memory(memory_id: Annotated[UUID, Path()], body: SupersedeRequest) -> Response[SupersedeResult]:
-    return json_response(201, service.supersede(current_caller(app), memory_id, body))
+def supersede_memory(memory_id: Annotated[UUID, Path()], body: SupersedeRequest,
+                     idempotency_key: IdempotencyKey = None) -> Response[SupersedeResult]:
+    return json_response(*service.supersede(current_caller(app), memory_id, body, idempotency_key))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

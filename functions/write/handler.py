@@ -5,7 +5,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import create_app, current_caller, json_response, resolve
+from aurra_core.api import IdempotencyKey, create_app, current_caller, json_response, resolve
 from aurra_core.models import WriteRequest, WriteResult
 from aurra_core.observability import logger, metrics, tracer
 
@@ -14,9 +14,8 @@ app = create_app()
 
 @app.post("/agent/memories")
 @tracer.capture_method
-def write_memory(body: WriteRequest) -> Response[WriteResult]:
-    outcome = service.write(current_caller(app), body)
-    return json_response(outcome.status_code, outcome.result)
+def write_memory(body: WriteRequest, idempotency_key: IdempotencyKey = None) -> Response[WriteResult]:
+    return json_response(*service.write(current_caller(app), body, idempotency_key))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

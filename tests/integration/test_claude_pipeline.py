@@ -67,9 +67,9 @@ def messages_api(configure):
 
 def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
     caller, _ = new_key()
-    old = service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences")).result.memory
-    out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
-                                             auto_supersede=True)).result
+    old = service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))[1].memory
+    _, out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
+                                                auto_supersede=True))
     assert out.auto_supersede.supersession.superseded_id == old.id
     assert out.auto_supersede.decision.model == "claude-haiku-4-5-20251001"
     assert messages_api.requests[-1]["model"] == "claude-haiku-4-5-20251001"
@@ -84,11 +84,11 @@ def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
     service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
     messages_api.mode = mode
     started = time.monotonic()
-    out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
-                                             auto_supersede=True))
-    assert out.status_code == 201 and out.result.created
-    assert out.result.auto_supersede.skipped_reason == SkippedReason.CLASSIFIER_ERROR
-    assert out.result.auto_supersede.ran is True
+    status, out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
+                                                     auto_supersede=True))
+    assert status == 201 and out.created
+    assert out.auto_supersede.skipped_reason == SkippedReason.CLASSIFIER_ERROR
+    assert out.auto_supersede.ran is True
     assert time.monotonic() - started < 10, "a failing model must not hold the write for long"
     with db.transaction() as conn:
-        assert store.get_memory(conn, caller.tenant_id, out.result.memory.id) is not None
+        assert store.get_memory(conn, caller.tenant_id, out.memory.id) is not None

@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import json
 from http import HTTPStatus
-from typing import Any
+from typing import Annotated, Any
 
 import psycopg
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Header
 from pydantic import BaseModel
 
 from aurra_core.config import get_settings
 from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized
 from aurra_core.models import Caller
 from aurra_core.observability import logger
+
+
+# The optional header that makes a retried write, supersede or revert run only once.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=128)]
 
 
 def envelope(status: int, code: str, message: str, details: list[dict[str, Any]] | None = None,
@@ -107,6 +112,9 @@ def _precheck(event: dict[str, Any]) -> None:
 
 def resolve(app: APIGatewayRestResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Run the checks the resolver cannot (size, content type), then route."""
+    from aurra_core.idempotency import register_lambda_context
+
+    register_lambda_context(context)
     try:
         _precheck(event)
     except AurraError as exc:

@@ -252,6 +252,11 @@ class AuditEvent(BaseModel):
     details: dict[str, Any]
 
 
+class RevertResult(BaseModel):
+    event: "AuditEvent"
+    restored: Memory
+
+
 class MemoryPage(BaseModel):
     memories: list[Memory]
     next_cursor: str | None
@@ -267,3 +272,6 @@ class Caller(BaseModel):
 
     tenant_id: UUID
     api_key_id: UUID
+
+
+RevertResult.model_rebuild()

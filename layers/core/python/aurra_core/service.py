@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
 from uuid import UUID
 
-from aurra_core import keys, queries, supersession, write_pipeline
+from pydantic import BaseModel
+
+from aurra_core import idempotency, keys, queries, supersession, write_pipeline
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
 from aurra_core.embeddings import get_embedder
@@ -17,18 +21,42 @@ from aurra_core.models import (
     KeySettings,
     Memory,
     MemoryPage,
+    RevertResult,
     SettingsPatch,
     SupersedeRequest,
     SupersedeResult,
     WriteRequest,
+    WriteResult,
 )
 
+Result = TypeVar("Result", bound=BaseModel)
 
-def write(caller: Caller, request: WriteRequest) -> write_pipeline.WriteOutcome:
+
+def _once(operation: str, caller: Caller, key: str | None, request: dict,
+          call: Callable[[], tuple[int, Result]], result_type: type[Result]) -> tuple[int, Result]:
+    """`call`, at most once per Idempotency-Key; a replay with the same `request` gets the
+    first response, whatever happened since."""
+    if key is None:
+        return call()
+
+    def recorded() -> dict:
+        status, result = call()
+        return {"status": status, "body": result.model_dump(mode="json")}
+
+    stored = idempotency.run_once(operation, caller, key, request, recorded)
+    return stored["status"], result_type.model_validate(stored["body"])
+
+
+def write(caller: Caller, request: WriteRequest, idempotency_key: str | None = None) -> tuple[int, WriteResult]:
     deps = write_pipeline.WriteDependencies(
         db=get_database(), embedder=get_embedder(), classifier_factory=get_classifier, flags=get_flag_source()
     )
-    return write_pipeline.write_memory(caller, request, deps)
+
+    def call() -> tuple[int, WriteResult]:
+        outcome = write_pipeline.write_memory(caller, request, deps)
+        return outcome.status_code, outcome.result
+
+    return _once("write", caller, idempotency_key, request.model_dump(mode="json"), call, WriteResult)
 
 
 def list_memories(caller: Caller, query: queries.MemoryListQuery) -> MemoryPage:
@@ -43,8 +71,21 @@ def memory_history(caller: Caller, memory_id: UUID, when: queries.PointInTime) -
     return queries.memory_history(caller, memory_id, when, get_database())
 
 
-def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest) -> SupersedeResult:
-    return supersession.supersede(caller, memory_id, request, get_database(), get_embedder())
+def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest,
+              idempotency_key: str | None = None) -> tuple[int, SupersedeResult]:
+    def call() -> tuple[int, SupersedeResult]:
+        return 201, supersession.supersede(caller, memory_id, request, get_database(), get_embedder())
+
+    # The memory id is part of the request: the same key on another memory is a conflict.
+    identity = {"memory_id": str(memory_id), **request.model_dump(mode="json")}
+    return _once("supersede", caller, idempotency_key, identity, call, SupersedeResult)
+
+
+def revert(caller: Caller, event_id: UUID, idempotency_key: str | None = None) -> tuple[int, RevertResult]:
+    def call() -> tuple[int, RevertResult]:
+        return 200, supersession.revert(caller, event_id, get_database())
+
+    return _once("revert", caller, idempotency_key, {"event_id": str(event_id)}, call, RevertResult)
 
 
 def get_settings(caller: Caller) -> KeySettings:

@@ -386,14 +386,15 @@ def insert_audit_event(
     model: str | None = None,
     candidates_examined: int | None = None,
     details: dict[str, Any] | None = None,
+    reverts_event_id: UUID | None = None,
 ) -> AuditEvent:
     event_id = new_id()
     conn.execute(
         """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
-               classifier, confidence, reason, model, candidates_examined, details)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               classifier, confidence, reason, model, candidates_examined, details, reverts_event_id)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (event_id, tenant_id, type.value, created_at, api_key_id, memory_id, superseded_id, classifier,
-         confidence, reason, model, candidates_examined, Jsonb(details or {})),
+         confidence, reason, model, candidates_examined, Jsonb(details or {}), reverts_event_id),
     )
     return AuditEvent(
         id=event_id, type=type, created_at=created_at, api_key_id=api_key_id, memory_id=memory_id,
@@ -406,6 +407,12 @@ _AUDIT_COLUMNS = (
     "id, type, created_at, api_key_id, memory_id, superseded_id, classifier, confidence, reason, "
     "model, candidates_examined, details"
 )
+
+
+def revert_of(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> UUID | None:
+    row = conn.execute("SELECT id FROM audit_events WHERE tenant_id = %s AND reverts_event_id = %s",
+                       (tenant_id, event_id)).fetchone()
+    return row[0] if row else None
 
 
 def get_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> AuditEvent | None:

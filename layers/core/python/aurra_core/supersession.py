@@ -6,13 +6,14 @@ from __future__ import annotations
 from uuid import UUID
 
 import psycopg
+from psycopg.errors import UniqueViolation
 
 from aurra_core import store
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.ids import new_id
-from aurra_core.models import AuditType, Caller, SupersedeRequest, SupersedeResult
+from aurra_core.models import AuditType, Caller, RevertResult, SupersedeRequest, SupersedeResult
 
 
 def _invalid(field: str, problem: str) -> ValidationFailed:
@@ -82,3 +83,40 @@ def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Da
             details={"mode": "link" if linking else "content"},
         )
     return SupersedeResult(memory=new_row.to_memory(), superseded=old_row.to_memory())
+
+
+_SUPERSESSIONS = (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE)
+
+
+def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
+    """Undo the supersession an audit event records: the superseded memory is current again,
+    the newer one stays, and a revert event records it. History keeps both earlier states."""
+    try:
+        with db.transaction() as conn:
+            event = store.get_audit_event(conn, caller.tenant_id, event_id)
+            if event is None:
+                raise NotFound("audit event not found")
+            if event.type not in _SUPERSESSIONS:
+                raise _invalid("id", f"a {event.type.value} event is not a supersession and cannot be reverted")
+            if store.revert_of(conn, caller.tenant_id, event_id) is not None:
+                raise Conflict("this supersession was already reverted")
+            store.begin_write(conn, caller.tenant_id)
+            ids = sorted({event.superseded_id, event.memory_id}, key=str)
+            locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
+            old, newer = locked[event.superseded_id], locked[event.memory_id]
+            if old is None or newer is None:
+                raise NotFound("memory not found")
+            if old.superseded_by != newer.memory_id:
+                raise Conflict("the superseded memory has since changed (superseded by another memory, or restored)")
+            now = store.write_clock(conn)
+            restored = store.revise_version(conn, old, now, valid_to=None, superseded_by=None)
+            if newer.supersedes == old.memory_id:
+                store.revise_version(conn, newer, now, supersedes=None)
+            revert_event = store.insert_audit_event(
+                conn, tenant_id=caller.tenant_id, type=AuditType.REVERT, created_at=now, api_key_id=caller.api_key_id,
+                memory_id=restored.memory_id, superseded_id=newer.memory_id, reverts_event_id=event_id,
+                details={"reverted_event_id": str(event_id), "reverted_type": event.type.value},
+            )
+    except UniqueViolation as exc:  # a concurrent revert of the same event won
+        raise Conflict("this supersession was already reverted") from exc
+    return RevertResult(event=revert_event, restored=restored.to_memory())

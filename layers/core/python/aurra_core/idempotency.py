@@ -1,0 +1,136 @@
+"""Idempotency-Key: Powertools' Idempotency utility on a persistence layer of our own in
+PostgreSQL, so a retried write never writes twice and no second datastore is needed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
+from aws_lambda_powertools.utilities.idempotency.base import IdempotencyHandler
+from aws_lambda_powertools.utilities.idempotency.exceptions import (
+    IdempotencyAlreadyInProgressError,
+    IdempotencyItemAlreadyExistsError,
+    IdempotencyItemNotFoundError,
+    IdempotencyValidationError,
+)
+from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
+from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+from psycopg.rows import dict_row
+
+from aurra_core.db import Database, get_database
+from aurra_core.errors import Conflict
+from aurra_core.models import Caller
+
+EXPIRES_AFTER_S = 24 * 3600
+
+_CONFIG = IdempotencyConfig(
+    event_key_jmespath="[tenant_id, key]",
+    payload_validation_jmespath="body",
+    raise_on_no_idempotency_key=True,
+    expires_after_seconds=EXPIRES_AFTER_S,
+    use_local_cache=False,
+)
+
+
+def register_lambda_context(context: Any) -> None:
+    """Lets an in-progress record expire when the invocation would have timed out."""
+    _CONFIG.register_lambda_context(context)
+
+
+class PostgresPersistenceLayer(BasePersistenceLayer):
+    def __init__(self, db: Callable[[], Database] = get_database) -> None:
+        super().__init__()
+        self._db = db
+
+    @staticmethod
+    def _record(row: dict[str, Any]) -> DataRecord:
+        return DataRecord(
+            idempotency_key=row["idempotency_key"], status=row["status"], expiry_timestamp=row["expiry"],
+            in_progress_expiry_timestamp=row["in_progress_expiry"], response_data=row["response_data"],
+            payload_hash=row["payload_hash"],
+        )
+
+    def _get_record(self, idempotency_key: str) -> DataRecord:
+        with self._db().transaction() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("SELECT * FROM idempotency_records WHERE idempotency_key = %s", (idempotency_key,))
+            row = cur.fetchone()
+        if row is None:
+            raise IdempotencyItemNotFoundError
+        return self._record(row)
+
+    def _put_record(self, data_record: DataRecord) -> None:
+        now = time.time()
+        # One statement decides: a new key, an expired record or a stale in-progress one is
+        # (re)claimed; anything else is left alone and reported back to the caller.
+        with self._db().transaction() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(
+                """INSERT INTO idempotency_records AS r
+                       (idempotency_key, status, expiry, in_progress_expiry, payload_hash, response_data)
+                   VALUES (%(key)s, %(status)s, %(expiry)s, %(in_progress_expiry)s, %(payload_hash)s, NULL)
+                   ON CONFLICT (idempotency_key) DO UPDATE
+                       SET status = EXCLUDED.status, expiry = EXCLUDED.expiry,
+                           in_progress_expiry = EXCLUDED.in_progress_expiry,
+                           payload_hash = EXCLUDED.payload_hash, response_data = NULL,
+                           created_at = clock_timestamp()
+                       WHERE r.expiry < %(now)s
+                          OR (r.status = 'INPROGRESS' AND r.in_progress_expiry IS NOT NULL
+                              AND r.in_progress_expiry < %(now_ms)s)
+                   RETURNING idempotency_key""",
+                {"key": data_record.idempotency_key, "status": data_record.status,
+                 "expiry": data_record.expiry_timestamp, "in_progress_expiry": data_record.in_progress_expiry_timestamp,
+                 "payload_hash": data_record.payload_hash, "now": int(now), "now_ms": int(now * 1000)},
+            )
+            if cur.fetchone() is not None:
+                return
+            cur.execute("SELECT * FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,))
+            existing = cur.fetchone()
+        old = self._record(existing) if existing else None
+        if old is not None:
+            self._validate_payload(data_payload=data_record, stored_data_record=old)
+        raise IdempotencyItemAlreadyExistsError(old_data_record=old)
+
+    def _update_record(self, data_record: DataRecord) -> None:
+        with self._db().transaction() as conn:
+            conn.execute(
+                """UPDATE idempotency_records SET status = %s, expiry = %s, response_data = %s, payload_hash = %s
+                   WHERE idempotency_key = %s""",
+                (data_record.status, data_record.expiry_timestamp, data_record.response_data,
+                 data_record.payload_hash, data_record.idempotency_key),
+            )
+
+    def _delete_record(self, data_record: DataRecord) -> None:
+        # The call failed: free the key so the client's retry can run it again.
+        with self._db().transaction() as conn:
+            conn.execute("DELETE FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,))
+
+
+@lru_cache(maxsize=None)
+def _persistence(operation: str) -> PostgresPersistenceLayer:
+    # One layer per operation: Powertools keeps the key prefix on the layer instance.
+    return PostgresPersistenceLayer()
+
+
+def run_once(operation: str, caller: Caller, key: str | None, body: Any,
+             call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run `call` once per (tenant, operation, key); a retry with the same body gets the first
+    response, a different body or a request still in progress gets a 409."""
+    if key is None:
+        return call()
+    handler = IdempotencyHandler(
+        function=call,
+        function_payload={"tenant_id": str(caller.tenant_id), "key": key, "body": body},
+        config=_CONFIG,
+        persistence_store=_persistence(operation),
+        key_prefix=f"aurra.{operation}",
+        function_args=(),
+        function_kwargs={},
+    )
+    try:
+        return handler.handle()
+    except IdempotencyValidationError as exc:
+        raise Conflict("this Idempotency-Key was already used with a different request body") from exc
+    except IdempotencyAlreadyInProgressError as exc:
+        raise Conflict("a request with this Idempotency-Key is still in progress; retry shortly") from exc

@@ -1,0 +1,302 @@
+"""Every fixture in events/ run through the real CLI (`aurra invoke FUNCTION --event FILE`).
+
+The fixtures carry placeholder tenant, key, memory and audit event ids. Each test makes a
+fresh key, creates what the route needs (a memory, a supersession) in-process, puts the
+real ids in place of the placeholders, and runs the fixture in a subprocess against the
+session's PostgreSQL, exactly as a developer would from a shell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aurra_local import gateway
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+
+TENANT = "0192f0c4-0000-7000-8000-00000000a001"
+API_KEY_ID = "0192f0c4-0000-7000-8000-00000000b001"
+MEMORY_ID = "0192f0c4-0000-7000-8000-00000000c001"
+AUDIT_EVENT_ID = "0192f0c4-0000-7000-8000-00000000d001"
+TOKEN = "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"
+
+# fixture -> (what must exist first, which of its ids the fixture names, expected statusCode)
+CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
+    "write_memory": (None, (), 201),
+    "list_memories": ("memory", (), 200),
+    "search_memories": ("memory", (), 200),
+    "get_memory": ("memory", ("memory_id",), 200),
+    "memory_history": ("memory", ("memory_id",), 200),
+    "supersede_memory": ("memory", ("memory_id",), 201),
+    "get_settings": (None, (), 200),
+    "update_settings": (None, (), 200),
+    "list_audit": ("supersession", ("memory_id",), 200),
+    "get_audit_event": ("supersession", ("audit_event_id",), 200),
+}
+PROXY_FIXTURES = [*CASES, "revert_audit_event"]
+
+pytestmark = pytest.mark.integration
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((EVENTS / f"{name}.json").read_text())
+
+
+def function_for(name: str) -> str:
+    event = load(name)
+    found = gateway.match(event["httpMethod"], event["path"])
+    assert found is not None, f"{name}: no route for {event['httpMethod']} {event['path']}"
+    return found[1]
+
+
+def instantiate(name: str, tmp_path: Path, caller: Any, **ids: str) -> Path:
+    """Write a copy of the fixture with the placeholders replaced by real ids."""
+    text = (EVENTS / f"{name}.json").read_text()
+    replacements = {TENANT: str(caller.tenant_id), API_KEY_ID: str(caller.api_key_id)}
+    if "memory_id" in ids:
+        replacements[MEMORY_ID] = ids["memory_id"]
+    if "audit_event_id" in ids:
+        replacements[AUDIT_EVENT_ID] = ids["audit_event_id"]
+    for placeholder, value in replacements.items():
+        assert placeholder in text, f"{name}.json does not carry the placeholder {placeholder}"
+        text = text.replace(placeholder, value)
+    path = tmp_path / f"{name}.json"
+    path.write_text(text)
+    return path
+
+
+def run_invoke(function: str, event_path: Path, pg_url: str) -> tuple[int, dict[str, Any]]:
+    """`aurra invoke FUNCTION --event FILE` in a subprocess: (exit code, the printed JSON)."""
+    env = dict(os.environ, AURRA_DATABASE_URL=pg_url)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT / "layers" / "core" / "python"), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "aurra_local.cli", "invoke", function, "--event", str(event_path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )
+    # The CLI prints the response as indented JSON; anything logged before it is one line per record.
+    lines = proc.stdout.splitlines()
+    starts = [i for i, line in enumerate(lines) if line == "{"]
+    assert starts, f"no JSON printed (exit {proc.returncode})\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    try:
+        printed = json.loads("\n".join(lines[starts[-1]:]))
+    except json.JSONDecodeError as exc:
+        raise AssertionError(f"unparsable output: {exc}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}") from None
+    return proc.returncode, printed
+
+
+def invoke_fixture(name: str, tmp_path: Path, pg_url: str, caller: Any, **ids: str) -> tuple[dict[str, Any], Any]:
+    """Run a proxy fixture; return the proxy response and its parsed body."""
+    code, response = run_invoke(function_for(name), instantiate(name, tmp_path, caller, **ids), pg_url)
+    assert code == 0, f"{name}: the CLI failed: {response}"
+    assert set(response) >= {"statusCode", "body"}, response
+    body = json.loads(response["body"]) if response.get("body") else None
+    return response, body
+
+
+def content_type(response: dict[str, Any]) -> str | None:
+    """A REST proxy response may carry its headers in `headers` or in `multiValueHeaders`."""
+    if "Content-Type" in (response.get("headers") or {}):
+        return response["headers"]["Content-Type"]
+    values = (response.get("multiValueHeaders") or {}).get("Content-Type")
+    return values[-1] if values else None
+
+
+def make_memory(caller: Any) -> str:
+    """The write fixture's own body, stored in-process."""
+    from aurra_core import service
+    from aurra_core.models import WriteRequest
+
+    _, result = service.write(caller, WriteRequest(**json.loads(load("write_memory")["body"])))
+    return str(result.memory.id)
+
+
+def make_supersession(caller: Any) -> tuple[str, str]:
+    """A memory superseded by the supersede fixture's body; returns (old memory id, its audit event id)."""
+    from uuid import UUID
+
+    from aurra_core import service
+    from aurra_core.models import AuditType, SupersedeRequest
+    from aurra_core.queries import AuditListQuery
+
+    memory_id = make_memory(caller)
+    service.supersede(caller, UUID(memory_id), SupersedeRequest(**json.loads(load("supersede_memory")["body"])))
+    page = service.list_audit_events(caller, AuditListQuery(type=AuditType.MANUAL_SUPERSEDE))
+    events = [e for e in page.events if str(e.superseded_id) == memory_id]
+    assert len(events) == 1, page
+    return memory_id, str(events[0].id)
+
+
+# ---------------------------------------------------------------- the fixtures themselves
+
+
+def test_every_route_has_a_fixture() -> None:
+    covered = set()
+    for name in PROXY_FIXTURES:
+        event = load(name)
+        covered.add((event["httpMethod"], event["resource"]))
+    assert covered == {(method, resource) for method, resource, _ in gateway.ROUTES}
+
+
+@pytest.mark.parametrize("name", PROXY_FIXTURES)
+def test_fixture_is_a_rest_proxy_event(name: str) -> None:
+    event = load(name)
+    found = gateway.match(event["httpMethod"], event["path"])
+    assert found is not None
+    resource, _, params = found
+    assert event["resource"] == resource
+    assert (event["pathParameters"] or {}) == params
+    assert event["stageVariables"] is None
+    assert event["isBase64Encoded"] is False
+    assert event["multiValueHeaders"] == {k: [v] for k, v in event["headers"].items()}
+    query, multi = event["queryStringParameters"], event["multiValueQueryStringParameters"]
+    assert (query is None) == (multi is None)
+    if query is not None:
+        assert multi == {k: [v] for k, v in query.items()}
+    ctx = event["requestContext"]
+    assert ctx["resourcePath"] == resource
+    assert ctx["httpMethod"] == event["httpMethod"]
+    assert ctx["path"] == f"/{ctx['stage']}{event['path']}"
+    assert ctx["stage"] == "prod"
+    assert ctx["authorizer"] == {"principalId": API_KEY_ID, "tenant_id": TENANT, "api_key_id": API_KEY_ID,
+                                 "integrationLatency": 0}
+    if event["body"] is None:
+        assert "Content-Type" not in event["headers"]
+    else:
+        json.loads(event["body"])
+        assert event["headers"]["Content-Type"] == "application/json"
+        assert event["headers"]["Content-Length"] == str(len(event["body"].encode()))
+
+
+# ---------------------------------------------------------------- through `aurra invoke`
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key) -> None:
+    needs, named, expected = CASES[name]
+    caller, _ = new_key()
+    ids: dict[str, str] = {}
+    if needs == "memory":
+        ids["memory_id"] = make_memory(caller)
+    elif needs == "supersession":
+        ids["memory_id"], ids["audit_event_id"] = make_supersession(caller)
+
+    response, body = invoke_fixture(name, tmp_path, pg_url, caller, **{k: ids[k] for k in named})
+
+    assert response["statusCode"] == expected, body
+    assert content_type(response) == "application/json"
+    if name == "write_memory":
+        assert body["created"] is True
+        assert body["memory"]["content"] == json.loads(load(name)["body"])["content"]
+        assert body["memory"]["valid_from"] == "2026-05-03T10:00:00Z"
+    elif name == "list_memories":
+        # What was known on 2026-06-02 about 2026-06-01: the query parsed (no 422); a memory
+        # recorded after that known_at is rightly absent, so only the page's shape is checked.
+        assert body["next_cursor"] is None
+        assert isinstance(body["memories"], list)
+    elif name == "search_memories":
+        found = {m["id"]: m for m in body["memories"]}
+        assert ids["memory_id"] in found
+        assert "score" in found[ids["memory_id"]]
+    elif name == "get_memory":
+        assert body["id"] == ids["memory_id"]
+        assert body["status"] == "current"
+    elif name == "memory_history":
+        assert body["memory_id"] == ids["memory_id"]
+        assert [m["id"] for m in body["chain"]] == [ids["memory_id"]]
+    elif name == "supersede_memory":
+        assert body["superseded"]["id"] == ids["memory_id"]
+        assert body["superseded"]["status"] == "superseded"
+        assert body["superseded"]["valid_to"] == body["memory"]["valid_from"] == "2026-06-10T09:00:00Z"
+    elif name == "get_settings":
+        assert body["min_confidence"] == 0.85
+    elif name == "update_settings":
+        assert body["min_confidence"] == 0.9
+        assert body["excluded_categories"] == ["health_medical", "legal_status", "finances"]
+    elif name == "list_audit":
+        assert [(e["type"], e["superseded_id"]) for e in body["events"]] == [("manual_supersede", ids["memory_id"])]
+    elif name == "get_audit_event":
+        assert body["id"] == ids["audit_event_id"]
+        assert body["type"] == "manual_supersede"
+        assert body["api_key_id"] == str(caller.api_key_id)
+
+
+def test_revert_fixture(tmp_path: Path, pg_url: str, new_key) -> None:
+    caller, _ = new_key()
+    memory_id, event_id = make_supersession(caller)
+    response, body = invoke_fixture("revert_audit_event", tmp_path, pg_url, caller, audit_event_id=event_id)
+    if response["statusCode"] == 404 and body["error"]["code"] == "not_found":
+        # The audit handler has no revert route yet: the history issue implements it.
+        pytest.skip("revert arrives with the history issue")
+    assert response["statusCode"] == 200, body
+    assert body["event"]["type"] == "revert"
+    assert body["restored"]["id"] == memory_id
+    assert body["restored"]["status"] == "current"
+
+
+def test_write_then_get_through_invoke_is_tenant_isolated(tmp_path: Path, pg_url: str, new_key) -> None:
+    owner, _ = new_key()
+    stranger, _ = new_key()
+    response, body = invoke_fixture("write_memory", tmp_path, pg_url, owner)
+    assert response["statusCode"] == 201, body
+    memory_id = body["memory"]["id"]
+
+    theirs, body = invoke_fixture("get_memory", tmp_path, pg_url, stranger, memory_id=memory_id)
+    assert theirs["statusCode"] == 404, body
+    assert body["error"]["code"] == "not_found"
+
+    mine, body = invoke_fixture("get_memory", tmp_path, pg_url, owner, memory_id=memory_id)
+    assert mine["statusCode"] == 200, body
+    assert body["id"] == memory_id
+
+
+# ---------------------------------------------------------------- the authorizer
+
+
+def test_authorizer_fixture_allows_a_real_key(tmp_path: Path, pg_url: str, new_key) -> None:
+    caller, raw = new_key()
+    text = (EVENTS / "authorizer.json").read_text()
+    assert TOKEN in text
+    path = tmp_path / "authorizer.json"
+    path.write_text(text.replace(TOKEN, raw))
+
+    code, policy = run_invoke("authorizer", path, pg_url)
+
+    assert code == 0, policy
+    key_id = str(caller.api_key_id)
+    assert policy["principalId"] == key_id
+    assert policy["context"] == {"tenant_id": str(caller.tenant_id), "api_key_id": key_id}
+    assert policy["usageIdentifierKey"] == key_id
+    statements = policy["policyDocument"]["Statement"]
+    allow = [s for s in statements if s["Effect"] == "Allow"]
+    assert allow and all(s["Action"] == "execute-api:Invoke" for s in allow)
+    resources = [r for s in allow for r in (s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]])]
+    assert "arn:aws:execute-api:us-east-1:123456789012:abcdef1234/prod/*/*" in resources
+    assert not [s for s in statements if s["Effect"] == "Deny"]
+
+
+@pytest.mark.parametrize("token", ["placeholder", "wrong secret"])
+def test_authorizer_fixture_refuses_a_wrong_key(token: str, tmp_path: Path, pg_url: str, new_key) -> None:
+    _, raw = new_key()
+    text = (EVENTS / "authorizer.json").read_text()
+    if token == "wrong secret":
+        text = text.replace(TOKEN, raw[:-4] + ("AAAA" if not raw.endswith("AAAA") else "BBBB"))
+    path = tmp_path / "authorizer.json"
+    path.write_text(text)
+
+    code, printed = run_invoke("authorizer", path, pg_url)
+
+    assert code == 1
+    assert printed["errorMessage"] == "Unauthorized"
