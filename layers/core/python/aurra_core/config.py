@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     classifier_timeout_s: float = Field(default=4.0, gt=0, le=30)
     anthropic_secret_arn: str | None = None
 
-    embedder: Literal["local", "bedrock"] = "local"
+    embedder: Literal["local", "bedrock", "minilm"] = "local"
     embedding_dim: int = Field(default=384, ge=8, le=4096)
     # Cosine similarity below which a memory is not worth asking the classifier about.
     candidate_min_similarity: float = Field(default=0.15, ge=0.0, le=1.0)

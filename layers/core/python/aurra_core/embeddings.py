@@ -86,6 +86,13 @@ class BedrockTitanEmbedder:
 def create_embedder(settings: Settings) -> Embedder:
     if settings.embedder == "bedrock":
         return BedrockTitanEmbedder(settings.embedding_dim)
+    if settings.embedder == "minilm":
+        from aurra_core.minilm import MiniLMEmbedder  # weights load on the first embed()
+
+        if settings.embedding_dim != MiniLMEmbedder.dim:
+            raise ValueError(f"the minilm embedder has {MiniLMEmbedder.dim} dimensions, "
+                             f"not AURRA_EMBEDDING_DIM={settings.embedding_dim}")
+        return MiniLMEmbedder()
     return LexicalEmbedder(settings.embedding_dim)
 
 

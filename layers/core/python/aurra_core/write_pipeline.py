@@ -131,6 +131,13 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
         if target is not None and not target.is_current:
             logger.info("candidate changed while classifying; not acting", extra={"memory_id": str(target.memory_id)})
             target = None
+        valid_from = request.valid_from or now
+        if (target is not None and chosen.verdict == Verdict.CONTRADICTS and valid_from < target.valid_from
+                and target.supersedes is not None):
+            # A back-dated fact would have to enter the middle of an existing lineage, which
+            # the classifier never judged: precision first, store it without acting.
+            logger.info("back-dated fact inside an existing lineage; not acting")
+            target = None
 
         if target is not None and chosen.verdict == Verdict.DUPLICATE:
             store.insert_audit_event(
@@ -144,7 +151,6 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
                                                  duplicate_of=target.memory_id))
 
         memory_id = new_id()
-        valid_from = request.valid_from or now
         fields = dict(memory_id=memory_id, tenant_id=caller.tenant_id, content=request.content,
                       topic=request.topic, metadata=request.metadata, embedding=embedding,
                       valid_from=valid_from, recorded_at=now)
@@ -163,8 +169,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
             # stored already superseded by it.
             created = store.insert_version(conn, valid_to=target.valid_from, superseded_by=target.memory_id,
                                            supersedes=None, **fields)
-            if target.supersedes is None:
-                store.revise_version(conn, target, now, supersedes=memory_id)
+            store.revise_version(conn, target, now, supersedes=memory_id)
             newer_id, older_id = target.memory_id, memory_id
             details["backdated"] = True
         event = store.insert_audit_event(
