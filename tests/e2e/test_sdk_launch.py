@@ -79,6 +79,7 @@ def test_supersession_and_time_travel_with_the_sync_client(dev_server, new_key):
     known = client.memories.get(vim.memory.id, known_at=before)
     assert known.status == "current"
     assert [m.id for m in client.memories.history(vim.memory.id).chain] == [vim.memory.id, result.memory.id]
+    assert [m.id for m in client.memories.history(vim.memory.id, known_at=before).chain] == [vim.memory.id]
     event = next(iter(client.audit.list()))
     assert event.type == "auto_supersede"
     restored = client.audit.revert(event.id)

@@ -82,8 +82,10 @@ def _get_call(memory_id: IdLike, as_of: TimestampLike | None, known_at: Timestam
     return APICall("GET", path("/agent/memories/{}", memory_id), Memory.model_validate, params=params)
 
 
-def _history_call(memory_id: IdLike) -> APICall[HistoryResult]:
-    return APICall("GET", path("/agent/memories/{}/history", memory_id), HistoryResult.model_validate)
+def _history_call(memory_id: IdLike, as_of: TimestampLike | None = None,
+                  known_at: TimestampLike | None = None) -> APICall[HistoryResult]:
+    params = query(as_of=_timestamp(as_of, "as_of"), known_at=_timestamp(known_at, "known_at"))
+    return APICall("GET", path("/agent/memories/{}/history", memory_id), HistoryResult.model_validate, params=params)
 
 
 def _supersede_call(
@@ -210,9 +212,11 @@ class Memories(SyncResource):
         """One memory, as it was valid at `as_of` and as the service knew it at `known_at`."""
         return self._transport.send(_get_call(memory_id, as_of, known_at))
 
-    def history(self, memory_id: IdLike) -> HistoryResult:
-        """The supersession chain this memory belongs to and its recorded versions, oldest first."""
-        return self._transport.send(_history_call(memory_id))
+    def history(self, memory_id: IdLike, *, as_of: TimestampLike | None = None,
+                known_at: TimestampLike | None = None) -> HistoryResult:
+        """The supersession chain this memory belongs to and its recorded versions, oldest first
+        (as known at `known_at`)."""
+        return self._transport.send(_history_call(memory_id, as_of, known_at))
 
     def supersede(
         self,
@@ -317,9 +321,11 @@ class AsyncMemories(AsyncResource):
         """One memory, as it was valid at `as_of` and as the service knew it at `known_at`."""
         return await self._transport.send(_get_call(memory_id, as_of, known_at))
 
-    async def history(self, memory_id: IdLike) -> HistoryResult:
-        """The supersession chain this memory belongs to and its recorded versions, oldest first."""
-        return await self._transport.send(_history_call(memory_id))
+    async def history(self, memory_id: IdLike, *, as_of: TimestampLike | None = None,
+                      known_at: TimestampLike | None = None) -> HistoryResult:
+        """The supersession chain this memory belongs to and its recorded versions, oldest first
+        (as known at `known_at`)."""
+        return await self._transport.send(_history_call(memory_id, as_of, known_at))
 
     async def supersede(
         self,
