@@ -11,12 +11,17 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from uuid import UUID
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from aurra_core.config import Settings, get_settings
 from aurra_core.errors import ServiceUnavailable
+
+
+# The role the service works as: it owns no table and cannot bypass row-level security.
+SERVICE_ROLE = "aurra_app"
 
 
 def _configure(conn: psycopg.Connection) -> None:
@@ -76,12 +81,23 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
-        """A connection inside one transaction: committed on success, rolled back on error."""
+        """A transaction as the connecting (owner) role: migrations and administration only."""
         try:
             with self._get_pool().connection() as conn:
                 yield conn
         except PoolTimeout as exc:
             raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+
+    @contextmanager
+    def tenant_transaction(self, tenant_id: UUID | None) -> Iterator[psycopg.Connection]:
+        """A transaction as the service role, which row-level security confines to `tenant_id`
+        (to nothing at all when it is None): the second wall behind the code's own filters."""
+        with self.transaction() as conn:
+            conn.execute(
+                "SELECT set_config('role', %s, true), set_config('aurra.tenant_id', %s, true)",
+                (SERVICE_ROLE, str(tenant_id) if tenant_id else ""),
+            )
+            yield conn
 
     def close(self) -> None:
         if self._pool is not None:

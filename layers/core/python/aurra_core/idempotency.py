@@ -54,7 +54,7 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
         )
 
     def _get_record(self, idempotency_key: str) -> DataRecord:
-        with self._db().transaction() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._db().tenant_transaction(None) as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT * FROM idempotency_records WHERE idempotency_key = %s", (idempotency_key,))
             row = cur.fetchone()
         if row is None:
@@ -65,7 +65,7 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
         now = time.time()
         # One statement decides: a new key, an expired record or a stale in-progress one is
         # (re)claimed; anything else is left alone and reported back to the caller.
-        with self._db().transaction() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._db().tenant_transaction(None) as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
                 """INSERT INTO idempotency_records AS r
                        (idempotency_key, status, expiry, in_progress_expiry, payload_hash, response_data)
@@ -93,7 +93,7 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
         raise IdempotencyItemAlreadyExistsError(old_data_record=old)
 
     def _update_record(self, data_record: DataRecord) -> None:
-        with self._db().transaction() as conn:
+        with self._db().tenant_transaction(None) as conn:
             conn.execute(
                 """UPDATE idempotency_records SET status = %s, expiry = %s, response_data = %s, payload_hash = %s
                    WHERE idempotency_key = %s""",
@@ -103,7 +103,7 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
 
     def _delete_record(self, data_record: DataRecord) -> None:
         # The call failed: free the key so the client's retry can run it again.
-        with self._db().transaction() as conn:
+        with self._db().tenant_transaction(None) as conn:
             conn.execute("DELETE FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,))
 
 

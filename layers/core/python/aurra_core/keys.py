@@ -83,9 +83,8 @@ def create_key(conn: psycopg.Connection, tenant_name: str, key_name: str | None 
 
 def authenticate(conn: psycopg.Connection, raw_key: str) -> Caller:
     lookup, secret = parse_key(raw_key)
-    row = conn.execute(
-        "SELECT id, tenant_id, secret_hash, revoked_at FROM api_keys WHERE lookup = %s", (lookup,)
-    ).fetchone()
+    # The tenant is not known yet: the one function allowed to look a key up across tenants.
+    row = conn.execute("SELECT id, tenant_id, secret_hash, revoked_at FROM aurra_find_api_key(%s)", (lookup,)).fetchone()
     if row is None or row[3] is not None:
         raise Unauthorized("invalid API key")
     key_id, tenant_id, stored = row[0], row[1], row[2]

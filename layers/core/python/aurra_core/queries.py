@@ -48,7 +48,7 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
     fp = cursors.fingerprint(q=query.q, topic=query.topic, as_of=query.as_of, known_at=query.known_at,
                              include_superseded=query.include_superseded)
     after = None
-    with db.transaction() as conn:
+    with db.tenant_transaction(caller.tenant_id) as conn:
         if query.cursor:
             state = cursors.decode(query.cursor, fp)
             known_at = datetime.fromisoformat(state["k"])
@@ -77,7 +77,7 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
 
 
 def get_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> Memory:
-    with db.transaction() as conn:
+    with db.tenant_transaction(caller.tenant_id) as conn:
         row = store.get_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at, as_of=when.as_of)
     if row is None:
         raise NotFound("memory not found")
@@ -85,7 +85,7 @@ def get_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database)
 
 
 def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> History:
-    with db.transaction() as conn:
+    with db.tenant_transaction(caller.tenant_id) as conn:
         row = store.get_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at)
         if row is None:
             raise NotFound("memory not found")
@@ -100,7 +100,7 @@ def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Datab
 def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
     fp = cursors.fingerprint(memory_id=query.memory_id, type=query.type, since=query.since, until=query.until)
     before = None
-    with db.transaction() as conn:
+    with db.tenant_transaction(caller.tenant_id) as conn:
         if query.cursor:
             state = cursors.decode(query.cursor, fp)
             before = (datetime.fromisoformat(state["at"]), UUID(state["id"]))
@@ -121,7 +121,7 @@ def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> Au
 
 
 def get_audit_event(caller: Caller, event_id: UUID, db: Database) -> AuditEvent:
-    with db.transaction() as conn:
+    with db.tenant_transaction(caller.tenant_id) as conn:
         event = store.get_audit_event(conn, caller.tenant_id, event_id)
     if event is None:
         raise NotFound("audit event not found")

@@ -89,12 +89,12 @@ def revert(caller: Caller, event_id: UUID, idempotency_key: str | None = None) -
 
 
 def get_settings(caller: Caller) -> KeySettings:
-    with get_database().transaction() as conn:
+    with get_database().tenant_transaction(caller.tenant_id) as conn:
         return keys.get_key_settings(conn, caller)
 
 
 def update_settings(caller: Caller, patch: SettingsPatch) -> KeySettings:
-    with get_database().transaction() as conn:
+    with get_database().tenant_transaction(caller.tenant_id) as conn:
         return keys.update_key_settings(conn, caller, patch)
 
 
@@ -107,7 +107,7 @@ def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
 
 
 def authenticate(raw_key: str) -> Caller:
-    with get_database().transaction() as conn:
+    with get_database().tenant_transaction(None) as conn:
         return keys.authenticate(conn, raw_key)
 
 

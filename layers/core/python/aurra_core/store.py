@@ -175,14 +175,23 @@ def revise_version(
 def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> MemoryRow | None:
     """The believed version of a memory, locked against concurrent changes (None if not the tenant's)."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
-                WHERE tenant_id = %s AND memory_id = %s AND recorded_to IS NULL
-                FOR UPDATE""",
-            (tenant_id, memory_id),
-        )
-        record = cur.fetchone()
-    return _row(record) if record else None
+        for _ in range(5):
+            cur.execute(
+                f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                    WHERE tenant_id = %s AND memory_id = %s AND recorded_to IS NULL
+                    FOR UPDATE""",
+                (tenant_id, memory_id),
+            )
+            record = cur.fetchone()
+            if record:
+                return _row(record)
+            # A concurrent writer may have just replaced the version we waited for; its successor
+            # is visible to a new statement. Only a memory with no versions at all is missing.
+            cur.execute("SELECT 1 FROM memory_versions WHERE tenant_id = %s AND memory_id = %s LIMIT 1",
+                        (tenant_id, memory_id))
+            if cur.fetchone() is None:
+                return None
+    return None
 
 
 def _believed_at(known_at: datetime | None) -> tuple[str, dict[str, Any]]:

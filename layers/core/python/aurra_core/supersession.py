@@ -44,7 +44,7 @@ def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Da
     fact = None if linking else request.as_new_memory()
     embedding = embedder.embed(fact.content) if fact else None
 
-    with db.transaction() as conn:
+    with db.tenant_transaction(caller.tenant_id) as conn:
         store.begin_write(conn, caller.tenant_id)
         # Lock both rows in a fixed order so two opposite links cannot deadlock.
         ids = sorted({memory_id, request.superseded_by} - {None}, key=str)
@@ -92,7 +92,7 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
     """Undo the supersession an audit event records: the superseded memory is current again,
     the newer one stays, and a revert event records it. History keeps both earlier states."""
     try:
-        with db.transaction() as conn:
+        with db.tenant_transaction(caller.tenant_id) as conn:
             event = store.get_audit_event(conn, caller.tenant_id, event_id)
             if event is None:
                 raise NotFound("audit event not found")
@@ -106,6 +106,8 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             old, newer = locked[event.superseded_id], locked[event.memory_id]
             if old is None or newer is None:
                 raise NotFound("memory not found")
+            if store.revert_of(conn, caller.tenant_id, event_id) is not None:  # won by a concurrent revert
+                raise Conflict("this supersession was already reverted")
             if old.superseded_by != newer.memory_id:
                 raise Conflict("the superseded memory has since changed (superseded by another memory, or restored)")
             now = store.write_clock(conn)

@@ -79,7 +79,7 @@ def _classify(classifier: Classifier, request: WriteRequest, candidates: list[Ca
 
 def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies) -> WriteOutcome:
     settings = get_settings()
-    with deps.db.transaction() as conn:
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
         key_settings = keys.get_key_settings(conn, caller)
 
     outcome = AutoSupersedeResult()
@@ -95,7 +95,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
     act = False
     classification: Classification | None = None
     if skipped is None:
-        with deps.db.transaction() as conn:
+        with deps.db.tenant_transaction(caller.tenant_id) as conn:
             found = store.find_candidates(
                 conn, caller.tenant_id, embedding,
                 excluded_topics=key_settings.excluded_categories,
@@ -123,7 +123,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
                 )
     outcome.skipped_reason = skipped
 
-    with deps.db.transaction() as conn:
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
         store.begin_write(conn, caller.tenant_id)
         target = store.lock_believed(conn, caller.tenant_id, chosen.candidate_id) if act and chosen else None
         now = store.write_clock(conn)
