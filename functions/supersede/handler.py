@@ -9,14 +9,14 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import IdempotencyKey, create_app, current_caller, json_response, resolve
+from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, resolve
 from aurra_core.models import SupersedeRequest, SupersedeResult
 from aurra_core.observability import logger, metrics, tracer
 
 app = create_app()
 
 
-@app.post("/agent/memories/<memory_id>/supersede")
+@app.post("/agent/memories/<memory_id>/supersede", status_code=201, responses=documented({201: SupersedeResult}, 409))
 @tracer.capture_method
 def supersede_memory(memory_id: Annotated[UUID, Path()], body: SupersedeRequest,
                      idempotency_key: IdempotencyKey = None) -> Response[SupersedeResult]:

@@ -5,14 +5,14 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import IdempotencyKey, create_app, current_caller, json_response, resolve
+from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, resolve
 from aurra_core.models import WriteRequest, WriteResult
 from aurra_core.observability import logger, metrics, tracer
 
 app = create_app()
 
 
-@app.post("/agent/memories")
+@app.post("/agent/memories", status_code=201, responses=documented({201: WriteResult, 200: WriteResult}, 409))
 @tracer.capture_method
 def write_memory(body: WriteRequest, idempotency_key: IdempotencyKey = None) -> Response[WriteResult]:
     return json_response(*service.write(current_caller(app), body, idempotency_key))

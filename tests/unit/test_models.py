@@ -6,8 +6,14 @@ from aurra_core.models import SettingsPatch, SupersedeRequest, WriteRequest, for
 
 def test_content_is_trimmed_and_bounded():
     assert WriteRequest(content="  alice uses Vim \n").content == "alice uses Vim"
-    with pytest.raises(ValidationError, match="content must not be empty"):
+    with pytest.raises(ValidationError, match="content"):
         WriteRequest(content="   ")
+    with pytest.raises(ValidationError, match="NUL"):
+        WriteRequest(content="a\x00b")
+    with pytest.raises(ValidationError, match="unicode"):
+        WriteRequest(content="a\udc00b")
+    with pytest.raises(ValidationError, match="surrogates"):
+        WriteRequest(content="a", metadata={"k\ud800": 1})
     WriteRequest(content="x" * 4000)
     with pytest.raises(ValidationError, match="at most 4000"):
         WriteRequest(content="x" * 4001)
@@ -18,6 +24,9 @@ def test_unknown_fields_and_naive_timestamps_are_refused():
         WriteRequest(content="a", colour="blue")
     with pytest.raises(ValidationError, match="timezone"):
         WriteRequest(content="a", valid_from="2026-04-01T00:00:00")
+    for not_rfc3339 in (0.5, 1700000000, "1700000000", "2026-04-01", "tomorrow"):
+        with pytest.raises(ValidationError, match="RFC 3339|timezone"):
+            WriteRequest(content="a", valid_from=not_rfc3339)
     assert WriteRequest(content="a", valid_from="2026-04-01T00:00:00+02:00").valid_from.utcoffset().seconds == 7200
 
 

@@ -3,6 +3,7 @@ the checks that run before routing, and the one place domain errors become the e
 
 from __future__ import annotations
 
+import base64
 import json
 from http import HTTPStatus
 from typing import Annotated, Any
@@ -15,9 +16,46 @@ from aws_lambda_powertools.event_handler.openapi.params import Header
 from pydantic import BaseModel
 
 from aurra_core.config import get_settings
-from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized
+from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized, ValidationFailed
 from aurra_core.models import Caller
 from aurra_core.observability import logger
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: list[dict[str, Any]]
+
+
+class ErrorEnvelope(BaseModel):
+    """Every non-2xx body of the API."""
+
+    error: ErrorBody
+
+
+_ERROR_DESCRIPTIONS = {
+    400: "The body is not JSON",
+    401: "Missing or invalid API key",
+    404: "Not found, or not this tenant's",
+    409: "Conflict with the current state, or a reused Idempotency-Key",
+    413: "The body is too large",
+    422: "Validation failed",
+    429: "Rate limited",
+    500: "Internal error",
+    503: "The database is unreachable; retry after Retry-After seconds",
+}
+
+
+def documented(success: dict[int, type[BaseModel]], *errors: int) -> dict[int, dict[str, Any]]:
+    """A route's OpenAPI responses, for `responses=`: its successes and every error it can give."""
+    responses: dict[int, dict[str, Any]] = {
+        code: {"description": "OK" if code == 200 else "Created", "content": {"application/json": {"model": model}}}
+        for code, model in success.items()
+    }
+    for code in sorted({400, 401, 404, 413, 422, 429, 500, 503, *errors}):
+        responses[code] = {"description": _ERROR_DESCRIPTIONS[code],
+                           "content": {"application/json": {"model": ErrorEnvelope}}}
+    return responses
 
 
 # The optional header that makes a retried write, supersede or revert run only once.
@@ -98,12 +136,32 @@ def current_caller(app: APIGatewayRestResolver) -> Caller:
         raise Unauthorized("missing or invalid API key") from exc
 
 
+def reject_unknown_query(app: APIGatewayRestResolver, model: type[BaseModel] | None = None) -> None:
+    """A query parameter the route does not take is a 422, not silently ignored (a typo such as
+    `asof=` would otherwise answer a different question than the caller asked)."""
+    allowed = set(model.model_fields) if model else set()
+    unknown = sorted(set(app.current_event.query_string_parameters or {}) - allowed)
+    if unknown:
+        raise ValidationFailed(f"unknown query parameter: {unknown[0]!r}",
+                               [{"field": name, "problem": "unknown query parameter"} for name in unknown])
+
+
 def _precheck(event: dict[str, Any]) -> None:
     body = event.get("body")
     if not body:
         return
-    if len(body.encode() if isinstance(body, str) else body) > get_settings().max_body_bytes:
+    raw = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
+    if event.get("isBase64Encoded"):
+        try:
+            raw = base64.b64decode(raw, validate=True)
+        except ValueError as exc:
+            raise BadRequest("request body is not valid base64") from exc
+    if len(raw) > get_settings().max_body_bytes:
         raise PayloadTooLarge(f"request body must be at most {get_settings().max_body_bytes} bytes")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadRequest("request body must be UTF-8 JSON") from exc
     headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
     content_type = (headers.get("content-type") or "application/json").split(";")[0].strip().lower()
     if content_type != "application/json" and not content_type.endswith("+json"):

@@ -13,6 +13,9 @@ DEFAULT_EXCLUDED_CATEGORIES = ("health_medical", "legal_status")
 # The server's floor: no key may act on a verdict below it.
 MIN_CONFIDENCE_FLOOR = 0.85
 CANDIDATE_LIMIT = 3
+# Measured with `aurra eval --candidate-recall`: the highest floor that keeps candidate recall.
+# Titan on Bedrock is unmeasured here (no AWS account): it starts where MiniLM measured.
+CANDIDATE_FLOORS = {"local": 0.15, "minilm": 0.3, "bedrock": 0.3}
 
 
 class Settings(BaseSettings):
@@ -33,8 +36,9 @@ class Settings(BaseSettings):
 
     embedder: Literal["local", "bedrock", "minilm"] = "local"
     embedding_dim: int = Field(default=384, ge=8, le=4096)
-    # Cosine similarity below which a memory is not worth asking the classifier about.
-    candidate_min_similarity: float = Field(default=0.15, ge=0.0, le=1.0)
+    # Cosine similarity below which a memory is not worth asking the classifier about. Each
+    # embedder has its own scale; None takes the measured default for the embedder in use.
+    candidate_min_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
 
     flag_source: Literal["env", "ssm"] = "env"
     level2_enabled: bool = False
@@ -42,6 +46,12 @@ class Settings(BaseSettings):
     flag_cache_s: int = Field(default=30, ge=0, le=3600)
 
     max_body_bytes: int = 64 * 1024
+
+    @property
+    def candidate_floor(self) -> float:
+        if self.candidate_min_similarity is not None:
+            return self.candidate_min_similarity
+        return CANDIDATE_FLOORS[self.embedder]
 
     @property
     def level2_parameter_name(self) -> str:

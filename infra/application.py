@@ -1,0 +1,58 @@
+"""Build Aurra's CDK app: configuration, the stack, and the cdk-nag checks."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+import aws_cdk as cdk
+from cdk_nag import AwsSolutionsChecks
+
+from infra import constants as c
+from infra.config import AurraConfig
+from infra.stack import AurraStack
+
+
+def stack_environment(config: AurraConfig, app: cdk.App) -> cdk.Environment | None:
+    """Environment-agnostic unless a lookup needs an account and region.
+
+    The default (a new VPC) synthesizes offline with no credentials at all;
+    an existing VPC (`vpcId`) is looked up, which needs both, from context
+    `account`/`region` or the CLI's CDK_DEFAULT_ACCOUNT/CDK_DEFAULT_REGION.
+    """
+    if not config.vpc_id:
+        return None
+    account = app.node.try_get_context("account") or os.environ.get("CDK_DEFAULT_ACCOUNT")
+    region = app.node.try_get_context("region") or os.environ.get("CDK_DEFAULT_REGION")
+    if not account or not region:
+        raise SystemExit(
+            "vpcId needs an account and region: pass -c account=... -c region=... "
+            "or run through the cdk CLI with credentials for the first lookup "
+            "(the result is then cached in cdk.context.json)"
+        )
+    return cdk.Environment(account=str(account), region=str(region))
+
+
+def create_app(
+    context: Mapping[str, Any] | None = None,
+    *,
+    nag: bool = True,
+    outdir: str | None = None,
+) -> tuple[cdk.App, AurraStack]:
+    """The app with its one stack. `nag` registers the AwsSolutions checks,
+    which stop synthesis on any finding that is not acknowledged."""
+    app = cdk.App(context=dict(context or {}), outdir=outdir)
+    config = AurraConfig.from_context(app.node.try_get_context)
+    stack = AurraStack(
+        app,
+        c.stack_name(config.stage),
+        config=config,
+        env=stack_environment(config, app),
+    )
+    # RDS Proxy target groups take no tags (their schema has no Tags property).
+    untaggable = ["AWS::RDS::DBProxyTargetGroup"]
+    cdk.Tags.of(app).add("project", c.PROJECT, exclude_resource_types=untaggable)
+    cdk.Tags.of(app).add("stage", config.stage, exclude_resource_types=untaggable)
+    if nag:
+        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app, verbose=True))
+    return app, stack

@@ -1,0 +1,51 @@
+"""Flags and secrets: the Level 2 switch and the Anthropic API key.
+
+- `/aurra/<stage>/level2_enabled` (SSM String, `true`/`false`) is created
+  `false`. Handlers read it through Powertools' Parameters utility with a
+  short cache; operators flip it with one `aws ssm put-parameter --overwrite`.
+- With the anthropic classifier, a Secrets Manager secret holds the Anthropic
+  API key. The stack creates it with a random placeholder (nothing secret in
+  the template); the team stores the real key in it after the first deploy.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_ssm as ssm
+from constructs import Construct
+
+from infra import constants as c
+from infra.config import AurraConfig
+
+
+class FlagsAndSecrets(Construct):
+    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig) -> None:
+        super().__init__(scope, construct_id)
+        self.level2_parameter = ssm.StringParameter(
+            self,
+            "Level2Enabled",
+            parameter_name=c.level2_parameter_name(config.stage),
+            string_value="false",
+            allowed_pattern="^(true|false)$",
+            description=(
+                "Aurra Level 2 (automatic supersession) server switch: true or false. "
+                "Flip with aws ssm put-parameter --overwrite."
+            ),
+            tier=ssm.ParameterTier.STANDARD,
+        )
+
+        self.anthropic_secret: secretsmanager.Secret | None = None
+        if config.classifier == "anthropic":
+            self.anthropic_secret = secretsmanager.Secret(
+                self,
+                "AnthropicApiKey",
+                secret_name=c.anthropic_secret_name(config.stage),
+                description=(
+                    "Aurra: the Anthropic API key used by the anthropic classifier, as the "
+                    "plain secret string. Created with a random placeholder; put the real key "
+                    "with aws secretsmanager put-secret-value."
+                ),
+                generate_secret_string=secretsmanager.SecretStringGenerator(
+                    password_length=40, exclude_punctuation=True
+                ),
+            )

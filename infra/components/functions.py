@@ -1,0 +1,276 @@
+"""Functions: one Lambda per handler folder in functions/.
+
+Each function gets its own role holding only what its capabilities in
+`constants.CAPABILITIES` need, the shared layer, a place in the VPC, a JSON
+log group with retention, active X-Ray tracing and the Powertools settings.
+No AWS managed policy is attached: the roles carry their own statements.
+"""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from infra import constants as c
+from infra.config import AurraConfig
+from infra.components.common import retention
+from infra.components.database import Database
+from infra.components.flags import FlagsAndSecrets
+from infra.components.layer import architecture_for, runtime_for
+from infra.components.network import Network
+
+# Lambda's JSON log levels, by Powertools' names.
+APPLICATION_LOG_LEVEL = {
+    "DEBUG": lambda_.ApplicationLogLevel.DEBUG,
+    "INFO": lambda_.ApplicationLogLevel.INFO,
+    "WARNING": lambda_.ApplicationLogLevel.WARN,
+    "ERROR": lambda_.ApplicationLogLevel.ERROR,
+}
+
+# What Lambda needs to attach a function to the VPC (the same actions as the
+# AWS managed AWSLambdaVPCAccessExecutionRole policy). EC2 does not scope
+# these to resources that exist before the function does.
+VPC_ACCESS_ACTIONS = [
+    "ec2:CreateNetworkInterface",
+    "ec2:DescribeNetworkInterfaces",
+    "ec2:DescribeSubnets",
+    "ec2:DeleteNetworkInterface",
+    "ec2:AssignPrivateIpAddresses",
+    "ec2:UnassignPrivateIpAddresses",
+]
+
+
+class AurraFunction(Construct):
+    """One handler folder as a Lambda function, with its role and log group."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AurraConfig,
+        name: str,
+        layer: lambda_.ILayerVersion,
+        network: Network,
+        security_group: ec2.ISecurityGroup,
+        environment: dict[str, str],
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.name = name
+        memory, timeout = c.SIZING[name]
+        self.log_group = logs.LogGroup(
+            self,
+            "Logs",
+            log_group_name=c.function_log_group_name(config.stage, name),
+            retention=retention(config.log_retention_days),
+            removal_policy=cdk.RemovalPolicy.DESTROY,
+        )
+        self.role = iam.Role(
+            self,
+            "Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"Aurra {config.stage} {name} function",
+            inline_policies={
+                "Runtime": iam.PolicyDocument(
+                    statements=[
+                        iam.PolicyStatement(
+                            sid="WriteOwnLogs",
+                            actions=["logs:CreateLogStream", "logs:PutLogEvents"],
+                            resources=[self.log_group.log_group_arn],
+                        ),
+                        iam.PolicyStatement(
+                            sid="AttachToVpc",
+                            actions=VPC_ACCESS_ACTIONS,
+                            resources=["*"],
+                        ),
+                    ]
+                )
+            },
+        )
+        self.function = lambda_.Function(
+            self,
+            "Function",
+            function_name=c.function_name(config.stage, name),
+            description=f"Aurra {name} ({config.stage})",
+            runtime=runtime_for(config.python_version),
+            architecture=architecture_for(config.architecture),
+            handler=c.HANDLER,
+            code=lambda_.Code.from_asset(str(c.FUNCTIONS_DIR / name), exclude=c.ASSET_EXCLUDES),
+            layers=[layer],
+            role=self.role,
+            memory_size=memory,
+            timeout=cdk.Duration.seconds(timeout),
+            vpc=network.vpc,
+            vpc_subnets=network.app_subnets,
+            security_groups=[security_group],
+            environment=environment,
+            tracing=lambda_.Tracing.ACTIVE,
+            logging_format=lambda_.LoggingFormat.JSON,
+            application_log_level_v2=APPLICATION_LOG_LEVEL[config.log_level],
+            system_log_level_v2=lambda_.SystemLogLevel.WARN,
+            log_group=self.log_group,
+        )
+
+
+class Functions(Construct):
+    """All of Aurra's functions, wired to the database, flags and models."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AurraConfig,
+        network: Network,
+        database: Database,
+        flags: FlagsAndSecrets,
+        layer: lambda_.ILayerVersion,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.config = config
+        vpc = network.vpc
+
+        # Two security groups: the proxy's clients, and the migrate function,
+        # the only one that talks to the cluster itself.
+        self.app_security_group = ec2.SecurityGroup(
+            self,
+            "AppSecurityGroup",
+            vpc=vpc,
+            description="Aurra API, authorizer and admin functions",
+            allow_all_outbound=False,
+        )
+        self.migrate_security_group = ec2.SecurityGroup(
+            self,
+            "MigrateSecurityGroup",
+            vpc=vpc,
+            description="Aurra migrate function",
+            allow_all_outbound=False,
+        )
+        database.allow_proxy_from(self.app_security_group, "PostgreSQL from the Aurra functions")
+        database.allow_cluster_from(self.migrate_security_group, "PostgreSQL from the migrate function")
+        # HTTPS to AWS services: through the VPC endpoints when there are
+        # some and nothing else is needed, otherwise anywhere (NAT).
+        if network.has_endpoints and not network.has_internet:
+            https_peer = ec2.Peer.ipv4(network.cidr)
+            https_what = "HTTPS to the VPC endpoints"
+        else:
+            https_peer = ec2.Peer.any_ipv4()
+            https_what = "HTTPS to AWS services and the model provider"
+        for group in (self.app_security_group, self.migrate_security_group):
+            group.add_egress_rule(https_peer, ec2.Port.tcp(443), https_what)
+
+        common = {
+            c.ENV_STAGE: config.stage,
+            c.ENV_DB_SECRET_ARN: database.secret.secret_arn,
+            c.ENV_DB_HOST: database.proxy.endpoint,
+            c.ENV_DB_NAME: c.DB_NAME,
+            c.ENV_CLASSIFIER: config.classifier,
+            c.ENV_EMBEDDER: config.embedder,
+            c.ENV_EMBEDDING_DIM: str(config.resolved_embedding_dim),
+            c.ENV_FLAG_SOURCE: "ssm",
+            c.ENV_LEVEL2_PARAMETER: c.level2_parameter_name(config.stage),
+            c.ENV_METRICS_NAMESPACE: c.METRICS_NAMESPACE,
+            c.ENV_LOG_LEVEL: config.log_level,
+        }
+        if config.embedder == "bedrock":
+            common[c.ENV_BEDROCK_EMBEDDING_MODEL] = config.bedrock_embedding_model_id
+        if flags.anthropic_secret is not None:
+            common[c.ENV_ANTHROPIC_SECRET_ARN] = flags.anthropic_secret.secret_arn
+
+        self.by_name: dict[str, AurraFunction] = {}
+        for name in c.ALL_FUNCTIONS:
+            capabilities = c.CAPABILITIES[name]
+            environment = dict(common, **{c.ENV_SERVICE_NAME: c.service_name(config.stage, name)})
+            if "db_direct" in capabilities:
+                # DDL goes to the writer itself, not through the proxy
+                # (migrations take session-level locks).
+                environment[c.ENV_DB_HOST] = database.cluster.cluster_endpoint.hostname
+            fn = AurraFunction(
+                self,
+                name.capitalize(),
+                config=config,
+                name=name,
+                layer=layer,
+                network=network,
+                security_group=(
+                    self.migrate_security_group
+                    if "db_direct" in capabilities
+                    else self.app_security_group
+                ),
+                environment=environment,
+            )
+            self.by_name[name] = fn
+            self._grant(fn, capabilities, database=database, flags=flags)
+            # Functions can only reach AWS services once the endpoints exist.
+            for endpoint in network.endpoints:
+                fn.function.node.add_dependency(endpoint)
+
+    # --------------------------------------------------------------- access
+    def _grant(
+        self,
+        fn: AurraFunction,
+        capabilities: frozenset[str],
+        *,
+        database: Database,
+        flags: FlagsAndSecrets,
+    ) -> None:
+        config = self.config
+        stack = cdk.Stack.of(self)
+        if capabilities & {"db", "db_direct"}:
+            database.secret.grant_read(fn.role)
+        if "flags" in capabilities:
+            flags.level2_parameter.grant_read(fn.role)
+        if "classifier" in capabilities:
+            if config.classifier == "anthropic" and flags.anthropic_secret is not None:
+                flags.anthropic_secret.grant_read(fn.role)
+            elif config.classifier == "bedrock":
+                fn.role.add_to_policy(
+                    iam.PolicyStatement(
+                        sid="InvokeClaudeOnBedrock",
+                        actions=["bedrock:InvokeModel"],
+                        resources=[
+                            # the model is a per-key setting: any Claude model,
+                            # directly or through a cross-region inference profile
+                            f"arn:{stack.partition}:bedrock:*::foundation-model/anthropic.claude-*",
+                            f"arn:{stack.partition}:bedrock:*:{stack.account}:inference-profile/*anthropic.claude-*",
+                        ],
+                    )
+                )
+        if "embedder" in capabilities and config.embedder == "bedrock":
+            fn.role.add_to_policy(
+                iam.PolicyStatement(
+                    sid="InvokeEmbeddingModel",
+                    actions=["bedrock:InvokeModel"],
+                    resources=[
+                        f"arn:{stack.partition}:bedrock:{stack.region}::foundation-model/"
+                        f"{config.bedrock_embedding_model_id}"
+                    ],
+                )
+            )
+
+    def grant_api_key_management(self, *, rest_api_id: str, usage_plan_id: str) -> None:
+        """Let the admin function create customers' API keys in the usage plan."""
+        admin = self.by_name[c.ADMIN]
+        stack = cdk.Stack.of(self)
+        gateway = f"arn:{stack.partition}:apigateway:{stack.region}::"
+        admin.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="ManageCustomerApiKeys",
+                actions=["apigateway:POST", "apigateway:GET", "apigateway:PATCH", "apigateway:DELETE"],
+                resources=[
+                    f"{gateway}/apikeys",
+                    f"{gateway}/apikeys/*",
+                    f"{gateway}/usageplans/{usage_plan_id}/keys",
+                    f"{gateway}/usageplans/{usage_plan_id}/keys/*",
+                ],
+            )
+        )
+        admin.function.add_environment(c.ENV_USAGE_PLAN_ID, usage_plan_id)
+        admin.function.add_environment(c.ENV_REST_API_ID, rest_api_id)
+
+    def __getitem__(self, name: str) -> lambda_.Function:
+        return self.by_name[name].function

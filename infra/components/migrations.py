@@ -1,0 +1,100 @@
+"""Migrations on deploy: a custom resource whose handler is the migrate function.
+
+The resource's properties carry a fingerprint of
+layers/core/python/aurra_core/migrations/*.sql and the embedding dimension,
+so CloudFormation sends an Update (and the function applies what is new)
+exactly when a deploy brings new or changed migrations. The migrate function
+answers {"PhysicalResourceId": ..., "Data": {...}}; it runs the same code as
+`aurra migrate`, `CREATE EXTENSION vector` included.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import aws_cdk as cdk
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import custom_resources as cr
+from constructs import Construct
+
+from infra import constants as c
+from infra.config import AurraConfig
+from infra.components.common import retention
+from infra.components.database import Database
+
+
+def migrations_fingerprint(directory: Path = c.MIGRATIONS_DIR) -> str:
+    """sha256 over the names and contents of the *.sql files, in name order.
+
+    A missing directory has a fingerprint of its own, so adding the first
+    migration changes it.
+    """
+    digest = hashlib.sha256()
+    files = sorted(directory.glob("*.sql")) if directory.is_dir() else []
+    if not files:
+        digest.update(b"no migrations")
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+class Migrations(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AurraConfig,
+        migrate_function: lambda_.IFunction,
+        database: Database,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.fingerprint = migrations_fingerprint()
+
+        provider_logs = logs.LogGroup(
+            self,
+            "ProviderLogs",
+            retention=retention(config.log_retention_days),
+            removal_policy=cdk.RemovalPolicy.DESTROY,
+        )
+        self.provider_role = provider_role = iam.Role(
+            self,
+            "ProviderRole",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"Aurra {config.stage} migrations provider",
+            inline_policies={
+                "Logs": iam.PolicyDocument(
+                    statements=[
+                        iam.PolicyStatement(
+                            actions=["logs:CreateLogStream", "logs:PutLogEvents"],
+                            resources=[provider_logs.log_group_arn],
+                        )
+                    ]
+                )
+            },
+        )
+        self.provider = cr.Provider(
+            self,
+            "Provider",
+            on_event_handler=migrate_function,
+            framework_on_event_role=provider_role,
+            log_group=provider_logs,
+        )
+        self.resource = cdk.CustomResource(
+            self,
+            "Resource",
+            service_token=self.provider.service_token,
+            resource_type="Custom::AurraMigrations",
+            properties={
+                "MigrationsFingerprint": self.fingerprint,
+                "EmbeddingDim": str(config.resolved_embedding_dim),
+            },
+        )
+        # Migrate once the writer accepts connections.
+        self.resource.node.add_dependency(database.cluster)

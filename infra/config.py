@@ -1,0 +1,281 @@
+"""Deployment settings, read once from CDK context.
+
+Every value has a default, so `cdk synth` needs no context at all. Override on
+the command line (`cdk deploy -c stage=prod -c dbMaxCapacity=8`) or in
+`cdk.json`'s `context`. Values given with `-c` arrive as strings; they are
+parsed and validated here, and a bad value stops synth with a message that
+names the context key.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Mapping
+
+from infra import constants as c
+
+# CloudWatch Logs accepts only these retention periods (days).
+LOG_RETENTION_DAYS = (
+    1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,
+    1096, 1827, 2192, 2557, 2922, 3288, 3653,
+)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+QUOTA_PERIODS = ("DAY", "WEEK", "MONTH")
+ARCHITECTURES = ("arm64", "x86_64")
+PYTHON_VERSIONS = ("3.12", "3.13")
+
+
+class ConfigError(ValueError):
+    """A context value is missing its form or out of range."""
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes", "on"):
+        return True
+    if text in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"not a boolean: {value!r}")
+
+
+def _optional_str(value: Any) -> str | None:
+    text = str(value).strip()
+    return text or None
+
+
+# context key -> (field name, parser)
+_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "stage": ("stage", str),
+    "architecture": ("architecture", str),
+    "pythonVersion": ("python_version", str),
+    "vpcId": ("vpc_id", _optional_str),
+    "vpcCidr": ("vpc_cidr", str),
+    "maxAzs": ("max_azs", int),
+    "natGateways": ("nat_gateways", int),
+    "createVpcEndpoints": ("create_vpc_endpoints", _bool),
+    "dbMinCapacity": ("db_min_capacity", float),
+    "dbMaxCapacity": ("db_max_capacity", float),
+    "dbReaders": ("db_readers", int),
+    "dbBackupRetentionDays": ("db_backup_retention_days", int),
+    "deletionProtection": ("deletion_protection", _bool),
+    "dbSecretRotationDays": ("db_secret_rotation_days", int),
+    "classifier": ("classifier", str),
+    "embedder": ("embedder", str),
+    "embeddingDim": ("embedding_dim", int),
+    "bedrockEmbeddingModelId": ("bedrock_embedding_model_id", str),
+    "authorizerCacheTtlSeconds": ("authorizer_cache_ttl_seconds", int),
+    "throttleRateLimit": ("throttle_rate_limit", float),
+    "throttleBurstLimit": ("throttle_burst_limit", int),
+    "quotaLimit": ("quota_limit", int),
+    "quotaPeriod": ("quota_period", str),
+    "logRetentionDays": ("log_retention_days", int),
+    "logLevel": ("log_level", str),
+    "alarmEmail": ("alarm_email", _optional_str),
+    "latencyP99ThresholdMs": ("latency_p99_threshold_ms", int),
+    "errorRateThresholdPercent": ("error_rate_threshold_percent", float),
+    "classifierErrorsThreshold": ("classifier_errors_threshold", int),
+    "wafEnabled": ("waf_enabled", _bool),
+    "wafRateLimit": ("waf_rate_limit", int),
+    "apiGatewayCloudWatchRole": ("api_gateway_cloudwatch_role", _bool),
+}
+CONTEXT_KEYS = tuple(_KEYS)
+
+
+@dataclass(frozen=True)
+class AurraConfig:
+    """One stage's settings. Field defaults are the documented defaults."""
+
+    stage: str = "dev"
+    # Lambda architecture; the layer's wheels are built for the same one.
+    architecture: str = "arm64"
+    python_version: str = "3.12"
+
+    # network: a new VPC, or an existing one by id (needs an account/region
+    # environment and a context lookup, cached in cdk.context.json)
+    vpc_id: str | None = None
+    vpc_cidr: str = "10.40.0.0/16"
+    max_azs: int = 2
+    # NAT gateways, only created when functions need the internet
+    # (the anthropic classifier calls the Anthropic API).
+    nat_gateways: int = 1
+    # None: yes for a new VPC, no for an existing one
+    create_vpc_endpoints: bool | None = None
+
+    # database (Aurora Serverless v2 capacity units; 0 lets it pause)
+    db_min_capacity: float = 0.5
+    db_max_capacity: float = 4.0
+    # None: 0 readers in dev, 1 elsewhere
+    db_readers: int | None = None
+    db_backup_retention_days: int = 7
+    # None: off in dev, on elsewhere
+    deletion_protection: bool | None = None
+    # 0: no automatic rotation of the database secret
+    db_secret_rotation_days: int = 0
+
+    # models
+    classifier: str = "rules"
+    embedder: str = "bedrock"
+    # None: 1024 with Titan V2 (bedrock), 384 with the local embedder
+    embedding_dim: int | None = None
+    bedrock_embedding_model_id: str = c.TITAN_EMBED_V2
+
+    # API
+    authorizer_cache_ttl_seconds: int = 300
+    throttle_rate_limit: float = 50.0
+    throttle_burst_limit: int = 100
+    quota_limit: int = 1_000_000
+    quota_period: str = "MONTH"
+    waf_enabled: bool = False
+    # requests per 5 minutes from one IP address, when the WAF is on
+    waf_rate_limit: int = 3000
+    # API Gateway's account-level CloudWatch role (one per account and
+    # region); turn off when another stack already manages it.
+    api_gateway_cloudwatch_role: bool = True
+
+    # observability
+    log_retention_days: int = 30
+    log_level: str = "INFO"
+    alarm_email: str | None = None
+    latency_p99_threshold_ms: int = 3000
+    error_rate_threshold_percent: float = 1.0
+    classifier_errors_threshold: int = 5
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def is_dev(self) -> bool:
+        return self.stage == "dev"
+
+    @property
+    def resolved_deletion_protection(self) -> bool:
+        if self.deletion_protection is None:
+            return not self.is_dev
+        return self.deletion_protection
+
+    @property
+    def resolved_db_readers(self) -> int:
+        if self.db_readers is None:
+            return 0 if self.is_dev else 1
+        return self.db_readers
+
+    @property
+    def resolved_embedding_dim(self) -> int:
+        if self.embedding_dim is not None:
+            return self.embedding_dim
+        return 1024 if self.embedder == "bedrock" else c.LOCAL_EMBEDDING_DIM
+
+    @property
+    def uses_bedrock(self) -> bool:
+        return self.classifier == "bedrock" or self.embedder == "bedrock"
+
+    @property
+    def needs_internet(self) -> bool:
+        """Functions call a service outside AWS (the Anthropic API)."""
+        return self.classifier == "anthropic"
+
+    @property
+    def resolved_create_vpc_endpoints(self) -> bool:
+        if self.create_vpc_endpoints is None:
+            return self.vpc_id is None
+        return self.create_vpc_endpoints
+
+    # -------------------------------------------------------------- building
+    @classmethod
+    def from_context(cls, get: Callable[[str], Any]) -> "AurraConfig":
+        """Build from a context getter such as `app.node.try_get_context`."""
+        values: dict[str, Any] = {}
+        for key, (name, parse) in _KEYS.items():
+            raw = get(key)
+            if raw is None:
+                continue
+            try:
+                values[name] = parse(raw)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"context {key}={raw!r}: {exc}") from exc
+        config = cls(**values)
+        config.validate()
+        return config
+
+    @classmethod
+    def from_mapping(cls, context: Mapping[str, Any]) -> "AurraConfig":
+        return cls.from_context(context.get)
+
+    def validate(self) -> None:
+        def fail(key: str, problem: str) -> None:
+            value = getattr(self, _KEYS[key][0])
+            raise ConfigError(f"context {key}={value!r}: {problem}")
+
+        if not re.fullmatch(r"[a-z][a-z0-9]{0,11}", self.stage):
+            fail("stage", "use 1-12 lowercase letters or digits, starting with a letter")
+        if self.architecture not in ARCHITECTURES:
+            fail("architecture", f"one of {', '.join(ARCHITECTURES)}")
+        if self.python_version not in PYTHON_VERSIONS:
+            fail("pythonVersion", f"one of {', '.join(PYTHON_VERSIONS)}")
+        if self.vpc_id is not None and not re.fullmatch(r"vpc-[0-9a-f]{8,17}", self.vpc_id):
+            fail("vpcId", "an id such as vpc-0123456789abcdef0")
+        try:
+            network = ipaddress.IPv4Network(self.vpc_cidr)
+        except ValueError as exc:
+            fail("vpcCidr", str(exc))
+        else:
+            if not 16 <= network.prefixlen <= 20:
+                fail("vpcCidr", "a /16 to /20 IPv4 network (the app subnets are /22)")
+        if not 1 <= self.max_azs <= 6:
+            fail("maxAzs", "between 1 and 6")
+        if self.needs_internet and self.vpc_id is None and self.nat_gateways < 1:
+            fail("natGateways", "the anthropic classifier needs at least one NAT gateway")
+        if not 0 <= self.db_min_capacity <= self.db_max_capacity <= 256:
+            fail("dbMinCapacity", "0 <= dbMinCapacity <= dbMaxCapacity <= 256")
+        for key in ("dbMinCapacity", "dbMaxCapacity"):
+            if (getattr(self, _KEYS[key][0]) * 2) % 1:
+                fail(key, "a multiple of 0.5")
+        if self.db_max_capacity < 1:
+            fail("dbMaxCapacity", "at least 1")
+        if not 0 <= self.resolved_db_readers <= 15:
+            fail("dbReaders", "between 0 and 15")
+        if not 1 <= self.db_backup_retention_days <= 35:
+            fail("dbBackupRetentionDays", "between 1 and 35")
+        if self.db_secret_rotation_days and not 1 <= self.db_secret_rotation_days <= 365:
+            fail("dbSecretRotationDays", "0 (off) or between 1 and 365")
+        if self.classifier not in c.CLASSIFIERS:
+            fail("classifier", f"one of {', '.join(c.CLASSIFIERS)}")
+        if self.embedder not in c.EMBEDDERS:
+            fail("embedder", f"one of {', '.join(c.EMBEDDERS)}")
+        if (
+            self.embedder == "bedrock"
+            and self.bedrock_embedding_model_id == c.TITAN_EMBED_V2
+            and self.resolved_embedding_dim not in c.TITAN_EMBED_V2_DIMENSIONS
+        ):
+            fail("embeddingDim", f"Titan Text Embeddings V2 gives {c.TITAN_EMBED_V2_DIMENSIONS}")
+        if not 1 <= self.resolved_embedding_dim <= 2000:
+            fail("embeddingDim", "between 1 and 2000 (the HNSW index limit)")
+        if not 0 <= self.authorizer_cache_ttl_seconds <= 3600:
+            fail("authorizerCacheTtlSeconds", "between 0 and 3600")
+        if self.throttle_rate_limit <= 0 or self.throttle_burst_limit < 1:
+            fail("throttleRateLimit", "positive rate and burst")
+        if self.quota_limit < 1:
+            fail("quotaLimit", "at least 1")
+        if self.quota_period not in QUOTA_PERIODS:
+            fail("quotaPeriod", f"one of {', '.join(QUOTA_PERIODS)}")
+        if self.log_retention_days not in LOG_RETENTION_DAYS:
+            fail("logRetentionDays", f"one of {LOG_RETENTION_DAYS}")
+        if self.log_level not in LOG_LEVELS:
+            fail("logLevel", f"one of {', '.join(LOG_LEVELS)}")
+        if self.alarm_email is not None and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", self.alarm_email):
+            fail("alarmEmail", "an e-mail address")
+        if self.latency_p99_threshold_ms < 1:
+            fail("latencyP99ThresholdMs", "positive")
+        if not 0 < self.error_rate_threshold_percent <= 100:
+            fail("errorRateThresholdPercent", "between 0 and 100")
+        if self.classifier_errors_threshold < 1:
+            fail("classifierErrorsThreshold", "at least 1")
+        if not 100 <= self.waf_rate_limit <= 2_000_000_000:
+            fail("wafRateLimit", "at least 100")
+
+    def describe(self) -> dict[str, Any]:
+        """The settings as context keys, for outputs and docs."""
+        by_field = {name: key for key, (name, _) in _KEYS.items()}
+        return {by_field[f.name]: getattr(self, f.name) for f in fields(self)}

@@ -1,0 +1,178 @@
+"""Every name Aurra's infrastructure uses, in one place.
+
+Resource names derive from the stage so that several stages (dev, prod, ...)
+can live in one account and region side by side. The `aurra` CLI finds a
+deployed stage by these same names, so change them only together with it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# --- repository layout -------------------------------------------------------
+REPO_ROOT = Path(__file__).resolve().parent.parent
+FUNCTIONS_DIR = REPO_ROOT / "functions"
+LAYER_DIR = REPO_ROOT / "layers" / "core"
+LAYER_PYTHON_DIR = LAYER_DIR / "python"
+LAYER_REQUIREMENTS = LAYER_DIR / "requirements.txt"
+MIGRATIONS_DIR = LAYER_PYTHON_DIR / "aurra_core" / "migrations"
+# Every function folder exposes `lambda_handler` in `handler.py`.
+HANDLER = "handler.lambda_handler"
+# Never shipped in an asset.
+ASSET_EXCLUDES = ["**/__pycache__", "**/*.pyc", "**/.pytest_cache", "**/.DS_Store"]
+
+# --- project -----------------------------------------------------------------
+PROJECT = "aurra"
+STACK_PREFIX = "Aurra"
+METRICS_NAMESPACE = "Aurra"
+CLASSIFIER_ERRORS_METRIC = "ClassifierErrors"
+
+# --- functions ---------------------------------------------------------------
+WRITE = "write"
+QUERY = "query"
+SUPERSEDE = "supersede"
+SETTINGS = "settings"
+AUDIT = "audit"
+AUTHORIZER = "authorizer"
+MIGRATE = "migrate"
+ADMIN = "admin"
+# Functions that serve a public route.
+ROUTE_FUNCTIONS = (WRITE, QUERY, SUPERSEDE, SETTINGS, AUDIT)
+ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN)
+
+# What each function may do; infra/components/functions.py turns these into
+# IAM statements and security-group rules, nothing more.
+#   db          read the database secret and reach the RDS Proxy
+#   db_direct   read the database secret and reach the cluster itself (DDL)
+#   flags       read the Level 2 SSM parameter
+#   classifier  call the configured model classifier (Anthropic or Bedrock)
+#   embedder    call the configured embedder (Bedrock)
+#   api_keys    manage API Gateway API keys of the default usage plan
+CAPABILITIES = {
+    WRITE: frozenset({"db", "flags", "classifier", "embedder"}),
+    QUERY: frozenset({"db", "embedder"}),
+    SUPERSEDE: frozenset({"db", "embedder"}),
+    SETTINGS: frozenset({"db"}),
+    AUDIT: frozenset({"db"}),
+    AUTHORIZER: frozenset({"db"}),
+    MIGRATE: frozenset({"db_direct"}),
+    ADMIN: frozenset({"db", "api_keys"}),
+}
+# (memory MB, timeout s). API Gateway's integration timeout is 29 s.
+SIZING = {
+    WRITE: (1024, 25),
+    QUERY: (512, 15),
+    SUPERSEDE: (512, 15),
+    SETTINGS: (512, 10),
+    AUDIT: (512, 10),
+    AUTHORIZER: (512, 10),
+    MIGRATE: (512, 300),
+    ADMIN: (512, 30),
+}
+
+# --- HTTP routes (../shared/API.md): (method, path, function) -----------------
+API_ROOT = "agent"
+ROUTES = (
+    ("POST", "/agent/memories", WRITE),
+    ("GET", "/agent/memories", QUERY),
+    ("GET", "/agent/memories/{id}", QUERY),
+    ("GET", "/agent/memories/{id}/history", QUERY),
+    ("POST", "/agent/memories/{id}/supersede", SUPERSEDE),
+    ("GET", "/agent/settings", SETTINGS),
+    ("PATCH", "/agent/settings", SETTINGS),
+    ("GET", "/agent/audit", AUDIT),
+    ("GET", "/agent/audit/{id}", AUDIT),
+    ("POST", "/agent/audit/{id}/revert", AUDIT),
+)
+AUTHORIZATION_HEADER = "Authorization"
+# Checked by API Gateway before the authorizer runs: a header of another shape
+# is a 401 without a Lambda invocation.
+AUTHORIZATION_PATTERN = r"^Bearer [^\s]+$"
+
+# --- database ----------------------------------------------------------------
+DB_NAME = "aurra"
+DB_ADMIN_USER = "aurra_admin"
+DB_PORT = 5432
+
+# --- models --------------------------------------------------------------------
+TITAN_EMBED_V2 = "amazon.titan-embed-text-v2:0"
+TITAN_EMBED_V2_DIMENSIONS = (256, 512, 1024)
+LOCAL_EMBEDDING_DIM = 384
+CLASSIFIERS = ("rules", "anthropic", "bedrock")
+EMBEDDERS = ("local", "bedrock")
+
+# --- environment variables read by the layer's settings ------------------------
+ENV_STAGE = "AURRA_STAGE"
+ENV_DB_SECRET_ARN = "AURRA_DB_SECRET_ARN"
+ENV_DB_HOST = "AURRA_DB_HOST"
+ENV_DB_NAME = "AURRA_DB_NAME"
+ENV_CLASSIFIER = "AURRA_CLASSIFIER"
+ENV_EMBEDDER = "AURRA_EMBEDDER"
+ENV_EMBEDDING_DIM = "AURRA_EMBEDDING_DIM"
+ENV_BEDROCK_EMBEDDING_MODEL = "AURRA_BEDROCK_EMBEDDING_MODEL_ID"
+ENV_FLAG_SOURCE = "AURRA_FLAG_SOURCE"
+ENV_LEVEL2_PARAMETER = "AURRA_LEVEL2_PARAMETER"
+ENV_ANTHROPIC_SECRET_ARN = "AURRA_ANTHROPIC_SECRET_ARN"
+ENV_USAGE_PLAN_ID = "AURRA_USAGE_PLAN_ID"
+ENV_REST_API_ID = "AURRA_REST_API_ID"
+ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
+ENV_METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE"
+ENV_LOG_LEVEL = "POWERTOOLS_LOG_LEVEL"
+
+
+# --- names derived from the stage ----------------------------------------------
+def stack_name(stage: str) -> str:
+    return f"{STACK_PREFIX}-{stage}"
+
+
+def resource_prefix(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def function_name(stage: str, function: str) -> str:
+    return f"{PROJECT}-{stage}-{function}"
+
+
+def service_name(stage: str, function: str) -> str:
+    """Powertools service name: the `service` dimension of every metric."""
+    return f"{PROJECT}-{stage}-{function}"
+
+
+def function_log_group_name(stage: str, function: str) -> str:
+    return f"/aws/lambda/{function_name(stage, function)}"
+
+
+def level2_parameter_name(stage: str) -> str:
+    return f"/{PROJECT}/{stage}/level2_enabled"
+
+
+def anthropic_secret_name(stage: str) -> str:
+    return f"{PROJECT}/{stage}/anthropic-api-key"
+
+
+def cluster_identifier(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def cluster_log_group_name(stage: str) -> str:
+    return f"/aws/rds/cluster/{cluster_identifier(stage)}/postgresql"
+
+
+def proxy_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def api_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def usage_plan_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-default"
+
+
+def dashboard_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def alarm_name(stage: str, what: str) -> str:
+    return f"{PROJECT}-{stage}-{what}"

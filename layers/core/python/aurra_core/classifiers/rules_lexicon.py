@@ -1,0 +1,575 @@
+"""Word lists for the rules classifier: general English knowledge about facts on people,
+accounts and things. Nothing here names a particular person, company or sentence; every list
+is meant to hold for any tenant's memories.
+
+Conventions: every entry is lower-case; multi-word phrases are matched on word boundaries
+after the text has been normalised by `rules_text.normalize`.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------------------------------------
+# Words that carry no content of their own.
+STOPWORDS = frozenset(
+    """a an the and or but nor of to in on at for with by from as into onto over about
+    is are was were be been being am has have had having do does did doing
+    it its this that these those there here their theirs they them he him his she her hers
+    i me my mine we us our ours you your yours one ones s
+    which who whom whose what when where while so than then just very really quite
+    some any all each every both either neither such same other
+    will would shall should can could must
+    """.split()
+)
+
+# How the principal of a tenant's memories is named: the person or account the agent serves.
+PRINCIPAL_WORDS = frozenset(
+    """user users customer customers client clients i me my mine myself we us our ours
+    the_user the_customer""".split()
+)
+
+# Nouns that name another person (or animal) related to the subject: "User's sister" is not
+# the user, so a fact about her is about a different entity.
+RELATION_NOUNS = frozenset(
+    """mother mom mum father dad parent parents sister brother sibling siblings son daughter
+    child children kid kids baby babies wife husband spouse partner boyfriend girlfriend fiance
+    fiancee ex grandmother grandma grandfather grandpa grandparent grandparents grandson
+    granddaughter grandchild grandchildren aunt uncle cousin niece nephew in-law in-laws
+    stepson stepdaughter stepmother stepfather friend friends neighbor neighbour neighbors
+    neighbours roommate flatmate housemate colleague colleagues coworker coworkers co-worker
+    teammate teammates boss assistant cofounder co-founder landlord tenant nanny manager
+    doctor dentist therapist psychiatrist vet lawyer accountant coach tutor teacher""".split()
+)
+# Words that qualify which slot of an attribute a fact is about: a work phone and a personal
+# phone are two slots, each holding its own value.
+SLOT_QUALIFIERS = frozenset(
+    """work personal home office business private backup secondary second spare school side
+    family joint corporate company emergency alternate alternative other weekend holiday
+    vacation travel gaming guest test staging production prod dev development billing
+    shipping mailing secondary""".split()
+)
+# Qualifiers that mean the main slot, or only announce that the value is new.
+PRIMARY_QUALIFIERS = frozenset("main primary default daily usual regular current new updated only".split())
+
+# Organisation suffixes that don't distinguish names: "Acme Corp" is "Acme".
+ORG_SUFFIXES = frozenset(
+    """corp corporation inc incorporated ltd llc plc gmbh co company group holdings labs lab
+    project team the""".split()
+)
+
+# ---------------------------------------------------------------------------------------------
+# Canonical forms. Surface word -> canonical word (applied after tokenisation, before stemming).
+SYNONYMS = {
+    # people
+    "kids": "child", "kid": "child", "children": "child", "childs": "child", "baby": "child",
+    "babies": "child", "toddler": "child",
+    "mom": "mother", "mum": "mother", "dad": "father",
+    "spouse": "partner", "fiance": "partner", "fiancee": "partner",
+    "coworker": "colleague", "coworkers": "colleague", "colleagues": "colleague",
+    "neighbour": "neighbor",
+    # organisations and work
+    "firm": "company", "employer": "company", "startup": "company", "org": "company",
+    "organization": "company", "organisation": "company",
+    "hq": "headquarters", "headquartered": "headquarters", "head-office": "headquarters",
+    "eng": "engineering", "engineer": "engineer", "dev": "developer", "devs": "developer",
+    "mgr": "manager", "sr": "senior", "jr": "junior",
+    # contact
+    "e-mail": "email", "cell": "phone", "cellphone": "phone",
+    "telephone": "phone", "tel": "phone",
+    # accounts and plans
+    "tier": "plan", "tiers": "plan", "subscription": "plan", "subscriptions": "plan",
+    "renewal": "renew", "renews": "renew", "renewing": "renew", "renewed": "renew",
+    "deadline": "due",
+        "2fa": "twofactor", "mfa": "twofactor", "2-factor": "twofactor",
+    # places
+    "st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "apt": "apartment",
+    # things
+    "film": "movie", "films": "movie", "movies": "movie", "automobile": "car", "vehicle": "car",
+    "pc": "computer", "notebook": "laptop",
+    "responses": "reply", "response": "reply", "replies": "reply", "answers": "reply", "answer": "reply",
+    "coriander": "cilantro",
+    # feelings
+    "detests": "hate", "detest": "hate", "loathes": "hate", "loathe": "hate", "despises": "hate",
+    "despise": "hate", "hates": "hate", "adores": "like", "adore": "like", "loves": "like",
+    "love": "like", "enjoys": "like", "enjoy": "like", "likes": "like", "dislikes": "dislike",
+    # time
+    "decade": "10 years", "decades": "10 years", "fortnight": "2 weeks",
+    "alum": "graduate", "alumna": "graduate", "alumnus": "graduate", "alumni": "graduate",
+    "graduated": "graduate", "grad": "graduate",
+    "teetotal": "not drink alcohol", "teetotaler": "not drink alcohol", "teetotaller": "not drink alcohol",
+    "booze": "alcohol",
+    "halal": "halal", "reside": "live", "resides": "live", "residing": "live",
+}
+
+# Phrase rewrites (regex -> replacement) applied to the normalised text before tokenising.
+PHRASES = [
+    (r"\bcan ?not stand\b|\bcan't stand\b|\bcannot stand\b", "hate"),
+    (r"\b(works?|working) from home\b", r"\1 remote"), (r"\bwfh\b", "work remote"), (r"\bremotely\b", "remote"),
+    (r"\bfull[- ]time\b", "fulltime"), (r"\bpart[- ]time\b", "parttime"),
+    (r"\b(?:has|have|had)n'?t eaten meat\b|\b(?:does|do)n'?t eat meat\b|\b(?:has|have) not eaten meat\b"
+     r"|\bdoes not eat meat\b|\bnever eats meat\b|\bavoids? meat\b", "vegetarian"),
+    (r"\bplant[- ]based\b", "vegan"),
+    (r"\btwo[- ]factor(?: authentication| auth)?\b|\bmulti[- ]factor(?: authentication| auth)?\b|\b2fa\b", "twofactor"),
+    (r"\bsingle sign[- ]on\b", "sso"),
+    (r"\bgenerally available\b|\bgeneral availability\b", "ga"),
+    (r"\bhome base\b", "homebase"), (r"\bhome town\b|\bhometown\b", "hometown"),
+    (r"\blast name\b|\bfamily name\b|\bmaiden name\b", "surname"), (r"\bfirst name\b|\bgiven name\b", "firstname"),
+    (r"\btime ?zone\b|\btz\b", "timezone"),
+    (r"\bphone number\b|\bcell number\b|\bmobile number\b|\bcontact number\b", "phone number"),
+    (r"\be-mail\b", "email"),
+    (r"\bannual contract value\b|\bacv\b", "acv"),
+    (r"\bdark (?:mode|theme|themes)\b", "darkmode"), (r"\blight (?:mode|theme|themes)\b", "lightmode"),
+    (r"\bvs ?code\b|\bvisual studio code\b", "vscode"),
+    (r"\bnew york city\b|\bnyc\b", "new york"), (r"\bsan francisco\b|\bsf\b", "san francisco"),
+    (r"\bpassed away\b|\bwas put down\b|\bwas put to sleep\b|\bdied\b", "died"),
+    (r"\bpaid off\b|\bpaid down\b", "paidoff"),
+    (r"\bon hold\b|\bpaused\b", "onhold"),
+    (r"\bin a relationship\b|\bseeing someone\b", "dating"), (r"\bbroke up\b|\bsplit up\b|\bbroken up\b", "brokeup"),
+    (r"\bturned off\b|\bswitched off\b", "disabled"), (r"\bturned on\b|\bswitched on\b", "enabled"),
+    (r"\bgood standing\b", "goodstanding"),
+    (r"\bcredit card\b", "creditcard"), (r"\bdebit card\b", "debitcard"),
+    (r"\bbank transfer\b|\bwire transfer\b|\bach\b", "banktransfer"),
+    (r"\bapple pay\b", "applepay"), (r"\bgoogle pay\b", "googlepay"),
+    (r"\bcar ?sharing\b", "carsharing"),
+    (r"\bnet[- ]?(\d+)\b", r"net\1"),
+    (r"\bfrom now on\b", "fromnowon"), (r"\bthese days\b|\bnowadays\b", "nowadays"),
+    (r"\bno longer\b", "nolonger"), (r"\bany ?more\b", "anymore"),
+    (r"\bused to\b", "usedto"),
+    (r"\bhead of\b", "head"),
+    (r"\bclass of (yr_\d+)", r"\1"),
+    (r"\b(?:is |are )?(?:based|located|residing) in\b", "lives in"),
+    (r"\bsoc ?2\b", "soc2"), (r"\biso ?27001\b", "iso27001"),
+]
+
+# ---------------------------------------------------------------------------------------------
+# Closed classes of values. Two different members of one class in the same slot cannot both be
+# the current value when the class is single-valued for that slot.
+VALUE_CLASSES: dict[str, frozenset[str]] = {
+    "editor": frozenset("""vim neovim nvim emacs vscode sublime atom intellij pycharm webstorm goland
+        rider clion xcode nano notepad++ helix zed cursor eclipse netbeans""".split()),
+    "browser": frozenset("chrome chromium firefox safari edge brave opera vivaldi arc".split()),
+    "os": frozenset("""windows macos osx linux ubuntu fedora debian arch mint centos rhel chromeos
+        ios android ipados freebsd""".split()),
+    "laptop_model": frozenset("macbook thinkpad xps chromebook surface zenbook spectre latitude framework".split()),
+    "phone_model": frozenset("iphone pixel galaxy oneplus xperia nokia moto".split()),
+    "language": frozenset("""english spanish french german italian portuguese dutch swedish norwegian
+        danish finnish polish czech russian ukrainian greek turkish arabic hebrew hindi bengali urdu
+        japanese korean chinese mandarin cantonese vietnamese thai indonesian malay tagalog swahili""".split()),
+    "diet": frozenset("vegetarian vegan pescatarian omnivore keto paleo carnivore flexitarian".split()),
+    "plan": frozenset("""free basic starter standard plus pro premium team business enterprise growth
+        professional essentials ultimate personal family""".split()),
+    "billing": frozenset("monthly annual annually yearly quarterly".split()),
+    "payment": frozenset("""visa mastercard amex discover paypal creditcard debitcard invoice invoicing
+        invoiced banktransfer applepay googlepay check cheque cash venmo stripe""".split()),
+    "channel": frozenset("email chat phone slack text sms whatsapp teams call telegram signal".split()),
+    "commute": frozenset("bike bikes biking cycle cycles cycling drive drives driving walk walks walking "
+                         "bus train subway metro carpool scooter transit".split()),
+    "car_make": frozenset("""honda toyota tesla ford subaru bmw audi mercedes volkswagen vw nissan mazda
+        hyundai kia volvo chevrolet chevy jeep lexus porsche fiat peugeot renault skoda rivian polestar""".split()),
+    "theme": frozenset("darkmode lightmode".split()),
+    "frequency": frozenset("daily weekly monthly biweekly fortnightly hourly quarterly yearly".split()),
+    "pronoun": frozenset("pron_he pron_she pron_they pron_xe pron_ze pron_it".split()),
+    "relationship": frozenset("single dating engaged married divorced separated widowed".split()),
+    "release_stage": frozenset("alpha beta ga preview launched deprecated sunset".split()),
+    "deal_stage": frozenset("""lead prospect discovery qualification demo evaluation proposal negotiation
+        customer churned""".split()),
+    "cloud": frozenset("aws azure gcp".split()),
+}
+
+# Classes whose members replace each other in a slot (a person has one editor of choice, one
+# diet, one plan). Languages, payment methods and the like can be held together, so a change
+# between them needs a stated change to count.
+SINGLE_VALUED_CLASSES = frozenset(
+    """editor browser os diet plan billing theme pronoun relationship release_stage deal_stage
+    frequency commute laptop_model phone_model""".split()
+)
+
+# States that follow each other. A fact in one state is no longer true once the same thing is
+# in a later state of the same lifecycle.
+STATES: dict[str, dict[str, str]] = {
+    # lifecycle -> {word: state}
+    "project": {
+        "planned": "planned", "scheduled": "planned", "upcoming": "planned", "proposed": "planned",
+        "underway": "active", "ongoing": "active", "progress": "active", "resumed": "active",
+        "restarted": "active", "unpaused": "active",
+        "onhold": "paused", "stalled": "paused", "blocked": "paused", "frozen": "paused",
+        "done": "done", "complete": "done", "completed": "done", "finished": "done", "shipped": "done",
+        "delivered": "done", "launched": "done", "released": "done",
+        "cancelled": "cancelled", "canceled": "cancelled", "scrapped": "cancelled", "abandoned": "cancelled",
+        "shelved": "cancelled",
+    },
+    "account": {
+        "active": "active", "reinstated": "active", "reactivated": "active", "restored": "active",
+        "goodstanding": "active", "renewed": "active",
+        "trial": "trial",
+        "suspended": "suspended", "frozen": "suspended", "locked": "suspended", "blocked": "suspended",
+        "lapsed": "ended", "expired": "ended", "cancelled": "ended", "canceled": "ended",
+        "closed": "ended", "terminated": "ended", "deactivated": "ended", "deleted": "ended", "churned": "ended",
+    },
+    "toggle": {
+        "enabled": "on", "activated": "on", "on": "on", "disabled": "off", "off": "off",
+        "deactivated": "off",
+    },
+    "relationship": {
+        "single": "single", "brokeup": "single", "dating": "dating", "engaged": "engaged", "married": "married",
+        "wed": "married", "divorced": "divorced", "separated": "separated", "widowed": "widowed",
+    },
+    "release": {"alpha": "alpha", "beta": "beta", "preview": "beta", "ga": "ga", "launched": "ga",
+                "live": "ga", "released": "ga", "deprecated": "deprecated", "sunset": "deprecated"},
+    "deal": {"lead": "lead", "prospect": "prospect", "discovery": "discovery", "qualification": "qualification",
+             "demo": "demo", "evaluation": "evaluation", "evaluating": "evaluation", "proposal": "proposal",
+             "negotiation": "negotiation", "customer": "customer", "signed": "customer", "won": "customer",
+             "churned": "churned", "lost": "lost"},
+    "legal_case": {"pending": "open", "open": "open", "filed": "open", "ongoing": "open",
+                   "dismissed": "closed", "settled": "closed", "closed": "closed", "resolved": "closed",
+                   "acquitted": "closed", "convicted": "closed"},
+}
+
+# "Is taking a course" is an ongoing state that ends when the course is finished; "is a PhD
+# student" ends with the defence. These mark the ongoing state on the old fact.
+ONGOING_WORDS = frozenset(
+    """taking enrolled student studying training pregnant learning doing attending pursuing working_on
+    scheduled planned upcoming pending wearing recovering building writing preparing""".split()
+)
+
+# ---------------------------------------------------------------------------------------------
+# Attributes: what a fact says about its subject. Each attribute lists the cue words that name
+# it (after stemming they're compared by stem) and whether it holds one value at a time.
+# family groups attributes that belong together (where, for whom and as what someone works).
+ATTRIBUTES: dict[str, dict] = {
+    "location": {"single": True, "family": "place", "cues": """live lives living lived based located
+        homebase hometown relocated relocate relocating moved move moving headquarters settled residence""".split()},
+    "employer": {"single": True, "family": "work", "cues": """works work working job employed joined
+        company startup""".split()},
+    "role": {"single": True, "family": "work", "cues": """role title position promoted""".split()},
+    "manager": {"single": True, "family": "work", "cues": "manager boss reports report supervisor".split()},
+    "champion": {"single": True, "family": "account", "cues": "champion sponsor".split()},
+    "contact_person": {"single": True, "family": "account", "cues": "contact poc".split()},
+    "plan": {"single": True, "family": "account", "cues": "plan upgraded downgraded upgrade downgrade".split()},
+    "seats": {"single": True, "family": "account", "cues": "seat seats license licenses licence licences".split()},
+    "email": {"single": True, "family": "contact", "cues": "email".split()},
+    "phone": {"single": True, "family": "contact", "cues": "phone number".split()},
+    "address": {"single": True, "family": "contact", "cues": "address".split()},
+    "username": {"single": True, "family": "identity", "cues": "username login".split()},
+    "name": {"single": True, "family": "identity", "cues": "name surname firstname renamed".split()},
+    "pronouns": {"single": True, "family": "identity", "cues": "pronouns pronoun".split()},
+    "birthday": {"single": True, "family": "identity", "cues": "birthday born birthdate".split()},
+    "timezone": {"single": True, "family": "time", "cues": "timezone time".split()},
+    "salary": {"single": True, "family": "money", "cues": "salary pay wage wages raise earns income compensation".split()},
+    "rent": {"single": True, "family": "money", "cues": "rent".split()},
+    "price": {"single": True, "family": "money", "cues": "price budget cost costs fee fees".split()},
+    "bank": {"single": True, "family": "money", "cues": "bank banks banking".split()},
+    "payment": {"single": True, "family": "money", "cues": "pays paying pay payment card invoicing billed".split()},
+    "renewal": {"single": True, "family": "account", "cues": "renew renewal".split()},
+    "due": {"single": True, "family": "time", "cues": "due".split()},
+    "expiry": {"single": True, "family": "time", "cues": "expires expiry expiration expire".split()},
+    "stage": {"single": True, "family": "account", "cues": "stage status".split()},
+    "editor": {"single": True, "family": "tools", "cues": "editor ide".split()},
+    "browser": {"single": True, "family": "tools", "cues": "browser".split()},
+    "os": {"single": True, "family": "devices", "cues": "os runs running".split()},
+    "laptop": {"single": True, "family": "devices", "cues": "laptop".split()},
+    "phone_device": {"single": True, "family": "devices", "cues": "phone".split()},
+    "car": {"single": True, "family": "vehicles", "cues": "drives drive car".split()},
+    "commute": {"single": True, "family": "vehicles", "cues": "commute commutes".split()},
+    "diet": {"single": True, "family": "diet", "cues": "diet eats eat".split()},
+    "school": {"single": True, "family": "education", "cues": "attends attend school transferred".split()},
+    "age": {"single": True, "family": "identity", "cues": "age old turned turns".split()},
+    "reply_language": {"single": True, "family": "language", "cues": "reply replies".split()},
+    "favorite": {"single": True, "family": "taste", "cues": "favorite favourite".split()},
+    "schedule": {"single": True, "family": "time", "cues": """standup sync meeting meetings call class
+        appointment open opens hours schedule days""".split()},
+}
+
+# Job titles: "is a senior engineer", "was promoted to CIO".
+ROLE_NOUNS = frozenset(
+    """engineer developer programmer manager director head lead vp svp evp president cto ceo cfo cio coo
+    ciso cmo cpo officer analyst designer architect scientist researcher consultant nurse doctor teacher
+    professor lecturer student intern associate specialist coordinator administrator admin executive
+    founder cofounder owner principal staff senior junior chief accountant lawyer attorney barista chef
+    writer recruiter salesperson rep representative supervisor technician pharmacist paralegal
+    strategist marketer operator dentist therapist""".split()
+)
+
+# Nouns whose counts are a single quantity of the subject ("50 seats").
+COUNT_NOUNS = frozenset(
+    """seat license licence user employee people person staff engineer member child kid son daughter
+    car pet dog cat server node instance tester location office store branch bedroom""".split()
+)
+
+# ---------------------------------------------------------------------------------------------
+# Markers.
+HEDGES = [
+    r"\bthinking (?:about|of)\b", r"\bconsider(?:s|ed|ing)?\b", r"\bmay\b", r"\bmight\b", r"\bmaybe\b",
+    r"\bperhaps\b", r"\bpossibly\b", r"\bprobably\b", r"\bplan(?:s|ning)? (?:to|on)\b",
+    r"\bintends? to\b", r"\bwants? to\b", r"\bhop(?:e|es|ing) to\b", r"\bhopes\b", r"\bcould\b",
+    r"\bnot sure\b", r"\bundecided\b", r"\blooking (?:into|at)\b", r"\bexploring\b", r"\bdebating\b",
+    r"\binterested in\b", r"\btorn between\b", r"\bleaning (?:towards?|to)\b", r"\bif\b", r"\bunless\b",
+    r"\binterviewing\b", r"\bwe'?ll see\b", r"\bexpected to\b", r"\blikely\b", r"\bwould like to\b",
+    r"\bweighing\b", r"\bmulling\b", r"\bpondering\b", r"\btempted\b", r"\bshopping (?:for|around)\b",
+    r"\bevaluating\b", r"\bin talks\b", r"\bnegotiating\b", r"\bsoon\b", r"\bsomeday\b", r"\beventually\b",
+    r"\bmight\b", r"\bshould\b", r"\bwondering\b", r"\basked (?:about|for|whether|if)\b", r"\binquir\w+",
+    r"\bcurious\b", r"\bquestions? about\b", r"\brequested (?:a )?(?:quote|pricing|demo|info\w*|trial)\b", r"\btrying to decide\b", r"\bon the fence\b",
+]
+ADDITIVE = [
+    r"\balso\b", r"\badditionally\b", r"\banother\b", r"\bsecond\b", r"\bthird\b", r"\bas well\b",
+    r"\bin addition\b", r"\bbesides\b", r"\btoo\b(?=\s*(?:[,.;]|$))", r"\bseparate\b", r"\bown\b", r"\bextra\b",
+    r"\bbackup\b", r"\bboth\b", r"\bsecondary\b", r"\bspare\b", r"\bside (?:job|gig|project|hustle|business)\b", r"\badded\b", r"\bnew (?:second|additional)\b",
+    r"\badditional\b", r"\bmore than one\b", r"\bother\b",
+]
+# A past period the new fact describes, next to which the old (current) fact can stand.
+HISTORICAL = [
+    r"\busedto\b", r"\bfrom yr_\d{4} (?:to|until|till|through|-) ?(?:yr_\d{4})\b",
+    r"\bbetween yr_\d{4} and yr_\d{4}\b", r"\bbefore yr_\d{4}\b", r"\buntil yr_\d{4}\b(?! \w+ (?:will|is))", r"\bback in\b", r"\byears ago\b", r"\bas a (?:kid|child|teen|teenager|student)\b",
+    r"\b(?:all )?(?:through|during|throughout|in) (?:college|high school|university|uni|grad school|school)\b",
+    r"^before\b", r"\bpreviously\b", r"\bformerly\b", r"\bin the past\b", r"\bonce (?:lived|worked|owned|had|was|were|used)\b", r"\bin (?:his|her|their|my|our) (?:youth|twenties|thirties|teens)\b",
+    r"\bwhen (?:he|she|they|i|we) (?:was|were)\b", r"\bearlier in (?:his|her|their|my) career\b",
+    r"\bfor (?:a|one|two|three|\d+) (?:year|years|month|months) (?:before|until)\b",
+]
+# A short stay or one-off: it does not change where someone lives or what they use.
+TEMPORARY = [
+    r"\bthis (?:week|weekend|month)\b", r"\bnext (?:week|weekend)\b", r"\bfor (?:a|one|two|three|four|a few|several|\d+) (?:day|days|week|weeks|night|nights)\b",
+    r"\bfor (?:a|the) (?:conference|trip|visit|vacation|holiday|wedding|workshop|meetup|offsite)\b",
+    r"\bon (?:vacation|holiday|a trip|business)\b", r"\bvisiting\b", r"\btemporarily\b", r"\bfor the (?:weekend|week)\b",
+    r"\bwill be in\b", r"\btonight\b", r"\bstaying (?:in|at|with)\b",
+]
+# The new fact says its value is current now, or that it changed.
+CHANGE_WORDS = [
+    r"\bnow\b", r"\bnowadays\b", r"\banymore\b", r"\bnolonger\b", r"\bfromnowon\b", r"\binstead\b",
+    r"\bsince (?:the|moving|then|last|this|we|they|he|she|i|[a-z]+ (?:moved|changed))\b",
+    r"\bstarting\b", r"\bas of\b", r"\beffective\b", r"\bfrom (?:now|today|monday|tuesday|wednesday|thursday|friday|next|the \d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|d\d)",
+    r"\bswitch(?:ed|es|ing)?\b", r"\bmov(?:ed|es|ing|e)\b", r"\brelocat(?:ed|es|ing)\b", r"\bchang(?:ed|es|ing)\b",
+    r"\breplac(?:ed|es|ing)\b", r"\bupgrad(?:ed|es|ing)\b", r"\bdowngrad(?:ed|es|ing)\b", r"\bmigrat(?:ed|es|ing)\b",
+    r"\btransferr(?:ed|ing)\b", r"\bpromoted\b", r"\brenamed\b", r"\bnew\b", r"\bwent (?:up|down)\b",
+    r"\braised\b", r"\blowered\b", r"\bincreased\b", r"\bdecreased\b", r"\bexpanded\b", r"\bgrew to\b", r"\bshrank\b",
+    r"\breduced\b", r"\bcut (?:to|back)\b", r"\bbumped\b", r"\bpushed\b", r"\bpostponed\b", r"\brescheduled\b",
+    r"\bdelayed\b", r"\bslipped\b", r"\bshifted\b", r"\bput (?:\w+ ){0,3}on\b", r"\bbrought forward\b", r"\bmoved up\b", r"\breissued\b", r"\bbecame\b", r"\bturned\b",
+    r"\bgot (?:a raise|engaged|married|divorced|promoted|a new)\b", r"\bstarted (?:a new|at|working|using)\b",
+    r"\bjoined\b", r"\bcorrection\b", r"\bactually\b", r"\bupdated?\b", r"\bconverted\b", r"\bre-?signed\b",
+    r"\bwelcomed\b", r"\bsigned\b", r"\bafter the\b", r"\bas of\b", r"\bsince\b", r"\braise\b", r"\bgone\b",
+]
+# Verbs and phrases that end the thing they govern: "sold the Civic", "no longer owns a car".
+ENDING = [
+    r"\bnolonger (?:(?:has|have|is|are|uses?|owns?|works?|lives?|eats?|drinks?|takes?|drives?|goes|attends?|"
+    r"speaks?|plays?|pays?|banks?|needs?|wants?|does|being|on|at|in|with|a|an|the)\s+)*(?P<x>[\w\s\-\.]+)",
+    r"\bnot (?:\w+ ){0,3}?(?P<x>[\w\-\. ]+?) anymore\b",
+    r"\bstopped (?:being |using |eating |drinking |taking |going to |doing |playing |working (?:at|for) |paying (?:for|with) )?(?P<x>[\w\s\-\.]+)",
+    r"\bquit (?:(?:his|her|their|my|the|a|an|using|drinking|eating) )?(?P<x>[\w\s\-\.]+)",
+    r"\bgave up (?:on )?(?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\bdropped (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\bditched (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\bcancel(?:l)?ed (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"\bsold (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:has |have )?left (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[A-Za-z][\w\s\-\.&]+)",
+    r"\bmoved (?:away )?(?:out of|away from|from) (?P<x>[\w\s\-\.]+)",
+    r"\bswitched (?:away )?from (?P<x>[\w\s\-\.]+)",
+    r"\breplaced (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+?) with\b",
+    r"\binstead of (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\bretired (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\bgot rid of (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:closed|shut down|deleted|deactivated) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:has |have |was |were )?(?:died|been closed|been shut down|been cancel(?:l)?ed|"
+    r"been discontinued|been deleted|came off|was dismissed|was dropped|was withdrawn|lapsed|expired|ended|is over)\b",
+    r"\bmoved on from (?P<x>[\w\s\-\.]+)",
+    r"\b(?:laid off|fired|let go|resigned|retired|dismissed|terminated) (?:from |by )?(?:(?:his|her|their|my|the|a|an) )?(?:job at |role at |position at )?(?P<x>[\w\-\.& ]+)",
+    r"\b(?:traded in|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]+?) (?:for|and)\b",
+    r"\bgave (?:away )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\. ]+?) (?:away|to)\b",
+    r"\bbroke up with (?P<x>[\w\s\-\.]+)",
+    r"\b(?:divorced|separated from) (?P<x>[\w\s\-\.]+)",
+    r"\bno (?P<x>[\w\-]+(?: [\w\-]+)?)\b",
+    r"\bnot (?P<x>[\w\-\.]+(?: \d+)?)$",
+]
+# Phrases in the OLD fact that already say a thing ended; the new fact repeating that a thing
+# is gone then agrees with it.
+OLD_NEGATIVE = [
+    r"\bnot\b", r"\bno\b", r"\bnever\b", r"\bnolonger\b", r"\bavoids?\b", r"\bpaidoff\b", r"\bquit\b",
+    r"\bstopped\b", r"\bcancel(?:l)?ed\b", r"\bfree of\b", r"\bwithout\b", r"\bhate\b", r"\bdislike\b",
+    r"\ballergic\b", r"\bintolerant\b", r"\bgave up\b", r"\bsold\b", r"\bleft\b", r"\bdisabled\b", r"\boff\b",
+]
+# "went back to X": which value is current after a detour.
+REVERSION = [
+    r"\b(?:went|gone|going|switched|moved|came|come|got) back to (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    r"\b(?:is|are|am|was|now) back (?:on|to|with) (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    r"\bback to using (?P<t>[\w\-\.\+# ]+)", r"\breturned to (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    r"\brevert(?:ed|s|ing)? (?:back )?to (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    r"\breinstall(?:ed|s)? (?P<t>[\w\-\.\+# ]+)", r"\bstay(?:ed|s)? (?:on|with) (?:the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    r"\bstuck with (?:the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)", r"\bkept (?:using )?(?:the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    r"\bresumed using (?P<t>[\w\-\.\+# ]+)",
+]
+# What was tried and abandoned on the way: "tried Emacs for a month".
+TRIED = [
+    r"\btried (?:out |using )?(?:the |a |an )?(?P<a>[\w\-\.\+#]+(?: [\w\-\.\+#]+)?)",
+    r"\bgave (?P<a>[\w\-\.\+#]+(?: [\w\-\.\+#]+)?) a (?:try|shot|go|week|month|day|chance)",
+    r"\bexperimented with (?P<a>[\w\-\.\+# ]+?)(?: over| for| but| and|,|$)",
+    r"\btested (?P<a>[\w\-\.\+#]+)", r"\btrialed (?P<a>[\w\-\.\+#]+)", r"\bdabbled (?:in|with) (?P<a>[\w\-\.\+#]+)",
+]
+# A part of the old quantity, not a new value of it: "uses 12 of those seats".
+SUBSET = [r"\bof (?:those|these|them|the|its|their|our|his|her)\b", r"\bout of\b", r"\bpart of\b", r"\bsome of\b",
+          r"\bone of\b", r"\bamong\b", r"\bincluding\b", r"\bwhich includes?\b", r"\bincludes?\b"]
+# A more specific restatement: it adds to the old fact.
+REFINEMENT = [r"\bnamed\b", r"\bcalled\b", r"\bspecifically\b", r"\bnamely\b", r"\bin particular\b",
+              r"\bespecially\b", r"\bmostly\b", r"\bmainly\b", r"\bideally\b", r"\bincluding\b"]
+
+# Words that state nothing a reader needs: a restatement that only adds these is a duplicate.
+LOW_INFO = frozenset(
+    """currently current still really actually always fulltime full time fully entirely completely totally
+    daily day every basically generally usually typically mentioned mention noted note said say says told
+    tell confirmed confirm reported report stated state indicated shared share according
+    choice default primary main just also
+    user customer client people person thing stuff whole""".split()
+)
+
+# Generic words that frame a fact without being its value.
+FRAME_WORDS = frozenset(
+    """is are was were be been has have had use uses used using hold holds held keep keeps kept carry
+    carries get gets got go goes went do does did make makes made take takes took give gives
+    travel travels on at in of with by for""".split()
+)
+
+# ---------------------------------------------------------------------------------------------
+# Places: a broad place and a narrower one in it are a refinement, not a move.
+COUNTRIES = frozenset(
+    """afghanistan albania algeria argentina armenia australia austria azerbaijan bahrain bangladesh
+    belarus belgium bolivia bosnia brazil bulgaria cambodia cameroon canada chile china colombia
+    croatia cuba cyprus czechia denmark ecuador egypt estonia ethiopia finland france georgia germany
+    ghana greece guatemala honduras hungary iceland india indonesia iran iraq ireland israel italy
+    jamaica japan jordan kazakhstan kenya korea kuwait latvia lebanon lithuania luxembourg malaysia
+    malta mexico moldova mongolia montenegro morocco nepal netherlands holland nigeria norway oman
+    pakistan panama paraguay peru philippines poland portugal qatar romania russia rwanda scotland
+    england wales serbia singapore slovakia slovenia spain sweden switzerland syria taiwan tanzania
+    thailand tunisia turkey uganda ukraine uruguay uzbekistan venezuela vietnam zambia zimbabwe
+    uk usa us america britain""".split()
+) | frozenset({"united states", "united kingdom", "south africa", "new zealand", "south korea",
+               "czech republic", "saudi arabia", "sri lanka", "costa rica", "dominican republic",
+               "great britain", "northern ireland", "hong kong"})
+REGIONS = frozenset(
+    """europe asia africa oceania scandinavia midwest"""
+    """ alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii idaho
+    illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota
+    mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas
+    utah vermont virginia washington wisconsin wyoming ontario quebec alberta manitoba saskatchewan
+    bavaria catalonia tuscany andalusia lombardy provence normandy brittany""".split()
+) | frozenset({"north america", "south america", "latin america", "the bay area", "bay area",
+               "new england", "the midwest", "pacific northwest", "the south", "east coast", "west coast",
+               "new hampshire", "new jersey", "new mexico", "north carolina", "north dakota",
+               "rhode island", "south carolina", "south dakota", "west virginia", "british columbia",
+               "nova scotia", "new south wales", "middle east", "southeast asia"})
+US_STATE_CODES = {
+    "al": "alabama", "ak": "alaska", "az": "arizona", "ar": "arkansas", "ca": "california", "co": "colorado",
+    "ct": "connecticut", "de": "delaware", "fl": "florida", "ga": "georgia", "hi": "hawaii", "id": "idaho",
+    "il": "illinois", "in": "indiana", "ia": "iowa", "ks": "kansas", "ky": "kentucky", "la": "louisiana",
+    "me": "maine", "md": "maryland", "ma": "massachusetts", "mi": "michigan", "mn": "minnesota",
+    "ms": "mississippi", "mo": "missouri", "mt": "montana", "ne": "nebraska", "nv": "nevada",
+    "nh": "new hampshire", "nj": "new jersey", "nm": "new mexico", "ny": "new york", "nc": "north carolina",
+    "nd": "north dakota", "oh": "ohio", "ok": "oklahoma", "or": "oregon", "pa": "pennsylvania",
+    "ri": "rhode island", "sc": "south carolina", "sd": "south dakota", "tn": "tennessee", "tx": "texas",
+    "ut": "utah", "vt": "vermont", "va": "virginia", "wa": "washington", "wv": "west virginia",
+    "wi": "wisconsin", "wy": "wyoming", "dc": "district of columbia",
+}
+
+# Nouns naming an event: a date or time of one event says nothing about another event.
+EVENT_NOUNS = frozenset(
+    """call meeting sync standup review demo appointment interview kickoff party dinner lunch trip flight
+    visit webinar workshop presentation deadline launch release renewal class session check-in checkin
+    retro retrospective offsite conference training exam test surgery""".split()
+)
+
+# Time zones by standard UTC offset in minutes: names, abbreviations and the cities people use.
+TIMEZONES = {
+    "utc": 0, "gmt": 0, "zulu": 0, "london": 0, "lisbon": 0, "dublin": 0, "europe/london": 0,
+    "europe/lisbon": 0, "europe/dublin": 0, "wet": 0, "reykjavik": 0,
+    "cet": 60, "central european": 60, "berlin": 60, "paris": 60, "madrid": 60, "rome": 60, "amsterdam": 60,
+    "brussels": 60, "vienna": 60, "zurich": 60, "stockholm": 60, "oslo": 60, "copenhagen": 60, "warsaw": 60,
+    "prague": 60, "budapest": 60, "munich": 60, "hamburg": 60, "milan": 60, "barcelona": 60,
+    "europe/berlin": 60, "europe/paris": 60, "europe/madrid": 60, "europe/rome": 60, "europe/amsterdam": 60,
+    "europe/warsaw": 60, "europe/stockholm": 60, "europe/vienna": 60, "europe/zurich": 60, "europe/prague": 60,
+    "eet": 120, "eastern european": 120, "athens": 120, "helsinki": 120, "kyiv": 120, "kiev": 120, "bucharest": 120,
+    "cairo": 120, "europe/athens": 120, "europe/helsinki": 120, "europe/kyiv": 120, "istanbul": 180,
+    "moscow": 180, "msk": 180, "europe/moscow": 180, "dubai": 240, "gst": 240, "asia/dubai": 240,
+    "ist": 330, "india": 330, "mumbai": 330, "delhi": 330, "bangalore": 330, "bengaluru": 330, "asia/kolkata": 330,
+    "bangkok": 420, "jakarta": 420, "ho chi minh": 420, "singapore": 480, "sgt": 480, "hong kong": 480,
+    "beijing": 480, "shanghai": 480, "taipei": 480, "manila": 480, "perth": 480, "asia/singapore": 480,
+    "asia/shanghai": 480, "asia/hong_kong": 480, "tokyo": 540, "jst": 540, "seoul": 540, "kst": 540,
+    "asia/tokyo": 540, "asia/seoul": 540, "sydney": 600, "melbourne": 600, "brisbane": 600, "aest": 600,
+    "australia/sydney": 600, "australia/melbourne": 600, "auckland": 720, "nzst": 720, "pacific/auckland": 720,
+    "eastern": -300, "us eastern": -300, "est": -300, "edt": -300, "et": -300, "new york": -300, "boston": -300,
+    "toronto": -300, "miami": -300, "atlanta": -300, "america/new_york": -300, "america/toronto": -300,
+    "us/eastern": -300, "central": -360, "us central": -360, "cst": -360, "cdt": -360, "ct": -360,
+    "chicago": -360, "dallas": -360, "houston": -360, "austin": -360, "mexico city": -360, "america/chicago": -360,
+    "us/central": -360, "mountain": -420, "us mountain": -420, "mst": -420, "mdt": -420, "mt": -420,
+    "denver": -420, "phoenix": -420, "salt lake city": -420, "america/denver": -420, "america/phoenix": -420,
+    "us/mountain": -420, "pacific": -480, "us pacific": -480, "pst": -480, "pdt": -480, "pt": -480,
+    "los angeles": -480, "san francisco": -480, "seattle": -480, "portland": -480, "vancouver": -480,
+    "america/los_angeles": -480, "america/vancouver": -480, "us/pacific": -480, "alaska": -540,
+    "hawaii": -600, "honolulu": -600, "sao paulo": -180, "buenos aires": -180, "america/sao_paulo": -180,
+}
+
+# Irregular verb forms folded to the base form so "sold" and "sell" compare.
+IRREGULAR = {
+    "went": "go", "gone": "go", "goes": "go", "sold": "sell", "got": "get", "gotten": "get", "bought": "buy",
+    "gave": "give", "given": "give", "took": "take", "taken": "take", "ran": "run", "paid": "pay", "made": "make",
+    "had": "have", "has": "have", "was": "be", "were": "be", "is": "be", "are": "be", "am": "be", "been": "be",
+    "grew": "grow", "grown": "grow", "began": "begin", "begun": "begin", "spoke": "speak", "spoken": "speak",
+    "drove": "drive", "driven": "drive", "wrote": "write", "written": "write", "ate": "eat", "eaten": "eat",
+    "drank": "drink", "drunk": "drink", "left": "left", "felt": "feel", "kept": "keep", "held": "hold",
+    "met": "meet", "taught": "teach", "thought": "think", "brought": "bring", "came": "come", "became": "become",
+    "knew": "know", "known": "know", "saw": "see", "seen": "see", "told": "tell", "said": "say", "found": "find",
+    "children": "child", "people": "person", "women": "woman", "men": "man", "mice": "mouse", "feet": "foot",
+    "teeth": "tooth", "geese": "goose", "lives": "live", "wives": "wife", "knives": "knife",
+}
+
+# Hypernyms: the new fact may name the class of what the old one named ("quit caffeine" ends
+# "drinks two coffees a day"; "allergic to all pome fruits" widens "allergic to apples").
+HYPERNYMS = {
+    "coffee": {"caffeine"}, "espresso": {"caffeine", "coffee"}, "latte": {"caffeine", "coffee"},
+    "tea": {"caffeine"}, "cola": {"caffeine"}, "energy": {"caffeine"},
+    "beer": {"alcohol"}, "wine": {"alcohol"}, "whisky": {"alcohol"}, "whiskey": {"alcohol"},
+    "vodka": {"alcohol"}, "cocktail": {"alcohol"}, "drink": set(),
+    "cigarette": {"smoking", "nicotine"}, "vape": {"nicotine", "vaping"}, "cigar": {"smoking", "nicotine"},
+    "pork": {"meat"}, "beef": {"meat"}, "chicken": {"meat", "poultry"}, "lamb": {"meat"}, "bacon": {"meat", "pork"},
+    "ham": {"meat", "pork"}, "turkey": {"meat", "poultry"}, "fish": {"seafood"}, "salmon": {"fish", "seafood"},
+    "tuna": {"fish", "seafood"}, "shrimp": {"seafood", "shellfish"}, "prawn": {"seafood", "shellfish"},
+    "milk": {"dairy", "lactose"}, "cheese": {"dairy"}, "butter": {"dairy"}, "yogurt": {"dairy"}, "cream": {"dairy"},
+    "apple": {"fruit", "pome"}, "pear": {"fruit", "pome"}, "quince": {"fruit", "pome"}, "banana": {"fruit"},
+    "strawberry": {"fruit", "berry"}, "peach": {"fruit"}, "cherry": {"fruit"},
+    "cashew": {"nut", "tree"}, "almond": {"nut", "tree"}, "walnut": {"nut", "tree"}, "pecan": {"nut", "tree"},
+    "hazelnut": {"nut", "tree"}, "pistachio": {"nut", "tree"}, "peanut": {"nut", "legume"},
+    "bread": {"gluten", "wheat"}, "pasta": {"gluten", "wheat"}, "wheat": {"gluten"}, "barley": {"gluten"},
+    "oat": {"gluten"}, "rye": {"gluten"},
+    "horror": {"scary"}, "thriller": {"scary"},
+    "dog": {"pet"}, "cat": {"pet"}, "puppy": {"dog", "pet"}, "kitten": {"cat", "pet"}, "corgi": {"dog", "pet"},
+    "retriever": {"dog", "pet"}, "beagle": {"dog", "pet"}, "labrador": {"dog", "pet"}, "poodle": {"dog", "pet"},
+    "terrier": {"dog", "pet"}, "spaniel": {"dog", "pet"}, "tabby": {"cat", "pet"}, "siamese": {"cat", "pet"},
+    "macbook": {"laptop"}, "thinkpad": {"laptop"}, "chromebook": {"laptop"}, "xps": {"laptop"},
+    "iphone": {"phone"}, "pixel": {"phone"}, "galaxy": {"phone"},
+    "minivan": {"car"}, "hatchback": {"car"}, "sedan": {"car"}, "suv": {"car"}, "pickup": {"car"}, "truck": {"car"},
+    "civic": {"car"}, "corolla": {"car"}, "outback": {"car"}, "tesla": {"car"},
+    "visa": {"card"}, "email": {"address"}, "mastercard": {"card"}, "amex": {"card"}, "creditcard": {"card"}, "debitcard": {"card"},
+    "halal": {"pork", "diet"}, "kosher": {"pork", "shellfish", "diet"}, "vegan": {"meat", "dairy", "diet"},
+    "vegetarian": {"meat", "diet"}, "pescatarian": {"meat", "diet"}, "celiac": {"gluten"}, "coeliac": {"gluten"},
+    "teetotal": {"alcohol"}, "sober": {"alcohol"},
+    "cashews": {"nut"}, "nuts": {"nut"},
+    "cio": {"head", "it"}, "cto": {"head", "engineering"}, "cfo": {"head", "finance"}, "ceo": {"head"},
+    "precheck": {"trusted_traveler"}, "global entry": {"trusted_traveler"},
+    "phd": {"doctorate"}, "doctorate": {"phd"},
+}
+
+# Two different values of one quality of the same thing: "dry food" and "wet food".
+ANTONYMS = [
+    ("dry", "wet"), ("darkmode", "lightmode"), ("dark", "light"), ("on", "off"), ("enabled", "disabled"),
+    ("active", "inactive"), ("public", "private"), ("open", "closed"), ("remote", "office"), ("remote", "onsite"),
+    ("hybrid", "remote"), ("monthly", "annual"), ("monthly", "yearly"), ("weekly", "daily"), ("morning", "evening"),
+    ("manual", "automatic"), ("black", "milk"), ("hot", "iced"), ("left", "right"), ("paper", "digital"),
+    ("indoor", "outdoor"), ("single", "married"),
+]
+
+# Named entities that are not subjects: words starting a sentence with a capital letter that are
+# ordinary words. The first word of a fact is a name only if it is not one of these and not in
+# another list of this module.
+COMMON_SENTENCE_STARTS = frozenset(
+    """now rent got since before after from reach friends plan best card correction standup the a an
+    our my their his her its we i they he she it team weekly daily monthly office dentist doctor
+    salary price budget status stage deadline meeting sync call notes note update updated customer user
+    client account subscription payment tier email phone address timezone timezone role title
+    manager champion contact renewal project website data mobile app company headquarters users
+    as of in on at per this that these those there here new old currently recently today yesterday
+    last next every each all both no not never also just still""".split()
+)

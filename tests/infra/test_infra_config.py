@@ -1,0 +1,81 @@
+"""Context parsing and validation (no synthesis)."""
+
+from __future__ import annotations
+
+import pytest
+
+from infra.config import LOG_RETENTION_DAYS, AurraConfig, ConfigError
+from infra.components.common import retention
+
+
+def config(**context) -> AurraConfig:
+    return AurraConfig.from_mapping(context)
+
+
+def test_defaults_need_no_context() -> None:
+    cfg = config()
+    assert cfg.stage == "dev"
+    assert cfg.architecture == "arm64"
+    assert cfg.classifier == "rules"
+    assert cfg.embedder == "bedrock"
+    assert cfg.resolved_embedding_dim == 1024
+    assert cfg.authorizer_cache_ttl_seconds == 300
+    assert cfg.resolved_deletion_protection is False
+    assert cfg.resolved_db_readers == 0
+    assert cfg.resolved_create_vpc_endpoints is True
+    assert cfg.needs_internet is False
+
+
+def test_command_line_strings_are_parsed() -> None:
+    cfg = config(
+        stage="prod", dbMinCapacity="0", dbMaxCapacity="8", wafEnabled="true",
+        authorizerCacheTtlSeconds="60", embeddingDim="512", throttleRateLimit="25.5",
+    )
+    assert cfg.db_min_capacity == 0 and cfg.db_max_capacity == 8
+    assert cfg.waf_enabled is True
+    assert cfg.authorizer_cache_ttl_seconds == 60
+    assert cfg.resolved_embedding_dim == 512
+    assert cfg.throttle_rate_limit == 25.5
+    assert cfg.resolved_deletion_protection is True
+    assert cfg.resolved_db_readers == 1
+
+
+def test_local_embedder_defaults_to_384_dimensions() -> None:
+    assert config(embedder="local").resolved_embedding_dim == 384
+
+
+def test_existing_vpc_skips_endpoints_unless_asked() -> None:
+    assert config(vpcId="vpc-0123456789abcdef0").resolved_create_vpc_endpoints is False
+    assert config(vpcId="vpc-0123456789abcdef0", createVpcEndpoints="yes").resolved_create_vpc_endpoints
+
+
+@pytest.mark.parametrize(
+    "context, key",
+    [
+        ({"stage": "Prod"}, "stage"),
+        ({"stage": "a-b"}, "stage"),
+        ({"architecture": "arm"}, "architecture"),
+        ({"classifier": "gpt"}, "classifier"),
+        ({"embedder": "openai"}, "embedder"),
+        ({"embeddingDim": "384"}, "embeddingDim"),  # not a Titan V2 size
+        ({"dbMinCapacity": "4", "dbMaxCapacity": "2"}, "dbMinCapacity"),
+        ({"dbMaxCapacity": "3.3"}, "dbMaxCapacity"),
+        ({"authorizerCacheTtlSeconds": "7200"}, "authorizerCacheTtlSeconds"),
+        ({"logRetentionDays": "10"}, "logRetentionDays"),
+        ({"logLevel": "TRACE"}, "logLevel"),
+        ({"quotaPeriod": "YEAR"}, "quotaPeriod"),
+        ({"vpcId": "my-vpc"}, "vpcId"),
+        ({"vpcCidr": "10.0.0.0/8"}, "vpcCidr"),
+        ({"wafEnabled": "maybe"}, "wafEnabled"),
+        ({"dbMaxCapacity": "lots"}, "dbMaxCapacity"),
+        ({"classifier": "anthropic", "natGateways": "0"}, "natGateways"),
+    ],
+)
+def test_bad_values_name_their_context_key(context, key) -> None:
+    with pytest.raises(ConfigError, match=f"context {key}="):
+        config(**context)
+
+
+def test_every_allowed_retention_maps_to_cloudwatch() -> None:
+    for days in LOG_RETENTION_DAYS:
+        retention(days)

@@ -1,0 +1,554 @@
+"""Assertions on the synthesized CloudFormation template: what matters."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from infra import constants as c
+from infra.components.api import GATEWAY_RESPONSES
+from infra.components.migrations import migrations_fingerprint
+
+from infra_testkit import Synth
+
+AURRA_FUNCTION = re.compile(r"^aurra-[a-z0-9]+-[a-z]+$")
+
+
+# ----------------------------------------------------------------- helpers
+def ref(value) -> str | None:
+    if isinstance(value, dict):
+        if "Ref" in value:
+            return value["Ref"]
+        if "Fn::GetAtt" in value:
+            return value["Fn::GetAtt"][0]
+    return None
+
+
+def aurra_functions(s: Synth) -> dict[str, dict]:
+    """Aurra's functions by name (the provider framework's is not one)."""
+    return {
+        fn["Properties"]["FunctionName"].rsplit("-", 1)[1]: fn
+        for fn in s.of_type("AWS::Lambda::Function").values()
+        if AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
+    }
+
+
+def function_logical_ids(s: Synth) -> dict[str, str]:
+    return {
+        fn["Properties"]["FunctionName"].rsplit("-", 1)[1]: logical_id
+        for logical_id, fn in s.of_type("AWS::Lambda::Function").items()
+        if AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
+    }
+
+
+def resource_paths(s: Synth) -> dict[str, str]:
+    """Logical id of each API Gateway resource -> its full path."""
+    resources = s.of_type("AWS::ApiGateway::Resource")
+
+    def path_of(logical_id: str) -> str:
+        props = resources[logical_id]["Properties"]
+        parent = ref(props["ParentId"])
+        prefix = path_of(parent) if parent in resources else ""
+        return f"{prefix}/{props['PathPart']}"
+
+    return {logical_id: path_of(logical_id) for logical_id in resources}
+
+
+def routes(s: Synth) -> dict[tuple[str, str], dict]:
+    paths = resource_paths(s)
+    return {
+        (m["Properties"]["HttpMethod"], paths[ref(m["Properties"]["ResourceId"])]): m
+        for m in s.of_type("AWS::ApiGateway::Method").values()
+    }
+
+
+def statements(s: Synth, role_logical_id: str) -> list[dict]:
+    """Every IAM statement a role holds: inline policies and attached ones."""
+    found = []
+    role = s.resources[role_logical_id]["Properties"]
+    for policy in role.get("Policies", []):
+        found += policy["PolicyDocument"]["Statement"]
+    for policy in s.of_type("AWS::IAM::Policy").values():
+        if any(ref(r) == role_logical_id for r in policy["Properties"]["Roles"]):
+            found += policy["Properties"]["PolicyDocument"]["Statement"]
+    return found
+
+
+def actions(s: Synth, role_logical_id: str) -> set[str]:
+    result = set()
+    for statement in statements(s, role_logical_id):
+        acts = statement["Action"]
+        result |= {acts} if isinstance(acts, str) else set(acts)
+    return result
+
+
+# ------------------------------------------------------------------- API
+def test_every_route_of_the_contract_exists_and_nothing_else(dev: Synth) -> None:
+    assert set(routes(dev)) == {(verb, path) for verb, path, _ in c.ROUTES}
+
+
+def test_every_method_is_behind_the_authorizer_and_metered(dev: Synth) -> None:
+    (authorizer_id,) = dev.of_type("AWS::ApiGateway::Authorizer")
+    for (verb, path), method in routes(dev).items():
+        if verb == "OPTIONS":
+            continue
+        props = method["Properties"]
+        assert props["AuthorizationType"] == "CUSTOM", (verb, path)
+        assert ref(props["AuthorizerId"]) == authorizer_id, (verb, path)
+        assert props["ApiKeyRequired"] is True, (verb, path)
+
+
+def test_each_route_reaches_its_function_through_a_proxy_integration(dev: Synth) -> None:
+    ids = function_logical_ids(dev)
+    wanted = {(verb, path): name for verb, path, name in c.ROUTES}
+    for key, method in routes(dev).items():
+        integration = method["Properties"]["Integration"]
+        assert integration["Type"] == "AWS_PROXY"
+        assert ids[wanted[key]] in json.dumps(integration["Uri"]), key
+
+
+def test_path_ids_are_required_parameters(dev: Synth) -> None:
+    for (verb, path), method in routes(dev).items():
+        params = method["Properties"].get("RequestParameters", {})
+        if "{id}" in path:
+            assert params == {"method.request.path.id": True}, (verb, path)
+        assert "RequestValidatorId" in method["Properties"]
+
+
+def test_token_authorizer_on_the_bearer_header_with_a_cache(dev: Synth, prod: Synth) -> None:
+    ids = function_logical_ids(dev)
+    dev.assertions().has_resource_properties(
+        "AWS::ApiGateway::Authorizer",
+        {
+            "Type": "TOKEN",
+            "IdentitySource": "method.request.header.Authorization",
+            "IdentityValidationExpression": c.AUTHORIZATION_PATTERN,
+            "AuthorizerResultTtlInSeconds": 300,
+        },
+    )
+    (authorizer,) = dev.of_type("AWS::ApiGateway::Authorizer").values()
+    assert ids[c.AUTHORIZER] in json.dumps(authorizer["Properties"]["AuthorizerUri"])
+    (prod_authorizer,) = prod.of_type("AWS::ApiGateway::Authorizer").values()
+    assert prod_authorizer["Properties"]["AuthorizerResultTtlInSeconds"] == 120
+
+
+def test_the_bearer_pattern_accepts_keys_and_rejects_other_headers() -> None:
+    pattern = re.compile(c.AUTHORIZATION_PATTERN)
+    assert pattern.match("Bearer aurra_sk_0123456789abcdef")
+    for header in ("", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "bearer x", "Bearer a b"):
+        assert not pattern.match(header), header
+
+
+def test_api_keys_come_from_the_authorizer(dev: Synth) -> None:
+    dev.assertions().has_resource_properties(
+        "AWS::ApiGateway::RestApi",
+        {"ApiKeySourceType": "AUTHORIZER", "EndpointConfiguration": {"Types": ["REGIONAL"]}},
+    )
+
+
+def test_default_usage_plan_throttles_and_has_a_quota(dev: Synth, prod: Synth) -> None:
+    (stage_id,) = dev.of_type("AWS::ApiGateway::Stage")
+    (plan,) = dev.of_type("AWS::ApiGateway::UsagePlan").values()
+    props = plan["Properties"]
+    assert props["UsagePlanName"] == "aurra-dev-default"
+    assert props["Throttle"] == {"RateLimit": 50, "BurstLimit": 100}
+    assert props["Quota"] == {"Limit": 1_000_000, "Period": "MONTH"}
+    (api_stage,) = props["ApiStages"]
+    assert ref(api_stage["Stage"]) == stage_id
+
+    (prod_plan,) = prod.of_type("AWS::ApiGateway::UsagePlan").values()
+    assert prod_plan["Properties"]["Throttle"] == {"RateLimit": 10, "BurstLimit": 20}
+    assert prod_plan["Properties"]["Quota"] == {"Limit": 5000, "Period": "DAY"}
+
+
+def test_admin_function_knows_the_usage_plan_and_manages_only_api_keys(dev: Synth) -> None:
+    (plan_id,) = dev.of_type("AWS::ApiGateway::UsagePlan")
+    admin = aurra_functions(dev)[c.ADMIN]
+    env = admin["Properties"]["Environment"]["Variables"]
+    assert ref(env[c.ENV_USAGE_PLAN_ID]) == plan_id
+    assert c.ENV_REST_API_ID in env
+    role_id = ref(admin["Properties"]["Role"])
+    gateway = [s for s in statements(dev, role_id) if "apigateway" in json.dumps(s["Action"])]
+    assert len(gateway) == 1
+    assert "/apikeys" in json.dumps(gateway[0]["Resource"])
+    assert plan_id in json.dumps(gateway[0]["Resource"])
+    # no other function may touch API Gateway
+    for name, fn in aurra_functions(dev).items():
+        if name != c.ADMIN:
+            assert not any(a.startswith("apigateway:") for a in actions(dev, ref(fn["Properties"]["Role"])))
+
+
+def test_admin_function_has_no_route(dev: Synth) -> None:
+    admin_id = function_logical_ids(dev)[c.ADMIN]
+    for method in dev.of_type("AWS::ApiGateway::Method").values():
+        assert admin_id not in json.dumps(method["Properties"]["Integration"])
+    for permission in dev.of_type("AWS::Lambda::Permission").values():
+        assert ref(permission["Properties"]["FunctionName"]) != admin_id
+
+
+def render_gateway_template(template: str) -> dict:
+    text = template.replace("$context.error.messageString", json.dumps("Some message"))
+    return json.loads(text)
+
+
+def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
+    responses = {
+        r["Properties"]["ResponseType"]: r["Properties"]
+        for r in dev.of_type("AWS::ApiGateway::GatewayResponse").values()
+    }
+    assert set(responses) == set(GATEWAY_RESPONSES)
+    api_codes = {
+        "bad_request", "unauthorized", "not_found", "conflict", "payload_too_large",
+        "validation_error", "rate_limited", "internal",
+    }
+    for response_type, props in responses.items():
+        body = render_gateway_template(props["ResponseTemplates"]["application/json"])
+        assert set(body) == {"error"}
+        assert body["error"]["code"] in api_codes
+        assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    expected = {
+        "UNAUTHORIZED": ("401", "unauthorized"),
+        "ACCESS_DENIED": ("401", "unauthorized"),
+        "THROTTLED": ("429", "rate_limited"),
+        "QUOTA_EXCEEDED": ("429", "rate_limited"),
+        "REQUEST_TOO_LARGE": ("413", "payload_too_large"),
+        "MISSING_AUTHENTICATION_TOKEN": ("404", "not_found"),
+        "DEFAULT_5XX": (None, "internal"),
+    }
+    for response_type, (status, code) in expected.items():
+        props = responses[response_type]
+        assert props.get("StatusCode") == status, response_type
+        body = render_gateway_template(props["ResponseTemplates"]["application/json"])
+        assert body["error"]["code"] == code, response_type
+
+
+def test_stage_has_json_access_logs_tracing_and_execution_logs(dev: Synth) -> None:
+    (stage,) = dev.of_type("AWS::ApiGateway::Stage").values()
+    props = stage["Properties"]
+    assert props["StageName"] == "dev"
+    assert props["TracingEnabled"] is True
+    log_format = json.loads(props["AccessLogSetting"]["Format"])
+    assert {"requestId", "status", "apiKeyId", "tenantId", "latencyMs"} <= set(log_format)
+    destination = json.dumps(props["AccessLogSetting"]["DestinationArn"])
+    assert any(group in destination for group in dev.of_type("AWS::Logs::LogGroup"))
+    (settings,) = props["MethodSettings"]
+    assert settings["LoggingLevel"] == "ERROR"
+    assert settings["DataTraceEnabled"] is False
+
+
+def test_waf_is_opt_in(dev: Synth, prod: Synth) -> None:
+    assert not dev.of_type("AWS::WAFv2::WebACL")
+    (acl,) = prod.of_type("AWS::WAFv2::WebACL").values()
+    assert acl["Properties"]["Scope"] == "REGIONAL"
+    assert len(prod.of_type("AWS::WAFv2::WebACLAssociation")) == 1
+
+
+# -------------------------------------------------------------- database
+def test_database_is_encrypted_backed_up_and_pgvector_capable(dev: Synth) -> None:
+    (cluster,) = dev.of_type("AWS::RDS::DBCluster").values()
+    props = cluster["Properties"]
+    assert props["Engine"] == "aurora-postgresql"
+    major, minor = (int(x) for x in props["EngineVersion"].split(".")[:2])
+    assert (major, minor) >= (16, 8), "pgvector 0.8 (iterative scans) needs 16.8+"
+    assert props["StorageEncrypted"] is True
+    assert props["BackupRetentionPeriod"] >= 7
+    assert props["EnableIAMDatabaseAuthentication"] is True
+    assert props["EnableCloudwatchLogsExports"] == ["postgresql"]
+    assert props["ServerlessV2ScalingConfiguration"] == {"MinCapacity": 0.5, "MaxCapacity": 4}
+    assert props["DatabaseName"] == c.DB_NAME
+    assert cluster["DeletionPolicy"] == "Snapshot"
+
+
+def test_database_is_not_public(dev: Synth) -> None:
+    instances = dev.of_type("AWS::RDS::DBInstance")
+    assert instances
+    for instance in instances.values():
+        assert instance["Properties"]["PubliclyAccessible"] is False
+    # its subnets have no route to an internet gateway
+    (subnet_group,) = dev.of_type("AWS::RDS::DBSubnetGroup").values()
+    db_subnets = {ref(s) for s in subnet_group["Properties"]["SubnetIds"]}
+    assert db_subnets and all("dataSubnet" in s for s in db_subnets)
+    assert not dev.of_type("AWS::EC2::InternetGateway")
+    # nothing reaches it but the proxy and the migrate function
+    (cluster,) = dev.of_type("AWS::RDS::DBCluster").values()
+    (cluster_sg,) = [ref(g) for g in cluster["Properties"]["VpcSecurityGroupIds"]]
+    sources = set()
+    for rule in dev.of_type("AWS::EC2::SecurityGroupIngress").values():
+        if ref(rule["Properties"]["GroupId"]) == cluster_sg:
+            assert "CidrIp" not in rule["Properties"]
+            sources.add(ref(rule["Properties"]["SourceSecurityGroupId"]))
+    (proxy,) = dev.of_type("AWS::RDS::DBProxy").values()
+    (proxy_sg,) = [ref(g) for g in proxy["Properties"]["VpcSecurityGroupIds"]]
+    migrate = aurra_functions(dev)[c.MIGRATE]
+    (migrate_sg,) = [ref(g) for g in migrate["Properties"]["VpcConfig"]["SecurityGroupIds"]]
+    assert sources == {proxy_sg, migrate_sg}
+    assert "SecurityGroupIngress" not in dev.resources[cluster_sg]["Properties"]
+
+
+def test_deletion_protection_outside_dev_only(dev: Synth, prod: Synth) -> None:
+    (dev_cluster,) = dev.of_type("AWS::RDS::DBCluster").values()
+    (prod_cluster,) = prod.of_type("AWS::RDS::DBCluster").values()
+    assert dev_cluster["Properties"]["DeletionProtection"] is False
+    assert prod_cluster["Properties"]["DeletionProtection"] is True
+    # and production gets a reader in a second AZ
+    assert len(dev.of_type("AWS::RDS::DBInstance")) == 1
+    assert len(prod.of_type("AWS::RDS::DBInstance")) == 2
+
+
+def test_proxy_requires_tls_and_uses_the_generated_secret(dev: Synth) -> None:
+    (proxy,) = dev.of_type("AWS::RDS::DBProxy").values()
+    props = proxy["Properties"]
+    assert props["EngineFamily"] == "POSTGRESQL"
+    assert props["RequireTLS"] is True
+    (auth,) = props["Auth"]
+    assert auth["AuthScheme"] == "SECRETS"
+    (secret_id,) = dev.of_type("AWS::SecretsManager::Secret")
+    attachment = dev.resources[ref(auth["SecretArn"])]
+    assert attachment["Type"] == "AWS::SecretsManager::SecretTargetAttachment"
+    assert ref(attachment["Properties"]["SecretId"]) == secret_id
+    (secret,) = dev.of_type("AWS::SecretsManager::Secret").values()
+    generated = secret["Properties"]["GenerateSecretString"]
+    assert json.loads(generated["SecretStringTemplate"]) == {"username": c.DB_ADMIN_USER}
+
+
+# ------------------------------------------------------------- functions
+def test_every_aurra_function_exists_once(dev: Synth) -> None:
+    assert set(aurra_functions(dev)) == set(c.ALL_FUNCTIONS)
+
+
+def test_every_function_is_in_the_vpc_and_carries_the_layer(dev: Synth) -> None:
+    (layer_id,) = dev.of_type("AWS::Lambda::LayerVersion")
+    app_subnets = {k for k in dev.of_type("AWS::EC2::Subnet") if "appSubnet" in k}
+    for name, fn in aurra_functions(dev).items():
+        props = fn["Properties"]
+        assert [ref(layer) for layer in props["Layers"]] == [layer_id], name
+        vpc = props["VpcConfig"]
+        assert {ref(s) for s in vpc["SubnetIds"]} == app_subnets, name
+        assert vpc["SecurityGroupIds"], name
+    # The only other function is the custom resource provider framework's,
+    # which answers CloudFormation through a pre-signed S3 URL and so stays
+    # outside the isolated VPC; it only invokes the migrate function.
+    others = [
+        fn for fn in dev.of_type("AWS::Lambda::Function").values()
+        if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
+    ]
+    assert len(others) == 1
+    assert others[0]["Properties"]["Runtime"].startswith("nodejs")
+
+
+def test_functions_runtime_logging_tracing_and_code(dev: Synth) -> None:
+    log_groups = dev.of_type("AWS::Logs::LogGroup")
+    for name, fn in aurra_functions(dev).items():
+        props = fn["Properties"]
+        assert props["Handler"] == "handler.lambda_handler"
+        assert props["Runtime"] == "python3.12"
+        assert props["Architectures"] == ["arm64"]
+        assert props["TracingConfig"] == {"Mode": "Active"}
+        logging = props["LoggingConfig"]
+        assert logging["LogFormat"] == "JSON"
+        group = log_groups[ref(logging["LogGroup"])]["Properties"]
+        assert group["LogGroupName"] == f"/aws/lambda/aurra-dev-{name}"
+        assert group["RetentionInDays"] == 30
+
+
+def test_functions_get_the_layer_settings(dev: Synth) -> None:
+    required = {
+        c.ENV_STAGE: "dev",
+        c.ENV_DB_NAME: "aurra",
+        c.ENV_CLASSIFIER: "rules",
+        c.ENV_EMBEDDER: "bedrock",
+        c.ENV_EMBEDDING_DIM: "1024",
+        c.ENV_FLAG_SOURCE: "ssm",
+        c.ENV_LEVEL2_PARAMETER: "/aurra/dev/level2_enabled",
+        c.ENV_METRICS_NAMESPACE: "Aurra",
+        c.ENV_LOG_LEVEL: "INFO",
+    }
+    (secret_id,) = dev.of_type("AWS::SecretsManager::Secret")
+    (proxy_id,) = dev.of_type("AWS::RDS::DBProxy")
+    (cluster_id,) = dev.of_type("AWS::RDS::DBCluster")
+    for name, fn in aurra_functions(dev).items():
+        env = fn["Properties"]["Environment"]["Variables"]
+        for key, value in required.items():
+            assert env[key] == value, (name, key)
+        assert env[c.ENV_SERVICE_NAME] == f"aurra-dev-{name}"
+        assert "SecretAttachment" in ref(env[c.ENV_DB_SECRET_ARN]) or secret_id in json.dumps(env)
+        assert c.ENV_ANTHROPIC_SECRET_ARN not in env
+        # the proxy for everyone; the writer endpoint for the migrations
+        expected_host = cluster_id if name == c.MIGRATE else proxy_id
+        assert ref(env[c.ENV_DB_HOST]) == expected_host, name
+
+
+def test_each_function_has_its_own_role_without_managed_policies(dev: Synth) -> None:
+    roles = [ref(fn["Properties"]["Role"]) for fn in aurra_functions(dev).values()]
+    assert len(set(roles)) == len(roles)
+    for role in dev.of_type("AWS::IAM::Role").values():
+        assert "ManagedPolicyArns" not in role["Properties"] or all(
+            "AmazonAPIGatewayPushToCloudWatchLogs" in json.dumps(arn)
+            for arn in role["Properties"]["ManagedPolicyArns"]
+        )
+
+
+def test_least_privilege_by_function(dev: Synth) -> None:
+    by_name = {name: ref(fn["Properties"]["Role"]) for name, fn in aurra_functions(dev).items()}
+    granted = {name: actions(dev, role) for name, role in by_name.items()}
+    for name in c.ALL_FUNCTIONS:
+        assert "secretsmanager:GetSecretValue" in granted[name], name
+    # only the write function reads the Level 2 flag
+    assert {n for n, a in granted.items() if "ssm:GetParameter" in a} == {c.WRITE}
+    # only the embedding functions call Bedrock, and only Titan
+    bedrock = {n for n, a in granted.items() if "bedrock:InvokeModel" in a}
+    assert bedrock == {c.WRITE, c.QUERY, c.SUPERSEDE}
+    for name in bedrock:
+        invoke = [s for s in statements(dev, by_name[name]) if s["Action"] == "bedrock:InvokeModel"]
+        assert all(c.TITAN_EMBED_V2 in json.dumps(s["Resource"]) for s in invoke)
+    for name, acts in granted.items():
+        assert not any(a.endswith(":*") or a == "*" for a in acts), (name, acts)
+
+
+def test_no_bedrock_unless_selected(prod: Synth) -> None:
+    text = json.dumps(prod.template)
+    assert "bedrock" not in text
+    for endpoint in prod.of_type("AWS::EC2::VPCEndpoint").values():
+        assert "bedrock" not in json.dumps(endpoint["Properties"]["ServiceName"])
+
+
+def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
+    (secret_id,) = [k for k in prod.of_type("AWS::SecretsManager::Secret") if "Anthropic" in k]
+    secret = prod.resources[secret_id]["Properties"]
+    assert secret["Name"] == "aurra/prod/anthropic-api-key"
+    assert "GenerateSecretString" in secret and "SecretString" not in secret
+    fns = aurra_functions(prod)
+    for name, fn in fns.items():
+        assert ref(fn["Properties"]["Environment"]["Variables"][c.ENV_ANTHROPIC_SECRET_ARN]) == secret_id
+    readers = {
+        name for name, fn in fns.items()
+        if any(
+            secret_id in json.dumps(s.get("Resource"))
+            for s in statements(prod, ref(fn["Properties"]["Role"]))
+        )
+    }
+    assert readers == {c.WRITE}
+    # the Anthropic API is on the internet: NAT for the app subnets
+    assert len(prod.of_type("AWS::EC2::NatGateway")) == 1
+    assert len(prod.of_type("AWS::EC2::InternetGateway")) == 1
+
+
+# ------------------------------------------------------------ network
+def test_new_vpc_is_isolated_with_endpoints(dev: Synth) -> None:
+    assert not dev.of_type("AWS::EC2::NatGateway")
+    services = {
+        json.dumps(e["Properties"]["ServiceName"]).split(".")[-1].strip('"]}')
+        for e in dev.of_type("AWS::EC2::VPCEndpoint").values()
+    }
+    assert services == {"secretsmanager", "ssm", "logs", "xray", "apigateway", "bedrock-runtime"}
+    assert len(dev.of_type("AWS::EC2::FlowLog")) == 1
+
+
+def test_functions_reach_only_the_proxy_and_https(dev: Synth) -> None:
+    for logical_id, group in dev.of_type("AWS::EC2::SecurityGroup").items():
+        for rule in group["Properties"].get("SecurityGroupEgress", []):
+            assert rule.get("CidrIp") != "0.0.0.0/0" or rule.get("FromPort") == 443, logical_id
+        for rule in group["Properties"].get("SecurityGroupIngress", []):
+            assert rule.get("CidrIp") != "0.0.0.0/0", logical_id
+
+
+# ------------------------------------------------------- flags, migrations
+def test_level2_flag_is_created_false(dev: Synth) -> None:
+    dev.assertions().has_resource_properties(
+        "AWS::SSM::Parameter",
+        {"Name": "/aurra/dev/level2_enabled", "Type": "String", "Value": "false",
+         "AllowedPattern": "^(true|false)$"},
+    )
+
+
+def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
+    (resource,) = dev.of_type("Custom::AurraMigrations").values()
+    props = resource["Properties"]
+    assert props["MigrationsFingerprint"] == dev.stack.migrations.fingerprint
+    assert len(props["MigrationsFingerprint"]) == 64
+    assert props["EmbeddingDim"] == "1024"
+    # the provider's handler is the migrate function
+    migrate_id = function_logical_ids(dev)[c.MIGRATE]
+    framework = [
+        fn for fn in dev.of_type("AWS::Lambda::Function").values()
+        if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
+    ]
+    assert migrate_id in json.dumps(framework[0]["Properties"]["Environment"])
+    assert any("DatabaseCluster" in d for d in resource.get("DependsOn", []))
+
+
+def test_migrations_fingerprint_follows_the_sql_files(tmp_path) -> None:
+    missing = migrations_fingerprint(tmp_path / "nope")
+    empty = tmp_path / "migrations"
+    empty.mkdir()
+    assert migrations_fingerprint(empty) == missing
+    (empty / "0001_init.sql").write_text("CREATE EXTENSION IF NOT EXISTS vector;\n")
+    first = migrations_fingerprint(empty)
+    assert first != missing
+    (empty / "notes.txt").write_text("ignored")
+    assert migrations_fingerprint(empty) == first
+    (empty / "0002_more.sql").write_text("SELECT 1;\n")
+    second = migrations_fingerprint(empty)
+    assert second != first
+    (empty / "0002_more.sql").write_text("SELECT 2;\n")
+    assert migrations_fingerprint(empty) != second
+
+
+# ---------------------------------------------------------- observability
+def test_alarms_on_errors_latency_and_classifier(dev: Synth) -> None:
+    alarms = {a["Properties"]["AlarmName"]: a["Properties"] for a in dev.of_type("AWS::CloudWatch::Alarm").values()}
+    assert set(alarms) == {"aurra-dev-api-5xx-rate", "aurra-dev-api-latency-p99", "aurra-dev-classifier-errors"}
+    (classifier,) = alarms["aurra-dev-classifier-errors"]["Metrics"]
+    metric = classifier["MetricStat"]["Metric"]
+    assert metric["Namespace"] == "Aurra"
+    assert metric["MetricName"] == "ClassifierErrors"
+    assert metric["Dimensions"] == [{"Name": "service", "Value": "aurra-dev-write"}]
+    (latency,) = alarms["aurra-dev-api-latency-p99"]["Metrics"]
+    assert latency["MetricStat"]["Stat"] == "p99"
+    assert latency["MetricStat"]["Metric"]["MetricName"] == "Latency"
+    rate = [m for m in alarms["aurra-dev-api-5xx-rate"]["Metrics"] if m.get("ReturnData", True)]
+    assert len(rate) == 1 and "errors / requests" in rate[0]["Expression"]
+    for props in alarms.values():
+        assert props["AlarmActions"] and props["TreatMissingData"] == "notBreaching"
+    assert len(dev.of_type("AWS::CloudWatch::Dashboard")) == 1
+
+
+def test_alarm_topic_enforces_tls_and_subscribes_on_request(dev: Synth, prod: Synth) -> None:
+    assert len(dev.of_type("AWS::SNS::TopicPolicy")) == 1
+    assert not dev.of_type("AWS::SNS::Subscription")
+    (subscription,) = prod.of_type("AWS::SNS::Subscription").values()
+    assert subscription["Properties"]["Endpoint"] == "ops@example.com"
+
+
+def test_outputs_name_what_operators_need(dev: Synth) -> None:
+    assert {"ApiUrl", "UsagePlanId", "AdminFunctionName", "Level2Parameter"} <= set(dev.template["Outputs"])
+
+
+@pytest.mark.parametrize("name", c.ALL_FUNCTIONS)
+def test_function_folder_has_a_handler(name: str) -> None:
+    handler = c.FUNCTIONS_DIR / name / "handler.py"
+    assert handler.is_file()
+    assert "def lambda_handler(" in handler.read_text()
+
+
+# ------------------------------------------------------------ existing VPC
+def test_existing_vpc_is_used_as_is(existing: Synth) -> None:
+    assert not existing.of_type("AWS::EC2::VPC")
+    assert not existing.of_type("AWS::EC2::VPCEndpoint")
+    (subnet_group,) = existing.of_type("AWS::RDS::DBSubnetGroup").values()
+    assert subnet_group["Properties"]["SubnetIds"] == [f"subnet-{3:017x}", f"subnet-{4:017x}"]
+    for name, fn in aurra_functions(existing).items():
+        assert fn["Properties"]["VpcConfig"]["SubnetIds"] == [f"subnet-{1:017x}", f"subnet-{2:017x}"], name
+
+
+def test_bedrock_classifier_may_invoke_claude_from_write_only(existing: Synth) -> None:
+    for name, fn in aurra_functions(existing).items():
+        claude = [
+            s for s in statements(existing, ref(fn["Properties"]["Role"]))
+            if "anthropic.claude" in json.dumps(s.get("Resource"))
+        ]
+        if name == c.WRITE:
+            assert claude and all(s["Action"] == "bedrock:InvokeModel" for s in claude)
+        else:
+            assert not claude, name
