@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 from aurra_local.environment import apply_local_defaults
@@ -34,12 +35,9 @@ def _migrate(url: str) -> list[str]:
 
 
 def _create_key(tenant: str, name: str | None = None) -> str:
-    from aurra_core import keys
-    from aurra_core.db import get_database
+    from aurra_core import admin
 
-    with get_database().transaction() as conn:
-        _, raw = keys.create_key(conn, tenant, name)
-    return raw
+    return admin.perform({"action": "create", "tenant": tenant, "name": name})["key"]
 
 
 def _dev_key(data_dir: Path) -> str:
@@ -92,10 +90,45 @@ def cmd_dev(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_keys_create(args: argparse.Namespace) -> int:
+def _admin(args: argparse.Namespace, request: dict) -> dict:
+    """Run a key action locally, or in a deployed stage through its admin function."""
+    if args.stage:
+        from aurra_local.remote import invoke_admin
+
+        return invoke_admin(args.stage, request)
+    from aurra_core import admin
+
     _migrate(_database_url(args.data_dir))
-    print(f"created a key for tenant {args.tenant!r}; it is shown once:")
-    print(_create_key(args.tenant, args.name))
+    return admin.perform(request)
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    action = args.keys_command
+    request: dict = {"action": action}
+    if action in ("create", "list"):
+        request["tenant"] = args.tenant
+    if action == "create":
+        request["name"] = args.name
+    if action in ("revoke", "rotate"):
+        request["key_id"] = args.key_id
+    try:
+        result = _admin(args, request)
+    except Exception as exc:  # noqa: BLE001 - a CLI reports, it does not crash
+        print(f"aurra keys {action}: {exc}", file=sys.stderr)
+        return 1
+    if action == "list":
+        for key in result["keys"]:
+            state = f"revoked {key['revoked_at']}" if key["revoked_at"] else "active"
+            print(f"{key['id']}  {key['prefix']}...  {key.get('name') or '-'}  created {key['created_at']}  {state}")
+        return 0
+    if action == "revoke":
+        print(f"revoked {result['id']} at {result['revoked_at']}")
+        return 0
+    if action == "rotate":
+        print(f"revoked {result['revoked_key_id']}; the new key {result['key_id']} is shown once:")
+    else:
+        print(f"created key {result['key_id']} for tenant {args.tenant!r}; it is shown once:")
+    print(result["key"])
     return 0
 
 
@@ -174,12 +207,20 @@ def build_parser() -> argparse.ArgumentParser:
     dev.add_argument("--throttle-burst", type=int, default=10)
     dev.set_defaults(func=cmd_dev)
 
-    keys = sub.add_parser("keys", help="API keys").add_subparsers(dest="keys_command", required=True)
-    create = keys.add_parser("create", help="create a key; the key is the last line printed")
-    create.add_argument("--tenant", required=True)
-    create.add_argument("--name")
-    create.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    create.set_defaults(func=cmd_keys_create)
+    keys = sub.add_parser("keys", help="API keys, locally or in a deployed --stage").add_subparsers(
+        dest="keys_command", required=True)
+    for action, text in (("create", "create a key; the key is the last line printed"), ("list", "list a tenant's keys"),
+                         ("revoke", "refuse a key from now on"), ("rotate", "replace a key; the new one is the last line")):
+        command = keys.add_parser(action, help=text)
+        if action in ("create", "list"):
+            command.add_argument("--tenant", required=True)
+        if action == "create":
+            command.add_argument("--name")
+        if action in ("revoke", "rotate"):
+            command.add_argument("key_id")
+        command.add_argument("--stage", help="a deployed stage (uses your AWS credentials)")
+        command.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+        command.set_defaults(func=cmd_keys)
 
     invoke = sub.add_parser("invoke", help="run one handler on an event fixture")
     invoke.add_argument("function")
@@ -209,9 +250,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
     args = build_parser().parse_args(argv)
     apply_local_defaults()
-    return args.func(args)
+    try:
+        return args.func(args)
+    finally:
+        from aurra_core.service import reset
+
+        reset()  # close the pool before the embedded PostgreSQL stops at exit
 
 
 if __name__ == "__main__":

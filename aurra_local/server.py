@@ -12,6 +12,25 @@ from aurra_local import gateway
 MAX_REQUEST_BYTES = 10 * 1024 * 1024
 
 
+SWAGGER_PAGE = """<!doctype html><html><head><title>Aurra API (local)</title>
+<link rel="stylesheet" href="https://unpkg.com/swagger-ui-dist@5/swagger-ui.css"></head>
+<body><div id="ui"></div><script src="https://unpkg.com/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui"});</script></body></html>"""
+
+
+def _openapi() -> dict:
+    from aurra_local import openapi
+
+    return {"statusCode": 200, "headers": {"Content-Type": "application/json"}, "body": openapi.render()}
+
+
+# Served by `aurra dev` alone: a deployed stage has no Swagger UI.
+LOCAL_PAGES = {
+    "/openapi.json": _openapi,
+    "/docs": lambda: {"statusCode": 200, "headers": {"Content-Type": "text/html"}, "body": SWAGGER_PAGE},
+}
+
+
 class _Handler(BaseHTTPRequestHandler):
     server_version = "aurra-dev"
     protocol_version = "HTTP/1.1"
@@ -24,6 +43,9 @@ class _Handler(BaseHTTPRequestHandler):
                        close=True)
             return
         body = self.rfile.read(length) if length else None
+        if self.command == "GET" and self.path in LOCAL_PAGES:
+            self._send(LOCAL_PAGES[self.path]())
+            return
         try:
             response = gateway.handle(self.command, self.path, dict(self.headers.items()), body)
         except Exception:  # noqa: BLE001 - API Gateway answers 502 when an integration crashes

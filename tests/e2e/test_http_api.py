@@ -164,3 +164,9 @@ def test_throttled_key_gets_429(pg_url, new_key, tmp_path):
     finally:
         server.process.terminate()
         server.process.wait(10)
+
+
+def test_swagger_ui_and_the_openapi_document_are_served_locally(dev_server):
+    document = httpx.get(f"{dev_server.base_url}/openapi.json").json()
+    assert "/agent/memories" in document["paths"]
+    assert "swagger-ui" in httpx.get(f"{dev_server.base_url}/docs").text

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
 
     max_body_bytes: int = 64 * 1024
 
+    # The admin function meters each new key through this usage plan (AWS only).
+    usage_plan_id: str | None = None
+
     @property
     def candidate_floor(self) -> float:
         if self.candidate_min_similarity is not None:

@@ -20,7 +20,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from aurra_core import store
-from aurra_core.errors import NotFound, Unauthorized
+from aurra_core.errors import Conflict, NotFound, Unauthorized
 from aurra_core.ids import new_id
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
 
@@ -154,3 +154,49 @@ def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: Setting
         details={"changes": changes},
     )
     return updated
+
+
+# ---------------------------------------------------------------- lifecycle (administration)
+
+
+def list_keys(conn: psycopg.Connection, tenant_name: str) -> list[dict[str, Any]]:
+    """The tenant's keys, newest first: ids and metadata only (secrets are never stored)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            """SELECT k.id, k.lookup, k.name, k.created_at, k.revoked_at
+               FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+               WHERE t.name = %s ORDER BY k.created_at DESC""",
+            (tenant_name,),
+        )
+        return [{**r, "prefix": f"{KEY_PREFIX}{r.pop('lookup')}_"} for r in cur.fetchall()]
+
+
+def revoke_key(conn: psycopg.Connection, key_id: UUID) -> dict[str, Any]:
+    """Refuse the key from now on. Revoking twice keeps the first time."""
+    row = conn.execute(
+        "UPDATE api_keys SET revoked_at = coalesce(revoked_at, clock_timestamp()) WHERE id = %s "
+        "RETURNING tenant_id, revoked_at",
+        (key_id,),
+    ).fetchone()
+    if row is None:
+        raise NotFound("API key not found")
+    return {"id": key_id, "tenant_id": row[0], "revoked_at": row[1]}
+
+
+def rotate_key(conn: psycopg.Connection, key_id: UUID) -> tuple[Caller, str]:
+    """A new key for the same tenant with the old key's settings; the old key is revoked."""
+    row = conn.execute(
+        "SELECT k.tenant_id, t.name, k.name, k.revoked_at FROM api_keys k JOIN tenants t ON t.id = k.tenant_id "
+        "WHERE k.id = %s FOR UPDATE OF k",
+        (key_id,),
+    ).fetchone()
+    if row is None:
+        raise NotFound("API key not found")
+    tenant_id, tenant_name, name, revoked_at = row
+    if revoked_at is not None:
+        raise Conflict("a revoked key cannot be rotated; create a new key instead")
+    settings = get_key_settings(conn, Caller(tenant_id=tenant_id, api_key_id=key_id))
+    caller, raw = create_key(conn, tenant_name, name)
+    _insert_settings(conn, caller.api_key_id, tenant_id, 2, settings)
+    revoke_key(conn, key_id)
+    return caller, raw

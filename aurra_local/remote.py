@@ -1,0 +1,27 @@
+"""Administration of a deployed stage: invoke its admin function (it has no public route)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def admin_function_name(stage: str) -> str:
+    # The stack names it aurra-<stage>-admin (infra/constants.py: function_name).
+    return f"aurra-{stage}-admin"
+
+
+def invoke_admin(stage: str, request: dict[str, Any], client: Any = None) -> dict[str, Any]:
+    if client is None:
+        import boto3
+
+        client = boto3.client("lambda")
+    response = client.invoke(FunctionName=admin_function_name(stage), InvocationType="RequestResponse",
+                             Payload=json.dumps({"request": request}).encode())
+    payload = json.loads(response["Payload"].read() or b"{}")
+    if response.get("FunctionError"):
+        raise RuntimeError(f"the admin function failed: {payload.get('errorMessage', payload)}")
+    if not payload.get("ok"):
+        error = payload.get("error", {})
+        raise RuntimeError(f"{error.get('code', 'error')}: {error.get('message', payload)}")
+    return payload
