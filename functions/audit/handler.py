@@ -5,14 +5,12 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, reject_unknown_query, resolve
+from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry, reject_unknown_query
 from aurra_core.models import AuditEvent, AuditPage, RevertResult
 from aurra_core.queries import AuditListQuery
-from aurra_core.observability import logger, metrics, tracer
+from aurra_core.observability import tracer
 
 app = create_app()
 
@@ -36,8 +34,4 @@ def revert_supersession(event_id: Annotated[UUID, Path()], idempotency_key: Idem
     return json_response(*service.revert(current_caller(app), event_id, idempotency_key))
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict, context: LambdaContext) -> dict:
-    return resolve(app, event, context)
+lambda_handler = lambda_entry(app)

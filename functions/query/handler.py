@@ -5,14 +5,12 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.api import create_app, current_caller, documented, json_response, reject_unknown_query, resolve
+from aurra_core.api import create_app, current_caller, documented, json_response, lambda_entry, reject_unknown_query
 from aurra_core.models import History, Memory, MemoryPage
 from aurra_core.queries import MemoryListQuery, PointInTime
-from aurra_core.observability import logger, metrics, tracer
+from aurra_core.observability import tracer
 
 app = create_app()
 
@@ -38,8 +36,4 @@ def memory_history(memory_id: Annotated[UUID, Path()], when: Annotated[PointInTi
     return json_response(200, service.memory_history(current_caller(app), memory_id, when))
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict, context: LambdaContext) -> dict:
-    return resolve(app, event, context)
+lambda_handler = lambda_entry(app)

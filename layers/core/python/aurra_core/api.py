@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
-from http import HTTPStatus
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import psycopg
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Header
@@ -18,7 +19,7 @@ from pydantic import BaseModel
 from aurra_core.config import get_settings
 from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized, ValidationFailed
 from aurra_core.models import Caller
-from aurra_core.observability import logger
+from aurra_core.observability import logger, metrics, tracer
 
 
 class ErrorBody(BaseModel):
@@ -186,4 +187,17 @@ def resolve(app: APIGatewayRestResolver, event: dict[str, Any], context: Any) ->
     return app.resolve(event, context)
 
 
-__all__ = ["HTTPStatus", "create_app", "current_caller", "envelope", "json_response", "resolve"]
+def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The Lambda entry point of an HTTP handler module: logging with the request's
+    correlation id, tracing and metrics around `resolve`."""
+
+    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+    @tracer.capture_lambda_handler
+    @metrics.log_metrics
+    def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return resolve(app, event, context)
+
+    return lambda_handler
+
+
+__all__ = ["create_app", "current_caller", "documented", "envelope", "json_response", "lambda_entry", "reject_unknown_query", "resolve"]
