@@ -2,6 +2,7 @@
 response (errors included) conforms to the schema. Bounded so CI stays quick."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,14 @@ from schemathesis.checks import positive_data_acceptance, unsupported_method
 DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 schema = schemathesis.openapi.from_dict(json.loads(DOCUMENT.read_text()))
 SENT = {"requests": 0}
+# CI's budget per operation; AURRA_FUZZ_EXAMPLES raises it for a longer run by hand.
+EXAMPLES = int(os.environ.get("AURRA_FUZZ_EXAMPLES", "25"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_requests_sent():
+    yield
+    print(f"\nschemathesis sent {SENT['requests']} generated requests")
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +39,7 @@ def new_key_module(pg_url):
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_schema(case, dev_server, fuzz_key):
     SENT["requests"] += 1
     # Excluded: positive_data_acceptance (the API rightly refuses some schema-valid inputs:
