@@ -1,0 +1,83 @@
+"""The AWS adapters through moto and botocore's Stubber: the SSM flag, the secrets, Titan."""
+
+import io
+import json
+
+import boto3
+import numpy as np
+import pytest
+from botocore.response import StreamingBody
+from botocore.stub import Stubber
+from moto import mock_aws
+
+from aurra_core.config import Settings
+from aurra_core.embeddings import BedrockTitanEmbedder, create_embedder
+from aurra_core.flags import EnvFlagSource, SsmFlagSource, create_flag_source
+
+
+@pytest.fixture(autouse=True)
+def aws_region(monkeypatch):
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+
+
+@mock_aws
+def test_the_level2_flag_comes_from_ssm_in_aws():
+    from aws_lambda_powertools.utilities import parameters
+
+    ssm = boto3.client("ssm")
+    source = create_flag_source(Settings(flag_source="ssm", stage="prod", flag_cache_s=0))
+    assert isinstance(source, SsmFlagSource)
+    assert source.level2_enabled() is False  # missing parameter: off
+    ssm.put_parameter(Name="/aurra/prod/level2_enabled", Value="false", Type="String")
+    parameters.clear_caches()
+    assert source.level2_enabled() is False
+    ssm.put_parameter(Name="/aurra/prod/level2_enabled", Value="true", Type="String", Overwrite=True)
+    parameters.clear_caches()
+    assert source.level2_enabled() is True
+    ssm.put_parameter(Name="/aurra/prod/level2_enabled", Value="yes", Type="String", Overwrite=True)
+    parameters.clear_caches()
+    assert source.level2_enabled() is False  # only "true" turns it on
+
+
+def test_locally_the_flag_is_the_environment():
+    assert isinstance(create_flag_source(Settings(level2_enabled=True)), EnvFlagSource)
+    assert create_flag_source(Settings(level2_enabled=True)).level2_enabled() is True
+    assert create_flag_source(Settings()).level2_enabled() is False
+
+
+@mock_aws
+def test_database_and_anthropic_secrets_come_from_secrets_manager():
+    from aws_lambda_powertools.utilities import parameters
+
+    from aurra_core.classifiers.factory import _anthropic_api_key
+    from aurra_core.db import resolve_conninfo
+
+    sm = boto3.client("secretsmanager")
+    db_arn = sm.create_secret(Name="aurra/prod/db", SecretString=json.dumps(
+        {"host": "cluster.local", "port": 5432, "username": "aurra", "password": "pw", "dbname": "aurra"}))["ARN"]
+    key_arn = sm.create_secret(Name="aurra/prod/anthropic-api-key", SecretString="sk-ant-test")["ARN"]
+    parameters.clear_caches()
+    conninfo = resolve_conninfo(Settings(db_secret_arn=db_arn, db_host="proxy.local"))
+    assert "host=proxy.local" in conninfo and "sslmode=require" in conninfo and "password=pw" in conninfo
+    assert _anthropic_api_key(Settings(anthropic_secret_arn=key_arn)) == "sk-ant-test"
+
+
+def test_titan_embeddings_through_bedrock_runtime():
+    client = boto3.client("bedrock-runtime", region_name="us-east-1")
+    vector = list(np.linspace(-1, 1, 512) / np.linalg.norm(np.linspace(-1, 1, 512)))
+    body = json.dumps({"embedding": vector, "inputTextTokenCount": 4}).encode()
+    with Stubber(client) as stub:
+        stub.add_response(
+            "invoke_model",
+            {"body": StreamingBody(io.BytesIO(body), len(body)), "contentType": "application/json"},
+            {"modelId": "amazon.titan-embed-text-v2:0", "contentType": "application/json",
+             "accept": "application/json",
+             "body": json.dumps({"inputText": "alice uses Vim", "dimensions": 512, "normalize": True})},
+        )
+        out = BedrockTitanEmbedder(512, client=client).embed("alice uses Vim")
+    assert out.shape == (512,) and out.dtype == np.float32 and np.isclose(np.linalg.norm(out), 1.0)
+    with pytest.raises(ValueError):
+        BedrockTitanEmbedder(384)
+    assert isinstance(create_embedder(Settings(embedder="bedrock", embedding_dim=1024)), BedrockTitanEmbedder)
