@@ -132,6 +132,10 @@ def proxy_event(method: str, target: str, headers: dict[str, str], body: bytes |
     }
 
 
+class AuthorizerFailure(Exception):
+    """The authorizer failed (rather than refused): API Gateway's AUTHORIZER_FAILURE."""
+
+
 def authorize(method: str, resource: str, authorization: str | None) -> dict[str, Any] | None:
     """Run the authorizer as API Gateway would; None when it refuses."""
     if not authorization:
@@ -139,8 +143,12 @@ def authorize(method: str, resource: str, authorization: str | None) -> dict[str
     arn = f"arn:aws:execute-api:{REGION}:{ACCOUNT}:{API_ID}/{STAGE}/{method}{resource}"
     try:
         policy = invoke("authorizer", {"type": "TOKEN", "authorizationToken": authorization, "methodArn": arn})
-    except Exception:  # noqa: BLE001 - the authorizer refuses by raising, as in Lambda
-        return None
+    except Exception as exc:  # noqa: BLE001 - the authorizer refuses by raising, as in Lambda
+        # Only the exact message "Unauthorized" is a refusal (401); any other error (the
+        # database is down, say) is an authorizer failure, as API Gateway tells them apart.
+        if str(exc) == "Unauthorized":
+            return None
+        raise AuthorizerFailure(type(exc).__name__) from exc
     return {"principalId": policy["principalId"], **policy.get("context", {}), "integrationLatency": 0}
 
 
@@ -180,7 +188,13 @@ def handle(method: str, target: str, headers: dict[str, str], body: bytes | None
         return _error(404, "not_found", "no such route")
     resource, function, params = found
     lowered = {k.lower(): v for k, v in headers.items()}
-    authorizer = authorize(method, resource, lowered.get("authorization"))
+    try:
+        authorizer = authorize(method, resource, lowered.get("authorization"))
+    except AuthorizerFailure:
+        # The deployed API's AUTHORIZER_FAILURE gateway response (infra/components/api.py).
+        response = _error(503, "unavailable", "the service is unavailable right now; retry shortly")
+        response["headers"]["Retry-After"] = "2"
+        return response
     if authorizer is None:
         return _error(401, "unauthorized", "missing or invalid API key")
     if not throttle.allow(authorizer["api_key_id"]):

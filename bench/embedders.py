@@ -32,12 +32,21 @@ THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 EXCLUDED = ("health_medical", "legal_status")  # the default excluded categories, as the eval skips them
 
 
-def machine() -> str:
+def machine_facts() -> dict:
+    """The machine as a dict: CPU model, cores, memory, load, python, numpy and its BLAS."""
     cpu = platform.processor() or ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory_gib = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory_gib = round(int(line.split()[1]) / 2**20, 1)
                 break
     except OSError:
         pass
@@ -48,10 +57,21 @@ def machine() -> str:
         blas = f"{blas.get('name')} {blas.get('version')}"
     except Exception:  # noqa: BLE001 - informative only
         blas = "unknown"
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
-    env = " ".join(f"{k}={os.environ[k]}" for k in (*THREAD_VARS, "OPENBLAS_CORETYPE") if k in os.environ)
-    return (f"machine: {platform.machine()} {cpu}, {os.cpu_count()} cores, load average {load}; "
-            f"python {platform.python_version()}, numpy {np.__version__} ({blas}); {platform.platform()}"
+    load = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
+    return {
+        "arch": platform.machine(), "cpu": cpu, "cores": os.cpu_count(), "memory_gib": memory_gib,
+        "load_average": load, "python": platform.python_version(), "numpy": np.__version__, "blas": blas,
+        "platform": platform.platform(),
+        "env": {k: os.environ[k] for k in (*THREAD_VARS, "OPENBLAS_CORETYPE") if k in os.environ},
+    }
+
+
+def machine() -> str:
+    m = machine_facts()
+    load = ", ".join(f"{x:.2f}" for x in m["load_average"]) if m["load_average"] else "n/a"
+    env = " ".join(f"{k}={v}" for k, v in m["env"].items())
+    return (f"machine: {m['arch']} {m['cpu']}, {m['cores']} cores, load average {load}; "
+            f"python {m['python']}, numpy {m['numpy']} ({m['blas']}); {m['platform']}"
             + (f"; {env}" if env else ""))
 
 

@@ -62,7 +62,8 @@ GATEWAY_RESPONSES: dict[str, tuple[str | None, str, str | None]] = {
     "BAD_REQUEST_BODY": ("400", "bad_request", None),
     "BAD_REQUEST_PARAMETERS": ("400", "bad_request", None),
     "UNSUPPORTED_MEDIA_TYPE": ("400", "bad_request", None),
-    "AUTHORIZER_FAILURE": ("500", "internal", "internal error"),
+    # the authorizer failed rather than refused (the database is unreachable, say): transient
+    "AUTHORIZER_FAILURE": ("503", "unavailable", "the service is unavailable right now; retry shortly"),
     "AUTHORIZER_CONFIGURATION_ERROR": ("500", "internal", "internal error"),
     "DEFAULT_4XX": (None, "bad_request", None),
     "DEFAULT_5XX": (None, "internal", "internal error"),
@@ -171,6 +172,8 @@ class Api(Construct):
             headers = {"Content-Type": "'application/json'"}
             if code == "unauthorized":
                 headers["WWW-Authenticate"] = "'Bearer'"
+            if code == "unavailable":
+                headers["Retry-After"] = "'2'"
             self.rest_api.add_gateway_response(
                 f"{response_type.title().replace('_', '')}Response",
                 type=getattr(apigw.ResponseType, response_type.replace("XX", "_XX")),

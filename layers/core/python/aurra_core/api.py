@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -16,6 +17,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Header
 from pydantic import BaseModel
 
+from aurra_core import invocation
 from aurra_core.config import get_settings
 from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized, ValidationFailed
 from aurra_core.models import Caller
@@ -118,8 +120,51 @@ def _unexpected(exc: Exception) -> Response:
     return envelope(500, "internal", "internal error")
 
 
+class _PerThreadResolver(APIGatewayRestResolver):
+    """Powertools keeps the request being resolved on the router *class* (`current_event`,
+    `lambda_context`) and the matched route on the instance (`context`). Lambda runs one
+    invocation per process at a time, so that is harmless there; `aurra dev` runs concurrent
+    requests on threads of one process, where a request read another's event, and so another
+    tenant's caller, body and query. All three are kept per thread: the same in Lambda."""
+
+    def _per_thread(self) -> threading.local:
+        return self.__dict__.setdefault("_aurra_per_thread", threading.local())
+
+    @property
+    def current_event(self) -> Any:
+        return getattr(self._per_thread(), "current_event", None)
+
+    @current_event.setter
+    def current_event(self, value: Any) -> None:
+        self._per_thread().current_event = value
+
+    @property
+    def lambda_context(self) -> Any:
+        return getattr(self._per_thread(), "lambda_context", None)
+
+    @lambda_context.setter
+    def lambda_context(self, value: Any) -> None:
+        self._per_thread().lambda_context = value
+
+    @property
+    def context(self) -> dict:
+        state = self._per_thread()
+        if not hasattr(state, "context"):
+            state.context = {}
+        return state.context
+
+    @context.setter
+    def context(self, value: dict) -> None:
+        self._per_thread().context = value
+
+    def resolve(self, event: Any, context: Any) -> dict[str, Any]:
+        self.current_event = self._to_proxy_event(getattr(event, "raw_event", event))
+        self.lambda_context = context
+        return super().resolve(event, context)
+
+
 def create_app() -> APIGatewayRestResolver:
-    app = APIGatewayRestResolver(enable_validation=True)
+    app = _PerThreadResolver(enable_validation=True)
     app.exception_handler(AurraError)(_domain_error)
     app.exception_handler(RequestValidationError)(_validation_error)
     app.exception_handler(psycopg.OperationalError)(_database_unavailable)
@@ -171,9 +216,7 @@ def _precheck(event: dict[str, Any]) -> None:
 
 def resolve(app: APIGatewayRestResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Run the checks the resolver cannot (size, content type), then route."""
-    from aurra_core.idempotency import register_lambda_context
-
-    register_lambda_context(context)
+    invocation.set_context(context)
     try:
         _precheck(event)
     except AurraError as exc:

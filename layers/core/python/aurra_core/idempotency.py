@@ -20,6 +20,7 @@ from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePer
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 from psycopg.rows import dict_row
 
+from aurra_core import invocation
 from aurra_core.db import Database, get_database
 from aurra_core.errors import Conflict
 from aurra_core.models import Caller
@@ -33,11 +34,6 @@ _CONFIG = IdempotencyConfig(
     expires_after_seconds=EXPIRES_AFTER_S,
     use_local_cache=False,
 )
-
-
-def register_lambda_context(context: Any) -> None:
-    """Lets an in-progress record expire when the invocation would have timed out."""
-    _CONFIG.register_lambda_context(context)
 
 
 class PostgresPersistenceLayer(BasePersistenceLayer):
@@ -119,6 +115,9 @@ def run_once(operation: str, caller: Caller, key: str | None, body: Any,
     response, a different body or a request still in progress gets a 409."""
     if key is None:
         return call()
+    context = invocation.get_context()
+    if context is not None:  # an in-progress record expires when the invocation would time out
+        _CONFIG.register_lambda_context(context)
     handler = IdempotencyHandler(
         function=call,
         function_payload={"tenant_id": str(caller.tenant_id), "key": key, "body": body},

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import idempotency, keys, queries, supersession, write_pipeline
+from aurra_core import keys, queries, supersession, write_pipeline
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
 from aurra_core.embeddings import get_embedder
@@ -42,6 +42,9 @@ def _once(operation: str, caller: Caller, key: str | None, request: dict,
     def recorded() -> dict:
         status, result = call()
         return {"status": status, "body": result.model_dump(mode="json")}
+
+    # Imported here: the idempotency utility brings boto3, which no request without a key needs.
+    from aurra_core import idempotency
 
     stored = idempotency.run_once(operation, caller, key, request, recorded)
     return stored["status"], result_type.model_validate(stored["body"])

@@ -7,6 +7,7 @@ The anthropic SDK is imported here, lazily: handlers that never classify never p
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -28,15 +29,44 @@ def bedrock_model_id(model: str) -> str:
     return BEDROCK_MODEL_IDS.get(model, f"us.anthropic.{model}-v1:0")
 
 
+def call_deadline(timeout_s: float) -> float:
+    """The wall-clock limit of one classification: two attempts and the SDK's short backoff.
+    The SDK's own timeout is per read and its retry sleeps as long as a 429's retry-after
+    says, so neither bounds the whole call."""
+    return 2 * timeout_s + 1.0
+
+
+def _within(deadline_s: float, call: Callable[[], Any]) -> Any:
+    """`call()`, waited for at most `deadline_s`; past it the caller goes on without it (the
+    daemon thread ends by itself; nothing it returns is used)."""
+    done, outcome = threading.Event(), {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="aurra-classifier-call", daemon=True).start()
+    if not done.wait(deadline_s):
+        raise ClassifierError(f"the model did not answer within {deadline_s:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 class ClaudeClassifier:
     """`client_factory` returns an anthropic client (Anthropic or AnthropicBedrock)."""
 
     def __init__(self, client_factory: Callable[[], Any], model_id: Callable[[str], str] = lambda m: m,
-                 provider: str = "anthropic") -> None:
+                 provider: str = "anthropic", deadline_s: float | None = None) -> None:
         self._client_factory = client_factory
         self._client = None
         self._model_id = model_id
         self.provider = provider
+        self._deadline_s = deadline_s
 
     def _messages(self):
         if self._client is None:
@@ -47,14 +77,19 @@ class ClaudeClassifier:
         import anthropic
 
         try:
-            response = self._messages().create(
-                model=self._model_id(model),
-                max_tokens=MAX_OUTPUT_TOKENS,
-                system=SYSTEM_PROMPT,
-                tools=[TOOL],
-                tool_choice={"type": "tool", "name": TOOL_NAME},
-                messages=[{"role": "user", "content": user_message(new_content, new_topic, candidates)}],
-            )
+            messages = self._messages()
+
+            def create() -> Any:
+                return messages.create(
+                    model=self._model_id(model),
+                    max_tokens=MAX_OUTPUT_TOKENS,
+                    system=SYSTEM_PROMPT,
+                    tools=[TOOL],
+                    tool_choice={"type": "tool", "name": TOOL_NAME},
+                    messages=[{"role": "user", "content": user_message(new_content, new_topic, candidates)}],
+                )
+
+            response = create() if self._deadline_s is None else _within(self._deadline_s, create)
         except anthropic.AnthropicError as exc:
             raise ClassifierError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         content = getattr(response, "content", None)

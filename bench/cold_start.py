@@ -1,0 +1,202 @@
+"""Section 3: cold start of every handler in functions/.
+
+For each handler, in a fresh interpreter (best of 3): the time to import its module, which
+model and AWS SDKs that import loaded (sys.modules), the time to answer its first request
+(through aurra_local.gateway.invoke, with a fixture from events/ whose placeholder ids are
+replaced by a real tenant, key and memory), and a second, warm request. Then the heaviest
+imports from `python -X importtime`.
+
+The parent prepares the tenant, key and memories; the child (this file with --child) runs one
+handler and prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EVENTS = ROOT / "events"
+HANDLERS = ("write", "query", "settings", "supersede", "audit", "authorizer", "migrate", "admin")
+# Which fixture each handler answers first; migrate and admin have none in events/ (they are
+# not behind API Gateway), so theirs are built here: a CloudFormation custom-resource Update
+# and a key listing, as `aurra keys list --stage` sends it.
+FIXTURES = {"write": "write_memory.json", "query": "search_memories.json", "settings": "get_settings.json",
+            "supersede": "supersede_memory.json", "audit": "list_audit.json", "authorizer": "authorizer.json"}
+PLACEHOLDERS = {"tenant": "0192f0c4-0000-7000-8000-00000000a001", "key_id": "0192f0c4-0000-7000-8000-00000000b001",
+                "memory": "0192f0c4-0000-7000-8000-00000000c001",
+                "raw_key": "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"}
+WATCHED = ("anthropic", "boto3", "botocore", "numpy", "aurra_core.classifiers.rules", "aurra_core.minilm")
+
+
+def event_for(handler: str, ids: dict) -> dict:
+    if handler == "migrate":
+        return {"RequestType": "Update", "ServiceToken": "arn:aws:lambda:us-east-1:000000000000:function:provider",
+                "ResponseURL": "https://example.invalid/", "StackId": "arn:aws:cloudformation:us-east-1:000000000000:stack/aurra/1",
+                "RequestId": "bench", "LogicalResourceId": "Schema", "PhysicalResourceId": "aurra-schema",
+                "ResourceType": "Custom::AurraSchema", "ResourceProperties": {}}
+    if handler == "admin":
+        return {"request": {"action": "list", "tenant": ids["tenant_name"]}}
+    text = (EVENTS / FIXTURES[handler]).read_text()
+    for name, placeholder in PLACEHOLDERS.items():
+        text = text.replace(placeholder, ids[name])
+    return json.loads(text)
+
+
+def status_of(handler: str, response) -> str:
+    if handler == "authorizer":
+        return "allow" if response.get("policyDocument") else "?"
+    if handler == "migrate":
+        return "ok" if response.get("PhysicalResourceId") else "?"
+    if handler == "admin":
+        return "ok" if response.get("ok") else f"error {response.get('error')}"
+    return str(response.get("statusCode"))
+
+
+# ---------------------------------------------------------------- child
+
+
+def child(handler: str, event_path: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    started = time.perf_counter()
+    import importlib
+
+    module = importlib.import_module(f"functions.{handler}.handler")
+    imported = time.perf_counter() - started
+    loaded_at_import = [m for m in WATCHED if m in sys.modules]
+    module_count = len(sys.modules)
+
+    from aurra_local import gateway
+
+    event = json.loads(Path(event_path).read_text())
+
+    def call():
+        if handler in gateway.FUNCTIONS:
+            return gateway.invoke(handler, json.loads(json.dumps(event)))
+        context = gateway.LambdaContext(function_name=handler, aws_request_id="bench")
+        return module.lambda_handler(json.loads(json.dumps(event)), context)
+
+    t = time.perf_counter()
+    first = call()
+    first_s = time.perf_counter() - t
+    t = time.perf_counter()
+    second = call()
+    second_s = time.perf_counter() - t
+    print(json.dumps({"handler": handler, "import_s": imported, "modules": module_count,
+                      "loaded_at_import": loaded_at_import, "first_request_s": first_s,
+                      "first_status": status_of(handler, first), "second_request_s": second_s,
+                      "second_status": status_of(handler, second),
+                      "loaded_after_requests": [m for m in WATCHED if m in sys.modules]}))
+
+
+# ---------------------------------------------------------------- parent
+
+
+def prepare(url: str) -> dict:
+    """A tenant, its key, and what its fixtures point at."""
+    from aurra_core import keys
+    from aurra_core.db import Database
+
+    db = Database(url, max_size=1)
+    try:
+        with db.transaction() as conn:
+            name = f"coldstart-{os.getpid()}-{time.time_ns()}"
+            caller, raw = keys.create_key(conn, name)
+    finally:
+        db.close()
+    return {"tenant": str(caller.tenant_id), "key_id": str(caller.api_key_id), "raw_key": raw, "tenant_name": name,
+            "caller": caller, "url": url}
+
+
+def fresh_memory(ids: dict) -> str:
+    """A current memory of the tenant for the supersede and audit fixtures (one per run: a
+    memory superseded once cannot be superseded again)."""
+    from aurra_core.db import Database
+    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.flags import EnvFlagSource
+    from aurra_core.models import WriteRequest
+    from aurra_core.write_pipeline import WriteDependencies, write_memory
+
+    db = Database(ids["url"], max_size=1)
+    try:
+        deps = WriteDependencies(db=db, embedder=LexicalEmbedder(384), classifier_factory=lambda: None,
+                                 flags=EnvFlagSource(False))
+        outcome = write_memory(ids["caller"], WriteRequest(content="User uses Vim", topic="preferences",
+                                                           valid_from="2026-04-01T00:00:00Z"), deps)
+    finally:
+        db.close()
+    return str(outcome.result.memory.id)
+
+
+def child_env(url: str) -> dict:
+    env = dict(os.environ, AURRA_DATABASE_URL=url, AURRA_LEVEL2_ENABLED="true")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def heaviest_imports(handler: str, env: dict, top: int = 8) -> list[dict]:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import functions.{handler}.handler"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    rows = []
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        try:
+            self_us, cumulative_us, name = (x.strip() for x in line[len("import time:"):].split("|"))
+            rows.append({"module": name.strip(), "self_ms": int(self_us) / 1000, "cumulative_ms": int(cumulative_us) / 1000})
+        except ValueError:
+            continue  # the header line
+    own = {"functions", f"functions.{handler}", f"functions.{handler}.handler"}
+    rows = [r for r in rows if r["module"] not in own]
+    return sorted(rows, key=lambda r: -r["cumulative_ms"])[:top]
+
+
+def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict:
+    ids = prepare(url)
+    env = child_env(url)
+    tmp_dir = tmp_dir or Path("/tmp")
+    results = {}
+    for handler in HANDLERS:
+        samples = []
+        for _ in range(runs):
+            ids["memory"] = fresh_memory(ids)
+            path = tmp_dir / f"event-{handler}.json"
+            path.write_text(json.dumps(event_for(handler, ids)))
+            done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)],
+                                  cwd=ROOT, env=env, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"cold start of {handler} failed:\n{done.stderr[-3000:]}")
+            samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        best = min(samples, key=lambda s: s["import_s"])
+        result = {
+            "import_ms_best": best["import_s"] * 1000,
+            "import_ms_all": [s["import_s"] * 1000 for s in samples],
+            "modules_after_import": best["modules"],
+            "first_request_ms_best": min(s["first_request_s"] for s in samples) * 1000,
+            "first_request_ms_all": [s["first_request_s"] * 1000 for s in samples],
+            "first_status": sorted({s["first_status"] for s in samples}),
+            "second_request_ms_best": min(s["second_request_s"] for s in samples) * 1000,
+            "loaded_at_import": sorted(set().union(*(s["loaded_at_import"] for s in samples))),
+            "loaded_after_requests": sorted(set().union(*(s["loaded_after_requests"] for s in samples))),
+            "anthropic_at_import": any("anthropic" in s["loaded_at_import"] for s in samples),
+            "heaviest_imports": heaviest_imports(handler, env),
+        }
+        results[handler] = result
+        log(f"  {handler:<11} import {result['import_ms_best']:7.0f} ms (best of {runs})  first request "
+            f"{result['first_request_ms_best']:7.0f} ms [{', '.join(result['first_status'])}]  warm "
+            f"{result['second_request_ms_best']:6.1f} ms  anthropic at import: "
+            f"{'YES' if result['anthropic_at_import'] else 'no'}")
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", required=True, choices=HANDLERS)
+    parser.add_argument("--event", required=True)
+    args = parser.parse_args()
+    child(args.child, args.event)

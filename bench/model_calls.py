@@ -1,0 +1,209 @@
+"""Section 4: model calls per write on a realistic stream.
+
+evals/cases.jsonl's old facts, then its new facts (each new fact after its own old one), are
+replayed with distractor writes among distractor memories in six tenants that differ in what
+they ask for: Level 2 requested per request, on by the key's default, not requested, refused
+by the request against an on default, extra excluded topics, and a tenant served while the
+server flag is off. The rules classifier stands in for the model, wrapped to count the calls
+and to build, for each call, the exact prompt the model classifier would send
+(aurra_core.classifiers.prompt: SYSTEM_PROMPT, the record_verdicts tool, user_message(...)).
+
+Tokens are ESTIMATED as characters / 3.6 (no tokenizer runs here); output as about 60 tokens
+per verdict (one verdict per candidate). Cost uses ASSUMED list prices for Claude Haiku 4.5:
+$1 per million input tokens, $5 per million output tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import uuid
+from dataclasses import dataclass
+
+from common import ROOT, TimedClassifier, pct
+
+CHARS_PER_TOKEN = 3.6
+OUTPUT_TOKENS_PER_VERDICT = 60
+PRICE_IN_PER_M = 1.0   # assumed list price, USD per million input tokens (Claude Haiku 4.5)
+PRICE_OUT_PER_M = 5.0  # assumed list price, USD per million output tokens
+DISTRACTORS_PER_TENANT = 300
+GATED = ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "no_candidates")
+
+
+@dataclass
+class TenantPlan:
+    name: str
+    level2_flag: bool            # the server flag while this tenant's writes run
+    requested: bool | None       # the request's auto_supersede (None: the key's default)
+    key_default: bool = False    # the key's auto_supersede_default
+    extra_excluded: tuple[str, ...] = ()
+
+
+PLANS = (
+    TenantPlan("requested", True, True),
+    TenantPlan("key default on", True, None, key_default=True),
+    TenantPlan("not requested", True, None),
+    TenantPlan("refused by request", True, False, key_default=True),
+    TenantPlan("requested, more excluded topics", True, True, extra_excluded=("finance", "payment", "family", "diet")),
+    TenantPlan("requested, server flag off", False, True),
+)
+
+
+def estimate_input_tokens(new_content: str, new_topic: str, candidates: list) -> tuple[float, float]:
+    """(whole request, its static part: system prompt and tool definition), in estimated tokens."""
+    from aurra_core.classifiers.prompt import SYSTEM_PROMPT, TOOL, user_message
+
+    static = len(SYSTEM_PROMPT) + len(json.dumps(TOOL))
+    return (static + len(user_message(new_content, new_topic, candidates))) / CHARS_PER_TOKEN, static / CHARS_PER_TOKEN
+
+
+def run(url: str, seed: int = 5) -> dict:
+    from candidate_search import NAMES, fact
+
+    from aurra_core import keys, store
+    from aurra_core.classifiers.rules import RulesClassifier
+    from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
+    from aurra_core.db import Database
+    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.flags import EnvFlagSource
+    from aurra_core.models import SettingsPatch, WriteRequest
+    from aurra_core.observability import metrics
+    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_local.evaluate import load_cases
+
+    rng = random.Random(seed)
+    cases = load_cases(ROOT / "evals" / "cases.jsonl")
+    embedder = LexicalEmbedder(384)
+    db = Database(url, max_size=2)
+    calls: list[dict] = []
+    classifier = TimedClassifier(RulesClassifier(), on_call=lambda content, topic, candidates, model: calls.append(
+        {"content": content, "topic": topic, "candidates": candidates}))
+
+    # Tenants, keys with their settings, and distractor memories already stored.
+    callers = []
+    for plan in PLANS:
+        with db.transaction() as conn:
+            caller, _ = keys.create_key(conn, f"calls-{plan.name.replace(' ', '-')}-{uuid.uuid4().hex[:6]}")
+        patch = {}
+        if plan.key_default:
+            patch["auto_supersede_default"] = True
+        if plan.extra_excluded:
+            patch["excluded_categories"] = [*DEFAULT_EXCLUDED_CATEGORIES, *plan.extra_excluded]
+        if patch:
+            with db.tenant_transaction(caller.tenant_id) as conn:
+                keys.update_key_settings(conn, caller, SettingsPatch(**patch))
+        callers.append(caller)
+        names = rng.sample(NAMES, 6)
+        with db.transaction() as conn:
+            now = store.write_clock(conn)
+            for _ in range(DISTRACTORS_PER_TENANT):
+                text = fact(rng, rng.choice(names))
+                store.insert_version(conn, memory_id=uuid.uuid4(), tenant_id=caller.tenant_id, content=text,
+                                     topic=rng.choice(("general", "preferences", "work", "travel")), metadata={},
+                                     embedding=embedder.embed(text), valid_from=now, valid_to=None,
+                                     superseded_by=None, supersedes=None, recorded_at=now)
+
+    # The stream: per tenant, its cases' old and new facts (new after old) and as many
+    # distractor writes, shuffled; tenants interleaved.
+    per_tenant: list[list[tuple]] = [[] for _ in PLANS]
+    for i, case in enumerate(cases):
+        per_tenant[i % len(PLANS)].append(case)
+    streams = []
+    for t, tenant_cases in enumerate(per_tenant):
+        items = [("old", c) for c in tenant_cases] + [("new", c) for c in tenant_cases]
+        names = rng.sample(NAMES, 6)
+        items += [("distractor", {"content": fact(rng, rng.choice(names)), "topic": "general"})
+                  for _ in range(len(tenant_cases))]
+        rng.shuffle(items)
+        seen_old = set()
+        ordered, waiting = [], {}
+        for kind, item in items:  # hold a new fact back until its old one has been written
+            if kind == "new" and item["id"] not in seen_old:
+                waiting[item["id"]] = (kind, item)
+                continue
+            ordered.append((kind, item))
+            if kind == "old":
+                seen_old.add(item["id"])
+                if item["id"] in waiting:
+                    ordered.append(waiting.pop(item["id"]))
+        streams.append(ordered)
+
+    writes = []
+    position = [0] * len(PLANS)
+    while any(position[t] < len(streams[t]) for t in range(len(PLANS))):
+        for t, plan in enumerate(PLANS):
+            if position[t] >= len(streams[t]):
+                continue
+            kind, item = streams[t][position[t]]
+            position[t] += 1
+            fact_ = item if kind == "distractor" else item[kind]
+            deps = WriteDependencies(db=db, embedder=embedder, classifier_factory=lambda: classifier,
+                                     flags=EnvFlagSource(plan.level2_flag))
+            before = classifier.calls
+            outcome = write_memory(callers[t], WriteRequest(content=fact_["content"], topic=fact_.get("topic", "general"),
+                                                            auto_supersede=plan.requested), deps)
+            metrics.clear_metrics()
+            a = outcome.result.auto_supersede
+            writes.append({"tenant": plan.name, "kind": kind, "calls": classifier.calls - before,
+                           "skipped": a.skipped_reason.value if a.skipped_reason else None,
+                           "superseded": a.supersession is not None, "duplicate": not outcome.result.created})
+    db.close()
+    return summarise(writes, calls)
+
+
+def summarise(writes: list[dict], calls: list[dict]) -> dict:
+    total = len(writes)
+    reached = [w for w in writes if w["calls"] > 0]
+    by_outcome: dict[str, dict] = {}
+    for w in writes:
+        key = w["skipped"] or "classified"
+        row = by_outcome.setdefault(key, {"writes": 0, "calls": 0})
+        row["writes"] += 1
+        row["calls"] += w["calls"]
+    by_tenant: dict[str, dict] = {}
+    for w in writes:
+        row = by_tenant.setdefault(w["tenant"], {"writes": 0, "calls": 0, "superseded": 0, "duplicates": 0})
+        row["writes"] += 1
+        row["calls"] += w["calls"]
+        row["superseded"] += w["superseded"]
+        row["duplicates"] += w["duplicate"]
+    gated_calls = sum(w["calls"] for w in writes if w["skipped"] in GATED)
+    inputs, statics, outputs = [], [], []
+    for c in calls:
+        whole, static = estimate_input_tokens(c["content"], c["topic"], c["candidates"])
+        inputs.append(whole)
+        statics.append(static)
+        outputs.append(OUTPUT_TOKENS_PER_VERDICT * len(c["candidates"]))
+    mean_in = statistics.fmean(inputs) if inputs else 0.0
+    mean_out = statistics.fmean(outputs) if outputs else 0.0
+    cost_per_call = mean_in * PRICE_IN_PER_M / 1e6 + mean_out * PRICE_OUT_PER_M / 1e6
+    calls_per_write = len(calls) / total if total else 0.0
+    eligible = [w for w in writes if w["skipped"] in (None, "no_candidates", "classifier_error")]
+    return {
+        "writes": total,
+        "calls": len(calls),
+        "share_reaching_classifier": len(reached) / total if total else 0.0,
+        "share_of_level2_eligible_reaching_classifier": (len([w for w in eligible if w["calls"]]) / len(eligible)
+                                                         if eligible else 0.0),
+        "calls_per_write": calls_per_write,
+        "max_calls_in_one_write": max((w["calls"] for w in writes), default=0),
+        "calls_in_gated_disabled_or_candidateless_writes": gated_calls,
+        "by_outcome": by_outcome,
+        "by_tenant": by_tenant,
+        "candidates_per_call_mean": statistics.fmean(len(c["candidates"]) for c in calls) if calls else 0.0,
+        "tokens_estimated": {
+            "method": f"characters / {CHARS_PER_TOKEN} (an estimate; no tokenizer), system prompt + tool definition + "
+                      f"user message; the API's own tool-use preamble is not included. Output: "
+                      f"{OUTPUT_TOKENS_PER_VERDICT} tokens per verdict.",
+            "input_per_call_mean": mean_in, "input_per_call_p95": pct(inputs, 95) if inputs else 0.0,
+            "input_static_part": statics[0] if statics else 0.0,
+            "output_per_call_mean": mean_out,
+        },
+        "cost_estimated_usd": {
+            "prices": "ASSUMED list prices, Claude Haiku 4.5: $1 / M input tokens, $5 / M output tokens",
+            "per_call": cost_per_call,
+            "per_write": cost_per_call * calls_per_write,
+            "per_level2_eligible_write": cost_per_call * (len(calls) / len(eligible)) if eligible else 0.0,
+        },
+    }

@@ -1,0 +1,87 @@
+"""Section 2: candidate search per tenant shape and store size, with bench/candidate_search.py's
+measure(): latency and recall@3 against the exact scan for each strategy, whether the HNSW
+index was really used (the planner may prefer the btree), what the service's own choice
+(store.find_candidates strategy="auto", threshold store.HNSW_MIN_TENANT_MEMORIES) picks for
+the shape's tenant size, and what that choice's tenant count costs."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from candidate_search import auto_choice, measure, prepare_queries
+
+STRATEGIES = (
+    ("exact (btree on tenant, exact order)", "exact", None),
+    ("hnsw, iterative scan, ef_search=40", "hnsw", 40),
+    ("hnsw, iterative scan, ef_search=100 (service)", "hnsw", 100),
+    ("hnsw, iterative scan, ef_search=400", "hnsw", 400),
+    ("hnsw forced (no btree), iterative, ef=100", "hnsw_forced", 100),
+    ("hnsw forced, no iterative scan, ef=100", "hnsw_forced_no_iterative", 100),
+    ("auto (the service's choice)", "auto", None),
+    ("probe: exact without the materialised CTE", "exact_unmaterialised", None),
+)
+HNSW_INDEX = "memory_versions_embedding_current"
+
+
+def _index_scans(stats_conn) -> int:
+    stats_conn.execute("SELECT pg_stat_clear_snapshot()")
+    row = stats_conn.execute("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = %s", (HNSW_INDEX,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _flush_stats(conn) -> None:
+    """Make this backend's pending statistics visible to the stats connection."""
+    with conn.transaction():
+        conn.execute("SELECT pg_stat_force_next_flush()")
+    time.sleep(0.05)
+
+
+def run(store, queries: int, rng: random.Random, log=print) -> dict:
+    import psycopg
+    from pgvector.psycopg import register_vector
+
+    from aurra_core import store as service_store
+    from aurra_core.embeddings import LexicalEmbedder
+
+    embedder = LexicalEmbedder(384)
+    results: dict = {"shape": store.label, "size": store.size, "tenant_size": store.tenants[0][1],
+                     "threshold": service_store.HNSW_MIN_TENANT_MEMORIES, "strategies": {}}
+    with psycopg.connect(store.url) as conn, psycopg.connect(store.url, autocommit=True) as stats:
+        register_vector(conn)
+        started = time.perf_counter()
+        prepared = prepare_queries(conn, store.tenants, embedder, rng, queries, store.names_of)
+        results["ground_truth_s"] = time.perf_counter() - started
+        for label, strategy, ef in STRATEGIES:
+            _flush_stats(conn)
+            before = _index_scans(stats)
+            r = measure(conn, store.tenants, embedder, rng, queries, strategy, ef, prepared=prepared)
+            _flush_stats(conn)
+            r["hnsw_index_scans_per_query"] = (_index_scans(stats) - before) / len(prepared)
+            r["label"] = label
+            results["strategies"][f"{strategy}:{ef}" if ef else strategy] = r
+            log(f"    {label:<47}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['recall@3']:>10.3f}"
+                f"{r['hnsw_index_scans_per_query']:>8.2f}")
+        # What "auto" chose, per tenant, and what its tenant count costs.
+        choices, counts = {}, []
+        for tenant_id, q, _ in prepared[: min(len(prepared), 30)]:
+            chosen = auto_choice(conn, tenant_id, q)
+            choices[chosen] = choices.get(chosen, 0) + 1
+            with conn.transaction():
+                t = time.perf_counter()
+                service_store.count_current(conn, tenant_id)
+                counts.append((time.perf_counter() - t) * 1000)
+        results["auto_choice"] = choices
+        results["count_current_p50_ms"] = statistics.median(counts)
+        # The right choice: of the service's two strategies, one whose recall holds and that is
+        # the fastest (within 25% + 0.25 ms: closer than that is noise on this machine).
+        p50 = {name: results["strategies"][key]["p50_ms"] for key, name in (("exact", "exact"), ("hnsw:100", "hnsw"))}
+        holds = {name for key, name in (("exact", "exact"), ("hnsw:100", "hnsw"))
+                 if results["strategies"][key]["recall@3"] >= 0.99}
+        best = min(holds, key=p50.get) if holds else None
+        picked = max(choices, key=choices.get)
+        results["best_service_strategy"] = best
+        results["auto_picked"] = picked
+        results["auto_right"] = best is not None and picked in holds and p50[picked] <= 1.25 * p50[best] + 0.25
+    return results
