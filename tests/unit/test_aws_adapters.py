@@ -59,7 +59,7 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
         {"host": "cluster.local", "port": 5432, "username": "aurra", "password": "pw", "dbname": "aurra"}))["ARN"]
     key_arn = sm.create_secret(Name="aurra/prod/anthropic-api-key", SecretString="sk-ant-test")["ARN"]
     parameters.clear_caches()
-    conninfo = resolve_conninfo(Settings(db_secret_arn=db_arn, db_host="proxy.local"))
+    conninfo = resolve_conninfo(Settings(database_url=None, db_secret_arn=db_arn, db_host="proxy.local"))
     assert "host=proxy.local" in conninfo and "sslmode=require" in conninfo and "password=pw" in conninfo
     assert _anthropic_api_key(Settings(anthropic_secret_arn=key_arn)) == "sk-ant-test"
 

@@ -14,16 +14,19 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
     IdempotencyItemAlreadyExistsError,
     IdempotencyItemNotFoundError,
+    IdempotencyPersistenceLayerError,
     IdempotencyValidationError,
 )
 from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+import psycopg
 from psycopg.rows import dict_row
 
-from aurra_core import invocation
+from aurra_core import idempotency_claim, invocation
 from aurra_core.db import Database, get_database
-from aurra_core.errors import Conflict
+from aurra_core.errors import Conflict, ServiceUnavailable
 from aurra_core.models import Caller
+from aurra_core.observability import logger
 
 EXPIRES_AFTER_S = 24 * 3600
 
@@ -80,6 +83,8 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
                  "payload_hash": data_record.payload_hash, "now": int(now), "now_ms": int(now * 1000)},
             )
             if cur.fetchone() is not None:
+                # The call's writing transaction commits this record with its write.
+                idempotency_claim.claim(data_record.idempotency_key, data_record.in_progress_expiry_timestamp)
                 return
             cur.execute("SELECT * FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,))
             existing = cur.fetchone()
@@ -98,9 +103,17 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
             )
 
     def _delete_record(self, data_record: DataRecord) -> None:
-        # The call failed: free the key so the client's retry can run it again.
+        # The call failed: free the key so the client's retry can run it again. Only the
+        # record as this call claimed it: not one its write committed (the commit went through
+        # though the call saw an error), nor one a retry has taken over since.
+        claimed = idempotency_claim.current()
         with self._db().tenant_transaction(None) as conn:
-            conn.execute("DELETE FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,))
+            if claimed is not None and claimed[0] == data_record.idempotency_key:
+                conn.execute("""DELETE FROM idempotency_records WHERE idempotency_key = %s
+                                AND in_progress_expiry IS NOT DISTINCT FROM %s::bigint""", claimed)
+            else:
+                conn.execute("DELETE FROM idempotency_records WHERE idempotency_key = %s",
+                             (data_record.idempotency_key,))
 
 
 @lru_cache(maxsize=None)
@@ -118,8 +131,15 @@ def run_once(operation: str, caller: Caller, key: str | None, body: Any,
     context = invocation.get_context()
     if context is not None:  # an in-progress record expires when the invocation would time out
         _CONFIG.register_lambda_context(context)
+    done: dict[str, Any] = {}
+    idempotency_claim.clear()
+
+    def call_and_keep() -> dict[str, Any]:
+        done["response"] = call()
+        return done["response"]
+
     handler = IdempotencyHandler(
-        function=call,
+        function=call_and_keep,
         function_payload={"tenant_id": str(caller.tenant_id), "key": key, "body": body},
         config=_CONFIG,
         persistence_store=_persistence(operation),
@@ -133,3 +153,15 @@ def run_once(operation: str, caller: Caller, key: str | None, body: Any,
         raise Conflict("this Idempotency-Key was already used with a different request body") from exc
     except IdempotencyAlreadyInProgressError as exc:
         raise Conflict("a request with this Idempotency-Key is still in progress; retry shortly") from exc
+    except IdempotencyPersistenceLayerError as exc:
+        if "response" in done:
+            # The call committed; only recording its answer failed (the database went away
+            # just after). Say what happened: an error would invite a retry that, once the
+            # record's in-progress time ran out, would do it all again.
+            logger.warning("idempotency record not completed", extra={"operation": operation})
+            return done["response"]
+        if isinstance(exc.__cause__, (ServiceUnavailable, psycopg.OperationalError)):
+            raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+        raise
+    finally:
+        idempotency_claim.clear()

@@ -25,6 +25,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from aurra_core import idempotency_claim
 from aurra_core.ids import new_id
 from aurra_core.models import AuditEvent, AuditType, Memory, MemoryVersion
 
@@ -99,8 +100,10 @@ def _tenant_lock_key(tenant_id: UUID) -> int:
 
 
 def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
-    """Mark this transaction as a writer of the tenant (see the module docstring)."""
+    """Mark this transaction as a writer of the tenant (see the module docstring). Inside an
+    idempotent call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
     conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
+    idempotency_claim.bind(conn)
 
 
 def write_clock(conn: psycopg.Connection) -> datetime:
@@ -259,7 +262,7 @@ def find_candidates(
     limit: int,
     min_similarity: float,
     strategy: str = "auto",
-    ef_search: int = 100,
+    ef_search: int = 200,
 ) -> list[tuple[MemoryRow, float]]:
     """The tenant's most similar current memories, never one of an excluded topic."""
     if strategy == "auto":
