@@ -15,7 +15,8 @@ from candidate_search import auto_choice, measure, prepare_queries
 STRATEGIES = (
     ("exact (btree on tenant, exact order)", "exact", None),
     ("hnsw, iterative scan, ef_search=40", "hnsw", 40),
-    ("hnsw, iterative scan, ef_search=100 (service)", "hnsw", 100),
+    ("hnsw, iterative scan, ef_search=100", "hnsw", 100),
+    ("hnsw, iterative scan, ef_search=200 (service)", "hnsw", 200),
     ("hnsw, iterative scan, ef_search=400", "hnsw", 400),
     ("hnsw forced (no btree), iterative, ef=100", "hnsw_forced", 100),
     ("hnsw forced, no iterative scan, ef=100", "hnsw_forced_no_iterative", 100),
