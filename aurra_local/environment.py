@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 
 LOCAL_DEFAULTS = {
     # No X-Ray daemon and no CloudWatch here: keep tracing off and metrics quiet.
@@ -17,6 +18,8 @@ LOCAL_DEFAULTS = {
 def apply_local_defaults() -> None:
     for name, value in LOCAL_DEFAULTS.items():
         os.environ.setdefault(name, value)
+    # Most requests emit no metric; locally that is not worth a warning per request.
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
     from aurra_core.service import reset
 
     reset()
