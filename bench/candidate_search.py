@@ -22,7 +22,6 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
 import psycopg
 
 from aurra_core import store

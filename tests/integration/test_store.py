@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from aurra_core import queries, store
+from aurra_core import queries
 from aurra_core.config import get_settings
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.migrate import apply_migrations

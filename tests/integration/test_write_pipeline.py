@@ -1,6 +1,5 @@
 from datetime import UTC, datetime
 
-import pytest
 
 from aurra_core import keys, store
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest

@@ -32,7 +32,6 @@ import json
 import random
 import re
 import threading
-import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any

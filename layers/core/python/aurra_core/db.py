@@ -59,10 +59,6 @@ class Database:
         self._pool: ConnectionPool | None = None
         self._lock = threading.Lock()
 
-    @property
-    def conninfo(self) -> str:
-        return self._conninfo
-
     def _get_pool(self) -> ConnectionPool:
         if self._pool is None:
             with self._lock:

@@ -14,7 +14,6 @@ query with `known_at` equal to that instant sees exactly the same rows.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any

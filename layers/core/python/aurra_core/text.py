@@ -1,4 +1,4 @@
-"""Text normalisation shared by the local embedder and the rules classifier."""
+"""Text normalisation for the local lexical embedder (the rules classifier has its own, rules_text)."""
 
 from __future__ import annotations
 

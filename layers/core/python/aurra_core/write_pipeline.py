@@ -13,7 +13,6 @@ from aurra_core.classifiers.base import Candidate, Classification, Classifier, C
 from aurra_core.config import CANDIDATE_LIMIT, get_settings
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
-from aurra_core.errors import ClassifierError
 from aurra_core.flags import FlagSource
 from aurra_core.gating import gate
 from aurra_core.ids import new_id

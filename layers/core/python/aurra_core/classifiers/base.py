@@ -33,13 +33,6 @@ class Classification:
     model: str
     details: dict[str, Any] = field(default_factory=dict)
 
-    def strongest(self) -> ClassifierVerdict | None:
-        """The verdict that matters most: an actionable one first, then by confidence."""
-        rank = {Verdict.CONTRADICTS: 0, Verdict.DUPLICATE: 1, Verdict.SUPPLEMENTS: 2, Verdict.NEW_FACT: 3}
-        if not self.verdicts:
-            return None
-        return min(self.verdicts, key=lambda v: (rank[v.verdict], -v.confidence))
-
 
 class Classifier(Protocol):
     def classify(self, new_content: str, new_topic: str, candidates: list[Candidate], model: str) -> Classification:
