@@ -156,6 +156,17 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tenant_indexes(args: argparse.Namespace) -> int:
+    from aurra_core.config import get_settings
+    from aurra_core.tenant_indexes import maintain
+
+    url = _database_url(args.data_dir)
+    _migrate(url)
+    report = maintain(url, limit=args.limit if args.limit is not None else get_settings().tenant_index_limit)
+    print(json.dumps(report.as_dict(), indent=2))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.config import get_settings
     from aurra_core.classifiers.factory import create_classifier
@@ -246,6 +257,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", help="apply migrations to AURRA_DATABASE_URL")
     migrate.set_defaults(func=cmd_migrate)
+
+    indexes = sub.add_parser(
+        "tenant-indexes",
+        help="build (or drop) large tenants' own HNSW indexes, as the scheduled maintenance function does",
+    )
+    indexes.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    indexes.add_argument("--limit", type=int, help="at most this many tenants get one (default: AURRA_TENANT_INDEX_LIMIT)")
+    indexes.set_defaults(func=cmd_tenant_indexes)
     return parser
 
 

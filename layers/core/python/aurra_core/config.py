@@ -47,6 +47,9 @@ class Settings(BaseSettings):
 
     max_body_bytes: int = 64 * 1024
 
+    # At most this many of the largest tenants get their own HNSW index (tenant_indexes.py).
+    tenant_index_limit: int = Field(default=100, ge=0, le=1000)
+
     # The admin function meters each new key through this usage plan (AWS only).
     usage_plan_id: str | None = None
 

@@ -33,9 +33,10 @@ _MEMORY_COLUMNS = (
     "superseded_by, supersedes, recorded_at, recorded_to"
 )
 
-# Tenants whose current memories outnumber this are searched through the HNSW index;
-# smaller ones exactly through the btree. Measured (BENCHMARKS.md): an exact scan costs about
-# 1 ms per 1,000 memories here, HNSW under 1 ms whatever the size.
+# Tenants whose current memories outnumber this are searched through an HNSW index (their
+# own when tenant_indexes.py has built it, else the shared one); smaller ones exactly through
+# the btree. Measured (BENCHMARKS.md): an exact scan costs about 1 ms per 1,000 memories
+# here, HNSW a millisecond or two whatever the size.
 HNSW_MIN_TENANT_MEMORIES = 2_000
 
 
@@ -283,7 +284,9 @@ def find_candidates(
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY (embedding <=> %(q)s) + 0 LIMIT %(limit)s"""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params)
+        # Never a prepared (possibly generic) plan: planned with the tenant id as a constant,
+        # PostgreSQL uses the tenant's own HNSW index when it has one (tenant_indexes.py).
+        cur.execute(sql, params, prepare=False)
         found = [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
     return [(row, sim) for row, sim in found if sim >= min_similarity]
 
