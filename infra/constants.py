@@ -36,9 +36,10 @@ AUDIT = "audit"
 AUTHORIZER = "authorizer"
 MIGRATE = "migrate"
 ADMIN = "admin"
+MAINTENANCE = "maintenance"
 # Functions that serve a public route.
 ROUTE_FUNCTIONS = (WRITE, QUERY, SUPERSEDE, SETTINGS, AUDIT)
-ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN)
+ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN, MAINTENANCE)
 
 # What each function may do; infra/components/functions.py turns these into
 # IAM statements and security-group rules, nothing more.
@@ -57,6 +58,8 @@ CAPABILITIES = {
     AUTHORIZER: frozenset({"db"}),
     MIGRATE: frozenset({"db_direct"}),
     ADMIN: frozenset({"db", "api_keys"}),
+    # CREATE INDEX CONCURRENTLY: DDL on the writer, a session-level advisory lock
+    MAINTENANCE: frozenset({"db_direct"}),
 }
 # (memory MB, timeout s). API Gateway's integration timeout is 29 s.
 SIZING = {
@@ -68,7 +71,11 @@ SIZING = {
     AUTHORIZER: (512, 10),
     MIGRATE: (512, 300),
     ADMIN: (512, 30),
+    # Lambda's maximum: building a large tenant's HNSW index takes minutes.
+    MAINTENANCE: (512, 900),
 }
+# How often the maintenance function runs (an EventBridge schedule).
+MAINTENANCE_SCHEDULE_MINUTES = 60
 
 # --- HTTP routes (../shared/API.md): (method, path, function) -----------------
 API_ROOT = "agent"
@@ -168,6 +175,10 @@ def api_name(stage: str) -> str:
 
 def usage_plan_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-default"
+
+
+def maintenance_rule_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-{MAINTENANCE}"
 
 
 def dashboard_name(stage: str) -> str:

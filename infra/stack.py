@@ -14,6 +14,7 @@ from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
 from infra.components.functions import Functions
 from infra.components.layer import CoreLayer
+from infra.components.maintenance import Maintenance
 from infra.components.migrations import Migrations
 from infra.components.network import Network
 from infra.components.observability import Observability
@@ -56,6 +57,13 @@ class AurraStack(cdk.Stack):
             migrate_function=self.functions[c.MIGRATE],
             database=self.database,
         )
+        self.maintenance = Maintenance(
+            self,
+            "Maintenance",
+            config=config,
+            maintenance_function=self.functions[c.MAINTENANCE],
+            migrations=self.migrations,
+        )
         self.observability = Observability(
             self,
             "Observability",
@@ -76,6 +84,13 @@ class AurraStack(cdk.Stack):
             "AdminFunctionName": (
                 self.functions[c.ADMIN].function_name,
                 "Invoke to manage API keys (aurra keys create --stage)",
+            ),
+            "MaintenanceFunctionName": (
+                self.functions[c.MAINTENANCE].function_name,
+                (
+                    f"Runs every {c.MAINTENANCE_SCHEDULE_MINUTES} minutes to keep large "
+                    "tenants' own indexes; invoke to run it now"
+                ),
             ),
             "Level2Parameter": (
                 self.flags.level2_parameter.parameter_name,

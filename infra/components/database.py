@@ -11,8 +11,9 @@
   small pool of database connections. Functions authenticate to the proxy with
   the secret's user and password; IAM database authentication is enabled on
   the cluster too, for operators.
-- Only the proxy and the migrate function reach the cluster; only the API,
-  authorizer and admin functions reach the proxy (security groups).
+- Only the proxy and the migrate and maintenance functions reach the cluster;
+  only the API, authorizer and admin functions reach the proxy (security
+  groups).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Database(Construct):
         vpc = network.vpc
         engine = rds.DatabaseClusterEngine.aurora_postgres(version=ENGINE_VERSION)
 
+        # Its description predates the maintenance function, which reaches the
+        # cluster too; changing it would replace the group under a live cluster.
         self.cluster_security_group = ec2.SecurityGroup(
             self,
             "ClusterSecurityGroup",

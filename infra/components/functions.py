@@ -134,8 +134,9 @@ class Functions(Construct):
         self.config = config
         vpc = network.vpc
 
-        # Two security groups: the proxy's clients, and the migrate function,
-        # the only one that talks to the cluster itself.
+        # Two security groups: the proxy's clients, and the functions with
+        # "db_direct" (migrate and maintenance), the only ones that talk to
+        # the cluster itself.
         self.app_security_group = ec2.SecurityGroup(
             self,
             "AppSecurityGroup",
@@ -147,11 +148,14 @@ class Functions(Construct):
             self,
             "MigrateSecurityGroup",
             vpc=vpc,
+            # predates maintenance; a new description would replace the group
             description="Aurra migrate function",
             allow_all_outbound=False,
         )
         database.allow_proxy_from(self.app_security_group, "PostgreSQL from the Aurra functions")
-        database.allow_cluster_from(self.migrate_security_group, "PostgreSQL from the migrate function")
+        database.allow_cluster_from(
+            self.migrate_security_group, "PostgreSQL from the migrate and maintenance functions"
+        )
         # HTTPS to AWS services: through the VPC endpoints when there are
         # some and nothing else is needed, otherwise anywhere (NAT).
         if network.has_endpoints and not network.has_internet:
@@ -187,7 +191,7 @@ class Functions(Construct):
             environment = dict(common, **{c.ENV_SERVICE_NAME: c.service_name(config.stage, name)})
             if "db_direct" in capabilities:
                 # DDL goes to the writer itself, not through the proxy
-                # (migrations take session-level locks).
+                # (migrations and index builds take session-level locks).
                 environment[c.ENV_DB_HOST] = database.cluster.cluster_endpoint.hostname
             fn = AurraFunction(
                 self,

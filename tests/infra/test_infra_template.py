@@ -275,7 +275,7 @@ def test_database_is_not_public(dev: Synth) -> None:
     db_subnets = {ref(s) for s in subnet_group["Properties"]["SubnetIds"]}
     assert db_subnets and all("dataSubnet" in s for s in db_subnets)
     assert not dev.of_type("AWS::EC2::InternetGateway")
-    # nothing reaches it but the proxy and the migrate function
+    # nothing reaches it but the proxy and the functions doing DDL (one group)
     (cluster,) = dev.of_type("AWS::RDS::DBCluster").values()
     (cluster_sg,) = [ref(g) for g in cluster["Properties"]["VpcSecurityGroupIds"]]
     sources = set()
@@ -285,9 +285,14 @@ def test_database_is_not_public(dev: Synth) -> None:
             sources.add(ref(rule["Properties"]["SourceSecurityGroupId"]))
     (proxy,) = dev.of_type("AWS::RDS::DBProxy").values()
     (proxy_sg,) = [ref(g) for g in proxy["Properties"]["VpcSecurityGroupIds"]]
-    migrate = aurra_functions(dev)[c.MIGRATE]
-    (migrate_sg,) = [ref(g) for g in migrate["Properties"]["VpcConfig"]["SecurityGroupIds"]]
-    assert sources == {proxy_sg, migrate_sg}
+    direct_sgs = {
+        ref(g)
+        for name, fn in aurra_functions(dev).items()
+        if "db_direct" in c.CAPABILITIES[name]
+        for g in fn["Properties"]["VpcConfig"]["SecurityGroupIds"]
+    }
+    assert len(direct_sgs) == 1
+    assert sources == {proxy_sg} | direct_sgs
     assert "SecurityGroupIngress" not in dev.resources[cluster_sg]["Properties"]
 
 
@@ -379,8 +384,8 @@ def test_functions_get_the_layer_settings(dev: Synth) -> None:
         assert env[c.ENV_SERVICE_NAME] == f"aurra-dev-{name}"
         assert "SecretAttachment" in ref(env[c.ENV_DB_SECRET_ARN]) or secret_id in json.dumps(env)
         assert c.ENV_ANTHROPIC_SECRET_ARN not in env
-        # the proxy for everyone; the writer endpoint for the migrations
-        expected_host = cluster_id if name == c.MIGRATE else proxy_id
+        # the proxy for everyone; the writer endpoint for DDL (migrations, index builds)
+        expected_host = cluster_id if "db_direct" in c.CAPABILITIES[name] else proxy_id
         assert ref(env[c.ENV_DB_HOST]) == expected_host, name
 
 
@@ -483,6 +488,45 @@ def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
     assert any("DatabaseCluster" in d for d in resource.get("DependsOn", []))
 
 
+def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None:
+    maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
+    (rule,) = dev.of_type("AWS::Events::Rule").values()
+    props = rule["Properties"]
+    assert props["Name"] == "aurra-dev-maintenance"
+    assert props["ScheduleExpression"] == "rate(1 hour)"  # how CDK renders 60 minutes
+    assert props["State"] == "ENABLED"
+    assert "HNSW" in props["Description"]
+    (target,) = props["Targets"]
+    assert ref(target["Arn"]) == maintenance_id
+    assert target["RetryPolicy"]["MaximumEventAgeInSeconds"] == c.MAINTENANCE_SCHEDULE_MINUTES * 60
+    # EventBridge may invoke the function, and only from this rule
+    (permission,) = [
+        p["Properties"] for p in dev.of_type("AWS::Lambda::Permission").values()
+        if ref(p["Properties"]["FunctionName"]) == maintenance_id
+    ]
+    assert permission["Principal"] == "events.amazonaws.com"
+    assert ref(permission["SourceArn"]) in dev.of_type("AWS::Events::Rule")
+    # a failed run waits for the next one rather than being retried
+    (invoke_config,) = dev.of_type("AWS::Lambda::EventInvokeConfig").values()
+    assert ref(invoke_config["Properties"]["FunctionName"]) == maintenance_id
+    assert invoke_config["Properties"]["MaximumRetryAttempts"] == 0
+    (migrations_id,) = dev.of_type("Custom::AurraMigrations")
+    assert migrations_id in rule.get("DependsOn", [])
+
+
+def test_maintenance_builds_indexes_on_the_writer_like_migrate(dev: Synth) -> None:
+    fns = aurra_functions(dev)
+    maintenance, migrate = fns[c.MAINTENANCE]["Properties"], fns[c.MIGRATE]["Properties"]
+    assert maintenance["Timeout"] == 900
+    assert maintenance["VpcConfig"]["SecurityGroupIds"] == migrate["VpcConfig"]["SecurityGroupIds"]
+    (cluster_id,) = dev.of_type("AWS::RDS::DBCluster")
+    assert ref(maintenance["Environment"]["Variables"][c.ENV_DB_HOST]) == cluster_id
+    # no route: only the schedule invokes it
+    maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
+    for method in dev.of_type("AWS::ApiGateway::Method").values():
+        assert maintenance_id not in json.dumps(method["Properties"]["Integration"])
+
+
 def test_migrations_fingerprint_follows_the_sql_files(tmp_path) -> None:
     missing = migrations_fingerprint(tmp_path / "nope")
     empty = tmp_path / "migrations"
@@ -527,7 +571,9 @@ def test_alarm_topic_enforces_tls_and_subscribes_on_request(dev: Synth, prod: Sy
 
 
 def test_outputs_name_what_operators_need(dev: Synth) -> None:
-    assert {"ApiUrl", "UsagePlanId", "AdminFunctionName", "Level2Parameter"} <= set(dev.template["Outputs"])
+    assert {
+        "ApiUrl", "UsagePlanId", "AdminFunctionName", "MaintenanceFunctionName", "Level2Parameter"
+    } <= set(dev.template["Outputs"])
 
 
 @pytest.mark.parametrize("name", c.ALL_FUNCTIONS)

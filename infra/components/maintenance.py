@@ -1,0 +1,52 @@
+"""Maintenance: the maintenance function on a schedule.
+
+Every `MAINTENANCE_SCHEDULE_MINUTES` an EventBridge rule invokes it (the event
+carries nothing it needs); it keeps large tenants' own HNSW indexes in line
+with their sizes (aurra_core.tenant_indexes). A run that fails is not retried:
+the next scheduled run does the same work, from where the database stands.
+"""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_lambda as lambda_
+from constructs import Construct
+
+from infra import constants as c
+from infra.config import AurraConfig
+from infra.components.migrations import Migrations
+
+
+class Maintenance(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AurraConfig,
+        maintenance_function: lambda_.IFunction,
+        migrations: Migrations,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        period = cdk.Duration.minutes(c.MAINTENANCE_SCHEDULE_MINUTES)
+        # An invocation still waiting when the next one is due is stale.
+        maintenance_function.configure_async_invoke(retry_attempts=0, max_event_age=period)
+        self.rule = events.Rule(
+            self,
+            "Schedule",
+            rule_name=c.maintenance_rule_name(config.stage),
+            description=(
+                f"Aurra {config.stage}: keeps large tenants' own HNSW indexes "
+                f"(every {c.MAINTENANCE_SCHEDULE_MINUTES} minutes)"
+            ),
+            schedule=events.Schedule.rate(period),
+            targets=[
+                # Retries here cover delivery only (Lambda throttling the
+                # asynchronous invoke), not a failed run.
+                targets.LambdaFunction(maintenance_function, retry_attempts=2, max_event_age=period)
+            ],
+        )
+        # The indexes are on tables the migrations create.
+        self.rule.node.add_dependency(migrations.resource)
