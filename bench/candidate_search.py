@@ -137,8 +137,9 @@ def measure(conn, tenants, embedder, rng, queries: int, strategy: str, ef_search
                 got = [r[0] for r in rows]
             else:
                 started = time.perf_counter()
+                tuning = {"ef_search": ef_search} if ef_search else {}  # else the service's own
                 found = store.find_candidates(conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1,
-                                              strategy=strategy, ef_search=ef_search or 100)
+                                              strategy=strategy, **tuning)
                 latencies.append((time.perf_counter() - started) * 1000)
                 got = [sim for _, sim in found]
         # Ties are common (the same fact stated twice), so a hit is any result at least as

@@ -92,15 +92,17 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                 plan.append((size, shape))
     for size, shape in plan:
         store = build_store(cluster, shape, size, rng)
-        log(f"\n## store: {store.label} = {size:,} memories (COPY {store.load_s:.1f} s, HNSW index {store.index_s:.1f} s)")
+        log(f"\n## store: {store.label} = {size:,} memories (COPY {store.load_s:.1f} s, HNSW index {store.index_s:.1f} s, "
+            f"{store.tenant_indexes} tenants' own indexes {store.tenant_index_s:.1f} s)")
         results["stores"].append({"shape": shape, "size": size, "label": store.label, "load_s": store.load_s,
-                                  "index_s": store.index_s})
+                                  "index_s": store.index_s, "tenant_indexes": store.tenant_indexes,
+                                  "tenant_index_s": store.tenant_index_s})
         make_keys(store, p["keys"], rng)
         try:
             if want_search:
                 queries = p["queries"] if store.tenants[0][1] < 100_000 else p["large_tenant_queries"]
                 log(f"  candidate search, {queries} queries per strategy (ground truth: exact scan)")
-                log(f"    {'strategy':<47}{'p50 ms':>9}{'p95 ms':>9}{'recall@3':>10}{'hnsw/q':>8}")
+                log(f"    {'strategy':<50}{'p50 ms':>9}{'p95 ms':>9}{'recall@3':>10}{'hnsw/q':>8}{'own/q':>8}")
                 r = search.run(store, queries, rng, log)
                 r["shape_key"] = shape
                 results["search"].append(r)
