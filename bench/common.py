@@ -157,15 +157,16 @@ class Store:
     callers: list = field(default_factory=list)  # (Caller, raw key) for the tenants written to
 
 
-def build_store(cluster: Cluster, shape: str, size: int, rng: random.Random) -> Store:
-    """COPY the store in without the HNSW index, build the index after the load, then VACUUM
-    ANALYZE (what autovacuum would have done by then) so the planner sees the real shape."""
+def build_store(cluster: Cluster, shape: str, size: int, rng: random.Random, *, tenant_indexes: bool = True) -> Store:
+    """COPY the store in without the HNSW index, build the index after the load (and, unless
+    told not to, large tenants' own indexes), then VACUUM ANALYZE (what autovacuum would have
+    done by then) so the planner sees the real shape."""
     import psycopg
     from pgvector.psycopg import register_vector
 
     from candidate_search import load
 
-    from aurra_core import tenant_indexes
+    from aurra_core import tenant_indexes as own_indexes
     from aurra_core.embeddings import LexicalEmbedder
 
     name = f"bench_{shape}_{size}"
@@ -186,13 +187,13 @@ def build_store(cluster: Cluster, shape: str, size: int, rng: random.Random) -> 
         index_s = time.perf_counter() - started
     # What the scheduled maintenance function would then do: large tenants' own indexes.
     started = time.perf_counter()
-    report = tenant_indexes.maintain(url, maintenance_work_mem="4GB")
+    built = len(own_indexes.maintain(url, maintenance_work_mem="4GB").built) if tenant_indexes else 0
     tenant_index_s = time.perf_counter() - started
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE memory_versions")
         conn.execute("VACUUM ANALYZE tenants")
     return Store(shape, size, shape_label(shape, size), name, url, tenants, names_of, load_s, index_s,
-                 tenant_indexes=len(report.built), tenant_index_s=tenant_index_s)
+                 tenant_indexes=built, tenant_index_s=tenant_index_s)
 
 
 def make_keys(store: Store, how_many: int, rng: random.Random) -> list:

@@ -47,6 +47,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
     parser.add_argument("--out", type=Path, help="where to write the results as JSON (default bench/results/<profile>.json)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-tenant-indexes", action="store_true",
+                        help="skip large tenants' own HNSW indexes (to measure what they cost and gain)")
     # Validation only: shrink the stores (and the write and query counts) of a profile.
     parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -91,7 +93,7 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
             if want_write or want_search or (want_tp and shape == "small" and size == quick_size):
                 plan.append((size, shape))
     for size, shape in plan:
-        store = build_store(cluster, shape, size, rng)
+        store = build_store(cluster, shape, size, rng, tenant_indexes=not args.no_tenant_indexes)
         log(f"\n## store: {store.label} = {size:,} memories (COPY {store.load_s:.1f} s, HNSW index {store.index_s:.1f} s, "
             f"{store.tenant_indexes} tenants' own indexes {store.tenant_index_s:.1f} s)")
         results["stores"].append({"shape": shape, "size": size, "label": store.label, "load_s": store.load_s,
@@ -188,10 +190,12 @@ def main() -> int:
 
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    log(f"# Aurra benchmarks: --{args.profile}{f' --scale {args.scale:g}' if args.scale != 1 else ''}, sections "
+    log(f"# Aurra benchmarks: --{args.profile}{f' --scale {args.scale:g}' if args.scale != 1 else ''}"
+        f"{' --no-tenant-indexes' if args.no_tenant_indexes else ''}, sections "
         f"{', '.join(args.only)}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     cluster = Cluster()
     results: dict = {"profile": args.profile, "scale": args.scale, "settings": p, "sections": args.only,
+                     "tenant_indexes": not args.no_tenant_indexes,
                      "started_at": datetime.now(UTC).isoformat(), "stores": [], "write": [], "search": [],
                      "throughput": [], "coldstart": {}, "calls": {}}
     try:
