@@ -46,6 +46,8 @@ def parse_args() -> argparse.Namespace:
                          help="10k, 100k and 1M memories in three tenant shapes (long)")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
     parser.add_argument("--out", type=Path, help="where to write the results as JSON (default bench/results/<profile>.json)")
+    parser.add_argument("--sizes", help="comma-separated subset of the profile's store sizes, e.g. 1000000")
+    parser.add_argument("--shapes", help="comma-separated subset of small,ten,one")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-tenant-indexes", action="store_true",
                         help="skip large tenants' own HNSW indexes (to measure what they cost and gain)")
@@ -60,8 +62,12 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def profile_settings(name: str, scale: float) -> dict:
+def profile_settings(name: str, scale: float, sizes: str | None = None, shapes: str | None = None) -> dict:
     p = dict(PROFILES[name])
+    if sizes:
+        p["sizes"] = [n for n in p["sizes"] if str(n) in sizes.split(",")]
+    if shapes:
+        p["shapes"] = [s for s in p["shapes"] if s in shapes.split(",")]
     if scale != 1.0:
         counts = max(scale, 0.1)
         p["sizes"] = [max(100, int(n * scale)) for n in p["sizes"]]
@@ -184,7 +190,10 @@ def targets(results: dict) -> list[dict]:
 
 def main() -> int:
     args = parse_args()
-    p = profile_settings(args.profile, args.scale)
+    p = profile_settings(args.profile, args.scale, args.sizes, args.shapes)
+    if not p["sizes"] or not p["shapes"]:
+        raise SystemExit(f"--sizes/--shapes select nothing of --{args.profile}: {PROFILES[args.profile]['sizes']}, "
+                         f"{PROFILES[args.profile]['shapes']}")
     local_environment()
     from embedders import machine_facts
 

@@ -17,7 +17,7 @@ from psycopg.conninfo import make_conninfo
 from aurra_core import store, tenant_indexes
 from aurra_core.db import Database
 from aurra_core.migrate import apply_migrations
-from aurra_core.tenant_indexes import existing_indexes, index_name, maintain
+from aurra_core.tenant_indexes import existing_indexes, has_own_index, index_name, maintain
 
 DIM = 32  # small vectors: quick loads and builds; the index logic is the same
 
@@ -111,11 +111,13 @@ def test_an_interrupted_build_is_dropped_and_rebuilt(fresh_url):
         with pytest.raises(psycopg.errors.UniqueViolation):
             conn.execute(f'CREATE UNIQUE INDEX CONCURRENTLY "{index_name(tenant)}" ON memory_versions (topic)')
         assert existing_indexes(conn) == {tenant: False}
+        assert has_own_index(conn, tenant) is False  # the search keeps to the shared index
     report = maintain(fresh_url, min_memories=40)
     assert {"tenant_id": str(tenant), "reason": "invalid (an interrupted build)"} in report.dropped
     assert str(tenant) in [r["tenant_id"] for r in report.built]
     with psycopg.connect(fresh_url) as conn:
         assert existing_indexes(conn)[tenant] is True
+        assert has_own_index(conn, tenant) is True
         method = conn.execute(
             "SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = %s",
             (index_name(tenant),),

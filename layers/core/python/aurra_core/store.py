@@ -24,7 +24,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from aurra_core import idempotency_claim
+from aurra_core import idempotency_claim, tenant_indexes
 from aurra_core.ids import new_id
 from aurra_core.models import AuditEvent, AuditType, Memory, MemoryVersion
 
@@ -276,16 +276,19 @@ def find_candidates(
     if strategy == "hnsw":
         conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
         conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
+        # The tenant's own index when it has one (only it serves this ordering), else the shared.
+        key = tenant_indexes.indexed_expression(len(embedding)) if tenant_indexes.has_own_index(conn, tenant_id) \
+            else "embedding"
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
-                  WHERE {where} ORDER BY embedding <=> %(q)s LIMIT %(limit)s"""
+                  WHERE {where} ORDER BY {key} <=> %(q)s LIMIT %(limit)s"""
     else:
         # "+ 0" keeps the planner from handing the ordering to the HNSW index: for an ordinary
         # tenant an exact scan of its own rows (through the btree) is both faster and exact.
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY (embedding <=> %(q)s) + 0 LIMIT %(limit)s"""
     with conn.cursor(row_factory=dict_row) as cur:
-        # Never a prepared (possibly generic) plan: planned with the tenant id as a constant,
-        # PostgreSQL uses the tenant's own HNSW index when it has one (tenant_indexes.py).
+        # Never a prepared (possibly generic) plan: the tenant's own index matches only a plan
+        # made with the tenant id as a constant.
         cur.execute(sql, params, prepare=False)
         found = [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
     return [(row, sim) for row, sim in found if sim >= min_similarity]

@@ -5,8 +5,12 @@ and its recall falls as the tenant's share of the index falls (measured in BENCH
 10 tenants of 10,000 in one index, recall@3 0.98 even at ef_search 800; the same tenants
 with their own index, 1.000 at ef_search 200, in half the time). So each tenant with more
 than `min_memories` current memories gets a partial HNSW index over only its current rows.
-The candidate search needs no lookup to use it: it plans with the tenant id as a constant
-(store.find_candidates), and PostgreSQL then prefers the smaller index that matches.
+The index is over `l2_normalize(embedding)`, not `embedding`: the cosine distance is the same,
+but only this index can serve an ORDER BY on that expression, so a search that asks for it
+cannot fall back to the shared index (at 1M memories, PostgreSQL's cost estimates preferred
+the shared one for tenants of 100,000, and recall went back to 0.90). store.find_candidates
+asks for it when `has_own_index` says the tenant's index is valid, and plans with the tenant
+id as a constant so the index's predicate matches.
 
 Not for every tenant: every index costs planning time on each query of the table and an
 insert per write of its tenant, so at most `limit` tenants, the largest, get one, and not a
@@ -26,8 +30,6 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 
-from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
-
 INDEX_PREFIX = "memory_versions_embedding_t_"  # + the tenant id in hex: 60 characters of 63
 DEFAULT_LIMIT = 100
 # A tenant holding at least this share of all current memories is served by the shared index.
@@ -40,6 +42,19 @@ _LOCK = 0x41555252_49445831  # "AURRIDX1"
 
 def index_name(tenant_id: UUID) -> str:
     return f"{INDEX_PREFIX}{tenant_id.hex}"
+
+
+def indexed_expression(dim: int) -> str:
+    """The key of a tenant's own index; a query orders by exactly this to use it."""
+    return f"(l2_normalize(embedding)::vector({int(dim)}))"
+
+
+def has_own_index(conn: psycopg.Connection, tenant_id: UUID) -> bool:
+    """Whether the tenant's own index exists and is usable (built, not an interrupted build)."""
+    row = conn.execute(
+        "SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)", (index_name(tenant_id),)
+    ).fetchone()
+    return bool(row and row[0])
 
 
 @dataclass
@@ -86,11 +101,16 @@ def existing_indexes(conn: psycopg.Connection) -> dict[UUID, bool]:
 def maintain(
     conninfo: str,
     *,
-    min_memories: int = HNSW_MIN_TENANT_MEMORIES,
+    min_memories: int | None = None,
     limit: int = DEFAULT_LIMIT,
     maintenance_work_mem: str | None = None,
 ) -> MaintenanceReport:
-    """Bring the tenants' own indexes in line with their sizes; as the table's owner."""
+    """Bring the tenants' own indexes in line with their sizes, as the table's owner. By
+    default a tenant needs one once the candidate search takes it to HNSW."""
+    from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
+
+    if min_memories is None:
+        min_memories = HNSW_MIN_TENANT_MEMORIES
     report = MaintenanceReport()
     with psycopg.connect(conninfo, autocommit=True) as conn:
         if not conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK,)).fetchone()[0]:
@@ -134,23 +154,26 @@ def _maintain(conn: psycopg.Connection, report: MaintenanceReport, *, min_memori
         reason = "over the limit" if str(tenant) in report.over_limit else "shrank under the threshold"
         report.dropped.append({"tenant_id": str(tenant), "reason": reason})
     report.kept = len(indexed & wanted.keys())
+    dim = conn.execute(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memory_versions'::regclass AND attname = 'embedding'"
+    ).fetchone()[0]
     for tenant, n in sorted(wanted.items(), key=lambda item: -item[1]):
         if tenant in indexed:
             continue
         started = time.perf_counter()
-        _build(conn, tenant)
+        _build(conn, tenant, dim)
         report.built.append({"tenant_id": str(tenant), "memories": n, "seconds": round(time.perf_counter() - started, 3)})
 
 
-def _build(conn: psycopg.Connection, tenant: UUID) -> None:
+def _build(conn: psycopg.Connection, tenant: UUID, dim: int) -> None:
     # The predicate is the shared index's plus the tenant: a candidate search for the tenant
-    # (tenant_id = constant AND the current-row conditions) is implied by it. The tenant id is
-    # a UUID, quoted as a literal: DDL takes no parameters.
+    # (tenant_id = constant AND the current-row conditions) implies it. The tenant id is a
+    # UUID, quoted as a literal: DDL takes no parameters.
     conn.execute(
         sql.SQL(
             "CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON memory_versions USING hnsw "
-            "(embedding vector_cosine_ops) WHERE tenant_id = {} AND recorded_to IS NULL AND valid_to IS NULL"
-        ).format(sql.Identifier(index_name(tenant)), sql.Literal(tenant))
+            "({} vector_cosine_ops) WHERE tenant_id = {} AND recorded_to IS NULL AND valid_to IS NULL"
+        ).format(sql.Identifier(index_name(tenant)), sql.SQL(indexed_expression(dim)), sql.Literal(tenant))
     )
 
 
