@@ -62,16 +62,25 @@ class Cluster:
     """One embedded PostgreSQL with pgvector in a temp dir (never a developer's .aurra), one
     database per store, each prepared by the service's own migrations."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared_buffers: str | None = None) -> None:
         import warnings
 
         warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")  # the server's runtime dir: harmless
+        import psycopg
+
         from aurra_local.embedded_postgres import EmbeddedPostgres
 
         self.dir = Path(tempfile.mkdtemp(prefix="aurra-bench-"))
         started = time.perf_counter()
         self._pg = EmbeddedPostgres(self.dir / "pgdata")
         self.start_s = time.perf_counter() - started
+        if shared_buffers:
+            # The embedded server's 128MB cannot hold a 1M-memory HNSW index (~2 GB): its pages
+            # would come from the OS cache at every search. A database sized for the store holds it.
+            with psycopg.connect(self._pg.url, autocommit=True) as conn:
+                conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
+            self._pg.stop()
+            self._pg = EmbeddedPostgres(self.dir / "pgdata")
         self.url = self._pg.url
 
     def url_of(self, name: str) -> str:

@@ -48,6 +48,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="where to write the results as JSON (default bench/results/<profile>.json)")
     parser.add_argument("--sizes", help="comma-separated subset of the profile's store sizes, e.g. 1000000")
     parser.add_argument("--shapes", help="comma-separated subset of small,ten,one")
+    parser.add_argument("--shared-buffers", help="PostgreSQL shared_buffers for the run, e.g. 4GB (default: the "
+                        "embedded server's 128MB)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-tenant-indexes", action="store_true",
                         help="skip large tenants' own HNSW indexes (to measure what they cost and gain)")
@@ -202,7 +204,7 @@ def main() -> int:
     log(f"# Aurra benchmarks: --{args.profile}{f' --scale {args.scale:g}' if args.scale != 1 else ''}"
         f"{' --no-tenant-indexes' if args.no_tenant_indexes else ''}, sections "
         f"{', '.join(args.only)}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-    cluster = Cluster()
+    cluster = Cluster(shared_buffers=args.shared_buffers)
     results: dict = {"profile": args.profile, "scale": args.scale, "settings": p, "sections": args.only,
                      "tenant_indexes": not args.no_tenant_indexes,
                      "started_at": datetime.now(UTC).isoformat(), "stores": [], "write": [], "search": [],
