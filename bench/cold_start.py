@@ -22,10 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT / "events"
-HANDLERS = ("write", "query", "settings", "supersede", "audit", "authorizer", "migrate", "admin")
-# Which fixture each handler answers first; migrate and admin have none in events/ (they are
-# not behind API Gateway), so theirs are built here: a CloudFormation custom-resource Update
-# and a key listing, as `aurra keys list --stage` sends it.
+HANDLERS = ("write", "query", "settings", "supersede", "audit", "authorizer", "migrate", "admin", "maintenance")
+# Which fixture each handler answers first; migrate, admin and maintenance have none in events/
+# (they are not behind API Gateway), so theirs are built here: a CloudFormation custom-resource
+# Update, a key listing as `aurra keys list --stage` sends it, and an EventBridge schedule tick.
 FIXTURES = {"write": "write_memory.json", "query": "search_memories.json", "settings": "get_settings.json",
             "supersede": "supersede_memory.json", "audit": "list_audit.json", "authorizer": "authorizer.json"}
 PLACEHOLDERS = {"tenant": "0192f0c4-0000-7000-8000-00000000a001", "key_id": "0192f0c4-0000-7000-8000-00000000b001",
@@ -42,6 +42,10 @@ def event_for(handler: str, ids: dict) -> dict:
                 "ResourceType": "Custom::AurraSchema", "ResourceProperties": {}}
     if handler == "admin":
         return {"request": {"action": "list", "tenant": ids["tenant_name"]}}
+    if handler == "maintenance":
+        return {"version": "0", "id": "bench", "detail-type": "Scheduled Event", "source": "aws.events",
+                "account": "000000000000", "time": "2026-11-29T00:00:00Z", "region": "us-east-1",
+                "resources": ["arn:aws:events:us-east-1:000000000000:rule/aurra-dev-maintenance"], "detail": {}}
     text = (EVENTS / FIXTURES[handler]).read_text()
     for name, placeholder in PLACEHOLDERS.items():
         text = text.replace(placeholder, ids[name])
@@ -55,6 +59,8 @@ def status_of(handler: str, response) -> str:
         return "ok" if response.get("PhysicalResourceId") else "?"
     if handler == "admin":
         return "ok" if response.get("ok") else f"error {response.get('error')}"
+    if handler == "maintenance":
+        return "ok" if response.get("ran") else "?"
     return str(response.get("statusCode"))
 
 
