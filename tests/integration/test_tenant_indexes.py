@@ -174,3 +174,37 @@ def test_the_candidate_search_uses_the_tenants_index_and_stays_exact_and_in_the_
             assert {row.tenant_id for row, _ in found} == {large}
     finally:
         database.close()
+
+
+def test_the_maintenance_function_builds_them(fresh_url, configure):
+    from aurra_local.gateway import LambdaContext
+    from functions.maintenance.handler import lambda_handler
+
+    a, b, _ = load(fresh_url, [2_100, 2_050, 300])
+    configure(AURRA_DATABASE_URL=fresh_url, AURRA_TENANT_INDEX_LIMIT="1")
+    schedule_tick = {"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
+    report = lambda_handler(schedule_tick, LambdaContext(function_name="maintenance", aws_request_id="test"))
+    assert [r["tenant_id"] for r in report["built"]] == [str(a)]
+    assert report["over_limit"] == [str(b)]
+    with psycopg.connect(fresh_url) as conn:
+        assert existing_indexes(conn) == {a: True}
+
+
+def test_aurra_tenant_indexes_builds_them_from_the_command_line(fresh_url, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    a, b, _ = load(fresh_url, [2_100, 2_050, 500])
+    env = dict(os.environ, AURRA_DATABASE_URL=fresh_url, AURRA_EMBEDDING_DIM=str(DIM))
+    env["PYTHONPATH"] = os.pathsep.join([str(root / "layers" / "core" / "python"), str(root)])
+    proc = subprocess.run([sys.executable, "-m", "aurra_local.cli", "tenant-indexes", "--data-dir", str(tmp_path)],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout[proc.stdout.index("{"):])
+    assert sorted(r["tenant_id"] for r in report["built"]) == sorted([str(a), str(b)])
+    with psycopg.connect(fresh_url) as conn:
+        assert existing_indexes(conn) == {a: True, b: True}
