@@ -3,7 +3,8 @@
 the service's own search (store.find_candidates, strategy "hnsw") at several ef_search, for the
 migration's index (m 16, ef_construction 64) and then each variant rebuilt in its place.
 
-    python bench/hnsw_build_params.py --size 1000000 --queries 40 --variants 16:64,24:128 [--shared-buffers 4GB]
+    python bench/hnsw_build_params.py --size 1000000 --queries 40 --variants 16:64,32:128 [--inserts 300]
+                                      [--shared-buffers 4GB]
 """
 
 from __future__ import annotations
@@ -44,12 +45,42 @@ def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
     return out
 
 
+def time_inserts(url: str, tenant_id, names: list[str], how_many: int, rng: random.Random) -> dict:
+    """What one memory's insert costs with this index (the index entry is most of it), each
+    rolled back so the store and the queries' ground truth stay as they were."""
+    from datetime import UTC, datetime
+    from uuid import uuid4
+
+    import psycopg
+    from candidate_search import fact
+    from pgvector.psycopg import register_vector
+
+    from aurra_core import store
+    from aurra_core.embeddings import LexicalEmbedder
+
+    embedder, latencies = LexicalEmbedder(384), []
+    with psycopg.connect(url) as conn:
+        register_vector(conn)
+        for _ in range(how_many):
+            text = fact(rng, rng.choice(names))
+            vector, now = embedder.embed(text), datetime.now(UTC)
+            with conn.transaction(force_rollback=True):
+                started = time.perf_counter()
+                store.insert_version(conn, memory_id=uuid4(), tenant_id=tenant_id, content=text, topic="general",
+                                     metadata={}, embedding=vector, valid_from=now, valid_to=None, superseded_by=None,
+                                     supersedes=None, recorded_at=now)
+                latencies.append((time.perf_counter() - started) * 1000)
+    latencies.sort()
+    return {"p50_ms": statistics.median(latencies), "p99_ms": latencies[int(0.99 * (len(latencies) - 1))]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--variants", default="16:64,24:128", help="m:ef_construction, the first as migrated")
     parser.add_argument("--ef", default="100,200,400")
+    parser.add_argument("--inserts", type=int, default=0, help="also time this many inserts into each index")
     parser.add_argument("--shared-buffers")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
@@ -87,6 +118,11 @@ def main() -> None:
                     build_s = time.perf_counter() - started
             with psycopg.connect(store_.url, autocommit=True) as conn:
                 size = conn.execute("SELECT pg_size_pretty(pg_relation_size('memory_versions_embedding_current'))").fetchone()[0]
+            if args.inserts:
+                tenant_id = store_.tenants[0][0]
+                r = time_inserts(store_.url, tenant_id, store_.names_of[tenant_id], args.inserts, rng)
+                log(f"  m {m:>2} ef_construction {efc:>3}: {args.inserts} inserts, p50 {r['p50_ms']:.2f} ms, "
+                    f"p99 {r['p99_ms']:.2f} ms")
             for ef, r in measure(store_.url, prepared, ef_values).items():
                 log(f"  m {m:>2} ef_construction {efc:>3} (build {build_s:6.0f} s, {size}): ef_search {ef:>4}  p50 "
                     f"{r['p50_ms']:6.2f} ms  recall@3 {r['recall@3']:.3f}  ({r['queries_missing_one']} queries missed one)")
