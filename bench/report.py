@@ -52,9 +52,8 @@ def main() -> None:
         results = json.loads(Path(path).read_text())
         print(f"## {path}: --{results['profile']}, started {results['started_at'][:16]}, "
               f"{results['elapsed_s'] / 60:.1f} min, shared_buffers {results['machine']['postgres_settings']['shared_buffers']}\n")
-        for table in (stores, writes, searches):
-            if (table is stores and results["stores"]) or (table is writes and results["write"]) or \
-                    (table is searches and results["search"]):
+        for key, table in (("stores", stores), ("write", writes), ("search", searches)):
+            if results[key]:
                 print("\n".join(table(results)) + "\n")
 
 

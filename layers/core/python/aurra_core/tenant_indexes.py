@@ -24,7 +24,7 @@ died leaves an invalid index, which the next run drops and rebuilds.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from uuid import UUID
 
 import psycopg
@@ -67,14 +67,7 @@ class MaintenanceReport:
     over_limit: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {
-            "ran": self.ran,
-            "built": self.built,
-            "dropped": self.dropped,
-            "kept": self.kept,
-            "dominant": self.dominant,
-            "over_limit": self.over_limit,
-        }
+        return asdict(self)
 
 
 def current_counts(conn: psycopg.Connection, above: int) -> tuple[dict[UUID, int], int]:
