@@ -274,8 +274,11 @@ def find_candidates(
         "AND NOT (topic = ANY(%(excluded)s))"
     )
     if strategy == "hnsw":
-        conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
-        conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
+        # one round trip for both settings (SET LOCAL takes one statement each)
+        conn.execute(
+            "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)",
+            (str(int(ef_search)),),
+        )
         # The tenant's own index when it has one (only it serves this ordering), else the shared.
         key = tenant_indexes.indexed_expression(len(embedding)) if tenant_indexes.has_own_index(conn, tenant_id) \
             else "embedding"
