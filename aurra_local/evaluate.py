@@ -24,7 +24,10 @@ def load_cases(path: Path) -> list[dict[str, Any]]:
 
 def gated(case: dict[str, Any]) -> bool:
     """The service never lets these reach a classifier: they are reported apart."""
-    return case["new"].get("topic") in DEFAULT_EXCLUDED_CATEGORIES or case["old"].get("topic") in DEFAULT_EXCLUDED_CATEGORIES
+    return (
+        case["new"].get("topic") in DEFAULT_EXCLUDED_CATEGORIES
+        or case["old"].get("topic") in DEFAULT_EXCLUDED_CATEGORIES
+    )
 
 
 @dataclass
@@ -42,12 +45,16 @@ class Judged:
         return self.label == "contradicts" and self.confidence >= threshold
 
 
-def judge(classifier: Classifier, cases: list[dict[str, Any]], model: str = DEFAULT_CLASSIFIER_MODEL) -> list[Judged]:
+def judge(
+    classifier: Classifier, cases: list[dict[str, Any]], model: str = DEFAULT_CLASSIFIER_MODEL
+) -> list[Judged]:
     out = []
     for case in cases:
         candidate = Candidate(uuid.uuid4(), case["old"]["content"], case["old"].get("topic", "general"), 1.0)
         try:
-            result = classifier.classify(case["new"]["content"], case["new"].get("topic", "general"), [candidate], model)
+            result = classifier.classify(
+                case["new"]["content"], case["new"].get("topic", "general"), [candidate], model
+            )
             v = next(v for v in result.verdicts if v.candidate_id == candidate.id)
             out.append(Judged(case, v.verdict.value, v.confidence, v.reason))
         except (ClassifierError, StopIteration) as exc:
@@ -83,11 +90,23 @@ class Report:
         per_category = {}
         for name, items in sorted(categories.items()):
             p, r = _pr(items, self.min_confidence)
-            per_category[name] = {"cases": len(items), "accuracy": _accuracy(items), "precision": p, "recall": r}
+            per_category[name] = {
+                "cases": len(items),
+                "accuracy": _accuracy(items),
+                "precision": p,
+                "recall": r,
+            }
         false_positives = [
-            {"id": x.case["id"], "label": x.case["label"], "confidence": x.confidence, "reason": x.reason,
-             "old": x.case["old"]["content"], "new": x.case["new"]["content"]}
-            for x in j if x.acted(self.min_confidence) and x.case["label"] != "contradicts"
+            {
+                "id": x.case["id"],
+                "label": x.case["label"],
+                "confidence": x.confidence,
+                "reason": x.reason,
+                "old": x.case["old"]["content"],
+                "new": x.case["new"]["content"],
+            }
+            for x in j
+            if x.acted(self.min_confidence) and x.case["label"] != "contradicts"
         ]
         return {
             "classifier": self.classifier,
@@ -101,9 +120,12 @@ class Report:
             "confusion": {label: dict(row) for label, row in confusion.items()},
             "per_category": per_category,
             "false_positives": false_positives,
-            "gated": {"cases": len(self.gated), "note": "excluded topics never reach a classifier in the service",
-                      "would_have_acted": sum(1 for x in self.gated if x.acted(self.min_confidence)),
-                      "accuracy": _accuracy(self.gated) if self.gated else None},
+            "gated": {
+                "cases": len(self.gated),
+                "note": "excluded topics never reach a classifier in the service",
+                "would_have_acted": sum(1 for x in self.gated if x.acted(self.min_confidence)),
+                "accuracy": _accuracy(self.gated) if self.gated else None,
+            },
         }
 
 
@@ -111,7 +133,9 @@ def _accuracy(items: list[Judged]) -> float:
     return sum(1 for x in items if x.label in x.expected) / len(items) if items else 0.0
 
 
-def evaluate(classifier: Classifier, name: str, cases: list[dict[str, Any]], min_confidence: float = 0.85) -> Report:
+def evaluate(
+    classifier: Classifier, name: str, cases: list[dict[str, Any]], min_confidence: float = 0.85
+) -> Report:
     open_cases = [c for c in cases if not gated(c)]
     closed = [c for c in cases if gated(c)]
     return Report(name, min_confidence, judge(classifier, open_cases), judge(classifier, closed))
@@ -128,15 +152,22 @@ def format_report(d: dict[str, Any]) -> str:
         "",
         "confusion (rows: label, columns: verdict)",
         "              " + "".join(f"{c:>13}" for c in (*LABELS, "error")),
-        *[f"{label:<14}" + "".join(f"{d['confusion'][label].get(c, 0):>13}" for c in (*LABELS, "error")) for label in LABELS],
+        *[
+            f"{label:<14}" + "".join(f"{d['confusion'][label].get(c, 0):>13}" for c in (*LABELS, "error"))
+            for label in LABELS
+        ],
         "",
         "per category: cases  accuracy  precision  recall",
-        *[f"  {name:<22}{v['cases']:>5}  {v['accuracy']:>8.2f}  {v['precision']:>9.2f}  {v['recall']:>6.2f}"
-          for name, v in d["per_category"].items()],
+        *[
+            f"  {name:<22}{v['cases']:>5}  {v['accuracy']:>8.2f}  {v['precision']:>9.2f}  {v['recall']:>6.2f}"
+            for name, v in d["per_category"].items()
+        ],
         "",
         f"false positives ({len(d['false_positives'])}):",
-        *[f"  {fp['id']} [{fp['label']}] {fp['confidence']:.2f} {fp['old']!r} -> {fp['new']!r}: {fp['reason']}"
-          for fp in d["false_positives"]],
+        *[
+            f"  {fp['id']} [{fp['label']}] {fp['confidence']:.2f} {fp['old']!r} -> {fp['new']!r}: {fp['reason']}"
+            for fp in d["false_positives"]
+        ],
         "",
         f"excluded topics: {d['gated']['cases']} cases; the classifier would have acted on "
         f"{d['gated']['would_have_acted']} had the gate not stopped them",
@@ -159,14 +190,48 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
     settings = get_settings()
     db = Database(database_url)
     rng = random.Random(11)
-    subjects = ["User", "The customer", "alice", "bob", "Priya", "Marco", "Acme Corp", "the team", "Kenji", "Fatima"]
+    subjects = [
+        "User",
+        "The customer",
+        "alice",
+        "bob",
+        "Priya",
+        "Marco",
+        "Acme Corp",
+        "the team",
+        "Kenji",
+        "Fatima",
+    ]
     topics = ["preferences", "work", "travel", "family", "devices", "billing", "projects", "food"]
     templates = [
-        "{s} mentioned a meeting on {d}", "{s} likes {x}", "{s} asked about {x}", "{s} visited {p} last year",
-        "{s} prefers {x} over {y}", "{s} has a call with {p} on {d}", "{s} bought {x} from {p}", "{s} reads about {x}",
+        "{s} mentioned a meeting on {d}",
+        "{s} likes {x}",
+        "{s} asked about {x}",
+        "{s} visited {p} last year",
+        "{s} prefers {x} over {y}",
+        "{s} has a call with {p} on {d}",
+        "{s} bought {x} from {p}",
+        "{s} reads about {x}",
     ]
-    words = ["jazz", "sushi", "hiking", "Python", "kayaks", "spreadsheets", "tea", "podcasts", "chess", "Lisbon",
-             "Kyoto", "invoices", "sneakers", "gardening", "the roadmap", "quarterly goals", "a standing desk"]
+    words = [
+        "jazz",
+        "sushi",
+        "hiking",
+        "Python",
+        "kayaks",
+        "spreadsheets",
+        "tea",
+        "podcasts",
+        "chess",
+        "Lisbon",
+        "Kyoto",
+        "invoices",
+        "sneakers",
+        "gardening",
+        "the roadmap",
+        "quarterly goals",
+        "a standing desk",
+    ]
     days = ["Monday", "Tuesday", "Thursday", "the 14th", "next week"]
     places = ["Berlin", "Nairobi", "Denver", "Osaka", "the vendor", "IT", "finance"]
     with db.transaction() as conn:
@@ -176,23 +241,54 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
         for case in cases:
             memory_id = new_id()
             old_ids[case["id"]] = memory_id
-            store.insert_version(conn, memory_id=memory_id, tenant_id=caller.tenant_id, content=case["old"]["content"],
-                                 topic=case["old"].get("topic", "general"), metadata={},
-                                 embedding=embedder.embed(case["old"]["content"]), valid_from=now, valid_to=None,
-                                 superseded_by=None, supersedes=None, recorded_at=now)
+            store.insert_version(
+                conn,
+                memory_id=memory_id,
+                tenant_id=caller.tenant_id,
+                content=case["old"]["content"],
+                topic=case["old"].get("topic", "general"),
+                metadata={},
+                embedding=embedder.embed(case["old"]["content"]),
+                valid_from=now,
+                valid_to=None,
+                superseded_by=None,
+                supersedes=None,
+                recorded_at=now,
+            )
         for _ in range(distractors):
-            text = rng.choice(templates).format(s=rng.choice(subjects), x=rng.choice(words), y=rng.choice(words),
-                                                d=rng.choice(days), p=rng.choice(places))
-            store.insert_version(conn, memory_id=new_id(), tenant_id=caller.tenant_id, content=text,
-                                 topic=rng.choice(topics), metadata={}, embedding=embedder.embed(text), valid_from=now,
-                                 valid_to=None, superseded_by=None, supersedes=None, recorded_at=now)
+            text = rng.choice(templates).format(
+                s=rng.choice(subjects),
+                x=rng.choice(words),
+                y=rng.choice(words),
+                d=rng.choice(days),
+                p=rng.choice(places),
+            )
+            store.insert_version(
+                conn,
+                memory_id=new_id(),
+                tenant_id=caller.tenant_id,
+                content=text,
+                topic=rng.choice(topics),
+                metadata={},
+                embedding=embedder.embed(text),
+                valid_from=now,
+                valid_to=None,
+                superseded_by=None,
+                supersedes=None,
+                recorded_at=now,
+            )
     found, found_contradicts, total_contradicts, gated_cases = 0, 0, 0, 0
     considered = [c for c in cases if not gated(c)]
     with db.transaction() as conn:
         for case in considered:
-            hits = store.find_candidates(conn, caller.tenant_id, embedder.embed(case["new"]["content"]),
-                                         excluded_topics=list(DEFAULT_EXCLUDED_CATEGORIES), limit=CANDIDATE_LIMIT,
-                                         min_similarity=settings.candidate_floor)
+            hits = store.find_candidates(
+                conn,
+                caller.tenant_id,
+                embedder.embed(case["new"]["content"]),
+                excluded_topics=list(DEFAULT_EXCLUDED_CATEGORIES),
+                limit=CANDIDATE_LIMIT,
+                min_similarity=settings.candidate_floor,
+            )
             hit = old_ids[case["id"]] in {row.memory_id for row, _ in hits}
             found += hit
             if case["label"] == "contradicts":

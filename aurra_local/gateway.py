@@ -87,8 +87,15 @@ def _error(status: int, code: str, message: str) -> dict[str, Any]:
     }
 
 
-def proxy_event(method: str, target: str, headers: dict[str, str], body: bytes | None,
-                resource: str, path_parameters: dict[str, str], authorizer: dict[str, Any] | None) -> dict[str, Any]:
+def proxy_event(
+    method: str,
+    target: str,
+    headers: dict[str, str],
+    body: bytes | None,
+    resource: str,
+    path_parameters: dict[str, str],
+    authorizer: dict[str, Any] | None,
+) -> dict[str, Any]:
     url = urlsplit(target)
     query = parse_qsl(url.query, keep_blank_values=True)
     multi: dict[str, list[str]] = {}
@@ -123,8 +130,11 @@ def proxy_event(method: str, target: str, headers: dict[str, str], body: bytes |
             "requestId": str(uuid.uuid4()),
             "requestTime": now.strftime("%d/%b/%Y:%H:%M:%S +0000"),
             "requestTimeEpoch": int(now.timestamp() * 1000),
-            "identity": {"sourceIp": "127.0.0.1", "userAgent": headers.get("User-Agent", ""),
-                         "apiKey": (authorizer or {}).get("api_key_id")},
+            "identity": {
+                "sourceIp": "127.0.0.1",
+                "userAgent": headers.get("User-Agent", ""),
+                "apiKey": (authorizer or {}).get("api_key_id"),
+            },
             "authorizer": authorizer,
         },
         "body": text_body,
@@ -142,8 +152,10 @@ def authorize(method: str, resource: str, authorization: str | None) -> dict[str
         return None
     arn = f"arn:aws:execute-api:{REGION}:{ACCOUNT}:{API_ID}/{STAGE}/{method}{resource}"
     try:
-        policy = invoke("authorizer", {"type": "TOKEN", "authorizationToken": authorization, "methodArn": arn})
-    except Exception as exc:  # noqa: BLE001 - the authorizer refuses by raising, as in Lambda
+        policy = invoke(
+            "authorizer", {"type": "TOKEN", "authorizationToken": authorization, "methodArn": arn}
+        )
+    except Exception as exc:
         # Only the exact message "Unauthorized" is a refusal (401); any other error (the
         # database is down, say) is an authorizer failure, as API Gateway tells them apart.
         if str(exc) == "Unauthorized":

@@ -21,18 +21,30 @@ VERSION = "1.0.0"
 def build() -> dict[str, Any]:
     merged: dict[str, Any] = {
         "openapi": "3.1.0",
-        "info": {"title": "Aurra", "version": VERSION,
-                 "description": "Bi-temporal memory for AI agents with precision-first automatic supersession."},
+        "info": {
+            "title": "Aurra",
+            "version": VERSION,
+            "description": "Bi-temporal memory for AI agents with precision-first automatic supersession.",
+        },
         "servers": [{"url": "http://127.0.0.1:3000", "description": "aurra dev"}],
         "paths": {},
-        "components": {"schemas": {}, "securitySchemes": {
-            "apiKey": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer aurra_..."}}},
+        "components": {
+            "schemas": {},
+            "securitySchemes": {
+                "apiKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "Authorization: Bearer aurra_...",
+                }
+            },
+        },
         "security": [{"apiKey": []}],
     }
     for function in HTTP_FUNCTIONS:
         app = load_handler(function).app
         document = app.get_openapi_schema(title="Aurra", version=VERSION).model_dump(
-            mode="json", by_alias=True, exclude_none=True)
+            mode="json", by_alias=True, exclude_none=True
+        )
         _restore_query_constraints(app, document)
         for path, operations in document.get("paths", {}).items():
             merged["paths"].setdefault(path, {}).update(operations)
@@ -72,5 +84,6 @@ def _restore_query_constraints(app, document: dict[str, Any]) -> None:
                 schema.pop("title", None)
                 if "anyOf" in schema:  # Optional[X]: absent means null, so the parameter is X
                     schema = next(s for s in schema.pop("anyOf") if s.get("type") != "null") | {
-                        k: v for k, v in schema.items() if k != "default"}
+                        k: v for k, v in schema.items() if k != "default"
+                    }
                 parameter["schema"] = schema

@@ -16,8 +16,11 @@ def invoke_admin(stage: str, request: dict[str, Any], client: Any = None) -> dic
         import boto3
 
         client = boto3.client("lambda")
-    response = client.invoke(FunctionName=admin_function_name(stage), InvocationType="RequestResponse",
-                             Payload=json.dumps({"request": request}).encode())
+    response = client.invoke(
+        FunctionName=admin_function_name(stage),
+        InvocationType="RequestResponse",
+        Payload=json.dumps({"request": request}).encode(),
+    )
     payload = json.loads(response["Payload"].read() or b"{}")
     if response.get("FunctionError"):
         raise RuntimeError(f"the admin function failed: {payload.get('errorMessage', payload)}")

@@ -40,9 +40,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_REQUEST_BYTES:
-            self._send({"statusCode": 413, "headers": {"Content-Type": "application/json"},
-                        "body": '{"error": {"code": "payload_too_large", "message": "request too large", "details": []}}'},
-                       close=True)
+            self._send(
+                {
+                    "statusCode": 413,
+                    "headers": {"Content-Type": "application/json"},
+                    "body": '{"error": {"code": "payload_too_large", "message": "request too large", "details": []}}',
+                },
+                close=True,
+            )
             return
         body = self.rfile.read(length) if length else None
         if self.command == "GET" and self.path in LOCAL_PAGES:
@@ -52,8 +57,11 @@ class _Handler(BaseHTTPRequestHandler):
             response = gateway.handle(self.command, self.path, dict(self.headers.items()), body)
         except Exception:  # noqa: BLE001 - API Gateway answers 502 when an integration crashes
             self.log_error("integration failed:\n%s", sys.exc_info()[1])
-            response = {"statusCode": 502, "headers": {"Content-Type": "application/json"},
-                        "body": '{"error": {"code": "internal", "message": "internal error", "details": []}}'}
+            response = {
+                "statusCode": 502,
+                "headers": {"Content-Type": "application/json"},
+                "body": '{"error": {"code": "internal", "message": "internal error", "details": []}}',
+            }
         self._send(response)
 
     def _send(self, response: dict, close: bool = False) -> None:

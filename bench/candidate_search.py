@@ -31,17 +31,34 @@ from aurra_local.embedded_postgres import EmbeddedPostgres
 
 NAMES = "alice bob carol dave erin frank grace heidi ivan judy mallory niaj olivia peggy rupert sybil trent victor walter".split()
 FACTS = [
-    "{n} uses {v} as the daily editor", "{n} lives in {c}", "{n} works at {o} as a {r}", "{n} prefers {d} in the morning",
-    "{n} drives a {car}", "{n} has a {pet} named {p}", "{n} is on the {tier} plan", "{n}'s team has {k} seats",
-    "{n} flies to {c} on {day}", "{n} is allergic to {food}", "{n} pays with a {card} card", "{n} speaks {lang}",
+    "{n} uses {v} as the daily editor",
+    "{n} lives in {c}",
+    "{n} works at {o} as a {r}",
+    "{n} prefers {d} in the morning",
+    "{n} drives a {car}",
+    "{n} has a {pet} named {p}",
+    "{n} is on the {tier} plan",
+    "{n}'s team has {k} seats",
+    "{n} flies to {c} on {day}",
+    "{n} is allergic to {food}",
+    "{n} pays with a {card} card",
+    "{n} speaks {lang}",
 ]
 VALUES = dict(
-    v="Vim Emacs Helix VSCode Nano Zed Sublime".split(), c="Berlin Paris Lisbon Tokyo Austin Oslo Lima Accra".split(),
-    o="Acme Globex Initech Umbrella Hooli Stark Wayne".split(), r="designer engineer manager analyst lawyer".split(),
-    d="tea coffee juice water matcha".split(), car="Honda Tesla Volvo Fiat Subaru".split(),
-    pet="dog cat parrot rabbit".split(), p="Rex Luna Max Bella Coco".split(), tier="free pro team enterprise".split(),
-    k=[str(i) for i in (5, 10, 25, 50, 75, 100)], day="Monday Tuesday Friday Sunday".split(),
-    food="peanuts apples shellfish gluten".split(), card="Visa Mastercard Amex".split(), lang="French Spanish Hindi Swahili".split(),
+    v="Vim Emacs Helix VSCode Nano Zed Sublime".split(),
+    c="Berlin Paris Lisbon Tokyo Austin Oslo Lima Accra".split(),
+    o="Acme Globex Initech Umbrella Hooli Stark Wayne".split(),
+    r="designer engineer manager analyst lawyer".split(),
+    d="tea coffee juice water matcha".split(),
+    car="Honda Tesla Volvo Fiat Subaru".split(),
+    pet="dog cat parrot rabbit".split(),
+    p="Rex Luna Max Bella Coco".split(),
+    tier="free pro team enterprise".split(),
+    k=[str(i) for i in (5, 10, 25, 50, 75, 100)],
+    day="Monday Tuesday Friday Sunday".split(),
+    food="peanuts apples shellfish gluten".split(),
+    card="Visa Mastercard Amex".split(),
+    lang="French Spanish Hindi Swahili".split(),
 )
 
 
@@ -63,24 +80,28 @@ def tenant_names(rng: random.Random, count: int) -> list[str]:
     return rng.sample(NAME_POOL, min(len(NAME_POOL), max(4, count // 50)))
 
 
-def load(conn: psycopg.Connection, tenants: list[tuple[uuid.UUID, int]], embedder: LexicalEmbedder,
-         rng: random.Random) -> dict[uuid.UUID, list[str]]:
+def load(
+    conn: psycopg.Connection,
+    tenants: list[tuple[uuid.UUID, int]],
+    embedder: LexicalEmbedder,
+    rng: random.Random,
+) -> dict[uuid.UUID, list[str]]:
     """COPY the tenants' memories in (topic "general", current); returns each tenant's names."""
     now = datetime.now(UTC)
     names_of: dict[uuid.UUID, list[str]] = {}
-    with conn.cursor() as cur:
-        with cur.copy("COPY tenants (id, name) FROM STDIN") as copy:
-            for tenant_id, _ in tenants:
-                copy.write_row((tenant_id, f"bench-{tenant_id}"))
-    with conn.cursor() as cur:
-        with cur.copy("COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, recorded_at) "
-                      "FROM STDIN WITH (FORMAT BINARY)") as copy:
-            copy.set_types(["uuid", "uuid", "text", "text", "vector", "timestamptz", "timestamptz"])
-            for tenant_id, count in tenants:
-                names = names_of[tenant_id] = tenant_names(rng, count)
-                for _ in range(count):
-                    text = fact(rng, rng.choice(names))
-                    copy.write_row((uuid.uuid4(), tenant_id, text, "general", embedder.embed(text), now, now))
+    with conn.cursor() as cur, cur.copy("COPY tenants (id, name) FROM STDIN") as copy:
+        for tenant_id, _ in tenants:
+            copy.write_row((tenant_id, f"bench-{tenant_id}"))
+    with conn.cursor() as cur, cur.copy(
+        "COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, recorded_at) "
+        "FROM STDIN WITH (FORMAT BINARY)"
+    ) as copy:
+        copy.set_types(["uuid", "uuid", "text", "text", "vector", "timestamptz", "timestamptz"])
+        for tenant_id, count in tenants:
+            names = names_of[tenant_id] = tenant_names(rng, count)
+            for _ in range(count):
+                text = fact(rng, rng.choice(names))
+                copy.write_row((uuid.uuid4(), tenant_id, text, "general", embedder.embed(text), now, now))
     conn.commit()
     return names_of
 
@@ -93,8 +114,12 @@ def prepare_queries(conn, tenants, embedder, rng, queries: int, names_of: dict |
         tenant_id, _ = rng.choice(tenants)
         q = embedder.embed(fact(rng, rng.choice((names_of or {}).get(tenant_id) or NAMES)))
         with conn.transaction():
-            truth = [s for _, s in store.find_candidates(conn, tenant_id, q, excluded_topics=[], limit=3,
-                                                         min_similarity=-1, strategy="exact")]
+            truth = [
+                s
+                for _, s in store.find_candidates(
+                    conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="exact"
+                )
+            ]
         prepared.append((tenant_id, q, truth))
     return prepared
 
@@ -103,13 +128,23 @@ def auto_choice(conn, tenant_id, q) -> str:
     """What the service's own choice (strategy="auto") does for this tenant, observed rather
     than re-derived: the HNSW path sets hnsw.iterative_scan for its transaction."""
     with conn.transaction():
-        store.find_candidates(conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="auto")
+        store.find_candidates(
+            conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="auto"
+        )
         mode = conn.execute("SHOW hnsw.iterative_scan").fetchone()[0]
     return "hnsw" if mode == "strict_order" else "exact"
 
 
-def measure(conn, tenants, embedder, rng, queries: int, strategy: str, ef_search: int | None = None,
-            prepared: list[tuple] | None = None):
+def measure(
+    conn,
+    tenants,
+    embedder,
+    rng,
+    queries: int,
+    strategy: str,
+    ef_search: int | None = None,
+    prepared: list[tuple] | None = None,
+):
     latencies, recalls = [], []
     for tenant_id, q, truth in prepared or prepare_queries(conn, tenants, embedder, rng, queries):
         with conn.transaction():
@@ -122,7 +157,9 @@ def measure(conn, tenants, embedder, rng, queries: int, strategy: str, ef_search
                 started = time.perf_counter()
                 rows = conn.execute(
                     "SELECT 1 - (embedding <=> %s) FROM memory_versions WHERE tenant_id::text = %s AND recorded_to IS NULL "
-                    "AND valid_to IS NULL ORDER BY embedding <=> %s LIMIT 3", (q, str(tenant_id), q)).fetchall()
+                    "AND valid_to IS NULL ORDER BY embedding <=> %s LIMIT 3",
+                    (q, str(tenant_id), q),
+                ).fetchall()
                 latencies.append((time.perf_counter() - started) * 1000)
                 got = [r[0] for r in rows]
             elif strategy == "exact_unmaterialised":
@@ -132,14 +169,24 @@ def measure(conn, tenants, embedder, rng, queries: int, strategy: str, ef_search
                 started = time.perf_counter()
                 rows = conn.execute(
                     "SELECT 1 - (embedding <=> %s) FROM memory_versions WHERE tenant_id = %s AND recorded_to IS NULL "
-                    "AND valid_to IS NULL ORDER BY (embedding <=> %s) + 0 LIMIT 3", (q, tenant_id, q)).fetchall()
+                    "AND valid_to IS NULL ORDER BY (embedding <=> %s) + 0 LIMIT 3",
+                    (q, tenant_id, q),
+                ).fetchall()
                 latencies.append((time.perf_counter() - started) * 1000)
                 got = [r[0] for r in rows]
             else:
                 started = time.perf_counter()
                 tuning = {"ef_search": ef_search} if ef_search else {}  # else the service's own
-                found = store.find_candidates(conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1,
-                                              strategy=strategy, **tuning)
+                found = store.find_candidates(
+                    conn,
+                    tenant_id,
+                    q,
+                    excluded_topics=[],
+                    limit=3,
+                    min_similarity=-1,
+                    strategy=strategy,
+                    **tuning,
+                )
                 latencies.append((time.perf_counter() - started) * 1000)
                 got = [sim for _, sim in found]
         # Ties are common (the same fact stated twice), so a hit is any result at least as
@@ -162,7 +209,9 @@ def main() -> None:
     parser.add_argument("--per-tenant", type=int, default=100)
     parser.add_argument("--large", type=int, default=200_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--large-queries", type=int, default=50, help="exact ground truth costs ~1 s a query here")
+    parser.add_argument(
+        "--large-queries", type=int, default=50, help="exact ground truth costs ~1 s a query here"
+    )
     args = parser.parse_args()
 
     rng = random.Random(7)
@@ -170,8 +219,10 @@ def main() -> None:
     data_dir = Path(tempfile.mkdtemp(prefix="aurra-bench-"))
     pg = EmbeddedPostgres(data_dir)
     apply_migrations(pg.url, 384)
-    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
-          f"python {platform.python_version()}, {platform.platform()}")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
+        f"python {platform.python_version()}, {platform.platform()}"
+    )
     small = [(uuid.uuid4(), args.per_tenant) for _ in range(args.small_tenants)]
     large = [(uuid.uuid4(), args.large)]
     with psycopg.connect(pg.url) as conn:
@@ -182,26 +233,37 @@ def main() -> None:
         conn.commit()
         started = time.perf_counter()
         names_of = load(conn, small + large, embedder, rng)
-        print(f"loaded {args.small_tenants}x{args.per_tenant} + 1x{args.large} memories in {time.perf_counter() - started:.0f}s")
+        print(
+            f"loaded {args.small_tenants}x{args.per_tenant} + 1x{args.large} memories in {time.perf_counter() - started:.0f}s"
+        )
         conn.execute("SET maintenance_work_mem = '2GB'")
         started = time.perf_counter()
-        conn.execute("CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
-                     "(embedding vector_cosine_ops) WHERE recorded_to IS NULL AND valid_to IS NULL")
+        conn.execute(
+            "CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
+            "(embedding vector_cosine_ops) WHERE recorded_to IS NULL AND valid_to IS NULL"
+        )
         conn.execute("ANALYZE memory_versions")
         conn.commit()
         print(f"HNSW index built in {time.perf_counter() - started:.0f}s")
         print(f"{'shape':<28}{'strategy':<34}{'p50 ms':>9}{'p95 ms':>9}{'recall@3':>10}")
-        for shape, tenants, queries in ((f"{args.small_tenants} tenants x {args.per_tenant}", small, args.queries),
-                                        (f"1 tenant x {args.large}", large, args.large_queries)):
+        for shape, tenants, queries in (
+            (f"{args.small_tenants} tenants x {args.per_tenant}", small, args.queries),
+            (f"1 tenant x {args.large}", large, args.large_queries),
+        ):
             prepared = prepare_queries(conn, tenants, embedder, rng, queries, names_of)
-            for label, strategy, ef in (("exact (btree on tenant)", "exact", None),
-                                        ("hnsw strategy (planner's choice)", "hnsw", 100),
-                                        ("hnsw forced, iterative, ef=100", "hnsw_forced", 100),
-                                        ("hnsw forced, iterative, ef=40", "hnsw_forced", 40),
-                                        ("hnsw forced, iterative, ef=400", "hnsw_forced", 400),
-                                        ("hnsw forced, no iterative scan", "hnsw_forced_no_iterative", 100)):
+            for label, strategy, ef in (
+                ("exact (btree on tenant)", "exact", None),
+                ("hnsw strategy (planner's choice)", "hnsw", 100),
+                ("hnsw forced, iterative, ef=100", "hnsw_forced", 100),
+                ("hnsw forced, iterative, ef=40", "hnsw_forced", 40),
+                ("hnsw forced, iterative, ef=400", "hnsw_forced", 400),
+                ("hnsw forced, no iterative scan", "hnsw_forced_no_iterative", 100),
+            ):
                 r = measure(conn, tenants, embedder, rng, queries, strategy, ef, prepared=prepared)
-                print(f"{shape:<28}{label:<34}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['recall@3']:>10.3f}", flush=True)
+                print(
+                    f"{shape:<28}{label:<34}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['recall@3']:>10.3f}",
+                    flush=True,
+                )
     pg.stop()
     shutil.rmtree(data_dir, ignore_errors=True)
 

@@ -22,30 +22,64 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT / "events"
-HANDLERS = ("write", "query", "settings", "supersede", "audit", "authorizer", "migrate", "admin", "maintenance")
+HANDLERS = (
+    "write",
+    "query",
+    "settings",
+    "supersede",
+    "audit",
+    "authorizer",
+    "migrate",
+    "admin",
+    "maintenance",
+)
 # Which fixture each handler answers first; migrate, admin and maintenance have none in events/
 # (they are not behind API Gateway), so theirs are built here: a CloudFormation custom-resource
 # Update, a key listing as `aurra keys list --stage` sends it, and an EventBridge schedule tick.
-FIXTURES = {"write": "write_memory.json", "query": "search_memories.json", "settings": "get_settings.json",
-            "supersede": "supersede_memory.json", "audit": "list_audit.json", "authorizer": "authorizer.json"}
-PLACEHOLDERS = {"tenant": "0192f0c4-0000-7000-8000-00000000a001", "key_id": "0192f0c4-0000-7000-8000-00000000b001",
-                "memory": "0192f0c4-0000-7000-8000-00000000c001",
-                "raw_key": "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"}
+FIXTURES = {
+    "write": "write_memory.json",
+    "query": "search_memories.json",
+    "settings": "get_settings.json",
+    "supersede": "supersede_memory.json",
+    "audit": "list_audit.json",
+    "authorizer": "authorizer.json",
+}
+PLACEHOLDERS = {
+    "tenant": "0192f0c4-0000-7000-8000-00000000a001",
+    "key_id": "0192f0c4-0000-7000-8000-00000000b001",
+    "memory": "0192f0c4-0000-7000-8000-00000000c001",
+    "raw_key": "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create",
+}
 WATCHED = ("anthropic", "boto3", "botocore", "numpy", "aurra_core.classifiers.rules", "aurra_core.minilm")
 
 
 def event_for(handler: str, ids: dict) -> dict:
     if handler == "migrate":
-        return {"RequestType": "Update", "ServiceToken": "arn:aws:lambda:us-east-1:000000000000:function:provider",
-                "ResponseURL": "https://example.invalid/", "StackId": "arn:aws:cloudformation:us-east-1:000000000000:stack/aurra/1",
-                "RequestId": "bench", "LogicalResourceId": "Schema", "PhysicalResourceId": "aurra-schema",
-                "ResourceType": "Custom::AurraSchema", "ResourceProperties": {}}
+        return {
+            "RequestType": "Update",
+            "ServiceToken": "arn:aws:lambda:us-east-1:000000000000:function:provider",
+            "ResponseURL": "https://example.invalid/",
+            "StackId": "arn:aws:cloudformation:us-east-1:000000000000:stack/aurra/1",
+            "RequestId": "bench",
+            "LogicalResourceId": "Schema",
+            "PhysicalResourceId": "aurra-schema",
+            "ResourceType": "Custom::AurraSchema",
+            "ResourceProperties": {},
+        }
     if handler == "admin":
         return {"request": {"action": "list", "tenant": ids["tenant_name"]}}
     if handler == "maintenance":
-        return {"version": "0", "id": "bench", "detail-type": "Scheduled Event", "source": "aws.events",
-                "account": "000000000000", "time": "2026-11-29T00:00:00Z", "region": "us-east-1",
-                "resources": ["arn:aws:events:us-east-1:000000000000:rule/aurra-dev-maintenance"], "detail": {}}
+        return {
+            "version": "0",
+            "id": "bench",
+            "detail-type": "Scheduled Event",
+            "source": "aws.events",
+            "account": "000000000000",
+            "time": "2026-11-29T00:00:00Z",
+            "region": "us-east-1",
+            "resources": ["arn:aws:events:us-east-1:000000000000:rule/aurra-dev-maintenance"],
+            "detail": {},
+        }
     text = (EVENTS / FIXTURES[handler]).read_text()
     for name, placeholder in PLACEHOLDERS.items():
         text = text.replace(placeholder, ids[name])
@@ -93,11 +127,21 @@ def child(handler: str, event_path: str) -> None:
     t = time.perf_counter()
     second = call()
     second_s = time.perf_counter() - t
-    print(json.dumps({"handler": handler, "import_s": imported, "modules": module_count,
-                      "loaded_at_import": loaded_at_import, "first_request_s": first_s,
-                      "first_status": status_of(handler, first), "second_request_s": second_s,
-                      "second_status": status_of(handler, second),
-                      "loaded_after_requests": [m for m in WATCHED if m in sys.modules]}))
+    print(
+        json.dumps(
+            {
+                "handler": handler,
+                "import_s": imported,
+                "modules": module_count,
+                "loaded_at_import": loaded_at_import,
+                "first_request_s": first_s,
+                "first_status": status_of(handler, first),
+                "second_request_s": second_s,
+                "second_status": status_of(handler, second),
+                "loaded_after_requests": [m for m in WATCHED if m in sys.modules],
+            }
+        )
+    )
 
 
 # ---------------------------------------------------------------- parent
@@ -115,8 +159,14 @@ def prepare(url: str) -> dict:
             caller, raw = keys.create_key(conn, name)
     finally:
         db.close()
-    return {"tenant": str(caller.tenant_id), "key_id": str(caller.api_key_id), "raw_key": raw, "tenant_name": name,
-            "caller": caller, "url": url}
+    return {
+        "tenant": str(caller.tenant_id),
+        "key_id": str(caller.api_key_id),
+        "raw_key": raw,
+        "tenant_name": name,
+        "caller": caller,
+        "url": url,
+    }
 
 
 def fresh_memory(ids: dict) -> str:
@@ -130,10 +180,14 @@ def fresh_memory(ids: dict) -> str:
 
     db = Database(ids["url"], max_size=1)
     try:
-        deps = WriteDependencies(db=db, embedder=LexicalEmbedder(384), classifier_factory=lambda: None,
-                                 flags=EnvFlagSource(False))
-        outcome = write_memory(ids["caller"], WriteRequest(content="User uses Vim", topic="preferences",
-                                                           valid_from="2026-04-01T00:00:00Z"), deps)
+        deps = WriteDependencies(
+            db=db, embedder=LexicalEmbedder(384), classifier_factory=lambda: None, flags=EnvFlagSource(False)
+        )
+        outcome = write_memory(
+            ids["caller"],
+            WriteRequest(content="User uses Vim", topic="preferences", valid_from="2026-04-01T00:00:00Z"),
+            deps,
+        )
     finally:
         db.close()
     return str(outcome.result.memory.id)
@@ -146,15 +200,27 @@ def child_env(url: str) -> dict:
 
 
 def heaviest_imports(handler: str, env: dict, top: int = 8) -> list[dict]:
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import functions.{handler}.handler"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import functions.{handler}.handler"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     rows = []
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
         try:
-            self_us, cumulative_us, name = (x.strip() for x in line[len("import time:"):].split("|"))
-            rows.append({"module": name.strip(), "self_ms": int(self_us) / 1000, "cumulative_ms": int(cumulative_us) / 1000})
+            self_us, cumulative_us, name = (x.strip() for x in line[len("import time:") :].split("|"))
+            rows.append(
+                {
+                    "module": name.strip(),
+                    "self_ms": int(self_us) / 1000,
+                    "cumulative_ms": int(cumulative_us) / 1000,
+                }
+            )
         except ValueError:
             continue  # the header line
     own = {"functions", f"functions.{handler}", f"functions.{handler}.handler"}
@@ -173,8 +239,13 @@ def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict
             ids["memory"] = fresh_memory(ids)
             path = tmp_dir / f"event-{handler}.json"
             path.write_text(json.dumps(event_for(handler, ids)))
-            done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)],
-                                  cwd=ROOT, env=env, capture_output=True, text=True)
+            done = subprocess.run(
+                [sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             if done.returncode != 0:
                 raise RuntimeError(f"cold start of {handler} failed:\n{done.stderr[-3000:]}")
             samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -193,10 +264,12 @@ def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict
             "heaviest_imports": heaviest_imports(handler, env),
         }
         results[handler] = result
-        log(f"  {handler:<11} import {result['import_ms_best']:7.0f} ms (best of {runs})  first request "
+        log(
+            f"  {handler:<11} import {result['import_ms_best']:7.0f} ms (best of {runs})  first request "
             f"{result['first_request_ms_best']:7.0f} ms [{', '.join(result['first_status'])}]  warm "
             f"{result['second_request_ms_best']:6.1f} ms  anthropic at import: "
-            f"{'YES' if result['anthropic_at_import'] else 'no'}")
+            f"{'YES' if result['anthropic_at_import'] else 'no'}"
+        )
     return results
 
 

@@ -24,9 +24,19 @@ for path in (str(BENCH), str(ROOT)):
 
 # The service's settings as `aurra dev` runs them, whatever the developer's shell says: local
 # embedder and its floor, rules classifier, Powertools quiet. Set before aurra_core is imported.
-SERVICE_ENV = {"AURRA_EMBEDDER": "local", "AURRA_CLASSIFIER": "rules", "AURRA_EMBEDDING_DIM": "384",
-               "AURRA_FLAG_SOURCE": "env", "AURRA_STAGE": "local"}
-CLEARED_ENV = ("AURRA_CANDIDATE_MIN_SIMILARITY", "AURRA_DB_POOL_MAX", "AURRA_LEVEL2_ENABLED", "ANTHROPIC_BASE_URL")
+SERVICE_ENV = {
+    "AURRA_EMBEDDER": "local",
+    "AURRA_CLASSIFIER": "rules",
+    "AURRA_EMBEDDING_DIM": "384",
+    "AURRA_FLAG_SOURCE": "env",
+    "AURRA_STAGE": "local",
+}
+CLEARED_ENV = (
+    "AURRA_CANDIDATE_MIN_SIMILARITY",
+    "AURRA_DB_POOL_MAX",
+    "AURRA_LEVEL2_ENABLED",
+    "ANTHROPIC_BASE_URL",
+)
 
 
 def local_environment() -> None:
@@ -47,8 +57,14 @@ def pct(values: list[float], p: float) -> float:
 def summary(values_ms: list[float]) -> dict:
     if not values_ms:
         return {"n": 0}
-    return {"n": len(values_ms), "p50_ms": pct(values_ms, 50), "p95_ms": pct(values_ms, 95),
-            "p99_ms": pct(values_ms, 99), "mean_ms": statistics.fmean(values_ms), "max_ms": max(values_ms)}
+    return {
+        "n": len(values_ms),
+        "p50_ms": pct(values_ms, 50),
+        "p95_ms": pct(values_ms, 95),
+        "p99_ms": pct(values_ms, 99),
+        "mean_ms": statistics.fmean(values_ms),
+        "max_ms": max(values_ms),
+    }
 
 
 def log(message: str) -> None:
@@ -111,10 +127,18 @@ class Cluster:
 
         with psycopg.connect(self.url, autocommit=True) as conn:
             version = conn.execute("SHOW server_version").fetchone()[0]
-            pgvector = conn.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
-            settings = {name: conn.execute(f"SHOW {name}").fetchone()[0]
-                        for name in ("shared_buffers", "work_mem", "max_parallel_maintenance_workers")}
-        return {"postgres": version, "pgvector": pgvector[0] if pgvector else None, "postgres_settings": settings}
+            pgvector = conn.execute(
+                "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
+            ).fetchone()
+            settings = {
+                name: conn.execute(f"SHOW {name}").fetchone()[0]
+                for name in ("shared_buffers", "work_mem", "max_parallel_maintenance_workers")
+            }
+        return {
+            "postgres": version,
+            "pgvector": pgvector[0] if pgvector else None,
+            "postgres_settings": settings,
+        }
 
     def stop(self) -> None:
         try:
@@ -166,14 +190,15 @@ class Store:
     callers: list = field(default_factory=list)  # (Caller, raw key) for the tenants written to
 
 
-def build_store(cluster: Cluster, shape: str, size: int, rng: random.Random, *, tenant_indexes: bool = True) -> Store:
+def build_store(
+    cluster: Cluster, shape: str, size: int, rng: random.Random, *, tenant_indexes: bool = True
+) -> Store:
     """COPY the store in without the HNSW index, build the index after the load (and, unless
     told not to, large tenants' own indexes), then VACUUM ANALYZE (what autovacuum would have
     done by then) so the planner sees the real shape."""
     import psycopg
-    from pgvector.psycopg import register_vector
-
     from candidate_search import load
+    from pgvector.psycopg import register_vector
 
     from aurra_core import tenant_indexes as own_indexes
     from aurra_core.embeddings import LexicalEmbedder
@@ -190,8 +215,10 @@ def build_store(cluster: Cluster, shape: str, size: int, rng: random.Random, *, 
         load_s = time.perf_counter() - started
         conn.execute("SET maintenance_work_mem = '4GB'")
         started = time.perf_counter()
-        conn.execute("CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
-                     "(embedding vector_cosine_ops) WHERE recorded_to IS NULL AND valid_to IS NULL")
+        conn.execute(
+            "CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
+            "(embedding vector_cosine_ops) WHERE recorded_to IS NULL AND valid_to IS NULL"
+        )
         conn.commit()
         index_s = time.perf_counter() - started
     # What the scheduled maintenance function would then do: large tenants' own indexes.
@@ -201,8 +228,19 @@ def build_store(cluster: Cluster, shape: str, size: int, rng: random.Random, *, 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE memory_versions")
         conn.execute("VACUUM ANALYZE tenants")
-    return Store(shape, size, shape_label(shape, size), name, url, tenants, names_of, load_s, index_s,
-                 tenant_indexes=built, tenant_index_s=tenant_index_s)
+    return Store(
+        shape,
+        size,
+        shape_label(shape, size),
+        name,
+        url,
+        tenants,
+        names_of,
+        load_s,
+        index_s,
+        tenant_indexes=built,
+        tenant_index_s=tenant_index_s,
+    )
 
 
 def make_keys(store: Store, how_many: int, rng: random.Random) -> list:
@@ -260,8 +298,12 @@ class TimedEmbedder:
 class TimedClassifier:
     """Times and counts calls; `on_call` sees each call's arguments (for token estimates)."""
 
-    def __init__(self, inner, timer: PartTimer | None = None,
-                 on_call: Callable[[str, str, list, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        inner,
+        timer: PartTimer | None = None,
+        on_call: Callable[[str, str, list, str], None] | None = None,
+    ) -> None:
         self._inner, self._timer, self._on_call = inner, timer, on_call
         self.calls = 0
 

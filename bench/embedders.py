@@ -59,8 +59,14 @@ def machine_facts() -> dict:
         blas = "unknown"
     load = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
     return {
-        "arch": platform.machine(), "cpu": cpu, "cores": os.cpu_count(), "memory_gib": memory_gib,
-        "load_average": load, "python": platform.python_version(), "numpy": np.__version__, "blas": blas,
+        "arch": platform.machine(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": memory_gib,
+        "load_average": load,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "blas": blas,
         "platform": platform.platform(),
         "env": {k: os.environ[k] for k in (*THREAD_VARS, "OPENBLAS_CORETYPE") if k in os.environ},
     }
@@ -70,9 +76,11 @@ def machine() -> str:
     m = machine_facts()
     load = ", ".join(f"{x:.2f}" for x in m["load_average"]) if m["load_average"] else "n/a"
     env = " ".join(f"{k}={v}" for k, v in m["env"].items())
-    return (f"machine: {m['arch']} {m['cpu']}, {m['cores']} cores, load average {load}; "
-            f"python {m['python']}, numpy {m['numpy']} ({m['blas']}); {m['platform']}"
-            + (f"; {env}" if env else ""))
+    return (
+        f"machine: {m['arch']} {m['cpu']}, {m['cores']} cores, load average {load}; "
+        f"python {m['python']}, numpy {m['numpy']} ({m['blas']}); {m['platform']}"
+        + (f"; {env}" if env else "")
+    )
 
 
 def texts_from_cases() -> list[str]:
@@ -102,6 +110,7 @@ def pct(values: list[float], p: float) -> float:
 
 # -- child: latency in this interpreter's BLAS setting ------------------------------------------
 
+
 def child_latency(repeat: int) -> dict:
     sys.path.insert(0, str(CORE))
     from aurra_core.embeddings import LexicalEmbedder
@@ -118,14 +127,21 @@ def child_latency(repeat: int) -> dict:
                 t = time.perf_counter()
                 embedder.embed(text)
                 times.append((time.perf_counter() - t) * 1000)
-        result[name] = {"texts": len(texts) * repeat, "p50_ms": pct(times, 50), "p95_ms": pct(times, 95),
-                        "mean_ms": statistics.fmean(times)}
+        result[name] = {
+            "texts": len(texts) * repeat,
+            "p50_ms": pct(times, 50),
+            "p95_ms": pct(times, 95),
+            "mean_ms": statistics.fmean(times),
+        }
     minilm = MiniLMEmbedder()
     t = time.perf_counter()
     minilm.embed_many(texts)
     elapsed = time.perf_counter() - t
-    result["minilm_batch"] = {"texts": len(texts), "texts_per_s": len(texts) / elapsed,
-                              "ms_per_text": elapsed * 1000 / len(texts)}
+    result["minilm_batch"] = {
+        "texts": len(texts),
+        "texts_per_s": len(texts) / elapsed,
+        "ms_per_text": elapsed * 1000 / len(texts),
+    }
     return result
 
 
@@ -161,18 +177,21 @@ print(json.dumps(sorted(m for m in ("aurra_core.minilm", "tokenizers") if m in s
 def cold_start(runs: int = 3) -> dict:
     samples = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", COLD.format(core=str(CORE))], check=True,
-                             capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", COLD.format(core=str(CORE))], check=True, capture_output=True, text=True
+        ).stdout
         samples.append(json.loads(out.strip().splitlines()[-1]))
     keys = ("numpy", "embeddings_module", "minilm_module", "load", "first_embed")
     result = {k: statistics.median(s[k] for s in samples) for k in keys}
-    pulled = subprocess.run([sys.executable, "-c", CHEAP.format(core=str(CORE))], check=True,
-                            capture_output=True, text=True).stdout
+    pulled = subprocess.run(
+        [sys.executable, "-c", CHEAP.format(core=str(CORE))], check=True, capture_output=True, text=True
+    ).stdout
     result["modules_loaded_by_importing_aurra_core_embeddings"] = json.loads(pulled.strip().splitlines()[-1])
     return result
 
 
 # -- installed size --------------------------------------------------------------------------
+
 
 def _closure(roots: list[str], extras: dict[str, set[str]] | None = None) -> set[str]:
     import importlib.metadata as md
@@ -231,11 +250,15 @@ def sizes() -> dict:
 
     used = ("model.safetensors", "tokenizer.json", "config.json", "sentence_bert_config.json")
     model_files = sum((model_dir() / f).stat().st_size for f in used)
-    return {"added": rows, "added_total_mib": round(sum(r["mib"] for r in rows.values()), 2),
-            "files_read_mib": round(model_files / 2**20, 2)}
+    return {
+        "added": rows,
+        "added_total_mib": round(sum(r["mib"] for r in rows.values()), 2),
+        "files_read_mib": round(model_files / 2**20, 2),
+    }
 
 
 # -- similarity of each case's old and new fact --------------------------------------------------
+
 
 def pair_similarity(floors: list[float]) -> dict:
     import numpy as np
@@ -247,12 +270,18 @@ def pair_similarity(floors: list[float]) -> dict:
     out = {}
     for name, embedder in (("lexical", LexicalEmbedder(384)), ("minilm", MiniLMEmbedder())):
         sims = [float(np.dot(embedder.embed(a), embedder.embed(b))) for a, b in pairs]
-        out[name] = {"pairs": len(sims), "p5": pct(sims, 5), "p10": pct(sims, 10), "p50": pct(sims, 50),
-                     "share_at_or_above": {f: sum(s >= f for s in sims) / len(sims) for f in floors}}
+        out[name] = {
+            "pairs": len(sims),
+            "p5": pct(sims, 5),
+            "p10": pct(sims, 10),
+            "p50": pct(sims, 50),
+            "share_at_or_above": {f: sum(s >= f for s in sims) / len(sims) for f in floors},
+        }
     return out
 
 
 # -- candidate recall through the CLI --------------------------------------------------------------
+
 
 def recall(floors: list[float], data_root: Path) -> list[dict]:
     aurra = Path(sys.executable).with_name("aurra")
@@ -262,21 +291,33 @@ def recall(floors: list[float], data_root: Path) -> list[dict]:
             env = dict(os.environ, AURRA_EMBEDDER=embedder, AURRA_CANDIDATE_MIN_SIMILARITY=str(floor))
             data_dir = data_root / f"aurra-eval-{'lex' if embedder == 'local' else 'minilm'}"
             t = time.perf_counter()
-            done = subprocess.run([str(aurra), "eval", "--candidate-recall", "--json", "--data-dir", str(data_dir)],
-                                  cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                [str(aurra), "eval", "--candidate-recall", "--json", "--data-dir", str(data_dir)],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             result = json.loads(done.stdout.strip().splitlines()[-1])
             result["seconds"] = round(time.perf_counter() - t, 1)
             rows.append(result)
-            print(f"  {result['embedder']:18s} floor {floor:.2f}: recall@3 {result['recall_at_3']:.3f} "
-                  f"(contradicts {result['recall_at_3_contradicts']:.3f}) in {result['seconds']} s", flush=True)
+            print(
+                f"  {result['embedder']:18s} floor {floor:.2f}: recall@3 {result['recall_at_3']:.3f} "
+                f"(contradicts {result['recall_at_3_contradicts']:.3f}) in {result['seconds']} s",
+                flush=True,
+            )
     return rows
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2, help="passes over the case texts for latency")
-    parser.add_argument("--blas-threads", default="default,1",
-                        help="comma-separated BLAS thread counts to measure latency under ('default': unset)")
+    parser.add_argument(
+        "--blas-threads",
+        default="default,1",
+        help="comma-separated BLAS thread counts to measure latency under ('default': unset)",
+    )
     parser.add_argument("--recall", action="store_true", help="also run aurra eval --candidate-recall")
     parser.add_argument("--floors", default="0.15,0.25,0.35")
     parser.add_argument("--data-root", type=Path, default=Path("/tmp"))
@@ -296,26 +337,41 @@ def main() -> int:
         env = dict(os.environ)
         if threads != "default":
             env.update({k: threads for k in THREAD_VARS})
-        done = subprocess.run([sys.executable, __file__, "--child-latency", "--repeat", str(args.repeat)],
-                              env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child-latency", "--repeat", str(args.repeat)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         res = json.loads(done.stdout.strip().splitlines()[-1])
         label = "BLAS threads default" if threads == "default" else f"BLAS threads {threads}"
         for name in ("lexical", "minilm"):
             r = res[name]
-            print(f"  [{label}] {name:8s} p50 {r['p50_ms']:7.2f} ms  p95 {r['p95_ms']:7.2f} ms  "
-                  f"mean {r['mean_ms']:7.2f} ms  ({r['texts']} embeds)")
+            print(
+                f"  [{label}] {name:8s} p50 {r['p50_ms']:7.2f} ms  p95 {r['p95_ms']:7.2f} ms  "
+                f"mean {r['mean_ms']:7.2f} ms  ({r['texts']} embeds)"
+            )
         b = res["minilm_batch"]
-        print(f"  [{label}] minilm embed_many: {b['texts_per_s']:.0f} texts/s ({b['ms_per_text']:.2f} ms/text)")
+        print(
+            f"  [{label}] minilm embed_many: {b['texts_per_s']:.0f} texts/s ({b['ms_per_text']:.2f} ms/text)"
+        )
 
     cold = cold_start()
     print("\nMiniLM cold start (fresh interpreter, median of 3, files in the page cache):")
-    print(f"  import numpy {cold['numpy'] * 1000:.0f} ms; import aurra_core.embeddings "
-          f"{cold['embeddings_module'] * 1000:.0f} ms more; import aurra_core.minilm {cold['minilm_module'] * 1000:.0f} ms; "
-          f"load weights + tokenizer {cold['load'] * 1000:.0f} ms; first embed {cold['first_embed'] * 1000:.0f} ms")
-    print(f"  importing aurra_core.embeddings loads: {cold['modules_loaded_by_importing_aurra_core_embeddings'] or 'neither minilm nor tokenizers'}")
+    print(
+        f"  import numpy {cold['numpy'] * 1000:.0f} ms; import aurra_core.embeddings "
+        f"{cold['embeddings_module'] * 1000:.0f} ms more; import aurra_core.minilm {cold['minilm_module'] * 1000:.0f} ms; "
+        f"load weights + tokenizer {cold['load'] * 1000:.0f} ms; first embed {cold['first_embed'] * 1000:.0f} ms"
+    )
+    print(
+        f"  importing aurra_core.embeddings loads: {cold['modules_loaded_by_importing_aurra_core_embeddings'] or 'neither minilm nor tokenizers'}"
+    )
 
     size = sizes()
-    print("\ninstalled size MiniLM adds (weights package installed without its dependencies, plus tokenizers):")
+    print(
+        "\ninstalled size MiniLM adds (weights package installed without its dependencies, plus tokenizers):"
+    )
     for name, row in size["added"].items():
         print(f"  {name:22s} {row['version']:12s} {row['mib']:8.2f} MiB")
     print(f"  total {size['added_total_mib']:.2f} MiB; files read at load {size['files_read_mib']:.2f} MiB")

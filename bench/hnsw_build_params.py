@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Cluster, build_store, local_environment, log  # noqa: E402
+from common import Cluster, build_store, local_environment, log
 
 
 def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
@@ -35,13 +35,24 @@ def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
             for tenant_id, q, truth in prepared:
                 with conn.transaction():
                     started = time.perf_counter()
-                    found = store.find_candidates(conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1,
-                                                  strategy="hnsw", ef_search=ef)
+                    found = store.find_candidates(
+                        conn,
+                        tenant_id,
+                        q,
+                        excluded_topics=[],
+                        limit=3,
+                        min_similarity=-1,
+                        strategy="hnsw",
+                        ef_search=ef,
+                    )
                     latencies.append((time.perf_counter() - started) * 1000)
                 bar = min(truth) - 1e-6
                 recalls.append(min(sum(1 for _, s in found if s >= bar), len(truth)) / len(truth))
-            out[ef] = {"p50_ms": statistics.median(latencies), "recall@3": statistics.mean(recalls),
-                       "queries_missing_one": sum(1 for r in recalls if r < 1)}
+            out[ef] = {
+                "p50_ms": statistics.median(latencies),
+                "recall@3": statistics.mean(recalls),
+                "queries_missing_one": sum(1 for r in recalls if r < 1),
+            }
     return out
 
 
@@ -66,9 +77,20 @@ def time_inserts(url: str, tenant_id, names: list[str], how_many: int, rng: rand
             vector, now = embedder.embed(text), datetime.now(UTC)
             with conn.transaction(force_rollback=True):
                 started = time.perf_counter()
-                store.insert_version(conn, memory_id=uuid4(), tenant_id=tenant_id, content=text, topic="general",
-                                     metadata={}, embedding=vector, valid_from=now, valid_to=None, superseded_by=None,
-                                     supersedes=None, recorded_at=now)
+                store.insert_version(
+                    conn,
+                    memory_id=uuid4(),
+                    tenant_id=tenant_id,
+                    content=text,
+                    topic="general",
+                    metadata={},
+                    embedding=vector,
+                    valid_from=now,
+                    valid_to=None,
+                    superseded_by=None,
+                    supersedes=None,
+                    recorded_at=now,
+                )
                 latencies.append((time.perf_counter() - started) * 1000)
     latencies.sort()
     return {"p50_ms": statistics.median(latencies), "p99_ms": latencies[int(0.99 * (len(latencies) - 1))]}
@@ -86,7 +108,6 @@ def main() -> None:
     args = parser.parse_args()
     local_environment()
     import psycopg
-
     from candidate_search import prepare_queries
 
     from aurra_core.embeddings import LexicalEmbedder
@@ -95,14 +116,18 @@ def main() -> None:
     ef_values = [int(x) for x in args.ef.split(",")]
     cluster = Cluster(shared_buffers=args.shared_buffers)
     try:
-        log(f"# HNSW build parameters: 1 tenant x {args.size:,}, {args.queries} queries, ef_search {ef_values}")
+        log(
+            f"# HNSW build parameters: 1 tenant x {args.size:,}, {args.queries} queries, ef_search {ef_values}"
+        )
         store_ = build_store(cluster, "one", args.size, rng, tenant_indexes=False)
         with psycopg.connect(store_.url) as conn:
             from pgvector.psycopg import register_vector
 
             register_vector(conn)
             started = time.perf_counter()
-            prepared = prepare_queries(conn, store_.tenants, LexicalEmbedder(384), rng, args.queries, store_.names_of)
+            prepared = prepare_queries(
+                conn, store_.tenants, LexicalEmbedder(384), rng, args.queries, store_.names_of
+            )
             log(f"ground truth (exact scans): {time.perf_counter() - started:.0f} s")
         for i, variant in enumerate(args.variants.split(",")):
             m, efc = (int(x) for x in variant.split(":"))
@@ -112,20 +137,28 @@ def main() -> None:
                     conn.execute("DROP INDEX memory_versions_embedding_current")
                     conn.execute("SET maintenance_work_mem = '4GB'")
                     started = time.perf_counter()
-                    conn.execute(f"CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
-                                 f"(embedding vector_cosine_ops) WITH (m = {m}, ef_construction = {efc}) "
-                                 "WHERE recorded_to IS NULL AND valid_to IS NULL")
+                    conn.execute(
+                        f"CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
+                        f"(embedding vector_cosine_ops) WITH (m = {m}, ef_construction = {efc}) "
+                        "WHERE recorded_to IS NULL AND valid_to IS NULL"
+                    )
                     build_s = time.perf_counter() - started
             with psycopg.connect(store_.url, autocommit=True) as conn:
-                size = conn.execute("SELECT pg_size_pretty(pg_relation_size('memory_versions_embedding_current'))").fetchone()[0]
+                size = conn.execute(
+                    "SELECT pg_size_pretty(pg_relation_size('memory_versions_embedding_current'))"
+                ).fetchone()[0]
             if args.inserts:
                 tenant_id = store_.tenants[0][0]
                 r = time_inserts(store_.url, tenant_id, store_.names_of[tenant_id], args.inserts, rng)
-                log(f"  m {m:>2} ef_construction {efc:>3}: {args.inserts} inserts, p50 {r['p50_ms']:.2f} ms, "
-                    f"p99 {r['p99_ms']:.2f} ms")
+                log(
+                    f"  m {m:>2} ef_construction {efc:>3}: {args.inserts} inserts, p50 {r['p50_ms']:.2f} ms, "
+                    f"p99 {r['p99_ms']:.2f} ms"
+                )
             for ef, r in measure(store_.url, prepared, ef_values).items():
-                log(f"  m {m:>2} ef_construction {efc:>3} (build {build_s:6.0f} s, {size}): ef_search {ef:>4}  p50 "
-                    f"{r['p50_ms']:6.2f} ms  recall@3 {r['recall@3']:.3f}  ({r['queries_missing_one']} queries missed one)")
+                log(
+                    f"  m {m:>2} ef_construction {efc:>3} (build {build_s:6.0f} s, {size}): ef_search {ef:>4}  p50 "
+                    f"{r['p50_ms']:6.2f} ms  recall@3 {r['recall@3']:.3f}  ({r['queries_missing_one']} queries missed one)"
+                )
     finally:
         cluster.stop()
 

@@ -25,7 +25,7 @@ from common import ROOT, TimedClassifier, pct
 
 CHARS_PER_TOKEN = 3.6
 OUTPUT_TOKENS_PER_VERDICT = 60
-PRICE_IN_PER_M = 1.0   # assumed list price, USD per million input tokens (Claude Haiku 4.5)
+PRICE_IN_PER_M = 1.0  # assumed list price, USD per million input tokens (Claude Haiku 4.5)
 PRICE_OUT_PER_M = 5.0  # assumed list price, USD per million output tokens
 DISTRACTORS_PER_TENANT = 300
 GATED = ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "no_candidates")
@@ -34,9 +34,9 @@ GATED = ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "
 @dataclass
 class TenantPlan:
     name: str
-    level2_flag: bool            # the server flag while this tenant's writes run
-    requested: bool | None       # the request's auto_supersede (None: the key's default)
-    key_default: bool = False    # the key's auto_supersede_default
+    level2_flag: bool  # the server flag while this tenant's writes run
+    requested: bool | None  # the request's auto_supersede (None: the key's default)
+    key_default: bool = False  # the key's auto_supersede_default
     extra_excluded: tuple[str, ...] = ()
 
 
@@ -45,7 +45,9 @@ PLANS = (
     TenantPlan("key default on", True, None, key_default=True),
     TenantPlan("not requested", True, None),
     TenantPlan("refused by request", True, False, key_default=True),
-    TenantPlan("requested, more excluded topics", True, True, extra_excluded=("finance", "payment", "family", "diet")),
+    TenantPlan(
+        "requested, more excluded topics", True, True, extra_excluded=("finance", "payment", "family", "diet")
+    ),
     TenantPlan("requested, server flag off", False, True),
 )
 
@@ -55,7 +57,9 @@ def estimate_input_tokens(new_content: str, new_topic: str, candidates: list) ->
     from aurra_core.classifiers.prompt import SYSTEM_PROMPT, TOOL, user_message
 
     static = len(SYSTEM_PROMPT) + len(json.dumps(TOOL))
-    return (static + len(user_message(new_content, new_topic, candidates))) / CHARS_PER_TOKEN, static / CHARS_PER_TOKEN
+    return (
+        static + len(user_message(new_content, new_topic, candidates))
+    ) / CHARS_PER_TOKEN, static / CHARS_PER_TOKEN
 
 
 def run(url: str, seed: int = 5) -> dict:
@@ -77,8 +81,12 @@ def run(url: str, seed: int = 5) -> dict:
     embedder = LexicalEmbedder(384)
     db = Database(url, max_size=2)
     calls: list[dict] = []
-    classifier = TimedClassifier(RulesClassifier(), on_call=lambda content, topic, candidates, model: calls.append(
-        {"content": content, "topic": topic, "candidates": candidates}))
+    classifier = TimedClassifier(
+        RulesClassifier(),
+        on_call=lambda content, topic, candidates, model: calls.append(
+            {"content": content, "topic": topic, "candidates": candidates}
+        ),
+    )
 
     # Tenants, keys with their settings, and distractor memories already stored.
     callers = []
@@ -99,10 +107,20 @@ def run(url: str, seed: int = 5) -> dict:
             now = store.write_clock(conn)
             for _ in range(DISTRACTORS_PER_TENANT):
                 text = fact(rng, rng.choice(names))
-                store.insert_version(conn, memory_id=uuid.uuid4(), tenant_id=caller.tenant_id, content=text,
-                                     topic=rng.choice(("general", "preferences", "work", "travel")), metadata={},
-                                     embedding=embedder.embed(text), valid_from=now, valid_to=None,
-                                     superseded_by=None, supersedes=None, recorded_at=now)
+                store.insert_version(
+                    conn,
+                    memory_id=uuid.uuid4(),
+                    tenant_id=caller.tenant_id,
+                    content=text,
+                    topic=rng.choice(("general", "preferences", "work", "travel")),
+                    metadata={},
+                    embedding=embedder.embed(text),
+                    valid_from=now,
+                    valid_to=None,
+                    superseded_by=None,
+                    supersedes=None,
+                    recorded_at=now,
+                )
 
     # The stream: per tenant, its cases' old and new facts (new after old) and as many
     # distractor writes, shuffled; tenants interleaved.
@@ -113,8 +131,10 @@ def run(url: str, seed: int = 5) -> dict:
     for t, tenant_cases in enumerate(per_tenant):
         items = [("old", c) for c in tenant_cases] + [("new", c) for c in tenant_cases]
         names = rng.sample(NAMES, 6)
-        items += [("distractor", {"content": fact(rng, rng.choice(names)), "topic": "general"})
-                  for _ in range(len(tenant_cases))]
+        items += [
+            ("distractor", {"content": fact(rng, rng.choice(names)), "topic": "general"})
+            for _ in range(len(tenant_cases))
+        ]
         rng.shuffle(items)
         seen_old = set()
         ordered, waiting = [], {}
@@ -138,16 +158,34 @@ def run(url: str, seed: int = 5) -> dict:
             kind, item = streams[t][position[t]]
             position[t] += 1
             fact_ = item if kind == "distractor" else item[kind]
-            deps = WriteDependencies(db=db, embedder=embedder, classifier_factory=lambda: classifier,
-                                     flags=EnvFlagSource(plan.level2_flag))
+            deps = WriteDependencies(
+                db=db,
+                embedder=embedder,
+                classifier_factory=lambda: classifier,
+                flags=EnvFlagSource(plan.level2_flag),
+            )
             before = classifier.calls
-            outcome = write_memory(callers[t], WriteRequest(content=fact_["content"], topic=fact_.get("topic", "general"),
-                                                            auto_supersede=plan.requested), deps)
+            outcome = write_memory(
+                callers[t],
+                WriteRequest(
+                    content=fact_["content"],
+                    topic=fact_.get("topic", "general"),
+                    auto_supersede=plan.requested,
+                ),
+                deps,
+            )
             metrics.clear_metrics()
             a = outcome.result.auto_supersede
-            writes.append({"tenant": plan.name, "kind": kind, "calls": classifier.calls - before,
-                           "skipped": a.skipped_reason.value if a.skipped_reason else None,
-                           "superseded": a.supersession is not None, "duplicate": not outcome.result.created})
+            writes.append(
+                {
+                    "tenant": plan.name,
+                    "kind": kind,
+                    "calls": classifier.calls - before,
+                    "skipped": a.skipped_reason.value if a.skipped_reason else None,
+                    "superseded": a.supersession is not None,
+                    "duplicate": not outcome.result.created,
+                }
+            )
     db.close()
     return summarise(writes, calls)
 
@@ -184,8 +222,9 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
         "writes": total,
         "calls": len(calls),
         "share_reaching_classifier": len(reached) / total if total else 0.0,
-        "share_of_level2_eligible_reaching_classifier": (len([w for w in eligible if w["calls"]]) / len(eligible)
-                                                         if eligible else 0.0),
+        "share_of_level2_eligible_reaching_classifier": (
+            len([w for w in eligible if w["calls"]]) / len(eligible) if eligible else 0.0
+        ),
         "calls_per_write": calls_per_write,
         "max_calls_in_one_write": max((w["calls"] for w in writes), default=0),
         "calls_in_gated_disabled_or_candidateless_writes": gated_calls,
@@ -194,9 +233,10 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
         "candidates_per_call_mean": statistics.fmean(len(c["candidates"]) for c in calls) if calls else 0.0,
         "tokens_estimated": {
             "method": f"characters / {CHARS_PER_TOKEN} (an estimate; no tokenizer), system prompt + tool definition + "
-                      f"user message; the API's own tool-use preamble is not included. Output: "
-                      f"{OUTPUT_TOKENS_PER_VERDICT} tokens per verdict.",
-            "input_per_call_mean": mean_in, "input_per_call_p95": pct(inputs, 95) if inputs else 0.0,
+            f"user message; the API's own tool-use preamble is not included. Output: "
+            f"{OUTPUT_TOKENS_PER_VERDICT} tokens per verdict.",
+            "input_per_call_mean": mean_in,
+            "input_per_call_p95": pct(inputs, 95) if inputs else 0.0,
             "input_static_part": statics[0] if statics else 0.0,
             "output_per_call_mean": mean_out,
         },

@@ -22,15 +22,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import ROOT, Cluster, build_store, local_environment, log, make_keys  # noqa: E402
+from common import ROOT, Cluster, build_store, local_environment, log, make_keys
 
 SECTIONS = ("write", "search", "coldstart", "calls", "throughput")
 PROFILES = {
-    "quick": {"sizes": [10_000], "shapes": ["small", "one"], "writes": 200, "http_writes": 150, "queries": 100,
-              "large_tenant_queries": 100, "keys": 20, "throughput_writes": 200, "clients": [1, 4, 16]},
-    "full": {"sizes": [10_000, 100_000, 1_000_000], "shapes": ["small", "ten", "one"], "writes": 500,
-             "http_writes": 300, "queries": 200, "large_tenant_queries": 30, "keys": 50, "throughput_writes": 2000,
-             "clients": [1, 4, 16]},
+    "quick": {
+        "sizes": [10_000],
+        "shapes": ["small", "one"],
+        "writes": 200,
+        "http_writes": 150,
+        "queries": 100,
+        "large_tenant_queries": 100,
+        "keys": 20,
+        "throughput_writes": 200,
+        "clients": [1, 4, 16],
+    },
+    "full": {
+        "sizes": [10_000, 100_000, 1_000_000],
+        "shapes": ["small", "ten", "one"],
+        "writes": 500,
+        "http_writes": 300,
+        "queries": 200,
+        "large_tenant_queries": 30,
+        "keys": 50,
+        "throughput_writes": 2000,
+        "clients": [1, 4, 16],
+    },
 }
 TARGET_SIZE = 1_000_000
 TARGET_P50_MS, TARGET_P99_MS, TARGET_RECALL = 10.0, 50.0, 0.99
@@ -40,19 +57,38 @@ SHAPE_NAMES = {"small": "many small tenants", "ten": "10 tenants", "one": "1 ten
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     profile = parser.add_mutually_exclusive_group()
-    profile.add_argument("--quick", action="store_const", dest="profile", const="quick",
-                         help="10k memories, two tenant shapes (the default; a few minutes)")
-    profile.add_argument("--full", action="store_const", dest="profile", const="full",
-                         help="10k, 100k and 1M memories in three tenant shapes (long)")
-    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
-    parser.add_argument("--out", type=Path, help="where to write the results as JSON (default bench/results/<profile>.json)")
+    profile.add_argument(
+        "--quick",
+        action="store_const",
+        dest="profile",
+        const="quick",
+        help="10k memories, two tenant shapes (the default; a few minutes)",
+    )
+    profile.add_argument(
+        "--full",
+        action="store_const",
+        dest="profile",
+        const="full",
+        help="10k, 100k and 1M memories in three tenant shapes (long)",
+    )
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}"
+    )
+    parser.add_argument(
+        "--out", type=Path, help="where to write the results as JSON (default bench/results/<profile>.json)"
+    )
     parser.add_argument("--sizes", help="comma-separated subset of the profile's store sizes, e.g. 1000000")
     parser.add_argument("--shapes", help="comma-separated subset of small,ten,one")
-    parser.add_argument("--shared-buffers", help="PostgreSQL shared_buffers for the run, e.g. 4GB (default: the "
-                        "embedded server's 128MB)")
+    parser.add_argument(
+        "--shared-buffers",
+        help="PostgreSQL shared_buffers for the run, e.g. 4GB (default: the embedded server's 128MB)",
+    )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--no-tenant-indexes", action="store_true",
-                        help="skip large tenants' own HNSW indexes (to measure what they cost and gain)")
+    parser.add_argument(
+        "--no-tenant-indexes",
+        action="store_true",
+        help="skip large tenants' own HNSW indexes (to measure what they cost and gain)",
+    )
     # Validation only: shrink the stores (and the write and query counts) of a profile.
     parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -93,7 +129,11 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
     import throughput
     import write_path
 
-    want_write, want_search, want_tp = ("write" in args.only), ("search" in args.only), ("throughput" in args.only)
+    want_write, want_search, want_tp = (
+        ("write" in args.only),
+        ("search" in args.only),
+        ("throughput" in args.only),
+    )
     quick_size = p["sizes"][0]
     plan = []
     for size in p["sizes"]:
@@ -102,32 +142,50 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                 plan.append((size, shape))
     for size, shape in plan:
         store = build_store(cluster, shape, size, rng, tenant_indexes=not args.no_tenant_indexes)
-        log(f"\n## store: {store.label} = {size:,} memories (COPY {store.load_s:.1f} s, HNSW index {store.index_s:.1f} s, "
-            f"{store.tenant_indexes} tenants' own indexes {store.tenant_index_s:.1f} s)")
-        results["stores"].append({"shape": shape, "size": size, "label": store.label, "load_s": store.load_s,
-                                  "index_s": store.index_s, "tenant_indexes": store.tenant_indexes,
-                                  "tenant_index_s": store.tenant_index_s})
+        log(
+            f"\n## store: {store.label} = {size:,} memories (COPY {store.load_s:.1f} s, HNSW index {store.index_s:.1f} s, "
+            f"{store.tenant_indexes} tenants' own indexes {store.tenant_index_s:.1f} s)"
+        )
+        results["stores"].append(
+            {
+                "shape": shape,
+                "size": size,
+                "label": store.label,
+                "load_s": store.load_s,
+                "index_s": store.index_s,
+                "tenant_indexes": store.tenant_indexes,
+                "tenant_index_s": store.tenant_index_s,
+            }
+        )
         make_keys(store, p["keys"], rng)
         try:
             if want_search:
                 queries = p["queries"] if store.tenants[0][1] < 100_000 else p["large_tenant_queries"]
                 log(f"  candidate search, {queries} queries per strategy (ground truth: exact scan)")
-                log(f"    {'strategy':<50}{'p50 ms':>9}{'p95 ms':>9}{'recall@3':>10}{'hnsw/q':>8}{'own/q':>8}")
+                log(
+                    f"    {'strategy':<50}{'p50 ms':>9}{'p95 ms':>9}{'recall@3':>10}{'hnsw/q':>8}{'own/q':>8}"
+                )
                 r = search.run(store, queries, rng, log)
                 r["shape_key"] = shape
                 results["search"].append(r)
-                log(f"    auto picks {r['auto_picked']} for tenants of {r['tenant_size']:,} (threshold "
+                log(
+                    f"    auto picks {r['auto_picked']} for tenants of {r['tenant_size']:,} (threshold "
                     f"{r['threshold']:,}; tenant count costs {r['count_current_p50_ms']:.2f} ms p50); fastest service "
                     f"strategy with recall >= 0.99: {r['best_service_strategy']} -> "
-                    f"{'right' if r['auto_right'] else 'WRONG'}")
+                    f"{'right' if r['auto_right'] else 'WRONG'}"
+                )
             if want_write:
                 for level2 in (False, True):
                     r = write_path.run_direct(store, p["writes"], level2, rng)
                     r.update(shape=shape, size=size, label=store.label, level2=level2, via="direct")
                     results["write"].append(r)
-                    parts = "  ".join(f"{k} {v['mean_ms']:.2f} ({v['share']:.0%})" for k, v in r["parts"].items())
-                    log(f"  write direct, Level 2 {'on ' if level2 else 'off'}: p50 {r['p50_ms']:.2f}  p95 "
-                        f"{r['p95_ms']:.2f}  p99 {r['p99_ms']:.2f} ms  | mean ms: {parts}  | {r['outcomes']}")
+                    parts = "  ".join(
+                        f"{k} {v['mean_ms']:.2f} ({v['share']:.0%})" for k, v in r["parts"].items()
+                    )
+                    log(
+                        f"  write direct, Level 2 {'on ' if level2 else 'off'}: p50 {r['p50_ms']:.2f}  p95 "
+                        f"{r['p95_ms']:.2f}  p99 {r['p99_ms']:.2f} ms  | mean ms: {parts}  | {r['outcomes']}"
+                    )
             if size == quick_size and (want_write or (want_tp and shape == "small")):
                 server = write_path.DevServerHandle(store.url, cluster.dir / f"dev-{shape}")
                 try:
@@ -137,18 +195,24 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                             r = write_path.run_http(server, store, p["http_writes"], level2, rng)
                             r.update(shape=shape, size=size, label=store.label, level2=level2, via="http")
                             results["write"].append(r)
-                            log(f"  write over HTTP (aurra dev), Level 2 {'on ' if level2 else 'off'}: p50 "
+                            log(
+                                f"  write over HTTP (aurra dev), Level 2 {'on ' if level2 else 'off'}: p50 "
                                 f"{r['p50_ms']:.2f}  p95 {r['p95_ms']:.2f}  p99 {r['p99_ms']:.2f} ms (server side p50 "
-                                f"{r['server_side']['p50_ms']:.2f}) {r['statuses']}")
+                                f"{r['server_side']['p50_ms']:.2f}) {r['statuses']}"
+                            )
                     if want_tp and shape == "small":
                         for clients in p["clients"]:
-                            r = throughput.run(server, store, clients, p["throughput_writes"], seed=args.seed + clients)
+                            r = throughput.run(
+                                server, store, clients, p["throughput_writes"], seed=args.seed + clients
+                            )
                             r.update(label=store.label, size=size)
                             results["throughput"].append(r)
-                            log(f"  throughput, {clients:>2} clients: {r['writes_per_s']:.1f} writes/s ({r['ok']} ok "
+                            log(
+                                f"  throughput, {clients:>2} clients: {r['writes_per_s']:.1f} writes/s ({r['ok']} ok "
                                 f"in {r['wall_s']:.1f} s), latency p50 {r['latency']['p50_ms']:.1f} p95 "
                                 f"{r['latency']['p95_ms']:.1f} p99 {r['latency']['p99_ms']:.1f} ms {r['statuses']}"
-                                f"{', errors ' + str(r['errors']) if r['errors'] else ''}")
+                                f"{', errors ' + str(r['errors']) if r['errors'] else ''}"
+                            )
                 finally:
                     server.stop()
         finally:
@@ -163,30 +227,59 @@ def targets(results: dict) -> list[dict]:
     direct = [r for r in results["write"] if r["via"] == "direct"]
     if direct:
         largest = max(r["size"] for r in direct)
-        note = "" if largest >= TARGET_SIZE else f" [measured at {largest:,}, the target is at 1M: indicative only]"
+        note = (
+            ""
+            if largest >= TARGET_SIZE
+            else f" [measured at {largest:,}, the target is at 1M: indicative only]"
+        )
         for r in (r for r in direct if r["size"] == largest):
             name = f"write path p50/p99, {r['label']}, Level 2 {'on' if r['level2'] else 'off'}"
             ok = r["p50_ms"] <= TARGET_P50_MS and r["p99_ms"] <= TARGET_P99_MS
-            out.append({"target": name, "pass": ok, "indicative": largest < TARGET_SIZE,
-                        "detail": f"p50 {gap(r['p50_ms'], TARGET_P50_MS)} ms; p99 {gap(r['p99_ms'], TARGET_P99_MS)} ms{note}"})
+            out.append(
+                {
+                    "target": name,
+                    "pass": ok,
+                    "indicative": largest < TARGET_SIZE,
+                    "detail": f"p50 {gap(r['p50_ms'], TARGET_P50_MS)} ms; p99 {gap(r['p99_ms'], TARGET_P99_MS)} ms{note}",
+                }
+            )
     for r in results["search"]:
         auto = r["strategies"]["auto"]
-        out.append({"target": f"candidate recall@3 (service's choice: {r['auto_picked']}), {r['shape']}, {r['size']:,}",
-                    "pass": auto["recall@3"] >= TARGET_RECALL, "indicative": False,
-                    "detail": f"recall@3 {auto['recall@3']:.3f} vs >= {TARGET_RECALL} "
-                              f"({auto['recall@3'] - TARGET_RECALL:+.3f})"})
+        out.append(
+            {
+                "target": f"candidate recall@3 (service's choice: {r['auto_picked']}), {r['shape']}, {r['size']:,}",
+                "pass": auto["recall@3"] >= TARGET_RECALL,
+                "indicative": False,
+                "detail": f"recall@3 {auto['recall@3']:.3f} vs >= {TARGET_RECALL} "
+                f"({auto['recall@3'] - TARGET_RECALL:+.3f})",
+            }
+        )
     if results.get("coldstart"):
         loaders = [h for h, r in results["coldstart"].items() if r["anthropic_at_import"]]
-        out.append({"target": "no handler imports anthropic at module load", "pass": not loaders, "indicative": False,
-                    "detail": f"{len(results['coldstart'])} handlers checked (sys.modules after import); "
-                              + (f"imported by: {', '.join(loaders)}" if loaders else "none imports it")})
+        out.append(
+            {
+                "target": "no handler imports anthropic at module load",
+                "pass": not loaders,
+                "indicative": False,
+                "detail": f"{len(results['coldstart'])} handlers checked (sys.modules after import); "
+                + (f"imported by: {', '.join(loaders)}" if loaders else "none imports it"),
+            }
+        )
     if results.get("calls"):
         c = results["calls"]
-        n = sum(v["writes"] for k, v in c["by_outcome"].items() if k in
-                ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "no_candidates"))
-        out.append({"target": "zero model calls for gated, disabled or candidate-less writes",
-                    "pass": c["calls_in_gated_disabled_or_candidateless_writes"] == 0, "indicative": False,
-                    "detail": f"{c['calls_in_gated_disabled_or_candidateless_writes']} calls in {n} such writes"})
+        n = sum(
+            v["writes"]
+            for k, v in c["by_outcome"].items()
+            if k in ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "no_candidates")
+        )
+        out.append(
+            {
+                "target": "zero model calls for gated, disabled or candidate-less writes",
+                "pass": c["calls_in_gated_disabled_or_candidateless_writes"] == 0,
+                "indicative": False,
+                "detail": f"{c['calls_in_gated_disabled_or_candidateless_writes']} calls in {n} such writes",
+            }
+        )
     return out
 
 
@@ -194,35 +287,55 @@ def main() -> int:
     args = parse_args()
     p = profile_settings(args.profile, args.scale, args.sizes, args.shapes)
     if not p["sizes"] or not p["shapes"]:
-        raise SystemExit(f"--sizes/--shapes select nothing of --{args.profile}: {PROFILES[args.profile]['sizes']}, "
-                         f"{PROFILES[args.profile]['shapes']}")
+        raise SystemExit(
+            f"--sizes/--shapes select nothing of --{args.profile}: {PROFILES[args.profile]['sizes']}, "
+            f"{PROFILES[args.profile]['shapes']}"
+        )
     local_environment()
     from embedders import machine_facts
 
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    log(f"# Aurra benchmarks: --{args.profile}{f' --scale {args.scale:g}' if args.scale != 1 else ''}"
+    log(
+        f"# Aurra benchmarks: --{args.profile}{f' --scale {args.scale:g}' if args.scale != 1 else ''}"
         f"{' --no-tenant-indexes' if args.no_tenant_indexes else ''}, sections "
-        f"{', '.join(args.only)}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+        f"{', '.join(args.only)}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    )
     cluster = Cluster(shared_buffers=args.shared_buffers)
-    results: dict = {"profile": args.profile, "scale": args.scale, "settings": p, "sections": args.only,
-                     "tenant_indexes": not args.no_tenant_indexes,
-                     "started_at": datetime.now(UTC).isoformat(), "stores": [], "write": [], "search": [],
-                     "throughput": [], "coldstart": {}, "calls": {}}
+    results: dict = {
+        "profile": args.profile,
+        "scale": args.scale,
+        "settings": p,
+        "sections": args.only,
+        "tenant_indexes": not args.no_tenant_indexes,
+        "started_at": datetime.now(UTC).isoformat(),
+        "stores": [],
+        "write": [],
+        "search": [],
+        "throughput": [],
+        "coldstart": {},
+        "calls": {},
+    }
     try:
         machine = {**machine_facts(), **cluster.facts(), "postgres_start_s": cluster.start_s}
         results["machine"] = machine
-        log(f"machine: {machine['cpu']} ({machine['arch']}), {machine['cores']} cores, {machine['memory_gib']} GiB, "
-            f"load average {machine['load_average']}")
-        log(f"software: python {machine['python']}, numpy {machine['numpy']} ({machine['blas']}), PostgreSQL "
-            f"{machine['postgres']}, pgvector {machine['pgvector']} ({machine['postgres_settings']}); {machine['platform']}")
+        log(
+            f"machine: {machine['cpu']} ({machine['arch']}), {machine['cores']} cores, {machine['memory_gib']} GiB, "
+            f"load average {machine['load_average']}"
+        )
+        log(
+            f"software: python {machine['python']}, numpy {machine['numpy']} ({machine['blas']}), PostgreSQL "
+            f"{machine['postgres']}, pgvector {machine['pgvector']} ({machine['postgres_settings']}); {machine['platform']}"
+        )
         log(f"embedded PostgreSQL in {cluster.dir} (started in {cluster.start_s:.1f} s)")
         if {"write", "search", "throughput"} & set(args.only):
             run_stores(args, p, cluster, rng, results)
         if "coldstart" in args.only:
             import cold_start
 
-            log("\n## cold start (fresh interpreter per run; first request through aurra_local.gateway.invoke)")
+            log(
+                "\n## cold start (fresh interpreter per run; first request through aurra_local.gateway.invoke)"
+            )
             url = cluster.create("bench_coldstart")
             results["coldstart"] = cold_start.run(url, runs=3, tmp_dir=cluster.dir, log=log)
             for handler, r in results["coldstart"].items():
@@ -235,16 +348,22 @@ def main() -> int:
             url = cluster.create("bench_calls")
             c = results["calls"] = model_calls.run(url, seed=args.seed)
             t, cost = c["tokens_estimated"], c["cost_estimated_usd"]
-            log(f"  {c['writes']} writes, {c['calls']} classifier calls: {c['share_reaching_classifier']:.1%} of writes reach "
+            log(
+                f"  {c['writes']} writes, {c['calls']} classifier calls: {c['share_reaching_classifier']:.1%} of writes reach "
                 f"the classifier ({c['share_of_level2_eligible_reaching_classifier']:.1%} of Level-2-eligible writes); "
-                f"{c['calls_per_write']:.3f} calls per write; at most {c['max_calls_in_one_write']} in one write")
+                f"{c['calls_per_write']:.3f} calls per write; at most {c['max_calls_in_one_write']} in one write"
+            )
             for outcome, row in sorted(c["by_outcome"].items()):
                 log(f"    {outcome:<26} {row['writes']:>5} writes {row['calls']:>5} calls")
-            log(f"  ESTIMATED tokens per call ({t['method']}): input mean {t['input_per_call_mean']:.0f} (p95 "
+            log(
+                f"  ESTIMATED tokens per call ({t['method']}): input mean {t['input_per_call_mean']:.0f} (p95 "
                 f"{t['input_per_call_p95']:.0f}; system prompt + tool {t['input_static_part']:.0f}), output mean "
-                f"{t['output_per_call_mean']:.0f}")
-            log(f"  ESTIMATED cost at {cost['prices']}: ${cost['per_call']:.5f} per call, ${cost['per_write']:.5f} per "
-                f"write of this stream, ${cost['per_level2_eligible_write']:.5f} per Level-2-eligible write")
+                f"{t['output_per_call_mean']:.0f}"
+            )
+            log(
+                f"  ESTIMATED cost at {cost['prices']}: ${cost['per_call']:.5f} per call, ${cost['per_write']:.5f} per "
+                f"write of this stream, ${cost['per_level2_eligible_write']:.5f} per Level-2-eligible write"
+            )
         results["targets"] = targets(results)
         log("\n## targets")
         for t in results["targets"]:
@@ -258,10 +377,13 @@ def main() -> int:
 
         results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
         out = args.out or ROOT / "bench" / "results" / (
-            f"{args.profile}.json" if args.scale == 1 else f"{args.profile}-scale{args.scale:g}.json")
+            f"{args.profile}.json" if args.scale == 1 else f"{args.profile}-scale{args.scale:g}.json"
+        )
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(results, indent=2, default=str))
-        log(f"\nresults: {out} ({results['elapsed_s'] / 60:.1f} min; load average at end {results['load_average_at_end']})")
+        log(
+            f"\nresults: {out} ({results['elapsed_s'] / 60:.1f} min; load average at end {results['load_average_at_end']})"
+        )
     return 0
 
 

@@ -35,7 +35,9 @@ def _index_scans(stats_conn) -> tuple[int, int]:
     row = stats_conn.execute(
         """SELECT coalesce(sum(idx_scan) FILTER (WHERE indexrelname = %s), 0),
                   coalesce(sum(idx_scan) FILTER (WHERE starts_with(indexrelname, %s)), 0)
-           FROM pg_stat_user_indexes""", (HNSW_INDEX, INDEX_PREFIX)).fetchone()
+           FROM pg_stat_user_indexes""",
+        (HNSW_INDEX, INDEX_PREFIX),
+    ).fetchone()
     return int(row[0]), int(row[1])
 
 
@@ -54,8 +56,13 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
     from aurra_core.embeddings import LexicalEmbedder
 
     embedder = LexicalEmbedder(384)
-    results: dict = {"shape": store.label, "size": store.size, "tenant_size": store.tenants[0][1],
-                     "threshold": service_store.HNSW_MIN_TENANT_MEMORIES, "strategies": {}}
+    results: dict = {
+        "shape": store.label,
+        "size": store.size,
+        "tenant_size": store.tenants[0][1],
+        "threshold": service_store.HNSW_MIN_TENANT_MEMORIES,
+        "strategies": {},
+    }
     with psycopg.connect(store.url) as conn, psycopg.connect(store.url, autocommit=True) as stats:
         register_vector(conn)
         started = time.perf_counter()
@@ -71,8 +78,10 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
             r["tenant_index_scans_per_query"] = (after[1] - before[1]) / len(prepared)
             r["label"] = label
             results["strategies"][f"{strategy}:{ef}" if ef else strategy] = r
-            log(f"    {label:<50}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['recall@3']:>10.3f}"
-                f"{r['hnsw_index_scans_per_query']:>8.2f}{r['tenant_index_scans_per_query']:>8.2f}")
+            log(
+                f"    {label:<50}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['recall@3']:>10.3f}"
+                f"{r['hnsw_index_scans_per_query']:>8.2f}{r['tenant_index_scans_per_query']:>8.2f}"
+            )
         # What "auto" chose, per tenant, and what its tenant count costs.
         choices, counts = {}, []
         for tenant_id, q, _ in prepared[: min(len(prepared), 30)]:
@@ -81,18 +90,28 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
             with conn.transaction():
                 t = time.perf_counter()
                 # as the service asks it: bounded just past the strategy threshold
-                service_store.count_current(conn, tenant_id, at_most=service_store.HNSW_MIN_TENANT_MEMORIES + 1)
+                service_store.count_current(
+                    conn, tenant_id, at_most=service_store.HNSW_MIN_TENANT_MEMORIES + 1
+                )
                 counts.append((time.perf_counter() - t) * 1000)
         results["auto_choice"] = choices
         results["count_current_p50_ms"] = statistics.median(counts)
         # The right choice: of the service's two strategies, one whose recall holds and that is
         # the fastest (within 25% + 0.25 ms: closer than that is noise on this machine).
-        p50 = {name: results["strategies"][key]["p50_ms"] for key, name in (("exact", "exact"), ("hnsw:200", "hnsw"))}
-        holds = {name for key, name in (("exact", "exact"), ("hnsw:200", "hnsw"))
-                 if results["strategies"][key]["recall@3"] >= 0.99}
+        p50 = {
+            name: results["strategies"][key]["p50_ms"]
+            for key, name in (("exact", "exact"), ("hnsw:200", "hnsw"))
+        }
+        holds = {
+            name
+            for key, name in (("exact", "exact"), ("hnsw:200", "hnsw"))
+            if results["strategies"][key]["recall@3"] >= 0.99
+        }
         best = min(holds, key=p50.get) if holds else None
         picked = max(choices, key=choices.get)
         results["best_service_strategy"] = best
         results["auto_picked"] = picked
-        results["auto_right"] = best is not None and picked in holds and p50[picked] <= 1.25 * p50[best] + 0.25
+        results["auto_right"] = (
+            best is not None and picked in holds and p50[picked] <= 1.25 * p50[best] + 0.25
+        )
     return results

@@ -39,7 +39,11 @@ def run(server, store, clients: int, writes: int, seed: int, deadline_s: float =
                         return
                     remaining[0] -= 1
                 caller, raw = store.callers[(index + rng.randrange(len(store.callers))) % len(store.callers)]
-                body = {"content": new_fact_for(store, caller.tenant_id, rng), "topic": "general", "auto_supersede": True}
+                body = {
+                    "content": new_fact_for(store, caller.tenant_id, rng),
+                    "topic": "general",
+                    "auto_supersede": True,
+                }
                 try:
                     status, _, elapsed, _ = client.request("POST", "/agent/memories", raw, body)
                 except Exception as exc:  # noqa: BLE001 - counted, and the client reconnects
@@ -63,5 +67,13 @@ def run(server, store, clients: int, writes: int, seed: int, deadline_s: float =
         t.join(timeout=deadline_s + 30)
     wall = time.perf_counter() - started
     ok = sum(n for s, n in statuses.items() if 200 <= s < 300)
-    return {"clients": clients, "writes": len(latencies), "ok": ok, "wall_s": wall, "writes_per_s": ok / wall if wall else 0.0,
-            "latency": summary(latencies), "statuses": statuses, "errors": len(errors)}
+    return {
+        "clients": clients,
+        "writes": len(latencies),
+        "ok": ok,
+        "wall_s": wall,
+        "writes_per_s": ok / wall if wall else 0.0,
+        "latency": summary(latencies),
+        "statuses": statuses,
+        "errors": len(errors),
+    }

@@ -36,8 +36,12 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
     timer = PartTimer()
     classifier = TimedClassifier(RulesClassifier(), timer)
     db = Database(store.url, max_size=2)
-    deps = WriteDependencies(db=db, embedder=TimedEmbedder(LexicalEmbedder(384), timer),
-                             classifier_factory=lambda: classifier, flags=EnvFlagSource(level2))
+    deps = WriteDependencies(
+        db=db,
+        embedder=TimedEmbedder(LexicalEmbedder(384), timer),
+        classifier_factory=lambda: classifier,
+        flags=EnvFlagSource(level2),
+    )
     totals: list[float] = []
     parts: dict[str, list[float]] = {p: [] for p in PARTS}
     outcomes = {"classified": 0, "superseded": 0, "duplicates": 0, "no_candidates": 0, "other_skips": 0}
@@ -45,8 +49,9 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
         with timed_find_candidates(timer):
             for i in range(warmup + writes):
                 caller, _ = rng.choice(store.callers)
-                request = WriteRequest(content=new_fact_for(store, caller.tenant_id, rng), topic="general",
-                                       auto_supersede=True)
+                request = WriteRequest(
+                    content=new_fact_for(store, caller.tenant_id, rng), topic="general", auto_supersede=True
+                )
                 timer.reset()
                 started = time.perf_counter()
                 outcome = write_memory(caller, request, deps)
@@ -71,8 +76,14 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
     mean_total = statistics.fmean(totals)
     return {
         **summary(totals),
-        "parts": {p: {"p50_ms": statistics.median(v), "mean_ms": statistics.fmean(v),
-                      "share": statistics.fmean(v) / mean_total} for p, v in parts.items()},
+        "parts": {
+            p: {
+                "p50_ms": statistics.median(v),
+                "mean_ms": statistics.fmean(v),
+                "share": statistics.fmean(v) / mean_total,
+            }
+            for p, v in parts.items()
+        },
         "outcomes": outcomes,
     }
 
@@ -89,7 +100,9 @@ class DevServerHandle:
 
         from common import ROOT
 
-        spec = importlib.util.spec_from_file_location("aurra_bench_dev_server", ROOT / "tests" / "e2e" / "dev_server.py")
+        spec = importlib.util.spec_from_file_location(
+            "aurra_bench_dev_server", ROOT / "tests" / "e2e" / "dev_server.py"
+        )
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module  # dataclasses look their module up there
         spec.loader.exec_module(module)
@@ -115,7 +128,9 @@ class Client:
     def __init__(self, host: str, port: int) -> None:
         self.conn = http.client.HTTPConnection(host, port, timeout=60)
 
-    def request(self, method: str, path: str, key: str, body: dict | None = None) -> tuple[int, dict, float, float]:
+    def request(
+        self, method: str, path: str, key: str, body: dict | None = None
+    ) -> tuple[int, dict, float, float]:
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
         started = time.perf_counter()
@@ -141,14 +156,20 @@ def warm_keys(server: DevServerHandle, callers) -> None:
         client.close()
 
 
-def run_http(server: DevServerHandle, store, writes: int, level2: bool, rng: random.Random, warmup: int = 10) -> dict:
+def run_http(
+    server: DevServerHandle, store, writes: int, level2: bool, rng: random.Random, warmup: int = 10
+) -> dict:
     """Level 2 off here is the request's `auto_supersede: false` (the server flag is on)."""
     client = Client(server.host, server.port)
     client_ms, server_ms, statuses = [], [], {}
     try:
         for i in range(warmup + writes):
             caller, raw = rng.choice(store.callers)
-            body = {"content": new_fact_for(store, caller.tenant_id, rng), "topic": "general", "auto_supersede": level2}
+            body = {
+                "content": new_fact_for(store, caller.tenant_id, rng),
+                "topic": "general",
+                "auto_supersede": level2,
+            }
             status, _, elapsed, on_server = client.request("POST", "/agent/memories", raw, body)
             if i < warmup:
                 continue

@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from infra.application import create_app  # noqa: E402
+from infra.application import create_app
 
 
 def main() -> None:

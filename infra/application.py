@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks

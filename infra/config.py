@@ -11,15 +11,36 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from infra import constants as c
 
 # CloudWatch Logs accepts only these retention periods (days).
 LOG_RETENTION_DAYS = (
-    1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,
-    1096, 1827, 2192, 2557, 2922, 3288, 3653,
+    1,
+    3,
+    5,
+    7,
+    14,
+    30,
+    60,
+    90,
+    120,
+    150,
+    180,
+    365,
+    400,
+    545,
+    731,
+    1096,
+    1827,
+    2192,
+    2557,
+    2922,
+    3288,
+    3653,
 )
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 QUOTA_PERIODS = ("DAY", "WEEK", "MONTH")
@@ -184,7 +205,7 @@ class AurraConfig:
 
     # -------------------------------------------------------------- building
     @classmethod
-    def from_context(cls, get: Callable[[str], Any]) -> "AurraConfig":
+    def from_context(cls, get: Callable[[str], Any]) -> AurraConfig:
         """Build from a context getter such as `app.node.try_get_context`."""
         values: dict[str, Any] = {}
         for key, (name, parse) in _KEYS.items():
@@ -200,7 +221,7 @@ class AurraConfig:
         return config
 
     @classmethod
-    def from_mapping(cls, context: Mapping[str, Any]) -> "AurraConfig":
+    def from_mapping(cls, context: Mapping[str, Any]) -> AurraConfig:
         return cls.from_context(context.get)
 
     def validate(self) -> None:

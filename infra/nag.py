@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from infra.stack import AurraStack
 
 
-def acknowledge_findings(stack: "AurraStack") -> None:
+def acknowledge_findings(stack: AurraStack) -> None:
     config = stack.config
     # how cdk-nag prints ARNs: pseudo parameters in an environment-agnostic
     # stack, literal values when the stack has an account and region

@@ -8,7 +8,6 @@ import aws_cdk as cdk
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.api import Api
 from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
@@ -18,13 +17,12 @@ from infra.components.maintenance import Maintenance
 from infra.components.migrations import Migrations
 from infra.components.network import Network
 from infra.components.observability import Observability
+from infra.config import AurraConfig
 from infra.nag import acknowledge_findings
 
 
 class AurraStack(cdk.Stack):
-    def __init__(
-        self, scope: Construct, construct_id: str, *, config: AurraConfig, **kwargs: Any
-    ) -> None:
+    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig, **kwargs: Any) -> None:
         super().__init__(
             scope,
             construct_id,

@@ -7,10 +7,18 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from aurra_core import service
-from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry, reject_unknown_query
+from aurra_core.api import (
+    IdempotencyKey,
+    create_app,
+    current_caller,
+    documented,
+    json_response,
+    lambda_entry,
+    reject_unknown_query,
+)
 from aurra_core.models import AuditEvent, AuditPage, RevertResult
-from aurra_core.queries import AuditListQuery
 from aurra_core.observability import tracer
+from aurra_core.queries import AuditListQuery
 
 app = create_app()
 
@@ -30,7 +38,9 @@ def get_audit_event(event_id: Annotated[UUID, Path()]) -> Response[AuditEvent]:
 
 @app.post("/agent/audit/<event_id>/revert", responses=documented({200: RevertResult}, 409))
 @tracer.capture_method
-def revert_supersession(event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None) -> Response[RevertResult]:
+def revert_supersession(
+    event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
+) -> Response[RevertResult]:
     return json_response(*service.revert(current_caller(app), event_id, idempotency_key))
 
 

@@ -7,10 +7,17 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from aurra_core import service
-from aurra_core.api import create_app, current_caller, documented, json_response, lambda_entry, reject_unknown_query
+from aurra_core.api import (
+    create_app,
+    current_caller,
+    documented,
+    json_response,
+    lambda_entry,
+    reject_unknown_query,
+)
 from aurra_core.models import History, Memory, MemoryPage
-from aurra_core.queries import MemoryListQuery, PointInTime
 from aurra_core.observability import tracer
+from aurra_core.queries import MemoryListQuery, PointInTime
 
 app = create_app()
 
@@ -31,7 +38,9 @@ def get_memory(memory_id: Annotated[UUID, Path()], when: Annotated[PointInTime, 
 
 @app.get("/agent/memories/<memory_id>/history", responses=documented({200: History}))
 @tracer.capture_method
-def memory_history(memory_id: Annotated[UUID, Path()], when: Annotated[PointInTime, Query()]) -> Response[History]:
+def memory_history(
+    memory_id: Annotated[UUID, Path()], when: Annotated[PointInTime, Query()]
+) -> Response[History]:
     reject_unknown_query(app, PointInTime)
     return json_response(200, service.memory_history(current_caller(app), memory_id, when))
 

@@ -14,10 +14,15 @@ from aurra_core.observability import tracer
 app = create_app()
 
 
-@app.post("/agent/memories/<memory_id>/supersede", status_code=201, responses=documented({201: SupersedeResult}, 409))
+@app.post(
+    "/agent/memories/<memory_id>/supersede",
+    status_code=201,
+    responses=documented({201: SupersedeResult}, 409),
+)
 @tracer.capture_method
-def supersede_memory(memory_id: Annotated[UUID, Path()], body: SupersedeRequest,
-                     idempotency_key: IdempotencyKey = None) -> Response[SupersedeResult]:
+def supersede_memory(
+    memory_id: Annotated[UUID, Path()], body: SupersedeRequest, idempotency_key: IdempotencyKey = None
+) -> Response[SupersedeResult]:
     return json_response(*service.supersede(current_caller(app), memory_id, body, idempotency_key))
 
 

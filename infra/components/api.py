@@ -27,9 +27,9 @@ from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.common import retention
 from infra.components.functions import Functions
+from infra.config import AurraConfig
 
 
 def _envelope(code: str, message: str | None = None) -> str:
@@ -154,9 +154,7 @@ class Api(Construct):
         for verb, path, name in c.ROUTES:
             resource = self.rest_api.root.resource_for_path(path)
             request_parameters = {
-                f"method.request.path.{part[1:-1]}": True
-                for part in path.split("/")
-                if part.startswith("{")
+                f"method.request.path.{part[1:-1]}": True for part in path.split("/") if part.startswith("{")
             }
             self.methods[(verb, path)] = resource.add_method(
                 verb,
@@ -185,9 +183,7 @@ class Api(Construct):
         self.usage_plan = self.rest_api.add_usage_plan(
             "DefaultUsagePlan",
             name=c.usage_plan_name(config.stage),
-            description=(
-                f"Aurra {config.stage}: the default plan every customer API key joins"
-            ),
+            description=(f"Aurra {config.stage}: the default plan every customer API key joins"),
             throttle=apigw.ThrottleSettings(
                 rate_limit=config.throttle_rate_limit,
                 burst_limit=config.throttle_burst_limit,

@@ -25,17 +25,15 @@ from aws_cdk import aws_rds as rds
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.common import retention
 from infra.components.network import Network
+from infra.config import AurraConfig
 
 ENGINE_VERSION = rds.AuroraPostgresEngineVersion.VER_16_8
 
 
 class Database(Construct):
-    def __init__(
-        self, scope: Construct, construct_id: str, *, config: AurraConfig, network: Network
-    ) -> None:
+    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig, network: Network) -> None:
         super().__init__(scope, construct_id)
         vpc = network.vpc
         engine = rds.DatabaseClusterEngine.aurora_postgres(version=ENGINE_VERSION)
@@ -94,9 +92,7 @@ class Database(Construct):
             port=c.DB_PORT,
             writer=rds.ClusterInstance.serverless_v2("Writer", **instance_props),
             readers=[
-                rds.ClusterInstance.serverless_v2(
-                    f"Reader{i + 1}", scale_with_writer=True, **instance_props
-                )
+                rds.ClusterInstance.serverless_v2(f"Reader{i + 1}", scale_with_writer=True, **instance_props)
                 for i in range(config.resolved_db_readers)
             ],
             serverless_v2_min_capacity=config.db_min_capacity,

@@ -16,12 +16,12 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.common import retention
 from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
 from infra.components.layer import architecture_for, runtime_for
 from infra.components.network import Network
+from infra.config import AurraConfig
 
 # Lambda's JSON log levels, by Powertools' names.
 APPLICATION_LOG_LEVEL = {
@@ -201,9 +201,7 @@ class Functions(Construct):
                 layer=layer,
                 network=network,
                 security_group=(
-                    self.migrate_security_group
-                    if "db_direct" in capabilities
-                    else self.app_security_group
+                    self.migrate_security_group if "db_direct" in capabilities else self.app_security_group
                 ),
                 environment=environment,
             )

@@ -16,8 +16,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import aws_cdk as cdk
 import jsii
@@ -59,17 +59,17 @@ def pip_platforms(architecture: str, python_version: str) -> list[str]:
     return platforms
 
 
-def pip_arguments(
-    *, requirements: str, target: str, architecture: str, python_version: str
-) -> list[str]:
+def pip_arguments(*, requirements: str, target: str, architecture: str, python_version: str) -> list[str]:
     """The arguments after `pip` that install the layer's dependencies."""
     args = ["install", "--requirement", requirements, "--target", target]
     for platform in pip_platforms(architecture, python_version):
         args += ["--platform", platform]
     args += [
         "--only-binary=:all:",
-        "--python-version", python_version,
-        "--implementation", "cp",
+        "--python-version",
+        python_version,
+        "--implementation",
+        "cp",
         "--no-compile",
         "--disable-pip-version-check",
         "--no-input",
@@ -121,9 +121,7 @@ def build_layer(
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(
-            "building the Aurra layer failed: "
-            + " ".join(command)
-            + f"\n{result.stdout}\n{result.stderr}"
+            "building the Aurra layer failed: " + " ".join(command) + f"\n{result.stdout}\n{result.stderr}"
         )
     _prune_runtime_provided(site)
     shutil.copytree(
@@ -162,21 +160,23 @@ class CoreLayer(Construct):
     def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig) -> None:
         super().__init__(scope, construct_id)
         runtime = runtime_for(config.python_version)
-        bundler = LocalPipBundler(
-            architecture=config.architecture, python_version=config.python_version
-        )
+        bundler = LocalPipBundler(architecture=config.architecture, python_version=config.python_version)
         # What the bundler does, written as the equivalent shell command. It
         # is part of the asset hash (a new platform or Python version gives a
         # new asset); Docker never runs it, since the local bundler always
         # either succeeds or fails the synth.
-        equivalent = "pip " + " ".join(
-            pip_arguments(
-                requirements="/asset-input/requirements.txt",
-                target="/asset-output/python",
-                architecture=config.architecture,
-                python_version=config.python_version,
+        equivalent = (
+            "pip "
+            + " ".join(
+                pip_arguments(
+                    requirements="/asset-input/requirements.txt",
+                    target="/asset-output/python",
+                    architecture=config.architecture,
+                    python_version=config.python_version,
+                )
             )
-        ) + " && cp -r /asset-input/python/. /asset-output/python/"
+            + " && cp -r /asset-input/python/. /asset-output/python/"
+        )
         code = lambda_.Code.from_asset(
             str(c.LAYER_DIR),
             exclude=c.ASSET_EXCLUDES,

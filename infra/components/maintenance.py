@@ -15,8 +15,8 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.migrations import Migrations
+from infra.config import AurraConfig
 
 
 class Maintenance(Construct):

@@ -21,9 +21,9 @@ from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.common import retention
 from infra.components.database import Database
+from infra.config import AurraConfig
 
 
 def migrations_fingerprint(directory: Path = c.MIGRATIONS_DIR) -> str:

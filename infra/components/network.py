@@ -19,8 +19,8 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from infra.config import AurraConfig
 from infra.components.common import retention
+from infra.config import AurraConfig
 
 
 class Network(Construct):

@@ -18,10 +18,10 @@ from aws_cdk import aws_sns_subscriptions as subscriptions
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
 from infra.components.api import Api
 from infra.components.database import Database
 from infra.components.functions import Functions
+from infra.config import AurraConfig
 
 PERIOD = cdk.Duration.minutes(5)
 
@@ -131,7 +131,9 @@ class Observability(Construct):
             cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=3),
         )
         self.dashboard.add_widgets(
-            cw.GraphWidget(title="API requests", left=[requests], right=[client_errors, server_errors], width=8),
+            cw.GraphWidget(
+                title="API requests", left=[requests], right=[client_errors, server_errors], width=8
+            ),
             cw.GraphWidget(title="API 5xx rate (%)", left=[error_rate], width=8),
             cw.GraphWidget(title="API latency (ms)", left=[latency_p50, latency_p99], width=8),
         )

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-
 from dev_server import DevServer, start_dev_server
 
 
@@ -25,7 +24,9 @@ def api(dev_server: DevServer, new_key):
 
     def make():
         caller, raw = new_key()
-        client = httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {raw}"}, timeout=30)
+        client = httpx.Client(
+            base_url=dev_server.base_url, headers={"Authorization": f"Bearer {raw}"}, timeout=30
+        )
         clients.append(client)
         return client, caller
 

@@ -10,7 +10,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -24,8 +23,22 @@ class DevServer:
 def start_dev_server(pg_url: str, data_dir: Path, *extra_args: str, **env: str) -> DevServer:
     environment = {**os.environ, "AURRA_DATABASE_URL": pg_url, "AURRA_LEVEL2_ENABLED": "true", **env}
     process = subprocess.Popen(
-        [sys.executable, "-m", "aurra_local.cli", "dev", "--port", "0", "--data-dir", str(data_dir), *extra_args],
-        cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        [
+            sys.executable,
+            "-m",
+            "aurra_local.cli",
+            "dev",
+            "--port",
+            "0",
+            "--data-dir",
+            str(data_dir),
+            *extra_args,
+        ],
+        cwd=REPO,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     key, deadline = None, time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -84,20 +84,28 @@ def run_invoke(function: str, event_path: Path, pg_url: str) -> tuple[int, dict[
     )
     proc = subprocess.run(
         [sys.executable, "-m", "aurra_local.cli", "invoke", function, "--event", str(event_path)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     # The CLI prints the response as indented JSON; anything logged before it is one line per record.
     lines = proc.stdout.splitlines()
     starts = [i for i, line in enumerate(lines) if line == "{"]
     assert starts, f"no JSON printed (exit {proc.returncode})\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     try:
-        printed = json.loads("\n".join(lines[starts[-1]:]))
+        printed = json.loads("\n".join(lines[starts[-1] :]))
     except json.JSONDecodeError as exc:
-        raise AssertionError(f"unparsable output: {exc}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}") from None
+        raise AssertionError(
+            f"unparsable output: {exc}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        ) from None
     return proc.returncode, printed
 
 
-def invoke_fixture(name: str, tmp_path: Path, pg_url: str, caller: Any, **ids: str) -> tuple[dict[str, Any], Any]:
+def invoke_fixture(
+    name: str, tmp_path: Path, pg_url: str, caller: Any, **ids: str
+) -> tuple[dict[str, Any], Any]:
     """Run a proxy fixture; return the proxy response and its parsed body."""
     code, response = run_invoke(function_for(name), instantiate(name, tmp_path, caller, **ids), pg_url)
     assert code == 0, f"{name}: the CLI failed: {response}"
@@ -132,7 +140,9 @@ def make_supersession(caller: Any) -> tuple[str, str]:
     from aurra_core.queries import AuditListQuery
 
     memory_id = make_memory(caller)
-    service.supersede(caller, UUID(memory_id), SupersedeRequest(**json.loads(load("supersede_memory")["body"])))
+    service.supersede(
+        caller, UUID(memory_id), SupersedeRequest(**json.loads(load("supersede_memory")["body"]))
+    )
     page = service.list_audit_events(caller, AuditListQuery(type=AuditType.MANUAL_SUPERSEDE))
     events = [e for e in page.events if str(e.superseded_id) == memory_id]
     assert len(events) == 1, page
@@ -170,8 +180,12 @@ def test_fixture_is_a_rest_proxy_event(name: str) -> None:
     assert ctx["httpMethod"] == event["httpMethod"]
     assert ctx["path"] == f"/{ctx['stage']}{event['path']}"
     assert ctx["stage"] == "prod"
-    assert ctx["authorizer"] == {"principalId": API_KEY_ID, "tenant_id": TENANT, "api_key_id": API_KEY_ID,
-                                 "integrationLatency": 0}
+    assert ctx["authorizer"] == {
+        "principalId": API_KEY_ID,
+        "tenant_id": TENANT,
+        "api_key_id": API_KEY_ID,
+        "integrationLatency": 0,
+    }
     if event["body"] is None:
         assert "Content-Type" not in event["headers"]
     else:
@@ -226,7 +240,9 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert body["min_confidence"] == 0.9
         assert body["excluded_categories"] == ["health_medical", "legal_status", "finances"]
     elif name == "list_audit":
-        assert [(e["type"], e["superseded_id"]) for e in body["events"]] == [("manual_supersede", ids["memory_id"])]
+        assert [(e["type"], e["superseded_id"]) for e in body["events"]] == [
+            ("manual_supersede", ids["memory_id"])
+        ]
     elif name == "get_audit_event":
         assert body["id"] == ids["audit_event_id"]
         assert body["type"] == "manual_supersede"
@@ -282,7 +298,9 @@ def test_authorizer_fixture_allows_a_real_key(tmp_path: Path, pg_url: str, new_k
     statements = policy["policyDocument"]["Statement"]
     allow = [s for s in statements if s["Effect"] == "Allow"]
     assert allow and all(s["Action"] == "execute-api:Invoke" for s in allow)
-    resources = [r for s in allow for r in (s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]])]
+    resources = [
+        r for s in allow for r in (s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]])
+    ]
     assert "arn:aws:execute-api:us-east-1:123456789012:abcdef1234/prod/*/*" in resources
     assert not [s for s in statements if s["Effect"] == "Deny"]
 

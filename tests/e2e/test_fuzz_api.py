@@ -22,7 +22,9 @@ EXAMPLES = int(os.environ.get("AURRA_FUZZ_EXAMPLES", "25"))
 @pytest.fixture(scope="module", autouse=True)
 def report_requests_sent():
     yield
-    print(f"\nschemathesis sent {SENT['requests']} generated requests; statuses {dict(sorted(STATUSES.items()))}")
+    print(
+        f"\nschemathesis sent {SENT['requests']} generated requests; statuses {dict(sorted(STATUSES.items()))}"
+    )
     # The fuzzing reached the handlers, not only the authorizer's 401.
     assert sum(n for code, n in STATUSES.items() if 200 <= code < 300) > 0
     assert sum(n for code, n in STATUSES.items() if code >= 500) == 0
@@ -66,6 +68,7 @@ def test_api_conforms_to_its_schema(case, dev_server, fuzz_key):
     # Excluded: positive_data_acceptance (the API rightly refuses some schema-valid inputs:
     # an unknown cursor, metadata over 8 KiB, a valid_from earlier than the memory it replaces)
     # and unsupported_method (like API Gateway, an undeclared method is "no such route", 404).
-    response = case.call_and_validate(base_url=dev_server.base_url,
-                                      excluded_checks=[positive_data_acceptance, unsupported_method])
+    response = case.call_and_validate(
+        base_url=dev_server.base_url, excluded_checks=[positive_data_acceptance, unsupported_method]
+    )
     STATUSES[response.status_code] += 1

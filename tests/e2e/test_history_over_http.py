@@ -5,9 +5,13 @@ import httpx
 
 def test_revert_over_http(api):
     client, _ = api()
-    vim = client.post("/agent/memories", json={"content": "User uses Vim", "topic": "preferences"}).json()["memory"]
-    emacs = client.post("/agent/memories", json={"content": "User switched from Vim to Emacs", "topic": "preferences",
-                                                  "auto_supersede": True}).json()
+    vim = client.post("/agent/memories", json={"content": "User uses Vim", "topic": "preferences"}).json()[
+        "memory"
+    ]
+    emacs = client.post(
+        "/agent/memories",
+        json={"content": "User switched from Vim to Emacs", "topic": "preferences", "auto_supersede": True},
+    ).json()
     event_id = emacs["auto_supersede"]["supersession"]["audit_event_id"]
     reverted = client.post(f"/agent/audit/{event_id}/revert")
     assert reverted.status_code == 200, reverted.text
@@ -53,8 +57,12 @@ def test_the_sdk_retry_never_writes_twice(api, dev_server):
                 raise httpx.ReadTimeout("lost", request=request)
             return response
 
-    sdk = Aurra(api_key=raw, base_url=dev_server.base_url, max_retries=2,
-                http_client=httpx.Client(transport=LoseFirstResponse()))
+    sdk = Aurra(
+        api_key=raw,
+        base_url=dev_server.base_url,
+        max_retries=2,
+        http_client=httpx.Client(transport=LoseFirstResponse()),
+    )
     sdk._transport.sleep = lambda s: None
     result = sdk.memories.add(content="bob drives a Volvo")
     assert result.created and len(attempts) == 2 and attempts[0] == attempts[1]

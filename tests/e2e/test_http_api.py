@@ -1,7 +1,6 @@
 """The API of ../shared/API.md over HTTP against `aurra dev`: shapes, codes, the envelope."""
 
 import httpx
-
 from dev_server import start_dev_server
 
 EMACS = "User has been using Emacs as their daily editor, having moved away from Vim"
@@ -18,16 +17,34 @@ def envelope(response: httpx.Response, status: int, code: str) -> dict:
 def test_vim_to_emacs_supersession_and_time_travel(api):
     client, _ = api()
     settings = client.get("/agent/settings").json()
-    assert settings == {"auto_supersede_default": False, "excluded_categories": ["health_medical", "legal_status"],
-                        "min_confidence": 0.85, "classifier_model": "claude-haiku-4-5-20251001"}
-    vim = client.post("/agent/memories", json={"content": "User uses Vim", "topic": "preferences",
-                                               "valid_from": "2026-04-01T00:00:00Z"})
+    assert settings == {
+        "auto_supersede_default": False,
+        "excluded_categories": ["health_medical", "legal_status"],
+        "min_confidence": 0.85,
+        "classifier_model": "claude-haiku-4-5-20251001",
+    }
+    vim = client.post(
+        "/agent/memories",
+        json={"content": "User uses Vim", "topic": "preferences", "valid_from": "2026-04-01T00:00:00Z"},
+    )
     assert vim.status_code == 201
-    assert vim.json()["auto_supersede"] == {"ran": False, "skipped_reason": "auto_supersede_off",
-                                            "candidates_examined": 0, "decision": None, "supersession": None}
+    assert vim.json()["auto_supersede"] == {
+        "ran": False,
+        "skipped_reason": "auto_supersede_off",
+        "candidates_examined": 0,
+        "decision": None,
+        "supersession": None,
+    }
     vim_id = vim.json()["memory"]["id"]
-    emacs = client.post("/agent/memories", json={"content": EMACS, "topic": "preferences",
-                                                 "valid_from": "2026-05-03T10:00:00Z", "auto_supersede": True})
+    emacs = client.post(
+        "/agent/memories",
+        json={
+            "content": EMACS,
+            "topic": "preferences",
+            "valid_from": "2026-05-03T10:00:00Z",
+            "auto_supersede": True,
+        },
+    )
     assert emacs.status_code == 201, emacs.text
     body = emacs.json()
     assert body["created"] is True
@@ -53,19 +70,28 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
     events = client.get("/agent/audit").json()["events"]
     assert events[0]["type"] == "auto_supersede" and events[0]["id"] == auto["supersession"]["audit_event_id"]
     assert client.get(f"/agent/audit/{events[0]['id']}").json() == events[0]
-    assert client.get("/agent/audit", params={"memory_id": vim_id, "type": "auto_supersede"}).json()["events"] == events[:1]
+    assert (
+        client.get("/agent/audit", params={"memory_id": vim_id, "type": "auto_supersede"}).json()["events"]
+        == events[:1]
+    )
 
 
 def test_settings_patch_and_search(api):
     client, _ = api()
-    patched = client.patch("/agent/settings", json={"excluded_categories": ["health_medical", "legal_status", "financial"],
-                                                    "min_confidence": 0.92})
+    patched = client.patch(
+        "/agent/settings",
+        json={"excluded_categories": ["health_medical", "legal_status", "financial"], "min_confidence": 0.92},
+    )
     assert patched.status_code == 200
     assert patched.json()["min_confidence"] == 0.92 and "financial" in patched.json()["excluded_categories"]
-    assert client.get("/agent/audit", params={"type": "settings_updated"}).json()["events"][0]["details"]["changes"]
+    assert client.get("/agent/audit", params={"type": "settings_updated"}).json()["events"][0]["details"][
+        "changes"
+    ]
     for text in ("alice uses Vim", "bob lives in Paris"):
         client.post("/agent/memories", json={"content": text})
-    found = client.get("/agent/memories", params={"q": "which editor does alice use, vim?"}).json()["memories"]
+    found = client.get("/agent/memories", params={"q": "which editor does alice use, vim?"}).json()[
+        "memories"
+    ]
     assert found[0]["content"] == "alice uses Vim" and found[0]["score"] > found[1]["score"]
 
 
@@ -81,7 +107,11 @@ def test_manual_supersede_over_http(api):
     c = client.post("/agent/memories", json={"content": "bob likes coffee"}).json()["memory"]
     linked = client.post(f"/agent/memories/{b['id']}/supersede", json={"superseded_by": c["id"]})
     assert linked.status_code == 201 and linked.json()["memory"]["supersedes"] == b["id"]
-    envelope(client.post(f"/agent/memories/{c['id']}/supersede", json={"superseded_by": c["id"]}), 422, "validation_error")
+    envelope(
+        client.post(f"/agent/memories/{c['id']}/supersede", json={"superseded_by": c["id"]}),
+        422,
+        "validation_error",
+    )
 
 
 def test_every_endpoint_refuses_another_tenant(api):
@@ -94,31 +124,55 @@ def test_every_endpoint_refuses_another_tenant(api):
 
     envelope(mallory.get(f"/agent/memories/{memory['id']}"), 404, "not_found")
     envelope(mallory.get(f"/agent/memories/{memory['id']}/history"), 404, "not_found")
-    envelope(mallory.post(f"/agent/memories/{memory['id']}/supersede", json={"content": "x"}), 404, "not_found")
+    envelope(
+        mallory.post(f"/agent/memories/{memory['id']}/supersede", json={"content": "x"}), 404, "not_found"
+    )
     mine = mallory.post("/agent/memories", json={"content": "mallory's fact"}).json()["memory"]
-    envelope(mallory.post(f"/agent/memories/{mine['id']}/supersede", json={"superseded_by": event["memory_id"]}),
-             404, "not_found")
+    envelope(
+        mallory.post(f"/agent/memories/{mine['id']}/supersede", json={"superseded_by": event["memory_id"]}),
+        404,
+        "not_found",
+    )
     envelope(mallory.get(f"/agent/audit/{event['id']}"), 404, "not_found")
     assert mallory.get("/agent/audit", params={"memory_id": memory["id"]}).json()["events"] == []
     listed = mallory.get("/agent/memories", params={"include_superseded": "true", "q": "secret plan"}).json()
     assert [m["id"] for m in listed["memories"]] == [mine["id"]]
     assert mallory.get("/agent/settings").json()["min_confidence"] == 0.85
-    assert mallory.post("/agent/memories", json={"content": "alice's secret plan", "auto_supersede": True}
-                        ).json()["auto_supersede"]["skipped_reason"] in ("no_candidates", None)
+    assert mallory.post(
+        "/agent/memories", json={"content": "alice's secret plan", "auto_supersede": True}
+    ).json()["auto_supersede"]["skipped_reason"] in ("no_candidates", None)
 
 
 def test_documented_client_errors(api, dev_server):
     client, _ = api()
     url = dev_server.base_url
     # 400: not JSON
-    envelope(client.post("/agent/memories", content=b"{not json", headers={"content-type": "application/json"}),
-             400, "bad_request")
-    envelope(client.post("/agent/memories", content=b"content=hi", headers={"content-type": "application/x-www-form-urlencoded"}),
-             400, "bad_request")
+    envelope(
+        client.post("/agent/memories", content=b"{not json", headers={"content-type": "application/json"}),
+        400,
+        "bad_request",
+    )
+    envelope(
+        client.post(
+            "/agent/memories",
+            content=b"content=hi",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        ),
+        400,
+        "bad_request",
+    )
     # 401: missing, wrong, malformed keys
     envelope(httpx.get(f"{url}/agent/settings"), 401, "unauthorized")
-    envelope(httpx.get(f"{url}/agent/settings", headers={"Authorization": "Bearer aurra_nope_nope"}), 401, "unauthorized")
-    envelope(httpx.get(f"{url}/agent/settings", headers={"Authorization": "Basic dXNlcjpwYXNz"}), 401, "unauthorized")
+    envelope(
+        httpx.get(f"{url}/agent/settings", headers={"Authorization": "Bearer aurra_nope_nope"}),
+        401,
+        "unauthorized",
+    )
+    envelope(
+        httpx.get(f"{url}/agent/settings", headers={"Authorization": "Basic dXNlcjpwYXNz"}),
+        401,
+        "unauthorized",
+    )
     # 404: unknown memory, unknown event, unknown route
     missing = "0192f0c4-0000-7000-8000-000000000001"
     envelope(client.get(f"/agent/memories/{missing}"), 404, "not_found")
@@ -142,7 +196,11 @@ def test_documented_client_errors(api, dev_server):
     ):
         envelope(client.post("/agent/memories", json=bad), 422, "validation_error")
     envelope(client.patch("/agent/settings", json={"classifier_model": "gpt-4o"}), 422, "validation_error")
-    envelope(client.patch("/agent/settings", json={"excluded_categories": [f"t{i}" for i in range(51)]}), 422, "validation_error")
+    envelope(
+        client.patch("/agent/settings", json={"excluded_categories": [f"t{i}" for i in range(51)]}),
+        422,
+        "validation_error",
+    )
     envelope(client.get("/agent/memories", params={"limit": 0}), 422, "validation_error")
     envelope(client.get("/agent/memories", params={"limit": 101}), 422, "validation_error")
     envelope(client.get("/agent/memories", params={"as_of": "2026-04-01T00:00:00"}), 422, "validation_error")
@@ -155,8 +213,10 @@ def test_throttled_key_gets_429(pg_url, new_key, tmp_path):
     server = start_dev_server(pg_url, tmp_path, "--throttle-rps", "1", "--throttle-burst", "2")
     try:
         _, raw = new_key()
-        responses = [httpx.get(f"{server.base_url}/agent/settings", headers={"Authorization": f"Bearer {raw}"})
-                     for _ in range(6)]
+        responses = [
+            httpx.get(f"{server.base_url}/agent/settings", headers={"Authorization": f"Bearer {raw}"})
+            for _ in range(6)
+        ]
         assert [r.status_code for r in responses[:2]] == [200, 200]
         limited = [r for r in responses if r.status_code == 429]
         assert limited, [r.status_code for r in responses]

@@ -10,7 +10,11 @@ def test_logs_of_a_request_cycle_hold_no_secret(new_key, monkeypatch):
     monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "DEBUG")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-never-log-me")
     _, raw = new_key()
-    headers = {"Authorization": f"Bearer {raw}", "Content-Type": "application/json", "x-api-key": "sk-ant-api03-x"}
+    headers = {
+        "Authorization": f"Bearer {raw}",
+        "Content-Type": "application/json",
+        "x-api-key": "sk-ant-api03-x",
+    }
     from aurra_core.observability import logger
 
     # What the service's own log handler writes (stdout in Lambda, hence CloudWatch).
@@ -18,7 +22,9 @@ def test_logs_of_a_request_cycle_hold_no_secret(new_key, monkeypatch):
     previous = logger.registered_handler.setStream(captured)
     logger.setLevel("DEBUG")
     try:
-        ok = gateway.handle("POST", "/agent/memories", headers, json.dumps({"content": f"my key is {raw}"}).encode())
+        ok = gateway.handle(
+            "POST", "/agent/memories", headers, json.dumps({"content": f"my key is {raw}"}).encode()
+        )
         bad = gateway.handle("PATCH", "/agent/settings", headers, b'{"min_confidence": 0.1}')
         refused = gateway.handle("GET", "/agent/settings", {"Authorization": f"Bearer {raw}x"}, None)
         logger.info("diagnostic", extra={"headers": headers, "event": {"headers": headers}})

@@ -7,10 +7,9 @@ import textwrap
 from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from dev_server import start_dev_server
 
-LAUNCH_EXAMPLE = '''
+LAUNCH_EXAMPLE = """
 from aurra import Aurra
 client = Aurra(api_key=KEY, base_url=BASE_URL)
 
@@ -30,7 +29,7 @@ result = client.memories.add(
 print(result.auto_supersede)
 
 client.settings.update(auto_supersede_default=True)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -64,11 +63,13 @@ def test_supersession_and_time_travel_with_the_sync_client(dev_server, new_key):
     _, raw = new_key()
     client = Aurra(api_key=raw, base_url=dev_server.base_url)
     client.settings.update(auto_supersede_default=True)
-    vim = client.memories.add(content="User uses Vim", topic="preferences",
-                              valid_from=datetime(2026, 4, 1, tzinfo=UTC))
+    vim = client.memories.add(
+        content="User uses Vim", topic="preferences", valid_from=datetime(2026, 4, 1, tzinfo=UTC)
+    )
     result = client.memories.add(
         content="User has been using Emacs as their daily editor, having moved away from Vim",
-        topic="preferences", valid_from=datetime(2026, 5, 3, 10, tzinfo=UTC),
+        topic="preferences",
+        valid_from=datetime(2026, 5, 3, 10, tzinfo=UTC),
     )
     print(result.auto_supersede)
     assert result.auto_supersede.ran is True
@@ -94,10 +95,14 @@ def test_supersession_and_time_travel_with_the_async_client(dev_server, new_key)
     async def scenario():
         async with AsyncAurra(api_key=raw, base_url=dev_server.base_url) as client:
             await client.settings.update(auto_supersede_default=True)
-            vim = await client.memories.add(content="User uses Vim", topic="preferences",
-                                            valid_from=datetime(2026, 4, 1, tzinfo=UTC))
-            result = await client.memories.add(content="User switched from Vim to Emacs", topic="preferences",
-                                               valid_from=datetime(2026, 5, 3, tzinfo=UTC))
+            vim = await client.memories.add(
+                content="User uses Vim", topic="preferences", valid_from=datetime(2026, 4, 1, tzinfo=UTC)
+            )
+            result = await client.memories.add(
+                content="User switched from Vim to Emacs",
+                topic="preferences",
+                valid_from=datetime(2026, 5, 3, tzinfo=UTC),
+            )
             april = [m.content async for m in client.memories.list(as_of=datetime(2026, 4, 15, tzinfo=UTC))]
             now = [m.content async for m in client.memories.list()]
             return vim, result, april, now

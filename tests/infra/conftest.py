@@ -4,7 +4,6 @@ per session (see infra_testkit.py)."""
 from __future__ import annotations
 
 import pytest
-
 from infra_testkit import EXISTING_VPC, Synth, existing_vpc_lookup, synthesize
 
 

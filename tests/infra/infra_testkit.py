@@ -87,10 +87,16 @@ def existing_vpc_lookup(account: str, region: str) -> dict[str, Any]:
             "ownerAccountId": account,
             "availabilityZones": [],
             "subnetGroups": [
-                {"name": "Private", "type": "Private",
-                 "subnets": [subnet(1, "a", "10.80.0.0/20"), subnet(2, "b", "10.80.16.0/20")]},
-                {"name": "Isolated", "type": "Isolated",
-                 "subnets": [subnet(3, "a", "10.80.32.0/24"), subnet(4, "b", "10.80.33.0/24")]},
+                {
+                    "name": "Private",
+                    "type": "Private",
+                    "subnets": [subnet(1, "a", "10.80.0.0/20"), subnet(2, "b", "10.80.16.0/20")],
+                },
+                {
+                    "name": "Isolated",
+                    "type": "Isolated",
+                    "subnets": [subnet(3, "a", "10.80.32.0/24"), subnet(4, "b", "10.80.33.0/24")],
+                },
             ],
         }
     }

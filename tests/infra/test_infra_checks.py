@@ -9,7 +9,6 @@ import sys
 
 import pytest
 from cdk_nag import AwsSolutionsChecks
-
 from infra_testkit import REPO_ROOT, Synth, base_context
 
 
@@ -87,7 +86,11 @@ def test_app_entry_point_synthesizes_with_the_checks(tmp_path) -> None:
     )
     result = subprocess.run(
         [sys.executable, str(REPO_ROOT / "infra" / "app.py")],
-        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300,
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr[-4000:]
     template = json.loads((tmp_path / "Aurra-dev.template.json").read_text())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from infra.config import LOG_RETENTION_DAYS, AurraConfig, ConfigError
 from infra.components.common import retention
+from infra.config import LOG_RETENTION_DAYS, AurraConfig, ConfigError
 
 
 def config(**context) -> AurraConfig:
@@ -28,8 +28,13 @@ def test_defaults_need_no_context() -> None:
 
 def test_command_line_strings_are_parsed() -> None:
     cfg = config(
-        stage="prod", dbMinCapacity="0", dbMaxCapacity="8", wafEnabled="true",
-        authorizerCacheTtlSeconds="60", embeddingDim="512", throttleRateLimit="25.5",
+        stage="prod",
+        dbMinCapacity="0",
+        dbMaxCapacity="8",
+        wafEnabled="true",
+        authorizerCacheTtlSeconds="60",
+        embeddingDim="512",
+        throttleRateLimit="25.5",
     )
     assert cfg.db_min_capacity == 0 and cfg.db_max_capacity == 8
     assert cfg.waf_enabled is True

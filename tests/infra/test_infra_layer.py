@@ -55,10 +55,7 @@ def test_runtime_provided_packages_are_pruned(tmp_path: Path) -> None:
 
 
 def test_requirements_leave_out_what_the_runtime_has() -> None:
-    lines = [
-        line.split("#")[0].strip()
-        for line in c.LAYER_REQUIREMENTS.read_text().splitlines()
-    ]
+    lines = [line.split("#")[0].strip() for line in c.LAYER_REQUIREMENTS.read_text().splitlines()]
     names = {re.split(r"[\[=<>~!]", line)[0].lower() for line in lines if line}
     assert not names & set(RUNTIME_PROVIDED)
     assert {"pydantic", "psycopg", "pgvector", "numpy", "anthropic", "aws-lambda-powertools"} <= names
@@ -102,7 +99,11 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     py = "cp" + config.python_version.replace(".", "")
     tags = []
     for wheel in site.glob("*.dist-info/WHEEL"):
-        tags += [line.split(":", 1)[1].strip() for line in wheel.read_text().splitlines() if line.startswith("Tag:")]
+        tags += [
+            line.split(":", 1)[1].strip()
+            for line in wheel.read_text().splitlines()
+            if line.startswith("Tag:")
+        ]
     assert tags
     for tag in tags:
         interpreter, abi, platform = tag.split("-")
@@ -115,7 +116,11 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     # wrapper included: the wrong one fails with "no pq wrapper available")
     shared = [p for p in site.rglob("*.so*") if p.is_file()]
     assert any("psycopg_binary" in str(p) for p in shared)
-    wrong = [str(p.relative_to(site)) for p in shared if elf_machine(p) not in (None, ELF_MACHINE[config.architecture])]
+    wrong = [
+        str(p.relative_to(site))
+        for p in shared
+        if elf_machine(p) not in (None, ELF_MACHINE[config.architecture])
+    ]
     assert wrong == []
 
     # the domain package, its migrations, and nothing the runtime provides
@@ -131,5 +136,7 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     layer_bytes = tree_size(layer_root)
     largest_function = max(tree_size(c.FUNCTIONS_DIR / name) for name in c.ALL_FUNCTIONS)
     total = layer_bytes + largest_function
-    print(f"\nlayer unzipped: {layer_bytes / 2**20:.1f} MiB; with the largest function: {total / 2**20:.1f} MiB")
+    print(
+        f"\nlayer unzipped: {layer_bytes / 2**20:.1f} MiB; with the largest function: {total / 2**20:.1f} MiB"
+    )
     assert total < LAMBDA_UNZIPPED_LIMIT

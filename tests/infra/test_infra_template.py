@@ -7,11 +7,11 @@ import json
 import re
 
 import pytest
+from infra_testkit import Synth
+
 from infra import constants as c
 from infra.components.api import GATEWAY_RESPONSES
 from infra.components.migrations import migrations_fingerprint
-
-from infra_testkit import Synth
 
 AURRA_FUNCTION = re.compile(r"^aurra-[a-z0-9]+-[a-z]+$")
 
@@ -200,8 +200,14 @@ def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
     }
     assert set(responses) == set(GATEWAY_RESPONSES)
     api_codes = {
-        "bad_request", "unauthorized", "not_found", "conflict", "payload_too_large",
-        "validation_error", "rate_limited", "internal",
+        "bad_request",
+        "unauthorized",
+        "not_found",
+        "conflict",
+        "payload_too_large",
+        "validation_error",
+        "rate_limited",
+        "internal",
         "unavailable",  # 503, as the handlers answer when the database is unreachable
     }
     for response_type, props in responses.items():
@@ -225,7 +231,9 @@ def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
         body = render_gateway_template(props["ResponseTemplates"]["application/json"])
         assert body["error"]["code"] == code, response_type
     # An authorizer that failed (the database is down) rather than refused: retry shortly.
-    assert responses["AUTHORIZER_FAILURE"]["ResponseParameters"]["gatewayresponse.header.Retry-After"] == "'2'"
+    assert (
+        responses["AUTHORIZER_FAILURE"]["ResponseParameters"]["gatewayresponse.header.Retry-After"] == "'2'"
+    )
 
 
 def test_stage_has_json_access_logs_tracing_and_execution_logs(dev: Synth) -> None:
@@ -340,7 +348,8 @@ def test_every_function_is_in_the_vpc_and_carries_the_layer(dev: Synth) -> None:
     # which answers CloudFormation through a pre-signed S3 URL and so stays
     # outside the isolated VPC; it only invokes the migrate function.
     others = [
-        fn for fn in dev.of_type("AWS::Lambda::Function").values()
+        fn
+        for fn in dev.of_type("AWS::Lambda::Function").values()
         if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
     ]
     assert len(others) == 1
@@ -432,7 +441,8 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
     for name, fn in fns.items():
         assert ref(fn["Properties"]["Environment"]["Variables"][c.ENV_ANTHROPIC_SECRET_ARN]) == secret_id
     readers = {
-        name for name, fn in fns.items()
+        name
+        for name, fn in fns.items()
         if any(
             secret_id in json.dumps(s.get("Resource"))
             for s in statements(prod, ref(fn["Properties"]["Role"]))
@@ -467,8 +477,12 @@ def test_functions_reach_only_the_proxy_and_https(dev: Synth) -> None:
 def test_level2_flag_is_created_false(dev: Synth) -> None:
     dev.assertions().has_resource_properties(
         "AWS::SSM::Parameter",
-        {"Name": "/aurra/dev/level2_enabled", "Type": "String", "Value": "false",
-         "AllowedPattern": "^(true|false)$"},
+        {
+            "Name": "/aurra/dev/level2_enabled",
+            "Type": "String",
+            "Value": "false",
+            "AllowedPattern": "^(true|false)$",
+        },
     )
 
 
@@ -481,7 +495,8 @@ def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
     # the provider's handler is the migrate function
     migrate_id = function_logical_ids(dev)[c.MIGRATE]
     framework = [
-        fn for fn in dev.of_type("AWS::Lambda::Function").values()
+        fn
+        for fn in dev.of_type("AWS::Lambda::Function").values()
         if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
     ]
     assert migrate_id in json.dumps(framework[0]["Properties"]["Environment"])
@@ -501,7 +516,8 @@ def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None
     assert target["RetryPolicy"]["MaximumEventAgeInSeconds"] == c.MAINTENANCE_SCHEDULE_MINUTES * 60
     # EventBridge may invoke the function, and only from this rule
     (permission,) = [
-        p["Properties"] for p in dev.of_type("AWS::Lambda::Permission").values()
+        p["Properties"]
+        for p in dev.of_type("AWS::Lambda::Permission").values()
         if ref(p["Properties"]["FunctionName"]) == maintenance_id
     ]
     assert permission["Principal"] == "events.amazonaws.com"
@@ -546,8 +562,14 @@ def test_migrations_fingerprint_follows_the_sql_files(tmp_path) -> None:
 
 # ---------------------------------------------------------- observability
 def test_alarms_on_errors_latency_and_classifier(dev: Synth) -> None:
-    alarms = {a["Properties"]["AlarmName"]: a["Properties"] for a in dev.of_type("AWS::CloudWatch::Alarm").values()}
-    assert set(alarms) == {"aurra-dev-api-5xx-rate", "aurra-dev-api-latency-p99", "aurra-dev-classifier-errors"}
+    alarms = {
+        a["Properties"]["AlarmName"]: a["Properties"] for a in dev.of_type("AWS::CloudWatch::Alarm").values()
+    }
+    assert set(alarms) == {
+        "aurra-dev-api-5xx-rate",
+        "aurra-dev-api-latency-p99",
+        "aurra-dev-classifier-errors",
+    }
     (classifier,) = alarms["aurra-dev-classifier-errors"]["Metrics"]
     metric = classifier["MetricStat"]["Metric"]
     assert metric["Namespace"] == "Aurra"
@@ -572,7 +594,11 @@ def test_alarm_topic_enforces_tls_and_subscribes_on_request(dev: Synth, prod: Sy
 
 def test_outputs_name_what_operators_need(dev: Synth) -> None:
     assert {
-        "ApiUrl", "UsagePlanId", "AdminFunctionName", "MaintenanceFunctionName", "Level2Parameter"
+        "ApiUrl",
+        "UsagePlanId",
+        "AdminFunctionName",
+        "MaintenanceFunctionName",
+        "Level2Parameter",
     } <= set(dev.template["Outputs"])
 
 
@@ -583,7 +609,8 @@ def test_function_folder_has_a_handler(name: str) -> None:
     # Read, not imported: infra imports nothing from the functions or the layer.
     tree = ast.parse(handler.read_text())
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)} | {
-        t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+        t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+    }
     assert "lambda_handler" in defined
 
 
@@ -600,7 +627,8 @@ def test_existing_vpc_is_used_as_is(existing: Synth) -> None:
 def test_bedrock_classifier_may_invoke_claude_from_write_only(existing: Synth) -> None:
     for name, fn in aurra_functions(existing).items():
         claude = [
-            s for s in statements(existing, ref(fn["Properties"]["Role"]))
+            s
+            for s in statements(existing, ref(fn["Properties"]["Role"]))
             if "anthropic.claude" in json.dumps(s.get("Resource"))
         ]
         if name == c.WRITE:

@@ -17,8 +17,12 @@ from aurra_core.write_pipeline import WriteDependencies
 class ScriptedClassifier:
     """Answers `rule(new_content, candidate)` for each candidate and records every call."""
 
-    def __init__(self, rule: Callable[[str, Candidate], tuple[Verdict, float]] | None = None,
-                 fail: bool = False, before_answer: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        rule: Callable[[str, Candidate], tuple[Verdict, float]] | None = None,
+        fail: bool = False,
+        before_answer: Callable[[], None] | None = None,
+    ) -> None:
         self.rule = rule or (lambda new, c: (Verdict.NEW_FACT, 0.5))
         self.fail = fail
         self.before_answer = before_answer
@@ -44,9 +48,14 @@ def contradicts_when(old_text: str, confidence: float = 0.95):
         if candidate.content == old_text:
             return Verdict.CONTRADICTS, confidence
         return Verdict.NEW_FACT, 0.6
+
     return rule
 
 
 def deps(classifier, level2: bool = True) -> WriteDependencies:
-    return WriteDependencies(db=get_database(), embedder=LexicalEmbedder(384),
-                             classifier_factory=lambda: classifier, flags=EnvFlagSource(level2))
+    return WriteDependencies(
+        db=get_database(),
+        embedder=LexicalEmbedder(384),
+        classifier_factory=lambda: classifier,
+        flags=EnvFlagSource(level2),
+    )

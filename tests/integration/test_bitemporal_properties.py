@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import keys, queries, store
 from aurra_core.db import get_database
@@ -26,12 +27,12 @@ from aurra_core.queries import MemoryListQuery, PointInTime
 from aurra_core.supersession import revert, supersede
 from aurra_core.write_pipeline import write_memory
 
-from pipeline_support import ScriptedClassifier, deps
-
-settings.register_profile("ci", max_examples=12, stateful_step_count=12, deadline=None,
-                          suppress_health_check=list(HealthCheck))
-settings.register_profile("long", max_examples=300, stateful_step_count=40, deadline=None,
-                          suppress_health_check=list(HealthCheck))
+settings.register_profile(
+    "ci", max_examples=12, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
+)
+settings.register_profile(
+    "long", max_examples=300, stateful_step_count=40, deadline=None, suppress_health_check=list(HealthCheck)
+)
 PROFILE = os.environ.get("AURRA_HYPOTHESIS_PROFILE", "ci")
 
 EMB = LexicalEmbedder(384)
@@ -65,8 +66,9 @@ class BitemporalMachine(RuleBasedStateMachine):
     @rule(subject=st.sampled_from(SUBJECTS), value=st.sampled_from(VALUES), days=DAYS, auto=st.booleans())
     def write(self, subject, value, days, auto):
         BitemporalMachine.operations += 1
-        request = WriteRequest(content=f"{subject} uses {value}", valid_from=BASE + timedelta(days=days),
-                               auto_supersede=auto)
+        request = WriteRequest(
+            content=f"{subject} uses {value}", valid_from=BASE + timedelta(days=days), auto_supersede=auto
+        )
         out = write_memory(self.caller, request, deps(ScriptedClassifier(same_subject))).result
         if out.created:
             self.memories.append(out.memory.id)
@@ -77,8 +79,13 @@ class BitemporalMachine(RuleBasedStateMachine):
         BitemporalMachine.operations += 1
         old = data.draw(st.sampled_from(self.memories))
         try:
-            new = supersede(self.caller, old, SupersedeRequest(content=f"manual {days}", valid_from=BASE + timedelta(days=days)),
-                            self.db, EMB).memory
+            new = supersede(
+                self.caller,
+                old,
+                SupersedeRequest(content=f"manual {days}", valid_from=BASE + timedelta(days=days)),
+                self.db,
+                EMB,
+            ).memory
             self.memories.append(new.id)
         except (Conflict, ValidationFailed):
             pass
@@ -97,7 +104,11 @@ class BitemporalMachine(RuleBasedStateMachine):
     def revert_one(self, data):
         BitemporalMachine.operations += 1
         with self.db.transaction() as conn:
-            events = [e for e in self._events(conn) if e.type in (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE)]
+            events = [
+                e
+                for e in self._events(conn)
+                if e.type in (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE)
+            ]
         if not events:
             return
         try:
@@ -116,15 +127,38 @@ class BitemporalMachine(RuleBasedStateMachine):
     # ------------------------------------------------------------------ invariants
 
     def _events(self, conn):
-        return store.list_audit_events(conn, self.caller.tenant_id, memory_id=None, type=None, since=None, until=None,
-                                       before=None, limit=10_000, recorded_by=datetime.now(UTC) + timedelta(days=1))
+        return store.list_audit_events(
+            conn,
+            self.caller.tenant_id,
+            memory_id=None,
+            type=None,
+            since=None,
+            until=None,
+            before=None,
+            limit=10_000,
+            recorded_by=datetime.now(UTC) + timedelta(days=1),
+        )
 
     def _answer(self, known_at, as_of):
-        page = queries.list_memories(self.caller, MemoryListQuery(known_at=known_at, as_of=as_of, include_superseded=True,
-                                                                  limit=100), self.db, EMB)
-        details = [(m.model_dump(), queries.get_memory(self.caller, m.id, PointInTime(known_at=known_at), self.db).model_dump(),
-                    [x.id for x in queries.memory_history(self.caller, m.id, PointInTime(known_at=known_at), self.db).chain])
-                   for m in page.memories]
+        page = queries.list_memories(
+            self.caller,
+            MemoryListQuery(known_at=known_at, as_of=as_of, include_superseded=True, limit=100),
+            self.db,
+            EMB,
+        )
+        details = [
+            (
+                m.model_dump(),
+                queries.get_memory(self.caller, m.id, PointInTime(known_at=known_at), self.db).model_dump(),
+                [
+                    x.id
+                    for x in queries.memory_history(
+                        self.caller, m.id, PointInTime(known_at=known_at), self.db
+                    ).chain
+                ],
+            )
+            for m in page.memories
+        ]
         return page.model_dump(), details
 
     def _believed(self, conn):
@@ -142,7 +176,9 @@ class BitemporalMachine(RuleBasedStateMachine):
                 for (a_from, a_to), (b_from, b_to) in zip(spans, spans[1:]):
                     assert a_to <= b_from, f"overlapping validity in a lineage: {spans}"
                 if row.superseded_by is not None:
-                    successor = rows.get(row.superseded_by) or store.get_memory(conn, self.caller.tenant_id, row.superseded_by)
+                    successor = rows.get(row.superseded_by) or store.get_memory(
+                        conn, self.caller.tenant_id, row.superseded_by
+                    )
                     assert row.valid_to == successor.valid_from
 
     @invariant()
@@ -155,9 +191,11 @@ class BitemporalMachine(RuleBasedStateMachine):
         if not hasattr(self, "db"):
             return
         with self.db.transaction() as conn, conn.cursor() as cur:
-            cur.execute("""SELECT version_id, memory_id, content, valid_from, valid_to, superseded_by, supersedes,
+            cur.execute(
+                """SELECT version_id, memory_id, content, valid_from, valid_to, superseded_by, supersedes,
                                   recorded_at, recorded_to FROM memory_versions WHERE tenant_id = %s""",
-                        (self.caller.tenant_id,))
+                (self.caller.tenant_id,),
+            )
             now = {r[0]: r for r in cur.fetchall()}
         for version_id, before in self.seen_versions.items():
             after = now[version_id]  # never deleted
@@ -188,8 +226,11 @@ class BitemporalMachine(RuleBasedStateMachine):
                 if v.superseded_by != previous:
                     changes.append((m, v.recorded_at))
                 previous = v.superseded_by
-        stamped = [(e.superseded_id if e.type != AuditType.REVERT else e.memory_id, e.created_at)
-                   for e in events if e.type in (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE, AuditType.REVERT)]
+        stamped = [
+            (e.superseded_id if e.type != AuditType.REVERT else e.memory_id, e.created_at)
+            for e in events
+            if e.type in (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE, AuditType.REVERT)
+        ]
         assert sorted(changes) == sorted(stamped)
 
     def teardown(self):
@@ -197,12 +238,16 @@ class BitemporalMachine(RuleBasedStateMachine):
             return
         statements = []
         if self.memories:  # row triggers fire only for rows that exist
-            statements += ["UPDATE memory_versions SET content = 'x' WHERE tenant_id = %s",
-                           "DELETE FROM memory_versions WHERE tenant_id = %s"]
+            statements += [
+                "UPDATE memory_versions SET content = 'x' WHERE tenant_id = %s",
+                "DELETE FROM memory_versions WHERE tenant_id = %s",
+            ]
         with self.db.transaction() as conn:
             if self._events(conn):
-                statements += ["UPDATE audit_events SET reason = 'x' WHERE tenant_id = %s",
-                               "DELETE FROM audit_events WHERE tenant_id = %s"]
+                statements += [
+                    "UPDATE audit_events SET reason = 'x' WHERE tenant_id = %s",
+                    "DELETE FROM audit_events WHERE tenant_id = %s",
+                ]
         for sql in statements:
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 with self.db.transaction() as conn:

@@ -22,7 +22,7 @@ class FakeMessagesAPI:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server's name
+            def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 api.requests.append(body)
                 status, payload = api.respond(body)
@@ -49,18 +49,39 @@ class FakeMessagesAPI:
         if self.mode == "slow":
             time.sleep(3)
             return 200, {}
-        verdicts = [{"candidate_id": i, "classifier": "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact",
-                     "confidence": 0.97, "reason": "explicit switch of the same editor"} for i in ids]
-        return 200, {"id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
-                     "content": [{"type": "tool_use", "id": "t1", "name": "record_verdicts", "input": {"verdicts": verdicts}}],
-                     "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 900, "output_tokens": 40}}
+        verdicts = [
+            {
+                "candidate_id": i,
+                "classifier": "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact",
+                "confidence": 0.97,
+                "reason": "explicit switch of the same editor",
+            }
+            for i in ids
+        ]
+        return 200, {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": [
+                {"type": "tool_use", "id": "t1", "name": "record_verdicts", "input": {"verdicts": verdicts}}
+            ],
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 900, "output_tokens": 40},
+        }
 
 
 @pytest.fixture
 def messages_api(configure):
     api = FakeMessagesAPI()
-    configure(AURRA_CLASSIFIER="anthropic", AURRA_LEVEL2_ENABLED="true", ANTHROPIC_BASE_URL=api.url,
-              ANTHROPIC_API_KEY="sk-test", AURRA_CLASSIFIER_TIMEOUT_S="1")
+    configure(
+        AURRA_CLASSIFIER="anthropic",
+        AURRA_LEVEL2_ENABLED="true",
+        ANTHROPIC_BASE_URL=api.url,
+        ANTHROPIC_API_KEY="sk-test",
+        AURRA_CLASSIFIER_TIMEOUT_S="1",
+    )
     yield api
     api.server.shutdown()
 
@@ -68,8 +89,10 @@ def messages_api(configure):
 def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
     caller, _ = new_key()
     old = service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))[1].memory
-    _, out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
-                                                auto_supersede=True))
+    _, out = service.write(
+        caller,
+        WriteRequest(content="alice switched from Vim to Emacs", topic="preferences", auto_supersede=True),
+    )
     assert out.auto_supersede.supersession.superseded_id == old.id
     assert out.auto_supersede.decision.model == "claude-haiku-4-5-20251001"
     assert messages_api.requests[-1]["model"] == "claude-haiku-4-5-20251001"
@@ -84,8 +107,10 @@ def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
     service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
     messages_api.mode = mode
     started = time.monotonic()
-    status, out = service.write(caller, WriteRequest(content="alice switched from Vim to Emacs", topic="preferences",
-                                                     auto_supersede=True))
+    status, out = service.write(
+        caller,
+        WriteRequest(content="alice switched from Vim to Emacs", topic="preferences", auto_supersede=True),
+    )
     assert status == 201 and out.created
     assert out.auto_supersede.skipped_reason == SkippedReason.CLASSIFIER_ERROR
     assert out.auto_supersede.ran is True

@@ -2,17 +2,20 @@
 
 import threading
 
+from pipeline_support import ScriptedClassifier, contradicts_when, deps
+
 from aurra_core import store
 from aurra_core.models import WriteRequest
 from aurra_core.write_pipeline import write_memory
 
-from pipeline_support import ScriptedClassifier, contradicts_when, deps
-
 
 def test_two_concurrent_supersessions_of_one_memory_end_with_exactly_one(db, new_key):
     caller, _ = new_key()
-    old = write_memory(caller, WriteRequest(content="alice uses Vim", topic="preferences"),
-                       deps(ScriptedClassifier(), level2=False)).result.memory
+    old = write_memory(
+        caller,
+        WriteRequest(content="alice uses Vim", topic="preferences"),
+        deps(ScriptedClassifier(), level2=False),
+    ).result.memory
     # Both writers get their verdict before either starts its transaction.
     barrier = threading.Barrier(2, timeout=10)
     clf = ScriptedClassifier(contradicts_when("alice uses Vim"), before_answer=barrier.wait)
@@ -20,12 +23,18 @@ def test_two_concurrent_supersessions_of_one_memory_end_with_exactly_one(db, new
 
     def writer(text):
         try:
-            results.append(write_memory(caller, WriteRequest(content=text, topic="preferences", auto_supersede=True),
-                                        deps(clf)).result)
+            results.append(
+                write_memory(
+                    caller, WriteRequest(content=text, topic="preferences", auto_supersede=True), deps(clf)
+                ).result
+            )
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=writer, args=(t,)) for t in ("alice switched to Emacs", "alice switched to Helix")]
+    threads = [
+        threading.Thread(target=writer, args=(t,))
+        for t in ("alice switched to Emacs", "alice switched to Helix")
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -37,7 +46,9 @@ def test_two_concurrent_supersessions_of_one_memory_end_with_exactly_one(db, new
     with db.transaction() as conn:
         closed = store.get_memory(conn, caller.tenant_id, old.id)
         versions = store.memory_versions(conn, caller.tenant_id, old.id)
-        n_events = conn.execute("SELECT count(*) FROM audit_events WHERE tenant_id = %s AND superseded_id = %s",
-                                (caller.tenant_id, old.id)).fetchone()[0]
+        n_events = conn.execute(
+            "SELECT count(*) FROM audit_events WHERE tenant_id = %s AND superseded_id = %s",
+            (caller.tenant_id, old.id),
+        ).fetchone()[0]
     assert closed.superseded_by == acted[0].memory.id
     assert len(versions) == 2 and n_events == 1

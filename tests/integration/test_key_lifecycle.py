@@ -63,7 +63,10 @@ def test_the_cli_reaches_a_deployed_stage_through_its_admin_function():
         stub.add_response(
             "invoke",
             {"StatusCode": 200, "Payload": StreamingBody(io.BytesIO(answer), len(answer))},
-            {"FunctionName": "aurra-prod-admin", "InvocationType": "RequestResponse",
-             "Payload": json.dumps({"request": {"action": "create", "tenant": "acme"}}).encode()},
+            {
+                "FunctionName": "aurra-prod-admin",
+                "InvocationType": "RequestResponse",
+                "Payload": json.dumps({"request": {"action": "create", "tenant": "acme"}}).encode(),
+            },
         )
         assert invoke_admin("prod", {"action": "create", "tenant": "acme"}, client)["key"] == "aurra_abc_def"

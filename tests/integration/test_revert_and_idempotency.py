@@ -23,8 +23,14 @@ def test_revert_restores_the_old_memory_and_keeps_both_histories(db, new_key):
     before_revert = datetime.now(UTC)
     status, result = service.revert(caller, event.id)
     assert status == 200
-    assert result.restored.id == vim.memory.id and result.restored.status == "current" and result.restored.valid_to is None
-    assert result.event.type == AuditType.REVERT and result.event.details["reverted_event_id"] == str(event.id)
+    assert (
+        result.restored.id == vim.memory.id
+        and result.restored.status == "current"
+        and result.restored.valid_to is None
+    )
+    assert result.event.type == AuditType.REVERT and result.event.details["reverted_event_id"] == str(
+        event.id
+    )
     newer = queries.get_memory(caller, sup.memory.id, PointInTime(), db)
     assert newer.status == "current" and newer.supersedes is None
     # The superseded state is still what we knew before the revert.
@@ -98,9 +104,13 @@ def test_idempotent_write_runs_once_and_replays(db, new_key):
     other, _ = new_key()
     assert write(other, "alice uses Vim", key="k-1")[1].memory.id != first[1].memory.id
     # And per operation: the same key on a supersede is not the write's.
-    status, sup = service.supersede(caller, first[1].memory.id, SupersedeRequest(content="alice uses Emacs"), "k-1")
+    status, sup = service.supersede(
+        caller, first[1].memory.id, SupersedeRequest(content="alice uses Emacs"), "k-1"
+    )
     assert status == 201
-    assert service.supersede(caller, first[1].memory.id, SupersedeRequest(content="alice uses Emacs"), "k-1") == (status, sup)
+    assert service.supersede(
+        caller, first[1].memory.id, SupersedeRequest(content="alice uses Emacs"), "k-1"
+    ) == (status, sup)
 
 
 def test_a_failed_call_frees_its_key(db, new_key):
@@ -134,4 +144,3 @@ def test_a_request_in_progress_makes_a_concurrent_retry_409(db, new_key, monkeyp
     t.join(10)
     assert results and results[0][0] == 201
     assert write(caller, "slow fact", key="k-slow") == results[0]
-

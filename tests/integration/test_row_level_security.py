@@ -40,8 +40,9 @@ def test_unfiltered_queries_see_only_the_scoped_tenant(db, two_tenants):
 
 def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
     alice, bob = two_tenants
-    alice_memory = queries.list_memories(alice, queries.MemoryListQuery(include_superseded=True), db,
-                                         LexicalEmbedder(384)).memories[0]
+    alice_memory = queries.list_memories(
+        alice, queries.MemoryListQuery(include_superseded=True), db, LexicalEmbedder(384)
+    ).memories[0]
     alice_event = queries.list_audit_events(alice, AuditListQuery(), db).events[0]
     embedding = LexicalEmbedder(384).embed("alice uses Vim")
     # Connection scoped to bob; the code's filter (wrongly) asks for alice.
@@ -53,11 +54,35 @@ def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
         assert store.memory_versions(conn, a, alice_memory.id) == []
         assert store.count_current(conn, a) == 0
         assert store.find_candidates(conn, a, embedding, excluded_topics=[], limit=3, min_similarity=-1) == []
-        assert store.list_memories(conn, a, known_at=LATER, as_of=LATER, include_superseded=True, topic=None,
-                                   query_embedding=None, after=None, limit=100) == []
+        assert (
+            store.list_memories(
+                conn,
+                a,
+                known_at=LATER,
+                as_of=LATER,
+                include_superseded=True,
+                topic=None,
+                query_embedding=None,
+                after=None,
+                limit=100,
+            )
+            == []
+        )
         assert store.get_audit_event(conn, a, alice_event.id) is None
-        assert store.list_audit_events(conn, a, memory_id=None, type=None, since=None, until=None, before=None,
-                                       limit=100, recorded_by=LATER) == []
+        assert (
+            store.list_audit_events(
+                conn,
+                a,
+                memory_id=None,
+                type=None,
+                since=None,
+                until=None,
+                before=None,
+                limit=100,
+                recorded_by=LATER,
+            )
+            == []
+        )
         with pytest.raises(Exception):
             keys.get_key_settings(conn, alice)
 
@@ -66,18 +91,31 @@ def test_writes_into_another_tenant_are_refused(db, two_tenants):
     alice, bob = two_tenants
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
         with db.tenant_transaction(bob.tenant_id) as conn:
-            store.insert_audit_event(conn, tenant_id=alice.tenant_id, type=store.AuditType.REVERT,
-                                     created_at=datetime.now(UTC), api_key_id=None)
+            store.insert_audit_event(
+                conn,
+                tenant_id=alice.tenant_id,
+                type=store.AuditType.REVERT,
+                created_at=datetime.now(UTC),
+                api_key_id=None,
+            )
 
 
 def test_the_service_role_owns_nothing_and_cannot_bypass(db):
     with db.transaction() as conn:
-        bypass, superuser = conn.execute("SELECT rolbypassrls, rolsuper FROM pg_roles WHERE rolname = %s",
-                                         (SERVICE_ROLE,)).fetchone()
-        owned = conn.execute("SELECT count(*) FROM pg_tables WHERE tableowner = %s", (SERVICE_ROLE,)).fetchone()[0]
-        rls = dict(conn.execute("SELECT relname, relrowsecurity FROM pg_class WHERE relname = ANY(%s)", (list(TABLES),)))
+        bypass, superuser = conn.execute(
+            "SELECT rolbypassrls, rolsuper FROM pg_roles WHERE rolname = %s", (SERVICE_ROLE,)
+        ).fetchone()
+        owned = conn.execute(
+            "SELECT count(*) FROM pg_tables WHERE tableowner = %s", (SERVICE_ROLE,)
+        ).fetchone()[0]
+        rls = dict(
+            conn.execute(
+                "SELECT relname, relrowsecurity FROM pg_class WHERE relname = ANY(%s)", (list(TABLES),)
+            )
+        )
     assert not bypass and not superuser and owned == 0
     assert all(rls[t] for t in TABLES)
-    with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        with db.tenant_transaction(None) as conn:
-            conn.execute("SELECT content FROM memory_versions FOR UPDATE; UPDATE memory_versions SET content = 'x'")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege), db.tenant_transaction(None) as conn:
+        conn.execute(
+            "SELECT content FROM memory_versions FOR UPDATE; UPDATE memory_versions SET content = 'x'"
+        )

@@ -4,25 +4,27 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
+from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import queries
 from aurra_core.config import get_settings
+from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.migrate import apply_migrations
 from aurra_core.models import SupersedeRequest, WriteRequest
 from aurra_core.queries import MemoryListQuery, PointInTime
 from aurra_core.supersession import supersede
-from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.write_pipeline import write_memory
-
-from pipeline_support import ScriptedClassifier, deps
 
 EMB = LexicalEmbedder(384)
 
 
 def add(caller, content, valid_from=None, topic="general"):
-    return write_memory(caller, WriteRequest(content=content, topic=topic, valid_from=valid_from),
-                        deps(ScriptedClassifier(), level2=False)).result.memory
+    return write_memory(
+        caller,
+        WriteRequest(content=content, topic=topic, valid_from=valid_from),
+        deps(ScriptedClassifier(), level2=False),
+    ).result.memory
 
 
 def page(db, caller, **q):
@@ -33,8 +35,13 @@ def test_what_was_true_and_what_we_knew(db, new_key):
     caller, _ = new_key()
     vim = add(caller, "alice uses Vim", "2026-04-01T00:00:00Z")
     before_change = datetime.now(UTC)
-    emacs = supersede(caller, vim.id, SupersedeRequest(content="alice uses Emacs", valid_from="2026-05-01T00:00:00Z"),
-                      db, EMB).memory
+    emacs = supersede(
+        caller,
+        vim.id,
+        SupersedeRequest(content="alice uses Emacs", valid_from="2026-05-01T00:00:00Z"),
+        db,
+        EMB,
+    ).memory
 
     def contents(**q):
         return [m.content for m in page(db, caller, **q).memories]
@@ -60,13 +67,20 @@ def test_what_was_true_and_what_we_knew(db, new_key):
 def test_history_gives_the_whole_lineage_and_every_version(db, new_key):
     caller, _ = new_key()
     a = add(caller, "alice uses Vim", "2026-01-01T00:00:00Z")
-    b = supersede(caller, a.id, SupersedeRequest(content="alice uses Emacs", valid_from="2026-02-01T00:00:00Z"), db, EMB).memory
-    c = supersede(caller, b.id, SupersedeRequest(content="alice uses Helix", valid_from="2026-03-01T00:00:00Z"), db, EMB).memory
+    b = supersede(
+        caller, a.id, SupersedeRequest(content="alice uses Emacs", valid_from="2026-02-01T00:00:00Z"), db, EMB
+    ).memory
+    c = supersede(
+        caller, b.id, SupersedeRequest(content="alice uses Helix", valid_from="2026-03-01T00:00:00Z"), db, EMB
+    ).memory
     for member in (a, b, c):
         history = queries.memory_history(caller, member.id, PointInTime(), db)
         assert [m.id for m in history.chain] == [a.id, b.id, c.id]
     hb = queries.memory_history(caller, b.id, PointInTime(), db)
-    assert [(v.status, v.recorded_to is None) for v in hb.versions] == [("current", False), ("superseded", True)]
+    assert [(v.status, v.recorded_to is None) for v in hb.versions] == [
+        ("current", False),
+        ("superseded", True),
+    ]
     early = queries.memory_history(caller, b.id, PointInTime(known_at=hb.versions[0].recorded_at), db)
     assert [m.id for m in early.chain] == [a.id, b.id]
 
@@ -90,7 +104,13 @@ def test_manual_supersede_rules(db, new_key):
     with pytest.raises((ValidationFailed, Conflict)):
         supersede(caller, b.id, SupersedeRequest(superseded_by=a.id), db, EMB)
     with pytest.raises(ValidationFailed, match="valid_from"):
-        supersede(caller, b.id, SupersedeRequest(content="alice uses Nano", valid_from="2000-01-01T00:00:00Z"), db, EMB)
+        supersede(
+            caller,
+            b.id,
+            SupersedeRequest(content="alice uses Nano", valid_from="2000-01-01T00:00:00Z"),
+            db,
+            EMB,
+        )
 
 
 def test_cycle_through_a_chain_is_refused(db, new_key):
@@ -124,7 +144,12 @@ def test_pagination_is_stable_under_concurrent_writes(db, new_key):
 
 def test_search_pages_by_similarity(db, new_key):
     caller, _ = new_key()
-    for text in ["alice uses Vim as her editor", "alice prefers tea", "bob flies to Lisbon", "alice edits in Vim daily"]:
+    for text in [
+        "alice uses Vim as her editor",
+        "alice prefers tea",
+        "bob flies to Lisbon",
+        "alice edits in Vim daily",
+    ]:
         add(caller, text)
     first = page(db, caller, q="vim editor", limit=2)
     rest = page(db, caller, q="vim editor", limit=2, cursor=first.next_cursor)
@@ -159,9 +184,8 @@ def test_facts_and_audit_events_are_append_only_in_the_database(db, new_key):
             with db.transaction() as conn:
                 conn.execute(sql, (caller.tenant_id,))
     for table in ("memory_versions", "audit_events"):
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            with db.transaction() as conn:
-                conn.execute(f"TRUNCATE {table}")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction() as conn:
+            conn.execute(f"TRUNCATE {table}")
 
 
 def test_migrations_are_recorded_and_safe_to_run_twice(pg_url):

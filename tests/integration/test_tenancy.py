@@ -3,6 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
+from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import keys, queries, service
 from aurra_core.embeddings import LexicalEmbedder
@@ -12,15 +13,15 @@ from aurra_core.queries import AuditListQuery, MemoryListQuery, PointInTime
 from aurra_core.supersession import supersede
 from aurra_core.write_pipeline import write_memory
 
-from pipeline_support import ScriptedClassifier, deps
-
 EMB = LexicalEmbedder(384)
 
 
 def test_a_second_tenant_sees_and_changes_nothing_of_the_first(db, new_key):
     alice, _ = new_key()
     mallory, _ = new_key()
-    memory = write_memory(alice, WriteRequest(content="alice uses Vim"), deps(ScriptedClassifier(), False)).result.memory
+    memory = write_memory(
+        alice, WriteRequest(content="alice uses Vim"), deps(ScriptedClassifier(), False)
+    ).result.memory
     newer = supersede(alice, memory.id, SupersedeRequest(content="alice uses Emacs"), db, EMB).memory
     event = queries.list_audit_events(alice, AuditListQuery(), db).events[0]
 
@@ -30,14 +31,22 @@ def test_a_second_tenant_sees_and_changes_nothing_of_the_first(db, new_key):
         queries.memory_history(mallory, newer.id, PointInTime(), db)
     with pytest.raises(NotFound):
         supersede(mallory, newer.id, SupersedeRequest(content="mallory was here"), db, EMB)
-    other = write_memory(mallory, WriteRequest(content="mallory's fact"), deps(ScriptedClassifier(), False)).result.memory
+    other = write_memory(
+        mallory, WriteRequest(content="mallory's fact"), deps(ScriptedClassifier(), False)
+    ).result.memory
     with pytest.raises(NotFound):
         supersede(mallory, other.id, SupersedeRequest(superseded_by=newer.id), db, EMB)
     with pytest.raises(NotFound):
         queries.get_audit_event(mallory, event.id, db)
     assert queries.list_audit_events(mallory, AuditListQuery(memory_id=memory.id), db).events == []
-    assert [m.id for m in queries.list_memories(mallory, MemoryListQuery(include_superseded=True), db, EMB).memories] == [other.id]
-    assert queries.list_memories(mallory, MemoryListQuery(q="alice uses Vim"), db, EMB).memories[0].id == other.id
+    assert [
+        m.id
+        for m in queries.list_memories(mallory, MemoryListQuery(include_superseded=True), db, EMB).memories
+    ] == [other.id]
+    assert (
+        queries.list_memories(mallory, MemoryListQuery(q="alice uses Vim"), db, EMB).memories[0].id
+        == other.id
+    )
 
     # The second tenant's writes never take the first tenant's memories as candidates.
     seen = ScriptedClassifier()
@@ -53,12 +62,22 @@ def test_a_second_tenant_sees_and_changes_nothing_of_the_first(db, new_key):
 def test_keys_authenticate_and_revoked_keys_are_refused(db, new_key):
     caller, raw = new_key()
     assert service.authenticate(raw) == caller
-    for bad in ("", "aurra_", "nonsense", raw[:-1] + ("x" if raw[-1] != "x" else "y"), "aurra_nolookup_" + "a" * 30):
+    for bad in (
+        "",
+        "aurra_",
+        "nonsense",
+        raw[:-1] + ("x" if raw[-1] != "x" else "y"),
+        "aurra_nolookup_" + "a" * 30,
+    ):
         with pytest.raises(Unauthorized):
             service.authenticate(bad)
     with db.transaction() as conn:
-        conn.execute("UPDATE api_keys SET revoked_at = %s WHERE id = %s", (datetime.now(UTC), caller.api_key_id))
-        stored = conn.execute("SELECT secret_hash FROM api_keys WHERE id = %s", (caller.api_key_id,)).fetchone()[0]
+        conn.execute(
+            "UPDATE api_keys SET revoked_at = %s WHERE id = %s", (datetime.now(UTC), caller.api_key_id)
+        )
+        stored = conn.execute(
+            "SELECT secret_hash FROM api_keys WHERE id = %s", (caller.api_key_id,)
+        ).fetchone()[0]
     assert raw.split("_", 2)[2] not in stored
     with pytest.raises(Unauthorized):
         service.authenticate(raw)

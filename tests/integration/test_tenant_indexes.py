@@ -42,14 +42,20 @@ def load(url: str, sizes: list[int], seed: int = 3) -> list[uuid.UUID]:
     with psycopg.connect(url) as conn:
         register_vector(conn)
         with conn.cursor() as cur:
-            cur.executemany("INSERT INTO tenants (id, name) VALUES (%s, %s)", [(t, f"t-{t}") for t in tenants])
-            with cur.copy("COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, "
-                          "recorded_at) FROM STDIN WITH (FORMAT BINARY)") as copy:
+            cur.executemany(
+                "INSERT INTO tenants (id, name) VALUES (%s, %s)", [(t, f"t-{t}") for t in tenants]
+            )
+            with cur.copy(
+                "COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, "
+                "recorded_at) FROM STDIN WITH (FORMAT BINARY)"
+            ) as copy:
                 copy.set_types(["uuid", "uuid", "text", "text", "vector", "timestamptz", "timestamptz"])
                 for tenant, n in zip(tenants, sizes):
                     for i in range(n):
                         v = rng.standard_normal(DIM).astype(np.float32)
-                        copy.write_row((uuid.uuid4(), tenant, f"fact {i}", "general", v / np.linalg.norm(v), now, now))
+                        copy.write_row(
+                            (uuid.uuid4(), tenant, f"fact {i}", "general", v / np.linalg.norm(v), now, now)
+                        )
     return tenants
 
 
@@ -109,7 +115,9 @@ def test_an_interrupted_build_is_dropped_and_rebuilt(fresh_url):
     with psycopg.connect(fresh_url, autocommit=True) as conn:
         # A concurrent build that fails leaves an invalid index behind, as one cut off would.
         with pytest.raises(psycopg.errors.UniqueViolation):
-            conn.execute(f'CREATE UNIQUE INDEX CONCURRENTLY "{index_name(tenant)}" ON memory_versions (topic)')
+            conn.execute(
+                f'CREATE UNIQUE INDEX CONCURRENTLY "{index_name(tenant)}" ON memory_versions (topic)'
+            )
         assert existing_indexes(conn) == {tenant: False}
         assert has_own_index(conn, tenant) is False  # the search keeps to the shared index
     report = maintain(fresh_url, min_memories=40)
@@ -163,12 +171,13 @@ def test_the_candidate_search_uses_the_tenants_index_and_stays_exact_and_in_the_
                 conn.cursor_factory = RecordingCursor
                 RecordingCursor.statements = []
                 found = store.find_candidates(conn, large, q, excluded_topics=[], limit=3, min_similarity=-1)
-                (query, params), = [(s, p) for s, p in RecordingCursor.statements if "ORDER BY" in s]
+                ((query, params),) = [(s, p) for s, p in RecordingCursor.statements if "ORDER BY" in s]
                 # the service's query, planned as it was (a one-off plan, the tenant id a constant)
                 plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + query, params, prepare=False))
                 conn.cursor_factory = psycopg.Cursor
-                exact = store.find_candidates(conn, large, q, excluded_topics=[], limit=3, min_similarity=-1,
-                                              strategy="exact")
+                exact = store.find_candidates(
+                    conn, large, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="exact"
+                )
             assert f"Index Scan using {index_name(large)}" in plan
             assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
             assert {row.tenant_id for row, _ in found} == {large}
@@ -201,10 +210,16 @@ def test_aurra_tenant_indexes_builds_them_from_the_command_line(fresh_url, tmp_p
     a, b, _ = load(fresh_url, [2_100, 2_050, 500])
     env = dict(os.environ, AURRA_DATABASE_URL=fresh_url, AURRA_EMBEDDING_DIM=str(DIM))
     env["PYTHONPATH"] = os.pathsep.join([str(root / "layers" / "core" / "python"), str(root)])
-    proc = subprocess.run([sys.executable, "-m", "aurra_local.cli", "tenant-indexes", "--data-dir", str(tmp_path)],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "aurra_local.cli", "tenant-indexes", "--data-dir", str(tmp_path)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout[proc.stdout.index("{"):])
+    report = json.loads(proc.stdout[proc.stdout.index("{") :])
     assert sorted(r["tenant_id"] for r in report["built"]) == sorted([str(a), str(b)])
     with psycopg.connect(fresh_url) as conn:
         assert existing_indexes(conn) == {a: True, b: True}

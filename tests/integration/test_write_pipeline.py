@@ -1,11 +1,10 @@
 from datetime import UTC, datetime
 
+from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
 from aurra_core import keys, store
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.write_pipeline import write_memory
-
-from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
 
 def write(caller, classifier, level2=True, **fields):
@@ -15,8 +14,17 @@ def write(caller, classifier, level2=True, **fields):
 
 def audit(db, caller):
     with db.transaction() as conn:
-        return store.list_audit_events(conn, caller.tenant_id, memory_id=None, type=None, since=None, until=None,
-                                       before=None, limit=100, recorded_by=datetime.now(UTC))
+        return store.list_audit_events(
+            conn,
+            caller.tenant_id,
+            memory_id=None,
+            type=None,
+            since=None,
+            until=None,
+            before=None,
+            limit=100,
+            recorded_by=datetime.now(UTC),
+        )
 
 
 def test_gates_run_in_order_before_any_model(db, new_key):
@@ -26,7 +34,9 @@ def test_gates_run_in_order_before_any_model(db, new_key):
 
     off = write(caller, clf, level2=False, content="alice switched to Emacs", topic="preferences")
     assert off.result.auto_supersede.skipped_reason == SkippedReason.LEVEL_2_DISABLED_BY_ENV
-    not_requested = write(caller, clf, content="alice switched to Emacs", topic="preferences", auto_supersede=None)
+    not_requested = write(
+        caller, clf, content="alice switched to Emacs", topic="preferences", auto_supersede=None
+    )
     assert not_requested.result.auto_supersede.skipped_reason == SkippedReason.AUTO_SUPERSEDE_OFF
     said_no = write(caller, clf, content="alice switched to Emacs", topic="preferences", auto_supersede=False)
     assert said_no.result.auto_supersede.skipped_reason == SkippedReason.AUTO_SUPERSEDE_OFF
@@ -62,7 +72,9 @@ def test_confident_contradiction_supersedes_atomically_with_its_audit_event(db, 
         closed = store.get_memory(conn, caller.tenant_id, old.id)
     assert closed.superseded_by == out.memory.id and closed.valid_to == out.memory.valid_from
     events = audit(db, caller)
-    assert [(e.type, e.memory_id, e.superseded_id) for e in events] == [("auto_supersede", out.memory.id, old.id)]
+    assert [(e.type, e.memory_id, e.superseded_id) for e in events] == [
+        ("auto_supersede", out.memory.id, old.id)
+    ]
     assert events[0].id == a.supersession.audit_event_id
     assert events[0].confidence == 0.92 and events[0].reason and events[0].model == "scripted-model"
 
@@ -111,8 +123,9 @@ def test_duplicate_writes_nothing_and_is_audited(db, new_key):
 
 def test_excluded_topics_never_reach_the_classifier(db, new_key):
     caller, _ = new_key()
-    health = write(caller, ScriptedClassifier(), content="alice takes lisinopril 10mg daily",
-                   topic="health_medical").result.memory
+    health = write(
+        caller, ScriptedClassifier(), content="alice takes lisinopril 10mg daily", topic="health_medical"
+    ).result.memory
     write(caller, ScriptedClassifier(), content="alice takes the bus daily", topic="general")
     clf = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99))
     out = write(caller, clf, content="alice takes lisinopril 20mg daily now", topic="general")
@@ -121,19 +134,33 @@ def test_excluded_topics_never_reach_the_classifier(db, new_key):
     assert clf.calls, "the general-topic candidate was classified"
     assert out.result.auto_supersede.supersession.superseded_id != health.id
     with db.transaction() as conn:
-        rows = store.list_memories(conn, caller.tenant_id, known_at=datetime.now(UTC), as_of=datetime.now(UTC),
-                                   include_superseded=False, topic="health_medical", query_embedding=None,
-                                   after=None, limit=10)
+        rows = store.list_memories(
+            conn,
+            caller.tenant_id,
+            known_at=datetime.now(UTC),
+            as_of=datetime.now(UTC),
+            include_superseded=False,
+            topic="health_medical",
+            query_embedding=None,
+            after=None,
+            limit=10,
+        )
     assert len(rows) == 1 and rows[0][0].is_current
 
 
 def test_backdated_fact_is_stored_already_superseded(db, new_key):
     caller, _ = new_key()
     clf = ScriptedClassifier(contradicts_when("alice lives in Munich"))
-    newer = write(caller, ScriptedClassifier(), content="alice lives in Munich", topic="location",
-                  valid_from="2026-05-01T00:00:00Z").result.memory
-    out = write(caller, clf, content="alice lives in Berlin", topic="location",
-                valid_from="2026-01-01T00:00:00Z").result
+    newer = write(
+        caller,
+        ScriptedClassifier(),
+        content="alice lives in Munich",
+        topic="location",
+        valid_from="2026-05-01T00:00:00Z",
+    ).result.memory
+    out = write(
+        caller, clf, content="alice lives in Berlin", topic="location", valid_from="2026-01-01T00:00:00Z"
+    ).result
     assert out.memory.status == "superseded" and out.memory.superseded_by == newer.id
     assert out.memory.valid_to == newer.valid_from
     assert out.auto_supersede.supersession.superseded_id == out.memory.id
@@ -148,8 +175,12 @@ def test_a_candidate_that_changed_meanwhile_is_not_touched(db, new_key):
 
     def supersede_it_first():
         # Another writer supersedes the candidate while the classifier is thinking.
-        write(caller, ScriptedClassifier(contradicts_when("alice uses Vim")), content="alice switched to Helix",
-              topic="preferences")
+        write(
+            caller,
+            ScriptedClassifier(contradicts_when("alice uses Vim")),
+            content="alice switched to Helix",
+            topic="preferences",
+        )
 
     clf = ScriptedClassifier(contradicts_when("alice uses Vim"), before_answer=supersede_it_first)
     out = write(caller, clf, content="alice switched to Emacs", topic="preferences").result

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
 from soak_infra import SoakPostgres
 
 

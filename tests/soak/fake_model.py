@@ -80,7 +80,7 @@ class FakeMessagesAPI:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 try:
                     body = json.loads(self.rfile.read(length) or b"{}")
@@ -124,8 +124,9 @@ class FakeMessagesAPI:
         with self._lock:
             self.requests += 1
             self.by_mode[mode] += 1
-            if any(topic in ("health_medical", "legal_status") for _, topic, _ in candidates) or \
-                    re.search(r'NEW fact \(topic "(health_medical|legal_status)"\)', text):
+            if any(topic in ("health_medical", "legal_status") for _, topic, _ in candidates) or re.search(
+                r'NEW fact \(topic "(health_medical|legal_status)"\)', text
+            ):
                 self.excluded_seen += 1
             foreign = [i for i in self._seen_ids if i not in {c[0] for c in candidates}]
             foreign = self._rng.sample(foreign, min(2, len(foreign)))
@@ -139,8 +140,12 @@ class FakeMessagesAPI:
             handler.close_connection = True
             return
         if mode == "429":
-            self._send(handler, 429, {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}},
-                       {"retry-after": "30"})
+            self._send(
+                handler,
+                429,
+                {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}},
+                {"retry-after": "30"},
+            )
             return
         if mode == "500":
             self._send(handler, 500, {"type": "error", "error": {"type": "api_error", "message": "internal"}})
@@ -148,7 +153,9 @@ class FakeMessagesAPI:
         verdicts = []
         for memory_id, _topic, content in candidates:
             label, confidence, reason = verdict_for(new_fact, content)
-            verdicts.append({"candidate_id": memory_id, "classifier": label, "confidence": confidence, "reason": reason})
+            verdicts.append(
+                {"candidate_id": memory_id, "classifier": label, "confidence": confidence, "reason": reason}
+            )
         if mode == "garbage":
             with self._lock:
                 self.garbage_kinds[garbage] += 1
@@ -159,19 +166,49 @@ class FakeMessagesAPI:
                 self._send(handler, 200, {"ok": True, "verdicts": verdicts})
                 return
             if garbage == "no_tool_call":
-                self._send(handler, 200, self._message(model, [{"type": "text", "text": "contradicts, 0.99"}]))
+                self._send(
+                    handler, 200, self._message(model, [{"type": "text", "text": "contradicts, 0.99"}])
+                )
                 return
             if garbage == "bad_values":
                 verdicts = [{**v, "confidence": 7, "classifier": "overrides"} for v in verdicts] + [
-                    {"candidate_id": "not-a-uuid", "classifier": "contradicts", "confidence": 0.99, "reason": "x"}]
+                    {
+                        "candidate_id": "not-a-uuid",
+                        "classifier": "contradicts",
+                        "confidence": 0.99,
+                        "reason": "x",
+                    }
+                ]
             else:  # foreign_ids: a confident contradiction of memories that were not candidates
-                verdicts = [{"candidate_id": i, "classifier": "contradicts", "confidence": 0.99,
-                             "reason": "Injected."} for i in foreign]
+                verdicts = [
+                    {
+                        "candidate_id": i,
+                        "classifier": "contradicts",
+                        "confidence": 0.99,
+                        "reason": "Injected.",
+                    }
+                    for i in foreign
+                ]
                 if not verdicts:
-                    verdicts = [{"candidate_id": "00000000-0000-7000-8000-000000000000",
-                                 "classifier": "contradicts", "confidence": 0.99, "reason": "Injected."}]
-        payload = self._message(model, [{"type": "tool_use", "id": "toolu_soak", "name": "record_verdicts",
-                                         "input": {"verdicts": verdicts}}])
+                    verdicts = [
+                        {
+                            "candidate_id": "00000000-0000-7000-8000-000000000000",
+                            "classifier": "contradicts",
+                            "confidence": 0.99,
+                            "reason": "Injected.",
+                        }
+                    ]
+        payload = self._message(
+            model,
+            [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_soak",
+                    "name": "record_verdicts",
+                    "input": {"verdicts": verdicts},
+                }
+            ],
+        )
         if mode == "slow":
             if self._closing.wait(self.slow_s):
                 return
@@ -182,16 +219,34 @@ class FakeMessagesAPI:
 
     @staticmethod
     def _message(model: str, content: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"id": "msg_soak", "type": "message", "role": "assistant", "model": model, "content": content,
-                "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 900, "output_tokens": 40}}
+        return {
+            "id": "msg_soak",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": content,
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 900, "output_tokens": 40},
+        }
 
-    def _send(self, handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any],
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        payload: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self._send_raw(handler, status, json.dumps(payload).encode(), "application/json", headers)
 
     @staticmethod
-    def _send_raw(handler: BaseHTTPRequestHandler, status: int, data: bytes, content_type: str,
-                  headers: dict[str, str] | None = None) -> None:
+    def _send_raw(
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        data: bytes,
+        content_type: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         try:
             handler.send_response(status)
             handler.send_header("Content-Type", content_type)
@@ -217,7 +272,7 @@ class FakeMessagesAPI:
             for start in range(0, len(data), step):
                 if self._closing.wait(pause):
                     return
-                handler.wfile.write(data[start:start + step])
+                handler.wfile.write(data[start : start + step])
                 handler.wfile.flush()
         except OSError:
             pass

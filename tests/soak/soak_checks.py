@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 import psycopg
 from psycopg.rows import dict_row
-
 from soak_run import EXCLUDED, RunResult
 
 EXCLUDED_TOPICS = set(EXCLUDED)
@@ -21,10 +20,19 @@ SUPERSESSIONS = ("auto_supersede", "manual_supersede")
 
 # What each operation may be answered (besides client-side timeouts). 503 only near a DB fault.
 ALLOWED = {
-    "write_auto": {200, 201, 409, 503}, "write_plain": {200, 201, 503}, "write_no_auto": {201, 409, 503},
-    "write_excluded": {201, 409, 503}, "write_backdated": {200, 201, 409, 503}, "duplicate_send": {200, 201, 409, 503},
-    "supersede": {201, 409, 503}, "supersede_link": {201, 409, 422, 503}, "revert": {200, 409, 503},
-    "audit_list": {200, 503}, "read_list": {200, 503}, "read_get": {200, 404, 503}, "read_history": {200, 404, 503},
+    "write_auto": {200, 201, 409, 503},
+    "write_plain": {200, 201, 503},
+    "write_no_auto": {201, 409, 503},
+    "write_excluded": {201, 409, 503},
+    "write_backdated": {200, 201, 409, 503},
+    "duplicate_send": {200, 201, 409, 503},
+    "supersede": {201, 409, 503},
+    "supersede_link": {201, 409, 422, 503},
+    "revert": {200, 409, 503},
+    "audit_list": {200, 503},
+    "read_list": {200, 503},
+    "read_get": {200, 404, 503},
+    "read_history": {200, 404, 503},
 }
 # How long after a database fault a 503 still counts as caused by it (the pool reconnects with
 # backoff after a restart; a terminated backend only fails what was running on it).
@@ -76,8 +84,10 @@ def check_statuses(result: RunResult, findings: Findings) -> None:
         findings.fail(f"... {bad_503} answers of 503 away from database faults in all")
     for op, first, second in ledger.duplicate_sends:
         if first and second and first[0] in (200, 201) and second[0] in (200, 201) and first != second:
-            findings.fail(f"{op}: the same Idempotency-Key got two different answers: "
-                          f"{_short(first)} / {_short(second)}")
+            findings.fail(
+                f"{op}: the same Idempotency-Key got two different answers: "
+                f"{_short(first)} / {_short(second)}"
+            )
     findings.violations.extend(f"client saw: {text}" for text in ledger.anomalies)
     # While the database was down, the service answered 503 + Retry-After + envelope (or waited).
     if result.db_faults_done.count("restart") and not ledger.probes:
@@ -89,8 +99,10 @@ def check_statuses(result: RunResult, findings: Findings) -> None:
         body = probe.get("body")
         envelope = isinstance(body, dict) and isinstance(body.get("error"), dict)
         if status != 503 or not envelope or not str(probe.get("retry_after") or "").isdigit():
-            findings.fail(f"while the database was down the service answered {status} "
-                          f"(Retry-After {probe.get('retry_after')!r}): {_short(body)}")
+            findings.fail(
+                f"while the database was down the service answered {status} "
+                f"(Retry-After {probe.get('retry_after')!r}): {_short(body)}"
+            )
 
 
 # ---------------------------------------------------------------------------- the database
@@ -136,14 +148,23 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
         # Transaction time of one memory: contiguous, never overlapping.
         for a, b in zip(vs, vs[1:]):
             if a["recorded_to"] != b["recorded_at"]:
-                findings.fail(f"memory {memory_id}: version recorded {a['recorded_at']}..{a['recorded_to']} "
-                              f"is followed by one recorded at {b['recorded_at']}")
+                findings.fail(
+                    f"memory {memory_id}: version recorded {a['recorded_at']}..{a['recorded_to']} "
+                    f"is followed by one recorded at {b['recorded_at']}"
+                )
         if len({(v["tenant_id"], v["content"], v["topic"], v["token"]) for v in vs}) != 1:
             findings.fail(f"memory {memory_id}: versions disagree on tenant, content, topic or metadata")
     events_by_id = {e["id"]: e for e in events}
-    rejected = {(e["tenant_id"], e["memory_id"], (e["details"] or {}).get("content"))
-                for e in events if e["type"] == "duplicate_rejected"}
-    manual = {(e["tenant_id"], e["memory_id"], e["superseded_id"]) for e in events if e["type"] == "manual_supersede"}
+    rejected = {
+        (e["tenant_id"], e["memory_id"], (e["details"] or {}).get("content"))
+        for e in events
+        if e["type"] == "duplicate_rejected"
+    }
+    manual = {
+        (e["tenant_id"], e["memory_id"], e["superseded_id"])
+        for e in events
+        if e["type"] == "manual_supersede"
+    }
 
     # ------------------------------------------------ every token at most once; acknowledged ones exactly once
     memories_of_token: dict[str, set[str]] = defaultdict(set)
@@ -170,20 +191,30 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
         if ack.kind == "write" and ack.status == 201:
             memory_id = ack.body["memory"]["id"]
             if memories_of_token.get(ack.token) != {memory_id}:
-                lost.append(f"write {ack.token}: answered 201 as {memory_id}, database has "
-                            f"{sorted(memories_of_token.get(ack.token, ()))}")
+                lost.append(
+                    f"write {ack.token}: answered 201 as {memory_id}, database has "
+                    f"{sorted(memories_of_token.get(ack.token, ()))}"
+                )
             supersession = (ack.body.get("auto_supersede") or {}).get("supersession")
             if supersession:
                 event = events_by_id.get(supersession["audit_event_id"])
-                if (event is None or event["type"] != "auto_supersede" or event["tenant_id"] != tenant_id
-                        or event["superseded_id"] != supersession["superseded_id"]
-                        or memory_id not in (event["memory_id"], event["superseded_id"])):
-                    lost.append(f"write {ack.token}: reported supersession has no matching audit event: "
-                                f"{_short(supersession)} / {_short(event)}")
+                if (
+                    event is None
+                    or event["type"] != "auto_supersede"
+                    or event["tenant_id"] != tenant_id
+                    or event["superseded_id"] != supersession["superseded_id"]
+                    or memory_id not in (event["memory_id"], event["superseded_id"])
+                ):
+                    lost.append(
+                        f"write {ack.token}: reported supersession has no matching audit event: "
+                        f"{_short(supersession)} / {_short(event)}"
+                    )
         elif ack.kind == "write" and ack.status == 200:
             duplicate_of = ack.body.get("duplicate_of")
             if duplicate_of not in by_memory or by_memory[duplicate_of][0]["tenant_id"] != tenant_id:
-                lost.append(f"write {ack.token}: 200 duplicate of {duplicate_of}, which is not this tenant's memory")
+                lost.append(
+                    f"write {ack.token}: 200 duplicate of {duplicate_of}, which is not this tenant's memory"
+                )
             if memories_of_token.get(ack.token):
                 findings.fail(f"write {ack.token}: answered 200 duplicate, yet it was stored")
             if (tenant_id, duplicate_of, ack.request["content"]) not in rejected:
@@ -191,15 +222,23 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
         elif ack.kind == "supersede":
             new_id, old_id = ack.body["memory"]["id"], ack.body["superseded"]["id"]
             if ack.token is not None and memories_of_token.get(ack.token) != {new_id}:
-                lost.append(f"supersede {ack.token}: answered 201 as {new_id}, database has "
-                            f"{sorted(memories_of_token.get(ack.token, ()))}")
+                lost.append(
+                    f"supersede {ack.token}: answered 201 as {new_id}, database has "
+                    f"{sorted(memories_of_token.get(ack.token, ()))}"
+                )
             if (tenant_id, new_id, old_id) not in manual:
                 lost.append(f"supersede {old_id} -> {new_id}: answered 201, no manual_supersede event")
         elif ack.kind == "revert":
             event = events_by_id.get(ack.body["event"]["id"])
-            if (event is None or event["type"] != "revert" or event["reverts_event_id"] != ack.request["event_id"]
-                    or event["memory_id"] != ack.body["restored"]["id"]):
-                lost.append(f"revert of {ack.request['event_id']}: answered 200, database has {_short(event)}")
+            if (
+                event is None
+                or event["type"] != "revert"
+                or event["reverts_event_id"] != ack.request["event_id"]
+                or event["memory_id"] != ack.body["restored"]["id"]
+            ):
+                lost.append(
+                    f"revert of {ack.request['event_id']}: answered 200, database has {_short(event)}"
+                )
     findings.violations.extend(f"lost: {text}" for text in lost)
     findings.stats["acknowledged"] = dict(acked)
     findings.stats["acknowledged_writes"] = sum(n for k, n in acked.items() if k.startswith("write"))
@@ -221,7 +260,9 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
                 elif now is None:
                     expected[("revert", memory_id, previous, v["recorded_at"])] += 1
                 else:
-                    findings.fail(f"memory {memory_id}: superseded_by changed {previous} -> {now} without a revert")
+                    findings.fail(
+                        f"memory {memory_id}: superseded_by changed {previous} -> {now} without a revert"
+                    )
             previous = now
     actual: Counter = Counter()
     for e in events:
@@ -230,13 +271,18 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
         elif e["type"] == "revert":
             actual[("revert", e["memory_id"], e["superseded_id"], e["created_at"])] += 1
             reverted = events_by_id.get(e["reverts_event_id"] or "")
-            if (reverted is None or reverted["type"] not in SUPERSESSIONS
-                    or (reverted["superseded_id"], reverted["memory_id"]) != (e["memory_id"], e["superseded_id"])
-                    or reverted["created_at"] >= e["created_at"]):
-                findings.fail(f"revert event {e['id']} does not undo the event it names ({e['reverts_event_id']})")
-    for item in (expected - actual):
+            if (
+                reverted is None
+                or reverted["type"] not in SUPERSESSIONS
+                or (reverted["superseded_id"], reverted["memory_id"]) != (e["memory_id"], e["superseded_id"])
+                or reverted["created_at"] >= e["created_at"]
+            ):
+                findings.fail(
+                    f"revert event {e['id']} does not undo the event it names ({e['reverts_event_id']})"
+                )
+    for item in expected - actual:
         findings.fail(f"a supersession change without its audit event: {item}")
-    for item in (actual - expected):
+    for item in actual - expected:
         findings.fail(f"an audit event without its supersession change: {item}")
     findings.stats["supersessions"] = sum(1 for e in events if e["type"] in SUPERSESSIONS)
     findings.stats["events_by_type"] = dict(Counter(e["type"] for e in events))
@@ -244,10 +290,14 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
     # ------------------------------------------------ tenants, excluded topics
     for e in events:
         for memory_id in (e["memory_id"], e["superseded_id"]):
-            if memory_id and (memory_id not in by_memory or by_memory[memory_id][0]["tenant_id"] != e["tenant_id"]):
+            if memory_id and (
+                memory_id not in by_memory or by_memory[memory_id][0]["tenant_id"] != e["tenant_id"]
+            ):
                 findings.fail(f"audit event {e['id']} names memory {memory_id} outside its tenant")
         if e["type"] in ("auto_supersede", "duplicate_rejected"):
-            topics = {by_memory[m][0]["topic"] for m in (e["memory_id"], e["superseded_id"]) if m in by_memory}
+            topics = {
+                by_memory[m][0]["topic"] for m in (e["memory_id"], e["superseded_id"]) if m in by_memory
+            }
             if topics & EXCLUDED_TOPICS:
                 findings.fail(f"{e['type']} event {e['id']} touched an excluded category: {topics}")
     if result.excluded_seen_by_model:
@@ -274,15 +324,24 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
             successor = believed.get(v["superseded_by"])
             if successor is not None:
                 if v["valid_to"] != successor["valid_from"]:
-                    findings.fail(f"memory {memory_id}: valid_to {v['valid_to']} is not its successor's "
-                                  f"valid_from {successor['valid_from']}")
+                    findings.fail(
+                        f"memory {memory_id}: valid_to {v['valid_to']} is not its successor's "
+                        f"valid_from {successor['valid_from']}"
+                    )
                 if successor["supersedes"] != memory_id:
-                    findings.fail(f"memory {memory_id} is superseded by {v['superseded_by']}, which does not "
-                                  f"say it supersedes it ({successor['supersedes']})")
+                    findings.fail(
+                        f"memory {memory_id} is superseded by {v['superseded_by']}, which does not "
+                        f"say it supersedes it ({successor['supersedes']})"
+                    )
             if v["valid_to"] is None:
                 findings.fail(f"memory {memory_id} is superseded yet still valid")
-        if v["supersedes"] is not None and believed.get(v["supersedes"], {}).get("superseded_by") != memory_id:
-            findings.fail(f"memory {memory_id} says it supersedes {v['supersedes']}, which is not superseded by it")
+        if (
+            v["supersedes"] is not None
+            and believed.get(v["supersedes"], {}).get("superseded_by") != memory_id
+        ):
+            findings.fail(
+                f"memory {memory_id} says it supersedes {v['supersedes']}, which is not superseded by it"
+            )
     lineages: dict[str, list[dict]] = defaultdict(list)
     for memory_id, v in believed.items():
         lineages[find(memory_id)].append(v)
@@ -291,12 +350,16 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
         longest = max(longest, len(members))
         current = [v for v in members if v["valid_to"] is None and v["superseded_by"] is None]
         if len(members) > 1 and len(current) > 1:
-            findings.fail(f"a lineage has {len(current)} current memories: {[v['memory_id'] for v in current]}")
+            findings.fail(
+                f"a lineage has {len(current)} current memories: {[v['memory_id'] for v in current]}"
+            )
         spans = sorted((v["valid_from"], v["valid_to"]) for v in members)
         for (a_from, a_to), (b_from, _) in zip(spans, spans[1:]):
             if a_to is None or a_to > b_from:
-                findings.fail(f"overlapping validity in a lineage of {len(members)}: "
-                              f"[{a_from}, {a_to}) and from {b_from}")
+                findings.fail(
+                    f"overlapping validity in a lineage of {len(members)}: "
+                    f"[{a_from}, {a_to}) and from {b_from}"
+                )
                 break
     findings.stats["lineages"] = sum(1 for m in lineages.values() if len(m) > 1)
     findings.stats["longest_lineage"] = longest
@@ -330,13 +393,21 @@ def recheck_observations(base_url: str, result: RunResult, findings: Findings) -
     changed = 0
     with httpx.Client(base_url=base_url, trust_env=False, timeout=30) as http:
         for o in observations:
-            response = http.get(o.path, params=o.params, headers={"Authorization": f"Bearer {keys[o.tenant]}"})
-            body = response.json() if response.headers.get("content-type", "").startswith("application/json") else None
+            response = http.get(
+                o.path, params=o.params, headers={"Authorization": f"Bearer {keys[o.tenant]}"}
+            )
+            body = (
+                response.json()
+                if response.headers.get("content-type", "").startswith("application/json")
+                else None
+            )
             if response.status_code != o.status or body != o.body:
                 changed += 1
                 if changed <= 5:
-                    findings.fail(f"time travel changed: GET {o.path} {o.params}: was {o.status}, now "
-                                  f"{response.status_code}; {_first_difference(o.body, body)}")
+                    findings.fail(
+                        f"time travel changed: GET {o.path} {o.params}: was {o.status}, now "
+                        f"{response.status_code}; {_first_difference(o.body, body)}"
+                    )
     if changed > 5:
         findings.fail(f"... {changed} of {len(observations)} time-travel answers changed in all")
     findings.stats["observations_rechecked"] = len(observations)
@@ -361,11 +432,17 @@ def summarize(result: RunResult, findings: Findings) -> str:
     under_db = [(a.t1 - a.t0) * 1000 for a in done if any(a.t0 <= e and a.t1 >= s for s, e in windows)]
     db_faults = Counter(f.kind for f in ledger.faults)
     model_faults = {mode: n for mode, n in result.model_requests.items() if mode != "ok"}
-    findings.stats.update({
-        "requests": len(ledger.attempts), "calls": ledger.started, "statuses": dict(statuses),
-        "p50_ms": round(_percentile(latencies, 50), 1), "p99_ms": round(_percentile(latencies, 99), 1),
-        "p50_ms_db_faults": round(_percentile(under_db, 50), 1), "p99_ms_db_faults": round(_percentile(under_db, 99), 1),
-    })
+    findings.stats.update(
+        {
+            "requests": len(ledger.attempts),
+            "calls": ledger.started,
+            "statuses": dict(statuses),
+            "p50_ms": round(_percentile(latencies, 50), 1),
+            "p99_ms": round(_percentile(latencies, 99), 1),
+            "p50_ms_db_faults": round(_percentile(under_db, 50), 1),
+            "p99_ms_db_faults": round(_percentile(under_db, 99), 1),
+        }
+    )
     s = findings.stats
     lines = [
         f"soak profile {ledger.profile.name}: {result.seconds:.1f}s, {ledger.profile.clients} clients, "

@@ -50,8 +50,13 @@ class SoakPostgres:
 
         server = self._server
         with server._lock:
-            pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"),
-                   bin_path=server.bin_path, user=server.system_user, timeout=60)
+            pgexec(
+                "pg_ctl",
+                ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"),
+                bin_path=server.bin_path,
+                user=server.system_user,
+                timeout=60,
+            )
         self.running = False
 
     def start(self) -> None:
@@ -116,16 +121,35 @@ def _drain(stream, path: Path) -> None:
 def start_service(pg_url: str, data_dir: Path, log_path: Path, **env: str) -> Service:
     """`aurra dev` on a free port of 127.0.0.1 against `pg_url` (as tests/e2e/dev_server.py
     does, but keeping the server's log: a 500 in the soak should come with its traceback)."""
-    environment = {**os.environ, "AURRA_DATABASE_URL": pg_url, "NO_PROXY": "127.0.0.1,localhost",
-                   "no_proxy": "127.0.0.1,localhost", **env}
+    environment = {
+        **os.environ,
+        "AURRA_DATABASE_URL": pg_url,
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+        **env,
+    }
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         environment.pop(name, None)
     data_dir.mkdir(parents=True, exist_ok=True)
     log = open(log_path, "w")  # noqa: SIM115 - handed to the child, closed by the OS at exit
     process = subprocess.Popen(
-        [sys.executable, "-m", "aurra_local.cli", "dev", "--host", "127.0.0.1", "--port", "0",
-         "--data-dir", str(data_dir)],
-        cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=log, text=True,
+        [
+            sys.executable,
+            "-m",
+            "aurra_local.cli",
+            "dev",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data-dir",
+            str(data_dir),
+        ],
+        cwd=REPO,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
     )
     log.close()
     deadline = time.monotonic() + 90
@@ -135,8 +159,12 @@ def start_service(pg_url: str, data_dir: Path, log_path: Path, **env: str) -> Se
             break
         if found := re.search(r"listening on (http://\S+)", line):
             # The service logs to stdout: keep reading it (a full pipe would block the server).
-            threading.Thread(target=_drain, args=(process.stdout, log_path.with_suffix(".stdout.log")),
-                             name="aurra-dev-stdout", daemon=True).start()
+            threading.Thread(
+                target=_drain,
+                args=(process.stdout, log_path.with_suffix(".stdout.log")),
+                name="aurra-dev-stdout",
+                daemon=True,
+            ).start()
             return Service(found.group(1), process, log_path)
     process.kill()
     raise RuntimeError("aurra dev did not start:\n" + log_path.read_text(errors="replace")[-3000:])

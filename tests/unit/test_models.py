@@ -27,7 +27,10 @@ def test_unknown_fields_and_naive_timestamps_are_refused():
     for not_rfc3339 in (0.5, 1700000000, "1700000000", "2026-04-01", "tomorrow"):
         with pytest.raises(ValidationError, match="RFC 3339|timezone"):
             WriteRequest(content="a", valid_from=not_rfc3339)
-    assert WriteRequest(content="a", valid_from="2026-04-01T00:00:00+02:00").valid_from.utcoffset().seconds == 7200
+    assert (
+        WriteRequest(content="a", valid_from="2026-04-01T00:00:00+02:00").valid_from.utcoffset().seconds
+        == 7200
+    )
 
 
 def test_topic_pattern_and_metadata_size():
@@ -54,7 +57,9 @@ def test_min_confidence_floor_is_the_servers(value):
 
 
 def test_settings_patch_accepts_valid_values():
-    patch = SettingsPatch(min_confidence=0.92, excluded_categories=["a", "a", "b"], classifier_model="claude-sonnet-4-5")
+    patch = SettingsPatch(
+        min_confidence=0.92, excluded_categories=["a", "a", "b"], classifier_model="claude-sonnet-4-5"
+    )
     assert patch.excluded_categories == ["a", "b"]
     with pytest.raises(ValidationError, match="Anthropic model id"):
         SettingsPatch(classifier_model="gpt-4o")

@@ -6,7 +6,9 @@ from aurra_local.environment import apply_local_defaults
 
 def test_committed_document_matches_the_code():
     apply_local_defaults()
-    assert openapi.DOCUMENT.read_text() == openapi.render(), "run `aurra openapi --write` and commit docs/openapi.json"
+    assert openapi.DOCUMENT.read_text() == openapi.render(), (
+        "run `aurra openapi --write` and commit docs/openapi.json"
+    )
 
 
 def test_every_route_documents_its_errors_with_the_envelope():
@@ -16,4 +18,6 @@ def test_every_route_documents_its_errors_with_the_envelope():
         for method, operation in operations.items():
             codes = set(operation["responses"])
             assert {"401", "404", "422", "500"} <= codes, (method, path)
-            assert operation["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorEnvelope")
+            assert operation["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith(
+                "ErrorEnvelope"
+            )

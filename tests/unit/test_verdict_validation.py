@@ -8,7 +8,10 @@ from aurra_core.models import Verdict
 from aurra_core.write_pipeline import choose
 
 A, B = uuid.uuid4(), uuid.uuid4()
-CANDIDATES = [Candidate(A, "alice uses Vim", "preferences", 0.8), Candidate(B, "alice lives in Paris", "general", 0.4)]
+CANDIDATES = [
+    Candidate(A, "alice uses Vim", "preferences", 0.8),
+    Candidate(B, "alice lives in Paris", "general", 0.4),
+]
 
 
 def v(cid, label="contradicts", confidence=0.9, reason="r"):

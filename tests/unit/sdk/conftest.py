@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from aurra import AsyncAurra, Aurra
 from sdk_fakes import Server, make_async_client, make_client
+
+from aurra import AsyncAurra, Aurra
 
 
 @pytest.fixture(autouse=True)

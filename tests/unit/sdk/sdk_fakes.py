@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+
 from aurra import AsyncAurra, Aurra
 
 API_KEY = "aurra_test_key"

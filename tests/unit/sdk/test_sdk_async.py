@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import pytest
+from sdk_fakes import (
+    EVENT_ID,
+    MEMORY_ID,
+    OLD_MEMORY_ID,
+    Server,
+    error_json,
+    event_json,
+    make_async_client,
+    memory_json,
+    settings_json,
+    write_json,
+)
+
 from aurra import (
     APIConnectionError,
     APIStatusError,
@@ -25,18 +38,6 @@ from aurra import (
     ValidationError,
 )
 from aurra.models import AuditPage, MemoryPage
-from sdk_fakes import (
-    EVENT_ID,
-    MEMORY_ID,
-    OLD_MEMORY_ID,
-    Server,
-    error_json,
-    event_json,
-    make_async_client,
-    memory_json,
-    settings_json,
-    write_json,
-)
 
 
 def run(coro):
@@ -82,7 +83,9 @@ def test_env_fallback_and_missing_key(monkeypatch: pytest.MonkeyPatch) -> None:
 )
 def test_error_mapping(status: int, cls: type[APIStatusError]) -> None:
     server = Server()
-    server.handler = lambda request: httpx.Response(status, json=error_json("some_code", "the server's message"))
+    server.handler = lambda request: httpx.Response(
+        status, json=error_json("some_code", "the server's message")
+    )
     client = make_async_client(server)
     with pytest.raises(cls) as caught:
         run(client.memories.get(MEMORY_ID))
@@ -100,7 +103,10 @@ def test_add_retries_with_one_idempotency_key() -> None:
     sleeps: list[float] = []
     client = make_async_client(server, sleeps)
     result = run(client.memories.add(content="alice switched to Emacs", topic="preferences"))
-    assert str(result.auto_supersede) == "AutoSupersedeResult(ran=False, skipped_reason='level_2_disabled_by_env')"
+    assert (
+        str(result.auto_supersede)
+        == "AutoSupersedeResult(ran=False, skipped_reason='level_2_disabled_by_env')"
+    )
     keys = {r.headers["Idempotency-Key"] for r in server.requests}
     assert len(server.requests) == 3 and len(keys) == 1
     assert sleeps[0] == 1.0 and len(sleeps) == 2
@@ -139,7 +145,7 @@ def test_async_iterator_walks_three_pages() -> None:
     client = make_async_client(server)
 
     async def collect() -> list[str]:
-        pager = client.memories.list(as_of=datetime(2026, 4, 1, tzinfo=timezone.utc))
+        pager = client.memories.list(as_of=datetime(2026, 4, 1, tzinfo=UTC))
         assert isinstance(pager, AsyncPager)
         return [m.id async for m in pager]
 

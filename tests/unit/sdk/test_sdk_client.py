@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import aurra
 import httpx
 import pytest
-from aurra import AsyncAurra, Aurra, AurraError, ConfigurationError
 from sdk_fakes import API_KEY, Server, make_client, settings_json
+
+import aurra
+from aurra import AsyncAurra, Aurra, AurraError, ConfigurationError
 
 
 def test_version_is_exposed() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import aurra
 import httpx
 import pytest
+from sdk_fakes import Server, error_json, make_client
+
+import aurra
 from aurra import (
     APIConnectionError,
     APIStatusError,
@@ -21,7 +23,6 @@ from aurra import (
     UnexpectedResponseError,
     ValidationError,
 )
-from sdk_fakes import Server, error_json, make_client
 
 CASES = [
     (400, "bad_request", "body is not JSON", BadRequestError),

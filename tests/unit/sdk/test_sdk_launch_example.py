@@ -6,8 +6,9 @@ import asyncio
 
 import httpx
 import pytest
-from aurra import AsyncAurra, Aurra, ValidationError
 from sdk_fakes import API_KEY, BASE_URL, FakeAurraServer
+
+from aurra import AsyncAurra, Aurra, ValidationError
 
 EXPECTED_OUTPUT = (
     "SettingsResult(auto_supersede_default=False, excluded_categories=['health_medical', 'legal_status'], "

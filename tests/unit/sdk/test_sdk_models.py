@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pydantic
 import pytest
+from sdk_fakes import EVENT_ID, MEMORY_ID, OLD_MEMORY_ID, event_json, memory_json, settings_json, write_json
+
 from aurra import (
     AuditEvent,
     AutoSupersedeResult,
@@ -17,7 +19,6 @@ from aurra import (
     WriteResult,
 )
 from aurra.models import AuditPage, MemoryPage
-from sdk_fakes import EVENT_ID, MEMORY_ID, OLD_MEMORY_ID, event_json, memory_json, settings_json, write_json
 
 SETTINGS_REPR = (
     "SettingsResult(auto_supersede_default=False, excluded_categories=['health_medical', 'legal_status'], "
@@ -119,16 +120,16 @@ def test_timestamps_are_timezone_aware() -> None:
     memory = Memory.model_validate(
         memory_json(valid_from="2026-05-03T10:00:00Z", recorded_at="2026-05-03T12:00:00.123+02:00")
     )
-    assert memory.valid_from == datetime(2026, 5, 3, 10, 0, tzinfo=timezone.utc)
-    assert memory.valid_from.tzinfo is timezone.utc
+    assert memory.valid_from == datetime(2026, 5, 3, 10, 0, tzinfo=UTC)
+    assert memory.valid_from.tzinfo is UTC
     assert memory.recorded_at.utcoffset() == timedelta(hours=2)
-    assert memory.recorded_at == datetime(2026, 5, 3, 10, 0, 0, 123000, tzinfo=timezone.utc)
+    assert memory.recorded_at == datetime(2026, 5, 3, 10, 0, 0, 123000, tzinfo=UTC)
     assert "tzinfo=datetime.timezone.utc" in repr(memory)
 
 
 def test_a_timestamp_without_zone_is_read_as_utc() -> None:
     memory = Memory.model_validate(memory_json(valid_from="2026-05-03T10:00:00"))
-    assert memory.valid_from == datetime(2026, 5, 3, 10, 0, tzinfo=timezone.utc)
+    assert memory.valid_from == datetime(2026, 5, 3, 10, 0, tzinfo=UTC)
 
 
 def test_memory_repr_leaves_out_empty_optional_fields() -> None:
@@ -143,7 +144,9 @@ def test_memory_repr_leaves_out_empty_optional_fields() -> None:
 
 
 def test_other_results_parse() -> None:
-    old = memory_json(OLD_MEMORY_ID, status="superseded", superseded_by=MEMORY_ID, valid_to="2026-05-03T10:00:00Z")
+    old = memory_json(
+        OLD_MEMORY_ID, status="superseded", superseded_by=MEMORY_ID, valid_to="2026-05-03T10:00:00Z"
+    )
     new = memory_json(supersedes=OLD_MEMORY_ID)
     supersede = SupersedeResult.model_validate({"memory": new, "superseded": old})
     assert supersede.superseded.valid_to == supersede.memory.valid_from
@@ -166,9 +169,11 @@ def test_other_results_parse() -> None:
         }
     )
     assert [m.id for m in history.chain] == [OLD_MEMORY_ID, MEMORY_ID]
-    assert history.versions[0].recorded_at.tzinfo is timezone.utc
+    assert history.versions[0].recorded_at.tzinfo is UTC
 
-    revert = RevertResult.model_validate({"event": event_json(type="revert"), "restored": memory_json(OLD_MEMORY_ID)})
+    revert = RevertResult.model_validate(
+        {"event": event_json(type="revert"), "restored": memory_json(OLD_MEMORY_ID)}
+    )
     assert revert.event.type == "revert" and revert.restored.id == OLD_MEMORY_ID
 
     assert MemoryPage.model_validate({"memories": [new], "next_cursor": None}).memories[0].id == MEMORY_ID

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from sdk_fakes import Server, event_json, make_client, memory_json
+
 from aurra import Pager, UnexpectedResponseError
 from aurra.models import AuditPage, MemoryPage
-from sdk_fakes import Server, event_json, make_client, memory_json
 
 
 def three_memory_pages(server: Server) -> None:
@@ -95,7 +96,9 @@ def test_audit_list_page(client, server) -> None:
 
 def test_each_iteration_starts_from_the_first_page() -> None:
     server = Server()
-    server.handler = lambda request: httpx.Response(200, json={"memories": [memory_json("m1")], "next_cursor": None})
+    server.handler = lambda request: httpx.Response(
+        200, json={"memories": [memory_json("m1")], "next_cursor": None}
+    )
     client = make_client(server)
     pager = client.memories.list()
     assert len(list(pager)) == 1 and len(list(pager)) == 1

@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from aurra import (
-    AuditEvent,
-    HistoryResult,
-    InvalidArgumentError,
-    Memory,
-    RevertResult,
-    SettingsResult,
-    SupersedeResult,
-    WriteResult,
-)
 from sdk_fakes import (
     EVENT_ID,
     MEMORY_ID,
@@ -27,7 +17,18 @@ from sdk_fakes import (
     write_json,
 )
 
-APRIL_1 = datetime(2026, 4, 1, tzinfo=timezone.utc)
+from aurra import (
+    AuditEvent,
+    HistoryResult,
+    InvalidArgumentError,
+    Memory,
+    RevertResult,
+    SettingsResult,
+    SupersedeResult,
+    WriteResult,
+)
+
+APRIL_1 = datetime(2026, 4, 1, tzinfo=UTC)
 
 
 def params(server: Server) -> dict[str, str]:
@@ -178,7 +179,7 @@ def test_empty_id_is_refused(client, server) -> None:
 
 def test_microseconds_survive_serialization(client, server) -> None:
     server.reply(200, {"memories": [], "next_cursor": None})
-    client.memories.list_page(known_at=datetime(2026, 5, 3, 10, 0, 0, 123456, tzinfo=timezone.utc))
+    client.memories.list_page(known_at=datetime(2026, 5, 3, 10, 0, 0, 123456, tzinfo=UTC))
     assert params(server) == {"known_at": "2026-05-03T10:00:00.123456Z"}
 
 
@@ -195,7 +196,9 @@ def test_timestamp_of_wrong_type_is_refused(client) -> None:
 
 
 def test_history(client, server) -> None:
-    server.reply(200, {"memory_id": MEMORY_ID, "chain": [memory_json(OLD_MEMORY_ID), memory_json()], "versions": []})
+    server.reply(
+        200, {"memory_id": MEMORY_ID, "chain": [memory_json(OLD_MEMORY_ID), memory_json()], "versions": []}
+    )
     history = client.memories.history(MEMORY_ID)
     assert isinstance(history, HistoryResult)
     assert server.last.method == "GET" and server.last.url.path == f"/agent/memories/{MEMORY_ID}/history"

@@ -8,6 +8,19 @@ import uuid
 
 import httpx
 import pytest
+from sdk_fakes import (
+    EVENT_ID,
+    MEMORY_ID,
+    OLD_MEMORY_ID,
+    Server,
+    error_json,
+    event_json,
+    make_client,
+    memory_json,
+    settings_json,
+    write_json,
+)
+
 from aurra import (
     APIConnectionError,
     APITimeoutError,
@@ -21,18 +34,6 @@ from aurra import (
     ValidationError,
 )
 from aurra._transport._retry import RetryPolicy, parse_retry_after
-from sdk_fakes import (
-    EVENT_ID,
-    MEMORY_ID,
-    OLD_MEMORY_ID,
-    Server,
-    error_json,
-    event_json,
-    make_client,
-    memory_json,
-    settings_json,
-    write_json,
-)
 
 
 @pytest.mark.parametrize("status", [429, 500, 502, 503, 504])

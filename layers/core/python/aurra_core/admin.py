@@ -23,8 +23,12 @@ def _meter(key_id: UUID) -> None:
     if not plan:
         return  # locally there is no usage plan
     client = _api_gateway()
-    created = client.create_api_key(name=f"aurra-{key_id}", value=str(key_id), enabled=True,
-                                    description="Aurra API key (metering only; auth is the authorizer's)")
+    created = client.create_api_key(
+        name=f"aurra-{key_id}",
+        value=str(key_id),
+        enabled=True,
+        description="Aurra API key (metering only; auth is the authorizer's)",
+    )
     client.create_usage_plan_key(usagePlanId=plan, keyId=created["id"], keyType="API_KEY")
 
 
@@ -33,11 +37,16 @@ def _unmeter(key_id: UUID) -> None:
         return
     client = _api_gateway()
     for item in client.get_api_keys(nameQuery=f"aurra-{key_id}").get("items", []):
-        client.update_api_key(apiKey=item["id"], patchOperations=[{"op": "replace", "path": "/enabled", "value": "false"}])
+        client.update_api_key(
+            apiKey=item["id"], patchOperations=[{"op": "replace", "path": "/enabled", "value": "false"}]
+        )
 
 
 def _json(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: (str(v) if v is not None and not isinstance(v, (str, int, float, bool)) else v) for k, v in row.items()}
+    return {
+        k: (str(v) if v is not None and not isinstance(v, (str, int, float, bool)) else v)
+        for k, v in row.items()
+    }
 
 
 def perform(request: dict[str, Any]) -> dict[str, Any]:
@@ -57,8 +66,12 @@ def perform(request: dict[str, Any]) -> dict[str, Any]:
             caller, raw = keys.rotate_key(conn, UUID(str(request["key_id"])))
             _meter(caller.api_key_id)
             _unmeter(UUID(str(request["key_id"])))
-        return {"key_id": str(caller.api_key_id), "tenant_id": str(caller.tenant_id), "key": raw,
-                "revoked_key_id": str(request["key_id"])}
+        return {
+            "key_id": str(caller.api_key_id),
+            "tenant_id": str(caller.tenant_id),
+            "key": raw,
+            "revoked_key_id": str(request["key_id"]),
+        }
     if action == "revoke":
         with db.transaction() as conn:
             revoked = keys.revoke_key(conn, UUID(str(request["key_id"])))

@@ -11,15 +11,22 @@ from typing import Annotated, Any
 
 import psycopg
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
-from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel
 
 from aurra_core import invocation
 from aurra_core.config import get_settings
-from aurra_core.errors import AurraError, BadRequest, PayloadTooLarge, ServiceUnavailable, Unauthorized, ValidationFailed
+from aurra_core.errors import (
+    AurraError,
+    BadRequest,
+    PayloadTooLarge,
+    ServiceUnavailable,
+    Unauthorized,
+    ValidationFailed,
+)
 from aurra_core.models import Caller
 from aurra_core.observability import logger, metrics, tracer
 
@@ -52,12 +59,17 @@ _ERROR_DESCRIPTIONS = {
 def documented(success: dict[int, type[BaseModel]], *errors: int) -> dict[int, dict[str, Any]]:
     """A route's OpenAPI responses, for `responses=`: its successes and every error it can give."""
     responses: dict[int, dict[str, Any]] = {
-        code: {"description": "OK" if code == 200 else "Created", "content": {"application/json": {"model": model}}}
+        code: {
+            "description": "OK" if code == 200 else "Created",
+            "content": {"application/json": {"model": model}},
+        }
         for code, model in success.items()
     }
     for code in sorted({400, 401, 404, 413, 422, 429, 500, 503, *errors}):
-        responses[code] = {"description": _ERROR_DESCRIPTIONS[code],
-                           "content": {"application/json": {"model": ErrorEnvelope}}}
+        responses[code] = {
+            "description": _ERROR_DESCRIPTIONS[code],
+            "content": {"application/json": {"model": ErrorEnvelope}},
+        }
     return responses
 
 
@@ -65,8 +77,13 @@ def documented(success: dict[int, type[BaseModel]], *errors: int) -> dict[int, d
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=128)]
 
 
-def envelope(status: int, code: str, message: str, details: list[dict[str, Any]] | None = None,
-             headers: dict[str, str] | None = None) -> Response:
+def envelope(
+    status: int,
+    code: str,
+    message: str,
+    details: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
@@ -76,7 +93,9 @@ def envelope(status: int, code: str, message: str, details: list[dict[str, Any]]
 
 
 def json_response(status: int, model: BaseModel) -> Response:
-    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=model.model_dump(mode="json"))
+    return Response(
+        status_code=status, content_type=content_types.APPLICATION_JSON, body=model.model_dump(mode="json")
+    )
 
 
 def _problem(error: dict[str, Any]) -> tuple[str, str]:
@@ -111,8 +130,12 @@ def _route_not_found(_: NotFoundError) -> Response:
 
 def _database_unavailable(exc: psycopg.OperationalError) -> Response:
     logger.warning("database unavailable", extra={"error": type(exc).__name__})
-    return envelope(503, "unavailable", "the database is not reachable right now; retry shortly",
-                    headers={"Retry-After": "2"})
+    return envelope(
+        503,
+        "unavailable",
+        "the database is not reachable right now; retry shortly",
+        headers={"Retry-After": "2"},
+    )
 
 
 def _unexpected(exc: Exception) -> Response:
@@ -188,8 +211,10 @@ def reject_unknown_query(app: APIGatewayRestResolver, model: type[BaseModel] | N
     allowed = set(model.model_fields) if model else set()
     unknown = sorted(set(app.current_event.query_string_parameters or {}) - allowed)
     if unknown:
-        raise ValidationFailed(f"unknown query parameter: {unknown[0]!r}",
-                               [{"field": name, "problem": "unknown query parameter"} for name in unknown])
+        raise ValidationFailed(
+            f"unknown query parameter: {unknown[0]!r}",
+            [{"field": name, "problem": "unknown query parameter"} for name in unknown],
+        )
 
 
 def _precheck(event: dict[str, Any]) -> None:
@@ -243,4 +268,13 @@ def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any],
     return lambda_handler
 
 
-__all__ = ["create_app", "current_caller", "documented", "envelope", "json_response", "lambda_entry", "reject_unknown_query", "resolve"]
+__all__ = [
+    "create_app",
+    "current_caller",
+    "documented",
+    "envelope",
+    "json_response",
+    "lambda_entry",
+    "reject_unknown_query",
+    "resolve",
+]

@@ -19,7 +19,6 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from aurra_core.config import Settings, get_settings
 from aurra_core.errors import ServiceUnavailable
 
-
 # The role the service works as: it owns no table and cannot bypass row-level security.
 SERVICE_ROLE = "aurra_app"
 

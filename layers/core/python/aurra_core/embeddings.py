@@ -90,8 +90,10 @@ def create_embedder(settings: Settings) -> Embedder:
         from aurra_core.minilm import MiniLMEmbedder  # weights load on the first embed()
 
         if settings.embedding_dim != MiniLMEmbedder.dim:
-            raise ValueError(f"the minilm embedder has {MiniLMEmbedder.dim} dimensions, "
-                             f"not AURRA_EMBEDDING_DIM={settings.embedding_dim}")
+            raise ValueError(
+                f"the minilm embedder has {MiniLMEmbedder.dim} dimensions, "
+                f"not AURRA_EMBEDDING_DIM={settings.embedding_dim}"
+            )
         return MiniLMEmbedder()
     return LexicalEmbedder(settings.embedding_dim)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
+import psycopg
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
 from aws_lambda_powertools.utilities.idempotency.base import IdempotencyHandler
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
@@ -19,7 +20,6 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
-import psycopg
 from psycopg.rows import dict_row
 
 from aurra_core import idempotency_claim, invocation
@@ -47,8 +47,11 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
     @staticmethod
     def _record(row: dict[str, Any]) -> DataRecord:
         return DataRecord(
-            idempotency_key=row["idempotency_key"], status=row["status"], expiry_timestamp=row["expiry"],
-            in_progress_expiry_timestamp=row["in_progress_expiry"], response_data=row["response_data"],
+            idempotency_key=row["idempotency_key"],
+            status=row["status"],
+            expiry_timestamp=row["expiry"],
+            in_progress_expiry_timestamp=row["in_progress_expiry"],
+            response_data=row["response_data"],
             payload_hash=row["payload_hash"],
         )
 
@@ -78,15 +81,23 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
                           OR (r.status = 'INPROGRESS' AND r.in_progress_expiry IS NOT NULL
                               AND r.in_progress_expiry < %(now_ms)s)
                    RETURNING idempotency_key""",
-                {"key": data_record.idempotency_key, "status": data_record.status,
-                 "expiry": data_record.expiry_timestamp, "in_progress_expiry": data_record.in_progress_expiry_timestamp,
-                 "payload_hash": data_record.payload_hash, "now": int(now), "now_ms": int(now * 1000)},
+                {
+                    "key": data_record.idempotency_key,
+                    "status": data_record.status,
+                    "expiry": data_record.expiry_timestamp,
+                    "in_progress_expiry": data_record.in_progress_expiry_timestamp,
+                    "payload_hash": data_record.payload_hash,
+                    "now": int(now),
+                    "now_ms": int(now * 1000),
+                },
             )
             if cur.fetchone() is not None:
                 # The call's writing transaction commits this record with its write.
                 idempotency_claim.claim(data_record.idempotency_key, data_record.in_progress_expiry_timestamp)
                 return
-            cur.execute("SELECT * FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,))
+            cur.execute(
+                "SELECT * FROM idempotency_records WHERE idempotency_key = %s", (data_record.idempotency_key,)
+            )
             existing = cur.fetchone()
         old = self._record(existing) if existing else None
         if old is not None:
@@ -98,8 +109,13 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
             conn.execute(
                 """UPDATE idempotency_records SET status = %s, expiry = %s, response_data = %s, payload_hash = %s
                    WHERE idempotency_key = %s""",
-                (data_record.status, data_record.expiry_timestamp, data_record.response_data,
-                 data_record.payload_hash, data_record.idempotency_key),
+                (
+                    data_record.status,
+                    data_record.expiry_timestamp,
+                    data_record.response_data,
+                    data_record.payload_hash,
+                    data_record.idempotency_key,
+                ),
             )
 
     def _delete_record(self, data_record: DataRecord) -> None:
@@ -109,21 +125,27 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
         claimed = idempotency_claim.current()
         with self._db().tenant_transaction(None) as conn:
             if claimed is not None and claimed[0] == data_record.idempotency_key:
-                conn.execute("""DELETE FROM idempotency_records WHERE idempotency_key = %s
-                                AND in_progress_expiry IS NOT DISTINCT FROM %s::bigint""", claimed)
+                conn.execute(
+                    """DELETE FROM idempotency_records WHERE idempotency_key = %s
+                                AND in_progress_expiry IS NOT DISTINCT FROM %s::bigint""",
+                    claimed,
+                )
             else:
-                conn.execute("DELETE FROM idempotency_records WHERE idempotency_key = %s",
-                             (data_record.idempotency_key,))
+                conn.execute(
+                    "DELETE FROM idempotency_records WHERE idempotency_key = %s",
+                    (data_record.idempotency_key,),
+                )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _persistence(operation: str) -> PostgresPersistenceLayer:
     # One layer per operation: Powertools keeps the key prefix on the layer instance.
     return PostgresPersistenceLayer()
 
 
-def run_once(operation: str, caller: Caller, key: str | None, body: Any,
-             call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def run_once(
+    operation: str, caller: Caller, key: str | None, body: Any, call: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
     """Run `call` once per (tenant, operation, key); a retry with the same body gets the first
     response, a different body or a request still in progress gets a 409."""
     if key is None:

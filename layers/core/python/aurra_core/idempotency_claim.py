@@ -53,4 +53,6 @@ def bind(conn: psycopg.Connection) -> None:
         (COMMITTED, key, expiry),
     ).fetchone()
     if row is None:
-        raise Conflict("a retry with this Idempotency-Key took this request over; it is not carried out twice")
+        raise Conflict(
+            "a retry with this Idempotency-Key took this request over; it is not carried out twice"
+        )

@@ -51,7 +51,7 @@ def _check_secret(secret: str, stored: str) -> bool:
 def parse_key(raw: str) -> tuple[str, str]:
     if not raw.startswith(KEY_PREFIX):
         raise Unauthorized("invalid API key")
-    parts = raw[len(KEY_PREFIX):].split("_", 1)
+    parts = raw[len(KEY_PREFIX) :].split("_", 1)
     if len(parts) != 2 or not parts[0] or not parts[1] or len(raw) > 200:
         raise Unauthorized("invalid API key")
     return parts[0], parts[1]
@@ -62,7 +62,9 @@ def ensure_tenant(conn: psycopg.Connection, name: str) -> UUID:
     if row:
         return row[0]
     tenant_id = new_id()
-    conn.execute("INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING", (tenant_id, name))
+    conn.execute(
+        "INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING", (tenant_id, name)
+    )
     return conn.execute("SELECT id FROM tenants WHERE name = %s", (name,)).fetchone()[0]
 
 
@@ -84,7 +86,9 @@ def create_key(conn: psycopg.Connection, tenant_name: str, key_name: str | None 
 def authenticate(conn: psycopg.Connection, raw_key: str) -> Caller:
     lookup, secret = parse_key(raw_key)
     # The tenant is not known yet: the one function allowed to look a key up across tenants.
-    row = conn.execute("SELECT id, tenant_id, secret_hash, revoked_at FROM aurra_find_api_key(%s)", (lookup,)).fetchone()
+    row = conn.execute(
+        "SELECT id, tenant_id, secret_hash, revoked_at FROM aurra_find_api_key(%s)", (lookup,)
+    ).fetchone()
     if row is None or row[3] is not None:
         raise Unauthorized("invalid API key")
     key_id, tenant_id, stored = row[0], row[1], row[2]
@@ -102,13 +106,22 @@ def authenticate(conn: psycopg.Connection, raw_key: str) -> Caller:
 # ---------------------------------------------------------------- settings
 
 
-def _insert_settings(conn: psycopg.Connection, key_id: UUID, tenant_id: UUID, version: int, s: KeySettings) -> None:
+def _insert_settings(
+    conn: psycopg.Connection, key_id: UUID, tenant_id: UUID, version: int, s: KeySettings
+) -> None:
     conn.execute(
         """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
                excluded_categories, min_confidence, classifier_model)
            VALUES (%s, %s, %s, %s, %s, %s, %s)""",
-        (key_id, version, tenant_id, s.auto_supersede_default, s.excluded_categories, s.min_confidence,
-         s.classifier_model),
+        (
+            key_id,
+            version,
+            tenant_id,
+            s.auto_supersede_default,
+            s.excluded_categories,
+            s.min_confidence,
+            s.classifier_model,
+        ),
     )
 
 
@@ -132,8 +145,10 @@ def get_key_settings(conn: psycopg.Connection, caller: Caller) -> KeySettings:
 
 def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: SettingsPatch) -> KeySettings:
     """Apply a settings change as a new version, with its audit event, in the caller's transaction."""
-    conn.execute("SELECT 1 FROM api_keys WHERE id = %s AND tenant_id = %s FOR UPDATE",
-                 (caller.api_key_id, caller.tenant_id))
+    conn.execute(
+        "SELECT 1 FROM api_keys WHERE id = %s AND tenant_id = %s FOR UPDATE",
+        (caller.api_key_id, caller.tenant_id),
+    )
     version, current = _latest_settings(conn, caller)
     changes: dict[str, Any] = {}
     for field, value in patch.model_dump(exclude_none=True).items():

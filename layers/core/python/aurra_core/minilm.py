@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import math
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -31,9 +31,15 @@ LAYERS = 6
 LAYER_NORM_EPS = 1e-12
 
 _SAFETENSORS_DTYPES = {
-    "F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "F64": np.dtype("<f8"),
-    "I64": np.dtype("<i8"), "I32": np.dtype("<i4"), "I16": np.dtype("<i2"), "I8": np.dtype("i1"),
-    "U8": np.dtype("u1"), "BOOL": np.dtype("?"),
+    "F32": np.dtype("<f4"),
+    "F16": np.dtype("<f2"),
+    "F64": np.dtype("<f8"),
+    "I64": np.dtype("<i8"),
+    "I32": np.dtype("<i4"),
+    "I16": np.dtype("<i2"),
+    "I8": np.dtype("i1"),
+    "U8": np.dtype("u1"),
+    "BOOL": np.dtype("?"),
 }
 
 
@@ -78,16 +84,35 @@ def load_safetensors(path: Path) -> dict[str, np.ndarray]:
 # erf by W. J. Cody's rational Chebyshev approximations (Math. Comp. 23, 1969), the ones behind
 # many C libraries: relative error near 1e-16 on |x| <= 4; beyond 4, |1 - |erf(x)|| < 1.6e-8,
 # so erf is taken as sign(x) there.
-_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
-          3.20937758913846947e03, 1.85777706184603153e-1)
-_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
-          2.84423683343917062e03)
-_ERF_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
-          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
-          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
-_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
-          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
-          3.43936767414372164e03, 1.23033935480374942e03)
+_ERF_A = (
+    3.16112374387056560e00,
+    1.13864154151050156e02,
+    3.77485237685302021e02,
+    3.20937758913846947e03,
+    1.85777706184603153e-1,
+)
+_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03, 2.84423683343917062e03)
+_ERF_C = (
+    5.64188496988670089e-1,
+    8.88314979438837594e00,
+    6.61191906371416295e01,
+    2.98635138197400131e02,
+    8.81952221241769090e02,
+    1.71204761263407058e03,
+    2.05107837782607147e03,
+    1.23033935479799725e03,
+    2.15311535474403846e-8,
+)
+_ERF_D = (
+    1.57449261107098347e01,
+    1.17693950891312499e02,
+    5.37181101862009858e02,
+    1.62138957456669019e03,
+    3.29079923573345963e03,
+    4.36261909014324716e03,
+    3.43936767414372164e03,
+    1.23033935480374942e03,
+)
 
 
 def erf(x: np.ndarray) -> np.ndarray:
@@ -171,11 +196,18 @@ class _Model:
         try:
             from tokenizers import Tokenizer
         except ModuleNotFoundError as exc:
-            raise RuntimeError("the minilm embedder needs the tokenizers package: pip install tokenizers") from exc
+            raise RuntimeError(
+                "the minilm embedder needs the tokenizers package: pip install tokenizers"
+            ) from exc
 
         config = json.loads((directory / "config.json").read_text())
-        expected = dict(hidden_size=HIDDEN, num_attention_heads=HEADS, num_hidden_layers=LAYERS,
-                        hidden_act="gelu", position_embedding_type="absolute")
+        expected = dict(
+            hidden_size=HIDDEN,
+            num_attention_heads=HEADS,
+            num_hidden_layers=LAYERS,
+            hidden_act="gelu",
+            position_embedding_type="absolute",
+        )
         for key, value in expected.items():
             if config.get(key) != value:
                 raise ValueError(f"{directory}/config.json: {key} is {config.get(key)!r}, expected {value!r}")
@@ -209,17 +241,31 @@ class _Model:
         for i in range(LAYERS):
             p = f"encoder.layer.{i}."
             att = p + "attention."
-            self.layers.append(_Layer(
-                qkv_w=np.concatenate([dense_t(att + "self.query"), dense_t(att + "self.key"),
-                                      dense_t(att + "self.value")], axis=1),
-                qkv_b=np.concatenate([f32(att + "self.query.bias"), f32(att + "self.key.bias"),
-                                      f32(att + "self.value.bias")]),
-                attn_out_w=dense_t(att + "output.dense"), attn_out_b=f32(att + "output.dense.bias"),
-                attn_ln_w=f32(att + "output.LayerNorm.weight"), attn_ln_b=f32(att + "output.LayerNorm.bias"),
-                inter_w=dense_t(p + "intermediate.dense"), inter_b=f32(p + "intermediate.dense.bias"),
-                out_w=dense_t(p + "output.dense"), out_b=f32(p + "output.dense.bias"),
-                out_ln_w=f32(p + "output.LayerNorm.weight"), out_ln_b=f32(p + "output.LayerNorm.bias"),
-            ))
+            self.layers.append(
+                _Layer(
+                    qkv_w=np.concatenate(
+                        [dense_t(att + "self.query"), dense_t(att + "self.key"), dense_t(att + "self.value")],
+                        axis=1,
+                    ),
+                    qkv_b=np.concatenate(
+                        [
+                            f32(att + "self.query.bias"),
+                            f32(att + "self.key.bias"),
+                            f32(att + "self.value.bias"),
+                        ]
+                    ),
+                    attn_out_w=dense_t(att + "output.dense"),
+                    attn_out_b=f32(att + "output.dense.bias"),
+                    attn_ln_w=f32(att + "output.LayerNorm.weight"),
+                    attn_ln_b=f32(att + "output.LayerNorm.bias"),
+                    inter_w=dense_t(p + "intermediate.dense"),
+                    inter_b=f32(p + "intermediate.dense.bias"),
+                    out_w=dense_t(p + "output.dense"),
+                    out_b=f32(p + "output.dense.bias"),
+                    out_ln_w=f32(p + "output.LayerNorm.weight"),
+                    out_ln_b=f32(p + "output.LayerNorm.bias"),
+                )
+            )
 
     def tokenize(self, texts: Sequence[str]) -> list[list[int]]:
         """Word-piece ids with [CLS] and [SEP], truncated to the model's maximum length."""
@@ -333,7 +379,9 @@ class MiniLMEmbedder:
         batches: list[list[int]] = [[]]
         for i in order:
             batch = batches[-1]
-            if batch and (len(batch) == self.batch_size or len(token_ids[i]) > 2 * len(token_ids[batch[0]]) + 8):
+            if batch and (
+                len(batch) == self.batch_size or len(token_ids[i]) > 2 * len(token_ids[batch[0]]) + 8
+            ):
                 batches.append([i])
             else:
                 batch.append(i)

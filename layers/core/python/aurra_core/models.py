@@ -191,7 +191,11 @@ class SettingsPatch(BaseModel):
     def _classifier_model(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        if not value.startswith("claude-") or len(value) > 100 or not value.replace("-", "").replace(".", "").replace("@", "").isalnum():
+        if (
+            not value.startswith("claude-")
+            or len(value) > 100
+            or not value.replace("-", "").replace(".", "").replace("@", "").isalnum()
+        ):
             raise ValueError("classifier_model must be an Anthropic model id (claude-...)")
         return value
 
@@ -296,7 +300,7 @@ class AuditEvent(BaseModel):
 
 
 class RevertResult(BaseModel):
-    event: "AuditEvent"
+    event: AuditEvent
     restored: Memory
 
 

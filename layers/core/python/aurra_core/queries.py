@@ -55,8 +55,13 @@ class AuditListQuery(BaseModel):
 
 
 def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
-    fp = cursors.fingerprint(q=query.q, topic=query.topic, as_of=query.as_of, known_at=query.known_at,
-                             include_superseded=query.include_superseded)
+    fp = cursors.fingerprint(
+        q=query.q,
+        topic=query.topic,
+        as_of=query.as_of,
+        known_at=query.known_at,
+        include_superseded=query.include_superseded,
+    )
     after = None
     with db.tenant_transaction(caller.tenant_id) as conn:
         if query.cursor:
@@ -70,16 +75,29 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
             known_at = min(query.known_at, now) if query.known_at else now
             as_of = query.as_of or now
         rows = store.list_memories(
-            conn, caller.tenant_id, known_at=known_at, as_of=as_of, include_superseded=query.include_superseded,
-            topic=query.topic, query_embedding=embedder.embed(query.q) if query.q else None,
-            after=after, limit=query.limit + 1,
+            conn,
+            caller.tenant_id,
+            known_at=known_at,
+            as_of=as_of,
+            include_superseded=query.include_superseded,
+            topic=query.topic,
+            query_embedding=embedder.embed(query.q) if query.q else None,
+            after=after,
+            limit=query.limit + 1,
         )
     page, more = rows[: query.limit], len(rows) > query.limit
     next_cursor = None
     if more:
         last_row, last_distance = page[-1]
-        next_cursor = cursors.encode({"f": fp, "k": known_at.isoformat(), "a": as_of.isoformat(),
-                                      "id": str(last_row.memory_id), "d": last_distance})
+        next_cursor = cursors.encode(
+            {
+                "f": fp,
+                "k": known_at.isoformat(),
+                "a": as_of.isoformat(),
+                "id": str(last_row.memory_id),
+                "d": last_distance,
+            }
+        )
     memories = [
         row.to_memory(score=None if query.q is None else round(1.0 - distance, 6)) for row, distance in page
     ]
@@ -103,8 +121,9 @@ def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Datab
         versions = store.memory_versions(conn, caller.tenant_id, memory_id, known_at=when.known_at)
     if when.as_of is not None:
         chain = [r for r in chain if r.valid_from <= when.as_of]
-    return History(memory_id=memory_id, chain=[r.to_memory() for r in chain],
-                   versions=[v.to_version() for v in versions])
+    return History(
+        memory_id=memory_id, chain=[r.to_memory() for r in chain], versions=[v.to_version() for v in versions]
+    )
 
 
 def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
@@ -119,14 +138,22 @@ def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> Au
             pinned = store.believed_now(conn, caller.tenant_id)
         until = min(query.until, pinned) if query.until else None
         events = store.list_audit_events(
-            conn, caller.tenant_id, memory_id=query.memory_id, type=query.type, since=query.since,
-            until=until, before=before, limit=query.limit + 1, recorded_by=pinned,
+            conn,
+            caller.tenant_id,
+            memory_id=query.memory_id,
+            type=query.type,
+            since=query.since,
+            until=until,
+            before=before,
+            limit=query.limit + 1,
+            recorded_by=pinned,
         )
     page = events[: query.limit]
     next_cursor = None
     if len(events) > query.limit:
-        next_cursor = cursors.encode({"f": fp, "k": pinned.isoformat(), "at": page[-1].created_at.isoformat(),
-                                      "id": str(page[-1].id)})
+        next_cursor = cursors.encode(
+            {"f": fp, "k": pinned.isoformat(), "at": page[-1].created_at.isoformat(), "id": str(page[-1].id)}
+        )
     return AuditPage(events=page, next_cursor=next_cursor)
 
 

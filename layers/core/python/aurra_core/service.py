@@ -32,8 +32,14 @@ from aurra_core.models import (
 Result = TypeVar("Result", bound=BaseModel)
 
 
-def _once(operation: str, caller: Caller, key: str | None, request: dict,
-          call: Callable[[], tuple[int, Result]], result_type: type[Result]) -> tuple[int, Result]:
+def _once(
+    operation: str,
+    caller: Caller,
+    key: str | None,
+    request: dict,
+    call: Callable[[], tuple[int, Result]],
+    result_type: type[Result],
+) -> tuple[int, Result]:
     """`call`, at most once per Idempotency-Key; a replay with the same `request` gets the
     first response, whatever happened since."""
     if key is None:
@@ -50,7 +56,9 @@ def _once(operation: str, caller: Caller, key: str | None, request: dict,
     return stored["status"], result_type.model_validate(stored["body"])
 
 
-def write(caller: Caller, request: WriteRequest, idempotency_key: str | None = None) -> tuple[int, WriteResult]:
+def write(
+    caller: Caller, request: WriteRequest, idempotency_key: str | None = None
+) -> tuple[int, WriteResult]:
     deps = write_pipeline.WriteDependencies(
         db=get_database(), embedder=get_embedder(), classifier_factory=get_classifier, flags=get_flag_source()
     )
@@ -74,8 +82,9 @@ def memory_history(caller: Caller, memory_id: UUID, when: queries.PointInTime) -
     return queries.memory_history(caller, memory_id, when, get_database())
 
 
-def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest,
-              idempotency_key: str | None = None) -> tuple[int, SupersedeResult]:
+def supersede(
+    caller: Caller, memory_id: UUID, request: SupersedeRequest, idempotency_key: str | None = None
+) -> tuple[int, SupersedeResult]:
     def call() -> tuple[int, SupersedeResult]:
         return 201, supersession.supersede(caller, memory_id, request, get_database(), get_embedder())
 

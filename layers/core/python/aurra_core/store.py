@@ -142,8 +142,19 @@ def insert_version(
                     valid_from, valid_to, superseded_by, supersedes, recorded_at)
                 VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
                 RETURNING {_MEMORY_COLUMNS}""",
-            (memory_id, tenant_id, content, topic, Jsonb(metadata), embedding, valid_from, valid_to,
-             superseded_by, supersedes, recorded_at),
+            (
+                memory_id,
+                tenant_id,
+                content,
+                topic,
+                Jsonb(metadata),
+                embedding,
+                valid_from,
+                valid_to,
+                superseded_by,
+                supersedes,
+                recorded_at,
+            ),
         )
         return _row(cur.fetchone())
 
@@ -170,8 +181,14 @@ def revise_version(
                 SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s
                 FROM memory_versions WHERE version_id = %s
                 RETURNING {_MEMORY_COLUMNS}""",
-            (fields["valid_from"], fields["valid_to"], fields["superseded_by"], fields["supersedes"],
-             recorded_at, old.version_id),
+            (
+                fields["valid_from"],
+                fields["valid_to"],
+                fields["superseded_by"],
+                fields["supersedes"],
+                recorded_at,
+                old.version_id,
+            ),
         )
         return _row(cur.fetchone())
 
@@ -191,8 +208,10 @@ def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) ->
                 return _row(record)
             # A concurrent writer may have just replaced the version we waited for; its successor
             # is visible to a new statement. Only a memory with no versions at all is missing.
-            cur.execute("SELECT 1 FROM memory_versions WHERE tenant_id = %s AND memory_id = %s LIMIT 1",
-                        (tenant_id, memory_id))
+            cur.execute(
+                "SELECT 1 FROM memory_versions WHERE tenant_id = %s AND memory_id = %s LIMIT 1",
+                (tenant_id, memory_id),
+            )
             if cur.fetchone() is None:
                 return None
     return None
@@ -266,7 +285,9 @@ def find_candidates(
 ) -> list[tuple[MemoryRow, float]]:
     """The tenant's most similar current memories, never one of an excluded topic."""
     if strategy == "auto":
-        large = count_current(conn, tenant_id, at_most=HNSW_MIN_TENANT_MEMORIES + 1) > HNSW_MIN_TENANT_MEMORIES
+        large = (
+            count_current(conn, tenant_id, at_most=HNSW_MIN_TENANT_MEMORIES + 1) > HNSW_MIN_TENANT_MEMORIES
+        )
         strategy = "hnsw" if large else "exact"
     params = {"tenant_id": tenant_id, "q": embedding, "excluded": excluded_topics, "limit": limit}
     where = (
@@ -280,8 +301,11 @@ def find_candidates(
             (str(int(ef_search)),),
         )
         # The tenant's own index when it has one (only it serves this ordering), else the shared.
-        key = tenant_indexes.indexed_expression(len(embedding)) if tenant_indexes.has_own_index(conn, tenant_id) \
+        key = (
+            tenant_indexes.indexed_expression(len(embedding))
+            if tenant_indexes.has_own_index(conn, tenant_id)
             else "embedding"
+        )
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY {key} <=> %(q)s LIMIT %(limit)s"""
     else:
@@ -327,7 +351,7 @@ def list_memories(
             clauses.append("memory_id < %(after_id)s")
             params["after_id"] = after[1]
         sql = f"""SELECT {_MEMORY_COLUMNS}, NULL::float8 AS distance FROM memory_versions
-                  WHERE {' AND '.join(clauses)} ORDER BY memory_id DESC LIMIT %(limit)s"""
+                  WHERE {" AND ".join(clauses)} ORDER BY memory_id DESC LIMIT %(limit)s"""
     else:
         params["q"] = query_embedding
         cursor_clause = ""
@@ -336,7 +360,7 @@ def list_memories(
             params["after_distance"], params["after_id"] = after
         sql = f"""SELECT * FROM (
                       SELECT {_MEMORY_COLUMNS}, (embedding <=> %(q)s)::float8 AS distance
-                      FROM memory_versions WHERE {' AND '.join(clauses)}) page
+                      FROM memory_versions WHERE {" AND ".join(clauses)}) page
                   {cursor_clause}
                   ORDER BY distance, memory_id LIMIT %(limit)s"""
     with conn.cursor(row_factory=dict_row) as cur:
@@ -423,13 +447,36 @@ def insert_audit_event(
         """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
                classifier, confidence, reason, model, candidates_examined, details, reverts_event_id)
            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
-        (event_id, tenant_id, type.value, created_at, api_key_id, memory_id, superseded_id, classifier,
-         confidence, reason, model, candidates_examined, Jsonb(details or {}), reverts_event_id),
+        (
+            event_id,
+            tenant_id,
+            type.value,
+            created_at,
+            api_key_id,
+            memory_id,
+            superseded_id,
+            classifier,
+            confidence,
+            reason,
+            model,
+            candidates_examined,
+            Jsonb(details or {}),
+            reverts_event_id,
+        ),
     )
     return AuditEvent(
-        id=event_id, type=type, created_at=created_at, api_key_id=api_key_id, memory_id=memory_id,
-        superseded_id=superseded_id, classifier=classifier, confidence=confidence, reason=reason,
-        model=model, candidates_examined=candidates_examined, details=details or {},
+        id=event_id,
+        type=type,
+        created_at=created_at,
+        api_key_id=api_key_id,
+        memory_id=memory_id,
+        superseded_id=superseded_id,
+        classifier=classifier,
+        confidence=confidence,
+        reason=reason,
+        model=model,
+        candidates_examined=candidates_examined,
+        details=details or {},
     )
 
 
@@ -440,15 +487,18 @@ _AUDIT_COLUMNS = (
 
 
 def revert_of(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> UUID | None:
-    row = conn.execute("SELECT id FROM audit_events WHERE tenant_id = %s AND reverts_event_id = %s",
-                       (tenant_id, event_id)).fetchone()
+    row = conn.execute(
+        "SELECT id FROM audit_events WHERE tenant_id = %s AND reverts_event_id = %s", (tenant_id, event_id)
+    ).fetchone()
     return row[0] if row else None
 
 
 def get_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> AuditEvent | None:
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(f"SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE tenant_id = %s AND id = %s",
-                    (tenant_id, event_id))
+        cur.execute(
+            f"SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE tenant_id = %s AND id = %s",
+            (tenant_id, event_id),
+        )
         record = cur.fetchone()
     return AuditEvent(**record) if record else None
 
@@ -484,10 +534,8 @@ def list_audit_events(
         params["before_at"], params["before_id"] = before
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
-            f"""SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE {' AND '.join(clauses)}
+            f"""SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE {" AND ".join(clauses)}
                 ORDER BY created_at DESC, id DESC LIMIT %(limit)s""",
             params,
         )
         return [AuditEvent(**r) for r in cur.fetchall()]
-
-

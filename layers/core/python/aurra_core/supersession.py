@@ -31,8 +31,9 @@ def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, 
     return False
 
 
-def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Database,
-              embedder: Embedder) -> SupersedeResult:
+def supersede(
+    caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Database, embedder: Embedder
+) -> SupersedeResult:
     linking = request.superseded_by is not None
     writing = request.content is not None
     if linking and (writing or request.topic or request.valid_from or request.metadata is not None):
@@ -63,23 +64,44 @@ def supersede(caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Da
             if _leads_to(conn, caller, newer, memory_id):
                 raise _invalid("superseded_by", "this link would close a supersession cycle")
             if newer.valid_from < old.valid_from:
-                raise _invalid("superseded_by", "the superseding memory must not be valid from earlier than the memory it replaces")
+                raise _invalid(
+                    "superseded_by",
+                    "the superseding memory must not be valid from earlier than the memory it replaces",
+                )
             if newer.supersedes is not None:
                 raise Conflict("the superseding memory already supersedes another memory")
             new_row = store.revise_version(conn, newer, now, supersedes=memory_id)
         else:
             valid_from = fact.valid_from or now
             if valid_from < old.valid_from:
-                raise _invalid("valid_from", "valid_from must not be earlier than the superseded memory's valid_from")
+                raise _invalid(
+                    "valid_from", "valid_from must not be earlier than the superseded memory's valid_from"
+                )
             new_row = store.insert_version(
-                conn, memory_id=new_id(), tenant_id=caller.tenant_id, content=fact.content, topic=fact.topic,
-                metadata=fact.metadata, embedding=embedding, valid_from=valid_from, valid_to=None,
-                superseded_by=None, supersedes=memory_id, recorded_at=now,
+                conn,
+                memory_id=new_id(),
+                tenant_id=caller.tenant_id,
+                content=fact.content,
+                topic=fact.topic,
+                metadata=fact.metadata,
+                embedding=embedding,
+                valid_from=valid_from,
+                valid_to=None,
+                superseded_by=None,
+                supersedes=memory_id,
+                recorded_at=now,
             )
-        old_row = store.revise_version(conn, old, now, valid_to=new_row.valid_from, superseded_by=new_row.memory_id)
+        old_row = store.revise_version(
+            conn, old, now, valid_to=new_row.valid_from, superseded_by=new_row.memory_id
+        )
         store.insert_audit_event(
-            conn, tenant_id=caller.tenant_id, type=AuditType.MANUAL_SUPERSEDE, created_at=now,
-            api_key_id=caller.api_key_id, memory_id=new_row.memory_id, superseded_id=memory_id,
+            conn,
+            tenant_id=caller.tenant_id,
+            type=AuditType.MANUAL_SUPERSEDE,
+            created_at=now,
+            api_key_id=caller.api_key_id,
+            memory_id=new_row.memory_id,
+            superseded_id=memory_id,
             details={"mode": "link" if linking else "content"},
         )
     return SupersedeResult(memory=new_row.to_memory(), superseded=old_row.to_memory())
@@ -97,7 +119,9 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             if event is None:
                 raise NotFound("audit event not found")
             if event.type not in _SUPERSESSIONS:
-                raise _invalid("id", f"a {event.type.value} event is not a supersession and cannot be reverted")
+                raise _invalid(
+                    "id", f"a {event.type.value} event is not a supersession and cannot be reverted"
+                )
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:
                 raise Conflict("this supersession was already reverted")
             store.begin_write(conn, caller.tenant_id)
@@ -109,14 +133,22 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:  # won by a concurrent revert
                 raise Conflict("this supersession was already reverted")
             if old.superseded_by != newer.memory_id:
-                raise Conflict("the superseded memory has since changed (superseded by another memory, or restored)")
+                raise Conflict(
+                    "the superseded memory has since changed (superseded by another memory, or restored)"
+                )
             now = store.write_clock(conn)
             restored = store.revise_version(conn, old, now, valid_to=None, superseded_by=None)
             if newer.supersedes == old.memory_id:
                 store.revise_version(conn, newer, now, supersedes=None)
             revert_event = store.insert_audit_event(
-                conn, tenant_id=caller.tenant_id, type=AuditType.REVERT, created_at=now, api_key_id=caller.api_key_id,
-                memory_id=restored.memory_id, superseded_id=newer.memory_id, reverts_event_id=event_id,
+                conn,
+                tenant_id=caller.tenant_id,
+                type=AuditType.REVERT,
+                created_at=now,
+                api_key_id=caller.api_key_id,
+                memory_id=restored.memory_id,
+                superseded_id=newer.memory_id,
+                reverts_event_id=event_id,
                 details={"reverted_event_id": str(event_id), "reverted_type": event.type.value},
             )
     except UniqueViolation as exc:  # a concurrent revert of the same event won

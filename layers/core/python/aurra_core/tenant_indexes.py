@@ -88,7 +88,7 @@ def existing_indexes(conn: psycopg.Connection) -> dict[UUID, bool]:
              AND length(c.relname) = %s""",
         (INDEX_PREFIX, len(INDEX_PREFIX) + 32),
     ).fetchall()
-    return {UUID(name[len(INDEX_PREFIX):]): valid for name, valid in rows}
+    return {UUID(name[len(INDEX_PREFIX) :]): valid for name, valid in rows}
 
 
 def maintain(
@@ -111,7 +111,9 @@ def maintain(
             return report
         try:
             if maintenance_work_mem:
-                conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(maintenance_work_mem)))
+                conn.execute(
+                    sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(maintenance_work_mem))
+                )
             _maintain(conn, report, min_memories=min_memories, limit=limit)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK,))
@@ -155,7 +157,9 @@ def _maintain(conn: psycopg.Connection, report: MaintenanceReport, *, min_memori
             continue
         started = time.perf_counter()
         _build(conn, tenant, dim)
-        report.built.append({"tenant_id": str(tenant), "memories": n, "seconds": round(time.perf_counter() - started, 3)})
+        report.built.append(
+            {"tenant_id": str(tenant), "memories": n, "seconds": round(time.perf_counter() - started, 3)}
+        )
 
 
 def _build(conn: psycopg.Connection, tenant: UUID, dim: int) -> None:
@@ -171,6 +175,4 @@ def _build(conn: psycopg.Connection, tenant: UUID, dim: int) -> None:
 
 
 def _drop(conn: psycopg.Connection, tenant: UUID) -> None:
-    conn.execute(
-        sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(index_name(tenant)))
-    )
+    conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(index_name(tenant))))

@@ -44,7 +44,9 @@ class ClientConfig:
         except httpx.InvalidURL:
             parsed = None
         if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
-            raise ConfigurationError(f"base_url must be an http(s) URL such as {DEFAULT_BASE_URL!r}, got {url!r}")
+            raise ConfigurationError(
+                f"base_url must be an http(s) URL such as {DEFAULT_BASE_URL!r}, got {url!r}"
+            )
         if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
             raise ConfigurationError(f"max_retries must be an integer >= 0, got {max_retries!r}")
         return cls(

@@ -29,7 +29,9 @@ def _next_cursor(page: _Page, cursor: str | None) -> str | None:
     following = page.next_cursor or None
     if following is not None and following == cursor:
         # A server that hands back the cursor it was given would make us loop forever.
-        raise UnexpectedResponseError(f"Aurra returned the same next_cursor twice ({cursor!r})", status_code=200)
+        raise UnexpectedResponseError(
+            f"Aurra returned the same next_cursor twice ({cursor!r})", status_code=200
+        )
     return following
 
 

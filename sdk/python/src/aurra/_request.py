@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -59,7 +59,7 @@ def format_timestamp(value: TimestampLike, name: str) -> str:
                 f"{name} must be timezone-aware (e.g. datetime.now(timezone.utc)); got naive {value.isoformat()}"
             )
         # UTC with a `Z`: no `+` to escape in a query string, and it matches what the server returns.
-        return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+        return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
     raise InvalidArgumentError(f"{name} must be a datetime or an RFC 3339 string, not {type(value).__name__}")
 
 

@@ -16,22 +16,22 @@ from typing import Any
 import httpx
 
 __all__ = [
-    "AurraError",
-    "ConfigurationError",
-    "InvalidArgumentError",
+    "APIConnectionError",
     "APIStatusError",
-    "BadRequestError",
+    "APITimeoutError",
+    "AurraError",
     "AuthenticationError",
-    "PermissionDeniedError",
-    "NotFoundError",
+    "BadRequestError",
+    "ConfigurationError",
     "ConflictError",
+    "InvalidArgumentError",
+    "NotFoundError",
     "PayloadTooLargeError",
-    "ValidationError",
+    "PermissionDeniedError",
     "RateLimitError",
     "ServerError",
-    "APIConnectionError",
-    "APITimeoutError",
     "UnexpectedResponseError",
+    "ValidationError",
 ]
 
 

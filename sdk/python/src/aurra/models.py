@@ -8,26 +8,26 @@ old client either), and timestamps become timezone-aware datetimes.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 __all__ = [
-    "AurraModel",
-    "SettingsResult",
-    "Decision",
-    "Supersession",
-    "AutoSupersedeResult",
-    "Memory",
-    "MemoryVersion",
-    "WriteResult",
-    "SupersedeResult",
-    "HistoryResult",
     "AuditEvent",
-    "RevertResult",
-    "MemoryPage",
     "AuditPage",
+    "AurraModel",
+    "AutoSupersedeResult",
+    "Decision",
+    "HistoryResult",
+    "Memory",
+    "MemoryPage",
+    "MemoryVersion",
+    "RevertResult",
+    "SettingsResult",
+    "SupersedeResult",
+    "Supersession",
+    "WriteResult",
 ]
 
 
@@ -37,7 +37,7 @@ def _aware(value: datetime) -> datetime:
     if offset is None:
         # The API always sends a zone; should one ever be missing, UTC is what the service means.
         offset = timedelta(0)
-    tz = timezone.utc if offset == timedelta(0) else timezone(offset)
+    tz = UTC if offset == timedelta(0) else timezone(offset)
     return value.replace(tzinfo=tz)
 
 

@@ -35,7 +35,9 @@ class Classification:
 
 
 class Classifier(Protocol):
-    def classify(self, new_content: str, new_topic: str, candidates: list[Candidate], model: str) -> Classification:
+    def classify(
+        self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
+    ) -> Classification:
         """One verdict per candidate. Raises ClassifierError when it cannot answer."""
         ...
 

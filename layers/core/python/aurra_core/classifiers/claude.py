@@ -60,8 +60,13 @@ def _within(deadline_s: float, call: Callable[[], Any]) -> Any:
 class ClaudeClassifier:
     """`client_factory` returns an anthropic client (Anthropic or AnthropicBedrock)."""
 
-    def __init__(self, client_factory: Callable[[], Any], model_id: Callable[[str], str] = lambda m: m,
-                 provider: str = "anthropic", deadline_s: float | None = None) -> None:
+    def __init__(
+        self,
+        client_factory: Callable[[], Any],
+        model_id: Callable[[str], str] = lambda m: m,
+        provider: str = "anthropic",
+        deadline_s: float | None = None,
+    ) -> None:
         self._client_factory = client_factory
         self._client = None
         self._model_id = model_id
@@ -73,7 +78,9 @@ class ClaudeClassifier:
             self._client = self._client_factory()
         return self._client.messages
 
-    def classify(self, new_content: str, new_topic: str, candidates: list[Candidate], model: str) -> Classification:
+    def classify(
+        self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
+    ) -> Classification:
         import anthropic
 
         try:
@@ -95,8 +102,11 @@ class ClaudeClassifier:
         content = getattr(response, "content", None)
         if not isinstance(content, list):
             raise ClassifierError("the endpoint did not answer with a Messages response")
-        tool_inputs = [b.input for b in content
-                       if getattr(b, "type", None) == "tool_use" and getattr(b, "name", None) == TOOL_NAME]
+        tool_inputs = [
+            b.input
+            for b in content
+            if getattr(b, "type", None) == "tool_use" and getattr(b, "name", None) == TOOL_NAME
+        ]
         if len(tool_inputs) != 1 or not isinstance(tool_inputs[0], dict):
             raise ClassifierError("the model did not answer with exactly one record_verdicts call")
         verdicts = validate_verdicts(tool_inputs[0].get("verdicts"), candidates)

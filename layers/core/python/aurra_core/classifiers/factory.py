@@ -26,13 +26,24 @@ def create_classifier(settings: Settings) -> Classifier:
     if settings.classifier == "anthropic":
         from aurra_core.classifiers.claude import ClaudeClassifier, anthropic_client, call_deadline
 
-        return ClaudeClassifier(lambda: anthropic_client(_anthropic_api_key(settings), settings.classifier_timeout_s),
-                                deadline_s=call_deadline(settings.classifier_timeout_s))
+        return ClaudeClassifier(
+            lambda: anthropic_client(_anthropic_api_key(settings), settings.classifier_timeout_s),
+            deadline_s=call_deadline(settings.classifier_timeout_s),
+        )
     if settings.classifier == "bedrock":
-        from aurra_core.classifiers.claude import ClaudeClassifier, bedrock_client, bedrock_model_id, call_deadline
+        from aurra_core.classifiers.claude import (
+            ClaudeClassifier,
+            bedrock_client,
+            bedrock_model_id,
+            call_deadline,
+        )
 
-        return ClaudeClassifier(lambda: bedrock_client(settings.classifier_timeout_s), bedrock_model_id, "bedrock",
-                                deadline_s=call_deadline(settings.classifier_timeout_s))
+        return ClaudeClassifier(
+            lambda: bedrock_client(settings.classifier_timeout_s),
+            bedrock_model_id,
+            "bedrock",
+            deadline_s=call_deadline(settings.classifier_timeout_s),
+        )
     from aurra_core.classifiers.rules import RulesClassifier
 
     return RulesClassifier()

@@ -91,7 +91,10 @@ TOOL = {
                     "type": "object",
                     "properties": {
                         "candidate_id": {"type": "string", "description": "The id of an existing memory."},
-                        "classifier": {"type": "string", "enum": ["contradicts", "supplements", "duplicate", "new_fact"]},
+                        "classifier": {
+                            "type": "string",
+                            "enum": ["contradicts", "supplements", "duplicate", "new_fact"],
+                        },
                         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
                         "reason": {"type": "string", "description": "One sentence."},
                     },
@@ -106,13 +109,25 @@ TOOL = {
 
 def _data(text: str) -> str:
     """Content as an escaped JSON string: it cannot close its element or pass for markup."""
-    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return (
+        json.dumps(text, ensure_ascii=False)
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
 
 
 def user_message(new_content: str, new_topic: str, candidates: list[Candidate]) -> str:
     lines = ["EXISTING memories:"]
     for candidate in candidates:
-        lines.append(f'<memory id="{candidate.id}" topic="{candidate.topic}">{_data(candidate.content)}</memory>')
-    lines += ["", f'NEW fact (topic "{new_topic}"):', f"<new_fact>{_data(new_content)}</new_fact>", "",
-              f"Record one verdict for each of the {len(candidates)} existing memories with {TOOL_NAME}."]
+        lines.append(
+            f'<memory id="{candidate.id}" topic="{candidate.topic}">{_data(candidate.content)}</memory>'
+        )
+    lines += [
+        "",
+        f'NEW fact (topic "{new_topic}"):',
+        f"<new_fact>{_data(new_content)}</new_fact>",
+        "",
+        f"Record one verdict for each of the {len(candidates)} existing memories with {TOOL_NAME}.",
+    ]
     return "\n".join(lines)

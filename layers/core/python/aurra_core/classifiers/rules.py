@@ -51,22 +51,64 @@ _SUBSET = _union(lex.SUBSET)
 _REFINEMENT = _union(lex.REFINEMENT)
 
 _STRUCTURAL = frozenset({",", ";", ":", "(", ")", '"', "!", "?", "'s"})
-_NEGATION_TERMS = frozenset({"not", "no", "never", "nolonger", "without", "none", "anymore", "stop", "quit", "cancel",
-                             "paidoff", "disabled", "avoid"})
+_NEGATION_TERMS = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "nolonger",
+        "without",
+        "none",
+        "anymore",
+        "stop",
+        "quit",
+        "cancel",
+        "paidoff",
+        "disabled",
+        "avoid",
+    }
+)
 _FRAME_STEMS = frozenset(canon(w)[0] for w in lex.FRAME_WORDS) | frozenset(
-    {"be", "have", "us", "use", "get", "go", "do", "make", "take", "keep", "hold", "say", "mention", "note", "currently"})
+    {
+        "be",
+        "have",
+        "us",
+        "use",
+        "get",
+        "go",
+        "do",
+        "make",
+        "take",
+        "keep",
+        "hold",
+        "say",
+        "mention",
+        "note",
+        "currently",
+    }
+)
 _LOW_INFO_STEMS = frozenset(canon(w)[0] for w in lex.LOW_INFO) | frozenset(lex.LOW_INFO)
 _BOUNDARY = re.compile(
     r"\s(?:for|since|after|because|starting|from|as|but|so|when|while|until|last|this|next|on|with|and|"
     r"in order|due to|which|who|where|at the|full|fulltime|instead|now|then|before|through|via|to save|to get)\b|[,;:.()\"]"
 )
 _CLASS_NOUNS = {
-    "editor": {"editor", "ide"}, "browser": {"browser"}, "os": {"os", "system"}, "language": {"languag"},
-    "diet": {"diet"}, "plan": {"plan"}, "payment": {"card", "payment", "method", "pay"}, "car_make": {"car"},
-    "laptop_model": {"laptop"}, "phone_model": {"phon"}, "pronoun": {"pronoun"}, "timezone": {"timezon", "time"},
+    "editor": {"editor", "ide"},
+    "browser": {"browser"},
+    "os": {"os", "system"},
+    "language": {"languag"},
+    "diet": {"diet"},
+    "plan": {"plan"},
+    "payment": {"card", "payment", "method", "pay"},
+    "car_make": {"car"},
+    "laptop_model": {"laptop"},
+    "phone_model": {"phon"},
+    "pronoun": {"pronoun"},
+    "timezone": {"timezon", "time"},
 }
 _GENERIC_VALUE_WORDS = frozenset(
-    canon(w)[0] for w in """elementary school high middle university college academy bank credit union company
+    canon(w)[0]
+    for w in """elementary school high middle university college academy bank credit union company
     corp inc labs lab llc ltd group street avenue road city town the a an""".split()
 )
 _STRONG_CHANGE = re.compile(
@@ -81,6 +123,7 @@ _STRONG_CHANGE = re.compile(
 
 # ---------------------------------------------------------------------------------------------
 # Small helpers.
+
 
 def _first(patterns: list[re.Pattern], text: str) -> re.Match | None:
     for p in patterns:
@@ -108,8 +151,10 @@ def _cut(phrase: str, max_words: int = 5) -> str:
 
 _HYPERNYMS = {canon(k)[0]: {canon(v)[0] for v in vs} for k, vs in lex.HYPERNYMS.items()}
 _EVENT_STEMS = frozenset(canon(w)[0] for w in lex.EVENT_NOUNS)
-_AGENT_NOUNS = frozenset("""doctor vet dentist therapist psychiatrist physician lawyer accountant coach bank
-    landlord school employer boss manager hr it admin pharmacist""".split())
+_AGENT_NOUNS = frozenset(
+    """doctor vet dentist therapist psychiatrist physician lawyer accountant coach bank
+    landlord school employer boss manager hr it admin pharmacist""".split()
+)
 _UNIVERSAL = re.compile(r"\b(?:all|every|any|everything|anything|each|entire|whole)\b")
 
 
@@ -123,7 +168,12 @@ def _expand(terms: set[str]) -> set[str]:
 
 def _subject_terms(f: Fact) -> set[str]:
     s = f.subject
-    return set(s.key) | set(s.relations) | {canon(w)[0] for w in s.apposition} | {"user", "customer", "client", "i"}
+    return (
+        set(s.key)
+        | set(s.relations)
+        | {canon(w)[0] for w in s.apposition}
+        | {"user", "customer", "client", "i"}
+    )
 
 
 def _body(f: Fact) -> set[str]:
@@ -132,7 +182,8 @@ def _body(f: Fact) -> set[str]:
     if body is None:
         subject = _subject_terms(f)
         body = f.memo["body"] = frozenset(
-            t for t in f.terms if t not in subject and t not in _FRAME_STEMS and t not in lex.PRINCIPAL_WORDS)
+            t for t in f.terms if t not in subject and t not in _FRAME_STEMS and t not in lex.PRINCIPAL_WORDS
+        )
     return set(body)
 
 
@@ -150,6 +201,7 @@ def _has_neg(terms: set[str]) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Subjects.
 
+
 def _names_in(f: Fact) -> set[str]:
     return {canon(n)[0] for n in f.names}
 
@@ -158,8 +210,12 @@ def subject_relation(o: Fact, n: Fact) -> tuple[str, str]:
     """same | compatible | describes | different, with a short reason."""
     so, sn = o.subject, n.subject
     o_terms, n_terms = o.term_set | _names_in(o), n.term_set | _names_in(n)
-    if sn.relations and sn.relations[-1] in _AGENT_NOUNS and not so.relations and (
-            re.search(r"\b(?:them|him|her|the user|the customer)\b", n.text) or (_body(n) & _body(o))):
+    if (
+        sn.relations
+        and sn.relations[-1] in _AGENT_NOUNS
+        and not so.relations
+        and (re.search(r"\b(?:them|him|her|the user|the customer)\b", n.text) or (_body(n) & _body(o)))
+    ):
         # "The vet put the cat on a wet-food diet": the vet acts on the subject's affairs
         return "compatible", f"the {sn.relations[-1]} acts on the subject's behalf"
     if so.relations != sn.relations:
@@ -189,7 +245,10 @@ def subject_relation(o: Fact, n: Fact) -> tuple[str, str]:
             return "same", "same named subject"
         if set(sn.key) <= o_terms or set(so.key) <= n_terms:
             return "compatible", "the subject of one is named in the other"
-        return "different", f"different named subjects ({' '.join(sorted(so.key))} vs {' '.join(sorted(sn.key))})"
+        return (
+            "different",
+            f"different named subjects ({' '.join(sorted(so.key))} vs {' '.join(sorted(sn.key))})",
+        )
     if so.kind == "thing" and sn.kind == "thing":
         if set(so.key) & set(sn.key):
             return "same", "same subject"
@@ -224,8 +283,15 @@ def _slot_relation(o: Fact, n: Fact) -> str | None:
             return "qualifier"
     if so and sn and so[-1] != sn[-1] and so[-1] in sn[:-1] and sn[-1] not in _expand({so[-1]}):
         return "part"  # "User's phone" -> "User's phone case"
-    if so and sn and so[-1] != sn[-1] and so[-1] not in sn and sn[-1] not in so \
-            and not _fuzzy_overlap({so[-1]}, {sn[-1]}) and not (_expand({so[-1]}) & _expand({sn[-1]})):
+    if (
+        so
+        and sn
+        and so[-1] != sn[-1]
+        and so[-1] not in sn
+        and sn[-1] not in so
+        and not _fuzzy_overlap({so[-1]}, {sn[-1]})
+        and not (_expand({so[-1]}) & _expand({sn[-1]}))
+    ):
         if not (sn[-1] in o.term_set or so[-1] in n.term_set):
             if (set(sn) - prim - quals) & o.term_set:
                 return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
@@ -249,8 +315,15 @@ def _slot_relation(o: Fact, n: Fact) -> str | None:
     return None
 
 
-_TYPED_NOUNS = {"em": {"email", "address"}, "ph": {"phon", "number"}, "dt": {"dat", "day"}, "tm": {"time"},
-                "mo": {"amount", "price", "cost"}, "dm": {"expiry", "expir"}, "pron": {"pronoun"}}
+_TYPED_NOUNS = {
+    "em": {"email", "address"},
+    "ph": {"phon", "number"},
+    "dt": {"dat", "day"},
+    "tm": {"time"},
+    "mo": {"amount", "price", "cost"},
+    "dm": {"expiry", "expir"},
+    "pron": {"pronoun"},
+}
 
 
 def _attr_cues(f: Fact) -> set[str]:
@@ -266,36 +339,57 @@ def _class_nouns(f: Fact) -> set[str]:
 # Values.
 
 _FRAMES: dict[str, list[re.Pattern]] = {
-    "location": _compile([
-        r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
-        r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
-    ]),
-    "employer": _compile([
-        r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
-        r"\bjoined\s+(?P<v>[^,;.]+)",
-        r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+(?:at|of)\s+(?P<v>[^,;.]+)",
-    ]),
-    "manager": _compile([r"\breports? to\s+(?P<v>[^,;.]+)", r"\b(?:manager|boss|supervisor)\s+(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)"]),
-    "champion": _compile([
-        r"\bchampion\b[^:;]*?\b(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-        r"^(?P<v>[a-z]+ [a-z]+)\b[^;]*?\bis (?:now )?(?:our|their|the) (?:main |new |primary )?champion",
-    ]),
-    "school": _compile([r"\b(?:attends|attending|goes to|enrolled (?:at|in)|transferred to|studies at)\s+(?P<v>[^,;.]+)"]),
-    "bank": _compile([
-        r"\bbanks? (?:with|at)\s+(?P<v>[^,;.]+)",
-        r"\b(?:accounts?|savings|money|checking) (?:to|at|with)\s+(?P<v>[^,;.]*?\b(?:bank|credit union))",
-        r"\bbank (?:is|:)\s+(?P<v>[^,;.]+)",
-    ]),
-    "name": _compile([
-        r"\b(?:name|surname|firstname) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-        r"\b(?:goes by|go by|(?:is|are|be|was) (?:now )?(?:called|named)|renamed(?: to| as)?)\s+(?P<v>[^,;.]+)",
-    ]),
+    "location": _compile(
+        [
+            r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
+            r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
+        ]
+    ),
+    "employer": _compile(
+        [
+            r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
+            r"\bjoined\s+(?P<v>[^,;.]+)",
+            r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+(?:at|of)\s+(?P<v>[^,;.]+)",
+        ]
+    ),
+    "manager": _compile(
+        [
+            r"\breports? to\s+(?P<v>[^,;.]+)",
+            r"\b(?:manager|boss|supervisor)\s+(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+        ]
+    ),
+    "champion": _compile(
+        [
+            r"\bchampion\b[^:;]*?\b(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+            r"^(?P<v>[a-z]+ [a-z]+)\b[^;]*?\bis (?:now )?(?:our|their|the) (?:main |new |primary )?champion",
+        ]
+    ),
+    "school": _compile(
+        [r"\b(?:attends|attending|goes to|enrolled (?:at|in)|transferred to|studies at)\s+(?P<v>[^,;.]+)"]
+    ),
+    "bank": _compile(
+        [
+            r"\bbanks? (?:with|at)\s+(?P<v>[^,;.]+)",
+            r"\b(?:accounts?|savings|money|checking) (?:to|at|with)\s+(?P<v>[^,;.]*?\b(?:bank|credit union))",
+            r"\bbank (?:is|:)\s+(?P<v>[^,;.]+)",
+        ]
+    ),
+    "name": _compile(
+        [
+            r"\b(?:name|surname|firstname) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+            r"\b(?:goes by|go by|(?:is|are|be|was) (?:now )?(?:called|named)|renamed(?: to| as)?)\s+(?P<v>[^,;.]+)",
+        ]
+    ),
     "username": _compile([r"\b(?:username|handle|login) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.\s]+)"]),
-    "role": _compile([
-        r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
-        r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-        r"\b(?:is|was|as) (?:a|an|the|their|our|his|her) (?P<v>(?:[a-z]+ ){0,3}(?:" + "|".join(sorted(lex.ROLE_NOUNS)) + r")\b(?: (?:of|for) [a-z]+)?)",
-    ]),
+    "role": _compile(
+        [
+            r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
+            r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+            r"\b(?:is|was|as) (?:a|an|the|their|our|his|her) (?P<v>(?:[a-z]+ ){0,3}(?:"
+            + "|".join(sorted(lex.ROLE_NOUNS))
+            + r")\b(?: (?:of|for) [a-z]+)?)",
+        ]
+    ),
 }
 
 
@@ -326,7 +420,9 @@ def _frame_values(f: Fact) -> dict[str, set[str]]:
 
 def _broad_place(terms: set[str], raw: str) -> bool:
     places = lex.COUNTRIES | lex.REGIONS
-    return bool(terms) and (all(t in places for t in terms) or any(p in raw for p in places if " " in p and p in raw))
+    return bool(terms) and (
+        all(t in places for t in terms) or any(p in raw for p in places if " " in p and p in raw)
+    )
 
 
 def _abandoned(n: Fact) -> set[str]:
@@ -336,7 +432,9 @@ def _abandoned(n: Fact) -> set[str]:
         for m in p.finditer(n.text):
             group = "x" if "x" in p.groupindex else "a"
             out |= set(_terms(_cut(m.group(group), 4)))
-    for m in re.finditer(r"\b(?:from|away from|after leaving|instead of) ([\w\-\.\+# ]+?)(?: to\b|,|;|$| and\b)", n.text):
+    for m in re.finditer(
+        r"\b(?:from|away from|after leaving|instead of) ([\w\-\.\+# ]+?)(?: to\b|,|;|$| and\b)", n.text
+    ):
         out |= set(_terms(_cut(m.group(1), 4)))
     return out
 
@@ -346,8 +444,11 @@ def class_conflicts(o: Fact, n: Fact) -> list[tuple[str, set[str], set[str]]]:
     abandoned_tokens = _abandoned(n)
     for cls in set(o.classes) & set(n.classes):
         mo, mn = o.classes[cls], n.classes[cls]
-        current = {m for m in mn if not ({canon(w)[0] for w in m.split()} & abandoned_tokens
-                                         or m.split()[0] in abandoned_tokens)}
+        current = {
+            m
+            for m in mn
+            if not ({canon(w)[0] for w in m.split()} & abandoned_tokens or m.split()[0] in abandoned_tokens)
+        }
         if current and not (mo & current) and current - mo:
             out.append((cls, mo, current))
     return out
@@ -357,8 +458,13 @@ _TYPED_KINDS = ("mo", "dt", "dm", "ph", "em", "hr", "tm", "tu", "wd", "pron", "p
 
 
 def _age(f: Fact) -> set[str]:
-    return {m.group(1) for m in re.finditer(
-        r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|[,.;]|last|this|on|in|years|yesterday|today))", f.text)}
+    return {
+        m.group(1)
+        for m in re.finditer(
+            r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|[,.;]|last|this|on|in|years|yesterday|today))",
+            f.text,
+        )
+    }
 
 
 def typed_conflicts(o: Fact, n: Fact) -> list[tuple[str, set[str], set[str]]]:
@@ -375,7 +481,9 @@ def typed_conflicts(o: Fact, n: Fact) -> list[tuple[str, set[str], set[str]]]:
         out.append(("age", ao, an))
     for unit in set(o.counts) & set(n.counts):
         if not (o.counts[unit] & n.counts[unit]):
-            out.append((f"count of {unit}", {str(x) for x in o.counts[unit]}, {str(x) for x in n.counts[unit]}))
+            out.append(
+                (f"count of {unit}", {str(x) for x in o.counts[unit]}, {str(x) for x in n.counts[unit]})
+            )
     return out
 
 
@@ -400,7 +508,8 @@ def template_conflict(o: Fact, n: Fact) -> tuple[list[str], list[str], list[str]
     if not context or set(old_slot) & set(new_slot):
         return None
     if _slot_kinds(old_slot) != _slot_kinds(new_slot[: len(old_slot) + 1]) and not (
-            _slot_kinds(old_slot) <= _slot_kinds(new_slot)):
+        _slot_kinds(old_slot) <= _slot_kinds(new_slot)
+    ):
         return None  # "at 9am" -> "ran long today": not a new value of the same kind
     return context, old_slot, new_slot
 
@@ -419,6 +528,7 @@ def _single_valued_cue(terms: set[str]) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # The decision.
 
+
 def _verdict(v: Verdict, confidence: float, reason: str) -> tuple[Verdict, float, str]:
     return v, confidence, reason
 
@@ -435,11 +545,15 @@ def decide(old: str, new: str) -> tuple[Verdict, float, str]:
 
     if relation == "different":
         if shared:
-            return _verdict(Verdict.NEW_FACT, 0.85, f"{why}: the same attribute of another entity is a new fact")
+            return _verdict(
+                Verdict.NEW_FACT, 0.85, f"{why}: the same attribute of another entity is a new fact"
+            )
         return _verdict(Verdict.NEW_FACT, 0.85, f"{why}")
     named_o, named_n = _named(o), _named(n)
     if named_o and named_n and not (named_o & named_n) and not _first(_CHANGE, n.text):
-        return _verdict(Verdict.NEW_FACT, 0.85, f"a different one, named {sorted(named_n)[0]}, not {sorted(named_o)[0]}")
+        return _verdict(
+            Verdict.NEW_FACT, 0.85, f"a different one, named {sorted(named_n)[0]}, not {sorted(named_o)[0]}"
+        )
 
     # Restatements.
     neg_parity = _has_neg(core_o) == _has_neg(core_n)
@@ -448,25 +562,49 @@ def decide(old: str, new: str) -> tuple[Verdict, float, str]:
     if core_o == core_n and neg_parity and relation != "describes":
         return _verdict(Verdict.DUPLICATE, 0.95, "restates the same content in other words")
     generalized = _UNIVERSAL.search(n.text) and not _UNIVERSAL.search(o.text)
-    allowed = _class_nouns(o) | _class_nouns(n) | set().union(set(), *(_HYPERNYMS.get(t, set()) for t in core_o & core_n))
-    if core_n and (core_n - allowed) <= core_o and neg_parity and not ending and not change \
-            and relation != "describes" and not generalized:
+    allowed = (
+        _class_nouns(o)
+        | _class_nouns(n)
+        | set().union(set(), *(_HYPERNYMS.get(t, set()) for t in core_o & core_n))
+    )
+    if (
+        core_n
+        and (core_n - allowed) <= core_o
+        and neg_parity
+        and not ending
+        and not change
+        and relation != "describes"
+        and not generalized
+    ):
         return _verdict(Verdict.DUPLICATE, 0.88, "says nothing the old fact doesn't already say")
     if core_o and core_o <= core_n and neg_parity and not ending:
         extras = core_n - core_o
         if extras <= allowed and not change:
-            return _verdict(Verdict.DUPLICATE, 0.88, "restates the old fact, naming only what kind of thing it is")
+            return _verdict(
+                Verdict.DUPLICATE, 0.88, "restates the old fact, naming only what kind of thing it is"
+            )
 
     additive = _first(_ADDITIVE, n.text)
     counted = _count_growth(o, n)
     if additive and counted is None:
-        return _verdict(Verdict.NEW_FACT, 0.85 if not shared else 0.8,
-                        f"additive language ('{additive.group(0)}'): an independent fact alongside the old one")
+        return _verdict(
+            Verdict.NEW_FACT,
+            0.85 if not shared else 0.8,
+            f"additive language ('{additive.group(0)}'): an independent fact alongside the old one",
+        )
 
     hedge = _first(_HEDGES, n.text)
     if hedge:
-        if shared_wide or relation == "describes" or (relation == "same" and o.subject.kind in ("thing", "name")):
-            return _verdict(Verdict.SUPPLEMENTS, 0.8, f"hedged language ('{hedge.group(0)}') is not a commitment; the old fact stands")
+        if (
+            shared_wide
+            or relation == "describes"
+            or (relation == "same" and o.subject.kind in ("thing", "name"))
+        ):
+            return _verdict(
+                Verdict.SUPPLEMENTS,
+                0.8,
+                f"hedged language ('{hedge.group(0)}') is not a commitment; the old fact stands",
+            )
         return _verdict(Verdict.NEW_FACT, 0.7, f"hedged language ('{hedge.group(0)}') about something else")
 
     reverted = _reversion(o, n)
@@ -483,21 +621,36 @@ def decide(old: str, new: str) -> tuple[Verdict, float, str]:
         historical = re.search(r"\b(?:was|were|did|ran|had|\w+ed) (?:[\w']+ ){0,5}?in yr_\d{4}\b", n.text)
     if historical and not re.search(r"\bnow\b|\bcurrently\b|\bsince then\b", n.text):
         if body_o and body_o <= n.term_set:
-            return _verdict(Verdict.SUPPLEMENTS, 0.75, f"a past period ('{historical.group(0)}') of the same fact")
-        return _verdict(Verdict.NEW_FACT, 0.85, f"describes a past period ('{historical.group(0)}'), not the current state")
+            return _verdict(
+                Verdict.SUPPLEMENTS, 0.75, f"a past period ('{historical.group(0)}') of the same fact"
+            )
+        return _verdict(
+            Verdict.NEW_FACT,
+            0.85,
+            f"describes a past period ('{historical.group(0)}'), not the current state",
+        )
 
     place_like = {"location", "timezone"} & o.attrs or "location" in frame_values(o)
     temporary = _first(_TEMPORARY, n.text)
     if temporary and place_like and not ending:
-        return _verdict(Verdict.NEW_FACT, 0.85, f"a short stay ('{temporary.group(0)}') doesn't change where they live")
+        return _verdict(
+            Verdict.NEW_FACT, 0.85, f"a short stay ('{temporary.group(0)}') doesn't change where they live"
+        )
 
-    subset = re.search(r"\b(?:of|out of|among|part of|some of|one of) (?:those|these|them|the|its|their|our|his|her) (\w+)", n.text)
+    subset = re.search(
+        r"\b(?:of|out of|among|part of|some of|one of) (?:those|these|them|the|its|their|our|his|her) (\w+)",
+        n.text,
+    )
     if subset and canon(subset.group(1))[0] in o.term_set | {"them", "those", "these"}:
-        return _verdict(Verdict.SUPPLEMENTS, 0.8, f"about a part of what the old fact describes ('{subset.group(0)}')")
+        return _verdict(
+            Verdict.SUPPLEMENTS, 0.8, f"about a part of what the old fact describes ('{subset.group(0)}')"
+        )
 
     slot = _slot_relation(o, n)
     if slot == "qualifier":
-        return _verdict(Verdict.NEW_FACT, 0.85, "a differently qualified slot (e.g. work vs personal) holds its own value")
+        return _verdict(
+            Verdict.NEW_FACT, 0.85, "a differently qualified slot (e.g. work vs personal) holds its own value"
+        )
     if slot == "attribute":
         return _verdict(Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not ending:
@@ -505,8 +658,11 @@ def decide(old: str, new: str) -> tuple[Verdict, float, str]:
 
     if ending:
         term, phrase = ending
-        return _verdict(Verdict.CONTRADICTS, 0.95 if relation == "same" else 0.9,
-                        f"the new fact ends what the old one states ('{phrase}' covers '{term}')")
+        return _verdict(
+            Verdict.CONTRADICTS,
+            0.95 if relation == "same" else 0.9,
+            f"the new fact ends what the old one states ('{phrase}' covers '{term}')",
+        )
 
     completed = _completion(o, n)
     if completed:
@@ -524,7 +680,9 @@ def decide(old: str, new: str) -> tuple[Verdict, float, str]:
     refinement = _first(_REFINEMENT, n.text)
     if core_o and core_o <= core_n:
         if refinement:
-            return _verdict(Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')")
+            return _verdict(
+                Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')"
+            )
         return _verdict(Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
     if relation == "describes":
         return _verdict(Verdict.SUPPLEMENTS, 0.8, why)
@@ -539,14 +697,32 @@ def decide(old: str, new: str) -> tuple[Verdict, float, str]:
         return _verdict(Verdict.SUPPLEMENTS, 0.65, f"related detail about '{word}' without a change")
     families_o = {lex.ATTRIBUTES[a]["family"] for a in o.attrs if a in lex.ATTRIBUTES}
     families_n = {lex.ATTRIBUTES[a]["family"] for a in n.attrs if a in lex.ATTRIBUTES}
-    if set(o.classes) & set(n.classes) or _generic_domain(o, n) or (families_o & families_n and relation == "same"):
+    if (
+        set(o.classes) & set(n.classes)
+        or _generic_domain(o, n)
+        or (families_o & families_n and relation == "same")
+    ):
         return _verdict(Verdict.SUPPLEMENTS, 0.6, "same kind of fact, no sign that either replaces the other")
     return _verdict(Verdict.NEW_FACT, 0.75, "no shared attribute: an independent fact")
 
 
-_PAST_STATE = {"lived": "liv", "worked": "work", "owned": "own", "studied": "study", "attended": "attend",
-               "drove": "drive", "used": "us", "played": "play", "taught": "teach", "managed": "manag",
-               "led": "lead", "stayed": "stay", "resided": "liv", "belonged": "belong", "dated": "dat"}
+_PAST_STATE = {
+    "lived": "liv",
+    "worked": "work",
+    "owned": "own",
+    "studied": "study",
+    "attended": "attend",
+    "drove": "drive",
+    "used": "us",
+    "played": "play",
+    "taught": "teach",
+    "managed": "manag",
+    "led": "lead",
+    "stayed": "stay",
+    "resided": "liv",
+    "belonged": "belong",
+    "dated": "dat",
+}
 
 
 _PAST_STATE_RE = re.compile(r"\b(" + "|".join(_PAST_STATE) + r")\b")
@@ -555,7 +731,9 @@ _PAST_STATE_RE = re.compile(r"\b(" + "|".join(_PAST_STATE) + r")\b")
 def _past_state(o: Fact, n: Fact) -> re.Match | None:
     """'lived in Marseille' next to 'live in Lyon': the past tense of the old fact's own verb is history."""
     for m in _PAST_STATE_RE.finditer(n.text):
-        if _PAST_STATE[m.group(1)] in o.term_set and not re.search(r"\b(?:has|have|had) " + m.group(1), n.text):
+        if _PAST_STATE[m.group(1)] in o.term_set and not re.search(
+            r"\b(?:has|have|had) " + m.group(1), n.text
+        ):
             return m
     m = re.search(r"\b(?:was|were) (?:a|an|the|in|at|on|with|based|employed)\b", n.text)
     if m and re.search(r"\b(?:is|are|am)\b", o.text) and not re.search(r"\b(?:was|were) \w+ed\b", n.text):
@@ -580,7 +758,12 @@ def _fuzzy_overlap(a: set[str], b: set[str]) -> set[str]:
 
 def _ending(o: Fact, n: Fact) -> tuple[str, str] | None:
     """The new fact says the thing the old one asserts is over: (old term, phrase)."""
-    old_values = _expand(_body(o) | {canon(a)[0] for a in o.subject.apposition}) - {"year", "day", "month", "week"}
+    old_values = _expand(_body(o) | {canon(a)[0] for a in o.subject.apposition}) - {
+        "year",
+        "day",
+        "month",
+        "week",
+    }
     if o.subject.kind == "name":
         old_values -= set(o.subject.key)
     old_negative = _first(_OLD_NEGATIVE, o.text)
@@ -600,15 +783,20 @@ def _ending(o: Fact, n: Fact) -> tuple[str, str] | None:
 
 def _completion(o: Fact, n: Fact) -> str | None:
     ongoing = set(o.tokens) & lex.ONGOING_WORDS
-    done = re.search(r"\b(?:finished|completed|defended|graduated|is done|are done|was done|wrapped up|gave birth|"
-                     r"healed|came off|ended|concluded)\b", n.text)
+    done = re.search(
+        r"\b(?:finished|completed|defended|graduated|is done|are done|was done|wrapped up|gave birth|"
+        r"healed|came off|ended|concluded)\b",
+        n.text,
+    )
     if not ongoing or not done:
         return None
     anchor = (_body(o) & _body(n)) - {"now"}
     if not anchor:
         return None
-    return (f"'{sorted(ongoing)[0]}' in the old fact is an ongoing state that the new one says ended "
-            f"('{done.group(0)}', same '{sorted(anchor)[0]}')")
+    return (
+        f"'{sorted(ongoing)[0]}' in the old fact is an ongoing state that the new one says ended "
+        f"('{done.group(0)}', same '{sorted(anchor)[0]}')"
+    )
 
 
 def _state_transition(o: Fact, n: Fact, relation: str) -> str | None:
@@ -641,32 +829,53 @@ def _reversion(o: Fact, n: Fact) -> tuple[Verdict, float, str] | None:
         previous = set(_terms(_cut(fm.group(1), 3)))
         current = set(_terms(_cut(fm.group(2), 3)))
     else:
-        am = re.search(r"\b(?:moved away from|having left|after leaving|switched from|gave up|quit) ([\w\-\.\+# ]+)", o.text)
+        am = re.search(
+            r"\b(?:moved away from|having left|after leaving|switched from|gave up|quit) ([\w\-\.\+# ]+)",
+            o.text,
+        )
         if am:
             previous = set(_terms(_cut(am.group(1), 3)))
             current = current - previous
-        sm = re.search(r"\b(?:switched|moved|changed|migrated|converted)\b(?: \w+){0,3} to ([\w\-\.\+# ]+)", o.text)
+        sm = re.search(
+            r"\b(?:switched|moved|changed|migrated|converted)\b(?: \w+){0,3} to ([\w\-\.\+# ]+)", o.text
+        )
         if sm:
             current = set(_terms(_cut(sm.group(1), 3)))
     current -= _FRAME_STEMS
     word = m.group(0).split()[0]
     if target & previous and not target & current:
-        return (Verdict.CONTRADICTS, 0.93,
-                f"reversion: '{m.group(0).strip()}' returns to what the old fact says was left behind")
+        return (
+            Verdict.CONTRADICTS,
+            0.93,
+            f"reversion: '{m.group(0).strip()}' returns to what the old fact says was left behind",
+        )
     if current and (target <= current or current <= target):
-        return (Verdict.SUPPLEMENTS, 0.85,
-                f"reversion to the old value ('{m.group(0).strip()}'): the old fact still holds after a detour")
+        return (
+            Verdict.SUPPLEMENTS,
+            0.85,
+            f"reversion to the old value ('{m.group(0).strip()}'): the old fact still holds after a detour",
+        )
     if tried & current:
-        return (Verdict.CONTRADICTS, 0.92,
-                f"reversion: the old value '{sorted(tried & current)[0]}' was tried and abandoned ('{word} ...')")
+        return (
+            Verdict.CONTRADICTS,
+            0.92,
+            f"reversion: the old value '{sorted(tried & current)[0]}' was tried and abandoned ('{word} ...')",
+        )
     if current and current <= n.term_set:
-        return (Verdict.CONTRADICTS, 0.88,
-                f"reversion: '{m.group(0).strip()}' replaces the old value, which the new fact names as abandoned")
+        return (
+            Verdict.CONTRADICTS,
+            0.88,
+            f"reversion: '{m.group(0).strip()}' replaces the old value, which the new fact names as abandoned",
+        )
     for cls in set(o.classes) & set(n.classes):
         targeted = {x for x in n.classes[cls] if canon(x.split()[0])[0] in target}
         if o.classes[cls] and targeted and not (o.classes[cls] & targeted):
             return (Verdict.CONTRADICTS, 0.88, f"reversion to a different {cls} than the old fact names")
-    return (Verdict.SUPPLEMENTS, 0.6, f"reversion ('{m.group(0).strip()}') that doesn't clearly touch the old value")
+    return (
+        Verdict.SUPPLEMENTS,
+        0.6,
+        f"reversion ('{m.group(0).strip()}') that doesn't clearly touch the old value",
+    )
 
 
 def _count_growth(o: Fact, n: Fact) -> tuple[Verdict, float, str] | None:
@@ -676,15 +885,21 @@ def _count_growth(o: Fact, n: Fact) -> tuple[Verdict, float, str] | None:
         unit = canon(m.group(2))[0]
         if unit in o.counts and ordinals[m.group(1)] - 1 in o.counts[unit]:
             old = ordinals[m.group(1)] - 1
-            return (Verdict.CONTRADICTS, 0.88,
-                    f"the old fact counts {old} ({unit}); a {m.group(1)} one makes {old + 1}")
+            return (
+                Verdict.CONTRADICTS,
+                0.88,
+                f"the old fact counts {old} ({unit}); a {m.group(1)} one makes {old + 1}",
+            )
     return None
 
 
 def _switch_value(o: Fact, n: Fact) -> tuple[str, set[str], set[str]] | None:
-    """"switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
-    m = re.search(r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
-                  r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)", n.text)
+    """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
+    m = re.search(
+        r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
+        r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)",
+        n.text,
+    )
     if not m:
         return None
     body_o, body_n = _body(o), _body(n)
@@ -709,29 +924,43 @@ def _antonym(o: Fact, n: Fact) -> tuple[str, str] | None:
     return None
 
 
-def _value_conflict(o: Fact, n: Fact, relation: str, change: re.Match | None) -> tuple[Verdict, float, str] | None:
+def _value_conflict(
+    o: Fact, n: Fact, relation: str, change: re.Match | None
+) -> tuple[Verdict, float, str] | None:
     """A single-valued slot with a new value in place of the old one."""
     if _first(_SUBSET, n.text) and (set(o.counts) or o.typed.get("mo") or re.search(r"\d", o.text)):
         return (Verdict.SUPPLEMENTS, 0.8, "a part of the old quantity, not a new value of it")
     marker = change.group(0) if change else None
-    one_off = re.search(r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
-                        r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
-                        r"\bfor (?:today|tomorrow)\b|\bso far\b", n.text)
+    one_off = re.search(
+        r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
+        r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
+        r"\bfor (?:today|tomorrow)\b|\bso far\b",
+        n.text,
+    )
     if one_off and not marker:
         return None
     if one_off and marker and re.search(r"\bonly\b|\bjust\b|\bone[- ]off\b", one_off.group(0)):
-        return (Verdict.NEW_FACT, 0.8, f"a one-off exception ('{one_off.group(0)}') leaves the standing fact in place")
+        return (
+            Verdict.NEW_FACT,
+            0.8,
+            f"a one-off exception ('{one_off.group(0)}') leaves the standing fact in place",
+        )
     shared_attrs = o.attrs & n.attrs
     template = template_conflict(o, n)
-    same_thing = relation == "same" and o.subject.kind in ("thing", "name") and bool(o.subject.key & n.subject.key)
+    same_thing = (
+        relation == "same" and o.subject.kind in ("thing", "name") and bool(o.subject.key & n.subject.key)
+    )
     things_o = set(o.subject.key) if o.subject.kind == "thing" else set()
     things_n = set(n.subject.key) if n.subject.kind == "thing" else set()
     anchor = ((_body(o) | things_o) & (_body(n) | things_n)) - {t for t in _body(o) if "_" in t} - {"now"}
     findings: list[tuple[float, str]] = []
 
     for cls, mo, mn in class_conflicts(o, n):
-        single = cls in lex.SINGLE_VALUED_CLASSES or cls == "timezone" or (
-            cls == "language" and "reply_language" in shared_attrs)
+        single = (
+            cls in lex.SINGLE_VALUED_CLASSES
+            or cls == "timezone"
+            or (cls == "language" and "reply_language" in shared_attrs)
+        )
         label = f"{cls} {'/'.join(sorted(mo))} -> {'/'.join(sorted(mn))}"
         if single and marker:
             findings.append((0.93, f"{label} with '{marker}'"))
@@ -752,20 +981,34 @@ def _value_conflict(o: Fact, n: Fact, relation: str, change: re.Match | None) ->
         anchored = implied or bool(shared_attrs) or bool(anchor) or same_thing
         if kind in ("dd", "pc"):
             anchored = anchored and bool(shared_attrs)
-        if kind in ("dt", "tm", "tu", "wd", "dd", "qt", "mon") and events_o != events_n and (events_o or events_n):
+        if (
+            kind in ("dt", "tm", "tu", "wd", "dd", "qt", "mon")
+            and events_o != events_n
+            and (events_o or events_n)
+        ):
             anchored = False  # "renewal call on the 10th" is another event than the renewal
         if not anchored:
             continue
         label = f"{_KIND_NAMES.get(kind, kind)} {'/'.join(sorted(vo))} -> {'/'.join(sorted(vn))}"
-        scoped = kind in ("tm", "tu", "hr") and "wd" in n.typed and "wd" not in o.typed and re.search(
-            r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|on) (?:mon|tue|wed|thu|fri|sat|sun)|weekends?\b",
-            n.raw.lower())
+        scoped = (
+            kind in ("tm", "tu", "hr")
+            and "wd" in n.typed
+            and "wd" not in o.typed
+            and re.search(
+                r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|on) (?:mon|tue|wed|thu|fri|sat|sun)|weekends?\b",
+                n.raw.lower(),
+            )
+        )
         if scoped:
             findings.append((0.7, f"{label}, but only on some days"))
         elif kind == "mon" and not marker:
             continue
-        elif kind in ("wd", "tm", "tu") and not marker and template is None and not (
-                {"wd"} <= kinds and kinds & {"tm", "tu"} and (len(anchor) >= 2 or same_thing)):
+        elif (
+            kind in ("wd", "tm", "tu")
+            and not marker
+            and template is None
+            and not ({"wd"} <= kinds and kinds & {"tm", "tu"} and (len(anchor) >= 2 or same_thing))
+        ):
             findings.append((0.8, f"{label}"))
         elif marker:
             findings.append((0.93, f"{label} with '{marker}'"))
@@ -794,14 +1037,21 @@ def _value_conflict(o: Fact, n: Fact, relation: str, change: re.Match | None) ->
         switched = _switch_value(o, n)
         if switched:
             verb, anchor_terms, value = switched
-            findings.append((0.88, f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}"))
+            findings.append(
+                (0.88, f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}")
+            )
     if not findings and template is not None and not _first(_REFINEMENT, n.text) and events_o == events_n:
         context, old_slot, new_slot = template
         cue = _single_valued_cue(set(context) - {"seat", "licens"})
         label = f"same wording, '{' '.join(old_slot)}' -> '{' '.join(new_slot)}'"
         places = lex.COUNTRIES | lex.REGIONS
         equivalent = any(o.classes.get(c) and o.classes.get(c) == n.classes.get(c) for c in o.classes)
-        if not (set(old_slot) & places or set(new_slot) & places) and not equivalent and len(new_slot) <= 4 and len(old_slot) <= 4:
+        if (
+            not (set(old_slot) & places or set(new_slot) & places)
+            and not equivalent
+            and len(new_slot) <= 4
+            and len(old_slot) <= 4
+        ):
             if cue and marker:
                 findings.append((0.92, f"{label} in a single-valued {cue} slot, with '{marker}'"))
             elif cue:
@@ -811,7 +1061,9 @@ def _value_conflict(o: Fact, n: Fact, relation: str, change: re.Match | None) ->
     if not findings and marker:
         pair = _antonym(o, n)
         if pair and anchor:
-            findings.append((0.86, f"'{pair[0]}' became '{pair[1]}' for the same {sorted(anchor)[0]}, with '{marker}'"))
+            findings.append(
+                (0.86, f"'{pair[0]}' became '{pair[1]}' for the same {sorted(anchor)[0]}, with '{marker}'")
+            )
 
     if not findings:
         return None
@@ -829,8 +1081,20 @@ def _value_conflict(o: Fact, n: Fact, relation: str, change: re.Match | None) ->
     return (Verdict.CONTRADICTS, confidence, f"new value: {label}")
 
 
-_KIND_NAMES = {"mo": "amount", "dt": "date", "dm": "expiry", "ph": "phone number", "em": "e-mail", "hr": "hours",
-               "tm": "time", "tu": "time", "wd": "days", "pron": "pronouns", "pc": "rate", "dd": "day"}
+_KIND_NAMES = {
+    "mo": "amount",
+    "dt": "date",
+    "dm": "expiry",
+    "ph": "phone number",
+    "em": "e-mail",
+    "hr": "hours",
+    "tm": "time",
+    "tu": "time",
+    "wd": "days",
+    "pron": "pronouns",
+    "pc": "rate",
+    "dd": "day",
+}
 
 
 @lru_cache(maxsize=4096)
@@ -842,7 +1106,9 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
 class RulesClassifier:
     model = MODEL_ID
 
-    def classify(self, new_content: str, new_topic: str, candidates: list[Candidate], model: str) -> Classification:
+    def classify(
+        self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
+    ) -> Classification:
         verdicts = [self.judge(c.content, new_content, c.id) for c in candidates]
         return Classification(verdicts=verdicts, model=MODEL_ID, details={"classifier": "rules"})
 

@@ -55,12 +55,16 @@ class BaseTransport(Generic[HttpClientT]):
             timeout=self.config.timeout,
         )
 
-    def retry_delay_after_error(self, error: httpx.TransportError, request: httpx.Request, attempt: int) -> float:
+    def retry_delay_after_error(
+        self, error: httpx.TransportError, request: httpx.Request, attempt: int
+    ) -> float:
         """Seconds to wait before retrying after a transport failure; raises the typed error when out of retries."""
         if not self.retry.should_retry_error(error, attempt):
             raise error_from_transport(error, request) from error
         delay = self.retry.delay(attempt)
-        logger.info("Retrying %s %s in %.2fs after %s", request.method, request.url, delay, type(error).__name__)
+        logger.info(
+            "Retrying %s %s in %.2fs after %s", request.method, request.url, delay, type(error).__name__
+        )
         return delay
 
     def retry_delay_after_response(self, response: httpx.Response, attempt: int) -> float | None:

@@ -77,15 +77,20 @@ def _page_calls(
     )
 
 
-def _get_call(memory_id: IdLike, as_of: TimestampLike | None, known_at: TimestampLike | None) -> APICall[Memory]:
+def _get_call(
+    memory_id: IdLike, as_of: TimestampLike | None, known_at: TimestampLike | None
+) -> APICall[Memory]:
     params = query(as_of=_timestamp(as_of, "as_of"), known_at=_timestamp(known_at, "known_at"))
     return APICall("GET", path("/agent/memories/{}", memory_id), Memory.model_validate, params=params)
 
 
-def _history_call(memory_id: IdLike, as_of: TimestampLike | None = None,
-                  known_at: TimestampLike | None = None) -> APICall[HistoryResult]:
+def _history_call(
+    memory_id: IdLike, as_of: TimestampLike | None = None, known_at: TimestampLike | None = None
+) -> APICall[HistoryResult]:
     params = query(as_of=_timestamp(as_of, "as_of"), known_at=_timestamp(known_at, "known_at"))
-    return APICall("GET", path("/agent/memories/{}/history", memory_id), HistoryResult.model_validate, params=params)
+    return APICall(
+        "GET", path("/agent/memories/{}/history", memory_id), HistoryResult.model_validate, params=params
+    )
 
 
 def _supersede_call(
@@ -113,7 +118,9 @@ def _supersede_call(
             metadata=dict(metadata) if metadata is not None else None,
         )
     else:
-        raise InvalidArgumentError("supersede() needs content=... (a new fact) or superseded_by=<existing id>")
+        raise InvalidArgumentError(
+            "supersede() needs content=... (a new fact) or superseded_by=<existing id>"
+        )
     return APICall(
         "POST",
         path("/agent/memories/{}/supersede", memory_id),
@@ -140,7 +147,9 @@ class Memories(SyncResource):
         sends one `Idempotency-Key` (generated unless given) on all its retries,
         so a retried write is never stored twice.
         """
-        return self._transport.send(_add_call(content, topic, valid_from, metadata, auto_supersede, idempotency_key))
+        return self._transport.send(
+            _add_call(content, topic, valid_from, metadata, auto_supersede, idempotency_key)
+        )
 
     def list(
         self,
@@ -153,7 +162,12 @@ class Memories(SyncResource):
     ) -> Pager[Memory, MemoryPage]:
         """Every matching memory, fetched page by page as you iterate (`limit` is the page size)."""
         calls = _page_calls(
-            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=None,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return Pager(self._transport.send, calls, _memories)
 
@@ -169,7 +183,12 @@ class Memories(SyncResource):
     ) -> MemoryPage:
         """One page of memories; pass its `next_cursor` back as `cursor` for the next one."""
         calls = _page_calls(
-            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=None,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return self._transport.send(calls(cursor))
 
@@ -185,7 +204,12 @@ class Memories(SyncResource):
     ) -> Pager[Memory, MemoryPage]:
         """Memories ranked by semantic similarity to `q`, each with a `score`, fetched page by page."""
         calls = _page_calls(
-            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=q,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return Pager(self._transport.send, calls, _memories)
 
@@ -202,7 +226,12 @@ class Memories(SyncResource):
     ) -> MemoryPage:
         """One page of search results; pass its `next_cursor` back as `cursor` for the next one."""
         calls = _page_calls(
-            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=q,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return self._transport.send(calls(cursor))
 
@@ -212,8 +241,9 @@ class Memories(SyncResource):
         """One memory, as it was valid at `as_of` and as the service knew it at `known_at`."""
         return self._transport.send(_get_call(memory_id, as_of, known_at))
 
-    def history(self, memory_id: IdLike, *, as_of: TimestampLike | None = None,
-                known_at: TimestampLike | None = None) -> HistoryResult:
+    def history(
+        self, memory_id: IdLike, *, as_of: TimestampLike | None = None, known_at: TimestampLike | None = None
+    ) -> HistoryResult:
         """The supersession chain this memory belongs to and its recorded versions, oldest first
         (as known at `known_at`)."""
         return self._transport.send(_history_call(memory_id, as_of, known_at))
@@ -262,7 +292,12 @@ class AsyncMemories(AsyncResource):
     ) -> AsyncPager[Memory, MemoryPage]:
         """Every matching memory, for `async for`, fetched page by page (`limit` is the page size)."""
         calls = _page_calls(
-            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=None,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return AsyncPager(self._transport.send, calls, _memories)
 
@@ -278,7 +313,12 @@ class AsyncMemories(AsyncResource):
     ) -> MemoryPage:
         """One page of memories; pass its `next_cursor` back as `cursor` for the next one."""
         calls = _page_calls(
-            q=None, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=None,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return await self._transport.send(calls(cursor))
 
@@ -294,7 +334,12 @@ class AsyncMemories(AsyncResource):
     ) -> AsyncPager[Memory, MemoryPage]:
         """Memories ranked by similarity to `q`, for `async for`, fetched page by page."""
         calls = _page_calls(
-            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=q,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return AsyncPager(self._transport.send, calls, _memories)
 
@@ -311,7 +356,12 @@ class AsyncMemories(AsyncResource):
     ) -> MemoryPage:
         """One page of search results; pass its `next_cursor` back as `cursor` for the next one."""
         calls = _page_calls(
-            q=q, topic=topic, as_of=as_of, known_at=known_at, include_superseded=include_superseded, limit=limit
+            q=q,
+            topic=topic,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            limit=limit,
         )
         return await self._transport.send(calls(cursor))
 
@@ -321,8 +371,9 @@ class AsyncMemories(AsyncResource):
         """One memory, as it was valid at `as_of` and as the service knew it at `known_at`."""
         return await self._transport.send(_get_call(memory_id, as_of, known_at))
 
-    async def history(self, memory_id: IdLike, *, as_of: TimestampLike | None = None,
-                      known_at: TimestampLike | None = None) -> HistoryResult:
+    async def history(
+        self, memory_id: IdLike, *, as_of: TimestampLike | None = None, known_at: TimestampLike | None = None
+    ) -> HistoryResult:
         """The supersession chain this memory belongs to and its recorded versions, oldest first
         (as known at `known_at`)."""
         return await self._transport.send(_history_call(memory_id, as_of, known_at))
