@@ -43,6 +43,8 @@ def _create_key(tenant: str, name: str | None = None) -> str:
 def _dev_key(data_dir: Path) -> str:
     """The same dev key across restarts, kept beside the local database (never in AWS)."""
     path = data_dir / "dev-key"
+    # With AURRA_DATABASE_URL set no embedded server created the data directory.
+    data_dir.mkdir(parents=True, exist_ok=True)
     if path.exists():
         from aurra_core import keys
         from aurra_core.db import get_database

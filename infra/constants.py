@@ -77,7 +77,7 @@ SIZING = {
 # How often the maintenance function runs (an EventBridge schedule).
 MAINTENANCE_SCHEDULE_MINUTES = 60
 
-# --- HTTP routes (../shared/API.md): (method, path, function) -----------------
+# --- HTTP routes (docs/api.md): (method, path, function) ---------------------
 API_ROOT = "agent"
 ROUTES = (
     ("POST", "/agent/memories", WRITE),

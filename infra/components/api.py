@@ -1,4 +1,4 @@
-"""API: the REST API of ../shared/API.md on API Gateway.
+"""API: the REST API of docs/api.md on API Gateway.
 
 - Every route sits behind the Lambda TOKEN authorizer (the `Authorization:
   Bearer <key>` header), whose answer API Gateway caches for
@@ -33,7 +33,7 @@ from infra.config import AurraConfig
 
 
 def _envelope(code: str, message: str | None = None) -> str:
-    """An API.md error body as a gateway response template.
+    """The API's error envelope as a gateway response template.
 
     Without a fixed message, API Gateway's own message is used
     (`$context.error.messageString` is already a quoted JSON string).
@@ -47,7 +47,7 @@ GATEWAY_RESPONSES: dict[str, tuple[str | None, str, str | None]] = {
     # no Authorization header, a malformed one, or the authorizer raised
     # "Unauthorized" (how the Aurra authorizer rejects a key)
     "UNAUTHORIZED": ("401", "unauthorized", "missing or invalid API key"),
-    # an explicit Deny from an authorizer: a 401 as well, per API.md
+    # an explicit Deny from an authorizer: a 401 as well, never a 403 (docs/api.md)
     "ACCESS_DENIED": ("401", "unauthorized", "missing or invalid API key"),
     # the key's id has no API key in the usage plan (not yet provisioned)
     "INVALID_API_KEY": ("401", "unauthorized", "API key is not enabled for this API"),
@@ -137,7 +137,7 @@ class Api(Construct):
         )
         # Path parameters are declared required and checked by API Gateway.
         # Body validation is on as well, but no method declares a request
-        # model, so bodies reach the handlers, which own API.md's 400/422
+        # model, so bodies reach the handlers, which own the API's 400/422
         # answers (with `details`).
         self.validator = self.rest_api.add_request_validator(
             "RequestValidator",

@@ -20,7 +20,9 @@ class DevServer:
     process: subprocess.Popen
 
 
-def start_dev_server(pg_url: str, data_dir: Path, *extra_args: str, **env: str) -> DevServer:
+def start_dev_server(
+    pg_url: str, data_dir: Path, *extra_args: str, cwd: Path = REPO, **env: str
+) -> DevServer:
     environment = {**os.environ, "AURRA_DATABASE_URL": pg_url, "AURRA_LEVEL2_ENABLED": "true", **env}
     process = subprocess.Popen(
         [
@@ -34,7 +36,7 @@ def start_dev_server(pg_url: str, data_dir: Path, *extra_args: str, **env: str) 
             str(data_dir),
             *extra_args,
         ],
-        cwd=REPO,
+        cwd=cwd,
         env=environment,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

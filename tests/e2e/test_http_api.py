@@ -1,4 +1,4 @@
-"""The API of ../shared/API.md over HTTP against `aurra dev`: shapes, codes, the envelope."""
+"""The API of docs/api.md over HTTP against `aurra dev`: shapes, codes, the envelope."""
 
 import httpx
 from dev_server import start_dev_server

@@ -49,9 +49,11 @@ def test_explicit_arguments_win_over_environment(monkeypatch: pytest.MonkeyPatch
 
 
 def test_hosted_default_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hosted API's public address, when neither an argument nor AURRA_BASE_URL names one."""
     monkeypatch.setenv("AURRA_API_KEY", "k")
+    monkeypatch.delenv("AURRA_BASE_URL", raising=False)
     with Aurra() as client:
-        assert client.base_url == "https://api.aurra.dev"
+        assert client.base_url == "https://api.aurra.us"
 
 
 @pytest.mark.parametrize("url", ["localhost:3000", "ftp://x.test", "not a url", "http://"])

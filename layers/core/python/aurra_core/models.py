@@ -1,4 +1,4 @@
-"""Domain and API models. The API shapes here are the contract of ../shared/API.md."""
+"""Domain and API models. The API shapes here are the contract docs/api.md describes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The write pipeline (DESIGN.md, steps 1 to 7): gates, candidate search, one classifier
+"""The write pipeline (docs/architecture.md): gates, candidate search, one classifier
 call, and one transaction that stores the fact, supersedes what it replaces and audits it."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import httpx
 
 from aurra.errors import ConfigurationError
 
-DEFAULT_BASE_URL = "https://api.aurra.dev"
+DEFAULT_BASE_URL = "https://api.aurra.us"
 # Generous: a write may wait on the classifier before the server answers.
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 2
