@@ -214,6 +214,13 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from aurra_local import mcp_server
+
+    mcp_server.run(http=args.http, host=args.host, port=args.port)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aurra", description="Aurra: memory for AI agents, run locally.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -288,6 +295,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=int, help="at most this many tenants get one (default: AURRA_TENANT_INDEX_LIMIT)"
     )
     indexes.set_defaults(func=cmd_tenant_indexes)
+
+    mcp = sub.add_parser(
+        "mcp",
+        help="an MCP server over the API (AURRA_API_KEY, AURRA_BASE_URL): stdio, or --http",
+    )
+    mcp.add_argument("--http", action="store_true", help="streamable HTTP at http://HOST:PORT/mcp")
+    mcp.add_argument("--host", default="127.0.0.1")
+    mcp.add_argument("--port", type=int, default=8765)
+    mcp.set_defaults(func=cmd_mcp)
     return parser
 
 

@@ -1,0 +1,413 @@
+"""`aurra mcp`: Aurra as the memory of any agent that speaks MCP.
+
+An MCP server built on the official `mcp` package that talks to any Aurra deployment
+(hosted, an own AWS stage, or `aurra dev`) through the Python SDK. Over stdio it uses one key
+(`AURRA_API_KEY`); over streamable HTTP each request may bring its own key in its
+`Authorization` header, so one endpoint serves many keys.
+
+Every tool answers with a short text a model reads well plus the API's JSON as structured
+content. The API's errors become tool errors carrying the API's message: nothing a caller
+sends can crash the server.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from aurra import AsyncAurra
+from aurra.errors import APIStatusError, AurraError
+from aurra.models import AuditEvent, AurraModel, Memory, WriteResult
+
+INSTRUCTIONS = """\
+Aurra is a long-term memory of facts about the user and the world they work in. It keeps
+memory current: when a new fact replaces an old one ("switched to Emacs" after "uses Vim"),
+the old one is superseded, not deleted, and every earlier state stays queryable in time.
+
+Use `recall` before answering anything that depends on what you know about the user, and
+`remember` whenever the user states a durable fact about themselves, their work or their
+preferences (not small talk, not questions, not your own words). Pass `auto_supersede=true`
+when the new fact may replace an older one; Aurra's classifier decides, precision first, and
+each decision is in `audit`. Use `supersede` when you are sure a fact replaces a specific
+memory, `revert` to undo a wrong supersession, and `review` for the supersessions Aurra
+proposed but did not dare to make on its own.
+"""
+
+_BEARER = re.compile(r"^Bearer\s+(\S+)$", re.IGNORECASE)
+_Result = TypeVar("_Result")
+
+# Arguments, described for the model that fills them in.
+MemoryId = Annotated[str, Field(description="A memory id (UUID) as returned by remember or recall.")]
+EventId = Annotated[str, Field(description="An audit event id (UUID) as returned by audit or review.")]
+Topic = Annotated[
+    str | None,
+    Field(
+        description="Category of the fact, lowercase letters, digits and underscores "
+        "(e.g. preferences, location, work, health_medical). Defaults to general."
+    ),
+]
+UserId = Annotated[
+    str | None,
+    Field(description="The end user this memory belongs to, when one agent serves many users."),
+]
+Timestamp = Annotated[
+    str | None,
+    Field(description="An RFC 3339 time with a zone, e.g. 2026-04-01T00:00:00Z."),
+]
+
+
+class MessageInput(AurraModel):
+    role: Literal["user", "assistant", "system"]
+    content: str
+    created_at: str | None = None
+
+
+ClientFactory = Callable[[str | None], AsyncAurra]
+
+
+def _default_client_factory(api_key: str | None) -> AsyncAurra:
+    """One client per key (the SDK reads AURRA_API_KEY / AURRA_BASE_URL when no key is given)."""
+    return AsyncAurra(api_key=api_key)
+
+
+class ClientPool:
+    """The Aurra client for a request: its own key over HTTP, else the configured one."""
+
+    def __init__(self, factory: ClientFactory) -> None:
+        self._factory = factory
+        self._clients: dict[str | None, AsyncAurra] = {}
+
+    def for_request(self, ctx: Context | None) -> AsyncAurra:
+        key = _bearer_key(ctx)
+        if key not in self._clients:
+            try:
+                self._clients[key] = self._factory(key)
+            except AurraError as exc:
+                raise ToolError(str(exc)) from exc
+        return self._clients[key]
+
+    async def close(self) -> None:
+        for client in self._clients.values():
+            await client.close()
+        self._clients.clear()
+
+
+def _bearer_key(ctx: Context | None) -> str | None:
+    if ctx is None:
+        return None
+    try:
+        headers = ctx.headers
+    except ValueError:  # no request (an in-process call)
+        return None
+    if not headers:
+        return None
+    header = next((value for name, value in headers.items() if name.lower() == "authorization"), None)
+    if header is None:
+        return None
+    found = _BEARER.match(header.strip())
+    if not found:
+        raise ToolError("The Authorization header must be 'Bearer <Aurra API key>'.")
+    return found.group(1)
+
+
+async def _call(operation: Awaitable[_Result]) -> _Result:
+    """Run one API call; its error becomes a tool error with the API's own message."""
+    try:
+        return await operation
+    except APIStatusError as exc:
+        details = "; ".join(
+            f"{detail.get('field', '')}: {detail.get('problem', detail.get('message', ''))}".strip(": ")
+            for detail in getattr(exc, "details", None) or []
+            if isinstance(detail, dict)
+        )
+        raise ToolError(f"{exc.message}" + (f" ({details})" if details else "")) from exc
+    except AurraError as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def _given(**arguments: Any) -> dict[str, Any]:
+    """The arguments the caller gave: an absent filter is left to the API's default."""
+    return {name: value for name, value in arguments.items() if value is not None}
+
+
+def _result(text: str, data: Any) -> CallToolResult:
+    structured = data.model_dump(mode="json") if isinstance(data, AurraModel) else data
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+
+
+def _when(value: datetime | None) -> str:
+    return value.isoformat().replace("+00:00", "Z") if value else "-"
+
+
+def _memory_line(memory: Memory) -> str:
+    scope = f" user={memory.user_id}" if getattr(memory, "user_id", None) else ""
+    score = f" score={memory.score:.2f}" if memory.score is not None else ""
+    validity = f"valid {_when(memory.valid_from)} .. {_when(memory.valid_to) if memory.valid_to else 'now'}"
+    return f"- [{memory.id}] {memory.content} ({memory.topic}, {memory.status}, {validity}{scope}{score})"
+
+
+def _write_text(result: WriteResult) -> str:
+    if not result.created:
+        return f"Not stored: a duplicate of [{result.duplicate_of}] {result.memory.content}"
+    lines = [f"Stored [{result.memory.id}] {result.memory.content}"]
+    auto = result.auto_supersede
+    if auto.supersession is not None:
+        lines.append(
+            f"It superseded [{auto.supersession.superseded_id}] ({auto.supersession.classifier}, "
+            f"confidence {auto.supersession.confidence:.2f}): {auto.supersession.reason or ''}".rstrip()
+        )
+    elif auto.skipped_reason:
+        lines.append(f"Automatic supersession did not run: {auto.skipped_reason}.")
+    elif auto.decision is not None:
+        lines.append(
+            f"Nothing superseded; strongest verdict {auto.decision.classifier} at "
+            f"{auto.decision.confidence:.2f} on [{auto.decision.candidate_id}]."
+        )
+    return "\n".join(lines)
+
+
+def _event_line(event: AuditEvent) -> str:
+    parts = [f"- [{event.id}] {event.type} at {_when(event.created_at)}"]
+    if event.memory_id:
+        parts.append(f"memory={event.memory_id}")
+    if event.superseded_id:
+        parts.append(f"superseded={event.superseded_id}")
+    status = getattr(event, "status", None)
+    if status:
+        parts.append(f"status={status}")
+    if event.classifier:
+        parts.append(
+            f"{event.classifier} {event.confidence:.2f}" if event.confidence is not None else event.classifier
+        )
+    if event.reason:
+        parts.append(f"reason: {event.reason}")
+    return " ".join(parts)
+
+
+def _lines(header: str, items: Iterable[str], empty: str) -> str:
+    body = list(items)
+    return "\n".join([header, *body]) if body else empty
+
+
+def create_server(client_factory: ClientFactory = _default_client_factory) -> MCPServer:
+    """The Aurra MCP server; `client_factory(key)` makes the SDK client for a key (None: configured)."""
+    server: MCPServer = MCPServer(name="aurra", instructions=INSTRUCTIONS)
+    clients = ClientPool(client_factory)
+
+    @server.tool(
+        annotations=ToolAnnotations(title="Remember a fact", read_only_hint=False, destructive_hint=False),
+    )
+    async def remember(
+        content: Annotated[
+            str | None,
+            Field(description="One durable fact as a short sentence, e.g. 'User switched to Emacs'."),
+        ] = None,
+        messages: Annotated[
+            list[MessageInput] | None,
+            Field(description="Instead of content: conversation turns; Aurra extracts the facts."),
+        ] = None,
+        topic: Topic = None,
+        user_id: UserId = None,
+        valid_from: Annotated[
+            str | None, Field(description="When the fact became true (RFC 3339); default now.")
+        ] = None,
+        auto_supersede: Annotated[
+            bool | None,
+            Field(
+                description="True: let Aurra retire an older memory this fact replaces. Default: the key's."
+            ),
+        ] = None,
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """Store a durable fact (or the facts of a conversation) in long-term memory.
+
+        Use it when the user states something worth remembering about themselves, their work or
+        preferences. With auto_supersede, a fact that replaces an older one retires it (the old
+        one stays in history). The result says what was stored and what, if anything, it superseded.
+        """
+        if (content is None) == (messages is None):
+            raise ToolError("Give exactly one of content (a fact) or messages (a conversation).")
+        client = clients.for_request(ctx)
+        options = _given(topic=topic, user_id=user_id, valid_from=valid_from, auto_supersede=auto_supersede)
+        if messages is not None:
+            result = await _call(
+                client.memories.add(
+                    messages=[message.model_dump(exclude_none=True) for message in messages], **options
+                )
+            )
+            facts = getattr(result, "facts", [])
+            text = _lines(
+                f"{len(facts)} fact(s) from the conversation:",
+                (_write_text(fact) for fact in facts),
+                "No durable facts found in the conversation; nothing stored.",
+            )
+            return _result(text, result)
+        write = await _call(client.memories.add(content=content, **options))
+        return _result(_write_text(write), write)
+
+    @server.tool(annotations=ToolAnnotations(title="Recall memories", read_only_hint=True))
+    async def recall(
+        q: Annotated[
+            str | None, Field(description="What to look for, in natural language. Omit to list.")
+        ] = None,
+        topic: Topic = None,
+        user_id: UserId = None,
+        as_of: Annotated[
+            str | None,
+            Field(description="Valid time: what was true at this moment (RFC 3339). Default now."),
+        ] = None,
+        known_at: Annotated[
+            str | None,
+            Field(description="Transaction time: what Aurra knew at this moment (RFC 3339). Default now."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="At most this many memories.")] = 10,
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """Find what Aurra remembers: current facts by default, or as of a past time.
+
+        Use as_of for "what was true then" and known_at for "what did we know then". Each line is
+        one memory with its id, topic, status and valid time; with q, the most relevant first.
+        """
+        client = clients.for_request(ctx)
+        filters = _given(topic=topic, user_id=user_id, as_of=as_of, known_at=known_at, limit=limit)
+        if q is not None:
+            page = await _call(client.memories.search_page(q, **filters))
+        else:
+            page = await _call(client.memories.list_page(**filters))
+        text = _lines(
+            f"{len(page.memories)} memor{'y' if len(page.memories) == 1 else 'ies'}:",
+            (_memory_line(memory) for memory in page.memories),
+            "No memories match.",
+        )
+        return _result(text, page)
+
+    @server.tool(annotations=ToolAnnotations(title="History of a memory", read_only_hint=True))
+    async def history(memory_id: MemoryId, ctx: Context | None = None) -> CallToolResult:
+        """The whole lineage of a memory: what it replaced and what replaced it, oldest first."""
+        client = clients.for_request(ctx)
+        result = await _call(client.memories.history(memory_id))
+        text = _lines(
+            f"Lineage of [{memory_id}], oldest first:",
+            (_memory_line(memory) for memory in result.chain),
+            "No lineage.",
+        )
+        return _result(text, result)
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            title="Supersede a memory", read_only_hint=False, destructive_hint=True, idempotent_hint=False
+        )
+    )
+    async def supersede(
+        memory_id: Annotated[str, Field(description="The id of the memory that is no longer true.")],
+        content: Annotated[str, Field(description="The fact that replaces it.")],
+        topic: Topic = None,
+        valid_from: Annotated[
+            str | None, Field(description="When the new fact became true (RFC 3339); default now.")
+        ] = None,
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """Replace a specific memory with a new fact, when you are sure the old one stopped being true.
+
+        The old memory stays in history (valid until the new one's valid_from); revert undoes it.
+        """
+        client = clients.for_request(ctx)
+        result = await _call(
+            client.memories.supersede(memory_id, content=content, topic=topic, valid_from=valid_from)
+        )
+        text = f"Stored [{result.memory.id}] {result.memory.content}\nSuperseded [{result.superseded.id}] {result.superseded.content}"
+        return _result(text, result)
+
+    @server.tool(annotations=ToolAnnotations(title="Audit trail", read_only_hint=True))
+    async def audit(
+        memory_id: Annotated[
+            str | None, Field(description="Only the events of this memory. Omit for the most recent events.")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="At most this many events.")] = 20,
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """Why memory changed: supersessions (with the classifier's reason and confidence), reverts,
+        duplicates rejected and settings changes, newest first. Use an event id with revert."""
+        client = clients.for_request(ctx)
+        page = await _call(client.audit.list_page(memory_id=memory_id, limit=limit))
+        text = _lines(
+            f"{len(page.events)} event(s), newest first:",
+            (_event_line(event) for event in page.events),
+            "No audit events.",
+        )
+        return _result(text, page)
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            title="Revert a supersession", read_only_hint=False, destructive_hint=True, idempotent_hint=False
+        )
+    )
+    async def revert(
+        event_id: Annotated[str, Field(description="The id of the supersession event to undo (from audit).")],
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """Undo a supersession: the retired memory is current again (and Aurra will not retire it
+        automatically for the same reason again). Both states stay in history."""
+        client = clients.for_request(ctx)
+        result = await _call(client.audit.revert(event_id))
+        return _result(f"Restored [{result.restored.id}] {result.restored.content}", result)
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            title="Review proposed supersessions", read_only_hint=False, destructive_hint=True
+        )
+    )
+    async def review(
+        action: Annotated[
+            Literal["list", "approve", "dismiss"],
+            Field(description="list the open proposals, or approve / dismiss one by its event id."),
+        ] = "list",
+        event_id: Annotated[
+            str | None, Field(description="The proposal's event id, for approve and dismiss.")
+        ] = None,
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """The review queue: supersessions Aurra thought likely but not certain enough to make alone.
+
+        list shows the open proposals (new memory, old memory, confidence, reason). Approve one only
+        when the new fact really replaces the old one: it supersedes it. Dismiss leaves both current.
+        """
+        client = clients.for_request(ctx)
+        if action == "list":
+            page = await _call(client.audit.list_page(type="supersession_proposed", status="open", limit=50))
+            text = _lines(
+                f"{len(page.events)} open proposal(s):",
+                (_event_line(event) for event in page.events),
+                "No open proposals.",
+            )
+            return _result(text, page)
+        if not event_id:
+            raise ToolError(f"{action} needs the proposal's event_id (see review with action=list).")
+        if action == "approve":
+            approved = await _call(client.audit.approve(event_id))
+            return _result(
+                f"Approved: [{approved.memory.id}] {approved.memory.content} supersedes "
+                f"[{approved.superseded.id}] {approved.superseded.content}",
+                approved,
+            )
+        dismissed = await _call(client.audit.dismiss(event_id))
+        return _result(f"Dismissed proposal [{event_id}]; both memories stay current.", dismissed)
+
+    server.aurra_clients = clients  # type: ignore[attr-defined]  # closed by run()
+    return server
+
+
+def run(*, http: bool = False, host: str = "127.0.0.1", port: int = 8765) -> None:
+    """Serve over stdio (the default) or streamable HTTP at http://HOST:PORT/mcp."""
+    server = create_server()
+    if http:
+        server.run("streamable-http", host=host, port=port, stateless_http=True, json_response=True)
+    else:
+        server.run("stdio")

@@ -1,0 +1,245 @@
+"""`aurra mcp` against `aurra dev`: a client session of the `mcp` package calls every tool.
+
+In memory (the server object), over stdio (`aurra mcp` as a subprocess) and over streamable
+HTTP (`aurra mcp --http`, the key in the client's Authorization header).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from dev_server import DevServer
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from aurra import AsyncAurra
+from aurra_local.mcp_server import create_server
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = {"remember", "recall", "history", "supersede", "audit", "revert", "review"}
+
+
+def run(coroutine_function: Any) -> Any:
+    return anyio.run(coroutine_function)
+
+
+@asynccontextmanager
+async def in_memory(base_url: str, key: str) -> AsyncIterator[Client]:
+    server = create_server(lambda request_key: AsyncAurra(api_key=request_key or key, base_url=base_url))
+    async with Client(server) as client:
+        yield client
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+@pytest.fixture
+def key(dev_server: DevServer, new_key) -> str:
+    return new_key()[1]
+
+
+def test_tools_are_listed_with_descriptions_and_honest_annotations(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with in_memory(dev_server.base_url, key) as client:
+            return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    tools = run(scenario)
+    assert set(tools) == TOOLS
+    for tool in tools.values():
+        assert tool.description and len(tool.description) > 40
+    assert tools["recall"].annotations.read_only_hint is True
+    assert tools["history"].annotations.read_only_hint is True
+    assert tools["audit"].annotations.read_only_hint is True
+    for name in ("supersede", "revert", "review"):
+        assert tools[name].annotations.destructive_hint is True
+    assert tools["remember"].annotations.destructive_hint is False
+    assert set(tools["recall"].input_schema["properties"]) >= {
+        "q",
+        "topic",
+        "user_id",
+        "as_of",
+        "known_at",
+        "limit",
+    }
+
+
+def test_vim_to_emacs_recall_in_time_history_and_revert(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with in_memory(dev_server.base_url, key) as client:
+            vim = await client.call_tool(
+                "remember",
+                {"content": "User uses Vim", "topic": "preferences", "valid_from": "2026-04-01T00:00:00Z"},
+            )
+            out["vim"] = vim
+            out["emacs"] = await client.call_tool(
+                "remember",
+                {
+                    "content": "User switched from Vim to Emacs",
+                    "topic": "preferences",
+                    "valid_from": "2026-05-03T10:00:00Z",
+                    "auto_supersede": True,
+                },
+            )
+            out["now"] = await client.call_tool("recall", {"topic": "preferences"})
+            out["april"] = await client.call_tool(
+                "recall", {"topic": "preferences", "as_of": "2026-04-15T00:00:00Z"}
+            )
+            vim_id = vim.structured_content["memory"]["id"]
+            out["history"] = await client.call_tool("history", {"memory_id": vim_id})
+            out["audit"] = await client.call_tool("audit", {"memory_id": None})
+            event_id = out["emacs"].structured_content["auto_supersede"]["supersession"]["audit_event_id"]
+            out["revert"] = await client.call_tool("revert", {"event_id": event_id})
+            out["after"] = await client.call_tool("recall", {"topic": "preferences"})
+            out["vim_id"] = vim_id
+        return out
+
+    out = run(scenario)
+    assert not out["emacs"].is_error, text_of(out["emacs"])
+    supersession = out["emacs"].structured_content["auto_supersede"]["supersession"]
+    assert supersession["superseded_id"] == out["vim_id"]
+    assert "superseded" in text_of(out["emacs"])
+
+    now = [m["content"] for m in out["now"].structured_content["memories"]]
+    assert now == ["User switched from Vim to Emacs"]
+    assert "Emacs" in text_of(out["now"])
+    april = [m["content"] for m in out["april"].structured_content["memories"]]
+    assert april == ["User uses Vim"]
+
+    chain = [m["content"] for m in out["history"].structured_content["chain"]]
+    assert chain == ["User uses Vim", "User switched from Vim to Emacs"]
+    assert any(e["type"] == "auto_supersede" for e in out["audit"].structured_content["events"])
+
+    assert out["revert"].structured_content["restored"]["id"] == out["vim_id"]
+    after = sorted(m["content"] for m in out["after"].structured_content["memories"])
+    assert "User uses Vim" in after
+
+
+def test_api_errors_and_bad_arguments_are_tool_errors(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        results: dict[str, Any] = {}
+        async with in_memory(dev_server.base_url, key) as client:
+            results["unknown"] = await client.call_tool(
+                "history", {"memory_id": "0192f0c4-0000-7000-8000-000000000000"}
+            )
+            results["not_uuid"] = await client.call_tool("history", {"memory_id": "nope"})
+            results["limit"] = await client.call_tool("recall", {"limit": 500})
+            results["both"] = await client.call_tool("remember", {})
+            results["zone"] = await client.call_tool("recall", {"as_of": "2026-04-01T00:00:00"})
+            results["still_fine"] = await client.call_tool("recall", {})
+        async with in_memory(dev_server.base_url, "aurra_wrong_key") as client:
+            results["bad_key"] = await client.call_tool("recall", {})
+        return results
+
+    results = run(scenario)
+    assert results["unknown"].is_error and "not found" in text_of(results["unknown"]).lower()
+    assert results["not_uuid"].is_error
+    assert results["limit"].is_error and "limit" in text_of(results["limit"])
+    assert results["both"].is_error and "exactly one" in text_of(results["both"])
+    assert results["zone"].is_error and "as_of" in text_of(results["zone"])
+    assert not results["still_fine"].is_error, "the server keeps serving after errors"
+    assert results["bad_key"].is_error
+    assert "traceback" not in text_of(results["bad_key"]).lower()
+
+
+def test_stdio_subprocess(dev_server: DevServer, key: str) -> None:
+    env = {
+        **os.environ,
+        "AURRA_API_KEY": key,
+        "AURRA_BASE_URL": dev_server.base_url,
+        "PYTHONPATH": os.pathsep.join(
+            [str(REPO / "layers/core/python"), str(REPO), str(REPO / "sdk/python/src")]
+        ),
+    }
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "aurra_local.cli", "mcp"], env=env, cwd=REPO
+    )
+
+    async def scenario() -> tuple[set[str], Any, Any]:
+        async with Client(params) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            stored = await client.call_tool("remember", {"content": "User's favourite tea is sencha"})
+            found = await client.call_tool("recall", {"q": "tea"})
+            return names, stored, found
+
+    names, stored, found = run(scenario)
+    assert names == TOOLS
+    assert not stored.is_error, text_of(stored)
+    assert "sencha" in text_of(found)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def http_mcp(dev_server: DevServer) -> Iterator[str]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "AURRA_BASE_URL": dev_server.base_url,
+        "PYTHONPATH": os.pathsep.join(
+            [str(REPO / "layers/core/python"), str(REPO), str(REPO / "sdk/python/src")]
+        ),
+    }
+    env.pop("AURRA_API_KEY", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "aurra_local.cli", "mcp", "--http", "--port", str(port)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.1)
+    else:
+        process.kill()
+        raise RuntimeError("aurra mcp --http did not start")
+    yield f"http://127.0.0.1:{port}/mcp"
+    process.terminate()
+    process.wait(10)
+
+
+def test_streamable_http_takes_each_callers_key(http_mcp: str, new_key) -> None:
+    first, second = new_key()[1], new_key()[1]
+
+    async def call(key: str | None, tool: str, arguments: dict[str, Any]) -> Any:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(streamable_http_client(http_mcp, http_client=http)) as client,
+        ):
+            return await client.call_tool(tool, arguments)
+
+    async def scenario() -> dict[str, Any]:
+        return {
+            "stored": await call(first, "remember", {"content": "User lives in Lisbon"}),
+            "own": await call(first, "recall", {}),
+            "other": await call(second, "recall", {}),
+            "no_key": await call(None, "recall", {}),
+        }
+
+    results = run(scenario)
+    assert not results["stored"].is_error, text_of(results["stored"])
+    assert [m["content"] for m in results["own"].structured_content["memories"]] == ["User lives in Lisbon"]
+    assert results["other"].structured_content["memories"] == [], "keys never see each other's tenants"
+    assert results["no_key"].is_error and "AURRA_API_KEY" in text_of(results["no_key"])
