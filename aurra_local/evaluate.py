@@ -285,6 +285,7 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
                 conn,
                 caller.tenant_id,
                 embedder.embed(case["new"]["content"]),
+                scope=store.UNSCOPED,
                 excluded_topics=list(DEFAULT_EXCLUDED_CATEGORIES),
                 limit=CANDIDATE_LIMIT,
                 min_similarity=settings.candidate_floor,

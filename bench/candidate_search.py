@@ -92,10 +92,13 @@ def load(
     with conn.cursor() as cur, cur.copy("COPY tenants (id, name) FROM STDIN") as copy:
         for tenant_id, _ in tenants:
             copy.write_row((tenant_id, f"bench-{tenant_id}"))
-    with conn.cursor() as cur, cur.copy(
-        "COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, recorded_at) "
-        "FROM STDIN WITH (FORMAT BINARY)"
-    ) as copy:
+    with (
+        conn.cursor() as cur,
+        cur.copy(
+            "COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, recorded_at) "
+            "FROM STDIN WITH (FORMAT BINARY)"
+        ) as copy,
+    ):
         copy.set_types(["uuid", "uuid", "text", "text", "vector", "timestamptz", "timestamptz"])
         for tenant_id, count in tenants:
             names = names_of[tenant_id] = tenant_names(rng, count)
@@ -117,7 +120,14 @@ def prepare_queries(conn, tenants, embedder, rng, queries: int, names_of: dict |
             truth = [
                 s
                 for _, s in store.find_candidates(
-                    conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="exact"
+                    conn,
+                    tenant_id,
+                    q,
+                    scope=store.UNSCOPED,
+                    excluded_topics=[],
+                    limit=3,
+                    min_similarity=-1,
+                    strategy="exact",
                 )
             ]
         prepared.append((tenant_id, q, truth))
@@ -129,7 +139,14 @@ def auto_choice(conn, tenant_id, q) -> str:
     than re-derived: the HNSW path sets hnsw.iterative_scan for its transaction."""
     with conn.transaction():
         store.find_candidates(
-            conn, tenant_id, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="auto"
+            conn,
+            tenant_id,
+            q,
+            scope=store.UNSCOPED,
+            excluded_topics=[],
+            limit=3,
+            min_similarity=-1,
+            strategy="auto",
         )
         mode = conn.execute("SHOW hnsw.iterative_scan").fetchone()[0]
     return "hnsw" if mode == "strict_order" else "exact"
@@ -181,6 +198,7 @@ def measure(
                     conn,
                     tenant_id,
                     q,
+                    scope=store.UNSCOPED,
                     excluded_topics=[],
                     limit=3,
                     min_similarity=-1,

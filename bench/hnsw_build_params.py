@@ -39,6 +39,7 @@ def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
                         conn,
                         tenant_id,
                         q,
+                        scope=store.UNSCOPED,
                         excluded_topics=[],
                         limit=3,
                         min_similarity=-1,

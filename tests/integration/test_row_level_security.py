@@ -53,7 +53,12 @@ def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
         assert store.lock_believed(conn, a, alice_memory.id) is None
         assert store.memory_versions(conn, a, alice_memory.id) == []
         assert store.count_current(conn, a) == 0
-        assert store.find_candidates(conn, a, embedding, excluded_topics=[], limit=3, min_similarity=-1) == []
+        assert (
+            store.find_candidates(
+                conn, a, embedding, scope=store.UNSCOPED, excluded_topics=[], limit=3, min_similarity=-1
+            )
+            == []
+        )
         assert (
             store.list_memories(
                 conn,

@@ -170,13 +170,22 @@ def test_the_candidate_search_uses_the_tenants_index_and_stays_exact_and_in_the_
             with database.tenant_transaction(large) as conn:
                 conn.cursor_factory = RecordingCursor
                 RecordingCursor.statements = []
-                found = store.find_candidates(conn, large, q, excluded_topics=[], limit=3, min_similarity=-1)
+                found = store.find_candidates(
+                    conn, large, q, scope=store.UNSCOPED, excluded_topics=[], limit=3, min_similarity=-1
+                )
                 ((query, params),) = [(s, p) for s, p in RecordingCursor.statements if "ORDER BY" in s]
                 # the service's query, planned as it was (a one-off plan, the tenant id a constant)
                 plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + query, params, prepare=False))
                 conn.cursor_factory = psycopg.Cursor
                 exact = store.find_candidates(
-                    conn, large, q, excluded_topics=[], limit=3, min_similarity=-1, strategy="exact"
+                    conn,
+                    large,
+                    q,
+                    scope=store.UNSCOPED,
+                    excluded_topics=[],
+                    limit=3,
+                    min_similarity=-1,
+                    strategy="exact",
                 )
             assert f"Index Scan using {index_name(large)}" in plan
             assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -328,3 +329,50 @@ def test_audit_revert(client, server) -> None:
     assert server.last.method == "POST" and server.last.url.path == f"/agent/audit/{EVENT_ID}/revert"
     assert server.body() == {}
     uuid.UUID(server.last.headers["Idempotency-Key"])
+
+
+# ---------------------------------------------------------------- scopes
+
+
+def test_add_sends_the_scope_and_reads_it_back(client, server) -> None:
+    server.reply(201, write_json(memory=memory_json(user_id="alice", agent_id="support-bot")))
+    result = client.memories.add("User uses Emacs", user_id="alice", agent_id="support-bot")
+    assert server.body() == {"content": "User uses Emacs", "user_id": "alice", "agent_id": "support-bot"}
+    assert (result.memory.user_id, result.memory.agent_id) == ("alice", "support-bot")
+
+
+def test_an_unscoped_memory_reads_as_none(client, server) -> None:
+    server.reply(201, write_json())
+    result = client.memories.add("x")
+    assert result.memory.user_id is None and result.memory.agent_id is None
+
+
+def test_list_and_search_filter_by_scope(client, server) -> None:
+    server.reply(200, {"memories": [], "next_cursor": None})
+    assert list(client.memories.list(user_id="alice")) == []
+    assert params(server) == {"user_id": "alice"}
+    server.reply(200, {"memories": [], "next_cursor": None})
+    client.memories.search_page("editor", user_id="alice", agent_id="bot")
+    assert params(server) == {"q": "editor", "user_id": "alice", "agent_id": "bot"}
+    server.reply(200, {"memories": [], "next_cursor": None})
+    client.memories.list_page(agent_id="bot")
+    assert params(server) == {"agent_id": "bot"}
+
+
+def test_audit_filters_by_user(client, server) -> None:
+    server.reply(200, {"events": [], "next_cursor": None})
+    assert list(client.audit.list(user_id="alice")) == []
+    assert params(server) == {"user_id": "alice"}
+
+
+def test_async_add_and_list_take_the_scope(async_client, server) -> None:
+    async def scenario() -> None:
+        server.reply(201, write_json(memory=memory_json(user_id="bob")))
+        result = await async_client.memories.add("User uses Vim", user_id="bob")
+        assert server.body() == {"content": "User uses Vim", "user_id": "bob"}
+        assert result.memory.user_id == "bob"
+        server.reply(200, {"memories": [], "next_cursor": None})
+        assert [m async for m in async_client.memories.list(user_id="bob", agent_id="a")] == []
+        assert params(server) == {"user_id": "bob", "agent_id": "a"}
+
+    asyncio.run(scenario())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -51,6 +52,9 @@ def _rfc3339_text(value: Any) -> Any:
 # A timestamp the caller sends: RFC 3339 with a zone; a missing zone is a 422.
 InputTimestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text)]
 Topic = Annotated[str, StringConstraints(pattern=TOPIC_PATTERN)]
+SCOPE_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
+# An end user or an agent inside a tenant (the scope automatic supersession compares within).
+ScopeId = Annotated[str, StringConstraints(pattern=SCOPE_PATTERN)]
 
 
 class Verdict(StrEnum):
@@ -74,6 +78,18 @@ class AuditType(StrEnum):
     DUPLICATE_REJECTED = "duplicate_rejected"
     REVERT = "revert"
     SETTINGS_UPDATED = "settings_updated"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose memory this is inside the tenant. Absent (None) is a value of its own: automatic
+    supersession compares a write only with memories of exactly the same scope."""
+
+    user_id: str | None = None
+    agent_id: str | None = None
+
+
+UNSCOPED = Scope()
 
 
 # ---------------------------------------------------------------- requests
@@ -138,6 +154,12 @@ class NewMemory(BaseModel):
 
 class WriteRequest(NewMemory):
     auto_supersede: StrictBool | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user_id, self.agent_id)
 
 
 class SupersedeRequest(BaseModel):
@@ -226,6 +248,8 @@ class Memory(BaseModel):
     supersedes: UUID | None
     recorded_at: Timestamp
     status: Literal["current", "superseded"]
+    user_id: str | None = None
+    agent_id: str | None = None
     score: float | None = Field(default=None, exclude_if=lambda v: v is None)
 
 

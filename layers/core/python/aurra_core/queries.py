@@ -20,6 +20,7 @@ from aurra_core.models import (
     InputTimestamp,
     Memory,
     MemoryPage,
+    ScopeId,
     Topic,
 )
 
@@ -29,6 +30,8 @@ class MemoryListQuery(BaseModel):
 
     q: str | None = Field(default=None, min_length=1, max_length=4000)
     topic: Topic | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
     as_of: InputTimestamp | None = None
     known_at: InputTimestamp | None = None
     include_superseded: bool = False
@@ -48,6 +51,7 @@ class AuditListQuery(BaseModel):
 
     memory_id: UUID | None = None
     type: AuditType | None = None
+    user_id: ScopeId | None = None
     since: InputTimestamp | None = None
     until: InputTimestamp | None = None
     limit: int = Field(default=50, ge=1, le=100)
@@ -58,6 +62,8 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
     fp = cursors.fingerprint(
         q=query.q,
         topic=query.topic,
+        user_id=query.user_id,
+        agent_id=query.agent_id,
         as_of=query.as_of,
         known_at=query.known_at,
         include_superseded=query.include_superseded,
@@ -81,6 +87,8 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
             as_of=as_of,
             include_superseded=query.include_superseded,
             topic=query.topic,
+            user_id=query.user_id,
+            agent_id=query.agent_id,
             query_embedding=embedder.embed(query.q) if query.q else None,
             after=after,
             limit=query.limit + 1,
@@ -127,7 +135,13 @@ def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Datab
 
 
 def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
-    fp = cursors.fingerprint(memory_id=query.memory_id, type=query.type, since=query.since, until=query.until)
+    fp = cursors.fingerprint(
+        memory_id=query.memory_id,
+        type=query.type,
+        user_id=query.user_id,
+        since=query.since,
+        until=query.until,
+    )
     before = None
     with db.tenant_transaction(caller.tenant_id) as conn:
         if query.cursor:
@@ -142,6 +156,7 @@ def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> Au
             caller.tenant_id,
             memory_id=query.memory_id,
             type=query.type,
+            user_id=query.user_id,
             since=query.since,
             until=until,
             before=before,

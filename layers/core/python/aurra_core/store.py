@@ -26,11 +26,11 @@ from psycopg.types.json import Jsonb
 
 from aurra_core import idempotency_claim, tenant_indexes
 from aurra_core.ids import new_id
-from aurra_core.models import AuditEvent, AuditType, Memory, MemoryVersion
+from aurra_core.models import UNSCOPED, AuditEvent, AuditType, Memory, MemoryVersion, Scope
 
 _MEMORY_COLUMNS = (
     "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "
-    "superseded_by, supersedes, recorded_at, recorded_to"
+    "superseded_by, supersedes, recorded_at, recorded_to, user_id, agent_id"
 )
 
 # Tenants whose current memories outnumber this are searched through an HNSW index (their
@@ -54,6 +54,12 @@ class MemoryRow:
     supersedes: UUID | None
     recorded_at: datetime
     recorded_to: datetime | None
+    user_id: str | None = None
+    agent_id: str | None = None
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user_id, self.agent_id)
 
     @property
     def is_current(self) -> bool:
@@ -71,6 +77,8 @@ class MemoryRow:
             supersedes=self.supersedes,
             recorded_at=self.recorded_at,
             status="current" if self.superseded_by is None and self.valid_to is None else "superseded",
+            user_id=self.user_id,
+            agent_id=self.agent_id,
             score=score,
         )
 
@@ -135,12 +143,13 @@ def insert_version(
     superseded_by: UUID | None,
     supersedes: UUID | None,
     recorded_at: datetime,
+    scope: Scope = UNSCOPED,
 ) -> MemoryRow:
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
-                    valid_from, valid_to, superseded_by, supersedes, recorded_at)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                    valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
                 RETURNING {_MEMORY_COLUMNS}""",
             (
                 memory_id,
@@ -154,6 +163,8 @@ def insert_version(
                 superseded_by,
                 supersedes,
                 recorded_at,
+                scope.user_id,
+                scope.agent_id,
             ),
         )
         return _row(cur.fetchone())
@@ -177,8 +188,9 @@ def revise_version(
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
-                    valid_from, valid_to, superseded_by, supersedes, recorded_at)
-                SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s
+                    valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id)
+                SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s,
+                    user_id, agent_id
                 FROM memory_versions WHERE version_id = %s
                 RETURNING {_MEMORY_COLUMNS}""",
             (
@@ -261,14 +273,32 @@ def get_memories(
         return [_row(r) for r in cur.fetchall()]
 
 
-def count_current(conn: psycopg.Connection, tenant_id: UUID, *, at_most: int | None = None) -> int:
-    """The tenant's current memories; with `at_most`, counting stops there (a bounded cost
-    whatever the tenant's size, which is all the strategy choice needs)."""
+def scope_clause(scope: Scope, params: dict[str, Any]) -> str:
+    """The SQL that keeps exactly `scope`'s rows: an absent user or agent matches only absent
+    (IS NULL, not IS NOT DISTINCT FROM, so the scope index serves both forms)."""
+    parts = []
+    for column, value in (("user_id", scope.user_id), ("agent_id", scope.agent_id)):
+        if value is None:
+            parts.append(f"{column} IS NULL")
+        else:
+            parts.append(f"{column} = %(scope_{column})s")
+            params[f"scope_{column}"] = value
+    return " AND ".join(parts)
+
+
+def count_current(
+    conn: psycopg.Connection, tenant_id: UUID, *, scope: Scope | None = None, at_most: int | None = None
+) -> int:
+    """The tenant's current memories (of one scope, when given); with `at_most`, counting stops
+    there (a bounded cost whatever the size, which is all the strategy choice needs)."""
+    params: dict[str, Any] = {"tenant_id": tenant_id}
+    scoped = "" if scope is None else "AND " + scope_clause(scope, params)
     limit = "" if at_most is None else f"LIMIT {int(at_most)}"
     return conn.execute(
         f"""SELECT count(*) FROM (SELECT 1 FROM memory_versions
-                WHERE tenant_id = %s AND recorded_to IS NULL AND valid_to IS NULL {limit}) current""",
-        (tenant_id,),
+                WHERE tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL {scoped}
+                {limit}) current""",
+        params,
     ).fetchone()[0]
 
 
@@ -277,22 +307,25 @@ def find_candidates(
     tenant_id: UUID,
     embedding: np.ndarray,
     *,
+    scope: Scope,
     excluded_topics: list[str],
     limit: int,
     min_similarity: float,
     strategy: str = "auto",
     ef_search: int = 200,
 ) -> list[tuple[MemoryRow, float]]:
-    """The tenant's most similar current memories, never one of an excluded topic."""
+    """The most similar current memories of the tenant's `scope`, never one of an excluded topic.
+
+    The strategy follows the scope's size, not the tenant's: one user's few memories in a large
+    tenant are read exactly through the scope index, where a filtered HNSW scan would have to
+    walk past the other users' rows."""
     if strategy == "auto":
-        large = (
-            count_current(conn, tenant_id, at_most=HNSW_MIN_TENANT_MEMORIES + 1) > HNSW_MIN_TENANT_MEMORIES
-        )
-        strategy = "hnsw" if large else "exact"
+        size = count_current(conn, tenant_id, scope=scope, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
+        strategy = "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
     params = {"tenant_id": tenant_id, "q": embedding, "excluded": excluded_topics, "limit": limit}
     where = (
         "tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL "
-        "AND NOT (topic = ANY(%(excluded)s))"
+        f"AND {scope_clause(scope, params)} AND NOT (topic = ANY(%(excluded)s))"
     )
     if strategy == "hnsw":
         # one round trip for both settings (SET LOCAL takes one statement each)
@@ -329,6 +362,8 @@ def list_memories(
     as_of: datetime,
     include_superseded: bool,
     topic: str | None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
     query_embedding: np.ndarray | None,
     after: tuple[float | None, UUID] | None,
     limit: int,
@@ -346,6 +381,13 @@ def list_memories(
     if topic is not None:
         clauses.append("topic = %(topic)s")
         params["topic"] = topic
+    # Exact filters; an absent filter reads every scope.
+    if user_id is not None:
+        clauses.append("user_id = %(user_id)s")
+        params["user_id"] = user_id
+    if agent_id is not None:
+        clauses.append("agent_id = %(agent_id)s")
+        params["agent_id"] = agent_id
     if query_embedding is None:
         if after is not None:
             clauses.append("memory_id < %(after_id)s")
@@ -441,12 +483,15 @@ def insert_audit_event(
     candidates_examined: int | None = None,
     details: dict[str, Any] | None = None,
     reverts_event_id: UUID | None = None,
+    user_id: str | None = None,
 ) -> AuditEvent:
+    """`user_id` is the user scope of the event's memory (`memory_id`)."""
     event_id = new_id()
     conn.execute(
         """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
-               classifier, confidence, reason, model, candidates_examined, details, reverts_event_id)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               classifier, confidence, reason, model, candidates_examined, details, reverts_event_id,
+               user_id)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             event_id,
             tenant_id,
@@ -462,6 +507,7 @@ def insert_audit_event(
             candidates_examined,
             Jsonb(details or {}),
             reverts_event_id,
+            user_id,
         ),
     )
     return AuditEvent(
@@ -509,6 +555,7 @@ def list_audit_events(
     *,
     memory_id: UUID | None,
     type: AuditType | None,
+    user_id: str | None = None,
     since: datetime | None,
     until: datetime | None,
     before: tuple[datetime, UUID] | None,
@@ -523,6 +570,9 @@ def list_audit_events(
     if type is not None:
         clauses.append("type = %(type)s")
         params["type"] = type.value
+    if user_id is not None:
+        clauses.append("user_id = %(user_id)s")
+        params["user_id"] = user_id
     if since is not None:
         clauses.append("created_at >= %(since)s")
         params["since"] = since

@@ -90,6 +90,8 @@ def supersede(
                 superseded_by=None,
                 supersedes=memory_id,
                 recorded_at=now,
+                # A replacement stays with the memory it replaces.
+                scope=old.scope,
             )
         old_row = store.revise_version(
             conn, old, now, valid_to=new_row.valid_from, superseded_by=new_row.memory_id
@@ -103,6 +105,7 @@ def supersede(
             memory_id=new_row.memory_id,
             superseded_id=memory_id,
             details={"mode": "link" if linking else "content"},
+            user_id=new_row.user_id,
         )
     return SupersedeResult(memory=new_row.to_memory(), superseded=old_row.to_memory())
 
@@ -150,6 +153,7 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
                 superseded_id=newer.memory_id,
                 reverts_event_id=event_id,
                 details={"reverted_event_id": str(event_id), "reverted_type": event.type.value},
+                user_id=restored.user_id,
             )
     except UniqueViolation as exc:  # a concurrent revert of the same event won
         raise Conflict("this supersession was already reverted") from exc

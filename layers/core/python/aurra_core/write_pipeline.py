@@ -113,6 +113,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
                 conn,
                 caller.tenant_id,
                 embedding,
+                scope=request.scope,
                 excluded_topics=key_settings.excluded_categories,
                 limit=CANDIDATE_LIMIT,
                 min_similarity=settings.candidate_floor,
@@ -179,6 +180,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
                 model=classification.model,
                 candidates_examined=outcome.candidates_examined,
                 details={**classification.details, "content": request.content, "topic": request.topic},
+                user_id=target.user_id,
             )
             return WriteOutcome(
                 200,
@@ -200,6 +202,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
             embedding=embedding,
             valid_from=valid_from,
             recorded_at=now,
+            scope=request.scope,
         )
         if target is None:
             created = store.insert_version(conn, valid_to=None, superseded_by=None, supersedes=None, **fields)
@@ -237,6 +240,7 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
             model=classification.model,
             candidates_examined=outcome.candidates_examined,
             details=details,
+            user_id=request.user_id,
         )
     outcome.supersession = SupersessionOutcome(
         superseded_id=older_id,

@@ -116,6 +116,7 @@ class AutoSupersedeResult(AurraModel):
 class Memory(AurraModel):
     """One fact, with its valid time (`valid_from`/`valid_to`) and transaction time (`recorded_at`).
 
+    `user_id` and `agent_id` are the scope it was written in (None when the write gave none).
     `score` is set only on search results.
     """
 
@@ -129,6 +130,8 @@ class Memory(AurraModel):
     supersedes: str | None = None
     recorded_at: Timestamp
     status: str
+    user_id: str | None = None
+    agent_id: str | None = None
     score: float | None = None
 
 

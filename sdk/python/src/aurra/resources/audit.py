@@ -16,6 +16,7 @@ def _page_calls(
     *,
     memory_id: IdLike | None,
     type: str | None,
+    user_id: str | None,
     since: TimestampLike | None,
     until: TimestampLike | None,
     limit: int | None,
@@ -24,6 +25,7 @@ def _page_calls(
     params = query(
         memory_id=memory_id,
         type=type,
+        user_id=user_id,
         since=format_timestamp(since, "since") if since is not None else None,
         until=format_timestamp(until, "until") if until is not None else None,
         limit=limit,
@@ -53,12 +55,15 @@ class Audit(SyncResource):
         *,
         memory_id: IdLike | None = None,
         type: str | None = None,
+        user_id: str | None = None,
         since: TimestampLike | None = None,
         until: TimestampLike | None = None,
         limit: int | None = None,
     ) -> Pager[AuditEvent, AuditPage]:
         """Every matching event, newest first, fetched page by page as you iterate (`limit` is the page size)."""
-        calls = _page_calls(memory_id=memory_id, type=type, since=since, until=until, limit=limit)
+        calls = _page_calls(
+            memory_id=memory_id, type=type, user_id=user_id, since=since, until=until, limit=limit
+        )
         return Pager(self._transport.send, calls, _events)
 
     def list_page(
@@ -66,13 +71,16 @@ class Audit(SyncResource):
         *,
         memory_id: IdLike | None = None,
         type: str | None = None,
+        user_id: str | None = None,
         since: TimestampLike | None = None,
         until: TimestampLike | None = None,
         limit: int | None = None,
         cursor: str | None = None,
     ) -> AuditPage:
         """One page of events; pass its `next_cursor` back as `cursor` for the next one."""
-        calls = _page_calls(memory_id=memory_id, type=type, since=since, until=until, limit=limit)
+        calls = _page_calls(
+            memory_id=memory_id, type=type, user_id=user_id, since=since, until=until, limit=limit
+        )
         return self._transport.send(calls(cursor))
 
     def get(self, event_id: IdLike) -> AuditEvent:
@@ -90,12 +98,15 @@ class AsyncAudit(AsyncResource):
         *,
         memory_id: IdLike | None = None,
         type: str | None = None,
+        user_id: str | None = None,
         since: TimestampLike | None = None,
         until: TimestampLike | None = None,
         limit: int | None = None,
     ) -> AsyncPager[AuditEvent, AuditPage]:
         """Every matching event, newest first, for `async for`, fetched page by page."""
-        calls = _page_calls(memory_id=memory_id, type=type, since=since, until=until, limit=limit)
+        calls = _page_calls(
+            memory_id=memory_id, type=type, user_id=user_id, since=since, until=until, limit=limit
+        )
         return AsyncPager(self._transport.send, calls, _events)
 
     async def list_page(
@@ -103,13 +114,16 @@ class AsyncAudit(AsyncResource):
         *,
         memory_id: IdLike | None = None,
         type: str | None = None,
+        user_id: str | None = None,
         since: TimestampLike | None = None,
         until: TimestampLike | None = None,
         limit: int | None = None,
         cursor: str | None = None,
     ) -> AuditPage:
         """One page of events; pass its `next_cursor` back as `cursor` for the next one."""
-        calls = _page_calls(memory_id=memory_id, type=type, since=since, until=until, limit=limit)
+        calls = _page_calls(
+            memory_id=memory_id, type=type, user_id=user_id, since=since, until=until, limit=limit
+        )
         return await self._transport.send(calls(cursor))
 
     async def get(self, event_id: IdLike) -> AuditEvent:

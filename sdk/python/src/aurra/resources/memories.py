@@ -34,6 +34,8 @@ def _add_call(
     valid_from: TimestampLike | None,
     metadata: Mapping[str, Any] | None,
     auto_supersede: bool | None,
+    user_id: str | None,
+    agent_id: str | None,
     idempotency_key: str | None,
 ) -> APICall[WriteResult]:
     body = compact(
@@ -42,6 +44,8 @@ def _add_call(
         valid_from=_timestamp(valid_from, "valid_from"),
         metadata=dict(metadata) if metadata is not None else None,
         auto_supersede=auto_supersede,
+        user_id=user_id,
+        agent_id=agent_id,
     )
     return APICall(
         "POST",
@@ -56,6 +60,8 @@ def _page_calls(
     *,
     q: str | None,
     topic: str | None,
+    user_id: str | None,
+    agent_id: str | None,
     as_of: TimestampLike | None,
     known_at: TimestampLike | None,
     include_superseded: bool | None,
@@ -67,6 +73,8 @@ def _page_calls(
     params = query(
         q=q,
         topic=topic,
+        user_id=user_id,
+        agent_id=agent_id,
         as_of=_timestamp(as_of, "as_of"),
         known_at=_timestamp(known_at, "known_at"),
         include_superseded=include_superseded,
@@ -136,6 +144,8 @@ class Memories(SyncResource):
         content: str,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         valid_from: TimestampLike | None = None,
         metadata: Mapping[str, Any] | None = None,
         auto_supersede: bool | None = None,
@@ -143,18 +153,24 @@ class Memories(SyncResource):
     ) -> WriteResult:
         """Write a fact (POST /agent/memories).
 
-        `auto_supersede=None` uses the key's `auto_supersede_default`. Every call
+        `user_id` and `agent_id` scope it inside the tenant: automatic supersession only
+        compares it with memories of the same user and agent (an absent one matches only
+        absent). `auto_supersede=None` uses the key's `auto_supersede_default`. Every call
         sends one `Idempotency-Key` (generated unless given) on all its retries,
         so a retried write is never stored twice.
         """
         return self._transport.send(
-            _add_call(content, topic, valid_from, metadata, auto_supersede, idempotency_key)
+            _add_call(
+                content, topic, valid_from, metadata, auto_supersede, user_id, agent_id, idempotency_key
+            )
         )
 
     def list(
         self,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -164,6 +180,8 @@ class Memories(SyncResource):
         calls = _page_calls(
             q=None,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -175,6 +193,8 @@ class Memories(SyncResource):
         self,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -185,6 +205,8 @@ class Memories(SyncResource):
         calls = _page_calls(
             q=None,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -197,6 +219,8 @@ class Memories(SyncResource):
         q: str,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -206,6 +230,8 @@ class Memories(SyncResource):
         calls = _page_calls(
             q=q,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -218,6 +244,8 @@ class Memories(SyncResource):
         q: str,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -228,6 +256,8 @@ class Memories(SyncResource):
         calls = _page_calls(
             q=q,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -271,6 +301,8 @@ class AsyncMemories(AsyncResource):
         content: str,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         valid_from: TimestampLike | None = None,
         metadata: Mapping[str, Any] | None = None,
         auto_supersede: bool | None = None,
@@ -278,13 +310,17 @@ class AsyncMemories(AsyncResource):
     ) -> WriteResult:
         """Write a fact (POST /agent/memories); see `Memories.add`."""
         return await self._transport.send(
-            _add_call(content, topic, valid_from, metadata, auto_supersede, idempotency_key)
+            _add_call(
+                content, topic, valid_from, metadata, auto_supersede, user_id, agent_id, idempotency_key
+            )
         )
 
     def list(
         self,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -294,6 +330,8 @@ class AsyncMemories(AsyncResource):
         calls = _page_calls(
             q=None,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -305,6 +343,8 @@ class AsyncMemories(AsyncResource):
         self,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -315,6 +355,8 @@ class AsyncMemories(AsyncResource):
         calls = _page_calls(
             q=None,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -327,6 +369,8 @@ class AsyncMemories(AsyncResource):
         q: str,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -336,6 +380,8 @@ class AsyncMemories(AsyncResource):
         calls = _page_calls(
             q=q,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -348,6 +394,8 @@ class AsyncMemories(AsyncResource):
         q: str,
         *,
         topic: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -358,6 +406,8 @@ class AsyncMemories(AsyncResource):
         calls = _page_calls(
             q=q,
             topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
