@@ -28,10 +28,10 @@ def _database_url(data_dir: Path) -> str:
 
 
 def _migrate(url: str) -> list[str]:
-    from aurra_core.config import get_settings
+    from aurra_core.config import get_config
     from aurra_core.migrate import apply_migrations
 
-    return apply_migrations(url, get_settings().embedding_dim)
+    return apply_migrations(url, get_config().embedding_dim)
 
 
 def _create_key(tenant: str, name: str | None = None) -> str:
@@ -64,7 +64,7 @@ def _dev_key(data_dir: Path) -> str:
 
 
 def cmd_dev(args: argparse.Namespace) -> int:
-    from aurra_core.config import get_settings
+    from aurra_core.config import get_config
     from aurra_local import gateway
     from aurra_local.server import serve
 
@@ -72,15 +72,15 @@ def cmd_dev(args: argparse.Namespace) -> int:
     url = _database_url(args.data_dir)
     applied = _migrate(url)
     key = _dev_key(args.data_dir)
-    settings = get_settings()
+    config = get_config()
     server = serve(args.host, args.port)
     host, port = server.server_address[:2]
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"
     )
     print(
-        f"aurra dev: classifier={settings.classifier} embedder={settings.embedder} "
-        f"level2_enabled={settings.level2_enabled}"
+        f"aurra dev: classifier={config.classifier} embedder={config.embedder} "
+        f"level2_enabled={config.level2_enabled}"
     )
     print(f"aurra dev: dev API key: {key}")
     print(f"aurra dev: listening on http://{host}:{port}", flush=True)
@@ -164,19 +164,19 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_tenant_indexes(args: argparse.Namespace) -> int:
-    from aurra_core.config import get_settings
+    from aurra_core.config import get_config
     from aurra_core.tenant_indexes import maintain
 
     url = _database_url(args.data_dir)
     _migrate(url)
-    report = maintain(url, limit=args.limit if args.limit is not None else get_settings().tenant_index_limit)
+    report = maintain(url, limit=args.limit if args.limit is not None else get_config().tenant_index_limit)
     print(json.dumps(report.as_dict(), indent=2))
     return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.classifiers.factory import create_classifier
-    from aurra_core.config import get_settings
+    from aurra_core.config import get_config
     from aurra_local import evaluate
 
     cases = evaluate.load_cases(Path(args.dataset))
@@ -186,9 +186,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         result = evaluate.candidate_recall(cases, args.distractors, url)
         print(json.dumps(result, indent=None if args.json else 2))
         return 0
-    settings = get_settings().model_copy(update={"classifier": args.classifier})
+    config = get_config().model_copy(update={"classifier": args.classifier})
     report = evaluate.evaluate(
-        create_classifier(settings), args.classifier, cases, args.min_confidence
+        create_classifier(config), args.classifier, cases, args.min_confidence
     ).as_dict()
     print(json.dumps(report) if args.json else evaluate.format_report(report))
     return 0

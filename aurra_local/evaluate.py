@@ -181,13 +181,13 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
     import random
 
     from aurra_core import keys, store
-    from aurra_core.config import CANDIDATE_LIMIT, get_settings
+    from aurra_core.config import CANDIDATE_LIMIT, get_config
     from aurra_core.db import Database
     from aurra_core.embeddings import get_embedder
     from aurra_core.ids import new_id
 
     embedder = get_embedder()
-    settings = get_settings()
+    config = get_config()
     db = Database(database_url)
     rng = random.Random(11)
     subjects = [
@@ -288,7 +288,7 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
                 scope=store.UNSCOPED,
                 excluded_topics=list(DEFAULT_EXCLUDED_CATEGORIES),
                 limit=CANDIDATE_LIMIT,
-                min_similarity=settings.candidate_floor,
+                min_similarity=config.candidate_floor,
             )
             hit = old_ids[case["id"]] in {row.memory_id for row, _ in hits}
             found += hit
@@ -304,5 +304,5 @@ def candidate_recall(cases: list[dict[str, Any]], distractors: int, database_url
         "recall_at_3": found / len(considered) if considered else 0.0,
         "recall_at_3_contradicts": found_contradicts / total_contradicts if total_contradicts else 0.0,
         "excluded_topic_cases_skipped": gated_cases,
-        "min_similarity": settings.candidate_floor,
+        "min_similarity": config.candidate_floor,
     }

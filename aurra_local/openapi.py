@@ -11,6 +11,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
+from aurra_core.powertools_internals import registered_routes
 from aurra_local.gateway import load_handler
 
 HTTP_FUNCTIONS = ("write", "query", "supersede", "settings", "audit")
@@ -62,7 +63,7 @@ def render() -> str:
 def _query_models(app) -> dict[tuple[str, str], type[BaseModel]]:
     """(method, path) -> the pydantic model a route takes its query parameters from."""
     found = {}
-    for route in [*app._static_routes, *app._dynamic_routes]:
+    for route in registered_routes(app):
         for hint in typing.get_type_hints(route.func, include_extras=True).values():
             args = typing.get_args(hint)
             if len(args) == 2 and isinstance(args[1], Query) and issubclass(args[0], BaseModel):

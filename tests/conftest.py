@@ -25,14 +25,14 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
         server = EmbeddedPostgres(tmp_path_factory.mktemp("pg") / "data")
         url = server.url
-    from aurra_core.config import get_settings
+    from aurra_core.config import get_config
     from aurra_core.migrate import apply_migrations
 
     os.environ["AURRA_DATABASE_URL"] = url
     from aurra_core.service import reset
 
     reset()
-    apply_migrations(url, get_settings().embedding_dim)
+    apply_migrations(url, get_config().embedding_dim)
     yield url
     reset()
     if server is not None:

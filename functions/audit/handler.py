@@ -16,9 +16,8 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
-from aurra_core.models import AuditEvent, AuditPage, RevertResult
+from aurra_core.models import AuditEvent, AuditListQuery, AuditPage, RevertResult
 from aurra_core.observability import tracer
-from aurra_core.queries import AuditListQuery
 
 app = create_app()
 
@@ -41,7 +40,7 @@ def get_audit_event(event_id: Annotated[UUID, Path()]) -> Response[AuditEvent]:
 def revert_supersession(
     event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
 ) -> Response[RevertResult]:
-    return json_response(*service.revert(current_caller(app), event_id, idempotency_key))
+    return json_response(*service.revert_supersession(current_caller(app), event_id, idempotency_key))
 
 
 lambda_handler = lambda_entry(app)

@@ -2,7 +2,7 @@
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from aurra_core.config import get_settings
+from aurra_core.config import get_config
 from aurra_core.db import resolve_conninfo
 from aurra_core.observability import logger
 from aurra_core.tenant_indexes import maintain
@@ -11,7 +11,7 @@ from aurra_core.tenant_indexes import maintain
 @logger.inject_lambda_context
 def lambda_handler(event: dict, context: LambdaContext) -> dict:
     """Invoked by an EventBridge schedule; the event carries nothing it needs."""
-    settings = get_settings()
-    report = maintain(resolve_conninfo(settings), limit=settings.tenant_index_limit).as_dict()
+    config = get_config()
+    report = maintain(resolve_conninfo(config), limit=config.tenant_index_limit).as_dict()
     logger.info("tenant indexes maintained", extra={"report": report})
     return report

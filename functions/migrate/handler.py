@@ -2,7 +2,7 @@
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from aurra_core.config import get_settings
+from aurra_core.config import get_config
 from aurra_core.db import resolve_conninfo
 from aurra_core.migrate import apply_migrations
 from aurra_core.observability import logger
@@ -16,7 +16,7 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
     if event.get("RequestType") == "Delete":
         # The schema holds users' memories: removing the stack never drops it.
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
-    settings = get_settings()
-    applied = apply_migrations(resolve_conninfo(settings), settings.embedding_dim)
+    config = get_config()
+    applied = apply_migrations(resolve_conninfo(config), config.embedding_dim)
     logger.info("migrations applied", extra={"applied": applied})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}

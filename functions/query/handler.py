@@ -15,9 +15,8 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
-from aurra_core.models import History, Memory, MemoryPage
+from aurra_core.models import History, Memory, MemoryListQuery, MemoryPage, PointInTime
 from aurra_core.observability import tracer
-from aurra_core.queries import MemoryListQuery, PointInTime
 
 app = create_app()
 

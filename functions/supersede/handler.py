@@ -23,7 +23,7 @@ app = create_app()
 def supersede_memory(
     memory_id: Annotated[UUID, Path()], body: SupersedeRequest, idempotency_key: IdempotencyKey = None
 ) -> Response[SupersedeResult]:
-    return json_response(*service.supersede(current_caller(app), memory_id, body, idempotency_key))
+    return json_response(*service.supersede_memory(current_caller(app), memory_id, body, idempotency_key))
 
 
 lambda_handler = lambda_entry(app)

@@ -13,7 +13,7 @@ app = create_app()
 @app.post("/agent/memories", status_code=201, responses=documented({201: WriteResult, 200: WriteResult}, 409))
 @tracer.capture_method
 def write_memory(body: WriteRequest, idempotency_key: IdempotencyKey = None) -> Response[WriteResult]:
-    return json_response(*service.write(current_caller(app), body, idempotency_key))
+    return json_response(*service.write_memory(current_caller(app), body, idempotency_key))
 
 
 lambda_handler = lambda_entry(app)

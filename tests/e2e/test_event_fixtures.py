@@ -127,7 +127,7 @@ def make_memory(caller: Any) -> str:
     from aurra_core import service
     from aurra_core.models import WriteRequest
 
-    _, result = service.write(caller, WriteRequest(**json.loads(load("write_memory")["body"])))
+    _, result = service.write_memory(caller, WriteRequest(**json.loads(load("write_memory")["body"])))
     return str(result.memory.id)
 
 
@@ -136,11 +136,10 @@ def make_supersession(caller: Any) -> tuple[str, str]:
     from uuid import UUID
 
     from aurra_core import service
-    from aurra_core.models import AuditType, SupersedeRequest
-    from aurra_core.queries import AuditListQuery
+    from aurra_core.models import AuditListQuery, AuditType, SupersedeRequest
 
     memory_id = make_memory(caller)
-    service.supersede(
+    service.supersede_memory(
         caller, UUID(memory_id), SupersedeRequest(**json.loads(load("supersede_memory")["body"]))
     )
     page = service.list_audit_events(caller, AuditListQuery(type=AuditType.MANUAL_SUPERSEDE))

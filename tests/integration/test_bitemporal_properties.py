@@ -22,8 +22,7 @@ from aurra_core import keys, queries, store
 from aurra_core.db import get_database
 from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.errors import Conflict, ValidationFailed
-from aurra_core.models import AuditType, SupersedeRequest, Verdict, WriteRequest
-from aurra_core.queries import MemoryListQuery, PointInTime
+from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, Verdict, WriteRequest
 from aurra_core.supersession import revert, supersede
 from aurra_core.write_pipeline import write_memory
 
@@ -127,7 +126,7 @@ class BitemporalMachine(RuleBasedStateMachine):
     # ------------------------------------------------------------------ invariants
 
     def _events(self, conn):
-        return store.list_audit_events(
+        return store.select_audit_events(
             conn,
             self.caller.tenant_id,
             memory_id=None,
@@ -140,7 +139,7 @@ class BitemporalMachine(RuleBasedStateMachine):
         )
 
     def _answer(self, known_at, as_of):
-        page = queries.list_memories(
+        page = queries.read_memory_page(
             self.caller,
             MemoryListQuery(known_at=known_at, as_of=as_of, include_superseded=True, limit=100),
             self.db,
@@ -149,10 +148,10 @@ class BitemporalMachine(RuleBasedStateMachine):
         details = [
             (
                 m.model_dump(),
-                queries.get_memory(self.caller, m.id, PointInTime(known_at=known_at), self.db).model_dump(),
+                queries.read_memory(self.caller, m.id, PointInTime(known_at=known_at), self.db).model_dump(),
                 [
                     x.id
-                    for x in queries.memory_history(
+                    for x in queries.read_memory_history(
                         self.caller, m.id, PointInTime(known_at=known_at), self.db
                     ).chain
                 ],
@@ -162,7 +161,9 @@ class BitemporalMachine(RuleBasedStateMachine):
         return page.model_dump(), details
 
     def _believed(self, conn):
-        return store.get_memories(conn, self.caller.tenant_id, self.memories) if self.memories else []
+        return (
+            store.select_memories_by_id(conn, self.caller.tenant_id, self.memories) if self.memories else []
+        )
 
     @invariant()
     def lineages_never_overlap(self):
@@ -176,7 +177,7 @@ class BitemporalMachine(RuleBasedStateMachine):
                 for (a_from, a_to), (b_from, b_to) in zip(spans, spans[1:]):
                     assert a_to <= b_from, f"overlapping validity in a lineage: {spans}"
                 if row.superseded_by is not None:
-                    successor = rows.get(row.superseded_by) or store.get_memory(
+                    successor = rows.get(row.superseded_by) or store.select_memory(
                         conn, self.caller.tenant_id, row.superseded_by
                     )
                     assert row.valid_to == successor.valid_from

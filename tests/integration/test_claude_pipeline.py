@@ -88,8 +88,8 @@ def messages_api(configure):
 
 def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
     caller, _ = new_key()
-    old = service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))[1].memory
-    _, out = service.write(
+    old = service.write_memory(caller, WriteRequest(content="alice uses Vim", topic="preferences"))[1].memory
+    _, out = service.write_memory(
         caller,
         WriteRequest(content="alice switched from Vim to Emacs", topic="preferences", auto_supersede=True),
     )
@@ -97,17 +97,19 @@ def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
     assert out.auto_supersede.decision.model == "claude-haiku-4-5-20251001"
     assert messages_api.requests[-1]["model"] == "claude-haiku-4-5-20251001"
     with db.transaction() as conn:
-        event = store.get_audit_event(conn, caller.tenant_id, out.auto_supersede.supersession.audit_event_id)
+        event = store.select_audit_event(
+            conn, caller.tenant_id, out.auto_supersede.supersession.audit_event_id
+        )
     assert event.details["prompt_version"] and event.details["input_tokens"] == 900
 
 
 @pytest.mark.parametrize("mode", ["error", "slow"])
 def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
     caller, _ = new_key()
-    service.write(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
+    service.write_memory(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
     messages_api.mode = mode
     started = time.monotonic()
-    status, out = service.write(
+    status, out = service.write_memory(
         caller,
         WriteRequest(content="alice switched from Vim to Emacs", topic="preferences", auto_supersede=True),
     )
@@ -116,4 +118,4 @@ def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
     assert out.auto_supersede.ran is True
     assert time.monotonic() - started < 10, "a failing model must not hold the write for long"
     with db.transaction() as conn:
-        assert store.get_memory(conn, caller.tenant_id, out.memory.id) is not None
+        assert store.select_memory(conn, caller.tenant_id, out.memory.id) is not None

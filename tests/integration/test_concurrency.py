@@ -44,7 +44,7 @@ def test_two_concurrent_supersessions_of_one_memory_end_with_exactly_one(db, new
     acted = [r for r in results if r.auto_supersede.supersession is not None]
     assert len(acted) == 1
     with db.transaction() as conn:
-        closed = store.get_memory(conn, caller.tenant_id, old.id)
+        closed = store.select_memory(conn, caller.tenant_id, old.id)
         versions = store.memory_versions(conn, caller.tenant_id, old.id)
         n_events = conn.execute(
             "SELECT count(*) FROM audit_events WHERE tenant_id = %s AND superseded_id = %s",

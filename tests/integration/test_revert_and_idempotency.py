@@ -7,21 +7,20 @@ import pytest
 
 from aurra_core import queries, service, store
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
-from aurra_core.models import AuditType, SupersedeRequest, WriteRequest
-from aurra_core.queries import AuditListQuery, PointInTime
+from aurra_core.models import AuditListQuery, AuditType, PointInTime, SupersedeRequest, WriteRequest
 
 
 def write(caller, content, key=None, **kw):
-    return service.write(caller, WriteRequest(content=content, **kw), key)
+    return service.write_memory(caller, WriteRequest(content=content, **kw), key)
 
 
 def test_revert_restores_the_old_memory_and_keeps_both_histories(db, new_key):
     caller, _ = new_key()
     _, vim = write(caller, "alice uses Vim", valid_from="2026-01-01T00:00:00Z")
-    _, sup = service.supersede(caller, vim.memory.id, SupersedeRequest(content="alice uses Emacs"))
-    event = queries.list_audit_events(caller, AuditListQuery(type=AuditType.MANUAL_SUPERSEDE), db).events[0]
+    _, sup = service.supersede_memory(caller, vim.memory.id, SupersedeRequest(content="alice uses Emacs"))
+    event = queries.read_audit_page(caller, AuditListQuery(type=AuditType.MANUAL_SUPERSEDE), db).events[0]
     before_revert = datetime.now(UTC)
-    status, result = service.revert(caller, event.id)
+    status, result = service.revert_supersession(caller, event.id)
     assert status == 200
     assert (
         result.restored.id == vim.memory.id
@@ -31,17 +30,17 @@ def test_revert_restores_the_old_memory_and_keeps_both_histories(db, new_key):
     assert result.event.type == AuditType.REVERT and result.event.details["reverted_event_id"] == str(
         event.id
     )
-    newer = queries.get_memory(caller, sup.memory.id, PointInTime(), db)
+    newer = queries.read_memory(caller, sup.memory.id, PointInTime(), db)
     assert newer.status == "current" and newer.supersedes is None
     # The superseded state is still what we knew before the revert.
-    then = queries.get_memory(caller, vim.memory.id, PointInTime(known_at=before_revert), db)
+    then = queries.read_memory(caller, vim.memory.id, PointInTime(known_at=before_revert), db)
     assert then.superseded_by == sup.memory.id
-    history = queries.memory_history(caller, vim.memory.id, PointInTime(), db)
+    history = queries.read_memory_history(caller, vim.memory.id, PointInTime(), db)
     assert [v.status for v in history.versions] == ["current", "superseded", "current"]
     with pytest.raises(Conflict, match="already reverted"):
-        service.revert(caller, event.id)
+        service.revert_supersession(caller, event.id)
     with pytest.raises(ValidationFailed):
-        service.revert(caller, result.event.id)  # a revert is not a supersession
+        service.revert_supersession(caller, result.event.id)  # a revert is not a supersession
 
 
 def test_revert_of_an_automatic_supersession(db, new_key, configure):
@@ -50,7 +49,7 @@ def test_revert_of_an_automatic_supersession(db, new_key, configure):
     _, old = write(caller, "alice uses Vim", topic="preferences")
     _, new = write(caller, "alice switched to Emacs", topic="preferences", auto_supersede=True)
     event_id = new.auto_supersede.supersession.audit_event_id
-    _, result = service.revert(caller, event_id)
+    _, result = service.revert_supersession(caller, event_id)
     assert result.restored.id == old.memory.id and result.event.superseded_id == new.memory.id
 
 
@@ -59,29 +58,29 @@ def test_revert_conflicts_when_the_old_memory_moved_on(db, new_key):
     _, a = write(caller, "fact a")
     _, b = write(caller, "fact b")
     _, c = write(caller, "fact c")
-    service.supersede(caller, a.memory.id, SupersedeRequest(superseded_by=b.memory.id))
-    first = queries.list_audit_events(caller, AuditListQuery(), db).events[0]
-    service.revert(caller, first.id)
-    service.supersede(caller, a.memory.id, SupersedeRequest(superseded_by=c.memory.id))
+    service.supersede_memory(caller, a.memory.id, SupersedeRequest(superseded_by=b.memory.id))
+    first = queries.read_audit_page(caller, AuditListQuery(), db).events[0]
+    service.revert_supersession(caller, first.id)
+    service.supersede_memory(caller, a.memory.id, SupersedeRequest(superseded_by=c.memory.id))
     # The first supersession's revert event exists; a fresh attempt on it is "already reverted";
     # and the second supersession, if its newer memory was replaced, is a conflict too.
     with pytest.raises(Conflict):
-        service.revert(caller, first.id)
+        service.revert_supersession(caller, first.id)
     with pytest.raises(NotFound):
-        service.revert(new_key()[0], first.id)
+        service.revert_supersession(new_key()[0], first.id)
 
 
 def test_concurrent_reverts_of_one_event_have_one_winner(db, new_key):
     caller, _ = new_key()
     _, a = write(caller, "fact a")
-    service.supersede(caller, a.memory.id, SupersedeRequest(content="fact b"))
-    event = queries.list_audit_events(caller, AuditListQuery(), db).events[0]
+    service.supersede_memory(caller, a.memory.id, SupersedeRequest(content="fact b"))
+    event = queries.read_audit_page(caller, AuditListQuery(), db).events[0]
     outcomes, barrier = [], threading.Barrier(4)
 
     def attempt():
         barrier.wait()
         try:
-            outcomes.append(service.revert(caller, event.id)[0])
+            outcomes.append(service.revert_supersession(caller, event.id)[0])
         except Conflict:
             outcomes.append(409)
 
@@ -104,11 +103,11 @@ def test_idempotent_write_runs_once_and_replays(db, new_key):
     other, _ = new_key()
     assert write(other, "alice uses Vim", key="k-1")[1].memory.id != first[1].memory.id
     # And per operation: the same key on a supersede is not the write's.
-    status, sup = service.supersede(
+    status, sup = service.supersede_memory(
         caller, first[1].memory.id, SupersedeRequest(content="alice uses Emacs"), "k-1"
     )
     assert status == 201
-    assert service.supersede(
+    assert service.supersede_memory(
         caller, first[1].memory.id, SupersedeRequest(content="alice uses Emacs"), "k-1"
     ) == (status, sup)
 
@@ -118,7 +117,7 @@ def test_a_failed_call_frees_its_key(db, new_key):
     missing = "0192f0c4-0000-7000-8000-000000000001"
     for _ in range(2):
         with pytest.raises(NotFound):
-            service.supersede(caller, missing, SupersedeRequest(content="x"), "k-fail")
+            service.supersede_memory(caller, missing, SupersedeRequest(content="x"), "k-fail")
 
 
 def test_a_request_in_progress_makes_a_concurrent_retry_409(db, new_key, monkeypatch):

@@ -9,8 +9,7 @@ import pytest
 from aurra_core import keys, queries, service, store
 from aurra_core.db import SERVICE_ROLE
 from aurra_core.embeddings import LexicalEmbedder
-from aurra_core.models import SupersedeRequest, WriteRequest
-from aurra_core.queries import AuditListQuery
+from aurra_core.models import AuditListQuery, MemoryListQuery, SupersedeRequest, WriteRequest
 
 TABLES = ("tenants", "api_keys", "key_settings", "memory_versions", "audit_events")
 LATER = datetime.now(UTC) + timedelta(days=1)
@@ -21,8 +20,8 @@ def two_tenants(db, new_key):
     alice, _ = new_key()
     bob, _ = new_key()
     for caller, text in ((alice, "alice uses Vim"), (bob, "bob uses Emacs")):
-        _, written = service.write(caller, WriteRequest(content=text))
-        service.supersede(caller, written.memory.id, SupersedeRequest(content=text + " daily"))
+        _, written = service.write_memory(caller, WriteRequest(content=text))
+        service.supersede_memory(caller, written.memory.id, SupersedeRequest(content=text + " daily"))
     return alice, bob
 
 
@@ -40,16 +39,16 @@ def test_unfiltered_queries_see_only_the_scoped_tenant(db, two_tenants):
 
 def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
     alice, bob = two_tenants
-    alice_memory = queries.list_memories(
-        alice, queries.MemoryListQuery(include_superseded=True), db, LexicalEmbedder(384)
+    alice_memory = queries.read_memory_page(
+        alice, MemoryListQuery(include_superseded=True), db, LexicalEmbedder(384)
     ).memories[0]
-    alice_event = queries.list_audit_events(alice, AuditListQuery(), db).events[0]
+    alice_event = queries.read_audit_page(alice, AuditListQuery(), db).events[0]
     embedding = LexicalEmbedder(384).embed("alice uses Vim")
     # Connection scoped to bob; the code's filter (wrongly) asks for alice.
     with db.tenant_transaction(bob.tenant_id) as conn:
         a = alice.tenant_id
-        assert store.get_memory(conn, a, alice_memory.id) is None
-        assert store.get_memories(conn, a, [alice_memory.id]) == []
+        assert store.select_memory(conn, a, alice_memory.id) is None
+        assert store.select_memories_by_id(conn, a, [alice_memory.id]) == []
         assert store.lock_believed(conn, a, alice_memory.id) is None
         assert store.memory_versions(conn, a, alice_memory.id) == []
         assert store.count_current(conn, a) == 0
@@ -60,7 +59,7 @@ def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
             == []
         )
         assert (
-            store.list_memories(
+            store.select_memories(
                 conn,
                 a,
                 known_at=LATER,
@@ -73,9 +72,9 @@ def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
             )
             == []
         )
-        assert store.get_audit_event(conn, a, alice_event.id) is None
+        assert store.select_audit_event(conn, a, alice_event.id) is None
         assert (
-            store.list_audit_events(
+            store.select_audit_events(
                 conn,
                 a,
                 memory_id=None,

@@ -18,8 +18,14 @@ from psycopg.conninfo import make_conninfo
 from aurra_core import queries, service, store
 from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.migrate import apply_migrations, load_migrations
-from aurra_core.models import Scope, SkippedReason, SupersedeRequest, WriteRequest
-from aurra_core.queries import AuditListQuery, MemoryListQuery
+from aurra_core.models import (
+    AuditListQuery,
+    MemoryListQuery,
+    Scope,
+    SkippedReason,
+    SupersedeRequest,
+    WriteRequest,
+)
 from aurra_core.write_pipeline import write_memory
 
 pytestmark = pytest.mark.integration
@@ -32,7 +38,7 @@ def write(caller, classifier, **fields):
 
 
 def listed(caller, db, **filters):
-    page = queries.list_memories(caller, MemoryListQuery(limit=100, **filters), db, LexicalEmbedder(384))
+    page = queries.read_memory_page(caller, MemoryListQuery(limit=100, **filters), db, LexicalEmbedder(384))
     return page.memories
 
 
@@ -97,9 +103,9 @@ def test_list_search_and_audit_filter_exactly(db, new_key):
     everything = listed(caller, db, user_id="alice", include_superseded=True)
     assert len(everything) == 3
 
-    events = queries.list_audit_events(caller, AuditListQuery(user_id="alice"), db).events
+    events = queries.read_audit_page(caller, AuditListQuery(user_id="alice"), db).events
     assert [e.memory_id for e in events] == [replaced.result.memory.id]
-    assert queries.list_audit_events(caller, AuditListQuery(user_id="bob"), db).events == []
+    assert queries.read_audit_page(caller, AuditListQuery(user_id="bob"), db).events == []
 
 
 def test_pages_of_a_scoped_list_keep_their_filter(db, new_key):
@@ -109,17 +115,17 @@ def test_pages_of_a_scoped_list_keep_their_filter(db, new_key):
         write(caller, clf, content=f"User fact number {i}", user_id="pager", auto_supersede=False)
         write(caller, clf, content=f"User fact number {i}", user_id="other", auto_supersede=False)
     embedder = LexicalEmbedder(384)
-    page = queries.list_memories(caller, MemoryListQuery(limit=2, user_id="pager"), db, embedder)
+    page = queries.read_memory_page(caller, MemoryListQuery(limit=2, user_id="pager"), db, embedder)
     seen = [m.id for m in page.memories]
     while page.next_cursor:
-        page = queries.list_memories(
+        page = queries.read_memory_page(
             caller, MemoryListQuery(limit=2, user_id="pager", cursor=page.next_cursor), db, embedder
         )
         seen += [m.id for m in page.memories]
     assert len(seen) == len(set(seen)) == 5
     with pytest.raises(Exception, match="cursor does not belong"):
-        first = queries.list_memories(caller, MemoryListQuery(limit=2, user_id="pager"), db, embedder)
-        queries.list_memories(
+        first = queries.read_memory_page(caller, MemoryListQuery(limit=2, user_id="pager"), db, embedder)
+        queries.read_memory_page(
             caller, MemoryListQuery(limit=2, user_id="other", cursor=first.next_cursor), db, embedder
         )
 
@@ -128,10 +134,10 @@ def test_a_manual_replacement_stays_in_the_scope_of_what_it_replaces(db, new_key
     caller, _ = new_key()
     clf = ScriptedClassifier()
     old = write(caller, clf, content="User drinks coffee", user_id="alice", agent_id="barista").result.memory
-    result = service.supersede(caller, old.id, SupersedeRequest(content="User drinks tea now"))[1]
+    result = service.supersede_memory(caller, old.id, SupersedeRequest(content="User drinks tea now"))[1]
     assert (result.memory.user_id, result.memory.agent_id) == ("alice", "barista")
     assert (result.superseded.user_id, result.superseded.agent_id) == ("alice", "barista")
-    events = queries.list_audit_events(caller, AuditListQuery(user_id="alice"), db).events
+    events = queries.read_audit_page(caller, AuditListQuery(user_id="alice"), db).events
     assert [e.type for e in events] == ["manual_supersede"]
 
 
@@ -143,7 +149,7 @@ def test_another_tenant_with_the_same_user_id_is_invisible(db, new_key):
     outcome = write(caller=mine, classifier=clf, content="User uses Vim", user_id="alice")
     assert outcome.result.auto_supersede.skipped_reason == SkippedReason.NO_CANDIDATES
     assert [m.user_id for m in listed(mine, db, user_id="alice")] == ["alice"]
-    assert queries.list_audit_events(mine, AuditListQuery(user_id="alice"), db).events == []
+    assert queries.read_audit_page(mine, AuditListQuery(user_id="alice"), db).events == []
 
 
 def test_bad_scope_ids_are_refused():

@@ -7,12 +7,11 @@ import pytest
 from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import queries
-from aurra_core.config import get_settings
+from aurra_core.config import get_config
 from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.migrate import apply_migrations
-from aurra_core.models import SupersedeRequest, WriteRequest
-from aurra_core.queries import MemoryListQuery, PointInTime
+from aurra_core.models import MemoryListQuery, PointInTime, SupersedeRequest, WriteRequest
 from aurra_core.supersession import supersede
 from aurra_core.write_pipeline import write_memory
 
@@ -28,7 +27,7 @@ def add(caller, content, valid_from=None, topic="general"):
 
 
 def page(db, caller, **q):
-    return queries.list_memories(caller, MemoryListQuery(**q), db, EMB)
+    return queries.read_memory_page(caller, MemoryListQuery(**q), db, EMB)
 
 
 def test_what_was_true_and_what_we_knew(db, new_key):
@@ -55,13 +54,13 @@ def test_what_was_true_and_what_we_knew(db, new_key):
     assert [(m.content, m.status, m.valid_to) for m in known] == [("alice uses Vim", "current", None)]
     assert contents(include_superseded=True) == ["alice uses Emacs", "alice uses Vim"]
 
-    got = queries.get_memory(caller, vim.id, PointInTime(known_at=before_change), db)
+    got = queries.read_memory(caller, vim.id, PointInTime(known_at=before_change), db)
     assert got.status == "current"
-    assert queries.get_memory(caller, vim.id, PointInTime(), db).superseded_by == emacs.id
+    assert queries.read_memory(caller, vim.id, PointInTime(), db).superseded_by == emacs.id
     with pytest.raises(NotFound):
-        queries.get_memory(caller, emacs.id, PointInTime(known_at=before_change), db)
+        queries.read_memory(caller, emacs.id, PointInTime(known_at=before_change), db)
     with pytest.raises(NotFound):
-        queries.get_memory(caller, vim.id, PointInTime(as_of=datetime(2026, 6, 1, tzinfo=UTC)), db)
+        queries.read_memory(caller, vim.id, PointInTime(as_of=datetime(2026, 6, 1, tzinfo=UTC)), db)
 
 
 def test_history_gives_the_whole_lineage_and_every_version(db, new_key):
@@ -74,14 +73,14 @@ def test_history_gives_the_whole_lineage_and_every_version(db, new_key):
         caller, b.id, SupersedeRequest(content="alice uses Helix", valid_from="2026-03-01T00:00:00Z"), db, EMB
     ).memory
     for member in (a, b, c):
-        history = queries.memory_history(caller, member.id, PointInTime(), db)
+        history = queries.read_memory_history(caller, member.id, PointInTime(), db)
         assert [m.id for m in history.chain] == [a.id, b.id, c.id]
-    hb = queries.memory_history(caller, b.id, PointInTime(), db)
+    hb = queries.read_memory_history(caller, b.id, PointInTime(), db)
     assert [(v.status, v.recorded_to is None) for v in hb.versions] == [
         ("current", False),
         ("superseded", True),
     ]
-    early = queries.memory_history(caller, b.id, PointInTime(known_at=hb.versions[0].recorded_at), db)
+    early = queries.read_memory_history(caller, b.id, PointInTime(known_at=hb.versions[0].recorded_at), db)
     assert [m.id for m in early.chain] == [a.id, b.id]
 
 
@@ -189,7 +188,7 @@ def test_facts_and_audit_events_are_append_only_in_the_database(db, new_key):
 
 
 def test_migrations_are_recorded_and_safe_to_run_twice(pg_url):
-    assert apply_migrations(pg_url, get_settings().embedding_dim) == []
+    assert apply_migrations(pg_url, get_config().embedding_dim) == []
     with psycopg.connect(pg_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
     assert versions[0] == "0001_initial"

@@ -8,8 +8,14 @@ from pipeline_support import ScriptedClassifier, deps
 from aurra_core import keys, queries, service
 from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.errors import NotFound, Unauthorized
-from aurra_core.models import SettingsPatch, SupersedeRequest, WriteRequest
-from aurra_core.queries import AuditListQuery, MemoryListQuery, PointInTime
+from aurra_core.models import (
+    AuditListQuery,
+    MemoryListQuery,
+    PointInTime,
+    SettingsPatch,
+    SupersedeRequest,
+    WriteRequest,
+)
 from aurra_core.supersession import supersede
 from aurra_core.write_pipeline import write_memory
 
@@ -23,12 +29,12 @@ def test_a_second_tenant_sees_and_changes_nothing_of_the_first(db, new_key):
         alice, WriteRequest(content="alice uses Vim"), deps(ScriptedClassifier(), False)
     ).result.memory
     newer = supersede(alice, memory.id, SupersedeRequest(content="alice uses Emacs"), db, EMB).memory
-    event = queries.list_audit_events(alice, AuditListQuery(), db).events[0]
+    event = queries.read_audit_page(alice, AuditListQuery(), db).events[0]
 
     with pytest.raises(NotFound):
-        queries.get_memory(mallory, memory.id, PointInTime(), db)
+        queries.read_memory(mallory, memory.id, PointInTime(), db)
     with pytest.raises(NotFound):
-        queries.memory_history(mallory, newer.id, PointInTime(), db)
+        queries.read_memory_history(mallory, newer.id, PointInTime(), db)
     with pytest.raises(NotFound):
         supersede(mallory, newer.id, SupersedeRequest(content="mallory was here"), db, EMB)
     other = write_memory(
@@ -37,14 +43,14 @@ def test_a_second_tenant_sees_and_changes_nothing_of_the_first(db, new_key):
     with pytest.raises(NotFound):
         supersede(mallory, other.id, SupersedeRequest(superseded_by=newer.id), db, EMB)
     with pytest.raises(NotFound):
-        queries.get_audit_event(mallory, event.id, db)
-    assert queries.list_audit_events(mallory, AuditListQuery(memory_id=memory.id), db).events == []
+        queries.read_audit_event(mallory, event.id, db)
+    assert queries.read_audit_page(mallory, AuditListQuery(memory_id=memory.id), db).events == []
     assert [
         m.id
-        for m in queries.list_memories(mallory, MemoryListQuery(include_superseded=True), db, EMB).memories
+        for m in queries.read_memory_page(mallory, MemoryListQuery(include_superseded=True), db, EMB).memories
     ] == [other.id]
     assert (
-        queries.list_memories(mallory, MemoryListQuery(q="alice uses Vim"), db, EMB).memories[0].id
+        queries.read_memory_page(mallory, MemoryListQuery(q="alice uses Vim"), db, EMB).memories[0].id
         == other.id
     )
 

@@ -14,7 +14,7 @@ def write(caller, classifier, level2=True, **fields):
 
 def audit(db, caller):
     with db.transaction() as conn:
-        return store.list_audit_events(
+        return store.select_audit_events(
             conn,
             caller.tenant_id,
             memory_id=None,
@@ -69,7 +69,7 @@ def test_confident_contradiction_supersedes_atomically_with_its_audit_event(db, 
     assert a.supersession.superseded_id == old.id and a.supersession.model == "scripted-model"
     assert out.memory.supersedes == old.id and out.memory.status == "current"
     with db.transaction() as conn:
-        closed = store.get_memory(conn, caller.tenant_id, old.id)
+        closed = store.select_memory(conn, caller.tenant_id, old.id)
     assert closed.superseded_by == out.memory.id and closed.valid_to == out.memory.valid_from
     events = audit(db, caller)
     assert [(e.type, e.memory_id, e.superseded_id) for e in events] == [
@@ -106,7 +106,7 @@ def test_classifier_failure_never_loses_the_write(db, new_key):
     a = out.result.auto_supersede
     assert a.ran is True and a.skipped_reason == SkippedReason.CLASSIFIER_ERROR and a.supersession is None
     with db.transaction() as conn:
-        assert store.get_memory(conn, caller.tenant_id, out.result.memory.id) is not None
+        assert store.select_memory(conn, caller.tenant_id, out.result.memory.id) is not None
 
 
 def test_duplicate_writes_nothing_and_is_audited(db, new_key):
@@ -134,7 +134,7 @@ def test_excluded_topics_never_reach_the_classifier(db, new_key):
     assert clf.calls, "the general-topic candidate was classified"
     assert out.result.auto_supersede.supersession.superseded_id != health.id
     with db.transaction() as conn:
-        rows = store.list_memories(
+        rows = store.select_memories(
             conn,
             caller.tenant_id,
             known_at=datetime.now(UTC),
@@ -165,7 +165,7 @@ def test_backdated_fact_is_stored_already_superseded(db, new_key):
     assert out.memory.valid_to == newer.valid_from
     assert out.auto_supersede.supersession.superseded_id == out.memory.id
     with db.transaction() as conn:
-        still = store.get_memory(conn, caller.tenant_id, newer.id)
+        still = store.select_memory(conn, caller.tenant_id, newer.id)
     assert still.is_current and still.supersedes == out.memory.id
 
 
@@ -186,6 +186,6 @@ def test_a_candidate_that_changed_meanwhile_is_not_touched(db, new_key):
     out = write(caller, clf, content="alice switched to Emacs", topic="preferences").result
     assert out.created and out.auto_supersede.supersession is None
     with db.transaction() as conn:
-        closed = store.get_memory(conn, caller.tenant_id, old.id)
-        helix = store.get_memory(conn, caller.tenant_id, closed.superseded_by)
+        closed = store.select_memory(conn, caller.tenant_id, old.id)
+        helix = store.select_memory(conn, caller.tenant_id, closed.superseded_by)
     assert helix.content == "alice switched to Helix"

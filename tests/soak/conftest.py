@@ -17,10 +17,10 @@ def soak_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoakPostgres]:
     apply_local_defaults()
     pg = SoakPostgres(tmp_path_factory.mktemp("soak-pg") / "data")
     try:
-        from aurra_core.config import get_settings
+        from aurra_core.config import get_config
         from aurra_core.migrate import apply_migrations
 
-        apply_migrations(pg.url, get_settings().embedding_dim)
+        apply_migrations(pg.url, get_config().embedding_dim)
         yield pg
     finally:
         pg.close()

@@ -10,7 +10,7 @@ from botocore.response import StreamingBody
 from botocore.stub import Stubber
 from moto import mock_aws
 
-from aurra_core.config import Settings
+from aurra_core.config import ServiceConfig
 from aurra_core.embeddings import BedrockTitanEmbedder, create_embedder
 from aurra_core.flags import EnvFlagSource, SsmFlagSource, create_flag_source
 
@@ -27,7 +27,7 @@ def test_the_level2_flag_comes_from_ssm_in_aws():
     from aws_lambda_powertools.utilities import parameters
 
     ssm = boto3.client("ssm")
-    source = create_flag_source(Settings(flag_source="ssm", stage="prod", flag_cache_s=0))
+    source = create_flag_source(ServiceConfig(flag_source="ssm", stage="prod", flag_cache_s=0))
     assert isinstance(source, SsmFlagSource)
     assert source.level2_enabled() is False  # missing parameter: off
     ssm.put_parameter(Name="/aurra/prod/level2_enabled", Value="false", Type="String")
@@ -42,9 +42,9 @@ def test_the_level2_flag_comes_from_ssm_in_aws():
 
 
 def test_locally_the_flag_is_the_environment():
-    assert isinstance(create_flag_source(Settings(level2_enabled=True)), EnvFlagSource)
-    assert create_flag_source(Settings(level2_enabled=True)).level2_enabled() is True
-    assert create_flag_source(Settings()).level2_enabled() is False
+    assert isinstance(create_flag_source(ServiceConfig(level2_enabled=True)), EnvFlagSource)
+    assert create_flag_source(ServiceConfig(level2_enabled=True)).level2_enabled() is True
+    assert create_flag_source(ServiceConfig()).level2_enabled() is False
 
 
 @mock_aws
@@ -63,9 +63,9 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
     )["ARN"]
     key_arn = sm.create_secret(Name="aurra/prod/anthropic-api-key", SecretString="sk-ant-test")["ARN"]
     parameters.clear_caches()
-    conninfo = resolve_conninfo(Settings(database_url=None, db_secret_arn=db_arn, db_host="proxy.local"))
+    conninfo = resolve_conninfo(ServiceConfig(database_url=None, db_secret_arn=db_arn, db_host="proxy.local"))
     assert "host=proxy.local" in conninfo and "sslmode=require" in conninfo and "password=pw" in conninfo
-    assert _anthropic_api_key(Settings(anthropic_secret_arn=key_arn)) == "sk-ant-test"
+    assert _anthropic_api_key(ServiceConfig(anthropic_secret_arn=key_arn)) == "sk-ant-test"
 
 
 def test_titan_embeddings_through_bedrock_runtime():
@@ -87,4 +87,6 @@ def test_titan_embeddings_through_bedrock_runtime():
     assert out.shape == (512,) and out.dtype == np.float32 and np.isclose(np.linalg.norm(out), 1.0)
     with pytest.raises(ValueError):
         BedrockTitanEmbedder(384)
-    assert isinstance(create_embedder(Settings(embedder="bedrock", embedding_dim=1024)), BedrockTitanEmbedder)
+    assert isinstance(
+        create_embedder(ServiceConfig(embedder="bedrock", embedding_dim=1024)), BedrockTitanEmbedder
+    )

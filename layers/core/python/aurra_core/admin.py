@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from aurra_core import keys
-from aurra_core.config import get_settings
+from aurra_core.config import get_config
 from aurra_core.db import get_database
 
 
@@ -19,7 +19,7 @@ def _api_gateway():
 
 def _meter(key_id: UUID) -> None:
     """Create the API Gateway key (value = our key id) and attach it to the usage plan."""
-    plan = get_settings().usage_plan_id
+    plan = get_config().usage_plan_id
     if not plan:
         return  # locally there is no usage plan
     client = _api_gateway()
@@ -33,7 +33,7 @@ def _meter(key_id: UUID) -> None:
 
 
 def _unmeter(key_id: UUID) -> None:
-    if not get_settings().usage_plan_id:
+    if not get_config().usage_plan_id:
         return
     client = _api_gateway()
     for item in client.get_api_keys(nameQuery=f"aurra-{key_id}").get("items", []):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -18,7 +17,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel
 
 from aurra_core import invocation
-from aurra_core.config import get_settings
+from aurra_core.config import get_config
 from aurra_core.errors import (
     AurraError,
     BadRequest,
@@ -29,6 +28,7 @@ from aurra_core.errors import (
 )
 from aurra_core.models import Caller
 from aurra_core.observability import logger, metrics, tracer
+from aurra_core.powertools_internals import PerThreadResolver
 
 
 class ErrorBody(BaseModel):
@@ -143,51 +143,8 @@ def _unexpected(exc: Exception) -> Response:
     return envelope(500, "internal", "internal error")
 
 
-class _PerThreadResolver(APIGatewayRestResolver):
-    """Powertools keeps the request being resolved on the router *class* (`current_event`,
-    `lambda_context`) and the matched route on the instance (`context`). Lambda runs one
-    invocation per process at a time, so that is harmless there; `aurra dev` runs concurrent
-    requests on threads of one process, where a request read another's event, and so another
-    tenant's caller, body and query. All three are kept per thread: the same in Lambda."""
-
-    def _per_thread(self) -> threading.local:
-        return self.__dict__.setdefault("_aurra_per_thread", threading.local())
-
-    @property
-    def current_event(self) -> Any:
-        return getattr(self._per_thread(), "current_event", None)
-
-    @current_event.setter
-    def current_event(self, value: Any) -> None:
-        self._per_thread().current_event = value
-
-    @property
-    def lambda_context(self) -> Any:
-        return getattr(self._per_thread(), "lambda_context", None)
-
-    @lambda_context.setter
-    def lambda_context(self, value: Any) -> None:
-        self._per_thread().lambda_context = value
-
-    @property
-    def context(self) -> dict:
-        state = self._per_thread()
-        if not hasattr(state, "context"):
-            state.context = {}
-        return state.context
-
-    @context.setter
-    def context(self, value: dict) -> None:
-        self._per_thread().context = value
-
-    def resolve(self, event: Any, context: Any) -> dict[str, Any]:
-        self.current_event = self._to_proxy_event(getattr(event, "raw_event", event))
-        self.lambda_context = context
-        return super().resolve(event, context)
-
-
 def create_app() -> APIGatewayRestResolver:
-    app = _PerThreadResolver(enable_validation=True)
+    app = PerThreadResolver(enable_validation=True)
     app.exception_handler(AurraError)(_domain_error)
     app.exception_handler(RequestValidationError)(_validation_error)
     app.exception_handler(psycopg.OperationalError)(_database_unavailable)
@@ -227,8 +184,8 @@ def _precheck(event: dict[str, Any]) -> None:
             raw = base64.b64decode(raw, validate=True)
         except ValueError as exc:
             raise BadRequest("request body is not valid base64") from exc
-    if len(raw) > get_settings().max_body_bytes:
-        raise PayloadTooLarge(f"request body must be at most {get_settings().max_body_bytes} bytes")
+    if len(raw) > get_config().max_body_bytes:
+        raise PayloadTooLarge(f"request body must be at most {get_config().max_body_bytes} bytes")
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:

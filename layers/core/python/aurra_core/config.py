@@ -18,7 +18,7 @@ CANDIDATE_LIMIT = 3
 CANDIDATE_FLOORS = {"local": 0.15, "minilm": 0.3, "bedrock": 0.3}
 
 
-class Settings(BaseSettings):
+class ServiceConfig(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="AURRA_", extra="ignore")
 
     stage: str = "local"
@@ -65,10 +65,10 @@ class Settings(BaseSettings):
 
 
 @lru_cache(maxsize=1)
-def get_settings() -> Settings:
-    return Settings()
+def get_config() -> ServiceConfig:
+    return ServiceConfig()
 
 
-def reset_settings() -> None:
-    """Forget the cached settings (tests and the local CLI change the environment)."""
-    get_settings.cache_clear()
+def reset_config() -> None:
+    """Forget the cached config (tests and the local CLI change the environment)."""
+    get_config.cache_clear()

@@ -16,7 +16,7 @@ from uuid import UUID
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from aurra_core.config import Settings, get_settings
+from aurra_core.config import ServiceConfig, get_config
 from aurra_core.errors import ServiceUnavailable
 
 # The role the service works as: it owns no table and cannot bypass row-level security.
@@ -30,23 +30,23 @@ def _configure(conn: psycopg.Connection) -> None:
     conn.commit()
 
 
-def resolve_conninfo(settings: Settings) -> str:
+def resolve_conninfo(config: ServiceConfig) -> str:
     """A libpq connection string from the local URL or, in AWS, from the RDS secret."""
-    if settings.database_url:
-        return settings.database_url
-    if not settings.db_secret_arn:
+    if config.database_url:
+        return config.database_url
+    if not config.db_secret_arn:
         raise ServiceUnavailable("database is not configured: set AURRA_DATABASE_URL or AURRA_DB_SECRET_ARN")
     from aws_lambda_powertools.utilities.parameters import get_secret
 
-    secret = json.loads(get_secret(settings.db_secret_arn, max_age=300))
+    secret = json.loads(get_secret(config.db_secret_arn, max_age=300))
     return psycopg.conninfo.make_conninfo(
-        host=settings.db_host or secret["host"],
+        host=config.db_host or secret["host"],
         port=str(secret.get("port", 5432)),
-        dbname=settings.db_name or secret.get("dbname", "aurra"),
+        dbname=config.db_name or secret.get("dbname", "aurra"),
         user=secret["username"],
         password=secret["password"],
         sslmode="require",
-        connect_timeout=str(settings.db_connect_timeout_s),
+        connect_timeout=str(config.db_connect_timeout_s),
     )
 
 
@@ -102,8 +102,8 @@ class Database:
 
 @lru_cache(maxsize=1)
 def get_database() -> Database:
-    settings = get_settings()
-    return Database(resolve_conninfo(settings), max_size=settings.db_pool_max)
+    config = get_config()
+    return Database(resolve_conninfo(config), max_size=config.db_pool_max)
 
 
 def reset_database() -> None:

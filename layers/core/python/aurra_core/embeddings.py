@@ -9,7 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
-from aurra_core.config import Settings, get_settings
+from aurra_core.config import ServiceConfig, get_config
 from aurra_core.text import content_terms
 
 
@@ -83,21 +83,21 @@ class BedrockTitanEmbedder:
         return np.asarray(payload["embedding"], dtype=np.float32)
 
 
-def create_embedder(settings: Settings) -> Embedder:
-    if settings.embedder == "bedrock":
-        return BedrockTitanEmbedder(settings.embedding_dim)
-    if settings.embedder == "minilm":
+def create_embedder(config: ServiceConfig) -> Embedder:
+    if config.embedder == "bedrock":
+        return BedrockTitanEmbedder(config.embedding_dim)
+    if config.embedder == "minilm":
         from aurra_core.minilm import MiniLMEmbedder  # weights load on the first embed()
 
-        if settings.embedding_dim != MiniLMEmbedder.dim:
+        if config.embedding_dim != MiniLMEmbedder.dim:
             raise ValueError(
                 f"the minilm embedder has {MiniLMEmbedder.dim} dimensions, "
-                f"not AURRA_EMBEDDING_DIM={settings.embedding_dim}"
+                f"not AURRA_EMBEDDING_DIM={config.embedding_dim}"
             )
         return MiniLMEmbedder()
-    return LexicalEmbedder(settings.embedding_dim)
+    return LexicalEmbedder(config.embedding_dim)
 
 
 @lru_cache(maxsize=1)
 def get_embedder() -> Embedder:
-    return create_embedder(get_settings())
+    return create_embedder(get_config())

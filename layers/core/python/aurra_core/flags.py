@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Protocol
 
-from aurra_core.config import Settings, get_settings
+from aurra_core.config import ServiceConfig, get_config
 
 
 class FlagSource(Protocol):
@@ -38,12 +38,12 @@ class SsmFlagSource:
         return str(value).strip().lower() == "true"
 
 
-def create_flag_source(settings: Settings) -> FlagSource:
-    if settings.flag_source == "ssm":
-        return SsmFlagSource(settings.level2_parameter_name, settings.flag_cache_s)
-    return EnvFlagSource(settings.level2_enabled)
+def create_flag_source(config: ServiceConfig) -> FlagSource:
+    if config.flag_source == "ssm":
+        return SsmFlagSource(config.level2_parameter_name, config.flag_cache_s)
+    return EnvFlagSource(config.level2_enabled)
 
 
 @lru_cache(maxsize=1)
 def get_flag_source() -> FlagSource:
-    return create_flag_source(get_settings())
+    return create_flag_source(get_config())

@@ -10,7 +10,6 @@ from typing import Any
 
 import psycopg
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
-from aws_lambda_powertools.utilities.idempotency.base import IdempotencyHandler
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
     IdempotencyItemAlreadyExistsError,
@@ -27,6 +26,7 @@ from aurra_core.db import Database, get_database
 from aurra_core.errors import Conflict, ServiceUnavailable
 from aurra_core.models import Caller
 from aurra_core.observability import logger
+from aurra_core.powertools_internals import run_idempotent, validate_payload
 
 EXPIRES_AFTER_S = 24 * 3600
 
@@ -101,7 +101,7 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
             existing = cur.fetchone()
         old = self._record(existing) if existing else None
         if old is not None:
-            self._validate_payload(data_payload=data_record, stored_data_record=old)
+            validate_payload(self, data_record, old)
         raise IdempotencyItemAlreadyExistsError(old_data_record=old)
 
     def _update_record(self, data_record: DataRecord) -> None:
@@ -160,17 +160,14 @@ def run_once(
         done["response"] = call()
         return done["response"]
 
-    handler = IdempotencyHandler(
-        function=call_and_keep,
-        function_payload={"tenant_id": str(caller.tenant_id), "key": key, "body": body},
-        config=_CONFIG,
-        persistence_store=_persistence(operation),
-        key_prefix=f"aurra.{operation}",
-        function_args=(),
-        function_kwargs={},
-    )
     try:
-        return handler.handle()
+        return run_idempotent(  # type: ignore[no-any-return]
+            call_and_keep,
+            {"tenant_id": str(caller.tenant_id), "key": key, "body": body},
+            config=_CONFIG,
+            persistence_store=_persistence(operation),
+            key_prefix=f"aurra.{operation}",
+        )
     except IdempotencyValidationError as exc:
         raise Conflict("this Idempotency-Key was already used with a different request body") from exc
     except IdempotencyAlreadyInProgressError as exc:

@@ -227,6 +227,42 @@ class SettingsPatch(BaseModel):
         return None if value is None else list(dict.fromkeys(value))
 
 
+# ---------------------------------------------------------------- query parameters
+
+
+class MemoryListQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    q: str | None = Field(default=None, min_length=1, max_length=4000)
+    topic: Topic | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+    as_of: InputTimestamp | None = None
+    known_at: InputTimestamp | None = None
+    include_superseded: bool = False
+    limit: int = Field(default=20, ge=1, le=100)
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
+class PointInTime(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    as_of: InputTimestamp | None = None
+    known_at: InputTimestamp | None = None
+
+
+class AuditListQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    memory_id: UUID | None = None
+    type: AuditType | None = None
+    user_id: ScopeId | None = None
+    since: InputTimestamp | None = None
+    until: InputTimestamp | None = None
+    limit: int = Field(default=50, ge=1, le=100)
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
 # ---------------------------------------------------------------- records and responses
 
 

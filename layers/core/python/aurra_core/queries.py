@@ -5,60 +5,24 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from aurra_core import cursors, store
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
 from aurra_core.errors import NotFound
 from aurra_core.models import (
     AuditEvent,
+    AuditListQuery,
     AuditPage,
-    AuditType,
     Caller,
     History,
-    InputTimestamp,
     Memory,
+    MemoryListQuery,
     MemoryPage,
-    ScopeId,
-    Topic,
+    PointInTime,
 )
 
 
-class MemoryListQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    q: str | None = Field(default=None, min_length=1, max_length=4000)
-    topic: Topic | None = None
-    user_id: ScopeId | None = None
-    agent_id: ScopeId | None = None
-    as_of: InputTimestamp | None = None
-    known_at: InputTimestamp | None = None
-    include_superseded: bool = False
-    limit: int = Field(default=20, ge=1, le=100)
-    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
-
-
-class PointInTime(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    as_of: InputTimestamp | None = None
-    known_at: InputTimestamp | None = None
-
-
-class AuditListQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    memory_id: UUID | None = None
-    type: AuditType | None = None
-    user_id: ScopeId | None = None
-    since: InputTimestamp | None = None
-    until: InputTimestamp | None = None
-    limit: int = Field(default=50, ge=1, le=100)
-    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
-
-
-def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
+def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
     fp = cursors.fingerprint(
         q=query.q,
         topic=query.topic,
@@ -80,7 +44,7 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
             now = store.believed_now(conn, caller.tenant_id)
             known_at = min(query.known_at, now) if query.known_at else now
             as_of = query.as_of or now
-        rows = store.list_memories(
+        rows = store.select_memories(
             conn,
             caller.tenant_id,
             known_at=known_at,
@@ -112,17 +76,17 @@ def list_memories(caller: Caller, query: MemoryListQuery, db: Database, embedder
     return MemoryPage(memories=memories, next_cursor=next_cursor)
 
 
-def get_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> Memory:
+def read_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> Memory:
     with db.tenant_transaction(caller.tenant_id) as conn:
-        row = store.get_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at, as_of=when.as_of)
+        row = store.select_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at, as_of=when.as_of)
     if row is None:
         raise NotFound("memory not found")
     return row.to_memory()
 
 
-def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> History:
+def read_memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> History:
     with db.tenant_transaction(caller.tenant_id) as conn:
-        row = store.get_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at)
+        row = store.select_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at)
         if row is None:
             raise NotFound("memory not found")
         chain = store.lineage(conn, caller.tenant_id, row, known_at=when.known_at)
@@ -134,7 +98,7 @@ def memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: Datab
     )
 
 
-def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
+def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
     fp = cursors.fingerprint(
         memory_id=query.memory_id,
         type=query.type,
@@ -151,7 +115,7 @@ def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> Au
         else:
             pinned = store.believed_now(conn, caller.tenant_id)
         until = min(query.until, pinned) if query.until else None
-        events = store.list_audit_events(
+        events = store.select_audit_events(
             conn,
             caller.tenant_id,
             memory_id=query.memory_id,
@@ -172,9 +136,9 @@ def list_audit_events(caller: Caller, query: AuditListQuery, db: Database) -> Au
     return AuditPage(events=page, next_cursor=next_cursor)
 
 
-def get_audit_event(caller: Caller, event_id: UUID, db: Database) -> AuditEvent:
+def read_audit_event(caller: Caller, event_id: UUID, db: Database) -> AuditEvent:
     with db.tenant_transaction(caller.tenant_id) as conn:
-        event = store.get_audit_event(conn, caller.tenant_id, event_id)
+        event = store.select_audit_event(conn, caller.tenant_id, event_id)
     if event is None:
         raise NotFound("audit event not found")
     return event

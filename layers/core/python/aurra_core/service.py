@@ -1,4 +1,8 @@
-"""The composition root: each handler makes one call here, and this wires the real parts."""
+"""The composition root: each handler makes one call here, and this wires the real parts.
+
+One function per API operation, named as the operation and its handler (`list_memories` is
+GET /agent/memories). Below this layer names say their layer: `queries.read_*` answer reads
+on a database, `store.select_*` / `insert_*` / `revise_*` are single SQL statements."""
 
 from __future__ import annotations
 
@@ -15,12 +19,15 @@ from aurra_core.embeddings import get_embedder
 from aurra_core.flags import get_flag_source
 from aurra_core.models import (
     AuditEvent,
+    AuditListQuery,
     AuditPage,
     Caller,
     History,
     KeySettings,
     Memory,
+    MemoryListQuery,
     MemoryPage,
+    PointInTime,
     RevertResult,
     SettingsPatch,
     SupersedeRequest,
@@ -56,7 +63,7 @@ def _once(
     return stored["status"], result_type.model_validate(stored["body"])
 
 
-def write(
+def write_memory(
     caller: Caller, request: WriteRequest, idempotency_key: str | None = None
 ) -> tuple[int, WriteResult]:
     deps = write_pipeline.WriteDependencies(
@@ -70,19 +77,19 @@ def write(
     return _once("write", caller, idempotency_key, request.model_dump(mode="json"), call, WriteResult)
 
 
-def list_memories(caller: Caller, query: queries.MemoryListQuery) -> MemoryPage:
-    return queries.list_memories(caller, query, get_database(), get_embedder())
+def list_memories(caller: Caller, query: MemoryListQuery) -> MemoryPage:
+    return queries.read_memory_page(caller, query, get_database(), get_embedder())
 
 
-def get_memory(caller: Caller, memory_id: UUID, when: queries.PointInTime) -> Memory:
-    return queries.get_memory(caller, memory_id, when, get_database())
+def get_memory(caller: Caller, memory_id: UUID, when: PointInTime) -> Memory:
+    return queries.read_memory(caller, memory_id, when, get_database())
 
 
-def memory_history(caller: Caller, memory_id: UUID, when: queries.PointInTime) -> History:
-    return queries.memory_history(caller, memory_id, when, get_database())
+def memory_history(caller: Caller, memory_id: UUID, when: PointInTime) -> History:
+    return queries.read_memory_history(caller, memory_id, when, get_database())
 
 
-def supersede(
+def supersede_memory(
     caller: Caller, memory_id: UUID, request: SupersedeRequest, idempotency_key: str | None = None
 ) -> tuple[int, SupersedeResult]:
     def call() -> tuple[int, SupersedeResult]:
@@ -93,7 +100,9 @@ def supersede(
     return _once("supersede", caller, idempotency_key, identity, call, SupersedeResult)
 
 
-def revert(caller: Caller, event_id: UUID, idempotency_key: str | None = None) -> tuple[int, RevertResult]:
+def revert_supersession(
+    caller: Caller, event_id: UUID, idempotency_key: str | None = None
+) -> tuple[int, RevertResult]:
     def call() -> tuple[int, RevertResult]:
         return 200, supersession.revert(caller, event_id, get_database())
 
@@ -110,12 +119,12 @@ def update_settings(caller: Caller, patch: SettingsPatch) -> KeySettings:
         return keys.update_key_settings(conn, caller, patch)
 
 
-def list_audit_events(caller: Caller, query: queries.AuditListQuery) -> AuditPage:
-    return queries.list_audit_events(caller, query, get_database())
+def list_audit_events(caller: Caller, query: AuditListQuery) -> AuditPage:
+    return queries.read_audit_page(caller, query, get_database())
 
 
 def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
-    return queries.get_audit_event(caller, event_id, get_database())
+    return queries.read_audit_event(caller, event_id, get_database())
 
 
 def authenticate(raw_key: str) -> Caller:
@@ -125,10 +134,10 @@ def authenticate(raw_key: str) -> Caller:
 
 def reset(*, database: bool = True) -> None:
     """Forget every per-process singleton (the environment changed: tests, the local CLI)."""
-    from aurra_core.config import reset_settings
+    from aurra_core.config import reset_config
     from aurra_core.db import reset_database
 
-    reset_settings()
+    reset_config()
     get_embedder.cache_clear()
     get_flag_source.cache_clear()
     get_classifier.cache_clear()

@@ -237,7 +237,7 @@ def _believed_at(known_at: datetime | None) -> tuple[str, dict[str, Any]]:
     }
 
 
-def get_memory(
+def select_memory(
     conn: psycopg.Connection,
     tenant_id: UUID,
     memory_id: UUID,
@@ -260,7 +260,7 @@ def get_memory(
     return _row(record) if record else None
 
 
-def get_memories(
+def select_memories_by_id(
     conn: psycopg.Connection, tenant_id: UUID, memory_ids: list[UUID], *, known_at: datetime | None = None
 ) -> list[MemoryRow]:
     believed, params = _believed_at(known_at)
@@ -354,7 +354,7 @@ def find_candidates(
     return [(row, sim) for row, sim in found if sim >= min_similarity]
 
 
-def list_memories(
+def select_memories(
     conn: psycopg.Connection,
     tenant_id: UUID,
     *,
@@ -457,7 +457,7 @@ def lineage(
             )
             neighbours.update(r["memory_id"] for r in cur.fetchall())
         new_ids = [x for x in neighbours if x not in found]
-        rows = get_memories(conn, tenant_id, new_ids, known_at=known_at) if new_ids else []
+        rows = select_memories_by_id(conn, tenant_id, new_ids, known_at=known_at) if new_ids else []
         for row in rows:
             found[row.memory_id] = row
         frontier = {row.memory_id for row in rows}
@@ -539,7 +539,7 @@ def revert_of(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> UUID
     return row[0] if row else None
 
 
-def get_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> AuditEvent | None:
+def select_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> AuditEvent | None:
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             f"SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE tenant_id = %s AND id = %s",
@@ -549,7 +549,7 @@ def get_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -
     return AuditEvent(**record) if record else None
 
 
-def list_audit_events(
+def select_audit_events(
     conn: psycopg.Connection,
     tenant_id: UUID,
     *,

@@ -27,7 +27,7 @@ def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, 
         if row.superseded_by == target:
             return True
         seen.add(row.memory_id)
-        row = store.get_memory(conn, caller.tenant_id, row.superseded_by)
+        row = store.select_memory(conn, caller.tenant_id, row.superseded_by)
     return False
 
 
@@ -118,7 +118,7 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
     the newer one stays, and a revert event records it. History keeps both earlier states."""
     try:
         with db.tenant_transaction(caller.tenant_id) as conn:
-            event = store.get_audit_event(conn, caller.tenant_id, event_id)
+            event = store.select_audit_event(conn, caller.tenant_id, event_id)
             if event is None:
                 raise NotFound("audit event not found")
             if event.type not in _SUPERSESSIONS:

@@ -6,31 +6,31 @@ import json
 from functools import lru_cache
 
 from aurra_core.classifiers.base import Classifier
-from aurra_core.config import Settings, get_settings
+from aurra_core.config import ServiceConfig, get_config
 
 
-def _anthropic_api_key(settings: Settings) -> str | None:
+def _anthropic_api_key(config: ServiceConfig) -> str | None:
     """ANTHROPIC_API_KEY locally; in AWS the secret, fetched once per container (and cached)."""
-    if not settings.anthropic_secret_arn:
+    if not config.anthropic_secret_arn:
         return None  # the SDK reads ANTHROPIC_API_KEY itself
     from aws_lambda_powertools.utilities.parameters import get_secret
 
-    value = get_secret(settings.anthropic_secret_arn, max_age=3600)
+    value = get_secret(config.anthropic_secret_arn, max_age=3600)
     try:
         return json.loads(value)["api_key"]
     except (ValueError, KeyError, TypeError):
         return str(value).strip()
 
 
-def create_classifier(settings: Settings) -> Classifier:
-    if settings.classifier == "anthropic":
+def create_classifier(config: ServiceConfig) -> Classifier:
+    if config.classifier == "anthropic":
         from aurra_core.classifiers.claude import ClaudeClassifier, anthropic_client, call_deadline
 
         return ClaudeClassifier(
-            lambda: anthropic_client(_anthropic_api_key(settings), settings.classifier_timeout_s),
-            deadline_s=call_deadline(settings.classifier_timeout_s),
+            lambda: anthropic_client(_anthropic_api_key(config), config.classifier_timeout_s),
+            deadline_s=call_deadline(config.classifier_timeout_s),
         )
-    if settings.classifier == "bedrock":
+    if config.classifier == "bedrock":
         from aurra_core.classifiers.claude import (
             ClaudeClassifier,
             bedrock_client,
@@ -39,10 +39,10 @@ def create_classifier(settings: Settings) -> Classifier:
         )
 
         return ClaudeClassifier(
-            lambda: bedrock_client(settings.classifier_timeout_s),
+            lambda: bedrock_client(config.classifier_timeout_s),
             bedrock_model_id,
             "bedrock",
-            deadline_s=call_deadline(settings.classifier_timeout_s),
+            deadline_s=call_deadline(config.classifier_timeout_s),
         )
     from aurra_core.classifiers.rules import RulesClassifier
 
@@ -51,4 +51,4 @@ def create_classifier(settings: Settings) -> Classifier:
 
 @lru_cache(maxsize=1)
 def get_classifier() -> Classifier:
-    return create_classifier(get_settings())
+    return create_classifier(get_config())

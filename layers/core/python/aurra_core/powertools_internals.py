@@ -1,0 +1,105 @@
+"""Every use Aurra makes of Powertools beyond its public API, in one place.
+
+Powertools is pinned to one version (pyproject.toml and layers/core/requirements.txt);
+tests/unit/test_powertools_internals.py fails, naming the piece, when an upgrade changes any
+of what this module relies on:
+
+- the event handler keeps the request being resolved on the router *class* (`current_event`,
+  `lambda_context`) and the matched route's context on the instance; `PerThreadResolver`
+  keeps all three per thread, through the private `_to_proxy_event`;
+- the resolver's registered routes (`_static_routes`, `_dynamic_routes`), which the OpenAPI
+  document reads to put back the query models' constraints;
+- `IdempotencyHandler`, which the idempotency utility does not export, to run one call under
+  an Idempotency-Key without its decorator (the key comes from a header, not the event);
+- `BasePersistenceLayer._validate_payload`, which a persistence layer of our own must call when
+  it finds an existing record in the same statement that tried to claim it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.api_gateway import Route
+    from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig
+    from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+
+
+class PerThreadResolver(APIGatewayRestResolver):
+    """Lambda runs one invocation per process at a time, so Powertools' class-level request
+    state is harmless there; `aurra dev` runs concurrent requests on threads of one process,
+    where a request would read another's event, and so another tenant's caller, body and
+    query. All three pieces of state are kept per thread: the same in Lambda."""
+
+    def _per_thread(self) -> threading.local:
+        return self.__dict__.setdefault("_aurra_per_thread", threading.local())  # type: ignore[no-any-return]
+
+    @property  # type: ignore[override]
+    def current_event(self) -> Any:
+        return getattr(self._per_thread(), "current_event", None)
+
+    @current_event.setter
+    def current_event(self, value: Any) -> None:
+        self._per_thread().current_event = value
+
+    @property  # type: ignore[override]
+    def lambda_context(self) -> Any:
+        return getattr(self._per_thread(), "lambda_context", None)
+
+    @lambda_context.setter
+    def lambda_context(self, value: Any) -> None:
+        self._per_thread().lambda_context = value
+
+    @property  # type: ignore[override]
+    def context(self) -> dict[str, Any]:
+        state = self._per_thread()
+        if not hasattr(state, "context"):
+            state.context = {}
+        return state.context  # type: ignore[no-any-return]
+
+    @context.setter
+    def context(self, value: dict[str, Any]) -> None:
+        self._per_thread().context = value
+
+    def resolve(self, event: Any, context: Any) -> dict[str, Any]:
+        self.current_event = self._to_proxy_event(getattr(event, "raw_event", event))
+        self.lambda_context = context
+        return super().resolve(event, context)
+
+
+def registered_routes(app: APIGatewayRestResolver) -> list[Route]:
+    """Every route registered on `app`, static and dynamic."""
+    return [*app._static_routes, *app._dynamic_routes]
+
+
+def run_idempotent(
+    function: Callable[[], dict[str, Any]],
+    payload: Any,
+    *,
+    config: IdempotencyConfig,
+    persistence_store: BasePersistenceLayer,
+    key_prefix: str,
+) -> Any:
+    """`function` at most once per idempotency key derived from `payload`."""
+    # Imported here: the idempotency utility brings boto3, which no request without a key needs.
+    from aws_lambda_powertools.utilities.idempotency.base import IdempotencyHandler
+
+    handler = IdempotencyHandler(
+        function=function,
+        function_payload=payload,
+        config=config,
+        persistence_store=persistence_store,
+        key_prefix=key_prefix,
+        function_args=(),
+        function_kwargs={},
+    )
+    return handler.handle()
+
+
+def validate_payload(layer: BasePersistenceLayer, new: DataRecord, stored: DataRecord) -> None:
+    """Raise IdempotencyValidationError when `new` carries another payload than `stored`."""
+    layer._validate_payload(data_payload=new, stored_data_record=stored)
