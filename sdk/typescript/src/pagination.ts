@@ -1,0 +1,50 @@
+/**
+ * Iteration over every page of a listing, following `nextCursor` for you.
+ * Nothing is fetched until iteration starts, and each iteration starts again
+ * from the first page.
+ */
+
+import { UnexpectedResponseError } from "./errors.js";
+
+interface CursorPage {
+  nextCursor: string | null;
+}
+
+/** `for await (const item of pager)` yields every item of every page; `pages()` yields the pages. */
+export class Pager<Item, Page extends CursorPage> implements AsyncIterable<Item> {
+  readonly #fetchPage: (cursor: string | null) => Promise<Page>;
+  readonly #items: (page: Page) => Item[];
+
+  /** @internal Made by the resources (`memories.list`, `memories.search`, `audit.list`). */
+  constructor(fetchPage: (cursor: string | null) => Promise<Page>, items: (page: Page) => Item[]) {
+    this.#fetchPage = fetchPage;
+    this.#items = items;
+  }
+
+  /** Every page, first to last. */
+  async *pages(): AsyncGenerator<Page, void, undefined> {
+    let cursor: string | null = null;
+    for (;;) {
+      const page: Page = await this.#fetchPage(cursor);
+      yield page;
+      const following = page.nextCursor || null;
+      if (following === null) return;
+      if (following === cursor) {
+        // A server that hands back the cursor it was given would make us loop forever.
+        throw new UnexpectedResponseError(`Aurra returned the same next_cursor twice (${cursor})`, 200);
+      }
+      cursor = following;
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.pages()) yield* this.#items(page);
+  }
+
+  /** Every item of every page, in one array: for listings you know are small. */
+  async toArray(): Promise<Item[]> {
+    const items: Item[] = [];
+    for await (const item of this) items.push(item);
+    return items;
+  }
+}

@@ -1,0 +1,53 @@
+/** `client.settings`: the settings of the API key in use. */
+
+import { InvalidArgumentError } from "../errors.js";
+import { compact } from "../core/request.js";
+import type { Transport } from "../core/transport.js";
+import { readSettings } from "../core/wire.js";
+import type { RequestOptions, Settings as SettingsResult, SettingsUpdateParams } from "../types.js";
+
+const PATH = "/agent/settings";
+
+export class Settings {
+  readonly #transport: Transport;
+
+  /** @internal */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** The key's settings. */
+  async get(options?: RequestOptions): Promise<SettingsResult> {
+    return this.#transport.send({ method: "GET", path: PATH, parse: (data) => readSettings(data) }, options);
+  }
+
+  /**
+   * Change any subset of the settings; resolves to all of them. A `minConfidence`
+   * below the server's floor of 0.85 is a `ValidationError`. Every change is an audit event.
+   */
+  async update(params: SettingsUpdateParams, options?: RequestOptions): Promise<SettingsResult> {
+    if (typeof params !== "object" || params === null) {
+      throw new InvalidArgumentError("settings.update() takes an object of the settings to change");
+    }
+    if (params.excludedCategories !== undefined && !Array.isArray(params.excludedCategories)) {
+      // A lone string would be sent as a JSON string, never what was meant.
+      throw new InvalidArgumentError("excludedCategories must be an array of topics");
+    }
+    const body = compact({
+      auto_supersede_default: params.autoSupersedeDefault,
+      excluded_categories: params.excludedCategories,
+      min_confidence: params.minConfidence,
+      classifier_model: params.classifierModel,
+      // null is meaningful for these two (no proposals, no limit), so only undefined is left out.
+      proposal_min_confidence: params.proposalMinConfidence,
+      daily_model_calls_limit: params.dailyModelCallsLimit,
+    });
+    if (Object.keys(body).length === 0) {
+      throw new InvalidArgumentError(
+        "settings.update() needs at least one of autoSupersedeDefault, excludedCategories, minConfidence, " +
+          "classifierModel, proposalMinConfidence, dailyModelCallsLimit",
+      );
+    }
+    return this.#transport.send({ method: "PATCH", path: PATH, body, parse: (data) => readSettings(data) }, options);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * End to end against `aurra dev`: the README's examples run as written, and
+ * the SDK's promises (typed errors, tenancy, idempotency, pagination) hold
+ * against the real server. Uses the built package, imported by its name.
+ */
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { inspect, promisify } from "node:util";
+
+import {
+  Aurra,
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+  type AutoSupersedeResult,
+  type Settings,
+} from "aurra";
+
+import { type DevServer, SDK, startDevServer } from "./dev-server.js";
+
+const run = promisify(execFile);
+
+let level2Off: DevServer;
+let level2On: DevServer;
+
+before(async () => {
+  // The launch post's server has Level 2 off, as `aurra dev` starts by default.
+  [level2Off, level2On] = await Promise.all([
+    startDevServer({ AURRA_LEVEL2_ENABLED: "false" }),
+    startDevServer({ AURRA_LEVEL2_ENABLED: "true" }),
+  ]);
+});
+
+after(async () => {
+  await Promise.all([level2Off?.stop(), level2On?.stop()]);
+});
+
+/** A fresh tenant's client. */
+async function tenant(server: DevServer): Promise<{ client: Aurra; key: string }> {
+  const key = await server.createKey(`ts-${randomUUID().slice(0, 8)}`);
+  return { client: new Aurra({ apiKey: key, baseURL: server.baseURL }), key };
+}
+
+/** Run a compiled example as a user would: `node example.js`, key and URL in the environment. */
+async function example(name: string, server: DevServer, key: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [join(SDK, "build", "examples", `${name}.js`)], {
+    cwd: SDK,
+    env: { ...process.env, AURRA_API_KEY: key, AURRA_BASE_URL: server.baseURL },
+  });
+  return stdout;
+}
+
+describe("the README's examples against aurra dev", () => {
+  it("the launch example prints the launch defaults and a write Level 2 skipped", async () => {
+    const { client, key } = await tenant(level2Off);
+    // What the server says about the settings the launch post did not show (proposals, budgets).
+    const raw = (await (await fetch(`${level2Off.baseURL}/agent/settings`, { headers: { Authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
+    const defaults: Settings = {
+      autoSupersedeDefault: false,
+      excludedCategories: ["health_medical", "legal_status"],
+      minConfidence: 0.85,
+      classifierModel: "claude-haiku-4-5-20251001",
+      proposalMinConfidence: (raw["proposal_min_confidence"] as number | undefined) ?? null,
+      dailyModelCallsLimit: (raw["daily_model_calls_limit"] as number | undefined) ?? null,
+    };
+    const skipped: AutoSupersedeResult = {
+      ran: false,
+      skippedReason: "level_2_disabled_by_env",
+      candidatesExamined: 0,
+      decision: null,
+      supersession: null,
+      usage: null,
+    };
+
+    const stdout = await example("launch", level2Off, key);
+
+    assert.equal(stdout, `${inspect(defaults)}\n${inspect(skipped)}\n`);
+    const after = await client.settings.get();
+    assert.equal(after.autoSupersedeDefault, true);
+    assert.equal(after.minConfidence, 0.92);
+    assert.deepEqual(after.excludedCategories, ["health_medical", "legal_status", "financial"]);
+  });
+
+  it("Vim then Emacs: supersession, time travel through asOf and knownAt, the audit trail, a revert", async () => {
+    const { client, key } = await tenant(level2On);
+    const emacs = "User has been using Emacs as their daily editor, having moved away from Vim";
+
+    const lines = (await example("vim-to-emacs", level2On, key)).trimEnd().split("\n");
+
+    assert.deepEqual(lines.slice(0, 4), [
+      "contradicts true",
+      `now: ${emacs}`,
+      "April 15: User uses Vim",
+      "known then: User uses Vim current",
+    ]);
+    const chain = inspect(["superseded: User uses Vim", `current: ${emacs}`]).split("\n");
+    assert.deepEqual(lines.slice(4, 4 + chain.length), chain);
+    const rest = lines.slice(4 + chain.length);
+    assert.equal(rest.length, 2, rest.join("\n"));
+    assert.match(rest[0]!, /^auto_supersede contradicts (0\.8[5-9]\d*|0\.9\d*|1) \S.*$/);
+    assert.equal(rest[1], "restored: User uses Vim current");
+
+    // The revert stuck: both facts are current now, and the audit trail says why.
+    const now = (await client.memories.list().toArray()).map((m) => m.content).sort();
+    assert.deepEqual(now, [emacs, "User uses Vim"].sort());
+    const types = (await client.audit.list().toArray()).map((e) => e.type);
+    assert.deepEqual(types.slice(0, 2), ["revert", "auto_supersede"]);
+  });
+});
+
+describe("the SDK against aurra dev", () => {
+  it("a wrong key is an AuthenticationError", async () => {
+    const client = new Aurra({ apiKey: "aurra_nothere_wrong", baseURL: level2On.baseURL });
+    await assert.rejects(client.settings.get(), (e: unknown) => e instanceof AuthenticationError && e.status === 401 && e.code === "unauthorized");
+  });
+
+  it("a floor below 0.85 is a ValidationError with the server's details", async () => {
+    const { client } = await tenant(level2On);
+    await assert.rejects(client.settings.update({ minConfidence: 0.5 }), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.equal(e.code, "validation_error");
+      assert.ok(e.details.some((d) => JSON.stringify(d).includes("min_confidence")), JSON.stringify(e.details));
+      return true;
+    });
+  });
+
+  it("another tenant's memory is a NotFoundError, on every call that takes an id", async () => {
+    const alice = await tenant(level2On);
+    const bob = await tenant(level2On);
+    const { memory } = await alice.client.memories.add({ content: "Alice's secret plan", topic: "plans" });
+    await assert.rejects(bob.client.memories.get(memory.id), NotFoundError);
+    await assert.rejects(bob.client.memories.history(memory.id), NotFoundError);
+    await assert.rejects(bob.client.memories.supersede(memory.id, { content: "Bob was here" }), NotFoundError);
+    assert.deepEqual(await bob.client.memories.list().toArray(), []);
+    assert.equal((await alice.client.memories.get(memory.id)).content, "Alice's secret plan");
+  });
+
+  it("the same idempotency key writes once", async () => {
+    const { client } = await tenant(level2On);
+    const idempotencyKey = randomUUID();
+    const first = await client.memories.add({ content: "User lives in Lisbon", topic: "location", idempotencyKey });
+    const again = await client.memories.add({ content: "User lives in Lisbon", topic: "location", idempotencyKey });
+    assert.equal(again.memory.id, first.memory.id);
+    assert.equal((await client.memories.list().toArray()).length, 1);
+    await assert.rejects(client.memories.add({ content: "User lives in Porto", topic: "location", idempotencyKey }), ConflictError);
+  });
+
+  it("pages through every memory, and searches with scores", async () => {
+    const { client } = await tenant(level2On);
+    for (const food of ["pizza", "sushi", "tacos", "ramen", "paella"]) {
+      await client.memories.add({ content: `User likes ${food}`, topic: "food" });
+    }
+    const pages: number[] = [];
+    for await (const page of client.memories.list({ limit: 2 }).pages()) pages.push(page.memories.length);
+    assert.deepEqual(pages, [2, 2, 1]);
+    const all = await client.memories.list({ topic: "food", limit: 2 }).toArray();
+    assert.equal(new Set(all.map((m) => m.id)).size, 5);
+    const [best] = await client.memories.searchPage("ramen", { limit: 1 }).then((page) => page.memories);
+    assert.equal(best?.content, "User likes ramen");
+    assert.equal(typeof best?.score, "number");
+  });
+
+  it("supersedes by hand, both ways, and refuses to do it twice", async () => {
+    const { client } = await tenant(level2On);
+    const old = await client.memories.add({ content: "User drives a Golf", topic: "car", validFrom: new Date("2026-01-01T00:00:00Z") });
+    const done = await client.memories.supersede(old.memory.id, { content: "User drives a Tesla", topic: "car", validFrom: new Date("2026-06-01T00:00:00Z") });
+    assert.equal(done.superseded.id, old.memory.id);
+    assert.equal(done.superseded.validTo, done.memory.validFrom);
+    assert.equal(done.superseded.supersededBy, done.memory.id);
+    await assert.rejects(client.memories.supersede(old.memory.id, { content: "again" }), ConflictError);
+
+    const bike = await client.memories.add({ content: "User rides a bike", topic: "car" });
+    const linked = await client.memories.supersede(done.memory.id, { supersededBy: bike.memory.id });
+    assert.equal(linked.memory.id, bike.memory.id);
+    const { chain } = await client.memories.history(old.memory.id);
+    assert.deepEqual(chain.map((m) => m.content), ["User drives a Golf", "User drives a Tesla", "User rides a bike"]);
+    const types = (await client.audit.list({ type: "manual_supersede" }).toArray()).length;
+    assert.equal(types, 2);
+  });
+});
