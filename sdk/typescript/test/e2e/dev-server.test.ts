@@ -165,6 +165,32 @@ describe("the SDK against aurra dev", () => {
     assert.equal(typeof best?.score, "number");
   });
 
+  it("scopes: userId and agentId partition supersession, filter lists and the audit trail", async () => {
+    const { client } = await tenant(level2On);
+    await client.settings.update({ autoSupersedeDefault: true });
+    const aliceVim = await client.memories.add({ content: "User uses Vim", topic: "preferences", userId: "alice", validFrom: "2026-04-01T00:00:00Z" });
+    assert.equal(aliceVim.memory.userId, "alice");
+    assert.equal(aliceVim.memory.agentId, null);
+    const bobVim = await client.memories.add({ content: "User uses Vim", topic: "preferences", userId: "bob", agentId: "support-bot", validFrom: "2026-04-01T00:00:00Z" });
+    assert.equal(bobVim.memory.agentId, "support-bot");
+
+    // Bob's switch can only ever supersede Bob's own fact.
+    const bobEmacs = await client.memories.add({ content: "User switched from Vim to Emacs", topic: "preferences", userId: "bob", agentId: "support-bot", validFrom: "2026-05-03T00:00:00Z" });
+    assert.equal(bobEmacs.autoSupersede.supersession?.supersededId, bobVim.memory.id);
+    assert.equal((await client.memories.get(aliceVim.memory.id)).status, "current");
+
+    const alice = (await client.memories.list({ userId: "alice" }).toArray()).map((m) => m.content);
+    assert.deepEqual(alice, ["User uses Vim"]);
+    const bob = await client.memories.list({ userId: "bob", agentId: "support-bot" }).toArray();
+    assert.deepEqual(bob.map((m) => m.content), ["User switched from Vim to Emacs"]);
+    assert.deepEqual(await client.memories.list({ userId: "carol" }).toArray(), []);
+    assert.equal((await client.memories.list().toArray()).length, 2);
+
+    const bobsEvents = await client.audit.list({ userId: "bob", type: "auto_supersede" }).toArray();
+    assert.deepEqual(bobsEvents.map((e) => e.memoryId), [bobEmacs.memory.id]);
+    assert.deepEqual(await client.audit.list({ userId: "alice", type: "auto_supersede" }).toArray(), []);
+  });
+
   it("supersedes by hand, both ways, and refuses to do it twice", async () => {
     const { client } = await tenant(level2On);
     const old = await client.memories.add({ content: "User drives a Golf", topic: "car", validFrom: new Date("2026-01-01T00:00:00Z") });
