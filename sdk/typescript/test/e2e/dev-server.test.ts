@@ -130,8 +130,7 @@ describe("the SDK against aurra dev", () => {
   });
 
   it("another tenant's memory is a NotFoundError, on every call that takes an id", async () => {
-    const alice = await tenant(level2On);
-    const bob = await tenant(level2On);
+    const [alice, bob] = await Promise.all([tenant(level2On), tenant(level2On)]);
     const { memory } = await alice.client.memories.add({ content: "Alice's secret plan", topic: "plans" });
     await assert.rejects(bob.client.memories.get(memory.id), NotFoundError);
     await assert.rejects(bob.client.memories.history(memory.id), NotFoundError);
