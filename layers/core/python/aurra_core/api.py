@@ -29,6 +29,7 @@ from aurra_core.errors import (
 from aurra_core.models import Caller
 from aurra_core.observability import logger, metrics, tracer
 from aurra_core.powertools_internals import PerThreadResolver
+from aurra_core.request_json import parse_body
 
 
 class ErrorBody(BaseModel):
@@ -77,6 +78,11 @@ def documented(success: dict[int, type[BaseModel]], *errors: int) -> dict[int, d
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=128)]
 
 
+# On every answer of the API: a tenant's data is never cached by a browser or a proxy, and a
+# browser never sniffs a JSON body into something it would run.
+RESPONSE_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
+
+
 def envelope(
     status: int,
     code: str,
@@ -88,13 +94,16 @@ def envelope(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
         body=json.dumps({"error": {"code": code, "message": message, "details": details or []}}),
-        headers=headers or {},
+        headers={**RESPONSE_HEADERS, **(headers or {})},
     )
 
 
 def json_response(status: int, model: BaseModel) -> Response:
     return Response(
-        status_code=status, content_type=content_types.APPLICATION_JSON, body=model.model_dump(mode="json")
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=model.model_dump(mode="json"),
+        headers=dict(RESPONSE_HEADERS),
     )
 
 
@@ -144,7 +153,8 @@ def _unexpected(exc: Exception) -> Response:
 
 
 def create_app() -> APIGatewayRestResolver:
-    app = PerThreadResolver(enable_validation=True)
+    # Bodies are parsed by parse_body: objects only, nesting bounded, numbers kept checkable.
+    app = PerThreadResolver(enable_validation=True, json_body_deserializer=parse_body)
     app.exception_handler(AurraError)(_domain_error)
     app.exception_handler(RequestValidationError)(_validation_error)
     app.exception_handler(psycopg.OperationalError)(_database_unavailable)
@@ -205,7 +215,11 @@ def resolve(app: APIGatewayRestResolver, event: dict[str, Any], context: Any) ->
         response = _domain_error(exc)
         return {
             "statusCode": response.status_code,
-            "headers": {"Content-Type": content_types.APPLICATION_JSON, **response.headers},
+            "headers": {
+                "Content-Type": content_types.APPLICATION_JSON,
+                **RESPONSE_HEADERS,
+                **response.headers,
+            },
             "body": response.body,
             "isBase64Encoded": False,
         }

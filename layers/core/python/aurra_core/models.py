@@ -11,18 +11,21 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
+    Strict,
     StrictBool,
     StringConstraints,
     field_validator,
 )
 
 from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES, MIN_CONFIDENCE_FLOOR
+from aurra_core.request_json import check_metadata
 
 TOPIC_PATTERN = r"^[a-z0-9_]{1,64}$"
 MAX_CONTENT_CHARS = 4000
@@ -49,12 +52,27 @@ def _rfc3339_text(value: Any) -> Any:
     return value
 
 
+def _within_utc_years(value: datetime) -> datetime:
+    """An offset can carry 0001-01-01 before year 1 (or 9999-12-31 past 9999) in UTC, where
+    no timestamp of the service (nor of PostgreSQL's output) can go."""
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("must fall within the years 1 to 9999 in UTC") from None
+    return value
+
+
 # A timestamp the caller sends: RFC 3339 with a zone; a missing zone is a 422.
-InputTimestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text)]
-Topic = Annotated[str, StringConstraints(pattern=TOPIC_PATTERN)]
+InputTimestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text), AfterValidator(_within_utc_years)]
+# Request fields take JSON's own types only: `true` is not a number, "0.9" is not a number,
+# and 12 is not a string.
+Text = Annotated[str, Strict()]
+Topic = Annotated[str, Strict(), StringConstraints(pattern=TOPIC_PATTERN)]
+Confidence = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+Metadata = Annotated[dict[str, Any], Strict()]
 SCOPE_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
 # An end user or an agent inside a tenant (the scope automatic supersession compares within).
-ScopeId = Annotated[str, StringConstraints(pattern=SCOPE_PATTERN)]
+ScopeId = Annotated[str, Strict(), StringConstraints(pattern=SCOPE_PATTERN)]
 
 
 class Verdict(StrEnum):
@@ -106,20 +124,8 @@ def _storable_text(value: str, what: str) -> str:
     return value
 
 
-def _check_strings(value: Any) -> None:
-    if isinstance(value, str):
-        _storable_text(value, "metadata")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _storable_text(key, "metadata")
-            _check_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            _check_strings(item)
-
-
 def _validate_metadata(value: dict[str, Any]) -> dict[str, Any]:
-    _check_strings(value)
+    check_metadata(value)
     if len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()) > MAX_METADATA_BYTES:
         raise ValueError(f"metadata must be at most {MAX_METADATA_BYTES} bytes as JSON")
     return value
@@ -135,7 +141,7 @@ def _validate_content(value: str) -> str:
 
 
 # Documented bounds; the validator below trims first and then enforces the same limits.
-Content = Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_CHARS, pattern=r"\S")]
+Content = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_CONTENT_CHARS, pattern=r"\S")]
 
 
 class NewMemory(BaseModel):
@@ -146,7 +152,7 @@ class NewMemory(BaseModel):
     content: Content
     topic: Topic = "general"
     valid_from: InputTimestamp | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Metadata = Field(default_factory=dict)
 
     _content = field_validator("content")(_validate_content)
     _metadata = field_validator("metadata")(_validate_metadata)
@@ -170,7 +176,7 @@ class SupersedeRequest(BaseModel):
     content: Content | None = None
     topic: Topic | None = None
     valid_from: InputTimestamp | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: Metadata | None = None
     superseded_by: UUID | None = None
 
     _metadata = field_validator("metadata")(lambda v: v if v is None else _validate_metadata(v))
@@ -194,8 +200,8 @@ class SettingsPatch(BaseModel):
 
     auto_supersede_default: StrictBool | None = None
     excluded_categories: list[Topic] | None = Field(default=None, max_length=MAX_EXCLUDED_CATEGORIES)
-    min_confidence: float | None = None
-    classifier_model: str | None = None
+    min_confidence: Confidence | None = None
+    classifier_model: Text | None = None
 
     @field_validator("min_confidence")
     @classmethod
