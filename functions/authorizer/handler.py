@@ -20,10 +20,12 @@ UNAUTHORIZED = "Unauthorized"
 
 
 def _bearer_key(header: str | None) -> str:
-    scheme, _, key = (header or "").strip().partition(" ")
-    if scheme.lower() != "bearer" or not key.strip():
+    # Only spaces and tabs around the parts: str.strip() also takes \x0b, \x1c or \x85, which
+    # must reach the key check, where nothing but the key's own alphabet passes.
+    scheme, _, key = (header or "").strip(" \t").partition(" ")
+    if scheme.lower() != "bearer" or not key.strip(" \t"):
         raise Unauthorized("missing or malformed Authorization header")
-    return key.strip()
+    return key.strip(" \t")
 
 
 @logger.inject_lambda_context

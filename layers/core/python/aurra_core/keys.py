@@ -1,9 +1,7 @@
 """Tenants, API keys and per-key settings.
 
 A key reads `aurra_<lookup>_<secret>`. The lookup finds the row; only a salted scrypt hash
-of the secret is stored, compared in constant time. Verified secrets are remembered per
-process (by a fast digest) so a warm container does not pay scrypt on every call, while a
-revoked key is still refused at once because the row is read on every call.
+of the secret is stored, compared in constant time (the check itself: key_check.py).
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import threading
 from typing import Any
 from uuid import UUID
 
@@ -20,23 +17,21 @@ import psycopg
 from psycopg.rows import dict_row
 
 from aurra_core import store
-from aurra_core.errors import Conflict, NotFound, Unauthorized
+from aurra_core.errors import Conflict, NotFound
 from aurra_core.ids import new_id
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
 
 KEY_PREFIX = "aurra_"
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
-_verified: dict[str, str] = {}
-_verified_lock = threading.Lock()
 
 
-def _hash_secret(secret: str, salt: bytes | None = None) -> str:
+def hash_secret(secret: str, salt: bytes | None = None) -> str:
     salt = salt or secrets.token_bytes(16)
     digest = hashlib.scrypt(secret.encode(), salt=salt, dklen=32, **_SCRYPT)
     return "scrypt$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
 
 
-def _check_secret(secret: str, stored: str) -> bool:
+def check_secret(secret: str, stored: str) -> bool:
     try:
         scheme, salt_b64, digest_b64 = stored.split("$")
     except ValueError:
@@ -46,15 +41,6 @@ def _check_secret(secret: str, stored: str) -> bool:
     expected = base64.b64decode(digest_b64)
     actual = hashlib.scrypt(secret.encode(), salt=base64.b64decode(salt_b64), dklen=32, **_SCRYPT)
     return hmac.compare_digest(expected, actual)
-
-
-def parse_key(raw: str) -> tuple[str, str]:
-    if not raw.startswith(KEY_PREFIX):
-        raise Unauthorized("invalid API key")
-    parts = raw[len(KEY_PREFIX) :].split("_", 1)
-    if len(parts) != 2 or not parts[0] or not parts[1] or len(raw) > 200:
-        raise Unauthorized("invalid API key")
-    return parts[0], parts[1]
 
 
 def ensure_tenant(conn: psycopg.Connection, name: str) -> UUID:
@@ -76,31 +62,11 @@ def create_key(conn: psycopg.Connection, tenant_name: str, key_name: str | None 
     secret = secrets.token_urlsafe(24)
     conn.execute(
         "INSERT INTO api_keys (id, tenant_id, lookup, secret_hash, name) VALUES (%s, %s, %s, %s, %s)",
-        (key_id, tenant_id, lookup, _hash_secret(secret), key_name),
+        (key_id, tenant_id, lookup, hash_secret(secret), key_name),
     )
     defaults = KeySettings()
     _insert_settings(conn, key_id, tenant_id, 1, defaults)
     return Caller(tenant_id=tenant_id, api_key_id=key_id), f"{KEY_PREFIX}{lookup}_{secret}"
-
-
-def authenticate(conn: psycopg.Connection, raw_key: str) -> Caller:
-    lookup, secret = parse_key(raw_key)
-    # The tenant is not known yet: the one function allowed to look a key up across tenants.
-    row = conn.execute(
-        "SELECT id, tenant_id, secret_hash, revoked_at FROM aurra_find_api_key(%s)", (lookup,)
-    ).fetchone()
-    if row is None or row[3] is not None:
-        raise Unauthorized("invalid API key")
-    key_id, tenant_id, stored = row[0], row[1], row[2]
-    fast = hashlib.sha256(f"{stored}:{secret}".encode()).hexdigest()
-    with _verified_lock:
-        known = _verified.get(lookup) == fast
-    if not known:
-        if not _check_secret(secret, stored):
-            raise Unauthorized("invalid API key")
-        with _verified_lock:
-            _verified[lookup] = fast
-    return Caller(tenant_id=tenant_id, api_key_id=key_id)
 
 
 # ---------------------------------------------------------------- settings

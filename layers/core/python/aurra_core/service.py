@@ -12,7 +12,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import keys, queries, supersession, write_pipeline
+from aurra_core import key_check, keys, queries, supersession, write_pipeline
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
 from aurra_core.embeddings import get_embedder
@@ -128,8 +128,7 @@ def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
 
 
 def authenticate(raw_key: str) -> Caller:
-    with get_database().tenant_transaction(None) as conn:
-        return keys.authenticate(conn, raw_key)
+    return key_check.authenticate(get_database(), raw_key)
 
 
 def reset(*, database: bool = True) -> None:
@@ -141,5 +140,6 @@ def reset(*, database: bool = True) -> None:
     get_embedder.cache_clear()
     get_flag_source.cache_clear()
     get_classifier.cache_clear()
+    key_check.forget()
     if database:
         reset_database()

@@ -1,0 +1,158 @@
+"""The API key check the authorizer makes on every request, without a timing oracle and
+without a lever on the database.
+
+- An unknown or revoked lookup costs what a known one does: its secret is hashed against a
+  dummy hash, so the time of a refusal does not tell whether the lookup part exists.
+- The database connection is held for the lookup's one query only, never during scrypt: a
+  flood of wrong secrets cannot starve the pool that valid callers need.
+- A successful check is remembered in process for a short while, by a SHA-256 of the whole
+  key with the hash it matched, so a warm process pays scrypt once per key and window. The
+  row is still read on every call: a revoked or rotated key is refused at once.
+- Failed checks are counted per lookup part: past the limit within the window, that lookup
+  is refused without hashing until the window passes (a key verified before keeps working).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
+from uuid import UUID
+
+from aurra_core.db import Database
+from aurra_core.errors import Unauthorized
+from aurra_core.keys import KEY_PREFIX, check_secret, hash_secret
+from aurra_core.models import Caller
+
+# Exactly the alphabet keys are made of (keys.create_key): lowercase hex, then URL-safe base64.
+# Anything else (NUL, control characters, Unicode spaces that strip() or scrypt would absorb)
+# is refused before it reaches the database.
+_KEY = re.compile(rf"{KEY_PREFIX}([0-9a-f]{{1,32}})_([A-Za-z0-9_-]{{1,128}})")
+
+VERIFIED_TTL_S = 60.0
+VERIFIED_MAX = 4096
+FAILURE_LIMIT = 10
+FAILURE_WINDOW_S = 60.0
+FAILURE_TRACKED_MAX = 10_000
+
+
+def parse_key(raw: str) -> tuple[str, str]:
+    """The lookup and secret parts of a key, or 401 when `raw` is not shaped like one."""
+    found = _KEY.fullmatch(raw)
+    if found is None:
+        raise Unauthorized("invalid API key")
+    return found.group(1), found.group(2)
+
+
+@cache
+def _dummy_hash() -> str:
+    return hash_secret(secrets.token_urlsafe(24))
+
+
+class _Verified:
+    """Keys that passed scrypt lately: SHA-256 of the key -> (the hash it matched, expiry).
+    An entry's window restarts with each use, so a caller in steady use is not hashed again."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[bytes, tuple[str, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def matches(self, digest: bytes, stored: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is None or entry[1] < now or entry[0] != stored:
+                return False
+            self._entries[digest] = (stored, now + VERIFIED_TTL_S)
+            self._entries.move_to_end(digest)
+            return True
+
+    def remember(self, digest: bytes, stored: str) -> None:
+        with self._lock:
+            self._entries[digest] = (stored, time.monotonic() + VERIFIED_TTL_S)
+            self._entries.move_to_end(digest)
+            while len(self._entries) > VERIFIED_MAX:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+class _Failures:
+    """Failed checks per lookup part in a fixed window that starts with the first failure."""
+
+    def __init__(self) -> None:
+        self._windows: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def blocked(self, lookup: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            window = self._windows.get(lookup)
+            return window is not None and window[0] > now and window[1] >= FAILURE_LIMIT
+
+    def record(self, lookup: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            ends, count = self._windows.get(lookup, (0.0, 0))
+            if ends <= now:
+                ends, count = now + FAILURE_WINDOW_S, 0
+            self._windows[lookup] = (ends, count + 1)
+            self._windows.move_to_end(lookup)
+            while len(self._windows) > FAILURE_TRACKED_MAX:
+                self._windows.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._windows.clear()
+
+
+_verified = _Verified()
+_failures = _Failures()
+
+
+@dataclass(frozen=True)
+class _KeyRow:
+    key_id: UUID
+    tenant_id: UUID
+    secret_hash: str
+
+
+def _find(db: Database, lookup: str) -> _KeyRow | None:
+    # The tenant is not known yet: the one function allowed to look a key up across tenants.
+    with db.tenant_transaction(None) as conn:
+        row = conn.execute(
+            "SELECT id, tenant_id, secret_hash, revoked_at FROM aurra_find_api_key(%s)", (lookup,)
+        ).fetchone()
+    if row is None or row[3] is not None:
+        return None
+    return _KeyRow(key_id=row[0], tenant_id=row[1], secret_hash=row[2])
+
+
+def authenticate(db: Database, raw_key: str) -> Caller:
+    """Who `raw_key` is, or Unauthorized; the same work whether or not its lookup exists."""
+    lookup, secret = parse_key(raw_key)
+    row = _find(db, lookup)
+    digest = hashlib.sha256(raw_key.encode()).digest()
+    if row is not None and _verified.matches(digest, row.secret_hash):
+        return Caller(tenant_id=row.tenant_id, api_key_id=row.key_id)
+    if _failures.blocked(lookup):
+        raise Unauthorized("invalid API key")
+    matched = check_secret(secret, row.secret_hash if row is not None else _dummy_hash())
+    if row is None or not matched:
+        _failures.record(lookup)
+        raise Unauthorized("invalid API key")
+    _verified.remember(digest, row.secret_hash)
+    return Caller(tenant_id=row.tenant_id, api_key_id=row.key_id)
+
+
+def forget() -> None:
+    """Drop what the process remembers of checks (tests, and `service.reset`)."""
+    _verified.clear()
+    _failures.clear()
