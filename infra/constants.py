@@ -49,12 +49,13 @@ ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN, MAINTENANCE)
 #   classifier  call the configured model classifier (Anthropic or Bedrock)
 #   embedder    call the configured embedder (Bedrock)
 #   api_keys    manage API Gateway API keys of the default usage plan
+#   cursors     read the secret that signs pagination cursors
 CAPABILITIES = {
     WRITE: frozenset({"db", "flags", "classifier", "embedder"}),
-    QUERY: frozenset({"db", "embedder"}),
+    QUERY: frozenset({"db", "embedder", "cursors"}),
     SUPERSEDE: frozenset({"db", "embedder"}),
     SETTINGS: frozenset({"db"}),
-    AUDIT: frozenset({"db"}),
+    AUDIT: frozenset({"db", "cursors"}),
     AUTHORIZER: frozenset({"db"}),
     MIGRATE: frozenset({"db_direct"}),
     ADMIN: frozenset({"db", "api_keys"}),
@@ -120,6 +121,7 @@ ENV_BEDROCK_EMBEDDING_MODEL = "AURRA_BEDROCK_EMBEDDING_MODEL_ID"
 ENV_FLAG_SOURCE = "AURRA_FLAG_SOURCE"
 ENV_LEVEL2_PARAMETER = "AURRA_LEVEL2_PARAMETER"
 ENV_ANTHROPIC_SECRET_ARN = "AURRA_ANTHROPIC_SECRET_ARN"
+ENV_CURSOR_SECRET_ARN = "AURRA_CURSOR_SECRET_ARN"
 ENV_USAGE_PLAN_ID = "AURRA_USAGE_PLAN_ID"
 ENV_REST_API_ID = "AURRA_REST_API_ID"
 ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
@@ -155,6 +157,10 @@ def level2_parameter_name(stage: str) -> str:
 
 def anthropic_secret_name(stage: str) -> str:
     return f"{PROJECT}/{stage}/anthropic-api-key"
+
+
+def cursor_secret_name(stage: str) -> str:
+    return f"{PROJECT}/{stage}/cursor-signing-key"
 
 
 def cluster_identifier(stage: str) -> str:

@@ -148,6 +148,13 @@ def acknowledge_findings(stack: AurraStack) -> None:
         )
 
     # ---------------------------------------------------------------- secrets
+    acknowledge(
+        stack.flags.cursor_secret,
+        "AwsSolutions-SMG4",
+        "The cursor signing key protects nothing stored: it only makes pagination cursors "
+        "unforgeable. A new value (put-secret-value) invalidates the cursors clients hold, "
+        "which start again from page one; no rotation function is needed for that.",
+    )
     if stack.flags.anthropic_secret is not None:
         acknowledge(
             stack.flags.anthropic_secret,

@@ -167,7 +167,12 @@ class Api(Construct):
             )
 
         for response_type, (status, code, message) in GATEWAY_RESPONSES.items():
-            headers = {"Content-Type": "'application/json'"}
+            # As on the handlers' answers (aurra_core.api.RESPONSE_HEADERS).
+            headers = {
+                "Content-Type": "'application/json'",
+                "X-Content-Type-Options": "'nosniff'",
+                "Cache-Control": "'no-store'",
+            }
             if code == "unauthorized":
                 headers["WWW-Authenticate"] = "'Bearer'"
             if code == "unavailable":

@@ -3,6 +3,9 @@
 - `/aurra/<stage>/level2_enabled` (SSM String, `true`/`false`) is created
   `false`. Handlers read it through Powertools' Parameters utility with a
   short cache; operators flip it with one `aws ssm put-parameter --overwrite`.
+- A Secrets Manager secret, generated at deploy, is the key that signs
+  pagination cursors (HMAC over tenant, endpoint and position): a cursor of
+  another tenant or endpoint, or one a client forged, is refused.
 - With the anthropic classifier, a Secrets Manager secret holds the Anthropic
   API key. The stack creates it with a random placeholder (nothing secret in
   the template); the team stores the real key in it after the first deploy.
@@ -32,6 +35,19 @@ class FlagsAndSecrets(Construct):
                 "Flip with aws ssm put-parameter --overwrite."
             ),
             tier=ssm.ParameterTier.STANDARD,
+        )
+
+        self.cursor_secret = secretsmanager.Secret(
+            self,
+            "CursorSigningKey",
+            secret_name=c.cursor_secret_name(config.stage),
+            description=(
+                "Aurra: the key that signs pagination cursors. Generated at deploy; a new value "
+                "only invalidates the cursors clients hold (they start again from page one)."
+            ),
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=64, exclude_punctuation=True
+            ),
         )
 
         self.anthropic_secret: secretsmanager.Secret | None = None

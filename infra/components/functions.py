@@ -189,6 +189,8 @@ class Functions(Construct):
         for name in c.ALL_FUNCTIONS:
             capabilities = c.CAPABILITIES[name]
             environment = dict(common, **{c.ENV_SERVICE_NAME: c.service_name(config.stage, name)})
+            if "cursors" in capabilities:
+                environment[c.ENV_CURSOR_SECRET_ARN] = flags.cursor_secret.secret_arn
             if "db_direct" in capabilities:
                 # DDL goes to the writer itself, not through the proxy
                 # (migrations and index builds take session-level locks).
@@ -226,6 +228,8 @@ class Functions(Construct):
             database.secret.grant_read(fn.role)
         if "flags" in capabilities:
             flags.level2_parameter.grant_read(fn.role)
+        if "cursors" in capabilities:
+            flags.cursor_secret.grant_read(fn.role)
         if "classifier" in capabilities:
             if config.classifier == "anthropic" and flags.anthropic_secret is not None:
                 flags.anthropic_secret.grant_read(fn.role)

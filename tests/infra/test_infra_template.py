@@ -211,6 +211,9 @@ def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
         "unavailable",  # 503, as the handlers answer when the database is unreachable
     }
     for response_type, props in responses.items():
+        headers = props["ResponseParameters"]
+        assert headers["gatewayresponse.header.X-Content-Type-Options"] == "'nosniff'", response_type
+        assert headers["gatewayresponse.header.Cache-Control"] == "'no-store'", response_type
         body = render_gateway_template(props["ResponseTemplates"]["application/json"])
         assert set(body) == {"error"}
         assert body["error"]["code"] in api_codes
@@ -321,11 +324,11 @@ def test_proxy_requires_tls_and_uses_the_generated_secret(dev: Synth) -> None:
     assert props["RequireTLS"] is True
     (auth,) = props["Auth"]
     assert auth["AuthScheme"] == "SECRETS"
-    (secret_id,) = dev.of_type("AWS::SecretsManager::Secret")
+    (secret_id,) = database_secrets(dev)
     attachment = dev.resources[ref(auth["SecretArn"])]
     assert attachment["Type"] == "AWS::SecretsManager::SecretTargetAttachment"
     assert ref(attachment["Properties"]["SecretId"]) == secret_id
-    (secret,) = dev.of_type("AWS::SecretsManager::Secret").values()
+    (secret,) = database_secrets(dev).values()
     generated = secret["Properties"]["GenerateSecretString"]
     assert json.loads(generated["SecretStringTemplate"]) == {"username": c.DB_ADMIN_USER}
 
@@ -383,7 +386,7 @@ def test_functions_get_the_layer_settings(dev: Synth) -> None:
         c.ENV_METRICS_NAMESPACE: "Aurra",
         c.ENV_LOG_LEVEL: "INFO",
     }
-    (secret_id,) = dev.of_type("AWS::SecretsManager::Secret")
+    (secret_id,) = database_secrets(dev)
     (proxy_id,) = dev.of_type("AWS::RDS::DBProxy")
     (cluster_id,) = dev.of_type("AWS::RDS::DBCluster")
     for name, fn in aurra_functions(dev).items():
@@ -396,6 +399,37 @@ def test_functions_get_the_layer_settings(dev: Synth) -> None:
         # the proxy for everyone; the writer endpoint for DDL (migrations, index builds)
         expected_host = cluster_id if "db_direct" in c.CAPABILITIES[name] else proxy_id
         assert ref(env[c.ENV_DB_HOST]) == expected_host, name
+
+
+def database_secrets(synth: Synth) -> dict:
+    """The database's secret: every Secrets Manager secret but the cursor signing key."""
+    return {
+        k: v for k, v in synth.of_type("AWS::SecretsManager::Secret").items() if "CursorSigningKey" not in k
+    }
+
+
+def test_cursors_are_signed_with_a_generated_secret_only_the_paginating_functions_read(dev: Synth) -> None:
+    (secret_id,) = [k for k in dev.of_type("AWS::SecretsManager::Secret") if "CursorSigningKey" in k]
+    secret = dev.resources[secret_id]["Properties"]
+    assert secret["Name"] == "aurra/dev/cursor-signing-key"
+    assert "GenerateSecretString" in secret and "SecretString" not in secret
+    fns = aurra_functions(dev)
+    given = {
+        name
+        for name, fn in fns.items()
+        if c.ENV_CURSOR_SECRET_ARN in fn["Properties"]["Environment"]["Variables"]
+    }
+    assert given == {c.QUERY, c.AUDIT}
+    for name in given:
+        assert ref(fns[name]["Properties"]["Environment"]["Variables"][c.ENV_CURSOR_SECRET_ARN]) == secret_id
+    readers = {
+        name
+        for name, fn in fns.items()
+        if any(
+            secret_id in json.dumps(s.get("Resource")) for s in statements(dev, ref(fn["Properties"]["Role"]))
+        )
+    }
+    assert readers == {c.QUERY, c.AUDIT}
 
 
 def test_each_function_has_its_own_role_without_managed_policies(dev: Synth) -> None:

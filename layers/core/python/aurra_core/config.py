@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
@@ -46,6 +46,10 @@ class ServiceConfig(BaseSettings):
     flag_cache_s: int = Field(default=30, ge=0, le=3600)
 
     max_body_bytes: int = 64 * 1024
+
+    # The key that signs pagination cursors (cursors.py): locally the value, in AWS a secret.
+    cursor_secret: SecretStr | None = None
+    cursor_secret_arn: str | None = None
 
     # At most this many of the largest tenants get their own HNSW index (tenant_indexes.py).
     tenant_index_limit: int = Field(default=100, ge=0, le=1000)

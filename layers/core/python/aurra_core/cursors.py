@@ -1,34 +1,98 @@
 """Opaque pagination cursors. A cursor pins the transaction time of the first page, so later
-pages read the same snapshot of history however many writes land in between."""
+pages read the same snapshot of history however many writes land in between.
+
+A cursor is signed (HMAC-SHA256) over the tenant, the endpoint and the position, with a
+server secret: the cursor of another tenant or of another endpoint, and any cursor a client
+made or edited, is a 422. The secret is AURRA_CURSOR_SECRET (`aurra dev` keeps one per data
+directory) or, in AWS, the Secrets Manager secret AURRA_CURSOR_SECRET_ARN names. With neither,
+the process makes one up: its cursors then work against that process alone.
+"""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
-from typing import Any
+import secrets
+from typing import Any, TypeVar
+from uuid import UUID
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from aurra_core.config import get_settings
 from aurra_core.errors import ValidationFailed
+
+Position = TypeVar("Position", bound=BaseModel)
+
+_process_secret = secrets.token_bytes(32)
+
+
+class CursorPosition(BaseModel):
+    """What every cursor carries: the fingerprint of the query's filters."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    f: str
 
 
 def fingerprint(**filters: Any) -> str:
     return hashlib.sha256(json.dumps(filters, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def encode(payload: dict[str, Any]) -> str:
-    raw = json.dumps(payload, separators=(",", ":"), default=str).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+def _secret() -> bytes:
+    settings = get_settings()
+    if settings.cursor_secret is not None:
+        return settings.cursor_secret.get_secret_value().encode()
+    if settings.cursor_secret_arn is None:
+        return _process_secret
+    from aws_lambda_powertools.utilities.parameters import get_secret
+
+    # Powertools keeps the value for max_age: one Secrets Manager call per container and 5 min.
+    return str(get_secret(settings.cursor_secret_arn, max_age=300)).encode()
 
 
-def decode(cursor: str, expected_fingerprint: str) -> dict[str, Any]:
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode())
+
+
+def _mac(tenant_id: UUID, endpoint: str, body: str) -> bytes:
+    message = f"{endpoint}\n{tenant_id}\n{body}".encode()
+    return hmac.new(_secret(), message, hashlib.sha256).digest()
+
+
+def encode(position: BaseModel, *, tenant_id: UUID, endpoint: str) -> str:
+    body = _b64(position.model_dump_json().encode())
+    return f"{body}.{_b64(_mac(tenant_id, endpoint, body))}"
+
+
+def _invalid(problem: str) -> ValidationFailed:
+    return ValidationFailed("cursor is not valid", [{"field": "cursor", "problem": problem}])
+
+
+def decode(
+    cursor: str, model: type[Position], *, tenant_id: UUID, endpoint: str, expected_fingerprint: str
+) -> Position:
+    """The position `cursor` carries, once its signature shows this server issued it for this
+    tenant and endpoint; a 422 naming `cursor` otherwise."""
+    body, _, signature = cursor.partition(".")
     try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        payload = json.loads(base64.urlsafe_b64decode(padded.encode()))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ValidationFailed("cursor is not valid", [{"field": "cursor", "problem": "malformed"}]) from exc
-    if not isinstance(payload, dict) or payload.get("f") != expected_fingerprint:
+        given = _unb64(signature)
+    except ValueError:
+        given = b""
+    if not body or not hmac.compare_digest(given, _mac(tenant_id, endpoint, body)):
+        raise _invalid("not a cursor this endpoint issued to this API key's tenant")
+    try:
+        position = model.model_validate_json(_unb64(body))
+    except (ValueError, ValidationError) as exc:
+        raise _invalid("malformed") from exc
+    if getattr(position, "f", None) != expected_fingerprint:
         raise ValidationFailed(
             "cursor does not belong to this query",
             [{"field": "cursor", "problem": "the other query parameters changed since the first page"}],
         )
-    return payload
+    return position

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from uuid import UUID
+
+from pydantic import AwareDatetime
 
 from aurra_core import cursors, store
 from aurra_core.db import Database
@@ -22,6 +23,28 @@ from aurra_core.models import (
 )
 
 
+class MemoryCursor(cursors.CursorPosition):
+    """Where the next page of a memory list starts: the pinned time axes and the last row."""
+
+    k: AwareDatetime
+    a: AwareDatetime
+    id: UUID
+    d: float | None
+
+
+class AuditCursor(cursors.CursorPosition):
+    """Where the next page of the audit trail starts: the pinned time and the last event."""
+
+    k: AwareDatetime
+    at: AwareDatetime
+    id: UUID
+
+
+# The endpoints a cursor is bound to: one endpoint's cursor is refused by another.
+MEMORIES_ENDPOINT = "GET /agent/memories"
+AUDIT_ENDPOINT = "GET /agent/audit"
+
+
 def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
     fp = cursors.fingerprint(
         q=query.q,
@@ -35,10 +58,14 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
     after = None
     with db.tenant_transaction(caller.tenant_id) as conn:
         if query.cursor:
-            state = cursors.decode(query.cursor, fp)
-            known_at = datetime.fromisoformat(state["k"])
-            as_of = datetime.fromisoformat(state["a"])
-            after = (state.get("d"), UUID(state["id"]))
+            position = cursors.decode(
+                query.cursor,
+                MemoryCursor,
+                tenant_id=caller.tenant_id,
+                endpoint=MEMORIES_ENDPOINT,
+                expected_fingerprint=fp,
+            )
+            known_at, as_of, after = position.k, position.a, (position.d, position.id)
         else:
             # A known_at in the future is clamped: the future's beliefs are not known yet.
             now = store.believed_now(conn, caller.tenant_id)
@@ -62,13 +89,9 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
     if more:
         last_row, last_distance = page[-1]
         next_cursor = cursors.encode(
-            {
-                "f": fp,
-                "k": known_at.isoformat(),
-                "a": as_of.isoformat(),
-                "id": str(last_row.memory_id),
-                "d": last_distance,
-            }
+            MemoryCursor(f=fp, k=known_at, a=as_of, id=last_row.memory_id, d=last_distance),
+            tenant_id=caller.tenant_id,
+            endpoint=MEMORIES_ENDPOINT,
         )
     memories = [
         row.to_memory(score=None if query.q is None else round(1.0 - distance, 6)) for row, distance in page
@@ -109,9 +132,14 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
     before = None
     with db.tenant_transaction(caller.tenant_id) as conn:
         if query.cursor:
-            state = cursors.decode(query.cursor, fp)
-            before = (datetime.fromisoformat(state["at"]), UUID(state["id"]))
-            pinned = datetime.fromisoformat(state["k"])
+            position = cursors.decode(
+                query.cursor,
+                AuditCursor,
+                tenant_id=caller.tenant_id,
+                endpoint=AUDIT_ENDPOINT,
+                expected_fingerprint=fp,
+            )
+            before, pinned = (position.at, position.id), position.k
         else:
             pinned = store.believed_now(conn, caller.tenant_id)
         until = min(query.until, pinned) if query.until else None
@@ -131,7 +159,9 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
     next_cursor = None
     if len(events) > query.limit:
         next_cursor = cursors.encode(
-            {"f": fp, "k": pinned.isoformat(), "at": page[-1].created_at.isoformat(), "id": str(page[-1].id)}
+            AuditCursor(f=fp, k=pinned, at=page[-1].created_at, id=page[-1].id),
+            tenant_id=caller.tenant_id,
+            endpoint=AUDIT_ENDPOINT,
         )
     return AuditPage(events=page, next_cursor=next_cursor)
 
