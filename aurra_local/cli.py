@@ -46,14 +46,12 @@ def _dev_key(data_dir: Path) -> str:
     # With AURRA_DATABASE_URL set no embedded server created the data directory.
     data_dir.mkdir(parents=True, exist_ok=True)
     if path.exists():
-        from aurra_core import keys
-        from aurra_core.db import get_database
+        from aurra_core import service
         from aurra_core.errors import Unauthorized
 
         raw = path.read_text().strip()
         try:
-            with get_database().transaction() as conn:
-                keys.authenticate(conn, raw)
+            service.authenticate(raw)
             return raw
         except Unauthorized:
             pass
@@ -63,6 +61,24 @@ def _dev_key(data_dir: Path) -> str:
     return raw
 
 
+def _cursor_secret(data_dir: Path) -> None:
+    """The key that signs this data directory's pagination cursors, made once and kept beside
+    its database, so cursors survive a restart; AURRA_CURSOR_SECRET, when set, wins."""
+    if os.environ.get("AURRA_CURSOR_SECRET"):
+        return
+    import secrets
+
+    path = data_dir / "cursor-secret"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(32) + "\n")
+        path.chmod(0o600)
+    os.environ["AURRA_CURSOR_SECRET"] = path.read_text().strip()
+    from aurra_core.config import reset_config
+
+    reset_config()
+
+
 def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.config import get_config
     from aurra_local import gateway
@@ -70,11 +86,12 @@ def cmd_dev(args: argparse.Namespace) -> int:
 
     gateway.throttle = gateway.Throttle(args.throttle_rps, args.throttle_burst)
     url = _database_url(args.data_dir)
+    _cursor_secret(args.data_dir)
     applied = _migrate(url)
     key = _dev_key(args.data_dir)
     config = get_config()
-    server = serve(args.host, args.port)
-    host, port = server.server_address[:2]
+    server = serve(args.host, args.port, log_search_text=args.log_search_text, timeout_s=args.timeout)
+    host, port = args.host, server.effective_port
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"
     )
@@ -87,11 +104,11 @@ def cmd_dev(args: argparse.Namespace) -> int:
     # A plain `kill` must stop the embedded PostgreSQL too, as Ctrl-C does.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        server.serve_forever()
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.close()
     return 0
 
 
@@ -236,6 +253,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="per-key request rate, like a usage plan's throttle (0: off)",
     )
     dev.add_argument("--throttle-burst", type=int, default=10)
+    dev.add_argument(
+        "--timeout", type=int, default=30, help="seconds before an idle or stalled connection is closed"
+    )
+    dev.add_argument(
+        "--log-search-text",
+        action="store_true",
+        help="write the q= search text into the access log (redacted by default)",
+    )
     dev.set_defaults(func=cmd_dev)
 
     keys = sub.add_parser("keys", help="API keys, locally or in a deployed --stage").add_subparsers(

@@ -21,8 +21,14 @@ class DevServer:
 
 
 def start_dev_server(
-    pg_url: str, data_dir: Path, *extra_args: str, cwd: Path = REPO, **env: str
+    pg_url: str,
+    data_dir: Path,
+    *extra_args: str,
+    cwd: Path = REPO,
+    stderr_path: Path | None = None,
+    **env: str,
 ) -> DevServer:
+    """`aurra dev` on a free port; its stderr (the access log) goes to `stderr_path` if given."""
     environment = {**os.environ, "AURRA_DATABASE_URL": pg_url, "AURRA_LEVEL2_ENABLED": "true", **env}
     process = subprocess.Popen(
         [
@@ -39,7 +45,7 @@ def start_dev_server(
         cwd=cwd,
         env=environment,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr_path.open("w") if stderr_path else subprocess.DEVNULL,
         text=True,
     )
     key, deadline = None, time.monotonic() + 60

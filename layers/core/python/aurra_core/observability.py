@@ -9,6 +9,7 @@ from every record, whatever logged them.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote_plus
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
@@ -25,6 +26,25 @@ _SECRETS = re.compile(
 
 def redact(text: str) -> str:
     return _SECRETS.sub("[REDACTED]", text)
+
+
+# Query parameters whose value is a credential whatever it looks like, and the search text,
+# which is the tenant's own data (logged only when the operator asks for it).
+_SECRET_PARAMS = re.compile(r"(?i).*(key|token|secret|password|authorization|signature|credential).*")
+SEARCH_TEXT_PARAMS = frozenset({"q"})
+
+
+def redact_query(query: str, *, keep_search_text: bool = False) -> str:
+    """A raw query string fit for a log line: credentials redacted by name and by shape
+    wherever they appear, and the search text unless `keep_search_text`."""
+    parts = []
+    for part in query.split("&") if query else ():
+        name, sep, value = part.partition("=")
+        plain = unquote_plus(name)
+        if _SECRET_PARAMS.fullmatch(plain) or (plain in SEARCH_TEXT_PARAMS and not keep_search_text):
+            value = "[REDACTED]"
+        parts.append(redact(unquote_plus(name)) + sep + redact(unquote_plus(value)))
+    return "&".join(parts)
 
 
 class RedactingFormatter(LambdaPowertoolsFormatter):
