@@ -167,7 +167,11 @@ def insert_version(
                 scope.agent_id,
             ),
         )
-        return _row(cur.fetchone())
+        row = _row(cur.fetchone())
+    # The row as PostgreSQL gives it back must make a response: fail here, inside the
+    # transaction, rather than commit a memory that every later read of the tenant would trip on.
+    row.to_memory().model_dump_json()
+    return row
 
 
 def revise_version(
