@@ -10,8 +10,7 @@ from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import queries, store
 from aurra_core.ids import new_id
-from aurra_core.models import WriteRequest
-from aurra_core.queries import MemoryListQuery, PointInTime
+from aurra_core.models import MemoryListQuery, PointInTime, WriteRequest
 from aurra_core.request_json import MAX_METADATA_DEPTH
 from aurra_core.write_pipeline import write_memory
 
@@ -35,14 +34,14 @@ def test_the_largest_allowed_values_read_back_through_every_read(db, new_key):
     written = write_memory(caller, request, dependencies).result.memory
     assert written.metadata == nested(MAX_METADATA_DEPTH)
     for page in (
-        queries.list_memories(caller, MemoryListQuery(), db, embedder),
-        queries.list_memories(caller, MemoryListQuery(q="deeply nested fact"), db, embedder),
-        queries.list_memories(caller, MemoryListQuery(include_superseded=True), db, embedder),
+        queries.read_memory_page(caller, MemoryListQuery(), db, embedder),
+        queries.read_memory_page(caller, MemoryListQuery(q="deeply nested fact"), db, embedder),
+        queries.read_memory_page(caller, MemoryListQuery(include_superseded=True), db, embedder),
     ):
         assert page.memories[0].metadata == written.metadata
         page.model_dump_json()
-    queries.get_memory(caller, written.id, PointInTime(), db).model_dump_json()
-    queries.memory_history(caller, written.id, PointInTime(), db).model_dump_json()
+    queries.read_memory(caller, written.id, PointInTime(), db).model_dump_json()
+    queries.read_memory_history(caller, written.id, PointInTime(), db).model_dump_json()
     # jsonb keeps numbers as decimals: the largest double comes back as the integer it is.
     huge = write_memory(
         caller, WriteRequest(content="huge", metadata={"x": 1.7976931348623157e308}), dependencies
@@ -72,4 +71,4 @@ def test_a_row_that_cannot_make_a_response_is_not_committed(db, new_key):
             recorded_at=datetime.now(UTC),
         )
     with db.tenant_transaction(caller.tenant_id) as conn:
-        assert store.get_memory(conn, caller.tenant_id, memory_id) is None
+        assert store.select_memory(conn, caller.tenant_id, memory_id) is None

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from aurra_core import cursors
-from aurra_core.config import reset_settings
+from aurra_core.config import reset_config
 from aurra_core.errors import Unauthorized, ValidationFailed
 from aurra_core.key_check import parse_key
 from aurra_core.observability import redact_query
@@ -66,10 +66,10 @@ def test_search_text_is_logged_only_when_asked():
 @pytest.fixture
 def cursor_secret(monkeypatch):
     monkeypatch.setenv("AURRA_CURSOR_SECRET", "s3cret-for-tests")
-    reset_settings()
+    reset_config()
     yield b"s3cret-for-tests"
     monkeypatch.undo()
-    reset_settings()
+    reset_config()
 
 
 def position() -> MemoryCursor:

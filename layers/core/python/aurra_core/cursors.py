@@ -20,7 +20,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from aurra_core.config import get_settings
+from aurra_core.config import get_config
 from aurra_core.errors import ValidationFailed
 
 Position = TypeVar("Position", bound=BaseModel)
@@ -41,15 +41,15 @@ def fingerprint(**filters: Any) -> str:
 
 
 def _secret() -> bytes:
-    settings = get_settings()
-    if settings.cursor_secret is not None:
-        return settings.cursor_secret.get_secret_value().encode()
-    if settings.cursor_secret_arn is None:
+    config = get_config()
+    if config.cursor_secret is not None:
+        return config.cursor_secret.get_secret_value().encode()
+    if config.cursor_secret_arn is None:
         return _process_secret
     from aws_lambda_powertools.utilities.parameters import get_secret
 
     # Powertools keeps the value for max_age: one Secrets Manager call per container and 5 min.
-    return str(get_secret(settings.cursor_secret_arn, max_age=300)).encode()
+    return str(get_secret(config.cursor_secret_arn, max_age=300)).encode()
 
 
 def _b64(data: bytes) -> str:
