@@ -90,3 +90,42 @@ def test_titan_embeddings_through_bedrock_runtime():
     assert isinstance(
         create_embedder(ServiceConfig(embedder="bedrock", embedding_dim=1024)), BedrockTitanEmbedder
     )
+
+
+@mock_aws
+def test_cursors_are_signed_with_the_secrets_manager_key_in_aws(monkeypatch):
+    import uuid
+    from datetime import UTC, datetime
+
+    from aws_lambda_powertools.utilities import parameters
+
+    from aurra_core import cursors
+    from aurra_core.config import reset_config
+    from aurra_core.errors import ValidationFailed
+    from aurra_core.queries import MEMORIES_ENDPOINT, MemoryCursor
+
+    sm = boto3.client("secretsmanager")
+    arn = sm.create_secret(Name="aurra/prod/cursor-signing-key", SecretString="first-key")["ARN"]
+    monkeypatch.delenv("AURRA_CURSOR_SECRET", raising=False)
+    monkeypatch.setenv("AURRA_CURSOR_SECRET_ARN", arn)
+    reset_config()
+    parameters.clear_caches()
+    try:
+        tenant, now = uuid.uuid4(), datetime(2026, 5, 1, tzinfo=UTC)
+        position = MemoryCursor(f="fp", k=now, a=now, id=uuid.uuid4(), d=None)
+        cursor = cursors.encode(position, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT)
+        decoded = cursors.decode(
+            cursor, MemoryCursor, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT, expected_fingerprint="fp"
+        )
+        assert decoded == position
+        # Another secret (a new value put in Secrets Manager) no longer accepts the old cursor.
+        sm.put_secret_value(SecretId=arn, SecretString="second-key")
+        parameters.clear_caches()
+        with pytest.raises(ValidationFailed):
+            cursors.decode(
+                cursor, MemoryCursor, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT, expected_fingerprint="fp"
+            )
+    finally:
+        monkeypatch.undo()
+        reset_config()
+        parameters.clear_caches()
