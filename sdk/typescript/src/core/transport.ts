@@ -107,17 +107,26 @@ export class Transport {
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
 
+    // Whether an earlier attempt may have reached the server without us seeing its answer.
+    let mayBeInFlight = false;
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.attempt(url, call.method, headers, body, timeout, options.signal);
       const canRetry = attempt < maxRetries;
       if (outcome.kind === "response") {
         const { response, text } = outcome;
         if (response.ok) return this.parse(call, response, text);
-        if (!(canRetry && RETRY_STATUSES.has(response.status))) throw errorFromResponse(response, text);
+        // A 409 to the retry of a keyed call whose first try we lost is most likely the server
+        // still running that first try ("retry shortly"): our retry sends the very same body.
+        const stillRunning = response.status === 409 && call.idempotencyKey !== undefined && mayBeInFlight;
+        if (!(canRetry && (RETRY_STATUSES.has(response.status) || stillRunning))) {
+          throw errorFromResponse(response, text);
+        }
+        mayBeInFlight = mayBeInFlight || response.status >= 500;
         const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
         await this.wait(retryDelay(attempt, retryAfter, this.random), options.signal);
         continue;
       }
+      mayBeInFlight = true;
       if (!canRetry) {
         const where = `${call.method} ${url}`;
         if (outcome.kind === "timeout") {

@@ -163,6 +163,26 @@ describe("idempotency keys", () => {
     );
   });
 
+  it("retries a 409 while the server may still be running a write whose answer was lost", async () => {
+    const inProgress = () => apiError(409, "conflict", "a request with this Idempotency-Key is still in progress; retry shortly");
+    const mock = new MockFetch().reply(new TypeError("fetch failed"), inProgress(), json(wireWrite(), 201));
+    const { t, slept } = transport(mock, 3);
+    const call = { method: "POST" as const, path: "/agent/memories", body: { content: "x" }, idempotencyKey: "k1", parse: (d: unknown) => d };
+    assert.deepEqual(await t.send(call), wireWrite());
+    assert.equal(mock.requests.length, 3);
+    assert.equal(slept.length, 2);
+
+    // A 409 to a first try is the server's real answer: never retried.
+    const first = new MockFetch().reply(inProgress(), json(wireWrite(), 201));
+    await assert.rejects(transport(first, 3).t.send(call), ConflictError);
+    assert.equal(first.requests.length, 1);
+    // Nor is one to a call without a key.
+    const unkeyed = new MockFetch().reply(new TypeError("fetch failed"), inProgress());
+    const { idempotencyKey: _key, ...unkeyedCall } = call;
+    await assert.rejects(transport(unkeyed, 3).t.send(unkeyedCall), ConflictError);
+    assert.equal(unkeyed.requests.length, 2);
+  });
+
   it("sends no key on reads", async () => {
     const mock = new MockFetch().reply(json({ memories: [], next_cursor: null }));
     await client(mock).memories.listPage();
