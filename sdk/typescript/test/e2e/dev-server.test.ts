@@ -34,15 +34,25 @@ before(async () => {
     startDevServer({ AURRA_LEVEL2_ENABLED: "false" }),
     startDevServer({ AURRA_LEVEL2_ENABLED: "true" }),
   ]);
+  unusedKeys.set(level2Off, makeKeys(level2Off, 1));
+  unusedKeys.set(level2On, makeKeys(level2On, 12));
 });
 
 after(async () => {
   await Promise.all([level2Off?.stop(), level2On?.stop()]);
 });
 
-/** A fresh tenant's client. */
+/** Keys of fresh tenants, made up front in one go, per server. */
+const unusedKeys = new Map<DevServer, Promise<string[]>>();
+
+function makeKeys(server: DevServer, count: number): Promise<string[]> {
+  return server.createKeys(Array.from({ length: count }, () => `ts-${randomUUID().slice(0, 8)}`));
+}
+
+/** A fresh tenant's client (every test makes its own tenants; tenants never see each other). */
 async function tenant(server: DevServer): Promise<{ client: Aurra; key: string }> {
-  const key = await server.createKey(`ts-${randomUUID().slice(0, 8)}`);
+  const keys = await (unusedKeys.get(server) ?? []);
+  const key = keys.pop() ?? (await makeKeys(server, 1))[0]!;
   return { client: new Aurra({ apiKey: key, baseURL: server.baseURL }), key };
 }
 

@@ -31,8 +31,8 @@ export function python(): string {
 export interface DevServer {
   baseURL: string;
   devKey: string;
-  /** A key of a new tenant, made with `aurra keys create`. */
-  createKey(tenant: string): Promise<string>;
+  /** Keys of new tenants, one each, made with `aurra keys create` in one Python process. */
+  createKeys(tenants: string[]): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -77,14 +77,25 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
 
   return {
     ...info,
-    async createKey(tenant: string): Promise<string> {
-      const { stdout } = await promisify(execFile)(
-        python(),
-        ["-m", "aurra_local.cli", "keys", "create", "--tenant", tenant, "--data-dir", dataDir],
-        { cwd: REPO, env: environment },
-      );
-      // The key is the last line printed.
-      return stdout.trim().split("\n").at(-1)!.trim();
+    async createKeys(tenants: string[]): Promise<string[]> {
+      // `aurra keys create --tenant T` once per tenant, through the CLI's own entry point, in one
+      // interpreter: starting Python for each key would cost more than the tests that use them.
+      const script = [
+        "import sys",
+        "from aurra_local.cli import main",
+        "data_dir, *tenants = sys.argv[1:]",
+        "for tenant in tenants:",
+        "    assert main(['keys', 'create', '--tenant', tenant, '--data-dir', data_dir]) == 0",
+      ].join("\n");
+      const { stdout } = await promisify(execFile)(python(), ["-c", script, dataDir, ...tenants], {
+        cwd: REPO,
+        env: environment,
+      });
+      // Each key is the line after its "created key ... shown once:" line.
+      const lines = stdout.split("\n");
+      const keys = lines.flatMap((line, i) => (line.startsWith("created key ") ? [lines[i + 1]!.trim()] : []));
+      if (keys.length !== tenants.length) throw new Error(`aurra keys create printed:\n${stdout}`);
+      return keys;
     },
     async stop(): Promise<void> {
       await stop(child, exited);
