@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.aurra-installed
 
-.PHONY: setup dev test
+.PHONY: setup dev test browser
 
 setup: $(STAMP)
 
@@ -20,3 +20,12 @@ dev: setup
 
 test: setup
 	$(PY) -m pytest $(ARGS)
+
+# The console's browser test drives Debian's Chromium (tests/e2e/test_console_browser.py skips,
+# saying so, when no Chromium is found). Installs it once; does nothing when it is there.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@chromium --version 2>/dev/null

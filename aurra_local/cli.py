@@ -100,6 +100,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
         f"level2_enabled={config.level2_enabled}"
     )
     print(f"aurra dev: dev API key: {key}")
+    print(f"aurra dev: console at http://{host}:{port}/console/ (sign in with the dev API key)")
     print(f"aurra dev: listening on http://{host}:{port}", flush=True)
     # A plain `kill` must stop the embedded PostgreSQL too, as Ctrl-C does.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -26,7 +26,7 @@ from waitress.task import ErrorTask
 
 from aurra_core.api import RESPONSE_HEADERS
 from aurra_core.observability import redact_query
-from aurra_local import gateway
+from aurra_local import console, gateway
 
 # API Gateway's own payload limit is 10 MB; the handlers enforce the API's smaller one.
 MAX_REQUEST_BYTES = 10 * 1024 * 1024
@@ -102,6 +102,8 @@ def local_page(path: str) -> tuple[str, dict[str, str], bytes] | None:
         return _page("text/javascript", SWAGGER_INIT)
     if path in SWAGGER_ASSETS:
         return _page(SWAGGER_ASSETS[path], _asset(path))
+    if console.is_console_path(path):
+        return _from_proxy(console.response(path))
     return None
 
 
@@ -126,6 +128,18 @@ def _status_line(status: int) -> str:
         return f"{status} {HTTPStatus(status).phrase}"
     except ValueError:
         return str(status)
+
+
+def _from_proxy(response: dict[str, Any]) -> tuple[str, dict[str, str], bytes]:
+    """An API Gateway proxy response as status line, headers and body."""
+    payload = response.get("body") or ""
+    data = base64.b64decode(payload) if response.get("isBase64Encoded") else payload.encode()
+    out = {str(k): str(v) for k, v in (response.get("headers") or {}).items()}
+    for name, values in (response.get("multiValueHeaders") or {}).items():
+        out[name] = ", ".join(str(v) for v in values)
+    for name in [n for n in out if n.lower() in ("content-length", "connection", "server")]:
+        del out[name]
+    return _status_line(int(response.get("statusCode", 200))), out, data
 
 
 class Application:
@@ -161,14 +175,7 @@ class Application:
                 "headers": {"Content-Type": "application/json"},
                 "body": '{"error": {"code": "internal", "message": "internal error", "details": []}}',
             }
-        payload = response.get("body") or ""
-        data = base64.b64decode(payload) if response.get("isBase64Encoded") else payload.encode()
-        out = {str(k): str(v) for k, v in (response.get("headers") or {}).items()}
-        for name, values in (response.get("multiValueHeaders") or {}).items():
-            out[name] = ", ".join(str(v) for v in values)
-        for name in [n for n in out if n.lower() in ("content-length", "connection", "server")]:
-            del out[name]
-        return _status_line(int(response.get("statusCode", 200))), out, data
+        return _from_proxy(response)
 
     def _log(self, method: str, environ: dict[str, Any], status: str, started: float) -> None:
         # The access log: the query with keys and (unless asked) search text redacted.

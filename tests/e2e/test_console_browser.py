@@ -1,0 +1,271 @@
+"""The console in a real browser (headless Chromium driven by Playwright) against `aurra dev`:
+sign in, the Vim-to-Emacs timeline, both time controls, revert from the audit feed, settings,
+errors as messages, labels and keyboard use, all under the console's strict CSP."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+from browser import FLAGS, find_chromium
+from dev_server import DevServer
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no Chromium found (AURRA_CHROMIUM, /usr/bin/chromium or chromium on PATH): "
+    "install Debian's chromium package to run the console's browser test",
+)
+
+KEY_STORAGE = "aurra.console.apiKey"
+# Where the test leaves its screenshot; AURRA_CONSOLE_SCREENSHOT=docs/console-timeline.png refreshes the README's.
+SCREENSHOT_ENV = "AURRA_CONSOLE_SCREENSHOT"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # Playwright gives every launch a fresh, temporary profile (--user-data-dir).
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield launched
+        launched.close()
+
+
+class Page:
+    """A browser tab on the console, collecting what must never happen: script errors and CSP
+    violations (the console runs under a policy with no inline script or style)."""
+
+    def __init__(self, browser, base_url: str) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id="UTC")
+        self.page = self.context.new_page()
+        self.base_url = base_url
+        self.problems: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
+        self.page.on(
+            "console",
+            lambda message: (
+                self.problems.append(f"CSP: {message.text}")
+                if "Content Security Policy" in message.text or "Trusted Type" in message.text
+                else None
+            ),
+        )
+        self.page.on("request", lambda request: self.requests.append(request.url))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def tab(browser, dev_server: DevServer) -> Iterator[Page]:
+    opened = Page(browser, dev_server.base_url)
+    yield opened
+    opened.close()
+    assert opened.problems == []
+    # Everything the console loads comes from aurra dev itself: no network needed at run time.
+    assert all(url.startswith(dev_server.base_url) for url in opened.requests), opened.requests
+
+
+def write(client: httpx.Client, **body) -> dict:
+    response = client.post("/agent/memories", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def sign_in_with_the_keyboard(tab: Page, key: str) -> None:
+    from playwright.sync_api import expect
+
+    page = tab.page
+    page.goto(tab.base_url + "/console")
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+    # The key field has the focus on arrival: paste and press Enter.
+    expect(page.get_by_label("API key", exact=True)).to_be_focused()
+    page.keyboard.type(key)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Memories")).to_be_visible()
+
+
+def test_a_wrong_key_is_refused_with_a_clear_message(tab: Page) -> None:
+    from playwright.sync_api import expect
+
+    page = tab.page
+    page.goto(tab.base_url + "/console/")
+    field = page.get_by_label("API key", exact=True)
+    field.fill("aurra_0000_not-a-key")
+    page.get_by_role("button", name="Sign in").click()
+    alert = page.locator("#signin-error")
+    expect(alert).to_contain_text("That API key was refused")
+    expect(alert).to_contain_text("missing or invalid API key (HTTP 401 unauthorized)")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_role("heading", name="Memories")).to_be_hidden()
+    assert page.evaluate(f"sessionStorage.getItem('{KEY_STORAGE}')") is None
+    assert "aurra_0000" not in page.url
+
+    field.fill("")
+    page.get_by_role("button", name="Sign in").click()
+    expect(alert).to_contain_text("Paste an API key first.")
+
+
+def test_timeline_time_controls_and_revert(tab: Page, dev_server: DevServer, new_key, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    # The key lives in this tab's session storage only: never in the URL or in local storage.
+    assert page.evaluate(f"sessionStorage.getItem('{KEY_STORAGE}')") == key
+    assert page.evaluate("localStorage.length") == 0
+    assert key not in page.url
+
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        vim = write(api, content="User uses Vim", topic="preferences", valid_from="2026-04-01T00:00:00Z")
+        emacs = write(
+            api,
+            content="User has been using Emacs as their daily editor, having moved away from Vim",
+            topic="preferences",
+            valid_from="2026-05-03T10:00:00Z",
+            auto_supersede=True,
+        )
+    supersession = emacs["auto_supersede"]["supersession"]
+    assert supersession["superseded_id"] == vim["memory"]["id"]
+
+    # Now: Emacs is what is true.
+    page.get_by_role("button", name="Now").first.click()
+    page.get_by_label("Topic").fill("preferences")
+    rows = page.locator("#memories-table tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Emacs")
+    expect(page.locator("#memories-summary")).to_contain_text("1 memory true as of now")
+
+    # Open its timeline with the keyboard: two versions, one arrow with verdict, confidence, reason.
+    page.get_by_role("link", name=re.compile("Emacs as their daily editor")).focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=re.compile("Emacs as their daily editor"))).to_be_focused()
+    timeline = page.locator("#timeline svg")
+    expect(timeline).to_have_attribute("role", "img")
+    expect(timeline.locator(".tl-bar")).to_have_count(2)
+    expect(timeline.locator(".tl-link")).to_have_count(1)
+    label = timeline.locator(".tl-link-label")
+    expect(label).to_contain_text("contradicts")
+    expect(label).to_contain_text(f"{supersession['confidence']:.2f}")
+    expect(label).to_contain_text(supersession["reason"][:20])
+    assert timeline.locator(".tl-recorded").count() >= 2
+    expect(timeline.locator("desc")).to_contain_text(
+        '"User uses Vim", true from 2026-04-01 00:00 UTC to 2026-05-03 10:00 UTC'
+    )
+    # The full reason and model are in the list beside the picture.
+    link_item = page.locator("#timeline-links .event")
+    expect(link_item).to_contain_text(supersession["reason"])
+    expect(link_item).to_contain_text(supersession["model"])
+
+    # as_of in April: the dashed line moves onto the Vim bar.
+    page.get_by_label("as_of (UTC)").fill("2026-04-15T00:00")
+    expect(timeline.locator(".tl-asof")).to_contain_text("as of 2026-04-15")
+    shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "console-timeline.png")
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    print(f"console timeline screenshot: {shot}")
+
+    # The list, as of April: Vim.
+    page.get_by_role("link", name="← Memories").click()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("User uses Vim")
+    expect(page.locator("#memories-summary")).to_contain_text("true as of 2026-04-15 00:00 UTC")
+
+    # The slider with the keyboard: End is now (Emacs), one day back is still Emacs.
+    slider = page.get_by_label("Valid time (as_of) slider, one step a day")
+    slider.focus()
+    page.keyboard.press("End")
+    expect(page.locator("#as_of-out")).to_have_text("now")
+    expect(rows.first).to_contain_text("Emacs")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#as_of-out")).to_contain_text(" 00:00 UTC")
+    expect(slider).to_have_attribute("aria-valuetext", re.compile("UTC$"))
+    expect(rows.first).to_contain_text("Emacs")
+
+    # known_at before anything was written: Aurra knew nothing then.
+    yesterday = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    page.get_by_label("known_at (UTC)").fill(yesterday)
+    expect(page.locator("#memories-summary")).to_contain_text("No memories")
+    page.locator("#known_at-now").click()
+    page.locator("#as_of-now").click()
+    expect(rows).to_have_count(1)
+
+    # The audit feed, reached with the keyboard: Revert, confirmed, makes Vim current again.
+    nav = page.get_by_role("navigation", name="Sections")
+    nav.get_by_role("link", name="Audit feed").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Audit feed")).to_be_focused()
+    event = page.locator(f'#audit-events li[data-event-id="{supersession["audit_event_id"]}"]')
+    expect(event).to_contain_text("auto_supersede")
+    expect(event).to_contain_text(supersession["reason"])
+    expect(event).to_contain_text('"User uses Vim"')
+    event.get_by_role("button", name=re.compile("^Revert this supersession")).click()
+    confirm = event.get_by_role("button", name="Yes, revert")
+    expect(confirm).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#notice")).to_have_text('Reverted: "User uses Vim" is current again.')
+    expect(page.locator("#audit-events li[data-type='revert']")).to_have_count(1)
+    reverted = page.locator(f'#audit-events li[data-event-id="{supersession["audit_event_id"]}"]')
+    expect(reverted.locator(".badge.reverted")).to_be_visible()
+    expect(reverted.get_by_role("button", name=re.compile("^Revert"))).to_have_count(0)
+
+    # Reverting twice is the API's 409, shown as its message.
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        assert api.post(f"/agent/audit/{supersession['audit_event_id']}/revert").status_code == 409
+
+    nav.get_by_role("link", name="Memories").click()
+    vim_row = rows.filter(has_text="User uses Vim")
+    expect(vim_row).to_have_count(1)
+    expect(vim_row.locator(".badge")).to_have_text("current")
+    expect(rows).to_have_count(2)
+
+    # Settings: the API's floor comes back as its message; a good value, as the API's answer.
+    nav.get_by_role("link", name="Settings").click()
+    confidence = page.get_by_label(re.compile("^Minimum confidence to act"))
+    confidence.fill("0.5")
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.locator("#settings-error")).to_contain_text(
+        "min_confidence must be >= 0.85 (HTTP 422 validation_error)"
+    )
+    expect(confidence).to_have_attribute("aria-invalid", "true")
+    confidence.fill("0.9")
+    page.get_by_label(re.compile("^Automatic supersession by default")).check()
+    page.keyboard.press("Enter")
+    expect(page.locator("#settings-json")).to_contain_text('"min_confidence": 0.9')
+    expect(page.locator("#settings-json")).to_contain_text('"auto_supersede_default": true')
+    expect(page.locator("#settings-error")).to_be_empty()
+
+    # Every control has a label a screen reader reads, in every view.
+    unlabelled = page.evaluate(
+        """() => [...document.querySelectorAll('input, select, textarea, button')]
+            .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
+                && !el.getAttribute('aria-labelledby') && !el.textContent.trim())
+            .map((el) => el.outerHTML)"""
+    )
+    assert unlabelled == []
+
+    # Sign out: the key is gone from the tab.
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+    assert page.evaluate(f"sessionStorage.getItem('{KEY_STORAGE}')") is None
+
+
+def test_a_key_revoked_while_signed_in_returns_to_sign_in(tab: Page, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    # A key the API no longer accepts (here: replaced in storage) is shown as such, not as an empty list.
+    page.evaluate(f"sessionStorage.setItem('{KEY_STORAGE}', 'aurra_0000_revoked')")
+    page.get_by_role("navigation", name="Sections").get_by_role("link", name="Audit feed").click()
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+    expect(page.locator("#signin-error")).to_contain_text("Your API key was refused")
