@@ -292,7 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluation = sub.add_parser("eval", help="measure a classifier on labeled cases")
     evaluation.add_argument("--dataset", default="evals/cases.jsonl")
-    evaluation.add_argument("--classifier", choices=("rules", "anthropic", "bedrock"), default="rules")
+    evaluation.add_argument(
+        "--classifier", choices=("rules", "anthropic", "bedrock", "openai"), default="rules"
+    )
     evaluation.add_argument("--min-confidence", type=float, default=0.85)
     evaluation.add_argument("--json", action="store_true")
     evaluation.add_argument(

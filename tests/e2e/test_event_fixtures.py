@@ -31,6 +31,7 @@ TOKEN = "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"
 # fixture -> (what must exist first, which of its ids the fixture names, expected statusCode)
 CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "write_memory": (None, (), 201),
+    "write_messages": (None, (), 201),
     "list_memories": ("memory", (), 200),
     "search_memories": ("memory", (), 200),
     "get_memory": ("memory", ("memory_id",), 200),
@@ -214,6 +215,14 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert body["created"] is True
         assert body["memory"]["content"] == json.loads(load(name)["body"])["content"]
         assert body["memory"]["valid_from"] == "2026-05-03T10:00:00Z"
+    elif name == "write_messages":
+        assert [f["memory"]["content"] for f in body["facts"]] == [
+            "User moved to Berlin last month",
+            "User uses Emacs now",
+        ]
+        assert {f["memory"]["user_id"] for f in body["facts"]} == {"alice"}
+        assert {f["memory"]["valid_from"] for f in body["facts"]} == {"2026-05-03T10:00:00Z"}
+        assert body["extraction"]["extractor"] == "rules" and body["extraction"]["facts_found"] == 2
     elif name == "list_memories":
         # What was known on 2026-06-02 about 2026-06-01: the query parsed (no 422); a memory
         # recorded after that known_at is rightly absent, so only the page's shape is checked.

@@ -51,7 +51,7 @@ def test_locally_the_flag_is_the_environment():
 def test_database_and_anthropic_secrets_come_from_secrets_manager():
     from aws_lambda_powertools.utilities import parameters
 
-    from aurra_core.classifiers.factory import _anthropic_api_key
+    from aurra_core.classifiers.factory import anthropic_api_key
     from aurra_core.db import resolve_conninfo
 
     sm = boto3.client("secretsmanager")
@@ -65,7 +65,7 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
     parameters.clear_caches()
     conninfo = resolve_conninfo(ServiceConfig(database_url=None, db_secret_arn=db_arn, db_host="proxy.local"))
     assert "host=proxy.local" in conninfo and "sslmode=require" in conninfo and "password=pw" in conninfo
-    assert _anthropic_api_key(ServiceConfig(anthropic_secret_arn=key_arn)) == "sk-ant-test"
+    assert anthropic_api_key(ServiceConfig(anthropic_secret_arn=key_arn)) == "sk-ant-test"
 
 
 def test_titan_embeddings_through_bedrock_runtime():

@@ -376,3 +376,76 @@ def test_async_add_and_list_take_the_scope(async_client, server) -> None:
         assert params(server) == {"user_id": "bob", "agent_id": "a"}
 
     asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------- messages
+
+
+def messages_json() -> dict:
+    fact = write_json(memory=memory_json(content="User moved to Berlin", user_id="alice"))
+    duplicate = {
+        **write_json(memory=memory_json(id=OLD_MEMORY_ID)),
+        "created": False,
+        "duplicate_of": OLD_MEMORY_ID,
+    }
+    return {
+        "facts": [fact, duplicate],
+        "extraction": {
+            "extractor": "anthropic",
+            "model": "claude-haiku-4-5-20251001",
+            "facts_found": 2,
+            "prompt_version": "2026-11-30.1",
+            "usage": None,
+        },
+    }
+
+
+def test_add_messages_sends_the_conversation_and_returns_typed_facts(client, server) -> None:
+    from aurra import MessagesWriteResult
+
+    server.reply(201, messages_json())
+    result = client.memories.add(
+        messages=[
+            {"role": "user", "content": "I moved to Berlin.", "created_at": datetime(2026, 5, 1, tzinfo=UTC)},
+            {"role": "assistant", "content": "Noted!"},
+        ],
+        user_id="alice",
+        agent_id="concierge",
+        auto_supersede=True,
+    )
+    assert server.body() == {
+        "messages": [
+            {"role": "user", "content": "I moved to Berlin.", "created_at": "2026-05-01T00:00:00Z"},
+            {"role": "assistant", "content": "Noted!"},
+        ],
+        "auto_supersede": True,
+        "user_id": "alice",
+        "agent_id": "concierge",
+    }
+    assert server.last.headers["Idempotency-Key"]
+    assert isinstance(result, MessagesWriteResult)
+    assert result.extraction.extractor == "anthropic" and result.extraction.facts_found == 2
+    assert [f.created for f in result.facts] == [True, False]
+    assert result.facts[1].duplicate_of == OLD_MEMORY_ID
+    assert [m.content for m in result.created] == ["User moved to Berlin"]
+
+
+def test_add_takes_exactly_one_of_content_and_messages(client, server) -> None:
+    with pytest.raises(InvalidArgumentError, match="exactly one of content"):
+        client.memories.add("x", messages=[{"role": "user", "content": "y"}])
+    with pytest.raises(InvalidArgumentError, match="exactly one of content"):
+        client.memories.add()
+    with pytest.raises(InvalidArgumentError, match="timezone-aware"):
+        client.memories.add(messages=[{"role": "user", "content": "y", "created_at": datetime(2026, 5, 1)}])
+    assert server.requests == []
+
+
+def test_async_add_messages(async_client, server) -> None:
+    from aurra import MessagesWriteResult
+
+    async def scenario() -> None:
+        server.reply(201, messages_json())
+        result = await async_client.memories.add(messages=[{"role": "user", "content": "I moved to Berlin."}])
+        assert isinstance(result, MessagesWriteResult) and len(result.facts) == 2
+
+    asyncio.run(scenario())

@@ -53,12 +53,13 @@ _ERROR_DESCRIPTIONS = {
     422: "Validation failed",
     429: "Rate limited",
     500: "Internal error",
-    503: "The database is unreachable; retry after Retry-After seconds",
+    503: "The database or fact extraction is unavailable; nothing was written; retry after Retry-After seconds",
 }
 
 
-def documented(success: dict[int, type[BaseModel]], *errors: int) -> dict[int, dict[str, Any]]:
-    """A route's OpenAPI responses, for `responses=`: its successes and every error it can give."""
+def documented(success: dict[int, Any], *errors: int) -> dict[int, dict[str, Any]]:
+    """A route's OpenAPI responses, for `responses=`: its successes (a model, or a union of
+    models when a route answers in more than one shape) and every error it can give."""
     responses: dict[int, dict[str, Any]] = {
         code: {
             "description": "OK" if code == 200 else "Created",

@@ -30,9 +30,21 @@ class ServiceConfig(BaseSettings):
     db_pool_max: int = Field(default=4, ge=1, le=64)
     db_connect_timeout_s: int = Field(default=5, ge=1, le=60)
 
-    classifier: Literal["rules", "anthropic", "bedrock"] = "rules"
+    classifier: Literal["rules", "anthropic", "bedrock", "openai"] = "rules"
     classifier_timeout_s: float = Field(default=4.0, gt=0, le=30)
     anthropic_secret_arn: str | None = None
+
+    # Turns a messages write into facts; unset, the same provider as the classifier.
+    extractor: Literal["rules", "anthropic", "bedrock", "openai"] | None = None
+    # Per read; an extraction writes up to 50 facts, so it gets longer than a classification.
+    extractor_timeout_s: float = Field(default=6.0, gt=0, le=30)
+
+    # Any OpenAI-compatible Chat Completions endpoint with tool calling (classifier and
+    # extractor "openai"). The key: AURRA_OPENAI_API_KEY locally, a secret in AWS.
+    openai_base_url: str | None = None
+    openai_model: str | None = None
+    openai_api_key: str | None = None
+    openai_secret_arn: str | None = None
 
     embedder: Literal["local", "bedrock", "minilm"] = "local"
     embedding_dim: int = Field(default=384, ge=8, le=4096)
@@ -62,6 +74,10 @@ class ServiceConfig(BaseSettings):
         if self.candidate_min_similarity is not None:
             return self.candidate_min_similarity
         return CANDIDATE_FLOORS[self.embedder]
+
+    @property
+    def resolved_extractor(self) -> str:
+        return self.extractor or self.classifier
 
     @property
     def level2_parameter_name(self) -> str:

@@ -50,5 +50,15 @@ class ServiceUnavailable(AurraError):
     code = "unavailable"
 
 
+class ExtractionUnavailable(ServiceUnavailable):
+    """Fact extraction failed: nothing was written, and a retry (with the same
+    Idempotency-Key) is safe."""
+
+
 class ClassifierError(Exception):
     """The classifier failed, timed out or answered nonsense. Never surfaces to the caller as an error."""
+
+
+class ExtractionError(Exception):
+    """An extractor failed, timed out or answered nonsense. The messages write stores nothing
+    and answers 503, so that a retry can extract again."""

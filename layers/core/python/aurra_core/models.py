@@ -22,13 +22,17 @@ from pydantic import (
     StrictBool,
     StringConstraints,
     field_validator,
+    model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES, MIN_CONFIDENCE_FLOOR
 from aurra_core.request_json import check_metadata
 
 TOPIC_PATTERN = r"^[a-z0-9_]{1,64}$"
 MAX_CONTENT_CHARS = 4000
+MAX_MESSAGES = 50
+MAX_MESSAGE_CHARS = 8000
 MAX_METADATA_BYTES = 8 * 1024
 MAX_EXCLUDED_CATEGORIES = 50
 
@@ -80,6 +84,12 @@ class Verdict(StrEnum):
     SUPPLEMENTS = "supplements"
     DUPLICATE = "duplicate"
     NEW_FACT = "new_fact"
+
+
+class Role(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
 
 
 class SkippedReason(StrEnum):
@@ -159,6 +169,8 @@ class NewMemory(BaseModel):
 
 
 class WriteRequest(NewMemory):
+    """One fact to write (the `content` form of POST /memories)."""
+
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
@@ -166,6 +178,86 @@ class WriteRequest(NewMemory):
     @property
     def scope(self) -> Scope:
         return Scope(self.user_id, self.agent_id)
+
+
+def _validate_message_content(value: str) -> str:
+    if not value.strip():
+        raise ValueError("content must not be empty")
+    return _storable_text(value, "content")
+
+
+class Message(BaseModel):
+    """One turn of a conversation. Its content is untrusted data, never an instruction."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Role
+    content: Annotated[str, Field(min_length=1, max_length=MAX_MESSAGE_CHARS)]
+    created_at: InputTimestamp | None = None
+
+    _content = field_validator("content")(_validate_message_content)
+
+
+Messages = Annotated[list[Message], Field(min_length=1, max_length=MAX_MESSAGES)]
+
+
+class MessagesWriteRequest(BaseModel):
+    """A conversation to extract facts from (the `messages` form of POST /memories). `topic`,
+    when given, stands for every fact; otherwise each fact gets the extractor's topic, checked
+    by the deterministic topic gate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    messages: Messages
+    topic: Topic | None = None
+    valid_from: InputTimestamp | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    auto_supersede: StrictBool | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+
+    _metadata = field_validator("metadata")(_validate_metadata)
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user_id, self.agent_id)
+
+
+class WriteBody(BaseModel):
+    """The body of POST /agent/memories: exactly one of `content` (one fact) and `messages` (a
+    conversation to extract facts from)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: Content | None = None
+    messages: Messages | None = None
+    topic: Topic | None = None
+    valid_from: InputTimestamp | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    auto_supersede: StrictBool | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+
+    _metadata = field_validator("metadata")(_validate_metadata)
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, value: str | None) -> str | None:
+        return None if value is None else _validate_content(value)
+
+    @model_validator(mode="after")
+    def _one_form(self) -> WriteBody:
+        if (self.content is None) == (self.messages is None):
+            raise PydanticCustomError(
+                "one_of", "give exactly one of content and messages", {"fields": ["content", "messages"]}
+            )
+        return self
+
+    def request(self) -> WriteRequest | MessagesWriteRequest:
+        fields = self.model_dump(exclude_none=True)
+        if self.messages is not None:
+            return MessagesWriteRequest.model_validate(fields)
+        return WriteRequest.model_validate(fields)
 
 
 class SupersedeRequest(BaseModel):
@@ -337,6 +429,24 @@ class WriteResult(BaseModel):
     memory: Memory
     auto_supersede: AutoSupersedeResult
     duplicate_of: UUID | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class ExtractionReport(BaseModel):
+    """How the facts of a messages write were found."""
+
+    extractor: str
+    model: str
+    facts_found: int
+    prompt_version: str
+    # The extraction's receipt (model calls, tokens, latency, cost); not reported yet.
+    usage: dict[str, Any] | None = None
+
+
+class MessagesWriteResult(BaseModel):
+    """The answer to a messages write: one write result per fact, in the conversation's order."""
+
+    facts: list[WriteResult]
+    extraction: ExtractionReport
 
 
 class SupersedeResult(BaseModel):

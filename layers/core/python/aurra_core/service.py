@@ -16,6 +16,7 @@ from aurra_core import key_check, keys, queries, supersession, write_pipeline
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
 from aurra_core.embeddings import get_embedder
+from aurra_core.extractors.factory import get_extractor
 from aurra_core.flags import get_flag_source
 from aurra_core.models import (
     AuditEvent,
@@ -27,11 +28,13 @@ from aurra_core.models import (
     Memory,
     MemoryListQuery,
     MemoryPage,
+    MessagesWriteResult,
     PointInTime,
     RevertResult,
     SettingsPatch,
     SupersedeRequest,
     SupersedeResult,
+    WriteBody,
     WriteRequest,
     WriteResult,
 )
@@ -63,18 +66,37 @@ def _once(
     return stored["status"], result_type.model_validate(stored["body"])
 
 
-def write_memory(
-    caller: Caller, request: WriteRequest, idempotency_key: str | None = None
-) -> tuple[int, WriteResult]:
-    deps = write_pipeline.WriteDependencies(
-        db=get_database(), embedder=get_embedder(), classifier_factory=get_classifier, flags=get_flag_source()
+def _write_dependencies() -> write_pipeline.WriteDependencies:
+    return write_pipeline.WriteDependencies(
+        db=get_database(),
+        embedder=get_embedder(),
+        classifier_factory=get_classifier,
+        flags=get_flag_source(),
+        extractor_factory=get_extractor,
     )
 
-    def call() -> tuple[int, WriteResult]:
-        outcome = write_pipeline.write_memory(caller, request, deps)
+
+def write_memory(
+    caller: Caller, body: WriteBody | WriteRequest, idempotency_key: str | None = None
+) -> tuple[int, WriteResult | MessagesWriteResult]:
+    """POST /agent/memories: one fact, or the facts of a conversation. Either way the whole
+    request is one idempotent unit."""
+    request = body.request() if isinstance(body, WriteBody) else body
+    identity = request.model_dump(mode="json")
+    if isinstance(request, WriteRequest):
+        fact_request = request
+
+        def call_fact() -> tuple[int, WriteResult]:
+            outcome = write_pipeline.write_memory(caller, fact_request, _write_dependencies())
+            return outcome.status_code, outcome.result
+
+        return _once("write", caller, idempotency_key, identity, call_fact, WriteResult)
+
+    def call_messages() -> tuple[int, MessagesWriteResult]:
+        outcome = write_pipeline.write_messages(caller, request, _write_dependencies())
         return outcome.status_code, outcome.result
 
-    return _once("write", caller, idempotency_key, request.model_dump(mode="json"), call, WriteResult)
+    return _once("write", caller, idempotency_key, identity, call_messages, MessagesWriteResult)
 
 
 def list_memories(caller: Caller, query: MemoryListQuery) -> MemoryPage:
@@ -140,6 +162,7 @@ def reset(*, database: bool = True) -> None:
     get_embedder.cache_clear()
     get_flag_source.cache_clear()
     get_classifier.cache_clear()
+    get_extractor.cache_clear()
     key_check.forget()
     if database:
         reset_database()

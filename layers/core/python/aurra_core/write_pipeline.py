@@ -1,13 +1,19 @@
-"""The write pipeline (docs/architecture.md): gates, candidate search, one classifier
-call, and one transaction that stores the fact, supersedes what it replaces and audits it."""
+"""The write pipeline (docs/architecture.md): gates, candidate search, one classifier call, and
+one transaction that stores the fact, supersedes what it replaces and audits it.
+
+A write runs in two steps. `prepare` does everything that happens outside the database
+transaction (the gates, the embedding, the candidate search, the model call); `store_facts`
+does everything inside it (lock, decide, insert, supersede, audit). A content write is one
+fact through both; a messages write extracts its facts first, prepares each, and stores all
+of them in one transaction, so that the request is one unit: all of its facts or none.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from uuid import UUID
 
 import numpy as np
 import psycopg
@@ -24,6 +30,8 @@ from aurra_core.classifiers.base import (
 from aurra_core.config import CANDIDATE_LIMIT, get_config
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
+from aurra_core.errors import ExtractionError, ExtractionUnavailable
+from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.flags import FlagSource
 from aurra_core.gating import gate
 from aurra_core.ids import new_id
@@ -32,7 +40,10 @@ from aurra_core.models import (
     AutoSupersedeResult,
     Caller,
     Decision,
+    ExtractionReport,
     KeySettings,
+    MessagesWriteRequest,
+    MessagesWriteResult,
     Scope,
     SkippedReason,
     SupersessionOutcome,
@@ -41,8 +52,13 @@ from aurra_core.models import (
     WriteResult,
 )
 from aurra_core.observability import logger, metrics
+from aurra_core.sensitive_topics import fact_topic
 
 _RANK = {Verdict.DUPLICATE: 0, Verdict.CONTRADICTS: 1, Verdict.SUPPLEMENTS: 2, Verdict.NEW_FACT: 3}
+
+
+def _no_extractor() -> Extractor:
+    raise ExtractionError("no extractor is configured")
 
 
 @dataclass(frozen=True)
@@ -52,12 +68,44 @@ class WriteDependencies:
     # Called only when a classifier is needed, so model SDKs load only then.
     classifier_factory: Callable[[], Classifier]
     flags: FlagSource
+    extractor_factory: Callable[[], Extractor] = _no_extractor
 
 
 @dataclass(frozen=True)
 class WriteOutcome:
     status_code: int
     result: WriteResult
+
+
+@dataclass(frozen=True)
+class MessagesOutcome:
+    status_code: int
+    result: MessagesWriteResult
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact to write, however it arrived (a content write, or extracted from messages)."""
+
+    content: str
+    topic: str
+    valid_from: datetime | None
+    metadata: dict[str, Any]
+    scope: Scope
+    # Recorded with the audit event of a fact that came from a conversation.
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PreparedFact:
+    """A fact with everything decided outside the transaction."""
+
+    fact: Fact
+    embedding: np.ndarray
+    outcome: AutoSupersedeResult
+    chosen: ClassifierVerdict | None = None
+    act: bool = False
+    classification: Classification | None = None
 
 
 def choose(verdicts: list[ClassifierVerdict], min_confidence: float) -> tuple[ClassifierVerdict, bool]:
@@ -78,11 +126,9 @@ def choose(verdicts: list[ClassifierVerdict], min_confidence: float) -> tuple[Cl
 
 
 def _classify(
-    classifier: Classifier, request: WriteRequest, candidates: list[Candidate], key_settings: KeySettings
+    classifier: Classifier, fact: Fact, candidates: list[Candidate], key_settings: KeySettings
 ) -> Classification:
-    classification = classifier.classify(
-        request.content, request.topic, candidates, key_settings.classifier_model
-    )
+    classification = classifier.classify(fact.content, fact.topic, candidates, key_settings.classifier_model)
     # Whatever a classifier says is untrusted: re-validate against the candidates we sent.
     raw = [
         {
@@ -96,79 +142,18 @@ def _classify(
     return Classification(validate_verdicts(raw, candidates), classification.model, classification.details)
 
 
-@dataclass(frozen=True)
-class _Action:
-    """A verdict the write acts on (duplicate or contradicts at >= min_confidence)."""
-
-    verdict: ClassifierVerdict
-    model: str
-    details: dict[str, Any]
+# ---------------------------------------------------------------- step 1: outside the transaction
 
 
-def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies) -> WriteOutcome:
-    """Store one fact; supersede what it replaces, or store nothing for a duplicate."""
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
-        key_settings = keys.get_key_settings(conn, caller)
-    outcome = AutoSupersedeResult()
-    outcome.skipped_reason = gate(
-        level2_enabled=deps.flags.level2_enabled(),
-        requested=request.auto_supersede,
-        key_settings=key_settings,
-        topic=request.topic,
-    )
-    embedding = deps.embedder.embed(request.content)
-    action = None
-    if outcome.skipped_reason is None:
-        action = _decide(caller, request, embedding, key_settings, deps, outcome)
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
-        return _record(conn, caller, request, embedding, action, outcome)
-
-
-def _decide(
-    caller: Caller,
-    request: WriteRequest,
-    embedding: np.ndarray,
-    key_settings: KeySettings,
-    deps: WriteDependencies,
-    outcome: AutoSupersedeResult,
-) -> _Action | None:
-    """Candidate search and one classifier call. Reports on `outcome`; returns what to act on."""
-    candidates = _find_candidates(caller, request.scope, embedding, key_settings, deps)
-    if not candidates:
-        outcome.skipped_reason = SkippedReason.NO_CANDIDATES
-        return None
-    outcome.ran = True
-    outcome.candidates_examined = len(candidates)
-    try:
-        classification = _classify(deps.classifier_factory(), request, candidates, key_settings)
-    except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
-        outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
-        metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
-        logger.warning(
-            "classifier failed; storing the memory without supersession",
-            extra={"error": type(exc).__name__, "detail": str(exc)[:300]},
-        )
-        return None
-    chosen, act = choose(classification.verdicts, key_settings.min_confidence)
-    outcome.decision = Decision(
-        candidate_id=chosen.candidate_id,
-        classifier=chosen.verdict,
-        confidence=chosen.confidence,
-        reason=chosen.reason,
-        model=classification.model,
-    )
-    return _Action(chosen, classification.model, classification.details) if act else None
-
-
-def _find_candidates(
-    caller: Caller, scope: Scope, embedding: np.ndarray, key_settings: KeySettings, deps: WriteDependencies
+def _candidates(
+    caller: Caller, prepared: PreparedFact, key_settings: KeySettings, deps: WriteDependencies
 ) -> list[Candidate]:
     with deps.db.tenant_transaction(caller.tenant_id) as conn:
         found = store.find_candidates(
             conn,
             caller.tenant_id,
-            embedding,
-            scope=scope,
+            prepared.embedding,
+            scope=prepared.fact.scope,
             excluded_topics=key_settings.excluded_categories,
             limit=CANDIDATE_LIMIT,
             min_similarity=get_config().candidate_floor,
@@ -176,58 +161,96 @@ def _find_candidates(
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
-def _record(
-    conn: psycopg.Connection,
-    caller: Caller,
-    request: WriteRequest,
-    embedding: np.ndarray,
-    action: _Action | None,
-    outcome: AutoSupersedeResult,
-) -> WriteOutcome:
-    """The one transaction of a write: a duplicate, a plain insert, or a supersession."""
-    store.begin_write(conn, caller.tenant_id)
-    target = store.lock_believed(conn, caller.tenant_id, action.verdict.candidate_id) if action else None
-    now = store.write_clock(conn)
-    valid_from = request.valid_from or now
-    if action is None or target is None or not _still_actionable(action, target, valid_from):
-        created = _insert(conn, caller, request, embedding, valid_from, now)
-        return WriteOutcome(
-            201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=outcome)
+def _run_classifier(
+    prepared: PreparedFact, candidates: list[Candidate], key_settings: KeySettings, deps: WriteDependencies
+) -> None:
+    outcome = prepared.outcome
+    outcome.ran = True
+    outcome.candidates_examined = len(candidates)
+    try:
+        classification = _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings)
+    except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
+        outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
+        metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
+        logger.warning(
+            "classifier failed; storing the memory without supersession",
+            extra={"error": type(exc).__name__, "detail": str(exc)[:300]},
         )
-    if action.verdict.verdict == Verdict.DUPLICATE:
-        return _reject_duplicate(conn, caller, request, action, target, now, outcome)
-    return _supersede(conn, caller, request, embedding, action, target, valid_from, now, outcome)
+        return
+    chosen, act = choose(classification.verdicts, key_settings.min_confidence)
+    prepared.classification, prepared.chosen, prepared.act = classification, chosen, act
+    outcome.decision = Decision(
+        candidate_id=chosen.candidate_id,
+        classifier=chosen.verdict,
+        confidence=chosen.confidence,
+        reason=chosen.reason,
+        model=classification.model,
+    )
 
 
-def _still_actionable(action: _Action, target: store.MemoryRow, valid_from: datetime) -> bool:
-    """Checked under the target's lock, after the classifier answered."""
+def prepare(
+    caller: Caller,
+    fact: Fact,
+    requested: bool | None,
+    key_settings: KeySettings,
+    deps: WriteDependencies,
+    level2_enabled: bool,
+) -> PreparedFact:
+    """The gates (plain code, before any model), the embedding, the candidates of the fact's
+    scope and, when there are some, one classifier call."""
+    prepared = PreparedFact(fact, deps.embedder.embed(fact.content), AutoSupersedeResult())
+    skipped = gate(
+        level2_enabled=level2_enabled, requested=requested, key_settings=key_settings, topic=fact.topic
+    )
+    if skipped is not None:
+        prepared.outcome.skipped_reason = skipped
+        return prepared
+    candidates = _candidates(caller, prepared, key_settings, deps)
+    if not candidates:
+        prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
+        return prepared
+    _run_classifier(prepared, candidates, key_settings, deps)
+    return prepared
+
+
+# ---------------------------------------------------------------- step 2: inside the transaction
+
+
+def _target(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, now: datetime
+) -> store.MemoryRow | None:
+    """The memory to act on, locked, or None when nothing is to be done to one."""
+    chosen = prepared.chosen
+    if not prepared.act or chosen is None:
+        return None
+    target = store.lock_believed(conn, caller.tenant_id, chosen.candidate_id)
+    if target is None:
+        return None
     if not target.is_current:
+        # It stopped being current while we classified (or an earlier fact of this request
+        # replaced it): don't act on it.
         logger.info(
             "candidate changed while classifying; not acting", extra={"memory_id": str(target.memory_id)}
         )
-        return False
+        return None
+    valid_from = prepared.fact.valid_from or now
     if (
-        action.verdict.verdict == Verdict.CONTRADICTS
+        chosen.verdict == Verdict.CONTRADICTS
         and valid_from < target.valid_from
         and target.supersedes is not None
     ):
         # A back-dated fact would have to enter the middle of an existing lineage, which
         # the classifier never judged: precision first, store it without acting.
         logger.info("back-dated fact inside an existing lineage; not acting")
-        return False
-    return True
+        return None
+    return target
 
 
 def _reject_duplicate(
-    conn: psycopg.Connection,
-    caller: Caller,
-    request: WriteRequest,
-    action: _Action,
-    target: store.MemoryRow,
-    now: datetime,
-    outcome: AutoSupersedeResult,
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, target: store.MemoryRow, now: datetime
 ) -> WriteOutcome:
-    """Nothing is written but the audit event; the answer is the memory that already says it."""
+    chosen, classification, fact = prepared.chosen, prepared.classification, prepared.fact
+    assert chosen is not None and classification is not None
     store.insert_audit_event(
         conn,
         tenant_id=caller.tenant_id,
@@ -235,97 +258,71 @@ def _reject_duplicate(
         created_at=now,
         api_key_id=caller.api_key_id,
         memory_id=target.memory_id,
-        classifier=action.verdict.verdict.value,
-        confidence=action.verdict.confidence,
-        reason=action.verdict.reason,
-        model=action.model,
-        candidates_examined=outcome.candidates_examined,
-        details={**action.details, "content": request.content, "topic": request.topic},
+        classifier=chosen.verdict.value,
+        confidence=chosen.confidence,
+        reason=chosen.reason,
+        model=classification.model,
+        candidates_examined=prepared.outcome.candidates_examined,
+        details={**classification.details, **fact.provenance, "content": fact.content, "topic": fact.topic},
         user_id=target.user_id,
     )
-    return WriteOutcome(
-        200,
-        WriteResult(
-            created=False, memory=target.to_memory(), auto_supersede=outcome, duplicate_of=target.memory_id
-        ),
+    result = WriteResult(
+        created=False,
+        memory=target.to_memory(),
+        auto_supersede=prepared.outcome,
+        duplicate_of=target.memory_id,
     )
+    return WriteOutcome(200, result)
 
 
 def _insert(
     conn: psycopg.Connection,
     caller: Caller,
-    request: WriteRequest,
-    embedding: np.ndarray,
-    valid_from: datetime,
+    prepared: PreparedFact,
     now: datetime,
     *,
-    memory_id: UUID | None = None,
     valid_to: datetime | None = None,
-    superseded_by: UUID | None = None,
-    supersedes: UUID | None = None,
+    superseded_by: Any = None,
+    supersedes: Any = None,
 ) -> store.MemoryRow:
+    fact = prepared.fact
     return store.insert_version(
         conn,
-        memory_id=memory_id or new_id(),
+        memory_id=new_id(),
         tenant_id=caller.tenant_id,
-        content=request.content,
-        topic=request.topic,
-        metadata=request.metadata,
-        embedding=embedding,
-        valid_from=valid_from,
-        recorded_at=now,
+        content=fact.content,
+        topic=fact.topic,
+        metadata=fact.metadata,
+        embedding=prepared.embedding,
+        valid_from=fact.valid_from or now,
         valid_to=valid_to,
         superseded_by=superseded_by,
         supersedes=supersedes,
-        scope=request.scope,
+        recorded_at=now,
+        scope=fact.scope,
     )
 
 
 def _supersede(
-    conn: psycopg.Connection,
-    caller: Caller,
-    request: WriteRequest,
-    embedding: np.ndarray,
-    action: _Action,
-    target: store.MemoryRow,
-    valid_from: datetime,
-    now: datetime,
-    outcome: AutoSupersedeResult,
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, target: store.MemoryRow, now: datetime
 ) -> WriteOutcome:
-    """Store the new fact, close the one it contradicts and audit it, in time order."""
-    memory_id = new_id()
-    details = dict(action.details)
+    chosen, classification, fact = prepared.chosen, prepared.classification, prepared.fact
+    assert chosen is not None and classification is not None
+    valid_from = fact.valid_from or now
+    details = {**classification.details, **fact.provenance}
     if target.valid_from <= valid_from:
-        created = _insert(
-            conn,
-            caller,
-            request,
-            embedding,
-            valid_from,
-            now,
-            memory_id=memory_id,
-            supersedes=target.memory_id,
-        )
-        store.revise_version(conn, target, now, valid_to=valid_from, superseded_by=memory_id)
-        newer_id, older_id = memory_id, target.memory_id
+        created = _insert(conn, caller, prepared, now, supersedes=target.memory_id)
+        store.revise_version(conn, target, now, valid_to=valid_from, superseded_by=created.memory_id)
+        newer_id, older_id = created.memory_id, target.memory_id
     else:
         # Time order: a back-dated fact older than the current one it contradicts is
         # stored already superseded by it.
         created = _insert(
-            conn,
-            caller,
-            request,
-            embedding,
-            valid_from,
-            now,
-            memory_id=memory_id,
-            valid_to=target.valid_from,
-            superseded_by=target.memory_id,
+            conn, caller, prepared, now, valid_to=target.valid_from, superseded_by=target.memory_id
         )
-        store.revise_version(conn, target, now, supersedes=memory_id)
-        newer_id, older_id = target.memory_id, memory_id
+        store.revise_version(conn, target, now, supersedes=created.memory_id)
+        newer_id, older_id = target.memory_id, created.memory_id
         details["backdated"] = True
-    verdict = action.verdict
     event = store.insert_audit_event(
         conn,
         tenant_id=caller.tenant_id,
@@ -334,21 +331,117 @@ def _supersede(
         api_key_id=caller.api_key_id,
         memory_id=newer_id,
         superseded_id=older_id,
-        classifier=verdict.verdict.value,
-        confidence=verdict.confidence,
-        reason=verdict.reason,
-        model=action.model,
-        candidates_examined=outcome.candidates_examined,
+        classifier=chosen.verdict.value,
+        confidence=chosen.confidence,
+        reason=chosen.reason,
+        model=classification.model,
+        candidates_examined=prepared.outcome.candidates_examined,
         details=details,
-        user_id=request.user_id,
+        user_id=fact.scope.user_id,
     )
-    outcome.supersession = SupersessionOutcome(
+    prepared.outcome.supersession = SupersessionOutcome(
         superseded_id=older_id,
-        classifier=verdict.verdict,
-        confidence=verdict.confidence,
-        reason=verdict.reason,
-        model=action.model,
+        classifier=chosen.verdict,
+        confidence=chosen.confidence,
+        reason=chosen.reason,
+        model=classification.model,
         audit_event_id=event.id,
     )
-    metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=1)
-    return WriteOutcome(201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=outcome))
+    return WriteOutcome(
+        201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
+    )
+
+
+def _store_one(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, now: datetime
+) -> WriteOutcome:
+    target = _target(conn, caller, prepared, now)
+    if target is None:
+        created = _insert(conn, caller, prepared, now)
+        return WriteOutcome(
+            201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
+        )
+    assert prepared.chosen is not None
+    if prepared.chosen.verdict == Verdict.DUPLICATE:
+        return _reject_duplicate(conn, caller, prepared, target, now)
+    return _supersede(conn, caller, prepared, target, now)
+
+
+def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> list[WriteOutcome]:
+    """Store prepared facts in order, in one transaction: all of them or none."""
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        store.begin_write(conn, caller.tenant_id)
+        # Lock every memory the facts may act on first, in a fixed order, so two requests
+        # acting on the same memories cannot deadlock; the clock is read after the locks.
+        targets = sorted({p.chosen.candidate_id for p in prepared if p.act and p.chosen}, key=str)
+        for memory_id in targets:
+            store.lock_believed(conn, caller.tenant_id, memory_id)
+        now = store.write_clock(conn)
+        outcomes = [_store_one(conn, caller, p, now) for p in prepared]
+    supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
+    if supersessions:
+        metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
+    return outcomes
+
+
+# ---------------------------------------------------------------- the two kinds of write
+
+
+def _key_settings(caller: Caller, db: Database) -> KeySettings:
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        return keys.get_key_settings(conn, caller)
+
+
+def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies) -> WriteOutcome:
+    """One fact (the `content` form of POST /memories)."""
+    key_settings = _key_settings(caller, deps.db)
+    fact = Fact(request.content, request.topic, request.valid_from, request.metadata, request.scope)
+    prepared = prepare(caller, fact, request.auto_supersede, key_settings, deps, deps.flags.level2_enabled())
+    (outcome,) = store_facts(caller, [prepared], deps.db)
+    return outcome
+
+
+def extract(request: MessagesWriteRequest, key_settings: KeySettings, deps: WriteDependencies) -> Extraction:
+    """The conversation's facts, or ExtractionUnavailable (503) before anything is written."""
+    try:
+        return deps.extractor_factory().extract(request.messages, key_settings.classifier_model)
+    except Exception as exc:  # any failure: nothing written, the client retries
+        metrics.add_metric(name="ExtractionErrors", unit=MetricUnit.Count, value=1)
+        logger.warning(
+            "extraction failed; nothing written",
+            extra={"error": type(exc).__name__, "detail": str(exc)[:300]},
+        )
+        raise ExtractionUnavailable("fact extraction failed; nothing was written. Retry shortly") from exc
+
+
+def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDependencies) -> MessagesOutcome:
+    """A conversation (the `messages` form of POST /memories): extract its facts, put each
+    through the pipeline as if it had been sent as `content`, store them all in one
+    transaction. A fact's candidates are memories that existed before the request, never one
+    of its own facts."""
+    key_settings = _key_settings(caller, deps.db)
+    extraction = extract(request, key_settings, deps)
+    level2_enabled = deps.flags.level2_enabled()
+    provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
+    prepared = []
+    for extracted in extraction.facts:
+        message = request.messages[extracted.message_index]
+        fact = Fact(
+            content=extracted.content,
+            topic=fact_topic(extracted.content, extracted.topic, request.topic),
+            valid_from=message.created_at or request.valid_from,
+            metadata=request.metadata,
+            scope=request.scope,
+            provenance={**provenance, "message_index": extracted.message_index},
+        )
+        prepared.append(prepare(caller, fact, request.auto_supersede, key_settings, deps, level2_enabled))
+    outcomes = store_facts(caller, prepared, deps.db) if prepared else []
+    report = ExtractionReport(
+        extractor=extraction.extractor,
+        model=extraction.model,
+        facts_found=len(extraction.facts),
+        prompt_version=extraction.prompt_version,
+    )
+    result = MessagesWriteResult(facts=[o.result for o in outcomes], extraction=report)
+    status = 201 if any(o.result.created for o in outcomes) else 200
+    return MessagesOutcome(status, result)

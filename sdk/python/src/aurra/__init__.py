@@ -3,6 +3,7 @@
 from aurra import Aurra
 client = Aurra(api_key="aurra_...")
 client.memories.add(content="alice switched to Emacs", topic="preferences")
+client.memories.add(messages=[{"role": "user", "content": "I moved to Berlin"}], user_id="alice")
 """
 
 from aurra._client import AsyncAurra, Aurra
@@ -31,10 +32,12 @@ from aurra.models import (
     AuditPage,
     AutoSupersedeResult,
     Decision,
+    Extraction,
     HistoryResult,
     Memory,
     MemoryPage,
     MemoryVersion,
+    MessagesWriteResult,
     RevertResult,
     SettingsResult,
     SupersedeResult,
@@ -73,6 +76,8 @@ __all__ = [
     "Memory",
     "MemoryVersion",
     "WriteResult",
+    "MessagesWriteResult",
+    "Extraction",
     "SupersedeResult",
     "HistoryResult",
     "AuditEvent",

@@ -19,10 +19,12 @@ __all__ = [
     "AurraModel",
     "AutoSupersedeResult",
     "Decision",
+    "Extraction",
     "HistoryResult",
     "Memory",
     "MemoryPage",
     "MemoryVersion",
+    "MessagesWriteResult",
     "RevertResult",
     "SettingsResult",
     "SupersedeResult",
@@ -158,6 +160,31 @@ class WriteResult(AurraModel):
     memory: Memory
     auto_supersede: AutoSupersedeResult
     duplicate_of: str | None = None
+
+
+class Extraction(AurraModel):
+    """How the facts of a messages write were found: the extractor (`rules`, `anthropic`,
+    `bedrock`, `openai`), the model that answered, how many facts, and the prompt's version."""
+
+    extractor: str
+    model: str
+    facts_found: int
+    prompt_version: str
+    usage: dict[str, Any] | None = None
+
+
+class MessagesWriteResult(AurraModel):
+    """The answer to `memories.add(messages=...)`: one `WriteResult` per extracted fact, in the
+    order the conversation states them (each created, a duplicate, or superseding a memory),
+    and how extraction went."""
+
+    facts: list[WriteResult]
+    extraction: Extraction
+
+    @property
+    def created(self) -> list[Memory]:
+        """The memories this request stored (duplicates left out)."""
+        return [fact.memory for fact in self.facts if fact.created]
 
 
 class SupersedeResult(AurraModel):

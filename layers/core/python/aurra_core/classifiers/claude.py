@@ -36,9 +36,11 @@ def call_deadline(timeout_s: float) -> float:
     return 2 * timeout_s + 1.0
 
 
-def _within(deadline_s: float, call: Callable[[], Any]) -> Any:
+def within_deadline(
+    deadline_s: float, call: Callable[[], Any], error: type[Exception] = ClassifierError
+) -> Any:
     """`call()`, waited for at most `deadline_s`; past it the caller goes on without it (the
-    daemon thread ends by itself; nothing it returns is used)."""
+    daemon thread ends by itself; nothing it returns is used) and `error` is raised."""
     done, outcome = threading.Event(), {}
 
     def run() -> None:
@@ -51,7 +53,7 @@ def _within(deadline_s: float, call: Callable[[], Any]) -> Any:
 
     threading.Thread(target=run, name="aurra-classifier-call", daemon=True).start()
     if not done.wait(deadline_s):
-        raise ClassifierError(f"the model did not answer within {deadline_s:g} s")
+        raise error(f"the model did not answer within {deadline_s:g} s")
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
@@ -96,7 +98,7 @@ class ClaudeClassifier:
                     messages=[{"role": "user", "content": user_message(new_content, new_topic, candidates)}],
                 )
 
-            response = create() if self._deadline_s is None else _within(self._deadline_s, create)
+            response = create() if self._deadline_s is None else within_deadline(self._deadline_s, create)
         except anthropic.AnthropicError as exc:
             raise ClassifierError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         content = getattr(response, "content", None)

@@ -9,7 +9,7 @@ from aurra_core.classifiers.base import Classifier
 from aurra_core.config import ServiceConfig, get_config
 
 
-def _anthropic_api_key(config: ServiceConfig) -> str | None:
+def anthropic_api_key(config: ServiceConfig) -> str | None:
     """ANTHROPIC_API_KEY locally; in AWS the secret, fetched once per container (and cached)."""
     if not config.anthropic_secret_arn:
         return None  # the SDK reads ANTHROPIC_API_KEY itself
@@ -27,7 +27,7 @@ def create_classifier(config: ServiceConfig) -> Classifier:
         from aurra_core.classifiers.claude import ClaudeClassifier, anthropic_client, call_deadline
 
         return ClaudeClassifier(
-            lambda: anthropic_client(_anthropic_api_key(config), config.classifier_timeout_s),
+            lambda: anthropic_client(anthropic_api_key(config), config.classifier_timeout_s),
             deadline_s=call_deadline(config.classifier_timeout_s),
         )
     if config.classifier == "bedrock":
@@ -42,6 +42,16 @@ def create_classifier(config: ServiceConfig) -> Classifier:
             lambda: bedrock_client(config.classifier_timeout_s),
             bedrock_model_id,
             "bedrock",
+            deadline_s=call_deadline(config.classifier_timeout_s),
+        )
+    if config.classifier == "openai":
+        from aurra_core.classifiers.claude import call_deadline
+        from aurra_core.classifiers.openai_chat import OpenAIClassifier
+        from aurra_core.openai_endpoint import openai_client, openai_model
+
+        return OpenAIClassifier(
+            lambda: openai_client(config, config.classifier_timeout_s),
+            openai_model(config),
             deadline_s=call_deadline(config.classifier_timeout_s),
         )
     from aurra_core.classifiers.rules import RulesClassifier

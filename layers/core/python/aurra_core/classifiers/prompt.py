@@ -107,7 +107,7 @@ TOOL = {
 }
 
 
-def _data(text: str) -> str:
+def data_string(text: str) -> str:
     """Content as an escaped JSON string: it cannot close its element or pass for markup."""
     return (
         json.dumps(text, ensure_ascii=False)
@@ -121,12 +121,12 @@ def user_message(new_content: str, new_topic: str, candidates: list[Candidate]) 
     lines = ["EXISTING memories:"]
     for candidate in candidates:
         lines.append(
-            f'<memory id="{candidate.id}" topic="{candidate.topic}">{_data(candidate.content)}</memory>'
+            f'<memory id="{candidate.id}" topic="{candidate.topic}">{data_string(candidate.content)}</memory>'
         )
     lines += [
         "",
         f'NEW fact (topic "{new_topic}"):',
-        f"<new_fact>{_data(new_content)}</new_fact>",
+        f"<new_fact>{data_string(new_content)}</new_fact>",
         "",
         f"Record one verdict for each of the {len(candidates)} existing memories with {TOOL_NAME}.",
     ]

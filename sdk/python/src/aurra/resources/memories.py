@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, overload
 
 from aurra._pagination import AsyncPager, PageCallFactory, Pager
 from aurra._request import (
@@ -18,7 +18,7 @@ from aurra._request import (
     query,
 )
 from aurra.errors import InvalidArgumentError
-from aurra.models import HistoryResult, Memory, MemoryPage, SupersedeResult, WriteResult
+from aurra.models import HistoryResult, Memory, MemoryPage, MessagesWriteResult, SupersedeResult, WriteResult
 from aurra.resources._base import AsyncResource, SyncResource
 
 _memories = attrgetter("memories")
@@ -28,8 +28,22 @@ def _timestamp(value: TimestampLike | None, name: str) -> str | None:
     return None if value is None else format_timestamp(value, name)
 
 
+# One turn of a conversation: {"role": "user"|"assistant"|"system", "content": str, "created_at": optional}.
+MessageLike = Mapping[str, Any]
+
+
+def _message(message: MessageLike, index: int) -> dict[str, Any]:
+    if not isinstance(message, Mapping):
+        raise InvalidArgumentError(f"messages[{index}] must be a mapping with role and content")
+    out = dict(message)
+    if out.get("created_at") is not None:
+        out["created_at"] = format_timestamp(out["created_at"], f"messages[{index}].created_at")
+    return out
+
+
 def _add_call(
-    content: str,
+    content: str | None,
+    messages: Sequence[MessageLike] | None,
     topic: str | None,
     valid_from: TimestampLike | None,
     metadata: Mapping[str, Any] | None,
@@ -37,9 +51,12 @@ def _add_call(
     user_id: str | None,
     agent_id: str | None,
     idempotency_key: str | None,
-) -> APICall[WriteResult]:
+) -> APICall[Any]:
+    if (content is None) == (messages is None):
+        raise InvalidArgumentError("add() takes exactly one of content=... (one fact) and messages=[...]")
     body = compact(
         content=content,
+        messages=None if messages is None else [_message(m, i) for i, m in enumerate(messages)],
         topic=topic,
         valid_from=_timestamp(valid_from, "valid_from"),
         metadata=dict(metadata) if metadata is not None else None,
@@ -47,10 +64,11 @@ def _add_call(
         user_id=user_id,
         agent_id=agent_id,
     )
+    parse = WriteResult.model_validate if messages is None else MessagesWriteResult.model_validate
     return APICall(
         "POST",
         "/agent/memories",
-        WriteResult.model_validate,
+        parse,
         body=body,
         idempotency_key=new_idempotency_key(idempotency_key),
     )
@@ -139,29 +157,72 @@ def _supersede_call(
 
 
 class Memories(SyncResource):
+    @overload
     def add(
         self,
         content: str,
         *,
+        topic: str | None = ...,
+        valid_from: TimestampLike | None = ...,
+        metadata: Mapping[str, Any] | None = ...,
+        auto_supersede: bool | None = ...,
+        user_id: str | None = ...,
+        agent_id: str | None = ...,
+        idempotency_key: str | None = ...,
+    ) -> WriteResult: ...
+
+    @overload
+    def add(
+        self,
+        *,
+        messages: Sequence[MessageLike],
+        topic: str | None = ...,
+        valid_from: TimestampLike | None = ...,
+        metadata: Mapping[str, Any] | None = ...,
+        auto_supersede: bool | None = ...,
+        user_id: str | None = ...,
+        agent_id: str | None = ...,
+        idempotency_key: str | None = ...,
+    ) -> MessagesWriteResult: ...
+
+    def add(
+        self,
+        content: str | None = None,
+        *,
+        messages: Sequence[MessageLike] | None = None,
         topic: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
         valid_from: TimestampLike | None = None,
         metadata: Mapping[str, Any] | None = None,
         auto_supersede: bool | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         idempotency_key: str | None = None,
-    ) -> WriteResult:
-        """Write a fact (POST /agent/memories).
+    ) -> WriteResult | MessagesWriteResult:
+        """Write a fact, or the facts of a conversation (POST /agent/memories).
 
-        `user_id` and `agent_id` scope it inside the tenant: automatic supersession only
-        compares it with memories of the same user and agent (an absent one matches only
-        absent). `auto_supersede=None` uses the key's `auto_supersede_default`. Every call
-        sends one `Idempotency-Key` (generated unless given) on all its retries,
-        so a retried write is never stored twice.
+        `content="..."` writes one fact and returns a `WriteResult`. `messages=[{"role":
+        "user", "content": "..."}, ...]` has the service extract the conversation's durable
+        facts and write each one as if it had been sent as content; it returns a
+        `MessagesWriteResult` with `facts` (one `WriteResult` each) and `extraction`.
+
+        `user_id` and `agent_id` scope the memories inside the tenant: automatic
+        supersession only compares them with memories of the same user and agent (an
+        absent one matches only absent). `auto_supersede=None` uses the key's
+        `auto_supersede_default`. Every call sends one `Idempotency-Key` (generated unless
+        given) on all its retries, so a retried write is never stored twice; a messages
+        write is one unit, all of its facts or none.
         """
         return self._transport.send(
             _add_call(
-                content, topic, valid_from, metadata, auto_supersede, user_id, agent_id, idempotency_key
+                content,
+                messages,
+                topic,
+                valid_from,
+                metadata,
+                auto_supersede,
+                user_id,
+                agent_id,
+                idempotency_key,
             )
         )
 
@@ -296,22 +357,59 @@ class Memories(SyncResource):
 
 
 class AsyncMemories(AsyncResource):
+    @overload
     async def add(
         self,
         content: str,
         *,
+        topic: str | None = ...,
+        valid_from: TimestampLike | None = ...,
+        metadata: Mapping[str, Any] | None = ...,
+        auto_supersede: bool | None = ...,
+        user_id: str | None = ...,
+        agent_id: str | None = ...,
+        idempotency_key: str | None = ...,
+    ) -> WriteResult: ...
+
+    @overload
+    async def add(
+        self,
+        *,
+        messages: Sequence[MessageLike],
+        topic: str | None = ...,
+        valid_from: TimestampLike | None = ...,
+        metadata: Mapping[str, Any] | None = ...,
+        auto_supersede: bool | None = ...,
+        user_id: str | None = ...,
+        agent_id: str | None = ...,
+        idempotency_key: str | None = ...,
+    ) -> MessagesWriteResult: ...
+
+    async def add(
+        self,
+        content: str | None = None,
+        *,
+        messages: Sequence[MessageLike] | None = None,
         topic: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
         valid_from: TimestampLike | None = None,
         metadata: Mapping[str, Any] | None = None,
         auto_supersede: bool | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
         idempotency_key: str | None = None,
-    ) -> WriteResult:
-        """Write a fact (POST /agent/memories); see `Memories.add`."""
+    ) -> WriteResult | MessagesWriteResult:
+        """Write a fact or the facts of a conversation (POST /agent/memories); see `Memories.add`."""
         return await self._transport.send(
             _add_call(
-                content, topic, valid_from, metadata, auto_supersede, user_id, agent_id, idempotency_key
+                content,
+                messages,
+                topic,
+                valid_from,
+                metadata,
+                auto_supersede,
+                user_id,
+                agent_id,
+                idempotency_key,
             )
         )
 
