@@ -85,6 +85,9 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "deletionProtection": ("deletion_protection", _bool),
     "dbSecretRotationDays": ("db_secret_rotation_days", int),
     "classifier": ("classifier", str),
+    "extractor": ("extractor", _optional_str),
+    "openaiBaseUrl": ("openai_base_url", _optional_str),
+    "openaiModel": ("openai_model", _optional_str),
     "embedder": ("embedder", str),
     "embeddingDim": ("embedding_dim", int),
     "bedrockEmbeddingModelId": ("bedrock_embedding_model_id", str),
@@ -139,6 +142,12 @@ class AurraConfig:
 
     # models
     classifier: str = "rules"
+    # Turns messages writes into facts; None: the classifier's provider.
+    extractor: str | None = None
+    # The OpenAI-compatible endpoint of the openai classifier or extractor (None: OpenAI's
+    # API) and its model; its key goes in the stack's Secrets Manager secret.
+    openai_base_url: str | None = None
+    openai_model: str | None = None
     embedder: str = "bedrock"
     # None: 1024 with Titan V2 (bedrock), 384 with the local embedder
     embedding_dim: int | None = None
@@ -189,13 +198,22 @@ class AurraConfig:
         return 1024 if self.embedder == "bedrock" else c.LOCAL_EMBEDDING_DIM
 
     @property
+    def resolved_extractor(self) -> str:
+        return self.extractor or self.classifier
+
+    @property
+    def model_providers(self) -> frozenset[str]:
+        """Who the write function calls for classification and extraction."""
+        return frozenset({self.classifier, self.resolved_extractor})
+
+    @property
     def uses_bedrock(self) -> bool:
-        return self.classifier == "bedrock" or self.embedder == "bedrock"
+        return "bedrock" in self.model_providers or self.embedder == "bedrock"
 
     @property
     def needs_internet(self) -> bool:
-        """Functions call a service outside AWS (the Anthropic API)."""
-        return self.classifier == "anthropic"
+        """Functions call a service outside AWS (the Anthropic API, an OpenAI-compatible one)."""
+        return bool(self.model_providers & {"anthropic", "openai"})
 
     @property
     def resolved_create_vpc_endpoints(self) -> bool:
@@ -247,7 +265,7 @@ class AurraConfig:
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
         if self.needs_internet and self.vpc_id is None and self.nat_gateways < 1:
-            fail("natGateways", "the anthropic classifier needs at least one NAT gateway")
+            fail("natGateways", "the anthropic and openai models need at least one NAT gateway")
         if not 0 <= self.db_min_capacity <= self.db_max_capacity <= 256:
             fail("dbMinCapacity", "0 <= dbMinCapacity <= dbMaxCapacity <= 256")
         for key in ("dbMinCapacity", "dbMaxCapacity"):
@@ -263,6 +281,14 @@ class AurraConfig:
             fail("dbSecretRotationDays", "0 (off) or between 1 and 365")
         if self.classifier not in c.CLASSIFIERS:
             fail("classifier", f"one of {', '.join(c.CLASSIFIERS)}")
+        if self.extractor is not None and self.extractor not in c.EXTRACTORS:
+            fail("extractor", f"one of {', '.join(c.EXTRACTORS)}")
+        if self.openai_base_url is not None and not re.fullmatch(
+            r"https?://[^\s/]+(/\S*)?", self.openai_base_url
+        ):
+            fail("openaiBaseUrl", "an http(s) URL such as https://api.openai.com/v1")
+        if self.openai_model is not None and not re.fullmatch(r"[\w.:/@-]{1,200}", self.openai_model):
+            fail("openaiModel", "a model id such as gpt-4o-mini")
         if self.embedder not in c.EMBEDDERS:
             fail("embedder", f"one of {', '.join(c.EMBEDDERS)}")
         if (

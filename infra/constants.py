@@ -46,7 +46,8 @@ ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN, MAINTENANCE)
 #   db          read the database secret and reach the RDS Proxy
 #   db_direct   read the database secret and reach the cluster itself (DDL)
 #   flags       read the Level 2 SSM parameter
-#   classifier  call the configured model classifier (Anthropic or Bedrock)
+#   classifier  call the configured model classifier and extractor (Anthropic, Bedrock
+#               or an OpenAI-compatible endpoint)
 #   embedder    call the configured embedder (Bedrock)
 #   api_keys    manage API Gateway API keys of the default usage plan
 #   cursors     read the secret that signs pagination cursors
@@ -106,7 +107,9 @@ DB_PORT = 5432
 TITAN_EMBED_V2 = "amazon.titan-embed-text-v2:0"
 TITAN_EMBED_V2_DIMENSIONS = (256, 512, 1024)
 LOCAL_EMBEDDING_DIM = 384
-CLASSIFIERS = ("rules", "anthropic", "bedrock")
+CLASSIFIERS = ("rules", "anthropic", "bedrock", "openai")
+# Extractors come from the same providers (and default to the classifier's).
+EXTRACTORS = CLASSIFIERS
 EMBEDDERS = ("local", "bedrock")
 
 # --- environment variables read by the layer's settings ------------------------
@@ -122,6 +125,10 @@ ENV_FLAG_SOURCE = "AURRA_FLAG_SOURCE"
 ENV_LEVEL2_PARAMETER = "AURRA_LEVEL2_PARAMETER"
 ENV_ANTHROPIC_SECRET_ARN = "AURRA_ANTHROPIC_SECRET_ARN"
 ENV_CURSOR_SECRET_ARN = "AURRA_CURSOR_SECRET_ARN"
+ENV_EXTRACTOR = "AURRA_EXTRACTOR"
+ENV_OPENAI_BASE_URL = "AURRA_OPENAI_BASE_URL"
+ENV_OPENAI_MODEL = "AURRA_OPENAI_MODEL"
+ENV_OPENAI_SECRET_ARN = "AURRA_OPENAI_SECRET_ARN"
 ENV_USAGE_PLAN_ID = "AURRA_USAGE_PLAN_ID"
 ENV_REST_API_ID = "AURRA_REST_API_ID"
 ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
@@ -161,6 +168,10 @@ def anthropic_secret_name(stage: str) -> str:
 
 def cursor_secret_name(stage: str) -> str:
     return f"{PROJECT}/{stage}/cursor-signing-key"
+
+
+def openai_secret_name(stage: str) -> str:
+    return f"{PROJECT}/{stage}/openai-api-key"
 
 
 def cluster_identifier(stage: str) -> str:

@@ -72,7 +72,7 @@ def acknowledge_findings(stack: AurraStack) -> None:
         "Keys are added to and removed from this stack's default usage plan (its id is "
         "in the resource); the individual key ids are only known at run time.",
     )
-    if config.classifier == "bedrock":
+    if "bedrock" in config.model_providers:
         write_role = functions.by_name[c.WRITE].role
         acknowledge(
             write_role,
@@ -162,6 +162,14 @@ def acknowledge_findings(stack: AurraStack) -> None:
             "An Anthropic API key is issued and revoked in the Anthropic console; Secrets "
             "Manager cannot rotate it. The team replaces the value when it rotates the "
             "key there.",
+        )
+    if stack.flags.openai_secret is not None:
+        acknowledge(
+            stack.flags.openai_secret,
+            "AwsSolutions-SMG4",
+            "The key of an OpenAI-compatible endpoint is issued and revoked by that "
+            "endpoint's provider; Secrets Manager cannot rotate it. The team replaces the "
+            "value when it rotates the key there.",
         )
 
 

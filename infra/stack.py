@@ -104,5 +104,10 @@ class AurraStack(cdk.Stack):
                 self.flags.anthropic_secret.secret_arn,
                 "Put the Anthropic API key here",
             )
+        if self.flags.openai_secret is not None:
+            outputs["OpenAISecretArn"] = (
+                self.flags.openai_secret.secret_arn,
+                "Put the API key of the OpenAI-compatible endpoint here",
+            )
         for key, (value, description) in outputs.items():
             cdk.CfnOutput(self, key, value=value, description=description)

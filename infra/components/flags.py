@@ -6,9 +6,11 @@
 - A Secrets Manager secret, generated at deploy, is the key that signs
   pagination cursors (HMAC over tenant, endpoint and position): a cursor of
   another tenant or endpoint, or one a client forged, is refused.
-- With the anthropic classifier, a Secrets Manager secret holds the Anthropic
-  API key. The stack creates it with a random placeholder (nothing secret in
-  the template); the team stores the real key in it after the first deploy.
+- With the anthropic classifier or extractor, a Secrets Manager secret holds
+  the Anthropic API key; with openai (an OpenAI-compatible endpoint), another
+  holds that endpoint's key. The stack creates them with a random placeholder
+  (nothing secret in the template); the team stores the real key in them after
+  the first deploy.
 """
 
 from __future__ import annotations
@@ -51,15 +53,31 @@ class FlagsAndSecrets(Construct):
         )
 
         self.anthropic_secret: secretsmanager.Secret | None = None
-        if config.classifier == "anthropic":
+        if "anthropic" in config.model_providers:
             self.anthropic_secret = secretsmanager.Secret(
                 self,
                 "AnthropicApiKey",
                 secret_name=c.anthropic_secret_name(config.stage),
                 description=(
-                    "Aurra: the Anthropic API key used by the anthropic classifier, as the "
+                    "Aurra: the Anthropic API key used by the anthropic classifier and extractor, as the "
                     "plain secret string. Created with a random placeholder; put the real key "
                     "with aws secretsmanager put-secret-value."
+                ),
+                generate_secret_string=secretsmanager.SecretStringGenerator(
+                    password_length=40, exclude_punctuation=True
+                ),
+            )
+
+        self.openai_secret: secretsmanager.Secret | None = None
+        if "openai" in config.model_providers:
+            self.openai_secret = secretsmanager.Secret(
+                self,
+                "OpenAIApiKey",
+                secret_name=c.openai_secret_name(config.stage),
+                description=(
+                    "Aurra: the API key of the OpenAI-compatible endpoint used by the openai "
+                    "classifier and extractor, as the plain secret string. Created with a random "
+                    "placeholder; put the real key with aws secretsmanager put-secret-value."
                 ),
                 generate_secret_string=secretsmanager.SecretStringGenerator(
                     password_length=40, exclude_punctuation=True

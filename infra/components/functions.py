@@ -173,6 +173,7 @@ class Functions(Construct):
             c.ENV_DB_HOST: database.proxy.endpoint,
             c.ENV_DB_NAME: c.DB_NAME,
             c.ENV_CLASSIFIER: config.classifier,
+            c.ENV_EXTRACTOR: config.resolved_extractor,
             c.ENV_EMBEDDER: config.embedder,
             c.ENV_EMBEDDING_DIM: str(config.resolved_embedding_dim),
             c.ENV_FLAG_SOURCE: "ssm",
@@ -184,6 +185,12 @@ class Functions(Construct):
             common[c.ENV_BEDROCK_EMBEDDING_MODEL] = config.bedrock_embedding_model_id
         if flags.anthropic_secret is not None:
             common[c.ENV_ANTHROPIC_SECRET_ARN] = flags.anthropic_secret.secret_arn
+        if flags.openai_secret is not None:
+            common[c.ENV_OPENAI_SECRET_ARN] = flags.openai_secret.secret_arn
+            if config.openai_base_url:
+                common[c.ENV_OPENAI_BASE_URL] = config.openai_base_url
+            if config.openai_model:
+                common[c.ENV_OPENAI_MODEL] = config.openai_model
 
         self.by_name: dict[str, AurraFunction] = {}
         for name in c.ALL_FUNCTIONS:
@@ -231,9 +238,12 @@ class Functions(Construct):
         if "cursors" in capabilities:
             flags.cursor_secret.grant_read(fn.role)
         if "classifier" in capabilities:
-            if config.classifier == "anthropic" and flags.anthropic_secret is not None:
+            providers = config.model_providers
+            if flags.anthropic_secret is not None:
                 flags.anthropic_secret.grant_read(fn.role)
-            elif config.classifier == "bedrock":
+            if flags.openai_secret is not None:
+                flags.openai_secret.grant_read(fn.role)
+            if "bedrock" in providers:
                 fn.role.add_to_policy(
                     iam.PolicyStatement(
                         sid="InvokeClaudeOnBedrock",

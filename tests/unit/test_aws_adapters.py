@@ -68,6 +68,24 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
     assert anthropic_api_key(ServiceConfig(anthropic_secret_arn=key_arn)) == "sk-ant-test"
 
 
+@mock_aws
+def test_the_openai_endpoints_key_comes_from_secrets_manager_in_aws():
+    from aws_lambda_powertools.utilities import parameters
+
+    from aurra_core.openai_endpoint import openai_api_key
+
+    sm = boto3.client("secretsmanager")
+    plain = sm.create_secret(Name="aurra/prod/openai-api-key", SecretString="sk-openai-test")["ARN"]
+    wrapped = sm.create_secret(Name="aurra/other/openai-api-key", SecretString='{"api_key": "sk-json"}')[
+        "ARN"
+    ]
+    parameters.clear_caches()
+    assert openai_api_key(Settings(openai_secret_arn=plain, openai_api_key="ignored")) == "sk-openai-test"
+    assert openai_api_key(Settings(openai_secret_arn=wrapped)) == "sk-json"
+    assert openai_api_key(Settings(openai_api_key="sk-local")) == "sk-local"
+    assert openai_api_key(Settings()) is None
+
+
 def test_titan_embeddings_through_bedrock_runtime():
     client = boto3.client("bedrock-runtime", region_name="us-east-1")
     vector = list(np.linspace(-1, 1, 512) / np.linalg.norm(np.linspace(-1, 1, 512)))
