@@ -193,11 +193,26 @@ def cmd_tenant_indexes(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from aurra_core.classifiers.factory import create_classifier
     from aurra_core.config import get_config
+
+    if args.extraction:
+        from aurra_core.extractors.factory import create_extractor
+        from aurra_local import evaluate_extraction
+
+        dataset = Path(args.dataset or "evals/extraction.jsonl")
+        config = get_config().model_copy(update={"extractor": args.extractor})
+        report = evaluate_extraction.evaluate(
+            create_extractor(config), args.extractor, evaluate_extraction.load_conversations(dataset)
+        ).as_dict()
+        print(json.dumps(report) if args.json else evaluate_extraction.format_report(report))
+        # The gate check is a pass/fail of its own: any medical or legal fact outside the
+        # excluded topics fails the run.
+        return 1 if report["gate"]["violations"] else 0
+
+    from aurra_core.classifiers.factory import create_classifier
     from aurra_local import evaluate
 
-    cases = evaluate.load_cases(Path(args.dataset))
+    cases = evaluate.load_cases(Path(args.dataset or "evals/cases.jsonl"))
     if args.candidate_recall:
         url = _database_url(args.data_dir)
         _migrate(url)
@@ -290,8 +305,12 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     invoke.set_defaults(func=cmd_invoke)
 
-    evaluation = sub.add_parser("eval", help="measure a classifier on labeled cases")
-    evaluation.add_argument("--dataset", default="evals/cases.jsonl")
+    evaluation = sub.add_parser(
+        "eval", help="measure a classifier (or --extraction, an extractor) on labeled cases"
+    )
+    evaluation.add_argument(
+        "--dataset", help="default evals/cases.jsonl, or evals/extraction.jsonl with --extraction"
+    )
     evaluation.add_argument(
         "--classifier", choices=("rules", "anthropic", "bedrock", "openai"), default="rules"
     )
@@ -303,6 +322,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead: how often the old fact reaches the top 3 candidates among distractors",
     )
     evaluation.add_argument("--distractors", type=int, default=300)
+    evaluation.add_argument(
+        "--extraction",
+        action="store_true",
+        help="instead: an extractor's fact precision and recall on labeled conversations, and the topic gate",
+    )
+    evaluation.add_argument(
+        "--extractor", choices=("rules", "anthropic", "bedrock", "openai"), default="rules"
+    )
     evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     evaluation.set_defaults(func=cmd_eval)
 

@@ -4,6 +4,7 @@ version is recorded in every audit event's details, so each decision names its p
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from aurra_core.classifiers.base import Candidate
 
@@ -79,7 +80,7 @@ Examples:
 
 Write each reason as one short sentence naming the signal that decided."""
 
-TOOL = {
+TOOL: dict[str, Any] = {
     "name": TOOL_NAME,
     "description": "Record exactly one verdict for each existing memory.",
     "input_schema": {

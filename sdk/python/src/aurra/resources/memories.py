@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, overload
 
@@ -51,7 +51,7 @@ def _add_call(
     user_id: str | None,
     agent_id: str | None,
     idempotency_key: str | None,
-) -> APICall[Any]:
+) -> APICall[WriteResult | MessagesWriteResult]:
     if (content is None) == (messages is None):
         raise InvalidArgumentError("add() takes exactly one of content=... (one fact) and messages=[...]")
     body = compact(
@@ -64,7 +64,9 @@ def _add_call(
         user_id=user_id,
         agent_id=agent_id,
     )
-    parse = WriteResult.model_validate if messages is None else MessagesWriteResult.model_validate
+    parse: Callable[[Any], WriteResult | MessagesWriteResult] = (
+        WriteResult.model_validate if messages is None else MessagesWriteResult.model_validate
+    )
     return APICall(
         "POST",
         "/agent/memories",
