@@ -80,10 +80,10 @@ def test_the_openai_endpoints_key_comes_from_secrets_manager_in_aws():
         "ARN"
     ]
     parameters.clear_caches()
-    assert openai_api_key(Settings(openai_secret_arn=plain, openai_api_key="ignored")) == "sk-openai-test"
-    assert openai_api_key(Settings(openai_secret_arn=wrapped)) == "sk-json"
-    assert openai_api_key(Settings(openai_api_key="sk-local")) == "sk-local"
-    assert openai_api_key(Settings()) is None
+    assert openai_api_key(ServiceConfig(openai_secret_arn=plain, openai_api_key="ignored")) == "sk-openai-test"
+    assert openai_api_key(ServiceConfig(openai_secret_arn=wrapped)) == "sk-json"
+    assert openai_api_key(ServiceConfig(openai_api_key="sk-local")) == "sk-local"
+    assert openai_api_key(ServiceConfig()) is None
 
 
 def test_titan_embeddings_through_bedrock_runtime():
