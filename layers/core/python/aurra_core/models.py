@@ -192,7 +192,7 @@ class Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Role
-    content: Annotated[str, Field(min_length=1, max_length=MAX_MESSAGE_CHARS)]
+    content: Annotated[str, Strict(), Field(min_length=1, max_length=MAX_MESSAGE_CHARS)]
     created_at: InputTimestamp | None = None
 
     _content = field_validator("content")(_validate_message_content)
@@ -211,7 +211,7 @@ class MessagesWriteRequest(BaseModel):
     messages: Messages
     topic: Topic | None = None
     valid_from: InputTimestamp | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Metadata = Field(default_factory=dict)
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
@@ -233,7 +233,7 @@ class WriteBody(BaseModel):
     messages: Messages | None = None
     topic: Topic | None = None
     valid_from: InputTimestamp | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Metadata = Field(default_factory=dict)
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
