@@ -313,4 +313,7 @@ def test_messages_are_validated():
         WriteBody(messages=[{"role": "user", "content": "y" * 8001}])
     with pytest.raises(ValueError, match=r"timezone|RFC 3339"):
         WriteBody(messages=[{"role": "user", "content": "y", "created_at": "2026-04-01T00:00:00"}])
+    for wrong in (12, True, ["y"]):  # strict: never coerced to text
+        with pytest.raises(ValueError, match="messages.0.content"):
+            WriteBody.model_validate({"messages": [{"role": "user", "content": wrong}]})
     assert isinstance(WriteBody(messages=[Message(role="user", content="y")]).request(), MessagesWriteRequest)

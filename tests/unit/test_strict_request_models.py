@@ -53,7 +53,7 @@ def json_types(schema: dict[str, Any], definitions: dict[str, Any]) -> set[str]:
 
 def test_the_handlers_take_the_body_models_we_expect():
     assert {model.__name__ for model in body_models()} >= {
-        "WriteRequest",
+        "WriteBody",
         "SupersedeRequest",
         "SettingsPatch",
     }
