@@ -200,6 +200,41 @@ describe("the SDK against aurra dev", () => {
     assert.deepEqual(await client.audit.list({ userId: "alice", type: "auto_supersede" }).toArray(), []);
   });
 
+  it("messages: a conversation's facts, in the user's scope, superseding only there", async () => {
+    const { client } = await tenant(level2On);
+    await client.memories.add({ content: "User uses Vim", topic: "preferences", userId: "alice" });
+    await client.memories.add({ content: "User uses Vim", topic: "preferences", userId: "bob" });
+    const [aliceVim] = await client.memories.list({ userId: "alice" }).toArray();
+
+    const { facts, extraction } = await client.memories.add({
+      messages: [
+        { role: "user", content: "I moved to Berlin last month, and I use Emacs now." },
+        { role: "assistant", content: "Noted!" },
+      ],
+      userId: "alice",
+      autoSupersede: true,
+    });
+
+    assert.deepEqual(
+      facts.map((f) => f.memory.content),
+      ["User moved to Berlin last month", "User uses Emacs now"],
+    );
+    assert.equal(extraction.factsFound, 2);
+    assert.equal(extraction.extractor, "rules");
+    assert.ok(facts.every((f) => f.created && f.memory.userId === "alice" && f.memory.agentId === null));
+    assert.equal(facts[1]?.autoSupersede.supersession?.supersededId, aliceVim?.id);
+    const bob = await client.memories.list({ userId: "bob" }).toArray();
+    assert.deepEqual(bob.map((m) => [m.content, m.status]), [["User uses Vim", "current"]]);
+
+    const nothing = await client.memories.add({ messages: [{ role: "user", content: "Hi! Thanks!" }] });
+    assert.deepEqual(nothing.facts, []);
+    await assert.rejects(client.memories.add({ messages: [{ role: "robot", content: "x" }] }), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.ok(e.details.some((d) => d.field === "messages.0.role"), JSON.stringify(e.details));
+      return true;
+    });
+  });
+
   it("supersedes by hand, both ways, and refuses to do it twice", async () => {
     const { client } = await tenant(level2On);
     const old = await client.memories.add({ content: "User drives a Golf", topic: "car", validFrom: new Date("2026-01-01T00:00:00Z") });
