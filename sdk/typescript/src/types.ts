@@ -92,14 +92,15 @@ export interface MemoryVersion {
   status: MemoryStatus | null;
 }
 
-/** What a model call cost one write: its receipt. */
+/** The receipt of the model calls one write made. */
 export interface Usage {
   modelCalls: number;
-  inputTokens: number;
-  outputTokens: number;
+  /** As the provider reported them; null when it did not say. */
+  inputTokens: number | null;
+  outputTokens: number | null;
   latencyMs: number;
-  /** From the model's published price; 0 for the offline classifier. */
-  costUsd: number;
+  /** At the model's published price; 0 for the offline classifier, null for a model without a known price. */
+  costUsd: number | null;
 }
 
 /** The strongest verdict the classifier returned, acted on or not. */
@@ -133,6 +134,11 @@ export interface AutoSupersedeResult {
   decision: Decision | null;
   /** Set only when Aurra acted: `contradicts` at or above the key's `minConfidence`. */
   supersession: Supersession | null;
+  /**
+   * Set when a `contradicts` below `minConfidence` (and at or above `proposalMinConfidence`) was
+   * queued for review instead: its `auditEventId` is the `supersession_proposed` event to approve or dismiss.
+   */
+  proposal: Supersession | null;
   /** The write's receipt when its classification reached a model, else null. */
   usage: Usage | null;
 }

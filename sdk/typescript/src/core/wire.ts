@@ -128,10 +128,10 @@ export function readUsage(value: unknown, path = "usage"): Usage {
   const o = object(value, path);
   return {
     modelCalls: num(o, "model_calls", path),
-    inputTokens: num(o, "input_tokens", path),
-    outputTokens: num(o, "output_tokens", path),
+    inputTokens: nullableNum(o, "input_tokens", path),
+    outputTokens: nullableNum(o, "output_tokens", path),
     latencyMs: num(o, "latency_ms", path),
-    costUsd: num(o, "cost_usd", path),
+    costUsd: nullableNum(o, "cost_usd", path),
   };
 }
 
@@ -167,6 +167,7 @@ function readAutoSupersede(value: unknown, path: string): AutoSupersedeResult {
     candidatesExamined: nullableNum(o, "candidates_examined", path) ?? 0,
     decision: nullable(o, "decision", path, readDecision),
     supersession: nullable(o, "supersession", path, readSupersession),
+    proposal: nullable(o, "proposal", path, readSupersession),
     usage: nullable(o, "usage", path, readUsage),
   };
 }

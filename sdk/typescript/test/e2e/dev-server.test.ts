@@ -84,6 +84,7 @@ describe("the README's examples against aurra dev", () => {
       candidatesExamined: 0,
       decision: null,
       supersession: null,
+      proposal: null,
       usage: null,
     };
 

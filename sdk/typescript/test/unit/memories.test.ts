@@ -120,10 +120,43 @@ describe("memories.add", () => {
           model: "claude-haiku-4-5-20251001",
           auditEventId: "ev1",
         },
+        proposal: null,
         usage: { modelCalls: 1, inputTokens: 1577, outputTokens: 170, latencyMs: 412, costUsd: 0.0024 },
       },
       duplicateOf: null,
     });
+  });
+
+  it("reads a contradiction queued for review, and a receipt the provider left partly blank", async () => {
+    const outcome = { superseded_id: "old", classifier: "contradicts", confidence: 0.7, reason: "maybe", model: "claude-haiku-4-5-20251001", audit_event_id: "proposal1" };
+    const mock = new MockFetch().reply(
+      json(
+        wireWrite({
+          auto_supersede: {
+            ran: true,
+            skipped_reason: null,
+            candidates_examined: 1,
+            decision: { candidate_id: "old", classifier: "contradicts", confidence: 0.7, reason: "maybe", model: "claude-haiku-4-5-20251001", not_acted_reason: "below_min_confidence" },
+            supersession: null,
+            proposal: outcome,
+            usage: { model_calls: 1, input_tokens: null, output_tokens: null, latency_ms: 12, cost_usd: null },
+          },
+        }),
+        201,
+      ),
+    );
+    const { autoSupersede } = await client(mock).memories.add({ content: "x" });
+    assert.equal(autoSupersede.supersession, null);
+    assert.equal(autoSupersede.decision?.notActedReason, "below_min_confidence");
+    assert.deepEqual(autoSupersede.proposal, {
+      supersededId: "old",
+      classifier: "contradicts",
+      confidence: 0.7,
+      reason: "maybe",
+      model: "claude-haiku-4-5-20251001",
+      auditEventId: "proposal1",
+    });
+    assert.deepEqual(autoSupersede.usage, { modelCalls: 1, inputTokens: null, outputTokens: null, latencyMs: 12, costUsd: null });
   });
 
   it("reads a decision not acted on, and a duplicate", async () => {
