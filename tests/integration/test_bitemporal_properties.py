@@ -119,8 +119,7 @@ class BitemporalMachine(RuleBasedStateMachine):
     def observe(self, days):
         BitemporalMachine.operations += 1
         as_of = BASE + timedelta(days=days)
-        with self.db.transaction() as conn:
-            known_at = store.believed_now(conn, self.caller.tenant_id)
+        known_at = queries.believed_now(self.caller, self.db)
         self.observed.append((known_at, as_of, self._answer(known_at, as_of)))
 
     # ------------------------------------------------------------------ invariants

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID
 
 from pydantic import AwareDatetime
@@ -45,6 +46,12 @@ MEMORIES_ENDPOINT = "GET /agent/memories"
 AUDIT_ENDPOINT = "GET /agent/audit"
 
 
+def believed_now(caller: Caller, db: Database) -> datetime:
+    """The instant a first page reads at, from a short transaction of its own (store.believed_now)."""
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        return store.believed_now(conn, caller.tenant_id)
+
+
 def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
     fp = cursors.fingerprint(
         q=query.q,
@@ -56,21 +63,21 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
         include_superseded=query.include_superseded,
     )
     after = None
+    if query.cursor:
+        position = cursors.decode(
+            query.cursor,
+            MemoryCursor,
+            tenant_id=caller.tenant_id,
+            endpoint=MEMORIES_ENDPOINT,
+            expected_fingerprint=fp,
+        )
+        known_at, as_of, after = position.k, position.a, (position.d, position.id)
+    else:
+        # A known_at in the future is clamped: the future's beliefs are not known yet.
+        now = believed_now(caller, db)
+        known_at = min(query.known_at, now) if query.known_at else now
+        as_of = query.as_of or now
     with db.tenant_transaction(caller.tenant_id) as conn:
-        if query.cursor:
-            position = cursors.decode(
-                query.cursor,
-                MemoryCursor,
-                tenant_id=caller.tenant_id,
-                endpoint=MEMORIES_ENDPOINT,
-                expected_fingerprint=fp,
-            )
-            known_at, as_of, after = position.k, position.a, (position.d, position.id)
-        else:
-            # A known_at in the future is clamped: the future's beliefs are not known yet.
-            now = store.believed_now(conn, caller.tenant_id)
-            known_at = min(query.known_at, now) if query.known_at else now
-            as_of = query.as_of or now
         rows = store.select_memories(
             conn,
             caller.tenant_id,
@@ -130,19 +137,19 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
         until=query.until,
     )
     before = None
+    if query.cursor:
+        position = cursors.decode(
+            query.cursor,
+            AuditCursor,
+            tenant_id=caller.tenant_id,
+            endpoint=AUDIT_ENDPOINT,
+            expected_fingerprint=fp,
+        )
+        before, pinned = (position.at, position.id), position.k
+    else:
+        pinned = believed_now(caller, db)
+    until = min(query.until, pinned) if query.until else None
     with db.tenant_transaction(caller.tenant_id) as conn:
-        if query.cursor:
-            position = cursors.decode(
-                query.cursor,
-                AuditCursor,
-                tenant_id=caller.tenant_id,
-                endpoint=AUDIT_ENDPOINT,
-                expected_fingerprint=fp,
-            )
-            before, pinned = (position.at, position.id), position.k
-        else:
-            pinned = store.believed_now(conn, caller.tenant_id)
-        until = min(query.until, pinned) if query.until else None
         events = store.select_audit_events(
             conn,
             caller.tenant_id,

@@ -7,9 +7,11 @@ ever changed or deleted, and the database enforces it.
 
 Transaction time must be exact for `known_at` queries, including under concurrency. A
 writer takes a shared per-tenant advisory lock before reading its clock; a reader that needs
-"now" takes the exclusive lock for an instant first (`believed_now`). So every write stamped
-at or before a reader's "now" has committed by the time the reader looks, and any later
-query with `known_at` equal to that instant sees exactly the same rows.
+"now" first takes the exclusive lock in a short transaction of its own (`believed_now`). So
+every write stamped at or before a reader's "now" has committed by the time the reader looks,
+and any later query with `known_at` equal to that instant sees exactly the same rows. Both
+locks are transaction-scoped: nothing outlives a transaction, so RDS Proxy can hand the
+connection to another client after each commit instead of pinning it.
 """
 
 from __future__ import annotations
@@ -120,10 +122,13 @@ def write_clock(conn: psycopg.Connection) -> datetime:
 
 
 def believed_now(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
-    """A transaction time at which every write of the tenant stamped no later has committed."""
-    key = _tenant_lock_key(tenant_id)
-    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-    return conn.execute("SELECT clock_timestamp(), pg_advisory_unlock(%s)", (key,)).fetchone()[0]
+    """A transaction time at which every write of the tenant stamped no later has committed.
+
+    Call it in a transaction of its own and commit that before reading at the instant: the
+    exclusive lock is held until the commit, and held through a read it would stall the
+    tenant's writers for as long as the read takes."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_tenant_lock_key(tenant_id),))
+    return conn.execute("SELECT clock_timestamp()").fetchone()[0]
 
 
 # ---------------------------------------------------------------- memories
