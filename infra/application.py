@@ -49,6 +49,7 @@ def create_app(
         c.stack_name(config.stage),
         config=config,
         env=stack_environment(config, app),
+        termination_protection=config.resolved_termination_protection,
     )
     # RDS Proxy target groups take no tags (their schema has no Tags property).
     untaggable = ["AWS::RDS::DBProxyTargetGroup"]

@@ -1,10 +1,14 @@
 """Deployment settings, read once from CDK context.
 
-Every value has a default, so `cdk synth` needs no context at all. Override on
-the command line (`cdk deploy -c stage=prod -c dbMaxCapacity=8`) or in
-`cdk.json`'s `context`. Values given with `-c` arrive as strings; they are
-parsed and validated here, and a bad value stops synth with a message that
-names the context key.
+Every value has a default, so `cdk synth` needs no context at all. A stage's
+own settings live in `cdk.json`, under `context.stages.<stage>`, so that a
+later `cdk deploy -c stage=prod` deploys exactly what the first one did; a
+`-c key=value` on the command line wins over them for that one run.
+Precedence: `-c` (or a top-level context key) > the stage's block in
+`cdk.json` > the defaults below. Values given with `-c` arrive as strings;
+they are parsed and validated here, and a bad value stops synth with a
+message that names the context key. The resolved settings are stack outputs
+(`Setting...`), so what a deployed stage runs with can be read back.
 """
 
 from __future__ import annotations
@@ -104,8 +108,29 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "classifierErrorsThreshold": ("classifier_errors_threshold", int),
     "wafEnabled": ("waf_enabled", _bool),
     "wafRateLimit": ("waf_rate_limit", int),
+    "wafKeyRateLimit": ("waf_key_rate_limit", int),
     "apiGatewayCloudWatchRole": ("api_gateway_cloudwatch_role", _bool),
+    "stageThrottleRateLimit": ("stage_throttle_rate_limit", float),
+    "stageThrottleBurstLimit": ("stage_throttle_burst_limit", int),
+    "authorizerConcurrency": ("authorizer_concurrency", int),
+    "queryConcurrency": ("query_concurrency", int),
+    "writeConcurrency": ("write_concurrency", int),
+    "terminationProtection": ("termination_protection", _bool),
+    "unauthorizedAlarmThreshold": ("unauthorized_alarm_threshold", int),
+    "throttledAlarmThreshold": ("throttled_alarm_threshold", int),
+    "hosted": ("hosted", _bool),
+    "customerManagedKeys": ("customer_managed_keys", _bool),
+    "backupPlan": ("backup_plan", _bool),
+    "backupCopyVaultArn": ("backup_copy_vault_arn", _optional_str),
+    "accessLogExport": ("access_log_export", _bool),
+    "domainName": ("domain_name", _optional_str),
+    "certificateArn": ("certificate_arn", _optional_str),
+    "hostedZoneId": ("hosted_zone_id", _optional_str),
+    "hostedZoneName": ("hosted_zone_name", _optional_str),
 }
+# The context key holding each stage's own settings (a mapping of stage name
+# to a mapping of the keys above).
+STAGES_KEY = "stages"
 CONTEXT_KEYS = tuple(_KEYS)
 
 
@@ -137,8 +162,10 @@ class AurraConfig:
     db_backup_retention_days: int = 7
     # None: off in dev, on elsewhere
     deletion_protection: bool | None = None
-    # 0: no automatic rotation of the database secret
-    db_secret_rotation_days: int = 0
+    # 0: no automatic rotation of the database secrets (the master user's and
+    # the service logins'); the functions sign in to the proxy with IAM, so
+    # rotation never touches a running function's credentials.
+    db_secret_rotation_days: int = 30
 
     # models
     classifier: str = "rules"
@@ -159,9 +186,25 @@ class AurraConfig:
     throttle_burst_limit: int = 100
     quota_limit: int = 1_000_000
     quota_period: str = "MONTH"
-    waf_enabled: bool = False
+    # The whole stage, every key together. None: 50 requests per second per
+    # ACU of dbMaxCapacity (200 at the default 4), what one ACU serves of
+    # Aurra's mix measured in bench/, with room; the burst twice the rate.
+    stage_throttle_rate_limit: float | None = None
+    stage_throttle_burst_limit: int | None = None
+    # Reserved concurrency of the functions that take the load (0: none, for
+    # accounts whose concurrency quota cannot spare it); maintenance always 1.
+    authorizer_concurrency: int = 20
+    query_concurrency: int = 20
+    write_concurrency: int = 20
+    # None: off in dev, on elsewhere
+    waf_enabled: bool | None = None
     # requests per 5 minutes from one IP address, when the WAF is on
     waf_rate_limit: int = 3000
+    # requests per 5 minutes carrying one Authorization header value. None:
+    # the usage plan's per-key rate over 5 minutes, so the WAF never blocks a
+    # key the plan would serve, while a junk token repeated stops here
+    # instead of reaching the authorizer and the database.
+    waf_key_rate_limit: int | None = None
     # API Gateway's account-level CloudWatch role (one per account and
     # region); turn off when another stack already manages it.
     api_gateway_cloudwatch_role: bool = True
@@ -173,6 +216,33 @@ class AurraConfig:
     latency_p99_threshold_ms: int = 3000
     error_rate_threshold_percent: float = 1.0
     classifier_errors_threshold: int = 5
+    # 401 and 429 answers per 5 minutes that page someone
+    unauthorized_alarm_threshold: int = 500
+    throttled_alarm_threshold: int = 500
+
+    # None: off in dev, on elsewhere
+    termination_protection: bool | None = None
+
+    # hosted mode: the defaults of the four settings after it
+    hosted: bool = False
+    # None: as `hosted`. Customer-managed KMS keys for the cluster, the
+    # secrets, the log groups and the alarm topic (chosen at the first deploy:
+    # changing the cluster's key replaces the cluster).
+    customer_managed_keys: bool | None = None
+    # None: as `hosted`. An AWS Backup plan for the cluster.
+    backup_plan: bool | None = None
+    # a backup vault (possibly in another account) that each backup is copied to
+    backup_copy_vault_arn: str | None = None
+    # None: as `hosted`. The access log (one record per call, with key and
+    # tenant) copied to an S3 bucket that is kept, for billing.
+    access_log_export: bool | None = None
+    # A custom domain for the API (with an ACM certificate in the region);
+    # the default execute-api endpoint is then disabled.
+    domain_name: str | None = None
+    certificate_arn: str | None = None
+    # with both, an alias record for the domain in that Route 53 zone
+    hosted_zone_id: str | None = None
+    hosted_zone_name: str | None = None
 
     # ------------------------------------------------------------------ derived
     @property
@@ -207,6 +277,57 @@ class AurraConfig:
         return frozenset({self.classifier, self.resolved_extractor})
 
     @property
+    def resolved_waf_enabled(self) -> bool:
+        return (not self.is_dev) if self.waf_enabled is None else self.waf_enabled
+
+    @property
+    def resolved_waf_key_rate_limit(self) -> int:
+        if self.waf_key_rate_limit is not None:
+            return self.waf_key_rate_limit
+        return max(100, int(self.throttle_rate_limit * 300))
+
+    @property
+    def resolved_stage_throttle_rate_limit(self) -> float:
+        if self.stage_throttle_rate_limit is not None:
+            return self.stage_throttle_rate_limit
+        return 50.0 * self.db_max_capacity
+
+    @property
+    def resolved_stage_throttle_burst_limit(self) -> int:
+        if self.stage_throttle_burst_limit is not None:
+            return self.stage_throttle_burst_limit
+        return int(2 * self.resolved_stage_throttle_rate_limit)
+
+    @property
+    def reserved_concurrency(self) -> dict[str, int]:
+        """Reserved concurrency by function name; 0 means none."""
+        return {
+            c.AUTHORIZER: self.authorizer_concurrency,
+            c.QUERY: self.query_concurrency,
+            c.WRITE: self.write_concurrency,
+            # one run at a time anyway (an advisory lock); never more containers
+            c.MAINTENANCE: 1,
+        }
+
+    @property
+    def resolved_termination_protection(self) -> bool:
+        if self.termination_protection is None:
+            return not self.is_dev
+        return self.termination_protection
+
+    @property
+    def resolved_customer_managed_keys(self) -> bool:
+        return self.hosted if self.customer_managed_keys is None else self.customer_managed_keys
+
+    @property
+    def resolved_backup_plan(self) -> bool:
+        return self.hosted if self.backup_plan is None else self.backup_plan
+
+    @property
+    def resolved_access_log_export(self) -> bool:
+        return self.hosted if self.access_log_export is None else self.access_log_export
+
+    @property
     def uses_bedrock(self) -> bool:
         return "bedrock" in self.model_providers or self.embedder == "bedrock"
 
@@ -224,10 +345,14 @@ class AurraConfig:
     # -------------------------------------------------------------- building
     @classmethod
     def from_context(cls, get: Callable[[str], Any]) -> AurraConfig:
-        """Build from a context getter such as `app.node.try_get_context`."""
+        """Build from a context getter such as `app.node.try_get_context`:
+        a key given directly wins over the stage's block under `stages`."""
+        stage_settings = _stage_settings(get)
         values: dict[str, Any] = {}
         for key, (name, parse) in _KEYS.items():
             raw = get(key)
+            if raw is None:
+                raw = stage_settings.get(key)
             if raw is None:
                 continue
             try:
@@ -321,8 +446,66 @@ class AurraConfig:
             fail("classifierErrorsThreshold", "at least 1")
         if not 100 <= self.waf_rate_limit <= 2_000_000_000:
             fail("wafRateLimit", "at least 100")
+        if not 100 <= self.resolved_waf_key_rate_limit <= 2_000_000_000:
+            fail("wafKeyRateLimit", "at least 100")
+        if self.resolved_stage_throttle_rate_limit <= 0:
+            fail("stageThrottleRateLimit", "positive")
+        if self.resolved_stage_throttle_burst_limit < 1:
+            fail("stageThrottleBurstLimit", "at least 1")
+        if self.resolved_stage_throttle_rate_limit < self.throttle_rate_limit:
+            fail("stageThrottleRateLimit", "at least the per-key throttleRateLimit")
+        for key in ("authorizerConcurrency", "queryConcurrency", "writeConcurrency"):
+            if not 0 <= getattr(self, _KEYS[key][0]) <= 1000:
+                fail(key, "between 0 (no reservation) and 1000")
+        for key in ("unauthorizedAlarmThreshold", "throttledAlarmThreshold"):
+            if getattr(self, _KEYS[key][0]) < 1:
+                fail(key, "at least 1")
+        if self.backup_copy_vault_arn is not None:
+            if not self.resolved_backup_plan:
+                fail("backupCopyVaultArn", "needs backupPlan (or hosted)")
+            if not re.fullmatch(
+                r"arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+", self.backup_copy_vault_arn
+            ):
+                fail("backupCopyVaultArn", "a backup vault ARN")
+        if (self.domain_name is None) != (self.certificate_arn is None):
+            fail("domainName", "domainName and certificateArn go together")
+        if self.domain_name is not None and not re.fullmatch(
+            r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", self.domain_name
+        ):
+            fail("domainName", "a lowercase DNS name such as api.example.com")
+        if self.certificate_arn is not None and not re.fullmatch(
+            r"arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]+", self.certificate_arn
+        ):
+            fail("certificateArn", "an ACM certificate ARN in the stack's region")
+        if (self.hosted_zone_id is None) != (self.hosted_zone_name is None):
+            fail("hostedZoneId", "hostedZoneId and hostedZoneName go together")
+        if self.hosted_zone_id is not None and self.domain_name is None:
+            fail("hostedZoneId", "needs domainName")
 
     def describe(self) -> dict[str, Any]:
-        """The settings as context keys, for outputs and docs."""
+        """The settings as context keys, each resolved (a None default shows
+        what it resolves to), for the stack outputs and docs."""
         by_field = {name: key for key, (name, _) in _KEYS.items()}
-        return {by_field[f.name]: getattr(self, f.name) for f in fields(self)}
+        described = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            resolved = getattr(self, f"resolved_{f.name}", value)
+            described[by_field[f.name]] = resolved
+        return described
+
+
+def _stage_settings(get: Callable[[str], Any]) -> Mapping[str, Any]:
+    """The block of `stages` for the stage being deployed (empty if none)."""
+    stages = get(STAGES_KEY)
+    if stages is None:
+        return {}
+    if not isinstance(stages, Mapping):
+        raise ConfigError(f"context {STAGES_KEY}: a mapping of stage name to settings")
+    stage = get("stage") or AurraConfig.stage
+    block = stages.get(str(stage)) or {}
+    if not isinstance(block, Mapping):
+        raise ConfigError(f"context {STAGES_KEY}.{stage}: a mapping of context keys to values")
+    unknown = sorted(set(block) - set(_KEYS) | ({"stage"} & set(block)))
+    if unknown:
+        raise ConfigError(f"context {STAGES_KEY}.{stage}: unknown keys {', '.join(unknown)}")
+    return block

@@ -43,8 +43,10 @@ ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN, MAINTENANCE)
 
 # What each function may do; infra/components/functions.py turns these into
 # IAM statements and security-group rules, nothing more.
-#   db          read the database secret and reach the RDS Proxy
-#   db_direct   read the database secret and reach the cluster itself (DDL)
+#   db          reach the RDS Proxy and sign in as aurra_service (IAM)
+#   db_keys     reach the RDS Proxy and sign in as aurra_keyadmin (IAM)
+#   db_direct   read the master secret and reach the cluster itself (DDL)
+#   db_logins   read the service logins' secrets (to set their passwords)
 #   flags       read the Level 2 SSM parameter
 #   classifier  call the configured model classifier and extractor (Anthropic, Bedrock
 #               or an OpenAI-compatible endpoint)
@@ -58,8 +60,8 @@ CAPABILITIES = {
     SETTINGS: frozenset({"db"}),
     AUDIT: frozenset({"db", "cursors"}),
     AUTHORIZER: frozenset({"db"}),
-    MIGRATE: frozenset({"db_direct"}),
-    ADMIN: frozenset({"db", "api_keys"}),
+    MIGRATE: frozenset({"db_direct", "db_logins"}),
+    ADMIN: frozenset({"db_keys", "api_keys"}),
     # CREATE INDEX CONCURRENTLY: DDL on the writer, a session-level advisory lock
     MAINTENANCE: frozenset({"db_direct"}),
 }
@@ -94,13 +96,31 @@ ROUTES = (
     ("POST", "/agent/audit/{id}/revert", AUDIT),
 )
 AUTHORIZATION_HEADER = "Authorization"
-# Checked by API Gateway before the authorizer runs: a header of another shape
-# is a 401 without a Lambda invocation.
-AUTHORIZATION_PATTERN = r"^Bearer [^\s]+$"
+# The tag every customer API key carries (the admin function sets it): the
+# admin role may only read, change or delete keys of its own stage.
+API_KEY_STAGE_TAG = "aurra-stage"
+# Checked by API Gateway before the authorizer runs: a header that is not
+# `Bearer ` and a key of Aurra's shape (`aurra_<12 hex>_<32 url-safe>`, as
+# aurra_core.keys makes them) is a 401 without a Lambda invocation or a
+# database lookup.
+AUTHORIZATION_PATTERN = r"^Bearer aurra_[0-9a-f]{12}_[A-Za-z0-9_-]{32}$"
+# WAF rules Aurra writes (alarms and tests name them)
+WAF_RULE_RATE_PER_KEY = "RateLimitPerAuthorizationHeader"
+WAF_RULE_RATE_PER_IP = "RateLimitPerIp"
+WAF_RULE_BODY_SIZE = "BodyOver64KiB"
+# Larger request bodies are refused by the WAF (the API's own limit is 64 KiB).
+MAX_BODY_BYTES = 64 * 1024
 
 # --- database ----------------------------------------------------------------
 DB_NAME = "aurra"
 DB_ADMIN_USER = "aurra_admin"
+# The service's logins (created by migration 0005), reached through RDS Proxy
+# with IAM authentication; the master user is for schema changes only.
+DB_SERVICE_USER = "aurra_service"
+DB_KEY_ADMIN_USER = "aurra_keyadmin"
+DB_LOGINS = (DB_SERVICE_USER, DB_KEY_ADMIN_USER)
+# construct ids of their secrets and rotations
+DB_LOGIN_IDS = {DB_SERVICE_USER: "ServiceLogin", DB_KEY_ADMIN_USER: "KeyAdminLogin"}
 DB_PORT = 5432
 
 # --- models --------------------------------------------------------------------
@@ -117,6 +137,9 @@ ENV_STAGE = "AURRA_STAGE"
 ENV_DB_SECRET_ARN = "AURRA_DB_SECRET_ARN"
 ENV_DB_HOST = "AURRA_DB_HOST"
 ENV_DB_NAME = "AURRA_DB_NAME"
+ENV_DB_USER = "AURRA_DB_USER"
+ENV_DB_LOGIN_SECRET_ARNS = "AURRA_DB_LOGIN_SECRET_ARNS"
+ENV_MAINTENANCE_STATEMENT_TIMEOUT = "AURRA_MAINTENANCE_STATEMENT_TIMEOUT_S"
 ENV_CLASSIFIER = "AURRA_CLASSIFIER"
 ENV_EMBEDDER = "AURRA_EMBEDDER"
 ENV_EMBEDDING_DIM = "AURRA_EMBEDDING_DIM"
@@ -198,9 +221,30 @@ def maintenance_rule_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-{MAINTENANCE}"
 
 
+def web_acl_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def waf_log_group_name(stage: str) -> str:
+    return f"aws-waf-logs-{PROJECT}-{stage}"
+
+
+def backup_vault_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def backup_plan_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
 def dashboard_name(stage: str) -> str:
     return f"{PROJECT}-{stage}"
 
 
 def alarm_name(stage: str, what: str) -> str:
+    return f"{PROJECT}-{stage}-{what}"
+
+
+def access_log_metric_name(stage: str, what: str) -> str:
+    """A metric counted from the API's access log (namespace METRICS_NAMESPACE)."""
     return f"{PROJECT}-{stage}-{what}"

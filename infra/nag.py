@@ -61,9 +61,17 @@ def acknowledge_findings(stack: AurraStack) -> None:
     acknowledge(
         admin.role,
         f"AwsSolutions-IAM5[Resource::arn:{partition}:apigateway:{region}::/apikeys/*]",
-        "The admin function creates, reads, disables and deletes customers' API keys at "
-        "run time; their ids do not exist at deploy time. The statement allows only the "
-        "API key paths of API Gateway, in this region.",
+        "The admin function reads, disables and deletes customers' API keys at run time; "
+        "their ids do not exist at deploy time. The statement allows only API key paths "
+        f"of API Gateway in this region, and only keys tagged {c.API_KEY_STAGE_TAG}=<this "
+        "stage> (an aws:ResourceTag condition), so another stage's keys are out of reach.",
+    )
+    acknowledge(
+        admin.role,
+        f"AwsSolutions-IAM5[Resource::arn:{partition}:apigateway:{region}::/tags/*]",
+        "Tagging an API key when creating it is authorized on API Gateway's tags path of "
+        "the key's ARN, which does not exist before the key; the statement allows only "
+        f"requests whose {c.API_KEY_STAGE_TAG} tag is this stage (an aws:RequestTag condition).",
     )
     acknowledge(
         admin.role,
@@ -72,6 +80,14 @@ def acknowledge_findings(stack: AurraStack) -> None:
         "Keys are added to and removed from this stack's default usage plan (its id is "
         "in the resource); the individual key ids are only known at run time.",
     )
+    if stack.keys.topic is not None:
+        acknowledge(
+            functions.by_name[c.MAINTENANCE].role,
+            "AwsSolutions-IAM5[Action::kms:GenerateDataKey*]",
+            "Publishing a failed maintenance run to the alarm topic, which is encrypted with "
+            "the stage's topic key: GenerateDataKey* (GenerateDataKey and its "
+            "WithoutPlaintext form) is granted on that one key only.",
+        )
     if "bedrock" in config.model_providers:
         write_role = functions.by_name[c.WRITE].role
         acknowledge(
@@ -117,27 +133,31 @@ def acknowledge_findings(stack: AurraStack) -> None:
             "(needed for the stage's CloudWatch logging). The service creates its own "
             "log groups per API and stage, which this AWS managed policy exists for.",
         )
-    if not config.waf_enabled:
+    if not config.resolved_waf_enabled:
         acknowledge(
             api.stage,
             "AwsSolutions-APIG3",
-            "WAF is opt-in (context wafEnabled=true): every request already needs a "
-            "valid key, passes the authorizer's format check, and is throttled and "
-            "metered per key by the usage plan. Turn the web ACL on for public stages "
-            "that face abusive traffic.",
+            "The WAF is off in this stage by its settings (wafEnabled; on by default in every "
+            "stage but dev, which serves no customers). What still bounds load without it: "
+            "API Gateway refuses any Authorization header that is not an Aurra key before a "
+            "Lambda runs, the stage throttle and each key's usage plan cap the request rate, "
+            "and reserved concurrency caps the functions that reach the database.",
         )
 
     # -------------------------------------------------------------- database
     if not config.db_secret_rotation_days:
-        acknowledge(
-            # the secret itself; `cluster.secret` is its attachment
-            database.cluster.node.find_child("Secret"),
-            "AwsSolutions-SMG4",
-            "Rotation is opt-in (context dbSecretRotationDays): function containers keep "
-            "their database credentials for their lifetime, so rotation is turned on once "
-            "the deployment accepts the short window of reconnects it causes. The secret "
-            "is only readable by the functions' roles and the proxy.",
+        reason = (
+            "Rotation is turned off for this stage by its settings (dbSecretRotationDays=0; "
+            "every 30 days by default). The secret is readable only by the proxy and the "
+            "functions that need it (the migrate and maintenance functions for the master "
+            "user, the migrate function for the service logins)."
         )
+        # the secret itself; `cluster.secret` is its attachment
+        acknowledge(database.cluster.node.find_child("Secret"), "AwsSolutions-SMG4", reason)
+        for user in c.DB_LOGINS:
+            acknowledge(
+                database.node.find_child(f"{c.DB_LOGIN_IDS[user]}Secret"), "AwsSolutions-SMG4", reason
+            )
     if not config.resolved_deletion_protection:
         acknowledge(
             database.cluster,
@@ -146,6 +166,45 @@ def acknowledge_findings(stack: AurraStack) -> None:
             "can be removed; removal still takes a final snapshot. Every other stage has "
             "it on (context deletionProtection overrides).",
         )
+
+    # --------------------------------------------------------------- hosting
+    hosting = stack.hosting
+    if hosting.backup_plan is not None:
+        acknowledge(
+            hosting.backup_plan,
+            "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+            "AWSBackupServiceRolePolicyForBackup]",
+            "The role AWS Backup assumes to back the cluster up. AWS maintains this managed "
+            "policy for exactly the resource types Backup protects; a hand-written copy would "
+            "fall behind as Backup changes. Only backup.amazonaws.com can assume the role.",
+        )
+    if hosting.access_log_bucket is not None:
+        acknowledge(
+            hosting.access_log_bucket,
+            "AwsSolutions-S1",
+            "This bucket is itself a log archive (the API's access log, for billing), written "
+            "only by the Firehose stream of this stack. Its own server access log would need "
+            "another bucket; reads of it are auditable through CloudTrail data events.",
+        )
+        bucket = f"<{_logical_id(hosting.access_log_bucket)}.Arn>"
+        firehose_reason = (
+            "The delivery roles of the access-log Firehose stream, as CDK grants them: read "
+            "and write (Firehose writes objects and cleans up failed multipart uploads) on the "
+            "access-log bucket of this stack and its objects only, and encryption with the "
+            "stage's logs key only. The bucket is versioned, so nothing written is lost. The "
+            "wildcards are action families and the bucket's own objects, not other resources."
+        )
+        for rule in (
+            "AwsSolutions-IAM5[Action::kms:GenerateDataKey*]",
+            "AwsSolutions-IAM5[Action::kms:ReEncrypt*]",
+            "AwsSolutions-IAM5[Action::s3:Abort*]",
+            "AwsSolutions-IAM5[Action::s3:DeleteObject*]",
+            "AwsSolutions-IAM5[Action::s3:GetBucket*]",
+            "AwsSolutions-IAM5[Action::s3:GetObject*]",
+            "AwsSolutions-IAM5[Action::s3:List*]",
+            f"AwsSolutions-IAM5[Resource::{bucket}/*]",
+        ):
+            acknowledge(hosting.access_log_stream, rule, firehose_reason)
 
     # ---------------------------------------------------------------- secrets
     acknowledge(

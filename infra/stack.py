@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aws_cdk as cdk
@@ -12,6 +13,8 @@ from infra.components.api import Api
 from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
 from infra.components.functions import Functions
+from infra.components.hosting import Hosting
+from infra.components.keys import EncryptionKeys
 from infra.components.layer import CoreLayer
 from infra.components.maintenance import Maintenance
 from infra.components.migrations import Migrations
@@ -30,9 +33,10 @@ class AurraStack(cdk.Stack):
             **kwargs,
         )
         self.config = config
-        self.network = Network(self, "Network", config=config)
-        self.database = Database(self, "Database", config=config, network=self.network)
-        self.flags = FlagsAndSecrets(self, "Flags", config=config)
+        self.keys = EncryptionKeys(self, "Keys", config=config)
+        self.network = Network(self, "Network", config=config, keys=self.keys)
+        self.database = Database(self, "Database", config=config, network=self.network, keys=self.keys)
+        self.flags = FlagsAndSecrets(self, "Flags", config=config, keys=self.keys)
         self.layer = CoreLayer(self, "CoreLayer", config=config)
         self.functions = Functions(
             self,
@@ -42,8 +46,9 @@ class AurraStack(cdk.Stack):
             database=self.database,
             flags=self.flags,
             layer=self.layer.layer,
+            keys=self.keys,
         )
-        self.api = Api(self, "Api", config=config, functions=self.functions)
+        self.api = Api(self, "Api", config=config, functions=self.functions, keys=self.keys)
         self.functions.grant_api_key_management(
             rest_api_id=self.api.rest_api.rest_api_id,
             usage_plan_id=self.api.usage_plan.usage_plan_id,
@@ -54,14 +59,14 @@ class AurraStack(cdk.Stack):
             config=config,
             migrate_function=self.functions[c.MIGRATE],
             database=self.database,
+            keys=self.keys,
         )
-        self.maintenance = Maintenance(
-            self,
-            "Maintenance",
-            config=config,
-            maintenance_function=self.functions[c.MAINTENANCE],
-            migrations=self.migrations,
-        )
+        # Code that reads the schema is deployed (and served) only once the
+        # deploy's migrations have run; see the expand/contract rule in
+        # docs/deploy.md for what that buys a rollback.
+        for name in (*c.ROUTE_FUNCTIONS, c.AUTHORIZER, c.ADMIN):
+            self.functions[name].node.add_dependency(self.migrations.resource)
+        self.api.rest_api.latest_deployment.node.add_dependency(self.migrations.resource)
         self.observability = Observability(
             self,
             "Observability",
@@ -69,6 +74,18 @@ class AurraStack(cdk.Stack):
             api=self.api,
             functions=self.functions,
             database=self.database,
+            keys=self.keys,
+        )
+        self.maintenance = Maintenance(
+            self,
+            "Maintenance",
+            config=config,
+            maintenance_function=self.functions[c.MAINTENANCE],
+            migrations=self.migrations,
+            alarm_topic=self.observability.topic,
+        )
+        self.hosting = Hosting(
+            self, "Hosting", config=config, api=self.api, database=self.database, keys=self.keys
         )
         self._outputs()
         acknowledge_findings(self)
@@ -99,6 +116,20 @@ class AurraStack(cdk.Stack):
             "AlarmTopicArn": (self.observability.topic.topic_arn, "Subscribe to receive alarms"),
             "DashboardName": (c.dashboard_name(stage), "CloudWatch dashboard"),
         }
+        if self.hosting.domain is not None:
+            outputs["ApiDomainUrl"] = (
+                f"https://{self.config.domain_name}/agent",
+                "Base URL on the custom domain",
+            )
+            outputs["ApiDomainTarget"] = (
+                self.hosting.domain.domain_name_alias_domain_name,
+                "Point the domain's DNS (CNAME or alias) here",
+            )
+        if self.hosting.access_log_bucket is not None:
+            outputs["AccessLogBucket"] = (
+                self.hosting.access_log_bucket.bucket_name,
+                "Every API call's access-log record (key, tenant), kept for billing",
+            )
         if self.flags.anthropic_secret is not None:
             outputs["AnthropicSecretArn"] = (
                 self.flags.anthropic_secret.secret_arn,
@@ -111,3 +142,12 @@ class AurraStack(cdk.Stack):
             )
         for key, (value, description) in outputs.items():
             cdk.CfnOutput(self, key, value=value, description=description)
+        # What this stage was deployed with, each setting resolved: compare with
+        # `cdk.json` before a redeploy (docs/deploy.md).
+        for key, value in self.config.describe().items():
+            cdk.CfnOutput(
+                self,
+                f"Setting{key[0].upper()}{key[1:]}",
+                value="none" if value is None else value if isinstance(value, str) else json.dumps(value),
+                description=f"deploy setting {key}",
+            )

@@ -12,6 +12,10 @@ from aurra_core.tenant_indexes import maintain
 def lambda_handler(event: dict, context: LambdaContext) -> dict:
     """Invoked by an EventBridge schedule; the event carries nothing it needs."""
     config = get_config()
-    report = maintain(resolve_conninfo(config), limit=config.tenant_index_limit).as_dict()
+    report = maintain(
+        resolve_conninfo(config),
+        limit=config.tenant_index_limit,
+        statement_timeout_s=config.maintenance_statement_timeout_s,
+    ).as_dict()
     logger.info("tenant indexes maintained", extra={"report": report})
     return report

@@ -3,8 +3,8 @@
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core.config import get_config
-from aurra_core.db import resolve_conninfo
-from aurra_core.migrate import apply_migrations
+from aurra_core.db import login_passwords, resolve_conninfo
+from aurra_core.migrate import apply_migrations, set_login_passwords
 from aurra_core.observability import logger
 
 PHYSICAL_ID = "aurra-schema"
@@ -17,6 +17,8 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
         # The schema holds users' memories: removing the stack never drops it.
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
     config = get_config()
-    applied = apply_migrations(resolve_conninfo(config), config.embedding_dim)
-    logger.info("migrations applied", extra={"applied": applied})
+    conninfo = resolve_conninfo(config)
+    applied = apply_migrations(conninfo, config.embedding_dim)
+    logins = set_login_passwords(conninfo, login_passwords(config))
+    logger.info("migrations applied", extra={"applied": applied, "logins": logins})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}

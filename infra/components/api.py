@@ -12,8 +12,17 @@
 - Errors that API Gateway produces itself (no or bad key, throttling, too
   large, unknown route, timeouts) use the same error envelope as the
   handlers: {"error": {"code": ..., "message": ...}}.
+- Load limits before the database: the authorizer's identity pattern
+  refuses a header that is not an Aurra key without invoking anything; a
+  stage-wide throttle sized to the database (`stageThrottleRateLimit`) caps
+  every key together, the usage plan each key; reserved concurrency caps the
+  functions (infra/components/functions.py).
 - JSON access logs with the caller's key id and tenant; execution logs at
-  ERROR; X-Ray tracing. An optional WAF web ACL (`wafEnabled`).
+  ERROR; X-Ray tracing.
+- A WAF web ACL, on outside dev (`wafEnabled`): IP reputation, known bad
+  inputs, a rate per Authorization header value (junk tokens stop here, not
+  at the authorizer), a rate per IP, bodies over 64 KiB refused; its log
+  (Authorization redacted) in a log group of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from constructs import Construct
 from infra import constants as c
 from infra.components.common import retention
 from infra.components.functions import Functions
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 
@@ -97,14 +107,22 @@ ACCESS_LOG_FIELDS = {
 
 class Api(Construct):
     def __init__(
-        self, scope: Construct, construct_id: str, *, config: AurraConfig, functions: Functions
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AurraConfig,
+        functions: Functions,
+        keys: EncryptionKeys,
     ) -> None:
         super().__init__(scope, construct_id)
+        self.logs_key = keys.logs
         self.access_logs = logs.LogGroup(
             self,
             "AccessLogs",
             retention=retention(config.log_retention_days),
             removal_policy=cdk.RemovalPolicy.DESTROY,
+            encryption_key=keys.logs,
         )
         self.rest_api = apigw.RestApi(
             self,
@@ -113,6 +131,8 @@ class Api(Construct):
             description=f"Aurra memory API ({config.stage})",
             endpoint_types=[apigw.EndpointType.REGIONAL],
             api_key_source_type=apigw.ApiKeySourceType.AUTHORIZER,
+            # with a custom domain (hosting.py), the only way in is through it
+            disable_execute_api_endpoint=config.domain_name is not None,
             cloud_watch_role=config.api_gateway_cloudwatch_role,
             deploy_options=apigw.StageOptions(
                 stage_name=config.stage,
@@ -122,6 +142,10 @@ class Api(Construct):
                 logging_level=apigw.MethodLoggingLevel.ERROR,
                 data_trace_enabled=False,
                 metrics_enabled=False,
+                # every key together, so the stage never asks more of the
+                # database than it serves (the usage plan limits each key)
+                throttling_rate_limit=config.resolved_stage_throttle_rate_limit,
+                throttling_burst_limit=config.resolved_stage_throttle_burst_limit,
             ),
         )
         self.stage = self.rest_api.deployment_stage
@@ -201,11 +225,21 @@ class Api(Construct):
         self.usage_plan.add_api_stage(stage=self.stage)
 
         self.web_acl: wafv2.CfnWebACL | None = None
-        if config.waf_enabled:
+        self.waf_logs: logs.LogGroup | None = None
+        if config.resolved_waf_enabled:
             self._add_waf(config)
 
     # ------------------------------------------------------------------ WAF
     def _add_waf(self, config: AurraConfig) -> None:
+        prefix = c.api_name(config.stage)
+
+        def visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
+            return wafv2.CfnWebACL.VisibilityConfigProperty(
+                cloud_watch_metrics_enabled=True,
+                metric_name=f"{prefix}-{name}",
+                sampled_requests_enabled=True,
+            )
+
         def managed(name: str, priority: int) -> wafv2.CfnWebACL.RuleProperty:
             return wafv2.CfnWebACL.RuleProperty(
                 name=name,
@@ -216,14 +250,16 @@ class Api(Construct):
                         vendor_name="AWS", name=name
                     )
                 ),
-                visibility_config=_visibility(name),
+                visibility_config=visibility(name),
             )
 
-        def _visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
-            return wafv2.CfnWebACL.VisibilityConfigProperty(
-                cloud_watch_metrics_enabled=True,
-                metric_name=f"{c.api_name(config.stage)}-{name}",
-                sampled_requests_enabled=True,
+        def block(name: str, priority: int, statement: wafv2.CfnWebACL.StatementProperty):
+            return wafv2.CfnWebACL.RuleProperty(
+                name=name,
+                priority=priority,
+                action=wafv2.CfnWebACL.RuleActionProperty(block={}),
+                statement=statement,
+                visibility_config=visibility(name),
             )
 
         # Rule groups that never look at body size: memory writes carry up to
@@ -231,25 +267,72 @@ class Api(Construct):
         rules = [
             managed("AWSManagedRulesAmazonIpReputationList", 0),
             managed("AWSManagedRulesKnownBadInputsRuleSet", 1),
-            wafv2.CfnWebACL.RuleProperty(
-                name="RateLimitPerIp",
-                priority=2,
-                action=wafv2.CfnWebACL.RuleActionProperty(block={}),
-                statement=wafv2.CfnWebACL.StatementProperty(
+            # A junk token repeated, or one key far past its usage plan:
+            # blocked before the authorizer and its database lookup.
+            block(
+                c.WAF_RULE_RATE_PER_KEY,
+                2,
+                wafv2.CfnWebACL.StatementProperty(
+                    rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                        limit=config.resolved_waf_key_rate_limit,
+                        aggregate_key_type="CUSTOM_KEYS",
+                        custom_keys=[
+                            wafv2.CfnWebACL.RateBasedStatementCustomKeyProperty(
+                                header=wafv2.CfnWebACL.RateLimitHeaderProperty(
+                                    name=c.AUTHORIZATION_HEADER.lower(),
+                                    text_transformations=[
+                                        wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
+                                    ],
+                                )
+                            )
+                        ],
+                    )
+                ),
+            ),
+            # Junk tokens that change on every request: per source address.
+            block(
+                c.WAF_RULE_RATE_PER_IP,
+                3,
+                wafv2.CfnWebACL.StatementProperty(
                     rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
                         limit=config.waf_rate_limit, aggregate_key_type="IP"
                     )
                 ),
-                visibility_config=_visibility("RateLimitPerIp"),
+            ),
+            # The WAF inspects the first 64 KiB of a body (see association
+            # config); anything beyond is "oversize", which matches.
+            block(
+                c.WAF_RULE_BODY_SIZE,
+                4,
+                wafv2.CfnWebACL.StatementProperty(
+                    size_constraint_statement=wafv2.CfnWebACL.SizeConstraintStatementProperty(
+                        comparison_operator="GT",
+                        size=c.MAX_BODY_BYTES,
+                        field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(
+                            body=wafv2.CfnWebACL.BodyProperty(oversize_handling="MATCH")
+                        ),
+                        text_transformations=[
+                            wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
+                        ],
+                    )
+                ),
             ),
         ]
         self.web_acl = wafv2.CfnWebACL(
             self,
             "WebAcl",
+            name=c.web_acl_name(config.stage),
             scope="REGIONAL",
             default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
             rules=rules,
-            visibility_config=_visibility("WebAcl"),
+            visibility_config=visibility("WebAcl"),
+            association_config=wafv2.CfnWebACL.AssociationConfigProperty(
+                request_body={
+                    "API_GATEWAY": wafv2.CfnWebACL.RequestBodyAssociatedResourceTypeConfigProperty(
+                        default_size_inspection_limit="KB_64"
+                    )
+                }
+            ),
         )
         wafv2.CfnWebACLAssociation(
             self,
@@ -257,3 +340,34 @@ class Api(Construct):
             resource_arn=self.stage.stage_arn,
             web_acl_arn=self.web_acl.attr_arn,
         )
+        # WAF writes only to log groups named aws-waf-logs-*.
+        log_group_name = c.waf_log_group_name(config.stage)
+        self.waf_logs = logs.LogGroup(
+            self,
+            "WafLogs",
+            log_group_name=log_group_name,
+            retention=retention(config.log_retention_days),
+            removal_policy=cdk.RemovalPolicy.DESTROY,
+            encryption_key=self.logs_key,
+        )
+        logging = wafv2.CfnLoggingConfiguration(
+            self,
+            "WafLogging",
+            resource_arn=self.web_acl.attr_arn,
+            # the ARN without the trailing ":*" of LogGroup.log_group_arn
+            log_destination_configs=[
+                cdk.Stack.of(self).format_arn(
+                    service="logs",
+                    resource="log-group",
+                    resource_name=log_group_name,
+                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
+                )
+            ],
+            # API keys never reach a log
+            redacted_fields=[
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
+                    single_header={"Name": c.AUTHORIZATION_HEADER.lower()}
+                )
+            ],
+        )
+        logging.node.add_dependency(self.waf_logs)

@@ -5,12 +5,19 @@
   extension.
 - Encrypted storage, automated backups, deletion protection outside dev,
   TLS required (`rds.force_ssl`), PostgreSQL logs exported to CloudWatch.
-- Credentials: an RDS-generated secret in Secrets Manager (host, port,
-  username, password, dbname, engine).
-- RDS Proxy (TLS required) in front, so bursts of Lambda containers share a
-  small pool of database connections. Functions authenticate to the proxy with
-  the secret's user and password; IAM database authentication is enabled on
-  the cluster too, for operators.
+- Credentials: the master user's RDS-generated secret, read only by the
+  migrate and maintenance functions (schema changes, index builds); and one
+  secret per service login (`aurra_service` for the API functions and the
+  authorizer, `aurra_keyadmin` for the admin function), created by the
+  migrations with no ownership and no way past row-level security, their
+  passwords set by the migrate function. All rotate every
+  `dbSecretRotationDays` (single-user rotation), and are kept, like the final
+  snapshot, when the stack is deleted.
+- RDS Proxy (TLS required, IAM authentication required) in front, so bursts
+  of Lambda containers share a small pool of database connections. It holds
+  the service logins' secrets; functions sign in with an IAM token for their
+  login (`grant_connect`), never a password. A borrow timeout of 5 s (under
+  every API function's timeout) turns a saturated pool into a quick 503.
 - Only the proxy and the migrate and maintenance functions reach the cluster;
   only the API, authorizer and admin functions reach the proxy (security
   groups).
@@ -22,18 +29,32 @@ import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_rds as rds
+from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from infra import constants as c
 from infra.components.common import retention
+from infra.components.keys import EncryptionKeys
 from infra.components.network import Network
 from infra.config import AurraConfig
+
+# RDS Proxy hands a client a database connection within this, or the client
+# gets an error it turns into a 503 (API functions time out after 10-25 s).
+PROXY_BORROW_TIMEOUT_SECONDS = 5
 
 ENGINE_VERSION = rds.AuroraPostgresEngineVersion.VER_16_8
 
 
 class Database(Construct):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig, network: Network) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AurraConfig,
+        network: Network,
+        keys: EncryptionKeys,
+    ) -> None:
         super().__init__(scope, construct_id)
         vpc = network.vpc
         engine = rds.DatabaseClusterEngine.aurora_postgres(version=ENGINE_VERSION)
@@ -64,6 +85,7 @@ class Database(Construct):
             log_group_name=c.cluster_log_group_name(config.stage),
             retention=retention(config.log_retention_days),
             removal_policy=cdk.RemovalPolicy.DESTROY,
+            encryption_key=keys.logs,
         )
         parameters = rds.ParameterGroup(
             self,
@@ -78,6 +100,7 @@ class Database(Construct):
         instance_props = dict(
             publicly_accessible=False,
             enable_performance_insights=True,
+            performance_insight_encryption_key=keys.database,
             auto_minor_version_upgrade=True,
         )
         self.cluster = rds.DatabaseCluster(
@@ -87,7 +110,7 @@ class Database(Construct):
             cluster_identifier=c.cluster_identifier(config.stage),
             # No fixed secret name: a deleted secret keeps its name reserved for
             # its recovery window, which would block re-creating the stage.
-            credentials=rds.Credentials.from_generated_secret(c.DB_ADMIN_USER),
+            credentials=rds.Credentials.from_generated_secret(c.DB_ADMIN_USER, encryption_key=keys.secrets),
             default_database_name=c.DB_NAME,
             port=c.DB_PORT,
             writer=rds.ClusterInstance.serverless_v2("Writer", **instance_props),
@@ -102,6 +125,7 @@ class Database(Construct):
             security_groups=[self.cluster_security_group],
             parameter_group=parameters,
             storage_encrypted=True,
+            storage_encryption_key=keys.database,
             iam_authentication=True,
             deletion_protection=config.resolved_deletion_protection,
             backup=rds.BackupProps(
@@ -116,30 +140,82 @@ class Database(Construct):
         self.cluster.node.add_dependency(self.log_group)
         assert self.cluster.secret is not None
         self.secret = self.cluster.secret
+        # Kept like the final snapshot: restoring it needs the master password.
+        self.cluster.node.find_child("Secret").apply_removal_policy(cdk.RemovalPolicy.RETAIN)
 
-        if config.db_secret_rotation_days:
-            # Off by default: functions keep their connection settings for the
-            # life of a container, so turn this on only once the layer re-reads
-            # the secret when authentication fails.
-            self.cluster.add_rotation_single_user(
-                automatically_after=cdk.Duration.days(config.db_secret_rotation_days),
-                vpc_subnets=network.app_subnets,
+        # The service logins: their secrets, attached to the cluster (host,
+        # port, engine) so single-user rotation can sign in and change them.
+        self.login_secrets: dict[str, secretsmanager.ISecret] = {}
+        for user in c.DB_LOGINS:
+            secret = rds.DatabaseSecret(
+                self,
+                f"{c.DB_LOGIN_IDS[user]}Secret",
+                username=user,
+                encryption_key=keys.secrets,
+                # what the proxy and rotation read; no character that needs quoting
+                exclude_characters=" %+~`#$&*()|[]{}:;<>?!'/@\"\\",
             )
+            secret.apply_removal_policy(cdk.RemovalPolicy.RETAIN)
+            self.login_secrets[user] = secret.attach(self.cluster)
+
+        rotation = (
+            cdk.Duration.days(config.db_secret_rotation_days) if config.db_secret_rotation_days else None
+        )
+        self.rotations: list[secretsmanager.SecretRotation] = []
+        if rotation is not None:
+            # One group for the rotation functions: PostgreSQL to the cluster
+            # (added by the rotations below) and HTTPS to Secrets Manager.
+            self.rotation_security_group = ec2.SecurityGroup(
+                self,
+                "RotationSecurityGroup",
+                vpc=vpc,
+                description="Aurra secret rotation: PostgreSQL to the cluster, HTTPS to Secrets Manager",
+                allow_all_outbound=False,
+            )
+            https_peer = (
+                ec2.Peer.ipv4(network.cidr)
+                if network.has_endpoints and not network.has_internet
+                else ec2.Peer.any_ipv4()
+            )
+            self.rotation_security_group.add_egress_rule(
+                https_peer, ec2.Port.tcp(443), "HTTPS to Secrets Manager"
+            )
+            # The migrate and maintenance functions read the master secret
+            # afresh on every run; the API functions never hold a password.
+            self.cluster.add_rotation_single_user(
+                automatically_after=rotation,
+                vpc_subnets=network.app_subnets,
+                security_group=self.rotation_security_group,
+            )
+            for user, secret in self.login_secrets.items():
+                self.rotations.append(
+                    secretsmanager.SecretRotation(
+                        self,
+                        f"{c.DB_LOGIN_IDS[user]}Rotation",
+                        application=secretsmanager.SecretRotationApplication.POSTGRES_ROTATION_SINGLE_USER,
+                        secret=secret,
+                        target=self.cluster,
+                        vpc=vpc,
+                        vpc_subnets=network.app_subnets,
+                        security_group=self.rotation_security_group,
+                        automatically_after=rotation,
+                    )
+                )
 
         self.proxy = self.cluster.add_proxy(
             "Proxy",
             db_proxy_name=c.proxy_name(config.stage),
-            secrets=[self.secret],
+            secrets=list(self.login_secrets.values()),
             vpc=vpc,
             vpc_subnets=network.data_subnets,
             security_groups=[self.proxy_security_group],
             require_tls=True,
-            iam_auth=False,
+            iam_auth=True,
             debug_logging=False,
             idle_client_timeout=cdk.Duration.minutes(30),
             max_connections_percent=90,
             max_idle_connections_percent=50,
-            borrow_timeout=cdk.Duration.seconds(30),
+            borrow_timeout=cdk.Duration.seconds(PROXY_BORROW_TIMEOUT_SECONDS),
         )
 
     def allow_proxy_from(self, security_group: ec2.ISecurityGroup, description: str) -> None:

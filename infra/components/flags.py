@@ -20,11 +20,14 @@ from aws_cdk import aws_ssm as ssm
 from constructs import Construct
 
 from infra import constants as c
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 
 class FlagsAndSecrets(Construct):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig) -> None:
+    def __init__(
+        self, scope: Construct, construct_id: str, *, config: AurraConfig, keys: EncryptionKeys
+    ) -> None:
         super().__init__(scope, construct_id)
         self.level2_parameter = ssm.StringParameter(
             self,
@@ -50,6 +53,7 @@ class FlagsAndSecrets(Construct):
             generate_secret_string=secretsmanager.SecretStringGenerator(
                 password_length=64, exclude_punctuation=True
             ),
+            encryption_key=keys.secrets,
         )
 
         self.anthropic_secret: secretsmanager.Secret | None = None
@@ -66,6 +70,7 @@ class FlagsAndSecrets(Construct):
                 generate_secret_string=secretsmanager.SecretStringGenerator(
                     password_length=40, exclude_punctuation=True
                 ),
+                encryption_key=keys.secrets,
             )
 
         self.openai_secret: secretsmanager.Secret | None = None

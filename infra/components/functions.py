@@ -11,6 +11,7 @@ from __future__ import annotations
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
@@ -19,6 +20,7 @@ from infra import constants as c
 from infra.components.common import retention
 from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
+from infra.components.keys import EncryptionKeys
 from infra.components.layer import architecture_for, runtime_for
 from infra.components.network import Network
 from infra.config import AurraConfig
@@ -58,16 +60,19 @@ class AurraFunction(Construct):
         network: Network,
         security_group: ec2.ISecurityGroup,
         environment: dict[str, str],
+        logs_key: kms.IKey | None,
     ) -> None:
         super().__init__(scope, construct_id)
         self.name = name
         memory, timeout = c.SIZING[name]
+        self.reserved_concurrency = config.reserved_concurrency.get(name) or None
         self.log_group = logs.LogGroup(
             self,
             "Logs",
             log_group_name=c.function_log_group_name(config.stage, name),
             retention=retention(config.log_retention_days),
             removal_policy=cdk.RemovalPolicy.DESTROY,
+            encryption_key=logs_key,
         )
         self.role = iam.Role(
             self,
@@ -113,6 +118,9 @@ class AurraFunction(Construct):
             application_log_level_v2=APPLICATION_LOG_LEVEL[config.log_level],
             system_log_level_v2=lambda_.SystemLogLevel.WARN,
             log_group=self.log_group,
+            # A ceiling on what a flood can take (and what the database
+            # sees), and a floor no other function can take away.
+            reserved_concurrent_executions=self.reserved_concurrency,
         )
 
 
@@ -129,6 +137,7 @@ class Functions(Construct):
         database: Database,
         flags: FlagsAndSecrets,
         layer: lambda_.ILayerVersion,
+        keys: EncryptionKeys,
     ) -> None:
         super().__init__(scope, construct_id)
         self.config = config
@@ -169,8 +178,6 @@ class Functions(Construct):
 
         common = {
             c.ENV_STAGE: config.stage,
-            c.ENV_DB_SECRET_ARN: database.secret.secret_arn,
-            c.ENV_DB_HOST: database.proxy.endpoint,
             c.ENV_DB_NAME: c.DB_NAME,
             c.ENV_CLASSIFIER: config.classifier,
             c.ENV_EXTRACTOR: config.resolved_extractor,
@@ -198,10 +205,23 @@ class Functions(Construct):
             environment = dict(common, **{c.ENV_SERVICE_NAME: c.service_name(config.stage, name)})
             if "cursors" in capabilities:
                 environment[c.ENV_CURSOR_SECRET_ARN] = flags.cursor_secret.secret_arn
+            for capability, user in (("db", c.DB_SERVICE_USER), ("db_keys", c.DB_KEY_ADMIN_USER)):
+                if capability in capabilities:
+                    environment[c.ENV_DB_HOST] = database.proxy.endpoint
+                    environment[c.ENV_DB_USER] = user
             if "db_direct" in capabilities:
                 # DDL goes to the writer itself, not through the proxy
                 # (migrations and index builds take session-level locks).
                 environment[c.ENV_DB_HOST] = database.cluster.cluster_endpoint.hostname
+                environment[c.ENV_DB_SECRET_ARN] = database.secret.secret_arn
+            if "db_logins" in capabilities:
+                environment[c.ENV_DB_LOGIN_SECRET_ARNS] = cdk.Stack.of(self).to_json_string(
+                    [secret.secret_arn for secret in database.login_secrets.values()]
+                )
+            if name == c.MAINTENANCE:
+                # an index build fails cleanly a minute before Lambda would
+                # kill the function mid-statement
+                environment[c.ENV_MAINTENANCE_STATEMENT_TIMEOUT] = str(c.SIZING[name][1] - 60)
             fn = AurraFunction(
                 self,
                 name.capitalize(),
@@ -213,6 +233,7 @@ class Functions(Construct):
                     self.migrate_security_group if "db_direct" in capabilities else self.app_security_group
                 ),
                 environment=environment,
+                logs_key=keys.logs,
             )
             self.by_name[name] = fn
             self._grant(fn, capabilities, database=database, flags=flags)
@@ -231,8 +252,15 @@ class Functions(Construct):
     ) -> None:
         config = self.config
         stack = cdk.Stack.of(self)
-        if capabilities & {"db", "db_direct"}:
+        if "db" in capabilities:
+            database.proxy.grant_connect(fn.role, c.DB_SERVICE_USER)
+        if "db_keys" in capabilities:
+            database.proxy.grant_connect(fn.role, c.DB_KEY_ADMIN_USER)
+        if "db_direct" in capabilities:
             database.secret.grant_read(fn.role)
+        if "db_logins" in capabilities:
+            for secret in database.login_secrets.values():
+                secret.grant_read(fn.role)
         if "flags" in capabilities:
             flags.level2_parameter.grant_read(fn.role)
         if "cursors" in capabilities:
@@ -269,22 +297,54 @@ class Functions(Construct):
             )
 
     def grant_api_key_management(self, *, rest_api_id: str, usage_plan_id: str) -> None:
-        """Let the admin function create customers' API keys in the usage plan."""
+        """Let the admin function create customers' API keys in the usage plan.
+
+        API keys are regional, not per API: the keys of every stage in the
+        account and region share one namespace. The admin function tags each
+        key it creates with its stage and may read, change or delete only
+        keys carrying that tag, so one stage's admin cannot disable
+        another's keys."""
         admin = self.by_name[c.ADMIN]
         stack = cdk.Stack.of(self)
+        stage = self.config.stage
         gateway = f"arn:{stack.partition}:apigateway:{stack.region}::"
-        admin.role.add_to_policy(
+        tag = c.API_KEY_STAGE_TAG
+        statements = [
             iam.PolicyStatement(
-                sid="ManageCustomerApiKeys",
-                actions=["apigateway:POST", "apigateway:GET", "apigateway:PATCH", "apigateway:DELETE"],
+                sid="CreateStageApiKeys",
+                actions=["apigateway:POST"],
+                resources=[f"{gateway}/apikeys"],
+                conditions={"StringEquals": {f"aws:RequestTag/{tag}": stage}},
+            ),
+            iam.PolicyStatement(
+                sid="TagStageApiKeysOnCreate",
+                actions=["apigateway:PUT", "apigateway:POST"],
+                resources=[f"{gateway}/tags/*"],
+                conditions={"StringEquals": {f"aws:RequestTag/{tag}": stage}},
+            ),
+            iam.PolicyStatement(
+                # finding a key by name (metadata only: values are not listed)
+                sid="ListApiKeys",
+                actions=["apigateway:GET"],
+                resources=[f"{gateway}/apikeys"],
+            ),
+            iam.PolicyStatement(
+                sid="ManageStageApiKeys",
+                actions=["apigateway:GET", "apigateway:PATCH", "apigateway:DELETE"],
+                resources=[f"{gateway}/apikeys/*"],
+                conditions={"StringEquals": {f"aws:ResourceTag/{tag}": stage}},
+            ),
+            iam.PolicyStatement(
+                sid="ManageUsagePlanKeys",
+                actions=["apigateway:POST", "apigateway:GET", "apigateway:DELETE"],
                 resources=[
-                    f"{gateway}/apikeys",
-                    f"{gateway}/apikeys/*",
                     f"{gateway}/usageplans/{usage_plan_id}/keys",
                     f"{gateway}/usageplans/{usage_plan_id}/keys/*",
                 ],
-            )
-        )
+            ),
+        ]
+        for statement in statements:
+            admin.role.add_to_policy(statement)
         admin.function.add_environment(c.ENV_USAGE_PLAN_ID, usage_plan_id)
         admin.function.add_environment(c.ENV_REST_API_ID, rest_api_id)
 

@@ -4,6 +4,8 @@ Every `MAINTENANCE_SCHEDULE_MINUTES` an EventBridge rule invokes it (the event
 carries nothing it needs); it keeps large tenants' own HNSW indexes in line
 with their sizes (aurra_core.tenant_indexes). A run that fails is not retried:
 the next scheduled run does the same work, from where the database stands.
+A failed run is not silent either: Lambda sends it to the alarm topic (an
+on-failure destination), and its errors alarm too (observability.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import aws_cdk as cdk
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_destinations as destinations
+from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from infra import constants as c
@@ -28,11 +32,17 @@ class Maintenance(Construct):
         config: AurraConfig,
         maintenance_function: lambda_.IFunction,
         migrations: Migrations,
+        alarm_topic: sns.ITopic,
     ) -> None:
         super().__init__(scope, construct_id)
         period = cdk.Duration.minutes(c.MAINTENANCE_SCHEDULE_MINUTES)
-        # An invocation still waiting when the next one is due is stale.
-        maintenance_function.configure_async_invoke(retry_attempts=0, max_event_age=period)
+        # An invocation still waiting when the next one is due is stale. A
+        # failed run (or one dropped as stale) goes to the alarm topic.
+        maintenance_function.configure_async_invoke(
+            retry_attempts=0,
+            max_event_age=period,
+            on_failure=destinations.SnsDestination(alarm_topic),
+        )
         self.rule = events.Rule(
             self,
             "Schedule",

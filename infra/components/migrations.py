@@ -23,6 +23,7 @@ from constructs import Construct
 from infra import constants as c
 from infra.components.common import retention
 from infra.components.database import Database
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 
@@ -53,6 +54,7 @@ class Migrations(Construct):
         config: AurraConfig,
         migrate_function: lambda_.IFunction,
         database: Database,
+        keys: EncryptionKeys,
     ) -> None:
         super().__init__(scope, construct_id)
         self.fingerprint = migrations_fingerprint()
@@ -62,6 +64,7 @@ class Migrations(Construct):
             "ProviderLogs",
             retention=retention(config.log_retention_days),
             removal_policy=cdk.RemovalPolicy.DESTROY,
+            encryption_key=keys.logs,
         )
         self.provider_role = provider_role = iam.Role(
             self,

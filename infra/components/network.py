@@ -20,12 +20,16 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra.components.common import retention
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 
 class Network(Construct):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig) -> None:
+    def __init__(
+        self, scope: Construct, construct_id: str, *, config: AurraConfig, keys: EncryptionKeys
+    ) -> None:
         super().__init__(scope, construct_id)
+        self.keys = keys
         self.endpoints: list[ec2.InterfaceVpcEndpoint] = []
         if config.vpc_id:
             self.vpc: ec2.IVpc = ec2.Vpc.from_lookup(self, "Vpc", vpc_id=config.vpc_id)
@@ -87,6 +91,7 @@ class Network(Construct):
             "FlowLogs",
             retention=retention(config.log_retention_days),
             removal_policy=cdk.RemovalPolicy.DESTROY,
+            encryption_key=self.keys.logs,
         )
         vpc.add_flow_log(
             "FlowLog",

@@ -1,11 +1,22 @@
 """Observability: alarms, their SNS topic, and a dashboard.
 
-Alarms (all notify the topic; subscribe an address with `alarmEmail`):
-- 5xx rate: the share of API requests answered 5xx, over 5 minutes.
-- latency p99: API Gateway's end-to-end latency, over 5 minutes.
+Alarms (all notify the topic; subscribe an address with `alarmEmail`), each
+named `aurra-<stage>-<what>`:
+- API: 5xx rate, p99 latency; spikes of 401 and 429 answers and authorizer
+  failures (the authorizer failed rather than refused: the API answers 503),
+  counted by metric filters on the access log.
 - classifier errors: the `ClassifierErrors` metric the write function emits
   (namespace `Aurra`, dimension `service` = the write function's Powertools
   service name) when the classifier fails, times out or answers nonsense.
+- every function: errors and throttles (the authorizer's errors include each
+  refused key, so its threshold is the 401 spike's); the functions with
+  reserved concurrency: concurrency at 80% of the reservation.
+- database: capacity at dbMaxCapacity, CPU, freeable memory; RDS Proxy
+  session pinning (nothing Aurra runs through the proxy should pin) and
+  connection borrow latency (the step before a 5 s borrow timeout).
+- WAF blocks (when the WAF is on), Bedrock throttling (when Bedrock is used).
+The maintenance schedule's failed runs reach the topic directly too
+(maintenance.py).
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ from __future__ import annotations
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from constructs import Construct
@@ -21,6 +33,7 @@ from infra import constants as c
 from infra.components.api import Api
 from infra.components.database import Database
 from infra.components.functions import Functions
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 PERIOD = cdk.Duration.minutes(5)
@@ -36,6 +49,7 @@ class Observability(Construct):
         api: Api,
         functions: Functions,
         database: Database,
+        keys: EncryptionKeys,
     ) -> None:
         super().__init__(scope, construct_id)
         stage = api.stage
@@ -45,6 +59,7 @@ class Observability(Construct):
             "AlarmTopic",
             display_name=f"Aurra {config.stage} alarms",
             enforce_ssl=True,
+            master_key=keys.topic,
         )
         if config.alarm_email:
             self.topic.add_subscription(subscriptions.EmailSubscription(config.alarm_email))
@@ -114,6 +129,10 @@ class Observability(Construct):
             treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
         )
         self.alarms = [self.error_rate_alarm, self.latency_alarm, self.classifier_alarm]
+        self._access_log_alarms(config, api)
+        self._function_alarms(config, functions)
+        self._database_alarms(config, database)
+        self._edge_alarms(config, api)
         for alarm in self.alarms:
             alarm.add_alarm_action(action)
             alarm.add_ok_action(action)
@@ -180,3 +199,223 @@ class Observability(Construct):
                 width=8,
             ),
         )
+
+    # ----------------------------------------------------------------- alarms
+    def _alarm(
+        self,
+        config: AurraConfig,
+        what: str,
+        metric: cw.IMetric,
+        threshold: float,
+        description: str,
+        *,
+        evaluation_periods: int = 1,
+        datapoints_to_alarm: int | None = None,
+        comparison: cw.ComparisonOperator = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    ) -> cw.Alarm:
+        construct_id = "".join(part.capitalize() for part in what.split("-")) + "Alarm"
+        alarm = cw.Alarm(
+            self,
+            construct_id,
+            alarm_name=c.alarm_name(config.stage, what),
+            alarm_description=description,
+            metric=metric,
+            threshold=threshold,
+            comparison_operator=comparison,
+            evaluation_periods=evaluation_periods,
+            datapoints_to_alarm=datapoints_to_alarm,
+            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+        )
+        self.alarms.append(alarm)
+        return alarm
+
+    def _access_log_alarms(self, config: AurraConfig, api: Api) -> None:
+        def counted(what: str, pattern: logs.IFilterPattern) -> cw.Metric:
+            metric_filter = logs.MetricFilter(
+                self,
+                "".join(part.capitalize() for part in what.split("-")) + "Filter",
+                log_group=api.access_logs,
+                metric_namespace=c.METRICS_NAMESPACE,
+                metric_name=c.access_log_metric_name(config.stage, what),
+                filter_pattern=pattern,
+                metric_value="1",
+            )
+            return metric_filter.metric(period=PERIOD, statistic="Sum", label=what)
+
+        self.unauthorized = counted("api-401", logs.FilterPattern.string_value("$.status", "=", "401"))
+        self.throttled = counted("api-429", logs.FilterPattern.string_value("$.status", "=", "429"))
+        self.authorizer_failures = counted(
+            "authorizer-failures",
+            logs.FilterPattern.any(
+                logs.FilterPattern.string_value("$.errorType", "=", "AUTHORIZER_FAILURE"),
+                logs.FilterPattern.string_value("$.errorType", "=", "AUTHORIZER_CONFIGURATION_ERROR"),
+            ),
+        )
+        self._alarm(
+            config,
+            "api-401-spike",
+            self.unauthorized,
+            config.unauthorized_alarm_threshold,
+            f"At least {config.unauthorized_alarm_threshold} requests answered 401 in five minutes: "
+            "a client with a revoked or wrong key, or someone trying keys.",
+        )
+        self._alarm(
+            config,
+            "api-429-spike",
+            self.throttled,
+            config.throttled_alarm_threshold,
+            f"At least {config.throttled_alarm_threshold} requests answered 429 in five minutes: keys "
+            "past their usage plan, or the stage past its throttle (then every tenant feels it).",
+        )
+        self._alarm(
+            config,
+            "authorizer-failures",
+            self.authorizer_failures,
+            5,
+            "The authorizer failed (not refused) at least 5 times in 2 of 3 five-minute periods: "
+            "callers get 503; the database or the proxy is likely unreachable.",
+            evaluation_periods=3,
+            datapoints_to_alarm=2,
+        )
+
+    def _function_alarms(self, config: AurraConfig, functions: Functions) -> None:
+        for name in c.ALL_FUNCTIONS:
+            fn = functions.by_name[name]
+            # Handlers answer errors with the envelope; an Errors count is a
+            # crash or a timeout. The authorizer's include every refused key.
+            threshold = config.unauthorized_alarm_threshold if name == c.AUTHORIZER else 1
+            self._alarm(
+                config,
+                f"{name}-errors",
+                fn.function.metric_errors(period=PERIOD, statistic="Sum"),
+                threshold,
+                f"The {name} function failed (an exception or a timeout) at least {threshold} "
+                "time(s) in five minutes; its log group has the details.",
+            )
+            self._alarm(
+                config,
+                f"{name}-throttles",
+                fn.function.metric_throttles(period=PERIOD, statistic="Sum"),
+                1,
+                f"The {name} function was throttled: its reserved concurrency or the account's "
+                "is used up (callers of the API get 502/503, asynchronous runs wait).",
+            )
+            if fn.reserved_concurrency and fn.reserved_concurrency > 1:
+                near = max(1, int(fn.reserved_concurrency * 0.8))
+                self._alarm(
+                    config,
+                    f"{name}-concurrency",
+                    cw.Metric(
+                        namespace="AWS/Lambda",
+                        metric_name="ConcurrentExecutions",
+                        dimensions_map={"FunctionName": fn.function.function_name},
+                        period=cdk.Duration.minutes(1),
+                        statistic="Maximum",
+                    ),
+                    near,
+                    f"The {name} function ran {near} or more at once (of {fn.reserved_concurrency} "
+                    "reserved) in 3 of 5 minutes: raise the reservation, or find the load.",
+                    evaluation_periods=5,
+                    datapoints_to_alarm=3,
+                )
+
+    def _database_alarms(self, config: AurraConfig, database: Database) -> None:
+        cluster = database.cluster
+        self._alarm(
+            config,
+            "db-capacity-at-max",
+            cluster.metric_serverless_database_capacity(period=PERIOD, statistic="Maximum"),
+            config.db_max_capacity,
+            f"Aurora ran at its maximum of {config.db_max_capacity} ACU for 15 minutes: "
+            "raise dbMaxCapacity (and the stage throttle with it) or find the load.",
+            evaluation_periods=3,
+        )
+        self._alarm(
+            config,
+            "db-cpu",
+            cluster.metric_cpu_utilization(period=PERIOD, statistic="Average"),
+            80,
+            "Aurora CPU at 80% or more for 15 minutes.",
+            evaluation_periods=3,
+        )
+        # Serverless v2 gives about 2 GiB per ACU; less than a tenth of the
+        # maximum free means the buffer cache is being squeezed.
+        low_memory = int(config.db_max_capacity * 2 * 1024**3 * 0.1)
+        self._alarm(
+            config,
+            "db-memory",
+            cluster.metric_freeable_memory(period=PERIOD, statistic="Minimum"),
+            low_memory,
+            f"Aurora freeable memory under {low_memory // 1024**2} MiB for 15 minutes: the "
+            "working set and the HNSW index no longer fit (docs/deploy.md, index sizing).",
+            evaluation_periods=3,
+            comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+        )
+        proxy = {"ProxyName": database.proxy.db_proxy_name}
+        self._alarm(
+            config,
+            "proxy-pinning",
+            cw.Metric(
+                namespace="AWS/RDS",
+                metric_name="DatabaseConnectionsCurrentlySessionPinned",
+                dimensions_map=proxy,
+                period=PERIOD,
+                statistic="Maximum",
+            ),
+            1,
+            "RDS Proxy kept database connections pinned to clients for 15 minutes: something "
+            "set session state through the proxy, and connections stop being shared.",
+            evaluation_periods=3,
+        )
+        self._alarm(
+            config,
+            "proxy-borrow-latency",
+            cw.Metric(
+                namespace="AWS/RDS",
+                metric_name="DatabaseConnectionsBorrowLatency",
+                dimensions_map=proxy,
+                period=PERIOD,
+                statistic="p90",
+            ),
+            1_000_000,
+            "Getting a database connection from RDS Proxy took over 1 s (p90, microseconds) in 2 "
+            "of 3 five-minute periods: the pool is exhausted; requests time out at 5 s with 503.",
+            evaluation_periods=3,
+            datapoints_to_alarm=2,
+        )
+
+    def _edge_alarms(self, config: AurraConfig, api: Api) -> None:
+        stack = cdk.Stack.of(self)
+        if api.web_acl is not None:
+            self._alarm(
+                config,
+                "waf-blocks",
+                cw.Metric(
+                    namespace="AWS/WAFV2",
+                    metric_name="BlockedRequests",
+                    dimensions_map={
+                        "WebACL": c.web_acl_name(config.stage),
+                        "Region": stack.region,
+                        "Rule": "ALL",
+                    },
+                    period=PERIOD,
+                    statistic="Sum",
+                ),
+                config.unauthorized_alarm_threshold,
+                f"The WAF blocked at least {config.unauthorized_alarm_threshold} requests in five "
+                "minutes (its log names the rule and the source).",
+            )
+        if config.uses_bedrock:
+            self._alarm(
+                config,
+                "bedrock-throttles",
+                cw.Metric(
+                    namespace="AWS/Bedrock",
+                    metric_name="InvocationThrottles",
+                    period=PERIOD,
+                    statistic="Sum",
+                ),
+                10,
+                "Bedrock throttled at least 10 model calls in five minutes (account-wide): "
+                "embeddings fail their writes and classifier calls fall back; request a quota increase.",
+            )

@@ -4,7 +4,15 @@ per session (see infra_testkit.py)."""
 from __future__ import annotations
 
 import pytest
-from infra_testkit import EXISTING_VPC, Synth, existing_vpc_lookup, synthesize
+from infra_testkit import (
+    EXISTING_VPC,
+    PROD_CERTIFICATE,
+    PROD_COPY_VAULT,
+    PROD_DOMAIN,
+    Synth,
+    existing_vpc_lookup,
+    synthesize,
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -23,21 +31,33 @@ def dev(tmp_path_factory: pytest.TempPathFactory) -> Synth:
 
 @pytest.fixture(scope="session")
 def prod(tmp_path_factory: pytest.TempPathFactory) -> Synth:
-    """A production-like stage: Anthropic classifier (internet through NAT),
-    local embedder (so no Bedrock at all), WAF on, an alarm subscription."""
+    """A production-like stage: cdk.json's prod settings (hosted mode: KMS keys,
+    backups, the access-log export; WAF), plus the Anthropic classifier
+    (internet through NAT), the local embedder (so no Bedrock at all), an alarm
+    subscription, a custom domain with its DNS record and a backup copy."""
     return synthesize(
         tmp_path_factory.mktemp("cdk-prod"),
         stage="prod",
         classifier="anthropic",
         embedder="local",
-        wafEnabled="true",
         alarmEmail="ops@example.com",
         authorizerCacheTtlSeconds="120",
         throttleRateLimit="10",
         throttleBurstLimit="20",
         quotaLimit="5000",
         quotaPeriod="DAY",
+        domainName=PROD_DOMAIN,
+        certificateArn=PROD_CERTIFICATE,
+        hostedZoneId="Z0123456789ABCDEFGHIJ",
+        hostedZoneName="example.com",
+        backupCopyVaultArn=PROD_COPY_VAULT,
     )
+
+
+@pytest.fixture(scope="session")
+def bare_prod(tmp_path_factory: pytest.TempPathFactory) -> Synth:
+    """`cdk deploy -c stage=prod` and nothing else: what cdk.json keeps."""
+    return synthesize(tmp_path_factory.mktemp("cdk-bare-prod"), stage="prod")
 
 
 @pytest.fixture(scope="session")

@@ -62,6 +62,9 @@ def synthesize(outdir: Path, **overrides: Any) -> Synth:
 
 
 EXISTING_VPC = "vpc-0123456789abcdef0"
+PROD_DOMAIN = "api.example.com"
+PROD_CERTIFICATE = "arn:aws:acm:eu-west-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"
+PROD_COPY_VAULT = "arn:aws:backup:eu-west-1:210987654321:backup-vault:aurra-copies"
 
 
 def existing_vpc_lookup(account: str, region: str) -> dict[str, Any]:

@@ -46,11 +46,13 @@ def test_keys_are_metered_by_the_usage_plan(pg_url, configure):
     with mock_aws():
         client = boto3.client("apigateway", region_name="us-east-1")
         plan = client.create_usage_plan(name="aurra-test-default")["id"]
-        configure(AURRA_USAGE_PLAN_ID=plan, AWS_DEFAULT_REGION="us-east-1")
+        configure(AURRA_USAGE_PLAN_ID=plan, AWS_DEFAULT_REGION="us-east-1", AURRA_STAGE="prod")
         created = admin.perform({"action": "create", "tenant": f"metered-{uuid.uuid4().hex[:8]}"})
         keys = client.get_api_keys(includeValues=True)["items"]
         mine = [k for k in keys if k["value"] == created["key_id"]]
         assert len(mine) == 1 and mine[0]["enabled"]
+        # tagged with its stage: the only keys the stage's admin role may change
+        assert mine[0]["tags"] == {admin.API_KEY_STAGE_TAG: "prod"}
         assert [k["id"] for k in client.get_usage_plan_keys(usagePlanId=plan)["items"]] == [mine[0]["id"]]
         admin.perform({"action": "revoke", "key_id": created["key_id"]})
         assert client.get_api_key(apiKey=mine[0]["id"])["enabled"] is False

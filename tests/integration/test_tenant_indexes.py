@@ -232,3 +232,19 @@ def test_aurra_tenant_indexes_builds_them_from_the_command_line(fresh_url, tmp_p
     assert sorted(r["tenant_id"] for r in report["built"]) == sorted([str(a), str(b)])
     with psycopg.connect(fresh_url) as conn:
         assert existing_indexes(conn) == {a: True, b: True}
+
+
+def test_a_build_that_would_outlast_the_function_stops_at_the_statement_timeout(fresh_url: str) -> None:
+    """CREATE INDEX CONCURRENTLY waits for writes in flight; one held open stands for a build
+    too slow to finish. The statement timeout stops it (the run fails, reported), and a later
+    run drops the invalid leftover and builds it."""
+    big, _, _ = load(fresh_url, [40, 30, 30])  # under half the store: it gets its own index
+    with psycopg.connect(fresh_url) as blocker:
+        blocker.execute("LOCK TABLE memory_versions IN ROW EXCLUSIVE MODE")  # a writer, not committing
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            maintain(fresh_url, min_memories=35, statement_timeout_s=1)
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert existing_indexes(conn) == {big: False}
+    report = maintain(fresh_url, min_memories=35)
+    assert [d["tenant_id"] for d in report.dropped] == [str(big)]
+    assert [b["tenant_id"] for b in report.built] == [str(big)]

@@ -10,6 +10,9 @@ from aurra_core import keys
 from aurra_core.config import get_config
 from aurra_core.db import get_database
 
+# API keys are regional, shared by every stage: this tag says whose a key is.
+API_KEY_STAGE_TAG = "aurra-stage"
+
 
 def _api_gateway():
     import boto3
@@ -28,6 +31,8 @@ def _meter(key_id: UUID) -> None:
         value=str(key_id),
         enabled=True,
         description="Aurra API key (metering only; auth is the authorizer's)",
+        # The admin role may only change keys tagged with its own stage.
+        tags={API_KEY_STAGE_TAG: get_config().stage},
     )
     client.create_usage_plan_key(usagePlanId=plan, keyId=created["id"], keyType="API_KEY")
 

@@ -29,6 +29,18 @@ class ServiceConfig(BaseSettings):
     db_name: str | None = None
     db_pool_max: int = Field(default=4, ge=1, le=64)
     db_connect_timeout_s: int = Field(default=5, ge=1, le=60)
+    db_port: int = 5432
+    # In AWS: the login to sign in to RDS Proxy as, with an IAM token (db.py).
+    db_user: str | None = None
+    # TLS toward the proxy or the cluster; the CA file defaults to the bundle in certs/.
+    db_sslmode: Literal["verify-full", "verify-ca", "require"] = "verify-full"
+    db_sslrootcert: str | None = None
+    # The migrate function sets these logins' passwords from their secrets (a JSON list).
+    db_login_secret_arns: list[str] = Field(default_factory=list)
+    # Lambda's own variable: the region IAM tokens are signed for.
+    aws_region: str | None = Field(default=None, validation_alias="AWS_REGION")
+    # Index builds stop short of the maintenance function's timeout (0: no limit).
+    maintenance_statement_timeout_s: int = Field(default=0, ge=0, le=900)
 
     classifier: Literal["rules", "anthropic", "bedrock", "openai"] = "rules"
     classifier_timeout_s: float = Field(default=4.0, gt=0, le=30)

@@ -2,15 +2,29 @@
 
 The pool checks a connection before lending it, so a socket that died while a Lambda
 container was frozen is replaced instead of failing the request.
+
+Where a connection goes, and as whom:
+- locally and in tests, `AURRA_DATABASE_URL`;
+- in AWS, the API functions and the authorizer sign in to RDS Proxy as a login of their own
+  (`AURRA_DB_USER`: aurra_service, or aurra_keyadmin for the admin function) with an IAM
+  authentication token, made afresh for every new connection (a token lasts 15 minutes);
+  they never see a password;
+- the migrate and maintenance functions, which change the schema, sign in to the cluster as
+  its master user, from the master secret (`AURRA_DB_SECRET_ARN`), read afresh on every
+  invocation so a rotated password is picked up.
+TLS is `verify-full` against the Amazon RDS and Amazon Root CAs shipped in this package
+(certs/), so a connection only succeeds to the endpoint it named.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import psycopg
@@ -21,6 +35,8 @@ from aurra_core.errors import ServiceUnavailable
 
 # The role the service works as: it owns no table and cannot bypass row-level security.
 SERVICE_ROLE = "aurra_app"
+# The Amazon RDS CAs of every region and the Amazon Root CAs (RDS Proxy's certificates).
+CA_BUNDLE = Path(__file__).resolve().parent / "certs" / "aws-rds-ca-bundle.pem"
 
 
 def _configure(conn: psycopg.Connection) -> None:
@@ -30,29 +46,85 @@ def _configure(conn: psycopg.Connection) -> None:
     conn.commit()
 
 
-def resolve_conninfo(config: ServiceConfig) -> str:
-    """A libpq connection string from the local URL or, in AWS, from the RDS secret."""
-    if config.database_url:
-        return config.database_url
-    if not config.db_secret_arn:
-        raise ServiceUnavailable("database is not configured: set AURRA_DATABASE_URL or AURRA_DB_SECRET_ARN")
+def _get_secret(arn: str, *, fresh: bool) -> dict[str, Any]:
     from aws_lambda_powertools.utilities.parameters import get_secret
 
-    secret = json.loads(get_secret(config.db_secret_arn, max_age=300))
+    return json.loads(get_secret(arn, max_age=300, force_fetch=fresh))
+
+
+def _tls(config: ServiceConfig) -> dict[str, str]:
+    return {"sslmode": config.db_sslmode, "sslrootcert": config.db_sslrootcert or str(CA_BUNDLE)}
+
+
+def resolve_conninfo(config: ServiceConfig) -> str:
+    """A libpq connection string: the local URL, the IAM login (no password: see
+    `iam_password`) or, for schema changes, the master secret."""
+    if config.database_url:
+        return config.database_url
+    timeout = str(config.db_connect_timeout_s)
+    if config.db_user:
+        if not config.db_host:
+            raise ServiceUnavailable("database is not configured: AURRA_DB_USER needs AURRA_DB_HOST")
+        return psycopg.conninfo.make_conninfo(
+            host=config.db_host,
+            port=str(config.db_port),
+            dbname=config.db_name or "aurra",
+            user=config.db_user,
+            connect_timeout=timeout,
+            **_tls(config),
+        )
+    if not config.db_secret_arn:
+        raise ServiceUnavailable(
+            "database is not configured: set AURRA_DATABASE_URL, AURRA_DB_USER or AURRA_DB_SECRET_ARN"
+        )
+    secret = _get_secret(config.db_secret_arn, fresh=True)
     return psycopg.conninfo.make_conninfo(
         host=config.db_host or secret["host"],
-        port=str(secret.get("port", 5432)),
+        port=str(secret.get("port", config.db_port)),
         dbname=config.db_name or secret.get("dbname", "aurra"),
         user=secret["username"],
         password=secret["password"],
-        sslmode="require",
-        connect_timeout=str(config.db_connect_timeout_s),
+        connect_timeout=timeout,
+        **_tls(config),
     )
 
 
+def iam_password(config: ServiceConfig) -> Callable[[], dict[str, str]]:
+    """Connection arguments made per new connection: an IAM authentication token as the
+    password (signed locally with the function's credentials; no call to AWS)."""
+    import boto3
+
+    client = boto3.client("rds", region_name=config.aws_region)
+
+    def kwargs() -> dict[str, str]:
+        token = client.generate_db_auth_token(
+            DBHostname=config.db_host, Port=config.db_port, DBUsername=config.db_user
+        )
+        return {"password": token}
+
+    return kwargs
+
+
+def login_passwords(config: ServiceConfig) -> dict[str, str]:
+    """The service logins' current passwords, by user name, from their secrets (the migrate
+    function sets them on the database, so the proxy can sign in with them)."""
+    passwords = {}
+    for arn in config.db_login_secret_arns:
+        secret = _get_secret(arn, fresh=True)
+        passwords[secret["username"]] = secret["password"]
+    return passwords
+
+
 class Database:
-    def __init__(self, conninfo: str, max_size: int = 4, timeout_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        conninfo: str,
+        max_size: int = 4,
+        timeout_s: float = 10.0,
+        kwargs: Callable[[], Mapping[str, Any]] | None = None,
+    ) -> None:
         self._conninfo = conninfo
+        self._kwargs = kwargs
         self._max_size = max_size
         self._timeout_s = timeout_s
         self._pool: ConnectionPool | None = None
@@ -64,6 +136,7 @@ class Database:
                 if self._pool is None:
                     self._pool = ConnectionPool(
                         self._conninfo,
+                        kwargs=(lambda: dict(self._kwargs())) if self._kwargs else None,
                         min_size=1,
                         max_size=self._max_size,
                         timeout=self._timeout_s,
@@ -103,7 +176,8 @@ class Database:
 @lru_cache(maxsize=1)
 def get_database() -> Database:
     config = get_config()
-    return Database(resolve_conninfo(config), max_size=config.db_pool_max)
+    kwargs = iam_password(config) if config.db_user and not config.database_url else None
+    return Database(resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs)
 
 
 def reset_database() -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
 import psycopg
+from psycopg import sql
 
 # Any constant works; it only has to be the same for every process migrating this database.
 _MIGRATION_LOCK = 0x41555252  # "AURR"
@@ -61,6 +63,26 @@ def apply_migrations(conninfo: str, embedding_dim: int) -> list[str]:
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
     return applied_now
+
+
+def set_login_passwords(conninfo: str, passwords: Mapping[str, str]) -> list[str]:
+    """Give the service logins (created by the migrations) the passwords their secrets hold,
+    so RDS Proxy can sign in with them; return the logins set. A login the migrations did not
+    create is an error rather than a new role."""
+    done = []
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        for user, password in sorted(passwords.items()):
+            if (
+                conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s AND rolcanlogin", (user,)).fetchone()
+                is None
+            ):
+                raise RuntimeError(f"no login role {user!r}: the migrations create the service logins")
+            # ALTER ROLE takes no bind parameters; the literal is quoted by psycopg.
+            conn.execute(
+                sql.SQL("ALTER ROLE {} WITH PASSWORD {}").format(sql.Identifier(user), sql.Literal(password))
+            )
+            done.append(user)
+    return done
 
 
 def _check_embedding_dim(conn: psycopg.Connection, embedding_dim: int) -> None:

@@ -97,9 +97,15 @@ def maintain(
     min_memories: int | None = None,
     limit: int = DEFAULT_LIMIT,
     maintenance_work_mem: str | None = None,
+    statement_timeout_s: int = 0,
 ) -> MaintenanceReport:
     """Bring the tenants' own indexes in line with their sizes, as the table's owner. By
-    default a tenant needs one once the candidate search takes it to HNSW."""
+    default a tenant needs one once the candidate search takes it to HNSW.
+
+    `statement_timeout_s` (0: none) stops a build that would outlast the caller (the
+    maintenance function's own timeout): the build fails cleanly and reports, and its
+    invalid leftover is dropped and rebuilt by a later run, instead of the function being
+    killed mid-statement with nothing logged."""
     from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
 
     if min_memories is None:
@@ -110,6 +116,10 @@ def maintain(
             report.ran = False  # another run is at it
             return report
         try:
+            if statement_timeout_s:
+                conn.execute(
+                    sql.SQL("SET statement_timeout = {}").format(sql.Literal(f"{statement_timeout_s}s"))
+                )
             if maintenance_work_mem:
                 conn.execute(
                     sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(maintenance_work_mem))
