@@ -128,6 +128,9 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     if c.MIGRATIONS_DIR.is_dir():
         for sql in c.MIGRATIONS_DIR.glob("*.sql"):
             assert (site / "aurra_core" / "migrations" / sql.name).is_file()
+    # the CA bundle `verify-full` checks the database endpoints against
+    bundle = site / "aurra_core" / "certs" / "aws-rds-ca-bundle.pem"
+    assert bundle.read_text().count("BEGIN CERTIFICATE") >= 90
     for name in RUNTIME_PROVIDED:
         assert not (site / name).exists(), name
     assert not list(site.rglob("__pycache__"))
