@@ -75,6 +75,9 @@ GATEWAY_RESPONSES: dict[str, tuple[str | None, str, str | None]] = {
     # the authorizer failed rather than refused (the database is unreachable, say): transient
     "AUTHORIZER_FAILURE": ("503", "unavailable", "the service is unavailable right now; retry shortly"),
     "AUTHORIZER_CONFIGURATION_ERROR": ("500", "internal", "internal error"),
+    # the WAF's managed rules (IP reputation, known bad inputs); its rate and
+    # size rules answer 429 and 413 themselves (custom responses, below)
+    "WAF_FILTERED": ("403", "forbidden", "request blocked"),
     "DEFAULT_4XX": (None, "bad_request", None),
     "DEFAULT_5XX": (None, "internal", "internal error"),
 }
@@ -253,14 +256,40 @@ class Api(Construct):
                 visibility_config=visibility(name),
             )
 
-        def block(name: str, priority: int, statement: wafv2.CfnWebACL.StatementProperty):
+        def block(
+            name: str,
+            priority: int,
+            statement: wafv2.CfnWebACL.StatementProperty,
+            status: int,
+            body: str,
+            headers: dict[str, str] | None = None,
+        ) -> wafv2.CfnWebACL.RuleProperty:
+            """A blocking rule that answers with the API's own status and envelope."""
             return wafv2.CfnWebACL.RuleProperty(
                 name=name,
                 priority=priority,
-                action=wafv2.CfnWebACL.RuleActionProperty(block={}),
+                action=wafv2.CfnWebACL.RuleActionProperty(
+                    block=wafv2.CfnWebACL.BlockActionProperty(
+                        custom_response=wafv2.CfnWebACL.CustomResponseProperty(
+                            response_code=status,
+                            custom_response_body_key=body,
+                            response_headers=[
+                                wafv2.CfnWebACL.CustomHTTPHeaderProperty(name=k, value=v)
+                                for k, v in (headers or {}).items()
+                            ]
+                            or None,
+                        )
+                    )
+                ),
                 statement=statement,
                 visibility_config=visibility(name),
             )
+
+        bodies = {
+            "rate_limited": _envelope("rate_limited", "too many requests"),
+            "payload_too_large": _envelope("payload_too_large", "request body too large"),
+        }
+        retry = {"Retry-After": "60"}
 
         # Rule groups that never look at body size: memory writes carry up to
         # 4000 characters plus 8 KiB of metadata.
@@ -288,6 +317,9 @@ class Api(Construct):
                         ],
                     )
                 ),
+                429,
+                "rate_limited",
+                retry,
             ),
             # Junk tokens that change on every request: per source address.
             block(
@@ -298,6 +330,9 @@ class Api(Construct):
                         limit=config.waf_rate_limit, aggregate_key_type="IP"
                     )
                 ),
+                429,
+                "rate_limited",
+                retry,
             ),
             # The WAF inspects the first 64 KiB of a body (see association
             # config); anything beyond is "oversize", which matches.
@@ -316,6 +351,8 @@ class Api(Construct):
                         ],
                     )
                 ),
+                413,
+                "payload_too_large",
             ),
         ]
         self.web_acl = wafv2.CfnWebACL(
@@ -326,6 +363,10 @@ class Api(Construct):
             default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
             rules=rules,
             visibility_config=visibility("WebAcl"),
+            custom_response_bodies={
+                key: wafv2.CfnWebACL.CustomResponseBodyProperty(content=text, content_type="APPLICATION_JSON")
+                for key, text in bodies.items()
+            },
             association_config=wafv2.CfnWebACL.AssociationConfigProperty(
                 request_body={
                     "API_GATEWAY": wafv2.CfnWebACL.RequestBodyAssociatedResourceTypeConfigProperty(

@@ -1,9 +1,10 @@
 """Migrations on deploy: a custom resource whose handler is the migrate function.
 
 The resource's properties carry a fingerprint of
-layers/core/python/aurra_core/migrations/*.sql and the embedding dimension,
-so CloudFormation sends an Update (and the function applies what is new)
-exactly when a deploy brings new or changed migrations. The migrate function
+layers/core/python/aurra_core/migrations/*.sql, the embedding dimension and
+the service logins' secrets, so CloudFormation sends an Update (and the
+function applies what is new, and sets the logins' passwords) exactly when a
+deploy brings new or changed migrations or new login secrets. The migrate function
 answers {"PhysicalResourceId": ..., "Data": {...}}; it runs the same code as
 `aurra migrate`, `CREATE EXTENSION vector` included.
 """
@@ -97,6 +98,9 @@ class Migrations(Construct):
             properties={
                 "MigrationsFingerprint": self.fingerprint,
                 "EmbeddingDim": str(config.resolved_embedding_dim),
+                # a new login secret (a new password) reaches the database on
+                # the same deploy: the migrate function sets the passwords
+                "LoginSecrets": [secret.secret_arn for secret in database.login_secrets.values()],
             },
         )
         # Migrate once the writer accepts connections.

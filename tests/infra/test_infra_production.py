@@ -70,13 +70,24 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
         {"Header": {"Name": "authorization", "TextTransformations": [{"Priority": 0, "Type": "NONE"}]}}
     ]
     assert per_key["Limit"] == 10 * 300  # the usage plan's per-key rate (10/s here) over 5 minutes
-    assert rules[c.WAF_RULE_RATE_PER_KEY]["Action"] == {"Block": {}}
     per_ip = rules[c.WAF_RULE_RATE_PER_IP]["Statement"]["RateBasedStatement"]
     assert per_ip == {"AggregateKeyType": "IP", "Limit": 3000}
     size = rules[c.WAF_RULE_BODY_SIZE]["Statement"]["SizeConstraintStatement"]
     assert size["ComparisonOperator"] == "GT" and size["Size"] == 64 * 1024
     assert size["FieldToMatch"] == {"Body": {"OversizeHandling": "MATCH"}}
-    assert rules[c.WAF_RULE_BODY_SIZE]["Action"] == {"Block": {}}
+    # blocked requests get the API's own answers: 429 rate_limited and 413 payload_too_large
+    bodies = {k: json.loads(v["Content"]) for k, v in acl["Properties"]["CustomResponseBodies"].items()}
+    for rule, status, code in (
+        (c.WAF_RULE_RATE_PER_KEY, 429, "rate_limited"),
+        (c.WAF_RULE_RATE_PER_IP, 429, "rate_limited"),
+        (c.WAF_RULE_BODY_SIZE, 413, "payload_too_large"),
+    ):
+        response = rules[rule]["Action"]["Block"]["CustomResponse"]
+        assert response["ResponseCode"] == status, rule
+        assert bodies[response["CustomResponseBodyKey"]]["error"]["code"] == code, rule
+    assert {"Name": "Retry-After", "Value": "60"} in (
+        rules[c.WAF_RULE_RATE_PER_KEY]["Action"]["Block"]["CustomResponse"]["ResponseHeaders"]
+    )
     # bodies are inspected up to 64 KiB, so anything larger is "oversize" and matches
     assert acl["Properties"]["AssociationConfig"] == {
         "RequestBody": {"API_GATEWAY": {"DefaultSizeInspectionLimit": "KB_64"}}
@@ -129,6 +140,9 @@ def test_migrate_sets_the_login_passwords_from_their_secrets(dev: Synth) -> None
     ]
     assert len(attachments) == len(c.DB_LOGINS)
     assert all(a in listed for a in attachments)
+    # a new login secret re-runs the custom resource, so its password reaches the database
+    (resource,) = dev.of_type("Custom::AurraMigrations").values()
+    assert sorted(ref(a) for a in resource["Properties"]["LoginSecrets"]) == sorted(attachments)
     read = [
         s
         for s in statements(dev, ref(migrate["Properties"]["Role"]))

@@ -250,6 +250,7 @@ def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
         "rate_limited",
         "internal",
         "unavailable",  # 503, as the handlers answer when the database is unreachable
+        "forbidden",  # 403, the WAF's managed rules (deployed stages with the WAF)
     }
     for response_type, props in responses.items():
         headers = props["ResponseParameters"]
@@ -268,6 +269,7 @@ def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
         "MISSING_AUTHENTICATION_TOKEN": ("404", "not_found"),
         "DEFAULT_5XX": (None, "internal"),
         "AUTHORIZER_FAILURE": ("503", "unavailable"),
+        "WAF_FILTERED": ("403", "forbidden"),
     }
     for response_type, (status, code) in expected.items():
         props = responses[response_type]
