@@ -64,7 +64,7 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
     key_arn = sm.create_secret(Name="aurra/prod/anthropic-api-key", SecretString="sk-ant-test")["ARN"]
     parameters.clear_caches()
     conninfo = resolve_conninfo(ServiceConfig(database_url=None, db_secret_arn=db_arn, db_host="proxy.local"))
-    assert "host=proxy.local" in conninfo and "sslmode=require" in conninfo and "password=pw" in conninfo
+    assert "host=proxy.local" in conninfo and "sslmode=verify-full" in conninfo and "password=pw" in conninfo
     assert anthropic_api_key(ServiceConfig(anthropic_secret_arn=key_arn)) == "sk-ant-test"
 
 

@@ -29,6 +29,13 @@ def aws(monkeypatch):
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     for name in ("AURRA_DATABASE_URL", "AURRA_DB_USER", "AURRA_DB_HOST", "AURRA_DB_SECRET_ARN"):
         monkeypatch.delenv(name, raising=False)
+    # Powertools keeps one Secrets Manager client per process: another test's (another
+    # region's, another moto backend's) must not answer for this one.
+    from aws_lambda_powertools.utilities.parameters import base
+
+    base.DEFAULT_PROVIDERS.clear()
+    yield
+    base.DEFAULT_PROVIDERS.clear()
 
 
 def test_the_ca_bundle_holds_the_rds_and_proxy_authorities_none_expired() -> None:
