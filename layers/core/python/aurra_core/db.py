@@ -49,7 +49,8 @@ def _configure(conn: psycopg.Connection) -> None:
 def _get_secret(arn: str, *, fresh: bool) -> dict[str, Any]:
     from aws_lambda_powertools.utilities.parameters import get_secret
 
-    return json.loads(get_secret(arn, max_age=300, force_fetch=fresh))
+    secret: dict[str, Any] = json.loads(get_secret(arn, max_age=300, force_fetch=fresh))
+    return secret
 
 
 def _tls(config: ServiceConfig) -> dict[str, str]:
@@ -134,9 +135,10 @@ class Database:
         if self._pool is None:
             with self._lock:
                 if self._pool is None:
+                    make_kwargs = self._kwargs
                     self._pool = ConnectionPool(
                         self._conninfo,
-                        kwargs=(lambda: dict(self._kwargs())) if self._kwargs else None,
+                        kwargs=(lambda: dict(make_kwargs())) if make_kwargs else None,
                         min_size=1,
                         max_size=self._max_size,
                         timeout=self._timeout_s,
