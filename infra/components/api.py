@@ -273,11 +273,15 @@ class Api(Construct):
                         custom_response=wafv2.CfnWebACL.CustomResponseProperty(
                             response_code=status,
                             custom_response_body_key=body,
+                            # as on the handlers' and the gateway's own answers
                             response_headers=[
                                 wafv2.CfnWebACL.CustomHTTPHeaderProperty(name=k, value=v)
-                                for k, v in (headers or {}).items()
-                            ]
-                            or None,
+                                for k, v in {
+                                    "X-Content-Type-Options": "nosniff",
+                                    "Cache-Control": "no-store",
+                                    **(headers or {}),
+                                }.items()
+                            ],
                         )
                     )
                 ),
