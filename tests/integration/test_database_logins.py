@@ -12,7 +12,7 @@ import pytest
 from pipeline_support import ScriptedClassifier, deps
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from aurra_core import keys, queries, service
+from aurra_core import key_check, keys, queries, service
 from aurra_core.db import Database
 from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.errors import Unauthorized
@@ -67,8 +67,9 @@ def test_the_service_login_serves_a_tenant_through_the_layer(pg_url: str, logins
             WriteRequest(content="alice uses Vim", topic="preferences"),
             dataclasses.replace(deps(ScriptedClassifier(), level2=False), db=db),
         )
-        with db.tenant_transaction(None) as conn:
-            assert keys.authenticate(conn, raw) == caller
+        # the authorizer's check, through the service login
+        key_check.forget()
+        assert key_check.authenticate(db, raw) == caller
         page = queries.read_memory_page(caller, MemoryListQuery(), db, LexicalEmbedder(384))
         assert [m.content for m in page.memories] == ["alice uses Vim"]
     finally:
