@@ -87,4 +87,5 @@ class FlagsAndSecrets(Construct):
                 generate_secret_string=secretsmanager.SecretStringGenerator(
                     password_length=40, exclude_punctuation=True
                 ),
+                encryption_key=keys.secrets,
             )
