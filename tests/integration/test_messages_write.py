@@ -4,6 +4,7 @@ fails, and message content that tries to instruct the service."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -314,6 +315,26 @@ def test_messages_are_validated():
     with pytest.raises(ValueError, match=r"timezone|RFC 3339"):
         WriteBody(messages=[{"role": "user", "content": "y", "created_at": "2026-04-01T00:00:00"}])
     for wrong in (12, True, ["y"]):  # strict: never coerced to text
-        with pytest.raises(ValueError, match="messages.0.content"):
+        with pytest.raises(ValueError, match=r"messages\.0\.content"):
             WriteBody.model_validate({"messages": [{"role": "user", "content": wrong}]})
     assert isinstance(WriteBody(messages=[Message(role="user", content="y")]).request(), MessagesWriteRequest)
+
+
+def test_facts_past_the_requests_deadline_are_kept_unclassified(configure, db, new_key):
+    # A 7 s classifier and a deadline that leaves room for the first call only: classifications
+    # may start during the first 6 s (15 s in all, less the 9 s one classification may take:
+    # two attempts of 4 s and a backoff); the second fact is ready only after 7.
+    configure(AURRA_MESSAGES_WRITE_DEADLINE_S="15", AURRA_CLASSIFIER_TIMEOUT_S="4")
+    caller, _ = new_key()
+    seed = ScriptedClassifier()
+    for content in ("User uses Vim", "User lives in Lisbon", "User drinks coffee"):
+        write_memory(caller, WriteRequest(content=content, topic="general"), deps(seed))
+    slow = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99), before_answer=lambda: time.sleep(7))
+    conversation = [{"role": "user", "content": "I use Emacs now. I live in Porto now. I drink tea now."}]
+    outcome = write_conversation(caller, slow, messages=conversation)
+    facts = outcome.result.facts
+    assert len(facts) == 3 and all(f.created for f in facts)
+    assert len(slow.calls) == 1, "only the first fact's classification could end in time"
+    assert facts[0].auto_supersede.supersession is not None
+    assert [f.auto_supersede.skipped_reason for f in facts[1:]] == [SkippedReason.CLASSIFIER_ERROR] * 2
+    assert all(f.auto_supersede.ran and f.auto_supersede.candidates_examined for f in facts[1:])

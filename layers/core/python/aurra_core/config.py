@@ -50,6 +50,9 @@ class ServiceConfig(BaseSettings):
     extractor: Literal["rules", "anthropic", "bedrock", "openai"] | None = None
     # Per read; an extraction writes up to 50 facts, so it gets longer than a classification.
     extractor_timeout_s: float = Field(default=6.0, gt=0, le=30)
+    # A messages write starts a fact's classification only while it can end within this many
+    # seconds of the request's start (the write function runs for at most 25 s in AWS).
+    messages_write_deadline_s: float = Field(default=22.0, gt=0, le=900)
 
     # Any OpenAI-compatible Chat Completions endpoint with tool calling (classifier and
     # extractor "openai"). The key: AURRA_OPENAI_API_KEY locally, a secret in AWS.

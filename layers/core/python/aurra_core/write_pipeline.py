@@ -10,6 +10,7 @@ of them in one transaction, so that the request is one unit: all of its facts or
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +28,7 @@ from aurra_core.classifiers.base import (
     ClassifierVerdict,
     validate_verdicts,
 )
+from aurra_core.classifiers.claude import call_deadline
 from aurra_core.config import CANDIDATE_LIMIT, get_config
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
@@ -195,9 +197,11 @@ def prepare(
     key_settings: KeySettings,
     deps: WriteDependencies,
     level2_enabled: bool,
+    classify_until: float | None = None,
 ) -> PreparedFact:
     """The gates (plain code, before any model), the embedding, the candidates of the fact's
-    scope and, when there are some, one classifier call."""
+    scope and, when there are some, one classifier call: only if it can end by
+    `classify_until` (time.monotonic()), else the fact is stored as after a classifier error."""
     prepared = PreparedFact(fact, deps.embedder.embed(fact.content), AutoSupersedeResult())
     skipped = gate(
         level2_enabled=level2_enabled, requested=requested, key_settings=key_settings, topic=fact.topic
@@ -208,6 +212,15 @@ def prepare(
     candidates = _candidates(caller, prepared, key_settings, deps)
     if not candidates:
         prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
+        return prepared
+    if classify_until is not None and time.monotonic() > classify_until:
+        # The request's time is spent: a model call now could outlast the function. The fact is
+        # kept, unclassified, as a classifier failure would leave it.
+        prepared.outcome.ran = True
+        prepared.outcome.candidates_examined = len(candidates)
+        prepared.outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
+        metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
+        logger.warning("messages write out of time; storing the fact without classifying it")
         return prepared
     _run_classifier(prepared, candidates, key_settings, deps)
     return prepared
@@ -418,7 +431,12 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
     """A conversation (the `messages` form of POST /memories): extract its facts, put each
     through the pipeline as if it had been sent as `content`, store them all in one
     transaction. A fact's candidates are memories that existed before the request, never one
-    of its own facts."""
+    of its own facts. A fact's classification starts only while it can end within the
+    request's deadline (AURRA_MESSAGES_WRITE_DEADLINE_S); later facts are kept unclassified."""
+    config = get_config()
+    classify_until = (
+        time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
+    )
     key_settings = _key_settings(caller, deps.db)
     extraction = extract(request, key_settings, deps)
     level2_enabled = deps.flags.level2_enabled()
@@ -434,7 +452,9 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
             scope=request.scope,
             provenance={**provenance, "message_index": extracted.message_index},
         )
-        prepared.append(prepare(caller, fact, request.auto_supersede, key_settings, deps, level2_enabled))
+        prepared.append(
+            prepare(caller, fact, request.auto_supersede, key_settings, deps, level2_enabled, classify_until)
+        )
     outcomes = store_facts(caller, prepared, deps.db) if prepared else []
     report = ExtractionReport(
         extractor=extraction.extractor,
