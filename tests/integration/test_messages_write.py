@@ -321,20 +321,41 @@ def test_messages_are_validated():
 
 
 def test_facts_past_the_requests_deadline_are_kept_unclassified(configure, db, new_key):
-    # A 7 s classifier and a deadline that leaves room for the first call only: classifications
+    # A 7 s classifier and a deadline that leaves room for one round of calls: classifications
     # may start during the first 6 s (15 s in all, less the 9 s one classification may take:
-    # two attempts of 4 s and a backoff); the second fact is ready only after 7.
+    # two attempts of 4 s and a backoff). PARALLEL_FACTS facts start at once; the one after
+    # them is ready only after 7 s.
+    from aurra_core.write_pipeline import PARALLEL_FACTS
+
     configure(AURRA_MESSAGES_WRITE_DEADLINE_S="15", AURRA_CLASSIFIER_TIMEOUT_S="4")
+    caller, _ = new_key()
+    seed = ScriptedClassifier()
+    cities = ["Lisbon", "Oslo", "Lima", "Quito", "Accra", "Kyoto"][: PARALLEL_FACTS + 1]
+    for city in cities:
+        write_memory(caller, WriteRequest(content=f"User has a flat in {city}", topic="general"), deps(seed))
+    slow = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99), before_answer=lambda: time.sleep(7))
+    text = " ".join(f"I have a flat in {city} now." for city in cities)
+    outcome = write_conversation(caller, slow, messages=[{"role": "user", "content": text}])
+    facts = outcome.result.facts
+    assert len(facts) == PARALLEL_FACTS + 1 and all(f.created for f in facts)
+    assert len(slow.calls) == PARALLEL_FACTS, "only the first round of classifications could end in time"
+    late = [f for f in facts if f.auto_supersede.skipped_reason == SkippedReason.CLASSIFIER_ERROR]
+    assert len(late) == 1 and late[0].auto_supersede.ran and late[0].auto_supersede.candidates_examined
+
+
+def test_the_facts_model_calls_run_side_by_side(db, new_key):
+    """Three facts, each with a candidate: their classifications meet at a barrier that only
+    opens when all three are in flight at once. One after the other, it would break."""
+    import threading
+
     caller, _ = new_key()
     seed = ScriptedClassifier()
     for content in ("User uses Vim", "User lives in Lisbon", "User drinks coffee"):
         write_memory(caller, WriteRequest(content=content, topic="general"), deps(seed))
-    slow = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99), before_answer=lambda: time.sleep(7))
+    barrier = threading.Barrier(3, timeout=20)
+    together = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99), before_answer=barrier.wait)
     conversation = [{"role": "user", "content": "I use Emacs now. I live in Porto now. I drink tea now."}]
-    outcome = write_conversation(caller, slow, messages=conversation)
-    facts = outcome.result.facts
-    assert len(facts) == 3 and all(f.created for f in facts)
-    assert len(slow.calls) == 1, "only the first fact's classification could end in time"
-    assert facts[0].auto_supersede.supersession is not None
-    assert [f.auto_supersede.skipped_reason for f in facts[1:]] == [SkippedReason.CLASSIFIER_ERROR] * 2
-    assert all(f.auto_supersede.ran and f.auto_supersede.candidates_examined for f in facts[1:])
+    facts = write_conversation(caller, together, messages=conversation).result.facts
+    assert len(together.calls) == 3
+    assert all(f.auto_supersede.supersession is not None for f in facts), [f.auto_supersede for f in facts]
+    assert [f.memory.content for f in facts] == ["User uses Emacs now", "User lives in Porto now", "User drinks tea now"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -55,6 +56,9 @@ from aurra_core.models import (
 )
 from aurra_core.observability import logger, metrics
 from aurra_core.sensitive_topics import fact_topic
+
+# Facts of one messages write prepared at once (each holds a pooled connection while it searches).
+PARALLEL_FACTS = 3
 
 _RANK = {Verdict.DUPLICATE: 0, Verdict.CONTRADICTS: 1, Verdict.SUPPLEMENTS: 2, Verdict.NEW_FACT: 3}
 
@@ -441,20 +445,30 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
     extraction = extract(request, key_settings, deps)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
-    prepared = []
+    facts = []
     for extracted in extraction.facts:
         message = request.messages[extracted.message_index]
-        fact = Fact(
-            content=extracted.content,
-            topic=fact_topic(extracted.content, extracted.topic, request.topic),
-            valid_from=message.created_at or request.valid_from,
-            metadata=request.metadata,
-            scope=request.scope,
-            provenance={**provenance, "message_index": extracted.message_index},
+        facts.append(
+            Fact(
+                content=extracted.content,
+                topic=fact_topic(extracted.content, extracted.topic, request.topic),
+                valid_from=message.created_at or request.valid_from,
+                metadata=request.metadata,
+                scope=request.scope,
+                provenance={**provenance, "message_index": extracted.message_index},
+            )
         )
-        prepared.append(
-            prepare(caller, fact, request.auto_supersede, key_settings, deps, level2_enabled, classify_until)
+
+    def prepare_one(fact: Fact) -> PreparedFact:
+        return prepare(
+            caller, fact, request.auto_supersede, key_settings, deps, level2_enabled, classify_until
         )
+
+    # The facts are independent until they are stored (each compares only with memories that
+    # existed before the request), so their model calls run side by side, a few at a time:
+    # one fact's wait for the model is not the next fact's.
+    with ThreadPoolExecutor(max_workers=PARALLEL_FACTS, thread_name_prefix="aurra-fact") as pool:
+        prepared = list(pool.map(prepare_one, facts))
     outcomes = store_facts(caller, prepared, deps.db) if prepared else []
     report = ExtractionReport(
         extractor=extraction.extractor,
