@@ -243,3 +243,31 @@ def test_streamable_http_takes_each_callers_key(http_mcp: str, new_key) -> None:
     assert [m["content"] for m in results["own"].structured_content["memories"]] == ["User lives in Lisbon"]
     assert results["other"].structured_content["memories"] == [], "keys never see each other's tenants"
     assert results["no_key"].is_error and "AURRA_API_KEY" in text_of(results["no_key"])
+
+
+def test_remember_a_conversation_in_a_users_scope(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with in_memory(dev_server.base_url, key) as client:
+            stored = await client.call_tool(
+                "remember",
+                {
+                    "messages": [
+                        {"role": "user", "content": "I moved to Berlin last month."},
+                        {"role": "assistant", "content": "Noted!"},
+                    ],
+                    "user_id": "alice",
+                },
+            )
+            return {
+                "stored": stored,
+                "alice": await client.call_tool("recall", {"user_id": "alice"}),
+                "bob": await client.call_tool("recall", {"user_id": "bob"}),
+            }
+
+    results = run(scenario)
+    assert not results["stored"].is_error, text_of(results["stored"])
+    facts = results["stored"].structured_content["facts"]
+    assert facts and all(fact["memory"]["user_id"] == "alice" for fact in facts)
+    assert "Berlin" in text_of(results["stored"])
+    assert any("Berlin" in m["content"] for m in results["alice"].structured_content["memories"])
+    assert results["bob"].structured_content["memories"] == []
