@@ -29,8 +29,10 @@ def hashes(monkeypatch):
 
 
 def wrong_secret(raw: str) -> str:
-    prefix, _, secret = raw.rpartition("_")
-    return f"{prefix}_{'A' * len(secret)}"
+    # The secret may itself hold "_" (even end with one): replace all of it, after the lookup.
+    prefix, lookup, secret = raw.split("_", 2)
+    wrong = "A" * len(secret) if secret != "A" * len(secret) else "B" * len(secret)
+    return f"{prefix}_{lookup}_{wrong}"
 
 
 def test_unknown_revoked_and_wrong_keys_all_cost_one_scrypt(db, new_key, hashes):
