@@ -56,6 +56,16 @@ async function tenant(server: DevServer): Promise<{ client: Aurra; key: string }
   return { client: new Aurra({ apiKey: key, baseURL: server.baseURL }), key };
 }
 
+/**
+ * Whether the server has the review queue and budgets (its settings name them). Their tests
+ * skip on a server that predates them, and run, and must pass, on every server that has them.
+ */
+async function hasReviewQueue(server: DevServer, key: string): Promise<boolean> {
+  const response = await fetch(`${server.baseURL}/agent/settings`, { headers: { Authorization: `Bearer ${key}` } });
+  const settings = (await response.json()) as Record<string, unknown>;
+  return "proposal_min_confidence" in settings && "daily_model_calls_limit" in settings;
+}
+
 /** Run a compiled example as a user would: `node example.js`, key and URL in the environment. */
 async function example(name: string, server: DevServer, key: string): Promise<string> {
   const { stdout } = await run(process.execPath, [join(SDK, "build", "examples", `${name}.js`)], {
@@ -234,6 +244,69 @@ describe("the SDK against aurra dev", () => {
       assert.ok(e.details.some((d) => d.field === "messages.0.role"), JSON.stringify(e.details));
       return true;
     });
+  });
+
+  it("the review queue: a contradiction below the floor waits for a person to approve or dismiss it", async (t) => {
+    const { client, key } = await tenant(level2On);
+    if (!(await hasReviewQueue(level2On, key))) return t.skip("this server has no review queue yet");
+    // No offline verdict reaches 1.0, so every contradiction becomes a proposal.
+    const settings = await client.settings.update({ autoSupersedeDefault: true, minConfidence: 1, proposalMinConfidence: 0.5 });
+    assert.equal(settings.proposalMinConfidence, 0.5);
+    const vim = await client.memories.add({ content: "User uses Vim", topic: "preferences", validFrom: "2026-04-01T00:00:00Z" });
+    const emacs = await client.memories.add({
+      content: "User has been using Emacs as their daily editor, having moved away from Vim",
+      topic: "preferences",
+      validFrom: "2026-05-03T10:00:00Z",
+    });
+    const { decision, supersession, proposal, usage } = emacs.autoSupersede;
+    assert.equal(decision?.classifier, "contradicts");
+    assert.equal(decision?.notActedReason, "below_min_confidence");
+    assert.equal(supersession, null);
+    assert.equal(proposal?.supersededId, vim.memory.id);
+    assert.equal(usage?.modelCalls, 1);
+    assert.equal(usage?.costUsd, 0, "the offline classifier costs nothing");
+
+    const queue = await client.audit.list({ type: "supersession_proposed", status: "open" }).toArray();
+    assert.deepEqual(
+      queue.map((e) => [e.id, e.status, e.memoryId, e.supersededId]),
+      [[proposal?.auditEventId, "open", emacs.memory.id, vim.memory.id]],
+    );
+    const approved = await client.audit.approve(queue[0]!.id);
+    assert.equal(approved.event.type, "proposal_approved");
+    assert.equal(approved.superseded.id, vim.memory.id);
+    assert.equal(approved.superseded.status, "superseded");
+    assert.equal(approved.memory.supersedes, vim.memory.id);
+    assert.equal((await client.memories.get(vim.memory.id)).supersededEventId, approved.event.id);
+    assert.equal((await client.audit.get(queue[0]!.id)).status, "approved");
+    await assert.rejects(client.audit.dismiss(queue[0]!.id), ConflictError);
+    assert.deepEqual(await client.audit.list({ type: "supersession_proposed", status: "open" }).toArray(), []);
+
+    // Bob's switch, in his own scope, is dismissed: both facts stay current.
+    const bobVim = await client.memories.add({ content: "User uses Vim", topic: "preferences", userId: "bob" });
+    const bobEmacs = await client.memories.add({ content: "User switched from Vim to Emacs", topic: "preferences", userId: "bob" });
+    const queued = bobEmacs.autoSupersede.proposal;
+    assert.equal(queued?.supersededId, bobVim.memory.id);
+    const dismissed = await client.audit.dismiss(queued!.auditEventId!);
+    assert.equal(dismissed.event.type, "proposal_dismissed");
+    assert.equal((await client.audit.get(queued!.auditEventId!)).status, "dismissed");
+    assert.equal((await client.memories.get(bobVim.memory.id)).status, "current");
+    await assert.rejects(client.audit.approve(queued!.auditEventId!), ConflictError);
+  });
+
+  it("budgets: a key with no model calls left keeps writing, unclassified", async (t) => {
+    const { client, key } = await tenant(level2On);
+    if (!(await hasReviewQueue(level2On, key))) return t.skip("this server has no budgets yet");
+    const settings = await client.settings.update({ autoSupersedeDefault: true, dailyModelCallsLimit: 0 });
+    assert.equal(settings.dailyModelCallsLimit, 0);
+    const vim = await client.memories.add({ content: "User uses Vim", topic: "preferences" });
+    const emacs = await client.memories.add({ content: "User switched from Vim to Emacs", topic: "preferences" });
+    assert.equal(emacs.created, true);
+    assert.equal(emacs.autoSupersede.ran, false);
+    assert.equal(emacs.autoSupersede.skippedReason, "budget_exhausted");
+    assert.equal(emacs.autoSupersede.usage, null);
+    assert.equal((await client.memories.get(vim.memory.id)).status, "current");
+    const lifted = await client.settings.update({ dailyModelCallsLimit: null });
+    assert.equal(lifted.dailyModelCallsLimit, null);
   });
 
   it("supersedes by hand, both ways, and refuses to do it twice", async () => {
