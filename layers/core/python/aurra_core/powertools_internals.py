@@ -12,7 +12,10 @@ of what this module relies on:
 - `IdempotencyHandler`, which the idempotency utility does not export, to run one call under
   an Idempotency-Key without its decorator (the key comes from a header, not the event);
 - `BasePersistenceLayer._validate_payload`, which a persistence layer of our own must call when
-  it finds an existing record in the same statement that tried to claim it.
+  it finds an existing record in the same statement that tried to claim it;
+- `Tracer._is_tracer_disabled`, the Tracer's own rule for when tracing is off (outside Lambda,
+  under SAM or Chalice local, POWERTOOLS_TRACE_DISABLED), which the lazy tracer asks before it
+  creates a Tracer (and with it the X-Ray recorder).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from aws_lambda_powertools import Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
 if TYPE_CHECKING:
@@ -103,3 +107,9 @@ def run_idempotent(
 def validate_payload(layer: BasePersistenceLayer, new: DataRecord, stored: DataRecord) -> None:
     """Raise IdempotencyValidationError when `new` carries another payload than `stored`."""
     layer._validate_payload(data_payload=new, stored_data_record=stored)
+
+
+def tracing_disabled() -> bool:
+    """Whether a Tracer created now would be disabled, without creating one (creating one
+    imports the X-Ray SDK)."""
+    return bool(Tracer._is_tracer_disabled())
