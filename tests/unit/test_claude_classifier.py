@@ -9,7 +9,7 @@ import pytest
 from messages_api_fake import error_body, text_message, tool_message
 
 from aurra_core.classifiers.base import Candidate
-from aurra_core.classifiers.claude import ClaudeClassifier, bedrock_model_id
+from aurra_core.classifiers.claude import ClaudeClassifier, bedrock_model_id, max_output_tokens
 from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL_NAME, user_message
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
@@ -57,8 +57,26 @@ def test_one_forced_tool_call_for_all_candidates():
     assert len(requests) == 1
     sent = json.loads(requests[0].content)
     assert sent["tool_choice"] == {"type": "tool", "name": TOOL_NAME}
-    assert sent["system"] == SYSTEM_PROMPT
+    # The static prefix (tools, then this block) is marked for the prompt cache.
+    assert sent["system"] == [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": {"type": "ephemeral"}}]
+    assert sent["max_tokens"] == max_output_tokens(2) < max_output_tokens(3)
+    assert "cache_read_input_tokens" not in out.details  # the provider reported none
     assert str(VIM.id) in sent["messages"][0]["content"] and str(TEA.id) in sent["messages"][0]["content"]
+
+
+def test_prompt_cache_reads_and_writes_are_reported_as_the_provider_counts_them():
+    message = tool_message([verdict(VIM, "contradicts", 0.96)], model="claude-sonnet-4-5-20250929")
+    message["usage"] = {
+        "input_tokens": 130,
+        "output_tokens": 41,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 1452,
+    }
+    clf, _ = classifier(answer(message))
+    out = clf.classify("alice switched to Emacs", "preferences", [VIM], "claude-sonnet-4-5-20250929")
+    assert (out.details["input_tokens"], out.details["output_tokens"]) == (130, 41)
+    assert out.details["cache_read_input_tokens"] == 1452
+    assert out.details["cache_creation_input_tokens"] == 0
 
 
 def test_stranger_ids_and_bad_values_are_dropped():

@@ -15,7 +15,24 @@ from aurra_core.classifiers.base import Candidate, Classification, validate_verd
 from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
 from aurra_core.errors import ClassifierError
 
-MAX_OUTPUT_TOKENS = 1024
+# The answer is one record_verdicts call: about 45 tokens per verdict with a reason of at most
+# 12 words (a candidate id is ~25 of them), plus the call's own wrapping. The limit leaves
+# room for nearly twice that, so it bounds a runaway answer without cutting an honest one.
+OUTPUT_TOKENS_BASE = 64
+OUTPUT_TOKENS_PER_CANDIDATE = 80
+
+
+def max_output_tokens(candidate_count: int) -> int:
+    return OUTPUT_TOKENS_BASE + OUTPUT_TOKENS_PER_CANDIDATE * max(candidate_count, 1)
+
+
+# The system prompt and the tool definition are the same in every call: one cache breakpoint
+# on the system block caches both (the cached prefix is tools, then system). A model caches
+# a prefix only from its own minimum length on (1,024 tokens for Sonnet 4.5, Sonnet 4 and
+# Opus 4.1; 4,096 for Haiku 4.5 and Opus 4.5, above this prompt's ~1,440): below it the
+# request is served and billed as if unmarked, so the marker costs nothing where it does not
+# apply.
+SYSTEM = [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": {"type": "ephemeral"}}]
 
 # Bedrock names Claude models differently; the key's setting holds the Anthropic id.
 BEDROCK_MODEL_IDS = {
@@ -91,8 +108,8 @@ class ClaudeClassifier:
             def create() -> Any:
                 return messages.create(
                     model=self._model_id(model),
-                    max_tokens=MAX_OUTPUT_TOKENS,
-                    system=SYSTEM_PROMPT,
+                    max_tokens=max_output_tokens(len(candidates)),
+                    system=SYSTEM,
                     tools=[TOOL],
                     tool_choice={"type": "tool", "name": TOOL_NAME},
                     messages=[{"role": "user", "content": user_message(new_content, new_topic, candidates)}],
@@ -123,6 +140,13 @@ class ClaudeClassifier:
                 "output_tokens": getattr(usage, "output_tokens", None),
                 "verdicts_returned": len(tool_inputs[0].get("verdicts") or []),
                 "verdicts_kept": len(verdicts),
+                # Input tokens read from and written to the prompt cache, billed apart from
+                # input_tokens (which counts only the rest); absent when the provider says nothing.
+                **{
+                    name: count
+                    for name in ("cache_read_input_tokens", "cache_creation_input_tokens")
+                    if isinstance(count := getattr(usage, name, None), int)
+                },
             },
         )
 

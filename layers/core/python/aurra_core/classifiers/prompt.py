@@ -8,7 +8,7 @@ from typing import Any
 
 from aurra_core.classifiers.base import Candidate
 
-PROMPT_VERSION = "2026-11-29.1"
+PROMPT_VERSION = "2026-11-30.1"
 TOOL_NAME = "record_verdicts"
 
 SYSTEM_PROMPT = """\
@@ -78,7 +78,7 @@ Examples:
 5. EXISTING "User lives in Lisbon" / NEW "The user lives in Lisbon, Portugal" -> duplicate,
    0.92, "Same fact with the country added."
 
-Write each reason as one short sentence naming the signal that decided."""
+Write each reason in at most 12 words, naming the signal that decided."""
 
 TOOL: dict[str, Any] = {
     "name": TOOL_NAME,
@@ -97,7 +97,7 @@ TOOL: dict[str, Any] = {
                             "enum": ["contradicts", "supplements", "duplicate", "new_fact"],
                         },
                         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                        "reason": {"type": "string", "description": "One sentence."},
+                        "reason": {"type": "string", "description": "At most 12 words."},
                     },
                     "required": ["candidate_id", "classifier", "confidence", "reason"],
                 },
