@@ -116,6 +116,10 @@ def login_passwords(config: ServiceConfig) -> dict[str, str]:
     return passwords
 
 
+# How long a request waits for the database while it is known unreachable (libpq's minimum).
+PROBE_CONNECT_TIMEOUT_S = 2
+
+
 class Database:
     def __init__(
         self,
@@ -130,6 +134,9 @@ class Database:
         self._timeout_s = timeout_s
         self._pool: ConnectionPool | None = None
         self._lock = threading.Lock()
+        # Set when a request found the database unreachable; cleared by the first connection
+        # that succeeds after it (see `_reconnect_now`).
+        self._unreachable = False
 
     def _get_pool(self) -> ConnectionPool:
         if self._pool is None:
@@ -152,11 +159,38 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
         """A transaction as the connecting (owner) role: migrations and administration only."""
+        if self._unreachable:
+            self._reconnect_now()
         try:
             with self._get_pool().connection() as conn:
                 yield conn
         except PoolTimeout as exc:
+            self._unreachable = True
             raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+        except psycopg.OperationalError:
+            self._unreachable = True  # the connection was lost under the transaction
+            raise
+
+    def _reconnect_now(self) -> None:
+        """The pool reconnects on its own with a backoff that doubles at each failure (1, 2,
+        4 ... s), so after a long outage its next try can be as far away as the outage was
+        long. While the database is known unreachable, each request tries one connection
+        itself instead: during the outage it fails at once (no wait for the pool's timeout);
+        the first that succeeds replaces the pool, backoff and all, by a new one that connects
+        now."""
+        try:
+            extra = dict(self._kwargs()) if self._kwargs else {}
+            if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(self._conninfo):
+                extra["connect_timeout"] = PROBE_CONNECT_TIMEOUT_S
+            psycopg.connect(self._conninfo, **extra).close()
+        except psycopg.OperationalError as exc:
+            raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+        with self._lock:
+            stale, self._pool = self._pool, None
+            self._unreachable = False
+        if stale is not None:
+            # Its workers may be asleep in a backoff: closing does not wait for them.
+            threading.Thread(target=stale.close, name="aurra-stale-pool-close", daemon=True).start()
 
     @contextmanager
     def tenant_transaction(self, tenant_id: UUID | None) -> Iterator[psycopg.Connection]:
