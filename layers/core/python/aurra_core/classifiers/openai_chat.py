@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aurra_core.classifiers.base import Candidate, Classification, validate_verdicts
-from aurra_core.classifiers.claude import MAX_OUTPUT_TOKENS, within_deadline
+from aurra_core.classifiers.claude import max_output_tokens, within_deadline
 from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
 from aurra_core.errors import ClassifierError
 from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, usage_details
@@ -47,7 +47,7 @@ class OpenAIClassifier:
             def create() -> Any:
                 return completions.create(
                     model=self._model,
-                    max_tokens=MAX_OUTPUT_TOKENS,
+                    max_tokens=max_output_tokens(len(candidates)),
                     messages=[
                         {"role": "system", "content": SYSTEM_PROMPT},
                         {"role": "user", "content": user_message(new_content, new_topic, candidates)},
