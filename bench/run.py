@@ -178,6 +178,12 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                 for level2 in (False, True):
                     r = write_path.run_direct(store, p["writes"], level2, rng)
                     r.update(shape=shape, size=size, label=store.label, level2=level2, via="direct")
+                    # The floor in the same run, on the same store: the insert alone for Level 2
+                    # off, the top-3 query and the insert for Level 2 on.
+                    floor = write_path.run_floor(store, p["writes"], level2, rng)
+                    r["floor"] = floor
+                    r["ratio_p50"] = r["p50_ms"] / floor["p50_ms"]
+                    r["ratio_p99"] = r["p99_ms"] / floor["p99_ms"]
                     results["write"].append(r)
                     parts = "  ".join(
                         f"{k} {v['mean_ms']:.2f} ({v['share']:.0%})" for k, v in r["parts"].items()
@@ -185,6 +191,11 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                     log(
                         f"  write direct, Level 2 {'on ' if level2 else 'off'}: p50 {r['p50_ms']:.2f}  p95 "
                         f"{r['p95_ms']:.2f}  p99 {r['p99_ms']:.2f} ms  | mean ms: {parts}  | {r['outcomes']}"
+                    )
+                    log(
+                        f"  floor ({'top-3 query + ' if level2 else ''}insert, plain psycopg): p50 "
+                        f"{floor['p50_ms']:.2f}  p99 {floor['p99_ms']:.2f} ms  -> write / floor: p50 "
+                        f"{r['ratio_p50']:.2f}x  p99 {r['ratio_p99']:.2f}x"
                     )
             if size == quick_size and (want_write or (want_tp and shape == "small")):
                 server = write_path.DevServerHandle(store.url, cluster.dir / f"dev-{shape}")

@@ -17,6 +17,7 @@ import random
 import statistics
 import sys
 import time
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from common import PartTimer, TimedClassifier, TimedEmbedder, new_fact_for, summary, timed_find_candidates
@@ -86,6 +87,76 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
         },
         "outcomes": outcomes,
     }
+
+
+# ---------------------------------------------------------------- the floor
+
+
+def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int = 10) -> dict:
+    """The floor under a write: one plain psycopg transaction per write on the same store, with
+    only what a write must do: insert the row and its vector (into the same table, so the same
+    indexes, the shared HNSW graph and a large tenant's own); with `search`, first the same top-3
+    query the candidate step sends (same ordering key, same ef_search, the strategy the service
+    would choose for the tenant, decided once before timing). No key settings read, no
+    row-level security role, no audit event, no Python around it. Embedding is outside the
+    timed part (the service's writes report it as its own part)."""
+    import psycopg
+    from pgvector.psycopg import register_vector
+
+    from aurra_core import store as memory_store
+    from aurra_core import tenant_indexes
+    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.ids import new_id
+
+    embedder = LexicalEmbedder(384)
+    conn = psycopg.connect(store.url)
+    register_vector(conn)
+    try:
+        strategies: dict = {}
+        for caller, _ in store.callers:
+            size = memory_store.count_current(
+                conn,
+                caller.tenant_id,
+                scope=memory_store.UNSCOPED,
+                at_most=memory_store.HNSW_MIN_TENANT_MEMORIES + 1,
+            )
+            own = tenant_indexes.has_own_index(conn, caller.tenant_id)
+            key = tenant_indexes.indexed_expression(384) if own else "embedding"
+            strategies[caller.tenant_id] = (size > memory_store.HNSW_MIN_TENANT_MEMORIES, key)
+        conn.commit()
+        totals: list[float] = []
+        for i in range(warmup + writes):
+            caller, _ = rng.choice(store.callers)
+            content = new_fact_for(store, caller.tenant_id, rng)
+            vector = embedder.embed(content)
+            hnsw, key = strategies[caller.tenant_id]
+            now = datetime.now(UTC)
+            started = time.perf_counter()
+            with conn.transaction():
+                if search:
+                    if hnsw:
+                        conn.execute("SELECT set_config('hnsw.ef_search', '200', true)")
+                        order = f"{key} <=> %(q)s"
+                    else:
+                        order = "(embedding <=> %(q)s) + 0"
+                    conn.execute(
+                        f"""SELECT memory_id, embedding <=> %(q)s FROM memory_versions
+                            WHERE tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL
+                            ORDER BY {order} LIMIT 3""",
+                        {"t": caller.tenant_id, "q": vector},
+                        prepare=False,
+                    ).fetchall()
+                conn.execute(
+                    """INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata,
+                           embedding, valid_from, recorded_at)
+                       VALUES (%s, %s, %s, 'general', '{}', %s, %s, %s)""",
+                    (new_id(), caller.tenant_id, content, vector, now, now),
+                )
+            if i >= warmup:
+                totals.append((time.perf_counter() - started) * 1000)
+    finally:
+        conn.close()
+    return summary(totals)
 
 
 # ---------------------------------------------------------------- over HTTP (aurra dev)
