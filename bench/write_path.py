@@ -95,9 +95,10 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
 def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int = 10) -> dict:
     """The floor under a write: one plain psycopg transaction per write on the same store, with
     only what a write must do: insert the row and its vector (into the same table, so the same
-    indexes, the shared HNSW graph and a large tenant's own); with `search`, first the same top-3
-    query the candidate step sends (same ordering key, same ef_search, the strategy the service
-    would choose for the tenant, decided once before timing). No key settings read, no
+    indexes, the shared HNSW graph and a large tenant's own); with `search`, first the top-3
+    vector query of the candidate step (same ordering key, same ef_search, the strategy the
+    service would choose for the tenant, decided once before timing); the candidate step's
+    topic and full-text rankings are not part of the floor. No key settings read, no
     row-level security role, no audit event, no Python around it. Embedding is outside the
     timed part (the service's writes report it as its own part)."""
     import psycopg
