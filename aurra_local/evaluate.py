@@ -19,7 +19,23 @@ THRESHOLDS = (0.85, 0.90, 0.95)
 
 
 def load_cases(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """One labeled case per line; a line that is not a JSON object is a ValueError naming it."""
+    cases = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except json.JSONDecodeError:
+            case = None
+        if (
+            not isinstance(case, dict)
+            or not isinstance(case.get("old"), dict)
+            or not isinstance(case.get("new"), dict)
+        ):
+            raise ValueError(f"{path}:{number}: not a labeled case (a JSON object with old, new and label)")
+        cases.append(case)
+    return cases
 
 
 def gated(case: dict[str, Any]) -> bool:

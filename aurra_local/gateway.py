@@ -4,7 +4,6 @@ the authorizer and then the route's handler, exactly as the deployed API does.""
 from __future__ import annotations
 
 import base64
-import importlib
 import json
 import re
 import threading
@@ -12,24 +11,15 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from types import ModuleType
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-# (method, resource, function) for every route of the API contract.
-ROUTES: list[tuple[str, str, str]] = [
-    ("POST", "/agent/memories", "write"),
-    ("GET", "/agent/memories", "query"),
-    ("GET", "/agent/memories/{id}", "query"),
-    ("GET", "/agent/memories/{id}/history", "query"),
-    ("POST", "/agent/memories/{id}/supersede", "supersede"),
-    ("GET", "/agent/settings", "settings"),
-    ("PATCH", "/agent/settings", "settings"),
-    ("GET", "/agent/audit", "audit"),
-    ("GET", "/agent/audit/{id}", "audit"),
-    ("POST", "/agent/audit/{id}/revert", "audit"),
-]
-FUNCTIONS = ("write", "query", "settings", "supersede", "audit", "authorizer", "migrate")
+from aurra_local import lambda_functions
+
+_catalog = lambda_functions.catalog()
+# (method, resource, function) for every route, and every function: from functions/__init__.py.
+ROUTES: list[tuple[str, str, str]] = list(_catalog.ROUTES)
+FUNCTIONS: tuple[str, ...] = tuple(_catalog.FUNCTIONS)
 API_ID = "aurralocal"
 STAGE = "local"
 ACCOUNT = "000000000000"
@@ -60,15 +50,9 @@ class LambdaContext:
         return 30_000
 
 
-def load_handler(function: str) -> ModuleType:
-    if function not in FUNCTIONS:
-        raise KeyError(f"unknown function {function!r}; one of {', '.join(FUNCTIONS)}")
-    return importlib.import_module(f"functions.{function}.handler")
-
-
 def invoke(function: str, event: dict[str, Any]) -> Any:
     context = LambdaContext(function_name=function, aws_request_id=str(uuid.uuid4()))
-    return load_handler(function).lambda_handler(event, context)
+    return lambda_functions.load_handler(function).lambda_handler(event, context)
 
 
 def match(method: str, path: str) -> tuple[str, str, dict[str, str]] | None:

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import json
 import typing
-from pathlib import Path
 from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
 from aurra_core.powertools_internals import registered_routes
-from aurra_local.gateway import load_handler
+from aurra_local.lambda_functions import catalog, load_handler
 
-HTTP_FUNCTIONS = ("write", "query", "supersede", "settings", "audit")
-DOCUMENT = Path(__file__).resolve().parents[1] / "docs" / "openapi.json"
 VERSION = "1.0.0"
 
 
@@ -41,7 +38,7 @@ def build() -> dict[str, Any]:
         },
         "security": [{"apiKey": []}],
     }
-    for function in HTTP_FUNCTIONS:
+    for function in catalog().HTTP_FUNCTIONS:
         app = load_handler(function).app
         document = app.get_openapi_schema(title="Aurra", version=VERSION).model_dump(
             mode="json", by_alias=True, exclude_none=True

@@ -7,6 +7,7 @@ deployed stage by these same names, so change them only together with it.
 
 from __future__ import annotations
 
+import runpy
 from pathlib import Path
 
 # --- repository layout -------------------------------------------------------
@@ -37,9 +38,12 @@ AUTHORIZER = "authorizer"
 MIGRATE = "migrate"
 ADMIN = "admin"
 MAINTENANCE = "maintenance"
+# The one list of functions and routes is functions/__init__.py (it imports nothing): read
+# by path, so the CDK app needs neither the layer nor the folder on sys.path.
+_CATALOG = runpy.run_path(str(FUNCTIONS_DIR / "__init__.py"))
 # Functions that serve a public route.
-ROUTE_FUNCTIONS = (WRITE, QUERY, SUPERSEDE, SETTINGS, AUDIT)
-ALL_FUNCTIONS = ROUTE_FUNCTIONS + (AUTHORIZER, MIGRATE, ADMIN, MAINTENANCE)
+ROUTE_FUNCTIONS: tuple[str, ...] = _CATALOG["HTTP_FUNCTIONS"]
+ALL_FUNCTIONS: tuple[str, ...] = _CATALOG["FUNCTIONS"]
 
 # What each function may do; infra/components/functions.py turns these into
 # IAM statements and security-group rules, nothing more.
@@ -81,20 +85,9 @@ SIZING = {
 # How often the maintenance function runs (an EventBridge schedule).
 MAINTENANCE_SCHEDULE_MINUTES = 60
 
-# --- HTTP routes (docs/api.md): (method, path, function) ---------------------
+# --- HTTP routes (docs/api.md): (method, path, function), from functions/__init__.py ---
 API_ROOT = "agent"
-ROUTES = (
-    ("POST", "/agent/memories", WRITE),
-    ("GET", "/agent/memories", QUERY),
-    ("GET", "/agent/memories/{id}", QUERY),
-    ("GET", "/agent/memories/{id}/history", QUERY),
-    ("POST", "/agent/memories/{id}/supersede", SUPERSEDE),
-    ("GET", "/agent/settings", SETTINGS),
-    ("PATCH", "/agent/settings", SETTINGS),
-    ("GET", "/agent/audit", AUDIT),
-    ("GET", "/agent/audit/{id}", AUDIT),
-    ("POST", "/agent/audit/{id}/revert", AUDIT),
-)
+ROUTES: tuple[tuple[str, str, str], ...] = _CATALOG["ROUTES"]
 AUTHORIZATION_HEADER = "Authorization"
 # The tag every customer API key carries (the admin function sets it): the
 # admin role may only read, change or delete keys of its own stage.
@@ -127,10 +120,14 @@ DB_PORT = 5432
 TITAN_EMBED_V2 = "amazon.titan-embed-text-v2:0"
 TITAN_EMBED_V2_DIMENSIONS = (256, 512, 1024)
 LOCAL_EMBEDDING_DIM = 384
+# The layer's choices (aurra_core.config.ServiceConfig) a deployment may make; the
+# test_one_source drift test holds them to the layer's. The MiniLM embedder is local only: its
+# weights and tokenizer are not in the Lambda layer.
 CLASSIFIERS = ("rules", "anthropic", "bedrock", "openai")
 # Extractors come from the same providers (and default to the classifier's).
 EXTRACTORS = CLASSIFIERS
 EMBEDDERS = ("local", "bedrock")
+LOCAL_ONLY_EMBEDDERS = ("minilm",)
 
 # --- environment variables read by the layer's settings ------------------------
 ENV_STAGE = "AURRA_STAGE"

@@ -11,7 +11,7 @@
   the default usage plan.
 - Errors that API Gateway produces itself (no or bad key, throttling, too
   large, unknown route, timeouts) use the same error envelope as the
-  handlers: {"error": {"code": ..., "message": ...}}.
+  handlers: {"error": {"code": ..., "message": ..., "details": []}}.
 - Load limits before the database: the authorizer's identity pattern
   refuses a header that is not an Aurra key without invoking anything; a
   stage-wide throttle sized to the database (`stageThrottleRateLimit`) caps
@@ -49,7 +49,7 @@ def _envelope(code: str, message: str | None = None) -> str:
     (`$context.error.messageString` is already a quoted JSON string).
     """
     text = json.dumps(message) if message is not None else "$context.error.messageString"
-    return '{"error": {"code": "%s", "message": %s}}' % (code, text)
+    return '{"error": {"code": "%s", "message": %s, "details": []}}' % (code, text)
 
 
 # response type -> (HTTP status or None to keep API Gateway's, code, fixed message)

@@ -258,6 +258,8 @@ def test_gateway_errors_use_the_api_error_envelope(dev: Synth) -> None:
         assert headers["gatewayresponse.header.Cache-Control"] == "'no-store'", response_type
         body = render_gateway_template(props["ResponseTemplates"]["application/json"])
         assert set(body) == {"error"}
+        assert set(body["error"]) == {"code", "message", "details"}, response_type
+        assert body["error"]["details"] == [], response_type
         assert body["error"]["code"] in api_codes
         assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     expected = {

@@ -196,7 +196,9 @@ def test_the_candidate_search_uses_the_tenants_index_and_stays_exact_and_in_the_
 
 def test_the_maintenance_function_builds_them(fresh_url, configure):
     from aurra_local.gateway import LambdaContext
-    from functions.maintenance.handler import lambda_handler
+    from aurra_local.lambda_functions import load_handler
+
+    lambda_handler = load_handler("maintenance").lambda_handler
 
     a, b, _ = load(fresh_url, [2_100, 2_050, 300])
     configure(AURRA_DATABASE_URL=fresh_url, AURRA_TENANT_INDEX_LIMIT="1")

@@ -1,12 +1,18 @@
 """docs/openapi.json is what the handlers generate; regenerate with `aurra openapi --write`."""
 
+import re
+from pathlib import Path
+
 from aurra_local import openapi
 from aurra_local.environment import apply_local_defaults
+from functions import ROUTES
+
+DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 
 
 def test_committed_document_matches_the_code():
     apply_local_defaults()
-    assert openapi.DOCUMENT.read_text() == openapi.render(), (
+    assert DOCUMENT.read_text() == openapi.render(), (
         "run `aurra openapi --write` and commit docs/openapi.json"
     )
 
@@ -21,3 +27,18 @@ def test_every_route_documents_its_errors_with_the_envelope():
             assert operation["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith(
                 "ErrorEnvelope"
             )
+
+
+def test_the_document_has_exactly_the_routes_of_the_one_list():
+    """functions.ROUTES (which the local gateway and the CDK app serve) against the document
+    the handlers generate; path parameters compared by position, not by name."""
+    apply_local_defaults()
+
+    def shape(path: str) -> str:
+        return re.sub(r"\{[^}]+\}", "{}", path)
+
+    document = openapi.build()["paths"]
+    documented = {
+        (method.upper(), shape(path)) for path, operations in document.items() for method in operations
+    }
+    assert documented == {(method, shape(path)) for method, path, _ in ROUTES}
