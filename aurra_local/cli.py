@@ -9,9 +9,12 @@ import signal
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from aurra_local.environment import apply_local_defaults
+
+if TYPE_CHECKING:
+    from aurra_core.admin import AdminAction, AdminResult
 
 DEFAULT_DATA_DIR = Path(".aurra")
 # Found from the working directory: a checkout's root, or wherever a user keeps their own.
@@ -54,7 +57,9 @@ def _migrate(url: str) -> list[str]:
 def _create_key(tenant: str, name: str | None = None) -> str:
     from aurra_core import admin
 
-    return admin.perform({"action": "create", "tenant": tenant, "name": name})["key"]
+    issued = admin.perform(admin.CreateKey(tenant=tenant, name=name))
+    assert isinstance(issued, admin.IssuedKey)
+    return issued.key
 
 
 def _dev_key(data_dir: Path) -> str:
@@ -130,47 +135,52 @@ def cmd_dev(args: argparse.Namespace) -> int:
     return 0
 
 
-def _admin(args: argparse.Namespace, request: dict) -> dict:
+def _admin(args: argparse.Namespace, action: AdminAction) -> AdminResult:
     """Run a key action locally, or in a deployed stage through its admin function."""
     if args.stage:
         from aurra_local.remote import invoke_admin
 
-        return invoke_admin(args.stage, request)
+        return invoke_admin(args.stage, action)
     from aurra_core import admin
 
     _migrate(_database_url(args.data_dir))
-    return admin.perform(request)
+    return admin.perform(action)
+
+
+def _key_action(args: argparse.Namespace) -> AdminAction:
+    from aurra_core import admin
+
+    if args.keys_command == "create":
+        return admin.CreateKey(tenant=args.tenant, name=args.name)
+    if args.keys_command == "list":
+        return admin.ListKeys(tenant=args.tenant)
+    if args.keys_command == "revoke":
+        return admin.RevokeKey(key_id=args.key_id)
+    return admin.RotateKey(key_id=args.key_id)
 
 
 def cmd_keys(args: argparse.Namespace) -> int:
-    action = args.keys_command
-    request: dict = {"action": action}
-    if action in ("create", "list"):
-        request["tenant"] = args.tenant
-    if action == "create":
-        request["name"] = args.name
-    if action in ("revoke", "rotate"):
-        request["key_id"] = args.key_id
+    from aurra_core.admin import IssuedKey, KeyList, RevokedKey
+
     try:
-        result = _admin(args, request)
+        result = _admin(args, _key_action(args))
     except Exception as exc:  # noqa: BLE001 - a CLI reports, it does not crash
-        print(f"aurra keys {action}: {exc}", file=sys.stderr)
+        print(f"aurra keys {args.keys_command}: {exc}", file=sys.stderr)
         return 1
-    if action == "list":
-        for key in result["keys"]:
-            state = f"revoked {key['revoked_at']}" if key["revoked_at"] else "active"
-            print(
-                f"{key['id']}  {key['prefix']}...  {key.get('name') or '-'}  created {key['created_at']}  {state}"
-            )
+    if isinstance(result, KeyList):
+        for key in result.keys:
+            state = f"revoked {key.revoked_at}" if key.revoked_at else "active"
+            print(f"{key.id}  {key.prefix}...  {key.name or '-'}  created {key.created_at}  {state}")
         return 0
-    if action == "revoke":
-        print(f"revoked {result['id']} at {result['revoked_at']}")
+    if isinstance(result, RevokedKey):
+        print(f"revoked {result.id} at {result.revoked_at}")
         return 0
-    if action == "rotate":
-        print(f"revoked {result['revoked_key_id']}; the new key {result['key_id']} is shown once:")
+    assert isinstance(result, IssuedKey)
+    if result.revoked_key_id is not None:
+        print(f"revoked {result.revoked_key_id}; the new key {result.key_id} is shown once:")
     else:
-        print(f"created key {result['key_id']} for tenant {args.tenant!r}; it is shown once:")
-    print(result["key"])
+        print(f"created key {result.key_id} for tenant {args.tenant!r}; it is shown once:")
+    print(result.key)
     return 0
 
 

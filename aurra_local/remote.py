@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from aurra_core.admin import RESULT_TYPES, AdminAction, AdminEvent, AdminResult
+
 
 def admin_function_name(stage: str) -> str:
     # The stack names it aurra-<stage>-admin (infra/constants.py: function_name).
     return f"aurra-{stage}-admin"
 
 
-def invoke_admin(stage: str, request: dict[str, Any], client: Any = None) -> dict[str, Any]:
+def invoke_admin(stage: str, action: AdminAction, client: Any = None) -> AdminResult:
+    """Send one action to the stage's admin function and read its typed result back."""
     if client is None:
         import boto3
 
@@ -19,12 +22,12 @@ def invoke_admin(stage: str, request: dict[str, Any], client: Any = None) -> dic
     response = client.invoke(
         FunctionName=admin_function_name(stage),
         InvocationType="RequestResponse",
-        Payload=json.dumps({"request": request}).encode(),
+        Payload=AdminEvent(request=action).model_dump_json().encode(),
     )
     payload = json.loads(response["Payload"].read() or b"{}")
     if response.get("FunctionError"):
         raise RuntimeError(f"the admin function failed: {payload.get('errorMessage', payload)}")
-    if not payload.get("ok"):
+    if not payload.pop("ok", False):
         error = payload.get("error", {})
         raise RuntimeError(f"{error.get('code', 'error')}: {error.get('message', payload)}")
-    return payload
+    return RESULT_TYPES[action.action].model_validate(payload)

@@ -5,42 +5,22 @@ Each Aurra key gets an API Gateway API key whose value is the Aurra key id, atta
 stage's usage plan, so API Gateway meters and throttles per customer key.
 """
 
-from typing import Annotated, Literal
-from uuid import UUID
+from typing import Any
 
 from aws_lambda_powertools.utilities.parser import event_parser
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, Field
 
 from aurra_core import admin
 from aurra_core.errors import AurraError
 from aurra_core.observability import logger
 
 
-class Create(BaseModel):
-    action: Literal["create"]
-    tenant: Annotated[str, Field(min_length=1, max_length=200)]
-    name: str | None = None
-
-
-class ListKeys(BaseModel):
-    action: Literal["list"]
-    tenant: Annotated[str, Field(min_length=1, max_length=200)]
-
-
-class Revoke(BaseModel):
-    action: Literal["revoke", "rotate"]
-    key_id: UUID
-
-
-class AdminRequest(BaseModel):
-    request: Annotated[Create | ListKeys | Revoke, Field(discriminator="action")]
-
-
 @logger.inject_lambda_context
-@event_parser(model=AdminRequest)
-def lambda_handler(event: AdminRequest, context: LambdaContext) -> dict:
+@event_parser(model=admin.AdminEvent)
+def lambda_handler(event: admin.AdminEvent, context: LambdaContext) -> dict[str, Any]:
+    """`{"ok": true, ...the action's result}`, or `{"ok": false, "error": {"code", "message"}}`."""
     try:
-        return {"ok": True, **admin.perform(event.request.model_dump())}
+        result = admin.perform(event.request)
     except AurraError as exc:
         return {"ok": False, "error": {"code": exc.code, "message": exc.message}}
+    return {"ok": True, **result.model_dump(mode="json", exclude_none=True)}

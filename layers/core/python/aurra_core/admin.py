@@ -1,10 +1,17 @@
 """Key administration, shared by the admin function (AWS) and the local CLI. In AWS each key
-also gets its API Gateway API key, so usage plans can meter it."""
+also gets its API Gateway API key, so usage plans can meter it.
+
+Typed end to end: the admin function's event is an `AdminEvent`, `perform` takes one action
+model and answers one result model, and `aurra keys --stage` sends and reads the same models.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Annotated, Any, Literal
 from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from aurra_core import keys
 from aurra_core.config import get_config
@@ -13,8 +20,85 @@ from aurra_core.db import get_database
 # API keys are regional, shared by every stage: this tag says whose a key is.
 API_KEY_STAGE_TAG = "aurra-stage"
 
+TenantName = Annotated[str, Field(min_length=1, max_length=200)]
 
-def _api_gateway():
+
+class CreateKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["create"] = "create"
+    tenant: TenantName
+    name: str | None = Field(default=None, max_length=200)
+
+
+class ListKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["list"] = "list"
+    tenant: TenantName
+
+
+class RevokeKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["revoke"] = "revoke"
+    key_id: UUID
+
+
+class RotateKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["rotate"] = "rotate"
+    key_id: UUID
+
+
+AdminAction = Annotated[CreateKey | ListKeys | RevokeKey | RotateKey, Field(discriminator="action")]
+
+
+class AdminEvent(BaseModel):
+    """What the admin function is invoked with: `{"request": {"action": ..., ...}}`."""
+
+    request: AdminAction
+
+
+class IssuedKey(BaseModel):
+    """A new key (create, rotate): the only time the key itself is shown."""
+
+    key_id: UUID
+    tenant_id: UUID
+    key: str
+    revoked_key_id: UUID | None = None
+
+
+class KeyInfo(BaseModel):
+    id: UUID
+    prefix: str
+    name: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class KeyList(BaseModel):
+    keys: list[KeyInfo]
+
+
+class RevokedKey(BaseModel):
+    id: UUID
+    tenant_id: UUID
+    revoked_at: datetime
+
+
+AdminResult = IssuedKey | KeyList | RevokedKey
+# What each action answers, for a caller that reads a result back from JSON.
+RESULT_TYPES: dict[str, type[AdminResult]] = {
+    "create": IssuedKey,
+    "rotate": IssuedKey,
+    "list": KeyList,
+    "revoke": RevokedKey,
+}
+
+
+def _api_gateway() -> Any:
     import boto3
 
     return boto3.client("apigateway")
@@ -47,39 +131,26 @@ def _unmeter(key_id: UUID) -> None:
         )
 
 
-def _json(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        k: (str(v) if v is not None and not isinstance(v, (str, int, float, bool)) else v)
-        for k, v in row.items()
-    }
-
-
-def perform(request: dict[str, Any]) -> dict[str, Any]:
+def perform(action: CreateKey | ListKeys | RevokeKey | RotateKey) -> AdminResult:
     """One administrative action. The database change commits only if metering succeeded."""
-    action = request["action"]
     db = get_database()
-    if action == "list":
+    if isinstance(action, ListKeys):
         with db.transaction() as conn:
-            return {"keys": [_json(k) for k in keys.list_keys(conn, request["tenant"])]}
-    if action == "create":
+            return KeyList(keys=[KeyInfo.model_validate(k) for k in keys.list_keys(conn, action.tenant)])
+    if isinstance(action, CreateKey):
         with db.transaction() as conn:
-            caller, raw = keys.create_key(conn, request["tenant"], request.get("name"))
+            caller, raw = keys.create_key(conn, action.tenant, action.name)
             _meter(caller.api_key_id)
-        return {"key_id": str(caller.api_key_id), "tenant_id": str(caller.tenant_id), "key": raw}
-    if action == "rotate":
+        return IssuedKey(key_id=caller.api_key_id, tenant_id=caller.tenant_id, key=raw)
+    if isinstance(action, RotateKey):
         with db.transaction() as conn:
-            caller, raw = keys.rotate_key(conn, UUID(str(request["key_id"])))
+            caller, raw = keys.rotate_key(conn, action.key_id)
             _meter(caller.api_key_id)
-            _unmeter(UUID(str(request["key_id"])))
-        return {
-            "key_id": str(caller.api_key_id),
-            "tenant_id": str(caller.tenant_id),
-            "key": raw,
-            "revoked_key_id": str(request["key_id"]),
-        }
-    if action == "revoke":
-        with db.transaction() as conn:
-            revoked = keys.revoke_key(conn, UUID(str(request["key_id"])))
-            _unmeter(UUID(str(request["key_id"])))
-        return _json(revoked)
-    raise ValueError(f"unknown action {action!r}")
+            _unmeter(action.key_id)
+        return IssuedKey(
+            key_id=caller.api_key_id, tenant_id=caller.tenant_id, key=raw, revoked_key_id=action.key_id
+        )
+    with db.transaction() as conn:
+        revoked: dict[str, Any] = keys.revoke_key(conn, action.key_id)
+        _unmeter(action.key_id)
+    return RevokedKey.model_validate(revoked)
