@@ -132,7 +132,9 @@ class Report:
             "recall": recall,
             "accuracy": _accuracy(j),
             "errors": sum(1 for x in j if x.label is None),
-            "at_thresholds": {f"{t:.2f}": dict(zip(("precision", "recall"), _pr(j, t))) for t in THRESHOLDS},
+            "at_thresholds": {
+                f"{t:.2f}": dict(zip(("precision", "recall"), _pr(j, t), strict=True)) for t in THRESHOLDS
+            },
             "confusion": {label: dict(row) for label, row in confusion.items()},
             "per_category": per_category,
             "false_positives": false_positives,

@@ -319,7 +319,7 @@ class TimedClassifier:
                 self._timer.add("classify", time.perf_counter() - started)
 
 
-class timed_find_candidates:
+class TimedFindCandidates:
     """A thin wrapper around store.find_candidates for the duration of a `with` block (the
     write pipeline calls it through the module, so this is what it runs)."""
 

@@ -128,7 +128,7 @@ def run(url: str, seed: int = 5) -> dict:
     for i, case in enumerate(cases):
         per_tenant[i % len(PLANS)].append(case)
     streams = []
-    for t, tenant_cases in enumerate(per_tenant):
+    for tenant_cases in per_tenant:
         items = [("old", c) for c in tenant_cases] + [("new", c) for c in tenant_cases]
         names = rng.sample(NAMES, 6)
         items += [

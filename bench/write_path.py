@@ -20,7 +20,7 @@ import time
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
-from common import PartTimer, TimedClassifier, TimedEmbedder, new_fact_for, summary, timed_find_candidates
+from common import PartTimer, TimedClassifier, TimedEmbedder, TimedFindCandidates, new_fact_for, summary
 
 PARTS = ("embed", "search", "classify", "transaction")
 
@@ -47,7 +47,7 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
     parts: dict[str, list[float]] = {p: [] for p in PARTS}
     outcomes = {"classified": 0, "superseded": 0, "duplicates": 0, "no_candidates": 0, "other_skips": 0}
     try:
-        with timed_find_candidates(timer):
+        with TimedFindCandidates(timer):
             for i in range(warmup + writes):
                 caller, _ = rng.choice(store.callers)
                 request = WriteRequest(

@@ -36,7 +36,7 @@ def acknowledge_findings(stack: AurraStack) -> None:
     database = stack.database
 
     # ------------------------------------------------------------ functions
-    for name, fn in functions.by_name.items():
+    for _name, fn in functions.by_name.items():
         acknowledge(
             fn,
             "AwsSolutions-IAM5[Resource::*]",

@@ -49,7 +49,7 @@ def _envelope(code: str, message: str | None = None) -> str:
     (`$context.error.messageString` is already a quoted JSON string).
     """
     text = json.dumps(message) if message is not None else "$context.error.messageString"
-    return '{"error": {"code": "%s", "message": %s, "details": []}}' % (code, text)
+    return f'{{"error": {{"code": "{code}", "message": {text}, "details": []}}}}'
 
 
 # response type -> (HTTP status or None to keep API Gateway's, code, fixed message)

@@ -159,20 +159,25 @@ class Observability(Construct):
         self.dashboard.add_widgets(
             cw.GraphWidget(
                 title="Function errors",
-                left=[f.metric_errors(period=PERIOD, label=n) for f, n in zip(fns, c.ALL_FUNCTIONS)],
+                left=[
+                    f.metric_errors(period=PERIOD, label=n) for f, n in zip(fns, c.ALL_FUNCTIONS, strict=True)
+                ],
                 width=8,
             ),
             cw.GraphWidget(
                 title="Function duration p99 (ms)",
                 left=[
                     f.metric_duration(period=PERIOD, statistic="p99", label=n)
-                    for f, n in zip(fns, c.ALL_FUNCTIONS)
+                    for f, n in zip(fns, c.ALL_FUNCTIONS, strict=True)
                 ],
                 width=8,
             ),
             cw.GraphWidget(
                 title="Function throttles",
-                left=[f.metric_throttles(period=PERIOD, label=n) for f, n in zip(fns, c.ALL_FUNCTIONS)],
+                left=[
+                    f.metric_throttles(period=PERIOD, label=n)
+                    for f, n in zip(fns, c.ALL_FUNCTIONS, strict=True)
+                ],
                 width=8,
             ),
         )

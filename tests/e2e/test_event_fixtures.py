@@ -90,6 +90,7 @@ def run_invoke(function: str, event_path: Path, pg_url: str) -> tuple[int, dict[
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     # The CLI prints the response as indented JSON; anything logged before it is one line per record.
     lines = proc.stdout.splitlines()

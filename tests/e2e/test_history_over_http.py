@@ -42,7 +42,7 @@ def test_idempotency_key_over_http(api):
 def test_the_sdk_retry_never_writes_twice(api, dev_server):
     from aurra import Aurra
 
-    _, caller = api()
+    _, _caller = api()
     client, _ = api()
     raw = client.headers["Authorization"].split()[1]
     # A transport that loses the first response after the server has committed the write.

@@ -545,7 +545,7 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
     assert secret["Name"] == "aurra/prod/anthropic-api-key"
     assert "GenerateSecretString" in secret and "SecretString" not in secret
     fns = aurra_functions(prod)
-    for name, fn in fns.items():
+    for _name, fn in fns.items():
         assert ref(fn["Properties"]["Environment"]["Variables"][c.ENV_ANTHROPIC_SECRET_ARN]) == secret_id
     readers = {
         name

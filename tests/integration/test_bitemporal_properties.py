@@ -8,6 +8,8 @@ runs the long one.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 from datetime import UTC, datetime, timedelta
 
@@ -94,10 +96,8 @@ class BitemporalMachine(RuleBasedStateMachine):
     def link(self, data):
         BitemporalMachine.operations += 1
         old, newer = data.draw(st.sampled_from(self.memories)), data.draw(st.sampled_from(self.memories))
-        try:
+        with contextlib.suppress(Conflict, ValidationFailed):
             supersede(self.caller, old, SupersedeRequest(superseded_by=newer), self.db, EMB)
-        except (Conflict, ValidationFailed):
-            pass
 
     @rule(data=st.data())
     def revert_one(self, data):
@@ -110,10 +110,8 @@ class BitemporalMachine(RuleBasedStateMachine):
             ]
         if not events:
             return
-        try:
+        with contextlib.suppress(Conflict):
             revert(self.caller, data.draw(st.sampled_from(events)).id, self.db)
-        except Conflict:
-            pass
 
     @rule(days=DAYS)
     def observe(self, days):
@@ -173,7 +171,7 @@ class BitemporalMachine(RuleBasedStateMachine):
             for row in rows.values():
                 chain = store.lineage(conn, self.caller.tenant_id, row)
                 spans = sorted((r.valid_from, r.valid_to or datetime.max.replace(tzinfo=UTC)) for r in chain)
-                for (a_from, a_to), (b_from, b_to) in zip(spans, spans[1:]):
+                for (_a_from, a_to), (b_from, _b_to) in itertools.pairwise(spans):
                     assert a_to <= b_from, f"overlapping validity in a lineage: {spans}"
                 if row.superseded_by is not None:
                     successor = rows.get(row.superseded_by) or store.select_memory(
@@ -249,9 +247,8 @@ class BitemporalMachine(RuleBasedStateMachine):
                     "DELETE FROM audit_events WHERE tenant_id = %s",
                 ]
         for sql in statements:
-            with pytest.raises(psycopg.errors.InsufficientPrivilege):
-                with self.db.transaction() as conn:
-                    conn.execute(sql, (self.caller.tenant_id,))
+            with pytest.raises(psycopg.errors.InsufficientPrivilege), self.db.transaction() as conn:
+                conn.execute(sql, (self.caller.tenant_id,))
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """Two writers racing to supersede the same memory, on real concurrent connections."""
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
@@ -19,27 +20,14 @@ def test_two_concurrent_supersessions_of_one_memory_end_with_exactly_one(db, new
     # Both writers get their verdict before either starts its transaction.
     barrier = threading.Barrier(2, timeout=10)
     clf = ScriptedClassifier(contradicts_when("alice uses Vim"), before_answer=barrier.wait)
-    results, errors = [], []
 
     def writer(text):
-        try:
-            results.append(
-                write_memory(
-                    caller, WriteRequest(content=text, topic="preferences", auto_supersede=True), deps(clf)
-                ).result
-            )
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
+        request = WriteRequest(content=text, topic="preferences", auto_supersede=True)
+        return write_memory(caller, request, deps(clf)).result
 
-    threads = [
-        threading.Thread(target=writer, args=(t,))
-        for t in ("alice switched to Emacs", "alice switched to Helix")
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert not errors
+    with ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(writer, t) for t in ("alice switched to Emacs", "alice switched to Helix")]
+        results = [f.result(timeout=30) for f in futures]  # a writer's error is raised here
     assert len(results) == 2 and all(r.created for r in results)
     acted = [r for r in results if r.auto_supersede.supersession is not None]
     assert len(acted) == 1

@@ -9,6 +9,7 @@ import pytest
 from aurra_core import keys, queries, service, store
 from aurra_core.db import SERVICE_ROLE
 from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.errors import NotFound
 from aurra_core.models import AuditListQuery, MemoryListQuery, SupersedeRequest, WriteRequest
 
 TABLES = ("tenants", "api_keys", "key_settings", "memory_versions", "audit_events")
@@ -26,7 +27,7 @@ def two_tenants(db, new_key):
 
 
 def test_unfiltered_queries_see_only_the_scoped_tenant(db, two_tenants):
-    alice, bob = two_tenants
+    _alice, bob = two_tenants
     with db.tenant_transaction(bob.tenant_id) as conn:
         for table in TABLES:
             column = "id" if table == "tenants" else "tenant_id"
@@ -87,21 +88,23 @@ def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
             )
             == []
         )
-        with pytest.raises(Exception):
+        with pytest.raises(NotFound):
             keys.get_key_settings(conn, alice)
 
 
 def test_writes_into_another_tenant_are_refused(db, two_tenants):
     alice, bob = two_tenants
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-        with db.tenant_transaction(bob.tenant_id) as conn:
-            store.insert_audit_event(
-                conn,
-                tenant_id=alice.tenant_id,
-                type=store.AuditType.REVERT,
-                created_at=datetime.now(UTC),
-                api_key_id=None,
-            )
+    with (
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"),
+        db.tenant_transaction(bob.tenant_id) as conn,
+    ):
+        store.insert_audit_event(
+            conn,
+            tenant_id=alice.tenant_id,
+            type=store.AuditType.REVERT,
+            created_at=datetime.now(UTC),
+            api_key_id=None,
+        )
 
 
 def test_the_service_role_owns_nothing_and_cannot_bypass(db):

@@ -179,9 +179,11 @@ def test_facts_and_audit_events_are_append_only_in_the_database(db, new_key):
         "DELETE FROM key_settings WHERE tenant_id = %s",
     ]
     for sql in statements:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="aurra"):
-            with db.transaction() as conn:
-                conn.execute(sql, (caller.tenant_id,))
+        with (
+            pytest.raises(psycopg.errors.InsufficientPrivilege, match="aurra"),
+            db.transaction() as conn,
+        ):
+            conn.execute(sql, (caller.tenant_id,))
     for table in ("memory_versions", "audit_events"):
         with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction() as conn:
             conn.execute(f"TRUNCATE {table}")

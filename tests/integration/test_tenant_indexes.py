@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import ClassVar
 
 import numpy as np
 import psycopg
@@ -50,7 +51,7 @@ def load(url: str, sizes: list[int], seed: int = 3) -> list[uuid.UUID]:
                 "recorded_at) FROM STDIN WITH (FORMAT BINARY)"
             ) as copy:
                 copy.set_types(["uuid", "uuid", "text", "text", "vector", "timestamptz", "timestamptz"])
-                for tenant, n in zip(tenants, sizes):
+                for tenant, n in zip(tenants, sizes, strict=True):
                     for i in range(n):
                         v = rng.standard_normal(DIM).astype(np.float32)
                         copy.write_row(
@@ -144,7 +145,7 @@ def test_one_run_at_a_time(fresh_url):
 class RecordingCursor(psycopg.Cursor):
     """Keeps the statements run through it, to plan the service's own query again."""
 
-    statements: list = []
+    statements: ClassVar[list[tuple[object, object]]] = []
 
     def execute(self, query, params=None, **kwargs):
         RecordingCursor.statements.append((query, params))
@@ -228,6 +229,7 @@ def test_aurra_tenant_indexes_builds_them_from_the_command_line(fresh_url, tmp_p
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout[proc.stdout.index("{") :])

@@ -28,6 +28,7 @@ Everything is bounded: no handler waits longer than `hang_max_s`, and `close()` 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -114,10 +115,8 @@ class FakeMessagesAPI:
     def _serve(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         mode = self.mode
         text = ""
-        try:
+        with contextlib.suppress(KeyError, IndexError, TypeError):
             text = body["messages"][0]["content"]
-        except (KeyError, IndexError, TypeError):
-            pass
         candidates = [(i, topic, json.loads(raw)) for i, topic, raw in MEMORY.findall(text)]
         new_match = NEW_FACT.search(text)
         new_fact = json.loads(new_match.group(1)) if new_match else ""
@@ -209,9 +208,8 @@ class FakeMessagesAPI:
                 }
             ],
         )
-        if mode == "slow":
-            if self._closing.wait(self.slow_s):
-                return
+        if mode == "slow" and self._closing.wait(self.slow_s):
+            return
         if mode == "drip":
             self._drip(handler, json.dumps(payload).encode())
             return

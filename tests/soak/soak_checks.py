@@ -4,6 +4,7 @@ invariants, time-travel answers asked again, and every HTTP status the clients s
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter, defaultdict
@@ -146,7 +147,7 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
         else:
             believed[memory_id] = open_versions[0]
         # Transaction time of one memory: contiguous, never overlapping.
-        for a, b in zip(vs, vs[1:]):
+        for a, b in itertools.pairwise(vs):
             if a["recorded_to"] != b["recorded_at"]:
                 findings.fail(
                     f"memory {memory_id}: version recorded {a['recorded_at']}..{a['recorded_to']} "
@@ -354,7 +355,7 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
                 f"a lineage has {len(current)} current memories: {[v['memory_id'] for v in current]}"
             )
         spans = sorted((v["valid_from"], v["valid_to"]) for v in members)
-        for (a_from, a_to), (b_from, _) in zip(spans, spans[1:]):
+        for (a_from, a_to), (b_from, _) in itertools.pairwise(spans):
             if a_to is None or a_to > b_from:
                 findings.fail(
                     f"overlapping validity in a lineage of {len(members)}: "
@@ -378,7 +379,7 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             return f"{path}: {len(a)} items, now {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return _first_difference(x, y, f"{path}[{i}]")
     return f"{path}: {_short(a, 120)} -> {_short(b, 120)}"
@@ -420,7 +421,7 @@ def _percentile(values: list[float], p: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def summarize(result: RunResult, findings: Findings) -> str:

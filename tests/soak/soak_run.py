@@ -409,7 +409,7 @@ class Client:
             (self.read_history, 5),
             (self.read_audit, 4),
         ]
-        functions, weights = zip(*ops)
+        functions, weights = zip(*ops, strict=True)
         try:
             while not self.stop.is_set() and time.monotonic() - self.started_at < self.profile.max_seconds:
                 if not self.ledger.take_budget():

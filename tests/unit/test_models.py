@@ -25,7 +25,7 @@ def test_unknown_fields_and_naive_timestamps_are_refused():
     with pytest.raises(ValidationError, match="timezone"):
         WriteRequest(content="a", valid_from="2026-04-01T00:00:00")
     for not_rfc3339 in (0.5, 1700000000, "1700000000", "2026-04-01", "tomorrow"):
-        with pytest.raises(ValidationError, match="RFC 3339|timezone"):
+        with pytest.raises(ValidationError, match=r"RFC 3339|timezone"):
             WriteRequest(content="a", valid_from=not_rfc3339)
     assert (
         WriteRequest(content="a", valid_from="2026-04-01T00:00:00+02:00").valid_from.utcoffset().seconds

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import zlib
 from functools import lru_cache
@@ -45,7 +46,7 @@ class LexicalEmbedder:
             padded = f"<{term}>"
             for i in range(len(padded) - 2):
                 self._add(vec, "c:" + padded[i : i + 3], 0.25)
-        for a, b in zip(terms, terms[1:]):
+        for a, b in itertools.pairwise(terms):
             self._add(vec, f"b:{a} {b}", 0.5)
         norm = float(np.linalg.norm(vec))
         if norm == 0.0:

@@ -125,7 +125,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     z *= z
     num = _ERF_A[4] * z
     den = z.copy()
-    for a, b in zip(_ERF_A[:3], _ERF_B[:3]):
+    for a, b in zip(_ERF_A[:3], _ERF_B[:3], strict=True):
         num += a
         num *= z
         den += b
@@ -139,7 +139,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     y = np.clip(ax, 0.5, 4.0)
     num = _ERF_C[8] * y
     den = y.copy()
-    for c, d in zip(_ERF_C[:7], _ERF_D[:7]):
+    for c, d in zip(_ERF_C[:7], _ERF_D[:7], strict=True):
         num += c
         num *= y
         den += d

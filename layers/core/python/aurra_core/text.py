@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# An apostrophe, straight or typographic (U+2019), joins a word's suffix ("user's").
+_WORD = re.compile("[a-z0-9]+(?:['\u2019][a-z]+)?")
 
 STOPWORDS = frozenset(
     """a an the and or but of to in on at for with by from as is are was were be been being am
@@ -16,7 +17,7 @@ STOPWORDS = frozenset(
 
 def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower()
-    return text.replace("’", "'")
+    return text.replace("\u2019", "'")
 
 
 def words(text: str) -> list[str]:

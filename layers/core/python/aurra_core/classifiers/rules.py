@@ -227,8 +227,8 @@ def subject_relation(o: Fact, n: Fact) -> tuple[str, str]:
             return "same", "same person named in both"
         if so.relations and not sn.relations and sn.kind in ("none", "pronoun") and not sn.key:
             return "compatible", "subject left implicit"
-        who_o = "'s ".join(("the subject",) + so.relations) if so.relations else "the subject"
-        who_n = "'s ".join(("the subject",) + sn.relations) if sn.relations else "the subject"
+        who_o = "'s ".join(("the subject", *so.relations)) if so.relations else "the subject"
+        who_n = "'s ".join(("the subject", *sn.relations)) if sn.relations else "the subject"
         return "different", f"different people ({who_o} vs {who_n})"
     kinds = {so.kind, sn.kind}
     if "none" in kinds or "pronoun" in kinds:
@@ -278,9 +278,8 @@ def _slot_relation(o: Fact, n: Fact) -> str | None:
     quals = {canon(q)[0] for q in lex.SLOT_QUALIFIERS}
     prim = {canon(q)[0] for q in lex.PRIMARY_QUALIFIERS} | {"favorit", "favourit"}
     so, sn = list(o.subject.slot), list(n.subject.slot)
-    if so and sn and so[-1] == sn[-1]:
-        if (set(so) & quals) != (set(sn) & quals):
-            return "qualifier"
+    if so and sn and so[-1] == sn[-1] and (set(so) & quals) != (set(sn) & quals):
+        return "qualifier"
     if so and sn and so[-1] != sn[-1] and so[-1] in sn[:-1] and sn[-1] not in _expand({so[-1]}):
         return "part"  # "User's phone" -> "User's phone case"
     if (
@@ -291,14 +290,12 @@ def _slot_relation(o: Fact, n: Fact) -> str | None:
         and sn[-1] not in so
         and not _fuzzy_overlap({so[-1]}, {sn[-1]})
         and not (_expand({so[-1]}) & _expand({sn[-1]}))
-    ):
-        if not (sn[-1] in o.term_set or so[-1] in n.term_set):
-            if (set(sn) - prim - quals) & o.term_set:
-                return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
-            return "attribute"
-    if sn and not so and len(sn) >= 2 and sn[-1] in o.term_set:
-        if (set(sn[:-1]) & quals) - o.term_set:
-            return "qualifier"  # "a phone" vs "a work phone"
+    ) and not (sn[-1] in o.term_set or so[-1] in n.term_set):
+        if (set(sn) - prim - quals) & o.term_set:
+            return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
+        return "attribute"
+    if sn and not so and len(sn) >= 2 and sn[-1] in o.term_set and (set(sn[:-1]) & quals) - o.term_set:
+        return "qualifier"  # "a phone" vs "a work phone"
     ho = (set(so[:-1]) - prim - quals) | ({so[-1]} - prim) if so else set()
     hn = (set(sn[:-1]) - prim - quals) | ({sn[-1]} - prim) if sn else set()
     if ho and hn:
@@ -498,7 +495,7 @@ def template_conflict(o: Fact, n: Fact) -> tuple[list[str], list[str], list[str]
     if len(replaces) != 1:
         return None
     _, i1, i2, j1, j2 = replaces[0]
-    for tag, k1, k2, l1, l2 in ops:
+    for tag, _k1, _k2, l1, _l2 in ops:
         if tag == "delete":
             return None
         if tag == "insert" and l1 < j1:

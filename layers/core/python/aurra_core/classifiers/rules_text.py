@@ -132,13 +132,14 @@ _VERBS = frozenset(
 
 def _norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
+    # Typographic quotes and dashes, written as escapes so no reader mistakes them for ASCII.
     return (
-        text.replace("’", "'")
-        .replace("‘", "'")
-        .replace("“", '"')
-        .replace("”", '"')
-        .replace("–", "-")
-        .replace("—", " - ")
+        text.replace("\u2019", "'")  # right single quotation mark
+        .replace("\u2018", "'")  # left single quotation mark
+        .replace("\u201c", '"')  # left double quotation mark
+        .replace("\u201d", '"')  # right double quotation mark
+        .replace("\u2013", "-")  # en dash
+        .replace("\u2014", " - ")  # em dash
     )
 
 
@@ -187,7 +188,7 @@ def _money(m: re.Match) -> str:
         "billion": 1e9,
     }
     amount *= mult.get((m.group(3) or "").strip(), 1)
-    return f" mo_{int(round(amount))} "
+    return f" mo_{round(amount)} "
 
 
 def _clock(hour: int, minute: int, ampm: str | None) -> int:
