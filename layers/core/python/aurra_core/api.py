@@ -90,7 +90,7 @@ def envelope(
     message: str,
     details: list[dict[str, Any]] | None = None,
     headers: dict[str, str] | None = None,
-) -> Response:
+) -> Response[str]:
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
@@ -99,7 +99,7 @@ def envelope(
     )
 
 
-def json_response(status: int, model: BaseModel) -> Response:
+def json_response(status: int, model: BaseModel) -> Response[Any]:
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
@@ -114,12 +114,12 @@ def _problem(error: dict[str, Any]) -> tuple[str, str]:
     return ".".join(loc) or "body", message
 
 
-def _domain_error(exc: AurraError) -> Response:
+def _domain_error(exc: AurraError) -> Response[str]:
     headers = {"Retry-After": "2"} if isinstance(exc, ServiceUnavailable) else None
     return envelope(exc.status_code, exc.code, exc.message, exc.details, headers)
 
 
-def _validation_error(exc: RequestValidationError) -> Response:
+def _validation_error(exc: RequestValidationError) -> Response[str]:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
         return envelope(400, "bad_request", "request body is not valid JSON")
@@ -134,11 +134,11 @@ def _validation_error(exc: RequestValidationError) -> Response:
     return envelope(422, "validation_error", message, details)
 
 
-def _route_not_found(_: NotFoundError) -> Response:
+def _route_not_found(_: NotFoundError) -> Response[str]:
     return envelope(404, "not_found", "no such route")
 
 
-def _database_unavailable(exc: psycopg.OperationalError) -> Response:
+def _database_unavailable(exc: psycopg.OperationalError) -> Response[str]:
     logger.warning("database unavailable", extra={"error": type(exc).__name__})
     return envelope(
         503,
@@ -148,7 +148,7 @@ def _database_unavailable(exc: psycopg.OperationalError) -> Response:
     )
 
 
-def _unexpected(exc: Exception) -> Response:
+def _unexpected(exc: Exception) -> Response[str]:
     logger.exception("unhandled error")
     return envelope(500, "internal", "internal error")
 

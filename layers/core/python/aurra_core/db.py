@@ -220,3 +220,11 @@ def reset_database() -> None:
     if get_database.cache_info().currsize:
         get_database().close()
     get_database.cache_clear()
+
+
+def one_row(row: Any) -> Any:
+    """The row of a statement that always returns one (`SELECT clock_timestamp()`, `INSERT ...
+    RETURNING`, `count(*)`): psycopg types `fetchone()` as optional, this says it is not."""
+    if row is None:
+        raise RuntimeError("the statement returned no row")
+    return row

@@ -6,7 +6,7 @@ import itertools
 import json
 import zlib
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -60,13 +60,13 @@ class BedrockTitanEmbedder:
 
     name = "amazon.titan-embed-text-v2:0"
 
-    def __init__(self, dim: int, client=None) -> None:
+    def __init__(self, dim: int, client: Any = None) -> None:
         if dim not in (256, 512, 1024):
             raise ValueError("Titan Text Embeddings V2 supports 256, 512 or 1024 dimensions")
         self.dim = dim
         self._client = client
 
-    def _bedrock(self):
+    def _bedrock(self) -> Any:
         if self._client is None:
             import boto3
 

@@ -41,7 +41,7 @@ _CONFIG = IdempotencyConfig(
 
 class PostgresPersistenceLayer(BasePersistenceLayer):
     def __init__(self, db: Callable[[], Database] = get_database) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # Powertools does not annotate it
         self._db = db
 
     @staticmethod
@@ -157,8 +157,9 @@ def run_once(
     idempotency_claim.clear()
 
     def call_and_keep() -> dict[str, Any]:
-        done["response"] = call()
-        return done["response"]
+        response = call()
+        done["response"] = response
+        return response
 
     try:
         return run_idempotent(  # type: ignore[no-any-return]
@@ -178,7 +179,8 @@ def run_once(
             # just after). Say what happened: an error would invite a retry that, once the
             # record's in-progress time ran out, would do it all again.
             logger.warning("idempotency record not completed", extra={"operation": operation})
-            return done["response"]
+            committed: dict[str, Any] = done["response"]
+            return committed
         if isinstance(exc.__cause__, (ServiceUnavailable, psycopg.OperationalError)):
             raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
         raise

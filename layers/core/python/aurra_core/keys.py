@@ -17,6 +17,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from aurra_core import store
+from aurra_core.db import one_row
 from aurra_core.errors import Conflict, NotFound
 from aurra_core.ids import new_id
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
@@ -46,12 +47,14 @@ def check_secret(secret: str, stored: str) -> bool:
 def ensure_tenant(conn: psycopg.Connection, name: str) -> UUID:
     row = conn.execute("SELECT id FROM tenants WHERE name = %s", (name,)).fetchone()
     if row:
-        return row[0]
+        found: UUID = row[0]
+        return found
     tenant_id = new_id()
     conn.execute(
         "INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING", (tenant_id, name)
     )
-    return conn.execute("SELECT id FROM tenants WHERE name = %s", (name,)).fetchone()[0]
+    tenant: UUID = one_row(conn.execute("SELECT id FROM tenants WHERE name = %s", (name,)).fetchone())[0]
+    return tenant
 
 
 def create_key(conn: psycopg.Connection, tenant_name: str, key_name: str | None = None) -> tuple[Caller, str]:

@@ -10,6 +10,8 @@ from importlib import resources
 import psycopg
 from psycopg import sql
 
+from aurra_core.db import one_row
+
 # Any constant works; it only has to be the same for every process migrating this database.
 _MIGRATION_LOCK = 0x41555252  # "AURR"
 
@@ -26,7 +28,7 @@ class Migration:
 
 def load_migrations(embedding_dim: int) -> list[Migration]:
     folder = resources.files("aurra_core") / "migrations"
-    found = sorted(p for p in folder.iterdir() if p.name.endswith(".sql"))
+    found = sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name)
     return [
         Migration(p.name.removesuffix(".sql"), p.read_text().replace("{{embedding_dim}}", str(embedding_dim)))
         for p in found
@@ -91,7 +93,9 @@ def _check_embedding_dim(conn: psycopg.Connection, embedding_dim: int) -> None:
         "INSERT INTO deployment_settings (key, value) VALUES ('embedding_dim', %s) ON CONFLICT DO NOTHING",
         (str(embedding_dim),),
     )
-    (stored,) = conn.execute("SELECT value FROM deployment_settings WHERE key = 'embedding_dim'").fetchone()
+    (stored,) = one_row(
+        conn.execute("SELECT value FROM deployment_settings WHERE key = 'embedding_dim'").fetchone()
+    )
     if int(stored) != embedding_dim:
         raise RuntimeError(
             f"this database stores {stored}-dimensional embeddings but the service is configured "

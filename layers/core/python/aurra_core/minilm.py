@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ HEAD_DIM = HIDDEN // HEADS
 LAYERS = 6
 LAYER_NORM_EPS = 1e-12
 
-_SAFETENSORS_DTYPES = {
+_SAFETENSORS_DTYPES: dict[str, np.dtype[Any]] = {
     "F32": np.dtype("<f4"),
     "F16": np.dtype("<f2"),
     "F64": np.dtype("<f8"),
@@ -153,7 +154,8 @@ def erf(x: np.ndarray) -> np.ndarray:
     num *= np.exp(-(ysq * ysq))
     num *= np.exp(-(y - ysq) * (y + ysq))
     mid = np.copysign(1.0 - num, x)
-    return np.where(ax <= 0.5, small, np.where(ax <= 4.0, mid, np.sign(x)))
+    result: np.ndarray = np.where(ax <= 0.5, small, np.where(ax <= 4.0, mid, np.sign(x)))
+    return result
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
@@ -170,7 +172,8 @@ def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarra
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     var = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(var + np.float32(LAYER_NORM_EPS)) * weight + bias
+    normalised: np.ndarray = centred / np.sqrt(var + np.float32(LAYER_NORM_EPS)) * weight + bias
+    return normalised
 
 
 @dataclass(frozen=True)
@@ -315,7 +318,8 @@ class _Model:
             out += layer.out_b
             out += x
             x = layer_norm(out, layer.out_ln_w, layer.out_ln_b)
-        return x.reshape(batch, seq, HIDDEN)
+        states: np.ndarray = x.reshape(batch, seq, HIDDEN)
+        return states
 
     def embed_ids(self, token_ids: Sequence[Sequence[int]]) -> np.ndarray:
         """Mean pooling under the attention mask, then L2 normalisation: (batch, 384) float32."""
@@ -325,7 +329,8 @@ class _Model:
         counts = np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         pooled = summed / counts
         norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return (pooled / norms).astype(np.float32)
+        embeddings: np.ndarray = (pooled / norms).astype(np.float32)
+        return embeddings
 
 
 _models: dict[Path, _Model] = {}
@@ -363,7 +368,8 @@ class MiniLMEmbedder:
 
     def embed(self, text: str) -> np.ndarray:
         model = self._model()
-        return model.embed_ids(model.tokenize([text]))[0]
+        embedding: np.ndarray = model.embed_ids(model.tokenize([text]))[0]
+        return embedding
 
     def embed_many(self, texts: Iterable[str]) -> np.ndarray:
         """(n, 384) float32 unit vectors, in the input order. Texts are batched by token count

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+from aws_lambda_powertools.logging.types import PowertoolsLogRecord
 
 from aurra_core.powertools_internals import tracing_disabled
 
@@ -55,7 +56,7 @@ def redact_query(query: str, *, keep_search_text: bool = False) -> str:
 
 
 class RedactingFormatter(LambdaPowertoolsFormatter):
-    def serialize(self, log: dict) -> str:
+    def serialize(self, log: dict[str, Any] | PowertoolsLogRecord) -> str:
         return redact(super().serialize(log))
 
 

@@ -42,7 +42,7 @@ class PerThreadResolver(APIGatewayRestResolver):
     def _per_thread(self) -> threading.local:
         return self.__dict__.setdefault("_aurra_per_thread", threading.local())  # type: ignore[no-any-return]
 
-    @property  # type: ignore[override]
+    @property
     def current_event(self) -> Any:
         return getattr(self._per_thread(), "current_event", None)
 
@@ -50,7 +50,7 @@ class PerThreadResolver(APIGatewayRestResolver):
     def current_event(self, value: Any) -> None:
         self._per_thread().current_event = value
 
-    @property  # type: ignore[override]
+    @property
     def lambda_context(self) -> Any:
         return getattr(self._per_thread(), "lambda_context", None)
 
@@ -58,7 +58,7 @@ class PerThreadResolver(APIGatewayRestResolver):
     def lambda_context(self, value: Any) -> None:
         self._per_thread().lambda_context = value
 
-    @property  # type: ignore[override]
+    @property
     def context(self) -> dict[str, Any]:
         state = self._per_thread()
         if not hasattr(state, "context"):

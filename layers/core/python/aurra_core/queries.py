@@ -101,7 +101,8 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
             endpoint=MEMORIES_ENDPOINT,
         )
     memories = [
-        row.to_memory(score=None if query.q is None else round(1.0 - distance, 6)) for row, distance in page
+        row.to_memory(score=None if query.q is None or distance is None else round(1.0 - distance, 6))
+        for row, distance in page
     ]
     return MemoryPage(memories=memories, next_cursor=next_cursor)
 

@@ -7,7 +7,7 @@ on a database, `store.select_*` / `insert_*` / `revise_*` are single SQL stateme
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel
@@ -46,7 +46,7 @@ def _once(
     operation: str,
     caller: Caller,
     key: str | None,
-    request: dict,
+    request: dict[str, Any],
     call: Callable[[], tuple[int, Result]],
     result_type: type[Result],
 ) -> tuple[int, Result]:
@@ -55,7 +55,7 @@ def _once(
     if key is None:
         return call()
 
-    def recorded() -> dict:
+    def recorded() -> dict[str, Any]:
         status, result = call()
         return {"status": status, "body": result.model_dump(mode="json")}
 

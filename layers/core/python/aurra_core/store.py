@@ -27,8 +27,9 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from aurra_core import idempotency_claim, tenant_indexes
+from aurra_core.db import one_row
 from aurra_core.ids import new_id
-from aurra_core.models import UNSCOPED, AuditEvent, AuditType, Memory, MemoryVersion, Scope
+from aurra_core.models import UNSCOPED, AuditEvent, AuditType, Memory, MemoryVersion, Scope, Verdict
 
 _MEMORY_COLUMNS = (
     "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "
@@ -118,7 +119,8 @@ def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
 
 def write_clock(conn: psycopg.Connection) -> datetime:
     """The transaction time of this write. Read it after taking every row lock the write needs."""
-    return conn.execute("SELECT clock_timestamp()").fetchone()[0]
+    now: datetime = one_row(conn.execute("SELECT clock_timestamp()").fetchone())[0]
+    return now
 
 
 def believed_now(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
@@ -128,7 +130,8 @@ def believed_now(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
     exclusive lock is held until the commit, and held through a read it would stall the
     tenant's writers for as long as the read takes."""
     conn.execute("SELECT pg_advisory_xact_lock(%s)", (_tenant_lock_key(tenant_id),))
-    return conn.execute("SELECT clock_timestamp()").fetchone()[0]
+    now: datetime = one_row(conn.execute("SELECT clock_timestamp()").fetchone())[0]
+    return now
 
 
 # ---------------------------------------------------------------- memories
@@ -172,7 +175,7 @@ def insert_version(
                 scope.agent_id,
             ),
         )
-        row = _row(cur.fetchone())
+        row = _row(one_row(cur.fetchone()))
     # The row as PostgreSQL gives it back must make a response: fail here, inside the
     # transaction, rather than commit a memory that every later read of the tenant would trip on.
     row.to_memory().model_dump_json()
@@ -211,7 +214,7 @@ def revise_version(
                 old.version_id,
             ),
         )
-        return _row(cur.fetchone())
+        return _row(one_row(cur.fetchone()))
 
 
 def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> MemoryRow | None:
@@ -303,12 +306,15 @@ def count_current(
     params: dict[str, Any] = {"tenant_id": tenant_id}
     scoped = "" if scope is None else "AND " + scope_clause(scope, params)
     limit = "" if at_most is None else f"LIMIT {int(at_most)}"
-    return conn.execute(
-        f"""SELECT count(*) FROM (SELECT 1 FROM memory_versions
+    count: int = one_row(
+        conn.execute(
+            f"""SELECT count(*) FROM (SELECT 1 FROM memory_versions
                 WHERE tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL {scoped}
                 {limit}) current""",
-        params,
-    ).fetchone()[0]
+            params,
+        ).fetchone()
+    )[0]
+    return count
 
 
 def find_candidates(
@@ -555,7 +561,7 @@ def lineage(
     found: dict[UUID, MemoryRow] = {start.memory_id: start}
     frontier = {start.memory_id}
     while frontier:
-        neighbours = set()
+        neighbours: set[UUID] = set()
         for memory_id in frontier:
             row = found[memory_id]
             neighbours.update(x for x in (row.superseded_by, row.supersedes) if x is not None)
@@ -630,7 +636,7 @@ def insert_audit_event(
         api_key_id=api_key_id,
         memory_id=memory_id,
         superseded_id=superseded_id,
-        classifier=classifier,
+        classifier=None if classifier is None else Verdict(classifier),
         confidence=confidence,
         reason=reason,
         model=model,

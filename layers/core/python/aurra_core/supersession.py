@@ -22,7 +22,8 @@ def _invalid(field: str, problem: str) -> ValidationFailed:
 
 def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, target: UUID) -> bool:
     """Whether following `superseded_by` from `start` reaches `target` (a cycle if we linked them)."""
-    row, seen = start, set()
+    row: store.MemoryRow | None = start
+    seen: set[UUID] = set()
     while row is not None and row.superseded_by is not None and row.memory_id not in seen:
         if row.superseded_by == target:
             return True
@@ -48,19 +49,19 @@ def supersede(
     with db.tenant_transaction(caller.tenant_id) as conn:
         store.begin_write(conn, caller.tenant_id)
         # Lock both rows in a fixed order so two opposite links cannot deadlock.
-        ids = sorted({memory_id, request.superseded_by} - {None}, key=str)
+        ids = sorted({memory_id, *([request.superseded_by] if request.superseded_by else [])}, key=str)
         locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
         old = locked[memory_id]
+        newer = locked[request.superseded_by] if request.superseded_by else None
         if old is None:
             raise NotFound("memory not found")
-        if linking and locked[request.superseded_by] is None:
+        if linking and newer is None:
             raise NotFound("superseded_by memory not found")
         if not old.is_current:
             raise Conflict("memory is already superseded")
         now = store.write_clock(conn)
 
-        if linking:
-            newer = locked[request.superseded_by]
+        if newer is not None:
             if _leads_to(conn, caller, newer, memory_id):
                 raise _invalid("superseded_by", "this link would close a supersession cycle")
             if newer.valid_from < old.valid_from:
@@ -72,6 +73,7 @@ def supersede(
                 raise Conflict("the superseding memory already supersedes another memory")
             new_row = store.revise_version(conn, newer, now, supersedes=memory_id)
         else:
+            assert fact is not None and embedding is not None  # the content form, checked above
             valid_from = fact.valid_from or now
             if valid_from < old.valid_from:
                 raise _invalid(
@@ -128,6 +130,8 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:
                 raise Conflict("this supersession was already reverted")
             store.begin_write(conn, caller.tenant_id)
+            if event.superseded_id is None or event.memory_id is None:  # a supersession names both
+                raise NotFound("memory not found")
             ids = sorted({event.superseded_id, event.memory_id}, key=str)
             locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
             old, newer = locked[event.superseded_id], locked[event.memory_id]

@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any
 from uuid import UUID
 
 import psycopg
 from psycopg import sql
+
+from aurra_core.db import one_row
 
 INDEX_PREFIX = "memory_versions_embedding_t_"  # + the tenant id in hex: 60 characters of 63
 DEFAULT_LIMIT = 100
@@ -60,13 +63,13 @@ def has_own_index(conn: psycopg.Connection, tenant_id: UUID) -> bool:
 @dataclass
 class MaintenanceReport:
     ran: bool = True
-    built: list[dict] = field(default_factory=list)  # tenant_id, memories, seconds
-    dropped: list[dict] = field(default_factory=list)  # tenant_id, reason
+    built: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, memories, seconds
+    dropped: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, reason
     kept: int = 0
     dominant: list[str] = field(default_factory=list)
     over_limit: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -112,7 +115,7 @@ def maintain(
         min_memories = HNSW_MIN_TENANT_MEMORIES
     report = MaintenanceReport()
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        if not conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK,)).fetchone()[0]:
+        if not one_row(conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK,)).fetchone())[0]:
             report.ran = False  # another run is at it
             return report
         try:
@@ -159,9 +162,11 @@ def _maintain(conn: psycopg.Connection, report: MaintenanceReport, *, min_memori
         reason = "over the limit" if str(tenant) in report.over_limit else "shrank under the threshold"
         report.dropped.append({"tenant_id": str(tenant), "reason": reason})
     report.kept = len(indexed & wanted.keys())
-    dim = conn.execute(
-        "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memory_versions'::regclass AND attname = 'embedding'"
-    ).fetchone()[0]
+    dim = one_row(
+        conn.execute(
+            "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memory_versions'::regclass AND attname = 'embedding'"
+        ).fetchone()
+    )[0]
     for tenant, n in sorted(wanted.items(), key=lambda item: -item[1]):
         if tenant in indexed:
             continue

@@ -57,8 +57,8 @@ def validate_verdicts(raw: Any, candidates: list[Candidate]) -> list[ClassifierV
             continue
         candidate_id = allowed.get(str(item.get("candidate_id", "")).strip().lower())
         try:
-            verdict = Verdict(item.get("classifier"))
-            confidence = float(item.get("confidence"))
+            verdict = Verdict(str(item.get("classifier")))
+            confidence = float(item.get("confidence"))  # type: ignore[arg-type]  # TypeError is caught
         except (ValueError, TypeError):
             continue
         reason = item.get("reason")

@@ -87,12 +87,12 @@ class ClaudeClassifier:
         deadline_s: float | None = None,
     ) -> None:
         self._client_factory = client_factory
-        self._client = None
+        self._client: Any = None
         self._model_id = model_id
         self.provider = provider
         self._deadline_s = deadline_s
 
-    def _messages(self):
+    def _messages(self) -> Any:
         if self._client is None:
             self._client = self._client_factory()
         return self._client.messages
@@ -151,14 +151,14 @@ class ClaudeClassifier:
         )
 
 
-def anthropic_client(api_key: str | None, timeout_s: float):
+def anthropic_client(api_key: str | None, timeout_s: float) -> Any:
     import anthropic
 
     # base_url stays unset so the SDK's own ANTHROPIC_BASE_URL applies (gateways, tests).
     return anthropic.Anthropic(api_key=api_key, timeout=timeout_s, max_retries=1)
 
 
-def bedrock_client(timeout_s: float, region: str | None = None):
+def bedrock_client(timeout_s: float, region: str | None = None) -> Any:
     import anthropic
 
     return anthropic.AnthropicBedrock(aws_region=region, timeout=timeout_s, max_retries=1)

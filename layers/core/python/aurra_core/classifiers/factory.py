@@ -17,7 +17,8 @@ def anthropic_api_key(config: ServiceConfig) -> str | None:
 
     value = get_secret(config.anthropic_secret_arn, max_age=3600)
     try:
-        return json.loads(value)["api_key"]
+        key = json.loads(value)["api_key"]
+        return key if isinstance(key, str) else None
     except (ValueError, KeyError, TypeError):
         return str(value).strip()
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 from functools import lru_cache
+from uuid import UUID
 
 from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
@@ -29,11 +30,11 @@ from aurra_core.models import Verdict
 MODEL_ID = "aurra-rules-v2"
 
 
-def _compile(patterns: list[str]) -> list[re.Pattern]:
+def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
     return [re.compile(p) for p in patterns]
 
 
-def _union(patterns: list[str]) -> list[re.Pattern]:
+def _union(patterns: list[str]) -> list[re.Pattern[str]]:
     """One alternation: a single search finds the leftmost of many markers."""
     return [re.compile("|".join(f"(?:{p})" for p in patterns))]
 
@@ -125,7 +126,7 @@ _STRONG_CHANGE = re.compile(
 # Small helpers.
 
 
-def _first(patterns: list[re.Pattern], text: str) -> re.Match | None:
+def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
     for p in patterns:
         m = p.search(text)
         if m:
@@ -134,7 +135,7 @@ def _first(patterns: list[re.Pattern], text: str) -> re.Match | None:
 
 
 def _terms(text: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for tok in tokenize(text):
         if tok in _STRUCTURAL or tok in lex.STOPWORDS:
             continue
@@ -335,7 +336,7 @@ def _class_nouns(f: Fact) -> set[str]:
 # ---------------------------------------------------------------------------------------------
 # Values.
 
-_FRAMES: dict[str, list[re.Pattern]] = {
+_FRAMES: dict[str, list[re.Pattern[str]]] = {
     "location": _compile(
         [
             r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
@@ -725,16 +726,16 @@ _PAST_STATE = {
 _PAST_STATE_RE = re.compile(r"\b(" + "|".join(_PAST_STATE) + r")\b")
 
 
-def _past_state(o: Fact, n: Fact) -> re.Match | None:
+def _past_state(o: Fact, n: Fact) -> re.Match[str] | None:
     """'lived in Marseille' next to 'live in Lyon': the past tense of the old fact's own verb is history."""
     for m in _PAST_STATE_RE.finditer(n.text):
         if _PAST_STATE[m.group(1)] in o.term_set and not re.search(
             r"\b(?:has|have|had) " + m.group(1), n.text
         ):
             return m
-    m = re.search(r"\b(?:was|were) (?:a|an|the|in|at|on|with|based|employed)\b", n.text)
-    if m and re.search(r"\b(?:is|are|am)\b", o.text) and not re.search(r"\b(?:was|were) \w+ed\b", n.text):
-        return m
+    was = re.search(r"\b(?:was|were) (?:a|an|the|in|at|on|with|based|employed)\b", n.text)
+    if was and re.search(r"\b(?:is|are|am)\b", o.text) and not re.search(r"\b(?:was|were) \w+ed\b", n.text):
+        return was
     return None
 
 
@@ -922,7 +923,7 @@ def _antonym(o: Fact, n: Fact) -> tuple[str, str] | None:
 
 
 def _value_conflict(
-    o: Fact, n: Fact, relation: str, change: re.Match | None
+    o: Fact, n: Fact, relation: str, change: re.Match[str] | None
 ) -> tuple[Verdict, float, str] | None:
     """A single-valued slot with a new value in place of the old one."""
     if _first(_SUBSET, n.text) and (set(o.counts) or o.typed.get("mo") or re.search(r"\d", o.text)):
@@ -1109,6 +1110,6 @@ class RulesClassifier:
         verdicts = [self.judge(c.content, new_content, c.id) for c in candidates]
         return Classification(verdicts=verdicts, model=MODEL_ID, details={"classifier": "rules"})
 
-    def judge(self, old: str, new: str, candidate_id) -> ClassifierVerdict:
+    def judge(self, old: str, new: str, candidate_id: UUID) -> ClassifierVerdict:
         verdict, confidence, reason = _decide_cached(old, new)
         return ClassifierVerdict(candidate_id, verdict, round(confidence, 2), reason)

@@ -8,6 +8,8 @@ after the text has been normalised by `rules_text.normalize`.
 
 from __future__ import annotations
 
+from typing import Any
+
 # ---------------------------------------------------------------------------------------------
 # Words that carry no content of their own.
 STOPWORDS = frozenset(
@@ -416,7 +418,7 @@ ONGOING_WORDS = frozenset(
 # Attributes: what a fact says about its subject. Each attribute lists the cue words that name
 # it (after stemming they're compared by stem) and whether it holds one value at a time.
 # family groups attributes that belong together (where, for whom and as what someone works).
-ATTRIBUTES: dict[str, dict] = {
+ATTRIBUTES: dict[str, dict[str, Any]] = {
     "location": {
         "single": True,
         "family": "place",

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from aurra_core.classifiers import rules_lexicon as lex
 
@@ -175,7 +176,7 @@ def stem(word: str) -> str:
 # Normalisation into a lower-case string with typed value tokens.
 
 
-def _money(m: re.Match) -> str:
+def _money(m: re.Match[str]) -> str:
     amount = float(m.group(2).replace(",", ""))
     mult = {
         "k": 1e3,
@@ -203,12 +204,12 @@ def _clock(hour: int, minute: int, ampm: str | None) -> int:
     return hour * 60 + minute
 
 
-def _time_token(m: re.Match) -> str:
+def _time_token(m: re.Match[str]) -> str:
     minutes = _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3))
     return f" tm_{minutes} "
 
 
-def _tz_time(m: re.Match) -> str:
+def _tz_time(m: re.Match[str]) -> str:
     minutes = int(m.group(1))
     zone = m.group(2)
     offset = lex.TIMEZONES.get(zone)
@@ -481,7 +482,7 @@ def parse_subject(tokens: list[str], names: set[str], reporter: str | None) -> S
     if i >= len(tokens) or tokens[i] in _IMPERATIVES:
         return Subject("none")
     head = tokens[i]
-    kind, key = "thing", frozenset()
+    kind, key = "thing", frozenset[str]()
     if head in {"we", "us"} and reporter and reporter.split()[-1] not in lex.PRINCIPAL_WORDS:
         kind, key = "name", _key(reporter.split())
         i += 1
@@ -497,7 +498,7 @@ def parse_subject(tokens: list[str], names: set[str], reporter: str | None) -> S
             kind = "pronoun"
         i += 1
     elif head in names or (head == "project" and i + 1 < len(tokens) and tokens[i + 1] in names):
-        run = []
+        run: list[str] = []
         while i < len(tokens) and (
             tokens[i] in names
             or tokens[i] == "project"
@@ -508,7 +509,7 @@ def parse_subject(tokens: list[str], names: set[str], reporter: str | None) -> S
         key = _key(run)
         kind = "name" if key else "thing"
         # "The Paris flight", "Acme weekly sync": a name modifying a noun is a thing
-        extra = []
+        extra: list[str] = []
         while (
             i < len(tokens)
             and tokens[i] not in _NP_STOP
@@ -550,7 +551,7 @@ def parse_subject(tokens: list[str], names: set[str], reporter: str | None) -> S
     while possessive and i < len(tokens):
         if tokens[i] == "'s":
             i += 1
-        np = []
+        np: list[str] = []
         seen_rel = False
         while i < len(tokens) and tokens[i] not in _NP_STOP and not _is_verbish(tokens[i]) and len(np) < 5:
             if (
@@ -608,7 +609,7 @@ class Fact:
     counts: dict[str, set[int]] = field(default_factory=dict)  # unit -> numbers ("50 seats")
     states: dict[str, set[str]] = field(default_factory=dict)  # lifecycle -> states
     attrs: set[str] = field(default_factory=set)
-    memo: dict = field(default_factory=dict)  # derived views, computed once per fact
+    memo: dict[str, Any] = field(default_factory=dict)  # derived views, computed once per fact
 
     @property
     def term_set(self) -> set[str]:
