@@ -29,7 +29,11 @@ $(TEST_STAMP): $(RUN_STAMP)
 dev: setup
 	AURRA_EMBEDDER=$${AURRA_EMBEDDER:-minilm} $(VENV)/bin/aurra dev $(ARGS)
 
+# Lint, format and types first: they take seconds, the tests minutes.
 test: setup-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest $(ARGS)
 
 # The console's browser test drives Debian's Chromium (tests/e2e/test_console_browser.py skips,
