@@ -75,7 +75,11 @@ def measure(port: int, key: str, method: str, path: str, body: dict | None, n: i
             inside.append(float(response.getheader("X-Aurra-Latency-Ms")))
     conn.close()
     overhead = [t - g for t, g in zip(totals, inside, strict=True)]
-    return {"round_trip": summary(totals), "gateway": summary(inside), "server_and_loopback": summary(overhead)}
+    return {
+        "round_trip": summary(totals),
+        "gateway": summary(inside),
+        "server_and_loopback": summary(overhead),
+    }
 
 
 def main() -> int:
@@ -90,7 +94,12 @@ def main() -> int:
         try:
             results["GET /agent/settings"] = measure(port, key, "GET", "/agent/settings", None, args.requests)
             results["POST /agent/memories"] = measure(
-                port, key, "POST", "/agent/memories", {"content": "bench fact", "topic": "general"}, args.requests
+                port,
+                key,
+                "POST",
+                "/agent/memories",
+                {"content": "bench fact", "topic": "general"},
+                args.requests,
             )
         finally:
             process.terminate()
