@@ -80,7 +80,9 @@ def test_the_openai_endpoints_key_comes_from_secrets_manager_in_aws():
         "ARN"
     ]
     parameters.clear_caches()
-    assert openai_api_key(ServiceConfig(openai_secret_arn=plain, openai_api_key="ignored")) == "sk-openai-test"
+    assert (
+        openai_api_key(ServiceConfig(openai_secret_arn=plain, openai_api_key="ignored")) == "sk-openai-test"
+    )
     assert openai_api_key(ServiceConfig(openai_secret_arn=wrapped)) == "sk-json"
     assert openai_api_key(ServiceConfig(openai_api_key="sk-local")) == "sk-local"
     assert openai_api_key(ServiceConfig()) is None
