@@ -8,13 +8,27 @@ runs under in AWS: no inline script or style, and the API on the same origin.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import mimetypes
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
+
+def _console_dir() -> Path:
+    """The checkout's console/ folder; installed from a wheel, the package data `aurra_console`
+    (a folder of static files, no Python: the same files the CDK app uploads to S3)."""
+    checkout = Path(__file__).resolve().parent.parent / "console"
+    if checkout.is_dir():
+        return checkout
+    spec = importlib.util.find_spec("aurra_console")
+    if spec is None or not spec.submodule_search_locations:
+        return checkout  # nothing to serve: every path answers 404
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+CONSOLE_DIR = _console_dir()
 PREFIX = "/console"
 HEADERS_FILE = "security-headers.json"
 # Only what a browser needs; the headers file is configuration, not content.
@@ -24,7 +38,8 @@ CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml
 
 @cache
 def security_headers() -> dict[str, str]:
-    return dict(json.loads((CONSOLE_DIR / HEADERS_FILE).read_text()))
+    headers = CONSOLE_DIR / HEADERS_FILE
+    return dict(json.loads(headers.read_text())) if headers.is_file() else {}
 
 
 def is_console_path(path: str) -> bool:

@@ -29,7 +29,7 @@ import pytest
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "functions", "layers/core/python/aurra_core", "aurra_local")
+SOURCES = ("pyproject.toml", "functions", "layers/core/python/aurra_core", "aurra_local", "console")
 
 
 @dataclass
@@ -93,6 +93,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         text=True,
     ).stdout.strip()
     # The dependencies, from this environment: appended after the new venv's own site-packages.
+    # This environment has the service installed too (editable): --ignore-installed below, so
+    # pip installs the wheel into the new venv rather than call it already satisfied.
     (Path(site) / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run(
         [
@@ -105,6 +107,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             "--quiet",
             "--no-deps",
             "--no-index",
+            "--ignore-installed",
             str(wheel),
         ],
         check=True,
@@ -217,6 +220,9 @@ def _serves(base_url: str, key: str) -> None:
     listed = httpx.get(f"{base_url}/agent/memories", headers=headers)
     assert [m["content"] for m in listed.json()["memories"]] == ["User uses Vim"]
     assert httpx.get(f"{base_url}/docs").status_code == 200
+    console = httpx.get(f"{base_url}/console/")
+    assert console.status_code == 200 and "<html" in console.text.lower()
+    assert console.headers.get("content-security-policy")
 
 
 def test_dev_on_its_embedded_database(installed: Installed, dev) -> None:

@@ -63,10 +63,15 @@ def test_the_wheel_lists_every_package_of_the_tree() -> None:
         for init in root.rglob("__init__.py"):
             if "__pycache__" not in init.parts:
                 found.add(".".join([name, *init.parent.relative_to(root).parts]))
-    assert set(PYPROJECT["tool"]["setuptools"]["packages"]) == found
+    # The console is a folder of static files, shipped as package data without an __init__.py.
+    assert set(PYPROJECT["tool"]["setuptools"]["packages"]) == found | {"aurra_console"}
     assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {
-        name: str(root.relative_to(ROOT)) for name, root in roots.items()
+        **{name: str(root.relative_to(ROOT)) for name, root in roots.items()},
+        "aurra_console": "console",
     }
+    shipped = PYPROJECT["tool"]["setuptools"]["package-data"]["aurra_console"]
+    console = {p.name for p in (ROOT / "console").iterdir() if p.is_file()}
+    assert console == {p for p in console if any(Path(p).match(pattern) for pattern in shipped)}
 
 
 def test_routes_of_the_gateway_and_the_infra_are_the_list() -> None:
