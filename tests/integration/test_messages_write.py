@@ -358,4 +358,8 @@ def test_the_facts_model_calls_run_side_by_side(db, new_key):
     facts = write_conversation(caller, together, messages=conversation).result.facts
     assert len(together.calls) == 3
     assert all(f.auto_supersede.supersession is not None for f in facts), [f.auto_supersede for f in facts]
-    assert [f.memory.content for f in facts] == ["User uses Emacs now", "User lives in Porto now", "User drinks tea now"]
+    assert [f.memory.content for f in facts] == [
+        "User uses Emacs now",
+        "User lives in Porto now",
+        "User drinks tea now",
+    ]
