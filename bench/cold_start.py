@@ -252,7 +252,6 @@ def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict
                 env=env,
                 capture_output=True,
                 text=True,
-                check=False,
             )
             if done.returncode != 0:
                 raise RuntimeError(f"cold start of {handler} failed:\n{done.stderr[-3000:]}")
