@@ -477,6 +477,7 @@ async function loadAudit(append) {
     type: form.type.value || undefined,
     status: open ? "open" : undefined,
     memory_id: form.memory_id.value.trim() || undefined,
+    user_id: form.user_id.value.trim() || undefined,
     limit: 20,
     cursor: append ? audit.cursor : undefined,
   };

@@ -110,7 +110,7 @@ export function drawTimeline({ chain, links, recorded, asOf, now, selected }) {
       s("line", { class: "tl-track", x1: GUTTER, x2: WIDTH - RIGHT, y1: y + BAR / 2, y2: y + BAR / 2 }),
       s("text", { class: "tl-label", x: 8, y: y + 5 }, `v${i + 1} · ${truncate(memory.content, 30)}`),
       s("text", { class: "tl-sub", x: 8, y: y + 22 },
-        `${memory.status}${memory.topic ? " · " + memory.topic : ""}`),
+        [memory.status, memory.topic, memory.user_id].filter(Boolean).join(" · ")),
       s("rect", { class: to === null ? "tl-bar tl-bar-open" : "tl-bar", x: x1, y, width: x2 - x1, height: BAR,
         rx: 3 },
       s("title", {}, `"${memory.content}": valid ${formatTime(memory.valid_from)} → ` +

@@ -127,6 +127,9 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "certificateArn": ("certificate_arn", _optional_str),
     "hostedZoneId": ("hosted_zone_id", _optional_str),
     "hostedZoneName": ("hosted_zone_name", _optional_str),
+    "consoleEnabled": ("console_enabled", _bool),
+    "consoleDomainName": ("console_domain_name", _optional_str),
+    "consoleCertificateArn": ("console_certificate_arn", _optional_str),
 }
 # The context key holding each stage's own settings (a mapping of stage name
 # to a mapping of the keys above).
@@ -208,6 +211,12 @@ class AurraConfig:
     # API Gateway's account-level CloudWatch role (one per account and
     # region); turn off when another stack already manages it.
     api_gateway_cloudwatch_role: bool = True
+
+    # the web console on CloudFront, with the API on the same origin; a custom domain needs
+    # an ACM certificate for it in us-east-1 (CloudFront's region)
+    console_enabled: bool = True
+    console_domain_name: str | None = None
+    console_certificate_arn: str | None = None
 
     # observability
     log_retention_days: int = 30
@@ -387,6 +396,12 @@ class AurraConfig:
         else:
             if not 16 <= network.prefixlen <= 20:
                 fail("vpcCidr", "a /16 to /20 IPv4 network (the app subnets are /22)")
+        if bool(self.console_domain_name) != bool(self.console_certificate_arn):
+            fail("consoleDomainName", "give consoleDomainName and consoleCertificateArn together")
+        if self.console_certificate_arn and not re.fullmatch(
+            r"arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate/[0-9a-f-]+", self.console_certificate_arn
+        ):
+            fail("consoleCertificateArn", "an ACM certificate ARN in us-east-1 (CloudFront's region)")
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
         if self.needs_internet and self.vpc_id is None and self.nat_gateways < 1:

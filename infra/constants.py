@@ -17,6 +17,10 @@ LAYER_DIR = REPO_ROOT / "layers" / "core"
 LAYER_PYTHON_DIR = LAYER_DIR / "python"
 LAYER_REQUIREMENTS = LAYER_DIR / "requirements.txt"
 MIGRATIONS_DIR = LAYER_PYTHON_DIR / "aurra_core" / "migrations"
+# The web console's static files, and the security headers they are served with.
+CONSOLE_DIR = REPO_ROOT / "console"
+CONSOLE_SECURITY_HEADERS = CONSOLE_DIR / "security-headers.json"
+CONSOLE_PATH = "/console"
 # Every function folder exposes `lambda_handler` in `handler.py`.
 HANDLER = "handler.lambda_handler"
 # Never shipped in an asset.
@@ -232,6 +236,14 @@ def backup_vault_name(stage: str) -> str:
 
 def backup_plan_name(stage: str) -> str:
     return f"{PROJECT}-{stage}"
+
+
+def console_headers_policy_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-console-headers"
+
+
+def console_router_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-console-router"
 
 
 def dashboard_name(stage: str) -> str:

@@ -144,6 +144,10 @@ def acknowledge_findings(stack: AurraStack) -> None:
             "and reserved concurrency caps the functions that reach the database.",
         )
 
+    # --------------------------------------------------------------- console
+    if stack.console is not None:
+        _acknowledge_console(stack, partition, region, account)
+
     # -------------------------------------------------------------- database
     if not config.db_secret_rotation_days:
         reason = (
@@ -229,6 +233,72 @@ def acknowledge_findings(stack: AurraStack) -> None:
             "The key of an OpenAI-compatible endpoint is issued and revoked by that "
             "endpoint's provider; Secrets Manager cannot rotate it. The team replaces the "
             "value when it rotates the key there.",
+        )
+
+
+def _acknowledge_console(stack: AurraStack, partition: str, region: str, account: str) -> None:
+    console = stack.console
+    assert console is not None
+    distribution = console.distribution
+    acknowledge(
+        distribution,
+        "AwsSolutions-CFR1",
+        "The console is for a tenant's own people wherever they are, and every request "
+        "to it or through it to the API needs an API key; a geographic restriction would "
+        "only lock customers out. Add one in the distribution when a stage must have it.",
+    )
+    acknowledge(
+        distribution,
+        "AwsSolutions-CFR2",
+        "The distribution serves public static files and passes /agent/* to the REST API, "
+        "where every request meets the key authorizer, the usage plan's throttle and, with "
+        "wafEnabled, the API's regional web ACL. A CloudFront web ACL must live in "
+        "us-east-1, outside this regional stack.",
+    )
+    if not stack.config.console_domain_name:
+        acknowledge(
+            distribution,
+            "AwsSolutions-CFR4",
+            "Without a custom domain CloudFront serves its own *.cloudfront.net certificate, "
+            "for which it fixes the minimum TLS version itself; TLSv1.2_2021 is set and "
+            "takes effect with consoleDomainName and consoleCertificateArn.",
+        )
+    # The function CDK's BucketDeployment brings to copy the files and invalidate the cache.
+    deployment_functions = [
+        child for child in stack.node.children if child.node.id.startswith("Custom::CDKBucketDeployment")
+    ]
+    for function in deployment_functions:
+        acknowledge(
+            function,
+            "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+            "AWSLambdaBasicExecutionRole]",
+            "CDK's BucketDeployment function (copies console/ into the bucket on deploy) writes "
+            "its own logs with the AWS managed basic execution policy; it runs only during "
+            "deployments.",
+        )
+        wildcards = [
+            *(
+                f"Action::s3:{action}"
+                for action in ("GetBucket*", "GetObject*", "List*", "Abort*", "DeleteObject*")
+            ),
+            f"Resource::arn:{partition}:s3:::cdk-hnb659fds-assets-{account}-{region}/*",
+            f"Resource::<{_logical_id(console.bucket)}.Arn>/*",
+            "Resource::*",
+        ]
+        for wildcard in wildcards:
+            acknowledge(
+                function,
+                f"AwsSolutions-IAM5[{wildcard}]",
+                "CDK's BucketDeployment grants itself s3 Get*/List*/DeleteObject*/Abort* on the "
+                "CDK asset bucket and on the console bucket's objects (it syncs and prunes the "
+                "folder), and cloudfront:CreateInvalidation/GetInvalidation, which take no "
+                "resource scope. It runs only during deployments.",
+            )
+        acknowledge(
+            function,
+            "AwsSolutions-L1",
+            "The runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib itself "
+            "and moves forward with it; it runs only during deployments.",
         )
 
 

@@ -10,6 +10,7 @@ from constructs import Construct
 
 from infra import constants as c
 from infra.components.api import Api
+from infra.components.console import Console
 from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
 from infra.components.functions import Functions
@@ -52,6 +53,9 @@ class AurraStack(cdk.Stack):
         self.functions.grant_api_key_management(
             rest_api_id=self.api.rest_api.rest_api_id,
             usage_plan_id=self.api.usage_plan.usage_plan_id,
+        )
+        self.console = (
+            Console(self, "Console", config=config, api=self.api) if config.console_enabled else None
         )
         self.migrations = Migrations(
             self,
@@ -129,6 +133,12 @@ class AurraStack(cdk.Stack):
             outputs["AccessLogBucket"] = (
                 self.hosting.access_log_bucket.bucket_name,
                 "Every API call's access-log record (key, tenant), kept for billing",
+            )
+        if self.console is not None:
+            outputs["ConsoleUrl"] = (self.console.url, "The web console (sign in with an API key)")
+            outputs["ConsoleApiUrl"] = (
+                f"https://{self.console.domain_name}/{c.API_ROOT}",
+                "The API on the console's origin (through CloudFront)",
             )
         if self.flags.anthropic_secret is not None:
             outputs["AnthropicSecretArn"] = (

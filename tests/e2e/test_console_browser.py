@@ -125,23 +125,41 @@ def test_timeline_time_controls_and_revert(tab: Page, dev_server: DevServer, new
     assert key not in page.url
 
     with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
-        vim = write(api, content="User uses Vim", topic="preferences", valid_from="2026-04-01T00:00:00Z")
+        vim = write(
+            api,
+            content="User uses Vim",
+            topic="preferences",
+            user_id="alice",
+            valid_from="2026-04-01T00:00:00Z",
+        )
+        write(
+            api,
+            content="User uses Vim",
+            topic="preferences",
+            user_id="bob",
+            valid_from="2026-04-01T00:00:00Z",
+        )
         emacs = write(
             api,
             content="User has been using Emacs as their daily editor, having moved away from Vim",
             topic="preferences",
+            user_id="alice",
             valid_from="2026-05-03T10:00:00Z",
             auto_supersede=True,
         )
     supersession = emacs["auto_supersede"]["supersession"]
     assert supersession["superseded_id"] == vim["memory"]["id"]
 
-    # Now: Emacs is what is true.
+    # Now, for all users: Bob still uses Vim, Alice uses Emacs.
     page.get_by_role("button", name="Now").first.click()
     page.get_by_label("Topic").fill("preferences")
     rows = page.locator("#memories-table tbody tr")
+    expect(rows).to_have_count(2)
+    # The user filter re-queries as it is typed: Alice's memories only.
+    page.locator("#view-memories").get_by_label("User id").fill("alice")
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Emacs")
+    expect(rows.first).to_contain_text("alice")
     expect(page.locator("#memories-summary")).to_contain_text("1 memory true as of now")
 
     # Open its timeline with the keyboard: two versions, one arrow with verdict, confidence, reason.
@@ -204,6 +222,14 @@ def test_timeline_time_controls_and_revert(tab: Page, dev_server: DevServer, new
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Audit feed")).to_be_focused()
     event = page.locator(f'#audit-events li[data-event-id="{supersession["audit_event_id"]}"]')
+    expect(event).to_be_visible()
+    # The user filter: Bob's memories were never superseded.
+    audit_user = page.locator("#view-audit").get_by_label("User id")
+    audit_user.fill("bob")
+    page.keyboard.press("Tab")
+    expect(page.locator("#audit-events")).to_have_text("No events.")
+    audit_user.fill("alice")
+    page.keyboard.press("Tab")
     expect(event).to_contain_text("auto_supersede")
     expect(event).to_contain_text(supersession["reason"])
     expect(event).to_contain_text('"User uses Vim"')
@@ -222,6 +248,7 @@ def test_timeline_time_controls_and_revert(tab: Page, dev_server: DevServer, new
         assert api.post(f"/agent/audit/{supersession['audit_event_id']}/revert").status_code == 409
 
     nav.get_by_role("link", name="Memories").click()
+    expect(page.locator("#view-memories").get_by_label("User id")).to_have_value("alice")
     vim_row = rows.filter(has_text="User uses Vim")
     expect(vim_row).to_have_count(1)
     expect(vim_row.locator(".badge")).to_have_text("current")

@@ -35,6 +35,20 @@ def aurra_functions(s: Synth) -> dict[str, dict]:
     }
 
 
+# The function CDK's BucketDeployment brings to copy the console into its bucket on deploy.
+CONSOLE_DEPLOYMENT = "CustomCDKBucketDeployment"
+
+
+def framework_functions(s: Synth) -> dict[str, dict]:
+    """Functions that are neither Aurra's nor the console deployment's."""
+    return {
+        k: fn
+        for k, fn in s.of_type("AWS::Lambda::Function").items()
+        if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
+        and not k.startswith(CONSOLE_DEPLOYMENT)
+    }
+
+
 def function_logical_ids(s: Synth) -> dict[str, str]:
     return {
         fn["Properties"]["FunctionName"].rsplit("-", 1)[1]: logical_id
@@ -389,7 +403,7 @@ def test_every_aurra_function_exists_once(dev: Synth) -> None:
 
 
 def test_every_function_is_in_the_vpc_and_carries_the_layer(dev: Synth) -> None:
-    (layer_id,) = dev.of_type("AWS::Lambda::LayerVersion")
+    (layer_id,) = (k for k in dev.of_type("AWS::Lambda::LayerVersion") if not k.startswith("ConsoleDeploy"))
     app_subnets = {k for k in dev.of_type("AWS::EC2::Subnet") if "appSubnet" in k}
     for name, fn in aurra_functions(dev).items():
         props = fn["Properties"]
@@ -397,16 +411,14 @@ def test_every_function_is_in_the_vpc_and_carries_the_layer(dev: Synth) -> None:
         vpc = props["VpcConfig"]
         assert {ref(s) for s in vpc["SubnetIds"]} == app_subnets, name
         assert vpc["SecurityGroupIds"], name
-    # The only other function is the custom resource provider framework's,
-    # which answers CloudFormation through a pre-signed S3 URL and so stays
-    # outside the isolated VPC; it only invokes the migrate function.
-    others = [
-        fn
-        for fn in dev.of_type("AWS::Lambda::Function").values()
-        if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
-    ]
+    # The only other functions are the custom resource provider framework's, which answers
+    # CloudFormation through a pre-signed S3 URL and so stays outside the isolated VPC (it
+    # only invokes the migrate function), and the console deployment's (S3 and CloudFront).
+    others = list(framework_functions(dev).values())
     assert len(others) == 1
     assert others[0]["Properties"]["Runtime"].startswith("nodejs")
+    deployment = [k for k in dev.of_type("AWS::Lambda::Function") if k.startswith(CONSOLE_DEPLOYMENT)]
+    assert len(deployment) == 1
 
 
 def test_functions_runtime_logging_tracing_and_code(dev: Synth) -> None:
@@ -496,7 +508,10 @@ def test_cursors_are_signed_with_a_generated_secret_only_the_paginating_function
 def test_each_function_has_its_own_role_without_managed_policies(dev: Synth) -> None:
     roles = [ref(fn["Properties"]["Role"]) for fn in aurra_functions(dev).values()]
     assert len(set(roles)) == len(roles)
-    for role in dev.of_type("AWS::IAM::Role").values():
+    for logical_id, role in dev.of_type("AWS::IAM::Role").items():
+        if logical_id.startswith(CONSOLE_DEPLOYMENT):
+            # CDK's own deployment function, run at deploy time only (infra/nag.py says why)
+            continue
         assert "ManagedPolicyArns" not in role["Properties"] or all(
             "AmazonAPIGatewayPushToCloudWatchLogs" in json.dumps(arn)
             for arn in role["Properties"]["ManagedPolicyArns"]
@@ -601,11 +616,7 @@ def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
     assert props["EmbeddingDim"] == "1024"
     # the provider's handler is the migrate function
     migrate_id = function_logical_ids(dev)[c.MIGRATE]
-    framework = [
-        fn
-        for fn in dev.of_type("AWS::Lambda::Function").values()
-        if not AURRA_FUNCTION.match(str(fn["Properties"].get("FunctionName", "")))
-    ]
+    framework = list(framework_functions(dev).values())
     assert migrate_id in json.dumps(framework[0]["Properties"]["Environment"])
     assert any("DatabaseCluster" in d for d in resource.get("DependsOn", []))
 
