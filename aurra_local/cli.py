@@ -268,6 +268,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.classifiers.factory import create_classifier
     from aurra_local import evaluate
 
+    if args.compare:
+        first, second = (Path(name) for name in args.compare)
+        reports = [json.loads(path.read_text()) for path in (first, second)]
+        print(evaluate.format_comparison(reports[0], reports[1], (first.name, second.name)))
+        return 0
     if args.candidate_recall:
         return _candidate_recall(args)
     dataset = _dataset(args.dataset, DEFAULT_DATASET)
@@ -276,8 +281,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     config = get_config().model_copy(update={"classifier": args.classifier})
+    blind = args.blind or evaluate.is_blind(dataset)
     report = evaluate.evaluate(
-        create_classifier(config), args.classifier, cases, args.min_confidence
+        create_classifier(config), args.classifier, cases, args.min_confidence, blind=blind
     ).as_dict()
     print(json.dumps(report) if args.json else evaluate.format_report(report))
     return 0
@@ -386,6 +392,17 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--classifier", choices=classifier_choices(), default="rules")
     evaluation.add_argument("--min-confidence", type=float, default=0.85)
     evaluation.add_argument("--json", action="store_true")
+    evaluation.add_argument(
+        "--blind",
+        action="store_true",
+        help="aggregate figures only, no case printed (always so for evals/frozen*.jsonl)",
+    )
+    evaluation.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A.json", "B.json"),
+        help="print two saved --json reports side by side, per category",
+    )
     evaluation.add_argument(
         "--candidate-recall",
         action="store_true",

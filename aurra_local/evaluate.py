@@ -16,6 +16,11 @@ from aurra_core.errors import ClassifierError
 
 LABELS = ("contradicts", "supplements", "duplicate", "new_fact")
 THRESHOLDS = (0.85, 0.90, 0.95)
+# Verdicts the write pipeline acts on at or above min_confidence: a wrong `contradicts`
+# corrupts a memory, a wrong `duplicate` rejects the user's new fact.
+ACTIONS = ("contradicts", "duplicate")
+# Confidence bins of the reliability table: [low, high), the last one closed.
+RELIABILITY_BINS = ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.85), (0.85, 0.9), (0.9, 0.95), (0.95, 1.0))
 
 
 def load_cases(path: Path) -> list[dict[str, Any]]:
@@ -38,6 +43,11 @@ def load_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
+def is_blind(path: Path) -> bool:
+    """A frozen set is judged once per classifier version and never read: its cases stay unprinted."""
+    return path.name.startswith("frozen")
+
+
 def gated(case: dict[str, Any]) -> bool:
     """The service never lets these reach a classifier: they are reported apart."""
     return (
@@ -57,8 +67,12 @@ class Judged:
     def expected(self) -> set[str]:
         return {self.case["label"], *self.case.get("also", [])}
 
-    def acted(self, threshold: float) -> bool:
-        return self.label == "contradicts" and self.confidence >= threshold
+    @property
+    def right(self) -> bool:
+        return self.label in self.expected
+
+    def acted(self, threshold: float, verdict: str = "contradicts") -> bool:
+        return self.label == verdict and self.confidence >= threshold
 
 
 def judge(
@@ -78,7 +92,9 @@ def judge(
     return out
 
 
-def _pr(judged: list[Judged], threshold: float) -> tuple[float, float]:
+def precision_recall(judged: list[Judged], threshold: float) -> tuple[float, float]:
+    """Of `contradicts` acted on at the threshold: the share that were right, and the share of
+    labeled contradictions acted on."""
     acted = [j for j in judged if j.acted(threshold)]
     true_positive = sum(1 for j in acted if j.case["label"] == "contradicts")
     positives = sum(1 for j in judged if j.case["label"] == "contradicts")
@@ -87,17 +103,62 @@ def _pr(judged: list[Judged], threshold: float) -> tuple[float, float]:
     return precision, recall
 
 
+def duplicate_precision(judged: list[Judged], threshold: float) -> tuple[float, int]:
+    """Of `duplicate` verdicts at the threshold (each one rejects a write): the share a careful
+    reader would also call a duplicate, and how many there were."""
+    acted = [j for j in judged if j.acted(threshold, "duplicate")]
+    right = sum(1 for j in acted if "duplicate" in j.expected)
+    return (right / len(acted) if acted else 1.0), len(acted)
+
+
+def reliability(judged: list[Judged]) -> list[dict[str, Any]]:
+    """Per confidence bin: how many verdicts, how many of them were right (calibration), and the
+    same for the verdicts the pipeline acts on."""
+    rows = []
+    for low, high in RELIABILITY_BINS:
+        inside = [
+            j
+            for j in judged
+            if j.label is not None and (low <= j.confidence < high or j.confidence == high == 1.0)
+        ]
+        actions = [j for j in inside if j.label in ACTIONS]
+        rows.append(
+            {
+                "bin": f"{low:.2f}-{high:.2f}",
+                "verdicts": len(inside),
+                "right": sum(1 for j in inside if j.right) / len(inside) if inside else None,
+                "actions": len(actions),
+                "actions_right": sum(1 for j in actions if j.right) / len(actions) if actions else None,
+            }
+        )
+    return rows
+
+
+def _case_line(x: Judged) -> dict[str, Any]:
+    return {
+        "id": x.case["id"],
+        "label": x.case["label"],
+        "verdict": x.label,
+        "confidence": x.confidence,
+        "reason": x.reason,
+        "old": x.case["old"]["content"],
+        "new": x.case["new"]["content"],
+    }
+
+
 @dataclass
 class Report:
     classifier: str
     min_confidence: float
     judged: list[Judged]
     gated: list[Judged] = field(default_factory=list)
+    blind: bool = False  # aggregates only: no case's text, id or reason
 
     def as_dict(self) -> dict[str, Any]:
         j = self.judged
-        precision, recall = _pr(j, self.min_confidence)
-        confusion = {label: Counter() for label in LABELS}
+        precision, recall = precision_recall(j, self.min_confidence)
+        dup_precision, dup_acted = duplicate_precision(j, self.min_confidence)
+        confusion: dict[str, Counter[str]] = {label: Counter() for label in LABELS}
         for x in j:
             confusion[x.case["label"]][x.label or "error"] += 1
         categories: dict[str, list[Judged]] = defaultdict(list)
@@ -105,39 +166,44 @@ class Report:
             categories[x.case["category"]].append(x)
         per_category = {}
         for name, items in sorted(categories.items()):
-            p, r = _pr(items, self.min_confidence)
+            p, r = precision_recall(items, self.min_confidence)
+            dp, dn = duplicate_precision(items, self.min_confidence)
             per_category[name] = {
                 "cases": len(items),
                 "accuracy": _accuracy(items),
                 "precision": p,
                 "recall": r,
+                "acted": sum(1 for x in items if x.acted(self.min_confidence)),
+                "wrong_actions": sum(
+                    1 for x in items if x.acted(self.min_confidence) and x.case["label"] != "contradicts"
+                ),
+                "duplicates_acted": dn,
+                "duplicate_precision": dp,
+                "wrong_duplicates": sum(
+                    1
+                    for x in items
+                    if x.acted(self.min_confidence, "duplicate") and "duplicate" not in x.expected
+                ),
             }
-        false_positives = [
-            {
-                "id": x.case["id"],
-                "label": x.case["label"],
-                "confidence": x.confidence,
-                "reason": x.reason,
-                "old": x.case["old"]["content"],
-                "new": x.case["new"]["content"],
-            }
-            for x in j
-            if x.acted(self.min_confidence) and x.case["label"] != "contradicts"
-        ]
-        return {
+        report: dict[str, Any] = {
             "classifier": self.classifier,
             "min_confidence": self.min_confidence,
             "cases": len(j),
             "precision": precision,
             "recall": recall,
             "accuracy": _accuracy(j),
+            "acted": sum(1 for x in j if x.acted(self.min_confidence)),
+            "duplicate_precision": dup_precision,
+            "duplicates_acted": dup_acted,
             "errors": sum(1 for x in j if x.label is None),
             "at_thresholds": {
-                f"{t:.2f}": dict(zip(("precision", "recall"), _pr(j, t), strict=True)) for t in THRESHOLDS
+                f"{t:.2f}": dict(zip(("precision", "recall"), precision_recall(j, t), strict=True))
+                for t in THRESHOLDS
             },
             "confusion": {label: dict(row) for label, row in confusion.items()},
+            "reliability": reliability(j),
             "per_category": per_category,
-            "false_positives": false_positives,
+            "blind": self.blind,
             "gated": {
                 "cases": len(self.gated),
                 "note": "excluded topics never reach a classifier in the service",
@@ -145,28 +211,58 @@ class Report:
                 "accuracy": _accuracy(self.gated) if self.gated else None,
             },
         }
+        if not self.blind:
+            report["false_positives"] = [
+                _case_line(x) for x in j if x.acted(self.min_confidence) and x.case["label"] != "contradicts"
+            ]
+            report["wrong_duplicates"] = [
+                _case_line(x)
+                for x in j
+                if x.acted(self.min_confidence, "duplicate") and "duplicate" not in x.expected
+            ]
+        return report
 
 
 def _accuracy(items: list[Judged]) -> float:
-    return sum(1 for x in items if x.label in x.expected) / len(items) if items else 0.0
+    return sum(1 for x in items if x.right) / len(items) if items else 0.0
 
 
 def evaluate(
-    classifier: Classifier, name: str, cases: list[dict[str, Any]], min_confidence: float = 0.85
+    classifier: Classifier,
+    name: str,
+    cases: list[dict[str, Any]],
+    min_confidence: float = 0.85,
+    *,
+    blind: bool = False,
 ) -> Report:
     open_cases = [c for c in cases if not gated(c)]
     closed = [c for c in cases if gated(c)]
-    return Report(name, min_confidence, judge(classifier, open_cases), judge(classifier, closed))
+    return Report(name, min_confidence, judge(classifier, open_cases), judge(classifier, closed), blind)
+
+
+def _share(value: float | None) -> str:
+    return "    -" if value is None else f"{value:.3f}"
 
 
 def format_report(d: dict[str, Any]) -> str:
+    threshold = f"{d['min_confidence']:.2f}"
     lines = [
         f"classifier {d['classifier']} on {d['cases']} cases (+{d['gated']['cases']} in excluded topics, reported apart)",
-        f"contradicts acted on at >= {d['min_confidence']:.2f}: precision {d['precision']:.3f}, recall {d['recall']:.3f}",
+        f"contradicts acted on at >= {threshold}: precision {d['precision']:.3f}, recall {d['recall']:.3f} "
+        f"({d['acted']} acted on)",
+        f"duplicate at >= {threshold} (rejects the write): precision {d['duplicate_precision']:.3f} "
+        f"({d['duplicates_acted']} verdicts)",
         f"accuracy over all verdicts: {d['accuracy']:.3f}    classifier errors: {d['errors']}",
         "",
         "threshold  precision  recall",
         *[f"  {t}      {v['precision']:.3f}    {v['recall']:.3f}" for t, v in d["at_thresholds"].items()],
+        "",
+        "reliability (confidence bin: verdicts, share right; of them contradicts/duplicate, share right)",
+        *[
+            f"  {row['bin']}  {row['verdicts']:>4}  {_share(row['right'])}    "
+            f"{row['actions']:>4}  {_share(row['actions_right'])}"
+            for row in d["reliability"]
+        ],
         "",
         "confusion (rows: label, columns: verdict)",
         "              " + "".join(f"{c:>13}" for c in (*LABELS, "error")),
@@ -175,19 +271,62 @@ def format_report(d: dict[str, Any]) -> str:
             for label in LABELS
         ],
         "",
-        "per category: cases  accuracy  precision  recall",
+        "per category: cases  accuracy  precision  recall  wrong actions  wrong duplicates",
         *[
             f"  {name:<22}{v['cases']:>5}  {v['accuracy']:>8.2f}  {v['precision']:>9.2f}  {v['recall']:>6.2f}"
+            f"  {v['wrong_actions']:>13}  {v['wrong_duplicates']:>16}"
             for name, v in d["per_category"].items()
         ],
         "",
-        f"false positives ({len(d['false_positives'])}):",
-        *[
-            f"  {fp['id']} [{fp['label']}] {fp['confidence']:.2f} {fp['old']!r} -> {fp['new']!r}: {fp['reason']}"
-            for fp in d["false_positives"]
-        ],
+    ]
+    if d.get("blind"):
+        lines.append("blind set: no case is printed (it is judged once per classifier version, never read)")
+    else:
+        for title, key in (("false positives", "false_positives"), ("wrong duplicates", "wrong_duplicates")):
+            lines.append(f"{title} ({len(d[key])}):")
+            lines += [
+                f"  {x['id']} [{x['label']}] {x['confidence']:.2f} {x['old']!r} -> {x['new']!r}: {x['reason']}"
+                for x in d[key]
+            ]
+    lines += [
         "",
         f"excluded topics: {d['gated']['cases']} cases; the classifier would have acted on "
         f"{d['gated']['would_have_acted']} had the gate not stopped them",
     ]
+    return "\n".join(lines)
+
+
+def format_comparison(a: dict[str, Any], b: dict[str, Any], names: tuple[str, str] = ("A", "B")) -> str:
+    """Two `--json` reports side by side: the headline figures, then each category."""
+    left, right = names
+    headline = (
+        ("cases", "cases", "d"),
+        ("precision", "precision", ".3f"),
+        ("recall", "recall", ".3f"),
+        ("accuracy", "accuracy", ".3f"),
+        ("duplicate precision", "duplicate_precision", ".3f"),
+        ("contradicts acted on", "acted", "d"),
+        ("duplicates acted on", "duplicates_acted", "d"),
+    )
+    lines = [
+        f"A: {left} ({a['classifier']})",
+        f"B: {right} ({b['classifier']})",
+        "",
+        f"{'':<24}{'A':>9}{'B':>9}",
+    ]
+    for title, key, spec in headline:
+        lines.append(f"{title:<24}{format(a.get(key, 0), spec):>9}{format(b.get(key, 0), spec):>9}")
+    lines += ["", f"per category{'':<13}{'cases':>6}  accuracy A    B   precision A    B   recall A    B"]
+    for name in sorted(set(a["per_category"]) | set(b["per_category"])):
+        x, y = a["per_category"].get(name), b["per_category"].get(name)
+
+        def cell(row: dict[str, Any] | None, key: str) -> str:
+            return "   -" if row is None else f"{row[key]:.2f}"
+
+        cases = (x or y or {}).get("cases", 0)
+        lines.append(
+            f"  {name:<23}{cases:>6}  {cell(x, 'accuracy'):>10} {cell(y, 'accuracy'):>4}"
+            f"  {cell(x, 'precision'):>11} {cell(y, 'precision'):>4}"
+            f"  {cell(x, 'recall'):>8} {cell(y, 'recall'):>4}"
+        )
     return "\n".join(lines)

@@ -34,6 +34,16 @@ def stack_environment(config: AurraConfig, app: cdk.App) -> cdk.Environment | No
     return cdk.Environment(account=str(account), region=str(region))
 
 
+def rules_classifier_warning() -> str:
+    return (
+        f"classifier=rules: the offline rules classifier ({c.RULES_CLASSIFIER_VERSION}) acts on "
+        f"contradictions with a measured precision of {c.RULES_HELDOUT_PRECISION:.3f} on "
+        f"{c.RULES_HELDOUT_CASES} held-out cases it was not written with. It is for tests and "
+        "offline use; the default, classifier=bedrock (Claude Haiku 4.5 on Bedrock), keeps "
+        "memories in the account and reads wording the rules have never seen."
+    )
+
+
 def create_app(
     context: Mapping[str, Any] | None = None,
     *,
@@ -51,6 +61,8 @@ def create_app(
         env=stack_environment(config, app),
         termination_protection=config.resolved_termination_protection,
     )
+    if config.classifier == "rules":
+        cdk.Annotations.of(stack).add_warning_v2("aurra:rules-classifier", rules_classifier_warning())
     # RDS Proxy target groups take no tags (their schema has no Tags property).
     untaggable = ["AWS::RDS::DBProxyTargetGroup"]
     cdk.Tags.of(app).add("project", c.PROJECT, exclude_resource_types=untaggable)

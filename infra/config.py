@@ -170,8 +170,9 @@ class AurraConfig:
     # rotation never touches a running function's credentials.
     db_secret_rotation_days: int = 30
 
-    # models
-    classifier: str = "rules"
+    # models: Claude Haiku 4.5 on Bedrock by default (the memories stay in the
+    # account); `rules` only when asked for, and synth then warns of its precision
+    classifier: str = "bedrock"
     # Turns messages writes into facts; None: the classifier's provider.
     extractor: str | None = None
     # The OpenAI-compatible endpoint of the openai classifier or extractor (None: OpenAI's

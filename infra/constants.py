@@ -130,6 +130,12 @@ LOCAL_EMBEDDING_DIM = 384
 CLASSIFIERS = ("rules", "anthropic", "bedrock", "openai")
 # Extractors come from the same providers (and default to the classifier's).
 EXTRACTORS = CLASSIFIERS
+# The offline rules classifier as last measured by `aurra eval` on the held-out set
+# (evals/heldout.jsonl): precision of `contradicts` acted on at 0.85. Synth quotes it when a
+# deployment chooses `classifier=rules`; a test keeps it equal to the measured figure.
+RULES_CLASSIFIER_VERSION = "aurra-rules-v2"
+RULES_HELDOUT_PRECISION = 0.917
+RULES_HELDOUT_CASES = 80
 EMBEDDERS = ("local", "bedrock")
 LOCAL_ONLY_EMBEDDERS = ("minilm",)
 

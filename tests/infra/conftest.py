@@ -25,7 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def dev(tmp_path_factory: pytest.TempPathFactory) -> Synth:
-    """The default configuration: stage dev, rules classifier, Bedrock embedder."""
+    """The default configuration: stage dev, Claude on Bedrock as the classifier, Bedrock embedder."""
     return synthesize(tmp_path_factory.mktemp("cdk-dev"))
 
 
@@ -58,6 +58,12 @@ def prod(tmp_path_factory: pytest.TempPathFactory) -> Synth:
 def bare_prod(tmp_path_factory: pytest.TempPathFactory) -> Synth:
     """`cdk deploy -c stage=prod` and nothing else: what cdk.json keeps."""
     return synthesize(tmp_path_factory.mktemp("cdk-bare-prod"), stage="prod")
+
+
+@pytest.fixture(scope="session")
+def offline_rules(tmp_path_factory: pytest.TempPathFactory) -> Synth:
+    """The rules classifier chosen explicitly, with the local embedder: no model at all."""
+    return synthesize(tmp_path_factory.mktemp("cdk-rules"), classifier="rules", embedder="local")
 
 
 @pytest.fixture(scope="session")

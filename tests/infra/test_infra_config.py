@@ -16,7 +16,8 @@ def test_defaults_need_no_context() -> None:
     cfg = config()
     assert cfg.stage == "dev"
     assert cfg.architecture == "arm64"
-    assert cfg.classifier == "rules"
+    assert cfg.classifier == "bedrock"
+    assert cfg.uses_bedrock
     assert cfg.embedder == "bedrock"
     assert cfg.resolved_embedding_dim == 1024
     assert cfg.authorizer_cache_ttl_seconds == 300

@@ -7,9 +7,11 @@ import json
 import re
 
 import pytest
+from aws_cdk.assertions import Annotations, Match
 from infra_testkit import Synth
 
 from infra import constants as c
+from infra.application import rules_classifier_warning
 from infra.components.api import GATEWAY_RESPONSES
 from infra.components.migrations import migrations_fingerprint
 
@@ -440,7 +442,7 @@ def test_functions_get_the_layer_settings(dev: Synth) -> None:
     required = {
         c.ENV_STAGE: "dev",
         c.ENV_DB_NAME: "aurra",
-        c.ENV_CLASSIFIER: "rules",
+        c.ENV_CLASSIFIER: "bedrock",
         c.ENV_EMBEDDER: "bedrock",
         c.ENV_EMBEDDING_DIM: "1024",
         c.ENV_FLAG_SOURCE: "ssm",
@@ -537,14 +539,37 @@ def test_least_privilege_by_function(dev: Synth) -> None:
     )
     # only the write function reads the Level 2 flag
     assert {n for n, a in granted.items() if "ssm:GetParameter" in a} == {c.WRITE}
-    # only the embedding functions call Bedrock, and only Titan
+    # only the embedding functions call Bedrock: Titan, and Claude from the write function alone
     bedrock = {n for n, a in granted.items() if "bedrock:InvokeModel" in a}
     assert bedrock == {c.WRITE, c.QUERY, c.SUPERSEDE}
     for name in bedrock:
         invoke = [s for s in statements(dev, by_name[name]) if s["Action"] == "bedrock:InvokeModel"]
-        assert all(c.TITAN_EMBED_V2 in json.dumps(s["Resource"]) for s in invoke)
+        resources = [json.dumps(s["Resource"]) for s in invoke]
+        assert all(c.TITAN_EMBED_V2 in r or "anthropic.claude" in r for r in resources), name
+        assert any("anthropic.claude" in r for r in resources) == (name == c.WRITE), name
     for name, acts in granted.items():
         assert not any(a.endswith(":*") or a == "*" for a in acts), (name, acts)
+
+
+def test_claude_on_bedrock_is_the_default_classifier(dev: Synth) -> None:
+    for name, fn in aurra_functions(dev).items():
+        assert fn["Properties"]["Environment"]["Variables"][c.ENV_CLASSIFIER] == "bedrock", name
+    warnings = Annotations.from_stack(dev.stack).find_warning("*", Match.any_value())
+    assert not [w for w in warnings if "classifier=rules" in json.dumps(w.entry.data)]
+
+
+def test_choosing_the_rules_classifier_warns_with_its_held_out_precision(offline_rules: Synth) -> None:
+    (warning,) = [
+        w
+        for w in Annotations.from_stack(offline_rules.stack).find_warning("*", Match.any_value())
+        if "classifier=rules" in json.dumps(w.entry.data)
+    ]
+    text = str(warning.entry.data)
+    assert f"{c.RULES_HELDOUT_PRECISION:.3f}" in text and c.RULES_CLASSIFIER_VERSION in text
+    assert rules_classifier_warning() in text
+    for fn in aurra_functions(offline_rules).values():
+        assert fn["Properties"]["Environment"]["Variables"][c.ENV_CLASSIFIER] == "rules"
+    assert "bedrock" not in json.dumps(offline_rules.template)
 
 
 def test_no_bedrock_unless_selected(prod: Synth) -> None:

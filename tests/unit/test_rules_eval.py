@@ -20,3 +20,14 @@ def test_rules_classifier_meets_the_acceptance_criteria():
     assert report["precision"] >= 0.95, report["false_positives"]
     assert report["recall"] >= 0.60
     assert report["accuracy"] >= 0.80
+
+
+def test_the_precision_synth_quotes_for_the_rules_classifier_is_the_measured_one():
+    from aurra_core.classifiers.rules import MODEL_ID
+    from infra import constants
+
+    heldout = load_cases(CASES.with_name("heldout.jsonl"))
+    report = evaluate(RulesClassifier(), "rules", heldout).as_dict()
+    assert constants.RULES_CLASSIFIER_VERSION == MODEL_ID
+    assert report["cases"] == constants.RULES_HELDOUT_CASES
+    assert round(report["precision"], 3) == constants.RULES_HELDOUT_PRECISION
