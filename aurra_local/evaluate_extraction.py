@@ -32,7 +32,7 @@ from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGOR
 from aurra_core.extractors.base import Extractor
 from aurra_core.models import Message
 from aurra_core.sensitive_topics import fact_topic
-from aurra_core.text import content_terms, normalize
+from aurra_core.text import content_terms, fold
 
 MIN_DICE = 0.5
 SENSITIVE = frozenset(DEFAULT_EXCLUDED_CATEGORIES)
@@ -50,9 +50,9 @@ def load_conversations(path: Path) -> list[dict[str, Any]]:
 
 
 def _subject(text: str) -> str:
-    found = _SUBJECT.match(normalize(text))
+    found = _SUBJECT.match(fold(text))
     if not found:
-        return normalize(text).split(" ")[0]
+        return fold(text).split(" ")[0]
     subject = found.group(1)
     # "User's dog Rex" and "User's dog": the relation is the first word after the possessive.
     return " ".join(subject.split()[:2]) if subject.startswith("user's") else subject
@@ -65,7 +65,7 @@ def _dice(a: str, b: str) -> float:
 
 def match_score(predicted: str, expected: str) -> float:
     """The Dice score of a matching pair, or 0.0 when the rule above says they do not match."""
-    p, e = normalize(predicted), normalize(expected)
+    p, e = fold(predicted), fold(expected)
     if _subject(p) != _subject(e):
         return 0.0
     if bool(_HEDGE.search(p)) != bool(_HEDGE.search(e)):

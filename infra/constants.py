@@ -133,8 +133,8 @@ EXTRACTORS = CLASSIFIERS
 # The offline rules classifier as last measured by `aurra eval` on the held-out set
 # (evals/heldout.jsonl): precision of `contradicts` acted on at 0.85. Synth quotes it when a
 # deployment chooses `classifier=rules`; a test keeps it equal to the measured figure.
-RULES_CLASSIFIER_VERSION = "aurra-rules-v2"
-RULES_HELDOUT_PRECISION = 0.917
+RULES_CLASSIFIER_VERSION = "aurra-rules-v3"
+RULES_HELDOUT_PRECISION = 1.0
 RULES_HELDOUT_CASES = 80
 EMBEDDERS = ("local", "bedrock")
 LOCAL_ONLY_EMBEDDERS = ("minilm",)

@@ -20,12 +20,17 @@ def judge(old, new):
         ("alice uses Vim", "alice switched to Emacs"),
         ("User uses Vim", "User has been using Emacs as their daily editor, having moved away from Vim"),
         ("alice lives in Berlin", "alice moved to Munich"),
-        ("Acme has 50 seats", "Acme has 75 seats"),
+        ("Acme has 50 seats", "Acme expanded to 75 seats"),
     ],
 )
 def test_firm_changes_supersede_with_high_confidence(old, new):
     v = judge(old, new)
     assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+def test_a_changed_number_without_change_language_is_not_acted_on():
+    v = judge("Acme has 50 seats", "Acme has 75 seats")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence <= 0.80
 
 
 @pytest.mark.parametrize(

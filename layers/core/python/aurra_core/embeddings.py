@@ -29,7 +29,7 @@ class LexicalEmbedder:
     is what candidate search needs; `aurra eval` measures how often the right one is found.
     """
 
-    name = "local-lexical-v1"
+    name = "local-lexical-v2"
 
     def __init__(self, dim: int) -> None:
         self.dim = dim

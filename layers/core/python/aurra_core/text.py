@@ -1,44 +1,381 @@
-"""Text normalisation for the local lexical embedder (the rules classifier has its own, rules_text)."""
+"""Text for matching facts: one normalisation, one tokenizer, one stemmer.
+
+The rules classifier reads facts through these, and the local lexical embedder hashes the same
+terms. `normalize` lower-cases and folds a fact into words and typed value tokens, so that equal
+values meet whatever their spelling: `money_120000` for "$120k", `time_540` for "9am" (with its
+UTC twin `utc_...` when a zone is named), `date_9_30`, `phone_5550142`, `email_...`,
+`weekday_mon`, `pronouns_they`, counts as digits. `canon` maps a token to its canonical terms
+(synonyms, irregular forms, the stem).
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-# An apostrophe, straight or typographic (U+2019), joins a word's suffix ("user's").
-_WORD = re.compile("[a-z0-9]+(?:['\u2019][a-z]+)?")
+from aurra_core.classifiers import rules_lexicon as lex
 
-STOPWORDS = frozenset(
-    """a an the and or but of to in on at for with by from as is are was were be been being am
-    has have had do does did it its this that these those there their they them he him his she her
-    i me my we our you your user users customer customers s""".split()
+_MONTHS = {
+    "jan": 1,
+    "january": 1,
+    "feb": 2,
+    "february": 2,
+    "mar": 3,
+    "march": 3,
+    "apr": 4,
+    "april": 4,
+    "may": 5,
+    "jun": 6,
+    "june": 6,
+    "jul": 7,
+    "july": 7,
+    "aug": 8,
+    "august": 8,
+    "sep": 9,
+    "sept": 9,
+    "september": 9,
+    "oct": 10,
+    "october": 10,
+    "nov": 11,
+    "november": 11,
+    "dec": 12,
+    "december": 12,
+}
+_MONTH_DAYS = {1: 31, 2: 28, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
+_MONTH_RE = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
+_WEEKDAYS = {
+    "monday": "mon",
+    "tuesday": "tue",
+    "wednesday": "wed",
+    "thursday": "thu",
+    "friday": "fri",
+    "saturday": "sat",
+    "sunday": "sun",
+    "mon": "mon",
+    "tue": "tue",
+    "tues": "tue",
+    "wed": "wed",
+    "thu": "thu",
+    "thur": "thu",
+    "thurs": "thu",
+    "fri": "fri",
+    "sat": "sat",
+    "sun": "sun",
+}
+_NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
+    "a couple of": 2,
+    "a couple": 2,
+    "a pair of": 2,
+}
+_TZ_WORDS = sorted(lex.TIMEZONES, key=len, reverse=True)
 
 
-def normalize(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
-    return text.replace("\u2019", "'")
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased word tokens, possessives folded ("alice's" -> "alice")."""
-    out = []
-    for token in _WORD.findall(normalize(text)):
-        token = token.split("'")[0] if token.endswith(("'s", "'re", "'ve", "'ll", "'d", "'m")) else token
-        out.append(token)
-    return out
+def unify_punctuation(text: str) -> str:
+    """NFKC, and typographic quotes and dashes as their plain forms."""
+    text = unicodedata.normalize("NFKC", text)
+    return (
+        text.replace("\u2019", "'")  # right single quotation mark
+        .replace("\u2018", "'")
+        .replace("\u201c", '"')
+        .replace("\u201d", '"')
+        .replace("\u2013", "-")  # en dash
+        .replace("\u2014", " - ")  # em dash
+    )
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match "switched"/"switch" and "cats"/"cat"."""
-    for suffix, min_len in (("ing", 5), ("ied", 4), ("ies", 4), ("ed", 4), ("es", 4), ("s", 3)):
-        if word.endswith(suffix) and len(word) - len(suffix) >= min_len - len(suffix) + 1:
-            base = word[: -len(suffix)]
-            if suffix in ("ied", "ies"):
-                return base + "y"
-            return base
-    return word
+    """A light stemmer: "moved", "moves", "moving" and "move" all become "mov"."""
+    if word in lex.IRREGULAR:
+        return lex.IRREGULAR[word]
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    if word.startswith("cancel"):
+        return "cancel"
+    w = word
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("ing") and len(w) >= 6:
+        w = w[:-3]
+        if len(w) >= 3 and w[-1] == w[-2] and w[-1] in "bdgmnprt":
+            w = w[:-1]
+    elif w.endswith("ed") and len(w) >= 5:
+        w = w[:-2]
+        if len(w) >= 3 and w[-1] == w[-2] and w[-1] in "bdgmnprt":
+            w = w[:-1]
+    elif w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) >= 4:
+        w = w[:-1]
+    if w.endswith("e") and len(w) >= 4:
+        w = w[:-1]
+    return w
+
+
+def _money(match: re.Match[str]) -> str:
+    amount = float(match.group(2).replace(",", ""))
+    mult = {
+        "k": 1e3,
+        "thousand": 1e3,
+        "m": 1e6,
+        "mm": 1e6,
+        "million": 1e6,
+        "b": 1e9,
+        "bn": 1e9,
+        "billion": 1e9,
+    }
+    amount *= mult.get((match.group(3) or "").strip(), 1)
+    return f" money_{round(amount)} "
+
+
+def _clock(hour: int, minute: int, ampm: str | None) -> int:
+    if ampm:
+        ampm = ampm.replace(".", "")
+        if ampm == "pm" and hour < 12:
+            hour += 12
+        if ampm == "am" and hour == 12:
+            hour = 0
+    elif hour < 7:
+        hour += 12  # "at 2:30" in a schedule is the afternoon
+    return hour * 60 + minute
+
+
+def _time_token(match: re.Match[str]) -> str:
+    minutes = _clock(int(match.group(1)), int(match.group(2) or 0), match.group(3))
+    return f" time_{minutes} "
+
+
+def _tz_time(match: re.Match[str]) -> str:
+    minutes = int(match.group(1))
+    zone = match.group(2)
+    offset = lex.TIMEZONES.get(zone)
+    if offset is None:
+        return str(match.group(0))
+    return f" time_{minutes} utc_{(minutes - offset) % 1440} "
+
+
+_NUMBER_WORDS_RE = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b")
+_TZ_ALT = "|".join(re.escape(z) for z in _TZ_WORDS)
+_TZ_TIME_RE = re.compile(rf"\btime_(\d+)\s+(?:us\s+)?({_TZ_ALT})\b(?:\s+time)?")
+TIMEZONE_NAMED_RE = re.compile(rf"(?<![\w/])({_TZ_ALT})(?![\w/])(?=\s*(?:time|hours|timezone|$|[,.;)]))")
+TIMEZONE_AFTER_KEY_RE = re.compile(rf"\btimezone\s*(?:is|:)?\s*(?:us )?({_TZ_ALT})\b")
+TIMEZONE_SLASH_RE = re.compile(r"(?<![\w/])([a-z]+/[a-z_]+)\b")
+_PHRASES = [(re.compile(pattern), replacement) for pattern, replacement in lex.PHRASES]
+_STATE_CODES_RE = re.compile(r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\s*(?:\d{5})?\s*(?:$|[,.;]))")
+
+
+def _number_words(text: str) -> str:
+    return _NUMBER_WORDS_RE.sub(lambda match: str(_NUMBER_WORDS[match.group(1)]), text)
+
+
+def fold(text: str) -> str:
+    """Unicode-folded, lower-cased text: the first step of `normalize`, for comparing wording as
+    written (contractions, values and phrases left as they are)."""
+    return unify_punctuation(text).lower()
+
+
+def normalize(text: str) -> str:
+    """Lower-case text with typed value tokens and canonical phrases."""
+    normalized = re.sub(r"\s+", " ", fold(text)).strip()
+    for step in (_expand_contractions, _mark_values, _canonical_phrases, _mark_times, _mark_dates):
+        normalized = step(normalized)
+    return re.sub(r"\s+", " ", normalized).strip()
+
+
+def _expand_contractions(text: str) -> str:
+    """can't -> can not, she's -> she is, alice's -> alice 's."""
+    text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
+    text = re.sub(r"\bwon't\b", "will not", text)
+    text = re.sub(r"n't\b", " not", text)
+    text = re.sub(r"\bi'm\b", "i am", text)
+    text = re.sub(r"'re\b", " are", text)
+    text = re.sub(r"'ve\b", " have", text)
+    text = re.sub(r"'ll\b", " will", text)
+    text = re.sub(r"'d\b", " would", text)
+    text = re.sub(r"\b(he|she|it|that|there|what|who|where|here)'s\b", r"\1 is", text)
+    text = re.sub(r"(\w)'s\b", r"\1 's", text)
+    text = re.sub(r"(\w)s' ", r"\1s 's ", text)
+    return text
+
+
+def _mark_values(text: str) -> str:
+    """E-mail addresses, phone numbers, money, percentages, expiry dates, years, pronouns, quarters."""
+    # typed values; ISO dates first ("2025-09-30" is September 30, 2025)
+    text = re.sub(
+        r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b",
+        lambda match: f" date_{int(match.group(2))}_{int(match.group(3))} , {match.group(1)} ",
+        text,
+    )
+    text = re.sub(
+        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+        lambda match: " email_" + re.sub(r"[^a-z0-9]", "", match.group(0)) + " ",
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w/])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])?\d{3}[.-]\d{4}\b",
+        lambda match: " phone_" + re.sub(r"\D", "", match.group(0))[-7:] + " ",
+        text,
+    )
+    text = re.sub(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|bn|b|thousand|million|billion)?\b", _money, text)
+    text = re.sub(r"\b(\d+(?:\.\d+)?)\s?%", r" percent_\1 ", text)
+    text = re.sub(
+        r"\b(\d{1,2})/(\d{2}|\d{4})\b(?!/)",
+        lambda match: f" expiry_{int(match.group(1))}_{match.group(2)[-2:]} ",
+        text,
+    )
+    text = re.sub(r"\b(19\d\d|20\d\d)\b", r" year_\1 ", text)
+    text = re.sub(r"\b(\d{1,3}(?:,\d{3})+)\b", lambda match: match.group(1).replace(",", ""), text)
+    text = re.sub(
+        r"\b(he|she|they|xe|ze)\s*/\s*(him|her|them|xem|zir|hir|hers|theirs)(?:\s*/\s*\w+)?\b",
+        lambda match: f" pronouns_{match.group(1)} ",
+        text,
+    )
+    text = re.sub(r"\bq([1-4])\b", r" quarter_\1 ", text)
+    text = re.sub(r"\s+", " ", text)
+    return text
+
+
+def _canonical_phrases(text: str) -> str:
+    """State codes, the lexicon's phrases, number words, hyphens and units."""
+    # ", TX" -> ", texas"
+    text = _STATE_CODES_RE.sub(lambda match: ", " + lex.US_STATE_CODES[match.group(1)], text)
+    # phrases to canonical forms
+    for pattern, repl in _PHRASES:
+        text = pattern.sub(repl, text)
+    text = re.sub(r"\b(?:went|is|are|now|goes|going) live\b", "ga", text)
+    # number words (after phrases, so "two-factor" is gone)
+    text = _number_words(text)
+    text = re.sub(r"\b(\d+)-(\w)", r"\1 \2", text)
+    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
+    text = re.sub(r"\b(\d+)(gb|tb|mb|mg|ml|kg|km|mi|in|inch|cm|mm|hz|ghz|k)\b", r"\1 \2", text)
+    return text
+
+
+def _mark_times(text: str) -> str:
+    """Hour ranges, clock times (with their UTC twin when a zone is named)."""
+    # hour ranges, then times ("9am pacific" keeps its UTC twin for comparisons across zones)
+    text = re.sub(
+        r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm)?\s?(?:to|-|until|till)\s?(\d{1,2})(?::(\d\d))?\s?(am|pm)?\b(?!\s*(?:seats|people|users|kids|years|days|weeks))",
+        lambda match: (
+            f" hours_{_clock(int(match.group(1)), int(match.group(2) or 0), match.group(3) or 'am')}_"
+            f"{_clock(int(match.group(4)), int(match.group(5) or 0), match.group(6) or 'pm')} "
+        ),
+        text,
+    )
+    text = re.sub(r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm|a\.m\.|p\.m\.)", _time_token, text)
+    text = re.sub(r"\b(\d{1,2}):(\d\d)\b()", _time_token, text)
+    text = re.sub(r"\bnoon\b", " time_720 ", text)
+    text = _TZ_TIME_RE.sub(_tz_time, text)
+    return text
+
+
+def _mark_dates(text: str) -> str:
+    """Dates, days of the month, ordinals, months and weekdays."""
+    # dates
+    text = re.sub(
+        rf"\bthe end of {_MONTH_RE}\b",
+        lambda match: (
+            f" date_{_MONTHS[match.group(1)[:3] if match.group(1)[:3] in _MONTHS else match.group(1)]}_{_MONTH_DAYS[_MONTHS[match.group(1)[:3]]]} "
+        ),
+        text,
+    )
+    text = re.sub(
+        rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)",
+        lambda match: f" date_{_MONTHS[match.group(1)[:3]]}_{int(match.group(2))} ",
+        text,
+    )
+    text = re.sub(
+        rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\b",
+        lambda match: f" date_{_MONTHS[match.group(2)[:3]]}_{int(match.group(1))} ",
+        text,
+    )
+    text = re.sub(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", r" dayofmonth_\1 ", text)
+    text = re.sub(r"\b(\d{1,3})(?:st|nd|rd|th)\b", r" ordinal_\1 ", text)
+    text = re.sub(
+        r"\b(?<!\bi )(?<!\bthey )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bit )(?<!\byou )may\b(?! (?:be|have|not|move|switch|go|get|want|need|try|use|take|stay|change|cancel|expand|raise|apply|drop|leave|join|start|stop|upgrade|downgrade|\w+ing))",
+        " month_5 ",
+        text,
+    )
+    text = re.sub(
+        rf"\b(?:in|since|until|by|of|early|late|mid|from|last|next|this|every|each) {_MONTH_RE}\b",
+        lambda match: match.group(0).split()[0] + f" month_{_MONTHS[match.group(1)[:3]]} ",
+        text,
+    )
+    text = re.sub(
+        r"\b(january|february|march|april|june|july|august|september|october|november|december)\b",
+        lambda match: f" month_{_MONTHS[match.group(1)[:3]]} ",
+        text,
+    )
+    text = re.sub(
+        r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b",
+        lambda match: f" weekday_{_WEEKDAYS[match.group(1)]} ",
+        text,
+    )
+    return text
+
+
+_TOKEN = re.compile(r"'s|[a-z0-9_][a-z0-9_.+#/]*[a-z0-9_+#]|[a-z0-9_]|[,;:()\"!?]")
+
+
+def tokenize(norm: str) -> list[str]:
+    return _TOKEN.findall(norm)
+
+
+@lru_cache(maxsize=4096)
+def canon(token: str) -> tuple[str, ...]:
+    """Canonical terms for one surface token: synonyms, irregular forms, then the stem."""
+    if "_" in token or not token[0].isalpha():
+        return (token,)
+    mapped = lex.SYNONYMS.get(token)
+    if mapped is not None:
+        return tuple(stem(w) if w.isalpha() else w for w in mapped.split())
+    return (stem(token),)
+
+
+# Words the embedder leaves out: they carry no content, or name whoever every fact is about.
+EMBEDDING_STOPWORDS = lex.STOPWORDS | frozenset({"user", "users", "customer", "customers", "s"})
+_STRUCTURAL = frozenset({",", ";", ":", "(", ")", '"', "!", "?", "'s"})
 
 
 def content_terms(text: str) -> list[str]:
-    return [stem(w) for w in words(text) if w not in STOPWORDS]
+    """The canonical content terms of a text, in order."""
+    return [
+        term
+        for token in tokenize(normalize(text))
+        if token not in _STRUCTURAL and token not in EMBEDDING_STOPWORDS
+        for term in canon(token)
+        if term not in EMBEDDING_STOPWORDS
+    ]

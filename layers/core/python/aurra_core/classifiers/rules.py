@@ -18,25 +18,28 @@ old value said to be over). The reason names the signals that decided.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 from uuid import UUID
 
+from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
-from aurra_core.classifiers.rules_text import Fact, analyze, canon, tokenize
+from aurra_core.classifiers.rules_facts import Fact, analyze
 from aurra_core.models import Verdict
+from aurra_core.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v2"
+MODEL_ID = "aurra-rules-v3"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
-    return [re.compile(p) for p in patterns]
+    return [re.compile(pattern) for pattern in patterns]
 
 
 def _union(patterns: list[str]) -> list[re.Pattern[str]]:
     """One alternation: a single search finds the leftmost of many markers."""
-    return [re.compile("|".join(f"(?:{p})" for p in patterns))]
+    return [re.compile("|".join(f"(?:{pattern})" for pattern in patterns))]
 
 
 _HEDGES = _union(lex.HEDGES)
@@ -89,10 +92,7 @@ _FRAME_STEMS = frozenset(canon(w)[0] for w in lex.FRAME_WORDS) | frozenset(
     }
 )
 _LOW_INFO_STEMS = frozenset(canon(w)[0] for w in lex.LOW_INFO) | frozenset(lex.LOW_INFO)
-_BOUNDARY = re.compile(
-    r"\s(?:for|since|after|because|starting|from|as|but|so|when|while|until|last|this|next|on|with|and|"
-    r"in order|due to|which|who|where|at the|full|fulltime|instead|now|then|before|through|via|to save|to get)\b|[,;:.()\"]"
-)
+_BOUNDARY = re.compile(lex.PHRASE_BOUNDARY)
 _CLASS_NOUNS = {
     "editor": {"editor", "ide"},
     "browser": {"browser"},
@@ -107,19 +107,8 @@ _CLASS_NOUNS = {
     "pronoun": {"pronoun"},
     "timezone": {"timezon", "time"},
 }
-_GENERIC_VALUE_WORDS = frozenset(
-    canon(w)[0]
-    for w in """elementary school high middle university college academy bank credit union company
-    corp inc labs lab llc ltd group street avenue road city town the a an""".split()
-)
-_STRONG_CHANGE = re.compile(
-    r"\b(?:now|nowadays|anymore|nolonger|fromnowon|instead|switch\w*|mov(?:ed|es|ing|e)|relocat\w*|changed|changes|changing|change (?:to|from|of|in)|"
-    r"replac\w*|upgrad\w*|downgrad\w*|migrat\w*|transferr\w*|promoted|renamed?|went (?:up|down)|raised|lowered|"
-    r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|delayed|"
-    r"brought forward|slipped|slid|shifted|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
-    r"new|joined|correction|actually|updated?|converted|since|starting|as of|effective|raise|welcomed|signed|"
-    r"from (?:dt|mon|wd|now|today|next)_?\w*)\b"
-)
+_GENERIC_VALUE_WORDS = frozenset(canon(w)[0] for w in lex.GENERIC_NAME_WORDS)
+_STRONG_CHANGE = re.compile(lex.CURRENT_OR_CHANGED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,10 +116,10 @@ _STRONG_CHANGE = re.compile(
 
 
 def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
-    for p in patterns:
-        m = p.search(text)
-        if m:
-            return m
+    for pattern in patterns:
+        match = pattern.search(text)
+        if match:
+            return match
     return None
 
 
@@ -144,9 +133,9 @@ def _terms(text: str) -> list[str]:
 
 
 def _cut(phrase: str, max_words: int = 5) -> str:
-    m = _BOUNDARY.search(" " + phrase)
-    if m:
-        phrase = (" " + phrase)[: m.start()]
+    match = _BOUNDARY.search(" " + phrase)
+    if match:
+        phrase = (" " + phrase)[: match.start()]
     return " ".join(phrase.split()[:max_words])
 
 
@@ -156,19 +145,19 @@ _AGENT_NOUNS = frozenset(
     """doctor vet dentist therapist psychiatrist physician lawyer accountant coach bank
     landlord school employer boss manager hr it admin pharmacist""".split()
 )
-_UNIVERSAL = re.compile(r"\b(?:all|every|any|everything|anything|each|entire|whole)\b")
+_UNIVERSAL = re.compile(lex.UNIVERSAL)
 
 
 def _expand(terms: set[str]) -> set[str]:
     """Terms plus their hypernyms: "coffee" also counts as "caffeine"."""
     out = set(terms)
-    for t in terms:
-        out |= _HYPERNYMS.get(t, set())
+    for term in terms:
+        out |= _HYPERNYMS.get(term, set())
     return out
 
 
-def _subject_terms(f: Fact) -> set[str]:
-    s = f.subject
+def _subject_terms(fact: Fact) -> set[str]:
+    s = fact.subject
     return (
         set(s.key)
         | set(s.relations)
@@ -177,21 +166,23 @@ def _subject_terms(f: Fact) -> set[str]:
     )
 
 
-def _body(f: Fact) -> set[str]:
+def _body(fact: Fact) -> set[str]:
     """What the fact says about its subject: content terms less the subject and generic verbs."""
-    body = f.memo.get("body")
+    body = fact.memo.get("body")
     if body is None:
-        subject = _subject_terms(f)
-        body = f.memo["body"] = frozenset(
-            t for t in f.terms if t not in subject and t not in _FRAME_STEMS and t not in lex.PRINCIPAL_WORDS
+        subject = _subject_terms(fact)
+        body = fact.memo["body"] = frozenset(
+            term
+            for term in fact.terms
+            if term not in subject and term not in _FRAME_STEMS and term not in lex.PRINCIPAL_WORDS
         )
     return set(body)
 
 
-def _core(f: Fact) -> set[str]:
-    core = {t for t in _body(f) if t not in _LOW_INFO_STEMS}
-    if any(t.startswith("tu_") for t in core):
-        core = {t for t in core if not t.startswith("tm_")}
+def _core(fact: Fact) -> set[str]:
+    core = {term for term in _body(fact) if term not in _LOW_INFO_STEMS}
+    if any(term.startswith("utc_") for term in core):
+        core = {term for term in core if not term.startswith("time_")}
     return core
 
 
@@ -203,65 +194,83 @@ def _has_neg(terms: set[str]) -> bool:
 # Subjects.
 
 
-def _names_in(f: Fact) -> set[str]:
-    return {canon(n)[0] for n in f.names}
+def _names_in(fact: Fact) -> set[str]:
+    return {canon(new)[0] for new in fact.names}
 
 
-def subject_relation(o: Fact, n: Fact) -> tuple[str, str]:
+def subject_relation(old: Fact, new: Fact) -> tuple[str, str]:
     """same | compatible | describes | different, with a short reason."""
-    so, sn = o.subject, n.subject
-    o_terms, n_terms = o.term_set | _names_in(o), n.term_set | _names_in(n)
+    subject_old, subject_new = old.subject, new.subject
+    terms_old_wide, terms_new_wide = old.term_set | _names_in(old), new.term_set | _names_in(new)
     if (
-        sn.relations
-        and sn.relations[-1] in _AGENT_NOUNS
-        and not so.relations
-        and (re.search(r"\b(?:them|him|her|the user|the customer)\b", n.text) or (_body(n) & _body(o)))
+        subject_new.relations
+        and subject_new.relations[-1] in _AGENT_NOUNS
+        and not subject_old.relations
+        and (re.search(r"\b(?:them|him|her|the user|the customer)\b", new.text) or (_body(new) & _body(old)))
     ):
         # "The vet put the cat on a wet-food diet": the vet acts on the subject's affairs
-        return "compatible", f"the {sn.relations[-1]} acts on the subject's behalf"
-    if so.relations != sn.relations:
-        if sn.relations and not so.relations:
-            rel = sn.relations[-1]
-            if rel in o_terms or ({canon(a)[0] for a in sn.apposition} & o_terms):
+        return "compatible", f"the {subject_new.relations[-1]} acts on the subject's behalf"
+    if subject_old.relations != subject_new.relations:
+        if subject_new.relations and not subject_old.relations:
+            rel = subject_new.relations[-1]
+            if rel in terms_old_wide or ({canon(a)[0] for a in subject_new.apposition} & terms_old_wide):
                 return "describes", f"the new fact is about the {rel} the old one mentions"
-        if so.relations and sn.kind == "name" and set(sn.key) & {canon(a)[0] for a in so.apposition}:
+        if (
+            subject_old.relations
+            and subject_new.kind == "name"
+            and set(subject_new.key) & {canon(a)[0] for a in subject_old.apposition}
+        ):
             return "same", "same person named in both"
-        if so.relations and not sn.relations and sn.kind in ("none", "pronoun") and not sn.key:
+        if (
+            subject_old.relations
+            and not subject_new.relations
+            and subject_new.kind in ("none", "pronoun")
+            and not subject_new.key
+        ):
             return "compatible", "subject left implicit"
-        who_o = "'s ".join(("the subject", *so.relations)) if so.relations else "the subject"
-        who_n = "'s ".join(("the subject", *sn.relations)) if sn.relations else "the subject"
+        who_o = (
+            "'s ".join(("the subject", *subject_old.relations)) if subject_old.relations else "the subject"
+        )
+        who_n = (
+            "'s ".join(("the subject", *subject_new.relations)) if subject_new.relations else "the subject"
+        )
         return "different", f"different people ({who_o} vs {who_n})"
-    kinds = {so.kind, sn.kind}
+    kinds = {subject_old.kind, subject_new.kind}
     if "none" in kinds or "pronoun" in kinds:
         return "compatible", "subject left implicit"
-    if so.kind == sn.kind == "principal":
+    if subject_old.kind == subject_new.kind == "principal":
         return "same", "same subject"
-    if {so.kind, sn.kind} == {"principal", "name"}:
-        name = sn if sn.kind == "name" else so
-        other_terms = o.term_set if sn.kind == "name" else n.term_set
+    if {subject_old.kind, subject_new.kind} == {"principal", "name"}:
+        name = subject_new if subject_new.kind == "name" else subject_old
+        other_terms = old.term_set if subject_new.kind == "name" else new.term_set
         if set(name.key) & other_terms:
             return "describes", "the new fact is about someone the old fact names"
-    if so.kind == "name" and sn.kind == "name":
-        if set(so.key) & set(sn.key):
+    if subject_old.kind == "name" and subject_new.kind == "name":
+        if set(subject_old.key) & set(subject_new.key):
             return "same", "same named subject"
-        if set(sn.key) <= o_terms or set(so.key) <= n_terms:
+        if set(subject_new.key) <= terms_old_wide or set(subject_old.key) <= terms_new_wide:
             return "compatible", "the subject of one is named in the other"
         return (
             "different",
-            f"different named subjects ({' '.join(sorted(so.key))} vs {' '.join(sorted(sn.key))})",
+            f"different named subjects ({' '.join(sorted(subject_old.key))} vs {' '.join(sorted(subject_new.key))})",
         )
-    if so.kind == "thing" and sn.kind == "thing":
-        if set(so.key) & set(sn.key):
+    if subject_old.kind == "thing" and subject_new.kind == "thing":
+        if set(subject_old.key) & set(subject_new.key):
             return "same", "same subject"
-        if set(so.key) & n_terms or set(sn.key) & o_terms:
+        if set(subject_old.key) & terms_new_wide or set(subject_new.key) & terms_old_wide:
             return "compatible", "the subject of one appears in the other"
         return "different", "different subjects"
     if "thing" in kinds and "name" in kinds:
-        thing, name = (so, sn) if so.kind == "thing" else (sn, so)
+        thing, name = (
+            (subject_old, subject_new) if subject_old.kind == "thing" else (subject_new, subject_old)
+        )
         if set(thing.key) & set(name.key):
             return "same", "same subject"
-        other = n_terms if so.kind == "thing" else o_terms
-        if set(name.key) & (o_terms if so.kind == "thing" else n_terms) or set(thing.key) & other:
+        other = terms_new_wide if subject_old.kind == "thing" else terms_old_wide
+        if (
+            set(name.key) & (terms_old_wide if subject_old.kind == "thing" else terms_new_wide)
+            or set(thing.key) & other
+        ):
             return "compatible", "the subject of one appears in the other"
         if len(thing.key) == 1:
             return "different", "different subjects"
@@ -269,148 +278,113 @@ def subject_relation(o: Fact, n: Fact) -> tuple[str, str]:
     return "compatible", "subjects not clearly related"
 
 
-def _named(f: Fact) -> set[str]:
-    return {m.group(1) for m in re.finditer(r"\b(?:named|called) ([a-z]+)", f.text)}
+def _named(fact: Fact) -> set[str]:
+    return {match.group(1) for match in re.finditer(r"\b(?:named|called) ([a-z]+)", fact.text)}
 
 
-def _slot_relation(o: Fact, n: Fact) -> str | None:
+def _slot_relation(old: Fact, new: Fact) -> str | None:
     """'qualifier' when the same kind of slot is qualified differently (work phone vs phone), 'attribute'
     when the facts set different attributes (mortgage rate vs car loan), None when they may be the same."""
     quals = {canon(q)[0] for q in lex.SLOT_QUALIFIERS}
     prim = {canon(q)[0] for q in lex.PRIMARY_QUALIFIERS} | {"favorit", "favourit"}
-    so, sn = list(o.subject.slot), list(n.subject.slot)
-    if so and sn and so[-1] == sn[-1] and (set(so) & quals) != (set(sn) & quals):
-        return "qualifier"
-    if so and sn and so[-1] != sn[-1] and so[-1] in sn[:-1] and sn[-1] not in _expand({so[-1]}):
+    slot_old, slot_new = list(old.subject.slot), list(new.subject.slot)
+    if slot_old and slot_new and slot_old[-1] == slot_new[-1]:
+        if (set(slot_old) & quals) != (set(slot_new) & quals):
+            return "qualifier"
+    if (
+        slot_old
+        and slot_new
+        and slot_old[-1] != slot_new[-1]
+        and slot_old[-1] in slot_new[:-1]
+        and slot_new[-1] not in _expand({slot_old[-1]})
+    ):
         return "part"  # "User's phone" -> "User's phone case"
     if (
-        so
-        and sn
-        and so[-1] != sn[-1]
-        and so[-1] not in sn
-        and sn[-1] not in so
-        and not _fuzzy_overlap({so[-1]}, {sn[-1]})
-        and not (_expand({so[-1]}) & _expand({sn[-1]}))
-    ) and not (sn[-1] in o.term_set or so[-1] in n.term_set):
-        if (set(sn) - prim - quals) & o.term_set:
-            return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
-        return "attribute"
-    if sn and not so and len(sn) >= 2 and sn[-1] in o.term_set and (set(sn[:-1]) & quals) - o.term_set:
-        return "qualifier"  # "a phone" vs "a work phone"
-    ho = (set(so[:-1]) - prim - quals) | ({so[-1]} - prim) if so else set()
-    hn = (set(sn[:-1]) - prim - quals) | ({sn[-1]} - prim) if sn else set()
-    if ho and hn:
-        if not (_expand(ho) & _expand(hn)) and not (hn & o.term_set) and not (ho & n.term_set):
+        slot_old
+        and slot_new
+        and slot_old[-1] != slot_new[-1]
+        and slot_old[-1] not in slot_new
+        and slot_new[-1] not in slot_old
+        and not _fuzzy_overlap({slot_old[-1]}, {slot_new[-1]})
+        and not (_expand({slot_old[-1]}) & _expand({slot_new[-1]}))
+    ):
+        if not (slot_new[-1] in old.term_set or slot_old[-1] in new.term_set):
+            if (set(slot_new) - prim - quals) & old.term_set:
+                return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
             return "attribute"
-    elif hn and not ho:
-        known = o.term_set | _attr_cues(o) | _class_nouns(o)
-        if not _fuzzy_overlap(_expand(hn), _expand(known)) and not (set(n.subject.slot) & o.term_set):
+    if slot_new and not slot_old and len(slot_new) >= 2 and slot_new[-1] in old.term_set:
+        if (set(slot_new[:-1]) & quals) - old.term_set:
+            return "qualifier"  # "a phone" vs "a work phone"
+    heads_old = (set(slot_old[:-1]) - prim - quals) | ({slot_old[-1]} - prim) if slot_old else set()
+    heads_new = (set(slot_new[:-1]) - prim - quals) | ({slot_new[-1]} - prim) if slot_new else set()
+    if heads_old and heads_new:
+        if (
+            not (_expand(heads_old) & _expand(heads_new))
+            and not (heads_new & old.term_set)
+            and not (heads_old & new.term_set)
+        ):
             return "attribute"
-    elif ho and not hn:
-        known = n.term_set | _attr_cues(n) | _class_nouns(n)
-        if not _fuzzy_overlap(_expand(ho), _expand(known)) and not (set(o.subject.slot) & n.term_set):
+    elif heads_new and not heads_old:
+        known = old.term_set | _attr_cues(old) | _class_nouns(old)
+        if not _fuzzy_overlap(_expand(heads_new), _expand(known)) and not (
+            set(new.subject.slot) & old.term_set
+        ):
+            return "attribute"
+    elif heads_old and not heads_new:
+        known = new.term_set | _attr_cues(new) | _class_nouns(new)
+        if not _fuzzy_overlap(_expand(heads_old), _expand(known)) and not (
+            set(old.subject.slot) & new.term_set
+        ):
             return "attribute"
     return None
 
 
 _TYPED_NOUNS = {
-    "em": {"email", "address"},
-    "ph": {"phon", "number"},
-    "dt": {"dat", "day"},
-    "tm": {"time"},
-    "mo": {"amount", "price", "cost"},
-    "dm": {"expiry", "expir"},
-    "pron": {"pronoun"},
+    "email": {"email", "address"},
+    "phone": {"phon", "number"},
+    "date": {"dat", "day"},
+    "time": {"time"},
+    "money": {"amount", "price", "cost"},
+    "expiry": {"expiry", "expir"},
+    "pronouns": {"pronoun"},
 }
 
 
-def _attr_cues(f: Fact) -> set[str]:
-    cues = {canon(c)[0] for a in f.attrs for c in lex.ATTRIBUTES.get(a, {}).get("cues", [])}
-    return cues.union(*(_TYPED_NOUNS.get(k, set()) for k in f.typed))
+def _attr_cues(fact: Fact) -> set[str]:
+    cues = {canon(c)[0] for a in fact.attrs for c in lex.ATTRIBUTES.get(a, {}).get("cues", [])}
+    return cues.union(*(_TYPED_NOUNS.get(k, set()) for k in fact.typed))
 
 
-def _class_nouns(f: Fact) -> set[str]:
-    return set().union(*(_CLASS_NOUNS.get(c, set()) for c in f.classes)) if f.classes else set()
+def _class_nouns(fact: Fact) -> set[str]:
+    return set().union(*(_CLASS_NOUNS.get(c, set()) for c in fact.classes)) if fact.classes else set()
 
 
 # ---------------------------------------------------------------------------------------------
 # Values.
 
-_FRAMES: dict[str, list[re.Pattern[str]]] = {
-    "location": _compile(
-        [
-            r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
-            r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
-        ]
-    ),
-    "employer": _compile(
-        [
-            r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
-            r"\bjoined\s+(?P<v>[^,;.]+)",
-            r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+(?:at|of)\s+(?P<v>[^,;.]+)",
-        ]
-    ),
-    "manager": _compile(
-        [
-            r"\breports? to\s+(?P<v>[^,;.]+)",
-            r"\b(?:manager|boss|supervisor)\s+(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-        ]
-    ),
-    "champion": _compile(
-        [
-            r"\bchampion\b[^:;]*?\b(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-            r"^(?P<v>[a-z]+ [a-z]+)\b[^;]*?\bis (?:now )?(?:our|their|the) (?:main |new |primary )?champion",
-        ]
-    ),
-    "school": _compile(
-        [r"\b(?:attends|attending|goes to|enrolled (?:at|in)|transferred to|studies at)\s+(?P<v>[^,;.]+)"]
-    ),
-    "bank": _compile(
-        [
-            r"\bbanks? (?:with|at)\s+(?P<v>[^,;.]+)",
-            r"\b(?:accounts?|savings|money|checking) (?:to|at|with)\s+(?P<v>[^,;.]*?\b(?:bank|credit union))",
-            r"\bbank (?:is|:)\s+(?P<v>[^,;.]+)",
-        ]
-    ),
-    "name": _compile(
-        [
-            r"\b(?:name|surname|firstname) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-            r"\b(?:goes by|go by|(?:is|are|be|was) (?:now )?(?:called|named)|renamed(?: to| as)?)\s+(?P<v>[^,;.]+)",
-        ]
-    ),
-    "username": _compile([r"\b(?:username|handle|login) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.\s]+)"]),
-    "role": _compile(
-        [
-            r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
-            r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-            r"\b(?:is|was|as) (?:a|an|the|their|our|his|her) (?P<v>(?:[a-z]+ ){0,3}(?:"
-            + "|".join(sorted(lex.ROLE_NOUNS))
-            + r")\b(?: (?:of|for) [a-z]+)?)",
-        ]
-    ),
-}
+_FRAMES = {name: _compile(patterns) for name, patterns in lex.VALUE_FRAMES.items()}
 
 
 # Frames whose slot holds one value and whose wording leaves no doubt about which slot it is.
 _FIRM_FRAMES = frozenset({"location", "employer", "manager", "champion", "school", "bank"})
 
 
-def frame_values(f: Fact) -> dict[str, set[str]]:
-    cached = f.memo.get("frames")
+def frame_values(fact: Fact) -> dict[str, set[str]]:
+    cached = fact.memo.get("frames")
     if cached is None:
-        cached = f.memo["frames"] = _frame_values(f)
+        cached = fact.memo["frames"] = _frame_values(fact)
     return cached
 
 
-def _frame_values(f: Fact) -> dict[str, set[str]]:
+def _frame_values(fact: Fact) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
-    for clause in re.split(r";", f.text):
+    for clause in re.split(r";", fact.text):
         clause = clause.strip()
         for name, patterns in _FRAMES.items():
-            for p in patterns:
-                for m in p.finditer(clause):
-                    value = _cut(m.group("v"))
-                    terms = {t for t in _terms(value) if t not in {"now", "new", "still", "nowaday"}}
+            for pattern in patterns:
+                for match in pattern.finditer(clause):
+                    value = _cut(match.group("v"))
+                    terms = {term for term in _terms(value) if term not in {"now", "new", "still", "nowaday"}}
                     if terms:
                         out.setdefault(name, set()).update(terms)
     return out
@@ -419,76 +393,87 @@ def _frame_values(f: Fact) -> dict[str, set[str]]:
 def _broad_place(terms: set[str], raw: str) -> bool:
     places = lex.COUNTRIES | lex.REGIONS
     return bool(terms) and (
-        all(t in places for t in terms) or any(p in raw for p in places if " " in p and p in raw)
+        all(term in places for term in terms)
+        or any(pattern in raw for pattern in places if " " in pattern and pattern in raw)
     )
 
 
-def _abandoned(n: Fact) -> set[str]:
+def _abandoned(new: Fact) -> set[str]:
     """Values the new fact names as left behind: "replaced the MacBook", "tried Emacs", "from Chrome"."""
     out: set[str] = set()
-    for p in _ENDING + _TRIED:
-        for m in p.finditer(n.text):
-            group = "x" if "x" in p.groupindex else "a"
-            out |= set(_terms(_cut(m.group(group), 4)))
-    for m in re.finditer(
-        r"\b(?:from|away from|after leaving|instead of) ([\w\-\.\+# ]+?)(?: to\b|,|;|$| and\b)", n.text
-    ):
-        out |= set(_terms(_cut(m.group(1), 4)))
+    for pattern in _ENDING + _TRIED:
+        for match in pattern.finditer(new.text):
+            group = "x" if "x" in pattern.groupindex else "a"
+            out |= set(_terms(_cut(match.group(group), 4)))
+    for match in _LEFT_FROM.finditer(new.text):
+        out |= set(_terms(_cut(match.group(1), 4)))
     return out
 
 
-def class_conflicts(o: Fact, n: Fact) -> list[tuple[str, set[str], set[str]]]:
+def class_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]]:
     out = []
-    abandoned_tokens = _abandoned(n)
-    for cls in set(o.classes) & set(n.classes):
-        mo, mn = o.classes[cls], n.classes[cls]
+    abandoned_tokens = _abandoned(new)
+    for cls in set(old.classes) & set(new.classes):
+        old_values, new_values = old.classes[cls], new.classes[cls]
         current = {
-            m
-            for m in mn
-            if not ({canon(w)[0] for w in m.split()} & abandoned_tokens or m.split()[0] in abandoned_tokens)
+            match
+            for match in new_values
+            if not (
+                {canon(w)[0] for w in match.split()} & abandoned_tokens
+                or match.split()[0] in abandoned_tokens
+            )
         }
-        if current and not (mo & current) and current - mo:
-            out.append((cls, mo, current))
+        if current and not (old_values & current) and current - old_values:
+            out.append((cls, old_values, current))
     return out
 
 
-_TYPED_KINDS = ("mo", "dt", "dm", "ph", "em", "hr", "tm", "tu", "wd", "pron", "pc", "dd", "qt", "ord")
+_TYPED_KINDS = (
+    "money",
+    "date",
+    "expiry",
+    "phone",
+    "email",
+    "hours",
+    "time",
+    "utc",
+    "weekday",
+    "pronouns",
+    "percent",
+    "dayofmonth",
+    "quarter",
+    "ordinal",
+)
 
 
-def _age(f: Fact) -> set[str]:
-    return {
-        m.group(1)
-        for m in re.finditer(
-            r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|[,.;]|last|this|on|in|years|yesterday|today))",
-            f.text,
-        )
-    }
+def _age(fact: Fact) -> set[str]:
+    return {match.group(1) for match in _AGE.finditer(fact.text)}
 
 
-def typed_conflicts(o: Fact, n: Fact) -> list[tuple[str, set[str], set[str]]]:
+def typed_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]]:
     out = []
-    ot, nt = dict(o.typed), dict(n.typed)
-    if "tu" in ot and "tu" in nt:
-        ot.pop("tm", None)
-        nt.pop("tm", None)
+    typed_old, typed_new = dict(old.typed), dict(new.typed)
+    if "utc" in typed_old and "utc" in typed_new:
+        typed_old.pop("time", None)
+        typed_new.pop("time", None)
     for kind in _TYPED_KINDS:
-        if kind in ot and kind in nt and not (ot[kind] & nt[kind]):
-            out.append((kind, ot[kind], nt[kind]))
-    ao, an = _age(o), _age(n)
-    if ao and an and not (ao & an):
-        out.append(("age", ao, an))
-    for unit in set(o.counts) & set(n.counts):
-        if not (o.counts[unit] & n.counts[unit]):
+        if kind in typed_old and kind in typed_new and not (typed_old[kind] & typed_new[kind]):
+            out.append((kind, typed_old[kind], typed_new[kind]))
+    ages_old, ages_new = _age(old), _age(new)
+    if ages_old and ages_new and not (ages_old & ages_new):
+        out.append(("age", ages_old, ages_new))
+    for unit in set(old.counts) & set(new.counts):
+        if not (old.counts[unit] & new.counts[unit]):
             out.append(
-                (f"count of {unit}", {str(x) for x in o.counts[unit]}, {str(x) for x in n.counts[unit]})
+                (f"count of {unit}", {str(x) for x in old.counts[unit]}, {str(x) for x in new.counts[unit]})
             )
     return out
 
 
-def template_conflict(o: Fact, n: Fact) -> tuple[list[str], list[str], list[str]] | None:
+def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[str]] | None:
     """Same wording with one slot changed: (shared context, old slot, new slot)."""
-    a = [t for t in o.terms if t not in _LOW_INFO_STEMS]
-    b = [t for t in n.terms if t not in _LOW_INFO_STEMS]
+    a = [term for term in old.terms if term not in _LOW_INFO_STEMS]
+    b = [term for term in new.terms if term not in _LOW_INFO_STEMS]
     ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     if not ops:
         return None
@@ -496,12 +481,12 @@ def template_conflict(o: Fact, n: Fact) -> tuple[list[str], list[str], list[str]
     if len(replaces) != 1:
         return None
     _, i1, i2, j1, j2 = replaces[0]
-    for tag, _k1, _k2, l1, _l2 in ops:
+    for tag, _, _, l1, _ in ops:
         if tag == "delete":
             return None
         if tag == "insert" and l1 < j1:
             return None  # an insertion before the slot changes the template
-    context = [t for k, t in enumerate(a) if not i1 <= k < i2]
+    context = [term for k, term in enumerate(a) if not i1 <= k < i2]
     old_slot, new_slot = a[i1:i2], b[j1:j2]
     if not context or set(old_slot) & set(new_slot):
         return None
@@ -513,7 +498,7 @@ def template_conflict(o: Fact, n: Fact) -> tuple[list[str], list[str], list[str]
 
 
 def _slot_kinds(slot: list[str]) -> set[str]:
-    return {t.split("_")[0] if "_" in t else ("num" if t[0].isdigit() else "word") for t in slot}
+    return {term.split("_")[0] if "_" in term else ("num" if term[0].isdigit() else "word") for term in slot}
 
 
 def _single_valued_cue(terms: set[str]) -> str | None:
@@ -527,181 +512,278 @@ def _single_valued_cue(terms: set[str]) -> str | None:
 # The decision.
 
 
-def _verdict(v: Verdict, confidence: float, reason: str) -> tuple[Verdict, float, str]:
-    return v, confidence, reason
+Decision = tuple[Verdict, float, str]
 
 
-def decide(old: str, new: str) -> tuple[Verdict, float, str]:
-    o, n = analyze(old), analyze(new)
-    if not o.terms or not n.terms:
-        return _verdict(Verdict.NEW_FACT, 0.5, "too little content to compare")
-    relation, why = subject_relation(o, n)
-    core_o, core_n = _core(o), _core(n)
-    body_o, body_n = _body(o), _body(n)
-    shared = body_o & body_n
-    shared_wide = _expand(body_o) & _expand(body_n)
+@dataclass
+class Pair:
+    """The two facts and what every stage of the decision reads about them."""
 
-    if relation == "different":
-        if shared:
-            return _verdict(
-                Verdict.NEW_FACT, 0.85, f"{why}: the same attribute of another entity is a new fact"
-            )
-        return _verdict(Verdict.NEW_FACT, 0.85, f"{why}")
-    named_o, named_n = _named(o), _named(n)
-    if named_o and named_n and not (named_o & named_n) and not _first(_CHANGE, n.text):
-        return _verdict(
-            Verdict.NEW_FACT, 0.85, f"a different one, named {sorted(named_n)[0]}, not {sorted(named_o)[0]}"
-        )
+    old: Fact
+    new: Fact
+    relation: str  # same | compatible | describes | different (subject_relation)
+    why: str
+    core_old: set[str]
+    core_new: set[str]
+    body_old: set[str]
+    body_new: set[str]
+    change: re.Match[str] | None  # a word that says the value is current or changed
+    ending: tuple[str, str] | None  # the new fact says the old one's thing is over
+    counted: Decision | None  # "has 2 kids" -> "welcomed a third"
 
-    # Restatements.
-    neg_parity = _has_neg(core_o) == _has_neg(core_n)
-    ending = _ending(o, n)
-    change = _STRONG_CHANGE.search(n.text)
-    if core_o == core_n and neg_parity and relation != "describes":
-        return _verdict(Verdict.DUPLICATE, 0.95, "restates the same content in other words")
-    generalized = _UNIVERSAL.search(n.text) and not _UNIVERSAL.search(o.text)
-    allowed = (
-        _class_nouns(o)
-        | _class_nouns(n)
-        | set().union(set(), *(_HYPERNYMS.get(t, set()) for t in core_o & core_n))
+    @property
+    def shared(self) -> set[str]:
+        return self.body_old & self.body_new
+
+    @property
+    def shared_wide(self) -> set[str]:
+        return _expand(self.body_old) & _expand(self.body_new)
+
+    @property
+    def same_polarity(self) -> bool:
+        return _has_neg(self.core_old) == _has_neg(self.core_new)
+
+
+def decide(old_text: str, new_text: str) -> Decision:
+    """The detectors' proposal: the first stage that recognises the pair decides."""
+    old, new = analyze(old_text), analyze(new_text)
+    if not old.terms or not new.terms:
+        return (Verdict.NEW_FACT, 0.5, "too little content to compare")
+    relation, why = subject_relation(old, new)
+    pair = Pair(
+        old,
+        new,
+        relation,
+        why,
+        _core(old),
+        _core(new),
+        _body(old),
+        _body(new),
+        _STRONG_CHANGE.search(new.text),
+        _ending(old, new),
+        _count_growth(old, new),
     )
-    if (
-        core_n
-        and (core_n - allowed) <= core_o
-        and neg_parity
-        and not ending
-        and not change
-        and relation != "describes"
-        and not generalized
-    ):
-        return _verdict(Verdict.DUPLICATE, 0.88, "says nothing the old fact doesn't already say")
-    if core_o and core_o <= core_n and neg_parity and not ending:
-        extras = core_n - core_o
-        if extras <= allowed and not change:
-            return _verdict(
-                Verdict.DUPLICATE, 0.88, "restates the old fact, naming only what kind of thing it is"
-            )
+    for stage in _STAGES:
+        decision = stage(pair)
+        if decision is not None:
+            return decision
+    return _unchanged(pair)
 
-    additive = _first(_ADDITIVE, n.text)
-    counted = _count_growth(o, n)
-    if additive and counted is None:
-        return _verdict(
-            Verdict.NEW_FACT,
-            0.85 if not shared else 0.8,
-            f"additive language ('{additive.group(0)}'): an independent fact alongside the old one",
-        )
 
-    hedge = _first(_HEDGES, n.text)
-    if hedge:
-        if (
-            shared_wide
-            or relation == "describes"
-            or (relation == "same" and o.subject.kind in ("thing", "name"))
-        ):
-            return _verdict(
-                Verdict.SUPPLEMENTS,
-                0.8,
-                f"hedged language ('{hedge.group(0)}') is not a commitment; the old fact stands",
-            )
-        return _verdict(Verdict.NEW_FACT, 0.7, f"hedged language ('{hedge.group(0)}') about something else")
-
-    reverted = _reversion(o, n)
-    if reverted is not None:
-        return reverted
-
-    if counted is not None:
-        return counted
-
-    historical = _first(_HISTORICAL, n.text)
-    if historical is None and not change and not re.search(r"\b(?:now|currently|still)\b", n.text):
-        historical = _past_state(o, n)
-    if historical is None and not change and not re.search(r"\bin yr_\d{4}\b", o.text):
-        historical = re.search(r"\b(?:was|were|did|ran|had|\w+ed) (?:[\w']+ ){0,5}?in yr_\d{4}\b", n.text)
-    if historical and not re.search(r"\bnow\b|\bcurrently\b|\bsince then\b", n.text):
-        if body_o and body_o <= n.term_set:
-            return _verdict(
-                Verdict.SUPPLEMENTS, 0.75, f"a past period ('{historical.group(0)}') of the same fact"
-            )
-        return _verdict(
+def _other_subject(pair: Pair) -> Decision | None:
+    if pair.relation == "different":
+        if pair.shared:
+            return (Verdict.NEW_FACT, 0.85, f"{pair.why}: the same attribute of another entity is a new fact")
+        return (Verdict.NEW_FACT, 0.85, pair.why)
+    named_old, named_new = _named(pair.old), _named(pair.new)
+    if named_old and named_new and not (named_old & named_new) and not _first(_CHANGE, pair.new.text):
+        return (
             Verdict.NEW_FACT,
             0.85,
-            f"describes a past period ('{historical.group(0)}'), not the current state",
+            f"a different one, named {sorted(named_new)[0]}, not {sorted(named_old)[0]}",
         )
+    return None
 
-    place_like = {"location", "timezone"} & o.attrs or "location" in frame_values(o)
-    temporary = _first(_TEMPORARY, n.text)
-    if temporary and place_like and not ending:
-        return _verdict(
-            Verdict.NEW_FACT, 0.85, f"a short stay ('{temporary.group(0)}') doesn't change where they live"
-        )
 
-    subset = re.search(
-        r"\b(?:of|out of|among|part of|some of|one of) (?:those|these|them|the|its|their|our|his|her) (\w+)",
-        n.text,
+def _restatement(pair: Pair) -> Decision | None:
+    old, new, core_old, core_new = pair.old, pair.new, pair.core_old, pair.core_new
+    if core_old == core_new and pair.same_polarity and pair.relation != "describes":
+        return (Verdict.DUPLICATE, 0.95, "restates the same content in other words")
+    generalized = _UNIVERSAL.search(new.text) and not _UNIVERSAL.search(old.text)
+    allowed = (
+        _class_nouns(old)
+        | _class_nouns(new)
+        | set().union(set(), *(_HYPERNYMS.get(term, set()) for term in core_old & core_new))
     )
-    if subset and canon(subset.group(1))[0] in o.term_set | {"them", "those", "these"}:
-        return _verdict(
-            Verdict.SUPPLEMENTS, 0.8, f"about a part of what the old fact describes ('{subset.group(0)}')"
-        )
+    unchanged = pair.same_polarity and not pair.ending and not pair.change
+    says_no_more = core_new and (core_new - allowed) <= core_old and not generalized
+    if says_no_more and unchanged and pair.relation != "describes":
+        dropped = core_old - core_new - allowed
+        if dropped:
+            # "drinks decaf coffee" -> "drinks coffee": a qualifier went missing
+            return (
+                Verdict.DUPLICATE,
+                0.8,
+                f"says nothing new, but leaves out '{sorted(dropped)[0]}': not acted on",
+            )
+        return (Verdict.DUPLICATE, 0.88, "says nothing the old fact doesn't already say")
+    if core_old and core_old <= core_new and unchanged and (core_new - core_old) <= allowed:
+        return (Verdict.DUPLICATE, 0.88, "restates the old fact, naming only what kind of thing it is")
+    return None
 
-    slot = _slot_relation(o, n)
+
+def _independent_or_hedged(pair: Pair) -> Decision | None:
+    new = pair.new
+    additive = _first(_ADDITIVE, new.text)
+    if additive and pair.counted is None:
+        return (
+            Verdict.NEW_FACT,
+            0.85 if not pair.shared else 0.8,
+            f"additive language ('{additive.group(0)}'): an independent fact alongside the old one",
+        )
+    hedge = _first(_HEDGES, new.text)
+    if not hedge:
+        return None
+    if (
+        pair.shared_wide
+        or pair.relation == "describes"
+        or (pair.relation == "same" and pair.old.subject.kind in ("thing", "name"))
+    ):
+        return (
+            Verdict.SUPPLEMENTS,
+            0.8,
+            f"hedged language ('{hedge.group(0)}') is not a commitment; the old fact stands",
+        )
+    return (Verdict.NEW_FACT, 0.7, f"hedged language ('{hedge.group(0)}') about something else")
+
+
+def _reverted_or_counted(pair: Pair) -> Decision | None:
+    return _reversion(pair.old, pair.new) or pair.counted
+
+
+def _history(pair: Pair) -> Decision | None:
+    old, new, change = pair.old, pair.new, pair.change
+    historical = _first(_HISTORICAL, new.text)
+    if historical is None and not change and not re.search(r"\b(?:now|currently|still)\b", new.text):
+        historical = _past_state(old, new)
+    if historical is None and not change and not re.search(r"\bin year_\d{4}\b", old.text):
+        historical = _PAST_DATED.search(new.text)
+    if not historical or re.search(r"\bnow\b|\bcurrently\b|\bsince then\b", new.text):
+        return None
+    if pair.body_old and pair.body_old <= new.term_set:
+        return (Verdict.SUPPLEMENTS, 0.75, f"a past period ('{historical.group(0)}') of the same fact")
+    return (
+        Verdict.NEW_FACT,
+        0.85,
+        f"describes a past period ('{historical.group(0)}'), not the current state",
+    )
+
+
+def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
+    """A short stay, a part of the old quantity, another slot or a part of the thing."""
+    old, new = pair.old, pair.new
+    place_like = {"location", "timezone"} & old.attrs or "location" in frame_values(old)
+    temporary = _first(_TEMPORARY, new.text)
+    if temporary and place_like and not pair.ending:
+        return (
+            Verdict.NEW_FACT,
+            0.85,
+            f"a short stay ('{temporary.group(0)}') doesn't change where they live",
+        )
+    subset = _PART_OF.search(new.text)
+    if subset and canon(subset.group(1))[0] in old.term_set | {"them", "those", "these"}:
+        return (
+            Verdict.SUPPLEMENTS,
+            0.8,
+            f"about a part of what the old fact describes ('{subset.group(0)}')",
+        )
+    slot = _slot_relation(old, new)
     if slot == "qualifier":
-        return _verdict(
-            Verdict.NEW_FACT, 0.85, "a differently qualified slot (e.g. work vs personal) holds its own value"
+        return (
+            Verdict.NEW_FACT,
+            0.85,
+            "a differently qualified slot (e.g. work vs personal) holds its own value",
         )
     if slot == "attribute":
-        return _verdict(Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
-    if slot == "part" and not ending:
-        return _verdict(Verdict.SUPPLEMENTS, 0.75, "about a part of what the old fact names")
+        return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
+    if slot == "part" and not pair.ending:
+        return (Verdict.SUPPLEMENTS, 0.75, "about a part of what the old fact names")
+    return None
 
-    if ending:
-        term, phrase = ending
-        return _verdict(
+
+def _changed(pair: Pair) -> Decision | None:
+    old, new = pair.old, pair.new
+    if pair.ending:
+        term, phrase = pair.ending
+        return (
             Verdict.CONTRADICTS,
-            0.95 if relation == "same" else 0.9,
+            0.95 if pair.relation == "same" else 0.9,
             f"the new fact ends what the old one states ('{phrase}' covers '{term}')",
         )
-
-    completed = _completion(o, n)
+    completed = _completion(old, new)
     if completed:
-        return _verdict(Verdict.CONTRADICTS, 0.9, completed)
-
-    transition = _state_transition(o, n, relation)
+        return (Verdict.CONTRADICTS, 0.9, completed)
+    transition = _state_transition(old, new, pair.relation)
     if transition:
-        return _verdict(Verdict.CONTRADICTS, 0.9 if change or relation == "same" else 0.86, transition)
+        confidence = 0.9 if pair.change or pair.relation == "same" else 0.86
+        return (Verdict.CONTRADICTS, confidence, transition)
+    return _value_conflict(old, new, pair.relation, pair.change)
 
-    conflict = _value_conflict(o, n, relation, change)
-    if conflict is not None:
-        return conflict
 
-    # No change: how do the two relate?
-    refinement = _first(_REFINEMENT, n.text)
-    if core_o and core_o <= core_n:
+def _unchanged(pair: Pair) -> Decision:
+    """No change found: how do the two relate?"""
+    old, new, body_old = pair.old, pair.new, pair.body_old
+    refinement = _first(_REFINEMENT, new.text)
+    if pair.core_old and pair.core_old <= pair.core_new:
         if refinement:
-            return _verdict(
-                Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')"
-            )
-        return _verdict(Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
-    if relation == "describes":
-        return _verdict(Verdict.SUPPLEMENTS, 0.8, why)
-    if set(n.subject.slot) & (body_o - set(o.subject.slot)):
-        return _verdict(Verdict.SUPPLEMENTS, 0.8, "describes the thing the old fact names")
-    values_o = frame_values(o)
-    for name, vo in values_o.items():
-        if vo and vo <= n.term_set:
-            return _verdict(Verdict.SUPPLEMENTS, 0.75, f"the old {name} still holds; the new fact adds to it")
-    if shared_wide - {"like", "prefer", "favorit"}:
-        word = sorted(shared_wide - {"like", "prefer", "favorit"})[0]
-        return _verdict(Verdict.SUPPLEMENTS, 0.65, f"related detail about '{word}' without a change")
-    families_o = {lex.ATTRIBUTES[a]["family"] for a in o.attrs if a in lex.ATTRIBUTES}
-    families_n = {lex.ATTRIBUTES[a]["family"] for a in n.attrs if a in lex.ATTRIBUTES}
+            return (Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')")
+        return (Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
+    if pair.relation == "describes":
+        return (Verdict.SUPPLEMENTS, 0.8, pair.why)
+    if set(new.subject.slot) & (body_old - set(old.subject.slot)):
+        return (Verdict.SUPPLEMENTS, 0.8, "describes the thing the old fact names")
+    for name, old_values in frame_values(old).items():
+        if old_values and old_values <= new.term_set:
+            return (Verdict.SUPPLEMENTS, 0.75, f"the old {name} still holds; the new fact adds to it")
+    assigned = _assignment_conflict(old, new)
+    if assigned:
+        return (Verdict.CONTRADICTS, 0.8, assigned)
+    return _loosely_related(pair)
+
+
+def _loosely_related(pair: Pair) -> Decision:
+    old, new, shared_wide = pair.old, pair.new, pair.shared_wide
+    if shared_wide and all("_" in term for term in shared_wide):
+        return (Verdict.NEW_FACT, 0.7, "they share only a day or a time: separate facts")
+    if evidence.typed_values(old) and evidence.same_statement(old, new) is None:
+        # the same values, names and polarity in other words: most likely a restatement
+        return (Verdict.DUPLICATE, 0.8, "the same values in other words; not sure enough to act")
+    related = shared_wide - {"like", "prefer", "favorit"}
+    if related:
+        return (Verdict.SUPPLEMENTS, 0.65, f"related detail about '{sorted(related)[0]}' without a change")
+    families_old = {lex.ATTRIBUTES[a]["family"] for a in old.attrs if a in lex.ATTRIBUTES}
+    families_new = {lex.ATTRIBUTES[a]["family"] for a in new.attrs if a in lex.ATTRIBUTES}
     if (
-        set(o.classes) & set(n.classes)
-        or _generic_domain(o, n)
-        or (families_o & families_n and relation == "same")
+        set(old.classes) & set(new.classes)
+        or _generic_domain(old, new)
+        or (families_old & families_new and pair.relation == "same")
     ):
-        return _verdict(Verdict.SUPPLEMENTS, 0.6, "same kind of fact, no sign that either replaces the other")
-    return _verdict(Verdict.NEW_FACT, 0.75, "no shared attribute: an independent fact")
+        return (Verdict.SUPPLEMENTS, 0.6, "same kind of fact, no sign that either replaces the other")
+    return (Verdict.NEW_FACT, 0.75, "no shared attribute: an independent fact")
+
+
+_STAGES = (
+    _other_subject,
+    _restatement,
+    _independent_or_hedged,
+    _reverted_or_counted,
+    _history,
+    _elsewhere_or_in_part,
+    _changed,
+)
+_PAST_DATED = re.compile(lex.PAST_DATED)
+_PART_OF = re.compile(lex.PART_OF)
+
+
+_ASSIGNMENT = re.compile(lex.ASSIGNMENT)
+
+
+def _assignment_conflict(old: Fact, new: Fact) -> str | None:
+    """ "X's favorite genre is A" -> "X's favourite genre: B": one slot given another value. Without
+    change language this never acts (it may be a second one); it only names the likelier verdict."""
+    old_match, new_match = _ASSIGNMENT.match(old.text), _ASSIGNMENT.match(new.text)
+    if not old_match or not new_match:
+        return None
+    old_slot, new_slot = set(_terms(old_match.group("slot"))), set(_terms(new_match.group("slot")))
+    old_value, new_value = set(_terms(old_match.group("value"))), set(_terms(new_match.group("value")))
+    attribute = old_slot - _subject_terms(old) - _subject_terms(new)
+    if not attribute or old_slot != new_slot or not old_value or not new_value:
+        return None  # "User is X" names no attribute: X may be one of many things the user is
+    if any(values and values == new.classes.get(name) for name, values in old.classes.items()):
+        return None  # "UTC+1" and "Europe/Berlin": one value in two spellings
+    if old_value <= new_value or new_value <= old_value:
+        return None
+    return f"the same slot ({' '.join(sorted(old_slot))}) given another value"
 
 
 _PAST_STATE = {
@@ -726,21 +808,25 @@ _PAST_STATE = {
 _PAST_STATE_RE = re.compile(r"\b(" + "|".join(_PAST_STATE) + r")\b")
 
 
-def _past_state(o: Fact, n: Fact) -> re.Match[str] | None:
+def _past_state(old: Fact, new: Fact) -> re.Match[str] | None:
     """'lived in Marseille' next to 'live in Lyon': the past tense of the old fact's own verb is history."""
-    for m in _PAST_STATE_RE.finditer(n.text):
-        if _PAST_STATE[m.group(1)] in o.term_set and not re.search(
-            r"\b(?:has|have|had) " + m.group(1), n.text
+    for match in _PAST_STATE_RE.finditer(new.text):
+        if _PAST_STATE[match.group(1)] in old.term_set and not re.search(
+            r"\b(?:has|have|had) " + match.group(1), new.text
         ):
-            return m
-    was = re.search(r"\b(?:was|were) (?:a|an|the|in|at|on|with|based|employed)\b", n.text)
-    if was and re.search(r"\b(?:is|are|am)\b", o.text) and not re.search(r"\b(?:was|were) \w+ed\b", n.text):
-        return was
+            return match
+    copula = re.search(r"\b(?:was|were) (?:a|an|the|in|at|on|with|based|employed)\b", new.text)
+    if (
+        copula
+        and re.search(r"\b(?:is|are|am)\b", old.text)
+        and not re.search(r"\b(?:was|were) \w+ed\b", new.text)
+    ):
+        return copula
     return None
 
 
-def _generic_domain(o: Fact, n: Fact) -> bool:
-    wide_o, wide_n = _expand(_body(o)), _expand(_body(n))
+def _generic_domain(old: Fact, new: Fact) -> bool:
+    wide_o, wide_n = _expand(_body(old)), _expand(_body(new))
     return bool((wide_o & wide_n) - {"like", "prefer"})
 
 
@@ -754,41 +840,37 @@ def _fuzzy_overlap(a: set[str], b: set[str]) -> set[str]:
     return out
 
 
-def _ending(o: Fact, n: Fact) -> tuple[str, str] | None:
+def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     """The new fact says the thing the old one asserts is over: (old term, phrase)."""
-    old_values = _expand(_body(o) | {canon(a)[0] for a in o.subject.apposition}) - {
+    old_values = _expand(_body(old) | {canon(a)[0] for a in old.subject.apposition}) - {
         "year",
         "day",
         "month",
         "week",
     }
-    if o.subject.kind == "name":
-        old_values -= set(o.subject.key)
-    old_negative = _first(_OLD_NEGATIVE, o.text)
-    for clause in re.split(r";|,? but ", n.text):
-        for p in _ENDING:
-            for m in p.finditer(clause):
-                phrase = _cut(m.group("x"), 4)
+    if old.subject.kind == "name":
+        old_values -= set(old.subject.key)
+    old_negative = _first(_OLD_NEGATIVE, old.text)
+    for clause in re.split(r";|,? but ", new.text):
+        for pattern in _ENDING:
+            for match in pattern.finditer(clause):
+                phrase = _cut(match.group("x"), 4)
                 x = set(_terms(phrase)) - _FRAME_STEMS
                 hit = _fuzzy_overlap(x, old_values)
                 if not hit:
                     continue
                 if old_negative:
                     continue  # the old fact already said it was gone: they agree
-                return sorted(hit)[0], m.group(0).strip()
+                return sorted(hit)[0], match.group(0).strip()
     return None
 
 
-def _completion(o: Fact, n: Fact) -> str | None:
-    ongoing = set(o.tokens) & lex.ONGOING_WORDS
-    done = re.search(
-        r"\b(?:finished|completed|defended|graduated|is done|are done|was done|wrapped up|gave birth|"
-        r"healed|came off|ended|concluded)\b",
-        n.text,
-    )
+def _completion(old: Fact, new: Fact) -> str | None:
+    ongoing = set(old.tokens) & lex.ONGOING_WORDS
+    done = _COMPLETED.search(new.text)
     if not ongoing or not done:
         return None
-    anchor = (_body(o) & _body(n)) - {"now"}
+    anchor = (_body(old) & _body(new)) - {"now"}
     if not anchor:
         return None
     return (
@@ -797,307 +879,410 @@ def _completion(o: Fact, n: Fact) -> str | None:
     )
 
 
-def _state_transition(o: Fact, n: Fact, relation: str) -> str | None:
-    for cycle in set(o.states) & set(n.states):
-        so, sn = o.states[cycle], n.states[cycle]
-        if so & sn:
+def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
+    for cycle in set(old.states) & set(new.states):
+        subject_old, subject_new = old.states[cycle], new.states[cycle]
+        if subject_old & subject_new:
             continue
         state_words = set(lex.STATES[cycle]) | {canon(w)[0] for w in lex.STATES[cycle]}
-        anchor = (_body(o) & _body(n)) - state_words
-        if anchor or relation == "same" or o.subject.key & n.subject.key:
-            return f"the {cycle} state changed from {sorted(so)[0]} to {sorted(sn)[0]}"
+        anchor = (_body(old) & _body(new)) - state_words
+        if anchor or relation == "same" or old.subject.key & new.subject.key:
+            return f"the {cycle} state changed from {sorted(subject_old)[0]} to {sorted(subject_new)[0]}"
     return None
 
 
-def _reversion(o: Fact, n: Fact) -> tuple[Verdict, float, str] | None:
-    m = _first(_REVERSION, n.text)
-    if not m:
+def _reversion(old: Fact, new: Fact) -> Decision | None:
+    """ "went back to X": which value is current now, after a detour."""
+    match = _first(_REVERSION, new.text)
+    if not match:
         return None
-    target = set(_terms(_cut(m.group("t"), 3))) - _FRAME_STEMS
+    target = set(_terms(_cut(match.group("t"), 3))) - _FRAME_STEMS
     if not target:
         return None
     tried: set[str] = set()
-    for p in _TRIED:
-        for t in p.finditer(n.text):
-            tried |= set(_terms(_cut(t.group("a"), 3))) - _FRAME_STEMS
-    previous: set[str] = set()
-    current = _body(o)
-    fm = re.search(r"\bfrom ([\w\-\.\+# ]+?) to ([\w\-\.\+# ]+)", o.text)
-    if fm:
-        previous = set(_terms(_cut(fm.group(1), 3)))
-        current = set(_terms(_cut(fm.group(2), 3)))
-    else:
-        am = re.search(
-            r"\b(?:moved away from|having left|after leaving|switched from|gave up|quit) ([\w\-\.\+# ]+)",
-            o.text,
-        )
-        if am:
-            previous = set(_terms(_cut(am.group(1), 3)))
-            current = current - previous
-        sm = re.search(
-            r"\b(?:switched|moved|changed|migrated|converted)\b(?: \w+){0,3} to ([\w\-\.\+# ]+)", o.text
-        )
-        if sm:
-            current = set(_terms(_cut(sm.group(1), 3)))
-    current -= _FRAME_STEMS
-    word = m.group(0).split()[0]
+    for pattern in _TRIED:
+        for attempt in pattern.finditer(new.text):
+            tried |= set(_terms(_cut(attempt.group("a"), 3))) - _FRAME_STEMS
+    previous, current = _left_and_kept(old)
+    phrase = match.group(0).strip()
     if target & previous and not target & current:
         return (
             Verdict.CONTRADICTS,
             0.93,
-            f"reversion: '{m.group(0).strip()}' returns to what the old fact says was left behind",
+            f"reversion: '{phrase}' returns to what the old fact says was left behind",
         )
     if current and (target <= current or current <= target):
         return (
             Verdict.SUPPLEMENTS,
             0.85,
-            f"reversion to the old value ('{m.group(0).strip()}'): the old fact still holds after a detour",
+            f"reversion to the old value ('{phrase}'): the old fact still holds after a detour",
         )
     if tried & current:
+        word = phrase.split()[0]
+        abandoned = sorted(tried & current)[0]
         return (
             Verdict.CONTRADICTS,
             0.92,
-            f"reversion: the old value '{sorted(tried & current)[0]}' was tried and abandoned ('{word} ...')",
+            f"reversion: the old value '{abandoned}' was tried and abandoned ('{word} ...')",
         )
-    if current and current <= n.term_set:
+    if current and current <= new.term_set:
         return (
             Verdict.CONTRADICTS,
             0.88,
-            f"reversion: '{m.group(0).strip()}' replaces the old value, which the new fact names as abandoned",
+            f"reversion: '{phrase}' replaces the old value, which the new fact names as abandoned",
         )
-    for cls in set(o.classes) & set(n.classes):
-        targeted = {x for x in n.classes[cls] if canon(x.split()[0])[0] in target}
-        if o.classes[cls] and targeted and not (o.classes[cls] & targeted):
-            return (Verdict.CONTRADICTS, 0.88, f"reversion to a different {cls} than the old fact names")
-    return (
-        Verdict.SUPPLEMENTS,
-        0.6,
-        f"reversion ('{m.group(0).strip()}') that doesn't clearly touch the old value",
-    )
+    for name in set(old.classes) & set(new.classes):
+        targeted = {value for value in new.classes[name] if canon(value.split()[0])[0] in target}
+        if old.classes[name] and targeted and not (old.classes[name] & targeted):
+            return (Verdict.CONTRADICTS, 0.88, f"reversion to a different {name} than the old fact names")
+    return (Verdict.SUPPLEMENTS, 0.6, f"reversion ('{phrase}') that doesn't clearly touch the old value")
 
 
-def _count_growth(o: Fact, n: Fact) -> tuple[Verdict, float, str] | None:
+def _left_and_kept(old: Fact) -> tuple[set[str], set[str]]:
+    """What the old fact says was left behind, and what it says is current."""
+    previous: set[str] = set()
+    current = _body(old)
+    from_to = re.search(r"\bfrom ([\w\-\.\+# ]+?) to ([\w\-\.\+# ]+)", old.text)
+    if from_to:
+        previous = set(_terms(_cut(from_to.group(1), 3)))
+        current = set(_terms(_cut(from_to.group(2), 3)))
+        return previous, current - _FRAME_STEMS
+    left = _LEFT_BEHIND.search(old.text)
+    if left:
+        previous = set(_terms(_cut(left.group(1), 3)))
+        current = current - previous
+    switched = _SWITCHED_TO.search(old.text)
+    if switched:
+        current = set(_terms(_cut(switched.group(1), 3)))
+    return previous, current - _FRAME_STEMS
+
+
+_LEFT_BEHIND = re.compile(lex.LEFT_BEHIND)
+_SWITCHED_TO = re.compile(lex.SWITCHED_TO)
+
+
+def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
     """'has 2 kids' -> 'welcomed a third baby': the stated count changed."""
     ordinals = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
-    for m in re.finditer(r"\b(second|third|fourth|fifth|sixth) (?:\w+ )?(\w+)", n.text):
-        unit = canon(m.group(2))[0]
-        if unit in o.counts and ordinals[m.group(1)] - 1 in o.counts[unit]:
-            old = ordinals[m.group(1)] - 1
+    for match in re.finditer(r"\b(second|third|fourth|fifth|sixth) (?:\w+ )?(\w+)", new.text):
+        unit = canon(match.group(2))[0]
+        if unit in old.counts and ordinals[match.group(1)] - 1 in old.counts[unit]:
+            previous = ordinals[match.group(1)] - 1
             return (
                 Verdict.CONTRADICTS,
                 0.88,
-                f"the old fact counts {old} ({unit}); a {m.group(1)} one makes {old + 1}",
+                f"the old fact counts {previous} ({unit}); a {match.group(1)} one makes {previous + 1}",
             )
     return None
 
 
-def _switch_value(o: Fact, n: Fact) -> tuple[str, set[str], set[str]] | None:
+def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
-    m = re.search(
-        r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
-        r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)",
-        n.text,
-    )
-    if not m:
+    match = _SWITCHED_VALUE.search(new.text)
+    if not match:
         return None
-    body_o, body_n = _body(o), _body(n)
-    value = set(_terms(_cut(m.group("v") or m.group("w"), 4))) - _FRAME_STEMS - body_o
+    body_o, body_n = _body(old), _body(new)
+    value = set(_terms(_cut(match.group("v") or match.group("w"), 4))) - _FRAME_STEMS - body_o
     anchor = (body_o & body_n) - value
     old_value = body_o - anchor - {"now"}
     if not anchor:
         # "prefers tea" -> "switched to coffee": two things of one kind
         anchor = (_expand(old_value) & _expand(value)) - old_value - value
-    if not value or not anchor or not old_value or old_value <= n.term_set:
+    if not value or not anchor or not old_value or old_value <= new.term_set:
         return None
-    return m.group(0).split()[0], anchor, value
+    return match.group(0).split()[0], anchor, value
 
 
-def _antonym(o: Fact, n: Fact) -> tuple[str, str] | None:
-    to, tn = o.term_set, n.term_set
+def _antonym(old: Fact, new: Fact) -> tuple[str, str] | None:
+    terms_old, terms_new = old.term_set, new.term_set
     for a, b in lex.ANTONYMS:
         a, b = canon(a)[0], canon(b)[0]
         for x, y in ((a, b), (b, a)):
-            if x in to and y in tn and x not in tn and y not in to:
+            if x in terms_old and y in terms_new and x not in terms_new and y not in terms_old:
                 return x, y
     return None
 
 
-def _value_conflict(
-    o: Fact, n: Fact, relation: str, change: re.Match[str] | None
-) -> tuple[Verdict, float, str] | None:
-    """A single-valued slot with a new value in place of the old one."""
-    if _first(_SUBSET, n.text) and (set(o.counts) or o.typed.get("mo") or re.search(r"\d", o.text)):
-        return (Verdict.SUPPLEMENTS, 0.8, "a part of the old quantity, not a new value of it")
-    marker = change.group(0) if change else None
-    one_off = re.search(
-        r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
-        r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
-        r"\bfor (?:today|tomorrow)\b|\bso far\b",
-        n.text,
-    )
-    if one_off and not marker:
-        return None
+Finding = tuple[float, str]  # (confidence, what was found)
+
+
+@dataclass
+class SlotContext:
+    """What the value detectors of one pair share."""
+
+    old: Fact
+    new: Fact
+    marker: str | None  # the word that says the value is current or changed
+    template: tuple[list[str], list[str], list[str]] | None  # same wording, one slot changed
+    shared_attrs: set[str]
+    same_thing: bool  # both facts are about the same named thing
+    anchor: set[str]  # content both facts speak about
+    events_old: set[str]
+    events_new: set[str]
+
+
+def _one_off(new: Fact, marker: str | None) -> Decision | None:
+    """'today only', 'this time': an exception, not a new standing value. None: go on."""
+    one_off = _ONE_OFF.search(new.text)
     if one_off and marker and re.search(r"\bonly\b|\bjust\b|\bone[- ]off\b", one_off.group(0)):
         return (
             Verdict.NEW_FACT,
             0.8,
             f"a one-off exception ('{one_off.group(0)}') leaves the standing fact in place",
         )
-    shared_attrs = o.attrs & n.attrs
-    template = template_conflict(o, n)
-    same_thing = (
-        relation == "same" and o.subject.kind in ("thing", "name") and bool(o.subject.key & n.subject.key)
-    )
-    things_o = set(o.subject.key) if o.subject.kind == "thing" else set()
-    things_n = set(n.subject.key) if n.subject.kind == "thing" else set()
-    anchor = ((_body(o) | things_o) & (_body(n) | things_n)) - {t for t in _body(o) if "_" in t} - {"now"}
-    findings: list[tuple[float, str]] = []
+    return None
 
-    for cls, mo, mn in class_conflicts(o, n):
-        single = (
-            cls in lex.SINGLE_VALUED_CLASSES
-            or cls == "timezone"
-            or (cls == "language" and "reply_language" in shared_attrs)
-        )
-        label = f"{cls} {'/'.join(sorted(mo))} -> {'/'.join(sorted(mn))}"
-        if single and marker:
-            findings.append((0.93, f"{label} with '{marker}'"))
-        elif single and template is not None:
-            findings.append((0.88, f"{label} in the same wording: one value at a time"))
-        elif single:
-            findings.append((0.8, f"{label}"))
-        elif marker:
-            findings.append((0.87, f"{label} with '{marker}'"))
-        else:
-            findings.append((0.7, f"{label}, but both can hold together"))
 
-    events_o, events_n = o.term_set & _EVENT_STEMS, n.term_set & _EVENT_STEMS
-    typed = typed_conflicts(o, n)
-    kinds = {k for k, _, _ in typed}
-    for kind, vo, vn in typed:
-        implied = kind in ("ph", "em", "pron", "age", "hr") or kind.startswith("count of")
-        anchored = implied or bool(shared_attrs) or bool(anchor) or same_thing
-        if kind in ("dd", "pc"):
-            anchored = anchored and bool(shared_attrs)
-        if (
-            kind in ("dt", "tm", "tu", "wd", "dd", "qt", "mon")
-            and events_o != events_n
-            and (events_o or events_n)
-        ):
-            anchored = False  # "renewal call on the 10th" is another event than the renewal
-        if not anchored:
-            continue
-        label = f"{_KIND_NAMES.get(kind, kind)} {'/'.join(sorted(vo))} -> {'/'.join(sorted(vn))}"
-        scoped = (
-            kind in ("tm", "tu", "hr")
-            and "wd" in n.typed
-            and "wd" not in o.typed
-            and re.search(
-                r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|on) (?:mon|tue|wed|thu|fri|sat|sun)|weekends?\b",
-                n.raw.lower(),
-            )
-        )
-        if scoped:
-            findings.append((0.7, f"{label}, but only on some days"))
-        elif kind == "mon" and not marker:
-            continue
-        elif (
-            kind in ("wd", "tm", "tu")
-            and not marker
-            and template is None
-            and not ({"wd"} <= kinds and kinds & {"tm", "tu"} and (len(anchor) >= 2 or same_thing))
-        ):
-            findings.append((0.8, f"{label}"))
-        elif marker:
-            findings.append((0.93, f"{label} with '{marker}'"))
-        else:
-            findings.append((0.88, f"{label} in the same slot"))
-
-    fo, fn = frame_values(o), frame_values(n)
-    for name in set(fo) & set(fn):
-        vo = fo[name] - _GENERIC_VALUE_WORDS
-        vn = fn[name] - _GENERIC_VALUE_WORDS
-        if not vo or not vn or vo <= vn or vn <= vo:
-            continue
-        if name == "location" and (_broad_place(vo, o.text) or _broad_place(vn, n.text)):
-            continue
-        if name != "role" and vo & vn:
-            continue
-        label = f"{name} {' '.join(sorted(vo))} -> {' '.join(sorted(vn))}"
-        if marker:
-            findings.append((0.93, f"{label} with '{marker}'"))
-        elif name in _FIRM_FRAMES or template is not None:
-            findings.append((0.88, f"{label}: one value at a time"))
-        else:
-            findings.append((0.8, f"{label}"))
-
+def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] | None) -> Decision | None:
+    """A single-valued slot with a new value in place of the old one."""
+    if _first(_SUBSET, new.text) and (
+        set(old.counts) or old.typed.get("money") or re.search(r"\d", old.text)
+    ):
+        return (Verdict.SUPPLEMENTS, 0.8, "a part of the old quantity, not a new value of it")
+    marker = change.group(0) if change else None
+    if _ONE_OFF.search(new.text) and not marker:
+        return None
+    exception = _one_off(new, marker)
+    if exception:
+        return exception
+    context = _slot_context(old, new, relation, marker)
+    findings = _class_findings(context) + _typed_findings(context) + _frame_findings(context)
     if not findings:
-        switched = _switch_value(o, n)
-        if switched:
-            verb, anchor_terms, value = switched
-            findings.append(
-                (0.88, f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}")
-            )
-    if not findings and template is not None and not _first(_REFINEMENT, n.text) and events_o == events_n:
-        context, old_slot, new_slot = template
-        cue = _single_valued_cue(set(context) - {"seat", "licens"})
-        label = f"same wording, '{' '.join(old_slot)}' -> '{' '.join(new_slot)}'"
-        places = lex.COUNTRIES | lex.REGIONS
-        equivalent = any(o.classes.get(c) and o.classes.get(c) == n.classes.get(c) for c in o.classes)
-        if (
-            not (set(old_slot) & places or set(new_slot) & places)
-            and not equivalent
-            and len(new_slot) <= 4
-            and len(old_slot) <= 4
-        ):
-            if cue and marker:
-                findings.append((0.92, f"{label} in a single-valued {cue} slot, with '{marker}'"))
-            elif cue:
-                findings.append((0.87, f"{label} in a single-valued {cue} slot"))
-            elif marker:
-                findings.append((0.86, f"{label}, with '{marker}'"))
-    if not findings and marker:
-        pair = _antonym(o, n)
-        if pair and anchor:
-            findings.append(
-                (0.86, f"'{pair[0]}' became '{pair[1]}' for the same {sorted(anchor)[0]}, with '{marker}'")
-            )
-
+        findings = _wording_findings(context)
     if not findings:
         return None
     # The old value is still stated as current: nothing was replaced.
-    values = fo.get("location") or fo.get("employer") or set()
-    if values and values <= n.term_set and not _abandoned(n) & values:
+    frames = frame_values(old)
+    values = frames.get("location") or frames.get("employer") or set()
+    if values and values <= new.term_set and not _abandoned(new) & values:
         return (Verdict.SUPPLEMENTS, 0.75, "the old value is still stated")
     confidence, label = max(findings)
     if relation == "describes":
         return None
-    elif relation == "compatible":
+    if relation == "compatible":
         confidence = min(confidence, 0.9 if marker else 0.86)
     if confidence < 0.75:
         return (Verdict.SUPPLEMENTS, 0.6, f"different values ({label}) in a slot that can hold several")
     return (Verdict.CONTRADICTS, confidence, f"new value: {label}")
 
 
+def _slot_context(old: Fact, new: Fact, relation: str, marker: str | None) -> SlotContext:
+    same_thing = (
+        relation == "same"
+        and old.subject.kind in ("thing", "name")
+        and bool(old.subject.key & new.subject.key)
+    )
+    things_old = set(old.subject.key) if old.subject.kind == "thing" else set()
+    things_new = set(new.subject.key) if new.subject.kind == "thing" else set()
+    typed_old = {term for term in _body(old) if "_" in term}
+    anchor = ((_body(old) | things_old) & (_body(new) | things_new)) - typed_old - {"now"}
+    return SlotContext(
+        old,
+        new,
+        marker,
+        template_conflict(old, new),
+        old.attrs & new.attrs,
+        same_thing,
+        anchor,
+        old.term_set & _EVENT_STEMS,
+        new.term_set & _EVENT_STEMS,
+    )
+
+
+def _class_findings(context: SlotContext) -> list[Finding]:
+    """Closed-class values (editors, plans, diets...) replaced."""
+    findings: list[Finding] = []
+    marker = context.marker
+    for name, old_values, new_values in class_conflicts(context.old, context.new):
+        single = (
+            name in lex.SINGLE_VALUED_CLASSES
+            or name == "timezone"
+            or (name == "language" and "reply_language" in context.shared_attrs)
+        )
+        label = f"{name} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
+        if single and marker:
+            findings.append((0.93, f"{label} with '{marker}'"))
+        elif single and context.template is not None:
+            findings.append((0.88, f"{label} in the same wording: one value at a time"))
+        elif single:
+            findings.append((0.8, label))
+        elif marker:
+            findings.append((0.87, f"{label} with '{marker}'"))
+        else:
+            findings.append((0.7, f"{label}, but both can hold together"))
+    return findings
+
+
+def _typed_findings(context: SlotContext) -> list[Finding]:
+    """Typed values (money, dates, times, phone numbers, counts...) replaced."""
+    findings: list[Finding] = []
+    typed = typed_conflicts(context.old, context.new)
+    kinds = {kind for kind, _, _ in typed}
+    for kind, old_values, new_values in typed:
+        if not _typed_anchored(context, kind):
+            continue
+        label = (
+            f"{_KIND_NAMES.get(kind, kind)} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
+        )
+        finding = _typed_finding(context, kind, kinds, label)
+        if finding:
+            findings.append(finding)
+    return findings
+
+
+def _typed_anchored(context: SlotContext, kind: str) -> bool:
+    """Whether two values of this kind are about the same thing."""
+    implied = kind in ("phone", "email", "pronouns", "age", "hours") or kind.startswith("count of")
+    anchored = implied or bool(context.shared_attrs) or bool(context.anchor) or context.same_thing
+    if kind in ("dayofmonth", "percent"):
+        anchored = anchored and bool(context.shared_attrs)
+    dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")
+    if dated and context.events_old != context.events_new and (context.events_old or context.events_new):
+        return False  # "renewal call on the 10th" is another event than the renewal
+    return anchored
+
+
+def _typed_finding(context: SlotContext, kind: str, kinds: set[str], label: str) -> Finding | None:
+    old, new, marker = context.old, context.new, context.marker
+    scoped = (
+        kind in ("time", "utc", "hours")
+        and "weekday" in new.typed
+        and "weekday" not in old.typed
+        and _SOME_DAYS.search(new.raw.lower())
+    )
+    day_and_time = {"weekday"} <= kinds and kinds & {"time", "utc"}
+    if scoped:
+        return (0.7, f"{label}, but only on some days")
+    if kind == "month" and not marker:
+        return None
+    if (
+        kind in ("weekday", "time", "utc")
+        and not marker
+        and context.template is None
+        and not (day_and_time and (len(context.anchor) >= 2 or context.same_thing))
+    ):
+        return (0.8, label)
+    if marker:
+        return (0.93, f"{label} with '{marker}'")
+    return (0.88, f"{label} in the same slot")
+
+
+def _frame_findings(context: SlotContext) -> list[Finding]:
+    """Values read from frames ("lives in X", "works at Y", "reports to Z") replaced."""
+    findings: list[Finding] = []
+    old, new, marker = context.old, context.new, context.marker
+    frames_old, frames_new = frame_values(old), frame_values(new)
+    for name in set(frames_old) & set(frames_new):
+        old_values = frames_old[name] - _GENERIC_VALUE_WORDS
+        new_values = frames_new[name] - _GENERIC_VALUE_WORDS
+        if not old_values or not new_values or old_values <= new_values or new_values <= old_values:
+            continue
+        if name == "location" and (_broad_place(old_values, old.text) or _broad_place(new_values, new.text)):
+            continue
+        if name != "role" and old_values & new_values:
+            continue
+        label = f"{name} {' '.join(sorted(old_values))} -> {' '.join(sorted(new_values))}"
+        if marker:
+            findings.append((0.93, f"{label} with '{marker}'"))
+        elif name in _FIRM_FRAMES or context.template is not None:
+            findings.append((0.88, f"{label}: one value at a time"))
+        else:
+            findings.append((0.8, label))
+    return findings
+
+
+def _wording_findings(context: SlotContext) -> list[Finding]:
+    """When no typed value says it: a switch to a value, the same wording with one slot
+    changed, or an antonym in place of the old word."""
+    old, new, marker = context.old, context.new, context.marker
+    switched = _switch_value(old, new)
+    if switched:
+        verb, anchor_terms, value = switched
+        return [
+            (0.88, f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}")
+        ]
+    template = context.template
+    if (
+        template is not None
+        and not _first(_REFINEMENT, new.text)
+        and context.events_old == context.events_new
+    ):
+        found = _template_finding(old, new, template, marker)
+        if found:
+            return [found]
+    if marker:
+        antonyms = _antonym(old, new)
+        if antonyms and context.anchor:
+            anchor = sorted(context.anchor)[0]
+            return [(0.86, f"'{antonyms[0]}' became '{antonyms[1]}' for the same {anchor}, with '{marker}'")]
+    return []
+
+
+def _template_finding(
+    old: Fact, new: Fact, template: tuple[list[str], list[str], list[str]], marker: str | None
+) -> Finding | None:
+    words, old_slot, new_slot = template
+    cue = _single_valued_cue(set(words) - {"seat", "licens"})
+    label = f"same wording, '{' '.join(old_slot)}' -> '{' '.join(new_slot)}'"
+    places = lex.COUNTRIES | lex.REGIONS
+    equivalent = any(old.classes.get(c) and old.classes.get(c) == new.classes.get(c) for c in old.classes)
+    if (
+        set(old_slot) & places
+        or set(new_slot) & places
+        or equivalent
+        or len(new_slot) > 4
+        or len(old_slot) > 4
+    ):
+        return None
+    if cue and marker:
+        return (0.92, f"{label} in a single-valued {cue} slot, with '{marker}'")
+    if cue:
+        return (0.87, f"{label} in a single-valued {cue} slot")
+    if marker:
+        return (0.86, f"{label}, with '{marker}'")
+    return None
+
+
+_ONE_OFF = re.compile(lex.ONE_OFF)
+_LEFT_FROM = re.compile(lex.LEFT_FROM)
+_AGE = re.compile(lex.AGE)
+_COMPLETED = re.compile(lex.COMPLETED)
+_SWITCHED_VALUE = re.compile(lex.SWITCHED_VALUE)
+_SOME_DAYS = re.compile(lex.SOME_DAYS)
+
+
 _KIND_NAMES = {
-    "mo": "amount",
-    "dt": "date",
-    "dm": "expiry",
-    "ph": "phone number",
-    "em": "e-mail",
-    "hr": "hours",
-    "tm": "time",
-    "tu": "time",
-    "wd": "days",
-    "pron": "pronouns",
-    "pc": "rate",
-    "dd": "day",
+    "money": "amount",
+    "date": "date",
+    "expiry": "expiry",
+    "phone": "phone number",
+    "email": "e-mail",
+    "hours": "hours",
+    "time": "time",
+    "utc": "time",
+    "weekday": "days",
+    "pronouns": "pronouns",
+    "percent": "rate",
+    "dayofmonth": "day",
 }
+
+
+def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
+    """The detectors' proposal, then held to the evidence acting on it needs."""
+    proposal = decide(old, new)
+    old_fact, new_fact = analyze(old), analyze(new)
+    if (
+        proposal[0] is not Verdict.CONTRADICTS
+        and subject_relation(old_fact, new_fact)[0] != "different"
+        and not _first(_HEDGES, new_fact.text)
+    ):
+        proposal = evidence.one_attribute_contradiction(old_fact, new_fact) or proposal
+    return evidence.hold_to_evidence(old_fact, new_fact, proposal)
 
 
 @lru_cache(maxsize=4096)
 def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
-    verdict, confidence, reason = decide(old, new)
+    verdict, confidence, reason = judge_pair(old, new)
     return verdict, max(0.0, min(1.0, confidence)), reason
 
 

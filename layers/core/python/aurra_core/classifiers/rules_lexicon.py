@@ -3,7 +3,7 @@ accounts and things. Nothing here names a particular person, company or sentence
 is meant to hold for any tenant's memories.
 
 Conventions: every entry is lower-case; multi-word phrases are matched on word boundaries
-after the text has been normalised by `rules_text.normalize`.
+after the text has been normalised by `aurra_core.text.normalize`.
 """
 
 from __future__ import annotations
@@ -116,8 +116,11 @@ SYNONYMS = {
     "mfa": "twofactor",
     "2-factor": "twofactor",
     # places
+    "favourite": "favorite",
+    "favourites": "favorites",
     "st": "street",
     "ave": "avenue",
+    "ln": "lane",
     "rd": "road",
     "blvd": "boulevard",
     "apt": "apartment",
@@ -150,7 +153,9 @@ SYNONYMS = {
     "enjoys": "like",
     "enjoy": "like",
     "likes": "like",
-    "dislikes": "dislike",
+    "dislikes": "hate",
+    "dislike": "hate",
+    "disliked": "hate",
     # time
     "decade": "10 years",
     "decades": "10 years",
@@ -225,7 +230,7 @@ PHRASES = [
     (r"\bany ?more\b", "anymore"),
     (r"\bused to\b", "usedto"),
     (r"\bhead of\b", "head"),
-    (r"\bclass of (yr_\d+)", r"\1"),
+    (r"\bclass of (year_\d+)", r"\1"),
     (r"\b(?:is |are )?(?:based|located|residing) in\b", "lives in"),
     (r"\bsoc ?2\b", "soc2"),
     (r"\biso ?27001\b", "iso27001"),
@@ -274,7 +279,9 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     ),
     "theme": frozenset("darkmode lightmode".split()),
     "frequency": frozenset("daily weekly monthly biweekly fortnightly hourly quarterly yearly".split()),
-    "pronoun": frozenset("pron_he pron_she pron_they pron_xe pron_ze pron_it".split()),
+    "pronoun": frozenset(
+        "pronouns_he pronouns_she pronouns_they pronouns_xe pronouns_ze pronouns_it".split()
+    ),
     "relationship": frozenset("single dating engaged married divorced separated widowed".split()),
     "release_stage": frozenset("alpha beta ga preview launched deprecated sunset".split()),
     "deal_stage": frozenset(
@@ -564,8 +571,9 @@ ADDITIVE = [
     r"\balso\b",
     r"\badditionally\b",
     r"\banother\b",
-    r"\bsecond\b",
-    r"\bthird\b",
+    # "second grade", "third year": a place in a sequence, not one more of a thing
+    r"\bsecond\b(?! (?:grade|year|floor|half|quarter|semester|term|round|time|place))",
+    r"\bthird\b(?! (?:grade|year|floor|half|quarter|semester|term|round|time|place))",
     r"\bas well\b",
     r"\bin addition\b",
     r"\bbesides\b",
@@ -587,10 +595,10 @@ ADDITIVE = [
 # A past period the new fact describes, next to which the old (current) fact can stand.
 HISTORICAL = [
     r"\busedto\b",
-    r"\bfrom yr_\d{4} (?:to|until|till|through|-) ?(?:yr_\d{4})\b",
-    r"\bbetween yr_\d{4} and yr_\d{4}\b",
-    r"\bbefore yr_\d{4}\b",
-    r"\buntil yr_\d{4}\b(?! \w+ (?:will|is))",
+    r"\bfrom year_\d{4} (?:to|until|till|through|-) ?(?:year_\d{4})\b",
+    r"\bbetween year_\d{4} and year_\d{4}\b",
+    r"\bbefore year_\d{4}\b",
+    r"\buntil year_\d{4}\b(?! \w+ (?:will|is))",
     r"\bback in\b",
     r"\byears ago\b",
     r"\bas a (?:kid|child|teen|teenager|student)\b",
@@ -1303,4 +1311,238 @@ COMMON_SENTENCE_STARTS = frozenset(
     manager champion contact renewal project website data mobile app company headquarters users
     as of in on at per this that these those there here new old currently recently today yesterday
     last next every each all both no not never also just still""".split()
+)
+
+# Common nouns that are often written as part of a name ("New York City", "Bank of America"):
+# they name no particular thing on their own.
+GENERIC_NAME_WORDS = frozenset(
+    """elementary school high middle university college academy bank credit union company corp inc
+    labs lab llc ltd group street avenue road lane city town county state the a an""".split()
+)
+
+# --- rules v3: what counts as explicit evidence of a change ---------------------------------
+# A contradiction is acted on (confidence >= 0.85) only when the new fact carries one of these,
+# or explicitly negates the old value. "now", "currently", "as of", "still" and "new" are
+# deliberately absent: they say what is current, not that the old value stopped being so.
+CHANGE_EVIDENCE = [
+    r"\bswitch(?:ed|es|ing)\b",
+    r"\bmov(?:ed|es|ing)(?: [\w']+){0,3}? (?:to|into|from|out|away|back|over|up|down|on|in)\b",
+    r"\brelocat(?:ed|es|ing)\b",
+    r"\bchang(?:ed|es|ing)\b",
+    r"\breplac(?:ed|es|ing)\b",
+    r"\bupgrad(?:ed|es|ing)\b",
+    r"\bdowngrad(?:ed|es|ing)\b",
+    r"\bmigrat(?:ed|es|ing)\b",
+    r"\btransferr(?:ed|ing)\b",
+    r"\bnolonger\b",
+    r"\banymore\b",
+    r"\bstopped\b",
+    r"\bquit\b",
+    r"\bcancel(?:l)?(?:ed|s|ing)?\b",
+    r"\bcalled off\b",
+    r"\bleft\b(?! (?:hand|side|handed))",
+    r"\bbecame\b|\bhas become\b",
+    r"\binstead\b",
+    r"\bfrom [\w$€£.,\- ]{1,40}? to\b",
+    r"\bpromoted\b|\bdemoted\b",
+    r"\brenamed\b",
+    r"\bsold\b|\btraded in\b|\bgot rid of\b|\bgave up\b|\bditched\b|\bdropped\b",
+    r"\bended\b|\bexpired\b|\blapsed\b|\bis over\b",
+    r"\bresigned\b|\bretired\b|\bfired\b|\blaid off\b",
+    r"\bdivorced\b|\bseparated\b|\bbroke up\b|\bgot (?:married|engaged)\b",
+    r"\bgraduated\b|\bfinished\b|\bcompleted\b|\bwrapped up\b",
+    r"\bresumed\b|\bpaused\b|\bsuspended\b|\breactivated\b|\bdeactivated\b|\bclosed\b",
+    r"\braised\b|\blowered\b|\bincreased\b|\bdecreased\b|\bexpanded\b|\bgrew to\b|\bshrank\b|\breduced\b",
+    r"\bcut (?:\w+ ){0,3}?(?:to|back|down)\b|\bbumped\b|\bwent (?:up|down)\b",
+    r"\bextended\b|\brotated\b|\bresolved\b",
+    r"\bbrokeup\b|\bpaidoff\b",  # "broke up", "paid off" after normalisation
+    r"\bgave (?:away )?(?:(?:his|her|their|my|the|its|our|a|an) )?[\w\- ]{1,30}? (?:away|to)\b",
+    r"\bpostponed\b|\brescheduled\b|\bdelayed\b|\bpushed (?:back|out|to)\b|\bbrought forward\b|\bslipped\b",
+    r"\bshifted\b",
+    r"\bturned \d",
+    r"\bback to\b|\breturned to\b|\brevert(?:ed|s)?\b",
+    r"\bcorrection\b|\bcorrected\b|\bupdated to\b",
+    r"\bre-?book(?:ed|s)\b|\bre-?assigned\b|\bre-?located\b",
+    r"\bstarted (?:eating|drinking|smoking) (?:\w+ ){0,3}?again\b",
+    r"\bgot a raise\b|\breissued\b|\breinstated\b|\brestored\b|\brename\b",
+    r"\bwent ga\b|\b(?:is|are|was|were) (?:now )?(?:done|over|finished|complete)\b|\bdefended\b",
+    r"\bpassed away\b|\bdied\b|\bwelcomed\b",
+    r"\benabled\b|\bdisabled\b|\bturned (?:on|off)\b",
+    r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
+    r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
+    r"\bfromnowon\b",
+]
+# Words that negate what follows them: an old value negated in the new fact is change evidence,
+# and a negation on one side only is never a duplicate.
+NEGATIONS = frozenset({"not", "no", "never", "nolonger", "none", "without"})
+# A dated past period: history next to a current fact, never a contradiction of it (unless the
+# new fact also says the old value changed).
+PAST_PERIOD = [
+    r"\busedto\b",
+    r"\bfrom year_\d{4} (?:to|until|till|through|-) ?(?:year_\d{4}|now)\b",
+    r"\bbetween year_\d{4} and year_\d{4}\b",
+    r"\b(?:until|till|before) year_\d{4}\b",
+    r"\b(?:was|were|did|had|lived|worked|owned|studied|attended|used|drove|played|taught|managed|led) "
+    r"(?:[\w']+ ){0,6}?in year_\d{4}\b",
+    r"\bback in\b",
+    r"\byears ago\b",
+    r"\bpreviously\b",
+    r"\bformerly\b",
+    r"\bin the past\b",
+    r"\bonce (?:lived|worked|owned|had|was|were|used)\b",
+    r"\bas a (?:kid|child|teen|teenager|student)\b",
+    r"\b(?:through|during|throughout) (?:college|high school|university|uni|grad school|school)\b",
+]
+# Likes against dislikes of the same thing: a contradiction of the same attribute.
+LIKING = frozenset({"lik", "prefer", "favorit", "enjoy"})
+DISLIKING = frozenset({"hat", "dislik", "avoid"})
+# What each diet excludes: eating it contradicts the diet.
+DIET_EXCLUDES = {
+    "vegetarian": frozenset(
+        "meat beef pork chicken steak bacon ham lamb turkey fish salmon tuna burger burgers".split()
+    ),
+    "vegan": frozenset(
+        "meat beef pork chicken steak bacon ham lamb turkey fish salmon tuna burger burgers cheese dairy milk "
+        "egg eggs butter yogurt honey".split()
+    ),
+    "pescatarian": frozenset("meat beef pork chicken steak bacon ham lamb turkey burger burgers".split()),
+    "halal": frozenset("pork bacon ham".split()),
+    "kosher": frozenset("pork bacon ham shellfish shrimp lobster".split()),
+}
+EATING = r"\b(?:eats?|ate|eating|orders?|ordered)\b"
+
+# --- patterns the rules' detectors read ----------------------------------------------
+# Where a value phrase ends: a preposition, a conjunction or punctuation.
+PHRASE_BOUNDARY = (
+    r"\s(?:for|since|after|because|starting|from|as|but|so|when|while|until|last|this|next|on|with|and|"
+    r"in order|due to|which|who|where|at the|full|fulltime|instead|now|then|before|through|via|to save|to get)\b|[,;:.()\"]"
+)
+
+# Words saying a value is current or changed. They grade a detector's confidence; acting
+# still needs CHANGE_EVIDENCE.
+CURRENT_OR_CHANGED = (
+    r"\b(?:now|nowadays|anymore|nolonger|fromnowon|instead|switch\w*|mov(?:ed|es|ing|e)|relocat\w*|changed|changes|changing|change (?:to|from|of|in)|"
+    r"replac\w*|upgrad\w*|downgrad\w*|migrat\w*|transferr\w*|promoted|renamed?|went (?:up|down)|raised|lowered|"
+    r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|delayed|"
+    r"brought forward|slipped|slid|shifted|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
+    r"new|joined|correction|actually|updated?|converted|since|starting|as of|effective|raise|welcomed|signed|"
+    r"from (?:date|month|weekday|now|today|next)_?\w*)\b"
+)
+
+# Quantifiers that widen a fact: "allergic to all nuts".
+UNIVERSAL = r"\b(?:all|every|any|everything|anything|each|entire|whole)\b"
+
+# A past-tense verb dated to a year: "was in Rome in 2019".
+PAST_DATED = r"\b(?:was|were|did|ran|had|\w+ed) (?:[\w']+ ){0,5}?in year_\d{4}\b"
+
+# A part of what the old fact counts: "some of those seats".
+PART_OF = r"\b(?:of|out of|among|part of|some of|one of) (?:those|these|them|the|its|their|our|his|her) (\w+)"
+
+# "<slot> is <value>" or "<slot>: <value>" as the whole fact.
+ASSIGNMENT = r"^(?P<slot>[^:]{3,60}?)(?: is| are|:) (?P<value>[^,;]+?)\s*\.?$"
+
+# The old fact names what it left behind: "having moved away from Vim".
+LEFT_BEHIND = r"\b(?:moved away from|having left|after leaving|switched from|gave up|quit) ([\w\-\.\+# ]+)"
+
+# The old fact names what it switched to.
+SWITCHED_TO = r"\b(?:switched|moved|changed|migrated|converted)\b(?: \w+){0,3} to ([\w\-\.\+# ]+)"
+
+# A one-off exception: "today only", "this time".
+ONE_OFF = (
+    r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
+    r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
+    r"\bfor (?:today|tomorrow)\b|\bso far\b"
+)
+
+# A value scoped to some days: "on Fridays", "weekends".
+SOME_DAYS = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|on) (?:mon|tue|wed|thu|fri|sat|sun)|weekends?\b"
+
+# Frames that read a value from its wording: where someone lives, works, whom they report to...
+VALUE_FRAMES: dict[str, list[str]] = {
+    "location": [
+        r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
+        r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
+    ],
+    "employer": [
+        r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
+        r"\bjoined\s+(?P<v>[^,;.]+)",
+        r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+(?:at|of)\s+(?P<v>[^,;.]+)",
+    ],
+    "manager": [
+        r"\breports? to\s+(?P<v>[^,;.]+)",
+        r"\b(?:manager|boss|supervisor)\s+(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+    ],
+    "champion": [
+        r"\bchampion\b[^:;]*?\b(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+        r"^(?P<v>[a-z]+ [a-z]+)\b[^;]*?\bis (?:now )?(?:our|their|the) (?:main |new |primary )?champion",
+    ],
+    "school": [
+        r"\b(?:attends|attending|goes to|enrolled (?:at|in)|transferred to|studies at)\s+(?P<v>[^,;.]+)"
+    ],
+    "bank": [
+        r"\bbanks? (?:with|at)\s+(?P<v>[^,;.]+)",
+        r"\b(?:accounts?|savings|money|checking) (?:to|at|with)\s+(?P<v>[^,;.]*?\b(?:bank|credit union))",
+        r"\bbank (?:is|:)\s+(?P<v>[^,;.]+)",
+    ],
+    "name": [
+        r"\b(?:name|surname|firstname) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+        r"\b(?:goes by|go by|(?:is|are|be|was) (?:now )?(?:called|named)|renamed(?: to| as)?)\s+(?P<v>[^,;.]+)",
+    ],
+    "username": [r"\b(?:username|handle|login) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.\s]+)"],
+    "role": [
+        r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
+        r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+        r"\b(?:is|was|as) (?:a|an|the|their|our|his|her) (?P<v>(?:[a-z]+ ){0,3}(?:"
+        + "|".join(sorted(ROLE_NOUNS))
+        + r")\b(?: (?:of|for) [a-z]+)?)",
+    ],
+}
+
+# A lead-in that reports the fact: "Customer mentioned that ...".
+REPORTING_CLAUSE = (
+    r"^(?P<r>(?:the )?(?:user|customer|client|they|he|she|[a-z][\w&.]*(?: [a-z][\w&.]*){0,2}))\s+"
+    r"(?:mentioned|said|says|noted|notes|told (?:us|me)|reported|confirmed|mentions|explained|stated|"
+    r"indicated)\s+(?:on [\w ]+? )?(?:that\s+)?"
+)
+
+# A quoted speaker: 'Acme admin on the call: "We ..."'.
+SPEAKER_CLAUSE = (
+    r"^(?P<r>[a-z][\w&.]*(?: [a-z][\w&.]*){0,2})(?: 's)? (?:admin|rep|representative|contact|champion|cto|ceo|cfo|"
+    r"cio|vp|lead|manager|buyer|owner|founder|head|director|team)\b[^:]{0,40}:\s*\"?"
+)
+
+# "Correction:", "Update:", "FYI" before the fact.
+CORRECTION_LEAD_IN = (
+    r"^(?:correction|update|note|fyi|heads up)(?: from (?:the )?(?:user|customer|client))?\s*[:,-]\s*"
+)
+
+# Classes whose words are ambiguous count only where these say the class is meant.
+CLASS_CONTEXT: dict[str, str] = {
+    "plan": r"\b(?:plan|tier|subscription|upgrad\w*|downgrad\w*|edition|license)\b",
+    "deal_stage": r"\bstage\b|\b(?:is|now|became|become|as) (?:a |an )?(?:paying )?(?:customer|prospect|lead)\b|\bsigned\b|\bpipeline\b",
+    "commute": r"\b(?:bikes?|biking|cycles?|cycling|drives?|driving|walks?|walking|takes? the (?:bus|train|subway|metro)|commutes?(?: by)?|rides?) (?:to )?(?:work|the office|school|campus)\b|\bcommut",
+    "channel": r"\b(?:reach|contact|way to|prefers?|best|fastest|channel|by|via|over)\b",
+    "payment": r"\bpa(?:y|ys|id|ying|yment)\b|\bcard\b|\bending\b|\bon file\b|\bbill\w*|\bcharge\w*|\binvoic\w*|\bcheckout\b",
+    "billing": r"\bbill\w*|\bplan\b|\bsubscription\b|\bpay\w*|\brenew",
+    "frequency": r"\b(?:summar\w*|report\w*|email\w*|digest\w*|update\w*|newsletter\w*|check-?ins?|sync\w*|meeting\w*|once)\b",
+    "relationship": r"\b(?:is|got|now|became|are|am|was) (?:single|dating|engaged|married|divorced|separated|widowed)\b|\bgot engaged\b|\bgot married\b|\bgot divorced\b",
+    "release_stage": r"\b(?:in|is|went|now|entered|reached|to|hit) (?:alpha|beta|ga|preview|launched|deprecated)\b|\b(?:alpha|beta)\b",
+}
+
+# What a new fact says it came from: "from Chrome", "instead of Slack".
+LEFT_FROM = r"\b(?:from|away from|after leaving|instead of) ([\w\-\.\+# ]+?)(?: to\b|,|;|$| and\b)"
+
+# An age: "is 34", "turned 6 last week".
+AGE = r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|[,.;]|last|this|on|in|years|yesterday|today))"
+
+# An ongoing state brought to its end: "finished the course", "gave birth".
+COMPLETED = (
+    r"\b(?:finished|completed|defended|graduated|is done|are done|was done|wrapped up|gave birth|"
+    r"healed|came off|ended|concluded)\b"
+)
+
+# A switch to a named value: "switched to X", "replaced ... with X".
+SWITCHED_VALUE = (
+    r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
+    r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)"
 )

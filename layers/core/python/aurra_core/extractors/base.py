@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from aurra_core.errors import ExtractionError
 from aurra_core.models import MAX_CONTENT_CHARS, TOPIC_PATTERN, Message
-from aurra_core.text import normalize
+from aurra_core.text import fold
 
 # More facts than this from one conversation is an answer gone wrong, not a long conversation.
 MAX_FACTS = 50
@@ -73,7 +73,7 @@ def validate_facts(raw: Any, messages: list[Message]) -> list[ExtractedFact]:
         fact = _fact(item, messages)
         if fact is None:
             continue
-        key = normalize(fact.content).rstrip(". ")
+        key = fold(fact.content).rstrip(". ")
         if key in seen:
             continue
         seen.add(key)

@@ -1,0 +1,200 @@
+"""Precision by construction: the last word on any verdict the rules classifier proposes.
+
+The detectors in `rules.py` propose a verdict; this module holds it to the principle the
+service depends on. A `contradicts` at or above 0.85 replaces a memory and a `duplicate` at or
+above 0.85 rejects a write, both without a person looking, so:
+
+- a contradiction is acted on only with explicit change evidence in the new fact (a change verb
+  or construction from the lexicon, or an explicit negation of the old value); a different value
+  without it stays at 0.80 (it may be a second one);
+- a dated past period, with no change evidence, never contradicts: it is history;
+- a duplicate is acted on only when both facts say the same thing with the same polarity and the
+  same values: a negation, a changed number, a changed name or a changed qualifier is never one.
+
+It also finds the two contradictions of one attribute that carry no change word and no shared
+value slot: likes against dislikes of the same thing, and a diet against eating what it excludes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aurra_core.classifiers import rules_lexicon as lex
+from aurra_core.classifiers.rules_facts import Fact
+from aurra_core.models import Verdict
+from aurra_core.text import canon, normalize, tokenize
+
+ACTION_THRESHOLD = 0.85
+# The most a verdict may say without the evidence that acting on it needs.
+UNPROVEN_CEILING = 0.80
+
+Decision = tuple[Verdict, float, str]
+
+_CHANGE_EVIDENCE = re.compile("|".join(f"(?:{pattern})" for pattern in lex.CHANGE_EVIDENCE))
+_PAST_PERIOD = re.compile("|".join(f"(?:{pattern})" for pattern in lex.PAST_PERIOD))
+_EATING = re.compile(lex.EATING)
+_VALUE_TOKEN = re.compile(r"^(?:[a-z]+_[\w.]+|\d[\w.]*)$")
+_NEGATION_STEMS = lex.NEGATIONS | {"nev", "non"}
+
+
+def change_evidence(old: Fact, new: Fact) -> str | None:
+    """The words of the new fact that say the old value changed, or None."""
+    match = _CHANGE_EVIDENCE.search(new.full)  # with its lead-in: "Correction: ..." is evidence
+    if match:
+        return match.group(0).strip()
+    negated = negated_old_value(old, new)
+    if negated:
+        return f"not {negated}"
+    return preference_flip(old, new)  # a dislike of what was liked negates the old value itself
+
+
+def negated_old_value(old: Fact, new: Fact) -> str | None:
+    """A term the old fact asserts and the new fact negates ("drinks coffee" -> "no coffee")."""
+    if negated(old) or not negated(new):
+        return None
+    shared = sorted(content(old) & content(new))
+    return shared[0] if shared else None
+
+
+def negated(fact: Fact) -> bool:
+    return bool(set(fact.tokens) & _NEGATION_STEMS)
+
+
+def past_period(fact: Fact) -> str | None:
+    match = _PAST_PERIOD.search(fact.text)
+    return match.group(0).strip() if match else None
+
+
+def content(fact: Fact) -> set[str]:
+    """The fact's content terms without negations and without words that state nothing."""
+    return {term for term in fact.term_set if term not in _NEGATION_STEMS and term not in _LOW_INFO}
+
+
+_LOW_INFO = frozenset(lex.LOW_INFO) | {"now", "current", "still", "realli", "real"}
+
+
+def typed_values(fact: Fact) -> set[str]:
+    """Typed values (money, dates, times, phone numbers...) and plain numbers. A time given with
+    its zone also has its UTC twin ("9am Pacific" = "12pm Eastern"): then the twin decides."""
+    typed = {term for term in fact.term_set if _VALUE_TOKEN.match(term)}
+    if any(term.startswith("utc_") for term in typed):
+        typed = {term for term in typed if not term.startswith("time_")}
+    return typed
+
+
+def names_missing(fact: Fact, other: Fact) -> set[str]:
+    """Names of one fact that the other does not mention at all. The first word of a sentence
+    and the names of time zones and company suffixes are not names here."""
+    first_word = fact.raw.split()[0].lower().strip(".,:;\"'") if fact.raw.split() else ""
+    names = {
+        term
+        for name in fact.names
+        if name.lower() != first_word
+        for token in tokenize(normalize(name))  # "NYC" reads "new york", as in the text
+        for term in canon(token)
+    }
+    return names - _NOT_NAMES - other.term_set
+
+
+_CALENDAR_WORDS = frozenset(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+_NOT_NAMES = frozenset(
+    canon(word)[0]
+    for word in lex.ORG_SUFFIXES | lex.GENERIC_NAME_WORDS | set(lex.TIMEZONES) | _CALENDAR_WORDS
+    if " " not in word
+)
+
+
+def same_statement(old: Fact, new: Fact) -> str | None:
+    """Why the two facts cannot be the same statement, or None when nothing says so."""
+    if negated(old) != negated(new):
+        return "one of them is negated"
+    changed = (typed_values(old) ^ typed_values(new)) | names_missing(old, new) | names_missing(new, old)
+    if changed:
+        return f"a value differs ({', '.join(sorted(changed)[:3])})"
+    return None
+
+
+def preference_flip(old: Fact, new: Fact) -> str | None:
+    """Likes against dislikes of exactly the same thing."""
+    for a, b in ((old, new), (new, old)):
+        likes, dislikes = a.term_set & lex.LIKING, b.term_set & lex.DISLIKING
+        if not likes or not dislikes or a.term_set & lex.DISLIKING or b.term_set & lex.LIKING:
+            continue
+        if negated(a) or negated(b):
+            continue
+        thing_a = content(a) - lex.LIKING
+        thing_b = content(b) - lex.DISLIKING
+        if thing_a and thing_a == thing_b:
+            return f"likes and dislikes the same {' '.join(sorted(thing_a))}"
+    return None
+
+
+def diet_broken(old: Fact, new: Fact) -> str | None:
+    """The old fact states a diet; the new one says the subject eats what it excludes."""
+    if negated(new) or not _EATING.search(new.text):
+        return None
+    for diet, excluded in lex.DIET_EXCLUDES.items():
+        if diet in old.text and diet not in new.text:
+            eaten = excluded & set(new.tokens)
+            if eaten:
+                return f"a {diet} diet excludes the {sorted(eaten)[0]} the new fact says they eat"
+    return None
+
+
+def one_attribute_contradiction(old: Fact, new: Fact) -> Decision | None:
+    """Likes against dislikes, a diet against eating what it excludes: same attribute, opposite."""
+    flipped = preference_flip(old, new)
+    if flipped:
+        return (Verdict.CONTRADICTS, 0.86, flipped)
+    evidence = change_evidence(old, new)
+    broken = diet_broken(old, new)
+    if broken:
+        if evidence:
+            return (Verdict.CONTRADICTS, 0.9, f"{broken}, with '{evidence}'")
+        return (Verdict.CONTRADICTS, UNPROVEN_CEILING, f"{broken}; no change language, so not acted on")
+    return None
+
+
+def hold_to_evidence(old: Fact, new: Fact, proposal: Decision) -> Decision:
+    """The proposal, kept only as confident as its evidence allows."""
+    verdict, confidence, reason = proposal
+    if verdict is Verdict.CONTRADICTS:
+        return _hold_contradiction(old, new, confidence, reason)
+    if verdict is Verdict.DUPLICATE and confidence >= ACTION_THRESHOLD:
+        return _hold_duplicate(old, new, confidence, reason)
+    return proposal
+
+
+def _hold_contradiction(old: Fact, new: Fact, confidence: float, reason: str) -> Decision:
+    evidence = change_evidence(old, new)
+    if evidence:
+        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: '{evidence}')")
+    period = past_period(new) or past_period(old)
+    if period:
+        return (
+            Verdict.NEW_FACT,
+            UNPROVEN_CEILING,
+            f"a dated past period ('{period}') is history, not a change",
+        )
+    if confidence <= UNPROVEN_CEILING:
+        return (Verdict.CONTRADICTS, confidence, reason)
+    return (
+        Verdict.CONTRADICTS,
+        UNPROVEN_CEILING,
+        f"{reason}; no change language, and it may be a second one, so not acted on",
+    )
+
+
+def _hold_duplicate(old: Fact, new: Fact, confidence: float, reason: str) -> Decision:
+    difference = same_statement(old, new)
+    if difference is None:
+        return (Verdict.DUPLICATE, confidence, reason)
+    if difference.startswith("one of them is negated"):
+        negated_term = negated_old_value(old, new)
+        if negated_term and content(old) == content(new):
+            return (Verdict.CONTRADICTS, 0.88, f"the new fact negates the old one ('{negated_term}')")
+        return (Verdict.CONTRADICTS, 0.7, f"{difference}: never a duplicate")
+    return (Verdict.CONTRADICTS, 0.7, f"{difference}: never a duplicate; no change language")
