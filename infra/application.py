@@ -36,9 +36,10 @@ def stack_environment(config: AurraConfig, app: cdk.App) -> cdk.Environment | No
 
 def rules_classifier_warning() -> str:
     return (
-        f"classifier=rules: the offline rules classifier ({c.RULES_CLASSIFIER_VERSION}) acts on "
-        f"contradictions with a measured precision of {c.RULES_HELDOUT_PRECISION:.3f} on "
-        f"{c.RULES_HELDOUT_CASES} held-out cases it was not written with. It is for tests and "
+        f"classifier=rules: the offline rules classifier ({c.RULES_CLASSIFIER_VERSION}) measured "
+        f"precision {c.RULES_HELDOUT_PRECISION:.3f} and recall {c.RULES_HELDOUT_RECALL:.3f} on "
+        f"{c.RULES_HELDOUT_CASES} held-out cases written blind: it acts only on explicit change "
+        "language and leaves most contradictions to a person. It is for tests and "
         "offline use; the default, classifier=bedrock (Claude Haiku 4.5 on Bedrock), keeps "
         "memories in the account and reads wording the rules have never seen."
     )

@@ -565,7 +565,8 @@ def test_choosing_the_rules_classifier_warns_with_its_held_out_precision(offline
         if "classifier=rules" in json.dumps(w.entry.data)
     ]
     text = str(warning.entry.data)
-    assert f"{c.RULES_HELDOUT_PRECISION:.3f}" in text and c.RULES_CLASSIFIER_VERSION in text
+    assert f"precision {c.RULES_HELDOUT_PRECISION:.3f}" in text and c.RULES_CLASSIFIER_VERSION in text
+    assert f"recall {c.RULES_HELDOUT_RECALL:.3f}" in text
     assert rules_classifier_warning() in text
     for fn in aurra_functions(offline_rules).values():
         assert fn["Properties"]["Environment"]["Variables"][c.ENV_CLASSIFIER] == "rules"
