@@ -15,7 +15,7 @@ pytestmark = pytest.mark.integration
 # The per-request example of the docs, sent as written.
 EXAMPLE = {
     "messages": [
-        {"role": "user", "content": "I moved to Berlin last month, and I use Emacs now."},
+        {"role": "user", "content": "I moved to Berlin last month, and I switched from Vim to Emacs."},
         {"role": "assistant", "content": "Noted!"},
     ],
     "user_id": "alice",
@@ -43,7 +43,7 @@ def test_the_documented_example_supersedes_in_the_right_users_scope(api):
     body = response.json()
     assert [f["memory"]["content"] for f in body["facts"]] == [
         "User moved to Berlin last month",
-        "User uses Emacs now",
+        "User switched from Vim to Emacs",
     ]
     assert body["extraction"]["extractor"] == "rules" and body["extraction"]["facts_found"] == 2
     assert all(f["memory"]["user_id"] == "alice" and f["memory"]["agent_id"] is None for f in body["facts"])
@@ -56,7 +56,7 @@ def test_the_documented_example_supersedes_in_the_right_users_scope(api):
 
     assert {m["content"] for m in memories(client, user_id="alice")} == {
         "User moved to Berlin last month",
-        "User uses Emacs now",
+        "User switched from Vim to Emacs",
     }
     bob = memories(client, user_id="bob")
     assert [(m["content"], m["status"]) for m in bob] == [("User uses Vim", "current")]

@@ -219,7 +219,7 @@ describe("the SDK against aurra dev", () => {
 
     const { facts, extraction } = await client.memories.add({
       messages: [
-        { role: "user", content: "I moved to Berlin last month, and I use Emacs now." },
+        { role: "user", content: "I moved to Berlin last month, and I switched from Vim to Emacs." },
         { role: "assistant", content: "Noted!" },
       ],
       userId: "alice",
@@ -228,7 +228,7 @@ describe("the SDK against aurra dev", () => {
 
     assert.deepEqual(
       facts.map((f) => f.memory.content),
-      ["User moved to Berlin last month", "User uses Emacs now"],
+      ["User moved to Berlin last month", "User switched from Vim to Emacs"],
     );
     assert.equal(extraction.factsFound, 2);
     assert.equal(extraction.extractor, "rules");
