@@ -8,7 +8,7 @@ from typing import Any
 
 from aurra_core.classifiers.base import Candidate
 
-PROMPT_VERSION = "2026-11-30.1"
+PROMPT_VERSION = "2026-11-30.2"
 TOOL_NAME = "record_verdicts"
 
 SYSTEM_PROMPT = """\
@@ -93,14 +93,13 @@ Examples:
 5. EXISTING "User lives in Lisbon" / NEW "The user lives in Lisbon, Portugal" -> duplicate,
    0.92, "Same fact with the country added."
 6. EXISTING "User takes notes in Notion" / NEW "User now takes notes in Obsidian" ->
-   contradicts, 0.75, "A different tool with no change language ('now' alone); it may be a
-   second one."
+   contradicts, 0.75, "New tool, no change language ('now' alone): maybe a second one."
 7. EXISTING "User lives in Denver" / NEW "User lived in Austin from 2015 to 2019" -> new_fact,
-   0.92, "A dated past period; it does not contradict where the user lives now."
+   0.92, "A dated past period never contradicts the current home."
 8. EXISTING "User drinks coffee every morning" / NEW "User does not drink coffee" ->
-   contradicts, 0.88, "An explicit negation of the old fact; never a duplicate."
+   contradicts, 0.88, "Explicit negation of the old fact; never a duplicate."
 9. EXISTING "The Acme renewal is $48,000" / NEW "The Acme renewal is $52,000" -> contradicts,
-   0.78, "A changed number is never a duplicate; no change language, so below 0.85."
+   0.78, "Changed number, never a duplicate; no change language, so below 0.85."
 10. EXISTING "User is vegetarian" / NEW "User stopped being vegetarian and eats fish now" ->
    contradicts, 0.95, "'stopped' ends the diet the old fact states."
 
