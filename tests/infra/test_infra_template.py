@@ -570,7 +570,10 @@ def test_choosing_the_rules_classifier_warns_with_its_held_out_precision(offline
     assert rules_classifier_warning() in text
     for fn in aurra_functions(offline_rules).values():
         assert fn["Properties"]["Environment"]["Variables"][c.ENV_CLASSIFIER] == "rules"
-    assert "bedrock" not in json.dumps(offline_rules.template)
+    # no model at all: nothing may invoke Bedrock, and there is no endpoint for it
+    assert "bedrock:InvokeModel" not in json.dumps(offline_rules.template)
+    for endpoint in offline_rules.of_type("AWS::EC2::VPCEndpoint").values():
+        assert "bedrock" not in json.dumps(endpoint["Properties"]["ServiceName"])
 
 
 def test_no_bedrock_unless_selected(prod: Synth) -> None:
