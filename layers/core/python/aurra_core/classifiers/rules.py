@@ -288,9 +288,9 @@ def _slot_relation(old: Fact, new: Fact) -> str | None:
     quals = {canon(q)[0] for q in lex.SLOT_QUALIFIERS}
     prim = {canon(q)[0] for q in lex.PRIMARY_QUALIFIERS} | {"favorit", "favourit"}
     slot_old, slot_new = list(old.subject.slot), list(new.subject.slot)
-    if slot_old and slot_new and slot_old[-1] == slot_new[-1]:
-        if (set(slot_old) & quals) != (set(slot_new) & quals):
-            return "qualifier"
+    same_head = slot_old and slot_new and slot_old[-1] == slot_new[-1]
+    if same_head and (set(slot_old) & quals) != (set(slot_new) & quals):
+        return "qualifier"
     if (
         slot_old
         and slot_new
@@ -307,14 +307,19 @@ def _slot_relation(old: Fact, new: Fact) -> str | None:
         and slot_new[-1] not in slot_old
         and not _fuzzy_overlap({slot_old[-1]}, {slot_new[-1]})
         and not (_expand({slot_old[-1]}) & _expand({slot_new[-1]}))
+        and not (slot_new[-1] in old.term_set or slot_old[-1] in new.term_set)
     ):
-        if not (slot_new[-1] in old.term_set or slot_old[-1] in new.term_set):
-            if (set(slot_new) - prim - quals) & old.term_set:
-                return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
-            return "attribute"
-    if slot_new and not slot_old and len(slot_new) >= 2 and slot_new[-1] in old.term_set:
-        if (set(slot_new[:-1]) & quals) - old.term_set:
-            return "qualifier"  # "a phone" vs "a work phone"
+        if (set(slot_new) - prim - quals) & old.term_set:
+            return "part"  # "User's phone" -> "User's phone case", "their team" -> "their Warsaw office"
+        return "attribute"
+    if (
+        slot_new
+        and not slot_old
+        and len(slot_new) >= 2
+        and slot_new[-1] in old.term_set
+        and (set(slot_new[:-1]) & quals) - old.term_set
+    ):
+        return "qualifier"  # "a phone" vs "a work phone"
     heads_old = (set(slot_old[:-1]) - prim - quals) | ({slot_old[-1]} - prim) if slot_old else set()
     heads_new = (set(slot_new[:-1]) - prim - quals) | ({slot_new[-1]} - prim) if slot_new else set()
     if heads_old and heads_new:
