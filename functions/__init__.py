@@ -30,4 +30,6 @@ ROUTES = (
     ("GET", "/agent/audit", "audit"),
     ("GET", "/agent/audit/{id}", "audit"),
     ("POST", "/agent/audit/{id}/revert", "audit"),
+    ("POST", "/agent/audit/{id}/approve", "audit"),
+    ("POST", "/agent/audit/{id}/dismiss", "audit"),
 )

@@ -1,4 +1,5 @@
-"""GET /agent/audit[/{id}]: the append-only audit trail."""
+"""GET /agent/audit[/{id}]: the append-only audit trail; reverts, and the review queue's
+approvals and dismissals."""
 
 from typing import Annotated
 from uuid import UUID
@@ -16,7 +17,14 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
-from aurra_core.models import AuditEvent, AuditListQuery, AuditPage, RevertResult
+from aurra_core.models import (
+    ApproveResult,
+    AuditEvent,
+    AuditListQuery,
+    AuditPage,
+    DismissResult,
+    RevertResult,
+)
 from aurra_core.observability import tracer
 
 app = create_app()
@@ -41,6 +49,22 @@ def revert_supersession(
     event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
 ) -> Response[RevertResult]:
     return json_response(*service.revert_supersession(current_caller(app), event_id, idempotency_key))
+
+
+@app.post("/agent/audit/<event_id>/approve", responses=documented({201: ApproveResult}, 409))
+@tracer.capture_method
+def approve_proposal(
+    event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
+) -> Response[ApproveResult]:
+    return json_response(*service.approve_proposal(current_caller(app), event_id, idempotency_key))
+
+
+@app.post("/agent/audit/<event_id>/dismiss", responses=documented({200: DismissResult}, 409))
+@tracer.capture_method
+def dismiss_proposal(
+    event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
+) -> Response[DismissResult]:
+    return json_response(*service.dismiss_proposal(current_caller(app), event_id, idempotency_key))
 
 
 lambda_handler = lambda_entry(app)

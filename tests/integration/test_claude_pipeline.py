@@ -100,7 +100,11 @@ def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
         event = store.select_audit_event(
             conn, caller.tenant_id, out.auto_supersede.supersession.audit_event_id
         )
-    assert event.details["prompt_version"] and event.details["input_tokens"] == 900
+    assert event.details["prompt_version"]
+    # The receipt: tokens exactly as the endpoint reported them, priced at Haiku 4.5's $1/$5.
+    assert out.auto_supersede.usage.input_tokens == 900 and out.auto_supersede.usage.output_tokens == 40
+    assert out.auto_supersede.usage.cost_usd == 0.0011  # 900 * 1e-6 + 40 * 5e-6
+    assert event.details["usage"] == out.auto_supersede.usage.model_dump(mode="json")
 
 
 @pytest.mark.parametrize("mode", ["error", "slow"])

@@ -53,7 +53,7 @@ def test_one_forced_tool_call_for_all_candidates():
         (TEA.id, Verdict.NEW_FACT, 0.9),
     }
     assert out.model == "claude-haiku-4-5-20251001" and out.details["prompt_version"] == PROMPT_VERSION
-    assert out.details["input_tokens"] == 1234
+    assert (out.input_tokens, out.output_tokens) == (1234, 56)
     assert len(requests) == 1
     sent = json.loads(requests[0].content)
     assert sent["tool_choice"] == {"type": "tool", "name": TOOL_NAME}

@@ -171,7 +171,7 @@ def test_claude_is_one_forced_record_facts_call():
         "claude-haiku-4-5-20251001",
         PROMPT_VERSION,
     )
-    assert out.details["input_tokens"] == 900 and out.details["model_calls"] == 1
+    assert (out.input_tokens, out.output_tokens) == (900, 80)
     assert len(requests) == 1
     sent = json.loads(requests[0].content)
     assert sent["tool_choice"] == {"type": "tool", "name": TOOL_NAME}

@@ -21,11 +21,13 @@ from aurra_core.config import get_config
 from aurra_core.errors import (
     AurraError,
     BadRequest,
+    BudgetExhausted,
     PayloadTooLarge,
     ServiceUnavailable,
     Unauthorized,
     ValidationFailed,
 )
+from aurra_core.metering.budget import seconds_until_budget_resets
 from aurra_core.models import Caller
 from aurra_core.observability import logger, metrics, tracer
 from aurra_core.powertools_internals import PerThreadResolver
@@ -115,7 +117,12 @@ def _problem(error: dict[str, Any]) -> tuple[str, str]:
 
 
 def _domain_error(exc: AurraError) -> Response[str]:
-    headers = {"Retry-After": "2"} if isinstance(exc, ServiceUnavailable) else None
+    headers = None
+    if isinstance(exc, ServiceUnavailable):
+        headers = {"Retry-After": "2"}
+    elif isinstance(exc, BudgetExhausted):
+        # A daily budget comes back at 00:00 UTC.
+        headers = {"Retry-After": str(seconds_until_budget_resets())}
     return envelope(exc.status_code, exc.code, exc.message, exc.details, headers)
 
 

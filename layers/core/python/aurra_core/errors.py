@@ -50,6 +50,15 @@ class ServiceUnavailable(AurraError):
     code = "unavailable"
 
 
+class RateLimited(AurraError):
+    status_code = 429
+    code = "rate_limited"
+
+
+class BudgetExhausted(RateLimited):
+    """The key's daily_model_calls_limit is used up for the current UTC day."""
+
+
 class ExtractionUnavailable(ServiceUnavailable):
     """Fact extraction failed: nothing was written, and a retry (with the same
     Idempotency-Key) is safe."""

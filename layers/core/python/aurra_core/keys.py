@@ -18,7 +18,7 @@ from psycopg.rows import dict_row
 
 from aurra_core import store
 from aurra_core.db import one_row
-from aurra_core.errors import Conflict, NotFound
+from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.ids import new_id
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
 
@@ -80,8 +80,9 @@ def _insert_settings(
 ) -> None:
     conn.execute(
         """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
-               excluded_categories, min_confidence, classifier_model)
-           VALUES (%s, %s, %s, %s, %s, %s, %s)""",
+               excluded_categories, min_confidence, classifier_model, proposal_min_confidence,
+               daily_model_calls_limit)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             key_id,
             version,
@@ -90,6 +91,8 @@ def _insert_settings(
             s.excluded_categories,
             s.min_confidence,
             s.classifier_model,
+            s.proposal_min_confidence,
+            s.daily_model_calls_limit,
         ),
     )
 
@@ -97,7 +100,8 @@ def _insert_settings(
 def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, KeySettings]:
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
-            """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model
+            """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
+                      proposal_min_confidence, daily_model_calls_limit
                FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
             (caller.api_key_id, caller.tenant_id),
         )
@@ -120,13 +124,23 @@ def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: Setting
     )
     version, current = _latest_settings(conn, caller)
     changes: dict[str, Any] = {}
-    for field, value in patch.model_dump(exclude_none=True).items():
+    for field, value in patch.changes().items():
         before = getattr(current, field)
         if value != before:
             changes[field] = {"from": before, "to": value}
     if not changes:
         return current
     updated = current.model_copy(update={k: v["to"] for k, v in changes.items()})
+    if (
+        updated.proposal_min_confidence is not None
+        and updated.proposal_min_confidence >= updated.min_confidence
+    ):
+        field = "proposal_min_confidence" if "proposal_min_confidence" in changes else "min_confidence"
+        problem = (
+            f"proposal_min_confidence ({updated.proposal_min_confidence:g}) must be below "
+            f"min_confidence ({updated.min_confidence:g})"
+        )
+        raise ValidationFailed(problem, [{"field": field, "problem": problem}])
     _insert_settings(conn, caller.api_key_id, caller.tenant_id, version + 1, updated)
     store.begin_write(conn, caller.tenant_id)
     store.insert_audit_event(

@@ -20,6 +20,7 @@ from pydantic import (
     PlainSerializer,
     Strict,
     StrictBool,
+    StrictInt,
     StringConstraints,
     field_validator,
     model_validator,
@@ -35,6 +36,10 @@ MAX_MESSAGES = 50
 MAX_MESSAGE_CHARS = 8000
 MAX_METADATA_BYTES = 8 * 1024
 MAX_EXCLUDED_CATEGORIES = 50
+# A limit beyond any day's possible calls is no limit: refuse it rather than overflow a counter.
+MAX_DAILY_MODEL_CALLS = 1_000_000_000
+NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit")
+DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 
 
 def format_timestamp(value: datetime) -> str:
@@ -98,6 +103,18 @@ class SkippedReason(StrEnum):
     EXCLUDED_CATEGORY = "excluded_category"
     NO_CANDIDATES = "no_candidates"
     CLASSIFIER_ERROR = "classifier_error"
+    BUDGET_EXHAUSTED = "budget_exhausted"
+
+
+class NotActedReason(StrEnum):
+    """Why a decision was not acted on (null when it was)."""
+
+    BELOW_MIN_CONFIDENCE = "below_min_confidence"
+    NOT_CONTRADICTS = "not_contradicts"
+    REVERTED_BEFORE = "reverted_before"
+    LATER_FACT_EXISTS = "later_fact_exists"
+    # The candidate stopped being current while the classifier was answering.
+    CANDIDATE_CHANGED = "candidate_changed"
 
 
 class AuditType(StrEnum):
@@ -106,6 +123,15 @@ class AuditType(StrEnum):
     DUPLICATE_REJECTED = "duplicate_rejected"
     REVERT = "revert"
     SETTINGS_UPDATED = "settings_updated"
+    SUPERSESSION_PROPOSED = "supersession_proposed"
+    PROPOSAL_APPROVED = "proposal_approved"
+    PROPOSAL_DISMISSED = "proposal_dismissed"
+
+
+class ProposalStatus(StrEnum):
+    OPEN = "open"
+    APPROVED = "approved"
+    DISMISSED = "dismissed"
 
 
 @dataclass(frozen=True)
@@ -294,6 +320,17 @@ class SettingsPatch(BaseModel):
     excluded_categories: list[Topic] | None = Field(default=None, max_length=MAX_EXCLUDED_CATEGORIES)
     min_confidence: Confidence | None = None
     classifier_model: Text | None = None
+    # For these two, null is a value (no proposals; no limit): sent null differs from absent.
+    proposal_min_confidence: Confidence | None = Field(default=None, ge=0.0, lt=1.0)
+    daily_model_calls_limit: StrictInt | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_CALLS)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields this patch sets: those given non-null, and the nullable ones given at all."""
+        given = self.model_dump(exclude_none=True)
+        for name in NULLABLE_SETTINGS:
+            if name in self.model_fields_set:
+                given[name] = getattr(self, name)
+        return given
 
     @field_validator("min_confidence")
     @classmethod
@@ -355,6 +392,8 @@ class AuditListQuery(BaseModel):
     memory_id: UUID | None = None
     type: AuditType | None = None
     user_id: ScopeId | None = None
+    # Proposals only: `status=open` with `type=supersession_proposed` is the review queue.
+    status: ProposalStatus | None = None
     since: InputTimestamp | None = None
     until: InputTimestamp | None = None
     limit: int = Field(default=50, ge=1, le=100)
@@ -369,6 +408,8 @@ class KeySettings(BaseModel):
     excluded_categories: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDED_CATEGORIES))
     min_confidence: float = MIN_CONFIDENCE_FLOOR
     classifier_model: str = DEFAULT_CLASSIFIER_MODEL
+    proposal_min_confidence: float | None = DEFAULT_PROPOSAL_MIN_CONFIDENCE
+    daily_model_calls_limit: int | None = None
 
 
 class Memory(BaseModel):
@@ -384,6 +425,8 @@ class Memory(BaseModel):
     status: Literal["current", "superseded"]
     user_id: str | None = None
     agent_id: str | None = None
+    # The audit event that superseded this memory; null while current.
+    superseded_event_id: UUID | None = None
     score: float | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
@@ -405,6 +448,19 @@ class Decision(BaseModel):
     confidence: float
     reason: str
     model: str
+    not_acted_reason: NotActedReason | None = None
+
+
+class Usage(BaseModel):
+    """The receipt of the model calls a write made: tokens as the provider reported them (null
+    when it did not say), the measured latency, and the cost at the model's published price
+    (null for a model without a known price; 0 for the offline classifier)."""
+
+    model_calls: int
+    input_tokens: int | None
+    output_tokens: int | None
+    latency_ms: int
+    cost_usd: float | None
 
 
 class SupersessionOutcome(BaseModel):
@@ -422,6 +478,9 @@ class AutoSupersedeResult(BaseModel):
     candidates_examined: int = 0
     decision: Decision | None = None
     supersession: SupersessionOutcome | None = None
+    # Set when a below-threshold contradiction was queued for review instead of acted on.
+    proposal: SupersessionOutcome | None = None
+    usage: Usage | None = None
 
 
 class WriteResult(BaseModel):
@@ -438,8 +497,8 @@ class ExtractionReport(BaseModel):
     model: str
     facts_found: int
     prompt_version: str
-    # The extraction's receipt (model calls, tokens, latency, cost); not reported yet.
-    usage: dict[str, Any] | None = None
+    # The extraction call's receipt (the same shape as auto_supersede.usage).
+    usage: Usage | None = None
 
 
 class MessagesWriteResult(BaseModel):
@@ -473,11 +532,23 @@ class AuditEvent(BaseModel):
     model: str | None
     candidates_examined: int | None
     details: dict[str, Any]
+    # Proposals only (supersession_proposed): derived from later events, never stored.
+    status: ProposalStatus | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class RevertResult(BaseModel):
     event: AuditEvent
     restored: Memory
+
+
+class ApproveResult(BaseModel):
+    event: AuditEvent
+    memory: Memory
+    superseded: Memory
+
+
+class DismissResult(BaseModel):
+    event: AuditEvent
 
 
 class MemoryPage(BaseModel):

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from aurra_core.config import ServiceConfig
+from aurra_core.metering import reported_count
 
 # Chat Completions with the tool forced: what every function-calling endpoint accepts.
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -78,9 +79,10 @@ def forced_tool_arguments(
     return arguments, model if isinstance(model, str) and model else ""
 
 
-def usage_details(response: Any) -> dict[str, Any]:
+def token_counts(response: Any) -> tuple[int | None, int | None]:
+    """(input, output) tokens as the endpoint reported them; None for a count it did not give."""
     usage = getattr(response, "usage", None)
-    return {
-        "input_tokens": getattr(usage, "prompt_tokens", None),
-        "output_tokens": getattr(usage, "completion_tokens", None),
-    }
+    return (
+        reported_count(getattr(usage, "prompt_tokens", None)),
+        reported_count(getattr(usage, "completion_tokens", None)),
+    )

@@ -10,11 +10,12 @@ from pydantic import AwareDatetime
 from aurra_core import cursors, store
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
-from aurra_core.errors import NotFound
+from aurra_core.errors import NotFound, ValidationFailed
 from aurra_core.models import (
     AuditEvent,
     AuditListQuery,
     AuditPage,
+    AuditType,
     Caller,
     History,
     Memory,
@@ -130,9 +131,13 @@ def read_memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: 
 
 
 def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
+    if query.status is not None and query.type not in (None, AuditType.SUPERSESSION_PROPOSED):
+        problem = "status applies to supersession_proposed events only"
+        raise ValidationFailed(problem, [{"field": "status", "problem": problem}])
     fp = cursors.fingerprint(
         memory_id=query.memory_id,
         type=query.type,
+        status=query.status,
         user_id=query.user_id,
         since=query.since,
         until=query.until,
@@ -162,6 +167,7 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
             before=before,
             limit=query.limit + 1,
             recorded_by=pinned,
+            status=query.status,
         )
     page = events[: query.limit]
     next_cursor = None

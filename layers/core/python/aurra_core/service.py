@@ -19,10 +19,12 @@ from aurra_core.embeddings import get_embedder
 from aurra_core.extractors.factory import get_extractor
 from aurra_core.flags import get_flag_source
 from aurra_core.models import (
+    ApproveResult,
     AuditEvent,
     AuditListQuery,
     AuditPage,
     Caller,
+    DismissResult,
     History,
     KeySettings,
     Memory,
@@ -129,6 +131,24 @@ def revert_supersession(
         return 200, supersession.revert(caller, event_id, get_database())
 
     return _once("revert", caller, idempotency_key, {"event_id": str(event_id)}, call, RevertResult)
+
+
+def approve_proposal(
+    caller: Caller, event_id: UUID, idempotency_key: str | None = None
+) -> tuple[int, ApproveResult]:
+    def call() -> tuple[int, ApproveResult]:
+        return 201, supersession.approve(caller, event_id, get_database())
+
+    return _once("approve", caller, idempotency_key, {"event_id": str(event_id)}, call, ApproveResult)
+
+
+def dismiss_proposal(
+    caller: Caller, event_id: UUID, idempotency_key: str | None = None
+) -> tuple[int, DismissResult]:
+    def call() -> tuple[int, DismissResult]:
+        return 200, supersession.dismiss(caller, event_id, get_database())
+
+    return _once("dismiss", caller, idempotency_key, {"event_id": str(event_id)}, call, DismissResult)
 
 
 def get_settings(caller: Caller) -> KeySettings:

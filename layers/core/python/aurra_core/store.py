@@ -17,7 +17,7 @@ connection to another client after each commit instead of pinning it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -29,11 +29,20 @@ from psycopg.types.json import Jsonb
 from aurra_core import idempotency_claim, tenant_indexes
 from aurra_core.db import one_row
 from aurra_core.ids import new_id
-from aurra_core.models import UNSCOPED, AuditEvent, AuditType, Memory, MemoryVersion, Scope, Verdict
+from aurra_core.models import (
+    UNSCOPED,
+    AuditEvent,
+    AuditType,
+    Memory,
+    MemoryVersion,
+    ProposalStatus,
+    Scope,
+    Verdict,
+)
 
 _MEMORY_COLUMNS = (
     "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "
-    "superseded_by, supersedes, recorded_at, recorded_to, user_id, agent_id"
+    "superseded_by, supersedes, recorded_at, recorded_to, user_id, agent_id, superseded_event_id"
 )
 
 # Tenants whose current memories outnumber this are searched through an HNSW index (their
@@ -59,6 +68,7 @@ class MemoryRow:
     recorded_to: datetime | None
     user_id: str | None = None
     agent_id: str | None = None
+    superseded_event_id: UUID | None = None
 
     @property
     def scope(self) -> Scope:
@@ -82,6 +92,7 @@ class MemoryRow:
             status="current" if self.superseded_by is None and self.valid_to is None else "superseded",
             user_id=self.user_id,
             agent_id=self.agent_id,
+            superseded_event_id=self.superseded_event_id,
             score=score,
         )
 
@@ -152,12 +163,14 @@ def insert_version(
     supersedes: UUID | None,
     recorded_at: datetime,
     scope: Scope = UNSCOPED,
+    superseded_event_id: UUID | None = None,
 ) -> MemoryRow:
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
-                    valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                    valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id,
+                    superseded_event_id)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
                 RETURNING {_MEMORY_COLUMNS}""",
             (
                 memory_id,
@@ -173,6 +186,7 @@ def insert_version(
                 recorded_at,
                 scope.user_id,
                 scope.agent_id,
+                superseded_event_id,
             ),
         )
         row = _row(one_row(cur.fetchone()))
@@ -185,7 +199,15 @@ def insert_version(
 def revise_version(
     conn: psycopg.Connection, old: MemoryRow, recorded_at: datetime, **changes: Any
 ) -> MemoryRow:
-    """Close the believed version `old` and record its successor with `changes` to its validity."""
+    """Close the believed version `old` and record its successor with `changes` to its validity.
+
+    A change of `superseded_by` names the event that made it (`superseded_event_id`), so the
+    version always says which event retired it; clearing it (a revert) clears both."""
+    if "superseded_by" in changes:
+        if changes["superseded_by"] is None:
+            changes.setdefault("superseded_event_id", None)
+        elif "superseded_event_id" not in changes:
+            raise ValueError("a supersession must name its audit event (superseded_event_id)")
     conn.execute(
         "UPDATE memory_versions SET recorded_to = %s WHERE version_id = %s AND recorded_to IS NULL",
         (recorded_at, old.version_id),
@@ -195,13 +217,15 @@ def revise_version(
         "valid_to": old.valid_to,
         "superseded_by": old.superseded_by,
         "supersedes": old.supersedes,
+        "superseded_event_id": old.superseded_event_id,
         **changes,
     }
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
-                    valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id)
-                SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s,
+                    valid_from, valid_to, superseded_by, supersedes, recorded_at, superseded_event_id,
+                    user_id, agent_id)
+                SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s, %s,
                     user_id, agent_id
                 FROM memory_versions WHERE version_id = %s
                 RETURNING {_MEMORY_COLUMNS}""",
@@ -211,6 +235,7 @@ def revise_version(
                 fields["superseded_by"],
                 fields["supersedes"],
                 recorded_at,
+                fields["superseded_event_id"],
                 old.version_id,
             ),
         )
@@ -603,14 +628,17 @@ def insert_audit_event(
     details: dict[str, Any] | None = None,
     reverts_event_id: UUID | None = None,
     user_id: str | None = None,
+    resolves_event_id: UUID | None = None,
+    event_id: UUID | None = None,
 ) -> AuditEvent:
-    """`user_id` is the user scope of the event's memory (`memory_id`)."""
-    event_id = new_id()
+    """Append an event. `user_id` is the user scope of the event's memory (`memory_id`);
+    `event_id` is given when a memory version must name the event first."""
+    event_id = event_id or new_id()
     conn.execute(
         """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
                classifier, confidence, reason, model, candidates_examined, details, reverts_event_id,
-               user_id)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               user_id, resolves_event_id)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             event_id,
             tenant_id,
@@ -627,6 +655,7 @@ def insert_audit_event(
             Jsonb(details or {}),
             reverts_event_id,
             user_id,
+            resolves_event_id,
         ),
     )
     return AuditEvent(
@@ -642,13 +671,30 @@ def insert_audit_event(
         model=model,
         candidates_examined=candidates_examined,
         details=details or {},
+        status=ProposalStatus.OPEN if type == AuditType.SUPERSESSION_PROPOSED else None,
     )
 
 
-_AUDIT_COLUMNS = (
-    "id, type, created_at, api_key_id, memory_id, superseded_id, classifier, confidence, reason, "
-    "model, candidates_examined, details"
-)
+# A proposal's status is derived from the event that resolved it, as recorded by a point in
+# transaction time; nothing about the proposal itself ever changes.
+_AUDIT_SELECT = """SELECT e.id, e.type, e.created_at, e.api_key_id, e.memory_id, e.superseded_id,
+        e.classifier, e.confidence, e.reason, e.model, e.candidates_examined, e.details,
+        CASE WHEN e.type = 'supersession_proposed' THEN
+            CASE r.type WHEN 'proposal_approved' THEN 'approved' WHEN 'proposal_dismissed' THEN 'dismissed'
+                        ELSE 'open' END
+        END AS status
+    FROM audit_events e
+    LEFT JOIN audit_events r ON r.resolves_event_id = e.id AND r.tenant_id = e.tenant_id
+                            AND r.created_at <= %(recorded_by)s"""
+
+_STATUS_FILTERS = {
+    ProposalStatus.OPEN: "r.id IS NULL",
+    ProposalStatus.APPROVED: "r.type = 'proposal_approved'",
+    ProposalStatus.DISMISSED: "r.type = 'proposal_dismissed'",
+}
+
+# Any time after every event: "as recorded now".
+_END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 
 
 def revert_of(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> UUID | None:
@@ -658,11 +704,31 @@ def revert_of(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> UUID
     return row[0] if row else None
 
 
+def reverted_supersessors(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> set[UUID]:
+    """The memories whose supersession of `memory_id` was reverted (a revert event names the
+    restored memory as memory_id and the one that had superseded it as superseded_id)."""
+    rows = conn.execute(
+        "SELECT superseded_id FROM audit_events WHERE tenant_id = %s AND type = 'revert' AND memory_id = %s",
+        (tenant_id, memory_id),
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def restored_from(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> set[UUID]:
+    """The memories restored by reverting a supersession that `memory_id` had made."""
+    rows = conn.execute(
+        "SELECT memory_id FROM audit_events WHERE tenant_id = %s AND type = 'revert' AND superseded_id = %s",
+        (tenant_id, memory_id),
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
 def select_audit_event(conn: psycopg.Connection, tenant_id: UUID, event_id: UUID) -> AuditEvent | None:
+    """One event, with its status as recorded now."""
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
-            f"SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE tenant_id = %s AND id = %s",
-            (tenant_id, event_id),
+            f"{_AUDIT_SELECT} WHERE e.tenant_id = %(tenant_id)s AND e.id = %(id)s",
+            {"tenant_id": tenant_id, "id": event_id, "recorded_by": _END_OF_TIME},
         )
         record = cur.fetchone()
     return AuditEvent(**record) if record else None
@@ -680,31 +746,35 @@ def select_audit_events(
     before: tuple[datetime, UUID] | None,
     limit: int,
     recorded_by: datetime,
+    status: ProposalStatus | None = None,
 ) -> list[AuditEvent]:
-    clauses = ["tenant_id = %(tenant_id)s", "created_at <= %(recorded_by)s"]
+    clauses = ["e.tenant_id = %(tenant_id)s", "e.created_at <= %(recorded_by)s"]
     params: dict[str, Any] = {"tenant_id": tenant_id, "limit": limit, "recorded_by": recorded_by}
     if memory_id is not None:
-        clauses.append("(memory_id = %(memory_id)s OR superseded_id = %(memory_id)s)")
+        clauses.append("(e.memory_id = %(memory_id)s OR e.superseded_id = %(memory_id)s)")
         params["memory_id"] = memory_id
     if type is not None:
-        clauses.append("type = %(type)s")
+        clauses.append("e.type = %(type)s")
         params["type"] = type.value
     if user_id is not None:
-        clauses.append("user_id = %(user_id)s")
+        clauses.append("e.user_id = %(user_id)s")
         params["user_id"] = user_id
+    if status is not None:
+        clauses.append("e.type = 'supersession_proposed'")
+        clauses.append(_STATUS_FILTERS[status])
     if since is not None:
-        clauses.append("created_at >= %(since)s")
+        clauses.append("e.created_at >= %(since)s")
         params["since"] = since
     if until is not None:
-        clauses.append("created_at < %(until)s")
+        clauses.append("e.created_at < %(until)s")
         params["until"] = until
     if before is not None:
-        clauses.append("(created_at, id) < (%(before_at)s, %(before_id)s)")
+        clauses.append("(e.created_at, e.id) < (%(before_at)s, %(before_id)s)")
         params["before_at"], params["before_id"] = before
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
-            f"""SELECT {_AUDIT_COLUMNS} FROM audit_events WHERE {" AND ".join(clauses)}
-                ORDER BY created_at DESC, id DESC LIMIT %(limit)s""",
+            f"""{_AUDIT_SELECT} WHERE {" AND ".join(clauses)}
+                ORDER BY e.created_at DESC, e.id DESC LIMIT %(limit)s""",
             params,
         )
         return [AuditEvent(**r) for r in cur.fetchall()]

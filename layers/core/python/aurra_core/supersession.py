@@ -13,7 +13,17 @@ from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.ids import new_id
-from aurra_core.models import AuditType, Caller, RevertResult, SupersedeRequest, SupersedeResult
+from aurra_core.models import (
+    ApproveResult,
+    AuditEvent,
+    AuditType,
+    Caller,
+    DismissResult,
+    ProposalStatus,
+    RevertResult,
+    SupersedeRequest,
+    SupersedeResult,
+)
 
 
 def _invalid(field: str, problem: str) -> ValidationFailed:
@@ -95,11 +105,18 @@ def supersede(
                 # A replacement stays with the memory it replaces.
                 scope=old.scope,
             )
+        event_id = new_id()
         old_row = store.revise_version(
-            conn, old, now, valid_to=new_row.valid_from, superseded_by=new_row.memory_id
+            conn,
+            old,
+            now,
+            valid_to=new_row.valid_from,
+            superseded_by=new_row.memory_id,
+            superseded_event_id=event_id,
         )
         store.insert_audit_event(
             conn,
+            event_id=event_id,
             tenant_id=caller.tenant_id,
             type=AuditType.MANUAL_SUPERSEDE,
             created_at=now,
@@ -112,7 +129,7 @@ def supersede(
     return SupersedeResult(memory=new_row.to_memory(), superseded=old_row.to_memory())
 
 
-_SUPERSESSIONS = (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE)
+_SUPERSESSIONS = (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE, AuditType.PROPOSAL_APPROVED)
 
 
 def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
@@ -162,3 +179,98 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
     except UniqueViolation as exc:  # a concurrent revert of the same event won
         raise Conflict("this supersession was already reverted") from exc
     return RevertResult(event=revert_event, restored=restored.to_memory())
+
+
+# ---------------------------------------------------------------- the review queue
+
+
+def _open_proposal(conn: psycopg.Connection, caller: Caller, event_id: UUID) -> AuditEvent:
+    proposal = store.select_audit_event(conn, caller.tenant_id, event_id)
+    if proposal is None:
+        raise NotFound("audit event not found")
+    if proposal.type != AuditType.SUPERSESSION_PROPOSED:
+        raise _invalid("id", f"a {proposal.type.value} event is not a proposal")
+    if proposal.status != ProposalStatus.OPEN:
+        raise Conflict(f"this proposal is no longer open: it was {proposal.status.value}")
+    return proposal
+
+
+def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
+    """Apply a proposal as a manual supersession of its pair, atomic with the
+    `proposal_approved` event that records it (and that a revert can undo)."""
+    try:
+        with db.tenant_transaction(caller.tenant_id) as conn:
+            proposal = _open_proposal(conn, caller, event_id)
+            store.begin_write(conn, caller.tenant_id)
+            older_id, newer_id = proposal.superseded_id, proposal.memory_id
+            # The same fixed order as every other writer of two memories: no deadlock.
+            ids = sorted({older_id, newer_id}, key=str)
+            locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
+            # Re-read with the locks held: a concurrent resolution has committed by now.
+            _open_proposal(conn, caller, event_id)
+            old, newer = locked[older_id], locked[newer_id]
+            if old is None or newer is None:
+                raise NotFound("memory not found")
+            if not old.is_current or not newer.is_current:
+                raise Conflict("a memory of this proposal is no longer current")
+            if newer.supersedes is not None:
+                raise Conflict("the superseding memory already supersedes another memory")
+            if newer.valid_from < old.valid_from:
+                raise Conflict(
+                    "the superseding memory is valid from earlier than the memory it would replace"
+                )
+            now = store.write_clock(conn)
+            approval_id = new_id()
+            new_row = store.revise_version(conn, newer, now, supersedes=old.memory_id)
+            old_row = store.revise_version(
+                conn,
+                old,
+                now,
+                valid_to=new_row.valid_from,
+                superseded_by=new_row.memory_id,
+                superseded_event_id=approval_id,
+            )
+            event = store.insert_audit_event(
+                conn,
+                event_id=approval_id,
+                tenant_id=caller.tenant_id,
+                type=AuditType.PROPOSAL_APPROVED,
+                created_at=now,
+                api_key_id=caller.api_key_id,
+                memory_id=new_row.memory_id,
+                superseded_id=old_row.memory_id,
+                classifier=proposal.classifier.value if proposal.classifier else None,
+                confidence=proposal.confidence,
+                reason=proposal.reason,
+                model=proposal.model,
+                resolves_event_id=proposal.id,
+                details={"proposal_event_id": str(proposal.id)},
+                user_id=new_row.user_id,
+            )
+    except UniqueViolation as exc:  # a concurrent approval or dismissal won
+        raise Conflict("this proposal is no longer open") from exc
+    return ApproveResult(event=event, memory=new_row.to_memory(), superseded=old_row.to_memory())
+
+
+def dismiss(caller: Caller, event_id: UUID, db: Database) -> DismissResult:
+    """Close a proposal without acting on it; both memories stay as they are."""
+    try:
+        with db.tenant_transaction(caller.tenant_id) as conn:
+            proposal = _open_proposal(conn, caller, event_id)
+            store.begin_write(conn, caller.tenant_id)
+            newer = store.select_memory(conn, caller.tenant_id, proposal.memory_id)
+            event = store.insert_audit_event(
+                conn,
+                tenant_id=caller.tenant_id,
+                type=AuditType.PROPOSAL_DISMISSED,
+                created_at=store.write_clock(conn),
+                api_key_id=caller.api_key_id,
+                memory_id=proposal.memory_id,
+                superseded_id=proposal.superseded_id,
+                resolves_event_id=proposal.id,
+                details={"proposal_event_id": str(proposal.id)},
+                user_id=newer.user_id if newer else None,
+            )
+    except UniqueViolation as exc:  # a concurrent approval or dismissal won
+        raise Conflict("this proposal is no longer open") from exc
+    return DismissResult(event=event)

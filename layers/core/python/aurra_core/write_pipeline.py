@@ -16,12 +16,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import numpy as np
 import psycopg
 from aws_lambda_powertools.metrics import MetricUnit
 
-from aurra_core import keys, store
+from aurra_core import keys, metering, store
 from aurra_core.classifiers.base import (
     Candidate,
     Classification,
@@ -33,7 +34,7 @@ from aurra_core.classifiers.claude import call_deadline
 from aurra_core.config import CANDIDATE_LIMIT, get_config
 from aurra_core.db import Database
 from aurra_core.embeddings import Embedder
-from aurra_core.errors import ExtractionError, ExtractionUnavailable
+from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.flags import FlagSource
 from aurra_core.gating import gate
@@ -47,15 +48,18 @@ from aurra_core.models import (
     KeySettings,
     MessagesWriteRequest,
     MessagesWriteResult,
+    NotActedReason,
     Scope,
     SkippedReason,
     SupersessionOutcome,
+    Usage,
     Verdict,
     WriteRequest,
     WriteResult,
 )
 from aurra_core.observability import logger, metrics
 from aurra_core.sensitive_topics import fact_topic
+from aurra_core.text import words
 
 # Facts of one messages write prepared at once (each holds a pooled connection while it searches).
 PARALLEL_FACTS = 3
@@ -111,7 +115,16 @@ class PreparedFact:
     outcome: AutoSupersedeResult
     chosen: ClassifierVerdict | None = None
     act: bool = False
+    # A contradiction below min_confidence, queued for review instead of acted on.
+    proposed: ClassifierVerdict | None = None
     classification: Classification | None = None
+
+    @property
+    def target_id(self) -> UUID | None:
+        """The memory the transaction will act on or propose about."""
+        if self.act and self.chosen is not None:
+            return self.chosen.candidate_id
+        return self.proposed.candidate_id if self.proposed is not None else None
 
 
 def choose(verdicts: list[ClassifierVerdict], min_confidence: float) -> tuple[ClassifierVerdict, bool]:
@@ -145,7 +158,44 @@ def _classify(
         }
         for v in classification.verdicts
     ]
-    return Classification(validate_verdicts(raw, candidates), classification.model, classification.details)
+    return Classification(
+        validate_verdicts(raw, candidates),
+        classification.model,
+        classification.details,
+        classification.input_tokens,
+        classification.output_tokens,
+    )
+
+
+def not_acted_reason(chosen: ClassifierVerdict, act: bool) -> NotActedReason | None:
+    """Why `choose` did not act on its verdict (None when it did)."""
+    if act:
+        return None
+    if chosen.verdict in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
+        return NotActedReason.BELOW_MIN_CONFIDENCE
+    return NotActedReason.NOT_CONTRADICTS
+
+
+def proposal_verdict(
+    verdicts: list[ClassifierVerdict], key_settings: KeySettings
+) -> ClassifierVerdict | None:
+    """The contradiction to queue for review: the most confident `contradicts` below the key's
+    min_confidence and at or above its proposal_min_confidence (None disables proposals).
+    Any candidate's, not only the reported decision's: a confident `new_fact` about one memory
+    says nothing about a contradiction of another, and the queue is how recall comes back."""
+    floor = key_settings.proposal_min_confidence
+    if floor is None:
+        return None
+    proposable = [
+        v
+        for v in verdicts
+        if v.verdict == Verdict.CONTRADICTS and floor <= v.confidence < key_settings.min_confidence
+    ]
+    return max(proposable, key=lambda v: v.confidence, default=None)
+
+
+def _receipt_details(outcome: AutoSupersedeResult) -> dict[str, Any]:
+    return {"usage": outcome.usage.model_dump(mode="json")} if outcome.usage else {}
 
 
 # ---------------------------------------------------------------- step 1: outside the transaction
@@ -169,30 +219,56 @@ def _candidates(
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
+def _reserve_model_call(caller: Caller, key_settings: KeySettings, deps: WriteDependencies) -> bool:
+    """Take one call from the key's budget for today (metering/budget.py)."""
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+        allowed = metering.reserve_model_call(conn, caller, key_settings.daily_model_calls_limit)
+    if not allowed:
+        metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
+    return allowed
+
+
 def _run_classifier(
-    prepared: PreparedFact, candidates: list[Candidate], key_settings: KeySettings, deps: WriteDependencies
+    caller: Caller,
+    prepared: PreparedFact,
+    candidates: list[Candidate],
+    key_settings: KeySettings,
+    deps: WriteDependencies,
 ) -> None:
+    """One classifier call, if the key's budget allows it, with its receipt on the outcome."""
     outcome = prepared.outcome
+    if not _reserve_model_call(caller, key_settings, deps):
+        outcome.skipped_reason = SkippedReason.BUDGET_EXHAUSTED
+        return
     outcome.ran = True
     outcome.candidates_examined = len(candidates)
+    stopwatch = metering.Stopwatch()
     try:
         classification = _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings)
     except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
         outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
+        outcome.usage = metering.failed_call_receipt(stopwatch.elapsed_ms)
+        metering.emit_usage_metrics(caller, outcome.usage, source="classifier", model=None)
         metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
         logger.warning(
             "classifier failed; storing the memory without supersession",
             extra={"error": type(exc).__name__, "detail": str(exc)[:300]},
         )
         return
+    outcome.usage = metering.receipt(
+        classification.model, classification.input_tokens, classification.output_tokens, stopwatch.elapsed_ms
+    )
+    metering.emit_usage_metrics(caller, outcome.usage, source="classifier", model=classification.model)
     chosen, act = choose(classification.verdicts, key_settings.min_confidence)
     prepared.classification, prepared.chosen, prepared.act = classification, chosen, act
+    prepared.proposed = None if act else proposal_verdict(classification.verdicts, key_settings)
     outcome.decision = Decision(
         candidate_id=chosen.candidate_id,
         classifier=chosen.verdict,
         confidence=chosen.confidence,
         reason=chosen.reason,
         model=classification.model,
+        not_acted_reason=not_acted_reason(chosen, act),
     )
 
 
@@ -228,7 +304,7 @@ def prepare(
         metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
         logger.warning("messages write out of time; storing the fact without classifying it")
         return prepared
-    _run_classifier(prepared, candidates, key_settings, deps)
+    _run_classifier(caller, prepared, candidates, key_settings, deps)
     return prepared
 
 
@@ -238,31 +314,85 @@ def prepare(
 def _target(
     conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, now: datetime
 ) -> store.MemoryRow | None:
-    """The memory to act on, locked, or None when nothing is to be done to one."""
-    chosen = prepared.chosen
-    if not prepared.act or chosen is None:
+    """The memory to act on (or propose about), locked, or None when nothing is to be done to
+    one. A decision not acted on for a reason found here says so in `not_acted_reason`."""
+    target_id = prepared.target_id
+    if target_id is None:
         return None
-    target = store.lock_believed(conn, caller.tenant_id, chosen.candidate_id)
+    target = store.lock_believed(conn, caller.tenant_id, target_id)
     if target is None:
         return None
+    blocked = _why_not(conn, caller, prepared, target, now)
+    if blocked is None:
+        return target
+    decision = prepared.outcome.decision
+    if prepared.act and decision is not None:
+        logger.info("not acting on the decision", extra={"not_acted_reason": blocked.value})
+        decision.not_acted_reason = blocked
+    return None
+
+
+def _why_not(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, target: store.MemoryRow, now: datetime
+) -> NotActedReason | None:
+    """Why the write must not act on (or propose) its verdict about `target`, checked under the
+    target's lock after the classifier answered; None when it may."""
     if not target.is_current:
         # It stopped being current while we classified (or an earlier fact of this request
-        # replaced it): don't act on it.
+        # replaced it).
         logger.info(
             "candidate changed while classifying; not acting", extra={"memory_id": str(target.memory_id)}
         )
+        return NotActedReason.CANDIDATE_CHANGED
+    verdict = prepared.chosen if prepared.act else prepared.proposed
+    if verdict is None or verdict.verdict != Verdict.CONTRADICTS or prepared.classification is None:
         return None
-    valid_from = prepared.fact.valid_from or now
-    if (
-        chosen.verdict == Verdict.CONTRADICTS
-        and valid_from < target.valid_from
-        and target.supersedes is not None
-    ):
+    backdated = (prepared.fact.valid_from or now) < target.valid_from
+    if backdated and target.supersedes is not None:
         # A back-dated fact would have to enter the middle of an existing lineage, which
         # the classifier never judged: precision first, store it without acting.
-        logger.info("back-dated fact inside an existing lineage; not acting")
-        return None
-    return target
+        return NotActedReason.LATER_FACT_EXISTS
+    verdicts = prepared.classification.verdicts
+    if reverted_before(conn, caller, prepared.fact.content, verdicts, target, backdated=backdated):
+        return NotActedReason.REVERTED_BEFORE
+    return None
+
+
+def reverted_before(
+    conn: psycopg.Connection,
+    caller: Caller,
+    content: str,
+    verdicts: list[ClassifierVerdict],
+    target: store.MemoryRow,
+    *,
+    backdated: bool,
+) -> bool:
+    """A revert sticks: once a supersession of a memory by another was reverted, the service
+    never again supersedes the restored memory automatically with the other, nor with a fact
+    that restates it. Written forward, the new fact would supersede `target`: it must not
+    restate a memory whose supersession of `target` was reverted. Back-dated, `target` would
+    supersede the new fact: it must not restate a memory restored from `target`."""
+    if backdated:
+        related = store.restored_from(conn, caller.tenant_id, target.memory_id)
+    else:
+        related = store.reverted_supersessors(conn, caller.tenant_id, target.memory_id)
+    return bool(related) and _restates(conn, caller, content, verdicts, related)
+
+
+def _restates(
+    conn: psycopg.Connection,
+    caller: Caller,
+    content: str,
+    verdicts: list[ClassifierVerdict],
+    memory_ids: set[UUID],
+) -> bool:
+    """Whether the new fact restates one of `memory_ids`: the classifier called it a duplicate
+    of one (at any confidence: when in doubt, don't supersede), or it says the same words."""
+    if any(v.verdict == Verdict.DUPLICATE and v.candidate_id in memory_ids for v in verdicts):
+        return True
+    said = words(content)
+    rows = store.select_memories_by_id(conn, caller.tenant_id, list(memory_ids))
+    return any(words(row.content) == said for row in rows)
 
 
 def _reject_duplicate(
@@ -282,7 +412,14 @@ def _reject_duplicate(
         reason=chosen.reason,
         model=classification.model,
         candidates_examined=prepared.outcome.candidates_examined,
-        details={**classification.details, **fact.provenance, "content": fact.content, "topic": fact.topic},
+        details={
+            **classification.details,
+            **fact.provenance,
+            **_receipt_details(prepared.outcome),
+            "content": fact.content,
+            "topic": fact.topic,
+            "not_acted_reason": None,
+        },
         user_id=target.user_id,
     )
     result = WriteResult(
@@ -303,6 +440,7 @@ def _insert(
     valid_to: datetime | None = None,
     superseded_by: Any = None,
     supersedes: Any = None,
+    superseded_event_id: UUID | None = None,
 ) -> store.MemoryRow:
     fact = prepared.fact
     return store.insert_version(
@@ -317,6 +455,7 @@ def _insert(
         valid_to=valid_to,
         superseded_by=superseded_by,
         supersedes=supersedes,
+        superseded_event_id=superseded_event_id,
         recorded_at=now,
         scope=fact.scope,
     )
@@ -328,22 +467,38 @@ def _supersede(
     chosen, classification, fact = prepared.chosen, prepared.classification, prepared.fact
     assert chosen is not None and classification is not None
     valid_from = fact.valid_from or now
-    details = {**classification.details, **fact.provenance}
+    details = {**classification.details, **fact.provenance, **_receipt_details(prepared.outcome)}
+    details["not_acted_reason"] = None
+    event_id = new_id()
     if target.valid_from <= valid_from:
         created = _insert(conn, caller, prepared, now, supersedes=target.memory_id)
-        store.revise_version(conn, target, now, valid_to=valid_from, superseded_by=created.memory_id)
+        store.revise_version(
+            conn,
+            target,
+            now,
+            valid_to=valid_from,
+            superseded_by=created.memory_id,
+            superseded_event_id=event_id,
+        )
         newer_id, older_id = created.memory_id, target.memory_id
     else:
         # Time order: a back-dated fact older than the current one it contradicts is
         # stored already superseded by it.
         created = _insert(
-            conn, caller, prepared, now, valid_to=target.valid_from, superseded_by=target.memory_id
+            conn,
+            caller,
+            prepared,
+            now,
+            valid_to=target.valid_from,
+            superseded_by=target.memory_id,
+            superseded_event_id=event_id,
         )
         store.revise_version(conn, target, now, supersedes=created.memory_id)
         newer_id, older_id = target.memory_id, created.memory_id
         details["backdated"] = True
     event = store.insert_audit_event(
         conn,
+        event_id=event_id,
         tenant_id=caller.tenant_id,
         type=AuditType.AUTO_SUPERSEDE,
         created_at=now,
@@ -371,6 +526,50 @@ def _supersede(
     )
 
 
+def _propose(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, target: store.MemoryRow, now: datetime
+) -> WriteOutcome:
+    """Below min_confidence: store the fact as it is and queue the pair for a person. The pair
+    is named in time order, as a supersession would be (a back-dated fact is the older one)."""
+    proposed, classification, fact = prepared.proposed, prepared.classification, prepared.fact
+    assert proposed is not None and classification is not None
+    created = _insert(conn, caller, prepared, now)
+    details = {**classification.details, **fact.provenance, **_receipt_details(prepared.outcome)}
+    details["not_acted_reason"] = NotActedReason.BELOW_MIN_CONFIDENCE.value
+    if created.valid_from < target.valid_from:
+        newer_id, older_id = target.memory_id, created.memory_id
+        details["backdated"] = True
+    else:
+        newer_id, older_id = created.memory_id, target.memory_id
+    event = store.insert_audit_event(
+        conn,
+        tenant_id=caller.tenant_id,
+        type=AuditType.SUPERSESSION_PROPOSED,
+        created_at=now,
+        api_key_id=caller.api_key_id,
+        memory_id=newer_id,
+        superseded_id=older_id,
+        classifier=proposed.verdict.value,
+        confidence=proposed.confidence,
+        reason=proposed.reason,
+        model=classification.model,
+        candidates_examined=prepared.outcome.candidates_examined,
+        details=details,
+        user_id=fact.scope.user_id,
+    )
+    prepared.outcome.proposal = SupersessionOutcome(
+        superseded_id=older_id,
+        classifier=proposed.verdict,
+        confidence=proposed.confidence,
+        reason=proposed.reason,
+        model=classification.model,
+        audit_event_id=event.id,
+    )
+    return WriteOutcome(
+        201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
+    )
+
+
 def _store_one(
     conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, now: datetime
 ) -> WriteOutcome:
@@ -380,6 +579,8 @@ def _store_one(
         return WriteOutcome(
             201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
         )
+    if not prepared.act:
+        return _propose(conn, caller, prepared, target, now)
     assert prepared.chosen is not None
     if prepared.chosen.verdict == Verdict.DUPLICATE:
         return _reject_duplicate(conn, caller, prepared, target, now)
@@ -392,7 +593,7 @@ def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> l
         store.begin_write(conn, caller.tenant_id)
         # Lock every memory the facts may act on first, in a fixed order, so two requests
         # acting on the same memories cannot deadlock; the clock is read after the locks.
-        targets = sorted({p.chosen.candidate_id for p in prepared if p.act and p.chosen}, key=str)
+        targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
         for memory_id in targets:
             store.lock_believed(conn, caller.tenant_id, memory_id)
         now = store.write_clock(conn)
@@ -400,6 +601,9 @@ def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> l
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
         metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
+    proposals = sum(1 for o in outcomes if o.result.auto_supersede.proposal is not None)
+    if proposals:
+        metrics.add_metric(name="SupersessionsProposed", unit=MetricUnit.Count, value=proposals)
     return outcomes
 
 
@@ -420,17 +624,36 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
     return outcome
 
 
-def extract(request: MessagesWriteRequest, key_settings: KeySettings, deps: WriteDependencies) -> Extraction:
-    """The conversation's facts, or ExtractionUnavailable (503) before anything is written."""
+def extract(
+    caller: Caller, request: MessagesWriteRequest, key_settings: KeySettings, deps: WriteDependencies
+) -> tuple[Extraction, Usage]:
+    """The conversation's facts and the receipt of the call that found them; BudgetExhausted
+    (429) when the key's daily budget is used up, ExtractionUnavailable (503) when the
+    extractor fails: either way before anything is written."""
+    limit = key_settings.daily_model_calls_limit
+    if not _reserve_model_call(caller, key_settings, deps):
+        raise BudgetExhausted(
+            f"the key's daily_model_calls_limit ({limit} model calls per UTC day) is used up; "
+            "nothing was written. Retry after 00:00 UTC or raise the limit"
+        )
+    stopwatch = metering.Stopwatch()
     try:
-        return deps.extractor_factory().extract(request.messages, key_settings.classifier_model)
+        extraction = deps.extractor_factory().extract(request.messages, key_settings.classifier_model)
     except Exception as exc:  # any failure: nothing written, the client retries
+        metering.emit_usage_metrics(
+            caller, metering.failed_call_receipt(stopwatch.elapsed_ms), source="extraction", model=None
+        )
         metrics.add_metric(name="ExtractionErrors", unit=MetricUnit.Count, value=1)
         logger.warning(
             "extraction failed; nothing written",
             extra={"error": type(exc).__name__, "detail": str(exc)[:300]},
         )
         raise ExtractionUnavailable("fact extraction failed; nothing was written. Retry shortly") from exc
+    usage = metering.receipt(
+        extraction.model, extraction.input_tokens, extraction.output_tokens, stopwatch.elapsed_ms
+    )
+    metering.emit_usage_metrics(caller, usage, source="extraction", model=extraction.model)
+    return extraction, usage
 
 
 def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDependencies) -> MessagesOutcome:
@@ -444,7 +667,7 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
         time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
     )
     key_settings = _key_settings(caller, deps.db)
-    extraction = extract(request, key_settings, deps)
+    extraction, usage = extract(caller, request, key_settings, deps)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
     facts = []
@@ -477,6 +700,7 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
         model=extraction.model,
         facts_found=len(extraction.facts),
         prompt_version=extraction.prompt_version,
+        usage=usage,
     )
     result = MessagesWriteResult(facts=[o.result for o in outcomes], extraction=report)
     status = 201 if any(o.result.created for o in outcomes) else 200

@@ -32,6 +32,9 @@ class Classification:
     verdicts: list[ClassifierVerdict]
     model: str
     details: dict[str, Any] = field(default_factory=dict)
+    # Tokens as the provider reported them; None when it did not say.
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
 
 class Classifier(Protocol):

@@ -14,6 +14,7 @@ from typing import Any
 from aurra_core.classifiers.base import Candidate, Classification, validate_verdicts
 from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
 from aurra_core.errors import ClassifierError
+from aurra_core.metering import reported_count
 
 # The answer is one record_verdicts call: about 45 tokens per verdict with a reason of at most
 # 12 words (a candidate id is ~25 of them), plus the call's own wrapping. The limit leaves
@@ -136,8 +137,6 @@ class ClaudeClassifier:
             details={
                 "prompt_version": PROMPT_VERSION,
                 "provider": self.provider,
-                "input_tokens": getattr(usage, "input_tokens", None),
-                "output_tokens": getattr(usage, "output_tokens", None),
                 "verdicts_returned": len(tool_inputs[0].get("verdicts") or []),
                 "verdicts_kept": len(verdicts),
                 # Input tokens read from and written to the prompt cache, billed apart from
@@ -148,6 +147,8 @@ class ClaudeClassifier:
                     if isinstance(count := getattr(usage, name, None), int)
                 },
             },
+            input_tokens=reported_count(getattr(usage, "input_tokens", None)),
+            output_tokens=reported_count(getattr(usage, "output_tokens", None)),
         )
 
 

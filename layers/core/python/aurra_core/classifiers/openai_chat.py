@@ -15,7 +15,7 @@ from aurra_core.classifiers.base import Candidate, Classification, validate_verd
 from aurra_core.classifiers.claude import max_output_tokens, within_deadline
 from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
 from aurra_core.errors import ClassifierError
-from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, usage_details
+from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 
 CHAT_TOOL = function_tool(TOOL_NAME, TOOL["description"], TOOL["input_schema"])
 
@@ -63,14 +63,16 @@ class OpenAIClassifier:
         arguments, answered_by = forced_tool_arguments(response, TOOL_NAME, ClassifierError)
         raw = arguments.get("verdicts")
         verdicts = validate_verdicts(raw, candidates)
+        input_tokens, output_tokens = token_counts(response)
         return Classification(
             verdicts=verdicts,
             model=answered_by or self._model,
             details={
                 "prompt_version": PROMPT_VERSION,
                 "provider": self.provider,
-                **usage_details(response),
                 "verdicts_returned": len(raw) if isinstance(raw, list) else 0,
                 "verdicts_kept": len(verdicts),
             },
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
         )

@@ -1298,7 +1298,13 @@ class RulesClassifier:
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
     ) -> Classification:
         verdicts = [self.judge(c.content, new_content, c.id) for c in candidates]
-        return Classification(verdicts=verdicts, model=MODEL_ID, details={"classifier": "rules"})
+        return Classification(
+            verdicts=verdicts,
+            model=MODEL_ID,
+            details={"classifier": "rules"},
+            input_tokens=0,
+            output_tokens=0,
+        )
 
     def judge(self, old: str, new: str, candidate_id: UUID) -> ClassifierVerdict:
         verdict, confidence, reason = _decide_cached(old, new)

@@ -28,8 +28,10 @@ class Extraction:
     extractor: str  # the provider: rules, anthropic, bedrock, openai
     model: str  # the model that answered (for openai, the id the endpoint reports)
     prompt_version: str
-    # Model calls, tokens and latency, for receipts and the audit trail.
     details: dict[str, Any] = field(default_factory=dict)
+    # Tokens as the provider reported them, for the receipt; None when it did not say.
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
 
 class Extractor(Protocol):

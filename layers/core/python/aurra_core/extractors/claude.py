@@ -7,7 +7,6 @@ The anthropic SDK is imported lazily: handlers that never extract never pay for 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +14,7 @@ from aurra_core.classifiers.claude import within_deadline
 from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import Extraction, validate_facts
 from aurra_core.extractors.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
+from aurra_core.metering import reported_count
 from aurra_core.models import Message
 
 # Fifty facts of a sentence each fit with room to spare.
@@ -45,7 +45,6 @@ class ClaudeExtractor:
     def extract(self, messages: list[Message], model: str) -> Extraction:
         import anthropic
 
-        started = time.perf_counter()
         try:
             api = self._messages()
 
@@ -83,10 +82,6 @@ class ClaudeExtractor:
             extractor=self.name,
             model=model,
             prompt_version=PROMPT_VERSION,
-            details={
-                "model_calls": 1,
-                "input_tokens": getattr(usage, "input_tokens", None),
-                "output_tokens": getattr(usage, "output_tokens", None),
-                "latency_ms": round((time.perf_counter() - started) * 1000),
-            },
+            input_tokens=reported_count(getattr(usage, "input_tokens", None)),
+            output_tokens=reported_count(getattr(usage, "output_tokens", None)),
         )

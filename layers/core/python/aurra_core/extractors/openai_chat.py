@@ -4,7 +4,6 @@ timeout, one retry and a deadline. Every failure becomes ExtractionError."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,7 @@ from aurra_core.extractors.prompt import (
     user_message,
 )
 from aurra_core.models import Message
-from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, usage_details
+from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 
 CHAT_TOOL = function_tool(TOOL_NAME, TOOL_DESCRIPTION, TOOL_PARAMETERS)
 
@@ -40,7 +39,6 @@ class OpenAIExtractor:
     def extract(self, messages: list[Message], model: str) -> Extraction:
         import openai
 
-        started = time.perf_counter()
         try:
             if self._client is None:
                 self._client = self._client_factory()
@@ -67,14 +65,12 @@ class OpenAIExtractor:
         except (openai.OpenAIError, ValueError) as exc:  # ValueError: a body that is not JSON
             raise ExtractionError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         arguments, answered_by = forced_tool_arguments(response, TOOL_NAME, ExtractionError)
+        input_tokens, output_tokens = token_counts(response)
         return Extraction(
             facts=validate_facts(arguments.get("facts"), messages),
             extractor=self.name,
             model=answered_by or self._model,
             prompt_version=PROMPT_VERSION,
-            details={
-                "model_calls": 1,
-                **usage_details(response),
-                "latency_ms": round((time.perf_counter() - started) * 1000),
-            },
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
         )

@@ -215,5 +215,6 @@ class RulesExtractor:
             extractor=NAME,
             model=MODEL_ID,
             prompt_version=PROMPT_VERSION,
-            details={"model_calls": 0},
+            input_tokens=0,
+            output_tokens=0,
         )

@@ -1,0 +1,51 @@
+"""Per-key budgets of model calls per UTC day, counted in PostgreSQL.
+
+One conditional statement reserves a call: it inserts the day's counter or increments it, but
+only while it is below the limit. PostgreSQL serializes the increments of one row and
+re-checks the condition on the row it finally updates, so concurrent writers can never take
+more calls than the limit, on any number of connections or Lambda instances. Calls are
+counted whether or not the key has a limit, so a limit set later in the day applies to the
+day's calls so far.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import psycopg
+
+from aurra_core.models import Caller
+
+_RESERVE = """
+INSERT INTO model_call_counts (api_key_id, day, tenant_id, calls)
+SELECT %(key)s, (now() AT TIME ZONE 'UTC')::date, %(tenant)s, 1
+WHERE %(limit)s::integer IS NULL OR %(limit)s::integer >= 1
+ON CONFLICT (api_key_id, day) DO UPDATE SET calls = model_call_counts.calls + 1
+    WHERE %(limit)s::integer IS NULL OR model_call_counts.calls < %(limit)s::integer
+RETURNING calls
+"""
+
+
+def reserve_model_call(conn: psycopg.Connection, caller: Caller, limit: int | None) -> bool:
+    """Take one model call from the key's budget for today; False when it is used up."""
+    row = conn.execute(
+        _RESERVE, {"key": caller.api_key_id, "tenant": caller.tenant_id, "limit": limit}
+    ).fetchone()
+    return row is not None
+
+
+def seconds_until_budget_resets(now: datetime | None = None) -> int:
+    """Seconds until the next UTC day, when every key's budget starts again."""
+    now = now or datetime.now(UTC)
+    midnight = (now.astimezone(UTC) + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(1, int((midnight - now).total_seconds() + 0.999))
+
+
+def calls_today(conn: psycopg.Connection, caller: Caller) -> int:
+    """The key's model calls counted so far in the current UTC day."""
+    row = conn.execute(
+        """SELECT calls FROM model_call_counts
+           WHERE api_key_id = %s AND tenant_id = %s AND day = (now() AT TIME ZONE 'UTC')::date""",
+        (caller.api_key_id, caller.tenant_id),
+    ).fetchone()
+    return row[0] if row else 0
