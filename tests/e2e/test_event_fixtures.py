@@ -41,8 +41,9 @@ CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "update_settings": (None, (), 200),
     "list_audit": ("supersession", ("memory_id",), 200),
     "get_audit_event": ("supersession", ("audit_event_id",), 200),
+    "list_proposals": ("proposal", (), 200),
 }
-PROXY_FIXTURES = [*CASES, "revert_audit_event"]
+PROXY_FIXTURES = [*CASES, "revert_audit_event", "approve_proposal", "dismiss_proposal"]
 
 pytestmark = pytest.mark.integration
 
@@ -150,6 +151,42 @@ def make_supersession(caller: Any) -> tuple[str, str]:
     return memory_id, str(events[0].id)
 
 
+class _ProposingClassifier:
+    """A classifier double (the classifier port, not storage): a contradiction at 0.7, below
+    the default min_confidence (0.85) and above proposal_min_confidence (0.5)."""
+
+    def classify(self, new_content: str, new_topic: str, candidates: list[Any], model: str) -> Any:
+        from aurra_core.classifiers.base import Classification, ClassifierVerdict
+        from aurra_core.models import Verdict
+
+        verdicts = [
+            ClassifierVerdict(c.id, Verdict.CONTRADICTS, 0.7, "the editor changed") for c in candidates
+        ]
+        return Classification(verdicts, "scripted-model", input_tokens=10, output_tokens=2)
+
+
+def make_proposal(caller: Any) -> tuple[str, str]:
+    """A memory and a later write proposed to supersede it; returns (old memory id, proposal event id)."""
+    from aurra_core.db import get_database
+    from aurra_core.embeddings import get_embedder
+    from aurra_core.flags import EnvFlagSource
+    from aurra_core.models import WriteRequest
+    from aurra_core.write_pipeline import WriteDependencies, write_memory
+
+    memory_id = make_memory(caller)
+    deps = WriteDependencies(
+        db=get_database(),
+        embedder=get_embedder(),
+        classifier_factory=_ProposingClassifier,
+        flags=EnvFlagSource(True),
+    )
+    body = json.loads(load("write_memory")["body"])
+    outcome = write_memory(caller, WriteRequest(**{**body, "valid_from": "2026-06-01T00:00:00Z"}), deps)
+    proposal = outcome.result.auto_supersede.proposal
+    assert proposal is not None and str(proposal.superseded_id) == memory_id, outcome
+    return memory_id, str(proposal.audit_event_id)
+
+
 # ---------------------------------------------------------------- the fixtures themselves
 
 
@@ -207,6 +244,8 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         ids["memory_id"] = make_memory(caller)
     elif needs == "supersession":
         ids["memory_id"], ids["audit_event_id"] = make_supersession(caller)
+    elif needs == "proposal":
+        ids["memory_id"], ids["audit_event_id"] = make_proposal(caller)
 
     response, body = invoke_fixture(name, tmp_path, pg_url, caller, **{k: ids[k] for k in named})
 
@@ -252,6 +291,10 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert [(e["type"], e["superseded_id"]) for e in body["events"]] == [
             ("manual_supersede", ids["memory_id"])
         ]
+    elif name == "list_proposals":
+        assert [(e["id"], e["status"], e["superseded_id"]) for e in body["events"]] == [
+            (ids["audit_event_id"], "open", ids["memory_id"])
+        ]
     elif name == "get_audit_event":
         assert body["id"] == ids["audit_event_id"]
         assert body["type"] == "manual_supersede"
@@ -266,6 +309,29 @@ def test_revert_fixture(tmp_path: Path, pg_url: str, new_key) -> None:
     assert body["event"]["type"] == "revert"
     assert body["restored"]["id"] == memory_id
     assert body["restored"]["status"] == "current"
+
+
+def test_approve_fixture(tmp_path: Path, pg_url: str, new_key) -> None:
+    caller, _ = new_key()
+    memory_id, event_id = make_proposal(caller)
+    response, body = invoke_fixture("approve_proposal", tmp_path, pg_url, caller, audit_event_id=event_id)
+    assert response["statusCode"] == 201, body
+    assert body["event"]["type"] == "proposal_approved"
+    assert body["superseded"]["id"] == memory_id and body["superseded"]["status"] == "superseded"
+    assert body["superseded"]["superseded_event_id"] == body["event"]["id"]
+    again, body = invoke_fixture("approve_proposal", tmp_path, pg_url, caller, audit_event_id=event_id)
+    assert again["statusCode"] == 409 and body["error"]["code"] == "conflict"
+
+
+def test_dismiss_fixture(tmp_path: Path, pg_url: str, new_key) -> None:
+    caller, _ = new_key()
+    memory_id, event_id = make_proposal(caller)
+    stranger, _ = new_key()
+    theirs, body = invoke_fixture("dismiss_proposal", tmp_path, pg_url, stranger, audit_event_id=event_id)
+    assert theirs["statusCode"] == 404, body
+    response, body = invoke_fixture("dismiss_proposal", tmp_path, pg_url, caller, audit_event_id=event_id)
+    assert response["statusCode"] == 200, body
+    assert body["event"]["type"] == "proposal_dismissed" and body["event"]["superseded_id"] == memory_id
 
 
 def test_write_then_get_through_invoke_is_tenant_isolated(tmp_path: Path, pg_url: str, new_key) -> None:

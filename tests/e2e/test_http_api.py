@@ -22,6 +22,8 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
         "excluded_categories": ["health_medical", "legal_status"],
         "min_confidence": 0.85,
         "classifier_model": "claude-haiku-4-5-20251001",
+        "proposal_min_confidence": 0.5,
+        "daily_model_calls_limit": None,
     }
     vim = client.post(
         "/agent/memories",
@@ -34,6 +36,8 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
         "candidates_examined": 0,
         "decision": None,
         "supersession": None,
+        "proposal": None,
+        "usage": None,
     }
     vim_id = vim.json()["memory"]["id"]
     emacs = client.post(
@@ -52,6 +56,8 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
     assert auto["ran"] is True and auto["skipped_reason"] is None and auto["candidates_examined"] == 1
     assert auto["decision"]["classifier"] == "contradicts" and auto["decision"]["confidence"] >= 0.85
     assert auto["supersession"]["superseded_id"] == vim_id
+    assert auto["decision"]["not_acted_reason"] is None
+    assert auto["usage"]["model_calls"] == 1 and auto["usage"]["cost_usd"] == 0  # the offline classifier
     assert body["memory"]["supersedes"] == vim_id and body["memory"]["valid_from"] == "2026-05-03T10:00:00Z"
 
     now = client.get("/agent/memories").json()
@@ -61,6 +67,7 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
     recorded = body["memory"]["recorded_at"]
     old = client.get(f"/agent/memories/{vim_id}").json()
     assert old["status"] == "superseded" and old["valid_to"] == "2026-05-03T10:00:00Z"
+    assert old["superseded_event_id"] == auto["supersession"]["audit_event_id"]
     assert old["superseded_by"] == body["memory"]["id"]
     history = client.get(f"/agent/memories/{vim_id}/history").json()
     assert [m["id"] for m in history["chain"]] == [vim_id, body["memory"]["id"]]
@@ -134,6 +141,9 @@ def test_every_endpoint_refuses_another_tenant(api):
         "not_found",
     )
     envelope(mallory.get(f"/agent/audit/{event['id']}"), 404, "not_found")
+    envelope(mallory.post(f"/agent/audit/{event['id']}/approve"), 404, "not_found")
+    envelope(mallory.post(f"/agent/audit/{event['id']}/dismiss"), 404, "not_found")
+    assert mallory.get("/agent/audit", params={"status": "open"}).json()["events"] == []
     assert mallory.get("/agent/audit", params={"memory_id": memory["id"]}).json()["events"] == []
     listed = mallory.get("/agent/memories", params={"include_superseded": "true", "q": "secret plan"}).json()
     assert [m["id"] for m in listed["memories"]] == [mine["id"]]
@@ -207,6 +217,30 @@ def test_documented_client_errors(api, dev_server):
     envelope(client.get("/agent/memories", params={"cursor": "garbage"}), 422, "validation_error")
     envelope(client.get("/agent/memories/not-a-uuid"), 422, "validation_error")
     envelope(client.get("/agent/audit", params={"type": "nope"}), 422, "validation_error")
+    envelope(client.get("/agent/audit", params={"status": "pending"}), 422, "validation_error")
+    envelope(client.get("/agent/audit", params={"type": "revert", "status": "open"}), 422, "validation_error")
+    for bad in (
+        {"proposal_min_confidence": 0.9},
+        {"proposal_min_confidence": -1},
+        {"daily_model_calls_limit": -1},
+        {"daily_model_calls_limit": 1.5},
+        {"daily_model_calls_limit": "10"},
+    ):
+        envelope(client.patch("/agent/settings", json=bad), 422, "validation_error")
+    error = envelope(
+        client.patch("/agent/settings", json={"proposal_min_confidence": 0.85}), 422, "validation_error"
+    )
+    assert error["details"][0]["field"] == "proposal_min_confidence"
+    # null is a value for these two: no proposals, no limit
+    cleared = client.patch(
+        "/agent/settings", json={"proposal_min_confidence": None, "daily_model_calls_limit": 5}
+    )
+    assert cleared.status_code == 200, cleared.text
+    assert (cleared.json()["proposal_min_confidence"], cleared.json()["daily_model_calls_limit"]) == (None, 5)
+    envelope(client.post(f"/agent/audit/{missing}/approve"), 404, "not_found")
+    envelope(client.post(f"/agent/audit/{missing}/dismiss"), 404, "not_found")
+    settings_event = client.get("/agent/audit", params={"type": "settings_updated"}).json()["events"][0]
+    envelope(client.post(f"/agent/audit/{settings_event['id']}/approve"), 422, "validation_error")
 
 
 def test_throttled_key_gets_429(pg_url, new_key, tmp_path):
