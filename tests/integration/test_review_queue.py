@@ -283,7 +283,8 @@ def test_proposal_min_confidence_must_stay_below_min_confidence(db, new_key):
     [
         {"proposal_min_confidence": -0.1},
         {"proposal_min_confidence": 1.0},
-        {"proposal_min_confidence": "0.5x"},
+        {"proposal_min_confidence": "0.5"},
+        {"proposal_min_confidence": False},
         {"daily_model_calls_limit": -1},
         {"daily_model_calls_limit": 2.5},
         {"daily_model_calls_limit": True},

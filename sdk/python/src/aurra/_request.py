@@ -78,6 +78,32 @@ def query(**values: Any) -> dict[str, str]:
     return params
 
 
+class NotGiven:
+    """The default of a parameter for which None is a value the API takes (such as
+    `daily_model_calls_limit=None`, no limit): left out of the body unless given."""
+
+    _instance: NotGiven | None = None
+
+    def __new__(cls) -> NotGiven:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN = NotGiven()
+
+
+def given(**values: Any) -> dict[str, Any]:
+    """A JSON body of the fields given, None included (for fields where null means something)."""
+    return {name: value for name, value in values.items() if not isinstance(value, NotGiven)}
+
+
 def compact(**values: Any) -> dict[str, Any]:
     """A JSON body without the fields left unset (the API rejects unknown fields and reads absent as default)."""
     return {name: value for name, value in values.items() if value is not None}

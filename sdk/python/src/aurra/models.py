@@ -2,35 +2,45 @@
 
 The models are lenient readers of the server's JSON: unknown fields are ignored
 (so additive API changes never break an installed SDK), enumerated values such
-as `status` or `classifier` are plain strings (a new value must not break an
-old client either), and timestamps become timezone-aware datetimes.
+as a memory's `status` or `classifier` are plain strings (a new value must not
+break an old client either), and timestamps become timezone-aware datetimes.
+A proposal's `status` is the exception: its three values are all there can be
+(open until an approval or a dismissal resolves it), so it is typed
+(`ProposalStatus`).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 __all__ = [
+    "ApproveResult",
     "AuditEvent",
     "AuditPage",
     "AurraModel",
     "AutoSupersedeResult",
     "Decision",
+    "DismissResult",
     "Extraction",
     "HistoryResult",
     "Memory",
     "MemoryPage",
     "MemoryVersion",
     "MessagesWriteResult",
+    "ProposalStatus",
     "RevertResult",
     "SettingsResult",
     "SupersedeResult",
     "Supersession",
+    "Usage",
     "WriteResult",
 ]
+
+# The status of a `supersession_proposed` event, derived by the server from later events.
+ProposalStatus = Literal["open", "approved", "dismissed"]
 
 
 def _aware(value: datetime) -> datetime:
@@ -77,16 +87,38 @@ class SettingsResult(AurraModel):
     excluded_categories: list[str]
     min_confidence: float
     classifier_model: str
+    # Below min_confidence, a contradiction at or above this is proposed for review (None: never).
+    proposal_min_confidence: float | None = 0.5
+    # Model calls the key may make per UTC day (None: no limit).
+    daily_model_calls_limit: int | None = None
 
 
 class Decision(AurraModel):
-    """The strongest verdict the classifier returned, acted on or not."""
+    """The strongest verdict the classifier returned, acted on or not.
+
+    `not_acted_reason` is None when the service acted on it, else why not:
+    `below_min_confidence`, `not_contradicts`, `reverted_before` (a revert
+    sticks), `later_fact_exists` or `candidate_changed`.
+    """
 
     candidate_id: str
     classifier: str
     confidence: float
     reason: str | None = None
     model: str | None = None
+    not_acted_reason: str | None = None
+
+
+class Usage(AurraModel):
+    """The receipt of a write's model calls: tokens as the provider reported them (None when it
+    did not say), measured latency, and the cost at the model's published price (None for a
+    model without a known price; 0 for the offline classifier)."""
+
+    model_calls: int
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    latency_ms: int
+    cost_usd: float | None = None
 
 
 class Supersession(AurraModel):
@@ -105,7 +137,10 @@ class AutoSupersedeResult(AurraModel):
 
     `skipped_reason` is None when the classifier answered, else one of
     `level_2_disabled_by_env`, `auto_supersede_off`, `excluded_category`,
-    `no_candidates`, `classifier_error`.
+    `no_candidates`, `classifier_error`, `budget_exhausted`. `proposal` is set
+    when a contradiction below the key's `min_confidence` was queued for review
+    (its `audit_event_id` is the proposal to approve or dismiss); `usage` is the
+    receipt of the classifier call, when one was made.
     """
 
     ran: bool
@@ -113,13 +148,16 @@ class AutoSupersedeResult(AurraModel):
     candidates_examined: int = 0
     decision: Decision | None = None
     supersession: Supersession | None = None
+    proposal: Supersession | None = None
+    usage: Usage | None = None
 
 
 class Memory(AurraModel):
     """One fact, with its valid time (`valid_from`/`valid_to`) and transaction time (`recorded_at`).
 
     `user_id` and `agent_id` are the scope it was written in (None when the write gave none).
-    `score` is set only on search results.
+    `score` is set only on search results. `superseded_event_id` is the audit
+    event that superseded it (None while current).
     """
 
     id: str
@@ -134,6 +172,7 @@ class Memory(AurraModel):
     status: str
     user_id: str | None = None
     agent_id: str | None = None
+    superseded_event_id: str | None = None
     score: float | None = None
 
 
@@ -170,7 +209,8 @@ class Extraction(AurraModel):
     model: str
     facts_found: int
     prompt_version: str
-    usage: dict[str, Any] | None = None
+    # The extraction call's receipt.
+    usage: Usage | None = None
 
 
 class MessagesWriteResult(AurraModel):
@@ -203,7 +243,8 @@ class HistoryResult(AurraModel):
 
 
 class AuditEvent(AurraModel):
-    """One append-only audit record: a supersession, a rejected duplicate, a revert or a settings change."""
+    """One append-only audit record: a supersession, a rejected duplicate, a revert, a settings
+    change, or a proposal and its approval or dismissal. `status` is set on proposals only."""
 
     id: str
     type: str
@@ -217,6 +258,7 @@ class AuditEvent(AurraModel):
     model: str | None = None
     candidates_examined: int | None = None
     details: dict[str, Any] = Field(default_factory=dict)
+    status: ProposalStatus | None = None
 
 
 class RevertResult(AurraModel):
@@ -224,6 +266,21 @@ class RevertResult(AurraModel):
 
     event: AuditEvent
     restored: Memory
+
+
+class ApproveResult(AurraModel):
+    """The answer to `audit.approve`: the `proposal_approved` event, the superseding memory
+    and the memory it superseded."""
+
+    event: AuditEvent
+    memory: Memory
+    superseded: Memory
+
+
+class DismissResult(AurraModel):
+    """The answer to `audit.dismiss`: the `proposal_dismissed` event."""
+
+    event: AuditEvent
 
 
 class MemoryPage(AurraModel):

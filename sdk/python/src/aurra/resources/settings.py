@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from aurra._request import APICall, compact
+from aurra._request import NOT_GIVEN, APICall, NotGiven, compact, given
 from aurra.errors import InvalidArgumentError
 from aurra.models import SettingsResult
 from aurra.resources._base import AsyncResource, SyncResource
@@ -21,6 +21,8 @@ def _update_call(
     excluded_categories: Sequence[str] | None,
     min_confidence: float | None,
     classifier_model: str | None,
+    proposal_min_confidence: float | NotGiven | None,
+    daily_model_calls_limit: int | NotGiven | None,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
@@ -30,11 +32,13 @@ def _update_call(
         excluded_categories=list(excluded_categories) if excluded_categories is not None else None,
         min_confidence=min_confidence,
         classifier_model=classifier_model,
+    ) | given(
+        proposal_min_confidence=proposal_min_confidence, daily_model_calls_limit=daily_model_calls_limit
     )
     if not body:
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
-            "min_confidence, classifier_model"
+            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -51,10 +55,24 @@ class Settings(SyncResource):
         excluded_categories: Sequence[str] | None = None,
         min_confidence: float | None = None,
         classifier_model: str | None = None,
+        proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
+        daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
-        """Change any subset of the settings; returns all of them. `min_confidence` below 0.85 is a ValidationError."""
+        """Change any subset of the settings; returns all of them.
+
+        `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
+        (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
+        value: no proposals, no limit.
+        """
         return self._transport.send(
-            _update_call(auto_supersede_default, excluded_categories, min_confidence, classifier_model)
+            _update_call(
+                auto_supersede_default,
+                excluded_categories,
+                min_confidence,
+                classifier_model,
+                proposal_min_confidence,
+                daily_model_calls_limit,
+            )
         )
 
 
@@ -70,8 +88,22 @@ class AsyncSettings(AsyncResource):
         excluded_categories: Sequence[str] | None = None,
         min_confidence: float | None = None,
         classifier_model: str | None = None,
+        proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
+        daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
-        """Change any subset of the settings; returns all of them. `min_confidence` below 0.85 is a ValidationError."""
+        """Change any subset of the settings; returns all of them.
+
+        `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
+        (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
+        value: no proposals, no limit.
+        """
         return await self._transport.send(
-            _update_call(auto_supersede_default, excluded_categories, min_confidence, classifier_model)
+            _update_call(
+                auto_supersede_default,
+                excluded_categories,
+                min_confidence,
+                classifier_model,
+                proposal_min_confidence,
+                daily_model_calls_limit,
+            )
         )
