@@ -165,6 +165,11 @@ def test_byo_llm_extracts_and_supersedes_as_claude_would(byo_llm):
     assert event["model"] == ANSWERING_MODEL and event["details"]["provider"] == "openai"
     tools = [r["body"]["tool_choice"]["function"]["name"] for r in endpoint.requests]
     assert tools[0] == "record_facts" and set(tools[1:]) == {"record_verdicts"}
+    # The receipts: tokens as the endpoint reported them; a model without a known price costs null.
+    extraction_usage = body["extraction"]["usage"]
+    assert (extraction_usage["input_tokens"], extraction_usage["output_tokens"]) == (1500, 60)
+    assert extraction_usage["model_calls"] == 1 and extraction_usage["cost_usd"] is None
+    assert switched["auto_supersede"]["usage"]["input_tokens"] == 1500
 
 
 def test_a_failed_extraction_is_a_503_with_nothing_stored_and_the_retry_stores_once(byo_llm):
@@ -191,3 +196,25 @@ def test_a_failed_extraction_is_a_503_with_nothing_stored_and_the_retry_stores_o
         r for r in endpoint.requests if r["body"]["tool_choice"]["function"]["name"] == "record_facts"
     ]
     assert len(extractions) == 1 + 2, "two attempts of the failed call (one retry), one of the stored one"
+
+
+def test_a_spent_budget_is_a_429_naming_it_and_stores_nothing(api):
+    client, _ = api()
+    assert client.patch("/agent/settings", json={"daily_model_calls_limit": 1}).status_code == 200
+    first = client.post("/agent/memories", json={**EXAMPLE, "user_id": "bea"})
+    assert first.status_code == 201, first.text
+    # The extraction took the day's one call: the offline extractor's receipt costs nothing.
+    assert first.json()["extraction"]["usage"]["model_calls"] == 1
+    assert first.json()["extraction"]["usage"]["cost_usd"] == 0
+    spent = client.post("/agent/memories", json={**EXAMPLE, "user_id": "cid"})
+    assert spent.status_code == 429, spent.text
+    error = spent.json()["error"]
+    assert error["code"] == "rate_limited" and "daily_model_calls_limit" in error["message"]
+    assert 0 < int(spent.headers["Retry-After"]) <= 86_400
+    assert memories(client, user_id="cid") == []
+    # A content write is never refused for the budget: it is stored, unclassified.
+    content = client.post(
+        "/agent/memories", json={"content": "User moved to Lisbon", "user_id": "bea", "auto_supersede": True}
+    )
+    assert content.status_code == 201
+    assert content.json()["auto_supersede"]["skipped_reason"] == "budget_exhausted"

@@ -363,3 +363,24 @@ def test_the_facts_model_calls_run_side_by_side(db, new_key):
         "User lives in Porto now",
         "User drinks tea now",
     ]
+
+
+def test_a_messages_write_has_a_receipt_and_a_spent_budget_refuses_it(db, new_key):
+    from aurra_core import keys
+    from aurra_core.errors import BudgetExhausted
+    from aurra_core.models import SettingsPatch
+
+    caller, _ = new_key()
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        keys.update_key_settings(conn, caller, SettingsPatch.model_validate({"daily_model_calls_limit": 1}))
+    extractor = ScriptedExtractor(
+        [{"content": "User moved to Berlin", "topic": "location", "message_index": 0}]
+    )
+    outcome = write_conversation(caller, ScriptedClassifier(), extractor, messages=BERLIN_EMACS, user_id="al")
+    usage = outcome.result.extraction.usage
+    assert usage.model_calls == 1 and usage.latency_ms >= 0
+    assert usage.input_tokens is None and usage.cost_usd is None  # the scripted model reports no tokens
+    with pytest.raises(BudgetExhausted, match="daily_model_calls_limit"):
+        write_conversation(caller, ScriptedClassifier(), extractor, messages=BERLIN_EMACS, user_id="bo")
+    assert extractor.calls == 1  # refused before the model was called
+    assert current(caller, db, user_id="bo") == []

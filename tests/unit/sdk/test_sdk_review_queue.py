@@ -154,3 +154,28 @@ def test_settings_null_is_sent_only_when_given(client, server) -> None:
     assert result.daily_model_calls_limit == 100
     with pytest.raises(InvalidArgumentError, match="daily_model_calls_limit"):
         client.settings.update()
+
+
+def test_a_messages_write_carries_the_extraction_receipt() -> None:
+    from aurra import MessagesWriteResult
+
+    usage = {
+        "model_calls": 1,
+        "input_tokens": 900,
+        "output_tokens": 80,
+        "latency_ms": 250,
+        "cost_usd": 0.0013,
+    }
+    result = MessagesWriteResult.model_validate(
+        {
+            "facts": [write_json()],
+            "extraction": {
+                "extractor": "anthropic",
+                "model": "claude-haiku-4-5-20251001",
+                "facts_found": 1,
+                "prompt_version": "v1",
+                "usage": usage,
+            },
+        }
+    )
+    assert result.extraction.usage == Usage(**usage)
