@@ -191,7 +191,10 @@ def _open_proposal(conn: psycopg.Connection, caller: Caller, event_id: UUID) -> 
     if proposal.type != AuditType.SUPERSESSION_PROPOSED:
         raise _invalid("id", f"a {proposal.type.value} event is not a proposal")
     if proposal.status != ProposalStatus.OPEN:
-        raise Conflict(f"this proposal is no longer open: it was {proposal.status.value}")
+        resolved = proposal.status.value if proposal.status else "resolved"
+        raise Conflict(f"this proposal is no longer open: it was {resolved}")
+    if proposal.memory_id is None or proposal.superseded_id is None:
+        raise NotFound("memory not found")
     return proposal
 
 
@@ -203,6 +206,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
             proposal = _open_proposal(conn, caller, event_id)
             store.begin_write(conn, caller.tenant_id)
             older_id, newer_id = proposal.superseded_id, proposal.memory_id
+            assert older_id is not None and newer_id is not None  # _open_proposal checked both
             # The same fixed order as every other writer of two memories: no deadlock.
             ids = sorted({older_id, newer_id}, key=str)
             locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
@@ -258,6 +262,7 @@ def dismiss(caller: Caller, event_id: UUID, db: Database) -> DismissResult:
         with db.tenant_transaction(caller.tenant_id) as conn:
             proposal = _open_proposal(conn, caller, event_id)
             store.begin_write(conn, caller.tenant_id)
+            assert proposal.memory_id is not None  # _open_proposal checked it
             newer = store.select_memory(conn, caller.tenant_id, proposal.memory_id)
             event = store.insert_audit_event(
                 conn,
