@@ -74,7 +74,7 @@ def test_prompt_cache_reads_and_writes_are_reported_as_the_provider_counts_them(
     }
     clf, _ = classifier(answer(message))
     out = clf.classify("alice switched to Emacs", "preferences", [VIM], "claude-sonnet-4-5-20250929")
-    assert (out.details["input_tokens"], out.details["output_tokens"]) == (130, 41)
+    assert (out.input_tokens, out.output_tokens) == (130, 41)
     assert out.details["cache_read_input_tokens"] == 1452
     assert out.details["cache_creation_input_tokens"] == 0
 
