@@ -10,6 +10,7 @@ of them in one transaction, so that the request is one unit: all of its facts or
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +60,7 @@ from aurra_core.models import (
 )
 from aurra_core.observability import logger, metrics
 from aurra_core.sensitive_topics import fact_topic
-from aurra_core.text import words
+from aurra_core.text import fold
 
 # Facts of one messages write prepared at once (each holds a pooled connection while it searches).
 PARALLEL_FACTS = 3
@@ -390,9 +391,15 @@ def _restates(
     of one (at any confidence: when in doubt, don't supersede), or it says the same words."""
     if any(v.verdict == Verdict.DUPLICATE and v.candidate_id in memory_ids for v in verdicts):
         return True
-    said = words(content)
+    said = _words(content)
     rows = store.select_memories_by_id(conn, caller.tenant_id, list(memory_ids))
-    return any(words(row.content) == said for row in rows)
+    return any(_words(row.content) == said for row in rows)
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text, case and punctuation aside: "Alice switched to Emacs." says the
+    same words as "alice switched to emacs"."""
+    return re.findall(r"\w+", fold(text).casefold())
 
 
 def _reject_duplicate(

@@ -28,7 +28,7 @@ PRICES: dict[str, Price] = {
     "claude-opus-4-1-20250805": Price(Decimal("15.00"), Decimal("75.00")),
     "claude-sonnet-5": Price(Decimal("2.00"), Decimal("10.00")),
     # The offline rules classifier and extractor run in the function itself: no cost per call.
-    "aurra-rules-v2": Price(Decimal("0"), Decimal("0")),
+    "aurra-rules-v3": Price(Decimal("0"), Decimal("0")),
     "aurra-rules-extractor-v1": Price(Decimal("0"), Decimal("0")),
 }
 
