@@ -271,3 +271,47 @@ def test_remember_a_conversation_in_a_users_scope(dev_server: DevServer, key: st
     assert "Berlin" in text_of(results["stored"])
     assert any("Berlin" in m["content"] for m in results["alice"].structured_content["memories"])
     assert results["bob"].structured_content["memories"] == []
+
+
+def test_review_lists_approves_and_dismisses_proposals(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        # At a floor of 1.0 every contradiction the classifier finds waits for a person instead.
+        async with AsyncAurra(api_key=key, base_url=dev_server.base_url) as sdk:
+            await sdk.settings.update(min_confidence=1.0, proposal_min_confidence=0.5)
+        out: dict[str, Any] = {}
+        async with in_memory(dev_server.base_url, key) as client:
+            for subject in ("User", "Dana"):
+                await client.call_tool("remember", {"content": f"{subject} uses Vim", "topic": "preferences"})
+                await client.call_tool(
+                    "remember",
+                    {
+                        "content": f"{subject} switched from Vim to Emacs",
+                        "topic": "preferences",
+                        "auto_supersede": True,
+                    },
+                )
+            out["queue"] = await client.call_tool("review", {"action": "list"})
+            events = out["queue"].structured_content["events"]
+            out["approved"] = await client.call_tool(
+                "review", {"action": "approve", "event_id": events[0]["id"]}
+            )
+            out["dismissed"] = await client.call_tool(
+                "review", {"action": "dismiss", "event_id": events[1]["id"]}
+            )
+            out["again"] = await client.call_tool(
+                "review", {"action": "approve", "event_id": events[1]["id"]}
+            )
+            out["missing_id"] = await client.call_tool("review", {"action": "approve"})
+            out["after"] = await client.call_tool("review", {"action": "list"})
+        return out
+
+    out = run(scenario)
+    assert not out["queue"].is_error, text_of(out["queue"])
+    assert len(out["queue"].structured_content["events"]) == 2
+    assert "open proposal" in text_of(out["queue"])
+    assert not out["approved"].is_error, text_of(out["approved"])
+    assert out["approved"].structured_content["superseded"]["status"] == "superseded"
+    assert not out["dismissed"].is_error, text_of(out["dismissed"])
+    assert out["again"].is_error, "a dismissed proposal is no longer open"
+    assert out["missing_id"].is_error and "event_id" in text_of(out["missing_id"])
+    assert out["after"].structured_content["events"] == []
