@@ -9,7 +9,8 @@ import {
 } from "./util.js";
 
 const VIEWS = ["signin", "memories", "memory", "audit", "settings"];
-const SUPERSESSIONS = new Set(["auto_supersede", "manual_supersede"]);
+// Events whose supersession a revert undoes.
+const SUPERSESSIONS = new Set(["auto_supersede", "manual_supersede", "proposal_approved"]);
 
 // ------------------------------------------------------------------ messages
 
@@ -307,7 +308,7 @@ async function loadMemory(id) {
   for (const memory of chain) {
     if (!memory.supersedes) continue;
     const event = allEvents.find((e) => e.memory_id === memory.id && e.superseded_id === memory.supersedes &&
-      (SUPERSESSIONS.has(e.type) || e.type === "proposal_approved") && !reverted.has(e.id));
+      SUPERSESSIONS.has(e.type) && !reverted.has(e.id));
     links.push({ from: memory.supersedes, to: memory.id, event: event ?? null });
   }
   const recorded = new Map(chain.map((m, i) => [m.id, histories[i].versions.map((v) => v.recorded_at)]));

@@ -296,3 +296,98 @@ def test_a_key_revoked_while_signed_in_returns_to_sign_in(tab: Page, new_key) ->
     page.get_by_role("navigation", name="Sections").get_by_role("link", name="Audit feed").click()
     expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
     expect(page.locator("#signin-error")).to_contain_text("Your API key was refused")
+
+
+def test_the_review_queue_approve_and_dismiss(tab: Page, dev_server: DevServer, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    editor_change = "User has been using Emacs as their daily editor, having moved away from Vim"
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        # Acting takes 0.99 now: the classifier's 0.95 contradiction is only proposed.
+        settings = api.patch("/agent/settings", json={"min_confidence": 0.99})
+        assert settings.status_code == 200, settings.text
+        assert settings.json()["proposal_min_confidence"] is not None
+        proposals = {}
+        for user in ("alice", "bob"):
+            write(
+                api,
+                content="User uses Vim",
+                topic="preferences",
+                user_id=user,
+                valid_from="2026-04-01T00:00:00Z",
+            )
+            written = write(
+                api,
+                content=editor_change,
+                topic="preferences",
+                user_id=user,
+                valid_from="2026-05-03T10:00:00Z",
+                auto_supersede=True,
+            )
+            assert written["auto_supersede"]["supersession"] is None
+            proposals[user] = written["auto_supersede"]["proposal"]["audit_event_id"]
+
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    nav = page.get_by_role("navigation", name="Sections")
+    nav.get_by_role("link", name="Audit feed").click()
+    page.get_by_label("Open proposals only (the review queue)").check()
+    queue = page.locator("#audit-events > li.event")
+    expect(queue).to_have_count(2)
+    expect(page.get_by_label("Event type")).to_have_value("supersession_proposed")
+
+    alice = page.locator(f'#audit-events li[data-event-id="{proposals["alice"]}"]')
+    expect(alice.locator(".badge.status")).to_have_text("open")
+    expect(alice).to_contain_text("would supersede")
+    expect(alice).to_contain_text("0.95")
+    alice.get_by_role("button", name=re.compile("^Approve this proposal")).click()
+    confirm = alice.get_by_role("button", name="Yes, approve")
+    expect(confirm).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#notice")).to_have_text(
+        f'Approved: "{editor_change}" now supersedes "User uses Vim".'
+    )
+    expect(queue).to_have_count(1)
+
+    bob = page.locator(f'#audit-events li[data-event-id="{proposals["bob"]}"]')
+    bob.get_by_role("button", name=re.compile("^Dismiss this proposal")).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#notice")).to_have_text("Dismissed: both memories stay current.")
+    expect(page.locator("#audit-events")).to_have_text("The review queue is empty.")
+
+    # The whole feed: the proposals with their outcome, and the approval can be reverted.
+    page.get_by_label("Open proposals only (the review queue)").uncheck()
+    page.get_by_label("Event type").select_option("")
+    expect(
+        page.locator(f'#audit-events li[data-event-id="{proposals["alice"]}"] .badge.status')
+    ).to_have_text("approved")
+    expect(page.locator(f'#audit-events li[data-event-id="{proposals["bob"]}"] .badge.status')).to_have_text(
+        "dismissed"
+    )
+    approved = page.locator("#audit-events li[data-type='proposal_approved']")
+    revert = approved.get_by_role("button", name=re.compile("^Revert"))
+    expect(revert).to_have_count(1)
+
+    # The same approval reverted elsewhere meanwhile: this page's Revert gets the API's 409,
+    # shown as the API's message, and the buttons come back.
+    approval_id = approved.get_attribute("data-event-id")
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        assert api.post(f"/agent/audit/{approval_id}/revert").status_code == 200
+        assert api.post(f"/agent/audit/{proposals['alice']}/approve").status_code == 409
+    revert.click()
+    approved.get_by_role("button", name="Yes, revert").click()
+    error = approved.locator(".event-error")
+    expect(error).to_contain_text("(HTTP 409 conflict)")
+    expect(error).to_have_attribute("role", "alert")
+    expect(revert).to_be_focused()
+
+    # The list: Alice's Vim is current again (the approval was reverted), beside her Emacs;
+    # Bob's proposal was dismissed, so both of his stay too.
+    nav.get_by_role("link", name="Memories").click()
+    user = page.locator("#view-memories").get_by_label("User id")
+    rows = page.locator("#memories-table tbody tr")
+    for name in ("alice", "bob"):
+        user.fill(name)
+        expect(rows).to_have_count(2)
+        expect(rows.filter(has_text="User uses Vim")).to_have_count(1)
