@@ -1,7 +1,7 @@
-"""Shape checks for the shipped hand-labeled evaluation set (evals/cases.jsonl).
+"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl, evals/tuning.jsonl).
 
 These tests check the data, not any classifier: every line is a well-formed
-case in the labeled case format, and the set is as broad as promised.
+case in the labeled case format, and each set is as broad as promised.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CASES_PATH = REPO_ROOT / "evals" / "cases.jsonl"
+EVALS_DIR = REPO_ROOT / "evals"
+README_PATH = EVALS_DIR / "README.md"
 
 LABELS = {"contradicts", "supplements", "duplicate", "new_fact"}
 REQUIRED_KEYS = {"id", "category", "old", "new", "label"}
@@ -23,24 +24,47 @@ ALLOWED_KEYS = REQUIRED_KEYS | {"also"}
 FACT_REQUIRED_KEYS = {"content", "topic"}
 FACT_ALLOWED_KEYS = FACT_REQUIRED_KEYS | {"valid_from"}
 TOPIC_RE = re.compile(r"^[a-z0-9_]{1,64}$")
-ID_RE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-\d{2,}$")
+# cases.jsonl ids are `<prefix>-NN`; tuning.jsonl ids are `<prefix>-tNN`, so the sets never collide.
+ID_RE = {
+    "cases.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-\d{2,}$"),
+    "tuning.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-t\d{2,}$"),
+}
 RFC3339_Z_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$")
 GATED = ("health_medical", "legal_status")
 
-MIN_CASES = 121
+MIN_CASES = {"cases.jsonl": 121, "tuning.jsonl": 300}
 MIN_CATEGORIES = 25
+# The tuning set covers every category of the README's table with at least this many cases.
+TUNING_MIN_PER_CATEGORY = 6
+CATEGORY_ROW_RE = re.compile(r"^\| `([a-z0-9_]+)` \| `([a-z0-9]+)` \|")
 
 
-def _load_lines() -> list[tuple[int, str]]:
-    assert CASES_PATH.is_file(), f"missing {CASES_PATH}"
-    lines = CASES_PATH.read_text(encoding="utf-8").splitlines()
+def _load_lines(path: Path) -> list[tuple[int, str]]:
+    assert path.is_file(), f"missing {path}"
+    lines = path.read_text(encoding="utf-8").splitlines()
     return [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
 
 
+def _readme_categories() -> dict[str, str]:
+    """Category -> id prefix, from the category table of evals/README.md."""
+    rows = README_PATH.read_text(encoding="utf-8").splitlines()
+    return {m.group(1): m.group(2) for m in map(CATEGORY_ROW_RE.match, rows) if m}
+
+
+@pytest.fixture(scope="module", params=sorted(MIN_CASES))
+def set_name(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def cases() -> list[dict]:
+def set_path(set_name: str) -> Path:
+    return EVALS_DIR / set_name
+
+
+@pytest.fixture(scope="module")
+def cases(set_path: Path) -> list[dict]:
     out = []
-    for n, line in _load_lines():
+    for n, line in _load_lines(set_path):
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:  # pragma: no cover - failure path
@@ -50,24 +74,25 @@ def cases() -> list[dict]:
     return out
 
 
-def test_file_has_no_blank_lines_in_the_middle():
-    text = CASES_PATH.read_text(encoding="utf-8")
+def test_file_has_no_blank_lines_in_the_middle(set_path):
+    text = set_path.read_text(encoding="utf-8")
     body = text.rstrip("\n").split("\n")
-    assert all(line.strip() for line in body), "blank line inside cases.jsonl"
+    assert all(line.strip() for line in body), f"blank line inside {set_path.name}"
 
 
-def test_every_line_parses(cases):
-    assert len(cases) == len(_load_lines())
+def test_every_line_parses(cases, set_path):
+    assert len(cases) == len(_load_lines(set_path))
 
 
-def test_required_keys_and_no_unknown_keys(cases):
+def test_required_keys_and_no_unknown_keys(cases, set_name):
+    id_re = ID_RE[set_name]
     for case in cases:
         cid = case.get("id", "<no id>")
         missing = REQUIRED_KEYS - case.keys()
         assert not missing, f"{cid}: missing keys {sorted(missing)}"
         unknown = case.keys() - ALLOWED_KEYS
         assert not unknown, f"{cid}: unknown keys {sorted(unknown)}"
-        assert isinstance(case["id"], str) and ID_RE.match(case["id"]), f"bad id {case['id']!r}"
+        assert isinstance(case["id"], str) and id_re.match(case["id"]), f"bad id {case['id']!r}"
         assert isinstance(case["category"], str) and TOPIC_RE.match(case["category"]), (
             f"{cid}: bad category {case['category']!r}"
         )
@@ -125,8 +150,9 @@ def test_ids_unique(cases):
     assert not dupes, f"duplicate ids: {dupes}"
 
 
-def test_case_count(cases):
-    assert len(cases) >= MIN_CASES, f"only {len(cases)} cases, need >= {MIN_CASES}"
+def test_case_count(cases, set_name):
+    need = MIN_CASES[set_name]
+    assert len(cases) >= need, f"only {len(cases)} cases, need >= {need}"
 
 
 def test_category_count(cases):
@@ -148,3 +174,22 @@ def test_gated_categories_present(cases, gated):
     assert any(c["label"] == "contradicts" for c in gated_cases), (
         f"gated category {gated} needs at least one contradiction"
     )
+
+
+def test_readme_category_table_is_parsed():
+    categories = _readme_categories()
+    assert len(categories) >= MIN_CATEGORIES
+    assert categories["preferences"] == "pref"
+
+
+def test_tuning_set_covers_every_readme_category_with_its_prefix():
+    categories = _readme_categories()
+    tuning = [json.loads(line) for _, line in _load_lines(EVALS_DIR / "tuning.jsonl")]
+    counts = Counter(case["category"] for case in tuning)
+    thin = {c: counts[c] for c in categories if counts[c] < TUNING_MIN_PER_CATEGORY}
+    assert not thin, f"categories under {TUNING_MIN_PER_CATEGORY} cases: {thin}"
+    unknown = set(counts) - set(categories)
+    assert not unknown, f"categories not in the README table: {sorted(unknown)}"
+    for case in tuning:
+        prefix = categories[case["category"]]
+        assert case["id"].startswith(f"{prefix}-t"), f"{case['id']}: prefix should be {prefix}"
