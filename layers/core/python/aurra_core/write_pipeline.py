@@ -503,33 +503,64 @@ def _supersede(
         store.revise_version(conn, target, now, supersedes=created.memory_id)
         newer_id, older_id = target.memory_id, created.memory_id
         details["backdated"] = True
+    prepared.outcome.supersession = _record_pair(
+        conn,
+        caller,
+        prepared,
+        chosen,
+        AuditType.AUTO_SUPERSEDE,
+        now,
+        newer_id=newer_id,
+        older_id=older_id,
+        details=details,
+        event_id=event_id,
+    )
+    return WriteOutcome(
+        201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
+    )
+
+
+def _record_pair(
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    verdict: ClassifierVerdict,
+    event_type: AuditType,
+    now: datetime,
+    *,
+    newer_id: UUID,
+    older_id: UUID,
+    details: dict[str, Any],
+    event_id: UUID | None = None,
+) -> SupersessionOutcome:
+    """The audit event of a pair the classifier named (acted on or proposed), in the same
+    transaction as the rows it describes, and the outcome the caller is told."""
+    classification = prepared.classification
+    assert classification is not None
     event = store.insert_audit_event(
         conn,
         event_id=event_id,
         tenant_id=caller.tenant_id,
-        type=AuditType.AUTO_SUPERSEDE,
+        type=event_type,
         created_at=now,
         api_key_id=caller.api_key_id,
         memory_id=newer_id,
         superseded_id=older_id,
-        classifier=chosen.verdict.value,
-        confidence=chosen.confidence,
-        reason=chosen.reason,
+        classifier=verdict.verdict.value,
+        confidence=verdict.confidence,
+        reason=verdict.reason,
         model=classification.model,
         candidates_examined=prepared.outcome.candidates_examined,
         details=details,
-        user_id=fact.scope.user_id,
+        user_id=prepared.fact.scope.user_id,
     )
-    prepared.outcome.supersession = SupersessionOutcome(
+    return SupersessionOutcome(
         superseded_id=older_id,
-        classifier=chosen.verdict,
-        confidence=chosen.confidence,
-        reason=chosen.reason,
+        classifier=verdict.verdict,
+        confidence=verdict.confidence,
+        reason=verdict.reason,
         model=classification.model,
         audit_event_id=event.id,
-    )
-    return WriteOutcome(
-        201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
     )
 
 
@@ -548,29 +579,16 @@ def _propose(
         details["backdated"] = True
     else:
         newer_id, older_id = created.memory_id, target.memory_id
-    event = store.insert_audit_event(
+    prepared.outcome.proposal = _record_pair(
         conn,
-        tenant_id=caller.tenant_id,
-        type=AuditType.SUPERSESSION_PROPOSED,
-        created_at=now,
-        api_key_id=caller.api_key_id,
-        memory_id=newer_id,
-        superseded_id=older_id,
-        classifier=proposed.verdict.value,
-        confidence=proposed.confidence,
-        reason=proposed.reason,
-        model=classification.model,
-        candidates_examined=prepared.outcome.candidates_examined,
+        caller,
+        prepared,
+        proposed,
+        AuditType.SUPERSESSION_PROPOSED,
+        now,
+        newer_id=newer_id,
+        older_id=older_id,
         details=details,
-        user_id=fact.scope.user_id,
-    )
-    prepared.outcome.proposal = SupersessionOutcome(
-        superseded_id=older_id,
-        classifier=proposed.verdict,
-        confidence=proposed.confidence,
-        reason=proposed.reason,
-        model=classification.model,
-        audit_event_id=event.id,
     )
     return WriteOutcome(
         201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
