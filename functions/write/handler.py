@@ -8,6 +8,7 @@ from aurra_core.api import IdempotencyKey, create_app, current_caller, documente
 from aurra_core.models import MessagesWriteResult, WriteBody, WriteResult
 from aurra_core.observability import tracer
 
+service.load_write_path()
 app = create_app()
 
 

@@ -289,11 +289,10 @@ def test_a_failed_extraction_frees_the_idempotency_key(configure, db, new_key, m
 
     failing = ScriptedExtractor(fail=True)
     monkeypatch.setattr(factory, "get_extractor", lambda: failing)
-    monkeypatch.setattr(service, "get_extractor", lambda: failing)
     with pytest.raises(ExtractionUnavailable):
         service.write_memory(caller, body, "conversation-2")
     assert current(caller, db, user_id="erin") == []
-    monkeypatch.setattr(service, "get_extractor", lambda: RulesExtractor())
+    monkeypatch.setattr(factory, "get_extractor", lambda: RulesExtractor())
     status, result = service.write_memory(caller, body, "conversation-2")
     assert status == 201 and len(result.facts) == 2
     assert len(current(caller, db, user_id="erin")) == 2

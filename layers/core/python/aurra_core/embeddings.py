@@ -1,4 +1,10 @@
-"""Embedders: one small protocol, a local offline one and Amazon Titan on Bedrock."""
+"""Embedders: one small protocol, a local offline one and Amazon Titan on Bedrock.
+
+What embedding needs (numpy, and the local embedder's text analysis) is imported when the
+first text is embedded, not with this module, which every function imports through the
+service: the functions that never embed (settings, audit, the authorizer) never load it, and
+the ones that embed on most requests load it at their own start (`load_vector_math`).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,19 @@ import itertools
 import json
 import zlib
 from functools import lru_cache
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aurra_core.config import ServiceConfig, get_config
-from aurra_core.text import content_terms
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def load_vector_math() -> None:
+    """Import now what `embed` imports on its first call (about 80 ms of a cold start)."""
+    import numpy  # noqa: F401
+
+    import aurra_core.text  # noqa: F401
 
 
 class Embedder(Protocol):
@@ -39,6 +52,10 @@ class LexicalEmbedder:
         vec[h % self.dim] += weight if (h >> 31) & 1 else -weight
 
     def embed(self, text: str) -> np.ndarray:
+        import numpy as np
+
+        from aurra_core.text import content_terms
+
         vec = np.zeros(self.dim, dtype=np.float32)
         terms = content_terms(text)
         for term in terms:
@@ -81,6 +98,8 @@ class BedrockTitanEmbedder:
             body=json.dumps({"inputText": text, "dimensions": self.dim, "normalize": True}),
         )
         payload = json.loads(response["body"].read())
+        import numpy as np
+
         return np.asarray(payload["embedding"], dtype=np.float32)
 
 

@@ -7,16 +7,15 @@ on a database, `store.select_*` / `insert_*` / `revise_*` are single SQL stateme
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import key_check, keys, queries, supersession, write_pipeline
+from aurra_core import embeddings, key_check, keys, queries, supersession
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
 from aurra_core.embeddings import get_embedder
-from aurra_core.extractors.factory import get_extractor
 from aurra_core.flags import get_flag_source
 from aurra_core.models import (
     ApproveResult,
@@ -41,7 +40,30 @@ from aurra_core.models import (
     WriteResult,
 )
 
+if TYPE_CHECKING:
+    from aurra_core import write_pipeline
+
 Result = TypeVar("Result", bound=BaseModel)
+
+
+# What a function imports at its start, every cold start of it pays. The write path (the write
+# pipeline, the fact extractors, the text analysis they share) is imported by `write_memory`,
+# and the vector math by the first embedding, so that the functions that never write or embed
+# never load them; the ones that do load them at their start with these two, so that their
+# first request does not pay for the imports.
+
+
+def load_write_path() -> None:
+    """Import everything a write uses (the write function calls this at its start)."""
+    from aurra_core import write_pipeline  # noqa: F401
+
+    embeddings.load_vector_math()
+
+
+def load_embedding() -> None:
+    """Import what embedding a text uses (supersede embeds the new content on every request,
+    query the search text: both call this at their start)."""
+    embeddings.load_vector_math()
 
 
 def _once(
@@ -69,6 +91,9 @@ def _once(
 
 
 def _write_dependencies() -> write_pipeline.WriteDependencies:
+    from aurra_core import write_pipeline
+    from aurra_core.extractors.factory import get_extractor
+
     return write_pipeline.WriteDependencies(
         db=get_database(),
         embedder=get_embedder(),
@@ -83,6 +108,8 @@ def write_memory(
 ) -> tuple[int, WriteResult | MessagesWriteResult]:
     """POST /agent/memories: one fact, or the facts of a conversation. Either way the whole
     request is one idempotent unit."""
+    from aurra_core import write_pipeline
+
     request = body.request() if isinstance(body, WriteBody) else body
     identity = request.model_dump(mode="json")
     if isinstance(request, WriteRequest):
@@ -177,6 +204,7 @@ def reset(*, database: bool = True) -> None:
     """Forget every per-process singleton (the environment changed: tests, the local CLI)."""
     from aurra_core.config import reset_config
     from aurra_core.db import reset_database
+    from aurra_core.extractors.factory import get_extractor
 
     reset_config()
     get_embedder.cache_clear()

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import numpy as np
 import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
@@ -39,6 +38,9 @@ from aurra_core.models import (
     Scope,
     Verdict,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _MEMORY_COLUMNS = (
     "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "

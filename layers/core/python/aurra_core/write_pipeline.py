@@ -16,10 +16,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import numpy as np
 import psycopg
 from aws_lambda_powertools.metrics import MetricUnit
 
@@ -61,6 +60,9 @@ from aurra_core.models import (
 from aurra_core.observability import logger, metrics
 from aurra_core.sensitive_topics import fact_topic
 from aurra_core.text import fold
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Facts of one messages write prepared at once (each holds a pooled connection while it searches).
 PARALLEL_FACTS = 3

@@ -1,0 +1,68 @@
+"""What each function loads at its start, which every cold start of it pays: the heavy parts of
+the layer only in the functions whose requests use them.
+
+- numpy and the text analysis (the embedders' vector math): the functions that embed on most
+  requests (write: every fact; supersede: the new content; query: the search text) load them
+  at their start, so their first request does not; the others never embed and never load them.
+- the write pipeline: the write function alone.
+- Powertools' event handler (the REST resolver and its OpenAPI validation): the functions
+  behind API Gateway's routes, not the authorizer, migrate, admin or maintenance.
+
+Each handler is imported in a fresh interpreter: whether a module is loaded is a fact of one
+process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDLERS = sorted(p.parent.name for p in (ROOT / "functions").glob("*/handler.py"))
+EMBEDDING = {"write", "query", "supersede"}
+ROUTES = {"write", "query", "settings", "supersede", "audit"}
+WATCHED = ("numpy", "aurra_core.text", "aurra_core.write_pipeline", "aws_lambda_powertools.event_handler")
+
+
+def _loaded_at_import(handler: str) -> set[str]:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(ROOT / "layers/core/python"), str(ROOT), os.environ.get("PYTHONPATH")])
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import json, sys\nimport functions.{handler}.handler\n"
+            f"print(json.dumps([m for m in {WATCHED!r} if m in sys.modules]))",
+        ],
+        check=False,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_every_handler_is_covered() -> None:
+    assert set(HANDLERS) == {*ROUTES, "authorizer", "migrate", "admin", "maintenance"}
+
+
+@pytest.mark.parametrize("handler", HANDLERS)
+def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
+    loaded = _loaded_at_import(handler)
+    expected = set()
+    if handler in EMBEDDING:
+        expected |= {"numpy", "aurra_core.text"}
+    if handler == "write":
+        expected.add("aurra_core.write_pipeline")
+    if handler in ROUTES:
+        expected.add("aws_lambda_powertools.event_handler")
+    assert loaded == expected
