@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MEMORY = re.compile(r'<memory id="([0-9a-f-]{36})" topic="[a-z0-9_]+">(.*?)</memory>')
+MEMORY = re.compile(r'<memory position="(\d+)" topic="[a-z0-9_]+">(.*?)</memory>')
 NEW_FACT = re.compile(r"<new_fact>(.*?)</new_fact>", re.S)
 
 
@@ -81,12 +81,12 @@ class ScriptedModel:
         text = body["messages"][0]["content"]
         new_fact = json.loads(NEW_FACT.search(text).group(1))
         verdicts = []
-        for memory_id, raw in MEMORY.findall(text):
+        for position, raw in MEMORY.findall(text):
             verdict, confidence = self._verdict(new_fact, json.loads(raw))
             verdicts.append(
                 {
-                    "candidate_id": memory_id,
-                    "classifier": verdict,
+                    "position": int(position),
+                    "verdict": verdict,
                     "confidence": confidence,
                     "reason": "scripted",
                 }

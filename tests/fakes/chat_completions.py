@@ -20,7 +20,7 @@ from typing import Any
 
 MODES = ("ok", "500", "429", "garbage", "no_tool", "bad_arguments", "slow")
 ANSWERING_MODEL = "fake-gpt-4o-mini-2026-11-01"
-MEMORY = re.compile(r'<memory id="([0-9a-f-]{36})" topic="([a-z0-9_]+)">(.*?)</memory>')
+MEMORY = re.compile(r'<memory position="(\d+)" topic="([a-z0-9_]+)">(.*?)</memory>')
 NEW_FACT = re.compile(r"<new_fact>(.*?)</new_fact>", re.S)
 MESSAGE = re.compile(r'<message index="(\d+)" role="(\w+)"[^>]*>(.*?)</message>')
 
@@ -105,12 +105,12 @@ class FakeChatCompletions:
             new = json.loads(NEW_FACT.search(user).group(1))
             new_topic = NEW_TOPIC.search(user).group(1)
             verdicts = []
-            for memory_id, topic, content in MEMORY.findall(user):
+            for position, topic, content in MEMORY.findall(user):
                 label, confidence = self.verdict(new, json.loads(content), new_topic, topic)
                 verdicts.append(
                     {
-                        "candidate_id": memory_id,
-                        "classifier": label,
+                        "position": int(position),
+                        "verdict": label,
                         "confidence": confidence,
                         "reason": f"Fake: {label}.",
                     }

@@ -43,7 +43,7 @@ class FakeMessagesAPI:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def respond(self, body):
-        ids = re.findall(r'<memory id="([0-9a-f-]{36})"', body["messages"][0]["content"])
+        positions = re.findall(r'<memory position="(\d+)"', body["messages"][0]["content"])
         if self.mode == "error":
             return 500, {"type": "error", "error": {"type": "api_error", "message": "boom"}}
         if self.mode == "slow":
@@ -51,12 +51,13 @@ class FakeMessagesAPI:
             return 200, {}
         verdicts = [
             {
-                "candidate_id": i,
-                "classifier": "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact",
+                # bad_position: counted from 2, as a model that lost count might
+                "position": int(p) + (1 if self.mode == "bad_position" else 0),
+                "verdict": "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact",
                 "confidence": 0.97,
                 "reason": "explicit switch of the same editor",
             }
-            for i in ids
+            for p in positions
         ]
         return 200, {
             "id": "msg_1",
@@ -107,10 +108,10 @@ def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
     assert event.details["usage"] == out.auto_supersede.usage.model_dump(mode="json")
 
 
-@pytest.mark.parametrize("mode", ["error", "slow"])
+@pytest.mark.parametrize("mode", ["error", "slow", "bad_position"])
 def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
     caller, _ = new_key()
-    service.write_memory(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
+    _, old = service.write_memory(caller, WriteRequest(content="alice uses Vim", topic="preferences"))
     messages_api.mode = mode
     started = time.monotonic()
     status, out = service.write_memory(
@@ -121,5 +122,7 @@ def test_model_failures_never_lose_the_write(messages_api, db, new_key, mode):
     assert out.auto_supersede.skipped_reason == SkippedReason.CLASSIFIER_ERROR
     assert out.auto_supersede.ran is True
     assert time.monotonic() - started < 10, "a failing model must not hold the write for long"
+    assert out.auto_supersede.supersession is None
     with db.transaction() as conn:
         assert store.select_memory(conn, caller.tenant_id, out.memory.id) is not None
+        assert store.select_memory(conn, caller.tenant_id, old.memory.id).superseded_by is None

@@ -19,8 +19,8 @@ up in the end-of-run checks. The fault modes:
   whole of it well beyond the service's timeout;
 - `429` / `500`: rate-limit and server errors in the API's error shape (429 with retry-after);
 - `garbage`: one of several broken answers (not JSON, JSON that is no message, a message with
-  no tool call, verdicts with invalid values, and verdicts naming memory ids that were not
-  candidates, taken from earlier requests: possibly other tenants' or excluded memories);
+  no tool call, verdicts with invalid values, and confident contradictions naming positions
+  that were not shown, or a memory id in place of a position);
 - `hang`: reads the request and never answers (until `hang_max_s` or shutdown).
 
 Everything is bounded: no handler waits longer than `hang_max_s`, and `close()` releases all.
@@ -39,9 +39,9 @@ from typing import Any
 
 MODES = ("ok", "slow", "drip", "429", "500", "garbage", "hang")
 FACT = re.compile(r"^(\S+) (\S+) is (\S+)")
-MEMORY = re.compile(r'<memory id="([0-9a-f-]{36})" topic="([a-z0-9_]+)">(.*?)</memory>')
+MEMORY = re.compile(r'<memory position="(\d+)" topic="([a-z0-9_]+)">(.*?)</memory>')
 NEW_FACT = re.compile(r"<new_fact>(.*?)</new_fact>", re.S)
-GARBAGE_KINDS = ("not_json", "not_a_message", "no_tool_call", "bad_values", "foreign_ids")
+GARBAGE_KINDS = ("not_json", "not_a_message", "no_tool_call", "bad_values", "foreign")
 
 
 def _parse_fact(text: str) -> tuple[str, str, str] | None:
@@ -72,7 +72,6 @@ class FakeMessagesAPI:
         self.by_mode: Counter[str] = Counter()  # model requests answered per mode
         self.garbage_kinds: Counter[str] = Counter()
         self.excluded_seen = 0  # requests that carried an excluded-topic fact (must stay 0)
-        self._seen_ids: list[str] = []  # memory ids from earlier requests (any tenant)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -117,7 +116,7 @@ class FakeMessagesAPI:
         text = ""
         with contextlib.suppress(KeyError, IndexError, TypeError):
             text = body["messages"][0]["content"]
-        candidates = [(i, topic, json.loads(raw)) for i, topic, raw in MEMORY.findall(text)]
+        candidates = [(int(p), topic, json.loads(raw)) for p, topic, raw in MEMORY.findall(text)]
         new_match = NEW_FACT.search(text)
         new_fact = json.loads(new_match.group(1)) if new_match else ""
         with self._lock:
@@ -127,10 +126,6 @@ class FakeMessagesAPI:
                 r'NEW fact \(topic "(health_medical|legal_status)"\)', text
             ):
                 self.excluded_seen += 1
-            foreign = [i for i in self._seen_ids if i not in {c[0] for c in candidates}]
-            foreign = self._rng.sample(foreign, min(2, len(foreign)))
-            self._seen_ids.extend(c[0] for c in candidates)
-            del self._seen_ids[:-500]
             garbage = self._rng.choice(GARBAGE_KINDS)
         model = body.get("model", "claude-haiku-4-5-20251001")
 
@@ -150,10 +145,10 @@ class FakeMessagesAPI:
             self._send(handler, 500, {"type": "error", "error": {"type": "api_error", "message": "internal"}})
             return
         verdicts = []
-        for memory_id, _topic, content in candidates:
+        for position, _topic, content in candidates:
             label, confidence, reason = verdict_for(new_fact, content)
             verdicts.append(
-                {"candidate_id": memory_id, "classifier": label, "confidence": confidence, "reason": reason}
+                {"position": position, "verdict": label, "confidence": confidence, "reason": reason}
             )
         if mode == "garbage":
             with self._lock:
@@ -170,33 +165,20 @@ class FakeMessagesAPI:
                 )
                 return
             if garbage == "bad_values":
-                verdicts = [{**v, "confidence": 7, "classifier": "overrides"} for v in verdicts] + [
+                verdicts = [{**v, "confidence": 7, "verdict": "overrides"} for v in verdicts] + [
                     {
-                        "candidate_id": "not-a-uuid",
-                        "classifier": "contradicts",
+                        "position": "not-a-position",
+                        "verdict": "contradicts",
                         "confidence": 0.99,
                         "reason": "x",
                     }
                 ]
-            else:  # foreign_ids: a confident contradiction of memories that were not candidates
+            else:  # foreign: a confident contradiction of memories that were not shown
+                shown = len(candidates)
                 verdicts = [
-                    {
-                        "candidate_id": i,
-                        "classifier": "contradicts",
-                        "confidence": 0.99,
-                        "reason": "Injected.",
-                    }
-                    for i in foreign
+                    {"position": p, "verdict": "contradicts", "confidence": 0.99, "reason": "Injected."}
+                    for p in (0, shown + 1, "00000000-0000-7000-8000-000000000000")
                 ]
-                if not verdicts:
-                    verdicts = [
-                        {
-                            "candidate_id": "00000000-0000-7000-8000-000000000000",
-                            "classifier": "contradicts",
-                            "confidence": 0.99,
-                            "reason": "Injected.",
-                        }
-                    ]
         payload = self._message(
             model,
             [

@@ -66,20 +66,19 @@ def test_the_classifier_sends_the_shared_prompt_and_forces_record_verdicts(endpo
     assert body["tools"][0]["function"]["parameters"]["required"] == ["verdicts"]
 
 
-def test_verdicts_naming_strangers_are_discarded(endpoint):
-    stranger = str(uuid.uuid4())
+def test_an_answer_naming_a_position_not_shown_is_refused(endpoint):
     original = endpoint.tool_arguments
 
     def with_stranger(body):
         tool, arguments = original(body)
         arguments["verdicts"].append(
-            {"candidate_id": stranger, "classifier": "contradicts", "confidence": 1.0, "reason": "told to"}
+            {"position": 2, "verdict": "contradicts", "confidence": 1.0, "reason": "told to"}
         )
         return tool, arguments
 
     endpoint.tool_arguments = with_stranger
-    out = create_classifier(settings(endpoint)).classify("User drinks coffee", "food", [TEA], "m")
-    assert [v.candidate_id for v in out.verdicts] == [TEA.id]
+    with pytest.raises(ClassifierError, match="position 2; only 1 to 1"):
+        create_classifier(settings(endpoint)).classify("User drinks coffee", "food", [TEA], "m")
 
 
 @pytest.mark.parametrize("mode", ["500", "429", "garbage", "no_tool", "bad_arguments", "slow"])

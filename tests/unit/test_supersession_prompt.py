@@ -1,26 +1,51 @@
 """The model prompt teaches the same precision principle as the rules classifier: its few-shot
 examples act (>= 0.85) on a contradiction only with change language or an explicit negation,
-and never call a changed value a duplicate."""
+and never call a changed value a duplicate. Its static part stays long enough to be cached,
+and its examples are its own, not the evaluation sets' cases."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
-from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT
+from aurra_core.classifiers.prompt import (
+    PROMPT_VERSION,
+    REASON_MAX_CHARS,
+    REASON_MAX_WORDS,
+    SYSTEM_PROMPT,
+    static_prefix,
+)
 
+EVALS = Path(__file__).resolve().parents[2] / "evals"
+JOINED = re.sub(r"\n +", " ", SYSTEM_PROMPT)
 EXAMPLE = re.compile(
-    r'^\d+\. EXISTING "(?P<old>[^"]+)" / NEW "(?P<new>[^"]+)" ->\s+(?P<verdict>\w+), (?P<confidence>[\d.]+),',
+    r'^\d+\. EXISTING "(?P<old>[^"]+)" / NEW "(?P<new>[^"]+)" ->\s+(?P<verdict>\w+), '
+    r'(?P<confidence>[\d.]+), "(?P<reason>[^"]+)"',
     re.MULTILINE,
+)
+WHOLE_ANSWER = re.compile(
+    r"^- NEW .*? with EXISTING (?P<existing>.*?):\s*(?P<answer>\{.*?\]\})$", re.MULTILINE
 )
 CHANGE = re.compile(
     r"\b(?:switched|moved|changed|replaced|no longer|stopped|cancelled|upgraded|downgraded|quit|left|"
     r"became|instead of|anymore|does not|doesn't|not)\b"
 )
+# Tokens estimated as bench/model_calls.py does. Claude Haiku 4.5 caches a prefix only from
+# 4,096 tokens on; the estimate is rough (English prose runs 3.5 to 4.5 characters a token),
+# so the prefix keeps a margin of about 500 estimated tokens over the minimum.
+CHARS_PER_TOKEN = 3.6
+HAIKU_45_MIN_CACHEABLE_TOKENS = 4096
+MARGIN_TOKENS = 504
+
+
+def examples() -> list[dict[str, str]]:
+    return [m.groupdict() for m in EXAMPLE.finditer(JOINED)]
 
 
 def test_the_examples_act_only_on_explicit_change() -> None:
-    found = [m.groupdict() for m in EXAMPLE.finditer(re.sub(r"\n +", " ", SYSTEM_PROMPT))]
-    assert len(found) >= 10
+    found = examples()
+    assert len(found) >= 60
     for example in found:
         confidence = float(example["confidence"])
         if example["verdict"] == "contradicts" and confidence >= 0.85:
@@ -34,8 +59,66 @@ def test_the_examples_act_only_on_explicit_change() -> None:
     assert any(" now " in f" {e['new']} " and float(e["confidence"]) <= 0.80 for e in found)
 
 
+def test_every_example_reason_is_as_short_as_the_answer_must_be() -> None:
+    reasons = [e["reason"] for e in examples()]
+    for answer in WHOLE_ANSWER.finditer(JOINED):
+        reasons += [v["reason"] for v in json.loads(answer["answer"])["verdicts"]]
+    assert len(reasons) > 60
+    for reason in reasons:
+        assert len(reason.split()) <= REASON_MAX_WORDS and len(reason) <= REASON_MAX_CHARS, reason
+
+
+def test_the_whole_answers_name_each_position_once() -> None:
+    answers = list(WHOLE_ANSWER.finditer(JOINED))
+    assert len(answers) >= 2
+    for answer in answers:
+        shown = [int(n) for n in re.findall(r'(?:^|, )(\d) "', answer["existing"])]
+        verdicts = json.loads(answer["answer"])["verdicts"]
+        assert shown == list(range(1, len(shown) + 1)) and len(shown) >= 2, answer["existing"]
+        assert [v["position"] for v in verdicts] == shown
+        assert all(set(v) == {"position", "verdict", "confidence", "reason"} for v in verdicts)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _similar(a: str, b: str) -> bool:
+    x, y = _words(a), _words(b)
+    return len(x & y) / len(x | y) >= 0.6
+
+
+def test_no_example_is_taken_from_the_evaluation_sets() -> None:
+    """The evals measure how the prompt generalises: a case whose old and new facts both
+    match an example's would measure memorisation instead."""
+    cases = []
+    for path in sorted(EVALS.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            case = json.loads(line)
+            if isinstance(case.get("old"), dict) and isinstance(case.get("new"), dict):
+                cases.append((case["old"]["content"], case["new"]["content"]))
+    assert len(cases) > 500
+    for example in examples():
+        for old, new in cases:
+            assert not (_similar(example["old"], old) and _similar(example["new"], new)), (example, old, new)
+        assert all(not _similar(example["new"], new) for _, new in cases), example
+
+
+def test_the_static_prefix_is_long_enough_to_be_cached_by_every_supported_model() -> None:
+    """A later edit that shrinks the prompt below Claude Haiku 4.5's minimum cacheable prefix
+    would silently bill every call's ~4,000 static tokens at the full input price."""
+    estimated = len(static_prefix()) / CHARS_PER_TOKEN
+    assert estimated >= HAIKU_45_MIN_CACHEABLE_TOKENS + MARGIN_TOKENS, estimated
+
+
+def test_the_static_prefix_has_nothing_of_a_request_in_it() -> None:
+    assert "{" + "position" not in SYSTEM_PROMPT.replace('{"position"', "")
+    assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", static_prefix()), "no id, no timestamp"
+
+
 def test_the_prompt_states_the_thresholds_it_is_held_to() -> None:
     assert "at most 0.80" in SYSTEM_PROMPT
     assert "never contradicts" in SYSTEM_PROMPT
     assert "is never a duplicate" in SYSTEM_PROMPT
-    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}\.\d+", PROMPT_VERSION) and PROMPT_VERSION > "2026-11-29.1"
+    assert f"at most {REASON_MAX_WORDS} words" in SYSTEM_PROMPT
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}\.\d+", PROMPT_VERSION) and PROMPT_VERSION > "2026-11-30.2"

@@ -11,28 +11,36 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from aurra_core.classifiers.base import Candidate, Classification, validate_verdicts
-from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
+from aurra_core.classifiers.base import Candidate, Classification
+from aurra_core.classifiers.prompt import (
+    PROMPT_VERSION,
+    SYSTEM_PROMPT,
+    TOOL,
+    TOOL_NAME,
+    user_message,
+    verdicts_from_answer,
+)
 from aurra_core.errors import ClassifierError
 from aurra_core.metering import reported_count
 
-# The answer is one record_verdicts call: about 45 tokens per verdict with a reason of at most
-# 12 words (a candidate id is ~25 of them), plus the call's own wrapping. The limit leaves
-# room for nearly twice that, so it bounds a runaway answer without cutting an honest one.
-OUTPUT_TOKENS_BASE = 64
-OUTPUT_TOKENS_PER_CANDIDATE = 80
+# The answer is one record_verdicts call: about 30 tokens per verdict (its position is one,
+# its keys, label and confidence ~20, a reason of at most 8 words ~10), plus the call's own
+# wrapping. The limit leaves room for twice that, so it bounds a runaway answer without
+# cutting an honest one (a cut answer misses positions and is refused whole).
+OUTPUT_TOKENS_BASE = 40
+OUTPUT_TOKENS_PER_CANDIDATE = 60
 
 
 def max_output_tokens(candidate_count: int) -> int:
     return OUTPUT_TOKENS_BASE + OUTPUT_TOKENS_PER_CANDIDATE * max(candidate_count, 1)
 
 
-# The system prompt and the tool definition are the same in every call: one cache breakpoint
-# on the system block caches both (the cached prefix is tools, then system). A model caches
-# a prefix only from its own minimum length on (1,024 tokens for Sonnet 4.5, Sonnet 4 and
-# Opus 4.1; 4,096 for Haiku 4.5 and Opus 4.5, above this prompt's ~1,440): below it the
-# request is served and billed as if unmarked, so the marker costs nothing where it does not
-# apply.
+# The system prompt and the tool definition are the same bytes in every call: one cache
+# breakpoint on the system block caches both (the cached prefix is tools, then system). A
+# model caches a prefix only from its own minimum length on (1,024 tokens for Sonnet 4.5,
+# Sonnet 4 and Opus 4.1; 4,096 for Haiku 4.5 and Opus 4.5); the prompt is written to be above
+# the longest of them (tests/unit/test_supersession_prompt.py holds it there), so every call
+# after the first in five minutes reads the prefix at a tenth of the input price.
 SYSTEM = [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": {"type": "ephemeral"}}]
 
 # Bedrock names Claude models differently; the key's setting holds the Anthropic id.
@@ -129,7 +137,7 @@ class ClaudeClassifier:
         ]
         if len(tool_inputs) != 1 or not isinstance(tool_inputs[0], dict):
             raise ClassifierError("the model did not answer with exactly one record_verdicts call")
-        verdicts = validate_verdicts(tool_inputs[0].get("verdicts"), candidates)
+        verdicts = verdicts_from_answer(tool_inputs[0].get("verdicts"), candidates)
         usage = getattr(response, "usage", None)
         return Classification(
             verdicts=verdicts,

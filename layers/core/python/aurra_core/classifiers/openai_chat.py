@@ -11,9 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aurra_core.classifiers.base import Candidate, Classification, validate_verdicts
+from aurra_core.classifiers.base import Candidate, Classification
 from aurra_core.classifiers.claude import max_output_tokens, within_deadline
-from aurra_core.classifiers.prompt import PROMPT_VERSION, SYSTEM_PROMPT, TOOL, TOOL_NAME, user_message
+from aurra_core.classifiers.prompt import (
+    PROMPT_VERSION,
+    SYSTEM_PROMPT,
+    TOOL,
+    TOOL_NAME,
+    user_message,
+    verdicts_from_answer,
+)
 from aurra_core.errors import ClassifierError
 from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 
@@ -62,7 +69,7 @@ class OpenAIClassifier:
             raise ClassifierError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         arguments, answered_by = forced_tool_arguments(response, TOOL_NAME, ClassifierError)
         raw = arguments.get("verdicts")
-        verdicts = validate_verdicts(raw, candidates)
+        verdicts = verdicts_from_answer(raw, candidates)
         input_tokens, output_tokens = token_counts(response)
         return Classification(
             verdicts=verdicts,
