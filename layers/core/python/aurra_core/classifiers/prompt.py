@@ -218,7 +218,7 @@ G. Paraphrased duplicates: the same fact in other words, with nothing added and 
    0.78, "Changed number: never a duplicate."
 50. EXISTING "User's flight lands at 14:10" / NEW "User's flight lands at 14:40" ->
    contradicts, 0.78, "Changed time, never a duplicate."
-51. EXISTING "Matteo is a vegetarian" / NEW "Matteo doesn't eat meat" -> duplicate, 0.88,
+51. EXISTING "Matteo is a vegetarian" / NEW "Matteo follows a meat-free diet" -> duplicate, 0.88,
    "Same diet stated differently."
 
 H. Hedges. Nothing has changed until the user commits: supplements or new_fact.
