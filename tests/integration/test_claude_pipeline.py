@@ -69,7 +69,13 @@ class FakeMessagesAPI:
             ],
             "stop_reason": "tool_use",
             "stop_sequence": None,
-            "usage": {"input_tokens": 900, "output_tokens": 40},
+            # As the API reports a call that read the static prefix from the prompt cache.
+            "usage": {
+                "input_tokens": 900,
+                "output_tokens": 40,
+                "cache_read_input_tokens": 5000,
+                "cache_creation_input_tokens": 0,
+            },
         }
 
 
@@ -102,9 +108,12 @@ def test_claude_supersedes_through_the_real_sdk(messages_api, db, new_key):
             conn, caller.tenant_id, out.auto_supersede.supersession.audit_event_id
         )
     assert event.details["prompt_version"]
-    # The receipt: tokens exactly as the endpoint reported them, priced at Haiku 4.5's $1/$5.
-    assert out.auto_supersede.usage.input_tokens == 900 and out.auto_supersede.usage.output_tokens == 40
-    assert out.auto_supersede.usage.cost_usd == 0.0011  # 900 * 1e-6 + 40 * 5e-6
+    # The receipt: tokens exactly as the endpoint reported them, priced at Haiku 4.5's $1/$5,
+    # the cache reads at $0.10 per million.
+    usage = out.auto_supersede.usage
+    assert (usage.input_tokens, usage.output_tokens) == (900, 40)
+    assert (usage.cache_read_input_tokens, usage.cache_creation_input_tokens) == (5000, 0)
+    assert usage.cost_usd == 0.0016  # 900 * 1e-6 + 40 * 5e-6 + 5000 * 0.1e-6
     assert event.details["usage"] == out.auto_supersede.usage.model_dump(mode="json")
 
 

@@ -61,7 +61,7 @@ def test_one_forced_tool_call_for_all_candidates_named_by_position():
     # The static prefix (tools, then this block) is marked for the prompt cache.
     assert sent["system"] == [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": {"type": "ephemeral"}}]
     assert sent["max_tokens"] == max_output_tokens(2) < max_output_tokens(3)
-    assert "cache_read_input_tokens" not in out.details  # the provider reported none
+    assert out.cache_read_input_tokens is None  # the provider reported none
     user = sent["messages"][0]["content"]
     assert str(VIM.id) not in user and str(TEA.id) not in user, "ids never reach the model"
     assert '<memory position="1" topic="preferences">"alice uses Vim"</memory>' in user
@@ -100,8 +100,7 @@ def test_prompt_cache_reads_and_writes_are_reported_as_the_provider_counts_them(
     clf, _ = classifier(answer(message))
     out = clf.classify("alice switched to Emacs", "preferences", [VIM], "claude-sonnet-4-5-20250929")
     assert (out.input_tokens, out.output_tokens) == (130, 41)
-    assert out.details["cache_read_input_tokens"] == 1452
-    assert out.details["cache_creation_input_tokens"] == 0
+    assert (out.cache_read_input_tokens, out.cache_creation_input_tokens) == (1452, 0)
 
 
 def test_a_verdict_with_bad_values_is_dropped_and_the_others_kept():

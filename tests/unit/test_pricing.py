@@ -14,6 +14,20 @@ def test_the_default_model_is_priced_at_its_published_rate():
     assert cost_usd(DEFAULT_CLASSIFIER_MODEL, 0, 1_000_000) == 5.0
 
 
+def test_prompt_cache_reads_and_writes_are_priced_apart_from_the_other_input():
+    # Haiku 4.5: cache writes $1.25 per million (1.25x input), cache reads $0.10 (0.1x).
+    assert cost_usd(DEFAULT_CLASSIFIER_MODEL, 130, 90, cache_read_input_tokens=5000) == 0.00108
+    assert cost_usd(DEFAULT_CLASSIFIER_MODEL, 130, 90, cache_creation_input_tokens=5000) == 0.00683
+    assert (
+        cost_usd(DEFAULT_CLASSIFIER_MODEL, 130, 90, 0, 0)
+        == cost_usd(DEFAULT_CLASSIFIER_MODEL, 130, 90)
+        == 0.00058
+    )
+    # Sonnet 4.5: $3 input, $3.75 cache write, $0.30 cache read, $15 output.
+    assert cost_usd("claude-sonnet-4-5-20250929", 100, 0, 1000, 1000) == (300 + 3750 + 300) / 1e6
+    assert cost_usd(DEFAULT_CLASSIFIER_MODEL, None, 90, cache_read_input_tokens=5000) is None
+
+
 def test_an_unknown_model_or_unknown_tokens_cost_null_never_a_guess():
     assert cost_usd("claude-some-future-model", 1000, 100) is None
     assert cost_usd(None, 1000, 100) is None
@@ -31,3 +45,25 @@ def test_every_model_the_service_maps_for_bedrock_has_a_price_and_the_table_is_d
 
     assert set(BEDROCK_MODEL_IDS) <= set(PRICES)
     assert isinstance(PRICES_CHECKED, date)
+
+
+def test_a_receipt_carries_the_cache_counts_prices_them_and_meters_them(monkeypatch, capsys):
+    import json
+    import uuid
+
+    from aurra_core.metering import emit_usage_metrics, receipt
+    from aurra_core.models import Caller
+
+    usage = receipt(
+        DEFAULT_CLASSIFIER_MODEL, 130, 90, 412, cache_read_input_tokens=5000, cache_creation_input_tokens=0
+    )
+    assert (usage.cache_read_input_tokens, usage.cache_creation_input_tokens) == (5000, 0)
+    assert usage.cost_usd == 0.00108
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "false")
+    capsys.readouterr()
+    emit_usage_metrics(
+        Caller(tenant_id=uuid.uuid4(), api_key_id=uuid.uuid4()), usage, source="classifier", model="m"
+    )
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert record["ModelCacheReadTokens"] == [5000.0] and record["ModelCacheWriteTokens"] == [0.0]
+    assert record["ModelCostUSD"] == [0.00108]

@@ -98,6 +98,9 @@ export interface Usage {
   /** As the provider reported them; null when it did not say. */
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Read from and written to the provider's prompt cache, apart from inputTokens; null when it did not say. */
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
   latencyMs: number;
   /** At the model's published price; 0 for the offline classifier, null for a model without a known price. */
   costUsd: number | null;

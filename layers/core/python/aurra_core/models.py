@@ -459,6 +459,10 @@ class Usage(BaseModel):
     model_calls: int
     input_tokens: int | None
     output_tokens: int | None
+    # Input tokens read from and written to the provider's prompt cache, counted apart from
+    # input_tokens and billed at their own prices; null when the provider said nothing.
+    cache_read_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
     latency_ms: int
     cost_usd: float | None
 

@@ -167,6 +167,8 @@ def _classify(
         classification.details,
         classification.input_tokens,
         classification.output_tokens,
+        classification.cache_read_input_tokens,
+        classification.cache_creation_input_tokens,
     )
 
 
@@ -259,7 +261,12 @@ def _run_classifier(
         )
         return
     outcome.usage = metering.receipt(
-        classification.model, classification.input_tokens, classification.output_tokens, stopwatch.elapsed_ms
+        classification.model,
+        classification.input_tokens,
+        classification.output_tokens,
+        stopwatch.elapsed_ms,
+        cache_read_input_tokens=classification.cache_read_input_tokens,
+        cache_creation_input_tokens=classification.cache_creation_input_tokens,
     )
     metering.emit_usage_metrics(caller, outcome.usage, source="classifier", model=classification.model)
     chosen, act = choose(classification.verdicts, key_settings.min_confidence)

@@ -117,6 +117,9 @@ class Usage(AurraModel):
     model_calls: int
     input_tokens: int | None = None
     output_tokens: int | None = None
+    # Read from and written to the provider's prompt cache, apart from input_tokens.
+    cache_read_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
     latency_ms: int
     cost_usd: float | None = None
 

@@ -130,6 +130,8 @@ export function readUsage(value: unknown, path = "usage"): Usage {
     modelCalls: num(o, "model_calls", path),
     inputTokens: nullableNum(o, "input_tokens", path),
     outputTokens: nullableNum(o, "output_tokens", path),
+    cacheReadInputTokens: nullableNum(o, "cache_read_input_tokens", path),
+    cacheCreationInputTokens: nullableNum(o, "cache_creation_input_tokens", path),
     latencyMs: num(o, "latency_ms", path),
     costUsd: nullableNum(o, "cost_usd", path),
   };

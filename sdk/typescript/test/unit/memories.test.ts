@@ -14,7 +14,24 @@ function client(mock: MockFetch): Aurra {
   return new Aurra({ apiKey: "aurra_test", baseURL: "http://aurra.test", fetch: mock.fetch });
 }
 
-const USAGE = { model_calls: 1, input_tokens: 1577, output_tokens: 170, latency_ms: 412, cost_usd: 0.0024 };
+const USAGE = {
+  model_calls: 1,
+  input_tokens: 140,
+  output_tokens: 85,
+  cache_read_input_tokens: 5123,
+  cache_creation_input_tokens: 0,
+  latency_ms: 412,
+  cost_usd: 0.0010773,
+};
+const READ_USAGE = {
+  modelCalls: 1,
+  inputTokens: 140,
+  outputTokens: 85,
+  cacheReadInputTokens: 5123,
+  cacheCreationInputTokens: 0,
+  latencyMs: 412,
+  costUsd: 0.0010773,
+};
 
 describe("memories.add", () => {
   it("sends a fact in snake_case, metadata keys untouched, a Date as UTC RFC 3339", async () => {
@@ -121,7 +138,7 @@ describe("memories.add", () => {
           auditEventId: "ev1",
         },
         proposal: null,
-        usage: { modelCalls: 1, inputTokens: 1577, outputTokens: 170, latencyMs: 412, costUsd: 0.0024 },
+        usage: READ_USAGE,
       },
       duplicateOf: null,
     });
@@ -156,7 +173,15 @@ describe("memories.add", () => {
       model: "claude-haiku-4-5-20251001",
       auditEventId: "proposal1",
     });
-    assert.deepEqual(autoSupersede.usage, { modelCalls: 1, inputTokens: null, outputTokens: null, latencyMs: 12, costUsd: null });
+    assert.deepEqual(autoSupersede.usage, {
+      modelCalls: 1,
+      inputTokens: null,
+      outputTokens: null,
+      cacheReadInputTokens: null,
+      cacheCreationInputTokens: null,
+      latencyMs: 12,
+      costUsd: null,
+    });
   });
 
   it("reads a decision not acted on, and a duplicate", async () => {
@@ -218,7 +243,7 @@ describe("memories.add", () => {
       model: "claude-haiku-4-5-20251001",
       factsFound: 1,
       promptVersion: "v1",
-      usage: { modelCalls: 1, inputTokens: 1577, outputTokens: 170, latencyMs: 412, costUsd: 0.0024 },
+      usage: READ_USAGE,
     });
   });
 

@@ -32,9 +32,12 @@ class Classification:
     verdicts: list[ClassifierVerdict]
     model: str
     details: dict[str, Any] = field(default_factory=dict)
-    # Tokens as the provider reported them; None when it did not say.
+    # Tokens as the provider reported them; None when it did not say. Cache reads and
+    # writes are input tokens the provider counts (and bills) apart from input_tokens.
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
 
 
 class Classifier(Protocol):

@@ -147,16 +147,11 @@ class ClaudeClassifier:
                 "provider": self.provider,
                 "verdicts_returned": len(tool_inputs[0].get("verdicts") or []),
                 "verdicts_kept": len(verdicts),
-                # Input tokens read from and written to the prompt cache, billed apart from
-                # input_tokens (which counts only the rest); absent when the provider says nothing.
-                **{
-                    name: count
-                    for name in ("cache_read_input_tokens", "cache_creation_input_tokens")
-                    if isinstance(count := getattr(usage, name, None), int)
-                },
             },
             input_tokens=reported_count(getattr(usage, "input_tokens", None)),
             output_tokens=reported_count(getattr(usage, "output_tokens", None)),
+            cache_read_input_tokens=reported_count(getattr(usage, "cache_read_input_tokens", None)),
+            cache_creation_input_tokens=reported_count(getattr(usage, "cache_creation_input_tokens", None)),
         )
 
 

@@ -2,7 +2,9 @@
 
 A model that is not in the table has no cost (None), never a guess: add it here, with its
 published price, when a key starts using it. Prices are those of the Anthropic API; Claude on
-Amazon Bedrock (on-demand, the `us.` inference profiles) is priced the same.
+Amazon Bedrock (on-demand, the `us.` inference profiles) is priced the same. Anthropic prices
+prompt caching for every Claude model as multiples of its input price: writing the 5-minute
+cache 1.25x, reading it 0.1x.
 """
 
 from __future__ import annotations
@@ -19,17 +21,26 @@ PRICES_CHECKED = date(2026, 11, 30)
 class Price:
     input_per_mtok: Decimal
     output_per_mtok: Decimal
+    cache_write_per_mtok: Decimal
+    cache_read_per_mtok: Decimal
 
+
+def claude(input_per_mtok: str, output_per_mtok: str) -> Price:
+    base = Decimal(input_per_mtok)
+    return Price(base, Decimal(output_per_mtok), base * Decimal("1.25"), base * Decimal("0.1"))
+
+
+_FREE = Price(Decimal("0"), Decimal("0"), Decimal("0"), Decimal("0"))
 
 PRICES: dict[str, Price] = {
-    "claude-haiku-4-5-20251001": Price(Decimal("1.00"), Decimal("5.00")),
-    "claude-sonnet-4-5-20250929": Price(Decimal("3.00"), Decimal("15.00")),
-    "claude-opus-4-5-20251101": Price(Decimal("5.00"), Decimal("25.00")),
-    "claude-opus-4-1-20250805": Price(Decimal("15.00"), Decimal("75.00")),
-    "claude-sonnet-5": Price(Decimal("2.00"), Decimal("10.00")),
+    "claude-haiku-4-5-20251001": claude("1.00", "5.00"),
+    "claude-sonnet-4-5-20250929": claude("3.00", "15.00"),
+    "claude-opus-4-5-20251101": claude("5.00", "25.00"),
+    "claude-opus-4-1-20250805": claude("15.00", "75.00"),
+    "claude-sonnet-5": claude("2.00", "10.00"),
     # The offline rules classifier and extractor run in the function itself: no cost per call.
-    "aurra-rules-v3": Price(Decimal("0"), Decimal("0")),
-    "aurra-rules-extractor-v1": Price(Decimal("0"), Decimal("0")),
+    "aurra-rules-v3": _FREE,
+    "aurra-rules-extractor-v1": _FREE,
 }
 
 _MILLION = Decimal(1_000_000)
@@ -37,10 +48,25 @@ _MILLION = Decimal(1_000_000)
 _QUANTUM = Decimal("0.00000001")
 
 
-def cost_usd(model: str | None, input_tokens: int | None, output_tokens: int | None) -> float | None:
-    """What a call cost at the model's published price; None when the price or a count is unknown."""
+def cost_usd(
+    model: str | None,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    cache_read_input_tokens: int | None = None,
+    cache_creation_input_tokens: int | None = None,
+) -> float | None:
+    """What a call cost at the model's published price; None when the price or a count is unknown.
+
+    Cache reads and writes are input tokens the provider counts apart from `input_tokens`
+    (which then counts only the rest) and bills at their own prices; a provider that says
+    nothing about its cache (None) had none to bill."""
     price = PRICES.get(model or "")
     if price is None or input_tokens is None or output_tokens is None:
         return None
-    total = (input_tokens * price.input_per_mtok + output_tokens * price.output_per_mtok) / _MILLION
+    total = (
+        input_tokens * price.input_per_mtok
+        + output_tokens * price.output_per_mtok
+        + (cache_creation_input_tokens or 0) * price.cache_write_per_mtok
+        + (cache_read_input_tokens or 0) * price.cache_read_per_mtok
+    ) / _MILLION
     return float(total.quantize(_QUANTUM))

@@ -29,14 +29,26 @@ class Stopwatch:
         return round((time.perf_counter() - self._start) * 1000)
 
 
-def receipt(model: str | None, input_tokens: int | None, output_tokens: int | None, latency_ms: int) -> Usage:
+def receipt(
+    model: str | None,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    latency_ms: int,
+    *,
+    cache_read_input_tokens: int | None = None,
+    cache_creation_input_tokens: int | None = None,
+) -> Usage:
     """The receipt of one answered call, with tokens as the provider reported them."""
     return Usage(
         model_calls=1,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
+        cache_read_input_tokens=cache_read_input_tokens,
+        cache_creation_input_tokens=cache_creation_input_tokens,
         latency_ms=latency_ms,
-        cost_usd=cost_usd(model, input_tokens, output_tokens),
+        cost_usd=cost_usd(
+            model, input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens
+        ),
     )
 
 
@@ -59,6 +71,14 @@ def emit_usage_metrics(caller: Caller, usage: Usage, *, source: str, model: str 
         metrics.add_metric(name="ModelInputTokens", unit=MetricUnit.Count, value=usage.input_tokens)
     if usage.output_tokens is not None:
         metrics.add_metric(name="ModelOutputTokens", unit=MetricUnit.Count, value=usage.output_tokens)
+    if usage.cache_read_input_tokens is not None:
+        metrics.add_metric(
+            name="ModelCacheReadTokens", unit=MetricUnit.Count, value=usage.cache_read_input_tokens
+        )
+    if usage.cache_creation_input_tokens is not None:
+        metrics.add_metric(
+            name="ModelCacheWriteTokens", unit=MetricUnit.Count, value=usage.cache_creation_input_tokens
+        )
     if usage.cost_usd is not None:
         metrics.add_metric(name="ModelCostUSD", unit=MetricUnit.NoUnit, value=usage.cost_usd)
     metrics.flush_metrics()
