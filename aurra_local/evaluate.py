@@ -13,6 +13,7 @@ from typing import Any
 from aurra_core.classifiers.base import Candidate, Classifier
 from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES
 from aurra_core.errors import ClassifierError
+from aurra_core.metering import cost_usd
 
 LABELS = ("contradicts", "supplements", "duplicate", "new_fact")
 THRESHOLDS = (0.85, 0.90, 0.95)
@@ -56,12 +57,34 @@ def gated(case: dict[str, Any]) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class CallUsage:
+    """One answered call's tokens as the provider reported them (None when it did not say)."""
+
+    model: str
+    input_tokens: int | None
+    output_tokens: int | None
+    cache_read_input_tokens: int | None
+    cache_creation_input_tokens: int | None
+
+    @property
+    def cost_usd(self) -> float | None:
+        return cost_usd(
+            self.model,
+            self.input_tokens,
+            self.output_tokens,
+            self.cache_read_input_tokens,
+            self.cache_creation_input_tokens,
+        )
+
+
 @dataclass
 class Judged:
     case: dict[str, Any]
     label: str | None  # None: the classifier failed
     confidence: float
     reason: str
+    usage: CallUsage | None = None
 
     @property
     def expected(self) -> set[str]:
@@ -86,7 +109,14 @@ def judge(
                 case["new"]["content"], case["new"].get("topic", "general"), [candidate], model
             )
             v = next(v for v in result.verdicts if v.candidate_id == candidate.id)
-            out.append(Judged(case, v.verdict.value, v.confidence, v.reason))
+            usage = CallUsage(
+                result.model,
+                result.input_tokens,
+                result.output_tokens,
+                result.cache_read_input_tokens,
+                result.cache_creation_input_tokens,
+            )
+            out.append(Judged(case, v.verdict.value, v.confidence, v.reason, usage))
         except (ClassifierError, StopIteration) as exc:
             out.append(Judged(case, None, 0.0, f"classifier error: {exc}"))
     return out
@@ -203,6 +233,7 @@ class Report:
             "confusion": {label: dict(row) for label, row in confusion.items()},
             "reliability": reliability(j),
             "per_category": per_category,
+            "model_usage": model_usage(j + self.gated),
             "blind": self.blind,
             "gated": {
                 "cases": len(self.gated),
@@ -221,6 +252,31 @@ class Report:
                 if x.acted(self.min_confidence, "duplicate") and "duplicate" not in x.expected
             ]
         return report
+
+
+def model_usage(judged: list[Judged]) -> dict[str, Any] | None:
+    """What the calls cost as the provider counted them: the real tokens of the prompt (the
+    cache counts say whether its static prefix was cached), None for a classifier that
+    reports no tokens. Each call here has one candidate; the service's have up to three."""
+    usages = [x.usage for x in judged if x.usage is not None and x.usage.input_tokens is not None]
+    if not any(u.input_tokens or u.cache_read_input_tokens for u in usages):
+        return None  # the offline rules: no tokens to report
+
+    def mean(values: list[int | None]) -> float:
+        return sum(v or 0 for v in values) / len(usages)
+
+    costs = [u.cost_usd for u in usages]
+    return {
+        "calls": len(usages),
+        "input_tokens_mean": mean([u.input_tokens for u in usages]),
+        "output_tokens_mean": mean([u.output_tokens for u in usages]),
+        "cache_read_input_tokens_mean": mean([u.cache_read_input_tokens for u in usages]),
+        "cache_creation_input_tokens_mean": mean([u.cache_creation_input_tokens for u in usages]),
+        "calls_reading_the_cache": sum(1 for u in usages if u.cache_read_input_tokens),
+        "cost_usd_per_call": sum(c for c in costs if c is not None) / len(usages)
+        if all(c is not None for c in costs)
+        else None,
+    }
 
 
 def _accuracy(items: list[Judged]) -> float:
@@ -293,6 +349,17 @@ def format_report(d: dict[str, Any]) -> str:
         f"excluded topics: {d['gated']['cases']} cases; the classifier would have acted on "
         f"{d['gated']['would_have_acted']} had the gate not stopped them",
     ]
+    usage = d.get("model_usage")
+    if usage:
+        cost = usage["cost_usd_per_call"]
+        lines += [
+            "",
+            f"model usage as the provider reported it ({usage['calls']} calls, one candidate each): "
+            f"input {usage['input_tokens_mean']:.0f}, cache read {usage['cache_read_input_tokens_mean']:.0f}, "
+            f"cache write {usage['cache_creation_input_tokens_mean']:.0f}, output {usage['output_tokens_mean']:.0f} "
+            f"tokens a call; {usage['calls_reading_the_cache']} calls read the prompt cache; "
+            + (f"${cost:.5f} a call" if cost is not None else "cost unknown (a model without a price)"),
+        ]
     return "\n".join(lines)
 
 

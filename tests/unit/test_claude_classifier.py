@@ -222,3 +222,42 @@ def test_importing_the_layer_does_not_import_the_anthropic_sdk():
         env={"PYTHONPATH": "layers/core/python:.", "PATH": "", "AURRA_CLASSIFIER": "anthropic"},
     )
     assert out.stdout.strip() == "False"
+
+
+def test_aurra_eval_reports_the_calls_tokens_and_cost_as_the_provider_counted_them():
+    """The real prompt's size and whether the cache took it are known only from the provider's
+    counts: `aurra eval --classifier anthropic` reports them."""
+    from aurra_local.evaluate import evaluate, format_report
+
+    calls = []
+
+    def handler(request):
+        first = not calls
+        calls.append(request)
+        message = tool_message([verdict(1, "new_fact", 0.9)])
+        message["usage"] = {
+            "input_tokens": 120,
+            "output_tokens": 30,
+            "cache_creation_input_tokens": 5100 if first else 0,
+            "cache_read_input_tokens": 0 if first else 5100,
+        }
+        return httpx2.Response(200, json=message)
+
+    clf, _ = classifier(handler)
+    cases = [
+        {
+            "id": f"c{i}",
+            "category": "things",
+            "old": {"content": f"Kofi owns {i} bikes", "topic": "general"},
+            "new": {"content": f"Kofi owns {i} kayaks", "topic": "general"},
+            "label": "new_fact",
+        }
+        for i in range(3)
+    ]
+    report = evaluate(clf, "anthropic", cases).as_dict()
+    usage = report["model_usage"]
+    assert usage["calls"] == 3 and usage["calls_reading_the_cache"] == 2
+    assert usage["cache_read_input_tokens_mean"] == 3400 and usage["cache_creation_input_tokens_mean"] == 1700
+    # Haiku 4.5: one cache write (5,100 x $1.25/M) and two reads (x $0.10/M), each with 120 in, 30 out.
+    assert usage["cost_usd_per_call"] == pytest.approx((0.006645 + 2 * 0.00078) / 3)
+    assert "2 calls read the prompt cache" in format_report(report)
