@@ -13,7 +13,9 @@ Model calls per write are counted as a model-backed service would make them: 1 e
 call per fact that reaches the classifier. The alternative, one classification call for all of
 a request's facts, is costed on the same stream: its input is the static prompt once plus
 every fact's candidates, where one call per fact repeats the static prompt per fact. Tokens
-are ESTIMATED as characters / 3.6, as bench/model_calls.py does.
+and cost are ESTIMATED by bench/model_cost.py (characters / 3.6, ASSUMED list prices): per
+write, the extraction call (its prompt and the facts it answered, uncached) plus each
+classification call, uncached, as the first call in five minutes and in the steady state.
 
 Then `--explain-size` (default 100,000): a single tenant of that size, the same users, and
 EXPLAIN of the scoped candidate query a write runs, to show which index serves it.
@@ -39,8 +41,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Cluster, local_environment, log, summary
+from model_cost import (
+    CACHE_STATES,
+    CHARS_PER_TOKEN,
+    MODELS,
+    call_cost,
+    classification_tokens,
+    extraction_tokens,
+    mean_tokens,
+)
 
-CHARS_PER_TOKEN = 3.6
 EDITORS = "Vim Emacs Helix Zed Sublime Nano".split()
 CITIES = "Berlin Paris Lisbon Tokyo Austin Oslo Lima Accra Porto Quito".split()
 PETS = "dog cat parrot rabbit".split()
@@ -120,13 +130,19 @@ def load_tenant(url: str, tenant_id: uuid.UUID, size: int, users: int, rng: rand
 
 
 class CountingExtractor:
+    """Counts calls and keeps the last one's conversation and facts (what a model would be sent
+    and would answer)."""
+
     def __init__(self, inner) -> None:
         self._inner, self.calls = inner, 0
         self.name = inner.name
+        self.last: tuple[list, list] = ([], [])
 
     def extract(self, messages, model):
         self.calls += 1
-        return self._inner.extract(messages, model)
+        extraction = self._inner.extract(messages, model)
+        self.last = (list(messages), list(extraction.facts))
+        return extraction
 
 
 class CountingClassifier:
@@ -178,6 +194,7 @@ def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: ran
         extractor_factory=lambda: extractor,
     )
     totals, per_fact_tokens, batched_tokens = [], [], []
+    extraction_calls, classification_calls, write_costs = [], [], []
     facts_per_write, classifications, supersessions, stored = [], [], 0, 0
     warmup = 10
     try:
@@ -198,6 +215,20 @@ def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: ran
             a, b = prompt_tokens(classifier.calls)
             per_fact_tokens.append(a)
             batched_tokens.append(b)
+            extraction = extraction_tokens(*extractor.last)
+            classified = [classification_tokens(*call) for call in classifier.calls]
+            extraction_calls.append(extraction)
+            classification_calls.extend(classified)
+            write_costs.append(
+                {
+                    model.name: {
+                        cache: call_cost(extraction, model, "uncached")
+                        + sum(call_cost(c, model, cache) for c in classified)
+                        for cache in CACHE_STATES
+                    }
+                    for model in MODELS
+                }
+            )
             supersessions += sum(1 for f in outcome.result.facts if f.auto_supersede.supersession)
             stored += sum(1 for f in outcome.result.facts if f.created)
     finally:
@@ -221,6 +252,22 @@ def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: ran
         "classification_input_tokens_per_write_estimated": {
             "one_call_per_fact_mean": statistics.fmean(per_fact_tokens),
             "one_call_for_all_facts_mean": statistics.fmean(batched_tokens),
+        },
+        "tokens_per_call_estimated": {
+            "extraction": mean_tokens(extraction_calls),
+            "classification": mean_tokens(classification_calls),
+        },
+        # Extraction uncached (its prompt marks no breakpoint) plus every classification call
+        # in the given cache state.
+        "model_cost_per_write_estimated_usd": {
+            model.name: {
+                cache: statistics.fmean(w[model.name][cache] for w in write_costs) for cache in CACHE_STATES
+            }
+            for model in MODELS
+        },
+        "extraction_cost_per_write_estimated_usd": {
+            model.name: statistics.fmean(call_cost(e, model, "uncached") for e in extraction_calls)
+            for model in MODELS
         },
     }
 

@@ -8,25 +8,22 @@ server flag is off. The rules classifier stands in for the model, wrapped to cou
 and to build, for each call, the exact prompt the model classifier would send
 (aurra_core.classifiers.prompt: SYSTEM_PROMPT, the record_verdicts tool, user_message(...)).
 
-Tokens are ESTIMATED as characters / 3.6 (no tokenizer runs here); output as about 60 tokens
-per verdict (one verdict per candidate). Cost uses ASSUMED list prices for Claude Haiku 4.5:
-$1 per million input tokens, $5 per million output tokens.
+Tokens and cost are ESTIMATED by bench/model_cost.py: characters / 3.6 (no tokenizer runs
+here), about 30 output tokens per verdict (one verdict per candidate), ASSUMED list prices of
+Claude Haiku 4.5 and Sonnet 4.5, each call priced uncached, as the first call in five minutes
+(it writes the static prefix to the prompt cache) and in the steady state (it reads it).
 """
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import uuid
 from dataclasses import dataclass
 
 from common import ROOT, TimedClassifier, pct
+from model_cost import CHARS_PER_TOKEN, MODELS, OUTPUT_TOKENS_PER_VERDICT, classification_tokens, cost_table
 
-CHARS_PER_TOKEN = 3.6
-OUTPUT_TOKENS_PER_VERDICT = 60
-PRICE_IN_PER_M = 1.0  # assumed list price, USD per million input tokens (Claude Haiku 4.5)
-PRICE_OUT_PER_M = 5.0  # assumed list price, USD per million output tokens
 DISTRACTORS_PER_TENANT = 300
 GATED = ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "no_candidates")
 
@@ -50,16 +47,6 @@ PLANS = (
     ),
     TenantPlan("requested, server flag off", False, True),
 )
-
-
-def estimate_input_tokens(new_content: str, new_topic: str, candidates: list) -> tuple[float, float]:
-    """(whole request, its static part: system prompt and tool definition), in estimated tokens."""
-    from aurra_core.classifiers.prompt import SYSTEM_PROMPT, TOOL, user_message
-
-    static = len(SYSTEM_PROMPT) + len(json.dumps(TOOL))
-    return (
-        static + len(user_message(new_content, new_topic, candidates))
-    ) / CHARS_PER_TOKEN, static / CHARS_PER_TOKEN
 
 
 def run(url: str, seed: int = 5) -> dict:
@@ -207,17 +194,12 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
         row["superseded"] += w["superseded"]
         row["duplicates"] += w["duplicate"]
     gated_calls = sum(w["calls"] for w in writes if w["skipped"] in GATED)
-    inputs, statics, outputs = [], [], []
-    for c in calls:
-        whole, static = estimate_input_tokens(c["content"], c["topic"], c["candidates"])
-        inputs.append(whole)
-        statics.append(static)
-        outputs.append(OUTPUT_TOKENS_PER_VERDICT * len(c["candidates"]))
-    mean_in = statistics.fmean(inputs) if inputs else 0.0
-    mean_out = statistics.fmean(outputs) if outputs else 0.0
-    cost_per_call = mean_in * PRICE_IN_PER_M / 1e6 + mean_out * PRICE_OUT_PER_M / 1e6
+    estimated = [classification_tokens(c["content"], c["topic"], c["candidates"]) for c in calls]
+    inputs = [t.static + t.dynamic for t in estimated]
+    per_call = cost_table(estimated)
     calls_per_write = len(calls) / total if total else 0.0
     eligible = [w for w in writes if w["skipped"] in (None, "no_candidates", "classifier_error")]
+    eligible_calls_per_write = len(calls) / len(eligible) if eligible else 0.0
     return {
         "writes": total,
         "calls": len(calls),
@@ -235,15 +217,25 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
             "method": f"characters / {CHARS_PER_TOKEN} (an estimate; no tokenizer), system prompt + tool definition + "
             f"user message; the API's own tool-use preamble is not included. Output: "
             f"{OUTPUT_TOKENS_PER_VERDICT} tokens per verdict.",
-            "input_per_call_mean": mean_in,
+            "input_per_call_mean": statistics.fmean(inputs) if inputs else 0.0,
             "input_per_call_p95": pct(inputs, 95) if inputs else 0.0,
-            "input_static_part": statics[0] if statics else 0.0,
-            "output_per_call_mean": mean_out,
+            "input_static_part": estimated[0].static if estimated else 0.0,
+            "input_request_part_mean": statistics.fmean(t.dynamic for t in estimated) if estimated else 0.0,
+            "output_per_call_mean": statistics.fmean(t.output for t in estimated) if estimated else 0.0,
         },
         "cost_estimated_usd": {
-            "prices": "ASSUMED list prices, Claude Haiku 4.5: $1 / M input tokens, $5 / M output tokens",
-            "per_call": cost_per_call,
-            "per_write": cost_per_call * calls_per_write,
-            "per_level2_eligible_write": cost_per_call * (len(calls) / len(eligible)) if eligible else 0.0,
+            "prices": "ASSUMED list prices per million tokens (input / output / 5-min cache write / cache read): "
+            + "; ".join(
+                f"{m.name} ${m.input} / ${m.output} / ${m.cache_write} / ${m.cache_read}" for m in MODELS
+            ),
+            "per_call": per_call,
+            "per_write": {
+                model: {cache: cost * calls_per_write for cache, cost in by_cache.items()}
+                for model, by_cache in per_call.items()
+            },
+            "per_level2_eligible_write": {
+                model: {cache: cost * eligible_calls_per_write for cache, cost in by_cache.items()}
+                for model, by_cache in per_call.items()
+            },
         },
     }

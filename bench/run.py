@@ -371,10 +371,14 @@ def main() -> int:
                 f"{t['input_per_call_p95']:.0f}; system prompt + tool {t['input_static_part']:.0f}), output mean "
                 f"{t['output_per_call_mean']:.0f}"
             )
-            log(
-                f"  ESTIMATED cost at {cost['prices']}: ${cost['per_call']:.5f} per call, ${cost['per_write']:.5f} per "
-                f"write of this stream, ${cost['per_level2_eligible_write']:.5f} per Level-2-eligible write"
-            )
+            log(f"  ESTIMATED cost at {cost['prices']}:")
+            for model, by_cache in cost["per_call"].items():
+                for cache, per_call in by_cache.items():
+                    log(
+                        f"    {model:<18} {cache:<24} ${per_call:.5f} per call, "
+                        f"${cost['per_write'][model][cache]:.5f} per write of this stream, "
+                        f"${cost['per_level2_eligible_write'][model][cache]:.5f} per Level-2-eligible write"
+                    )
         results["targets"] = targets(results)
         log("\n## targets")
         for t in results["targets"]:
