@@ -6,6 +6,15 @@ model and AWS SDKs that import loaded (sys.modules), the time to answer its firs
 replaced by a real tenant, key and memory), and a second, warm request. Then the heaviest
 imports from `python -X importtime`.
 
+Bytecode decides much of an import's cost: a module without a usable .pyc is compiled from
+source every time it is imported. The venv's packages were compiled when installed; the working
+tree's modules only where Python could write __pycache__ (not under PYTHONDONTWRITEBYTECODE);
+and the Lambda layer ships no .pyc (infra/components/layer.py) in a read-only /opt, so a
+function compiles every module it imports at each cold start. So each child runs with a
+PYTHONPYCACHEPREFIX of its own, and each handler is measured twice: "compiled", every module
+with bytecode (the prefix warmed by importing every handler first); "source", no bytecode at
+all (an empty prefix nothing may write to), as in Lambda with the layer built as it is now.
+
 The parent prepares the tenant, key and memories; the child (this file with --child) runs one
 handler and prints one JSON line.
 """
@@ -200,8 +209,29 @@ def fresh_memory(ids: dict) -> str:
 
 
 def child_env(url: str) -> dict:
+    from infra import constants
+
     env = dict(os.environ, AURRA_DATABASE_URL=url, AURRA_LEVEL2_ENABLED="true")
+    # As the functions' environment sets it in AWS (infra/constants.py says why).
+    env[constants.ENV_BLAS_THREADS] = constants.BLAS_THREADS
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+BYTECODE_MODES = ("compiled", "source")
+
+
+def bytecode_env(env: dict, mode: str, tmp_dir: Path) -> dict:
+    """`env` with a bytecode cache of the mode's own (see the module's docstring)."""
+    prefix = tmp_dir / f"pycache-{mode}"
+    prefix.mkdir(exist_ok=True)
+    env = dict(env, PYTHONPYCACHEPREFIX=str(prefix))
+    if mode == "source":
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        return env
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    imports = "; ".join(f"import functions.{h}.handler" for h in HANDLERS)
+    subprocess.run([sys.executable, "-c", imports], cwd=ROOT, env=env, check=True, capture_output=True)
     return env
 
 
@@ -234,28 +264,36 @@ def heaviest_imports(handler: str, env: dict, top: int = 10) -> list[dict]:
     return sorted(rows, key=lambda r: -r["cumulative_ms"])[:top]
 
 
+def _samples(handler: str, url: str, env: dict, runs: int, tmp_dir: Path) -> list[dict]:
+    samples = []
+    for _ in range(runs):
+        # A tenant of its own per run: in one shared tenant, the write fixture's fact, stored
+        # by the first run, made every later run's first write a duplicate (no classifier).
+        ids = prepare(url)
+        ids["memory"] = fresh_memory(ids)
+        path = tmp_dir / f"event-{handler}.json"
+        path.write_text(json.dumps(event_for(handler, ids)))
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)],
+            check=False,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"cold start of {handler} failed:\n{done.stderr[-3000:]}")
+        samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return samples
+
+
 def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict:
-    ids = prepare(url)
-    env = child_env(url)
     tmp_dir = tmp_dir or Path("/tmp")
+    envs = {mode: bytecode_env(child_env(url), mode, tmp_dir) for mode in BYTECODE_MODES}
     results = {}
     for handler in HANDLERS:
-        samples = []
-        for _ in range(runs):
-            ids["memory"] = fresh_memory(ids)
-            path = tmp_dir / f"event-{handler}.json"
-            path.write_text(json.dumps(event_for(handler, ids)))
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)],
-                check=False,
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
-            if done.returncode != 0:
-                raise RuntimeError(f"cold start of {handler} failed:\n{done.stderr[-3000:]}")
-            samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        samples = _samples(handler, url, envs["compiled"], runs, tmp_dir)
+        source = _samples(handler, url, envs["source"], runs, tmp_dir)
         best = min(samples, key=lambda s: s["import_s"])
         result = {
             "import_ms_best": best["import_s"] * 1000,
@@ -272,7 +310,12 @@ def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict
             "loaded_at_import": sorted(set().union(*(s["loaded_at_import"] for s in samples))),
             "loaded_after_requests": sorted(set().union(*(s["loaded_after_requests"] for s in samples))),
             "anthropic_at_import": any("anthropic" in s["loaded_at_import"] for s in samples),
-            "heaviest_imports": heaviest_imports(handler, env),
+            # Without any bytecode (see the module's docstring).
+            "source_import_ms_best": min(s["import_s"] for s in source) * 1000,
+            "source_import_cpu_ms_best": min(s["import_cpu_s"] for s in source) * 1000,
+            "source_first_request_ms_best": min(s["first_request_s"] for s in source) * 1000,
+            "source_first_request_cpu_ms_best": min(s["first_request_cpu_s"] for s in source) * 1000,
+            "heaviest_imports": heaviest_imports(handler, envs["compiled"]),
         }
         results[handler] = result
         log(
@@ -281,6 +324,11 @@ def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict
             f"{result['first_request_cpu_ms_best']:4.0f}) [{', '.join(result['first_status'])}]  warm "
             f"{result['second_request_ms_best']:6.1f} ms  anthropic at import: "
             f"{'YES' if result['anthropic_at_import'] else 'no'}"
+        )
+        log(
+            f"  {'':<11} without bytecode: import {result['source_import_ms_best']:7.0f} ms (cpu "
+            f"{result['source_import_cpu_ms_best']:4.0f})  first request {result['source_first_request_ms_best']:7.0f} ms "
+            f"(cpu {result['source_first_request_cpu_ms_best']:4.0f})"
         )
     return results
 

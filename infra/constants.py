@@ -166,6 +166,12 @@ ENV_REST_API_ID = "AURRA_REST_API_ID"
 ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
 ENV_METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE"
 ENV_LOG_LEVEL = "POWERTOOLS_LOG_LEVEL"
+# numpy's OpenBLAS starts a worker thread per core it sees when numpy is imported, and each
+# spins for a while: about 50 ms of CPU in a cold start, taken from a function's fraction of a
+# vCPU. The functions' vector math is one vector at a time (an embedding's norm, a Titan
+# response), which no BLAS thread speeds up.
+ENV_BLAS_THREADS = "OPENBLAS_NUM_THREADS"
+BLAS_THREADS = "1"
 
 
 # --- names derived from the stage ----------------------------------------------

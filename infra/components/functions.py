@@ -187,6 +187,7 @@ class Functions(Construct):
             c.ENV_LEVEL2_PARAMETER: c.level2_parameter_name(config.stage),
             c.ENV_METRICS_NAMESPACE: c.METRICS_NAMESPACE,
             c.ENV_LOG_LEVEL: config.log_level,
+            c.ENV_BLAS_THREADS: c.BLAS_THREADS,
         }
         if config.embedder == "bedrock":
             common[c.ENV_BEDROCK_EMBEDDING_MODEL] = config.bedrock_embedding_model_id

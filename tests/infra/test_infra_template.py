@@ -449,6 +449,7 @@ def test_functions_get_the_layer_settings(dev: Synth) -> None:
         c.ENV_LEVEL2_PARAMETER: "/aurra/dev/level2_enabled",
         c.ENV_METRICS_NAMESPACE: "Aurra",
         c.ENV_LOG_LEVEL: "INFO",
+        "OPENBLAS_NUM_THREADS": "1",
     }
     (proxy_id,) = dev.of_type("AWS::RDS::DBProxy")
     (cluster_id,) = dev.of_type("AWS::RDS::DBCluster")

@@ -40,9 +40,12 @@ CA_BUNDLE = Path(__file__).resolve().parent / "certs" / "aws-rds-ca-bundle.pem"
 
 
 def _configure(conn: psycopg.Connection) -> None:
-    from pgvector.psycopg import register_vector
+    # Only pgvector's `vector` type: `register_vector` looks up `bit`, `halfvec` and `sparsevec`
+    # as well, a round trip each on every new connection, for types Aurra never uses.
+    from pgvector.psycopg.vector import register_vector_info
+    from psycopg.types import TypeInfo
 
-    register_vector(conn)
+    register_vector_info(conn, TypeInfo.fetch(conn, "vector"))
     conn.commit()
 
 

@@ -61,7 +61,7 @@ def load_write_path() -> None:
 
 
 def load_embedding() -> None:
-    """Import what embedding a text uses (supersede embeds the new content on every request,
+    """Import the vector math of embeddings (supersede embeds the new content on every request,
     query the search text: both call this at their start)."""
     embeddings.load_vector_math()
 
