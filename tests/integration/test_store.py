@@ -141,7 +141,7 @@ def test_pagination_is_stable_under_concurrent_writes(db, new_key):
         page(db, caller, cursor="not-a-cursor!!")
 
 
-def test_search_pages_by_similarity(db, new_key):
+def test_search_pages_by_relevance(db, new_key):
     caller, _ = new_key()
     for text in [
         "alice uses Vim as her editor",
@@ -152,8 +152,8 @@ def test_search_pages_by_similarity(db, new_key):
         add(caller, text)
     first = page(db, caller, q="vim editor", limit=2)
     rest = page(db, caller, q="vim editor", limit=2, cursor=first.next_cursor)
-    scores = [m.score for m in first.memories + rest.memories]
-    assert scores == sorted(scores, reverse=True)
+    relevance = [m.relevance for m in first.memories + rest.memories]
+    assert relevance == sorted(relevance, reverse=True)
     assert "Vim" in first.memories[0].content
     assert len({m.id for m in first.memories + rest.memories}) == 4
 

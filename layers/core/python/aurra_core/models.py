@@ -368,7 +368,16 @@ class SettingsPatch(BaseModel):
 class MemoryListQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    q: str | None = Field(default=None, min_length=1, max_length=4000)
+    q: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4000,
+        description=(
+            "Search text. The results are ranked by reciprocal rank fusion of similarity (embedding) "
+            "and shared words (English full text), each result with `score` and `relevance`; a search "
+            "ranks at most the 200 best memories of the filters."
+        ),
+    )
     topic: Topic | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
@@ -427,7 +436,19 @@ class Memory(BaseModel):
     agent_id: str | None = None
     # The audit event that superseded this memory; null while current.
     superseded_event_id: UUID | None = None
-    score: float | None = Field(default=None, exclude_if=lambda v: v is None)
+    score: float | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Search only: cosine similarity of the memory to the query, -1..1, higher is closer.",
+    )
+    relevance: float | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description=(
+            "Search only: the fused score the results are ordered by, the sum over the rankings the "
+            "memory is in (similarity, shared words) of weight / (60 + rank); comparable within one search."
+        ),
+    )
 
 
 class MemoryVersion(BaseModel):

@@ -31,7 +31,16 @@ class MemoryCursor(cursors.CursorPosition):
     k: AwareDatetime
     a: AwareDatetime
     id: UUID
-    d: float | None
+
+
+class SearchCursor(cursors.CursorPosition):
+    """Where the next page of a search starts: the pinned time axes, how many results the pages
+    so far held, and the last of them (to tell that the ranking is still the same)."""
+
+    k: AwareDatetime
+    a: AwareDatetime
+    n: int
+    id: UUID
 
 
 class AuditCursor(cursors.CursorPosition):
@@ -63,6 +72,8 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
         known_at=query.known_at,
         include_superseded=query.include_superseded,
     )
+    if query.q is not None:
+        return _search_page(caller, query, query.q, fp, db, embedder)
     after = None
     if query.cursor:
         position = cursors.decode(
@@ -72,12 +83,9 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
             endpoint=MEMORIES_ENDPOINT,
             expected_fingerprint=fp,
         )
-        known_at, as_of, after = position.k, position.a, (position.d, position.id)
+        known_at, as_of, after = position.k, position.a, position.id
     else:
-        # A known_at in the future is clamped: the future's beliefs are not known yet.
-        now = believed_now(caller, db)
-        known_at = min(query.known_at, now) if query.known_at else now
-        as_of = query.as_of or now
+        known_at, as_of = _first_page_times(caller, query, db)
     with db.tenant_transaction(caller.tenant_id) as conn:
         rows = store.select_memories(
             conn,
@@ -88,22 +96,81 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
             topic=query.topic,
             user_id=query.user_id,
             agent_id=query.agent_id,
-            query_embedding=embedder.embed(query.q) if query.q else None,
             after=after,
             limit=query.limit + 1,
         )
-    page, more = rows[: query.limit], len(rows) > query.limit
+    page = rows[: query.limit]
     next_cursor = None
-    if more:
-        last_row, last_distance = page[-1]
+    if len(rows) > query.limit:
         next_cursor = cursors.encode(
-            MemoryCursor(f=fp, k=known_at, a=as_of, id=last_row.memory_id, d=last_distance),
+            MemoryCursor(f=fp, k=known_at, a=as_of, id=page[-1].memory_id),
+            tenant_id=caller.tenant_id,
+            endpoint=MEMORIES_ENDPOINT,
+        )
+    return MemoryPage(memories=[row.to_memory() for row in page], next_cursor=next_cursor)
+
+
+def _first_page_times(caller: Caller, query: MemoryListQuery, db: Database) -> tuple[datetime, datetime]:
+    # A known_at in the future is clamped: the future's beliefs are not known yet.
+    now = believed_now(caller, db)
+    return (min(query.known_at, now) if query.known_at else now), (query.as_of or now)
+
+
+def _search_page(
+    caller: Caller, query: MemoryListQuery, q: str, fp: str, db: Database, embedder: Embedder
+) -> MemoryPage:
+    """One page of a search. A fused ranking has no key to resume from, so every page ranks the
+    pinned snapshot again (the same rows rank the same way: store.fused_ranking) and cuts its
+    page out at the position the cursor carries; a search ranks store.SEARCH_DEPTH results at most."""
+    offset, last_id = 0, None
+    if query.cursor:
+        position = cursors.decode(
+            query.cursor,
+            SearchCursor,
+            tenant_id=caller.tenant_id,
+            endpoint=MEMORIES_ENDPOINT,
+            expected_fingerprint=fp,
+        )
+        known_at, as_of, offset, last_id = position.k, position.a, position.n, position.id
+    else:
+        known_at, as_of = _first_page_times(caller, query, db)
+    embedding = embedder.embed(q)
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        ranked = store.search_memories(
+            conn,
+            caller.tenant_id,
+            embedding,
+            q,
+            known_at=known_at,
+            as_of=as_of,
+            include_superseded=query.include_superseded,
+            topic=query.topic,
+            user_id=query.user_id,
+            agent_id=query.agent_id,
+        )
+    if last_id is not None and not (
+        0 < offset <= len(ranked) and ranked[offset - 1].row.memory_id == last_id
+    ):
+        # Only a change of the embedding model between pages gets here.
+        raise ValidationFailed(
+            "cursor does not belong to this ranking",
+            [
+                {
+                    "field": "cursor",
+                    "problem": "the search ranks differently since the first page; start again",
+                }
+            ],
+        )
+    page = ranked[offset : offset + query.limit]
+    next_cursor = None
+    if offset + query.limit < len(ranked):
+        next_cursor = cursors.encode(
+            SearchCursor(f=fp, k=known_at, a=as_of, n=offset + len(page), id=page[-1].row.memory_id),
             tenant_id=caller.tenant_id,
             endpoint=MEMORIES_ENDPOINT,
         )
     memories = [
-        row.to_memory(score=None if query.q is None or distance is None else round(1.0 - distance, 6))
-        for row, distance in page
+        hit.row.to_memory(score=round(hit.similarity, 6), relevance=round(hit.fused_score, 6)) for hit in page
     ]
     return MemoryPage(memories=memories, next_cursor=next_cursor)
 

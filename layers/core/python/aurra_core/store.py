@@ -80,7 +80,7 @@ class MemoryRow:
     def is_current(self) -> bool:
         return self.valid_to is None
 
-    def to_memory(self, score: float | None = None) -> Memory:
+    def to_memory(self, score: float | None = None, relevance: float | None = None) -> Memory:
         return Memory(
             id=self.memory_id,
             content=self.content,
@@ -96,6 +96,7 @@ class MemoryRow:
             agent_id=self.agent_id,
             superseded_event_id=self.superseded_event_id,
             score=score,
+            relevance=relevance,
         )
 
     def to_version(self) -> MemoryVersion:
@@ -361,43 +362,35 @@ def find_candidates(
     """The current memories of the tenant's `scope` most like a new fact, never one of an
     excluded topic, each with its cosine similarity; none below `min_similarity`.
 
-    With the fact's `text` (and `topic`), hybrid: three ranked lists fused by reciprocal rank,
-    the nearest by vector, the nearest of the fact's own topic, and those sharing at least two
-    of its words (full text, English stems). A memory in several lists rises; a word or topic
-    match alone never lifts a memory the embedder finds unlike the fact above the floor."""
+    With the fact's `text` (and `topic`), hybrid (`fused_ranking`): the nearest by vector, the
+    nearest of the fact's own topic, and those sharing its words. A memory in several lists
+    rises; a word or topic match alone never lifts a memory the embedder finds unlike the fact
+    above the floor."""
     where_params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics}
     where = (
-        "tenant_id = %(tenant_id)s AND recorded_to IS NULL AND valid_to IS NULL "
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} "
         f"AND {scope_clause(scope, where_params)} AND NOT (topic = ANY(%(excluded)s))"
     )
+    if strategy == "auto":
+        strategy = _vector_strategy(conn, tenant_id, scope)
     if text is None:
-        found = _vector_candidates(
-            conn, tenant_id, embedding, scope, where, where_params, limit, strategy, ef_search
-        )
+        found = _vector_list(conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search)
         return [(row, sim) for row, sim in found if sim >= min_similarity]
-    depth = max(limit, FUSION_DEPTH)
-    by_vector = _vector_candidates(
-        conn, tenant_id, embedding, scope, where, where_params, depth, strategy, ef_search
+    same_topic = topic if topic and topic != DEFAULT_TOPIC else None
+    fused = fused_ranking(
+        conn,
+        tenant_id,
+        embedding,
+        text,
+        where,
+        where_params,
+        depth=max(limit, FUSION_DEPTH),
+        same_topic=same_topic,
+        min_similarity=min_similarity,
+        strategy=strategy,
+        ef_search=ef_search,
     )
-    ranked = [(by_vector, 1.0)]
-    if topic and topic != DEFAULT_TOPIC:
-        same_topic_params = {**where_params, "fact_topic": topic}
-        by_topic = _vector_candidates(
-            conn,
-            tenant_id,
-            embedding,
-            scope,
-            f"{where} AND topic = %(fact_topic)s",
-            same_topic_params,
-            depth,
-            strategy,
-            ef_search,
-        )
-        ranked.append((by_topic, FUSION_WEIGHTS["topic"]))
-    ranked.append(
-        (_text_candidates(conn, embedding, text, where, where_params, depth), FUSION_WEIGHTS["words"])
-    )
-    return fuse_by_rank(ranked, limit, min_similarity)
+    return [(hit.row, hit.similarity) for hit in fused[:limit]]
 
 
 DEFAULT_TOPIC = "general"
@@ -409,39 +402,113 @@ FUSION_K = 60
 FUSION_WEIGHTS = {"topic": 1.0, "words": 0.5}
 # How deep each list is read before fusing (the classifier sees the fused top 3).
 FUSION_DEPTH = 20
+# How deep a search (GET /agent/memories?q=) reads each list, and so how many results it
+# ranks in all: every page recomputes the fused list over the pinned snapshot and cuts its
+# page out of it (queries.read_memory_page).
+SEARCH_DEPTH = 200
+
+# The versions candidate search reads, and the predicate of the partial indexes over them.
+_CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
+# The complement: every other version (closed in transaction or in valid time). Written exactly
+# as the predicate of the full-text index over them (migration 0008), so the planner uses it.
+_PAST = "(recorded_to IS NOT NULL OR valid_to IS NOT NULL)"
+
+
+@dataclass(frozen=True)
+class RankedMemory:
+    """A memory in a fused ranking: its cosine similarity to the query and its fused score."""
+
+    row: MemoryRow
+    similarity: float
+    fused_score: float
+
+
+def fused_ranking(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    embedding: np.ndarray,
+    text: str,
+    where: str,
+    where_params: dict[str, Any],
+    *,
+    depth: int,
+    same_topic: str | None = None,
+    min_similarity: float | None = None,
+    past_versions: bool = False,
+    strategy: str = "exact",
+    ef_search: int = 200,
+) -> list[RankedMemory]:
+    """The memories `where` admits, ranked by reciprocal rank fusion of the nearest `depth` by
+    vector, the nearest `depth` of `same_topic` (when given) and the `depth` that best share
+    `text`'s words; at most `depth` in all, best first, ties by similarity then id (so the same
+    rows always rank the same way, which a search's cursor needs). With `min_similarity`, none
+    below it, whichever list found it.
+
+    `where` must keep to the tenant; with `past_versions` it may admit versions that are no
+    longer current (a search's snapshot), which the word list then reads through its second
+    index. Candidate search and GET /agent/memories?q= both rank this way."""
+    ranked = [
+        (_vector_list(conn, tenant_id, embedding, where, where_params, depth, strategy, ef_search), 1.0)
+    ]
+    if same_topic is not None:
+        ranked.append(
+            (
+                _vector_list(
+                    conn,
+                    tenant_id,
+                    embedding,
+                    f"{where} AND topic = %(same_topic)s",
+                    {**where_params, "same_topic": same_topic},
+                    depth,
+                    strategy,
+                    ef_search,
+                ),
+                FUSION_WEIGHTS["topic"],
+            )
+        )
+    ranked.append(
+        (
+            _word_list(conn, embedding, text, where, where_params, depth, past_versions=past_versions),
+            FUSION_WEIGHTS["words"],
+        )
+    )
+    return fuse_by_rank(ranked, depth, min_similarity)
 
 
 def fuse_by_rank(
-    ranked: list[tuple[list[tuple[MemoryRow, float]], float]], limit: int, min_similarity: float
-) -> list[tuple[MemoryRow, float]]:
+    ranked: list[tuple[list[tuple[MemoryRow, float]], float]], depth: int, min_similarity: float | None = None
+) -> list[RankedMemory]:
     scores: dict[UUID, float] = {}
     rows: dict[UUID, tuple[MemoryRow, float]] = {}
     for found, weight in ranked:
         for rank, (row, sim) in enumerate(found, start=1):
             scores[row.memory_id] = scores.get(row.memory_id, 0.0) + weight / (FUSION_K + rank)
             rows[row.memory_id] = (row, sim)
-    kept = [memory_id for memory_id in scores if rows[memory_id][1] >= min_similarity]
-    kept.sort(key=lambda memory_id: (-scores[memory_id], -rows[memory_id][1]))
-    return [rows[memory_id] for memory_id in kept[:limit]]
+    kept = [m for m in scores if min_similarity is None or rows[m][1] >= min_similarity]
+    order = sorted(kept, key=lambda memory_id: (-scores[memory_id], -rows[memory_id][1], memory_id))
+    return [RankedMemory(*rows[memory_id], scores[memory_id]) for memory_id in order[:depth]]
 
 
-def _vector_candidates(
+def _vector_strategy(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) -> str:
+    """Exact or HNSW by the scope's size, not the tenant's: one user's few memories in a large
+    tenant are read exactly through the scope index, where a filtered HNSW scan would have to
+    walk past the other users' rows."""
+    size = count_current(conn, tenant_id, scope=scope, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
+    return "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
+
+
+def _vector_list(
     conn: psycopg.Connection,
     tenant_id: UUID,
     embedding: np.ndarray,
-    scope: Scope,
     where: str,
     where_params: dict[str, Any],
     limit: int,
     strategy: str,
     ef_search: int,
 ) -> list[tuple[MemoryRow, float]]:
-    """The nearest current memories by cosine. The strategy follows the scope's size, not the
-    tenant's: one user's few memories in a large tenant are read exactly through the scope
-    index, where a filtered HNSW scan would have to walk past the other users' rows."""
-    if strategy == "auto":
-        size = count_current(conn, tenant_id, scope=scope, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
-        strategy = "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
+    """The nearest memories `where` admits, by cosine, each with its similarity. "hnsw" reads
+    current versions only (the index's predicate): `where` must keep to them."""
     params = {**where_params, "q": embedding, "limit": limit}
     if strategy == "hnsw":
         # one round trip for both settings (SET LOCAL takes one statement each)
@@ -460,8 +527,9 @@ def _vector_candidates(
     else:
         # "+ 0" keeps the planner from handing the ordering to the HNSW index: for an ordinary
         # tenant an exact scan of its own rows (through the btree) is both faster and exact.
+        # The id breaks ties, so an exact list is the same on every call over the same rows.
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
-                  WHERE {where} ORDER BY (embedding <=> %(q)s) + 0 LIMIT %(limit)s"""
+                  WHERE {where} ORDER BY (embedding <=> %(q)s) + 0, memory_id LIMIT %(limit)s"""
     with conn.cursor(row_factory=dict_row) as cur:
         # Never a prepared (possibly generic) plan: the tenant's own index matches only a plan
         # made with the tenant id as a constant.
@@ -469,35 +537,83 @@ def _vector_candidates(
         return [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
 
 
-def _text_candidates(
+def _word_list(
     conn: psycopg.Connection,
     embedding: np.ndarray,
     text: str,
     where: str,
     where_params: dict[str, Any],
     limit: int,
+    *,
+    past_versions: bool,
 ) -> list[tuple[MemoryRow, float]]:
-    """The current memories that share at least two of the fact's words (English stems, stop
-    words dropped), best covered first, through the GIN index over current versions. One shared
-    word is not enough: a word like "user" is in nearly every memory, and full-text ranking
-    knows no word's rarity."""
+    """The memories `where` admits that share at least two of `text`'s words (English stems,
+    stop words dropped; its only word when it has one), best covered first, each with its
+    cosine similarity. One shared word of several is not enough: a word like "user" is in
+    nearly every memory, and full-text ranking knows no word's rarity.
+
+    Current versions are read through the GIN index over them (migration 0007); with
+    `past_versions`, the others through the index over the rest (0008), never a scan that
+    computes every row's words."""
     params = {**where_params, "q": embedding, "text": text, "max_stems": _MAX_STEMS, "limit": limit}
-    sql = f"""WITH stems AS (
-                  SELECT lexeme FROM unnest(to_tsvector('english', %(text)s)) LIMIT %(max_stems)s),
-              words AS (
-                  SELECT string_agg(format('(%%L & %%L)', a.lexeme, b.lexeme), ' | ')::tsquery AS query
-                  FROM stems a JOIN stems b ON a.lexeme < b.lexeme)
-              SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions, words
-              WHERE words.query IS NOT NULL AND to_tsvector('english'::regconfig, content) @@ words.query AND {where}
-              ORDER BY ts_rank_cd(to_tsvector('english'::regconfig, content), words.query, 1) DESC, embedding <=> %(q)s
-              LIMIT %(limit)s"""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params, prepare=False)
+        cur.execute(word_list_sql(where, past_versions=past_versions), params, prepare=False)
         return [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
 
 
-# A fact's stems beyond these add little and square the pairs (10 stems: 45 pairs).
+def word_list_sql(where: str, *, past_versions: bool) -> str:
+    """The word list's statement (parameters: `where`'s, q, text, max_stems, limit)."""
+    arms = [_CURRENT, _PAST] if past_versions else [_CURRENT]
+    matching = " UNION ALL ".join(
+        f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance,
+                   ts_rank_cd(to_tsvector('english'::regconfig, content), words.query, 1) AS coverage
+            FROM memory_versions, words
+            WHERE words.query IS NOT NULL AND to_tsvector('english'::regconfig, content) @@ words.query
+              AND {arm} AND {where}"""
+        for arm in arms
+    )
+    return f"""WITH stems AS (
+                   SELECT lexeme FROM unnest(to_tsvector('english', %(text)s)) LIMIT %(max_stems)s),
+               words AS (
+                   SELECT coalesce(
+                       (SELECT string_agg(format('(%%L & %%L)', a.lexeme, b.lexeme), ' | ')
+                        FROM stems a JOIN stems b ON a.lexeme < b.lexeme),
+                       (SELECT min(format('%%L', lexeme)) FROM stems HAVING count(*) = 1))::tsquery AS query)
+               SELECT * FROM ({matching}) matching
+               ORDER BY coverage DESC, distance, memory_id
+               LIMIT %(limit)s"""
+
+
+# A text's stems beyond these add little and square the pairs (10 stems: 45 pairs).
 _MAX_STEMS = 10
+
+
+def snapshot_filter(
+    tenant_id: UUID,
+    *,
+    known_at: datetime,
+    as_of: datetime,
+    include_superseded: bool,
+    topic: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+) -> tuple[str, dict[str, Any]]:
+    """The SQL (and its parameters) for the memories believed at `known_at` and true at `as_of`
+    (or started by then, with `include_superseded`), of the filters given; an absent scope
+    filter reads every scope."""
+    params: dict[str, Any] = {"tenant_id": tenant_id, "known_at": known_at, "as_of": as_of}
+    clauses = [
+        "tenant_id = %(tenant_id)s",
+        "recorded_at <= %(known_at)s AND (recorded_to IS NULL OR recorded_to > %(known_at)s)",
+        "valid_from <= %(as_of)s",
+    ]
+    if not include_superseded:
+        clauses.append("(valid_to IS NULL OR valid_to > %(as_of)s)")
+    for column, value in (("topic", topic), ("user_id", user_id), ("agent_id", agent_id)):
+        if value is not None:
+            clauses.append(f"{column} = %(filter_{column})s")
+            params[f"filter_{column}"] = value
+    return " AND ".join(clauses), params
 
 
 def select_memories(
@@ -510,50 +626,65 @@ def select_memories(
     topic: str | None,
     user_id: str | None = None,
     agent_id: str | None = None,
-    query_embedding: np.ndarray | None,
-    after: tuple[float | None, UUID] | None,
+    after: UUID | None,
     limit: int,
-) -> list[tuple[MemoryRow, float | None]]:
+) -> list[MemoryRow]:
     """One page of memories as believed at `known_at` and true at `as_of` (or started by then,
-    with `include_superseded`), newest first, or by similarity to a query."""
-    params: dict[str, Any] = {"tenant_id": tenant_id, "known_at": known_at, "as_of": as_of, "limit": limit}
-    clauses = [
-        "tenant_id = %(tenant_id)s",
-        "recorded_at <= %(known_at)s AND (recorded_to IS NULL OR recorded_to > %(known_at)s)",
-        "valid_from <= %(as_of)s",
-    ]
-    if not include_superseded:
-        clauses.append("(valid_to IS NULL OR valid_to > %(as_of)s)")
-    if topic is not None:
-        clauses.append("topic = %(topic)s")
-        params["topic"] = topic
-    # Exact filters; an absent filter reads every scope.
-    if user_id is not None:
-        clauses.append("user_id = %(user_id)s")
-        params["user_id"] = user_id
-    if agent_id is not None:
-        clauses.append("agent_id = %(agent_id)s")
-        params["agent_id"] = agent_id
-    if query_embedding is None:
-        if after is not None:
-            clauses.append("memory_id < %(after_id)s")
-            params["after_id"] = after[1]
-        sql = f"""SELECT {_MEMORY_COLUMNS}, NULL::float8 AS distance FROM memory_versions
-                  WHERE {" AND ".join(clauses)} ORDER BY memory_id DESC LIMIT %(limit)s"""
-    else:
-        params["q"] = query_embedding
-        cursor_clause = ""
-        if after is not None:
-            cursor_clause = "WHERE (distance, memory_id) > (%(after_distance)s, %(after_id)s)"
-            params["after_distance"], params["after_id"] = after
-        sql = f"""SELECT * FROM (
-                      SELECT {_MEMORY_COLUMNS}, (embedding <=> %(q)s)::float8 AS distance
-                      FROM memory_versions WHERE {" AND ".join(clauses)}) page
-                  {cursor_clause}
-                  ORDER BY distance, memory_id LIMIT %(limit)s"""
+    with `include_superseded`), newest first (by id, which is time-ordered), after `after`."""
+    where, params = snapshot_filter(
+        tenant_id,
+        known_at=known_at,
+        as_of=as_of,
+        include_superseded=include_superseded,
+        topic=topic,
+        user_id=user_id,
+        agent_id=agent_id,
+    )
+    if after is not None:
+        where += " AND memory_id < %(after_id)s"
+        params["after_id"] = after
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params)
-        return [(_row(r), r["distance"]) for r in cur.fetchall()]
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions WHERE {where}
+                ORDER BY memory_id DESC LIMIT %(limit)s""",
+            {**params, "limit": limit},
+        )
+        return [_row(r) for r in cur.fetchall()]
+
+
+def search_memories(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    query_embedding: np.ndarray,
+    query_text: str,
+    *,
+    known_at: datetime,
+    as_of: datetime,
+    include_superseded: bool,
+    topic: str | None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    depth: int = SEARCH_DEPTH,
+) -> list[RankedMemory]:
+    """The memories `select_memories` would list, ranked for a search: the fusion of the
+    nearest by vector and those sharing the query's words (`fused_ranking`), at most `depth`.
+
+    Every filter holds inside each list. The vector list is exact (never HNSW): over a pinned
+    snapshot it is the same on every page, and HNSW covers current versions only. A topic list
+    would add nothing: with a topic filter every list is of that topic already, and a query
+    text has no topic of its own."""
+    where, params = snapshot_filter(
+        tenant_id,
+        known_at=known_at,
+        as_of=as_of,
+        include_superseded=include_superseded,
+        topic=topic,
+        user_id=user_id,
+        agent_id=agent_id,
+    )
+    return fused_ranking(
+        conn, tenant_id, query_embedding, query_text, where, params, depth=depth, past_versions=True
+    )
 
 
 def memory_versions(
