@@ -67,9 +67,35 @@ def test_store_queries_with_the_wrong_tenant_find_nothing(db, two_tenants):
                 as_of=LATER,
                 include_superseded=True,
                 topic=None,
-                query_embedding=None,
                 after=None,
                 limit=100,
+            )
+            == []
+        )
+        assert (
+            store.find_candidates(
+                conn,
+                a,
+                embedding,
+                scope=store.UNSCOPED,
+                excluded_topics=[],
+                limit=3,
+                min_similarity=-1,
+                text="alice uses Vim",
+                topic="preferences",
+            )
+            == []
+        )
+        assert (
+            store.search_memories(
+                conn,
+                a,
+                embedding,
+                "alice uses Vim",
+                known_at=LATER,
+                as_of=LATER,
+                include_superseded=True,
+                topic=None,
             )
             == []
         )

@@ -141,11 +141,10 @@ def test_excluded_topics_never_reach_the_classifier(db, new_key):
             as_of=datetime.now(UTC),
             include_superseded=False,
             topic="health_medical",
-            query_embedding=None,
             after=None,
             limit=10,
         )
-    assert len(rows) == 1 and rows[0][0].is_current
+    assert len(rows) == 1 and rows[0].is_current
 
 
 def test_backdated_fact_is_stored_already_superseded(db, new_key):
