@@ -132,7 +132,7 @@ def test_cursors_are_signed_with_the_secrets_manager_key_in_aws(monkeypatch):
     parameters.clear_caches()
     try:
         tenant, now = uuid.uuid4(), datetime(2026, 5, 1, tzinfo=UTC)
-        position = MemoryCursor(f="fp", k=now, a=now, id=uuid.uuid4(), d=None)
+        position = MemoryCursor(f="fp", k=now, a=now, id=uuid.uuid4())
         cursor = cursors.encode(position, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT)
         decoded = cursors.decode(
             cursor, MemoryCursor, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT, expected_fingerprint="fp"

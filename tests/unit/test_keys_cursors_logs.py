@@ -14,7 +14,7 @@ from aurra_core.config import reset_config
 from aurra_core.errors import Unauthorized, ValidationFailed
 from aurra_core.key_check import parse_key
 from aurra_core.observability import redact_query
-from aurra_core.queries import AUDIT_ENDPOINT, MEMORIES_ENDPOINT, AuditCursor, MemoryCursor
+from aurra_core.queries import AUDIT_ENDPOINT, MEMORIES_ENDPOINT, AuditCursor, MemoryCursor, SearchCursor
 from functions.authorizer.handler import _bearer_key
 
 KEY = "aurra_0123456789ab_" + "A-b_" * 8
@@ -74,16 +74,30 @@ def cursor_secret(monkeypatch):
 
 def position() -> MemoryCursor:
     now = datetime(2026, 5, 1, tzinfo=UTC)
-    return MemoryCursor(f="fp", k=now, a=now, id=uuid.uuid4(), d=0.25)
+    return MemoryCursor(f="fp", k=now, a=now, id=uuid.uuid4())
 
 
 def test_a_cursor_reads_back_for_its_tenant_and_endpoint(cursor_secret):
     tenant = uuid.uuid4()
-    cursor = cursors.encode(position(), tenant_id=tenant, endpoint=MEMORIES_ENDPOINT)
+    given = position()
+    cursor = cursors.encode(given, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT)
     back = cursors.decode(
         cursor, MemoryCursor, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT, expected_fingerprint="fp"
     )
-    assert back.d == 0.25 and back.k.tzinfo is not None
+    assert back.id == given.id and back.k.tzinfo is not None
+    # a search's cursor carries its position in the fused list; a list's cursor is not one
+    searched = SearchCursor(f="fp", k=given.k, a=given.a, n=40, id=given.id)
+    cursor = cursors.encode(searched, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT)
+    assert (
+        cursors.decode(
+            cursor, SearchCursor, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT, expected_fingerprint="fp"
+        )
+        == searched
+    )
+    with pytest.raises(ValidationFailed, match="cursor"):
+        cursors.decode(
+            cursor, MemoryCursor, tenant_id=tenant, endpoint=MEMORIES_ENDPOINT, expected_fingerprint="fp"
+        )
 
 
 def test_another_tenants_or_endpoints_or_an_edited_cursor_is_refused(cursor_secret):
