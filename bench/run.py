@@ -1,7 +1,7 @@
-"""Aurra's benchmark suite: the write path, candidate search, cold start, model calls per write
+"""Aurra's benchmark suite: the write path, candidate search, search (GET ?q=), cold start, model calls per write
 and write throughput, against targets. See BENCHMARKS.md.
 
-    python bench/run.py [--quick|--full] [--only write,search,coldstart,calls,throughput]
+    python bench/run.py [--quick|--full] [--only write,search,query,coldstart,calls,throughput]
                         [--out bench/results/<name>.json]
 
 It starts its own embedded PostgreSQL with pgvector in a temp dir (never a developer's .aurra),
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import ROOT, Cluster, build_store, local_environment, log, make_keys
 
-SECTIONS = ("write", "search", "coldstart", "calls", "throughput")
+SECTIONS = ("write", "search", "query", "coldstart", "calls", "throughput")
 PROFILES = {
     "quick": {
         "sizes": [10_000],
@@ -125,20 +125,27 @@ def gap(value: float, limit: float) -> str:
 
 
 def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dict) -> None:
+    import memory_search
     import search
     import throughput
     import write_path
 
-    want_write, want_search, want_tp = (
+    want_write, want_search, want_query, want_tp = (
         ("write" in args.only),
         ("search" in args.only),
+        ("query" in args.only),
         ("throughput" in args.only),
     )
     quick_size = p["sizes"][0]
     plan = []
     for size in p["sizes"]:
         for shape in p["shapes"]:
-            if want_write or want_search or (want_tp and shape == "small" and size == quick_size):
+            if (
+                want_write
+                or want_search
+                or want_query
+                or (want_tp and shape == "small" and size == quick_size)
+            ):
                 plan.append((size, shape))
     for size, shape in plan:
         store = build_store(cluster, shape, size, rng, tenant_indexes=not args.no_tenant_indexes)
@@ -174,6 +181,12 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                     f"strategy with recall >= 0.99: {r['best_service_strategy']} -> "
                     f"{'right' if r['auto_right'] else 'WRONG'}"
                 )
+            if want_query:
+                log(f"  GET /agent/memories?q=, {p['queries']} queries (ms per query, one transaction each)")
+                log(f"    {'kind':<32}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
+                r = memory_search.run(store, p["queries"], rng, log)
+                r["shape_key"] = shape
+                results["query"].append(r)
             if want_write:
                 for level2 in (False, True):
                     r = write_path.run_direct(store, p["writes"], level2, rng)
@@ -323,6 +336,7 @@ def main() -> int:
         "stores": [],
         "write": [],
         "search": [],
+        "query": [],
         "throughput": [],
         "coldstart": {},
         "calls": {},
