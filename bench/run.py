@@ -353,7 +353,7 @@ def main() -> int:
             f"{machine['postgres']}, pgvector {machine['pgvector']} ({machine['postgres_settings']}); {machine['platform']}"
         )
         log(f"embedded PostgreSQL in {cluster.dir} (started in {cluster.start_s:.1f} s)")
-        if {"write", "search", "throughput"} & set(args.only):
+        if {"write", "search", "query", "throughput"} & set(args.only):
             run_stores(args, p, cluster, rng, results)
         if "coldstart" in args.only:
             import cold_start
