@@ -34,6 +34,13 @@ def post_raw(client: httpx.Client, path: str, text: str, **headers: str) -> http
     return client.post(path, content=text.encode(), headers={"Content-Type": "application/json", **headers})
 
 
+def test_a_search_text_postgresql_cannot_hold_is_refused(api):
+    client, _ = api()
+    for q in ("tea\x00", "\x00"):
+        refused(client.get("/agent/memories", params={"q": q}), 422, "q")
+    reads_still_work(client)
+
+
 def test_deeply_nested_metadata_is_refused_and_nothing_is_stored(api):
     client, _ = api()
     for body in (

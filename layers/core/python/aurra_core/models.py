@@ -387,6 +387,12 @@ class MemoryListQuery(BaseModel):
     limit: int = Field(default=20, ge=1, le=100)
     cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
+    @field_validator("q")
+    @classmethod
+    def _searchable(cls, value: str | None) -> str | None:
+        # The search text reaches PostgreSQL (its words are matched by full text).
+        return None if value is None else _storable_text(value, "q")
+
 
 class PointInTime(BaseModel):
     model_config = ConfigDict(extra="forbid")
