@@ -77,8 +77,10 @@ export interface Memory {
   agentId: string | null;
   /** The audit event that superseded this memory ("why was it retired?"); null while current. */
   supersededEventId: string | null;
-  /** Semantic similarity to the query: only on `memories.search` results. */
+  /** Cosine similarity to the query: only on `memories.search` results. */
   score?: number;
+  /** The fused score (meaning and shared words) search results are ordered by: only on `memories.search` results. */
+  relevance?: number;
 }
 
 /** One recorded state of a memory's validity, and when Aurra recorded it. */

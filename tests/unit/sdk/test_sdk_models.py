@@ -136,7 +136,7 @@ def test_memory_repr_leaves_out_empty_optional_fields() -> None:
     memory = Memory.model_validate(memory_json())
     text = repr(memory)
     assert text.startswith(f"Memory(id='{MEMORY_ID}', content='alice switched to Emacs', topic='preferences'")
-    for absent in ("metadata=", "valid_to=", "superseded_by=", "supersedes=", "score="):
+    for absent in ("metadata=", "valid_to=", "superseded_by=", "supersedes=", "score=", "relevance="):
         assert absent not in text
     scored = Memory.model_validate(memory_json(score=0.87, metadata={"source": "chat"}))
     assert "score=0.87" in repr(scored)

@@ -124,11 +124,11 @@ def test_include_superseded_false_is_sent(client, server) -> None:
 
 
 def test_search_is_a_get_with_q(client, server) -> None:
-    server.reply(200, {"memories": [memory_json(score=0.91)], "next_cursor": None})
+    server.reply(200, {"memories": [memory_json(score=0.91, relevance=0.024)], "next_cursor": None})
     results = list(client.memories.search("which editor does alice use?", limit=5))
     assert server.last.method == "GET" and server.last.url.path == "/agent/memories"
     assert params(server) == {"q": "which editor does alice use?", "limit": "5"}
-    assert results[0].score == 0.91
+    assert results[0].score == 0.91 and results[0].relevance == 0.024
 
 
 def test_search_page(client, server) -> None:

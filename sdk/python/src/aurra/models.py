@@ -159,8 +159,9 @@ class Memory(AurraModel):
     """One fact, with its valid time (`valid_from`/`valid_to`) and transaction time (`recorded_at`).
 
     `user_id` and `agent_id` are the scope it was written in (None when the write gave none).
-    `score` is set only on search results. `superseded_event_id` is the audit
-    event that superseded it (None while current).
+    On search results only: `score`, the cosine similarity to the query, and `relevance`, the
+    fused score (meaning and shared words) the results are ordered by. `superseded_event_id` is
+    the audit event that superseded it (None while current).
     """
 
     id: str
@@ -177,6 +178,7 @@ class Memory(AurraModel):
     agent_id: str | None = None
     superseded_event_id: str | None = None
     score: float | None = None
+    relevance: float | None = None
 
 
 class MemoryVersion(AurraModel):

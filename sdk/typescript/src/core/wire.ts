@@ -108,6 +108,8 @@ export function readMemory(value: unknown, path = "memory"): Memory {
   };
   const score = nullableNum(o, "score", path);
   if (score !== null) memory.score = score;
+  const relevance = nullableNum(o, "relevance", path);
+  if (relevance !== null) memory.relevance = relevance;
   return memory;
 }
 

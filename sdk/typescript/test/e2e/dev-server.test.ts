@@ -183,6 +183,7 @@ describe("the SDK against aurra dev", () => {
     const [best] = await client.memories.searchPage("ramen", { limit: 1 }).then((page) => page.memories);
     assert.equal(best?.content, "User likes ramen");
     assert.equal(typeof best?.score, "number");
+    assert.equal(typeof best?.relevance, "number");
   });
 
   it("scopes: userId and agentId partition supersession, filter lists and the audit trail", async () => {

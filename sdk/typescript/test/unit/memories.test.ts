@@ -307,8 +307,8 @@ describe("memories reads", () => {
     await assert.rejects(memories.get(""), InvalidArgumentError);
   });
 
-  it("list and search send their filters in snake_case; search results carry a score", async () => {
-    const mock = new MockFetch().reply(json({ memories: [wireMemory({ score: 0.83 })], next_cursor: null }));
+  it("list and search send their filters in snake_case; search results carry a score and a relevance", async () => {
+    const mock = new MockFetch().reply(json({ memories: [wireMemory({ score: 0.83, relevance: 0.024 })], next_cursor: null }));
     const memories = client(mock).memories;
     const found = await memories
       .search("which editor?", {
@@ -332,6 +332,7 @@ describe("memories reads", () => {
       limit: "5",
     });
     assert.equal(found[0]?.score, 0.83);
+    assert.equal(found[0]?.relevance, 0.024);
     assert.throws(() => memories.search("  "), InvalidArgumentError);
     assert.throws(() => memories.list({ asOf: new Date(Number.NaN) }), InvalidArgumentError);
   });

@@ -289,7 +289,8 @@ class Memories(SyncResource):
         include_superseded: bool | None = None,
         limit: int | None = None,
     ) -> Pager[Memory, MemoryPage]:
-        """Memories ranked by semantic similarity to `q`, each with a `score`, fetched page by page."""
+        """Memories ranked by meaning and shared words for `q` (at most 200), each with a `score`
+        (cosine similarity) and a `relevance` (the fused score they are ordered by), page by page."""
         calls = _page_calls(
             q=q,
             topic=topic,
@@ -476,7 +477,8 @@ class AsyncMemories(AsyncResource):
         include_superseded: bool | None = None,
         limit: int | None = None,
     ) -> AsyncPager[Memory, MemoryPage]:
-        """Memories ranked by similarity to `q`, for `async for`, fetched page by page."""
+        """Memories ranked by meaning and shared words for `q` (at most 200), for `async for`,
+        fetched page by page."""
         calls = _page_calls(
             q=q,
             topic=topic,
