@@ -54,6 +54,7 @@ _ERROR_DESCRIPTIONS = {
     413: "The body is too large",
     422: "Validation failed",
     429: "Rate limited",
+    431: "Request headers over 32 KiB (aurra dev; API Gateway refuses them before any handler)",
     500: "Internal error",
     503: "The database or fact extraction is unavailable; nothing was written; retry after Retry-After seconds",
 }
@@ -69,7 +70,7 @@ def documented(success: dict[int, Any], *errors: int) -> dict[int, dict[str, Any
         }
         for code, model in success.items()
     }
-    for code in sorted({400, 401, 404, 413, 422, 429, 500, 503, *errors}):
+    for code in sorted({400, 401, 404, 413, 422, 429, 431, 500, 503, *errors}):
         responses[code] = {
             "description": _ERROR_DESCRIPTIONS[code],
             "content": {"application/json": {"model": ErrorEnvelope}},
