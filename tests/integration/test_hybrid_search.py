@@ -291,9 +291,11 @@ def test_a_changed_ranking_refuses_the_cursor(db, new_key):
 
 
 def test_the_word_list_of_any_snapshot_is_served_by_the_full_text_indexes(db, new_key):
-    """A search's snapshot admits versions no longer current: they are read through the index
-    over them (migration 0008), and the current ones through theirs (0007), never by computing
-    the words of every row of the tenant."""
+    """A search's snapshot admits versions no longer current: their words are matched through
+    the index over them (migration 0008), the current ones' through theirs (0007), never by
+    computing the words of every row of the tenant. As the service role too: under row-level
+    security PostgreSQL does not use an index for the full-text match (its operator is not
+    leakproof), so the lookup runs in aurra_word_matches (0009) and the rows come by primary key."""
     caller, _ = new_key()
     with db.transaction() as conn:
         now = store.write_clock(conn)
@@ -313,6 +315,18 @@ def test_the_word_list_of_any_snapshot_is_served_by_the_full_text_indexes(db, ne
                     "valid_to": now if closed else None,
                 },
             )
+    with db.transaction() as conn:
+        conn.execute("ANALYZE memory_versions")
+        lookup = "\n".join(
+            row[0]
+            for row in conn.execute(
+                """EXPLAIN SELECT version_id FROM memory_versions
+                   WHERE to_tsvector('english'::regconfig, content) @@ '(lisbon & leas)'::tsquery
+                     AND tenant_id = %(t)s AND (recorded_to IS NOT NULL OR valid_to IS NOT NULL)""",
+                {"t": caller.tenant_id},
+            ).fetchall()
+        )
+    assert "memory_versions_past_content_words" in lookup, lookup
     where, params = store.snapshot_filter(
         caller.tenant_id,
         known_at=datetime.now(UTC),
@@ -322,15 +336,40 @@ def test_the_word_list_of_any_snapshot_is_served_by_the_full_text_indexes(db, ne
         user_id=None,
         agent_id=None,
     )
-    with db.transaction() as conn:
-        conn.execute("ANALYZE memory_versions")
+    statement_params = {
+        **params,
+        "q": unit(12),
+        "text": LEASE,
+        "max_stems": 10,
+        "limit": 200,
+        "past_versions": True,
+    }
+    with db.tenant_transaction(caller.tenant_id) as conn:
         plan = "\n".join(
             row[0]
             for row in conn.execute(
-                f"EXPLAIN {store.word_list_sql(where, past_versions=True)}",
-                {**params, "q": unit(12), "text": LEASE, "max_stems": 10, "limit": 200},
-                prepare=False,
+                f"EXPLAIN {store.word_list_sql(where)}", statement_params, prepare=False
             ).fetchall()
         )
-    assert "memory_versions_current_content_words" in plan, plan
-    assert "memory_versions_past_content_words" in plan, plan
+        found = conn.execute(store.word_list_sql(where), statement_params, prepare=False).fetchall()
+    assert "Index Cond: (version_id = ANY" in plan and "memory_versions_pkey" in plan, plan
+    assert "@@" not in plan and "Seq Scan on memory_versions" not in plan, plan
+    assert len(found) == 6  # 3 current and 3 closed versions share "Lisbon" and "lease"
+
+
+def test_the_word_lookup_keeps_to_the_transactions_tenant(db, new_key):
+    """aurra_word_matches runs as the owner, past the policy: it answers for the tenant the
+    transaction names, and for no other."""
+    caller, _ = new_key()
+    other, _ = new_key()
+    with db.transaction() as conn:
+        theirs = put(conn, other.tenant_id, f"User signed the {LEASE}", unit(13))
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        asked = conn.execute(
+            "SELECT * FROM aurra_word_matches(%s, '(lisbon & leas)'::tsquery, true)", (other.tenant_id,)
+        ).fetchall()
+    with db.tenant_transaction(other.tenant_id) as conn:
+        own = conn.execute(
+            "SELECT * FROM aurra_word_matches(%s, '(lisbon & leas)'::tsquery, true)", (other.tenant_id,)
+        ).fetchall()
+    assert asked == [] and own == [(theirs.version_id,)]

@@ -409,9 +409,6 @@ SEARCH_DEPTH = 200
 
 # The versions candidate search reads, and the predicate of the partial indexes over them.
 _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
-# The complement: every other version (closed in transaction or in valid time). Written exactly
-# as the predicate of the full-text index over them (migration 0008), so the planner uses it.
-_PAST = "(recorded_to IS NOT NULL OR valid_to IS NOT NULL)"
 
 
 @dataclass(frozen=True)
@@ -552,34 +549,40 @@ def _word_list(
     cosine similarity. One shared word of several is not enough: a word like "user" is in
     nearly every memory, and full-text ranking knows no word's rarity.
 
-    Current versions are read through the GIN index over them (migration 0007); with
-    `past_versions`, the others through the index over the rest (0008), never a scan that
-    computes every row's words."""
-    params = {**where_params, "q": embedding, "text": text, "max_stems": _MAX_STEMS, "limit": limit}
+    The matches come from the GIN indexes through aurra_word_matches (migration 0009): current
+    versions (0007) and, with `past_versions`, the others (0008); never a scan that computes
+    every row's words. `where_params` must name the tenant (`tenant_id`)."""
+    params = {
+        **where_params,
+        "q": embedding,
+        "text": text,
+        "max_stems": _MAX_STEMS,
+        "limit": limit,
+        "past_versions": past_versions,
+    }
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(word_list_sql(where, past_versions=past_versions), params, prepare=False)
+        cur.execute(word_list_sql(where), params, prepare=False)
         return [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
 
 
-def word_list_sql(where: str, *, past_versions: bool) -> str:
-    """The word list's statement (parameters: `where`'s, q, text, max_stems, limit)."""
-    arms = [_CURRENT, _PAST] if past_versions else [_CURRENT]
-    matching = " UNION ALL ".join(
-        f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance,
-                   ts_rank_cd(to_tsvector('english'::regconfig, content), words.query, 1) AS coverage
-            FROM memory_versions, words
-            WHERE words.query IS NOT NULL AND to_tsvector('english'::regconfig, content) @@ words.query
-              AND {arm} AND {where}"""
-        for arm in arms
-    )
+def word_list_sql(where: str) -> str:
+    """The word list's statement (parameters: `where`'s with tenant_id, q, text, max_stems,
+    limit, past_versions). The index lookup is aurra_word_matches, run as the table's owner:
+    under row-level security PostgreSQL would not use the GIN index for the full-text match
+    (not a leakproof operator), so the rows are read here by primary key, through the policy."""
     return f"""WITH stems AS (
                    SELECT lexeme FROM unnest(to_tsvector('english', %(text)s)) LIMIT %(max_stems)s),
-               words AS (
+               words AS MATERIALIZED (
                    SELECT coalesce(
                        (SELECT string_agg(format('(%%L & %%L)', a.lexeme, b.lexeme), ' | ')
                         FROM stems a JOIN stems b ON a.lexeme < b.lexeme),
                        (SELECT min(format('%%L', lexeme)) FROM stems HAVING count(*) = 1))::tsquery AS query)
-               SELECT * FROM ({matching}) matching
+               SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance,
+                      ts_rank_cd(to_tsvector('english'::regconfig, content), words.query, 1) AS coverage
+               FROM memory_versions, words
+               WHERE version_id = ANY(ARRAY(
+                         SELECT aurra_word_matches(%(tenant_id)s, (SELECT query FROM words), %(past_versions)s)))
+                 AND {where}
                ORDER BY coverage DESC, distance, memory_id
                LIMIT %(limit)s"""
 
