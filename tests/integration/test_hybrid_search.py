@@ -373,3 +373,32 @@ def test_the_word_lookup_keeps_to_the_transactions_tenant(db, new_key):
             "SELECT * FROM aurra_word_matches(%s, '(lisbon & leas)'::tsquery, true)", (other.tenant_id,)
         ).fetchall()
     assert asked == [] and own == [(theirs.version_id,)]
+
+
+def test_candidates_find_word_matches_as_the_service_role(db, new_key):
+    """The write path's candidate search runs as the service role, under row-level security:
+    the word list still lifts a memory the vector ranks fourth (the same case as in
+    test_hybrid_candidates.py, which runs as the owner)."""
+    caller, _ = new_key()
+    query = unit(14)
+    with db.transaction() as conn:
+        closer = [
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 5000 + i, 0.8)).memory_id
+            for i in range(3)
+        ]
+        target = put(
+            conn, caller.tenant_id, "User renewed the Lisbon apartment lease", near(query, 5010, 0.6)
+        )
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        found = store.find_candidates(
+            conn,
+            caller.tenant_id,
+            query,
+            scope=store.UNSCOPED,
+            excluded_topics=[],
+            limit=3,
+            min_similarity=0.1,
+            text="User's Lisbon lease ends in May",
+        )
+    ids = [row.memory_id for row, _ in found]
+    assert target.memory_id in ids and set(ids) <= {target.memory_id, *closer}
