@@ -146,7 +146,11 @@ def stem(word: str) -> str:
 
 
 def _money(match: re.Match[str]) -> str:
-    amount = float(match.group(2).replace(",", ""))
+    return _money_amount(match.group(2), match.group(3))
+
+
+def _money_amount(digits: str, multiplier: str | None) -> str:
+    amount = float(digits.replace(",", ""))
     mult = {
         "k": 1e3,
         "thousand": 1e3,
@@ -157,7 +161,7 @@ def _money(match: re.Match[str]) -> str:
         "bn": 1e9,
         "billion": 1e9,
     }
-    amount *= mult.get((match.group(3) or "").strip(), 1)
+    amount *= mult.get((multiplier or "").strip(), 1)
     return f" money_{round(amount)} "
 
 
@@ -197,8 +201,42 @@ _PHRASES = [(re.compile(pattern), replacement) for pattern, replacement in lex.P
 _STATE_CODES_RE = re.compile(r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\s*(?:\d{5})?\s*(?:$|[,.;]))")
 
 
+_UNIT_WORDS = "one|two|three|four|five|six|seven|eight|nine"
+_BELOW_100 = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:" + _UNIT_WORDS + r"))?|"
+    r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|" + _UNIT_WORDS + ")"
+)
+# "four hundred and twenty", "twenty-five": one number, not three
+_COMPOUND_NUMBER_RE = re.compile(
+    rf"\b(?:({_UNIT_WORDS}|a) hundred(?:(?: and)? ({_BELOW_100}))?|"
+    r"(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](" + _UNIT_WORDS + r"))\b"
+)
+
+
+def _below_100(words: str) -> int:
+    return sum(_NUMBER_WORDS[word] for word in re.split(r"[ -]", words))
+
+
+def _compound_number(match: re.Match[str]) -> str:
+    if match.group(3):
+        return str(_NUMBER_WORDS[match.group(3)] + _NUMBER_WORDS[match.group(4)])
+    hundreds = 1 if match.group(1) == "a" else _NUMBER_WORDS[match.group(1)]
+    return str(hundreds * 100 + (_below_100(match.group(2)) if match.group(2) else 0))
+
+
 def _number_words(text: str) -> str:
+    text = _COMPOUND_NUMBER_RE.sub(_compound_number, text)
     return _NUMBER_WORDS_RE.sub(lambda match: str(_NUMBER_WORDS[match.group(1)]), text)
+
+
+# "400 euros", "2k dollars": money written out, as "€400" is
+_MONEY_WORDS_RE = re.compile(
+    r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|quid)\b"
+)
+
+
+def _money_words(text: str) -> str:
+    return _MONEY_WORDS_RE.sub(lambda match: _money_amount(match.group(1), match.group(2)), text)
 
 
 def fold(text: str) -> str:
@@ -277,11 +315,21 @@ def _canonical_phrases(text: str) -> str:
         text = pattern.sub(repl, text)
     text = re.sub(r"\b(?:went|is|are|now|goes|going) live\b", "ga", text)
     # number words (after phrases, so "two-factor" is gone)
-    text = _number_words(text)
+    text = _money_words(_number_words(text))
     text = re.sub(r"\b(\d+)-(\w)", r"\1 \2", text)
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     text = re.sub(r"\b(\d+)(gb|tb|mb|mg|ml|kg|km|mi|in|inch|cm|mm|hz|ghz|k)\b", r"\1 \2", text)
     return text
+
+
+def _hour_range(match: re.Match[str]) -> str:
+    """ "9 to 5" is a range of hours; "from 30 to 22" is not."""
+    if int(match.group(1)) > 24 or int(match.group(4)) > 24:
+        return str(match.group(0))
+    return (
+        f" hours_{_clock(int(match.group(1)), int(match.group(2) or 0), match.group(3) or 'am')}_"
+        f"{_clock(int(match.group(4)), int(match.group(5) or 0), match.group(6) or 'pm')} "
+    )
 
 
 def _mark_times(text: str) -> str:
@@ -289,10 +337,7 @@ def _mark_times(text: str) -> str:
     # hour ranges, then times ("9am pacific" keeps its UTC twin for comparisons across zones)
     text = re.sub(
         r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm)?\s?(?:to|-|until|till)\s?(\d{1,2})(?::(\d\d))?\s?(am|pm)?\b(?!\s*(?:seats|people|users|kids|years|days|weeks))",
-        lambda match: (
-            f" hours_{_clock(int(match.group(1)), int(match.group(2) or 0), match.group(3) or 'am')}_"
-            f"{_clock(int(match.group(4)), int(match.group(5) or 0), match.group(6) or 'pm')} "
-        ),
+        _hour_range,
         text,
     )
     text = re.sub(r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm|a\.m\.|p\.m\.)", _time_token, text)

@@ -27,10 +27,11 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import Fact, analyze
+from aurra_core.classifiers.rules_paraphrase import paraphrase
 from aurra_core.models import Verdict
 from aurra_core.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v3"
+MODEL_ID = "aurra-rules-v4"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -198,10 +199,12 @@ def _names_in(fact: Fact) -> set[str]:
     return {canon(new)[0] for new in fact.names}
 
 
-def subject_relation(old: Fact, new: Fact) -> tuple[str, str]:
+Relation = tuple[str, str]  # same | compatible | describes | different, and why
+
+
+def subject_relation(old: Fact, new: Fact) -> Relation:
     """same | compatible | describes | different, with a short reason."""
     subject_old, subject_new = old.subject, new.subject
-    terms_old_wide, terms_new_wide = old.term_set | _names_in(old), new.term_set | _names_in(new)
     if (
         subject_new.relations
         and subject_new.relations[-1] in _AGENT_NOUNS
@@ -211,40 +214,54 @@ def subject_relation(old: Fact, new: Fact) -> tuple[str, str]:
         # "The vet put the cat on a wet-food diet": the vet acts on the subject's affairs
         return "compatible", f"the {subject_new.relations[-1]} acts on the subject's behalf"
     if subject_old.relations != subject_new.relations:
-        if subject_new.relations and not subject_old.relations:
-            rel = subject_new.relations[-1]
-            if rel in terms_old_wide or ({canon(a)[0] for a in subject_new.apposition} & terms_old_wide):
-                return "describes", f"the new fact is about the {rel} the old one mentions"
-        if (
-            subject_old.relations
-            and subject_new.kind == "name"
-            and set(subject_new.key) & {canon(a)[0] for a in subject_old.apposition}
-        ):
-            return "same", "same person named in both"
-        if (
-            subject_old.relations
-            and not subject_new.relations
-            and subject_new.kind in ("none", "pronoun")
-            and not subject_new.key
-        ):
-            return "compatible", "subject left implicit"
-        who_o = (
-            "'s ".join(("the subject", *subject_old.relations)) if subject_old.relations else "the subject"
-        )
-        who_n = (
-            "'s ".join(("the subject", *subject_new.relations)) if subject_new.relations else "the subject"
-        )
-        return "different", f"different people ({who_o} vs {who_n})"
+        return _related_people(old, new)
     kinds = {subject_old.kind, subject_new.kind}
     if "none" in kinds or "pronoun" in kinds:
         return "compatible", "subject left implicit"
     if subject_old.kind == subject_new.kind == "principal":
         return "same", "same subject"
-    if {subject_old.kind, subject_new.kind} == {"principal", "name"}:
+    if kinds == {"principal", "name"}:
         name = subject_new if subject_new.kind == "name" else subject_old
         other_terms = old.term_set if subject_new.kind == "name" else new.term_set
+        other_slot = set((subject_old if subject_new.kind == "name" else subject_new).slot)
+        if len(other_slot) >= 2 and set(name.key) <= other_slot:
+            return "same", "the one the other fact names by its name"  # "User's dog Max" / "Max"
         if set(name.key) & other_terms:
             return "describes", "the new fact is about someone the old fact names"
+    return _named_or_thing_subjects(old, new)
+
+
+def _related_people(old: Fact, new: Fact) -> Relation:
+    """The facts name different chains of relations ("User" vs "User's sister")."""
+    subject_old, subject_new = old.subject, new.subject
+    if subject_new.relations and not subject_old.relations:
+        rel = subject_new.relations[-1]
+        terms_old_wide = old.term_set | _names_in(old)
+        if rel in terms_old_wide or ({canon(a)[0] for a in subject_new.apposition} & terms_old_wide):
+            return "describes", f"the new fact is about the {rel} the old one mentions"
+    if (
+        subject_old.relations
+        and subject_new.kind == "name"
+        and set(subject_new.key) & {canon(a)[0] for a in subject_old.apposition}
+    ):
+        return "same", "same person named in both"
+    if (
+        subject_old.relations
+        and not subject_new.relations
+        and subject_new.kind in ("none", "pronoun")
+        and not subject_new.key
+    ):
+        return "compatible", "subject left implicit"
+    who_old = "'s ".join(("the subject", *subject_old.relations))
+    who_new = "'s ".join(("the subject", *subject_new.relations))
+    return "different", f"different people ({who_old} vs {who_new})"
+
+
+def _named_or_thing_subjects(old: Fact, new: Fact) -> Relation:
+    """Two named subjects, two things, or a thing and a name."""
+    subject_old, subject_new = old.subject, new.subject
+    terms_old_wide, terms_new_wide = old.term_set | _names_in(old), new.term_set | _names_in(new)
+    kinds = {subject_old.kind, subject_new.kind}
     if subject_old.kind == "name" and subject_new.kind == "name":
         if set(subject_old.key) & set(subject_new.key):
             return "same", "same named subject"
@@ -260,21 +277,18 @@ def subject_relation(old: Fact, new: Fact) -> tuple[str, str]:
         if set(subject_old.key) & terms_new_wide or set(subject_new.key) & terms_old_wide:
             return "compatible", "the subject of one appears in the other"
         return "different", "different subjects"
-    if "thing" in kinds and "name" in kinds:
+    if kinds == {"thing", "name"}:
         thing, name = (
             (subject_old, subject_new) if subject_old.kind == "thing" else (subject_new, subject_old)
         )
         if set(thing.key) & set(name.key):
             return "same", "same subject"
-        other = terms_new_wide if subject_old.kind == "thing" else terms_old_wide
-        if (
-            set(name.key) & (terms_old_wide if subject_old.kind == "thing" else terms_new_wide)
-            or set(thing.key) & other
-        ):
+        terms_of_thing_fact = terms_old_wide if subject_old.kind == "thing" else terms_new_wide
+        terms_of_name_fact = terms_new_wide if subject_old.kind == "thing" else terms_old_wide
+        if set(name.key) & terms_of_thing_fact or set(thing.key) & terms_of_name_fact:
             return "compatible", "the subject of one appears in the other"
         if len(thing.key) == 1:
             return "different", "different subjects"
-        return "compatible", "subjects not clearly related"
     return "compatible", "subjects not clearly related"
 
 
@@ -617,6 +631,29 @@ def _restatement(pair: Pair) -> Decision | None:
     return None
 
 
+def _negated_restatement(pair: Pair) -> Decision | None:
+    """'allergic to penicillin' -> 'not allergic to penicillin': the old fact said, then denied."""
+    denied_old, denied_new = evidence.negated(pair.old), evidence.negated(pair.new)
+    if denied_old == denied_new or not pair.core_old or not pair.core_old <= pair.core_new:
+        return None
+    if evidence.typed_values(pair.new) - evidence.typed_values(pair.old):
+        return None  # "doesn't drink coffee after 3pm": a part of the old fact, not all of it
+    if denied_new:
+        if not _negates_term(pair.new, pair.core_old):
+            return None  # "prefers email for anything that isn't urgent": the negation is elsewhere
+        return (Verdict.CONTRADICTS, 0.9, "the new fact denies what the old one states")
+    return (Verdict.CONTRADICTS, 0.8, "the new fact states what the old one denied")
+
+
+def _negates_term(fact: Fact, terms: set[str]) -> bool:
+    """Whether a negation in the fact governs one of the terms (within the next four words)."""
+    words = [term for token in fact.tokens for term in canon(token)]
+    return any(
+        word in lex.NEGATIONS and set(words[index + 1 : index + 5]) & terms
+        for index, word in enumerate(words)
+    )
+
+
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
@@ -676,7 +713,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
             f"a short stay ('{temporary.group(0)}') doesn't change where they live",
         )
     subset = _PART_OF.search(new.text)
-    if subset and canon(subset.group(1))[0] in old.term_set | {"them", "those", "these"}:
+    if subset and canon(subset.group(1))[0] in old.term_set | {"them", "those", "these"} and not pair.ending:
         return (
             Verdict.SUPPLEMENTS,
             0.8,
@@ -689,7 +726,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
             0.85,
             "a differently qualified slot (e.g. work vs personal) holds its own value",
         )
-    if slot == "attribute":
+    if slot == "attribute" and not pair.ending:
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
         return (Verdict.SUPPLEMENTS, 0.75, "about a part of what the old fact names")
@@ -708,6 +745,12 @@ def _changed(pair: Pair) -> Decision | None:
     completed = _completion(old, new)
     if completed:
         return (Verdict.CONTRADICTS, 0.9, completed)
+    moved = _moved_elsewhere(old, new)
+    if moved:
+        return (Verdict.CONTRADICTS, 0.9, moved)
+    from_to = _from_old_value(old, new)
+    if from_to:
+        return (Verdict.CONTRADICTS, 0.92, from_to)
     transition = _state_transition(old, new, pair.relation)
     if transition:
         confidence = 0.9 if pair.change or pair.relation == "same" else 0.86
@@ -725,6 +768,9 @@ def _unchanged(pair: Pair) -> Decision:
         return (Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
     if pair.relation == "describes":
         return (Verdict.SUPPLEMENTS, 0.8, pair.why)
+    restated = paraphrase(old, new, pair.core_old, pair.core_new, _expand)
+    if restated:
+        return restated
     if set(new.subject.slot) & (body_old - set(old.subject.slot)):
         return (Verdict.SUPPLEMENTS, 0.8, "describes the thing the old fact names")
     for name, old_values in frame_values(old).items():
@@ -760,6 +806,7 @@ def _loosely_related(pair: Pair) -> Decision:
 _STAGES = (
     _other_subject,
     _restatement,
+    _negated_restatement,
     _independent_or_hedged,
     _reverted_or_counted,
     _history,
@@ -855,6 +902,9 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     }
     if old.subject.kind == "name":
         old_values -= set(old.subject.key)
+    elif old.subject.kind == "thing":
+        # "The dog walker comes on weekdays" -> "stopped the dog walker": the thing itself ended
+        old_values |= set(old.subject.key) - _FRAME_STEMS
     old_negative = _first(_OLD_NEGATIVE, old.text)
     for clause in re.split(r";|,? but ", new.text):
         for pattern in _ENDING:
@@ -882,6 +932,41 @@ def _completion(old: Fact, new: Fact) -> str | None:
         f"'{sorted(ongoing)[0]}' in the old fact is an ongoing state that the new one says ended "
         f"('{done.group(0)}', same '{sorted(anchor)[0]}')"
     )
+
+
+_FROM_TO = re.compile(lex.FROM_TO)
+
+
+def _from_old_value(old: Fact, new: Fact) -> str | None:
+    """'Acme has 30 seats' -> 'Acme reduced its seats from 30 to 22': the new fact names the old
+    value as where the change started, and a value the old fact does not have as where it ended."""
+    for match in _FROM_TO.finditer(new.text):
+        start = set(_terms(match.group("x"))) - _FRAME_STEMS
+        end = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS
+        if any(term.startswith("year_") for term in start):
+            continue  # "from 2015 to 2019" is a past period
+        if start and end and start <= old.term_set and not (end & old.term_set):
+            return (
+                f"the new fact says it changed from {' '.join(sorted(start))} (the old value) "
+                f"to {' '.join(sorted(end))}"
+            )
+    return None
+
+
+_MOVED_HOME = re.compile(lex.MOVED_HOME)
+_RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown"})
+
+
+def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
+    """'lives in Leeds' -> 'finished the move; I'm in Manchester now': a move ends the old home,
+    unless the new fact still names the old place."""
+    old_place = frame_values(old).get("location", set())
+    if not (old.term_set & _RESIDENCE_TERMS or old_place):
+        return None
+    move = _MOVED_HOME.search(new.text)
+    if not move or (old_place & new.term_set):
+        return None
+    return f"the new fact says they moved ('{move.group(0)}'), which ends the home the old fact states"
 
 
 def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
@@ -969,9 +1054,10 @@ _SWITCHED_TO = re.compile(lex.SWITCHED_TO)
 def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
     """'has 2 kids' -> 'welcomed a third baby': the stated count changed."""
     ordinals = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
-    for match in re.finditer(r"\b(second|third|fourth|fifth|sixth) (?:\w+ )?(\w+)", new.text):
-        unit = canon(match.group(2))[0]
-        if unit in old.counts and ordinals[match.group(1)] - 1 in old.counts[unit]:
+    for match in re.finditer(r"\b(second|third|fourth|fifth|sixth) (\w+)(?: (\w+))?", new.text):
+        units = [canon(word)[0] for word in match.groups()[1:] if word]
+        unit = next((unit for unit in units if unit in old.counts), "")
+        if unit and ordinals[match.group(1)] - 1 in old.counts[unit]:
             previous = ordinals[match.group(1)] - 1
             return (
                 Verdict.CONTRADICTS,

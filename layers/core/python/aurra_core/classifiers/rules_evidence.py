@@ -57,7 +57,8 @@ def negated_old_value(old: Fact, new: Fact) -> str | None:
 
 
 def negated(fact: Fact) -> bool:
-    return bool(set(fact.tokens) & _NEGATION_STEMS)
+    """A negation as written, or one a word stands for ("teetotal" reads "not drink alcohol")."""
+    return bool((set(fact.tokens) | fact.term_set) & _NEGATION_STEMS)
 
 
 def past_period(fact: Fact) -> str | None:
@@ -93,7 +94,8 @@ def names_missing(fact: Fact, other: Fact) -> set[str]:
         for token in tokenize(normalize(name))  # "NYC" reads "new york", as in the text
         for term in canon(token)
     }
-    return names - _NOT_NAMES - other.term_set
+    # a name that reads as a typed value ("September" is month_9) is compared as one
+    return {name for name in names - _NOT_NAMES - other.term_set if "_" not in name}
 
 
 _CALENDAR_WORDS = frozenset(

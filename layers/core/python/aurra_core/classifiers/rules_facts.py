@@ -118,7 +118,9 @@ _ADVERBS = frozenset(
     nowadays lately anymore fromnowon
     actually apparently reportedly officially then so and but well ok okay""".split()
 )
-_IMPERATIVES = frozenset("reach contact call email text ping send note remember put use please".split())
+_IMPERATIVES = frozenset(
+    "reach contact call email text ping send note remember put use please reply respond answer write address".split()
+)
 _NP_STOP = _AUX | _PREPOSITIONS | {",", ";", ":", "'s", '"', "(", ")", "and", "who", "which", "that"}
 _NOUNISH = frozenset("work home side day call type play run drive use plan pay".split())
 

@@ -171,6 +171,36 @@ SYNONYMS = {
     "teetotaller": "not drink alcohol",
     "booze": "alcohol",
     "halal": "halal",
+    # units and abbreviations
+    "gig": "gb",
+    "gigs": "gb",
+    "gigabyte": "gb",
+    "gigabytes": "gb",
+    "terabyte": "tb",
+    "terabytes": "tb",
+    "megabyte": "mb",
+    "megabytes": "mb",
+    "memory": "ram",
+    "kilo": "kg",
+    "kilos": "kg",
+    "kilogram": "kg",
+    "kilograms": "kg",
+    "kilometer": "km",
+    "kilometers": "km",
+    "kilometre": "km",
+    "kilometres": "km",
+    "lbs": "lb",
+    "hrs": "hours",
+    "hr": "hour",
+    "mins": "minutes",
+    "min": "minute",
+    "yrs": "years",
+    "yr": "year",
+    "approx": "about",
+    "mon-fri": "weekdays",
+    "smoker": "smoking",
+    "smokes": "smoking",
+    "drinker": "drinking",
     "reside": "live",
     "resides": "live",
     "residing": "live",
@@ -224,6 +254,9 @@ PHRASES = [
     (r"\bgoogle pay\b", "googlepay"),
     (r"\bcar ?sharing\b", "carsharing"),
     (r"\bnet[- ]?(\d+)\b", r"net\1"),
+    (r"\bper (month|week|year)\b", r"\1ly"),
+    (r"\bper day\b", "daily"),
+    (r"\bper hour\b", "hourly"),
     (r"\bfrom now on\b", "fromnowon"),
     (r"\bthese days\b|\bnowadays\b", "nowadays"),
     (r"\bno longer\b", "nolonger"),
@@ -526,7 +559,7 @@ HEDGES = [
     r"\bprobably\b",
     r"\bplan(?:s|ning)? (?:to|on)\b",
     r"\bintends? to\b",
-    r"\bwants? to\b",
+    r"\bwants? to\b(?! be (?:called|addressed|referred to|named|contacted|reached|emailed))",
     r"\bhop(?:e|es|ing) to\b",
     r"\bhopes\b",
     r"\bcould\b",
@@ -698,7 +731,11 @@ ENDING = [
     r"\bnot (?:\w+ ){0,3}?(?P<x>[\w\-\. ]+?) anymore\b",
     r"\bstopped (?:being |using |eating |drinking |taking |going to |doing |playing |working (?:at|for) |paying (?:for|with) )?(?P<x>[\w\s\-\.]+)",
     r"\bquit (?:(?:his|her|their|my|the|a|an|using|drinking|eating) )?(?P<x>[\w\s\-\.]+)",
-    r"\bgave up (?:on )?(?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:gave|given|giving) up (?:on )?(?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:abandoned|dumped|scrapped|stopped seeing|stopped going to|no longer sees) "
+    r"(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) (?:has |have )?(?:stepped down|resigned|retired|left the company|"
+    r"left the team|moved on|was let go|was laid off|was fired)\b",
     r"\bdropped (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bditched (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bcancel(?:l)?ed (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
@@ -808,6 +845,17 @@ FRAME_WORDS = frozenset(
     """is are was were be been has have had use uses used using hold holds held keep keeps kept carry
     carries get gets got go goes went do does did make makes made take takes took give gives
     travel travels on at in of with by for""".split()
+)
+
+# Words that say how a fact is put rather than what it says: a restatement may swap one for
+# another ("prefers window seats" / "likes to sit by the window").
+RESTATEMENT_WORDS = frozenset(
+    """have has own owns drive drives run runs prefer prefers preferred like likes love loves
+    favorite favourite enjoy enjoys live lives home base based reside resides work works working job
+    employed call called name named go goes get gets spend spends stay stays sit sits person type
+    kind fan lover fond habit usual usually regular regularly typically always often want wants
+    choice pick go-to mostly main primary daily every morning evening via through using person
+    someone one who that which there""".split()
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1320,7 +1368,7 @@ GENERIC_NAME_WORDS = frozenset(
     labs lab llc ltd group street avenue road lane city town county state the a an""".split()
 )
 
-# --- rules v3: what counts as explicit evidence of a change ---------------------------------
+# --- what counts as explicit evidence of a change -------------------------------------------
 # A contradiction is acted on (confidence >= 0.85) only when the new fact carries one of these,
 # or explicitly negates the old value. "now", "currently", "as of", "still" and "new" are
 # deliberately absent: they say what is current, not that the old value stopped being so.
@@ -1346,7 +1394,8 @@ CHANGE_EVIDENCE = [
     r"\bfrom [\w$€£.,\- ]{1,40}? to\b",
     r"\bpromoted\b|\bdemoted\b",
     r"\brenamed\b",
-    r"\bsold\b|\btraded in\b|\bgot rid of\b|\bgave up\b|\bditched\b|\bdropped\b",
+    r"\bsold\b|\btraded in\b|\bgot rid of\b|\b(?:gave|given) up\b|\bditched\b|\bdropped\b|\babandoned\b|"
+    r"\bscrapped\b|\bstopped seeing\b",
     r"\bended\b|\bexpired\b|\blapsed\b|\bis over\b",
     r"\bresigned\b|\bretired\b|\bfired\b|\blaid off\b",
     r"\bdivorced\b|\bseparated\b|\bbroke up\b|\bgot (?:married|engaged)\b",
@@ -1371,6 +1420,27 @@ CHANGE_EVIDENCE = [
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
+    # rules v4: constructions that say the value changed without a change verb
+    r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
+    r"\bput (?:\w+ ){0,3}?on\b(?! (?:weight|hold))",  # "the vet put the cat on a wet-food diet"
+    r"\bsince (?:the|a|an|his|her|their|its|our|my) (?:\w+ )?(?:reorg\w*|merger|move|acquisition|"
+    r"promotion|wedding|divorce|breakup|brokeup|layoffs?|restructur\w*|rebrand\w*|switch|change|"
+    r"diagnosis|surgery|birth|injury|accident|renovation|migration|upgrade|downgrade|transfer)\b",
+    r"\bsince (?:moving|switching|changing|leaving|joining|starting|quitting|getting|the move|"
+    r"the switch|then)\b",
+    r"\b(?:starting|effective|beginning) (?:on |from |in |with )?(?:date_|month_|weekday_|quarter_|year_|"
+    r"next|today|tomorrow|this|the (?:next|first|start)|immediately)",
+    r"^from (?:date_\S+|month_\S+|quarter_\S+|next \w+|today|tomorrow)(?: , year_\d{4})?(?: ,)? "
+    r"(?!(?:to|until|till|through|-)\b)",
+    r"\bfrom (?:date_\S+|month_\S+|quarter_\S+|next \w+|today|tomorrow) on(?:wards?)?\b",
+    r"\b(?:took|taken|takes|taking) over\b|\bhanded (?:off|over)\b|\bsucceeded\b|\bstepped down\b|"
+    r"\bstepped into\b|\bsteps down\b",
+    r"\b(?:rose|fell|jumped|climbed|dropped|dipped|grew|shrunk|shrank|fallen|risen) (?:from [\w$€£.,\- ]{1,30}? )?to\b",
+    r"\bdoubled\b|\btripled\b|\bhalved\b|\bwent from\b",
+    r"\brather than\b|\bin place of\b|\bin favou?r of\b|\bno more\b",
+    r"\bswapped\b|\btraded\b|\bmoved over\b|\bre-?(?:scheduled|named|branded|located|assigned|signed)\b",
+    r"\bcame off\b|\bwent off\b|\bgot off\b|\bweaned off\b",
+    r"\b(?:has|have|had) since\b|\bnot any ?more\b",
 ]
 # Words that negate what follows them: an old value negated in the new fact is change evidence,
 # and a negation on one side only is never a duplicate.
@@ -1539,6 +1609,21 @@ AGE = r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|
 COMPLETED = (
     r"\b(?:finished|completed|defended|graduated|is done|are done|was done|wrapped up|gave birth|"
     r"healed|came off|ended|concluded)\b"
+)
+
+# "from X to Y" in the new fact: where a change started and where it ended.
+FROM_TO = (
+    r"\b(?:changed|changes|switched|switches|moved|moves|went|goes|grew|rose|fell|dropped|cut|reduced|"
+    r"increased|raised|lowered|upgraded|downgraded|migrated|converted|transferred|shifted|bumped|jumped|"
+    r"climbed|expanded|shrank|shrunk|decreased|slipped|pushed|updated|renamed|rescheduled|postponed|"
+    r"moved|changing|switching|moving)\b(?: [\w']+){0,4}? "
+    r"from (?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+){0,2}?) to (?P<y>[\w$€£.\-]+(?: [\w$€£.\-]+){0,3})"
+)
+
+# A move of home: "moved into an assisted-living home", "finished the move".
+MOVED_HOME = (
+    r"\b(?:moved|moves|relocated|relocates)(?: [\w']+){0,3}? (?:to|into|in with)\b|"
+    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b"
 )
 
 # A switch to a named value: "switched to X", "replaced ... with X".
