@@ -632,26 +632,63 @@ def _restatement(pair: Pair) -> Decision | None:
 
 
 def _negated_restatement(pair: Pair) -> Decision | None:
-    """'allergic to penicillin' -> 'not allergic to penicillin': the old fact said, then denied."""
-    denied_old, denied_new = evidence.negated(pair.old), evidence.negated(pair.new)
-    if denied_old == denied_new or not pair.core_old or not pair.core_old <= pair.core_new:
+    """'eats meat' -> 'doesn't eat meat', 'doesn't drink coffee' -> 'drinks two espressos': one
+    fact denies exactly what the other states."""
+    old, new = pair.old, pair.new
+    denied_old, denied_new = _denies(old), _denies(new)
+    if denied_old and denied_new:
+        thing_old, thing_new = pair.core_old - _NEGATION_TERMS, pair.core_new - _NEGATION_TERMS
+        if thing_old and thing_old <= _expand(thing_new):
+            # "cancelled Hulu" / "no longer has a Hulu subscription": both say it is over
+            return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old)}' is over or absent")
         return None
-    if evidence.typed_values(pair.new) - evidence.typed_values(pair.old):
-        return None  # "doesn't drink coffee after 3pm": a part of the old fact, not all of it
-    if denied_new:
-        if not _negates_term(pair.new, pair.core_old):
-            return None  # "prefers email for anything that isn't urgent": the negation is elsewhere
-        return (Verdict.CONTRADICTS, 0.9, "the new fact denies what the old one states")
-    return (Verdict.CONTRADICTS, 0.8, "the new fact states what the old one denied")
+    if denied_old == denied_new:
+        return None
+    if denied_new and evidence.negated(new):
+        governed = _negated_terms(new)
+        if governed and governed <= pair.core_old:
+            return (
+                Verdict.CONTRADICTS,
+                0.9,
+                f"the new fact denies what the old one states ('{_quote(governed)}')",
+            )
+        return None
+    governed = _negated_terms(old)
+    if governed and governed & _expand(pair.core_new) and not _first(_HISTORICAL, new.text):
+        return (
+            Verdict.CONTRADICTS,
+            0.9,
+            f"the new fact states what the old one denied ('{_quote(governed)}')",
+        )
+    return None
 
 
-def _negates_term(fact: Fact, terms: set[str]) -> bool:
-    """Whether a negation in the fact governs one of the terms (within the next four words)."""
-    words = [term for token in fact.tokens for term in canon(token)]
-    return any(
-        word in lex.NEGATIONS and set(words[index + 1 : index + 5]) & terms
-        for index, word in enumerate(words)
-    )
+def _denies(fact: Fact) -> bool:
+    """A negation, or a word that says the thing is over or absent ("quit", "cancelled")."""
+    return evidence.negated(fact) or bool(_first(_OLD_NEGATIVE, fact.text))
+
+
+def _negated_terms(fact: Fact) -> set[str]:
+    """The content terms a negation governs: up to four words after it, within its clause."""
+    governed: set[str] = set()
+    words = [term for token in fact.tokens for term in (canon(token) if token not in _STRUCTURAL else ("|",))]
+    for index, word in enumerate(words):
+        if word not in lex.NEGATIONS:
+            continue
+        for following in words[index + 1 : index + 5]:
+            if following == "|":
+                break
+            if (
+                following not in lex.STOPWORDS
+                and following not in _FRAME_STEMS
+                and following not in lex.NEGATIONS
+            ):
+                governed.add(following)
+    return governed - _LOW_INFO_STEMS
+
+
+def _quote(terms: set[str]) -> str:
+    return " ".join(sorted(terms))
 
 
 def _independent_or_hedged(pair: Pair) -> Decision | None:
@@ -806,8 +843,8 @@ def _loosely_related(pair: Pair) -> Decision:
 _STAGES = (
     _other_subject,
     _restatement,
-    _negated_restatement,
     _independent_or_hedged,
+    _negated_restatement,
     _reverted_or_counted,
     _history,
     _elsewhere_or_in_part,

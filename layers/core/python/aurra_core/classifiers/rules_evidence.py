@@ -116,7 +116,19 @@ def same_statement(old: Fact, new: Fact) -> str | None:
     changed = (typed_values(old) ^ typed_values(new)) | names_missing(old, new) | names_missing(new, old)
     if changed:
         return f"a value differs ({', '.join(sorted(changed)[:3])})"
+    if _ORDERED.search(old.text) and _ORDERED.search(new.text) and _order(old, new) != _order(new, old):
+        return "the same words in another order ('tea over coffee' / 'coffee over tea')"
     return None
+
+
+# Words that make the order of two values matter: "prefers tea over coffee".
+_ORDERED = re.compile(lex.ORDERED)
+
+
+def _order(fact: Fact, other: Fact) -> list[str]:
+    """The fact's terms that the other fact shares, in the fact's order."""
+    shared = fact.term_set & other.term_set
+    return [term for term in dict.fromkeys(fact.terms) if term in shared]
 
 
 def preference_flip(old: Fact, new: Fact) -> str | None:

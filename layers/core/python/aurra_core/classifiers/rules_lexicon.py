@@ -1463,6 +1463,8 @@ PAST_PERIOD = [
     r"\bas a (?:kid|child|teen|teenager|student)\b",
     r"\b(?:through|during|throughout) (?:college|high school|university|uni|grad school|school)\b",
 ]
+# Words that make the order of two values matter: "prefers tea over coffee", "from X to Y".
+ORDERED = r"\b(?:over|than|instead|rather|from|before|after|vs|versus|not)\b"
 # Likes against dislikes of the same thing: a contradiction of the same attribute.
 LIKING = frozenset({"lik", "prefer", "favorit", "enjoy"})
 DISLIKING = frozenset({"hat", "dislik", "avoid"})
