@@ -451,6 +451,7 @@ STATES: dict[str, dict[str, str]] = {
 # student" ends with the defence. These mark the ongoing state on the old fact.
 ONGOING_WORDS = frozenset(
     """taking enrolled student studying training pregnant learning doing attending pursuing working_on
+    freshman sophomore junior senior undergrad undergraduate
     scheduled planned upcoming pending wearing recovering building writing preparing""".split()
 )
 
@@ -592,7 +593,8 @@ HEDGES = [
     r"\bmight\b",
     r"\bshould\b",
     r"\bwondering\b",
-    r"\basked (?:about|for|whether|if)\b",
+    r"\basked (?:about|whether|if)\b",
+    r"\basked for (?:a |an |some )?(?:quote|pricing|demo|info\w*|trial|discount|refund|estimate|details|proposal)\b",
     r"\binquir\w+",
     r"\bcurious\b",
     r"\bquestions? about\b",
@@ -751,6 +753,12 @@ ENDING = [
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:has |have |was |were )?(?:died|been closed|been shut down|been cancel(?:l)?ed|"
     r"been discontinued|been deleted|came off|was dismissed|was dropped|was withdrawn|lapsed|expired|ended|is over)\b",
     r"\bmoved on from (?P<x>[\w\s\-\.]+)",
+    r"\bpaidoff (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:removed|cut out|phased out) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"\bturned (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) off\b",
+    r"\bmoved (?:[\w']+ ){0,3}?off (?:of )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?)",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:is|are|was|were) nolonger\b",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:stopped|ended|finished|wrapped up|were cancel(?:l)?ed|was cancel(?:l)?ed)\b",
     r"\b(?:laid off|fired|let go|resigned|retired|dismissed|terminated) (?:from |by )?(?:(?:his|her|their|my|the|a|an) )?(?:job at |role at |position at )?(?P<x>[\w\-\.& ]+)",
     r"\b(?:traded in|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]+?) (?:for|and)\b",
     r"\bgave (?:away )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\. ]+?) (?:away|to)\b",
@@ -807,7 +815,7 @@ TRIED = [
 ]
 # A part of the old quantity, not a new value of it: "uses 12 of those seats".
 SUBSET = [
-    r"\bof (?:those|these|them|the|its|their|our|his|her)\b",
+    r"(?<!instead )\bof (?:those|these|them|the|its|their|our|his|her)\b",
     r"\bout of\b",
     r"\bpart of\b",
     r"\bsome of\b",
@@ -1423,9 +1431,10 @@ CHANGE_EVIDENCE = [
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
     r"\bput (?:\w+ ){0,3}?on\b(?! (?:weight|hold))",  # "the vet put the cat on a wet-food diet"
-    r"\bsince (?:the|a|an|his|her|their|its|our|my) (?:\w+ )?(?:reorg\w*|merger|move|acquisition|"
+    r"\b(?:since|after) (?:the|a|an|his|her|their|its|our|my) (?:\w+ )?(?:reorg\w*|merger|move|acquisition|"
     r"promotion|wedding|divorce|breakup|brokeup|layoffs?|restructur\w*|rebrand\w*|switch|change|"
-    r"diagnosis|surgery|birth|injury|accident|renovation|migration|upgrade|downgrade|transfer)\b",
+    r"diagnosis|surgery|birth|injury|accident|renovation|migration|upgrade|downgrade|transfer|upsell|"
+    r"downsizing|expansion|cancellation|reset|renegotiation|takeover|handover|handoff)\b",
     r"\bsince (?:moving|switching|changing|leaving|joining|starting|quitting|getting|the move|"
     r"the switch|then)\b",
     r"\b(?:starting|effective|beginning) (?:on |from |in |with )?(?:date_|month_|weekday_|quarter_|year_|"
@@ -1441,6 +1450,10 @@ CHANGE_EVIDENCE = [
     r"\bswapped\b|\btraded\b|\bmoved over\b|\bre-?(?:scheduled|named|branded|located|assigned|signed)\b",
     r"\bcame off\b|\bwent off\b|\bgot off\b|\bweaned off\b",
     r"\b(?:has|have|had) since\b|\bnot any ?more\b",
+    r"\b(?:is|are|am|was|were|now) (?:down|up) to\b|\bconverted\b|\brewr(?:ote|itten)\b|\brebuilt\b",
+    r"\bremoved\b|\bcut out\b|\bturned (?:\w+ ){1,3}off\b|\bunlocked\b|\bunblocked\b|\breopened\b",
+    r"\bpassed (?:the|a|an|his|her|their|my) \w+",
+    r"\b(?:started|began|took up|picked up) (?:\w+ ){1,3}again\b|\bagain\b(?= now|$)",
 ]
 # Words that negate what follows them: an old value negated in the new fact is change evidence,
 # and a negation on one side only is never a duplicate.
@@ -1609,7 +1622,7 @@ AGE = r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|
 
 # An ongoing state brought to its end: "finished the course", "gave birth".
 COMPLETED = (
-    r"\b(?:finished|completed|defended|graduated|is done|are done|was done|wrapped up|gave birth|"
+    r"\b(?:finished|completed|defended|graduated|passed|is done|are done|was done|wrapped up|gave birth|"
     r"healed|came off|ended|concluded)\b"
 )
 
