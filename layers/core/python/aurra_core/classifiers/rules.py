@@ -631,6 +631,21 @@ def _restatement(pair: Pair) -> Decision | None:
     return None
 
 
+_RESUMED = re.compile(lex.RESUMED)
+
+
+def _resumed(old: Fact, new: Fact) -> str | None:
+    """'quit smoking in 2023' -> 'started smoking again': what the old fact says ended is back."""
+    match = _RESUMED.search(new.text)
+    ended = _abandoned(old) - _FRAME_STEMS
+    if not match or not ended:
+        return None
+    back = ended & new.term_set
+    if not back:
+        return None
+    return f"the old fact says '{_quote(back)}' ended; the new one says it is back ('{match.group(0)}')"
+
+
 def _negated_restatement(pair: Pair) -> Decision | None:
     """'eats meat' -> 'doesn't eat meat', 'doesn't drink coffee' -> 'drinks two espressos': one
     fact denies exactly what the other states."""
@@ -669,20 +684,23 @@ def _denies(fact: Fact) -> bool:
 
 
 def _negated_terms(fact: Fact) -> set[str]:
-    """The content terms a negation governs: up to four words after it, within its clause."""
+    """The content terms a negation governs: up to four words after it, within its clause.
+    Negations are read as written ("teetotal" spells "not drink alcohol"; "notes" is no "not")."""
+    words: list[str] = []
+    for token in fact.tokens:
+        if token in _STRUCTURAL:
+            words.append("|")
+            continue
+        for word in lex.SYNONYMS.get(token, token).split():
+            words.extend(("~",) if word in lex.NEGATIONS else canon(word))
     governed: set[str] = set()
-    words = [term for token in fact.tokens for term in (canon(token) if token not in _STRUCTURAL else ("|",))]
     for index, word in enumerate(words):
-        if word not in lex.NEGATIONS:
+        if word != "~":
             continue
         for following in words[index + 1 : index + 5]:
             if following == "|":
                 break
-            if (
-                following not in lex.STOPWORDS
-                and following not in _FRAME_STEMS
-                and following not in lex.NEGATIONS
-            ):
+            if following not in lex.STOPWORDS and following not in _FRAME_STEMS and following != "~":
                 governed.add(following)
     return governed - _LOW_INFO_STEMS
 
@@ -694,7 +712,7 @@ def _quote(terms: set[str]) -> str:
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
-    if additive and pair.counted is None:
+    if additive and pair.counted is None and not pair.ending:
         return (
             Verdict.NEW_FACT,
             0.85 if not pair.shared else 0.8,
@@ -788,6 +806,9 @@ def _changed(pair: Pair) -> Decision | None:
     from_to = _from_old_value(old, new)
     if from_to:
         return (Verdict.CONTRADICTS, 0.92, from_to)
+    resumed = _resumed(old, new)
+    if resumed:
+        return (Verdict.CONTRADICTS, 0.9, resumed)
     transition = _state_transition(old, new, pair.relation)
     if transition:
         confidence = 0.9 if pair.change or pair.relation == "same" else 0.86
@@ -991,7 +1012,7 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
 
 
 _MOVED_HOME = re.compile(lex.MOVED_HOME)
-_RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown"})
+_RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown", "headquarter"})
 
 
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
@@ -1044,6 +1065,7 @@ def _reversion(old: Fact, new: Fact) -> Decision | None:
             0.85,
             f"reversion to the old value ('{phrase}'): the old fact still holds after a detour",
         )
+    tried |= _abandoned(new)  # "gave up on Colemak ... and returned to QWERTY"
     if tried & current:
         word = phrase.split()[0]
         abandoned = sorted(tried & current)[0]
@@ -1182,7 +1204,9 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     # The old value is still stated as current: nothing was replaced.
     frames = frame_values(old)
     values = frames.get("location") or frames.get("employer") or set()
-    if values and values <= new.term_set and not _abandoned(new) & values:
+    roles_old, roles_new = frames.get("role", set()), frame_values(new).get("role", set())
+    role_changed = bool(roles_old and roles_new and not roles_old & roles_new)  # a new title, same employer
+    if values and values <= new.term_set and not _abandoned(new) & values and not role_changed:
         return (Verdict.SUPPLEMENTS, 0.75, "the old value is still stated")
     confidence, label = max(findings)
     if relation == "describes":

@@ -58,7 +58,8 @@ def negated_old_value(old: Fact, new: Fact) -> str | None:
 
 def negated(fact: Fact) -> bool:
     """A negation as written, or one a word stands for ("teetotal" reads "not drink alcohol")."""
-    return bool((set(fact.tokens) | fact.term_set) & _NEGATION_STEMS)
+    spelled = {word for token in fact.tokens for word in lex.SYNONYMS.get(token, token).split()}
+    return bool(spelled & _NEGATION_STEMS)
 
 
 def past_period(fact: Fact) -> str | None:
@@ -147,14 +148,16 @@ def preference_flip(old: Fact, new: Fact) -> str | None:
 
 
 def diet_broken(old: Fact, new: Fact) -> str | None:
-    """The old fact states a diet; the new one says the subject eats what it excludes."""
-    if negated(new) or not _EATING.search(new.text):
-        return None
-    for diet, excluded in lex.DIET_EXCLUDES.items():
-        if diet in old.text and diet not in new.text:
-            eaten = excluded & set(new.tokens)
-            if eaten:
-                return f"a {diet} diet excludes the {sorted(eaten)[0]} the new fact says they eat"
+    """One fact states a diet, the other says the subject eats what it excludes (either way
+    round: "is vegetarian" -> "eats chicken", "eats meat" -> "doesn't eat meat", read "vegetarian")."""
+    for diet_fact, eating_fact in ((old, new), (new, old)):
+        if negated(eating_fact) or not _EATING.search(eating_fact.text):
+            continue
+        for diet, excluded in lex.DIET_EXCLUDES.items():
+            if diet in diet_fact.text and diet not in eating_fact.text:
+                eaten = excluded & set(eating_fact.tokens)
+                if eaten:
+                    return f"a {diet} diet excludes the {sorted(eaten)[0]} the other fact says they eat"
     return None
 
 

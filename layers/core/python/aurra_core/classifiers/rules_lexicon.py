@@ -989,7 +989,7 @@ US_STATE_CODES = {
 # Nouns naming an event: a date or time of one event says nothing about another event.
 EVENT_NOUNS = frozenset(
     """call meeting sync standup review demo appointment interview kickoff party dinner lunch trip flight
-    visit webinar workshop presentation deadline launch release renewal class session check-in checkin
+    visit webinar workshop presentation launch release renewal class session check-in checkin
     retro retrospective offsite conference training exam test surgery""".split()
 )
 
@@ -1618,7 +1618,7 @@ CLASS_CONTEXT: dict[str, str] = {
 LEFT_FROM = r"\b(?:from|away from|after leaving|instead of) ([\w\-\.\+# ]+?)(?: to\b|,|;|$| and\b)"
 
 # An age: "is 34", "turned 6 last week".
-AGE = r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|[,.;]|last|this|on|in|years|yesterday|today))"
+AGE = r"\b(?:is|turned|turns|turning|aged?) (\d{1,3})(?: years? old)?(?=\s*(?:$|[,.;]|last|this|on|in|years|yesterday|today|now))"
 
 # An ongoing state brought to its end: "finished the course", "gave birth".
 COMPLETED = (
@@ -1633,6 +1633,12 @@ FROM_TO = (
     r"climbed|expanded|shrank|shrunk|decreased|slipped|pushed|updated|renamed|rescheduled|postponed|"
     r"moved|changing|switching|moving)\b(?: [\w']+){0,4}? "
     r"from (?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+){0,2}?) to (?P<y>[\w$€£.\-]+(?: [\w$€£.\-]+){0,3})"
+)
+
+# Something that had ended is back: "started smoking again", "resumed the lessons".
+RESUMED = (
+    r"\b(?:started|began|took up|picked up|is back|are back|went back|came back)\b(?: [\w']+){0,4}? again\b|"
+    r"\bagain\b|\bresumed\b|\breinstated\b|\breactivated\b|\brestarted\b|\breopened\b"
 )
 
 # A move of home: "moved into an assisted-living home", "finished the move".
