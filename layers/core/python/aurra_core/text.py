@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from aurra_core.classifiers import rules_lexicon as lex
@@ -306,6 +307,58 @@ def _mark_values(text: str) -> str:
     return text
 
 
+def _measure(kind: str, amount: float) -> str:
+    return f" {kind}_{round(amount)} "
+
+
+# Lengths in centimetres, masses in kilograms, areas in square metres: "6 feet" and "183 cm"
+# are one height, rounded to the unit.
+_MEASURES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (
+        re.compile(r"\b(\d)\s?(?:'|feet|foot|ft)\s?(?:(\d{1,2})\s?(?:\"|''|inches|inch|in\b))?"),
+        lambda match: _measure("length", int(match.group(1)) * 30.48 + int(match.group(2) or 0) * 2.54),
+    ),
+    (
+        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:cm|centimet(?:er|re)s?)\b"),
+        lambda match: _measure("length", float(match.group(1))),
+    ),
+    (
+        re.compile(r"\b(\d(?:\.\d+)?)\s?(?:m|met(?:er|re)s?)\s(?=tall)"),
+        lambda match: _measure("length", float(match.group(1)) * 100),
+    ),
+    (
+        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:kg|kilos?|kilograms?)\b"),
+        lambda match: _measure("mass", float(match.group(1))),
+    ),
+    (
+        re.compile(r"\b(\d+(?:\.\d+)?)\s?lbs?\b"),
+        lambda match: _measure("mass", float(match.group(1)) * 0.45359237),
+    ),
+    (
+        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?ft|square (?:feet|foot)|sqft|ft2)"),
+        lambda match: _measure("area", float(match.group(1)) * 0.09290304),
+    ),
+    (
+        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?m\b|square met(?:er|re)s?|m2\b|m²)"),
+        lambda match: _measure("area", float(match.group(1))),
+    ),
+]
+
+
+# "pounds" is a weight only where the fact speaks of weight; otherwise it may be money
+_POUNDS_OF_WEIGHT_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s?pounds?\b")
+
+
+def _measures(text: str) -> str:
+    for pattern, token in _MEASURES:
+        text = pattern.sub(token, text)
+    if re.search(r"\bweigh", text):
+        text = _POUNDS_OF_WEIGHT_RE.sub(
+            lambda match: _measure("mass", float(match.group(1)) * 0.45359237), text
+        )
+    return text
+
+
 def _canonical_phrases(text: str) -> str:
     """State codes, the lexicon's phrases, number words, hyphens and units."""
     # ", TX" -> ", texas"
@@ -315,7 +368,7 @@ def _canonical_phrases(text: str) -> str:
         text = pattern.sub(repl, text)
     text = re.sub(r"\b(?:went|is|are|now|goes|going) live\b", "ga", text)
     # number words (after phrases, so "two-factor" is gone)
-    text = _money_words(_number_words(text))
+    text = _measures(_money_words(_number_words(text)))
     text = re.sub(r"\b(\d+)-(\w)", r"\1 \2", text)
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     text = re.sub(r"\b(\d+)(gb|tb|mb|mg|ml|kg|km|mi|in|inch|cm|mm|hz|ghz|k)\b", r"\1 \2", text)

@@ -187,6 +187,13 @@ def _core(fact: Fact) -> set[str]:
     return core
 
 
+def _statement(fact: Fact) -> set[str]:
+    """The fact's content terms with the thing or name it is about: "Soylent renewal is on ..." and
+    "Soylent renews on ..." say the same even when their subjects are read differently."""
+    named = set(fact.subject.key) if fact.subject.kind in ("thing", "name") else set()
+    return _core(fact) | (named - _FRAME_STEMS - _LOW_INFO_STEMS)
+
+
 def _has_neg(terms: set[str]) -> bool:
     return bool(terms & _NEGATION_TERMS)
 
@@ -653,7 +660,7 @@ def _negated_restatement(pair: Pair) -> Decision | None:
     denied_old, denied_new = _denies(old), _denies(new)
     if denied_old and denied_new:
         thing_old, thing_new = pair.core_old - _NEGATION_TERMS, pair.core_new - _NEGATION_TERMS
-        if thing_old and thing_old <= _expand(thing_new):
+        if thing_old and thing_old <= _expand(thing_new) and len(thing_new - _expand(thing_old)) <= 1:
             # "cancelled Hulu" / "no longer has a Hulu subscription": both say it is over
             return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old)}' is over or absent")
         return None
@@ -820,15 +827,16 @@ def _unchanged(pair: Pair) -> Decision:
     """No change found: how do the two relate?"""
     old, new, body_old = pair.old, pair.new, pair.body_old
     refinement = _first(_REFINEMENT, new.text)
+    if pair.relation in ("same", "compatible"):
+        restated = paraphrase(old, new, _statement(old), _statement(new), _expand)
+        if restated:
+            return restated
     if pair.core_old and pair.core_old <= pair.core_new:
         if refinement:
             return (Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')")
         return (Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
     if pair.relation == "describes":
         return (Verdict.SUPPLEMENTS, 0.8, pair.why)
-    restated = paraphrase(old, new, pair.core_old, pair.core_new, _expand)
-    if restated:
-        return restated
     if set(new.subject.slot) & (body_old - set(old.subject.slot)):
         return (Verdict.SUPPLEMENTS, 0.8, "describes the thing the old fact names")
     for name, old_values in frame_values(old).items():

@@ -103,11 +103,27 @@ _CALENDAR_WORDS = frozenset(
     """january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday""".split()
 )
+_CURRENCY_CODES = frozenset("usd eur gbp chf jpy cad aud inr cny sek nok dkk pln".split())
 _NOT_NAMES = frozenset(
     canon(word)[0]
-    for word in lex.ORG_SUFFIXES | lex.GENERIC_NAME_WORDS | set(lex.TIMEZONES) | _CALENDAR_WORDS
+    for word in lex.ORG_SUFFIXES
+    | lex.GENERIC_NAME_WORDS
+    | set(lex.TIMEZONES)
+    | _CALENDAR_WORDS
+    | _CURRENCY_CODES
     if " " not in word
 )
+
+
+def proper_names(fact: Fact) -> set[str]:
+    """The fact's names as terms, without days, months, zones, currencies and company suffixes."""
+    return {
+        term
+        for name in fact.names
+        for token in tokenize(normalize(name))
+        for term in canon(token)
+        if "_" not in term
+    } - _NOT_NAMES
 
 
 def same_statement(old: Fact, new: Fact) -> str | None:

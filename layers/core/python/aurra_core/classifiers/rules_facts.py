@@ -95,7 +95,7 @@ def _names(original: str) -> set[str]:
     """Lower-cased words written with a capital that are names, not sentence starts or lexicon words."""
     text = unify_punctuation(original)
     out = set()
-    tokens = re.findall(r"[A-Za-z][\w&.\-]*", text)
+    tokens = re.findall(r"(?<!\w)[A-Za-z][\w&.\-]*", text)  # "5K" holds no name
     for i, tok in enumerate(tokens):
         low = tok.lower().rstrip(".")
         if not tok[0].isupper() or low in lex.STOPWORDS or low in lex.PRINCIPAL_WORDS:

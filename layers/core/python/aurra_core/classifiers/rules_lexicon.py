@@ -198,6 +198,19 @@ SYNONYMS = {
     "yr": "year",
     "approx": "about",
     "mon-fri": "weekdays",
+    "k8s": "kubernetes",
+    "postgresql": "postgres",
+    "psql": "postgres",
+    "mbp": "macbook pro",
+    "doctorate": "phd",
+    "cycles": "bike",
+    "cycling": "bike",
+    "cycle": "bike",
+    "biking": "bike",
+    "bikes": "bike",
+    "bicycle": "bike",
+    "departs": "leaves",
+    "departing": "leaving",
     "smoker": "smoking",
     "smokes": "smoking",
     "drinker": "drinking",
@@ -257,6 +270,19 @@ PHRASES = [
     (r"\bper (month|week|year)\b", r"\1ly"),
     (r"\bper day\b", "daily"),
     (r"\bper hour\b", "hourly"),
+    (r"\b(?:does|do|did) not (?:like|enjoy|care for)\b|\bnot a fan of\b", "dislike"),
+    (
+        r"\b(gluten|dairy|sugar|debt|alcohol|meat|nut|smoke|caffeine|lactose|pork|soy|egg|carb|drug)[- ]free\b",
+        r"no \1",
+    ),
+    (r"\bchief (?:technology|technical) officer\b", "cto"),
+    (r"\bchief executive(?: officer)?\b", "ceo"),
+    (r"\bchief financial officer\b", "cfo"),
+    (r"\bchief operating officer\b", "coo"),
+    (r"\bchief marketing officer\b", "cmo"),
+    (r"\bvice president\b", "vp"),
+    (r"\b(\d+)k (run|race)\b", r"\1 km \2"),
+    (r"\bas of (?:today|now|right now|this (?:week|month|year|quarter))\b", "currently"),
     (r"\bfrom now on\b", "fromnowon"),
     (r"\bthese days\b|\bnowadays\b", "nowadays"),
     (r"\bno longer\b", "nolonger"),
@@ -863,7 +889,8 @@ RESTATEMENT_WORDS = frozenset(
     employed call called name named go goes get gets spend spends stay stays sit sits person type
     kind fan lover fond habit usual usually regular regularly typically always often want wants
     choice pick go-to mostly main primary daily every morning evening via through using person
-    someone one who that which there""".split()
+    someone one who that which there eat eats drink drinks consume consumes hold holds holding
+    commute commutes commuting do does doing take takes""".split()
 )
 
 # ---------------------------------------------------------------------------------------------

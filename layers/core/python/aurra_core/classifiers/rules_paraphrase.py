@@ -26,7 +26,7 @@ from aurra_core.text import canon
 
 PARAPHRASE_CONFIDENCE = 0.75
 # At most this many content words of each fact may be missing from the other when they share a
-# name or a typed value; one when they share neither.
+# name or a typed value; none when they share neither.
 MAX_UNSHARED_WORDS = 2
 
 Decision = tuple[Verdict, float, str]
@@ -46,12 +46,13 @@ _RESTATEMENT_STEMS = frozenset(term for word in lex.RESTATEMENT_WORDS for term i
 def paraphrase(
     old: Fact,
     new: Fact,
-    core_old: set[str],
-    core_new: set[str],
+    statement_old: set[str],
+    statement_new: set[str],
     widen: Callable[[set[str]], set[str]],
 ) -> Decision | None:
     """`duplicate` below the action threshold when the new fact restates the old one in other
-    words; None when it does not. `widen` adds a term's families ("beer" -> "alcohol")."""
+    words; None when it does not. The statements are each fact's content terms, subject
+    included; `widen` adds a term's families ("beer" -> "alcohol")."""
     marker = _NOT_A_RESTATEMENT.search(new.text)
     if marker or evidence.change_evidence(old, new):
         return None
@@ -61,19 +62,20 @@ def paraphrase(
         return None
     # the words of a longer name ("Brightmoor Dental" / "Brightmoor") are not a difference
     longer_name = evidence.names_missing(old, new) | evidence.names_missing(new, old)
-    shared = core_old & core_new
-    only_old, only_new = core_old - core_new - longer_name, core_new - core_old - longer_name
-    # with a name or a typed value in common, two words of each may differ; with neither, one
-    anchored = _anchored(old, new)
-    allowed = MAX_UNSHARED_WORDS if anchored else 1
-    if not shared or len(only_old) > allowed or len(only_new) > allowed:
-        return None
-    if only_new and not only_old:
-        return None  # keeps every word and adds one: more detail
-    if not anchored and not (only_old | only_new) <= _RESTATEMENT_STEMS:
-        return None  # "plays soccer" / "plays tennis": with no shared name, only the wording may differ
-    if widen(only_old) & only_new or widen(only_new) & only_old:
-        return None  # one names the family of the other: wider or narrower, not the same
+    said_old, said_new = _said(statement_old) - longer_name, _said(statement_new) - longer_name
+    shared, only_old, only_new = said_old & said_new, said_old - said_new, said_new - said_old
+    if not shared - {_NEGATED} or (only_new and not only_old):
+        return None  # nothing in common, or every word kept and one added: more detail
+    if only_old or only_new:
+        # a name or a typed value in common lets two words of each differ; without one, none may
+        if (
+            not _anchored(old, new)
+            or len(only_old) > MAX_UNSHARED_WORDS
+            or len(only_new) > MAX_UNSHARED_WORDS
+        ):
+            return None
+        if widen(only_old) & only_new or widen(only_new) & only_old:
+            return None  # one names the family of the other: wider or narrower, not the same
     return (
         Verdict.DUPLICATE,
         PARAPHRASE_CONFIDENCE,
@@ -82,11 +84,40 @@ def paraphrase(
     )
 
 
+_NEGATED = "~"
+_POLARITY_STEMS = frozenset(lex.NEGATIONS | {"avoid", "nev", "non", "free"})
+
+
+def _said(statement: set[str]) -> set[str]:
+    """What a statement says, without the words that only put it ("likes", "works", "uses"), and
+    with every negation as one ("never", "no", "avoids", "-free")."""
+    return {_NEGATED if term in _POLARITY_STEMS else term for term in statement - _RESTATEMENT_STEMS}
+
+
 def _anchored(old: Fact, new: Fact) -> bool:
-    """Whether the two facts share a name or a typed value."""
-    names_old = {name.lower() for name in old.names}
-    names_new = {name.lower() for name in new.names}
-    return bool(names_old & names_new or evidence.typed_values(old) & evidence.typed_values(new))
+    """Whether the two facts share a name or a typed value other than a day or a time."""
+    names_old, names_new = evidence.proper_names(old), evidence.proper_names(new)
+    identifying = {
+        value
+        for value in evidence.typed_values(old) & evidence.typed_values(new)
+        if not value.startswith(_WHEN)
+    }
+    return bool(names_old & names_new or identifying)
+
+
+# A day or a time in common does not make two facts one: many things happen on a Wednesday.
+_WHEN = (
+    "date_",
+    "weekday_",
+    "time_",
+    "utc_",
+    "month_",
+    "year_",
+    "dayofmonth_",
+    "hours_",
+    "quarter_",
+    "ordinal_",
+)
 
 
 def _attitude(fact: Fact) -> bool:
@@ -98,8 +129,9 @@ _ATTITUDE_TERMS = lex.LIKING | lex.DISLIKING | {"want", "wish", "rather"}
 
 
 def _same_values(old: Fact, new: Fact) -> bool:
-    """Same polarity, typed values and names; a shorter name of the same thing counts as the
-    same ("Brightmoor Dental" / "Brightmoor")."""
+    """Same polarity, typed values and names; a longer name of the same thing counts as the
+    same ("Brightmoor Dental" / "Brightmoor"), another name beside it does not ("French and
+    Spanish")."""
     if evidence.negated(old) != evidence.negated(new):
         return False
     if evidence.typed_values(old) != evidence.typed_values(new):
@@ -107,8 +139,15 @@ def _same_values(old: Fact, new: Fact) -> bool:
     missing_old, missing_new = evidence.names_missing(old, new), evidence.names_missing(new, old)
     if missing_old and missing_new:
         return False
-    shorter, longer = (new, old) if missing_old else (old, new)
-    if missing_old or missing_new:
-        names_shorter = {name.lower() for name in shorter.names}
-        return bool(names_shorter) and names_shorter <= {name.lower() for name in longer.names}
-    return True
+    longer, other = (old, new) if missing_old else (new, old)
+    missing = missing_old or missing_new
+    shared_names = {name.lower() for name in longer.names} & {name.lower() for name in other.names}
+    return all(any(word in run and run & shared_names for run in _name_runs(longer.raw)) for word in missing)
+
+
+def _name_runs(raw: str) -> list[set[str]]:
+    """Runs of capitalised words: "Brightmoor Dental renewal" -> [{"brightmoor", "dental"}]."""
+    return [
+        {word.lower() for word in run.split()}
+        for run in re.findall(r"[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*)*", raw)
+    ]
