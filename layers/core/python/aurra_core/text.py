@@ -278,6 +278,12 @@ def _mark_values(text: str) -> str:
         lambda match: f" date_{int(match.group(2))}_{int(match.group(3))} , {match.group(1)} ",
         text,
     )
+    # "2029-04" is April 2029
+    text = re.sub(
+        r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])\b(?!-)",
+        lambda match: f" month_{int(match.group(2))} {match.group(1)} ",
+        text,
+    )
     text = re.sub(
         r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
         lambda match: " email_" + re.sub(r"[^a-z0-9]", "", match.group(0)) + " ",

@@ -101,7 +101,9 @@ def names_missing(fact: Fact, other: Fact) -> set[str]:
 
 _CALENDAR_WORDS = frozenset(
     """january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday""".split()
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat
+    sun""".split()
 )
 _CURRENCY_CODES = frozenset("usd eur gbp chf jpy cad aud inr cny sek nok dkk pln".split())
 _NOT_NAMES = frozenset(

@@ -209,6 +209,10 @@ SYNONYMS = {
     "biking": "bike",
     "bikes": "bike",
     "bicycle": "bike",
+    "born": "birth",
+    "birthday": "birth",
+    "birthdate": "birth",
+    "dob": "birth",
     "departs": "leaves",
     "departing": "leaving",
     "smoker": "smoking",
@@ -282,6 +286,7 @@ PHRASES = [
     (r"\bchief marketing officer\b", "cmo"),
     (r"\bvice president\b", "vp"),
     (r"\b(\d+)k (run|race)\b", r"\1 km \2"),
+    (r"\bdate of birth\b|\bbirth ?date\b", "birth"),
     (r"\bas of (?:today|now|right now|this (?:week|month|year|quarter))\b", "currently"),
     (r"\bfrom now on\b", "fromnowon"),
     (r"\bthese days\b|\bnowadays\b", "nowadays"),
@@ -659,7 +664,7 @@ HISTORICAL = [
     r"\bfrom year_\d{4} (?:to|until|till|through|-) ?(?:year_\d{4})\b",
     r"\bbetween year_\d{4} and year_\d{4}\b",
     r"\bbefore year_\d{4}\b",
-    r"\buntil year_\d{4}\b(?! \w+ (?:will|is))",
+    r"(?<!valid )(?<!good )(?<!runs )(?<!expires )\buntil year_\d{4}\b(?! \w+ (?:will|is))",
     r"\bback in\b",
     r"\byears ago\b",
     r"\bas a (?:kid|child|teen|teenager|student)\b",
@@ -890,8 +895,12 @@ RESTATEMENT_WORDS = frozenset(
     kind fan lover fond habit usual usually regular regularly typically always often want wants
     choice pick go-to mostly main primary daily every morning evening via through using person
     someone one who that which there eat eats drink drinks consume consumes hold holds holding
-    commute commutes commuting do does doing take takes""".split()
+    commute commutes commuting do does doing take takes ending ends intensely really strongly
+    absolutely truly deeply totally completely car vehicle db database""".split()
 )
+
+# Verbs that open an instruction to the agent: "Reply in Portuguese" states a wish.
+INSTRUCTION_VERBS = frozenset("reply respond answer write address use call email text send contact reach".split())
 
 # ---------------------------------------------------------------------------------------------
 # Places: a broad place and a narrower one in it are a refinement, not a move.
@@ -1491,7 +1500,7 @@ PAST_PERIOD = [
     r"\busedto\b",
     r"\bfrom year_\d{4} (?:to|until|till|through|-) ?(?:year_\d{4}|now)\b",
     r"\bbetween year_\d{4} and year_\d{4}\b",
-    r"\b(?:until|till|before) year_\d{4}\b",
+    r"(?<!valid )(?<!good )(?<!runs )(?<!expires )\b(?:until|till|before) year_\d{4}\b",
     r"\b(?:was|were|did|had|lived|worked|owned|studied|attended|used|drove|played|taught|managed|led) "
     r"(?:[\w']+ ){0,6}?in year_\d{4}\b",
     r"\bback in\b",

@@ -63,6 +63,11 @@ def paraphrase(
     # the words of a longer name ("Brightmoor Dental" / "Brightmoor") are not a difference
     longer_name = evidence.names_missing(old, new) | evidence.names_missing(new, old)
     said_old, said_new = _said(statement_old) - longer_name, _said(statement_new) - longer_name
+    zone = old.classes.get("timezone")
+    if zone and zone == new.classes.get("timezone"):
+        # "UTC+1" / "time zone is CET": one zone in two spellings
+        said_old = {term for term in said_old if not _zone_word(term)} | {f"zone_{min(zone)}"}
+        said_new = {term for term in said_new if not _zone_word(term)} | {f"zone_{min(zone)}"}
     shared, only_old, only_new = said_old & said_new, said_old - said_new, said_new - said_old
     if not shared - {_NEGATED} or (only_new and not only_old):
         return None  # nothing in common, or every word kept and one added: more detail
@@ -88,6 +93,15 @@ _NEGATED = "~"
 _POLARITY_STEMS = frozenset(lex.NEGATIONS | {"avoid", "nev", "non", "free"})
 
 
+def _zone_word(term: str) -> bool:
+    return term in _ZONE_WORDS or "/" in term or bool(re.fullmatch(r"(?:utc|gmt)[+-]?\d*", term))
+
+
+_ZONE_WORDS = frozenset(
+    {"timezon", "time", "zone"} | {term for name in lex.TIMEZONES for term in canon(name)}
+)
+
+
 def _said(statement: set[str]) -> set[str]:
     """What a statement says, without the words that only put it ("likes", "works", "uses"), and
     with every negation as one ("never", "no", "avoids", "-free")."""
@@ -102,7 +116,8 @@ def _anchored(old: Fact, new: Fact) -> bool:
         for value in evidence.typed_values(old) & evidence.typed_values(new)
         if not value.startswith(_WHEN)
     }
-    return bool(names_old & names_new or identifying)
+    zone = old.classes.get("timezone")
+    return bool(names_old & names_new or identifying or (zone and zone == new.classes.get("timezone")))
 
 
 # A day or a time in common does not make two facts one: many things happen on a Wednesday.
@@ -121,8 +136,10 @@ _WHEN = (
 
 
 def _attitude(fact: Fact) -> bool:
-    """Whether the fact states a liking or a wish: "loves Boston" is not "lives in Boston"."""
-    return bool(fact.term_set & _ATTITUDE_TERMS)
+    """Whether the fact states a liking, a wish or an instruction: "loves Boston" is not "lives in
+    Boston", but "Reply in Portuguese" is "wants answers in Portuguese"."""
+    instruction = bool(fact.tokens) and fact.tokens[0] in lex.INSTRUCTION_VERBS  # "Reply in Portuguese"
+    return instruction or bool(fact.term_set & _ATTITUDE_TERMS)
 
 
 _ATTITUDE_TERMS = lex.LIKING | lex.DISLIKING | {"want", "wish", "rather"}
