@@ -1222,6 +1222,12 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     if relation == "compatible":
         confidence = min(confidence, 0.9 if marker else 0.86)
     if confidence < 0.75:
+        old_values_named = any(values & new.term_set for values in old.classes.values()) or bool(
+            evidence.proper_names(old) & new.term_set
+        )
+        if label.endswith("both can hold together") and not old_values_named:
+            # a second language, another car: an additive fact alongside the first
+            return (Verdict.NEW_FACT, 0.6, f"different values ({label}): another one alongside the first")
         return (Verdict.SUPPLEMENTS, 0.6, f"different values ({label}) in a slot that can hold several")
     return (Verdict.CONTRADICTS, confidence, f"new value: {label}")
 
