@@ -378,6 +378,8 @@ STATES: dict[str, dict[str, str]] = {
         "resumed": "active",
         "restarted": "active",
         "unpaused": "active",
+        "unblocked": "active",
+        "reopened": "active",
         "onhold": "paused",
         "stalled": "paused",
         "blocked": "paused",
@@ -401,6 +403,9 @@ STATES: dict[str, dict[str, str]] = {
         "reinstated": "active",
         "reactivated": "active",
         "restored": "active",
+        "unlocked": "active",
+        "unsuspended": "active",
+        "reopened": "active",
         "goodstanding": "active",
         "renewed": "active",
         "trial": "trial",
@@ -636,7 +641,7 @@ HEDGES = [
 ADDITIVE = [
     r"\balso\b",
     r"\badditionally\b",
-    r"\banother\b",
+    r"(?<!moved to )(?<!transferred to )(?<!switched to )(?<!went to )\banother\b",
     # "second grade", "third year": a place in a sequence, not one more of a thing
     r"\bsecond\b(?! (?:grade|year|floor|half|quarter|semester|term|round|time|place))",
     r"\bthird\b(?! (?:grade|year|floor|half|quarter|semester|term|round|time|place))",
@@ -784,6 +789,8 @@ ENDING = [
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:has |have |was |were )?(?:died|been closed|been shut down|been cancel(?:l)?ed|"
     r"been discontinued|been deleted|came off|was dismissed|was dropped|was withdrawn|lapsed|expired|ended|is over)\b",
     r"\bmoved on from (?P<x>[\w\s\-\.]+)",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) (?:has |have )?(?:moved|transferred|switched|went) (?:over )?to "
+    r"(?:another|a different|a new|an other) (?:team|role|job|company|department|group|position|account|project)\b",
     r"\bpaidoff (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"\b(?:removed|cut out|phased out) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"\bturned (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) off\b",
@@ -1267,6 +1274,8 @@ HYPERNYMS = {
     "vodka": {"alcohol"},
     "cocktail": {"alcohol"},
     "drink": set(),
+    "drive": {"car"},
+    "driving": {"car"},
     "cigarette": {"smoking", "nicotine"},
     "vape": {"nicotine", "vaping"},
     "cigar": {"smoking", "nicotine"},
