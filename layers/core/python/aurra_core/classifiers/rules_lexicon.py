@@ -1418,7 +1418,7 @@ COMMON_SENTENCE_STARTS = frozenset(
 # they name no particular thing on their own.
 GENERIC_NAME_WORDS = frozenset(
     """elementary school high middle university college academy bank credit union company corp inc
-    labs lab llc ltd group street avenue road lane city town county state the a an""".split()
+    labs lab llc ltd group street avenue road lane city town county state the a an db database""".split()
 )
 
 # --- what counts as explicit evidence of a change -------------------------------------------

@@ -68,6 +68,8 @@ def paraphrase(
         # "UTC+1" / "time zone is CET": one zone in two spellings
         said_old = {term for term in said_old if not _zone_word(term)} | {f"zone_{min(zone)}"}
         said_new = {term for term in said_new if not _zone_word(term)} | {f"zone_{min(zone)}"}
+    if (_NEGATED in said_old) != (_NEGATED in said_new):
+        return None  # one of them is negated ("never", "no", "avoids", "-free" count as one)
     shared, only_old, only_new = said_old & said_new, said_old - said_new, said_new - said_old
     if not shared - {_NEGATED} or (only_new and not only_old):
         return None  # nothing in common, or every word kept and one added: more detail
@@ -90,7 +92,7 @@ def paraphrase(
 
 
 _NEGATED = "~"
-_POLARITY_STEMS = frozenset(lex.NEGATIONS | {"avoid", "nev", "non", "free"})
+_POLARITY_STEMS = frozenset(lex.NEGATIONS | {"avoid", "nev", "non", "free", "nolonger"})
 
 
 def _zone_word(term: str) -> bool:
@@ -146,11 +148,9 @@ _ATTITUDE_TERMS = lex.LIKING | lex.DISLIKING | {"want", "wish", "rather"}
 
 
 def _same_values(old: Fact, new: Fact) -> bool:
-    """Same polarity, typed values and names; a longer name of the same thing counts as the
+    """Same typed values and names; a longer name of the same thing counts as the
     same ("Brightmoor Dental" / "Brightmoor"), another name beside it does not ("French and
     Spanish")."""
-    if evidence.negated(old) != evidence.negated(new):
-        return False
     if evidence.typed_values(old) != evidence.typed_values(new):
         return False
     missing_old, missing_new = evidence.names_missing(old, new), evidence.names_missing(new, old)
