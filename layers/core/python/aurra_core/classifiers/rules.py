@@ -27,7 +27,7 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import Fact, analyze
-from aurra_core.classifiers.rules_paraphrase import paraphrase
+from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.models import Verdict
 from aurra_core.text import canon, tokenize
 
@@ -660,7 +660,9 @@ def _negated_restatement(pair: Pair) -> Decision | None:
     denied_old, denied_new = _denies(old), _denies(new)
     if denied_old and denied_new:
         thing_old, thing_new = pair.core_old - _NEGATION_TERMS, pair.core_new - _NEGATION_TERMS
-        if thing_old and thing_old <= _expand(thing_new) and len(thing_new - _expand(thing_old)) <= 1:
+        extra = thing_new - _expand(thing_old)
+        narrower = _expand(extra) & thing_old  # "allergic to shellfish" / "... to shrimp"
+        if thing_old and thing_old <= _expand(thing_new) and len(extra) <= 1 and not narrower:
             # "cancelled Hulu" / "no longer has a Hulu subscription": both say it is over
             return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old)}' is over or absent")
         return None
@@ -675,7 +677,7 @@ def _negated_restatement(pair: Pair) -> Decision | None:
                 f"the new fact denies what the old one states ('{_quote(governed)}')",
             )
         return None
-    governed = _negated_terms(old)
+    governed = _negated_terms(old) - RESTATEMENT_STEMS  # the thing denied, not "eat" or "have"
     if governed and governed & _expand(pair.core_new) and not _first(_HISTORICAL, new.text):
         return (
             Verdict.CONTRADICTS,
@@ -1141,7 +1143,7 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         return None
     body_o, body_n = _body(old), _body(new)
     value = set(_terms(_cut(match.group("v") or match.group("w"), 4))) - _FRAME_STEMS - body_o
-    anchor = (body_o & body_n) - value
+    anchor = (body_o & body_n) - value - RESTATEMENT_STEMS  # a shared "eat" or "use" is no anchor
     old_value = body_o - anchor - {"now"}
     if not anchor:
         # "prefers tea" -> "switched to coffee": two things of one kind

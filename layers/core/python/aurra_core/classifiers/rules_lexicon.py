@@ -906,6 +906,9 @@ RESTATEMENT_WORDS = frozenset(
     absolutely truly deeply totally completely car vehicle db database""".split()
 )
 
+# A use scoped to one side of life: "uses an iPhone for work".
+QUALIFIED_USE = r"\bfor (?:work|personal use|home|school|business|travel|weekends?|gaming|fun)\b"
+
 # Verbs that open an instruction to the agent: "Reply in Portuguese" states a wish.
 INSTRUCTION_VERBS = frozenset("reply respond answer write address use call email text send contact reach".split())
 

@@ -40,7 +40,9 @@ _NOT_A_RESTATEMENT = re.compile(
     )
 )
 _UNIVERSAL = re.compile(lex.UNIVERSAL)
-_RESTATEMENT_STEMS = frozenset(term for word in lex.RESTATEMENT_WORDS for term in canon(word))
+_QUALIFIED_USE = re.compile(lex.QUALIFIED_USE)
+# The stems of words that only put a fact ("likes", "works", "uses"), shared with rules.py.
+RESTATEMENT_STEMS = frozenset(term for word in lex.RESTATEMENT_WORDS for term in canon(word))
 
 
 def paraphrase(
@@ -56,6 +58,8 @@ def paraphrase(
     marker = _NOT_A_RESTATEMENT.search(new.text)
     if marker or evidence.change_evidence(old, new):
         return None
+    if _QUALIFIED_USE.search(new.text) and not _QUALIFIED_USE.search(old.text):
+        return None  # "uses an iPhone for work": a qualified slot, not a restatement
     if _UNIVERSAL.search(new.text) and not _UNIVERSAL.search(old.text):
         return None  # "allergic to all nuts": wider than the old fact
     if not _same_values(old, new) or _attitude(old) != _attitude(new):
@@ -107,7 +111,7 @@ _ZONE_WORDS = frozenset(
 def _said(statement: set[str]) -> set[str]:
     """What a statement says, without the words that only put it ("likes", "works", "uses"), and
     with every negation as one ("never", "no", "avoids", "-free")."""
-    return {_NEGATED if term in _POLARITY_STEMS else term for term in statement - _RESTATEMENT_STEMS}
+    return {_NEGATED if term in _POLARITY_STEMS else term for term in statement - RESTATEMENT_STEMS}
 
 
 def _anchored(old: Fact, new: Fact) -> bool:
