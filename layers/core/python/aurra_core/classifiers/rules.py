@@ -670,7 +670,7 @@ def _negated_restatement(pair: Pair) -> Decision | None:
         return None
     if denied_new and evidence.negated(new):
         governed = _negated_terms(new)
-        if governed and governed <= pair.core_old:
+        if governed and governed <= old.term_set:
             return (
                 Verdict.CONTRADICTS,
                 0.9,
@@ -697,6 +697,8 @@ def _negated_terms(fact: Fact) -> set[str]:
     Negations are read as written ("teetotal" spells "not drink alcohol"; "notes" is no "not")."""
     words: list[str] = []
     for token in fact.tokens:
+        if token == "'s":
+            continue
         if token in _STRUCTURAL:
             words.append("|")
             continue
@@ -711,7 +713,10 @@ def _negated_terms(fact: Fact) -> set[str]:
                 break
             if following not in lex.STOPWORDS and following not in _FRAME_STEMS and following != "~":
                 governed.add(following)
-    return governed - _LOW_INFO_STEMS
+    return governed - _LOW_INFO_STEMS - _WHEN_WORDS
+
+
+_WHEN_WORDS = frozenset(canon(word)[0] for word in ("anymore", "now", "nowadays", "yet", "again", "today"))
 
 
 def _quote(terms: set[str]) -> str:
@@ -1003,13 +1008,15 @@ def _completion(old: Fact, new: Fact) -> str | None:
 
 
 _FROM_TO = re.compile(lex.FROM_TO)
+_PREFERRED_OVER = re.compile(lex.PREFERRED_OVER)
 
 
 def _from_old_value(old: Fact, new: Fact) -> str | None:
-    """'Acme has 30 seats' -> 'Acme reduced its seats from 30 to 22': the new fact names the old
-    value as where the change started, and a value the old fact does not have as where it ended."""
-    for match in _FROM_TO.finditer(new.text):
-        start = set(_terms(match.group("x"))) - _FRAME_STEMS
+    """'Acme has 30 seats' -> 'Acme reduced its seats from 30 to 22', 'prefers Python' -> 'prefers Go
+    over Python': the new fact names the old value as what it left, and a value the old fact does
+    not have as what it chose."""
+    for match in [*_FROM_TO.finditer(new.text), *_PREFERRED_OVER.finditer(new.text)]:
+        start = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS - {"nowaday"}
         end = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS
         if any(term.startswith("year_") for term in start):
             continue  # "from 2015 to 2019" is a past period

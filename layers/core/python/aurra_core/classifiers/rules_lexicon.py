@@ -286,6 +286,7 @@ PHRASES = [
     (r"\bchief marketing officer\b", "cmo"),
     (r"\bvice president\b", "vp"),
     (r"\b(\d+)k (run|race)\b", r"\1 km \2"),
+    (r"\b(dr|mr|mrs|ms|prof)\.", r"\1"),  # a title's period ends no phrase
     (r"\bdate of birth\b|\bbirth ?date\b", "birth"),
     (r"\bas of (?:today|now|right now|this (?:week|month|year|quarter))\b", "currently"),
     (r"\bfrom now on\b", "fromnowon"),
@@ -1687,6 +1688,12 @@ FROM_TO = (
 RESUMED = (
     r"\b(?:started|began|took up|picked up|is back|are back|went back|came back)\b(?: [\w']+){0,4}? again\b|"
     r"\bagain\b|\bresumed\b|\breinstated\b|\breactivated\b|\brestarted\b|\breopened\b"
+)
+
+# "prefers Go over Python": what is chosen (y) and what it is chosen over (x).
+PREFERRED_OVER = (
+    r"\b(?:prefers?|likes?|chose|chooses|picked|picks|uses?|wants?|goes with|went with) (?P<y>[\w\-\.]+(?: [\w\-\.]+){0,2}?) "
+    r"(?:over|rather than|instead of) (?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
 )
 
 # A move of home: "moved into an assisted-living home", "finished the move".
