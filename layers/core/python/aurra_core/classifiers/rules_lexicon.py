@@ -209,6 +209,8 @@ SYNONYMS = {
     "biking": "bike",
     "bikes": "bike",
     "bicycle": "bike",
+    "allergy": "allergic",
+    "allergies": "allergic",
     "born": "birth",
     "birthday": "birth",
     "birthdate": "birth",
