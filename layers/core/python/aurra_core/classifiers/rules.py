@@ -92,7 +92,9 @@ _FRAME_STEMS = frozenset(canon(w)[0] for w in lex.FRAME_WORDS) | frozenset(
         "currently",
     }
 )
-_LOW_INFO_STEMS = (frozenset(canon(w)[0] for w in lex.LOW_INFO) | frozenset(lex.LOW_INFO)) - lex.NEGATIONS  # "note" stems to "not"
+_LOW_INFO_STEMS = (
+    frozenset(canon(w)[0] for w in lex.LOW_INFO) | frozenset(lex.LOW_INFO)
+) - lex.NEGATIONS  # "note" stems to "not"
 _BOUNDARY = re.compile(lex.PHRASE_BOUNDARY)
 _CLASS_NOUNS = {
     "editor": {"editor", "ide"},

@@ -913,7 +913,9 @@ RESTATEMENT_WORDS = frozenset(
 QUALIFIED_USE = r"\bfor (?:work|personal use|home|school|business|travel|weekends?|gaming|fun)\b"
 
 # Verbs that open an instruction to the agent: "Reply in Portuguese" states a wish.
-INSTRUCTION_VERBS = frozenset("reply respond answer write address use call email text send contact reach".split())
+INSTRUCTION_VERBS = frozenset(
+    "reply respond answer write address use call email text send contact reach".split()
+)
 
 # ---------------------------------------------------------------------------------------------
 # Places: a broad place and a narrower one in it are a refinement, not a move.
