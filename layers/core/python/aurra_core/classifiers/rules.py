@@ -13,6 +13,12 @@ current now; restatements are duplicates, wider or more specific restatements su
 Confidence reaches 0.85 only when the slot is known to hold one value at a time and the change
 is explicit (a change word, a typed or closed-class value replaced in the same template, or the
 old value said to be over). The reason names the signals that decided.
+
+Besides the value detectors, the changes it recognises by their construction: a move of home,
+"from X to Y" after a change verb, "X over Y", a habit that ended and is back ("started smoking
+again"), and one fact denying exactly what the other states. A restatement in other words (same
+subject, values and polarity; `rules_paraphrase`) is a duplicate below the action threshold.
+`rules_evidence` has the last word on every verdict.
 """
 
 from __future__ import annotations
@@ -655,29 +661,20 @@ def _resumed(old: Fact, new: Fact) -> str | None:
     return f"the old fact says '{_quote(back)}' ended; the new one says it is back ('{match.group(0)}')"
 
 
-def _negated_restatement(pair: Pair) -> Decision | None:
+def _denial(pair: Pair) -> Decision | None:
     """'eats meat' -> 'doesn't eat meat', 'doesn't drink coffee' -> 'drinks two espressos': one
-    fact denies exactly what the other states."""
+    fact denies exactly what the other states. Both denying the same thing agree."""
     old, new = pair.old, pair.new
     denied_old, denied_new = _denies(old), _denies(new)
     if denied_old and denied_new:
-        thing_old, thing_new = pair.core_old - _NEGATION_TERMS, pair.core_new - _NEGATION_TERMS
-        extra = thing_new - _expand(thing_old)
-        narrower = _expand(extra) & thing_old  # "allergic to shellfish" / "... to shrimp"
-        if thing_old and thing_old <= _expand(thing_new) and len(extra) <= 1 and not narrower:
-            # "cancelled Hulu" / "no longer has a Hulu subscription": both say it is over
-            return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old)}' is over or absent")
-        return None
+        return _both_absent(pair)
     if denied_old == denied_new:
         return None
-    if denied_new and evidence.negated(new):
-        governed = _negated_terms(new)
+    if denied_new:
+        governed = _negated_terms(new) if evidence.negated(new) else set()
         if governed and governed <= old.term_set:
-            return (
-                Verdict.CONTRADICTS,
-                0.9,
-                f"the new fact denies what the old one states ('{_quote(governed)}')",
-            )
+            reason = f"the new fact denies what the old one states ('{_quote(governed)}')"
+            return (Verdict.CONTRADICTS, 0.9, reason)
         return None
     governed = _negated_terms(old) - RESTATEMENT_STEMS  # the thing denied, not "eat" or "have"
     if governed and governed & _expand(pair.core_new) and not _first(_HISTORICAL, new.text):
@@ -686,6 +683,16 @@ def _negated_restatement(pair: Pair) -> Decision | None:
             0.9,
             f"the new fact states what the old one denied ('{_quote(governed)}')",
         )
+    return None
+
+
+def _both_absent(pair: Pair) -> Decision | None:
+    """'cancelled Hulu' / 'no longer has a Hulu subscription': both say the same thing is over."""
+    thing_old, thing_new = pair.core_old - _NEGATION_TERMS, pair.core_new - _NEGATION_TERMS
+    extra = thing_new - _expand(thing_old)
+    narrower = _expand(extra) & thing_old  # "allergic to shellfish" / "... to shrimp"
+    if thing_old and thing_old <= _expand(thing_new) and len(extra) <= 1 and not narrower:
+        return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old)}' is over or absent")
     return None
 
 
@@ -882,7 +889,7 @@ _STAGES = (
     _other_subject,
     _restatement,
     _independent_or_hedged,
-    _negated_restatement,
+    _denial,
     _reverted_or_counted,
     _history,
     _elsewhere_or_in_part,
