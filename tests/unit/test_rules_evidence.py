@@ -1,4 +1,5 @@
-"""Rules v3 is precise by construction: each principle of its evidence gate, on pairs of its own.
+"""The rules classifier is precise by construction (since v3): each principle of its evidence gate,
+on pairs of its own.
 
 None of these sentences are in the labeled sets; they exercise one principle each.
 """
@@ -153,3 +154,49 @@ def test_every_reason_names_what_decided() -> None:
     assert verdict.verdict == Verdict.CONTRADICTS and "no change language" in verdict.reason, verdict
     verdict = judge("User takes notes in Notion", "User switched from Notion to Obsidian")
     assert "change evidence" in verdict.reason
+
+
+# --- rules v4: more constructions that carry change evidence, each scoped to the old value ---
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("Wren lives in Bristol", "Wren finished the move and is in Cardiff now"),
+        ("Wren's grandmother lives with her", "Wren's grandmother moved into a care home"),
+        ("Lumen has 60 seats", "Lumen cut its seats from 60 to 45"),
+        ("Lumen has 60 seats", "Lumen is down to 45 seats"),
+        ("Bao quit vaping last year", "Bao started vaping again"),
+        ("The dog walker comes for Pip on weekdays", "They stopped the dog walker for Pip"),
+        ("Sofia's manager is Ravi", "Ravi stepped down; Sofia's manager is Hana"),
+        ("Sofia drinks coffee", "Sofia doesn't drink coffee"),
+        ("Ticket escalation goes to Ravi", "Ticket escalation goes to Hana since the reorg"),
+        ("Sofia uses Trello", "Sofia uses Asana rather than Trello"),
+    ],
+)
+def test_change_constructions_about_the_old_value_are_acted_on(old: str, new: str) -> None:
+    verdict = judge(old, new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= ACTION_THRESHOLD, verdict
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("Wren lives in Bristol", "Wren's sister moved to Cardiff"),
+        ("Wren lives in Bristol", "Wren moved to a bigger flat in Bristol"),
+        ("Lumen has 60 seats", "Lumen's rival cut its seats from 80 to 50"),
+        ("Sofia prefers email", "Sofia prefers email for anything that isn't urgent"),
+        ("Sofia eats halal", "Sofia won't eat gelatin unless it is halal"),
+        ("Sofia doesn't eat pork", "Sofia switched to eating more fish"),
+        ("Sofia forwards mail to a@b.com", "Sofia forwards mail from a@b.com to c@d.com"),
+        ("Sofia's manager is Ravi", "Sofia's manager has been Hana since March"),
+        ("Sofia's manager is Ravi", "Sofia's manager is Hana as of this week"),
+    ],
+)
+def test_look_alike_constructions_are_not_acted_on(old: str, new: str) -> None:
+    assert not acted(judge(old, new))
+
+
+def test_a_denial_of_what_the_old_fact_denied_is_a_contradiction_held_below_without_change_words() -> None:
+    verdict = judge("Sofia doesn't eat meat", "Sofia eats chicken on weekends")
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence <= UNPROVEN_CEILING, verdict

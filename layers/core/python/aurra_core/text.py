@@ -203,13 +203,19 @@ _STATE_CODES_RE = re.compile(r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\
 
 
 _UNIT_WORDS = "one|two|three|four|five|six|seven|eight|nine"
+_TEEN_WORDS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
 _BELOW_100 = (
-    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:" + _UNIT_WORDS + r"))?|"
-    r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|" + _UNIT_WORDS + ")"
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:"
+    + _UNIT_WORDS
+    + r"))?|"
+    + _TEEN_WORDS
+    + "|"
+    + _UNIT_WORDS
+    + ")"
 )
 # "four hundred and twenty", "twenty-five": one number, not three
 _COMPOUND_NUMBER_RE = re.compile(
-    rf"\b(?:({_UNIT_WORDS}|a) hundred(?:(?: and)? ({_BELOW_100}))?|"
+    rf"\b(?:({_UNIT_WORDS}|{_TEEN_WORDS}|a) hundred(?:(?: and)? ({_BELOW_100}))?|"
     r"(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](" + _UNIT_WORDS + r"))\b"
 )
 

@@ -906,7 +906,7 @@ RESTATEMENT_WORDS = frozenset(
     choice pick go-to mostly main primary daily every morning evening via through using person
     someone one who that which there eat eats drink drinks consume consumes hold holds holding
     commute commutes commuting do does doing take takes ending ends intensely really strongly
-    absolutely truly deeply totally completely car vehicle db database""".split()
+    absolutely truly deeply totally completely car vehicle db database yet""".split()
 )
 
 # A use scoped to one side of life: "uses an iPhone for work".

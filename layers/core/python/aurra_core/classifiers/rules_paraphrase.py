@@ -115,8 +115,11 @@ def _said(statement: set[str]) -> set[str]:
 
 
 def _anchored(old: Fact, new: Fact) -> bool:
-    """Whether the two facts share a name or a typed value other than a day or a time."""
-    names_old, names_new = evidence.proper_names(old), evidence.proper_names(new)
+    """Whether the two facts share a name other than their subject's, or a typed value other than
+    a day or a time."""
+    # the subject's own name is no anchor: "Sami plays chess" / "Sami plays poker"
+    subjects = set(old.subject.key) | set(new.subject.key)
+    names_old, names_new = evidence.proper_names(old) - subjects, evidence.proper_names(new) - subjects
     identifying = {
         value
         for value in evidence.typed_values(old) & evidence.typed_values(new)
