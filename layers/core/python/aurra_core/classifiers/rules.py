@@ -871,7 +871,7 @@ def _loosely_related(pair: Pair) -> Decision:
     if evidence.typed_values(old) and evidence.same_statement(old, new) is None:
         # the same values, names and polarity in other words: most likely a restatement
         return (Verdict.DUPLICATE, 0.8, "the same values in other words; not sure enough to act")
-    related = shared_wide - {"like", "prefer", "favorit"}
+    related = shared_wide - {"like", "prefer", "favorit"} - RESTATEMENT_STEMS  # not a shared "own"
     if related:
         return (Verdict.SUPPLEMENTS, 0.65, f"related detail about '{sorted(related)[0]}' without a change")
     families_old = {lex.ATTRIBUTES[a]["family"] for a in old.attrs if a in lex.ATTRIBUTES}

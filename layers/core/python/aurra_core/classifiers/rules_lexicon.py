@@ -653,7 +653,7 @@ ADDITIVE = [
     r"\bbesides\b",
     r"\btoo\b(?=\s*(?:[,.;]|$))",
     r"\bseparate\b",
-    r"\bown\b",
+    r"\b(?:his|her|their|its|our|my|your) own\b",  # "a studio of their own", not "owns a car"
     r"\bextra\b",
     r"\bbackup\b",
     r"\bboth\b",
