@@ -1499,7 +1499,7 @@ CHANGE_EVIDENCE = [
     r"\bstepped into\b|\bsteps down\b",
     r"\b(?:rose|fell|jumped|climbed|dropped|dipped|grew|shrunk|shrank|fallen|risen) (?:from [\w$€£.,\- ]{1,30}? )?to\b",
     r"\bdoubled\b|\btripled\b|\bhalved\b|\bwent from\b",
-    r"\brather than\b|\bin place of\b|\bin favou?r of\b|\bno more\b",
+    r"\brather than\b|\bin place of\b|\bin favou?r of\b|\bno more\b(?! than)",
     r"\bswapped\b|\btraded\b|\bmoved over\b|\bre-?(?:scheduled|named|branded|located|assigned|signed)\b",
     r"\bcame off\b|\bwent off\b|\bgot off\b|\bweaned off\b",
     r"\b(?:has|have|had) since\b|\bnot any ?more\b",
