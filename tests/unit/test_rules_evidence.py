@@ -200,3 +200,22 @@ def test_look_alike_constructions_are_not_acted_on(old: str, new: str) -> None:
 def test_a_denial_of_what_the_old_fact_denied_is_a_contradiction_held_below_without_change_words() -> None:
     verdict = judge("Sofia doesn't eat meat", "Sofia eats chicken on weekends")
     assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence <= UNPROVEN_CEILING, verdict
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User's Netflix account is shared with their sister", "User closed the shared Google account"),
+        ("The subscription renews monthly", "The old subscription was cancelled after the upgrade"),
+        ("The company card is a Visa", "User cancelled the personal card"),
+        ("The project is on track", "The side project was cancelled"),
+        ("User's trial started Monday", "The other trial expired"),
+        ("User's account has 2FA enabled", "User's work account doesn't have 2FA"),
+        ("User's account doesn't have 2FA", "User enabled 2FA on the work account"),
+        ("Acme has SSO enabled", "Acme's staging workspace doesn't have SSO"),
+        ("The account has a credit card on file", "The sandbox account has no card on file"),
+    ],
+)
+def test_what_ends_for_another_one_of_its_kind_is_not_acted_on(old: str, new: str) -> None:
+    # a name or a qualifier the old fact does not have singles out another account, card, trial
+    assert not acted(judge(old, new))

@@ -619,6 +619,37 @@ def _other_subject(pair: Pair) -> Decision | None:
     return None
 
 
+def _another_of_its_kind(pair: Pair) -> Decision | None:
+    """'User's account has 2FA' -> 'User's work account doesn't have 2FA': a qualifier the old
+    fact does not have, on a thing the old fact names, makes it another one of its kind."""
+    if _slot_relation(pair.old, pair.new) == "qualifier":
+        return (
+            Verdict.NEW_FACT,
+            0.85,
+            "a differently qualified slot (e.g. work vs personal) holds its own value",
+        )
+    qualified = _qualified_other(pair.old, pair.new)
+    if qualified:
+        return (Verdict.NEW_FACT, 0.8, f"about another one ('{qualified}'), not the one the old fact names")
+    return None
+
+
+def _qualified_other(old: Fact, new: Fact) -> str | None:
+    """'work account', 'sandbox account', 'the other trial' in the new fact when the old one has the
+    noun but not the qualifier, or a subject qualified as the old one is not ("Acme's staging
+    workspace")."""
+    for word in new.subject.slot[:-1]:
+        if word in _INSTANCE_QUALIFIERS and word not in old.term_set:
+            return " ".join(new.subject.slot)
+    tokens = new.tokens
+    for index, token in enumerate(tokens[:-1]):
+        qualifier = token in _OTHER_ONE or token in lex.QUALIFIER_ADJECTIVES
+        following = canon(tokens[index + 1])[0]
+        if qualifier and canon(token)[0] not in old.term_set and following in old.term_set - _FRAME_STEMS:
+            return f"{token} {tokens[index + 1]}"
+    return None
+
+
 def _restatement(pair: Pair) -> Decision | None:
     old, new, core_old, core_new = pair.old, pair.new, pair.core_old, pair.core_new
     if core_old == core_new and pair.same_polarity and pair.relation != "describes":
@@ -887,6 +918,7 @@ def _loosely_related(pair: Pair) -> Decision:
 
 _STAGES = (
     _other_subject,
+    _another_of_its_kind,
     _restatement,
     _independent_or_hedged,
     _denial,
@@ -994,12 +1026,27 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                 phrase = _cut(match.group("x"), 4)
                 x = set(_terms(phrase)) - _FRAME_STEMS
                 hit = _fuzzy_overlap(x, old_values)
-                if not hit:
+                if not hit or _another_instance(phrase, old, new):
                     continue
                 if old_negative:
                     continue  # the old fact already said it was gone: they agree
                 return sorted(hit)[0], match.group(0).strip()
     return None
+
+
+_INSTANCE_QUALIFIERS = frozenset(canon(word)[0] for word in lex.SLOT_QUALIFIERS | lex.INSTANCE_QUALIFIERS)
+# Qualifiers that single out another one wherever they stand ("work" or "business" may be a verb
+# or a plan's name, so they count only in a slot or in the phrase of what ended).
+_OTHER_ONE = frozenset(lex.INSTANCE_QUALIFIERS)
+
+
+def _another_instance(ended: str, old: Fact, new: Fact) -> bool:
+    """'closed the shared Google account' when the old fact is about a Netflix account, 'cancelled
+    the personal card' when it is about the company card, 'the other trial expired': a name or a
+    qualifier the old fact does not have says the thing that ended is another one of its kind."""
+    words = {canon(token)[0] for token in tokenize(ended)}
+    distinct = (words & _INSTANCE_QUALIFIERS) | (words & evidence.proper_names(new))
+    return bool(distinct - old.term_set)
 
 
 def _completion(old: Fact, new: Fact) -> str | None:

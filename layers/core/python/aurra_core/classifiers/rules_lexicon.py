@@ -49,6 +49,15 @@ SLOT_QUALIFIERS = frozenset(
     vacation travel gaming guest test staging production prod dev development billing
     shipping mailing secondary""".split()
 )
+# Words that single out one of several things of a kind: "the other trial", "a side project".
+INSTANCE_QUALIFIERS = frozenset(
+    "other another side spare extra trial different legacy separate old previous former sandbox demo staging "
+    "personal secondary joint".split()
+)
+# Slot qualifiers that, written just before a noun, single out one of several ("the work account").
+QUALIFIER_ADJECTIVES = frozenset(
+    "work personal corporate staging sandbox test dev backup secondary joint".split()
+)
 # Qualifiers that mean the main slot, or only announce that the value is new.
 PRIMARY_QUALIFIERS = frozenset("main primary default daily usual regular current new updated only".split())
 
