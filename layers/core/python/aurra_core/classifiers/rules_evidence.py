@@ -78,10 +78,15 @@ _LOW_INFO = frozenset(lex.LOW_INFO) | {"now", "current", "still", "realli", "rea
 def typed_values(fact: Fact) -> set[str]:
     """Typed values (money, dates, times, phone numbers...) and plain numbers. A time given with
     its zone also has its UTC twin ("9am Pacific" = "12pm Eastern"): then the twin decides."""
-    typed = {term for term in fact.term_set if _VALUE_TOKEN.match(term)}
+    typed = typed_values_of(fact.term_set)
     if any(term.startswith("utc_") for term in typed):
         typed = {term for term in typed if not term.startswith("time_")}
     return typed
+
+
+def typed_values_of(terms: set[str]) -> set[str]:
+    """The terms that are typed values or numbers."""
+    return {term for term in terms if _VALUE_TOKEN.match(term)}
 
 
 def names_missing(fact: Fact, other: Fact) -> set[str]:

@@ -77,16 +77,8 @@ def paraphrase(
     shared, only_old, only_new = said_old & said_new, said_old - said_new, said_new - said_old
     if not shared - {_NEGATED} or (only_new and not only_old):
         return None  # nothing in common, or every word kept and one added: more detail
-    if only_old or only_new:
-        # a name or a typed value in common lets two words of each differ; without one, none may
-        if (
-            not _anchored(old, new)
-            or len(only_old) > MAX_UNSHARED_WORDS
-            or len(only_new) > MAX_UNSHARED_WORDS
-        ):
-            return None
-        if widen(only_old) & only_new or widen(only_new) & only_old:
-            return None  # one names the family of the other: wider or narrower, not the same
+    if (only_old or only_new) and not _other_words_allowed(old, new, shared, only_old, only_new, widen):
+        return None
     return (
         Verdict.DUPLICATE,
         PARAPHRASE_CONFIDENCE,
@@ -95,6 +87,7 @@ def paraphrase(
     )
 
 
+_EVENT_STEMS = frozenset(term for word in lex.EVENT_NOUNS for term in canon(word))
 _NEGATED = "~"
 _POLARITY_STEMS = frozenset(lex.NEGATIONS | {"avoid", "nev", "non", "free", "nolonger"})
 
@@ -114,19 +107,42 @@ def _said(statement: set[str]) -> set[str]:
     return {_NEGATED if term in _POLARITY_STEMS else term for term in statement - RESTATEMENT_STEMS}
 
 
-def _anchored(old: Fact, new: Fact) -> bool:
-    """Whether the two facts share a name other than their subject's, or a typed value other than
-    a day or a time."""
+def _other_words_allowed(
+    old: Fact,
+    new: Fact,
+    shared: set[str],
+    only_old: set[str],
+    only_new: set[str],
+    widen: Callable[[set[str]], set[str]],
+) -> bool:
+    """A name or a typed value in common lets two words of each fact differ; without one, none
+    may. Not when one names the family of the other, or one event is swapped for another."""
+    if not _anchored(old, new, shared):
+        return False
+    if len(only_old) > MAX_UNSHARED_WORDS or len(only_new) > MAX_UNSHARED_WORDS:
+        return False
+    if widen(only_old) & only_new or widen(only_new) & only_old:
+        return False  # "beer" / "alcohol": wider or narrower, not the same
+    return not (only_old & _EVENT_STEMS and only_new & _EVENT_STEMS)  # "standup" / "retro" at 9am
+
+
+def _anchored(old: Fact, new: Fact, shared: set[str]) -> bool:
+    """Whether the two facts share a name other than their subject's, a typed value, or a day or a
+    time together with what happens then ("therapy on Thursdays at 5pm" / "Therapy: Thursdays,
+    17:00"; "yoga on Wednesdays" and "piano on Wednesdays" share only the day)."""
     # the subject's own name is no anchor: "Sami plays chess" / "Sami plays poker"
     subjects = set(old.subject.key) | set(new.subject.key)
     names_old, names_new = evidence.proper_names(old) - subjects, evidence.proper_names(new) - subjects
-    identifying = {
-        value
-        for value in evidence.typed_values(old) & evidence.typed_values(new)
-        if not value.startswith(_WHEN)
-    }
+    typed = evidence.typed_values(old) & evidence.typed_values(new)
+    identifying = {value for value in typed if not value.startswith(_WHEN)}
+    what = {term for term in shared if not evidence.typed_values_of({term})} - {_NEGATED}
     zone = old.classes.get("timezone")
-    return bool(names_old & names_new or identifying or (zone and zone == new.classes.get("timezone")))
+    return bool(
+        names_old & names_new
+        or identifying
+        or (typed and what)
+        or (zone and zone == new.classes.get("timezone"))
+    )
 
 
 # A day or a time in common does not make two facts one: many things happen on a Wednesday.
