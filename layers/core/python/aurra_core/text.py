@@ -381,7 +381,7 @@ def _canonical_phrases(text: str) -> str:
     text = re.sub(r"\b(?:went|is|are|now|goes|going) live\b", "ga", text)
     # number words (after phrases, so "two-factor" is gone)
     text = _measures(_money_words(_number_words(text)))
-    text = re.sub(r"\b(\d+)-(\w)", r"\1 \2", text)
+    text = re.sub(r"\b(\d+)-([a-z_])", r"\1 \2", text)  # "12-month", but "9-5" stays a range
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     text = re.sub(r"\b(\d+)(gb|tb|mb|mg|ml|kg|km|mi|in|inch|cm|mm|hz|ghz|k)\b", r"\1 \2", text)
     return text
@@ -401,7 +401,7 @@ def _mark_times(text: str) -> str:
     """Hour ranges, clock times (with their UTC twin when a zone is named)."""
     # hour ranges, then times ("9am pacific" keeps its UTC twin for comparisons across zones)
     text = re.sub(
-        r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm)?\s?(?:to|-|until|till)\s?(\d{1,2})(?::(\d\d))?\s?(am|pm)?\b(?!\s*(?:seats|people|users|kids|years|days|weeks))",
+        r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm)?\s?(?:to|-|until|till)\s?(\d{1,2})(?::(\d\d))?\s?(am|pm)?\b(?!\s*(?:seats|people|users|kids|years|days|weeks|months|minutes|mins|hours|hrs|miles|km|kg|lbs|employees|licenses|percent|%))",
         _hour_range,
         text,
     )

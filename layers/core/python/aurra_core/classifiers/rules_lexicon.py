@@ -447,6 +447,8 @@ STATES: dict[str, dict[str, str]] = {
         "single": "single",
         "brokeup": "single",
         "dating": "dating",
+        "girlfriend": "dating",
+        "boyfriend": "dating",
         "engaged": "engaged",
         "married": "married",
         "wed": "married",
