@@ -213,7 +213,7 @@ def _hold_contradiction(old: Fact, new: Fact, confidence: float, reason: str) ->
     if evidence:
         return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: '{evidence}')")
     period = past_period(new) or past_period(old)
-    if period:
+    if period and not once_only(old, new):
         return (
             Verdict.NEW_FACT,
             UNPROVEN_CEILING,
@@ -226,6 +226,16 @@ def _hold_contradiction(old: Fact, new: Fact, confidence: float, reason: str) ->
         UNPROVEN_CEILING,
         f"{reason}; no change language, and it may be a second one, so not acted on",
     )
+
+
+def once_only(old: Fact, new: Fact) -> str | None:
+    """An event that happens once ("born", "founded"), dated in both facts: two dates of it are
+    two accounts of one event, not a past period beside a current fact."""
+    shared = old.term_set & new.term_set & _ONCE_ONLY
+    return sorted(shared)[0] if shared and past_period(old) and past_period(new) else None
+
+
+_ONCE_ONLY = frozenset(term for word in lex.ONCE_ONLY_EVENTS for term in canon(word))
 
 
 def _hold_duplicate(old: Fact, new: Fact, confidence: float, reason: str) -> Decision:

@@ -1542,6 +1542,8 @@ PAST_PERIOD = [
 ]
 # Words that make the order of two values matter: "prefers tea over coffee", "from X to Y".
 ORDERED = r"\b(?:over|than|instead|rather|from|before|after|vs|versus|not)\b"
+# Events that happen once: two dates of one are two accounts of it, not two periods.
+ONCE_ONLY_EVENTS = frozenset("born birth died founded established incorporated".split())
 # Likes against dislikes of the same thing: a contradiction of the same attribute.
 LIKING = frozenset({"lik", "prefer", "favorit", "enjoy"})
 DISLIKING = frozenset({"hat", "dislik", "avoid"})
