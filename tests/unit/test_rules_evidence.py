@@ -70,6 +70,7 @@ def test_a_different_value_without_change_language_stays_below_the_threshold(old
         ("User works at Meta", "User worked at Google in 2019"),
         ("User drives a Subaru", "User used to drive a Jeep"),
         ("User's team lead is Omar", "Previously the user's team lead was Ines"),
+        ("User uses Fedora", "In 2018 the user ran Windows on a Dell"),
     ],
 )
 def test_a_dated_past_period_never_contradicts(old: str, new: str) -> None:
@@ -83,9 +84,11 @@ def test_a_dated_past_period_never_contradicts(old: str, new: str) -> None:
         ("User lives in Denver", "User's brother lives in Austin"),
         ("Nadia drives a Tesla", "Omar drives a Volvo"),
         ("User's manager is Dana", "Dana's manager is Lee"),
+        ("User has a son, Ravi, who is 9", "User has a daughter, Asha, who is 5"),
     ],
 )
 def test_different_subjects_never_contradict(old: str, new: str) -> None:
+    # also two people named in facts about the same user: "a son, Ravi, who is 9" / "a daughter..."
     assert judge(old, new).verdict != Verdict.CONTRADICTS
 
 

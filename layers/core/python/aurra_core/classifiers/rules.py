@@ -1370,6 +1370,12 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")
     if dated and context.events_old != context.events_new and (context.events_old or context.events_new):
         return False  # "renewal call on the 10th" is another event than the renewal
+    if (
+        kind == "age"
+        and evidence.names_missing(context.old, context.new)
+        and evidence.names_missing(context.new, context.old)
+    ):
+        return False  # "a son, Leo, who is 7" / "a daughter, Mia, who is 4": two people's ages
     return anchored
 
 

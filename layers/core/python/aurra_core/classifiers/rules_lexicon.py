@@ -44,7 +44,7 @@ RELATION_NOUNS = frozenset(
 # Words that qualify which slot of an attribute a fact is about: a work phone and a personal
 # phone are two slots, each holding its own value.
 SLOT_QUALIFIERS = frozenset(
-    """work personal home office business private backup secondary second spare school side
+    """work personal home office business private backup secondary second spare school side skip
     family joint corporate company emergency alternate alternative other weekend holiday
     vacation travel gaming guest test staging production prod dev development billing
     shipping mailing secondary""".split()
@@ -56,7 +56,7 @@ INSTANCE_QUALIFIERS = frozenset(
 )
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
 QUALIFIER_ADJECTIVES = frozenset(
-    "work personal corporate staging sandbox test dev backup secondary joint".split()
+    "work personal corporate staging sandbox test dev backup secondary joint billing shipping mailing emergency".split()
 )
 # Qualifiers that mean the main slot, or only announce that the value is new.
 PRIMARY_QUALIFIERS = frozenset("main primary default daily usual regular current new updated only".split())
@@ -1526,6 +1526,7 @@ NEGATIONS = frozenset({"not", "no", "never", "nolonger", "none", "without"})
 # new fact also says the old value changed).
 PAST_PERIOD = [
     r"\busedto\b",
+    r"^(?:in|during) year_\d{4}\b(?! \w+ (?:will|is|are))",  # "In 2019 the user ran Ubuntu"
     r"\bfrom year_\d{4} (?:to|until|till|through|-) ?(?:year_\d{4}|now)\b",
     r"\bbetween year_\d{4} and year_\d{4}\b",
     r"(?<!valid )(?<!good )(?<!runs )(?<!expires )\b(?:until|till|before) year_\d{4}\b",
