@@ -719,7 +719,8 @@ def _denial(pair: Pair) -> Decision | None:
 
 def _both_absent(pair: Pair) -> Decision | None:
     """'cancelled Hulu' / 'no longer has a Hulu subscription': both say the same thing is over."""
-    thing_old, thing_new = pair.core_old - _NEGATION_TERMS, pair.core_new - _NEGATION_TERMS
+    thing_old = pair.core_old - _NEGATION_TERMS - RESTATEMENT_STEMS  # what is absent, not "eat"
+    thing_new = pair.core_new - _NEGATION_TERMS - RESTATEMENT_STEMS
     extra = thing_new - _expand(thing_old)
     narrower = _expand(extra) & thing_old  # "allergic to shellfish" / "... to shrimp"
     if thing_old and thing_old <= _expand(thing_new) and len(extra) <= 1 and not narrower:
