@@ -31,6 +31,7 @@ def judge(old: str, new: str):
         ("Noor prefers the aisle on trains", "Noor likes to sit on the aisle when she takes the train"),
         ("Teodor's desktop has 32 GB of RAM", "Teodor works with 32 gigs of memory on that desktop"),
         ("Reply to Ilse in Dutch", "Ilse wants answers in Dutch"),
+        ("Ines prefers aisle seats", "Ines likes to sit on the aisle when she flies"),
     ],
 )
 def test_a_paraphrase_is_a_duplicate_that_never_rejects_the_write(old: str, new: str) -> None:
@@ -64,6 +65,9 @@ def test_the_same_words_after_normalisation_are_a_duplicate_acted_on(old: str, n
         ("User prefers trains over planes", "User prefers planes over trains"),
         ("User is gluten-free", "User avoids dairy"),
         ("User drinks coffee", "User never drinks coffee"),
+        ("Kenji drives a truck", "Kenji owns a sedan"),
+        ("Tariq drinks green tea", "Tariq's usual drink is black coffee"),
+        ("Team standup is at 9am", "Team retro is at 9am"),
     ],
 )
 def test_a_different_thing_a_narrower_one_or_another_order_is_not_a_duplicate(old: str, new: str) -> None:

@@ -876,7 +876,8 @@ def _unchanged(pair: Pair) -> Decision:
     old, new, body_old = pair.old, pair.new, pair.body_old
     refinement = _first(_REFINEMENT, new.text)
     if pair.relation in ("same", "compatible"):
-        restated = paraphrase(old, new, _statement(old), _statement(new), _expand)
+        swapped = template_conflict(old, new) is not None
+        restated = paraphrase(old, new, _statement(old), _statement(new), _expand, swapped)
         if restated:
             return restated
     if pair.core_old and pair.core_old <= pair.core_new:

@@ -26,7 +26,7 @@ from aurra_core.text import canon
 
 PARAPHRASE_CONFIDENCE = 0.75
 # At most this many content words of each fact may be missing from the other when they share a
-# name or a typed value; none when they share neither.
+# name or a typed value (or name the same subject in other wording); none otherwise.
 MAX_UNSHARED_WORDS = 2
 
 Decision = tuple[Verdict, float, str]
@@ -51,10 +51,12 @@ def paraphrase(
     statement_old: set[str],
     statement_new: set[str],
     widen: Callable[[set[str]], set[str]],
+    one_word_swapped: bool,
 ) -> Decision | None:
     """`duplicate` below the action threshold when the new fact restates the old one in other
     words; None when it does not. The statements are each fact's content terms, subject
-    included; `widen` adds a term's families ("beer" -> "alcohol")."""
+    included; `widen` adds a term's families ("beer" -> "alcohol"); `one_word_swapped` says the
+    two are the same wording with one word replaced ("Sami plays chess" / "Sami plays poker")."""
     marker = _NOT_A_RESTATEMENT.search(new.text)
     if marker or evidence.change_evidence(old, new):
         return None
@@ -77,8 +79,10 @@ def paraphrase(
     shared, only_old, only_new = said_old & said_new, said_old - said_new, said_new - said_old
     if not shared - {_NEGATED} or (only_new and not only_old):
         return None  # nothing in common, or every word kept and one added: more detail
-    if (only_old or only_new) and not _other_words_allowed(old, new, shared, only_old, only_new, widen):
-        return None
+    if only_old or only_new:
+        anchored = _anchored(old, new, shared) or (_subject_named(old, new) and not one_word_swapped)
+        if not anchored or not _other_words_allowed(only_old, only_new, widen):
+            return None
     return (
         Verdict.DUPLICATE,
         PARAPHRASE_CONFIDENCE,
@@ -108,22 +112,24 @@ def _said(statement: set[str]) -> set[str]:
 
 
 def _other_words_allowed(
-    old: Fact,
-    new: Fact,
-    shared: set[str],
-    only_old: set[str],
-    only_new: set[str],
-    widen: Callable[[set[str]], set[str]],
+    only_old: set[str], only_new: set[str], widen: Callable[[set[str]], set[str]]
 ) -> bool:
-    """A name or a typed value in common lets two words of each fact differ; without one, none
-    may. Not when one names the family of the other, or one event is swapped for another."""
-    if not _anchored(old, new, shared):
-        return False
+    """Two words of each fact may differ, not when one names the family of the other, both belong
+    to one family, or one event is swapped for another."""
     if len(only_old) > MAX_UNSHARED_WORDS or len(only_new) > MAX_UNSHARED_WORDS:
         return False
     if widen(only_old) & only_new or widen(only_new) & only_old:
         return False  # "beer" / "alcohol": wider or narrower, not the same
+    if (widen(only_old) - only_old) & (widen(only_new) - only_new):
+        return False  # "tea" / "coffee": two of one family
     return not (only_old & _EVENT_STEMS and only_new & _EVENT_STEMS)  # "standup" / "retro" at 9am
+
+
+def _subject_named(old: Fact, new: Fact) -> bool:
+    """Both facts name the same subject ("Kenji prefers window seats" / "Kenji likes to sit by
+    the window"): an anchor for a rewording, not for one word swapped in the same wording."""
+    subjects = set(old.subject.key) & set(new.subject.key)
+    return bool(subjects & evidence.proper_names(old) & evidence.proper_names(new))
 
 
 def _anchored(old: Fact, new: Fact, shared: set[str]) -> bool:
