@@ -1,5 +1,6 @@
-"""Hybrid candidate search on the real PostgreSQL: the vector list, the fact's own topic and
-the full-text list (two shared words) fused by reciprocal rank, inside the tenant and scope."""
+"""Hybrid candidate search on the real PostgreSQL: the vector list, the fact's own topic and the
+memories that name the same kind of thing (full text over `kinds.py`'s phrases) fused by
+reciprocal rank, inside the tenant and scope."""
 
 from __future__ import annotations
 
@@ -61,14 +62,14 @@ def search(conn, tenant_id, embedding, text, topic=None, scope=store.UNSCOPED, f
     return [row.memory_id for row, _ in found]
 
 
-def test_shared_words_lift_a_memory_the_vector_ranks_fourth(db, new_key):
+def test_naming_the_same_kind_lifts_a_memory_the_vector_ranks_fourth(db, new_key):
     caller, _ = new_key()
     query = unit(1)
     with db.transaction() as conn:
         closer = [
             put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 10 + i, 0.8)) for i in range(3)
         ]
-        target = put(conn, caller.tenant_id, "User renewed the Lisbon apartment lease", near(query, 20, 0.6))
+        target = put(conn, caller.tenant_id, "User writes code in Emacs", near(query, 20, 0.6))
         vector_only = store.find_candidates(
             conn,
             caller.tenant_id,
@@ -78,21 +79,41 @@ def test_shared_words_lift_a_memory_the_vector_ranks_fourth(db, new_key):
             limit=3,
             min_similarity=0.1,
         )
-        hybrid = search(conn, caller.tenant_id, query, "User's Lisbon lease ends in May")
+        hybrid = search(conn, caller.tenant_id, query, "User's text editor is now VS Code")
     assert target not in [row.memory_id for row, _ in vector_only]
     assert target in hybrid
     assert set(hybrid) <= {target, *closer}
 
 
-def test_one_common_word_is_not_a_word_match(db, new_key):
+def test_a_kind_matches_whole_phrases_by_their_stems(db, new_key):
+    """ "VS Code" names an editor, "code" alone does not; "browsers" is the stem of "browser"."""
     caller, _ = new_key()
     query = unit(2)
     with db.transaction() as conn:
         for i in range(3):
             put(conn, caller.tenant_id, f"note {i} about weather", near(query, 30 + i, 0.8))
-        only_user = put(conn, caller.tenant_id, "User likes jazz", near(query, 40, 0.6))
-        found = search(conn, caller.tenant_id, query, "User switched to Emacs")
-    assert only_user not in found
+        code_review = put(conn, caller.tenant_id, "User reviews code on Fridays", near(query, 40, 0.6))
+        editor = put(conn, caller.tenant_id, "User tried VS Code once", near(query, 41, 0.6))
+        browsers = put(conn, caller.tenant_id, "User tests in two browsers", near(query, 42, 0.6))
+        editor_found = search(conn, caller.tenant_id, query, "User switched to Emacs")
+        browser_found = search(conn, caller.tenant_id, query, "User's browser is Firefox now")
+    assert editor in editor_found and code_review not in editor_found
+    assert browsers in browser_found and editor not in browser_found
+
+
+def test_words_shared_without_a_kind_lift_nothing(db, new_key):
+    """Shared words are not a list of their own: they lift distractors that share words but not
+    meaning more than the memories a fact is about."""
+    caller, _ = new_key()
+    query = unit(6)
+    with db.transaction() as conn:
+        closer = [
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 90 + i, 0.8)) for i in range(3)
+        ]
+        lease = put(conn, caller.tenant_id, "User renewed the Lisbon apartment lease", near(query, 95, 0.6))
+        found = search(conn, caller.tenant_id, query, "User's apartment lease renewed")
+    assert lease not in found
+    assert set(found) == set(closer)
 
 
 def test_the_facts_own_topic_lifts_its_memories(db, new_key):
@@ -110,62 +131,54 @@ def test_the_floor_holds_for_every_list(db, new_key):
     caller, _ = new_key()
     query = unit(4)
     with db.transaction() as conn:
-        unlike = put(
-            conn, caller.tenant_id, "User renewed the Lisbon apartment lease", unit(70), topic="home"
+        unlike = put(conn, caller.tenant_id, "User writes code in Emacs", unit(70), topic="preferences")
+        found = search(
+            conn, caller.tenant_id, query, "User's editor is now VS Code", topic="preferences", floor=0.5
         )
-        found = search(conn, caller.tenant_id, query, "User's Lisbon lease renewed", topic="home", floor=0.5)
-    assert unlike not in found, "a word or topic match never lifts a memory below the similarity floor"
+    assert unlike not in found, "a kind or topic match never lifts a memory below the similarity floor"
 
 
-def test_word_matches_stay_in_the_tenant_and_the_scope(db, new_key):
+def test_kind_matches_stay_in_the_tenant_and_the_scope(db, new_key):
     caller, _ = new_key()
     other, _ = new_key()
     query = unit(5)
     with db.transaction() as conn:
-        theirs = put(conn, other.tenant_id, "User renewed the Lisbon apartment lease", near(query, 80, 0.9))
+        theirs = put(conn, other.tenant_id, "User writes code in Emacs", near(query, 80, 0.9))
         bobs = put(
             conn,
             caller.tenant_id,
-            "User renewed the Lisbon apartment lease",
+            "User writes code in Emacs",
             near(query, 81, 0.9),
             scope=Scope(user_id="bob"),
         )
         alices = put(
             conn,
             caller.tenant_id,
-            "User renewed the Lisbon apartment lease",
+            "User writes code in Emacs",
             near(query, 82, 0.9),
             scope=Scope(user_id="alice"),
         )
         found = search(
-            conn, caller.tenant_id, query, "Lisbon apartment lease renewed", scope=Scope(user_id="alice")
+            conn, caller.tenant_id, query, "User's editor is VS Code", scope=Scope(user_id="alice")
         )
     assert found == [alices]
     assert theirs not in found and bobs not in found
 
 
-def test_the_word_list_is_served_by_the_current_versions_gin_index(db, new_key):
+@pytest.mark.parametrize("within_pool", [True, False])
+def test_the_kind_list_is_read_from_the_nearest_memories_only(db, new_key, within_pool):
+    """A memory of the fact's topic that names its kind rises above a same-topic memory that
+    does not, when the embedder ranks it among the nearest KIND_POOL; below them its kind
+    counts for nothing (the bound that keeps a large tenant's search cheap)."""
     caller, _ = new_key()
+    query = unit(7)
+    fillers = store.KIND_POOL - 2 if within_pool else store.KIND_POOL
     with db.transaction() as conn:
-        now = store.write_clock(conn)
-        conn.execute(
-            """INSERT INTO memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, recorded_at)
-               SELECT gen_random_uuid(), %(tenant)s,
-                      'User note ' || i || CASE WHEN i %% 1000 = 0 THEN ' about gardening tomatoes'
-                                                ELSE ' about weekly status' END,
-                      'general', %(vector)s, %(now)s, %(now)s
-               FROM generate_series(1, 3000) AS i""",
-            {"tenant": caller.tenant_id, "vector": unit(100), "now": now},
+        for i in range(fillers):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 1000 + i, 0.6 + 0.002 * (i % 100)))
+        put(conn, caller.tenant_id, "User likes quiet mornings", near(query, 2000, 0.3), topic="preferences")
+        vim = put(conn, caller.tenant_id, "User once tried Vim", near(query, 2001, 0.05), topic="preferences")
+        found = search(
+            conn, caller.tenant_id, query, "User's editor is now VS Code", topic="preferences", floor=-1.0
         )
-    with db.transaction() as conn:
-        conn.execute("ANALYZE memory_versions")
-        plan = "\n".join(
-            row[0]
-            for row in conn.execute(
-                """EXPLAIN SELECT memory_id FROM memory_versions
-                   WHERE to_tsvector('english'::regconfig, content) @@ '(garden & tomato)'::tsquery
-                     AND tenant_id = %s AND recorded_to IS NULL AND valid_to IS NULL""",
-                (caller.tenant_id,),
-            ).fetchall()
-        )
-    assert "memory_versions_current_content_words" in plan
+    assert (vim in found) is within_pool

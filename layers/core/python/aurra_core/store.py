@@ -362,10 +362,13 @@ def find_candidates(
     """The current memories of the tenant's `scope` most like a new fact, never one of an
     excluded topic, each with its cosine similarity; none below `min_similarity`.
 
-    With the fact's `text` (and `topic`), hybrid (`fused_ranking`): the nearest by vector, the
-    nearest of the fact's own topic, and those sharing its words. A memory in several lists
-    rises; a word or topic match alone never lifts a memory the embedder finds unlike the fact
-    above the floor."""
+    With the fact's `text` (and `topic`), hybrid: three lists, each the nearest by vector, fused
+    by reciprocal rank: of all memories, of the fact's own topic, and of those among the nearest
+    `KIND_POOL` that name any kind of thing the fact names (`kinds.py`: "Emacs" for "editor",
+    "Tesla" for "car"; PostgreSQL's English stems). Not the words it shares, as a search does
+    (`fused_ranking`): they lift the distractors that share words but not meaning. A memory in
+    several lists rises; a topic or kind match alone never lifts a memory the embedder finds
+    unlike the fact above the floor."""
     where_params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics}
     where = (
         f"tenant_id = %(tenant_id)s AND {_CURRENT} "
@@ -376,32 +379,60 @@ def find_candidates(
     if text is None:
         found = _vector_list(conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search)
         return [(row, sim) for row, sim in found if sim >= min_similarity]
-    same_topic = topic if topic and topic != DEFAULT_TOPIC else None
-    fused = fused_ranking(
+    from aurra_core import kinds  # the lexicon: only where facts are written
+
+    depth = max(limit, FUSION_DEPTH)
+    phrases = kinds.phrases_of(kinds.kinds_of(text))
+    by_vector = _vector_list(
         conn,
         tenant_id,
         embedding,
-        text,
         where,
         where_params,
-        depth=max(limit, FUSION_DEPTH),
-        same_topic=same_topic,
-        min_similarity=min_similarity,
-        strategy=strategy,
-        ef_search=ef_search,
+        max(depth, KIND_POOL) if phrases else depth,
+        strategy,
+        ef_search,
     )
-    return [(hit.row, hit.similarity) for hit in fused[:limit]]
+    ranked = [(by_vector[:depth], 1.0)]
+    if topic and topic != DEFAULT_TOPIC:
+        same_topic = _vector_list(
+            conn,
+            tenant_id,
+            embedding,
+            f"{where} AND topic = %(same_topic)s",
+            {**where_params, "same_topic": topic},
+            depth,
+            strategy,
+            ef_search,
+        )
+        ranked.append((same_topic, CANDIDATE_WEIGHTS["topic"]))
+    if phrases:
+        naming = _naming_a_kind(conn, [row.version_id for row, _ in by_vector], phrases)
+        same_kind = [(row, sim) for row, sim in by_vector if row.version_id in naming][:depth]
+        ranked.append((same_kind, CANDIDATE_WEIGHTS["kind"]))
+    fused = fuse_by_rank(ranked, limit, min_similarity, k=CANDIDATE_FUSION_K)
+    return [(hit.row, hit.similarity) for hit in fused]
 
 
 DEFAULT_TOPIC = "general"
-# Reciprocal rank fusion: a memory scores the sum of weight / (FUSION_K + rank) over the lists
-# it is in. 60 is the customary constant. The weights are measured (`aurra eval
-# --candidate-recall`, see BENCHMARKS.md): the word list helps the lexical embedder and costs
-# MiniLM little at half weight, where at full weight it outvotes the embedder on paraphrases.
+# Reciprocal rank fusion: a memory scores the sum of weight / (k + rank) over the lists it is
+# in. A search's: 60, the customary constant, and its words at half weight.
 FUSION_K = 60
 FUSION_WEIGHTS = {"topic": 1.0, "words": 0.5}
-# How deep each list is read before fusing (the classifier sees the fused top 3).
+# Candidates' (measured on the development set, `aurra eval --candidate-recall`, see
+# BENCHMARKS.md): a small k (the top of each list counts more than its tail), the fact's topic
+# at full weight, its kinds at half. Shared words are not fused: at every weight tried they
+# lifted the distractors that share words but not meaning more than the memories a fact is about.
+CANDIDATE_FUSION_K = 10
+CANDIDATE_WEIGHTS = {"topic": 1.0, "kind": 0.5}
+# How deep each candidate list is read before fusing (the classifier sees the fused top 3).
 FUSION_DEPTH = 20
+# The kind list is read from this many nearest memories, not from all that name a kind: a
+# memory the embedder ranks below them is too unlike the fact to gain from its kind (no
+# difference in recall from 50 to all, on the development set), and the cost stays bounded
+# (`bench/hybrid_candidates.py`: a kind matched through the full-text index in a large tenant
+# cost a walk of the HNSW index past every memory that names none).
+KIND_POOL = 50
 # How deep a search (GET /agent/memories?q=) reads each list, and so how many results it
 # ranks in all: every page recomputes the fused list over the pinned snapshot and cuts its
 # page out of it (queries.read_memory_page).
@@ -443,7 +474,8 @@ def fused_ranking(
 
     `where` must keep to the tenant; with `past_versions` it may admit versions that are no
     longer current (a search's snapshot), which the word list then reads through its second
-    index. Candidate search and GET /agent/memories?q= both rank this way."""
+    index. GET /agent/memories?q= ranks this way (candidate search fuses kinds, not words:
+    `find_candidates`)."""
     ranked = [
         (_vector_list(conn, tenant_id, embedding, where, where_params, depth, strategy, ef_search), 1.0)
     ]
@@ -473,17 +505,41 @@ def fused_ranking(
 
 
 def fuse_by_rank(
-    ranked: list[tuple[list[tuple[MemoryRow, float]], float]], depth: int, min_similarity: float | None = None
+    ranked: list[tuple[list[tuple[MemoryRow, float]], float]],
+    depth: int,
+    min_similarity: float | None = None,
+    *,
+    k: int = FUSION_K,
 ) -> list[RankedMemory]:
     scores: dict[UUID, float] = {}
     rows: dict[UUID, tuple[MemoryRow, float]] = {}
     for found, weight in ranked:
         for rank, (row, sim) in enumerate(found, start=1):
-            scores[row.memory_id] = scores.get(row.memory_id, 0.0) + weight / (FUSION_K + rank)
+            scores[row.memory_id] = scores.get(row.memory_id, 0.0) + weight / (k + rank)
             rows[row.memory_id] = (row, sim)
     kept = [m for m in scores if min_similarity is None or rows[m][1] >= min_similarity]
     order = sorted(kept, key=lambda memory_id: (-scores[memory_id], -rows[memory_id][1], memory_id))
     return [RankedMemory(*rows[memory_id], scores[memory_id]) for memory_id in order[:depth]]
+
+
+def _naming_a_kind(conn: psycopg.Connection, version_ids: list[int], phrases: list[str]) -> set[int]:
+    """The versions among these whose words (English stems) contain any of the phrases, each
+    phrase's words in order. Computed on these rows only (OFFSET 0 keeps the planner from
+    searching the whole table's full-text index instead)."""
+    if not version_ids:
+        return set()
+    rows = conn.execute(
+        """SELECT version_id FROM (
+               SELECT version_id, to_tsvector('english'::regconfig, content) AS words
+               FROM memory_versions WHERE version_id = ANY(%(ids)s) OFFSET 0) AS nearest
+           WHERE words @@ (
+               SELECT string_agg(phraseto_tsquery('english', phrase)::text, ' | ')::tsquery
+               FROM unnest(%(phrases)s::text[]) AS phrase
+               WHERE numnode(phraseto_tsquery('english', phrase)) > 0)""",
+        {"ids": version_ids, "phrases": phrases},
+        prepare=False,
+    ).fetchall()
+    return {row[0] for row in rows}
 
 
 def _vector_strategy(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) -> str:

@@ -1,0 +1,319 @@
+"""Kinds of things and their instances, so that candidate search can meet "editor" with "Emacs".
+
+A fact about a user's editor and a later one naming another editor share no word ("User writes
+code in Emacs" / "User's editor is now VS Code"), and a small embedding model often misses that
+they are about the same thing. Each kind below is a list of phrases: the words that name the
+kind, then well-known instances of it. A fact that mentions any phrase of a kind is about that
+kind; candidate search then also looks at the memories that mention any phrase of the same kind
+(`store.find_candidates`), ranked by the embedder.
+
+Written from general knowledge, not from any evaluation set. Words that are as often something
+else ("edge", "golf" the car, "swift" the adjective, "train" the verb, "C++", which PostgreSQL
+reads as the letter "c") are left out: a kind only lifts candidates the embedder already finds
+alike, but one that matches everything lifts nothing in particular.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from aurra_core.classifiers.rules_lexicon import COUNTRIES, REGIONS
+
+_CITIES = """amsterdam athens atlanta auckland austin bangalore bangkok barcelona beijing belfast
+belgrade berlin bern bogota bologna bordeaux boston brisbane bristol brussels bucharest budapest
+buenos-aires cairo calgary cape-town casablanca chicago copenhagen dallas delhi denver detroit
+doha dubai dublin dusseldorf edinburgh florence frankfurt geneva glasgow gothenburg hamburg hanoi
+helsinki ho-chi-minh-city honolulu houston istanbul jakarta johannesburg karachi kolkata krakow
+kuala-lumpur kyiv kyoto lagos las-vegas leeds lima lisbon liverpool ljubljana london los-angeles
+lyon madrid manchester manila marseille melbourne mexico-city miami milan minneapolis montreal
+moscow mumbai munich nairobi nantes naples new-delhi new-orleans new-york new-york-city
+nashville oakland osaka oslo ottawa oxford palo-alto paris perth philadelphia phoenix pittsburgh
+portland porto prague quebec-city reykjavik riga rio-de-janeiro rome rotterdam sacramento
+salt-lake-city san-diego san-francisco san-jose santiago sao-paulo seattle seoul seville
+shanghai shenzhen singapore sofia stockholm stuttgart sydney taipei tallinn tel-aviv the-hague
+tokyo toronto toulouse turin valencia vancouver venice vienna vilnius warsaw washington-dc
+wellington zagreb zurich nyc sf""".split()
+
+_DOGS = (
+    "dog dogs puppy puppies pup retriever golden-retriever labrador labradoodle poodle beagle "
+    "corgi terrier spaniel bulldog dachshund husky greyhound german-shepherd chihuahua pug collie "
+    "border-collie schnauzer shiba-inu doodle"
+).split()
+_CATS = "cat cats kitten kittens siamese tabby maine-coon ragdoll sphynx".split()
+_BIRDS = "bird birds parrot parrots budgie cockatiel canary macaw".split()
+
+KINDS: dict[str, list[str]] = {
+    # software and devices
+    "editor": (
+        "editor editors ide text-editor code-editor vim neovim nvim emacs vs-code vscode "
+        "visual-studio-code visual-studio sublime sublime-text intellij pycharm webstorm goland "
+        "clion xcode nano notepad++ helix zed eclipse netbeans android-studio bbedit textmate "
+        "gedit jetbrains"
+    ).split(),
+    "browser": (
+        "browser browsers web-browser chrome google-chrome chromium firefox safari microsoft-edge "
+        "brave opera vivaldi arc-browser internet-explorer tor-browser"
+    ).split(),
+    "operating_system": (
+        "operating-system os windows windows-10 windows-11 macos mac-os osx linux ubuntu fedora "
+        "debian arch-linux linux-mint centos rhel red-hat chromeos ios android ipados freebsd nixos "
+        "pop!_os manjaro"
+    ).split(),
+    "phone": (
+        "phone phones smartphone cellphone cell-phone mobile-phone iphone pixel galaxy oneplus "
+        "xperia nokia motorola huawei xiaomi fairphone android-phone"
+    ).split(),
+    "computer": (
+        "laptop laptops notebook-computer computer desktop pc workstation macbook macbook-pro "
+        "macbook-air imac mac-mini thinkpad xps chromebook zenbook latitude dell lenovo asus acer "
+        "razer-blade surface-pro surface-laptop"
+    ).split(),
+    "tablet": "tablet ipad galaxy-tab surface-go e-reader ereader kindle kobo nook remarkable".split(),
+    "wearable": (
+        "watch smartwatch smart-watch fitness-tracker wearable apple-watch fitbit garmin whoop "
+        "oura galaxy-watch pixel-watch"
+    ).split(),
+    "programming_language": (
+        "programming-language language languages python rust golang java javascript typescript "
+        "ruby kotlin scala haskell elixir erlang clojure php perl lua julia dart zig ocaml "
+        "fortran cobol"
+    ).split(),
+    "framework": (
+        "framework react vue angular svelte django flask fastapi rails ruby-on-rails spring "
+        "laravel express.js nextjs next.js"
+    ).split(),
+    "cloud": (
+        "cloud cloud-provider hosting aws amazon-web-services azure gcp google-cloud heroku "
+        "digitalocean linode vercel netlify cloudflare hetzner ovh oracle-cloud ibm-cloud"
+    ).split(),
+    "database": (
+        "database databases db postgresql postgres mysql mariadb sqlite mongodb mongo redis "
+        "dynamodb cassandra sql-server snowflake bigquery elasticsearch supabase firebase"
+    ).split(),
+    "messaging": (
+        "messaging messenger messaging-app chat whatsapp signal telegram slack microsoft-teams "
+        "discord imessage wechat viber google-chat sms text-message"
+    ).split(),
+    "video_call": "video-call videocall zoom google-meet webex skype facetime".split(),
+    "email": (
+        "email e-mail mail inbox gmail outlook proton-mail protonmail yahoo-mail hotmail icloud-mail fastmail"
+    ).split(),
+    "tracker": (
+        "issue-tracker tracker project-management ticketing tickets jira linear asana trello "
+        "clickup monday.com basecamp youtrack github-issues"
+    ).split(),
+    "notes": "notes note-taking notion evernote obsidian onenote apple-notes roam bear-notes".split(),
+    "code_hosting": "repository repo repos github gitlab bitbucket".split(),
+    "crm": "crm salesforce hubspot pipedrive zoho".split(),
+    "accounting_software": "accounting-software bookkeeping quickbooks xero freshbooks sage".split(),
+    "design_tool": "design-tool figma sketch photoshop illustrator canva".split(),
+    "password_manager": "password-manager 1password lastpass bitwarden dashlane keepass".split(),
+    "cloud_storage": "cloud-storage dropbox google-drive onedrive icloud-drive box.com".split(),
+    "social_media": (
+        "social-media twitter instagram facebook tiktok linkedin mastodon bluesky reddit youtube snapchat"
+    ).split(),
+    "music_streaming": (
+        "music-streaming spotify apple-music tidal deezer youtube-music pandora soundcloud"
+    ).split(),
+    "video_streaming": (
+        "streaming-service netflix hulu disney+ disney-plus hbo-max prime-video apple-tv paramount+ peacock"
+    ).split(),
+    "theme": "theme dark-mode light-mode dark-theme light-theme".split(),
+    "keyboard_layout": "keyboard-layout qwerty dvorak colemak azerty".split(),
+    # vehicles and getting around
+    "car": (
+        "car cars vehicle vehicles auto automobile suv sedan hatchback pickup pickup-truck "
+        "minivan ev electric-car honda toyota tesla ford subaru bmw audi mercedes mercedes-benz "
+        "volkswagen vw nissan mazda hyundai kia volvo chevrolet chevy jeep lexus porsche fiat "
+        "peugeot renault skoda rivian polestar land-rover range-rover jaguar dodge cadillac buick "
+        "gmc acura infiniti mitsubishi citroen opel byd lucid civic corolla camry prius accord "
+        "outback forester model-3 model-y model-s f-150 mustang rav4 cr-v wrangler miata"
+    ).split(),
+    "two_wheeler": (
+        "motorcycle motorbike scooter moped e-bike ebike bike bicycle vespa harley harley-davidson "
+        "ducati kawasaki"
+    ).split(),
+    "transport": (
+        "commute commutes commuting transport transit public-transport car bus tram subway metro "
+        "underground bike bicycle cycling cycles scooter carpool ferry taxi uber lyft drives "
+        "driving"
+    ).split(),
+    "airline": (
+        "airline airlines carrier lufthansa klm air-france british-airways delta united-airlines "
+        "american-airlines southwest jetblue alaska-airlines ryanair easyjet emirates qatar-airways "
+        "singapore-airlines japan-airlines air-canada qantas iberia swiss-air turkish-airlines "
+        "virgin-atlantic aer-lingus wizz-air etihad"
+    ).split(),
+    "lodging": (
+        "hotel hotels lodging accommodation marriott hilton hyatt ihg holiday-inn airbnb "
+        "four-seasons sheraton westin accor novotel ibis best-western vrbo booking.com hostel motel"
+    ).split(),
+    # money
+    "bank": (
+        "bank banks banking checking-account savings-account chase jpmorgan wells-fargo "
+        "bank-of-america citi citibank hsbc barclays lloyds natwest santander monzo revolut n26 "
+        "capital-one td-bank deutsche-bank bnp-paribas usaa pnc rbc scotiabank "
+        "commonwealth-bank anz westpac nubank starling credit-union"
+    ).split(),
+    "brokerage": (
+        "brokerage broker investing investments index-funds vanguard fidelity schwab "
+        "charles-schwab robinhood etrade interactive-brokers wealthfront betterment "
+        "trading-212 degiro"
+    ).split(),
+    "payment_method": (
+        "payment-method card cards credit-card debit-card visa mastercard amex american-express "
+        "paypal apple-pay google-pay venmo zelle klarna bank-transfer wire-transfer "
+        "direct-debit sepa ach"
+    ).split(),
+    "plan": (
+        "plan tier subscription free-plan free-tier basic-plan starter premium enterprise "
+        "pro-plan pro-tier business-plan team-plan"
+    ).split(),
+    # food and drink
+    "diet": (
+        "diet vegan vegetarian pescatarian keto ketogenic paleo carnivore flexitarian halal kosher "
+        "gluten-free low-carb dairy-free plant-based omnivore intermittent-fasting whole30"
+    ).split(),
+    "animal_food": (
+        "meat fish seafood dairy eggs beef pork chicken lamb bacon ham turkey steak sausage "
+        "salmon tuna shrimp vegan vegetarian pescatarian carnivore omnivore"
+    ).split(),
+    "caffeine": (
+        "caffeine coffee espresso latte cappuccino americano flat-white decaf tea matcha energy-drink"
+    ).split(),
+    "alcohol": (
+        "alcohol drinking beer wine whisky whiskey vodka gin rum tequila cocktail cocktails sake "
+        "teetotal sober sobriety"
+    ).split(),
+    "nuts": "nut nuts peanut peanuts almond almonds cashew cashews walnut walnuts pecan hazelnut pistachio".split(),
+    "gluten": "gluten wheat bread pasta barley rye celiac coeliac".split(),
+    "dairy": "dairy lactose milk cheese butter yogurt yoghurt cream".split(),
+    "allergy": "allergy allergies allergic intolerance intolerant anaphylaxis epipen".split(),
+    "spice": "spicy spice spices chili chilli hot-sauce jalapeno jalapenos sriracha".split(),
+    # animals
+    "pet": [
+        *"pet pets animal animals rabbit rabbits bunny hamster guinea-pig goldfish aquarium".split(),
+        *"turtle tortoise snake lizard gecko ferret horse pony".split(),
+        *_DOGS,
+        *_CATS,
+        *_BIRDS,
+    ],
+    "dog": _DOGS,
+    "cat": _CATS,
+    "bird": _BIRDS,
+    # places and people
+    "place": [
+        "city",
+        "town",
+        "country",
+        "hometown",
+        *(c.replace("-", " ") for c in _CITIES),
+        # "us" is as often the pronoun
+        *(country for country in COUNTRIES if country != "us"),
+        *REGIONS,
+    ],
+    "human_language": (
+        "language languages native-language mother-tongue fluent english spanish french german "
+        "italian portuguese dutch swedish norwegian danish finnish polish czech russian ukrainian "
+        "greek turkish arabic hebrew hindi bengali urdu japanese korean chinese mandarin cantonese "
+        "vietnamese thai indonesian malay tagalog swahili persian farsi punjabi tamil catalan "
+        "welsh"
+    ).split(),
+    "partner": (
+        "partner spouse wife husband girlfriend boyfriend fiance fiancee married marriage "
+        "wedding engaged divorced"
+    ).split(),
+    "relationship_status": "single dating engaged married divorced separated widowed relationship".split(),
+    "children": "kids kid children child son sons daughter daughters baby toddler newborn".split(),
+    "parents": "parents mother father mom mum dad".split(),
+    "siblings": "siblings sibling brother brothers sister sisters".split(),
+    "job": (
+        "job role position profession occupation career title engineer developer programmer "
+        "designer manager nurse doctor physician teacher accountant lawyer attorney paramedic "
+        "analyst consultant architect scientist researcher writer journalist chef pilot "
+        "pharmacist electrician plumber founder cto cfo ceo director product-manager intern "
+        "freelancer contractor"
+    ).split(),
+    "employer": (
+        "employer company startup google alphabet microsoft amazon meta facebook netflix ibm "
+        "oracle salesforce shopify stripe uber spotify intel nvidia deloitte accenture mckinsey"
+    ).split(),
+    "degree": (
+        "degree diploma bachelor bachelors bachelor's master masters master's mba phd doctorate bsc msc"
+    ).split(),
+    "university": (
+        "university college mit stanford harvard oxford cambridge berkeley yale princeton ucla "
+        "caltech eth columbia cornell"
+    ).split(),
+    # pastimes
+    "sport": (
+        "sport sports exercise workout workouts gym fitness tennis squash badminton football soccer "
+        "basketball baseball volleyball cricket rugby hockey swimming cycling climbing bouldering "
+        "surfing skiing snowboarding boxing yoga pilates weightlifting crossfit jogging marathon "
+        "marathons triathlon padel pickleball table-tennis martial-arts judo karate fencing rowing "
+        "hiking"
+    ).split(),
+    "instrument": (
+        "instrument instruments piano guitar violin cello viola drums flute clarinet saxophone "
+        "trumpet trombone ukulele harp banjo accordion oboe"
+    ).split(),
+    "music_genre": (
+        "music genre jazz rock classical hip-hop rap lo-fi lofi metal blues techno edm reggae "
+        "folk punk indie r&b opera"
+    ).split(),
+    "hobby": (
+        "hobby hobbies pastime painting drawing knitting crochet gardening photography pottery "
+        "woodworking baking gaming chess fishing birdwatching camping sewing calligraphy"
+    ).split(),
+    # time
+    "weekday": "weekday weekdays weekend weekends monday tuesday wednesday thursday friday saturday sunday".split(),
+    "meeting": "meeting meetings standup stand-up sync one-on-one check-in call calls".split(),
+    "timezone": (
+        "timezone time-zone pst pdt pacific-time est edt eastern-time cst central-time mst "
+        "mountain-time utc gmt cet cest bst ist jst aest"
+    ).split(),
+}
+
+_WORD = re.compile(r"[\w+#&*!.'-]+")
+_LONGEST_PHRASE = 4
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, frozenset[str]]:
+    """Each phrase (lower case, words joined by one space) to the kinds it names."""
+    index: dict[str, set[str]] = {}
+    for kind, phrases in KINDS.items():
+        for phrase in phrases:
+            index.setdefault(" ".join(phrase.replace("-", " ").split()), set()).add(kind)
+    return {phrase: frozenset(kinds) for phrase, kinds in index.items()}
+
+
+def _words(text: str) -> list[str]:
+    words = []
+    for raw in _WORD.findall(text.lower().replace("-", " ")):
+        word = raw.strip(".'")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if word:
+            words.append(word)
+    return words
+
+
+def kinds_of(text: str) -> frozenset[str]:
+    """The kinds a text mentions: any phrase of a kind, as whole words ("VS Code", "emacs,")."""
+    index = _index()
+    words = _words(text)
+    found: set[str] = set()
+    for start in range(len(words)):
+        for length in range(1, _LONGEST_PHRASE + 1):
+            phrase = " ".join(words[start : start + length])
+            if start + length > len(words):
+                break
+            found |= index.get(phrase, frozenset())
+    return frozenset(found)
+
+
+def phrases_of(kinds: frozenset[str] | set[str]) -> list[str]:
+    """Every phrase of the given kinds (space-separated words), sorted, for a full-text query."""
+    return sorted({" ".join(p.replace("-", " ").split()) for kind in kinds for p in KINDS[kind]})
