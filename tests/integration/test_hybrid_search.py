@@ -1,6 +1,6 @@
-"""GET /agent/memories?q= on the real PostgreSQL: the vector list and the full-text list fused by
-reciprocal rank (the candidate search's ranking), every filter inside each list, tenants apart,
-and a cursor that walks the fused list of a pinned snapshot."""
+"""GET /agent/memories?q= on the real PostgreSQL: the vector list, the full-text list and the
+kinds of things the query names fused by reciprocal rank, every filter inside each list, tenants
+apart, and a cursor that walks the fused list of a pinned snapshot."""
 
 from __future__ import annotations
 
@@ -111,6 +111,21 @@ def test_a_one_word_query_matches_on_that_word(db, new_key):
             put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 200 + i, 0.8))
         target = put(conn, caller.tenant_id, "User writes code in Emacs", unit(4)).memory_id
     assert search(db, caller, query, q="emacs", limit=5).memories[0].id == target
+
+
+def test_a_kind_finds_its_instances_that_share_no_word(db, new_key):
+    """q=editor: the memory naming Emacs rises above closer ones that name no editor, though no
+    word is shared; one naming a browser does not."""
+    caller, _ = new_key()
+    query = unit(6)
+    with db.transaction() as conn:
+        for i in range(10):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 300 + i, 0.8))
+        emacs = put(conn, caller.tenant_id, "User writes code in Emacs", near(query, 320, 0.6)).memory_id
+        firefox = put(conn, caller.tenant_id, "User browses with Firefox", near(query, 321, 0.65)).memory_id
+    found = [m.id for m in search(db, caller, query, q="editor", limit=20).memories]
+    assert found[0] == emacs
+    assert found.index(firefox) > 0
 
 
 def test_every_filter_holds_in_every_list(db, new_key):

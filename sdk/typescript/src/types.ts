@@ -79,7 +79,7 @@ export interface Memory {
   supersededEventId: string | null;
   /** Cosine similarity to the query: only on `memories.search` results. */
   score?: number;
-  /** The fused score (meaning and shared words) search results are ordered by: only on `memories.search` results. */
+  /** The fused score (meaning, shared words and kinds) search results are ordered by: only on `memories.search` results. */
   relevance?: number;
 }
 

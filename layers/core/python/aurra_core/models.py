@@ -373,9 +373,10 @@ class MemoryListQuery(BaseModel):
         min_length=1,
         max_length=4000,
         description=(
-            "Search text. The results are ranked by reciprocal rank fusion of similarity (embedding) "
-            "and shared words (English full text), each result with `score` and `relevance`; a search "
-            "ranks at most the 200 best memories of the filters."
+            "Search text. The results are ranked by reciprocal rank fusion of similarity (embedding), "
+            "shared words (English full text) and the kinds of things the text names (editor: Emacs, "
+            "Vim...), each result with `score` and `relevance`; a search ranks at most the 200 best "
+            "memories of the filters."
         ),
     )
     topic: Topic | None = None
@@ -452,7 +453,8 @@ class Memory(BaseModel):
         exclude_if=lambda v: v is None,
         description=(
             "Search only: the fused score the results are ordered by, the sum over the rankings the "
-            "memory is in (similarity, shared words) of weight / (60 + rank); comparable within one search."
+            "memory is in (similarity, shared words, kinds) of weight / (60 + rank); comparable within "
+            "one search."
         ),
     )
 

@@ -416,9 +416,10 @@ def find_candidates(
 
 DEFAULT_TOPIC = "general"
 # Reciprocal rank fusion: a memory scores the sum of weight / (k + rank) over the lists it is
-# in. A search's: 60, the customary constant, and its words at half weight.
+# in. A search's: 60, the customary constant, its words and its kinds at half weight each (no
+# set measures a search's ranking yet; half is what the candidates measured for kinds).
 FUSION_K = 60
-FUSION_WEIGHTS = {"topic": 1.0, "words": 0.5}
+FUSION_WEIGHTS = {"words": 0.5, "kind": 0.5}
 # Candidates' (measured on the development set, `aurra eval --candidate-recall`, see
 # BENCHMARKS.md): a small k (the top of each list counts more than its tail), the fact's topic
 # at full weight, its kinds at half. Shared words are not fused: at every weight tried they
@@ -460,48 +461,36 @@ def fused_ranking(
     where_params: dict[str, Any],
     *,
     depth: int,
-    same_topic: str | None = None,
-    min_similarity: float | None = None,
     past_versions: bool = False,
-    strategy: str = "exact",
-    ef_search: int = 200,
 ) -> list[RankedMemory]:
     """The memories `where` admits, ranked by reciprocal rank fusion of the nearest `depth` by
-    vector, the nearest `depth` of `same_topic` (when given) and the `depth` that best share
-    `text`'s words; at most `depth` in all, best first, ties by similarity then id (so the same
-    rows always rank the same way, which a search's cursor needs). With `min_similarity`, none
-    below it, whichever list found it.
+    vector (exact), the `depth` that best share `text`'s words, and those of the nearest
+    `KIND_POOL` that name a kind of thing `text` names (`kinds.py`: "editor" finds "Emacs");
+    at most `depth` in all, best first, ties by similarity then id (so the same rows always
+    rank the same way, which a search's cursor needs).
 
     `where` must keep to the tenant; with `past_versions` it may admit versions that are no
     longer current (a search's snapshot), which the word list then reads through its second
-    index. GET /agent/memories?q= ranks this way (candidate search fuses kinds, not words:
-    `find_candidates`)."""
+    index. GET /agent/memories?q= ranks this way (candidate search fuses the fact's topic and
+    kinds, not words: `find_candidates`)."""
+    from aurra_core import kinds  # the lexicon: only where text is searched
+
+    by_vector = _vector_list(conn, tenant_id, embedding, where, where_params, depth, "exact", 200)
     ranked = [
-        (_vector_list(conn, tenant_id, embedding, where, where_params, depth, strategy, ef_search), 1.0)
-    ]
-    if same_topic is not None:
-        ranked.append(
-            (
-                _vector_list(
-                    conn,
-                    tenant_id,
-                    embedding,
-                    f"{where} AND topic = %(same_topic)s",
-                    {**where_params, "same_topic": same_topic},
-                    depth,
-                    strategy,
-                    ef_search,
-                ),
-                FUSION_WEIGHTS["topic"],
-            )
-        )
-    ranked.append(
+        (by_vector, 1.0),
         (
             _word_list(conn, embedding, text, where, where_params, depth, past_versions=past_versions),
             FUSION_WEIGHTS["words"],
+        ),
+    ]
+    phrases = kinds.phrases_of(kinds.kinds_of(text))
+    if phrases:
+        nearest = by_vector[:KIND_POOL]
+        naming = _naming_a_kind(conn, [row.version_id for row, _ in nearest], phrases)
+        ranked.append(
+            ([(row, sim) for row, sim in nearest if row.version_id in naming], FUSION_WEIGHTS["kind"])
         )
-    )
-    return fuse_by_rank(ranked, depth, min_similarity)
+    return fuse_by_rank(ranked, depth)
 
 
 def fuse_by_rank(

@@ -160,7 +160,7 @@ class Memory(AurraModel):
 
     `user_id` and `agent_id` are the scope it was written in (None when the write gave none).
     On search results only: `score`, the cosine similarity to the query, and `relevance`, the
-    fused score (meaning and shared words) the results are ordered by. `superseded_event_id` is
+    fused score (meaning, shared words and kinds) the results are ordered by. `superseded_event_id` is
     the audit event that superseded it (None while current).
     """
 

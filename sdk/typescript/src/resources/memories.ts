@@ -76,7 +76,7 @@ export class Memories {
     return this.#transport.send(listCall(undefined, filters)(cursor ?? null), options);
   }
 
-  /** Memories ranked by meaning and shared words for `q` (at most 200), each with a `score` and a `relevance`, fetched page by page. */
+  /** Memories ranked by meaning, shared words and kinds for `q` (at most 200), each with a `score` and a `relevance`, fetched page by page. */
   search(q: string, params: MemoryListParams = {}, options?: RequestOptions): Pager<Memory, MemoryPage> {
     const pageCall = listCall(q, params);
     return new Pager((cursor) => this.#transport.send(pageCall(cursor), options), (page) => page.memories);

@@ -289,7 +289,7 @@ class Memories(SyncResource):
         include_superseded: bool | None = None,
         limit: int | None = None,
     ) -> Pager[Memory, MemoryPage]:
-        """Memories ranked by meaning and shared words for `q` (at most 200), each with a `score`
+        """Memories ranked by meaning, shared words and kinds for `q` (at most 200), each with a `score`
         (cosine similarity) and a `relevance` (the fused score they are ordered by), page by page."""
         calls = _page_calls(
             q=q,
@@ -477,7 +477,7 @@ class AsyncMemories(AsyncResource):
         include_superseded: bool | None = None,
         limit: int | None = None,
     ) -> AsyncPager[Memory, MemoryPage]:
-        """Memories ranked by meaning and shared words for `q` (at most 200), for `async for`,
+        """Memories ranked by meaning, shared words and kinds for `q` (at most 200), for `async for`,
         fetched page by page."""
         calls = _page_calls(
             q=q,
