@@ -112,8 +112,10 @@ def test_the_static_prefix_is_long_enough_to_be_cached_by_every_supported_model(
 
 
 def test_the_static_prefix_has_nothing_of_a_request_in_it() -> None:
-    assert "{" + "position" not in SYSTEM_PROMPT.replace('{"position"', "")
-    assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", static_prefix()), "no id, no timestamp"
+    prefix = static_prefix()
+    assert not re.search(r"\{[a-z_]+\}", prefix), "an f-string placeholder left unfilled"
+    assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-|\d{4}-\d{2}-\d{2}T", prefix), "no id, no timestamp"
+    assert static_prefix() == prefix
 
 
 def test_the_prompt_states_the_thresholds_it_is_held_to() -> None:
