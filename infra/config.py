@@ -77,6 +77,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "stage": ("stage", str),
     "architecture": ("architecture", str),
     "pythonVersion": ("python_version", str),
+    "layerPython": ("layer_python", _optional_str),
     "vpcId": ("vpc_id", _optional_str),
     "vpcCidr": ("vpc_cidr", str),
     "maxAzs": ("max_azs", int),
@@ -135,6 +136,9 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 # to a mapping of the keys above).
 STAGES_KEY = "stages"
 CONTEXT_KEYS = tuple(_KEYS)
+# Settings of the machine that runs synth, not of the stage: no stack output (a path on one
+# machine would change the template from machine to machine).
+BUILD_MACHINE_KEYS = frozenset({"layerPython"})
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,10 @@ class AurraConfig:
     # Lambda architecture; the layer's wheels are built for the same one.
     architecture: str = "arm64"
     python_version: str = "3.12"
+    # The interpreter (path or command) that compiles the layer's bytecode: of python_version,
+    # since Lambda's runtime reads only its own version's .pyc. None: the one running synth,
+    # or python<version> on the PATH (infra/components/layer.py, bytecode_python).
+    layer_python: str | None = None
 
     # network: a new VPC, or an existing one by id (needs an account/region
     # environment and a context lookup, cached in cdk.context.json)
@@ -504,6 +512,8 @@ class AurraConfig:
         by_field = {name: key for key, (name, _) in _KEYS.items()}
         described = {}
         for f in fields(self):
+            if by_field[f.name] in BUILD_MACHINE_KEYS:
+                continue
             value = getattr(self, f.name)
             resolved = getattr(self, f"resolved_{f.name}", value)
             described[by_field[f.name]] = resolved

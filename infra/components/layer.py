@@ -5,9 +5,13 @@
 the wheels that match the Lambda runtime and architecture whatever machine
 runs synth (psycopg's binary wheel for another architecture fails at import
 with "no pq wrapper available"); then the domain package is copied next to
-them. `LocalPipBundler` plugs this into CDK asset bundling, so the Docker
-image given to CDK is never started: the bundler either builds the layer or
-raises.
+them; last, the whole site is compiled to bytecode by an interpreter of the
+runtime's Python version (`layerPython`, see `bytecode_python`). `/opt` is
+read-only in Lambda, so a module without its .pyc is compiled from source at
+every cold start: most of an import's CPU time (BENCHMARKS.md). Without such an
+interpreter the layer ships source only and synth warns. `LocalPipBundler`
+plugs this into CDK asset bundling, so the Docker image given to CDK is never
+started: the bundler either builds the layer or raises.
 """
 
 from __future__ import annotations
@@ -25,13 +29,16 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from infra import constants as c
-from infra.config import AurraConfig
+from infra.config import AurraConfig, ConfigError
 
 # The Lambda runtime already ships these (and keeps them patched); bundling
 # them would only add ~30 MB and shadow the runtime's copies.
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
 
 LAMBDA_MACHINE = {"arm64": "aarch64", "x86_64": "x86_64"}
+
+# Where Lambda mounts a layer's `python/` folder: the file names the bytecode records.
+LAMBDA_LAYER_SITE = "/opt/python"
 
 
 def runtime_for(python_version: str) -> lambda_.Runtime:
@@ -70,12 +77,116 @@ def pip_arguments(*, requirements: str, target: str, architecture: str, python_v
         python_version,
         "--implementation",
         "cp",
+        # pip would compile with the interpreter running synth, whose version need not be the
+        # runtime's; compile_bytecode does it with one that is.
         "--no-compile",
         "--disable-pip-version-check",
         "--no-input",
         "--quiet",
     ]
     return args
+
+
+def cache_tag(python_version: str) -> str:
+    """The tag of the .pyc files the runtime reads: `cpython-312` for 3.12."""
+    return "cpython-" + python_version.replace(".", "")
+
+
+def _cache_tag_of(command: str) -> str | None:
+    """The cache tag of the interpreter `command`, or None if it does not run."""
+    try:
+        done = subprocess.run(
+            [command, "-c", "import sys; print(sys.implementation.cache_tag)"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def bytecode_python(
+    python_version: str,
+    *,
+    explicit: str | None = None,
+    running: str | None = None,
+    search_path: str | None = None,
+) -> str | None:
+    """The interpreter that compiles the layer: one whose bytecode the runtime reads.
+
+    In order: `explicit` (the `layerPython` context value; one that does not run or is of
+    another version stops synth, since it was asked for), the interpreter running synth if
+    its version matches, `python3.12` / `python3.13` on the PATH (`search_path`, default the
+    environment's) if it runs and matches (a pyenv shim of a version not selected does not).
+    None: no such interpreter on this machine.
+    """
+    wanted = cache_tag(python_version)
+    running = running or sys.executable
+    if explicit:
+        found = _cache_tag_of(explicit)
+        if found != wanted:
+            problem = f"it reports {found}" if found else "it does not run"
+            raise ConfigError(
+                f"context layerPython={explicit!r}: the layer's bytecode needs a Python "
+                f"{python_version} interpreter ({wanted}), and {problem}"
+            )
+        return explicit
+    running_tag = sys.implementation.cache_tag if running == sys.executable else _cache_tag_of(running)
+    if running_tag == wanted:
+        return running
+    on_path = shutil.which(f"python{python_version}", path=search_path)
+    if on_path and _cache_tag_of(on_path) == wanted:
+        return on_path
+    return None
+
+
+def missing_bytecode_warning(python_version: str) -> str:
+    return (
+        f"no Python {python_version} interpreter found to compile the Lambda layer: it ships "
+        "without bytecode, and every cold start compiles each module it imports from source "
+        "(0.7-1.0 s more CPU per function start as measured in BENCHMARKS.md). Install Python "
+        f"{python_version} and put python{python_version} on the PATH, or pass its path with "
+        f"-c layerPython=/path/to/python{python_version}."
+    )
+
+
+def compile_arguments(site: str) -> list[str]:
+    """The arguments after `python` that compile the layer's site dir.
+
+    unchecked-hash: the runtime loads each .pyc without comparing it with its source. The
+    default (timestamp) .pyc records the source's mtime, which the asset zip and the copy to
+    /opt need not keep, and a mismatch there means compiling from source at every cold start
+    (read-only /opt: the fresh .pyc cannot be written); a checked hash would read and hash
+    every source file at each import. The layer is immutable, so nothing can go stale.
+    `-s/-p` record the files under /opt/python, where Lambda mounts them (tracebacks, and
+    the same bytes whatever directory the build ran in).
+    """
+    return [
+        "-m",
+        "compileall",
+        "-q",
+        "-j",
+        "0",
+        "--invalidation-mode",
+        "unchecked-hash",
+        "-s",
+        site,
+        "-p",
+        LAMBDA_LAYER_SITE,
+        site,
+    ]
+
+
+def compile_bytecode(site: Path, python: str) -> None:
+    """Compile every module under `site` with the interpreter `python`."""
+    command = [python, *compile_arguments(str(site))]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(
+            "compiling the Aurra layer failed: " + " ".join(command) + f"\n{result.stdout}\n{result.stderr}"
+        )
 
 
 def _prune_runtime_provided(site: Path) -> None:
@@ -96,11 +207,13 @@ def build_layer(
     python_version: str,
     source_dir: Path = c.LAYER_DIR,
     python: Sequence[str] | None = None,
+    bytecode: str | None = None,
 ) -> Path:
     """Build the layer's content into `output_dir`/python and return that path.
 
     `python` is the interpreter command that runs pip (default: the one
-    running synth).
+    running synth); `bytecode` the interpreter that compiles the result (one of
+    the runtime's version, see `bytecode_python`; None: source only).
     """
     site = Path(output_dir) / "python"
     site.mkdir(parents=True, exist_ok=True)
@@ -130,6 +243,8 @@ def build_layer(
         dirs_exist_ok=True,
         ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"),
     )
+    if bytecode:
+        compile_bytecode(site, bytecode)
     return site
 
 
@@ -137,9 +252,17 @@ def build_layer(
 class LocalPipBundler:
     """CDK local bundling for the layer: pip on this machine, never Docker."""
 
-    def __init__(self, *, architecture: str, python_version: str, source_dir: Path = c.LAYER_DIR):
+    def __init__(
+        self,
+        *,
+        architecture: str,
+        python_version: str,
+        bytecode: str | None,
+        source_dir: Path = c.LAYER_DIR,
+    ):
         self.architecture = architecture
         self.python_version = python_version
+        self.bytecode = bytecode
         self.source_dir = source_dir
 
     # jsii hands the BundlingOptions struct over as keyword arguments; only the
@@ -150,6 +273,7 @@ class LocalPipBundler:
             architecture=self.architecture,
             python_version=self.python_version,
             source_dir=self.source_dir,
+            bytecode=self.bytecode,
         )
         return True
 
@@ -160,7 +284,14 @@ class CoreLayer(Construct):
     def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig) -> None:
         super().__init__(scope, construct_id)
         runtime = runtime_for(config.python_version)
-        bundler = LocalPipBundler(architecture=config.architecture, python_version=config.python_version)
+        bytecode = bytecode_python(config.python_version, explicit=config.layer_python)
+        if bytecode is None:
+            cdk.Annotations.of(self).add_warning_v2(
+                "aurra:layer-bytecode", missing_bytecode_warning(config.python_version)
+            )
+        bundler = LocalPipBundler(
+            architecture=config.architecture, python_version=config.python_version, bytecode=bytecode
+        )
         # What the bundler does, written as the equivalent shell command. It
         # is part of the asset hash (a new platform or Python version gives a
         # new asset); Docker never runs it, since the local bundler always
@@ -177,6 +308,13 @@ class CoreLayer(Construct):
             )
             + " && cp -r /asset-input/python/. /asset-output/python/"
         )
+        if bytecode:
+            # Bytecode or not changes the asset (and its hash); which interpreter made it does not.
+            equivalent += f" && python{config.python_version} " + " ".join(
+                compile_arguments("/asset-output/python")
+            )
+        # ASSET_EXCLUDES filters what the source hash reads (layers/core), not the bundled
+        # output, so the compiled __pycache__ folders stay in the asset.
         code = lambda_.Code.from_asset(
             str(c.LAYER_DIR),
             exclude=c.ASSET_EXCLUDES,

@@ -3,25 +3,39 @@
 The real build goes through CDK's asset bundling exactly as `cdk synth` does
 (the ILocalBundling callback over jsii), for the Lambda platform rather than
 this machine's, then checks the wheels' platform tags, the architecture of
-every shared object, what was left out, and the unzipped size.
+every shared object, what was left out, the bytecode, and the unzipped size.
+
+The bytecode tests need a Python 3.12 interpreter (the runtime's default
+version): the running one, python3.12 on the PATH, or pyenv's; without one
+they skip, saying so.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import struct
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from infra import constants as c
 from infra.components.layer import (
+    LAMBDA_LAYER_SITE,
     RUNTIME_PROVIDED,
     _prune_runtime_provided,
+    bytecode_python,
+    compile_bytecode,
+    missing_bytecode_warning,
     pip_arguments,
     pip_platforms,
 )
+from infra.config import PYTHON_VERSIONS, AurraConfig, ConfigError
 
 # Lambda's limit on a function's code plus all its layers, unzipped.
 LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
@@ -61,6 +75,182 @@ def test_requirements_leave_out_what_the_runtime_has() -> None:
     assert {"pydantic", "psycopg", "pgvector", "numpy", "anthropic", "aws-lambda-powertools"} <= names
 
 
+# ------------------------------------------------------------ bytecode
+RUNNING_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def fake_python(directory: Path, name: str, cache_tag: str | None) -> Path:
+    """An executable that answers the cache-tag probe as an interpreter of `cache_tag` would,
+    or fails as a pyenv shim of a version not selected does (None)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    body = f"echo {cache_tag}" if cache_tag else "echo 'pyenv: not selected' >&2; exit 127"
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_the_layer_python_context_value_comes_first(tmp_path: Path) -> None:
+    explicit = fake_python(tmp_path / "x", "py", "cpython-312")
+    on_path = fake_python(tmp_path / "bin", "python3.12", "cpython-312")
+    assert bytecode_python("3.12", explicit=str(explicit), search_path=str(on_path.parent)) == str(explicit)
+
+
+@pytest.mark.parametrize(
+    ("tag", "problem"), [("cpython-313", "it reports cpython-313"), (None, "it does not run")]
+)
+def test_a_layer_python_of_another_version_stops_synth(tmp_path: Path, tag: str | None, problem: str) -> None:
+    explicit = fake_python(tmp_path, "py", tag)
+    with pytest.raises(ConfigError, match=rf"context layerPython=.*Python 3\.12 .*{problem}"):
+        bytecode_python("3.12", explicit=str(explicit))
+    with pytest.raises(ConfigError, match="does not run"):
+        bytecode_python("3.12", explicit=str(tmp_path / "absent"))
+
+
+def test_the_running_interpreter_serves_when_its_version_matches(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert bytecode_python(RUNNING_VERSION, search_path=str(empty)) == sys.executable
+    other = fake_python(tmp_path / "o", "python", "cpython-313")
+    assert bytecode_python("3.13", running=str(other), search_path=str(empty)) == str(other)
+
+
+def test_python_on_the_path_serves_when_it_runs_and_matches(tmp_path: Path) -> None:
+    running = fake_python(tmp_path / "r", "python", "cpython-311")
+    good = fake_python(tmp_path / "good", "python3.12", "cpython-312")
+    assert bytecode_python("3.12", running=str(running), search_path=str(good.parent)) == str(good)
+    shim = fake_python(tmp_path / "shim", "python3.12", None)
+    assert bytecode_python("3.12", running=str(running), search_path=str(shim.parent)) is None
+    wrong = fake_python(tmp_path / "wrong", "python3.12", "cpython-313")
+    assert bytecode_python("3.12", running=str(running), search_path=str(wrong.parent)) is None
+
+
+def test_without_an_interpreter_synth_warns_once_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aws_cdk as cdk
+    from aws_cdk.assertions import Annotations, Match
+
+    from infra.components.layer import CoreLayer
+
+    # A runtime version the running interpreter is not, and nothing on the PATH (the jsii
+    # runtime, started by the import above, keeps its own).
+    version = next(v for v in PYTHON_VERSIONS if v != RUNNING_VERSION)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    app = cdk.App(outdir=str(tmp_path / "cdk.out"), context={"aws:cdk:bundling-stacks": []})
+    stack = cdk.Stack(app, "LayerOnly")
+    CoreLayer(stack, "CoreLayer", config=AurraConfig(python_version=version))
+    app.synth()
+    warnings = Annotations.from_stack(stack).find_warning("*", Match.string_like_regexp("layer"))
+    assert len(warnings) == 1
+    text = str(warnings[0].entry.data)
+    assert missing_bytecode_warning(version) in text
+    assert "-c layerPython=" in text and "every cold start" in text
+
+
+def test_layer_python_belongs_to_the_machine_not_the_stage() -> None:
+    config = AurraConfig.from_mapping({"layerPython": "/usr/bin/python3.12"})
+    assert config.layer_python == "/usr/bin/python3.12"
+    assert "layerPython" not in config.describe()
+
+
+def _python(version: str) -> str | None:
+    found = bytecode_python(version)
+    if found:
+        return found
+    pyenv = sorted(Path.home().glob(f".pyenv/versions/{version}.*/bin/python{version}"))
+    return str(pyenv[-1]) if pyenv else None
+
+
+@pytest.fixture(scope="module")
+def python312() -> str:
+    found = _python("3.12")
+    if found is None:
+        pytest.skip("no Python 3.12 interpreter on this machine (the layer's bytecode needs one)")
+    return found
+
+
+# Run by the interpreter under test: imports the modules named and prints those it had to
+# compile from source (no usable .pyc) under the site given.
+IMPORT_COUNTING_COMPILES = textwrap.dedent(
+    """
+    import importlib, json, sys
+    import importlib._bootstrap_external as external
+    compiled = []
+    source_to_code = external.SourceLoader.source_to_code
+    def counted(self, data, path, *args, **kwargs):
+        compiled.append(path)
+        return source_to_code(self, data, path, *args, **kwargs)
+    external.SourceLoader.source_to_code = counted
+    site, names = sys.argv[1], sys.argv[2:]
+    loaded = [importlib.import_module(name) for name in names]
+    print(json.dumps({
+        "compiled": sorted(p for p in compiled if p.startswith(site)),
+        "cached": [m.__cached__ for m in loaded],
+    }))
+    """
+)
+# aurra_core modules that import with the standard library alone (the interpreter under test
+# has none of the layer's dependencies).
+STDLIB_ONLY_MODULES = [
+    "aurra_core",
+    "aurra_core.errors",
+    "aurra_core.invocation",
+    "aurra_core.request_json",
+    "aurra_core.sensitive_topics",
+]
+
+
+def import_counting_compiles(python: str, site: Path, env: dict[str, str] | None = None) -> dict:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    environment.update(PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1", **(env or {}))
+    done = subprocess.run(
+        [python, "-c", IMPORT_COUNTING_COMPILES, str(site), *STDLIB_ONLY_MODULES],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, python312: str) -> None:
+    site = tmp_path / "python"
+    shutil.copytree(c.LAYER_PYTHON_DIR, site, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    compile_bytecode(site, python312)
+
+    sources = [p for p in site.rglob("*.py")]
+    assert sources
+    for source in sources:
+        pyc = source.parent / "__pycache__" / f"{source.stem}.cpython-312.pyc"
+        assert pyc.is_file(), source
+        header = pyc.read_bytes()[:16]
+        # PEP 552: flags 0b01, a hash-based .pyc whose source is never checked
+        assert int.from_bytes(header[4:8], "little") == 0b01, pyc
+    # recorded under the path Lambda mounts the layer at, not the build's
+    config_pyc = (site / "aurra_core" / "__pycache__" / "config.cpython-312.pyc").read_bytes()
+    assert f"{LAMBDA_LAYER_SITE}/aurra_core/config.py".encode() in config_pyc
+    assert str(site).encode() not in config_pyc
+
+    # Sources dated as a zip may date them (the asset's, or Lambda's copy to /opt): the
+    # bytecode still serves, nothing is compiled (read-only /opt could not keep a new .pyc).
+    for source in sources:
+        os.utime(source, (315532800, 315532800))
+    used = import_counting_compiles(python312, site)
+    assert used["compiled"] == []
+    for cached in used["cached"]:
+        assert cached.endswith(".cpython-312.pyc") and Path(cached).is_file(), cached
+
+    # The same imports without the bytecode (Python looks in an empty cache prefix instead)
+    # compile every one of those modules: the check above would see a missing .pyc.
+    prefix = tmp_path / "no-bytecode"
+    prefix.mkdir()
+    without = import_counting_compiles(python312, site, {"PYTHONPYCACHEPREFIX": str(prefix)})
+    assert len(without["compiled"]) >= len(STDLIB_ONLY_MODULES)
+
+
 # ------------------------------------------------------------ real build
 def elf_machine(path: Path) -> int | None:
     with path.open("rb") as f:
@@ -79,9 +269,9 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     import aws_cdk as cdk
 
     from infra.components.layer import CoreLayer
-    from infra.config import AurraConfig
 
-    config = AurraConfig()
+    # The machine's 3.12 interpreter, when it has one, compiles the bytecode.
+    config = AurraConfig(layer_python=_python("3.12"))
     outdir = tmp_path / "cdk.out"
     app = cdk.App(outdir=str(outdir))
     stack = cdk.Stack(app, "LayerOnly")
@@ -133,7 +323,17 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     assert bundle.read_text().count("BEGIN CERTIFICATE") >= 90
     for name in RUNTIME_PROVIDED:
         assert not (site / name).exists(), name
-    assert not list(site.rglob("__pycache__"))
+
+    # bytecode for the runtime's Python beside every module (ASSET_EXCLUDES filters the
+    # source hash, not the bundled output), or none at all without its interpreter
+    tag = "cpython-" + config.python_version.replace(".", "")
+    compiled = {p.parent.parent / (p.name.split(".")[0] + ".py") for p in site.rglob("__pycache__/*.pyc")}
+    if config.layer_python:
+        missing = [str(p.relative_to(site)) for p in site.rglob("*.py") if p not in compiled]
+        assert missing == []
+        assert {p.name.split(".")[1] for p in site.rglob("*.pyc")} == {tag}
+    else:
+        assert compiled == set()
 
     # size: layer plus the largest function must fit Lambda's unzipped limit
     layer_bytes = tree_size(layer_root)
