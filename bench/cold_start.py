@@ -17,6 +17,14 @@ all (an empty prefix nothing may write to), as in Lambda with the layer built as
 
 The parent prepares the tenant, key and memories; the child (this file with --child) runs one
 handler and prints one JSON line.
+
+`--layer --python <python3.12>` measures what Lambda imports instead: the layer built as
+`cdk synth` builds it (infra/components/layer.py: pip for this machine's architecture, then
+compiled by that interpreter), each function's folder on the path as /var/task is, the
+interpreter of the runtime's version, and only the import (no database: the layer holds no
+local gateway). Each function is imported with the layer's bytecode and with none (an empty
+PYTHONPYCACHEPREFIX, where Python then looks for it), best of 3, and each child counts the
+modules it had to compile from source.
 """
 
 from __future__ import annotations
@@ -333,9 +341,132 @@ def run(url: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict
     return results
 
 
+# ---------------------------------------------------------------- the built layer
+
+# Run by the runtime's interpreter with the built layer and one function's folder on the path:
+# imports `handler` as Lambda does and counts the modules compiled from source on the way.
+LAYER_CHILD = """
+import json, sys, time
+import importlib._bootstrap_external as external
+compiled = []
+source_to_code = external.SourceLoader.source_to_code
+def counted(self, data, path, *args, **kwargs):
+    compiled.append(path)
+    return source_to_code(self, data, path, *args, **kwargs)
+external.SourceLoader.source_to_code = counted
+started, started_cpu = time.perf_counter(), time.process_time()
+import handler
+print(json.dumps({
+    "import_s": time.perf_counter() - started,
+    "import_cpu_s": time.process_time() - started_cpu,
+    "modules": len(sys.modules),
+    "compiled_from_source": len(compiled),
+    "compiled_in_layer": sum(1 for p in compiled if p.startswith(sys.argv[1])),
+}))
+"""
+
+
+def layer_environment(site: Path, mode: str, tmp_dir: Path) -> dict:
+    """What each layer child runs with: the layer's site on the path as Lambda puts /opt/python,
+    no bytecode written (read-only /opt and /var/task), and for "source" an empty cache prefix."""
+    from infra import constants
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "AURRA_"))}
+    env.update(
+        PYTHONPATH=str(site),
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONNOUSERSITE="1",
+        AURRA_STAGE="bench",
+        AURRA_LEVEL2_ENABLED="true",
+    )
+    env[constants.ENV_BLAS_THREADS] = constants.BLAS_THREADS
+    if mode == "source":
+        prefix = tmp_dir / "pycache-none"
+        prefix.mkdir(exist_ok=True)
+        env["PYTHONPYCACHEPREFIX"] = str(prefix)
+    return env
+
+
+def layer_run(python: str, runs: int = 3, tmp_dir: Path | None = None, log=print) -> dict:
+    import platform
+    import tempfile
+
+    from infra.components.layer import build_layer, bytecode_python
+
+    version = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    bytecode = bytecode_python(version, explicit=python)
+    architecture = {"x86_64": "x86_64", "aarch64": "arm64", "arm64": "arm64"}[platform.machine()]
+    tmp_dir = Path(tempfile.mkdtemp(prefix="aurra-layer-", dir=tmp_dir))
+    started = time.perf_counter()
+    site = build_layer(
+        tmp_dir / "layer", architecture=architecture, python_version=version, bytecode=bytecode
+    )
+    log(
+        f"layer for python {version} on {architecture}, compiled by {bytecode}: built in {time.perf_counter() - started:.0f} s"
+    )
+    log(f"load average at the start: {os.getloadavg()}")
+    results: dict = {"python": version, "architecture": architecture, "load_average_start": os.getloadavg()}
+    for handler in HANDLERS:
+        result = {}
+        for mode in ("layer_bytecode", "source"):
+            env = layer_environment(site, mode, tmp_dir)
+            samples = []
+            for _ in range(runs):
+                done = subprocess.run(
+                    [python, "-c", LAYER_CHILD, str(site)],
+                    cwd=ROOT / "functions" / handler,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                if done.returncode != 0:
+                    raise RuntimeError(f"importing {handler} from the layer failed:\n{done.stderr[-3000:]}")
+                samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            result[mode] = {
+                "import_ms_best": min(x["import_s"] for x in samples) * 1000,
+                "import_cpu_ms_best": min(x["import_cpu_s"] for x in samples) * 1000,
+                "import_ms_all": [x["import_s"] * 1000 for x in samples],
+                "modules": samples[0]["modules"],
+                "compiled_from_source": samples[0]["compiled_from_source"],
+                "compiled_in_layer": samples[0]["compiled_in_layer"],
+            }
+        results[handler] = result
+        b, s = result["layer_bytecode"], result["source"]
+        log(
+            f"  {handler:<11} with the layer's bytecode {b['import_ms_best']:6.0f} ms (cpu {b['import_cpu_ms_best']:4.0f}), "
+            f"{b['compiled_in_layer']} layer modules compiled; without {s['import_ms_best']:6.0f} ms "
+            f"(cpu {s['import_cpu_ms_best']:4.0f}), {s['compiled_in_layer']} compiled; {b['modules']} modules"
+        )
+    results["load_average_end"] = os.getloadavg()
+    log(f"load average at the end: {results['load_average_end']}")
+    return results
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--child", required=True, choices=HANDLERS)
-    parser.add_argument("--event", required=True)
+    parser.add_argument("--child", choices=HANDLERS)
+    parser.add_argument("--event")
+    parser.add_argument("--layer", action="store_true", help="import each function from a built layer")
+    parser.add_argument("--python", help="with --layer: the interpreter of the runtime's version")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", help="with --layer: write the results here")
     args = parser.parse_args()
-    child(args.child, args.event)
+    if args.layer:
+        # The jsii runtime (imported with the layer build) prints a banner about Node.js.
+        os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "18,20")
+        if not args.python:
+            parser.error("--layer needs --python (an interpreter of the runtime's version)")
+        sys.path.insert(0, str(ROOT))
+        out = layer_run(args.python, runs=args.runs)
+        if args.json:
+            Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
+    elif args.child and args.event:
+        child(args.child, args.event)
+    else:
+        parser.error("--child HANDLER --event FILE, or --layer --python PYTHON")
