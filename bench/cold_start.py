@@ -9,11 +9,12 @@ imports from `python -X importtime`.
 Bytecode decides much of an import's cost: a module without a usable .pyc is compiled from
 source every time it is imported. The venv's packages were compiled when installed; the working
 tree's modules only where Python could write __pycache__ (not under PYTHONDONTWRITEBYTECODE);
-and the Lambda layer ships no .pyc (infra/components/layer.py) in a read-only /opt, so a
-function compiles every module it imports at each cold start. So each child runs with a
-PYTHONPYCACHEPREFIX of its own, and each handler is measured twice: "compiled", every module
-with bytecode (the prefix warmed by importing every handler first); "source", no bytecode at
-all (an empty prefix nothing may write to), as in Lambda with the layer built as it is now.
+and in a read-only /opt, a layer without .pyc files (synth without a Python of the runtime's
+version, infra/components/layer.py) makes a function compile every module it imports at each
+cold start. So each child runs with a PYTHONPYCACHEPREFIX of its own, and each handler is
+measured twice: "compiled", every module with bytecode (the prefix warmed by importing every
+handler first); "source", no bytecode at all (an empty prefix nothing may write to), as in
+Lambda with a layer built without bytecode.
 
 The parent prepares the tenant, key and memories; the child (this file with --child) runs one
 handler and prints one JSON line.
