@@ -715,7 +715,8 @@ def search_memories(
     depth: int = SEARCH_DEPTH,
 ) -> list[RankedMemory]:
     """The memories `select_memories` would list, ranked for a search: the fusion of the
-    nearest by vector and those sharing the query's words (`fused_ranking`), at most `depth`.
+    nearest by vector, those sharing the query's words and those naming a kind of thing
+    the query names (`fused_ranking`), at most `depth`.
 
     Every filter holds inside each list. The vector list is exact (never HNSW): over a pinned
     snapshot it is the same on every page, and HNSW covers current versions only. A topic list
