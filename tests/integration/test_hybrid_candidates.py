@@ -4,8 +4,8 @@ reciprocal rank, inside the tenant and scope."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from vectors import near, unit
 
 from aurra_core import store
 from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
@@ -13,19 +13,6 @@ from aurra_core.ids import new_id
 from aurra_core.models import Scope
 
 pytestmark = pytest.mark.integration
-
-DIM = 384
-
-
-def unit(seed: int) -> np.ndarray:
-    vector = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
-    return vector / np.linalg.norm(vector)
-
-
-def near(base: np.ndarray, seed: int, weight: float) -> np.ndarray:
-    """A vector at a chosen closeness to `base` (weight 1: the same; 0: unrelated)."""
-    vector = weight * base + (1 - weight) * unit(seed)
-    return (vector / np.linalg.norm(vector)).astype(np.float32)
 
 
 def put(conn, tenant_id, content, embedding, topic="general", scope=store.UNSCOPED):

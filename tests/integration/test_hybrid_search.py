@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
+from vectors import DIM, near, unit
 
 from aurra_core import queries, store
 from aurra_core.errors import ValidationFailed
@@ -16,19 +17,7 @@ from aurra_core.models import AuditListQuery, MemoryListQuery, Scope
 
 pytestmark = pytest.mark.integration
 
-DIM = 384
 LEASE = "Lisbon apartment lease"
-
-
-def unit(seed: int) -> np.ndarray:
-    vector = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
-    return vector / np.linalg.norm(vector)
-
-
-def near(base: np.ndarray, seed: int, weight: float) -> np.ndarray:
-    """A vector at a chosen closeness to `base` (weight 1: the same; 0: unrelated)."""
-    vector = weight * base + (1 - weight) * unit(seed)
-    return (vector / np.linalg.norm(vector)).astype(np.float32)
 
 
 class QueryEmbedder:
