@@ -1,4 +1,4 @@
-"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl, evals/tuning.jsonl).
+"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl, tuning.jsonl, tuning2.jsonl).
 
 These tests check the data, not any classifier: every line is a well-formed
 case in the labeled case format, and each set is as broad as promised.
@@ -24,18 +24,22 @@ ALLOWED_KEYS = REQUIRED_KEYS | {"also"}
 FACT_REQUIRED_KEYS = {"content", "topic"}
 FACT_ALLOWED_KEYS = FACT_REQUIRED_KEYS | {"valid_from"}
 TOPIC_RE = re.compile(r"^[a-z0-9_]{1,64}$")
-# cases.jsonl ids are `<prefix>-NN`; tuning.jsonl ids are `<prefix>-tNN`, so the sets never collide.
+# cases.jsonl ids are `<prefix>-NN`, tuning.jsonl's `<prefix>-tNN` and tuning2.jsonl's `<prefix>-uNN`,
+# so the sets never collide.
 ID_RE = {
     "cases.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-\d{2,}$"),
     "tuning.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-t\d{2,}$"),
+    "tuning2.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-u\d{2,}$"),
 }
 RFC3339_Z_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$")
 GATED = ("health_medical", "legal_status")
 
-MIN_CASES = {"cases.jsonl": 121, "tuning.jsonl": 300}
+MIN_CASES = {"cases.jsonl": 121, "tuning.jsonl": 300, "tuning2.jsonl": 300}
 MIN_CATEGORIES = 25
-# The tuning set covers every category of the README's table with at least this many cases.
+# The tuning sets cover every category of the README's table with at least this many cases,
+# each with its own id marker after the prefix.
 TUNING_MIN_PER_CATEGORY = 6
+TUNING_ID_MARKER = {"tuning.jsonl": "t", "tuning2.jsonl": "u"}
 CATEGORY_ROW_RE = re.compile(r"^\| `([a-z0-9_]+)` \| `([a-z0-9]+)` \|")
 
 
@@ -182,9 +186,10 @@ def test_readme_category_table_is_parsed():
     assert categories["preferences"] == "pref"
 
 
-def test_tuning_set_covers_every_readme_category_with_its_prefix():
+@pytest.mark.parametrize("tuning_set", sorted(TUNING_ID_MARKER))
+def test_tuning_set_covers_every_readme_category_with_its_prefix(tuning_set):
     categories = _readme_categories()
-    tuning = [json.loads(line) for _, line in _load_lines(EVALS_DIR / "tuning.jsonl")]
+    tuning = [json.loads(line) for _, line in _load_lines(EVALS_DIR / tuning_set)]
     counts = Counter(case["category"] for case in tuning)
     thin = {c: counts[c] for c in categories if counts[c] < TUNING_MIN_PER_CATEGORY}
     assert not thin, f"categories under {TUNING_MIN_PER_CATEGORY} cases: {thin}"
@@ -192,4 +197,7 @@ def test_tuning_set_covers_every_readme_category_with_its_prefix():
     assert not unknown, f"categories not in the README table: {sorted(unknown)}"
     for case in tuning:
         prefix = categories[case["category"]]
-        assert case["id"].startswith(f"{prefix}-t"), f"{case['id']}: prefix should be {prefix}"
+        marker = TUNING_ID_MARKER[tuning_set]
+        assert case["id"].startswith(f"{prefix}-{marker}"), (
+            f"{case['id']}: prefix should be {prefix}-{marker}"
+        )
