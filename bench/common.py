@@ -190,38 +190,66 @@ class Store:
     callers: list = field(default_factory=list)  # (Caller, raw key) for the tenants written to
 
 
+def create_shared_index(conn, m: int | None = None, ef_construction: int | None = None) -> None:
+    """The shared HNSW index as migration 0011 makes it (pgvector's default build parameters,
+    unless given): over the current rows of tenants without an index of their own."""
+    from aurra_core.tenant_indexes import SHARED_INDEX, SHARED_INDEX_PREDICATE
+
+    params = (
+        f" WITH (m = {int(m)}, ef_construction = {int(ef_construction)})" if m and ef_construction else ""
+    )
+    conn.execute(
+        f"CREATE INDEX {SHARED_INDEX} ON memory_versions USING hnsw (embedding vector_cosine_ops){params} "
+        f"WHERE {SHARED_INDEX_PREDICATE} AND recorded_to IS NULL AND valid_to IS NULL"
+    )
+
+
 def build_store(
     cluster: Cluster, shape: str, size: int, rng: random.Random, *, tenant_indexes: bool = True
 ) -> Store:
-    """COPY the store in without the HNSW index, build the index after the load (and, unless
-    told not to, large tenants' own indexes), then VACUUM ANALYZE (what autovacuum would have
-    done by then) so the planner sees the real shape."""
+    """The store as production would have it at this size, loaded in bulk: the tenants the
+    maintenance job would give their own index (aurra_core.tenant_indexes.choose, unless told
+    not to) listed before their memories arrive, so those rows are out of the shared index as
+    the job would have moved them; COPY; the shared HNSW index built after the load (over the
+    other tenants' rows); the listed tenants' own indexes built by the job itself
+    (tenant_indexes.maintain, with the configured build parameters); then VACUUM ANALYZE (what
+    autovacuum would have done by then) so the planner sees the real shape."""
     import psycopg
     from candidate_search import load
     from pgvector.psycopg import register_vector
 
     from aurra_core import tenant_indexes as own_indexes
+    from aurra_core.config import get_config
     from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
 
     name = f"bench_{shape}_{size}"
     url = cluster.create(name)
     tenants = shape_tenants(shape, size)
+    listed: list = []
+    if tenant_indexes:
+        listed, _ = own_indexes.choose(
+            dict(tenants), min_memories=HNSW_MIN_TENANT_MEMORIES, limit=get_config().tenant_index_limit
+        )
     with psycopg.connect(url) as conn:
         register_vector(conn)
-        conn.execute("DROP INDEX memory_versions_embedding_current")
+        conn.execute(f"DROP INDEX {own_indexes.SHARED_INDEX}")
         conn.commit()
         started = time.perf_counter()
-        names_of = load(conn, tenants, LexicalEmbedder(384), rng)
+        names_of = load(
+            conn,
+            tenants,
+            LexicalEmbedder(384),
+            rng,
+            after_tenants=lambda c: own_indexes.list_tenants(c, listed),
+        )
         load_s = time.perf_counter() - started
         conn.execute("SET maintenance_work_mem = '4GB'")
         started = time.perf_counter()
-        conn.execute(
-            "CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
-            "(embedding vector_cosine_ops) WHERE recorded_to IS NULL AND valid_to IS NULL"
-        )
+        create_shared_index(conn)
         conn.commit()
         index_s = time.perf_counter() - started
-    # What the scheduled maintenance function would then do: large tenants' own indexes.
+    # What the scheduled maintenance function then does: the listed tenants' own indexes.
     started = time.perf_counter()
     built = len(own_indexes.maintain(url, maintenance_work_mem="4GB").built) if tenant_indexes else 0
     tenant_index_s = time.perf_counter() - started

@@ -1,7 +1,10 @@
 """What the shared HNSW index's build parameters buy in recall at a given size: one tenant of
 `--size` memories (the suite's generator and loader), the same queries and exact ground truth,
 the service's own search (store.find_candidates, strategy "hnsw") at several ef_search, for the
-migration's index (m 16, ef_construction 64) and then each variant rebuilt in its place.
+migration's index (m 16, ef_construction 64) and then each variant rebuilt in its place. A
+graph over one tenant's rows is what that tenant's own index is, so the variants choose the
+own indexes' build parameters (settings `tenant_index_m`, `tenant_index_ef_construction`) and
+the candidate search's `candidate_ef_search`.
 
     python bench/hnsw_build_params.py --size 1000000 --queries 40 --variants 16:64,32:128 [--inserts 300]
                                       [--shared-buffers 4GB]
@@ -18,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Cluster, build_store, local_environment, log
+from common import Cluster, build_store, create_shared_index, local_environment, log
 
 
 def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
@@ -112,6 +115,7 @@ def main() -> None:
     from candidate_search import prepare_queries
 
     from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.tenant_indexes import SHARED_INDEX
 
     rng = random.Random(args.seed)
     ef_values = [int(x) for x in args.ef.split(",")]
@@ -135,18 +139,14 @@ def main() -> None:
             build_s = store_.index_s
             if i:
                 with psycopg.connect(store_.url, autocommit=True) as conn:
-                    conn.execute("DROP INDEX memory_versions_embedding_current")
+                    conn.execute(f"DROP INDEX {SHARED_INDEX}")
                     conn.execute("SET maintenance_work_mem = '4GB'")
                     started = time.perf_counter()
-                    conn.execute(
-                        f"CREATE INDEX memory_versions_embedding_current ON memory_versions USING hnsw "
-                        f"(embedding vector_cosine_ops) WITH (m = {m}, ef_construction = {efc}) "
-                        "WHERE recorded_to IS NULL AND valid_to IS NULL"
-                    )
+                    create_shared_index(conn, m, efc)
                     build_s = time.perf_counter() - started
             with psycopg.connect(store_.url, autocommit=True) as conn:
                 size = conn.execute(
-                    "SELECT pg_size_pretty(pg_relation_size('memory_versions_embedding_current'))"
+                    "SELECT pg_size_pretty(pg_relation_size(%s))", (SHARED_INDEX,)
                 ).fetchone()[0]
             if args.inserts:
                 tenant_id = store_.tenants[0][0]

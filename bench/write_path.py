@@ -95,8 +95,9 @@ def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int
 def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int = 10) -> dict:
     """The floor under a write: one plain psycopg transaction per write on the same store, with
     only what a write must do: insert the row and its vector (into the same table, so the same
-    indexes, the shared HNSW graph and a large tenant's own); with `search`, first the top-3
-    vector query of the candidate step (same ordering key, same ef_search, the strategy the
+    indexes: the tenant's own HNSW graph if it has one, else the shared one, as the insert
+    trigger decides for every insert); with `search`, first the top-3 vector query of the
+    candidate step (same index, ordering key and predicate, same ef_search, the strategy the
     service would choose for the tenant, decided once before timing); the candidate step's
     topic and full-text rankings are not part of the floor. No key settings read, no
     row-level security role, no audit event, no Python around it. Embedding is outside the
@@ -106,6 +107,7 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
 
     from aurra_core import store as memory_store
     from aurra_core import tenant_indexes
+    from aurra_core.config import get_config
     from aurra_core.embeddings import LexicalEmbedder
     from aurra_core.ids import new_id
 
@@ -121,28 +123,38 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
                 scope=memory_store.UNSCOPED,
                 at_most=memory_store.HNSW_MIN_TENANT_MEMORIES + 1,
             )
-            own = tenant_indexes.has_own_index(conn, caller.tenant_id)
-            key = tenant_indexes.indexed_expression(384) if own else "embedding"
-            strategies[caller.tenant_id] = (size > memory_store.HNSW_MIN_TENANT_MEMORIES, key)
+            route = tenant_indexes.route(conn, caller.tenant_id)
+            if size <= memory_store.HNSW_MIN_TENANT_MEMORIES or route == "exact":
+                strategies[caller.tenant_id] = None
+            elif route == "own":
+                strategies[caller.tenant_id] = (tenant_indexes.indexed_expression(384), "")
+            else:
+                strategies[caller.tenant_id] = ("embedding", f"AND {tenant_indexes.SHARED_INDEX_PREDICATE}")
         conn.commit()
+        ef_search = str(get_config().candidate_ef_search)
         totals: list[float] = []
         for i in range(warmup + writes):
             caller, _ = rng.choice(store.callers)
             content = new_fact_for(store, caller.tenant_id, rng)
             vector = embedder.embed(content)
-            hnsw, key = strategies[caller.tenant_id]
+            hnsw = strategies[caller.tenant_id]
             now = datetime.now(UTC)
             started = time.perf_counter()
             with conn.transaction():
                 if search:
                     if hnsw:
-                        conn.execute("SELECT set_config('hnsw.ef_search', '200', true)")
+                        conn.execute(
+                            "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), "
+                            "set_config('hnsw.ef_search', %s, true)",
+                            (ef_search,),
+                        )
+                        key, predicate = hnsw
                         order = f"{key} <=> %(q)s"
                     else:
-                        order = "(embedding <=> %(q)s) + 0"
+                        order, predicate = "(embedding <=> %(q)s) + 0", ""
                     conn.execute(
                         f"""SELECT memory_id, embedding <=> %(q)s FROM memory_versions
-                            WHERE tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL
+                            WHERE tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL {predicate}
                             ORDER BY {order} LIMIT 3""",
                         {"t": caller.tenant_id, "q": vector},
                         prepare=False,

@@ -1,7 +1,8 @@
 """Large tenants' own HNSW indexes (aurra_core.tenant_indexes) on a real PostgreSQL: which
-tenants get one, that runs converge, that an interrupted build is repaired, and that the
-candidate search uses a tenant's index, returns what an exact scan does and stays in the
-tenant. Each test has a database of its own: the sizes and shares it sets up are the store's."""
+tenants get one, that runs converge, that an interrupted build is repaired, that a tenant
+with its own index leaves the shared one (and comes back), and that the candidate search
+uses the index that holds the tenant's rows, returns what an exact scan does and stays in
+the tenant. Each test has a database of its own: the sizes and shares it sets up are the store's."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from psycopg.conninfo import make_conninfo
 from aurra_core import store, tenant_indexes
 from aurra_core.db import Database
 from aurra_core.migrate import apply_migrations
-from aurra_core.tenant_indexes import existing_indexes, has_own_index, index_name, maintain
+from aurra_core.tenant_indexes import SHARED_INDEX, existing_indexes, index_name, maintain, route
 
 DIM = 32  # small vectors: quick loads and builds; the index logic is the same
 
@@ -33,6 +34,17 @@ def fresh_url(pg_url: str):
     yield url
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def in_shared(conn: psycopg.Connection, tenant: uuid.UUID) -> dict[bool, int]:
+    """How many of the tenant's current rows are, and are not, in the shared index."""
+    return dict(
+        conn.execute(
+            """SELECT in_shared_index, count(*) FROM memory_versions
+               WHERE tenant_id = %s AND recorded_to IS NULL AND valid_to IS NULL GROUP BY 1""",
+            (tenant,),
+        ).fetchall()
+    )
 
 
 def load(url: str, sizes: list[int], seed: int = 3) -> list[uuid.UUID]:
@@ -82,11 +94,13 @@ def test_the_largest_tenants_over_the_threshold_get_one_up_to_the_limit(fresh_ur
         assert existing_indexes(conn) == {a: True}
 
 
-def test_a_tenant_holding_most_of_the_store_is_left_to_the_shared_index(fresh_url):
-    dominant, other = load(fresh_url, [150, 60])
+def test_a_tenant_holding_the_whole_store_gets_one_and_the_shared_index_none_of_its_rows(fresh_url):
+    (whole,) = load(fresh_url, [150])
     report = maintain(fresh_url, min_memories=40)
-    assert report.dominant == [str(dominant)]
-    assert [r["tenant_id"] for r in report.built] == [str(other)]
+    assert [(r["tenant_id"], r["memories"], r["moved"]) for r in report.built] == [(str(whole), 150, 150)]
+    with psycopg.connect(fresh_url) as conn:
+        assert route(conn, whole) == "own"
+        assert in_shared(conn, whole) == {False: 150}
 
 
 def test_an_index_is_kept_until_its_tenant_shrinks_under_half_the_threshold(fresh_url):
@@ -106,13 +120,14 @@ def test_an_index_is_kept_until_its_tenant_shrinks_under_half_the_threshold(fres
     assert maintain(fresh_url, min_memories=40).dropped == []
     close_transaction_time(10)  # 15 left
     assert maintain(fresh_url, min_memories=40).dropped == [
-        {"tenant_id": str(tenant), "reason": "shrank under the threshold"}
+        {"tenant_id": str(tenant), "reason": "shrank under the threshold", "moved": 15}
     ]
+    with psycopg.connect(fresh_url) as conn:
+        assert in_shared(conn, tenant) == {True: 15}  # back in the shared index
 
 
 def test_an_interrupted_build_is_dropped_and_rebuilt(fresh_url):
     (tenant,) = load(fresh_url, [60])
-    load(fresh_url, [70], seed=4)  # a larger second tenant: the first is not most of the store
     with psycopg.connect(fresh_url, autocommit=True) as conn:
         # A concurrent build that fails leaves an invalid index behind, as one cut off would.
         with pytest.raises(psycopg.errors.UniqueViolation):
@@ -120,13 +135,13 @@ def test_an_interrupted_build_is_dropped_and_rebuilt(fresh_url):
                 f'CREATE UNIQUE INDEX CONCURRENTLY "{index_name(tenant)}" ON memory_versions (topic)'
             )
         assert existing_indexes(conn) == {tenant: False}
-        assert has_own_index(conn, tenant) is False  # the search keeps to the shared index
+        assert route(conn, tenant) == "shared"  # not listed, its rows still in the shared index
     report = maintain(fresh_url, min_memories=40)
     assert {"tenant_id": str(tenant), "reason": "invalid (an interrupted build)"} in report.dropped
     assert str(tenant) in [r["tenant_id"] for r in report.built]
     with psycopg.connect(fresh_url) as conn:
         assert existing_indexes(conn)[tenant] is True
-        assert has_own_index(conn, tenant) is True
+        assert route(conn, tenant) == "own"
         method = conn.execute(
             "SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = %s",
             (index_name(tenant),),
@@ -150,49 +165,6 @@ class RecordingCursor(psycopg.Cursor):
     def execute(self, query, params=None, **kwargs):
         RecordingCursor.statements.append((query, params))
         return super().execute(query, params, **kwargs)
-
-
-def test_the_candidate_search_uses_the_tenants_index_and_stays_exact_and_in_the_tenant(fresh_url):
-    # large enough that an HNSW scan beats sorting the tenant (the planner sorts a few thousand)
-    sizes = [3 * store.HNSW_MIN_TENANT_MEMORIES, int(2.5 * store.HNSW_MIN_TENANT_MEMORIES), 3000]
-    tenants = load(fresh_url, sizes)
-    large = tenants[0]
-    maintain(fresh_url)
-    with psycopg.connect(fresh_url, autocommit=True) as conn:
-        conn.execute("ANALYZE memory_versions")
-        assert existing_indexes(conn) == dict.fromkeys(tenants, True)
-
-    database = Database(fresh_url)
-    rng = np.random.default_rng(9)
-    try:
-        for _ in range(5):
-            q = rng.standard_normal(DIM).astype(np.float32)
-            q /= np.linalg.norm(q)
-            with database.tenant_transaction(large) as conn:
-                conn.cursor_factory = RecordingCursor
-                RecordingCursor.statements = []
-                found = store.find_candidates(
-                    conn, large, q, scope=store.UNSCOPED, excluded_topics=[], limit=3, min_similarity=-1
-                )
-                ((query, params),) = [(s, p) for s, p in RecordingCursor.statements if "ORDER BY" in s]
-                # the service's query, planned as it was (a one-off plan, the tenant id a constant)
-                plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + query, params, prepare=False))
-                conn.cursor_factory = psycopg.Cursor
-                exact = store.find_candidates(
-                    conn,
-                    large,
-                    q,
-                    scope=store.UNSCOPED,
-                    excluded_topics=[],
-                    limit=3,
-                    min_similarity=-1,
-                    strategy="exact",
-                )
-            assert f"Index Scan using {index_name(large)}" in plan
-            assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
-            assert {row.tenant_id for row, _ in found} == {large}
-    finally:
-        database.close()
 
 
 def test_the_maintenance_function_builds_them(fresh_url, configure):
@@ -242,7 +214,7 @@ def test_a_build_that_would_outlast_the_function_stops_at_the_statement_timeout(
     """CREATE INDEX CONCURRENTLY waits for writes in flight; one held open stands for a build
     too slow to finish. The statement timeout stops it (the run fails, reported), and a later
     run drops the invalid leftover and builds it."""
-    big, _, _ = load(fresh_url, [40, 30, 30])  # under half the store: it gets its own index
+    big, _, _ = load(fresh_url, [40, 30, 30])  # the only one over the threshold
     with psycopg.connect(fresh_url) as blocker:
         blocker.execute("LOCK TABLE memory_versions IN ROW EXCLUSIVE MODE")  # a writer, not committing
         with pytest.raises(psycopg.errors.QueryCanceled):
@@ -252,3 +224,211 @@ def test_a_build_that_would_outlast_the_function_stops_at_the_statement_timeout(
     report = maintain(fresh_url, min_memories=35)
     assert [d["tenant_id"] for d in report.dropped] == [str(big)]
     assert [b["tenant_id"] for b in report.built] == [str(big)]
+
+
+def unit_vectors(count: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    vectors = rng.standard_normal((count, DIM)).astype(np.float32)
+    return [v / np.linalg.norm(v) for v in vectors]
+
+
+def candidates(
+    database: Database, tenant: uuid.UUID, q: np.ndarray, strategy: str = "auto"
+) -> tuple[list, str]:
+    """The candidate search's top 3 for the tenant, as the service runs it, and the plan of its
+    vector query (planned again as it was: a one-off plan, the tenant id a constant)."""
+    with database.tenant_transaction(tenant) as conn:
+        conn.cursor_factory = RecordingCursor
+        RecordingCursor.statements = []
+        found = store.find_candidates(
+            conn,
+            tenant,
+            q,
+            scope=store.UNSCOPED,
+            excluded_topics=[],
+            limit=3,
+            min_similarity=-1,
+            strategy=strategy,
+        )
+        conn.cursor_factory = psycopg.Cursor
+        ((query, params),) = [(s, p) for s, p in RecordingCursor.statements if "ORDER BY" in s]
+        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + query, params, prepare=False))
+    return found, plan
+
+
+def write(database: Database, url: str, tenant: uuid.UUID, vector: np.ndarray) -> bool:
+    """A memory written through the service's own insert, as the service role; whether it went
+    into the shared index."""
+    now = datetime.now(UTC)
+    with database.tenant_transaction(tenant) as conn:
+        row = store.insert_version(
+            conn,
+            memory_id=uuid.uuid4(),
+            tenant_id=tenant,
+            content="a new fact",
+            topic="general",
+            metadata={},
+            embedding=vector,
+            valid_from=now,
+            valid_to=None,
+            superseded_by=None,
+            supersedes=None,
+            recorded_at=now,
+        )
+    with psycopg.connect(url) as conn:
+        return bool(
+            conn.execute(
+                "SELECT in_shared_index FROM memory_versions WHERE version_id = %s", (row.version_id,)
+            ).fetchone()[0]
+        )
+
+
+def test_a_tenant_moves_from_the_shared_index_to_its_own_and_back_and_every_search_stays_right(fresh_url):
+    # Large enough that the planner prefers an HNSW scan to sorting the tenant's rows.
+    mover, neighbour = load(
+        fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, int(2.5 * store.HNSW_MIN_TENANT_MEMORIES)]
+    )
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("ANALYZE memory_versions")
+    database = Database(fresh_url)
+    queries = unit_vectors(4, seed=11)
+
+    def check(tenant: uuid.UUID, expected_route: str, index: str | None) -> None:
+        with psycopg.connect(fresh_url) as conn:
+            assert route(conn, tenant) == expected_route
+        for q in queries:
+            found, plan = candidates(database, tenant, q)
+            exact, _ = candidates(database, tenant, q, strategy="exact")
+            if index is None:
+                assert "Index Scan using memory_versions_embedding" not in plan, plan
+            else:
+                assert f"Index Scan using {index}" in plan, plan
+            assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
+            assert {row.tenant_id for row, _ in found} == {tenant}
+
+    def past(tenant: uuid.UUID, known_at: datetime) -> tuple[list, list]:
+        """What a q= search and a listing answered at `known_at` (time travel): exact reads."""
+        with database.tenant_transaction(tenant) as conn:
+            ranked = store.search_memories(
+                conn,
+                tenant,
+                queries[0],
+                "fact",
+                known_at=known_at,
+                as_of=known_at,
+                include_superseded=False,
+                topic=None,
+            )
+            listed = store.select_memories(
+                conn,
+                tenant,
+                known_at=known_at,
+                as_of=known_at,
+                include_superseded=False,
+                topic=None,
+                after=None,
+                limit=50,
+            )
+        return [(r.row.version_id, r.fused_score) for r in ranked], [r.version_id for r in listed]
+
+    try:
+        check(mover, "shared", SHARED_INDEX)
+        check(neighbour, "shared", SHARED_INDEX)
+        known_at = datetime.now(UTC)
+        before = {tenant: past(tenant, known_at) for tenant in (mover, neighbour)}
+
+        report = maintain(fresh_url, limit=1)  # the larger tenant only
+        assert [(r["tenant_id"], r["moved"]) for r in report.built] == [
+            (str(mover), 3 * store.HNSW_MIN_TENANT_MEMORIES)
+        ]
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            assert in_shared(conn, mover) == {False: 3 * store.HNSW_MIN_TENANT_MEMORIES}
+            assert in_shared(conn, neighbour) == {True: int(2.5 * store.HNSW_MIN_TENANT_MEMORIES)}
+            conn.execute("ANALYZE memory_versions")
+        check(mover, "own", index_name(mover))
+        check(neighbour, "shared", SHARED_INDEX)
+        # New writes go into the graph that holds their tenant, and nowhere else.
+        assert write(database, fresh_url, mover, queries[1]) is False
+        assert write(database, fresh_url, neighbour, queries[1]) is True
+        # Moving rows between indexes changes no fact: the past reads as it did.
+        assert {tenant: past(tenant, known_at) for tenant in (mover, neighbour)} == before
+
+        # A move under way (listed, its index not built yet): read exactly, still right.
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            conn.execute(f'DROP INDEX "{index_name(mover)}"')
+        check(mover, "exact", None)
+        rebuilt = maintain(fresh_url, limit=1)
+        assert [(r["tenant_id"], r["moved"]) for r in rebuilt.built] == [(str(mover), 0)]
+        check(mover, "own", index_name(mover))
+
+        # Back: its index dropped, its rows (the new one too) in the shared index again.
+        out = maintain(fresh_url, limit=0)
+        assert out.dropped == [
+            {
+                "tenant_id": str(mover),
+                "reason": "over the limit",
+                "moved": 3 * store.HNSW_MIN_TENANT_MEMORIES + 1,
+            }
+        ]
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            assert in_shared(conn, mover) == {True: 3 * store.HNSW_MIN_TENANT_MEMORIES + 1}
+            assert existing_indexes(conn) == {}
+            assert conn.execute("SELECT count(*) FROM tenant_own_indexes").fetchone()[0] == 0
+            conn.execute("ANALYZE memory_versions")
+        check(mover, "shared", SHARED_INDEX)
+        assert write(database, fresh_url, mover, queries[2]) is True
+        assert {tenant: past(tenant, known_at) for tenant in (mover, neighbour)} == before
+    finally:
+        database.close()
+
+
+def test_the_list_of_moved_tenants_is_each_tenants_own_and_the_services_to_read_only(fresh_url):
+    listed, other = load(fresh_url, [60, 10])
+    maintain(fresh_url, min_memories=40)
+    database = Database(fresh_url)
+    try:
+        with database.tenant_transaction(listed) as conn:
+            assert conn.execute("SELECT tenant_id FROM tenant_own_indexes").fetchall() == [(listed,)]
+            assert route(conn, listed) == "own"
+        with database.tenant_transaction(other) as conn:
+            assert conn.execute("SELECT tenant_id FROM tenant_own_indexes").fetchall() == []
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), database.tenant_transaction(other) as conn:
+            conn.execute("INSERT INTO tenant_own_indexes (tenant_id) VALUES (%s)", (other,))
+    finally:
+        database.close()
+
+
+def test_index_membership_is_set_at_insert_and_changed_by_the_owner_alone(fresh_url):
+    listed, other = load(fresh_url, [60, 10])
+    maintain(fresh_url, min_memories=40)
+    database = Database(fresh_url)
+    try:
+        # Whatever the inserting statement says, the list decides.
+        for tenant, says, expected in ((other, False, True), (listed, True, False)):
+            with database.tenant_transaction(tenant) as conn:
+                conn.execute(
+                    """INSERT INTO memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from,
+                           recorded_at, in_shared_index)
+                       VALUES (%s, %s, 'x', 'general', %s, now(), now(), %s)""",
+                    (uuid.uuid4(), tenant, unit_vectors(1, seed=5)[0], says),
+                )
+            with psycopg.connect(fresh_url) as conn:
+                assert in_shared(conn, tenant).get(expected) == (61 if tenant == listed else 11)
+        # The service role cannot change it at all (it may update recorded_to alone).
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), database.tenant_transaction(other) as conn:
+            conn.execute("UPDATE memory_versions SET in_shared_index = false WHERE tenant_id = %s", (other,))
+    finally:
+        database.close()
+    with psycopg.connect(fresh_url) as conn:
+        # The owner can, but not together with a fact or with the close of transaction time.
+        for also in ("content = 'rewritten'", "topic = 'other'", "recorded_to = clock_timestamp()"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(
+                    f"UPDATE memory_versions SET in_shared_index = false, {also} WHERE tenant_id = %s",
+                    (other,),
+                )
+            conn.rollback()
+        moved = conn.execute(
+            "UPDATE memory_versions SET in_shared_index = false WHERE tenant_id = %s", (other,)
+        ).rowcount
+        assert moved == 11

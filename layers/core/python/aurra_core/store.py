@@ -26,6 +26,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from aurra_core import idempotency_claim, tenant_indexes
+from aurra_core.config import get_config
 from aurra_core.db import one_row
 from aurra_core.ids import new_id
 from aurra_core.models import (
@@ -357,7 +358,7 @@ def find_candidates(
     text: str | None = None,
     topic: str | None = None,
     strategy: str = "auto",
-    ef_search: int = 200,
+    ef_search: int | None = None,
 ) -> list[tuple[MemoryRow, float]]:
     """The current memories of the tenant's `scope` most like a new fact, never one of an
     excluded topic, each with its cosine similarity; none below `min_similarity`.
@@ -368,7 +369,9 @@ def find_candidates(
     "Tesla" for "car"; PostgreSQL's English stems). Not the words it shares, as a search does
     (`fused_ranking`): they lift the distractors that share words but not meaning. A memory in
     several lists rises; a topic or kind match alone never lifts a memory the embedder finds
-    unlike the fact above the floor."""
+    unlike the fact above the floor. `ef_search` defaults to the setting `candidate_ef_search`."""
+    if ef_search is None:
+        ef_search = get_config().candidate_ef_search
     where_params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics}
     where = (
         f"tenant_id = %(tenant_id)s AND {_CURRENT} "
@@ -552,18 +555,22 @@ def _vector_list(
     """The nearest memories `where` admits, by cosine, each with its similarity. "hnsw" reads
     current versions only (the index's predicate): `where` must keep to them."""
     params = {**where_params, "q": embedding, "limit": limit}
-    if strategy == "hnsw":
+    route = tenant_indexes.route(conn, tenant_id) if strategy == "hnsw" else "exact"
+    if route != "exact":
         # one round trip for both settings (SET LOCAL takes one statement each)
         conn.execute(
             "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)",
             (str(int(ef_search)),),
         )
-        # The tenant's own index when it has one (only it serves this ordering), else the shared.
-        key = (
-            tenant_indexes.indexed_expression(len(embedding))
-            if tenant_indexes.has_own_index(conn, tenant_id)
-            else "embedding"
-        )
+        # The tenant's own index when it has one (only it serves this ordering); else the
+        # shared one, which holds the tenant's rows only while it has no index of its own (its
+        # predicate, repeated here, lets the planner use it). A tenant being moved between
+        # them is read exactly, below.
+        if route == "own":
+            key = tenant_indexes.indexed_expression(len(embedding))
+        else:
+            key = "embedding"
+            where = f"{where} AND {tenant_indexes.SHARED_INDEX_PREDICATE}"
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY {key} <=> %(q)s LIMIT %(limit)s"""
     else:

@@ -1,31 +1,43 @@
-"""Large tenants' own HNSW indexes, kept by a scheduled job.
+"""Large tenants' own HNSW indexes, kept by a scheduled job; their rows leave the shared one.
 
 The shared HNSW index serves a tenant by filtering the whole graph to that tenant's rows,
 and its recall falls as the tenant's share of the index falls (measured in BENCHMARKS.md:
 10 tenants of 10,000 in one index, recall@3 0.98 even at ef_search 800; the same tenants
 with their own index, 1.000 at ef_search 200, in half the time). So each tenant with more
-than `min_memories` current memories gets a partial HNSW index over only its current rows.
+than `min_memories` current memories gets a partial HNSW index over only its current rows,
+built with its own parameters (`m`, `ef_construction`: the settings `tenant_index_m` and
+`tenant_index_ef_construction`, chosen for recall at a million memories in one tenant).
 The index is over `l2_normalize(embedding)`, not `embedding`: the cosine distance is the same,
 but only this index can serve an ORDER BY on that expression, so a search that asks for it
-cannot fall back to the shared index (at 1M memories, PostgreSQL's cost estimates preferred
-the shared one for tenants of 100,000, and recall went back to 0.90). store.find_candidates
-asks for it when `has_own_index` says the tenant's index is valid, and plans with the tenant
-id as a constant so the index's predicate matches.
+cannot fall back to another index. store.find_candidates asks for it when `route` says the
+tenant's index is valid, and plans with the tenant id as a constant so the index's predicate
+matches.
 
-Not for every tenant: every index costs planning time on each query of the table and an
-insert per write of its tenant, so at most `limit` tenants, the largest, get one, and not a
-tenant holding most of the store (the shared index already filters little for it). Tenants
-at or under `min_memories` are searched exactly and need no index.
+One graph per insert: a tenant listed in `tenant_own_indexes` (migration 0010) has its rows
+out of the shared index (`in_shared_index` false, set at insert by a trigger from that list),
+so its writes enter its own graph only. Moving a tenant in: list it (its new rows leave the
+shared index at once), flip its current rows' membership (a change of index membership, not
+of a fact: only the table's owner may make it), then build its index, which so holds each
+row once. Moving out: mark it leaving (new rows go to the shared index), drop its index, flip
+its rows back (each re-enters the shared graph), unlist it. In between the candidate search
+reads the tenant exactly (`route`): correct at any point, slower only while a build runs.
+
+Not for every tenant: every index costs planning time on each query of the table, so at most
+`limit` tenants, the largest, get one. A tenant holding the whole store gets one too: its
+graph is then the only one with its rows, built with the own indexes' parameters. Tenants at
+or under `min_memories` are searched exactly and need no index.
 
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
-died leaves an invalid index, which the next run drops and rebuilds.
+died leaves an invalid index, which the next run drops and rebuilds, and a move that died
+is finished by the next run.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 import psycopg
@@ -34,13 +46,19 @@ from psycopg import sql
 from aurra_core.db import one_row
 
 INDEX_PREFIX = "memory_versions_embedding_t_"  # + the tenant id in hex: 60 characters of 63
+# The shared HNSW index (migration 0011) and what a query must say for the planner to use it.
+SHARED_INDEX = "memory_versions_embedding_shared"
+SHARED_INDEX_PREDICATE = "in_shared_index"
 DEFAULT_LIMIT = 100
-# A tenant holding at least this share of all current memories is served by the shared index.
-DOMINANT_SHARE = 0.5
 # An indexed tenant keeps its index until it shrinks under half the threshold (no churn
 # around the threshold).
 KEEP_FRACTION = 0.5
+# Rows whose index membership one transaction changes (short row locks on a live table).
+MOVE_BATCH = 5_000
 _LOCK = 0x41555252_49445831  # "AURRIDX1"
+_CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
+
+Route = Literal["own", "shared", "exact"]
 
 
 def index_name(tenant_id: UUID) -> str:
@@ -52,35 +70,41 @@ def indexed_expression(dim: int) -> str:
     return f"(l2_normalize(embedding)::vector({int(dim)}))"
 
 
-def has_own_index(conn: psycopg.Connection, tenant_id: UUID) -> bool:
-    """Whether the tenant's own index exists and is usable (built, not an interrupted build)."""
-    row = conn.execute(
-        "SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)", (index_name(tenant_id),)
-    ).fetchone()
-    return bool(row and row[0])
+def route(conn: psycopg.Connection, tenant_id: UUID) -> Route:
+    """Which HNSW index holds the tenant's current rows: its own (built and valid), the
+    shared one (not listed), or neither for sure (listed, its index not yet built or already
+    dropped: a move under way), when only an exact scan finds them all. One round trip."""
+    listed, valid = one_row(
+        conn.execute(
+            """SELECT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = %s),
+                      coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)), false)""",
+            (tenant_id, index_name(tenant_id)),
+        ).fetchone()
+    )
+    if valid:
+        return "own"  # its predicate is the tenant's current rows, whichever index they are in
+    return "exact" if listed else "shared"
 
 
 @dataclass
 class MaintenanceReport:
     ran: bool = True
-    built: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, memories, seconds
-    dropped: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, reason
+    built: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, memories, moved, seconds
+    dropped: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, reason, moved
     kept: int = 0
-    dominant: list[str] = field(default_factory=list)
     over_limit: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def current_counts(conn: psycopg.Connection, above: int) -> tuple[dict[UUID, int], int]:
-    """Current memories of each tenant holding more than `above`, and of all tenants."""
+def current_counts(conn: psycopg.Connection, above: int) -> dict[UUID, int]:
+    """Current memories of each tenant holding more than `above`."""
     rows = conn.execute(
-        """SELECT tenant_id, count(*) FROM memory_versions
-           WHERE recorded_to IS NULL AND valid_to IS NULL GROUP BY tenant_id"""
+        f"SELECT tenant_id, count(*) FROM memory_versions WHERE {_CURRENT} GROUP BY tenant_id HAVING count(*) > %s",
+        (above,),
     ).fetchall()
-    total = sum(n for _, n in rows)
-    return {tenant: n for tenant, n in rows if n > above}, total
+    return dict(rows)
 
 
 def existing_indexes(conn: psycopg.Connection) -> dict[UUID, bool]:
@@ -94,25 +118,68 @@ def existing_indexes(conn: psycopg.Connection) -> dict[UUID, bool]:
     return {UUID(name[len(INDEX_PREFIX) :]): valid for name, valid in rows}
 
 
+def listed_tenants(conn: psycopg.Connection) -> dict[UUID, bool]:
+    """Tenant id -> whether it is leaving, for the tenants whose rows are out of the shared index."""
+    return dict(conn.execute("SELECT tenant_id, leaving FROM tenant_own_indexes").fetchall())
+
+
+def choose(
+    counts: dict[UUID, int], *, min_memories: int, limit: int, indexed: Iterable[UUID] = ()
+) -> tuple[list[UUID], list[UUID]]:
+    """The tenants that get their own index, largest first, and those over the limit: over
+    `min_memories` current memories (or, already indexed, over half of it)."""
+    indexed = set(indexed)
+    keep_above = int(min_memories * KEEP_FRACTION)
+    eligible = sorted(
+        (
+            (n, tenant)
+            for tenant, n in counts.items()
+            if n > (keep_above if tenant in indexed else min_memories)
+        ),
+        key=lambda item: (-item[0], str(item[1])),
+    )
+    return [tenant for _, tenant in eligible[:limit]], [tenant for _, tenant in eligible[limit:]]
+
+
+def list_tenants(conn: psycopg.Connection, tenants: Iterable[UUID]) -> None:
+    """Keep these tenants' new rows out of the shared index from now on (the first step of a
+    move; `maintain` does the rest). A bulk load that knows its large tenants lists them first,
+    so their rows arrive where the maintenance job would have moved them."""
+    conn.execute(
+        """INSERT INTO tenant_own_indexes (tenant_id) SELECT unnest(%s::uuid[])
+           ON CONFLICT (tenant_id) DO UPDATE SET leaving = false""",
+        ([*tenants],),
+    )
+
+
 def maintain(
     conninfo: str,
     *,
     min_memories: int | None = None,
     limit: int = DEFAULT_LIMIT,
+    m: int | None = None,
+    ef_construction: int | None = None,
     maintenance_work_mem: str | None = None,
     statement_timeout_s: int = 0,
 ) -> MaintenanceReport:
     """Bring the tenants' own indexes in line with their sizes, as the table's owner. By
-    default a tenant needs one once the candidate search takes it to HNSW.
+    default a tenant needs one once the candidate search takes it to HNSW, built with the
+    configured `m` and `ef_construction`.
 
     `statement_timeout_s` (0: none) stops a build that would outlast the caller (the
     maintenance function's own timeout): the build fails cleanly and reports, and its
     invalid leftover is dropped and rebuilt by a later run, instead of the function being
     killed mid-statement with nothing logged."""
+    from aurra_core.config import get_config
     from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
 
-    if min_memories is None:
-        min_memories = HNSW_MIN_TENANT_MEMORIES
+    config = get_config()
+    build = {
+        "m": config.tenant_index_m if m is None else m,
+        "ef_construction": config.tenant_index_ef_construction
+        if ef_construction is None
+        else ef_construction,
+    }
     report = MaintenanceReport()
     with psycopg.connect(conninfo, autocommit=True) as conn:
         if not one_row(conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK,)).fetchone())[0]:
@@ -127,65 +194,136 @@ def maintain(
                 conn.execute(
                     sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(maintenance_work_mem))
                 )
-            _maintain(conn, report, min_memories=min_memories, limit=limit)
+            _maintain(
+                conn,
+                report,
+                min_memories=HNSW_MIN_TENANT_MEMORIES if min_memories is None else min_memories,
+                limit=limit,
+                build=build,
+            )
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK,))
     return report
 
 
-def _maintain(conn: psycopg.Connection, report: MaintenanceReport, *, min_memories: int, limit: int) -> None:
-    keep_above = int(min_memories * KEEP_FRACTION)
-    counts, total = current_counts(conn, keep_above)
+def _maintain(
+    conn: psycopg.Connection,
+    report: MaintenanceReport,
+    *,
+    min_memories: int,
+    limit: int,
+    build: dict[str, int],
+) -> None:
+    counts = current_counts(conn, int(min_memories * KEEP_FRACTION))
     existing = existing_indexes(conn)
+    listed = listed_tenants(conn)
 
     for tenant, valid in existing.items():
         if not valid:
             _drop(conn, tenant)
             report.dropped.append({"tenant_id": str(tenant), "reason": "invalid (an interrupted build)"})
     indexed = {t for t, valid in existing.items() if valid}
+    in_place = {t for t in indexed if listed.get(t) is False}
 
-    # Who deserves one: over the threshold (or, already indexed, over the keep threshold), and
-    # not holding most of the store unless already indexed; the largest first, up to the limit.
-    eligible = []
-    for tenant, n in counts.items():
-        if tenant in indexed or n > min_memories:
-            if tenant not in indexed and total and n / total >= DOMINANT_SHARE:
-                report.dominant.append(str(tenant))
-                continue
-            eligible.append((n, tenant))
-    eligible.sort(key=lambda item: (-item[0], str(item[1])))
-    wanted = {tenant: n for n, tenant in eligible[:limit]}
-    report.over_limit = [str(tenant) for _, tenant in eligible[limit:]]
+    wanted_list, over_limit = choose(
+        counts, min_memories=min_memories, limit=limit, indexed=indexed | listed.keys()
+    )
+    wanted = set(wanted_list)
+    report.over_limit = [str(tenant) for tenant in over_limit]
 
-    for tenant in indexed - wanted.keys():
-        _drop(conn, tenant)
-        reason = "over the limit" if str(tenant) in report.over_limit else "shrank under the threshold"
-        report.dropped.append({"tenant_id": str(tenant), "reason": reason})
-    report.kept = len(indexed & wanted.keys())
+    # Out first: a tenant over the limit makes room before another comes in.
+    for tenant in sorted((indexed | listed.keys()) - wanted, key=str):
+        moved = _move_out(conn, tenant)
+        if tenant in over_limit:
+            reason = "over the limit"
+        elif tenant in indexed:
+            reason = "shrank under the threshold"
+        else:
+            reason = "an interrupted move, undone"
+        report.dropped.append({"tenant_id": str(tenant), "reason": reason, "moved": moved})
+    report.kept = len(in_place & wanted)
     dim = one_row(
         conn.execute(
             "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memory_versions'::regclass AND attname = 'embedding'"
         ).fetchone()
     )[0]
-    for tenant, n in sorted(wanted.items(), key=lambda item: -item[1]):
-        if tenant in indexed:
+    for tenant in wanted_list:
+        if tenant in in_place:
             continue
         started = time.perf_counter()
-        _build(conn, tenant, dim)
+        moved = _move_in(conn, tenant, dim, build, rebuild=tenant in indexed)
         report.built.append(
-            {"tenant_id": str(tenant), "memories": n, "seconds": round(time.perf_counter() - started, 3)}
+            {
+                "tenant_id": str(tenant),
+                "memories": counts[tenant],
+                "moved": moved,
+                "seconds": round(time.perf_counter() - started, 3),
+            }
         )
 
 
-def _build(conn: psycopg.Connection, tenant: UUID, dim: int) -> None:
-    # The predicate is the shared index's plus the tenant: a candidate search for the tenant
-    # (tenant_id = constant AND the current-row conditions) implies it. The tenant id is a
-    # UUID, quoted as a literal: DDL takes no parameters.
+def _move_in(
+    conn: psycopg.Connection, tenant: UUID, dim: int, build: dict[str, int], *, rebuild: bool
+) -> int:
+    """List the tenant, take its rows out of the shared index, build its own; the rows moved."""
+    list_tenants(conn, [tenant])
+    if rebuild:
+        # An index built before its tenant was listed: its rows would enter it a second time
+        # as they move, one graph insert each; a new build is far cheaper.
+        _drop(conn, tenant)
+    moved = _set_membership(conn, tenant, in_shared_index=False)
+    _build(conn, tenant, dim, build)
+    # Rows inserted by writes that read the list before this tenant was on it (the build
+    # waited for every such write to end): into its own index, out of the shared one.
+    return moved + _set_membership(conn, tenant, in_shared_index=False)
+
+
+def _move_out(conn: psycopg.Connection, tenant: UUID) -> int:
+    """Send the tenant's rows back to the shared index and drop its own; the rows moved."""
+    conn.execute("UPDATE tenant_own_indexes SET leaving = true WHERE tenant_id = %s", (tenant,))
+    # DROP ... CONCURRENTLY waits for every transaction on the table, so no write that read
+    # the list before `leaving` is still in flight when the rows are flipped back.
+    _drop(conn, tenant)
+    moved = _set_membership(conn, tenant, in_shared_index=True)
+    conn.execute("DELETE FROM tenant_own_indexes WHERE tenant_id = %s", (tenant,))
+    return moved
+
+
+def _set_membership(conn: psycopg.Connection, tenant: UUID, *, in_shared_index: bool) -> int:
+    """Flip the index membership of the tenant's current rows, a batch per transaction (rows
+    that are not current are in no HNSW index). The table's append-only trigger lets a change
+    of membership alone through; the service role cannot make one (no UPDATE privilege on the
+    column)."""
+    moved = 0
+    while True:
+        batch = conn.execute(
+            f"""UPDATE memory_versions SET in_shared_index = %(to)s WHERE version_id IN (
+                    SELECT version_id FROM memory_versions
+                    WHERE tenant_id = %(tenant)s AND {_CURRENT} AND in_shared_index <> %(to)s
+                    LIMIT %(batch)s)""",
+            {"to": in_shared_index, "tenant": tenant, "batch": MOVE_BATCH},
+        ).rowcount
+        moved += batch
+        if batch < MOVE_BATCH:
+            return moved
+
+
+def _build(conn: psycopg.Connection, tenant: UUID, dim: int, build: dict[str, int]) -> None:
+    # The predicate is the tenant's current rows (whatever their membership): a candidate
+    # search for the tenant (tenant_id = constant AND the current-row conditions) implies it.
+    # The tenant id is a UUID, quoted as a literal: DDL takes no parameters.
     conn.execute(
         sql.SQL(
             "CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON memory_versions USING hnsw "
-            "({} vector_cosine_ops) WHERE tenant_id = {} AND recorded_to IS NULL AND valid_to IS NULL"
-        ).format(sql.Identifier(index_name(tenant)), sql.SQL(indexed_expression(dim)), sql.Literal(tenant))
+            "({} vector_cosine_ops) WITH (m = {}, ef_construction = {}) "
+            "WHERE tenant_id = {} AND recorded_to IS NULL AND valid_to IS NULL"
+        ).format(
+            sql.Identifier(index_name(tenant)),
+            sql.SQL(indexed_expression(dim)),
+            sql.Literal(int(build["m"])),
+            sql.Literal(int(build["ef_construction"])),
+            sql.Literal(tenant),
+        )
     )
 
 
