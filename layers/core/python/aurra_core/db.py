@@ -1,7 +1,8 @@
 """Connections to PostgreSQL: one small pool per process, reused across warm invocations.
 
-The pool checks a connection before lending it, so a socket that died while a Lambda
-container was frozen is replaced instead of failing the request.
+The pool checks a connection before lending it when it has been idle (`CHECK_AFTER_IDLE_S`),
+so a socket that died while a Lambda container was frozen is replaced instead of failing the
+request.
 
 Where a connection goes, and as whom:
 - locally and in tests, `AURRA_DATABASE_URL`;
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import json
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
@@ -122,6 +125,26 @@ def login_passwords(config: ServiceConfig) -> dict[str, str]:
 # How long a request waits for the database while it is known unreachable (libpq's minimum).
 PROBE_CONNECT_TIMEOUT_S = 2
 
+# A connection lent again within this long of its last transaction is not checked first. The
+# check (an empty query) is a round trip on every transaction, and a write runs two or three
+# in a few milliseconds: nothing froze the process between them (a Lambda container is frozen
+# only between invocations). A connection idle for longer, as after any freeze, is checked as
+# before. Both clocks must agree: the monotonic one may not count a suspended machine's time.
+CHECK_AFTER_IDLE_S = 1.0
+
+# When each pooled connection last ended a transaction: (time.monotonic(), time.time()).
+_last_used: weakref.WeakKeyDictionary[psycopg.Connection, tuple[float, float]] = weakref.WeakKeyDictionary()
+
+
+def _check_when_idle(conn: psycopg.Connection) -> None:
+    """The pool's check, skipped for a connection whose last transaction just ended."""
+    used = _last_used.get(conn)
+    if used is not None:
+        idle = max(time.monotonic() - used[0], abs(time.time() - used[1]))
+        if idle < CHECK_AFTER_IDLE_S:
+            return
+    ConnectionPool.check_connection(conn)
+
 
 class Database:
     def __init__(
@@ -153,7 +176,7 @@ class Database:
                         max_size=self._max_size,
                         timeout=self._timeout_s,
                         configure=_configure,
-                        check=ConnectionPool.check_connection,
+                        check=_check_when_idle,
                         open=True,
                         name="aurra",
                     )
@@ -166,7 +189,10 @@ class Database:
             self._reconnect_now()
         try:
             with self._get_pool().connection() as conn:
-                yield conn
+                try:
+                    yield conn
+                finally:
+                    _last_used[conn] = (time.monotonic(), time.time())
         except PoolTimeout as exc:
             self._unreachable = True
             raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc

@@ -16,6 +16,7 @@ connection to another client after each commit instead of pinning it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -125,11 +126,21 @@ def _tenant_lock_key(tenant_id: UUID) -> int:
 # ---------------------------------------------------------------- transaction time
 
 
-def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
-    """Mark this transaction as a writer of the tenant (see the module docstring). Inside an
-    idempotent call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
-    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
+def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
+    """Mark this transaction as a writer of the tenant (see the module docstring) and return
+    the clock read once the lock is held: the write's transaction time when it locks no row
+    (else `write_clock` after its row locks), in the same round trip. Inside an idempotent
+    call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
+    # The subquery runs first (OFFSET 0 keeps it from being flattened), so the clock is read
+    # after the lock is granted, as `believed_now` requires of every writer.
+    now: datetime = one_row(
+        conn.execute(
+            """SELECT clock_timestamp() FROM (SELECT pg_advisory_xact_lock_shared(%s) OFFSET 0) AS locked""",
+            (_tenant_lock_key(tenant_id),),
+        ).fetchone()
+    )[0]
     idempotency_claim.bind(conn)
+    return now
 
 
 def write_clock(conn: psycopg.Connection) -> datetime:
@@ -534,12 +545,50 @@ def _naming_a_kind(conn: psycopg.Connection, version_ids: list[int], phrases: li
     return {row[0] for row in rows}
 
 
+# How long this process reuses a scope's strategy (and a tenant's own-index answer) before it
+# asks the database again. Safe when stale: the answer only chooses how to find the nearest
+# memories, never which rows may be found (the query's tenant and scope filters and row-level
+# security decide that). A tenant that just grew past the threshold is read exactly for a few
+# more seconds (exact, slower); one that shrank below it through HNSW (what every large
+# tenant gets); a stale "own index" answer orders by an expression no index serves, so the
+# query reads the tenant's rows exactly, and a stale "no own index" uses the shared index or,
+# where the tenant's rows are not in it, reads them exactly too. It saves a round trip or two
+# on every Level 2 write (BENCHMARKS.md, the write path against its floor).
+STRATEGY_TTL_S = 10.0
+_strategies: dict[tuple[UUID, str | None, str | None], tuple[float, str]] = {}
+_own_indexes: dict[UUID, tuple[float, bool]] = {}
+
+
+def forget_strategies() -> None:
+    """Drop the cached strategies and own-index answers (tests that resize a tenant)."""
+    _strategies.clear()
+    _own_indexes.clear()
+
+
 def _vector_strategy(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) -> str:
     """Exact or HNSW by the scope's size, not the tenant's: one user's few memories in a large
     tenant are read exactly through the scope index, where a filtered HNSW scan would have to
-    walk past the other users' rows."""
+    walk past the other users' rows. Cached for `STRATEGY_TTL_S`."""
+    key = (tenant_id, scope.user_id, scope.agent_id)
+    now = time.monotonic()
+    cached = _strategies.get(key)
+    if cached is not None and now - cached[0] < STRATEGY_TTL_S:
+        return cached[1]
     size = count_current(conn, tenant_id, scope=scope, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
-    return "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
+    strategy = "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
+    _strategies[key] = (now, strategy)
+    return strategy
+
+
+def _has_own_index(conn: psycopg.Connection, tenant_id: UUID) -> bool:
+    """`tenant_indexes.has_own_index`, cached for `STRATEGY_TTL_S`."""
+    now = time.monotonic()
+    cached = _own_indexes.get(tenant_id)
+    if cached is not None and now - cached[0] < STRATEGY_TTL_S:
+        return cached[1]
+    own = tenant_indexes.has_own_index(conn, tenant_id)
+    _own_indexes[tenant_id] = (now, own)
+    return own
 
 
 def _vector_list(

@@ -37,7 +37,7 @@ from aurra_core.embeddings import Embedder
 from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.flags import FlagSource
-from aurra_core.gating import gate
+from aurra_core.gating import gate, gate_before_settings
 from aurra_core.ids import new_id
 from aurra_core.models import (
     AuditType,
@@ -207,30 +207,34 @@ def _receipt_details(outcome: AutoSupersedeResult) -> dict[str, Any]:
 
 
 def _candidates(
-    caller: Caller, prepared: PreparedFact, key_settings: KeySettings, deps: WriteDependencies
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, key_settings: KeySettings
 ) -> list[Candidate]:
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
-        found = store.find_candidates(
-            conn,
-            caller.tenant_id,
-            prepared.embedding,
-            text=prepared.fact.content,
-            topic=prepared.fact.topic,
-            scope=prepared.fact.scope,
-            excluded_topics=key_settings.excluded_categories,
-            limit=CANDIDATE_LIMIT,
-            min_similarity=get_config().candidate_floor,
-        )
+    found = store.find_candidates(
+        conn,
+        caller.tenant_id,
+        prepared.embedding,
+        text=prepared.fact.content,
+        topic=prepared.fact.topic,
+        scope=prepared.fact.scope,
+        excluded_topics=key_settings.excluded_categories,
+        limit=CANDIDATE_LIMIT,
+        min_similarity=get_config().candidate_floor,
+    )
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
-def _reserve_model_call(caller: Caller, key_settings: KeySettings, deps: WriteDependencies) -> bool:
+def _reserve(conn: psycopg.Connection, caller: Caller, key_settings: KeySettings) -> bool:
     """Take one call from the key's budget for today (metering/budget.py)."""
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
-        allowed = metering.reserve_model_call(conn, caller, key_settings.daily_model_calls_limit)
+    allowed = metering.reserve_model_call(conn, caller, key_settings.daily_model_calls_limit)
     if not allowed:
         metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
     return allowed
+
+
+def _reserve_model_call(caller: Caller, key_settings: KeySettings, deps: WriteDependencies) -> bool:
+    """`_reserve` in a transaction of its own, committed before the call it pays for."""
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+        return _reserve(conn, caller, key_settings)
 
 
 def _run_classifier(
@@ -239,10 +243,13 @@ def _run_classifier(
     candidates: list[Candidate],
     key_settings: KeySettings,
     deps: WriteDependencies,
+    *,
+    reserved: bool,
 ) -> None:
-    """One classifier call, if the key's budget allows it, with its receipt on the outcome."""
+    """One classifier call, if the key's budget allowed it (`reserved`), with its receipt on
+    the outcome."""
     outcome = prepared.outcome
-    if not _reserve_model_call(caller, key_settings, deps):
+    if not reserved:
         outcome.skipped_reason = SkippedReason.BUDGET_EXHAUSTED
         return
     outcome.ran = True
@@ -286,35 +293,48 @@ def prepare(
     caller: Caller,
     fact: Fact,
     requested: bool | None,
-    key_settings: KeySettings,
+    key_settings: KeySettings | None,
     deps: WriteDependencies,
     level2_enabled: bool,
     classify_until: float | None = None,
 ) -> PreparedFact:
     """The gates (plain code, before any model), the embedding, the candidates of the fact's
     scope and, when there are some, one classifier call: only if it can end by
-    `classify_until` (time.monotonic()), else the fact is stored as after a classifier error."""
+    `classify_until` (time.monotonic()), else the fact is stored as after a classifier error.
+
+    `key_settings` None: the key's settings are read here, and only when a gate needs them (a
+    write with Level 2 off or not requested never reads them). What the model call needs is one
+    transaction, committed before the call: the settings, the candidates and the call taken
+    from the key's budget (each its own transaction would pay its round trips for BEGIN, the
+    row-level security settings and COMMIT again)."""
     prepared = PreparedFact(fact, deps.embedder.embed(fact.content), AutoSupersedeResult())
-    skipped = gate(
-        level2_enabled=level2_enabled, requested=requested, key_settings=key_settings, topic=fact.topic
-    )
+    skipped = gate_before_settings(level2_enabled=level2_enabled, requested=requested)
     if skipped is not None:
         prepared.outcome.skipped_reason = skipped
         return prepared
-    candidates = _candidates(caller, prepared, key_settings, deps)
-    if not candidates:
-        prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
-        return prepared
-    if classify_until is not None and time.monotonic() > classify_until:
-        # The request's time is spent: a model call now could outlast the function. The fact is
-        # kept, unclassified, as a classifier failure would leave it.
-        prepared.outcome.ran = True
-        prepared.outcome.candidates_examined = len(candidates)
-        prepared.outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
-        metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
-        logger.warning("messages write out of time; storing the fact without classifying it")
-        return prepared
-    _run_classifier(caller, prepared, candidates, key_settings, deps)
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+        settings = key_settings if key_settings is not None else keys.get_key_settings(conn, caller)
+        skipped = gate(
+            level2_enabled=level2_enabled, requested=requested, key_settings=settings, topic=fact.topic
+        )
+        if skipped is not None:
+            prepared.outcome.skipped_reason = skipped
+            return prepared
+        candidates = _candidates(conn, caller, prepared, settings)
+        if not candidates:
+            prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
+            return prepared
+        if classify_until is not None and time.monotonic() > classify_until:
+            # The request's time is spent: a model call now could outlast the function. The
+            # fact is kept, unclassified, as a classifier failure would leave it.
+            prepared.outcome.ran = True
+            prepared.outcome.candidates_examined = len(candidates)
+            prepared.outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
+            metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
+            logger.warning("messages write out of time; storing the fact without classifying it")
+            return prepared
+        reserved = _reserve(conn, caller, settings)
+    _run_classifier(caller, prepared, candidates, settings, deps, reserved=reserved)
     return prepared
 
 
@@ -624,13 +644,14 @@ def _store_one(
 def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> list[WriteOutcome]:
     """Store prepared facts in order, in one transaction: all of them or none."""
     with db.tenant_transaction(caller.tenant_id) as conn:
-        store.begin_write(conn, caller.tenant_id)
+        now = store.begin_write(conn, caller.tenant_id)
         # Lock every memory the facts may act on first, in a fixed order, so two requests
         # acting on the same memories cannot deadlock; the clock is read after the locks.
         targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
         for memory_id in targets:
             store.lock_believed(conn, caller.tenant_id, memory_id)
-        now = store.write_clock(conn)
+        if targets:
+            now = store.write_clock(conn)
         outcomes = [_store_one(conn, caller, p, now) for p in prepared]
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
@@ -651,9 +672,8 @@ def _key_settings(caller: Caller, db: Database) -> KeySettings:
 
 def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies) -> WriteOutcome:
     """One fact (the `content` form of POST /memories)."""
-    key_settings = _key_settings(caller, deps.db)
     fact = Fact(request.content, request.topic, request.valid_from, request.metadata, request.scope)
-    prepared = prepare(caller, fact, request.auto_supersede, key_settings, deps, deps.flags.level2_enabled())
+    prepared = prepare(caller, fact, request.auto_supersede, None, deps, deps.flags.level2_enabled())
     (outcome,) = store_facts(caller, [prepared], deps.db)
     return outcome
 
