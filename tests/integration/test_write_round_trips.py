@@ -97,9 +97,8 @@ def test_a_writers_clock_is_read_once_its_tenant_lock_is_granted(db, new_key, pg
     stamps: list = []
 
     def write() -> None:
-        with psycopg.connect(pg_url) as writer:
-            stamps.append(store.begin_write(writer, caller.tenant_id))
-            writer.rollback()
+        with store.write_transaction(db, caller.tenant_id) as (_, now):
+            stamps.append(now)
 
     with psycopg.connect(pg_url) as reader:
         # What queries.believed_now holds while it reads its instant.
@@ -112,6 +111,32 @@ def test_a_writers_clock_is_read_once_its_tenant_lock_is_granted(db, new_key, pg
         reader.commit()
     writer.join(timeout=10)
     assert stamps and stamps[0] > released
+
+
+def test_a_writer_transaction_is_confined_to_its_tenant_from_its_first_statement(db, new_key):
+    alice, _ = new_key()
+    mallory, _ = new_key()
+    written = write_memory(alice, _request("alice uses Vim"), deps(ScriptedClassifier(), level2=False))
+    with store.write_transaction(db, mallory.tenant_id) as (conn, _):
+        assert conn.execute("SELECT current_user").fetchone()[0] == database.SERVICE_ROLE
+        # Row-level security: not even a count of another tenant's rows, whatever the filter says.
+        assert conn.execute("SELECT count(*) FROM memory_versions").fetchone()[0] == 0
+        assert store.select_memories_by_id(conn, alice.tenant_id, [written.result.memory.id]) == []
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            store.insert_version(
+                conn,
+                memory_id=uuid.uuid4(),
+                tenant_id=alice.tenant_id,
+                content="mallory writes into alice",
+                topic="general",
+                metadata={},
+                embedding=unit(5),
+                valid_from=_now(db),
+                valid_to=None,
+                superseded_by=None,
+                supersedes=None,
+                recorded_at=_now(db),
+            )
 
 
 def test_a_write_without_a_target_is_stamped_after_the_lock_and_before_its_commit(db, new_key):

@@ -17,6 +17,8 @@ connection to another client after each commit instead of pinning it.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -28,7 +30,7 @@ from psycopg.types.json import Jsonb
 
 from aurra_core import idempotency_claim, tenant_indexes
 from aurra_core.config import get_config
-from aurra_core.db import one_row
+from aurra_core.db import Database, one_row
 from aurra_core.ids import new_id
 from aurra_core.models import (
     UNSCOPED,
@@ -126,21 +128,22 @@ def _tenant_lock_key(tenant_id: UUID) -> int:
 # ---------------------------------------------------------------- transaction time
 
 
-def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
-    """Mark this transaction as a writer of the tenant (see the module docstring) and return
-    the clock read once the lock is held: the write's transaction time when it locks no row
-    (else `write_clock` after its row locks), in the same round trip. Inside an idempotent
-    call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
-    # The subquery runs first (OFFSET 0 keeps it from being flattened), so the clock is read
-    # after the lock is granted, as `believed_now` requires of every writer.
-    now: datetime = one_row(
-        conn.execute(
-            """SELECT clock_timestamp() FROM (SELECT pg_advisory_xact_lock_shared(%s) OFFSET 0) AS locked""",
-            (_tenant_lock_key(tenant_id),),
-        ).fetchone()
-    )[0]
+def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
+    """Mark this transaction as a writer of the tenant (see the module docstring). Inside an
+    idempotent call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
+    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
     idempotency_claim.bind(conn)
-    return now
+
+
+@contextmanager
+def write_transaction(db: Database, tenant_id: UUID) -> Iterator[tuple[psycopg.Connection, datetime]]:
+    """A tenant transaction begun as `begin_write` begins one, with the clock read once the
+    tenant's lock is granted: the write's transaction time when it locks no row (else
+    `write_clock` after its row locks). The confinement, the lock and the clock are one round
+    trip (Database.tenant_writer_transaction)."""
+    with db.tenant_writer_transaction(tenant_id, _tenant_lock_key(tenant_id)) as (conn, now):
+        idempotency_claim.bind(conn)
+        yield conn, now
 
 
 def write_clock(conn: psycopg.Connection) -> datetime:

@@ -643,8 +643,7 @@ def _store_one(
 
 def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> list[WriteOutcome]:
     """Store prepared facts in order, in one transaction: all of them or none."""
-    with db.tenant_transaction(caller.tenant_id) as conn:
-        now = store.begin_write(conn, caller.tenant_id)
+    with store.write_transaction(db, caller.tenant_id) as (conn, now):
         # Lock every memory the facts may act on first, in a fixed order, so two requests
         # acting on the same memories cannot deadlock; the clock is read after the locks.
         targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
