@@ -1,6 +1,7 @@
 """Where one write's time goes, round trip by round trip, against its floor (BENCHMARKS.md).
 
-    python bench/write_breakdown.py [--writes 200] [--shapes small,one] [--out FILE]
+    python bench/write_breakdown.py [--writes 200] [--shapes small,one] [--without check,cache] [--out FILE]
+    python bench/write_breakdown.py --report RESULTS.json...   # runs side by side
 
 Builds the quick profile's 10k stores (100 tenants x ~100, 1 tenant x 10,000) in an embedded
 PostgreSQL of its own, then for each store and Level 2 off / on runs the service's writes
@@ -246,7 +247,31 @@ def without(levers: list[str]) -> None:
         store.STRATEGY_TTL_S = 0.0
 
 
+def report(paths: list[Path]) -> None:
+    """Round trips and times of several runs side by side (markdown), one row per configuration."""
+    rows = [json.loads(p.read_text()) for p in paths]
+    print(
+        "| run | store | Level 2 | round trips (floor) | server waits ms | write p50 / mean ms | floor p50 ms | p50 ratio |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for run in rows:
+        by = {(r["store"], r["level2"], r["kind"]): r for r in run["runs"]}
+        for (store_label, level2, kind), r in by.items():
+            if kind != "write":
+                continue
+            floor = by[(store_label, level2, "floor")]
+            print(
+                f"| {run['label']} | {store_label} | {'on' if level2 else 'off'} | {r['round_trips_per_write']:.1f} "
+                f"({floor['round_trips_per_write']:.0f}) | {r['server_wait_ms_per_write']:.2f} | "
+                f"{r['summary']['p50_ms']:.2f} / {r['summary']['mean_ms']:.2f} | {floor['summary']['p50_ms']:.2f} | "
+                f"{r['summary']['p50_ms'] / floor['summary']['p50_ms']:.2f}x |"
+            )
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--report"]:
+        report([Path(p) for p in sys.argv[2:]])
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writes", type=int, default=200)
     parser.add_argument("--shapes", default="small,one")
