@@ -548,24 +548,20 @@ def _naming_a_kind(conn: psycopg.Connection, version_ids: list[int], phrases: li
     return {row[0] for row in rows}
 
 
-# How long this process reuses a scope's strategy (and a tenant's own-index answer) before it
-# asks the database again. Safe when stale: the answer only chooses how to find the nearest
-# memories, never which rows may be found (the query's tenant and scope filters and row-level
-# security decide that). A tenant that just grew past the threshold is read exactly for a few
-# more seconds (exact, slower); one that shrank below it through HNSW (what every large
-# tenant gets); a stale "own index" answer orders by an expression no index serves, so the
-# query reads the tenant's rows exactly, and a stale "no own index" uses the shared index or,
-# where the tenant's rows are not in it, reads them exactly too. It saves a round trip or two
-# on every Level 2 write (BENCHMARKS.md, the write path against its floor).
+# How long this process reuses a scope's strategy before it counts the scope again. Safe when
+# stale: the answer only chooses how to find the nearest memories, never which rows may be
+# found (the query's tenant and scope filters and row-level security decide that, and which
+# index serves an HNSW search is asked afresh every time). A scope that just grew past the
+# threshold is read exactly for a few more seconds (exact, slower); one that shrank below it
+# through HNSW, as every large scope is. It saves the count's round trip on most Level 2
+# writes (BENCHMARKS.md, the write path's round trips against its floor).
 STRATEGY_TTL_S = 10.0
 _strategies: dict[tuple[UUID, str | None, str | None], tuple[float, str]] = {}
-_own_indexes: dict[UUID, tuple[float, bool]] = {}
 
 
 def forget_strategies() -> None:
-    """Drop the cached strategies and own-index answers (tests that resize a tenant)."""
+    """Drop the cached strategies (tests that resize a tenant)."""
     _strategies.clear()
-    _own_indexes.clear()
 
 
 def _vector_strategy(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) -> str:
@@ -581,17 +577,6 @@ def _vector_strategy(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) ->
     strategy = "hnsw" if size > HNSW_MIN_TENANT_MEMORIES else "exact"
     _strategies[key] = (now, strategy)
     return strategy
-
-
-def _has_own_index(conn: psycopg.Connection, tenant_id: UUID) -> bool:
-    """`tenant_indexes.has_own_index`, cached for `STRATEGY_TTL_S`."""
-    now = time.monotonic()
-    cached = _own_indexes.get(tenant_id)
-    if cached is not None and now - cached[0] < STRATEGY_TTL_S:
-        return cached[1]
-    own = tenant_indexes.has_own_index(conn, tenant_id)
-    _own_indexes[tenant_id] = (now, own)
-    return own
 
 
 def _vector_list(
