@@ -439,10 +439,11 @@ FUSION_K = 60
 FUSION_WEIGHTS = {"words": 0.5, "kind": 0.5}
 # Candidates' (measured on the development set, `aurra eval --candidate-recall`, see
 # BENCHMARKS.md): a small k (the top of each list counts more than its tail), the fact's topic
-# at full weight, its kinds at half. Shared words are not fused: at every weight tried they
-# lifted the distractors that share words but not meaning more than the memories a fact is about.
+# at full weight, its kinds at three quarters. Shared words are not fused: at every weight
+# tried they lifted the distractors that share words but not meaning more than the memories a
+# fact is about (again with the words list read through its index, migration 0009).
 CANDIDATE_FUSION_K = 10
-CANDIDATE_WEIGHTS = {"topic": 1.0, "kind": 0.5}
+CANDIDATE_WEIGHTS = {"topic": 1.0, "kind": 0.75}
 # How deep each candidate list is read before fusing (the classifier sees the fused top 3).
 FUSION_DEPTH = 20
 # The kind list is read from this many nearest memories, not from all that name a kind: a
