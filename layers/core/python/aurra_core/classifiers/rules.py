@@ -37,7 +37,7 @@ from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphras
 from aurra_core.models import Verdict
 from aurra_core.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v4"
+MODEL_ID = "aurra-rules-v5"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -650,6 +650,12 @@ def _qualified_other(old: Fact, new: Fact) -> str | None:
     return None
 
 
+def _preference_reversed(pair: Pair) -> Decision | None:
+    """'prefers tea over coffee' -> 'prefers coffee over tea': another thing now ranked above."""
+    reversed_by = evidence.ranked_below(pair.old, pair.new)
+    return (Verdict.CONTRADICTS, 0.9, reversed_by) if reversed_by else None
+
+
 def _restatement(pair: Pair) -> Decision | None:
     old, new, core_old, core_new = pair.old, pair.new, pair.core_old, pair.core_new
     if core_old == core_new and pair.same_polarity and pair.relation != "describes":
@@ -864,6 +870,20 @@ def _changed(pair: Pair) -> Decision | None:
     resumed = _resumed(old, new)
     if resumed:
         return (Verdict.CONTRADICTS, 0.9, resumed)
+    other = _ends_another_one(old, new)
+    if other:
+        return (
+            Verdict.NEW_FACT,
+            0.8,
+            f"what ended ('{other}') is another one of its kind, not the old fact's",
+        )
+    episode = _EPISODE.search(new.text)
+    if episode and set(old.states) & set(new.states):
+        return (
+            Verdict.NEW_FACT,
+            0.75,
+            f"a state that held for a while ('{episode.group(0)}'), not the current one",
+        )
     transition = _state_transition(old, new, pair.relation)
     if transition:
         confidence = 0.9 if pair.change or pair.relation == "same" else 0.86
@@ -921,6 +941,7 @@ def _loosely_related(pair: Pair) -> Decision:
 _STAGES = (
     _other_subject,
     _another_of_its_kind,
+    _preference_reversed,
     _restatement,
     _independent_or_hedged,
     _denial,
@@ -1028,7 +1049,12 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                 phrase = _cut(match.group("x"), 4)
                 x = set(_terms(phrase)) - _FRAME_STEMS
                 hit = _fuzzy_overlap(x, old_values)
-                if not hit or _another_instance(phrase, old, new):
+                if (
+                    not hit
+                    or _another_instance(phrase, old, new)
+                    or _possessed(clause, match)
+                    or _restored_after(new, clause, match.end())
+                ):
                     continue
                 if old_negative:
                     continue  # the old fact already said it was gone: they agree
@@ -1046,9 +1072,64 @@ def _another_instance(ended: str, old: Fact, new: Fact) -> bool:
     """'closed the shared Google account' when the old fact is about a Netflix account, 'cancelled
     the personal card' when it is about the company card, 'the other trial expired': a name or a
     qualifier the old fact does not have says the thing that ended is another one of its kind."""
-    words = {canon(token)[0] for token in tokenize(ended)}
+    tokens = tokenize(ended)
+    words = {canon(token)[0] for token in tokens}
     distinct = (words & _INSTANCE_QUALIFIERS) | (words & evidence.proper_names(new))
-    return bool(distinct - old.term_set)
+    return bool(distinct - old.term_set) or _differently_modified(tokens, old)
+
+
+_KIND_NOUN_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
+_PRIMARY_STEMS = frozenset(canon(word)[0] for word in lex.PRIMARY_QUALIFIERS)
+
+
+def _differently_modified(tokens: list[str], old: Fact) -> bool:
+    """'closed the savings account' when the old fact is about a checking account: a word before a
+    thing people hold several of, which the old fact does not have, names another one."""
+    for index, token in enumerate(tokens[1:], start=1):
+        if canon(token)[0] not in _KIND_NOUN_STEMS or canon(token)[0] not in old.term_set:
+            continue
+        modifier = tokens[index - 1]
+        if modifier in lex.STOPWORDS or modifier in _STRUCTURAL or modifier in lex.PRINCIPAL_WORDS:
+            continue
+        stem = canon(modifier)[0]
+        if stem not in old.term_set and stem not in _PRIMARY_STEMS and stem not in _FRAME_STEMS:
+            return True
+    return False
+
+
+def _ends_another_one(old: Fact, new: Fact) -> str | None:
+    """The new fact ends something of the old fact's kind that is another one ('cancelled their
+    Netflix subscription' next to a Hulu subscription): the old fact is not what ended."""
+    old_values = _expand(_body(old) | set(old.subject.key))
+    for pattern in _ENDING:
+        for match in pattern.finditer(new.text):
+            phrase = _cut(match.group("x"), 4)
+            if _THE_OLD_ONE.search(phrase):
+                continue  # "the old address has been closed": the old fact's own value
+            if not _fuzzy_overlap(set(_terms(phrase)) - _FRAME_STEMS, old_values):
+                continue
+            if _another_instance(phrase, old, new) or _possessed(new.text, match):
+                return phrase
+    return None
+
+
+_THE_OLD_ONE = re.compile(r"\b(?:old|previous|former|prior)\b")
+
+
+def _possessed(clause: str, match: re.Match[str]) -> bool:
+    """'cancelled the account's add-on storage': the account owns what ended, it did not end."""
+    owner = match.group("x").split()[-1:] if match.group("x") else []
+    return (
+        clause[match.end("x") :].lstrip().startswith("'s")
+        and bool(owner)
+        and canon(owner[0])[0] in _KIND_NOUN_STEMS
+    )
+
+
+def _restored_after(new: Fact, clause: str, end: int) -> bool:
+    """'expired last year but was renewed': what ended came back later in the same fact."""
+    start = new.text.find(clause)
+    return bool(_RESTORED.search(new.text[max(start, 0) + end :]))
 
 
 def _completion(old: Fact, new: Fact) -> str | None:
@@ -1207,9 +1288,17 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     if not match:
         return None
     body_o, body_n = _body(old), _body(new)
-    value = set(_terms(_cut(match.group("v") or match.group("w"), 4))) - _FRAME_STEMS - body_o
+    named = match.group("v") or match.group("w") or match.group("u")
+    named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
+    if match.group("u") and named_terms & body_o:
+        return None  # "rebuilt with a new Django theme" still runs on Django
+    value = named_terms - body_o
     anchor = (body_o & body_n) - value - RESTATEMENT_STEMS  # a shared "eat" or "use" is no anchor
     old_value = body_o - anchor - {"now"}
+    if not anchor and old.subject.kind == "thing":
+        anchor = set(
+            old.subject.key & new.subject.key
+        )  # "The blog runs on WordPress" -> "was rebuilt on Hugo"
     if not anchor:
         # "prefers tea" -> "switched to coffee": two things of one kind
         anchor = (_expand(old_value) & _expand(value)) - old_value - value
@@ -1483,6 +1572,8 @@ def _template_finding(
 
 
 _ONE_OFF = re.compile(lex.ONE_OFF)
+_RESTORED = re.compile(lex.RESTORED)
+_EPISODE = re.compile(lex.EPISODE)
 _LEFT_FROM = re.compile(lex.LEFT_FROM)
 _AGE = re.compile(lex.AGE)
 _COMPLETED = re.compile(lex.COMPLETED)

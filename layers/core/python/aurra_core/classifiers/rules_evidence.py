@@ -42,10 +42,11 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     match = _CHANGE_EVIDENCE.search(new.full)  # with its lead-in: "Correction: ..." is evidence
     if match:
         return match.group(0).strip()
-    negated = negated_old_value(old, new)
+    negated = negated_old_value(old, new) or (diet_denied(old, new) and "what they ate")
     if negated:
         return f"not {negated}"
-    return preference_flip(old, new)  # a dislike of what was liked negates the old value itself
+    # a dislike of what was liked, or another thing ranked above it, negates the old value itself
+    return preference_flip(old, new) or ranked_below(old, new)
 
 
 def negated_old_value(old: Fact, new: Fact) -> str | None:
@@ -170,6 +171,52 @@ def preference_flip(old: Fact, new: Fact) -> str | None:
     return None
 
 
+_BOUNDARY = re.compile(lex.PHRASE_BOUNDARY)
+
+
+def _phrase_terms(phrase: str) -> set[str]:
+    """The content terms of a value phrase, up to where its clause goes on ("Go for services")."""
+    boundary = _BOUNDARY.search(" " + phrase)
+    words = (" " + phrase)[: boundary.start()].split()[:3] if boundary else phrase.split()[:3]
+    return {term for word in words if word not in lex.STOPWORDS for term in canon(word)} - lex.LIKING
+
+
+def ranked_below(old: Fact, new: Fact) -> str | None:
+    """'prefers window seats' -> 'prefers aisle seats over window seats', 'prefers tea over coffee'
+    -> 'prefers coffee over tea': the new fact ranks what the old one chose below another thing."""
+    ranking = _PREFERRED_OVER.search(new.text)
+    chosen_before = _PREFERRED_OVER.search(old.text) or _PREFERS.search(old.text)
+    if not ranking or not chosen_before:
+        return None
+    old_choice = _phrase_terms(chosen_before.group("y" if "y" in chosen_before.groupdict() else "v"))
+    preferred, passed_over = _phrase_terms(ranking.group("y")), _phrase_terms(ranking.group("x"))
+    if not old_choice or not passed_over or not passed_over <= old_choice:
+        return None
+    if not (preferred - passed_over) or (preferred - passed_over) & old_choice:
+        return None
+    return f"ranks {' '.join(sorted(preferred))} above the old choice, {' '.join(sorted(passed_over))}"
+
+
+_PREFERRED_OVER = re.compile(lex.PREFERRED_OVER)
+_PREFERS = re.compile(lex.PREFERS)
+_WRITTEN_NEGATION = re.compile(lex.WRITTEN_NEGATION)
+_RELATION_STEMS = frozenset(term for word in lex.RELATION_NOUNS for term in canon(word))
+
+
+def diet_denied(old: Fact, new: Fact) -> str | None:
+    """'eats meat' -> 'doesn't eat meat' (read 'vegetarian'): the new fact denies, in so many words,
+    eating what the old fact says they eat."""
+    if not _EATING.search(old.text) or negated(old) or not _WRITTEN_NEGATION.search(new.raw.lower()):
+        return None
+    if new.subject.relations != old.subject.relations or set(new.subject.slot) & _RELATION_STEMS:
+        return None  # "User's son doesn't eat meat" is about the son
+    for diet, excluded in lex.DIET_EXCLUDES.items():
+        eaten = excluded & set(old.tokens)
+        if diet in new.text and diet not in old.text and eaten:
+            return f"the new fact denies eating the {sorted(eaten)[0]} the old one says they eat"
+    return None
+
+
 def diet_broken(old: Fact, new: Fact) -> str | None:
     """One fact states a diet, the other says the subject eats what it excludes (either way
     round: "is vegetarian" -> "eats chicken", "eats meat" -> "doesn't eat meat", read "vegetarian")."""
@@ -189,6 +236,9 @@ def one_attribute_contradiction(old: Fact, new: Fact) -> Decision | None:
     flipped = preference_flip(old, new)
     if flipped:
         return (Verdict.CONTRADICTS, 0.86, flipped)
+    denied = diet_denied(old, new)
+    if denied:
+        return (Verdict.CONTRADICTS, 0.9, denied)
     evidence = change_evidence(old, new)
     broken = diet_broken(old, new)
     if broken:

@@ -257,8 +257,9 @@ def _possessions(
             relations.append(canon(related[-1])[0])  # "User's daughter Emma is 7"
             apposition |= set(after)
             slot = []
-        elif related and not after and not value_next:
-            relations.append(canon(related[-1])[0])  # "User's sister lives in Leeds"
+        elif related and not value_next and set(after) <= lex.VALUE_CLASSES["diet"]:
+            # "User's sister lives in Leeds"; "User's mom doesn't eat meat", read "mom vegetarian"
+            relations.append(canon(related[-1])[0])
             slot = []
         else:
             # "Tom's manager is Priya", "User's dentist appointment": an attribute of the subject

@@ -54,6 +54,13 @@ INSTANCE_QUALIFIERS = frozenset(
     "other another side spare extra trial different legacy separate old previous former sandbox demo staging "
     "personal secondary joint".split()
 )
+# Things people hold several of: a word before one of these that the old fact does not have
+# ("the savings account" when the old fact is about the checking account) names another one.
+KIND_NOUNS = frozenset(
+    """account accounts subscription subscriptions membership memberships plan plans card cards trial
+    trials tier license licence key keys loan loans policy policies workspace workspaces profile
+    profiles login logins handle handles mailbox inbox addon twofactor""".split()
+)
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
 QUALIFIER_ADJECTIVES = frozenset(
     "work personal corporate staging sandbox test dev backup secondary joint billing shipping mailing emergency".split()
@@ -588,7 +595,7 @@ ROLE_NOUNS = frozenset(
     professor lecturer student intern associate specialist coordinator administrator admin executive
     founder cofounder owner principal staff senior junior chief accountant lawyer attorney barista chef
     writer recruiter salesperson rep representative supervisor technician pharmacist paralegal
-    strategist marketer operator dentist therapist""".split()
+    strategist marketer operator dentist therapist employee contractor freelancer""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
@@ -799,7 +806,7 @@ ENDING = [
     r"\binstead of (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bretired (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bgot rid of (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
-    r"\b(?:closed|shut down|deleted|deactivated) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:closed|shut down|deleted|deactivated|disabled|switched off) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:has |have |was |were )?(?:died|been closed|been shut down|been cancel(?:l)?ed|"
     r"been discontinued|been deleted|came off|was dismissed|was dropped|was withdrawn|lapsed|expired|ended|is over)\b",
     r"\bmoved on from (?P<x>[\w\s\-\.]+)",
@@ -812,7 +819,8 @@ ENDING = [
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:is|are|was|were) nolonger\b",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:stopped|ended|finished|wrapped up|were cancel(?:l)?ed|was cancel(?:l)?ed)\b",
     r"\b(?:laid off|fired|let go|resigned|retired|dismissed|terminated) (?:from |by )?(?:(?:his|her|their|my|the|a|an) )?(?:job at |role at |position at )?(?P<x>[\w\-\.& ]+)",
-    r"\b(?:traded in|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]+?) (?:for|and)\b",
+    r"\b(?:traded in|traded|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]+?) (?:for|and)\b",
+    r"\b(?:rather than|in place of) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?)",
     r"\bgave (?:away )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\. ]+?) (?:away|to)\b",
     r"\bbroke up with (?P<x>[\w\s\-\.]+)",
     r"\b(?:divorced|separated from) (?P<x>[\w\s\-\.]+)",
@@ -1446,7 +1454,7 @@ GENERIC_NAME_WORDS = frozenset(
 # deliberately absent: they say what is current, not that the old value stopped being so.
 CHANGE_EVIDENCE = [
     r"\bswitch(?:ed|es|ing)\b",
-    r"\bmov(?:ed|es|ing)(?: [\w']+){0,3}? (?:to|into|from|out|away|back|over|up|down|on|in)\b",
+    r"\bmov(?:ed|es|ing)(?: [\w']+){0,3}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",
     r"\brelocat(?:ed|es|ing)\b",
     r"\bchang(?:ed|es|ing)\b",
     r"\breplac(?:ed|es|ing)\b",
@@ -1492,6 +1500,10 @@ CHANGE_EVIDENCE = [
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
+    # rules v5: a thing rebuilt on another, one traded for another
+    r"\bported (?:\w+ ){0,3}?(?:to|onto)\b|\bre-?(?:implemented|platformed|written)\b",
+    r"\btraded (?:\w+ ){0,4}?for\b",
+    r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
     r"\bput (?:\w+ ){0,3}?on\b(?! (?:weight|hold))",  # "the vet put the cat on a wet-food diet"
@@ -1599,6 +1611,19 @@ LEFT_BEHIND = r"\b(?:moved away from|having left|after leaving|switched from|gav
 # The old fact names what it switched to.
 SWITCHED_TO = r"\b(?:switched|moved|changed|migrated|converted)\b(?: \w+){0,3} to ([\w\-\.\+# ]+)"
 
+# The new fact says what ended came back: "expired last year but was renewed".
+RESTORED = (
+    r"\b(?:renewed|reactivated|reinstated|restored|reopened|unlocked|unsuspended|resumed|re-?enabled|"
+    r"re-?subscribed|rejoined|signed back up|came back|back on)\b"
+)
+
+# A state that held for a while and is over: "was briefly suspended last month".
+EPISODE = (
+    r"\b(?:was|were|had been|got) (?:\w+ ){0,2}?(?:briefly|temporarily)\b|"
+    r"\b(?:briefly|temporarily) (?:\w+ ){0,2}?(?:was|were|had been|got)\b|"
+    r"\b(?:was|were|had been|got) (?:\w+ ){1,3}?for (?:a|an|one|two|three|a few|several|\d+) (?:hours?|days?|weeks?)\b"
+)
+
 # A one-off exception: "today only", "this time".
 ONE_OFF = (
     r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
@@ -1639,12 +1664,13 @@ VALUE_FRAMES: dict[str, list[str]] = {
     "name": [
         r"\b(?:name|surname|firstname) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.]+)",
         r"\b(?:goes by|go by|(?:is|are|be|was) (?:now )?(?:called|named)|renamed(?: to| as)?)\s+(?P<v>[^,;.]+)",
+        r"\b(?:took|takes|taken|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\s*,?\s+(?P<v>[^,;.]+)",
     ],
     "username": [r"\b(?:username|handle|login) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.\s]+)"],
     "role": [
         r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
         r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-        r"\b(?:is|was|as) (?:a|an|the|their|our|his|her) (?P<v>(?:[a-z]+ ){0,3}(?:"
+        r"\b(?:is|was|as|became|becomes) (?:a|an|the|their|our|his|her) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r")\b(?: (?:of|for) [a-z]+)?)",
     ],
@@ -1714,6 +1740,16 @@ PREFERRED_OVER = (
     r"(?:over|rather than|instead of) (?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
 )
 
+# What a fact says its subject chooses: "prefers X", "likes X", "favorite genre is X".
+PREFERS = (
+    r"\b(?:prefers?|likes?|loves?|chose|chooses|picked|picks|favou?rite(?: \w+)?(?: is| are|:)) "
+    r"(?P<v>[\w\-\.]+(?: [\w\-\.]+){0,2})"
+)
+
+# A negation as written, before the normaliser folds it into a word ("doesn't eat meat" reads
+# "vegetarian"): a fact that takes up a diet in these words denies eating what it excludes.
+WRITTEN_NEGATION = r"n't\b|\bnot\b|\bnever\b|\bno longer\b|\bstopped\b|\bquit\b|\bgave up\b|\bcut out\b"
+
 # A move of home: "moved into an assisted-living home", "finished the move".
 MOVED_HOME = (
     r"\b(?:moved|moves|relocated|relocates)(?: [\w']+){0,3}? (?:to|into|in with)\b|"
@@ -1723,5 +1759,7 @@ MOVED_HOME = (
 # A switch to a named value: "switched to X", "replaced ... with X".
 SWITCHED_VALUE = (
     r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
-    r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)"
+    r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)|"
+    r"\b(?:rewritten|rewrote|rebuilt|rebuild|reimplemented|replatformed|ported)(?: [\w']+){0,2}? "
+    r"(?:in|on|onto|to|with|using) (?P<u>[\w\-\.\+# ]+)"
 )
