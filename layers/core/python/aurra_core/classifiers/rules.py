@@ -864,18 +864,18 @@ def _changed(pair: Pair) -> Decision | None:
     moved = _moved_elsewhere(old, new)
     if moved:
         return (Verdict.CONTRADICTS, 0.9, moved)
-    from_to = _from_old_value(old, new)
+    from_to = _from_old_value(old, new) or _used_to_now(old, new)
     if from_to:
         return (Verdict.CONTRADICTS, 0.92, from_to)
     resumed = _resumed(old, new)
     if resumed:
         return (Verdict.CONTRADICTS, 0.9, resumed)
-    other = _ends_another_one(old, new)
+    other = _ends_another_one(old, new) or _someone_elses(old, new) or _another_named_one(old, new)
     if other:
         return (
             Verdict.NEW_FACT,
             0.8,
-            f"what ended ('{other}') is another one of its kind, not the old fact's",
+            f"what changed ('{other}') is another one, not the old fact's",
         )
     episode = _EPISODE.search(new.text)
     if episode and set(old.states) & set(new.states):
@@ -1053,6 +1053,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     not hit
                     or _another_instance(phrase, old, new)
                     or _possessed(clause, match)
+                    or _scoped_elsewhere(match.group("x"), phrase, old)
                     or _restored_after(new, clause, match.end())
                 ):
                     continue
@@ -1110,6 +1111,9 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
                 continue
             if _another_instance(phrase, old, new) or _possessed(new.text, match):
                 return phrase
+            scope = _scoped_elsewhere(match.group("x"), phrase, old)
+            if scope:
+                return f"{phrase} {scope}"
     return None
 
 
@@ -1124,6 +1128,58 @@ def _possessed(clause: str, match: re.Match[str]) -> bool:
         and bool(owner)
         and canon(owner[0])[0] in _KIND_NOUN_STEMS
     )
+
+
+_SCOPE = re.compile(
+    r"^\s*(?:on|at|for|with|in|from) (?:(?:his|her|their|my|the|a|an|its|our) )?([\w\-\.]+(?: [\w\-\.]+)?)"
+)
+
+
+def _scoped_elsewhere(ended: str, phrase: str, old: Fact) -> str | None:
+    """'turned off 2FA on Twitter' next to 2FA on GitHub, 'closed their account on the old forum':
+    a kind of thing (an account, 2FA) ended somewhere the old fact does not name."""
+    if not set(_terms(phrase)) <= _KIND_NOUN_STEMS or not ended.startswith(phrase):
+        return None
+    scope = _SCOPE.match(ended[len(phrase) :])
+    if not scope:
+        return None
+    where = {term for term in _terms(scope.group(1)) if "_" not in term} - _LOW_INFO_STEMS - _KIND_NOUN_STEMS
+    return scope.group(0).strip() if where and not where & old.term_set else None
+
+
+def _someone_elses(old: Fact, new: Fact) -> str | None:
+    """'switched the kids' subscription to annual', 'upgraded the design team's Slack': the new
+    fact changes a thing of someone the old fact does not name."""
+    tokens = new.tokens
+    for index in range(2, len(tokens) - 1):
+        if tokens[index] != "'s" or tokens[index - 1] in lex.PRINCIPAL_WORDS:
+            continue
+        owner = canon(tokens[index - 1])[0]
+        owned = {canon(token)[0] for token in tokens[index + 1 : index + 3]}
+        named_before = old.term_set & evidence.proper_names(new)  # "the design team's Slack"
+        if owner not in old.term_set and owned & (_KIND_NOUN_STEMS | named_before):
+            return f"{tokens[index - 1]}'s {tokens[index + 1]}"
+    return None
+
+
+def _named_kinds(fact: Fact) -> set[str]:
+    """Names written just before a thing people hold several of: 'the Azure account'."""
+    names = evidence.proper_names(fact)
+    return {
+        canon(fact.tokens[index - 1])[0]
+        for index in range(1, len(fact.tokens))
+        if canon(fact.tokens[index])[0] in _KIND_NOUN_STEMS and canon(fact.tokens[index - 1])[0] in names
+    }
+
+
+def _another_named_one(old: Fact, new: Fact) -> str | None:
+    """'AWS account on the free tier' -> 'upgraded the Azure account': the named one that changed is
+    not the one the old fact names."""
+    named_new = _named_kinds(new) - old.term_set
+    named_old = evidence.proper_names(old) - new.term_set
+    if named_new and named_old:
+        return f"the {sorted(named_new)[0]} one"
+    return None
 
 
 def _restored_after(new: Fact, clause: str, end: int) -> bool:
@@ -1164,6 +1220,22 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
                 f"the new fact says it changed from {' '.join(sorted(start))} (the old value) "
                 f"to {' '.join(sorted(end))}"
             )
+    return None
+
+
+_USED_TO_NOW = re.compile(lex.USED_TO_NOW)
+
+
+def _used_to_now(old: Fact, new: Fact) -> str | None:
+    """'drives a Honda' -> 'used to drive a Honda; now drives a Tesla': the old value is what was,
+    and what is now does not name it."""
+    match = _USED_TO_NOW.search(new.text)
+    if not match:
+        return None
+    was = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS
+    now = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS - _LOW_INFO_STEMS
+    if was and was <= old.term_set and now - old.term_set and not now & was:
+        return f"the old value ({_quote(was)}) is what used to be; now it is {_quote(now - old.term_set)}"
     return None
 
 
@@ -1221,6 +1293,9 @@ def _reversion(old: Fact, new: Fact) -> Decision | None:
             0.85,
             f"reversion to the old value ('{phrase}'): the old fact still holds after a detour",
         )
+    if target & current & _KIND_NOUN_STEMS:
+        # "cancelled the app subscription but kept the bike membership": a part of it is kept
+        return (Verdict.SUPPLEMENTS, 0.8, f"keeps one of the things the old fact names ('{phrase}')")
     tried |= _abandoned(new)  # "gave up on Colemak ... and returned to QWERTY"
     if tried & current:
         word = phrase.split()[0]
@@ -1304,6 +1379,8 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         anchor = (_expand(old_value) & _expand(value)) - old_value - value
     if not value or not anchor or not old_value or old_value <= new.term_set:
         return None
+    if all(_fuzzy_overlap({term}, new.term_set) for term in old_value):
+        return None  # "a member of the gym" -> "the gym membership was upgraded": still a member
     return match.group(0).split()[0], anchor, value
 
 
@@ -1562,6 +1639,8 @@ def _template_finding(
         or len(old_slot) > 4
     ):
         return None
+    if _other_named_one(old, new, old_slot, new_slot):
+        return None
     if cue and marker:
         return (0.92, f"{label} in a single-valued {cue} slot, with '{marker}'")
     if cue:
@@ -1569,6 +1648,15 @@ def _template_finding(
     if marker:
         return (0.86, f"{label}, with '{marker}'")
     return None
+
+
+def _other_named_one(old: Fact, new: Fact, old_slot: list[str], new_slot: list[str]) -> bool:
+    """'has an Amazon Prime membership' -> 'upgraded their Audible membership': one name in place of
+    another next to a thing people hold several of; what changed is the other one."""
+    names_old = set(old_slot) & evidence.proper_names(old)
+    names_new = set(new_slot) & evidence.proper_names(new)
+    kinds = (old.term_set & new.term_set) & _KIND_NOUN_STEMS
+    return bool(kinds and names_old and names_new and not names_new & old.term_set)
 
 
 _ONE_OFF = re.compile(lex.ONE_OFF)

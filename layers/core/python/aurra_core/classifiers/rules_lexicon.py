@@ -63,7 +63,8 @@ KIND_NOUNS = frozenset(
 )
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
 QUALIFIER_ADJECTIVES = frozenset(
-    "work personal corporate staging sandbox test dev backup secondary joint billing shipping mailing emergency".split()
+    "work personal corporate staging sandbox test dev backup secondary joint billing shipping mailing emergency "
+    "recovery".split()
 )
 # Qualifiers that mean the main slot, or only announce that the value is new.
 PRIMARY_QUALIFIERS = frozenset("main primary default daily usual regular current new updated only".split())
@@ -810,6 +811,9 @@ ENDING = [
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:has |have |was |were )?(?:died|been closed|been shut down|been cancel(?:l)?ed|"
     r"been discontinued|been deleted|came off|was dismissed|was dropped|was withdrawn|lapsed|expired|ended|is over)\b",
     r"\bmoved on from (?P<x>[\w\s\-\.]+)",
+    r"\blet (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?) (?:lapse|expire|run out)\b",
+    r"\bended (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:ran out|is gone|are gone|was gone)\b",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) (?:has |have )?(?:moved|transferred|switched|went) (?:over )?to "
     r"(?:another|a different|a new|an other) (?:team|role|job|company|department|group|position|account|project)\b",
     r"\bpaidoff (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
@@ -1503,6 +1507,8 @@ CHANGE_EVIDENCE = [
     # rules v5: a thing rebuilt on another, one traded for another
     r"\bported (?:\w+ ){0,3}?(?:to|onto)\b|\bre-?(?:implemented|platformed|written)\b",
     r"\btraded (?:\w+ ){0,4}?for\b",
+    r"\blet (?:\w+ ){0,4}?(?:lapse|expire|run out)\b|\bran out\b|\b(?:is|are|was|were) gone\b(?! back)",
+    r"\busedto\b.*\bnow\b",
     r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
@@ -1726,6 +1732,12 @@ FROM_TO = (
     r"climbed|expanded|shrank|shrunk|decreased|slipped|pushed|updated|renamed|rescheduled|postponed|"
     r"moved|changing|switching|moving)\b(?: [\w']+){0,4}? "
     r"from (?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+){0,2}?) to (?P<y>[\w$€£.\-]+(?: [\w$€£.\-]+){0,3})"
+)
+
+# "used to drive a Honda; now drives a Tesla": what was (x) and what is now (y).
+USED_TO_NOW = (
+    r"\busedto (?:\w+ )?(?:(?:a|an|the|his|her|their|my) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?)\s*[,;]?\s*"
+    r"(?:but |and )?(?:\w+ )?now (?P<y>[\w\-\. ]+)"
 )
 
 # Something that had ended is back: "started smoking again", "resumed the lessons".
