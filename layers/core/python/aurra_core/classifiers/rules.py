@@ -770,6 +770,20 @@ def _quote(terms: set[str]) -> str:
     return " ".join(sorted(terms))
 
 
+_NOUN_PLAN = re.compile(
+    r"\b(?:the|a|an|their|his|her|my|our|its|this|that)(?: (?!user|customer|client|team|company)\w+)? plans? (?:to|on)\b"
+)
+
+
+def _hedge(text: str) -> re.Match[str] | None:
+    """A hedge, but not 'the Basic plan to Pro': a plan named as a thing is no intention."""
+    for match in _HEDGES[0].finditer(text):
+        noun = _NOUN_PLAN.search(text, max(0, match.start() - 40), match.end())
+        if not (match.group(0).startswith("plan") and noun and noun.end() == match.end()):
+            return match
+    return None
+
+
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
@@ -779,7 +793,7 @@ def _independent_or_hedged(pair: Pair) -> Decision | None:
             0.85 if not pair.shared else 0.8,
             f"additive language ('{additive.group(0)}'): an independent fact alongside the old one",
         )
-    hedge = _first(_HEDGES, new.text)
+    hedge = _hedge(new.text)
     if not hedge:
         return None
     if (
@@ -1042,6 +1056,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     elif old.subject.kind == "thing":
         # "The dog walker comes on weekdays" -> "stopped the dog walker": the thing itself ended
         old_values |= set(old.subject.key) - _FRAME_STEMS
+    old_values |= evidence.day_parts(old)
     old_negative = _first(_OLD_NEGATIVE, old.text)
     for clause in re.split(r";|,? but ", new.text):
         for pattern in _ENDING:
@@ -1104,11 +1119,14 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
     old_values = _expand(_body(old) | set(old.subject.key))
     for pattern in _ENDING:
         for match in pattern.finditer(new.text):
-            phrase = _cut(match.group("x"), 4)
+            phrase = re.split(r" (?:to|into|for) ", _cut(match.group("x"), 4))[0]  # "from X to Y": X
             if _THE_OLD_ONE.search(phrase):
                 continue  # "the old address has been closed": the old fact's own value
-            if not _fuzzy_overlap(set(_terms(phrase)) - _FRAME_STEMS, old_values):
+            terms = set(_terms(phrase)) - _FRAME_STEMS
+            if not _fuzzy_overlap(terms, old_values):
                 continue
+            if not terms & _KIND_NOUN_STEMS and not (terms & evidence.proper_names(new)) - old.term_set:
+                continue  # only a thing people hold several of, or a named one, can be another one
             if _another_instance(phrase, old, new) or _possessed(new.text, match):
                 return phrase
             scope = _scoped_elsewhere(match.group("x"), phrase, old)
@@ -1215,7 +1233,7 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
         end = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS
         if any(term.startswith("year_") for term in start):
             continue  # "from 2015 to 2019" is a past period
-        if start and end and start <= old.term_set and not (end & old.term_set):
+        if start and end and start <= old.term_set and not ((end & old.term_set) - _KIND_NOUN_STEMS):
             return (
                 f"the new fact says it changed from {' '.join(sorted(start))} (the old value) "
                 f"to {' '.join(sorted(end))}"
@@ -1261,8 +1279,11 @@ def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
         if subject_old & subject_new:
             continue
         state_words = set(lex.STATES[cycle]) | {canon(w)[0] for w in lex.STATES[cycle]}
-        anchor = (_body(old) & _body(new)) - state_words
-        if anchor or relation == "same" or old.subject.key & new.subject.key:
+        # what the facts are about, read as subject or as object: "The billing revamp is blocked"
+        # and "Legal cleared the billing revamp; it's unblocked"
+        about_old, about_new = _body(old) | set(old.subject.key), _body(new) | set(new.subject.key)
+        anchor = (about_old & about_new) - state_words - _FRAME_STEMS
+        if anchor or relation == "same":
             return f"the {cycle} state changed from {sorted(subject_old)[0]} to {sorted(subject_new)[0]}"
     return None
 
@@ -1692,7 +1713,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     if (
         proposal[0] is not Verdict.CONTRADICTS
         and subject_relation(old_fact, new_fact)[0] != "different"
-        and not _first(_HEDGES, new_fact.text)
+        and not _hedge(new_fact.text)
     ):
         proposal = evidence.one_attribute_contradiction(old_fact, new_fact) or proposal
     return evidence.hold_to_evidence(old_fact, new_fact, proposal)

@@ -39,14 +39,45 @@ _NEGATION_STEMS = lex.NEGATIONS | {"nev", "non"}
 
 def change_evidence(old: Fact, new: Fact) -> str | None:
     """The words of the new fact that say the old value changed, or None."""
-    match = _CHANGE_EVIDENCE.search(new.full)  # with its lead-in: "Correction: ..." is evidence
-    if match:
-        return match.group(0).strip()
+    # with its lead-in: "Correction: ..." is evidence
+    for match in _CHANGE_EVIDENCE.finditer(new.full):
+        if not _about_something_else(old, new.full[match.start() :]):
+            return match.group(0).strip()
     negated = negated_old_value(old, new) or (diet_denied(old, new) and "what they ate")
     if negated:
         return f"not {negated}"
     # a dislike of what was liked, or another thing ranked above it, negates the old value itself
     return preference_flip(old, new) or ranked_below(old, new)
+
+
+_LEFT_VALUE = re.compile(lex.LEFT_VALUE)
+
+
+def _about_something_else(old: Fact, evidence_onwards: str) -> bool:
+    """'instead of cash', 'from Basic to Plus' when the old fact names neither cash nor Basic: the
+    change these words state is of another value than the old fact's."""
+    left = _LEFT_VALUE.match(evidence_onwards)
+    if not left:
+        return False
+    terms = {
+        term
+        for token in tokenize(left.group("x"))
+        if token not in lex.STOPWORDS
+        for term in canon(token)
+        if term not in _LOW_INFO
+    }
+    return bool(terms) and not terms & (old.term_set | day_parts(old))
+
+
+def day_parts(fact: Fact) -> set[str]:
+    """The parts of the day the fact's times fall in: 'at 6am' is a morning ('morn', 'morning')."""
+    parts: set[str] = set()
+    for time_term in fact.typed.get("time", set()):
+        minutes = time_term.split("_")[-1]
+        for start, end, part in lex.PARTS_OF_DAY if minutes.isdigit() else ():
+            if start <= int(minutes) < end:
+                parts |= {canon(part)[0], canon(part + "s")[0]}  # "morning" and "mornings" stem apart
+    return parts
 
 
 def negated_old_value(old: Fact, new: Fact) -> str | None:

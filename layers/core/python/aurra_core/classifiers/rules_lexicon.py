@@ -256,6 +256,7 @@ PHRASES = [
         "vegetarian",
     ),
     (r"\bplant[- ]based\b", "vegan"),
+    (r"\bby car\b", "driving"),
     (
         r"\btwo[- ]factor(?: authentication| auth)?\b|\bmulti[- ]factor(?: authentication| auth)?\b|\b2fa\b",
         "twofactor",
@@ -1537,6 +1538,12 @@ CHANGE_EVIDENCE = [
     r"\bpassed (?:the|a|an|his|her|their|my) \w+",
     r"\b(?:started|began|took up|picked up) (?:\w+ ){1,3}again\b|\bagain\b(?= now|$)",
 ]
+# Change words that name the value left behind (x): "instead of cash", "from Basic to Plus". The
+# change is evidence about the old fact only when x is the old fact's.
+LEFT_VALUE = (
+    r"(?:instead of|rather than|in place of|(?:\w+ ){0,6}?from) (?:(?:his|her|their|my|the|a|an|its|our) )?"
+    r"(?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+)?)(?= to\b|$|[,;.]| and\b| for\b| now\b| with\b)"
+)
 # Words that negate what follows them: an old value negated in the new fact is change evidence,
 # and a negation on one side only is never a duplicate.
 NEGATIONS = frozenset({"not", "no", "never", "nolonger", "none", "without"})
@@ -1629,6 +1636,9 @@ EPISODE = (
     r"\b(?:briefly|temporarily) (?:\w+ ){0,2}?(?:was|were|had been|got)\b|"
     r"\b(?:was|were|had been|got) (?:\w+ ){1,3}?for (?:a|an|one|two|three|a few|several|\d+) (?:hours?|days?|weeks?)\b"
 )
+
+# Parts of the day, in minutes after midnight: a time at 6am is a morning one.
+PARTS_OF_DAY = ((300, 720, "morning"), (720, 1020, "afternoon"), (1020, 1320, "evening"))
 
 # A one-off exception: "today only", "this time".
 ONE_OFF = (
