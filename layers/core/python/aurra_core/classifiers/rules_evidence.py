@@ -46,6 +46,9 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     negated = negated_old_value(old, new) or (diet_denied(old, new) and "what they ate")
     if negated:
         return f"not {negated}"
+    started = started_what_was_denied(old, new)
+    if started:
+        return started
     # a dislike of what was liked, or another thing ranked above it, negates the old value itself
     return preference_flip(old, new) or ranked_below(old, new)
 
@@ -78,6 +81,30 @@ def day_parts(fact: Fact) -> set[str]:
             if start <= int(minutes) < end:
                 parts |= {canon(part)[0], canon(part + "s")[0]}  # "morning" and "mornings" stem apart
     return parts
+
+
+_STARTED = re.compile(lex.STARTED)
+_HYPERNYMS = {canon(word)[0]: kinds for word, kinds in lex.HYPERNYMS.items()}
+# The verbs of a denial, not what it denies: "doesn't have a car" denies a car.
+_DENIAL_VERBS = frozenset(
+    term
+    for word in "have has own owns use uses get gets do does eat eats drink drinks go goes take takes speak play".split()
+    for term in canon(word)
+)
+
+
+def started_what_was_denied(old: Fact, new: Fact) -> str | None:
+    """'doesn't have a car' -> 'bought a car', 'doesn't drink coffee' -> 'started drinking coffee':
+    the new fact begins what the old one denied."""
+    if not negated(old) or negated(new):
+        return None
+    denied = content(old) - _DENIAL_VERBS
+    for match in _STARTED.finditer(new.text):
+        begun = {term for token in tokenize(match.group("x")) for term in canon(token)} - lex.STOPWORDS
+        begun |= {canon(kind)[0] for term in begun for kind in _HYPERNYMS.get(term, ())}  # a cat is a pet
+        if begun & denied:
+            return match.group(0)
+    return None
 
 
 def negated_old_value(old: Fact, new: Fact) -> str | None:

@@ -812,6 +812,8 @@ ENDING = [
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:has |have |was |were )?(?:died|been closed|been shut down|been cancel(?:l)?ed|"
     r"been discontinued|been deleted|came off|was dismissed|was dropped|was withdrawn|lapsed|expired|ended|is over)\b",
     r"\bmoved on from (?P<x>[\w\s\-\.]+)",
+    r"\b(?:is|are|am|was|were) (?:\w+ )?(?:done|finished|through) with (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})",
+    r"\blost (?:(?:his|her|their|my|the|a|an) )?(?:job|position|role) (?:at|with) (?P<x>[\w\-\.&]+(?: [\w\-\.&]+)?)",
     r"\blet (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?) (?:lapse|expire|run out)\b",
     r"\bended (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:ran out|is gone|are gone|was gone)\b",
@@ -1510,6 +1512,10 @@ CHANGE_EVIDENCE = [
     r"\btraded (?:\w+ ){0,4}?for\b",
     r"\blet (?:\w+ ){0,4}?(?:lapse|expire|run out)\b|\bran out\b|\b(?:is|are|was|were) gone\b(?! back)",
     r"\busedto\b.*\bnow\b",
+    # a correction in so many words: "is actually May 5", "turns out it's Dana"
+    r"\b(?:is|are|was|were|am)\s+actually\b|\bactually\s+(?:is|are|was|were)\b|\bturns? out\b|\bturned out\b",
+    r"\b(?:is|are|am|was|were) (?:\w+ )?(?:done|finished|through) with\b",
+    r"\blost (?:(?:his|her|their|my|the|a|an) )?(?:job|position|role)\b",
     r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
@@ -1543,6 +1549,14 @@ CHANGE_EVIDENCE = [
 LEFT_VALUE = (
     r"(?:instead of|rather than|in place of|(?:\w+ ){0,6}?from) (?:(?:his|her|their|my|the|a|an|its|our) )?"
     r"(?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+)?)(?= to\b|$|[,;.]| and\b| for\b| now\b| with\b)"
+)
+# Verbs that start having or doing something: what the old fact denied, begun (x).
+STARTED = (
+    r"\b(?:started|began|took up|picked up|bought|purchased|adopted|got|obtained|earned|signed up for|"
+    r"subscribed to|joined|enrolled in|learned|installed|leased|rented)"
+    r"(?! (?:learning|studying|trying|looking|considering|planning|saving|thinking|practi[cs]ing|researching|"
+    r"exploring|shopping|training|preparing)\b) (?:(?:\w+ing|his|her|their|my|the|a|an) )?"
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
 )
 # Words that negate what follows them: an old value negated in the new fact is change evidence,
 # and a negation on one side only is never a duplicate.
