@@ -1038,6 +1038,8 @@ def _fuzzy_overlap(a: set[str], b: set[str]) -> set[str]:
     out = a & b
     for x in a - out:
         for y in b:
+            if "_" in x or "_" in y:
+                continue  # typed values ("email_bycom") match whole or not at all
             if len(x) >= 5 and len(y) >= 5 and (x.startswith(y) or y.startswith(x)):
                 out.add(y)
     return out

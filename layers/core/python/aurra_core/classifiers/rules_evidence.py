@@ -84,6 +84,8 @@ def day_parts(fact: Fact) -> set[str]:
 
 
 _STARTED = re.compile(lex.STARTED)
+_STARTED_ELSEWHERE = re.compile(lex.STARTED_ELSEWHERE)
+_NARROWED = re.compile(lex.NARROWED)
 _HYPERNYMS = {canon(word)[0]: kinds for word, kinds in lex.HYPERNYMS.items()}
 # The verbs of a denial, not what it denies: "doesn't have a car" denies a car.
 _DENIAL_VERBS = frozenset(
@@ -100,7 +102,11 @@ def started_what_was_denied(old: Fact, new: Fact) -> str | None:
         return None
     denied = content(old) - _DENIAL_VERBS
     for match in _STARTED.finditer(new.text):
-        begun = {term for token in tokenize(match.group("x")) for term in canon(token)} - lex.STOPWORDS
+        begun_word_end = match.start("x") + len(match.group("x").split()[0])
+        if _STARTED_ELSEWHERE.match(new.text[begun_word_end:]):
+            continue
+        head = [token for token in tokenize(match.group("x")) if token not in lex.STOPWORDS][:1]
+        begun = {term for token in head for term in canon(token)}  # "a bottle of wine" begins a bottle
         begun |= {canon(kind)[0] for term in begun for kind in _HYPERNYMS.get(term, ())}  # a cat is a pet
         if begun & denied:
             return match.group(0)
@@ -244,8 +250,8 @@ def ranked_below(old: Fact, new: Fact) -> str | None:
     -> 'prefers coffee over tea': the new fact ranks what the old one chose below another thing."""
     ranking = _PREFERRED_OVER.search(new.text)
     chosen_before = _PREFERRED_OVER.search(old.text) or _PREFERS.search(old.text)
-    if not ranking or not chosen_before:
-        return None
+    if not ranking or not chosen_before or _NARROWED.search(new.text[ranking.start("x") :]):
+        return None  # "... over window seats on long flights" holds only there
     old_choice = _phrase_terms(chosen_before.group("y" if "y" in chosen_before.groupdict() else "v"))
     preferred, passed_over = _phrase_terms(ranking.group("y")), _phrase_terms(ranking.group("x"))
     if not old_choice or not passed_over or not passed_over <= old_choice:

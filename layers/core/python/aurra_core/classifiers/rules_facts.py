@@ -33,7 +33,7 @@ _PREPOSITIONS = frozenset(
 
 # Common verbs that end a subject noun phrase ("Standup moves", "The vet put").
 _VERBS = frozenset(
-    """use uses used using live lives lived living work works worked working move moves moved moving
+    """use uses used using usedto live lives lived living work works worked working move moves moved moving
     switch switches switched go goes went gone run runs ran take takes took put puts drive drives drove
     pay pays paid bank banks own owns owned buy buys bought sell sells sold eat eats ate drink drinks
     drank prefer prefers preferred like likes liked love loves loved hate hates hated want wants need needs

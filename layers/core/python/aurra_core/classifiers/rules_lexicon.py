@@ -1550,10 +1550,16 @@ LEFT_VALUE = (
     r"(?:instead of|rather than|in place of|(?:\w+ ){0,6}?from) (?:(?:his|her|their|my|the|a|an|its|our) )?"
     r"(?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+)?)(?= to\b|$|[,;.]| and\b| for\b| now\b| with\b)"
 )
+# What follows a thing begun and makes it another one, or no lasting state: "joined Instagram for
+# their bakery", "for the weekend", "as a gift".
+STARTED_ELSEWHERE = (
+    r"^\s*(?:for (?:a|an|the|their|his|her|my|our|its) |as a gift|on behalf|this (?:week|weekend|month)|"
+    r"for (?:a|one|two|three|a few|\d+) (?:days?|weeks?|nights?))"
+)
 # Verbs that start having or doing something: what the old fact denied, begun (x).
 STARTED = (
-    r"\b(?:started|began|took up|picked up|bought|purchased|adopted|got|obtained|earned|signed up for|"
-    r"subscribed to|joined|enrolled in|learned|installed|leased|rented)"
+    r"\b(?:started|began|took up|picked up|bought|purchased|adopted|obtained|earned|signed up for|"
+    r"subscribed to|joined|enrolled in|learned|installed)"
     r"(?! (?:learning|studying|trying|looking|considering|planning|saving|thinking|practi[cs]ing|researching|"
     r"exploring|shopping|training|preparing)\b) (?:(?:\w+ing|his|her|their|my|the|a|an) )?"
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
@@ -1641,7 +1647,7 @@ SWITCHED_TO = r"\b(?:switched|moved|changed|migrated|converted)\b(?: \w+){0,3} t
 # The new fact says what ended came back: "expired last year but was renewed".
 RESTORED = (
     r"\b(?:renewed|reactivated|reinstated|restored|reopened|unlocked|unsuspended|resumed|re-?enabled|"
-    r"re-?subscribed|rejoined|signed back up|came back|back on)\b"
+    r"re-?subscribed|rejoined|signed back up|came back|back on|still)\b"
 )
 
 # A state that held for a while and is over: "was briefly suspended last month".
@@ -1650,6 +1656,9 @@ EPISODE = (
     r"\b(?:briefly|temporarily) (?:\w+ ){0,2}?(?:was|were|had been|got)\b|"
     r"\b(?:was|were|had been|got) (?:\w+ ){1,3}?for (?:a|an|one|two|three|a few|several|\d+) (?:hours?|days?|weeks?)\b"
 )
+
+# What follows a ranking and narrows it: "aisle seats over window seats on long flights".
+NARROWED = r"\s(?:on|for|when|at|in|during|if|while|unless|except) "
 
 # Parts of the day, in minutes after midnight: a time at 6am is a morning one.
 PARTS_OF_DAY = ((300, 720, "morning"), (720, 1020, "afternoon"), (1020, 1320, "evening"))
