@@ -898,7 +898,7 @@ def _changed(pair: Pair) -> Decision | None:
             0.75,
             f"a state that held for a while ('{episode.group(0)}'), not the current one",
         )
-    transition = _state_transition(old, new, pair.relation)
+    transition = None if _ends_something_else(old, new) else _state_transition(old, new, pair.relation)
     if transition:
         confidence = 0.9 if pair.change or pair.relation == "same" else 0.86
         return (Verdict.CONTRADICTS, confidence, transition)
@@ -1063,7 +1063,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     for clause in re.split(r";|,? but ", new.text):
         for pattern in _ENDING:
             for match in pattern.finditer(clause):
-                phrase = _cut(match.group("x"), 4)
+                phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]  # "closed the ticket about the account"
                 x = set(_terms(phrase)) - _FRAME_STEMS
                 hit = _fuzzy_overlap(x, old_values)
                 if (
@@ -1137,6 +1137,7 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
     return None
 
 
+_ABOUT = re.compile(r" (?:about|regarding|concerning|related to|linked to|tied to) ")
 _THE_OLD_ONE = re.compile(r"\b(?:old|previous|former|prior)\b")
 
 
@@ -1165,6 +1166,22 @@ def _scoped_elsewhere(ended: str, phrase: str, old: Fact) -> str | None:
         return None
     where = {term for term in _terms(scope.group(1)) if "_" not in term} - _LOW_INFO_STEMS - _KIND_NOUN_STEMS
     return scope.group(0).strip() if where and not where & old.term_set else None
+
+
+def _ends_something_else(old: Fact, new: Fact) -> str | None:
+    """'closed the ticket about the account': the state word ends a thing the old fact does not name."""
+    old_values = _expand(_body(old) | set(old.subject.key))
+    for pattern in _ENDING:
+        for match in pattern.finditer(new.text):
+            phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]
+            terms = set(_terms(phrase)) - _FRAME_STEMS - _LOW_INFO_STEMS
+            if terms and not _fuzzy_overlap(terms, old_values) and not terms & (_PRONOUNS | _STATE_WORDS):
+                return phrase
+    return None
+
+
+_PRONOUNS = frozenset({"it", "them", "they", "that", "thi", "this"})
+_STATE_WORDS = frozenset(canon(word)[0] for words in lex.STATES.values() for word in words)  # "closed-won"
 
 
 def _someone_elses(old: Fact, new: Fact) -> str | None:

@@ -41,8 +41,9 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     """The words of the new fact that say the old value changed, or None."""
     # with its lead-in: "Correction: ..." is evidence
     for match in _CHANGE_EVIDENCE.finditer(new.full):
-        if not _about_something_else(old, new.full[match.start() :]):
-            return match.group(0).strip()
+        if _about_something_else(old, new.full[match.start() :]) or _not_realized(new.full, match):
+            continue
+        return match.group(0).strip()
     negated = negated_old_value(old, new) or (diet_denied(old, new) and "what they ate")
     if negated:
         return f"not {negated}"
@@ -54,6 +55,17 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
 
 
 _LEFT_VALUE = re.compile(lex.LEFT_VALUE)
+
+
+_NOT_REALIZED_BEFORE = re.compile(lex.NOT_REALIZED_BEFORE)
+
+
+def _not_realized(text: str, match: re.Match[str]) -> bool:
+    """'was never suspended', 'will be cancelled on June 1': the change is denied or only expected."""
+    if match.group(0).strip() in lex.NEGATING_EVIDENCE:
+        return False
+    before = " ".join(text[: match.start()].split()[-3:])
+    return bool(_NOT_REALIZED_BEFORE.search(before))
 
 
 def _about_something_else(old: Fact, evidence_onwards: str) -> bool:

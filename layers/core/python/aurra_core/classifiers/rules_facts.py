@@ -458,12 +458,25 @@ def _counts(tokens: list[str]) -> dict[str, set[int]]:
     return out
 
 
+_NOT_REALIZED_BEFORE = re.compile(lex.NOT_REALIZED_BEFORE)
+
+
+def _realized(tokens: list[str], word: str) -> bool:
+    """Whether the word is stated as so somewhere, not denied or only expected ("was never
+    suspended", "will be cancelled")."""
+    return any(
+        not _NOT_REALIZED_BEFORE.search(" ".join(tokens[max(0, index - 3) : index]))
+        for index, token in enumerate(tokens)
+        if token == word
+    )
+
+
 def _states(tokens: list[str], text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     surface = set(tokens)
     for cycle, words in lex.STATES.items():
         for w, state in words.items():
-            if w in surface:
+            if w in surface and _realized(tokens, w):
                 if (
                     cycle == "deal"
                     and w == "customer"
@@ -486,8 +499,8 @@ def _states(tokens: list[str], text: str) -> dict[str, set[str]]:
                     continue
                 if (
                     cycle == "account"
-                    and w in ("blocked", "frozen", "locked", "closed", "deleted")
-                    and not re.search(r"\baccount\b|\bplan\b|\bsubscription\b", text)
+                    and w in ("blocked", "frozen", "locked", "closed", "deleted", "paused", "onhold")
+                    and not re.search(r"\baccount\b|\bplan\b|\bsubscription\b|\bmembership\b", text)
                 ):
                     continue
                 if (

@@ -431,6 +431,8 @@ STATES: dict[str, dict[str, str]] = {
         "renewed": "active",
         "trial": "trial",
         "suspended": "suspended",
+        "paused": "paused",
+        "onhold": "paused",
         "frozen": "suspended",
         "locked": "suspended",
         "blocked": "suspended",
@@ -1516,6 +1518,7 @@ CHANGE_EVIDENCE = [
     r"\b(?:is|are|was|were|am)\s+actually\b|\bactually\s+(?:is|are|was|were)\b|\bturns? out\b|\bturned out\b",
     r"\b(?:is|are|am|was|were) (?:\w+ )?(?:done|finished|through) with\b",
     r"\blost (?:(?:his|her|their|my|the|a|an) )?(?:job|position|role)\b",
+    r"\b(?:was|were|got|been|put) onhold\b",  # "was paused", "was put on hold"
     r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
@@ -1556,6 +1559,14 @@ STARTED_ELSEWHERE = (
     r"^\s*(?:for (?:a|an|the|their|his|her|my|our|its) |as a gift|on behalf|this (?:week|weekend|month)|"
     r"for (?:a|one|two|three|a few|\d+) (?:days?|weeks?|nights?))"
 )
+# What, written just before a change or state word, says it did not happen or has not yet: "was
+# never suspended", "will be cancelled on June 1", "is scheduled to be deactivated".
+NOT_REALIZED_BEFORE = (
+    r"\b(?:not|never|no|nolonger|without|will|would|may|might|could|going to|scheduled to|set to|about to|"
+    r"due to|threatened to|asked (?:\w+ )?to|wants? to|plans? to|if)(?: [\w']+){0,2}\s*$"
+)
+# Change evidence that is itself a negation: "not ... anymore" is evidence, not its denial.
+NEGATING_EVIDENCE = frozenset({"anymore", "nolonger", "no more", "not any more", "not anymore"})
 # Verbs that start having or doing something: what the old fact denied, begun (x).
 STARTED = (
     r"\b(?:started|began|took up|picked up|bought|purchased|adopted|obtained|earned|signed up for|"
