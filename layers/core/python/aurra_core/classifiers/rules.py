@@ -32,7 +32,7 @@ from uuid import UUID
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
-from aurra_core.classifiers.rules_facts import Fact, analyze
+from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.models import Verdict
 from aurra_core.text import canon, tokenize
@@ -400,7 +400,7 @@ _FRAMES = {name: _compile(patterns) for name, patterns in lex.VALUE_FRAMES.items
 
 
 # Frames whose slot holds one value and whose wording leaves no doubt about which slot it is.
-_FIRM_FRAMES = frozenset({"location", "employer", "manager", "champion", "school", "bank"})
+_FIRM_FRAMES = frozenset({"location", "employer", "manager", "champion", "school", "bank", "name"})
 
 
 def frame_values(fact: Fact) -> dict[str, set[str]]:
@@ -1096,6 +1096,8 @@ def _another_instance(ended: str, old: Fact, new: Fact) -> bool:
     return bool(distinct - old.term_set) or _differently_modified(tokens, old)
 
 
+# Verbs that carry no value of their own: "runs on Django" / "was rebuilt with ... Django" keep the value
+_VERB_STEMS = frozenset(canon(verb)[0] for verb in VERBS) - lex.LIKING - lex.DISLIKING
 _KIND_NOUN_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
 _PRIMARY_STEMS = frozenset(canon(word)[0] for word in lex.PRIMARY_QUALIFIERS)
 
@@ -1200,13 +1202,18 @@ def _someone_elses(old: Fact, new: Fact) -> str | None:
 
 
 def _named_kinds(fact: Fact) -> set[str]:
-    """Names written just before a thing people hold several of: 'the Azure account'."""
+    """Names written just before a thing people hold several of: 'the Azure account' (not 'the
+    Business tier': a plan's name is its value)."""
     names = evidence.proper_names(fact)
     return {
         canon(fact.tokens[index - 1])[0]
         for index in range(1, len(fact.tokens))
-        if canon(fact.tokens[index])[0] in _KIND_NOUN_STEMS and canon(fact.tokens[index - 1])[0] in names
+        if canon(fact.tokens[index])[0] in _KIND_NOUN_STEMS - _PLAN_NOUNS
+        and canon(fact.tokens[index - 1])[0] in names
     }
+
+
+_PLAN_NOUNS = frozenset({"plan", "tier", "trial"})
 
 
 def _another_named_one(old: Fact, new: Fact) -> str | None:
@@ -1685,7 +1692,8 @@ def _template_finding(
         return (0.92, f"{label} in a single-valued {cue} slot, with '{marker}'")
     if cue:
         return (0.87, f"{label} in a single-valued {cue} slot")
-    if marker:
+    if marker and not set(old_slot) <= _VERB_STEMS:
+        # not "runs on Django" -> "was rebuilt with a new Django theme": a verb replaced, not a value
         return (0.86, f"{label}, with '{marker}'")
     return None
 

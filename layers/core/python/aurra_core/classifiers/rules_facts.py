@@ -32,7 +32,7 @@ _PREPOSITIONS = frozenset(
 )
 
 # Common verbs that end a subject noun phrase ("Standup moves", "The vet put").
-_VERBS = frozenset(
+VERBS = frozenset(
     """use uses used using usedto live lives lived living work works worked working move moves moved moving
     switch switches switched go goes went gone run runs ran take takes took put puts drive drives drove
     pay pays paid bank banks own owns owned buy buys bought sell sells sold eat eats ate drink drinks
@@ -100,7 +100,7 @@ def _names(original: str) -> set[str]:
         low = tok.lower().rstrip(".")
         if not tok[0].isupper() or low in lex.STOPWORDS or low in lex.PRINCIPAL_WORDS:
             continue
-        if i == 0 and (low in lex.COMMON_SENTENCE_STARTS or low in _VERBS or low in lex.SYNONYMS):
+        if i == 0 and (low in lex.COMMON_SENTENCE_STARTS or low in VERBS or low in lex.SYNONYMS):
             continue
         if tok.isupper() and len(tok) <= 4 and (low in lex.SYNONYMS or low in lex.US_STATE_CODES):
             continue
@@ -128,7 +128,7 @@ _NOUNISH = frozenset("work home side day call type play run drive use plan pay".
 def _is_verbish(tok: str) -> bool:
     if tok in _NOUNISH:
         return False
-    return tok in _VERBS or tok in _ADVERBS or (tok.endswith("ed") and len(tok) > 4)
+    return tok in VERBS or tok in _ADVERBS or (tok.endswith("ed") and len(tok) > 4)
 
 
 def _key(words: list[str]) -> frozenset[str]:

@@ -1,0 +1,106 @@
+"""Rules v5: change constructions read in more forms, each scoped to the old fact's value.
+
+None of these pairs appear in any set under evals/: they exercise the general constructions
+(a thing traded or rebuilt, "used to X, now Y", another thing ranked above the old choice, a diet
+or a thing begun against what the old fact states or denies) and the ways a change-like fact is
+about another one (another account, a third party's thing, something scoped elsewhere, a state
+denied or only expected).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aurra_core.classifiers.rules import judge_pair
+from aurra_core.models import Verdict
+
+ACTION = 0.85
+
+# Each names the old value as what ended or was left, for the same subject and attribute.
+ACTED_ON = [
+    ("User uses Trello", "User traded Trello for Linear"),
+    ("The blog runs on WordPress", "The blog was rebuilt on Hugo"),
+    ("The mobile app uses React Native", "The mobile app was ported to Flutter"),
+    ("The backups run on a Synology NAS", "Moved the backups off the Synology onto Backblaze"),
+    ("User is a contractor", "User became a full-time employee at Stripe"),
+    ("User's surname is Kowalski", "User took her husband's surname, Brennan, after the wedding"),
+    ("User drives a Honda", "User used to drive a Honda; now drives a Tesla"),
+    ("User lives in Denver", "User used to live in Denver, now lives in Boulder"),
+    ("User prefers window seats", "User prefers aisle seats over window seats"),
+    ("User eats meat every day", "User does not eat meat"),
+    ("User doesn't have a car", "User bought a car"),
+    ("User has no pets", "User adopted a cat"),
+    ("User's birthday is May 3", "User's birthday is actually May 5"),
+    ("User uses Jira", "User is done with Jira"),
+    ("User works at Initech", "User lost their job at Initech"),
+    ("User's gym membership is active", "User let their gym membership lapse"),
+    ("User's Netflix subscription is active", "User ended their Netflix subscription"),
+    ("User runs at 6am", "User runs in the evenings instead of the mornings now"),
+    ("User commutes by car", "User stopped driving and takes the train instead"),
+    ("User is on the Basic plan", "User moved from Basic to the Pro plan"),
+    ("User's account is active", "User's account was paused"),
+    ("The marketing site is on hold", "The designers restarted the marketing site; it's underway again"),
+]
+
+# Change-like words about another one, someone else, somewhere else, or a change that did not
+# happen (yet): never acted on.
+NOT_ACTED_ON = [
+    ("User has a checking account at Chase", "User closed the savings account at Chase"),
+    ("User's account is active", "User cancelled the account's add-on storage"),
+    ("User has a premium account", "User's premium account expired last year but was renewed"),
+    ("User's Adobe subscription is active", "User cancelled the Adobe Stock add-on"),
+    ("User has a Hulu subscription", "User cancelled their Netflix subscription"),
+    ("User has an Amazon Prime membership", "User upgraded their Audible membership"),
+    ("User's AWS account is on the free tier", "User upgraded the Azure account to pay-as-you-go"),
+    ("User's subscription renews monthly", "User switched the kids' subscription to annual"),
+    ("User's Slack workspace is on the free plan", "User upgraded the design team's Slack to Pro"),
+    ("User has 2FA on GitHub", "User turned off 2FA on Twitter"),
+    ("User's GitHub account has 2FA enabled", "User disabled 2FA on their npm account"),
+    ("User's account is active", "User closed their account on the old forum"),
+    ("User's account email is a@x.com", "User changed their recovery email to b@y.com"),
+    ("User is a member of the gym", "User's gym membership was upgraded to premium"),
+    ("User's account is active", "User's account was briefly suspended last month"),
+    ("User's account is locked", "User closed the ticket about the account"),
+    ("User's account is active", "User's account was never suspended"),
+    ("User's account is active", "User's account has not been suspended"),
+    ("User's subscription is active", "User's subscription will be cancelled on June 1"),
+    ("User's account is active", "User's account is scheduled to be deactivated on Friday"),
+    (
+        "User has an active Peloton membership",
+        "User cancelled the Peloton app subscription but kept the bike membership",
+    ),
+    ("User eats meat", "User's son doesn't eat meat"),
+    ("User eats meat", "User's mom doesn't eat meat anymore"),
+    ("User drives a Honda", "User's son used to drive a Honda but now drives a Kia"),
+    ("User prefers window seats", "User prefers aisle seats over window seats on long flights"),
+    ("User prefers tea over coffee", "User prefers green tea over coffee"),
+    ("User doesn't speak Spanish", "User started learning Spanish"),
+    ("User doesn't have a car", "User rented a car for the weekend"),
+    ("User doesn't drink alcohol", "User got a bottle of wine as a gift"),
+    ("User isn't on Instagram", "User joined Instagram for their bakery"),
+    ("User uses Jira", "User's team is done with Jira but User still uses it for side projects"),
+    ("User's email is a@x.com", "User's email is a@x.com, not b@y.com"),
+    ("User pays with Visa", "User pays with Amex instead of cash"),
+    ("User's plan is Pro", "User moved their team from Basic to Plus"),
+    ("The website runs on Django", "The website was rebuilt with a new Django theme"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ACTED_ON)
+def test_a_change_stated_about_the_old_value_is_acted_on(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION, (verdict, confidence, reason)
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_ACTED_ON)
+def test_a_change_of_another_one_or_one_that_did_not_happen_is_not_acted_on(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert not (verdict is Verdict.CONTRADICTS and confidence >= ACTION), (verdict, confidence, reason)
+
+
+def test_a_plan_named_as_a_thing_is_no_intention() -> None:
+    """'the Basic plan to Pro' is a move between plans; 'plans to upgrade' is a hedge."""
+    verdict, confidence, _ = judge_pair("User is on the Basic plan", "User moved from the Basic plan to Pro")
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION
+    verdict, confidence, _ = judge_pair("User is on the Basic plan", "The user plans to upgrade")
+    assert verdict is not Verdict.CONTRADICTS or confidence < ACTION
