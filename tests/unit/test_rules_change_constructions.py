@@ -83,6 +83,10 @@ NOT_ACTED_ON = [
     ("User pays with Visa", "User pays with Amex instead of cash"),
     ("User's plan is Pro", "User moved their team from Basic to Plus"),
     ("The website runs on Django", "The website was rebuilt with a new Django theme"),
+    ("User lives in Boston", "User is moving to Denver next year"),
+    ("User's rent is $2,000", "User's parking spot rent went up to $150"),
+    ("User's car is a Civic", "User replaced the Civic's tires"),
+    ("User's laptop is a MacBook Pro", "User upgraded the MacBook's RAM"),
 ]
 
 

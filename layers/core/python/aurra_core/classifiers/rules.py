@@ -891,6 +891,9 @@ def _changed(pair: Pair) -> Decision | None:
             0.8,
             f"what changed ('{other}') is another one, not the old fact's",
         )
+    part = _part_of_old_one(old, new)
+    if part:
+        return (Verdict.SUPPLEMENTS, 0.75, f"about a part of what the old fact names ('{part}')")
     episode = _EPISODE.search(new.text)
     if episode and set(old.states) & set(new.states):
         return (
@@ -1184,6 +1187,21 @@ def _ends_something_else(old: Fact, new: Fact) -> str | None:
 
 _PRONOUNS = frozenset({"it", "them", "they", "that", "thi", "this"})
 _STATE_WORDS = frozenset(canon(word)[0] for words in lex.STATES.values() for word in words)  # "closed-won"
+
+
+def _part_of_old_one(old: Fact, new: Fact) -> str | None:
+    """'replaced the Civic's tires', 'upgraded the MacBook's RAM': what changed belongs to the old
+    fact's thing; the thing itself stays."""
+    tokens = new.tokens
+    for index in range(2, len(tokens) - 1):
+        if tokens[index] != "'s" or tokens[index - 1] in lex.PRINCIPAL_WORDS:
+            continue
+        owner, owned = canon(tokens[index - 1])[0], canon(tokens[index + 1])[0]
+        if owner in new.subject.key | old.subject.key:
+            continue  # "Since the reorg, Tom's manager is Priya": the subject's own attribute
+        if owner in old.term_set and owned not in old.term_set and owned not in _KIND_NOUN_STEMS:
+            return f"{tokens[index - 1]}'s {tokens[index + 1]}"
+    return None
 
 
 def _someone_elses(old: Fact, new: Fact) -> str | None:
@@ -1483,6 +1501,12 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     exception = _one_off(new, marker)
     if exception:
         return exception
+    if _narrower_slot(old, new):
+        return (
+            Verdict.NEW_FACT,
+            0.75,
+            "a narrower slot than the old fact's (e.g. 'parking spot rent' / 'rent')",
+        )
     context = _slot_context(old, new, relation, marker)
     findings = _class_findings(context) + _typed_findings(context) + _frame_findings(context)
     if not findings:
@@ -1592,6 +1616,20 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     ):
         return False  # "a son, Leo, who is 7" / "a daughter, Mia, who is 4": two people's ages
     return anchored
+
+
+def _narrower_slot(old: Fact, new: Fact) -> bool:
+    """The new fact's slot names words before the old slot's head that the old fact does not have."""
+    slot_old, slot_new = old.subject.slot, new.subject.slot
+    if not slot_old or not slot_new or slot_old[-1] != slot_new[-1]:
+        return False
+    extra = set(slot_new[:-1]) - old.term_set - _PRIMARY_STEMS - _LOW_INFO_STEMS - _FREQUENCY_STEMS
+    return bool(extra)
+
+
+_FREQUENCY_STEMS = frozenset(
+    canon(word)[0] for word in lex.VALUE_CLASSES["frequency"] | lex.VALUE_CLASSES["billing"]
+)
 
 
 def _typed_finding(context: SlotContext, kind: str, kinds: set[str], label: str) -> Finding | None:

@@ -1565,6 +1565,11 @@ NOT_REALIZED_BEFORE = (
     r"\b(?:not|never|no|nolonger|without|will|would|may|might|could|going to|scheduled to|set to|about to|"
     r"due to|threatened to|asked (?:\w+ )?to|wants? to|plans? to|if)(?: [\w']+){0,2}\s*$"
 )
+# A time still to come: "is moving to Denver next year" is a plan, not a move.
+FUTURE_TIME = (
+    r"\bnext (?:year|month|week|spring|summer|fall|autumn|winter|quarter|semester)\b|"
+    r"\bin (?:a few|two|three|four|six|\d+) (?:days|weeks|months|years)\b|\bsoon\b|\blater this\b"
+)
 # Change evidence that is itself a negation: "not ... anymore" is evidence, not its denial.
 NEGATING_EVIDENCE = frozenset({"anymore", "nolonger", "no more", "not any more", "not anymore"})
 # Verbs that start having or doing something: what the old fact denied, begun (x).
