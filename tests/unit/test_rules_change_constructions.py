@@ -40,6 +40,8 @@ ACTED_ON = [
     ("User is on the Basic plan", "User moved from Basic to the Pro plan"),
     ("User's account is active", "User's account was paused"),
     ("The marketing site is on hold", "The designers restarted the marketing site; it's underway again"),
+    ("As of March, Initech has 20 seats", "As of August, Initech has 26 seats"),
+    ("Initech has 20 seats as of 2025", "As of this quarter Initech has 26 seats"),
 ]
 
 # Change-like words about another one, someone else, somewhere else, or a change that did not
@@ -87,6 +89,9 @@ NOT_ACTED_ON = [
     ("User's rent is $2,000", "User's parking spot rent went up to $150"),
     ("User's car is a Civic", "User replaced the Civic's tires"),
     ("User's laptop is a MacBook Pro", "User upgraded the MacBook's RAM"),
+    # an earlier date, or no date on the old fact: the direction or the change is not stated
+    ("As of August, Initech has 26 seats", "As of March, Initech has 20 seats"),
+    ("Initech has 20 seats", "As of this quarter Initech has 26 seats"),
 ]
 
 

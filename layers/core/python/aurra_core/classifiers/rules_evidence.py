@@ -47,11 +47,13 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     negated = negated_old_value(old, new) or (diet_denied(old, new) and "what they ate")
     if negated:
         return f"not {negated}"
-    started = started_what_was_denied(old, new)
-    if started:
-        return started
-    # a dislike of what was liked, or another thing ranked above it, negates the old value itself
-    return preference_flip(old, new) or ranked_below(old, new)
+    return (
+        started_what_was_denied(old, new)
+        or dated_later(old, new)
+        # a dislike of what was liked, or another thing ranked above it, negates the old value itself
+        or preference_flip(old, new)
+        or ranked_below(old, new)
+    )
 
 
 _LEFT_VALUE = re.compile(lex.LEFT_VALUE)
@@ -69,6 +71,38 @@ def _not_realized(text: str, match: re.Match[str]) -> bool:
         return True  # "is moving to Denver next year"
     before = " ".join(text[: match.start()].split()[-3:])
     return bool(_NOT_REALIZED_BEFORE.search(before))
+
+
+_AS_OF = re.compile(lex.AS_OF)
+_AS_OF_PRESENT = re.compile(lex.AS_OF_PRESENT)
+_PRESENT = (9999, 99, 99)
+
+
+def _as_of(fact: Fact) -> tuple[int, int, int] | None:
+    """When the fact says its value holds from: (year, month, day), 0 where unsaid; the present
+    is later than any date written."""
+    match = _AS_OF.search(fact.text)
+    if _AS_OF_PRESENT.search(fact.raw.lower()):  # as written: the normaliser reads some as "currently"
+        return _PRESENT
+    if not match:
+        return None
+    month, day = match.group("month") or match.group("dmonth"), match.group("day")
+    year = match.group("year")
+    if not (month or year):
+        return None
+    return (int(year or 0), int(month or 0), int(day or 0))
+
+
+def dated_later(old: Fact, new: Fact) -> str | None:
+    """'As of May, Vandelay has 30 seats' -> 'As of November, Vandelay has 42 seats': both facts
+    date their value, and the new one's date is later."""
+    when_old, when_new = _as_of(old), _as_of(new)
+    if not when_old or not when_new or when_old == _PRESENT:
+        return None
+    comparable = when_new == _PRESENT or bool(when_old[0]) == bool(
+        when_new[0]
+    )  # both with a year, or neither
+    return "a later 'as of' date than the old fact's" if comparable and when_new > when_old else None
 
 
 def _about_something_else(old: Fact, evidence_onwards: str) -> bool:

@@ -1570,6 +1570,14 @@ FUTURE_TIME = (
     r"\bnext (?:year|month|week|spring|summer|fall|autumn|winter|quarter|semester)\b|"
     r"\bin (?:a few|two|three|four|six|\d+) (?:days|weeks|months|years)\b|\bsoon\b|\blater this\b"
 )
+# "as of <when>": the date a fact says its value holds from (normalised dates: month_11,
+# date_3_5, year_2026), or the present ("as of this month").
+AS_OF = (
+    r"\bas of (?:month_(?P<month>\d+)|date_(?P<dmonth>\d+)_(?P<day>\d+))?(?: ,)? ?(?:year_(?P<year>\d{4}))?"
+)
+AS_OF_PRESENT = (
+    r"\bas of (?:this (?:week|month|summer|spring|fall|autumn|winter|year|quarter)|today|now|right now)\b"
+)
 # Change evidence that is itself a negation: "not ... anymore" is evidence, not its denial.
 NEGATING_EVIDENCE = frozenset({"anymore", "nolonger", "no more", "not any more", "not anymore"})
 # Verbs that start having or doing something: what the old fact denied, begun (x).
