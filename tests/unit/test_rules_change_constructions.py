@@ -89,6 +89,9 @@ NOT_ACTED_ON = [
     ("User's rent is $2,000", "User's parking spot rent went up to $150"),
     ("User's car is a Civic", "User replaced the Civic's tires"),
     ("User's laptop is a MacBook Pro", "User upgraded the MacBook's RAM"),
+    # the old fact already said when it would end
+    ("User's trial expires on May 5", "User's trial expired"),
+    ("User's membership runs until June", "User's membership has lapsed"),
     # an earlier date, or no date on the old fact: the direction or the change is not stated
     ("As of August, Initech has 26 seats", "As of March, Initech has 20 seats"),
     ("Initech has 20 seats", "As of this quarter Initech has 26 seats"),

@@ -1077,8 +1077,8 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     or _restored_after(new, clause, match.end())
                 ):
                     continue
-                if old_negative:
-                    continue  # the old fact already said it was gone: they agree
+                if old_negative or _SCHEDULED_END.search(old.text):
+                    continue  # the old fact already said it was gone, or when it would end: they agree
                 return sorted(hit)[0], match.group(0).strip()
     return None
 
@@ -1286,6 +1286,7 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
 
 
 _USED_TO_NOW = re.compile(lex.USED_TO_NOW)
+_SCHEDULED_END = re.compile(lex.SCHEDULED_END)
 
 
 def _used_to_now(old: Fact, new: Fact) -> str | None:

@@ -1791,6 +1791,13 @@ FROM_TO = (
     r"from (?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+){0,2}?) to (?P<y>[\w$€£.\-]+(?: [\w$€£.\-]+){0,3})"
 )
 
+# The old fact already says when its thing ends ("the trial expires on May 5", "the membership
+# runs until June"): a new fact saying it ended agrees with it.
+SCHEDULED_END = (
+    r"\b(?:expires?|ends?(?! in\b)|lapses?|runs? out)\b|\b(?:valid|good|runs?|lasts?) (?:until|till|through)\b|"
+    r"\bwill (?:end|expire|lapse|run out)\b|\b(?:set|due|scheduled) to (?:end|expire|lapse)\b"
+)
+
 # "used to drive a Honda; now drives a Tesla": what was (x) and what is now (y).
 USED_TO_NOW = (
     r"\busedto (?:\w+ )?(?:(?:a|an|the|his|her|their|my) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?)\s*[,;]?\s*"
