@@ -89,6 +89,7 @@ NOT_ACTED_ON = [
     ("User's rent is $2,000", "User's parking spot rent went up to $150"),
     ("User's car is a Civic", "User replaced the Civic's tires"),
     ("User's laptop is a MacBook Pro", "User upgraded the MacBook's RAM"),
+    ("User's plan is Pro", "User downgraded a teammate's seat from Pro to Basic"),
     # the old fact already said when it would end
     ("User's trial expires on May 5", "User's trial expired"),
     ("User's membership runs until June", "User's membership has lapsed"),

@@ -864,7 +864,16 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
 
 
 def _changed(pair: Pair) -> Decision | None:
+    """A change of the old value: what ends it, an explicit construction, a new state or value,
+    unless what changed is someone else's, another one, or a part of it."""
     old, new = pair.old, pair.new
+    someone_else = _someone_elses(old, new)
+    if someone_else:
+        return (
+            Verdict.NEW_FACT,
+            0.8,
+            f"what changed ('{someone_else}') is someone else's, not the old fact's",
+        )
     if pair.ending:
         term, phrase = pair.ending
         return (
@@ -872,40 +881,45 @@ def _changed(pair: Pair) -> Decision | None:
             0.95 if pair.relation == "same" else 0.9,
             f"the new fact ends what the old one states ('{phrase}' covers '{term}')",
         )
-    completed = _completion(old, new)
-    if completed:
-        return (Verdict.CONTRADICTS, 0.9, completed)
-    moved = _moved_elsewhere(old, new)
-    if moved:
-        return (Verdict.CONTRADICTS, 0.9, moved)
-    from_to = _from_old_value(old, new) or _used_to_now(old, new)
-    if from_to:
-        return (Verdict.CONTRADICTS, 0.92, from_to)
-    resumed = _resumed(old, new)
-    if resumed:
-        return (Verdict.CONTRADICTS, 0.9, resumed)
-    other = _ends_another_one(old, new) or _someone_elses(old, new) or _another_named_one(old, new)
-    if other:
-        return (
-            Verdict.NEW_FACT,
-            0.8,
-            f"what changed ('{other}') is another one, not the old fact's",
-        )
-    part = _part_of_old_one(old, new)
-    if part:
-        return (Verdict.SUPPLEMENTS, 0.75, f"about a part of what the old fact names ('{part}')")
-    episode = _EPISODE.search(new.text)
-    if episode and set(old.states) & set(new.states):
-        return (
-            Verdict.NEW_FACT,
-            0.75,
-            f"a state that held for a while ('{episode.group(0)}'), not the current one",
-        )
+    explicit = _explicit_change(old, new)
+    if explicit:
+        return (Verdict.CONTRADICTS, *explicit)
+    elsewhere = _changed_elsewhere(old, new)
+    if elsewhere:
+        return elsewhere
     transition = None if _ends_something_else(old, new) else _state_transition(old, new, pair.relation)
     if transition:
         confidence = 0.9 if pair.change or pair.relation == "same" else 0.86
         return (Verdict.CONTRADICTS, confidence, transition)
     return _value_conflict(old, new, pair.relation, pair.change)
+
+
+def _explicit_change(old: Fact, new: Fact) -> tuple[float, str] | None:
+    """A construction that names the old value as left: completed, moved away, 'from X to Y',
+    'used to X, now Y', a habit that ended and is back."""
+    completed = _completion(old, new) or _moved_elsewhere(old, new)
+    if completed:
+        return (0.9, completed)
+    from_to = _from_old_value(old, new) or _used_to_now(old, new)
+    if from_to:
+        return (0.92, from_to)
+    resumed = _resumed(old, new)
+    return (0.9, resumed) if resumed else None
+
+
+def _changed_elsewhere(old: Fact, new: Fact) -> Decision | None:
+    """Change words about another one of the kind, a part of the old thing, or a past episode."""
+    other = _ends_another_one(old, new) or _another_named_one(old, new)
+    if other:
+        return (Verdict.NEW_FACT, 0.8, f"what changed ('{other}') is another one, not the old fact's")
+    part = _part_of_old_one(old, new)
+    if part:
+        return (Verdict.SUPPLEMENTS, 0.75, f"about a part of what the old fact names ('{part}')")
+    episode = _EPISODE.search(new.text)
+    if episode and set(old.states) & set(new.states):
+        reason = f"a state that held for a while ('{episode.group(0)}'), not the current one"
+        return (Verdict.NEW_FACT, 0.75, reason)
+    return None
 
 
 def _unchanged(pair: Pair) -> Decision:
