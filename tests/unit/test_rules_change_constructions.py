@@ -117,3 +117,15 @@ def test_a_plan_named_as_a_thing_is_no_intention() -> None:
     assert verdict is Verdict.CONTRADICTS and confidence >= ACTION
     verdict, confidence, _ = judge_pair("User is on the Basic plan", "The user plans to upgrade")
     assert verdict is not Verdict.CONTRADICTS or confidence < ACTION
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User has a checking account at Wells Fargo", "User has a checking account at Schwab"),
+        ("User has a trip to Lisbon in May", "User has a trip to Kyoto in October"),
+    ],
+)
+def test_another_named_one_of_a_kind_is_a_new_fact(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert verdict is Verdict.NEW_FACT, (verdict, confidence, reason)

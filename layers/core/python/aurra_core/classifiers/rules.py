@@ -956,6 +956,14 @@ def _loosely_related(pair: Pair) -> Decision:
         # the same values, names and polarity in other words: most likely a restatement
         return (Verdict.DUPLICATE, 0.8, "the same values in other words; not sure enough to act")
     related = shared_wide - {"like", "prefer", "favorit"} - RESTATEMENT_STEMS  # not a shared "own"
+    shared_names = related & (evidence.proper_names(old) | evidence.proper_names(new))
+    if related & _KIND_NOUN_STEMS and not shared_names and _named_apart(old, new):
+        # "a savings account at Ally" / "... at Marcus", "a trip to Rome" / "a trip to Oslo"
+        return (
+            Verdict.NEW_FACT,
+            0.75,
+            f"another {sorted(related)[0]}, named differently: one alongside the other",
+        )
     if related:
         return (Verdict.SUPPLEMENTS, 0.65, f"related detail about '{sorted(related)[0]}' without a change")
     families_old = {lex.ATTRIBUTES[a]["family"] for a in old.attrs if a in lex.ATTRIBUTES}
@@ -1043,6 +1051,11 @@ def _past_state(old: Fact, new: Fact) -> re.Match[str] | None:
     ):
         return copula
     return None
+
+
+def _named_apart(old: Fact, new: Fact) -> bool:
+    """Each fact names something the other does not."""
+    return bool(evidence.proper_names(old) - new.term_set) and bool(evidence.proper_names(new) - old.term_set)
 
 
 def _generic_domain(old: Fact, new: Fact) -> bool:

@@ -59,7 +59,7 @@ INSTANCE_QUALIFIERS = frozenset(
 KIND_NOUNS = frozenset(
     """account accounts subscription subscriptions membership memberships plan plans card cards trial
     trials tier license licence key keys loan loans policy policies workspace workspaces profile
-    profiles login logins handle handles mailbox inbox addon twofactor seat seats""".split()
+    profiles login logins handle handles mailbox inbox addon twofactor seat seats trip trips""".split()
 )
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
 QUALIFIER_ADJECTIVES = frozenset(
