@@ -1054,8 +1054,11 @@ def _past_state(old: Fact, new: Fact) -> re.Match[str] | None:
 
 
 def _named_apart(old: Fact, new: Fact) -> bool:
-    """Each fact names something the other does not."""
-    return bool(evidence.proper_names(old) - new.term_set) and bool(evidence.proper_names(new) - old.term_set)
+    """Each fact names something the other does not (a bank, a city), one of them by a proper name."""
+    own_old = {term for term in _body(old) - new.term_set if "_" not in term}
+    own_new = {term for term in _body(new) - old.term_set if "_" not in term}
+    names = (evidence.proper_names(old) - new.term_set) | (evidence.proper_names(new) - old.term_set)
+    return bool(own_old and own_new and names)
 
 
 def _generic_domain(old: Fact, new: Fact) -> bool:
