@@ -1552,8 +1552,8 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     if values and values <= new.term_set and not _abandoned(new) & values and not role_changed:
         return (Verdict.SUPPLEMENTS, 0.75, "the old value is still stated")
     confidence, label = max(findings)
-    if relation == "describes":
-        return None
+    if relation == "describes" and not (marker and context.anchor):
+        return None  # "Tokyo flight was rebooked for March 5": a stated change of what both name
     if relation == "compatible":
         confidence = min(confidence, 0.9 if marker else 0.86)
     if confidence < 0.75:
@@ -1638,8 +1638,10 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     if kind in ("dayofmonth", "percent"):
         anchored = anchored and bool(context.shared_attrs)
     dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")
-    if dated and context.events_old != context.events_new and (context.events_old or context.events_new):
-        return False  # "renewal call on the 10th" is another event than the renewal
+    if dated and context.events_old != context.events_new and (context.events_new or not context.anchor):
+        # "renewal call on the 10th" is another event than the renewal; "rescheduled the dentist to
+        # May 12" names no other event than the dentist appointment
+        return False
     if (
         kind == "age"
         and evidence.names_missing(context.old, context.new)

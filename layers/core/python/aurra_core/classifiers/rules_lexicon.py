@@ -652,7 +652,7 @@ HEDGES = [
     r"\bsomeday\b",
     r"\beventually\b",
     r"\bmight\b",
-    r"\bshould\b",
+    r"\bshould\b(?!.*\bfromnowon\b)",  # "mail should go to ... from now on" is an instruction
     r"\bwondering\b",
     r"\basked (?:about|whether|if)\b",
     r"\basked for (?:a |an |some )?(?:quote|pricing|demo|info\w*|trial|discount|refund|estimate|details|proposal)\b",
@@ -695,7 +695,7 @@ HISTORICAL = [
     r"\bbetween year_\d{4} and year_\d{4}\b",
     r"\bbefore year_\d{4}\b",
     r"(?<!valid )(?<!good )(?<!runs )(?<!expires )\buntil year_\d{4}\b(?! \w+ (?:will|is))",
-    r"\bback in\b",
+    r"\bback in (?:the (?:day|days|\w+s)|year_\d+|month_\d+|\d{4}|college|school|high school|university)\b",  # not "is back in Leeds"
     r"\byears ago\b",
     r"\bas a (?:kid|child|teen|teenager|student)\b",
     r"\b(?:all )?(?:through|during|throughout|in) (?:college|high school|university|uni|grad school|school)\b",
@@ -801,7 +801,7 @@ ENDING = [
     r"left the team|moved on|was let go|was laid off|was fired)\b",
     r"\bdropped (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bditched (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
-    r"\bcancel(?:l)?ed (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:cancel(?:l)?ed|called off) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"\bsold (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"\b(?:has |have )?left (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[A-Za-z][\w\s\-\.&]+)",
     r"\bmoved (?:away )?(?:out of|away from|from) (?P<x>[\w\s\-\.]+)",
@@ -856,7 +856,7 @@ OLD_NEGATIVE = [
     r"\bintolerant\b",
     r"\bgave up\b",
     r"\bsold\b",
-    r"\bleft\b",
+    r"\bleft\b(?! on| over| to pay| in the)",  # "$18,000 left on the loan" is what remains
     r"\bdisabled\b",
     r"\boff\b",
 ]
@@ -1601,7 +1601,7 @@ PAST_PERIOD = [
     r"(?<!valid )(?<!good )(?<!runs )(?<!expires )\b(?:until|till|before) year_\d{4}\b",
     r"\b(?:was|were|did|had|lived|worked|owned|studied|attended|used|drove|played|taught|managed|led) "
     r"(?:[\w']+ ){0,6}?in year_\d{4}\b",
-    r"\bback in\b",
+    r"\bback in (?:the (?:day|days|\w+s)|year_\d+|month_\d+|\d{4}|college|school|high school|university)\b",  # not "is back in Leeds"
     r"\byears ago\b",
     r"\bpreviously\b",
     r"\bformerly\b",
@@ -1645,7 +1645,7 @@ CURRENT_OR_CHANGED = (
     r"\b(?:now|nowadays|anymore|nolonger|fromnowon|instead|switch\w*|mov(?:ed|es|ing|e)|relocat\w*|changed|changes|changing|change (?:to|from|of|in)|"
     r"replac\w*|upgrad\w*|downgrad\w*|migrat\w*|transferr\w*|promoted|renamed?|went (?:up|down)|raised|lowered|"
     r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|delayed|"
-    r"brought forward|slipped|slid|shifted|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
+    r"brought forward|slipped|slid|shifted|re-?booked|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
     r"new|joined|correction|actually|updated?|converted|since|starting|as of|effective|raise|welcomed|signed|"
     r"from (?:date|month|weekday|now|today|next)_?\w*)\b"
 )
