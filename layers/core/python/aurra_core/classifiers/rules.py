@@ -1326,7 +1326,8 @@ def _used_to_now(old: Fact, new: Fact) -> str | None:
     if not match:
         return None
     was = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS
-    now = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS - _LOW_INFO_STEMS
+    now_phrase = re.sub(r"^(?:on|in|at|with|using|a|an|the) ", "", match.group("y"))  # "is now on Pro"
+    now = set(_terms(_cut(now_phrase, 4))) - _FRAME_STEMS - _LOW_INFO_STEMS
     if was and was <= old.term_set and now - old.term_set and not now & was:
         return f"the old value ({_quote(was)}) is what used to be; now it is {_quote(now - old.term_set)}"
     return None

@@ -1518,7 +1518,14 @@ CHANGE_EVIDENCE = [
     r"\b(?:is|are|was|were|am)\s+actually\b|\bactually\s+(?:is|are|was|were)\b|\bturns? out\b|\bturned out\b",
     r"\b(?:is|are|am|was|were) (?:\w+ )?(?:done|finished|through) with\b",
     r"\blost (?:(?:his|her|their|my|the|a|an) )?(?:job|position|role)\b",
-    r"\b(?:was|were|got|been|put) onhold\b",  # "was paused", "was put on hold"
+    r"\b(?:was|were|got|been|put) onhold\b|\bonhold (?:the|their|his|her|my|our|its)\b",  # "paused", "put on hold"
+    r"\bchurned\b|\bdeleted\b|\brenewed\b|\bshipped\b|\blaunched\b|\bwent live\b|\bwas released\b",
+    r"\b(?:come|came) around to\b|\bwould rather (?:\w+ ){1,5}?than\b",
+    r"\b(?:had|gave birth to) (?:a|an|their|her|his) (?:\w+ )?(?:baby|child|son|daughter|kid)\b",
+    r"\bstarted (?:ordinal_\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) "
+    r"grade\b|\bstarted (?:kindergarten|preschool|(?:high|middle|grad) school|college|university)\b",
+    r"\bgot a new (?:phone )?(?:number|email|e-mail|address|username|handle)\b",
+    r"\b(?:previously|formerly)\b.*\bnow\b",
     r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
@@ -1800,7 +1807,7 @@ SCHEDULED_END = (
 
 # "used to drive a Honda; now drives a Tesla": what was (x) and what is now (y).
 USED_TO_NOW = (
-    r"\busedto (?:\w+ )?(?:(?:a|an|the|his|her|their|my) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?)\s*[,;]?\s*"
+    r"\b(?:usedto|(?:was|were) (?:previously|formerly)|previously|formerly) (?:\w+ )?(?:(?:a|an|the|his|her|their|my) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?)\s*[,;]?\s*"
     r"(?:but |and )?(?:\w+ )?now (?P<y>[\w\-\. ]+)"
 )
 
