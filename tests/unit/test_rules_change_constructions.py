@@ -42,6 +42,17 @@ ACTED_ON = [
     ("The marketing site is on hold", "The designers restarted the marketing site; it's underway again"),
     ("As of March, Initech has 20 seats", "As of August, Initech has 26 seats"),
     ("Initech has 20 seats as of 2025", "As of this quarter Initech has 26 seats"),
+    ("User is on the Team plan", "User was previously on the Team plan and is now on Pro"),
+    (
+        "User likes dark chocolate bars",
+        "User can't stand dark chocolate anymore and eats only milk chocolate",
+    ),
+    ("User has a Mastodon account", "User deleted their Mastodon account"),
+    ("Contoso is a paying customer", "Contoso churned in the spring"),
+    ("User is going to Porto in June", "User called off the Porto trip"),
+    ("User's dentist appointment is June 3 at 10 am", "User rescheduled the dentist to June 10"),
+    ("User owes $9,000 left on their car loan", "User paid off the car loan"),
+    ("User lives in Glasgow", "User doesn't live in Glasgow anymore; they're back in Dundee"),
 ]
 
 # Change-like words about another one, someone else, somewhere else, or a change that did not
@@ -90,6 +101,7 @@ NOT_ACTED_ON = [
     ("User's car is a Civic", "User replaced the Civic's tires"),
     ("User's laptop is a MacBook Pro", "User upgraded the MacBook's RAM"),
     ("User's plan is Pro", "User downgraded a teammate's seat from Pro to Basic"),
+    ("User likes movies", "User dislikes horror movies"),
     # the old fact already said when it would end
     ("User's trial expires on May 5", "User's trial expired"),
     ("User's membership runs until June", "User's membership has lapsed"),

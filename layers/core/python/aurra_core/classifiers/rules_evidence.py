@@ -281,7 +281,22 @@ def preference_flip(old: Fact, new: Fact) -> str | None:
         thing_b = content(b) - lex.DISLIKING
         if thing_a and thing_a == thing_b:
             return f"likes and dislikes the same {' '.join(sorted(thing_a))}"
+        liked, disliked = _object_of(a), _object_of(b)
+        if disliked and liked and disliked <= liked:
+            # "likes dark roast coffee" / "can't stand dark roast anymore and only buys light roasts"
+            return f"dislikes {' '.join(sorted(disliked))}, which covers what was liked"
     return None
+
+
+_PREFERENCE_OBJECT = re.compile(lex.PREFERENCE_OBJECT)
+
+
+def _object_of(fact: Fact) -> set[str]:
+    """The content terms of what a like or a dislike is about, up to where its clause goes on."""
+    match = _PREFERENCE_OBJECT.search(fact.text)
+    if not match:
+        return set()
+    return {term for token in tokenize(match.group("o")) for term in canon(token)} - lex.STOPWORDS - _LOW_INFO
 
 
 _BOUNDARY = re.compile(lex.PHRASE_BOUNDARY)

@@ -1823,6 +1823,11 @@ PREFERRED_OVER = (
     r"(?:over|rather than|instead of) (?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
 )
 
+# What a like or a dislike is about (o), up to where its clause goes on.
+PREFERENCE_OBJECT = (
+    r"\b(?:likes?|loves?|enjoys?|hates?|dislikes?)\s+(?P<o>[\w\-]+(?: [\w\-]+){0,3}?)"
+    r"(?=\s(?:anymore|now|and|but|because|since|so|these|nowadays|any)\b|\s*[,;.]|$)"
+)
 # What a fact says its subject chooses: "prefers X", "likes X", "favorite genre is X".
 PREFERS = (
     r"\b(?:prefers?|likes?|loves?|chose|chooses|picked|picks|favou?rite(?: \w+)?(?: is| are|:)) "
