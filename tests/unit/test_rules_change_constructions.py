@@ -27,7 +27,7 @@ ACTED_ON = [
     ("User drives a Honda", "User used to drive a Honda; now drives a Tesla"),
     ("User lives in Denver", "User used to live in Denver, now lives in Boulder"),
     ("User prefers window seats", "User prefers aisle seats over window seats"),
-    ("User eats meat every day", "User does not eat meat"),
+    ("User eats meat every day", "User has not eaten meat since the spring"),
     ("User doesn't have a car", "User bought a car"),
     ("User has no pets", "User adopted a cat"),
     ("User's birthday is May 3", "User's birthday is actually May 5"),

@@ -1522,9 +1522,6 @@ CHANGE_EVIDENCE = [
     r"\bchurned\b|\bdeleted\b|\brenewed\b|\bshipped\b|\blaunched\b|\bwent live\b|\bwas released\b",
     r"\b(?:come|came) around to\b|\bwould rather (?:\w+ ){1,5}?than\b",
     r"\b(?:had|gave birth to) (?:a|an|their|her|his) (?:\w+ )?(?:baby|child|son|daughter|kid)\b",
-    r"\bstarted (?:ordinal_\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) "
-    r"grade\b|\bstarted (?:kindergarten|preschool|(?:high|middle|grad) school|college|university)\b",
-    r"\bgot a new (?:phone )?(?:number|email|e-mail|address|username|handle)\b",
     r"\b(?:previously|formerly)\b.*\bnow\b",
     r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
