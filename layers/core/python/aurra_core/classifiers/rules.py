@@ -770,9 +770,7 @@ def _quote(terms: set[str]) -> str:
     return " ".join(sorted(terms))
 
 
-_NOUN_PLAN = re.compile(
-    r"\b(?:the|a|an|their|his|her|my|our|its|this|that)(?: (?!user|customer|client|team|company)\w+)? plans? (?:to|on)\b"
-)
+_NOUN_PLAN = re.compile(lex.NOUN_PLAN)
 
 
 def _hedge(text: str) -> re.Match[str] | None:
@@ -1156,7 +1154,7 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
     old_values = _expand(_body(old) | set(old.subject.key))
     for pattern in _ENDING:
         for match in pattern.finditer(new.text):
-            phrase = re.split(r" (?:to|into|for) ", _cut(match.group("x"), 4))[0]  # "from X to Y": X
+            phrase = _TO_WHAT.split(_cut(match.group("x"), 4))[0]  # "from X to Y": X
             if _THE_OLD_ONE.search(phrase):
                 continue  # "the old address has been closed": the old fact's own value
             terms = set(_terms(phrase)) - _FRAME_STEMS
@@ -1172,8 +1170,9 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
     return None
 
 
-_ABOUT = re.compile(r" (?:about|regarding|concerning|related to|linked to|tied to) ")
-_THE_OLD_ONE = re.compile(r"\b(?:old|previous|former|prior)\b")
+_ABOUT = re.compile(lex.ABOUT)
+_THE_OLD_ONE = re.compile(lex.THE_OLD_ONE)
+_TO_WHAT = re.compile(lex.TO_WHAT)
 
 
 def _possessed(clause: str, match: re.Match[str]) -> bool:
@@ -1186,9 +1185,7 @@ def _possessed(clause: str, match: re.Match[str]) -> bool:
     )
 
 
-_SCOPE = re.compile(
-    r"^\s*(?:on|at|for|with|in|from) (?:(?:his|her|their|my|the|a|an|its|our) )?([\w\-\.]+(?: [\w\-\.]+)?)"
-)
+_SCOPE = re.compile(lex.SCOPE)
 
 
 def _scoped_elsewhere(ended: str, phrase: str, old: Fact) -> str | None:
@@ -1316,6 +1313,7 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
 
 
 _USED_TO_NOW = re.compile(lex.USED_TO_NOW)
+_LEAD_WORD = re.compile(lex.LEAD_WORD)
 _SCHEDULED_END = re.compile(lex.SCHEDULED_END)
 
 
@@ -1326,7 +1324,7 @@ def _used_to_now(old: Fact, new: Fact) -> str | None:
     if not match:
         return None
     was = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS
-    now_phrase = re.sub(r"^(?:on|in|at|with|using|a|an|the) ", "", match.group("y"))  # "is now on Pro"
+    now_phrase = _LEAD_WORD.sub("", match.group("y"))  # "is now on Pro"
     now = set(_terms(_cut(now_phrase, 4))) - _FRAME_STEMS - _LOW_INFO_STEMS
     if was and was <= old.term_set and now - old.term_set and not now & was:
         return f"the old value ({_quote(was)}) is what used to be; now it is {_quote(now - old.term_set)}"

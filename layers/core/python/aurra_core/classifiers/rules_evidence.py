@@ -61,13 +61,14 @@ _LEFT_VALUE = re.compile(lex.LEFT_VALUE)
 
 _NOT_REALIZED_BEFORE = re.compile(lex.NOT_REALIZED_BEFORE)
 _FUTURE_TIME = re.compile(lex.FUTURE_TIME)
+_PROGRESSIVE = re.compile(r"ing\b")
 
 
 def _not_realized(text: str, match: re.Match[str]) -> bool:
     """'was never suspended', 'will be cancelled on June 1': the change is denied or only expected."""
     if match.group(0).strip() in lex.NEGATING_EVIDENCE:
         return False
-    if re.search(r"ing\b", match.group(0)) and _FUTURE_TIME.search(text):
+    if _PROGRESSIVE.search(match.group(0)) and _FUTURE_TIME.search(text):
         return True  # "is moving to Denver next year"
     before = " ".join(text[: match.start()].split()[-3:])
     return bool(_NOT_REALIZED_BEFORE.search(before))

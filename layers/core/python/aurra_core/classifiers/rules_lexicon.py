@@ -1802,6 +1802,21 @@ SCHEDULED_END = (
     r"\bwill (?:end|expire|lapse|run out)\b|\b(?:set|due|scheduled) to (?:end|expire|lapse)\b"
 )
 
+# "the Basic plan to Pro": "plan to" after a determiner names a plan, it is no intention.
+NOUN_PLAN = r"\b(?:the|a|an|their|his|her|my|our|its|this|that)(?: (?!user|customer|client|team|company)\w+)? plans? (?:to|on)\b"
+# Where a thing ended: "turned off 2FA on Twitter" (the words after what ended).
+SCOPE = (
+    r"^\s*(?:on|at|for|with|in|from) (?:(?:his|her|their|my|the|a|an|its|our) )?([\w\-\.]+(?: [\w\-\.]+)?)"
+)
+# What a phrase is about, not what it is: "the ticket about the account".
+ABOUT = r" (?:about|regarding|concerning|related to|linked to|tied to) "
+# Qualifiers that point at the old fact's own thing: "the old address has been closed".
+THE_OLD_ONE = r"\b(?:old|previous|former|prior)\b"
+# Where "from X to Y" goes on to Y.
+TO_WHAT = r" (?:to|into|for) "
+# A preposition or article before a value: "is now on Pro".
+LEAD_WORD = r"^(?:on|in|at|with|using|a|an|the) "
+
 # "used to drive a Honda; now drives a Tesla": what was (x) and what is now (y).
 USED_TO_NOW = (
     r"\b(?:usedto|(?:was|were) (?:previously|formerly)|previously|formerly) (?:\w+ )?(?:(?:a|an|the|his|her|their|my) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?)\s*[,;]?\s*"
