@@ -325,6 +325,18 @@ def main() -> int:
         f"{' --no-tenant-indexes' if args.no_tenant_indexes else ''}, sections "
         f"{', '.join(args.only)}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     )
+    from aurra_core.config import get_config
+
+    # The index settings the stores are built and searched with (AURRA_TENANT_INDEX_M etc.
+    # in the environment override them, as in the service).
+    config = get_config()
+    index_settings = {
+        "tenant_index_m": config.tenant_index_m,
+        "tenant_index_ef_construction": config.tenant_index_ef_construction,
+        "tenant_index_limit": config.tenant_index_limit,
+        "candidate_ef_search": config.candidate_ef_search,
+    }
+    log("index settings: " + ", ".join(f"{k} {v}" for k, v in index_settings.items()))
     cluster = Cluster(shared_buffers=args.shared_buffers)
     results: dict = {
         "profile": args.profile,
@@ -332,6 +344,7 @@ def main() -> int:
         "settings": p,
         "sections": args.only,
         "tenant_indexes": not args.no_tenant_indexes,
+        "index_settings": index_settings,
         "started_at": datetime.now(UTC).isoformat(),
         "stores": [],
         "write": [],
