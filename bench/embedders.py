@@ -269,7 +269,7 @@ def pair_similarity(floors: list[float]) -> dict:
     pairs = pairs_from_cases()
     out = {}
     for name, embedder in (("lexical", LexicalEmbedder(384)), ("minilm", MiniLMEmbedder())):
-        sims = [float(np.dot(embedder.embed(a), embedder.embed(b))) for a, b in pairs]
+        sims = [float(np.dot(embedder.embed(a).to_numpy(), embedder.embed(b).to_numpy())) for a, b in pairs]
         out[name] = {
             "pairs": len(sims),
             "p5": pct(sims, 5),

@@ -18,7 +18,6 @@ from aurra_core.api import (
 from aurra_core.models import History, Memory, MemoryListQuery, MemoryPage, PointInTime
 from aurra_core.observability import tracer
 
-service.load_embedding()
 app = create_app()
 
 

@@ -11,7 +11,6 @@ from aurra_core.api import IdempotencyKey, create_app, current_caller, documente
 from aurra_core.models import SupersedeRequest, SupersedeResult
 from aurra_core.observability import tracer
 
-service.load_embedding()
 app = create_app()
 
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
+from pgvector import Vector
 from vectors import DIM, near, unit
 
 from aurra_core import queries, store
@@ -29,8 +30,8 @@ class QueryEmbedder:
     def __init__(self, vector: np.ndarray) -> None:
         self.vector = vector
 
-    def embed(self, text: str) -> np.ndarray:
-        return self.vector
+    def embed(self, text: str) -> Vector:
+        return Vector(self.vector)
 
 
 def put(

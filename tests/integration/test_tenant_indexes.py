@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 import psycopg
 import pytest
+from pgvector import Vector
 from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
 
@@ -226,14 +227,14 @@ def test_a_build_that_would_outlast_the_function_stops_at_the_statement_timeout(
     assert [b["tenant_id"] for b in report.built] == [str(big)]
 
 
-def unit_vectors(count: int, seed: int) -> list[np.ndarray]:
+def unit_vectors(count: int, seed: int) -> list[Vector]:
     rng = np.random.default_rng(seed)
     vectors = rng.standard_normal((count, DIM)).astype(np.float32)
-    return [v / np.linalg.norm(v) for v in vectors]
+    return [Vector(v / np.linalg.norm(v)) for v in vectors]
 
 
 def candidates(
-    database: Database, tenant: uuid.UUID, q: np.ndarray, strategy: str = "auto"
+    database: Database, tenant: uuid.UUID, q: Vector, strategy: str = "auto"
 ) -> tuple[list, str]:
     """The candidate search's top 3 for the tenant, as the service runs it, and the plan of its
     vector query (planned again as it was: a one-off plan, the tenant id a constant)."""
@@ -256,7 +257,7 @@ def candidates(
     return found, plan
 
 
-def write(database: Database, url: str, tenant: uuid.UUID, vector: np.ndarray) -> bool:
+def write(database: Database, url: str, tenant: uuid.UUID, vector: Vector) -> bool:
     """A memory written through the service's own insert, as the service role; whether it went
     into the shared index."""
     now = datetime.now(UTC)

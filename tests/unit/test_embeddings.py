@@ -1,20 +1,95 @@
+import itertools
+import json
+import subprocess
+import sys
+import zlib
+
 import numpy as np
+import pytest
+from pgvector import Vector
 
 from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.text import content_terms
 
 
 def test_unit_length_and_deterministic():
     e = LexicalEmbedder(384)
     a, b = e.embed("alice uses Vim"), e.embed("alice uses Vim")
-    assert a.shape == (384,) and a.dtype == np.float32
-    assert np.allclose(np.linalg.norm(a), 1.0)
-    assert np.array_equal(a, b)
-    assert np.allclose(np.linalg.norm(e.embed("the a of")), 1.0)  # only stopwords still gives a unit vector
+    assert isinstance(a, Vector) and a.dimensions() == 384 and a.to_numpy().dtype == np.float32
+    assert np.allclose(np.linalg.norm(a.to_numpy()), 1.0)
+    assert a == b
+    assert np.allclose(
+        np.linalg.norm(e.embed("the a of").to_numpy()), 1.0
+    )  # only stopwords still gives a unit vector
 
 
 def test_related_facts_are_closer_than_unrelated_ones():
     e = LexicalEmbedder(384)
-    old = e.embed("alice uses Vim as her editor")
-    related = e.embed("alice switched her editor to Emacs")
-    unrelated = e.embed("bob's flight to Lisbon leaves on Friday")
+    old = e.embed("alice uses Vim as her editor").to_numpy()
+    related = e.embed("alice switched her editor to Emacs").to_numpy()
+    unrelated = e.embed("bob's flight to Lisbon leaves on Friday").to_numpy()
     assert float(old @ related) > float(old @ unrelated) + 0.2
+
+
+def _in_numpy_float32(dim: int, text: str) -> np.ndarray:
+    """The same features, summed, normed and divided in numpy's float32 arithmetic."""
+    vec = np.zeros(dim, dtype=np.float32)
+
+    def add(feature: str, weight: float) -> None:
+        h = zlib.crc32(feature.encode())
+        vec[h % dim] += weight if (h >> 31) & 1 else -weight
+
+    terms = content_terms(text)
+    for term in terms:
+        add("w:" + term, 1.0)
+        padded = f"<{term}>"
+        for i in range(len(padded) - 2):
+            add("c:" + padded[i : i + 3], 0.25)
+    for a, b in itertools.pairwise(terms):
+        add(f"b:{a} {b}", 0.5)
+    norm = float(np.linalg.norm(vec))
+    if norm == 0.0:
+        vec[0] = 1.0
+        return vec
+    return vec / norm
+
+
+@pytest.mark.parametrize("dim", [384, 256, 1024])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alice uses Vim as her editor",
+        "Priya moved from Berlin to Lisbon in March 2026; her lease starts on the 1st.",
+        "the a of",
+        "",
+        "Kenji's favourite café is Café Zürich — he orders a flat white, never an espresso.",
+        " ".join(f"word{i}" for i in range(600)),
+    ],
+    ids=lambda t: t[:20] if isinstance(t, str) else t,
+)
+def test_the_same_bits_as_float32_arithmetic(dim, text):
+    # Stored vectors keep comparing as they did when the embedder computed in numpy.
+    assert LexicalEmbedder(dim).embed(text).to_numpy().tobytes() == _in_numpy_float32(dim, text).tobytes()
+
+
+def test_embedding_loads_no_numpy():
+    # write, query and supersede embed on every request: numpy would cost each cold start ~80 ms.
+    code = """
+import io, json, sys
+from botocore.response import StreamingBody
+from aurra_core.embeddings import BedrockTitanEmbedder, LexicalEmbedder
+
+class Bedrock:
+    def invoke_model(self, **kwargs):
+        body = json.dumps({"embedding": [0.6, 0.8] + [0.0] * 254}).encode()
+        return {"body": StreamingBody(io.BytesIO(body), len(body))}
+
+lexical = LexicalEmbedder(384).embed("alice uses Vim")
+titan = BedrockTitanEmbedder(256, client=Bedrock()).embed("alice uses Vim")
+print(json.dumps([lexical.dimensions(), titan.to_list()[:2], "numpy" in sys.modules]))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    dims, first, numpy_loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert dims == 384 and first == pytest.approx([0.6, 0.8]) and numpy_loaded is False

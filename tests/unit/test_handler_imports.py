@@ -1,9 +1,9 @@
 """What each function loads at its start, which every cold start of it pays: the heavy parts of
 the layer only in the functions whose requests use them.
 
-- numpy (the embedders' vector math): the functions that embed on most requests (write: every
-  fact; supersede: the new content; query: the search text) load it at their start, so their
-  first request does not; the others never embed and never load it.
+- numpy: none of them (an embedding is a pgvector `Vector`, not a numpy array; nothing but
+  the local MiniLM embedder computes in numpy, and tests/unit/test_embeddings.py checks that
+  embedding with the other two does not load it).
 - the write pipeline and the text analysis it uses: the write function alone (the local
   embedder's use of the text analysis waits for its first embedding: in AWS, Titan embeds).
 - Powertools' event handler (the REST resolver and its OpenAPI validation): the functions
@@ -24,7 +24,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = sorted(p.parent.name for p in (ROOT / "functions").glob("*/handler.py"))
-EMBEDDING = {"write", "query", "supersede"}
 ROUTES = {"write", "query", "settings", "supersede", "audit"}
 WATCHED = ("numpy", "aurra_core.text", "aurra_core.write_pipeline", "aws_lambda_powertools.event_handler")
 
@@ -60,8 +59,6 @@ def test_every_handler_is_covered() -> None:
 def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
     loaded = _loaded_at_import(handler)
     expected = set()
-    if handler in EMBEDDING:
-        expected.add("numpy")
     if handler == "write":
         expected |= {"aurra_core.write_pipeline", "aurra_core.text"}
     if handler in ROUTES:

@@ -1,35 +1,32 @@
 """Embedders: one small protocol, a local offline one and Amazon Titan on Bedrock.
 
-What embedding needs is imported when the first text is embedded, not with this module, which
-every function imports through the service: numpy (the functions that never embed, such as
-settings, audit and the authorizer, never load it; the ones that embed on most requests load
-it at their start, `load_vector_math`), and the local embedder's text analysis (which the
-functions in AWS, embedding with Titan, never need).
+An embedding is a pgvector `Vector` (float32, as the `vector` column stores it), which the
+database adapters bind as it is and which needs no numpy: the functions that embed on every
+request (write, query, supersede) would otherwise load numpy at each cold start, about 80 ms
+of CPU, for one vector per request that nothing but the database does arithmetic on. The
+local embedder's text analysis is imported at its first embedding (the functions in AWS embed
+with Titan and never need it); MiniLM, local only, computes in numpy and loads it when used.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import zlib
+from array import array
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
+
+from pgvector import Vector
 
 from aurra_core.config import ServiceConfig, get_config
-
-if TYPE_CHECKING:
-    import numpy as np
-
-
-def load_vector_math() -> None:
-    """Import numpy now rather than in the first `embed` (about 60 ms of a cold start)."""
-    import numpy  # noqa: F401
 
 
 class Embedder(Protocol):
     dim: int
 
-    def embed(self, text: str) -> np.ndarray:
+    def embed(self, text: str) -> Vector:
         """A unit-length float32 vector of `dim` dimensions."""
         ...
 
@@ -46,16 +43,17 @@ class LexicalEmbedder:
     def __init__(self, dim: int) -> None:
         self.dim = dim
 
-    def _add(self, vec: np.ndarray, feature: str, weight: float) -> None:
+    def _add(self, vec: array[float], feature: str, weight: float) -> None:
         h = zlib.crc32(feature.encode())
         vec[h % self.dim] += weight if (h >> 31) & 1 else -weight
 
-    def embed(self, text: str) -> np.ndarray:
-        import numpy as np
-
+    def embed(self, text: str) -> Vector:
         from aurra_core.text import content_terms
 
-        vec = np.zeros(self.dim, dtype=np.float32)
+        # float32 throughout, as numpy computed it before: every component is a multiple of
+        # 0.25, so the sum of squares is exact and the norm and the quotients round exactly
+        # as float32 arithmetic rounds them (the same bits, checked in tests/unit).
+        vec = array("f", bytes(4 * self.dim))
         terms = content_terms(text)
         for term in terms:
             self._add(vec, "w:" + term, 1.0)
@@ -64,11 +62,11 @@ class LexicalEmbedder:
                 self._add(vec, "c:" + padded[i : i + 3], 0.25)
         for a, b in itertools.pairwise(terms):
             self._add(vec, f"b:{a} {b}", 0.5)
-        norm = float(np.linalg.norm(vec))
+        norm = array("f", [math.sqrt(math.fsum(x * x for x in vec))])[0]
         if norm == 0.0:
             vec[0] = 1.0
-            return vec
-        return vec / norm
+            return Vector(vec.tolist())
+        return Vector([x / norm for x in vec])
 
 
 class BedrockTitanEmbedder:
@@ -89,7 +87,7 @@ class BedrockTitanEmbedder:
             self._client = boto3.client("bedrock-runtime")
         return self._client
 
-    def embed(self, text: str) -> np.ndarray:
+    def embed(self, text: str) -> Vector:
         response = self._bedrock().invoke_model(
             modelId=self.name,
             contentType="application/json",
@@ -97,9 +95,7 @@ class BedrockTitanEmbedder:
             body=json.dumps({"inputText": text, "dimensions": self.dim, "normalize": True}),
         )
         payload = json.loads(response["body"].read())
-        import numpy as np
-
-        return np.asarray(payload["embedding"], dtype=np.float32)
+        return Vector(payload["embedding"])
 
 
 def create_embedder(config: ServiceConfig) -> Embedder:

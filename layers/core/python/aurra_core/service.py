@@ -12,7 +12,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import embeddings, key_check, keys, queries, supersession
+from aurra_core import key_check, keys, queries, supersession
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
 from aurra_core.embeddings import get_embedder
@@ -48,22 +48,13 @@ Result = TypeVar("Result", bound=BaseModel)
 
 # What a function imports at its start, every cold start of it pays. The write path (the write
 # pipeline, the fact extractors, the text analysis they share) is imported by `write_memory`,
-# and the vector math by the first embedding, so that the functions that never write or embed
-# never load them; the ones that do load them at their start with these two, so that their
-# first request does not pay for the imports.
+# so that the functions that never write never load it; the write function loads it at its
+# start with this, so that its first request does not pay for the imports.
 
 
 def load_write_path() -> None:
     """Import everything a write uses (the write function calls this at its start)."""
     from aurra_core import write_pipeline  # noqa: F401
-
-    embeddings.load_vector_math()
-
-
-def load_embedding() -> None:
-    """Import the vector math of embeddings (supersede embeds the new content on every request,
-    query the search text: both call this at their start)."""
-    embeddings.load_vector_math()
 
 
 def _once(

@@ -44,7 +44,7 @@ from aurra_core.models import (
 )
 
 if TYPE_CHECKING:
-    import numpy as np
+    from pgvector import Vector
 
 _MEMORY_COLUMNS = (
     "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "
@@ -174,7 +174,7 @@ def insert_version(
     content: str,
     topic: str,
     metadata: dict[str, Any],
-    embedding: np.ndarray,
+    embedding: Vector,
     valid_from: datetime,
     valid_to: datetime | None,
     superseded_by: UUID | None,
@@ -363,7 +363,7 @@ def count_current(
 def find_candidates(
     conn: psycopg.Connection,
     tenant_id: UUID,
-    embedding: np.ndarray,
+    embedding: Vector,
     *,
     scope: Scope,
     excluded_topics: list[str],
@@ -473,7 +473,7 @@ class RankedMemory:
 def fused_ranking(
     conn: psycopg.Connection,
     tenant_id: UUID,
-    embedding: np.ndarray,
+    embedding: Vector,
     text: str,
     where: str,
     where_params: dict[str, Any],
@@ -583,7 +583,7 @@ def _vector_strategy(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) ->
 def _vector_list(
     conn: psycopg.Connection,
     tenant_id: UUID,
-    embedding: np.ndarray,
+    embedding: Vector,
     where: str,
     where_params: dict[str, Any],
     limit: int,
@@ -605,7 +605,7 @@ def _vector_list(
         # predicate, repeated here, lets the planner use it). A tenant being moved between
         # them is read exactly, below.
         if route == "own":
-            key = tenant_indexes.indexed_expression(len(embedding))
+            key = tenant_indexes.indexed_expression(embedding.dimensions())
         else:
             key = "embedding"
             where = f"{where} AND {tenant_indexes.SHARED_INDEX_PREDICATE}"
@@ -626,7 +626,7 @@ def _vector_list(
 
 def _word_list(
     conn: psycopg.Connection,
-    embedding: np.ndarray,
+    embedding: Vector,
     text: str,
     where: str,
     where_params: dict[str, Any],
@@ -748,7 +748,7 @@ def select_memories(
 def search_memories(
     conn: psycopg.Connection,
     tenant_id: UUID,
-    query_embedding: np.ndarray,
+    query_embedding: Vector,
     query_text: str,
     *,
     known_at: datetime,

@@ -62,7 +62,7 @@ from aurra_core.sensitive_topics import fact_topic
 from aurra_core.text import fold
 
 if TYPE_CHECKING:
-    import numpy as np
+    from pgvector import Vector
 
 # Facts of one messages write prepared at once (each holds a pooled connection while it searches).
 PARALLEL_FACTS = 3
@@ -114,7 +114,7 @@ class PreparedFact:
     """A fact with everything decided outside the transaction."""
 
     fact: Fact
-    embedding: np.ndarray
+    embedding: Vector
     outcome: AutoSupersedeResult
     chosen: ClassifierVerdict | None = None
     act: bool = False
