@@ -42,6 +42,14 @@ NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit")
 DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 
 
+class Model(BaseModel):
+    """The base of every model here: its validator and serializer are built on first use, not
+    at import. Each function uses a few of these models; building all of them at import cost
+    every cold start 10-15 ms of CPU (BENCHMARKS.md, "Cold start")."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 def format_timestamp(value: datetime) -> str:
     """RFC 3339 in UTC with a Z, full microsecond precision so it round-trips into `known_at`."""
     return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
@@ -180,7 +188,7 @@ def _validate_content(value: str) -> str:
 Content = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_CONTENT_CHARS, pattern=r"\S")]
 
 
-class NewMemory(BaseModel):
+class NewMemory(Model):
     """The fact part of a write: shared by POST /memories and the content form of supersede."""
 
     model_config = ConfigDict(extra="forbid")
@@ -212,7 +220,7 @@ def _validate_message_content(value: str) -> str:
     return _storable_text(value, "content")
 
 
-class Message(BaseModel):
+class Message(Model):
     """One turn of a conversation. Its content is untrusted data, never an instruction."""
 
     model_config = ConfigDict(extra="forbid")
@@ -227,7 +235,7 @@ class Message(BaseModel):
 Messages = Annotated[list[Message], Field(min_length=1, max_length=MAX_MESSAGES)]
 
 
-class MessagesWriteRequest(BaseModel):
+class MessagesWriteRequest(Model):
     """A conversation to extract facts from (the `messages` form of POST /memories). `topic`,
     when given, stands for every fact; otherwise each fact gets the extractor's topic, checked
     by the deterministic topic gate."""
@@ -249,7 +257,7 @@ class MessagesWriteRequest(BaseModel):
         return Scope(self.user_id, self.agent_id)
 
 
-class WriteBody(BaseModel):
+class WriteBody(Model):
     """The body of POST /agent/memories: exactly one of `content` (one fact) and `messages` (a
     conversation to extract facts from)."""
 
@@ -286,7 +294,7 @@ class WriteBody(BaseModel):
         return WriteRequest.model_validate(fields)
 
 
-class SupersedeRequest(BaseModel):
+class SupersedeRequest(Model):
     """Either a new fact (content, topic, valid_from, metadata) or a link to an existing memory."""
 
     model_config = ConfigDict(extra="forbid")
@@ -313,7 +321,7 @@ class SupersedeRequest(BaseModel):
         )
 
 
-class SettingsPatch(BaseModel):
+class SettingsPatch(Model):
     model_config = ConfigDict(extra="forbid")
 
     auto_supersede_default: StrictBool | None = None
@@ -365,7 +373,7 @@ class SettingsPatch(BaseModel):
 # ---------------------------------------------------------------- query parameters
 
 
-class MemoryListQuery(BaseModel):
+class MemoryListQuery(Model):
     model_config = ConfigDict(extra="forbid")
 
     q: str | None = Field(
@@ -395,14 +403,14 @@ class MemoryListQuery(BaseModel):
         return None if value is None else _storable_text(value, "q")
 
 
-class PointInTime(BaseModel):
+class PointInTime(Model):
     model_config = ConfigDict(extra="forbid")
 
     as_of: InputTimestamp | None = None
     known_at: InputTimestamp | None = None
 
 
-class AuditListQuery(BaseModel):
+class AuditListQuery(Model):
     model_config = ConfigDict(extra="forbid")
 
     memory_id: UUID | None = None
@@ -419,7 +427,7 @@ class AuditListQuery(BaseModel):
 # ---------------------------------------------------------------- records and responses
 
 
-class KeySettings(BaseModel):
+class KeySettings(Model):
     auto_supersede_default: bool = False
     excluded_categories: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDED_CATEGORIES))
     min_confidence: float = MIN_CONFIDENCE_FLOOR
@@ -428,7 +436,7 @@ class KeySettings(BaseModel):
     daily_model_calls_limit: int | None = None
 
 
-class Memory(BaseModel):
+class Memory(Model):
     id: UUID
     content: str
     topic: str
@@ -459,7 +467,7 @@ class Memory(BaseModel):
     )
 
 
-class MemoryVersion(BaseModel):
+class MemoryVersion(Model):
     """One recorded state of a memory's validity, with the transaction time it was believed."""
 
     valid_from: Timestamp
@@ -471,7 +479,7 @@ class MemoryVersion(BaseModel):
     recorded_to: Timestamp | None
 
 
-class Decision(BaseModel):
+class Decision(Model):
     candidate_id: UUID
     classifier: Verdict
     confidence: float
@@ -480,7 +488,7 @@ class Decision(BaseModel):
     not_acted_reason: NotActedReason | None = None
 
 
-class Usage(BaseModel):
+class Usage(Model):
     """The receipt of the model calls a write made: tokens as the provider reported them (null
     when it did not say), the measured latency, and the cost at the model's published price
     (null for a model without a known price; 0 for the offline classifier)."""
@@ -496,7 +504,7 @@ class Usage(BaseModel):
     cost_usd: float | None
 
 
-class SupersessionOutcome(BaseModel):
+class SupersessionOutcome(Model):
     superseded_id: UUID
     classifier: Verdict
     confidence: float
@@ -505,7 +513,7 @@ class SupersessionOutcome(BaseModel):
     audit_event_id: UUID
 
 
-class AutoSupersedeResult(BaseModel):
+class AutoSupersedeResult(Model):
     ran: bool = False
     skipped_reason: SkippedReason | None = None
     candidates_examined: int = 0
@@ -516,14 +524,14 @@ class AutoSupersedeResult(BaseModel):
     usage: Usage | None = None
 
 
-class WriteResult(BaseModel):
+class WriteResult(Model):
     created: bool
     memory: Memory
     auto_supersede: AutoSupersedeResult
     duplicate_of: UUID | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
-class ExtractionReport(BaseModel):
+class ExtractionReport(Model):
     """How the facts of a messages write were found."""
 
     extractor: str
@@ -534,25 +542,25 @@ class ExtractionReport(BaseModel):
     usage: Usage | None = None
 
 
-class MessagesWriteResult(BaseModel):
+class MessagesWriteResult(Model):
     """The answer to a messages write: one write result per fact, in the conversation's order."""
 
     facts: list[WriteResult]
     extraction: ExtractionReport
 
 
-class SupersedeResult(BaseModel):
+class SupersedeResult(Model):
     memory: Memory
     superseded: Memory
 
 
-class History(BaseModel):
+class History(Model):
     memory_id: UUID
     chain: list[Memory]
     versions: list[MemoryVersion]
 
 
-class AuditEvent(BaseModel):
+class AuditEvent(Model):
     id: UUID
     type: AuditType
     created_at: Timestamp
@@ -569,32 +577,32 @@ class AuditEvent(BaseModel):
     status: ProposalStatus | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
-class RevertResult(BaseModel):
+class RevertResult(Model):
     event: AuditEvent
     restored: Memory
 
 
-class ApproveResult(BaseModel):
+class ApproveResult(Model):
     event: AuditEvent
     memory: Memory
     superseded: Memory
 
 
-class DismissResult(BaseModel):
+class DismissResult(Model):
     event: AuditEvent
 
 
-class MemoryPage(BaseModel):
+class MemoryPage(Model):
     memories: list[Memory]
     next_cursor: str | None
 
 
-class AuditPage(BaseModel):
+class AuditPage(Model):
     events: list[AuditEvent]
     next_cursor: str | None
 
 
-class Caller(BaseModel):
+class Caller(Model):
     """Who is calling: what the authorizer put in the request context."""
 
     tenant_id: UUID
