@@ -372,7 +372,7 @@ def main() -> int:
             import cold_start
 
             log(
-                "\n## cold start (fresh interpreter per run; first request through aurra_local.gateway.invoke)"
+                "\n## cold start (fresh interpreter per run; first request through the imported lambda_handler)"
             )
             url = cluster.create("bench_coldstart")
             results["coldstart"] = cold_start.run(url, runs=3, tmp_dir=cluster.dir, log=log)

@@ -233,9 +233,7 @@ def unit_vectors(count: int, seed: int) -> list[Vector]:
     return [Vector(v / np.linalg.norm(v)) for v in vectors]
 
 
-def candidates(
-    database: Database, tenant: uuid.UUID, q: Vector, strategy: str = "auto"
-) -> tuple[list, str]:
+def candidates(database: Database, tenant: uuid.UUID, q: Vector, strategy: str = "auto") -> tuple[list, str]:
     """The candidate search's top 3 for the tenant, as the service runs it, and the plan of its
     vector query (planned again as it was: a one-off plan, the tenant id a constant)."""
     with database.tenant_transaction(tenant) as conn:
