@@ -85,7 +85,7 @@ class ServiceConfig(BaseSettings):
     # How the tenants' own HNSW indexes are built: the graph's links per node and the candidate
     # list while building. Chosen at 1M memories in one tenant (BENCHMARKS.md): of the builds
     # measured, the cheapest insert whose recall@3 reaches 0.99 at ef_search <= 100 (m 16 reached
-    # 0.972 with ef_construction 64 and 0.985 with 128; m 32 / 128, 1.000). A change applies
+    # 0.972 with ef_construction 64 and 0.985 with 128, m 24 / 96 0.987; m 32 / 128, 1.000). A change applies
     # to indexes built from then on.
     tenant_index_m: int = Field(default=32, ge=4, le=100)
     tenant_index_ef_construction: int = Field(default=128, ge=16, le=1000)
