@@ -146,25 +146,29 @@ class CountingExtractor:
 
 
 class CountingClassifier:
-    """Counts calls and keeps, per request, what each call would send a model."""
+    """Counts calls and keeps, per request, what each call would send a model and the
+    stand-in's verdicts (the labels and confidences the model's answer would carry)."""
 
     def __init__(self, inner) -> None:
         self._inner = inner
-        self.calls: list[tuple[str, str, list]] = []
+        self.calls: list[list] = []
 
     def classify(self, new_content, new_topic, candidates, model):
-        self.calls.append((new_content, new_topic, list(candidates)))
-        return self._inner.classify(new_content, new_topic, candidates, model)
+        call = [new_content, new_topic, list(candidates), None]
+        self.calls.append(call)
+        out = self._inner.classify(new_content, new_topic, candidates, model)
+        call[3] = out.verdicts
+        return out
 
 
-def prompt_tokens(calls: list[tuple[str, str, list]]) -> tuple[float, float]:
+def prompt_tokens(calls: list[list]) -> tuple[float, float]:
     """(one call per fact, one call for all facts): estimated input tokens of one request."""
     from aurra_core.classifiers.prompt import SYSTEM_PROMPT, TOOL, user_message
 
     if not calls:
         return 0.0, 0.0
     static = len(SYSTEM_PROMPT) + len(json.dumps(TOOL))
-    dynamic = [len(user_message(content, topic, candidates)) for content, topic, candidates in calls]
+    dynamic = [len(user_message(content, topic, candidates)) for content, topic, candidates, _ in calls]
     per_fact = sum(static + d for d in dynamic)
     batched = static + sum(dynamic)
     return per_fact / CHARS_PER_TOKEN, batched / CHARS_PER_TOKEN

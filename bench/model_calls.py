@@ -9,7 +9,8 @@ and to build, for each call, the exact prompt the model classifier would send
 (aurra_core.classifiers.prompt: SYSTEM_PROMPT, the record_verdicts tool, user_message(...)).
 
 Tokens and cost are ESTIMATED by bench/model_cost.py: characters / 3.6 (no tokenizer runs
-here), about 30 output tokens per verdict (one verdict per candidate), ASSUMED list prices of
+here), the output as the answer the model would write in the prompt's grammar (the stand-in's
+verdicts, reasons as long as the prompt's examples), ASSUMED list prices of
 Claude Haiku 4.5 and Sonnet 4.5, each call priced uncached, as the first call in five minutes
 (it writes the static prefix to the prompt cache) and in the steady state (it reads it).
 """
@@ -22,7 +23,7 @@ import uuid
 from dataclasses import dataclass
 
 from common import ROOT, TimedClassifier, pct
-from model_cost import CHARS_PER_TOKEN, MODELS, OUTPUT_TOKENS_PER_VERDICT, classification_tokens, cost_table
+from model_cost import CHARS_PER_TOKEN, MODELS, call_cost, classification_tokens, cost_table
 
 DISTRACTORS_PER_TENANT = 300
 GATED = ("level_2_disabled_by_env", "auto_supersede_off", "excluded_category", "no_candidates")
@@ -49,6 +50,21 @@ PLANS = (
 )
 
 
+class RecordingClassifier:
+    """Keeps each call's arguments and the stand-in's verdicts: the model's answer would carry
+    the same labels and confidences, in the prompt's grammar."""
+
+    def __init__(self, inner, calls: list[dict]) -> None:
+        self._inner, self._calls = inner, calls
+
+    def classify(self, new_content, new_topic, candidates, model):
+        call = {"content": new_content, "topic": new_topic, "candidates": list(candidates), "verdicts": None}
+        self._calls.append(call)
+        out = self._inner.classify(new_content, new_topic, candidates, model)
+        call["verdicts"] = out.verdicts
+        return out
+
+
 def run(url: str, seed: int = 5) -> dict:
     from candidate_search import NAMES, fact
 
@@ -68,12 +84,7 @@ def run(url: str, seed: int = 5) -> dict:
     embedder = LexicalEmbedder(384)
     db = Database(url, max_size=2)
     calls: list[dict] = []
-    classifier = TimedClassifier(
-        RulesClassifier(),
-        on_call=lambda content, topic, candidates, model: calls.append(
-            {"content": content, "topic": topic, "candidates": candidates}
-        ),
-    )
+    classifier = TimedClassifier(RecordingClassifier(RulesClassifier(), calls))
 
     # Tenants, keys with their settings, and distractor memories already stored.
     callers = []
@@ -194,7 +205,13 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
         row["superseded"] += w["superseded"]
         row["duplicates"] += w["duplicate"]
     gated_calls = sum(w["calls"] for w in writes if w["skipped"] in GATED)
-    estimated = [classification_tokens(c["content"], c["topic"], c["candidates"]) for c in calls]
+    estimated = [
+        classification_tokens(c["content"], c["topic"], c["candidates"], c["verdicts"]) for c in calls
+    ]
+    at_cap = [
+        classification_tokens(c["content"], c["topic"], c["candidates"], c["verdicts"], cap=True)
+        for c in calls
+    ]
     inputs = [t.static + t.dynamic for t in estimated]
     per_call = cost_table(estimated)
     calls_per_write = len(calls) / total if total else 0.0
@@ -216,12 +233,16 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
         "tokens_estimated": {
             "method": f"characters / {CHARS_PER_TOKEN} (an estimate; no tokenizer), system prompt + tool definition + "
             f"user message; the API's own tool-use preamble is not included. Output: "
-            f"{OUTPUT_TOKENS_PER_VERDICT} tokens per verdict.",
+            "the answer the model would write (its characters / "
+            f"{CHARS_PER_TOKEN}), one grammar string per candidate.",
             "input_per_call_mean": statistics.fmean(inputs) if inputs else 0.0,
             "input_per_call_p95": pct(inputs, 95) if inputs else 0.0,
             "input_static_part": estimated[0].static if estimated else 0.0,
             "input_request_part_mean": statistics.fmean(t.dynamic for t in estimated) if estimated else 0.0,
             "output_per_call_mean": statistics.fmean(t.output for t in estimated) if estimated else 0.0,
+            "output_per_call_mean_every_reason_at_cap": (
+                statistics.fmean(t.output for t in at_cap) if at_cap else 0.0
+            ),
         },
         "cost_estimated_usd": {
             "prices": "ASSUMED list prices per million tokens (input / output / 5-min cache write / cache read): "
@@ -229,6 +250,12 @@ def summarise(writes: list[dict], calls: list[dict]) -> dict:
                 f"{m.name} ${m.input} / ${m.output} / ${m.cache_write} / ${m.cache_read}" for m in MODELS
             ),
             "per_call": per_call,
+            "per_call_every_reason_at_cap_steady_state": {
+                m.name: statistics.fmean(call_cost(c, m, "steady_state_cache_read") for c in at_cap)
+                if at_cap
+                else 0.0
+                for m in MODELS
+            },
             "per_write": {
                 model: {cache: cost * calls_per_write for cache, cost in by_cache.items()}
                 for model, by_cache in per_call.items()

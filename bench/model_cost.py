@@ -12,11 +12,14 @@ prompt caching the prefix is billed as a cache write on the first call in five m
 the input price) and as a cache read on the others (0.1x), but only where the prefix reaches
 the model's minimum cacheable length; below it the request is billed as if unmarked.
 
-Output: a verdict of the current answer shape (`position`, `verdict`, `confidence` and a
-reason of at most 8 words) is estimated at 30 tokens: its position 1, its keys, label,
-confidence and punctuation ~20, the reason ~10 at most. The previous shape (a memory UUID
-instead of a position, reasons up to 12 words) was estimated at 60: ~25 of them the UUID.
-The extraction call's output is its answer, `{"facts": [...]}`, as JSON.
+Output: the classification call's answer is built as the model would write it, and its
+characters are counted like the input's: `{"verdicts": ["1|new_fact|0.90|Different person:
+sister", ...]}`, one string per candidate in the grammar of the prompt's ANSWER_LINE. Each
+string carries the verdict and confidence the stand-in classifier gave that candidate, and a
+reason taken in turn from the prompt's own worked examples (the model is taught to write
+reasons like them); `answer_at_reason_cap` is the same answer with every reason at the
+grammar's longest, the most an answer inside the format can cost. The extraction call's
+output is its answer, `{"facts": [...]}`, as JSON.
 
 Prices are ASSUMED list prices, USD per million tokens, as published by Anthropic on
 2026-11-30 (Bedrock on-demand prices Claude the same).
@@ -24,13 +27,14 @@ Prices are ASSUMED list prices, USD per million tokens, as published by Anthropi
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import statistics
 from dataclasses import dataclass
 from typing import Any
 
 CHARS_PER_TOKEN = 3.6
-OUTPUT_TOKENS_PER_VERDICT = 30
 
 
 @dataclass(frozen=True)
@@ -63,13 +67,54 @@ def tokens(text: str) -> float:
     return len(text) / CHARS_PER_TOKEN
 
 
-def classification_tokens(new_content: str, new_topic: str, candidates: list[Any]) -> CallTokens:
+def example_reasons() -> list[str]:
+    """The reasons of the prompt's worked examples, in the prompt's order."""
+    from aurra_core.classifiers.prompt import SYSTEM_PROMPT
+
+    joined = re.sub(r"\n +", " ", SYSTEM_PROMPT)
+    return re.findall(r"-> 1\|\w+\|[\d.]+\|([^|\n]+)$", joined, re.MULTILINE)
+
+
+_REASONS = itertools.cycle(example_reasons())
+
+
+def answer(verdicts: list[tuple[str, float]], reasons: Any = _REASONS) -> str:
+    """The record_verdicts input as the model writes it: one line per candidate, in order."""
+    lines = [
+        f"{position}|{label}|{confidence:.2f}|{next(reasons)}"
+        for position, (label, confidence) in enumerate(verdicts, start=1)
+    ]
+    return json.dumps({"verdicts": lines})
+
+
+def answer_at_reason_cap(verdicts: list[tuple[str, float]]) -> str:
+    from aurra_core.classifiers.prompt import REASON_MAX_CHARS
+
+    return answer(verdicts, itertools.repeat("x" * REASON_MAX_CHARS))
+
+
+def stand_in_verdicts(candidates: list[Any], verdicts: list[Any] | None) -> list[tuple[str, float]]:
+    """(label, confidence) per candidate as the stand-in classifier judged it; a candidate it
+    gave no verdict gets new_fact 0.90 (the model answers every position)."""
+    by_id = {v.candidate_id: (v.verdict.value, v.confidence) for v in verdicts or []}
+    return [by_id.get(c.id, ("new_fact", 0.90)) for c in candidates]
+
+
+def classification_tokens(
+    new_content: str,
+    new_topic: str,
+    candidates: list[Any],
+    verdicts: list[Any] | None = None,
+    *,
+    cap: bool = False,
+) -> CallTokens:
     from aurra_core.classifiers.prompt import static_prefix, user_message
 
+    judged = stand_in_verdicts(candidates, verdicts)
     return CallTokens(
         static=tokens(static_prefix()),
         dynamic=tokens(user_message(new_content, new_topic, candidates)),
-        output=OUTPUT_TOKENS_PER_VERDICT * len(candidates),
+        output=tokens(answer_at_reason_cap(judged) if cap else answer(judged)),
     )
 
 

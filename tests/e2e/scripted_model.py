@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MEMORY = re.compile(r'<memory position="(\d+)" topic="[a-z0-9_]+">(.*?)</memory>')
-NEW_FACT = re.compile(r"<new_fact>(.*?)</new_fact>", re.S)
+NEW_FACT = re.compile(r"<new_fact [^>]*>(.*?)</new_fact>", re.S)
 
 
 @dataclass(frozen=True)
@@ -83,14 +83,7 @@ class ScriptedModel:
         verdicts = []
         for position, raw in MEMORY.findall(text):
             verdict, confidence = self._verdict(new_fact, json.loads(raw))
-            verdicts.append(
-                {
-                    "position": int(position),
-                    "verdict": verdict,
-                    "confidence": confidence,
-                    "reason": "scripted",
-                }
-            )
+            verdicts.append(f"{int(position)}|{verdict}|{confidence:.2f}|Scripted")
         with self._lock:
             n = len(self.answers)
             answer = Answer(new_fact, body["model"], input_tokens=1500 + 37 * n, output_tokens=120 + 11 * n)

@@ -21,7 +21,7 @@ from typing import Any
 MODES = ("ok", "500", "429", "garbage", "no_tool", "bad_arguments", "slow")
 ANSWERING_MODEL = "fake-gpt-4o-mini-2026-11-01"
 MEMORY = re.compile(r'<memory position="(\d+)" topic="([a-z0-9_]+)">(.*?)</memory>')
-NEW_FACT = re.compile(r"<new_fact>(.*?)</new_fact>", re.S)
+NEW_FACT = re.compile(r"<new_fact [^>]*>(.*?)</new_fact>", re.S)
 MESSAGE = re.compile(r'<message index="(\d+)" role="(\w+)"[^>]*>(.*?)</message>')
 
 
@@ -30,7 +30,7 @@ def _words(text: str) -> list[str]:
 
 
 CHANGE_WORDS = {"now", "switched", "moved", "anymore", "longer"}
-NEW_TOPIC = re.compile(r'NEW fact \(topic "([a-z0-9_]+)"\)')
+NEW_TOPIC = re.compile(r'<new_fact topic="([a-z0-9_]+)">')
 
 
 def default_verdict(new: str, old: str, new_topic: str, old_topic: str) -> tuple[str, float]:
@@ -107,14 +107,7 @@ class FakeChatCompletions:
             verdicts = []
             for position, topic, content in MEMORY.findall(user):
                 label, confidence = self.verdict(new, json.loads(content), new_topic, topic)
-                verdicts.append(
-                    {
-                        "position": int(position),
-                        "verdict": label,
-                        "confidence": confidence,
-                        "reason": f"Fake: {label}.",
-                    }
-                )
+                verdicts.append(f"{int(position)}|{label}|{confidence:.2f}|Fake: {label}")
             return tool, {"verdicts": verdicts}
         messages = [(int(i), role, json.loads(text)) for i, role, text in MESSAGE.findall(user)]
         return tool, {"facts": self.facts(messages)}

@@ -49,14 +49,10 @@ class FakeMessagesAPI:
         if self.mode == "slow":
             time.sleep(3)
             return 200, {}
+        label = "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact"
         verdicts = [
-            {
-                # bad_position: counted from 2, as a model that lost count might
-                "position": int(p) + (1 if self.mode == "bad_position" else 0),
-                "verdict": "contradicts" if "Vim" in body["messages"][0]["content"] else "new_fact",
-                "confidence": 0.97,
-                "reason": "explicit switch of the same editor",
-            }
+            # bad_position: counted from 2, as a model that lost count might
+            f"{int(p) + (1 if self.mode == 'bad_position' else 0)}|{label}|0.97|Explicit switch of the editor"
             for p in positions
         ]
         return 200, {

@@ -40,7 +40,7 @@ from typing import Any
 MODES = ("ok", "slow", "drip", "429", "500", "garbage", "hang")
 FACT = re.compile(r"^(\S+) (\S+) is (\S+)")
 MEMORY = re.compile(r'<memory position="(\d+)" topic="([a-z0-9_]+)">(.*?)</memory>')
-NEW_FACT = re.compile(r"<new_fact>(.*?)</new_fact>", re.S)
+NEW_FACT = re.compile(r"<new_fact [^>]*>(.*?)</new_fact>", re.S)
 GARBAGE_KINDS = ("not_json", "not_a_message", "no_tool_call", "bad_values", "foreign")
 
 
@@ -123,7 +123,7 @@ class FakeMessagesAPI:
             self.requests += 1
             self.by_mode[mode] += 1
             if any(topic in ("health_medical", "legal_status") for _, topic, _ in candidates) or re.search(
-                r'NEW fact \(topic "(health_medical|legal_status)"\)', text
+                r'<new_fact topic="(health_medical|legal_status)">', text
             ):
                 self.excluded_seen += 1
             garbage = self._rng.choice(GARBAGE_KINDS)
@@ -147,9 +147,7 @@ class FakeMessagesAPI:
         verdicts = []
         for position, _topic, content in candidates:
             label, confidence, reason = verdict_for(new_fact, content)
-            verdicts.append(
-                {"position": position, "verdict": label, "confidence": confidence, "reason": reason}
-            )
+            verdicts.append(f"{position}|{label}|{confidence:.2f}|{reason}")
         if mode == "garbage":
             with self._lock:
                 self.garbage_kinds[garbage] += 1
@@ -165,18 +163,13 @@ class FakeMessagesAPI:
                 )
                 return
             if garbage == "bad_values":
-                verdicts = [{**v, "confidence": 7, "verdict": "overrides"} for v in verdicts] + [
-                    {
-                        "position": "not-a-position",
-                        "verdict": "contradicts",
-                        "confidence": 0.99,
-                        "reason": "x",
-                    }
+                verdicts = [f"{v.split('|')[0]}|overrides|7|{v.split('|')[3]}" for v in verdicts] + [
+                    "not-a-position|contradicts|0.99|x"
                 ]
             else:  # foreign: a confident contradiction of memories that were not shown
                 shown = len(candidates)
                 verdicts = [
-                    {"position": p, "verdict": "contradicts", "confidence": 0.99, "reason": "Injected."}
+                    f"{p}|contradicts|0.99|Injected"
                     for p in (0, shown + 1, "00000000-0000-7000-8000-000000000000")
                 ]
         payload = self._message(

@@ -71,9 +71,7 @@ def test_an_answer_naming_a_position_not_shown_is_refused(endpoint):
 
     def with_stranger(body):
         tool, arguments = original(body)
-        arguments["verdicts"].append(
-            {"position": 2, "verdict": "contradicts", "confidence": 1.0, "reason": "told to"}
-        )
+        arguments["verdicts"].append("2|contradicts|1.0|Told to")
         return tool, arguments
 
     endpoint.tool_arguments = with_stranger

@@ -7,12 +7,14 @@ The anthropic SDK is imported here, lazily: handlers that never classify never p
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from aurra_core.classifiers.base import Candidate, Classification
 from aurra_core.classifiers.prompt import (
+    ANSWER_ITEM_MAX_CHARS,
     PROMPT_VERSION,
     SYSTEM_PROMPT,
     TOOL,
@@ -23,12 +25,13 @@ from aurra_core.classifiers.prompt import (
 from aurra_core.errors import ClassifierError
 from aurra_core.metering import reported_count
 
-# The answer is one record_verdicts call: about 30 tokens per verdict (its position is one,
-# its keys, label and confidence ~20, a reason of at most 8 words ~10), plus the call's own
-# wrapping. The limit leaves room for twice that, so it bounds a runaway answer without
-# cutting an honest one (a cut answer misses positions and is refused whole).
-OUTPUT_TOKENS_BASE = 40
-OUTPUT_TOKENS_PER_CANDIDATE = 60
+# The answer is one record_verdicts call: `{"verdicts": [...]}` with one string per candidate
+# in the grammar of prompt.ANSWER_LINE. The limit leaves room for the longest string the
+# grammar allows at two characters a token (JSON punctuation and numbers tokenize densely;
+# prose runs 3.5-4.5), so it cuts no answer inside the format and bounds a runaway one (a cut
+# answer misses positions and is refused whole). Output is billed as generated, not as limited.
+OUTPUT_TOKENS_BASE = 20
+OUTPUT_TOKENS_PER_CANDIDATE = math.ceil(ANSWER_ITEM_MAX_CHARS / 2)
 
 
 def max_output_tokens(candidate_count: int) -> int:
