@@ -64,7 +64,6 @@ def test_the_examples_act_only_on_explicit_change() -> None:
 
 
 def _whole_answer_lines(answer: str) -> list[str]:
-    # The prompt wraps long answers: a wrapped line continues after one space.
     return json.loads(answer)["verdicts"]
 
 
@@ -73,8 +72,11 @@ def test_every_example_is_a_line_the_code_accepts_with_a_short_reason() -> None:
     for answer in WHOLE_ANSWER.finditer(JOINED):
         lines += _whole_answer_lines(answer["answer"])
     assert len(lines) > 60
+    physical = SYSTEM_PROMPT.splitlines()
     for line in lines:
         assert re.fullmatch(ANSWER_LINE, line), line
+        # never wrapped: a line break inside an example would teach one inside a reason
+        assert any(line in row for row in physical), line
         reason = line.split("|")[3]
         assert len(reason.split()) <= REASON_MAX_WORDS and len(reason) <= REASON_MAX_CHARS, reason
 

@@ -198,8 +198,8 @@ E. Several of a kind. A second item of the same kind is added, not swapped.
    1|new_fact|0.93|'too': a second one
 33. EXISTING "User has a Tutanota address" / NEW "User also has a work Outlook address" ->
    1|new_fact|0.93|'also': second account
-34. EXISTING "User speaks Portuguese" / NEW "User speaks Japanese" -> 1|new_fact|0.88|Languages
-   add up
+34. EXISTING "User speaks Portuguese" / NEW "User speaks Japanese" ->
+   1|new_fact|0.88|Languages add up
 35. EXISTING "Idris has a daughter named Lina" / NEW "Idris has a daughter named Hana" ->
    1|new_fact|0.86|A second daughter
 36. EXISTING "User subscribes to Deezer" / NEW "User subscribes to Tidal as well" ->
@@ -276,32 +276,35 @@ K. Counts said to have grown or shrunk. A new number with change language for th
    1|contradicts|0.92|'grew to': new count
 65. EXISTING "Priya's studio has three kilns" / NEW "Priya's studio shrank to two kilns after
    the move" -> 1|contradicts|0.91|'shrank to': new count
-66. EXISTING "Ilse's commute takes 40 minutes" / NEW "Ilse's commute takes 40 minutes by
-   tram" -> 1|supplements|0.86|Adds the tram
+66. EXISTING "Ilse's commute takes 40 minutes" / NEW "Ilse's commute takes 40 minutes by tram"
+   -> 1|supplements|0.86|Adds the tram
 
 Whole answers. With several EXISTING memories, one line for each position, in order:
 - NEW "Idris switched the weekly grocery order from Leclerc to Carrefour" with EXISTING
   1 "Idris orders groceries from Leclerc", 2 "Idris buys coffee beans from a local roaster",
   3 "Idris's grocery order arrives on Saturdays":
-  {{"verdicts": ["1|contradicts|0.96|Explicit switch of grocer", "2|new_fact|0.90|Coffee is a
-  separate purchase", "3|supplements|0.70|Delivery day not addressed"]}}
+  {{"verdicts": ["1|contradicts|0.96|Explicit switch of grocer",
+  "2|new_fact|0.90|Coffee is a separate purchase",
+  "3|supplements|0.70|Delivery day not addressed"]}}
 - NEW "Yuki adopted a second dog, a whippet named Sorrel" with EXISTING 1 "Yuki's dog is
   called Quince", 2 "Yuki has a dog":
-  {{"verdicts": ["1|new_fact|0.92|'second' dog: Quince stays", "2|supplements|0.85|Adds a
-  second dog"]}}
+  {{"verdicts": ["1|new_fact|0.92|'second' dog: Quince stays",
+  "2|supplements|0.85|Adds a second dog"]}}
 - NEW "Greta's sister moved to Aarhus" with EXISTING 1 "Greta lives in Gothenburg",
   2 "Greta's sister is a pilot", 3 "Greta's sister lives in Malmo":
-  {{"verdicts": ["1|new_fact|0.94|Different person: sister", "2|supplements|0.80|Same sister,
-  other attribute", "3|contradicts|0.90|'moved': her home changed"]}}
+  {{"verdicts": ["1|new_fact|0.94|Different person: sister",
+  "2|supplements|0.80|Same sister, other attribute",
+  "3|contradicts|0.90|'moved': her home changed"]}}
 - NEW "Bram quit the chess club in March" with EXISTING 1 "Bram is a member of the chess
   club", 2 "Bram plays chess online at weekends":
-  {{"verdicts": ["1|contradicts|0.93|'quit' ends the membership", "2|supplements|0.70|Online
-  play not addressed"]}}
+  {{"verdicts": ["1|contradicts|0.93|'quit' ends the membership",
+  "2|supplements|0.70|Online play not addressed"]}}
 - NEW "User is thinking about moving the team from Jira to Linear" with EXISTING 1 "User's
   team tracks work in Jira", 2 "User's team has nine people", 3 "User's team files bugs in
   Jira":
-  {{"verdicts": ["1|supplements|0.80|'thinking about': not decided", "2|new_fact|0.90|Team size
-  unrelated", "3|supplements|0.78|Hedged: nothing moved yet"]}}
+  {{"verdicts": ["1|supplements|0.80|'thinking about': not decided",
+  "2|new_fact|0.90|Team size unrelated",
+  "3|supplements|0.78|Hedged: nothing moved yet"]}}
 
 Answer format. Call {TOOL_NAME} once, with `verdicts`: one string per EXISTING memory, each
 written position|verdict|confidence|reason, with nothing else in it:
