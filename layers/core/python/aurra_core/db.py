@@ -196,8 +196,10 @@ class Database:
         """A transaction as the connecting (owner) role: migrations and administration only."""
         if self._unreachable:
             self._reconnect_now()
+        borrowed: psycopg.Connection | None = None
         try:
             with self._get_pool().connection() as conn:
+                borrowed = conn
                 try:
                     yield conn
                 finally:
@@ -205,8 +207,13 @@ class Database:
         except PoolTimeout as exc:
             self._unreachable = True
             raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
-        except psycopg.OperationalError:
-            self._unreachable = True  # the connection was lost under the transaction
+        except psycopg.OperationalError as exc:
+            self._unreachable = True
+            # A connection lent unchecked (see CHECK_AFTER_IDLE_S) can be the first to find
+            # the server gone: that is the same outage as a pool timeout, and answered alike.
+            # A statement or lock timeout leaves the connection whole and stays itself.
+            if borrowed is None or borrowed.broken or borrowed.closed:
+                raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
             raise
 
     def _reconnect_now(self) -> None:
