@@ -89,6 +89,12 @@ def parse_args() -> argparse.Namespace:
         action="store_true",
         help="skip large tenants' own HNSW indexes (to measure what they cost and gain)",
     )
+    parser.add_argument(
+        "--checkpoint-first",
+        action="store_true",
+        help="run a CHECKPOINT after each store is built, so its writes are measured after the build's "
+        "checkpoint has passed rather than while it may still be under way",
+    )
     # Validation only: shrink the stores (and the write and query counts) of a profile.
     parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -165,6 +171,14 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
             }
         )
         make_keys(store, p["keys"], rng)
+        if args.checkpoint_first:
+            import psycopg
+
+            started = time.perf_counter()
+            with psycopg.connect(store.url, autocommit=True) as conn:
+                conn.execute("CHECKPOINT")
+            log(f"  CHECKPOINT before measuring: {time.perf_counter() - started:.1f} s")
+        results["stores"][-1]["checkpoint_first"] = args.checkpoint_first
         try:
             if want_search:
                 queries = p["queries"] if store.tenants[0][1] < 100_000 else p["large_tenant_queries"]
