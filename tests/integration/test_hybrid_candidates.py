@@ -177,11 +177,11 @@ def test_kind_matches_stay_in_the_tenant_and_the_scope(db, new_key):
 @pytest.mark.parametrize("within_pool", [True, False])
 def test_the_kind_list_is_read_from_the_nearest_memories_only(db, new_key, within_pool):
     """A memory of the fact's topic that names its kind rises above a same-topic memory that
-    does not, when the embedder ranks it among the nearest KIND_POOL; below them its kind
+    does not, when the embedder ranks it among the nearest NEAREST_POOL; below them its kind
     counts for nothing (the bound that keeps a large tenant's search cheap)."""
     caller, _ = new_key()
     query = unit(7)
-    fillers = store.KIND_POOL - 2 if within_pool else store.KIND_POOL
+    fillers = store.NEAREST_POOL - 2 if within_pool else store.NEAREST_POOL
     with db.transaction() as conn:
         for i in range(fillers):
             put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 1000 + i, 0.6 + 0.002 * (i % 100)))
@@ -191,3 +191,22 @@ def test_the_kind_list_is_read_from_the_nearest_memories_only(db, new_key, withi
             conn, caller.tenant_id, query, "User's editor is now VS Code", topic="preferences", floor=-1.0
         )
     assert (vim in found) is within_pool
+
+
+@pytest.mark.parametrize("within_pool", [True, False])
+def test_the_topic_list_is_read_from_the_nearest_memories_only(db, new_key, within_pool):
+    """The fact's own topic lifts a memory the embedder ranks among the nearest NEAREST_POOL
+    (one walk of the vector index serves every list); below them its topic counts for nothing."""
+    caller, _ = new_key()
+    query = unit(8)
+    fillers = store.NEAREST_POOL - 1 if within_pool else store.NEAREST_POOL
+    with db.transaction() as conn:
+        for i in range(fillers):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 3000 + i, 0.6 + 0.002 * (i % 100)))
+        commute = put(
+            conn, caller.tenant_id, "User cycles to the office", near(query, 4000, 0.05), topic="commute"
+        )
+        found = search(
+            conn, caller.tenant_id, query, "User now takes the train to work", topic="commute", floor=-1.0
+        )
+    assert (commute in found) is within_pool

@@ -378,9 +378,9 @@ def find_candidates(
     excluded topic, each with its cosine similarity; none below `min_similarity`.
 
     With the fact's `text` (and `topic`), hybrid: three lists, each the nearest by vector, fused
-    by reciprocal rank: of all memories, of the fact's own topic, and of those among the nearest
-    `KIND_POOL` that name any kind of thing the fact names (`kinds.py`: "Emacs" for "editor",
-    "Tesla" for "car"; PostgreSQL's English stems). Not the words it shares, as a search does
+    by reciprocal rank: of all memories; of those among the nearest `NEAREST_POOL` of the
+    fact's own topic; and of those among them that name any kind of thing the fact names
+    (`kinds.py`: "Emacs" for "editor", "Tesla" for "car"; PostgreSQL's English stems). Not the words it shares, as a search does
     (`fused_ranking`): they lift the distractors that share words but not meaning. A memory in
     several lists rises; a topic or kind match alone never lifts a memory the embedder finds
     unlike the fact above the floor. `ef_search` defaults to the setting `candidate_ef_search`."""
@@ -400,28 +400,20 @@ def find_candidates(
 
     depth = max(limit, FUSION_DEPTH)
     phrases = kinds.phrases_of(kinds.kinds_of(text))
+    with_topic = bool(topic and topic != DEFAULT_TOPIC)
     by_vector = _vector_list(
         conn,
         tenant_id,
         embedding,
         where,
         where_params,
-        max(depth, KIND_POOL) if phrases else depth,
+        max(depth, NEAREST_POOL) if (phrases or with_topic) else depth,
         strategy,
         ef_search,
     )
     ranked = [(by_vector[:depth], 1.0)]
-    if topic and topic != DEFAULT_TOPIC:
-        same_topic = _vector_list(
-            conn,
-            tenant_id,
-            embedding,
-            f"{where} AND topic = %(same_topic)s",
-            {**where_params, "same_topic": topic},
-            depth,
-            strategy,
-            ef_search,
-        )
+    if with_topic:
+        same_topic = [(row, sim) for row, sim in by_vector if row.topic == topic][:depth]
         ranked.append((same_topic, CANDIDATE_WEIGHTS["topic"]))
     if phrases:
         naming = _naming_a_kind(conn, [row.version_id for row, _ in by_vector], phrases)
@@ -446,12 +438,14 @@ CANDIDATE_FUSION_K = 10
 CANDIDATE_WEIGHTS = {"topic": 1.0, "kind": 0.75}
 # How deep each candidate list is read before fusing (the classifier sees the fused top 3).
 FUSION_DEPTH = 20
-# The kind list is read from this many nearest memories, not from all that name a kind: a
-# memory the embedder ranks below them is too unlike the fact to gain from its kind (no
-# difference in recall from 50 to all, on the development set), and the cost stays bounded
-# (`bench/hybrid_candidates.py`: a kind matched through the full-text index in a large tenant
-# cost a walk of the HNSW index past every memory that names none).
-KIND_POOL = 50
+# The kind list, and the candidates' topic list, are read from this many nearest memories, not
+# from all that name a kind or share the topic: a memory the embedder ranks below them is too
+# unlike the fact to gain from either (no difference in recall from 50 to all for kinds, and
+# none for the topic against its own filtered search, on the development set), and the cost
+# stays bounded: one walk of the HNSW index per write instead of two (a filtered one for the
+# topic cost 2-3 ms at 1M), and no walk past every memory that names no kind
+# (`bench/hybrid_candidates.py`).
+NEAREST_POOL = 50
 # How deep a search (GET /agent/memories?q=) reads each list, and so how many results it
 # ranks in all: every page recomputes the fused list over the pinned snapshot and cuts its
 # page out of it (queries.read_memory_page).
@@ -483,7 +477,7 @@ def fused_ranking(
 ) -> list[RankedMemory]:
     """The memories `where` admits, ranked by reciprocal rank fusion of the nearest `depth` by
     vector (exact), the `depth` that best share `text`'s words, and those of the nearest
-    `KIND_POOL` that name a kind of thing `text` names (`kinds.py`: "editor" finds "Emacs");
+    `NEAREST_POOL` that name a kind of thing `text` names (`kinds.py`: "editor" finds "Emacs");
     at most `depth` in all, best first, ties by similarity then id (so the same rows always
     rank the same way, which a search's cursor needs).
 
@@ -503,7 +497,7 @@ def fused_ranking(
     ]
     phrases = kinds.phrases_of(kinds.kinds_of(text))
     if phrases:
-        nearest = by_vector[:KIND_POOL]
+        nearest = by_vector[:NEAREST_POOL]
         naming = _naming_a_kind(conn, [row.version_id for row, _ in nearest], phrases)
         ranked.append(
             ([(row, sim) for row, sim in nearest if row.version_id in naming], FUSION_WEIGHTS["kind"])
