@@ -1,4 +1,4 @@
-"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl, tuning.jsonl, tuning2.jsonl).
+"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl and the tuning sets).
 
 These tests check the data, not any classifier: every line is a well-formed
 case in the labeled case format, and each set is as broad as promised.
@@ -24,22 +24,23 @@ ALLOWED_KEYS = REQUIRED_KEYS | {"also"}
 FACT_REQUIRED_KEYS = {"content", "topic"}
 FACT_ALLOWED_KEYS = FACT_REQUIRED_KEYS | {"valid_from"}
 TOPIC_RE = re.compile(r"^[a-z0-9_]{1,64}$")
-# cases.jsonl ids are `<prefix>-NN`, tuning.jsonl's `<prefix>-tNN` and tuning2.jsonl's `<prefix>-uNN`,
-# so the sets never collide.
+# cases.jsonl ids are `<prefix>-NN`, tuning.jsonl's `<prefix>-tNN`, tuning2.jsonl's `<prefix>-uNN` and
+# tuning3.jsonl's `<prefix>-wNN`, so the sets never collide.
 ID_RE = {
     "cases.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-\d{2,}$"),
     "tuning.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-t\d{2,}$"),
     "tuning2.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-u\d{2,}$"),
+    "tuning3.jsonl": re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*-w\d{2,}$"),
 }
 RFC3339_Z_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$")
 GATED = ("health_medical", "legal_status")
 
-MIN_CASES = {"cases.jsonl": 121, "tuning.jsonl": 300, "tuning2.jsonl": 300}
+MIN_CASES = {"cases.jsonl": 121, "tuning.jsonl": 300, "tuning2.jsonl": 300, "tuning3.jsonl": 320}
 MIN_CATEGORIES = 25
 # The tuning sets cover every category of the README's table with at least this many cases,
 # each with its own id marker after the prefix.
 TUNING_MIN_PER_CATEGORY = 6
-TUNING_ID_MARKER = {"tuning.jsonl": "t", "tuning2.jsonl": "u"}
+TUNING_ID_MARKER = {"tuning.jsonl": "t", "tuning2.jsonl": "u", "tuning3.jsonl": "w"}
 CATEGORY_ROW_RE = re.compile(r"^\| `([a-z0-9_]+)` \| `([a-z0-9]+)` \|")
 
 
