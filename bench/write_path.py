@@ -230,7 +230,7 @@ class Client:
 
 
 def warm_keys(server: DevServerHandle, callers) -> None:
-    """The authorizer verifies each key's scrypt hash once per process: pay it before timing."""
+    """The authorizer verifies each key once per process and window: pay it before timing."""
     client = Client(server.host, server.port)
     try:
         for _, raw in callers:

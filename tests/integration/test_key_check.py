@@ -2,6 +2,8 @@
 lookup exists or not), no connection held while hashing, a brief cache of successes and a
 limit on failures per lookup part."""
 
+import base64
+import hashlib
 import secrets
 import threading
 
@@ -14,7 +16,7 @@ from aurra_core.errors import Unauthorized
 
 @pytest.fixture
 def hashes(monkeypatch):
-    """Every scrypt check the key check makes: (the stored hash it compared against)."""
+    """Every hash check the key check makes: (the stored hash it compared against)."""
     made: list[str] = []
     real = key_check.check_secret
 
@@ -35,7 +37,7 @@ def wrong_secret(raw: str) -> str:
     return f"{prefix}_{lookup}_{wrong}"
 
 
-def test_unknown_revoked_and_wrong_keys_all_cost_one_scrypt(db, new_key, hashes):
+def test_unknown_revoked_and_wrong_keys_all_cost_one_hash_check(db, new_key, hashes):
     caller, raw = new_key()
     revoked, revoked_raw = new_key()
     with db.transaction() as conn:
@@ -118,3 +120,81 @@ def test_failures_past_the_limit_are_refused_without_hashing_for_that_lookup_onl
 def _refused(key: str) -> None:
     with pytest.raises(Unauthorized):
         service.authenticate(key)
+
+
+def _scrypt_hash(secret: str) -> str:
+    """A hash as keys issued before migration 0012 hold (scrypt, n 2^14, r 8, p 1)."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32)
+    return "scrypt$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
+
+
+def _stored_hash(db, key_id) -> str:
+    with db.transaction() as conn:
+        return conn.execute("SELECT secret_hash FROM api_keys WHERE id = %s", (key_id,)).fetchone()[0]
+
+
+def _make_legacy(db, caller, raw: str) -> str:
+    secret = raw.split("_", 2)[2]
+    legacy = _scrypt_hash(secret)
+    with db.transaction() as conn:
+        conn.execute("UPDATE api_keys SET secret_hash = %s WHERE id = %s", (legacy, caller.api_key_id))
+    return legacy
+
+
+def test_new_keys_store_a_salted_sha256_of_their_secret(db, new_key):
+    caller, raw = new_key()
+    stored = _stored_hash(db, caller.api_key_id)
+    scheme, salt_b64, digest_b64 = stored.split("$")
+    secret = raw.split("_", 2)[2]
+    assert scheme == "sha256"
+    assert (
+        base64.b64decode(digest_b64) == hashlib.sha256(base64.b64decode(salt_b64) + secret.encode()).digest()
+    )
+    assert secret not in stored
+
+
+def test_a_legacy_scrypt_key_still_works_and_gets_a_sha256_hash_on_its_first_check(db, new_key, hashes):
+    caller, raw = new_key()
+    legacy = _make_legacy(db, caller, raw)
+    with pytest.raises(Unauthorized):
+        service.authenticate(wrong_secret(raw))
+    assert _stored_hash(db, caller.api_key_id) == legacy  # a refusal upgrades nothing
+    assert service.authenticate(raw) == caller
+    upgraded = _stored_hash(db, caller.api_key_id)
+    assert upgraded.startswith("sha256$")
+    key_check.forget()  # a new process: the check runs against the upgraded row
+    assert service.authenticate(raw) == caller
+    assert hashes[-1] == upgraded
+    with pytest.raises(Unauthorized):
+        service.authenticate(wrong_secret(raw))
+
+
+def test_the_upgrade_replaces_only_the_scrypt_hash_it_read(db, new_key):
+    """The service role reaches api_keys' hashes through this function only: it cannot put a
+    hash of its choosing over a current one, over a revoked key's, or over a hash it did not read."""
+    current, _ = new_key()
+    legacy_caller, legacy_raw = new_key()
+    legacy = _make_legacy(db, legacy_caller, legacy_raw)
+    revoked, revoked_raw = new_key()
+    revoked_legacy = _make_legacy(db, revoked, revoked_raw)
+    with db.transaction() as conn:
+        conn.execute("UPDATE api_keys SET revoked_at = now() WHERE id = %s", (revoked.api_key_id,))
+    chosen = "sha256$" + base64.b64encode(b"s" * 16).decode() + "$" + base64.b64encode(b"d" * 32).decode()
+    attempts = [
+        (current.api_key_id, _stored_hash(db, current.api_key_id), chosen),  # not scrypt
+        (legacy_caller.api_key_id, "scrypt$AAAA$AAAA", chosen),  # not the hash it holds
+        (legacy_caller.api_key_id, legacy, legacy),  # not a SHA-256
+        (revoked.api_key_id, revoked_legacy, chosen),  # revoked
+    ]
+    with db.tenant_transaction(None) as conn:
+        for key_id, old, new in attempts:
+            assert (
+                conn.execute("SELECT aurra_upgrade_api_key_hash(%s, %s, %s)", (key_id, old, new)).fetchone()[
+                    0
+                ]
+                is False
+            )
+        assert conn.execute("SELECT current_user").fetchone()[0] == "aurra_app"
+    assert _stored_hash(db, legacy_caller.api_key_id) == legacy
+    assert _stored_hash(db, revoked.api_key_id) == revoked_legacy

@@ -3,11 +3,15 @@ without a lever on the database.
 
 - An unknown or revoked lookup costs what a known one does: its secret is hashed against a
   dummy hash, so the time of a refusal does not tell whether the lookup part exists.
-- The database connection is held for the lookup's one query only, never during scrypt: a
+- The database connection is held for the lookup's one query only, never while hashing: a
   flood of wrong secrets cannot starve the pool that valid callers need.
+- A key still holding a scrypt hash (issued before migration 0012) gets the SHA-256 one on its
+  first successful check, so only that check pays scrypt (~50 ms), and a refusal of such a
+  lookup costs more than one of an unknown lookup until then: it tells that the lookup exists,
+  never anything of the 192 bits of secret behind it.
 - A successful check is remembered in process for a short while, by a SHA-256 of the whole
-  key with the hash it matched, so a warm process pays scrypt once per key and window. The
-  row is still read on every call: a revoked or rotated key is refused at once.
+  key with the hash it matched. The row is still read on every call: a revoked or rotated key
+  is refused at once.
 - Failed checks are counted per lookup part: past the limit within the window, that lookup
   is refused without hashing until the window passes (a key verified before keeps working).
 """
@@ -26,11 +30,11 @@ from uuid import UUID
 
 from aurra_core.db import Database
 from aurra_core.errors import Unauthorized
-from aurra_core.keys import KEY_PREFIX, check_secret, hash_secret
+from aurra_core.keys import KEY_PREFIX, check_secret, hash_secret, is_current_hash
 from aurra_core.models import Caller
 
 # Exactly the alphabet keys are made of (keys.create_key): lowercase hex, then URL-safe base64.
-# Anything else (NUL, control characters, Unicode spaces that strip() or scrypt would absorb)
+# Anything else (NUL, control characters, Unicode spaces that strip() or a hash would absorb)
 # is refused before it reaches the database.
 _KEY = re.compile(rf"{KEY_PREFIX}([0-9a-f]{{1,32}})_([A-Za-z0-9_-]{{1,128}})")
 
@@ -55,7 +59,7 @@ def _dummy_hash() -> str:
 
 
 class _Verified:
-    """Keys that passed scrypt lately: SHA-256 of the key -> (the hash it matched, expiry).
+    """Keys that passed the check lately: SHA-256 of the key -> (the hash it matched, expiry).
     An entry's window restarts with each use, so a caller in steady use is not hashed again."""
 
     def __init__(self) -> None:
@@ -148,8 +152,20 @@ def authenticate(db: Database, raw_key: str) -> Caller:
     if row is None or not matched:
         _failures.record(lookup)
         raise Unauthorized("invalid API key")
-    _verified.remember(digest, row.secret_hash)
+    stored = row.secret_hash if is_current_hash(row.secret_hash) else _upgrade(db, row, secret)
+    _verified.remember(digest, stored)
     return Caller(tenant_id=row.tenant_id, api_key_id=row.key_id)
+
+
+def _upgrade(db: Database, row: _KeyRow, secret: str) -> str:
+    """Replace the verified key's scrypt hash by a SHA-256 one; the hash the row holds after."""
+    upgraded = hash_secret(secret)
+    with db.tenant_transaction(None) as conn:
+        done = conn.execute(
+            "SELECT aurra_upgrade_api_key_hash(%s, %s, %s)", (row.key_id, row.secret_hash, upgraded)
+        ).fetchone()
+    # Not done: the row changed since it was read (revoked, or upgraded by a concurrent check).
+    return upgraded if done is not None and done[0] else row.secret_hash
 
 
 def forget() -> None:

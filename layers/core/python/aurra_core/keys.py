@@ -1,7 +1,7 @@
 """Tenants, API keys and per-key settings.
 
-A key reads `aurra_<lookup>_<secret>`. The lookup finds the row; only a salted scrypt hash
-of the secret is stored, compared in constant time (the check itself: key_check.py).
+A key reads `aurra_<lookup>_<secret>`. The lookup finds the row; only a salted SHA-256 of the
+secret is stored, compared in constant time (the check itself: key_check.py).
 """
 
 from __future__ import annotations
@@ -23,24 +23,37 @@ from aurra_core.ids import new_id
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
 
 KEY_PREFIX = "aurra_"
-_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+# Keys issued before migration 0012 hold scrypt hashes; each is replaced on its first successful
+# check (key_check.authenticate), so this reads them and never writes one.
+_LEGACY_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 
 def hash_secret(secret: str, salt: bytes | None = None) -> str:
+    """A salted SHA-256 of `secret`. A slow hash (scrypt, bcrypt) protects secrets people choose,
+    which can be guessed; a key's secret is 192 random bits (`create_key`), beyond any guess,
+    so a slow hash would only add its cost to every first check of a key."""
     salt = salt or secrets.token_bytes(16)
-    digest = hashlib.scrypt(secret.encode(), salt=salt, dklen=32, **_SCRYPT)
-    return "scrypt$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
+    digest = hashlib.sha256(salt + secret.encode()).digest()
+    return "sha256$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
+
+
+def is_current_hash(stored: str) -> bool:
+    """Whether `stored` is of the scheme `hash_secret` writes (else it is replaced on use)."""
+    return stored.startswith("sha256$")
 
 
 def check_secret(secret: str, stored: str) -> bool:
     try:
         scheme, salt_b64, digest_b64 = stored.split("$")
+        salt, expected = base64.b64decode(salt_b64), base64.b64decode(digest_b64)
     except ValueError:
         return False
-    if scheme != "scrypt":
+    if scheme == "sha256":
+        actual = hashlib.sha256(salt + secret.encode()).digest()
+    elif scheme == "scrypt":
+        actual = hashlib.scrypt(secret.encode(), salt=salt, dklen=32, **_LEGACY_SCRYPT)
+    else:
         return False
-    expected = base64.b64decode(digest_b64)
-    actual = hashlib.scrypt(secret.encode(), salt=base64.b64decode(salt_b64), dklen=32, **_SCRYPT)
     return hmac.compare_digest(expected, actual)
 
 
