@@ -28,9 +28,15 @@ def test_firm_changes_supersede_with_high_confidence(old, new):
     assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
 
 
-def test_a_changed_number_without_change_language_is_not_acted_on():
+def test_a_count_put_in_place_of_the_old_one_in_the_same_words_is_acted_on():
+    # two counts of one thing cannot both hold: the replacement is the change evidence
     v = judge("Acme has 50 seats", "Acme has 75 seats")
-    assert v.verdict == Verdict.CONTRADICTS and v.confidence <= 0.80
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+def test_a_changed_number_in_other_words_is_not_acted_on():
+    v = judge("Acme has 50 seats", "Acme has 75 seats across its two workspaces")
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,8 @@ def test_explicit_change_evidence_is_acted_on(old: str, new: str) -> None:
         ("User takes notes in Notion", "User currently takes notes in Obsidian"),
         ("User's streaming service is Hulu", "User's streaming service is Max"),
         ("User pays with an Amex card", "User pays with a Visa card"),
-        ("Orbit Labs has 40 seats", "Orbit Labs has 55 seats"),
+        ("Orbit Labs has 40 seats", "Orbit Labs has 55 seats on the Scale plan"),  # seats of another plan?
+        ("User's email is ana@mail.com", "User's email is ana.r@work.io"),  # people have several
         ("User speaks Portuguese", "User speaks Italian"),
     ],
 )

@@ -709,7 +709,7 @@ def _denial(pair: Pair) -> Decision | None:
         return None
     if denied_new:
         governed = _negated_terms(new) if evidence.negated(new) else set()
-        if governed and governed <= old.term_set:
+        if governed and governed <= old.term_set and not evidence.negates_another(old, new):
             reason = f"the new fact denies what the old one states ('{_quote(governed)}')"
             return (Verdict.CONTRADICTS, 0.9, reason)
         return None
@@ -1099,6 +1099,9 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                 hit = _fuzzy_overlap(x, old_values)
                 if (
                     not hit
+                    or (_about_another(old, new) and not hit & evidence.proper_names(old))
+                    or _complement_elsewhere(clause, match, old.term_set)
+                    or _a_part_ended(x, old_values)
                     or _another_instance(phrase, old, new)
                     or _possessed(clause, match)
                     or _scoped_elsewhere(match.group("x"), phrase, old)
@@ -1109,6 +1112,39 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     continue  # the old fact already said it was gone, or when it would end: they agree
                 return sorted(hit)[0], match.group(0).strip()
     return None
+
+
+def _identity(fact: Fact) -> set[str]:
+    """What singles out the thing a fact is about: its names and its subject's words."""
+    return evidence.proper_names(fact) | set(fact.subject.slot)
+
+
+def _about_another(old: Fact, new: Fact) -> bool:
+    """'The Netflix account is active' -> 'the Hulu account is not active anymore': the new fact
+    leaves out what singles out the old fact's thing and names another in its place."""
+    missing, added = _identity(old) - new.term_set, _identity(new) - old.term_set - _FRAME_STEMS
+    named_instead = bool(added & evidence.proper_names(new)) or bool(old.subject.slot and new.subject.slot)
+    return bool(missing) and bool(added) and named_instead
+
+
+def _complement_elsewhere(clause: str, match: re.Match[str], old_terms: set[str]) -> bool:
+    """'the GitHub account is no longer on the Pro plan': what is over is what follows the marker
+    (the plan), not the thing before it ("Richard is no longer involved" ends Richard's part)."""
+    if not match.group(0).rstrip().endswith("nolonger"):
+        return False
+    rest = clause[match.end() :].split()[:5]
+    complement = set(_terms(" ".join(rest))) - old_terms
+    return bool(complement & _KIND_NOUN_STEMS) and not _fuzzy_overlap(complement, old_terms)
+
+
+# Heads of a phrase that name something held with or added to a thing: "cancelled the Costco
+# Executive upgrade" ends the upgrade, not the Costco membership.
+_PART_HEADS = frozenset(canon(word)[0] for word in lex.ADDED_PARTS)
+
+
+def _a_part_ended(ended_terms: set[str], old_values: set[str]) -> bool:
+    parts = (ended_terms & _PART_HEADS) - old_values
+    return bool(parts) and not _fuzzy_overlap(parts, old_values)
 
 
 _INSTANCE_QUALIFIERS = frozenset(canon(word)[0] for word in lex.SLOT_QUALIFIERS | lex.INSTANCE_QUALIFIERS)
@@ -1146,6 +1182,21 @@ def _differently_modified(tokens: list[str], old: Fact) -> bool:
         if stem not in old.term_set and stem not in _PRIMARY_STEMS and stem not in _FRAME_STEMS:
             return True
     return False
+
+
+_DETERMINERS = frozenset("the a an his her their my our its your".split())
+
+
+def _determined_other(tokens: list[str], old: Fact) -> bool:
+    """'the gym membership' when the old fact's membership is the Premium one: a determiner, a
+    word the old fact does not have, then a thing people hold several of that it does."""
+    return any(
+        tokens[index - 2] in _DETERMINERS
+        and canon(tokens[index])[0] in _KIND_NOUN_STEMS & old.term_set
+        and tokens[index - 1] not in lex.STOPWORDS
+        and canon(tokens[index - 1])[0] not in old.term_set | _PRIMARY_STEMS | _FRAME_STEMS
+        for index in range(2, len(tokens))
+    )
 
 
 def _ends_another_one(old: Fact, new: Fact) -> str | None:
@@ -1348,6 +1399,8 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
 
 
 def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
+    if _determined_other(new.tokens, old):
+        return None  # "the Premium membership is active" -> "paused the gym membership": another one
     for cycle in set(old.states) & set(new.states):
         subject_old, subject_new = old.states[cycle], new.states[cycle]
         if subject_old & subject_new:
@@ -1758,6 +1811,9 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if (set(new_slot) - old.term_set) & _KIND_NOUN_STEMS and not set(old_slot) & _KIND_NOUN_STEMS:
+        return None  # "is active" -> "is no longer on the Pro plan": the plan, not the account's state
+
     if cue and marker:
         return (0.92, f"{label} in a single-valued {cue} slot, with '{marker}'")
     if cue:
@@ -1813,7 +1869,46 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         and not _hedge(new_fact.text)
     ):
         proposal = evidence.one_attribute_contradiction(old_fact, new_fact) or proposal
-    return evidence.hold_to_evidence(old_fact, new_fact, proposal)
+    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced_in_place(old_fact, new_fact))
+
+
+# Values one slot holds one at a time when stated in the same words: an amount, a count, a rate, an
+# age, an expiry, working hours. Days, times and dates are left out ("yoga on Tuesdays" and "yoga on
+# Thursdays", "dentist on May 3" and "on May 10" may both hold), and so are e-mail addresses and
+# phone numbers, which people have several of, but for a number corrected in a digit or two.
+_IN_PLACE_KINDS = frozenset({"money", "num", "percent", "phone", "expiry", "hours"})
+
+
+def _digits_corrected(old_value: str, new_value: str) -> bool:
+    """'555-0134' -> '555-0143': the same number with one digit changed or two swapped, not a second one."""
+    if not old_value.startswith("phone_"):
+        return True
+    a, b = old_value.removeprefix("phone_"), new_value.removeprefix("phone_")
+    if len(a) != len(b):
+        return False
+    changed = sum(x != y for x, y in zip(a, b, strict=True))
+    return changed == 1 or (changed == 2 and sorted(a) == sorted(b))  # one digit, or two swapped
+
+
+def replaced_in_place(old: Fact, new: Fact) -> str | None:
+    """'Acme has 50 seats' -> 'Acme has 55 seats', 'rent is $1,800 a month' -> '$2,050 a month': the
+    same words with one count or amount put in place of the old one. Two counts of one thing, or two
+    amounts of one slot, cannot both hold, so the replacement is the change evidence."""
+    template = template_conflict(old, new)
+    if template is None or evidence.negated(old) or evidence.negated(new):
+        return None
+    words, old_slot, new_slot = template
+    if len(old_slot) != 1 or len(new_slot) != 1 or not _slot_kinds(old_slot) <= _IN_PLACE_KINDS:
+        return None
+    if _slot_kinds(old_slot) != _slot_kinds(new_slot) or not _digits_corrected(old_slot[0], new_slot[0]):
+        return None
+    rest_old = [term for term in old.terms if term not in _LOW_INFO_STEMS and term != old_slot[0]]
+    rest_new = [term for term in new.terms if term not in _LOW_INFO_STEMS and term != new_slot[0]]
+    if rest_old != rest_new or _first(_HEDGES, new.text) or _first(_ADDITIVE, new.text):
+        return None  # anything added or left out may make it another one
+    if evidence.past_period(old) or evidence.past_period(new) or _first(_HISTORICAL, new.text):
+        return None
+    return f"{old_slot[0]} replaced by {new_slot[0]} in the same words"
 
 
 @lru_cache(maxsize=4096)

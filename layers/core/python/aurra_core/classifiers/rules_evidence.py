@@ -164,11 +164,53 @@ def started_what_was_denied(old: Fact, new: Fact) -> str | None:
 
 
 def negated_old_value(old: Fact, new: Fact) -> str | None:
-    """A term the old fact asserts and the new fact negates ("drinks coffee" -> "no coffee")."""
+    """A term the old fact asserts and the new fact negates ("drinks coffee" -> "no coffee"), when
+    the negation is of the old fact itself: the same thing, nothing put in place of what it names
+    ("the Netflix account is active" -> "the Hulu account is not active" negates another one)."""
     if negated(old) or not negated(new):
         return None
     shared = sorted(content(old) & content(new))
-    return shared[0] if shared else None
+    if not shared or negates_another(old, new):
+        return None
+    return shared[0]
+
+
+# Words a negation of the same fact may add: when it holds, and how firmly.
+_NEGATION_FRAME = frozenset(
+    canon(word)[0]
+    for word in "anymore nolonger longer yet again nowadays fromnowon at all ever either".split()
+)
+
+
+def negates_another(old: Fact, new: Fact) -> bool:
+    """The negation is of something else: the new fact leaves out what the old one names ("the
+    Netflix account is active" -> "the Hulu account is not active") or negates a narrower thing
+    ("eats meat" -> "doesn't eat red meat"). A replacement beside the negation is no other thing:
+    "favorite color is teal, not green" negates the old value itself."""
+    identity = proper_names(old) | set(old.subject.slot) | set(old.subject.key) | _KIND_STEMS
+    missing = (content(old) - content(new)) & identity
+    added = content(new) - content(old) - _NEGATION_FRAME - _DENIAL_VERBS
+    return bool(missing) or bool(added & negation_scope(new))
+
+
+_KIND_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
+_CLAUSE_BREAK = frozenset({",", ";", ":", "(", ")", "but", "and"})
+
+
+def negation_scope(fact: Fact) -> set[str]:
+    """The terms up to four words after a negation, within its clause."""
+    scope: set[str] = set()
+    remaining = 0
+    for token in fact.tokens:
+        words = lex.SYNONYMS.get(token, token).split()
+        if token in _CLAUSE_BREAK:
+            remaining = 0
+        elif set(words) & _NEGATION_STEMS:
+            remaining = 4
+        elif remaining:
+            scope.update(canon(token))
+            remaining -= 1
+    return scope
 
 
 def negated(fact: Fact) -> bool:
@@ -377,9 +419,12 @@ def one_attribute_contradiction(old: Fact, new: Fact) -> Decision | None:
     return None
 
 
-def hold_to_evidence(old: Fact, new: Fact, proposal: Decision) -> Decision:
-    """The proposal, kept only as confident as its evidence allows."""
+def hold_to_evidence(old: Fact, new: Fact, proposal: Decision, replaced: str | None = None) -> Decision:
+    """The proposal, kept only as confident as its evidence allows. `replaced`: the value of a slot
+    that holds one at a time, put in place of the old one in the same words (the caller reads it)."""
     verdict, confidence, reason = proposal
+    if verdict is Verdict.CONTRADICTS and replaced and confidence > UNPROVEN_CEILING:
+        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: {replaced})")
     if verdict is Verdict.CONTRADICTS:
         return _hold_contradiction(old, new, confidence, reason)
     if verdict is Verdict.DUPLICATE and confidence >= ACTION_THRESHOLD:

@@ -61,6 +61,8 @@ KIND_NOUNS = frozenset(
     trials tier license licence key keys loan loans policy policies workspace workspaces profile
     profiles login logins handle handles mailbox inbox addon twofactor seat seats trip trips""".split()
 )
+# Things held with or added to another thing: ending one of these does not end what it belongs to.
+ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
 QUALIFIER_ADJECTIVES = frozenset(
     "work personal corporate staging sandbox test dev backup secondary joint billing shipping mailing emergency "
