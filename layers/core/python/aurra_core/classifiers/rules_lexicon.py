@@ -61,6 +61,16 @@ KIND_NOUNS = frozenset(
     trials tier license licence key keys loan loans policy policies workspace workspaces profile
     profiles login logins handle handles mailbox inbox addon twofactor seat seats trip trips""".split()
 )
+# Verbs of habits that take many objects at once: "watches Netflix" and "watches YouTube these days"
+# may both hold.
+HABIT_VERBS = frozenset(
+    "watch watches read reads listen listens play plays eat eats drink drinks wear wears visit visits "
+    "follow follows buy buys cook cooks write writes use uses".split()
+)
+# "is down to 1 coffee a day", "up to 60 seats": a count said to have fallen or risen (numbers are
+# digits after normalisation); COUNTED finds the count of the same noun in the old fact.
+DOWN_OR_UP_TO = r"\b(?:down|up|back) to (?:about |around |just |only )?(?P<n>\d[\d.,]*) (?P<noun>[a-z]+)"
+COUNTED = r"\b(?P<n>\d[\d.,]*) (?P<noun>[a-z]+)"
 # Things held with or added to another thing: ending one of these does not end what it belongs to.
 ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
@@ -1511,6 +1521,9 @@ CHANGE_EVIDENCE = [
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
+    # rules v6: "these days" sets the value against what it was (plain "now" only says it is current)
+    r"\bnowadays\b",
+    r"\b(?:is|are|am|was|were|now|got|been) (?:down|up) to \d",
     # rules v5: a thing rebuilt on another, one traded for another
     r"\bported (?:\w+ ){0,3}?(?:to|onto)\b|\bre-?(?:implemented|platformed|written)\b",
     r"\btraded (?:\w+ ){0,4}?for\b",
