@@ -1894,7 +1894,18 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         and not _hedge(new_fact.text)
     ):
         proposal = evidence.one_attribute_contradiction(old_fact, new_fact) or proposal
-    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced_in_place(old_fact, new_fact))
+    replaced = replaced_in_place(old_fact, new_fact)
+    if replaced and proposal[1] <= evidence.UNPROVEN_CEILING and _counts_a_thing(old_fact, replaced):
+        # "has 5 direct reports" -> "has 3 direct reports": no detector knows the unit, the words do
+        proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {replaced}")
+    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced)
+
+
+def _counts_a_thing(old: Fact, replaced: str) -> bool:
+    """The old value is a plain number followed by what it counts ('5 direct reports', not 'ending
+    4242' or 'UA 837')."""
+    number = replaced.split()[0]
+    return number[0].isdigit() and bool(re.search(rf"(?<![\w.]){re.escape(number)} [a-z]", old.text))
 
 
 # Values one slot holds one at a time when stated in the same words: an amount, a count, a rate, an
