@@ -1,4 +1,4 @@
-"""Rules v5: change constructions read in more forms, each scoped to the old fact's value.
+"""Rules v5 and v6: change constructions read in more forms, each scoped to the old fact's value.
 
 None of these pairs appear in any set under evals/: they exercise the general constructions
 (a thing traded or rebuilt, "used to X, now Y", another thing ranked above the old choice, a diet
@@ -171,7 +171,37 @@ NOT_THE_OLD_ONE = [
     ("User takes yoga on Tuesdays", "User takes yoga on Thursdays"),
     ("User has 3 kids", "User had 2 kids in 2015"),
     ("Orbit has 12 open tickets", "Orbit's EU team has 9 open tickets"),
+    # an attribute of the thing, or a thing of its own, changed or ended
+    ("User has a Spotify account", "User's Spotify password was changed"),
+    ("User's account is verified", "User's account verification link expired"),
+    ("User's membership is active", "User's membership card is not active"),
+    ("User is an editor", "User is not an editor of the billing workspace"),
+    # a negation or an ending narrowed to an occasion or a place the old fact does not name
+    ("User has a bike", "User doesn't have a bike at the moment, it's at the repair shop"),
+    ("User cycles to work", "User doesn't cycle to work when it rains"),
+    ("User is an early riser", "User is not an early riser on weekends"),
+    ("User uses Teams", "User doesn't use Teams for client calls"),
+    ("User plays the drums", "User doesn't play the drums in the church band anymore"),
+    ("User is vegan", "User is no longer strictly vegan on holidays"),
+    ("User's account is active", "User's account is no longer active on the desktop app"),
+    # "these days" where only a verb of habit is shared: the new one may be beside the old one
+    ("User listens to podcasts", "User listens to audiobooks these days"),
 ]
+
+# Rules v6: constructions that set the value against the old one without a classic change verb.
+CHANGE_CONSTRUCTIONS = [
+    ("User's go-to editor is Sublime Text", "User's editor these days is Helix"),
+    ("User adores sushi", "User avoids sushi these days"),
+    ("Ming works 8 to 4 Eastern", "Ming works 10 to 6 Eastern these days"),
+    ("User smokes about ten cigarettes a day", "User is down to three cigarettes a day"),
+    ("Initrode has 40 licenses", "Initrode is up to 65 licenses"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGE_CONSTRUCTIONS)
+def test_these_days_and_down_to_set_the_value_against_the_old_one(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION, (verdict, confidence, reason)
 
 
 @pytest.mark.parametrize(("old", "new"), REPLACED_IN_PLACE)

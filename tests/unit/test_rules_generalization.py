@@ -17,6 +17,8 @@ from aurra_core.models import Verdict
 rules = RulesClassifier()
 
 SUPERSESSIONS = [
+    # rules v6: "these days" sets the value against what it was (plain "now" still does not)
+    ("User's favorite band is Radiohead", "User's favorite band these days is Fontaines D.C."),
     ("Maya lives in Toronto", "Maya moved to Vancouver last month"),
     ("The customer is on the Starter plan", "The customer moved up to the Business tier"),
     ("User's car is a Mazda 3", "User traded in the Mazda for a Kia EV6"),
@@ -118,7 +120,6 @@ NO_CHANGE_LANGUAGE = [
     ("Opportunity stage: demo scheduled", "Opportunity stage: negotiation"),
     ("User reports to Karen", "User's new manager is Raj after the team reshuffle"),
     ("User goes by Katherine", "User prefers to be called Kate now"),
-    ("User's favorite band is Radiohead", "User's favorite band these days is Fontaines D.C."),
     ("User's weekly 1:1 with Sam is on Wednesday", "The 1:1 with Sam now happens on Thursdays"),
     ("The store opens at 9am", "The store now opens at 8am"),
     ("Renewal owner: Sarah", "Renewal owner is now Mike"),

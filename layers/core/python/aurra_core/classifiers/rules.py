@@ -1102,6 +1102,8 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     or (_about_another(old, new) and not hit & evidence.proper_names(old))
                     or _complement_elsewhere(clause, match, old.term_set)
                     or _a_part_ended(x, old_values)
+                    or _another_head(match, old_values)
+                    or _ended_in_part(pattern, match, old, old_values)
                     or _another_instance(phrase, old, new)
                     or _possessed(clause, match)
                     or _scoped_elsewhere(match.group("x"), phrase, old)
@@ -1132,9 +1134,11 @@ def _complement_elsewhere(clause: str, match: re.Match[str], old_terms: set[str]
     (the plan), not the thing before it ("Richard is no longer involved" ends Richard's part)."""
     if not match.group(0).rstrip().endswith("nolonger"):
         return False
-    rest = clause[match.end() :].split()[:5]
-    complement = set(_terms(" ".join(rest))) - old_terms
-    return bool(complement & _KIND_NOUN_STEMS) and not _fuzzy_overlap(complement, old_terms)
+    rest = _CONNECTIVE.split(" ".join(clause[match.end() :].split()[:6]))[0]
+    complement = set(_terms(rest)) - old_terms
+    if complement & _KIND_NOUN_STEMS and not _fuzzy_overlap(complement, old_terms):
+        return True
+    return _narrowed(rest, old_terms, old_terms)  # "is no longer active on mobile"
 
 
 # Heads of a phrase that name something held with or added to a thing: "cancelled the Costco
@@ -1145,6 +1149,40 @@ _PART_HEADS = frozenset(canon(word)[0] for word in lex.ADDED_PARTS)
 def _a_part_ended(ended_terms: set[str], old_values: set[str]) -> bool:
     parts = (ended_terms & _PART_HEADS) - old_values
     return bool(parts) and not _fuzzy_overlap(parts, old_values)
+
+
+_NO_LONGER = frozenset({lex.ENDING[0], lex.ENDING[1]})  # "no longer X", "not X anymore"
+
+
+def _ended_in_part(pattern: re.Pattern[str], match: re.Match[str], old: Fact, old_values: set[str]) -> bool:
+    """'is no longer vegetarian on trips', 'doesn't play guitar in the band anymore': a place or an
+    occasion the old fact does not have narrows what is over to a part of it."""
+    if pattern.pattern not in _NO_LONGER:
+        return False
+    ended = _CONNECTIVE.split(match.group("x"))[0]  # "... because Obsidian syncs": a reason, not a part
+    return _narrowed(ended, old.term_set, old_values)
+
+
+def _narrowed(phrase: str, old_terms: set[str], old_values: set[str]) -> bool:
+    """A place or an occasion in the phrase ("on mobile", "in the band") the old fact does not name."""
+    for qualifier in _QUALIFIER.finditer(phrase):
+        terms = set(_terms(qualifier.group("q"))) - _LOW_INFO_STEMS - _WHEN_WORDS
+        if any(term not in old_terms and not _fuzzy_overlap({term}, old_values) for term in terms):
+            return True
+    return False
+
+
+_CONNECTIVE = re.compile(lex.CONNECTIVE)
+_QUALIFIER = re.compile(lex.QUALIFYING_PHRASE)
+
+
+def _another_head(match: re.Match[str], old_values: set[str]) -> bool:
+    """'the account verification email expired': written before the word that ends it, the thing
+    that ended is the phrase's last noun (the e-mail), which the old fact does not name."""
+    if match.start("x") != match.start() or not match.group("x").split():
+        return False
+    head = canon(match.group("x").split()[-1])[0]
+    return head not in _FRAME_STEMS | _LOW_INFO_STEMS | _PRONOUNS and not _fuzzy_overlap({head}, old_values)
 
 
 _INSTANCE_QUALIFIERS = frozenset(canon(word)[0] for word in lex.SLOT_QUALIFIERS | lex.INSTANCE_QUALIFIERS)
@@ -1828,6 +1866,8 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if set(old_slot) <= _KIND_NOUN_STEMS:
+        return None  # "has a Netflix account" -> "Netflix password was changed": an attribute of it
     if (set(new_slot) - old.term_set) & _KIND_NOUN_STEMS and not set(old_slot) & _KIND_NOUN_STEMS:
         return None  # "is active" -> "is no longer on the Pro plan": the plan, not the account's state
 

@@ -185,12 +185,14 @@ _NEGATION_FRAME = frozenset(
 def negates_another(old: Fact, new: Fact) -> bool:
     """The negation is of something else: the new fact leaves out what the old one names ("the
     Netflix account is active" -> "the Hulu account is not active") or negates a narrower thing
-    ("eats meat" -> "doesn't eat red meat"). A replacement beside the negation is no other thing:
+    ("eats meat" -> "doesn't eat red meat"), or a thing of its own ("the membership card is not
+    active", "not an admin of the billing account"). A replacement beside the negation is no other thing:
     "favorite color is teal, not green" negates the old value itself."""
     identity = proper_names(old) | set(old.subject.slot) | set(old.subject.key) | _KIND_STEMS
     missing = (content(old) - content(new)) & identity
     added = content(new) - content(old) - _NEGATION_FRAME - _DENIAL_VERBS
-    return bool(missing) or bool(added & negation_scope(new))
+    things = _KIND_STEMS | set(new.subject.slot)  # "the membership card is not active": the card
+    return bool(missing) or bool(added & (negation_scope(new) | things))
 
 
 _KIND_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
@@ -198,19 +200,22 @@ _CLAUSE_BREAK = frozenset({",", ";", ":", "(", ")", "but", "and"})
 
 
 def negation_scope(fact: Fact) -> set[str]:
-    """The terms up to four words after a negation, within its clause."""
+    """The terms after a negation to the end of its clause ("doesn't drive to work when it snows"),
+    up to a word that dates it ("hasn't eaten meat since the spring" negates the meat)."""
     scope: set[str] = set()
-    remaining = 0
+    inside = False
     for token in fact.tokens:
         words = lex.SYNONYMS.get(token, token).split()
-        if token in _CLAUSE_BREAK:
-            remaining = 0
+        if token in _CLAUSE_BREAK or token in _SCOPE_ENDS:
+            inside = False
         elif set(words) & _NEGATION_STEMS:
-            remaining = 4
-        elif remaining:
+            inside = True
+        elif inside:
             scope.update(canon(token))
-            remaining -= 1
     return scope
+
+
+_SCOPE_ENDS = frozenset({"since", "anymore", "nolonger", "nowadays", "fromnowon", "now"})
 
 
 def negated(fact: Fact) -> bool:

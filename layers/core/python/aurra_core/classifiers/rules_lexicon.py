@@ -71,6 +71,10 @@ HABIT_VERBS = frozenset(
 # digits after normalisation); COUNTED finds the count of the same noun in the old fact.
 DOWN_OR_UP_TO = r"\b(?:down|up|back) to (?:about |around |just |only )?(?P<n>\d[\d.,]*) (?P<noun>[a-z]+)"
 COUNTED = r"\b(?P<n>\d[\d.,]*) (?P<noun>[a-z]+)"
+# Where a clause stops naming what ended and starts giving a reason or a new fact.
+CONNECTIVE = r"\b(?:because|and|but|since|as|so|after|now|anymore|though|although|while)\b"
+# A place or an occasion that narrows a fact: "on trips", "in the band", "for client work".
+QUALIFYING_PHRASE = r"\b(?:on|in|at|for|during|when|with|outside|inside|except)\s+(?P<q>[\w\-\. ]+)"
 # Things held with or added to another thing: ending one of these does not end what it belongs to.
 ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
