@@ -186,7 +186,25 @@ NOT_THE_OLD_ONE = [
     ("User's account is active", "User's account is no longer active on the desktop app"),
     # "these days" where only a verb of habit is shared: the new one may be beside the old one
     ("User listens to podcasts", "User listens to audiobooks these days"),
+    # the old fact already says it is over: the new one agrees
+    ("Lena's Coinbase account is closed", "Lena no longer has a Coinbase account"),
+    ("User's Skillshare membership expired", "User's Skillshare membership expired in March"),
+    ("User quit sugar", "User doesn't eat sugar anymore"),
+    # another named one of the kind
+    ("Omar's Lyft account is in good standing", "Omar's Lyft Pink driver account was suspended"),
 ]
+
+# The end itself denied, or the same account under another common name: still the old one.
+STILL_THE_OLD_ONE = [
+    ("User's Pinterest account is deactivated", "User's Pinterest isn't deactivated anymore"),
+    ("Omar's Lyft account is in good standing", "Lyft suspended Omar's rider account over a dispute"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), STILL_THE_OLD_ONE)
+def test_the_end_denied_or_the_same_account_renamed_is_acted_on(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION, (verdict, confidence, reason)
 
 # Rules v6: constructions that set the value against the old one without a classic change verb.
 CHANGE_CONSTRUCTIONS = [

@@ -703,6 +703,8 @@ def _denial(pair: Pair) -> Decision | None:
     fact denies exactly what the other states. Both denying the same thing agree."""
     old, new = pair.old, pair.new
     denied_old, denied_new = _denies(old), _denies(new)
+    if denied_old and denied_new and evidence.negation_scope(new) & _ENDED_STATES & old.term_set:
+        denied_old = False  # "is deactivated" -> "isn't deactivated anymore": the end itself denied
     if denied_old and denied_new:
         return _both_absent(pair)
     if denied_old == denied_new:
@@ -1182,7 +1184,11 @@ def _another_head(match: re.Match[str], old_values: set[str]) -> bool:
     if match.start("x") != match.start() or not match.group("x").split():
         return False
     head = canon(match.group("x").split()[-1])[0]
-    return head not in _FRAME_STEMS | _LOW_INFO_STEMS | _PRONOUNS and not _fuzzy_overlap({head}, old_values)
+    held = _PART_HEADS | _KIND_NOUN_STEMS | _ACCOUNT_PARTS
+    return head in held and not _fuzzy_overlap({head}, old_values)
+
+
+_ACCOUNT_PARTS = frozenset(canon(word)[0] for word in lex.ACCOUNT_PARTS)
 
 
 _INSTANCE_QUALIFIERS = frozenset(canon(word)[0] for word in lex.SLOT_QUALIFIERS | lex.INSTANCE_QUALIFIERS)
@@ -1225,16 +1231,37 @@ def _differently_modified(tokens: list[str], old: Fact) -> bool:
 _DETERMINERS = frozenset("the a an his her their my our its your".split())
 
 
-def _determined_other(tokens: list[str], old: Fact) -> bool:
-    """'the gym membership' when the old fact's membership is the Premium one: a determiner, a
-    word the old fact does not have, then a thing people hold several of that it does."""
-    return any(
-        tokens[index - 2] in _DETERMINERS
-        and canon(tokens[index])[0] in _KIND_NOUN_STEMS & old.term_set
-        and tokens[index - 1] not in lex.STOPWORDS
-        and canon(tokens[index - 1])[0] not in old.term_set | _PRIMARY_STEMS | _FRAME_STEMS
-        for index in range(2, len(tokens))
-    )
+def _determined_other(new: Fact, old: Fact) -> bool:
+    """'the gym membership' when the old fact's membership is the Premium one, "Ari's Uber Eats
+    courier account" when it is the Uber account: after a determiner or a possessive, a name the old
+    fact does not have, or words in place of the old fact's own words for the same kind of thing
+    ("Uber deactivated the user's rider account" is still the Uber account)."""
+    names = evidence.proper_names(new)
+    for kind in _KIND_NOUN_STEMS & old.term_set:
+        modifiers_new = _modifiers(new.tokens, kind) - old.term_set
+        modifiers_old = _modifiers(old.tokens, kind)
+        if modifiers_new & names or (modifiers_new and modifiers_old and not modifiers_old <= new.term_set):
+            return True
+    return False
+
+
+def _modifiers(tokens: list[str], kind: str) -> set[str]:
+    """The words between a determiner or a possessive and the kind noun ('the gym membership')."""
+    found: set[str] = set()
+    for index, token in enumerate(tokens):
+        if canon(token)[0] != kind:
+            continue
+        words: list[str] = []
+        for before in reversed(tokens[max(0, index - 4) : index]):
+            if before in _DETERMINERS or before == "'s":
+                found |= {
+                    canon(word)[0]
+                    for word in words
+                    if word not in lex.STOPWORDS and canon(word)[0] not in _PRIMARY_STEMS | _FRAME_STEMS
+                }
+                break
+            words.append(before)
+    return found
 
 
 def _ends_another_one(old: Fact, new: Fact) -> str | None:
@@ -1454,7 +1481,7 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
 
 
 def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
-    if _determined_other(new.tokens, old):
+    if _determined_other(new, old):
         return None  # "the Premium membership is active" -> "paused the gym membership": another one
     for cycle in set(old.states) & set(new.states):
         subject_old, subject_new = old.states[cycle], new.states[cycle]
@@ -1934,11 +1961,35 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         and not _hedge(new_fact.text)
     ):
         proposal = evidence.one_attribute_contradiction(old_fact, new_fact) or proposal
+    if proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING:
+        agreed = _both_over(old_fact, new_fact)
+        if agreed:
+            return (Verdict.SUPPLEMENTS, 0.75, f"both facts say '{agreed}' is over or absent: they agree")
     replaced = replaced_in_place(old_fact, new_fact)
     if replaced and proposal[1] <= evidence.UNPROVEN_CEILING and _counts_a_thing(old_fact, replaced):
         # "has 5 direct reports" -> "has 3 direct reports": no detector knows the unit, the words do
         proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {replaced}")
     return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced)
+
+
+def _both_over(old: Fact, new: Fact) -> str | None:
+    """'gave up caffeine' -> 'doesn't have caffeine anymore', 'the account is closed' -> 'no longer
+    has the account': both say the same thing is over, unless the new one says it is back."""
+    if not (_denies(old) and _denies(new)) or _first(_REVERSION, new.text) or _RESUMED_WORD.search(new.text):
+        return None
+    if evidence.negation_scope(new) & _ENDED_STATES & old.term_set:
+        return None  # "is deactivated" -> "isn't deactivated anymore": the end itself is denied
+    shared = (_core(old) & _core(new)) - _NEGATION_TERMS - RESTATEMENT_STEMS - set(old.subject.key)
+    shared -= _FRAME_STEMS | _LOW_INFO_STEMS | _WHEN_WORDS
+    return _quote(shared) if shared else None
+
+
+_ENDED_STATES = frozenset(
+    canon(word)[0]
+    for word in "closed lapsed expired deactivated deleted churned terminated cancelled canceled quit stopped "
+    "suspended disabled off over".split()
+)
+_RESUMED_WORD = re.compile(r"\b(?:again|resumed|reopened|restarted|reactivated|reinstated|renewed)\b")
 
 
 def _counts_a_thing(old: Fact, replaced: str) -> bool:

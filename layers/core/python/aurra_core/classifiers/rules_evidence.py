@@ -188,8 +188,10 @@ def negates_another(old: Fact, new: Fact) -> bool:
     ("eats meat" -> "doesn't eat red meat"), or a thing of its own ("the membership card is not
     active", "not an admin of the billing account"). A replacement beside the negation is no other thing:
     "favorite color is teal, not green" negates the old value itself."""
-    identity = proper_names(old) | set(old.subject.slot) | set(old.subject.key) | _KIND_STEMS
+    identity = proper_names(old) | set(old.subject.slot) | set(old.subject.key)
     missing = (content(old) - content(new)) & identity
+    if not (proper_names(new) | set(new.subject.slot)) - content(old):
+        missing = set()  # "the Instagram account" -> "Instagram": nothing named in its place
     added = content(new) - content(old) - _NEGATION_FRAME - _DENIAL_VERBS
     things = _KIND_STEMS | set(new.subject.slot)  # "the membership card is not active": the card
     return bool(missing) or bool(added & (negation_scope(new) | things))

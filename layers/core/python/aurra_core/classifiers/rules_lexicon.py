@@ -75,6 +75,8 @@ COUNTED = r"\b(?P<n>\d[\d.,]*) (?P<noun>[a-z]+)"
 CONNECTIVE = r"\b(?:because|and|but|since|as|so|after|now|anymore|though|although|while)\b"
 # A place or an occasion that narrows a fact: "on trips", "in the band", "for client work".
 QUALIFYING_PHRASE = r"\b(?:on|in|at|for|during|when|with|outside|inside|except)\s+(?P<q>[\w\-\. ]+)"
+# Things that belong to an account and end on their own: "the verification email expired".
+ACCOUNT_PARTS = frozenset("email link password code token device app session badge certificate".split())
 # Things held with or added to another thing: ending one of these does not end what it belongs to.
 ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
@@ -875,6 +877,8 @@ OLD_NEGATIVE = [
     r"\bleft\b(?! on| over| to pay| in the)",  # "$18,000 left on the loan" is what remains
     r"\bdisabled\b",
     r"\boff\b",
+    # rules v6: an old fact that says the thing is already over ("the account is closed")
+    r"\b(?:closed|lapsed|expired|deactivated|deleted|churned|terminated)\b(?!-)",
 ]
 # "went back to X": which value is current after a detour.
 REVERSION = [
