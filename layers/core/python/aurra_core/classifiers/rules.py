@@ -690,6 +690,10 @@ def _resumed(old: Fact, new: Fact) -> str | None:
     """'quit smoking in 2023' -> 'started smoking again': what the old fact says ended is back."""
     match = _RESUMED.search(new.text)
     ended = _abandoned(old) - _FRAME_STEMS
+    if _denies(old) and not evidence.negated(new):
+        # "avoids dairy", "the Peloton membership is cancelled": what the old fact says is over
+        ended |= evidence.content(old) - _FRAME_STEMS - _LOW_INFO_STEMS - set(old.subject.key) - _ENDED_STATES
+        ended -= _NEGATION_TERMS | _KIND_NOUN_STEMS
     if not match or not ended:
         return None
     back = ended & new.term_set
@@ -1969,7 +1973,10 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     if replaced and proposal[1] <= evidence.UNPROVEN_CEILING and _counts_a_thing(old_fact, replaced):
         # "has 5 direct reports" -> "has 3 direct reports": no detector knows the unit, the words do
         proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {replaced}")
-    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced)
+    resumed = None if _hedge(new_fact.text) else _resumed(old_fact, new_fact)
+    if resumed and proposal[0] is not Verdict.CONTRADICTS and subject_relation(old_fact, new_fact)[0] != "different":
+        proposal = (Verdict.CONTRADICTS, 0.9, resumed)
+    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced or resumed)
 
 
 def _both_over(old: Fact, new: Fact) -> str | None:
@@ -2003,7 +2010,8 @@ def _counts_a_thing(old: Fact, replaced: str) -> bool:
 # age, an expiry, working hours. Days, times and dates are left out ("yoga on Tuesdays" and "yoga on
 # Thursdays", "dentist on May 3" and "on May 10" may both hold), and so are e-mail addresses and
 # phone numbers, which people have several of, but for a number corrected in a digit or two.
-_IN_PLACE_KINDS = frozenset({"money", "num", "percent", "phone", "expiry", "hours"})
+_IN_PLACE_KINDS = frozenset({"money", "num", "percent", "phone", "expiry", "hours", "pronouns"})
+_REASON_CLAUSE = re.compile(lex.REASON_CLAUSE)
 
 
 def _digits_corrected(old_value: str, new_value: str) -> bool:
@@ -2021,6 +2029,10 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
     """'Acme has 50 seats' -> 'Acme has 55 seats', 'rent is $1,800 a month' -> '$2,050 a month': the
     same words with one count or amount put in place of the old one. Two counts of one thing, or two
     amounts of one slot, cannot both hold, so the replacement is the change evidence."""
+    reason = _REASON_CLAUSE.search(new.raw)
+    if reason:
+        # "has three cats after fostering a kitten": the same words, and what brought the change
+        new = analyze(new.raw[: reason.start()])
     template = template_conflict(old, new)
     if template is None or evidence.negated(old) or evidence.negated(new):
         return None

@@ -77,6 +77,8 @@ CONNECTIVE = r"\b(?:because|and|but|since|as|so|after|now|anymore|though|althoug
 QUALIFYING_PHRASE = r"\b(?:on|in|at|for|during|when|with|outside|inside|except)\s+(?P<q>[\w\-\. ]+)"
 # Things that belong to an account and end on their own: "the verification email expired".
 ACCOUNT_PARTS = frozenset("email link password code token device app session badge certificate".split())
+# What brought a change, after the value: "has three cats after fostering a kitten".
+REASON_CLAUSE = r",?\s+\b(?:after|since|now that|following|once|because)\b\s+\S"
 # Things held with or added to another thing: ending one of these does not end what it belongs to.
 ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
@@ -328,6 +330,12 @@ PHRASES = [
     (r"\bdate of birth\b|\bbirth ?date\b", "birth"),
     (r"\bas of (?:today|now|right now|this (?:week|month|year|quarter))\b", "currently"),
     (r"\bfrom now on\b", "fromnowon"),
+    # rules v6: "spicy food is not their thing anymore" dislikes spicy food
+    (
+        r"^(?:(?:the )?user (?:says|said) )?(?P<thing>[\w\- ]{2,40}?) (?:is|are|'s|'re) (?:not|no longer|n't) "
+        r"(?:really |exactly )?(?:their|his|her|my|our|your) (?:thing|cup of tea)\b",
+        r"user dislikes \g<thing>",
+    ),
     (r"\bthese days\b|\bnowadays\b", "nowadays"),
     (r"\bno longer\b", "nolonger"),
     (r"\bany ?more\b", "anymore"),
@@ -1532,6 +1540,7 @@ CHANGE_EVIDENCE = [
     # rules v6: "these days" sets the value against what it was (plain "now" only says it is current)
     r"\bnowadays\b",
     r"\b(?:is|are|am|was|were|now|got|been) (?:down|up) to \d",
+    r"\bfrom (?:today|tomorrow)\b",
     # rules v5: a thing rebuilt on another, one traded for another
     r"\bported (?:\w+ ){0,3}?(?:to|onto)\b|\bre-?(?:implemented|platformed|written)\b",
     r"\btraded (?:\w+ ){0,4}?for\b",
@@ -1849,7 +1858,10 @@ USED_TO_NOW = (
 # Something that had ended is back: "started smoking again", "resumed the lessons".
 RESUMED = (
     r"\b(?:started|began|took up|picked up|is back|are back|went back|came back)\b(?: [\w']+){0,4}? again\b|"
-    r"\bagain\b|\bresumed\b|\breinstated\b|\breactivated\b|\brestarted\b|\breopened\b"
+    r"\bagain\b|\bresumed\b|\breinstated\b|\breactivated\b|\brestarted\b|\breopened\b|"
+    # rules v6: back on the thing, signed up for it once more
+    r"\bre(?:subscribed|joined|enrolled|newed)\b|\bsigned back up\b|\b(?:is|are|am|was|were) back (?:on|with|in)\b|"
+    r"\bun(?:froze|frozen|blocked|paused)\b"
 )
 
 # "prefers Go over Python": what is chosen (y) and what it is chosen over (x).
