@@ -689,6 +689,8 @@ _RESUMED = re.compile(lex.RESUMED)
 def _resumed(old: Fact, new: Fact) -> str | None:
     """'quit smoking in 2023' -> 'started smoking again': what the old fact says ended is back."""
     match = _RESUMED.search(new.text)
+    if _ONE_OFF.search(new.text) or _first(_TEMPORARY, new.text) or _EVENT_PLACE.search(new.text):
+        return None  # "drank again at the wedding": once, not a habit taken up again
     ended = _abandoned(old) - _FRAME_STEMS
     if _denies(old) and not evidence.negated(new):
         # "avoids dairy", "the Peloton membership is cancelled": what the old fact says is over
@@ -762,7 +764,7 @@ def _negated_terms(fact: Fact) -> set[str]:
         if word != "~":
             continue
         for following in words[index + 1 : index + 5]:
-            if following == "|":
+            if following in ("|", "sinc"):  # "hasn't run since the marathon" negates the running
                 break
             if following not in lex.STOPWORDS and following not in _FRAME_STEMS and following != "~":
                 governed.add(following)
@@ -1996,6 +1998,7 @@ _ENDED_STATES = frozenset(
     for word in "closed lapsed expired deactivated deleted churned terminated cancelled canceled quit stopped "
     "suspended disabled off over".split()
 )
+_EVENT_PLACE = re.compile(lex.EVENT_PLACE)
 _RESUMED_WORD = re.compile(r"\b(?:again|resumed|reopened|restarted|reactivated|reinstated|renewed)\b")
 
 

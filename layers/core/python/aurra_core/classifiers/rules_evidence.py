@@ -172,7 +172,8 @@ def negated_old_value(old: Fact, new: Fact) -> str | None:
     shared = sorted(content(old) & content(new))
     if not shared or negates_another(old, new):
         return None
-    return shared[0]
+    values = [term for term in shared if term not in old.subject.key]  # what is negated, not who
+    return (values or shared)[0]
 
 
 # Words a negation of the same fact may add: when it holds, and how firmly.

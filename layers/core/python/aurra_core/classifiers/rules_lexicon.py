@@ -79,6 +79,11 @@ QUALIFYING_PHRASE = r"\b(?:on|in|at|for|during|when|with|outside|inside|except)\
 ACCOUNT_PARTS = frozenset("email link password code token device app session badge certificate".split())
 # What brought a change, after the value: "has three cats after fostering a kitten".
 REASON_CLAUSE = r",?\s+\b(?:after|since|now that|following|once|because)\b\s+\S"
+# An occasion a thing happened at, once: "drank again at the wedding", "last weekend".
+EVENT_PLACE = (
+    r"\b(?:at|during|for) (?:a|an|the|their|his|her|my|our) (?:\w+ )?(?:wedding|party|conference|dinner|event|"
+    r"funeral|reunion|holiday|trip|game|celebration|birthday|festival|offsite)\b|\blast (?:weekend|night|week)\b"
+)
 # Things held with or added to another thing: ending one of these does not end what it belongs to.
 ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
@@ -306,7 +311,8 @@ PHRASES = [
     (r"\bgood standing\b", "goodstanding"),
     (r"\bcredit card\b", "creditcard"),
     (r"\bdebit card\b", "debitcard"),
-    (r"\bbank transfer\b|\bwire transfer\b|\bach\b", "banktransfer"),
+    # ACH and a wire are two rails: "pays by ACH" -> "pays by wire transfer" is a change, not a restatement
+    (r"\bbank transfer\b|\bwire transfer\b|\bwire\b", "banktransfer"),
     (r"\bapple pay\b", "applepay"),
     (r"\bgoogle pay\b", "googlepay"),
     (r"\bcar ?sharing\b", "carsharing"),
@@ -1860,7 +1866,7 @@ RESUMED = (
     r"\b(?:started|began|took up|picked up|is back|are back|went back|came back)\b(?: [\w']+){0,4}? again\b|"
     r"\bagain\b|\bresumed\b|\breinstated\b|\breactivated\b|\brestarted\b|\breopened\b|"
     # rules v6: back on the thing, signed up for it once more
-    r"\bre(?:subscribed|joined|enrolled|newed)\b|\bsigned back up\b|\b(?:is|are|am|was|were) back (?:on|with|in)\b|"
+    r"\bre(?:subscribed|joined|enrolled|newed)\b|\bsigned back up\b|\b(?:is|are|am|was|were) back (?:on|with)\b|"
     r"\bun(?:froze|frozen|blocked|paused)\b"
 )
 
