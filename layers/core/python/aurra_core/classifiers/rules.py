@@ -1112,6 +1112,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     or _a_part_ended(x, old_values)
                     or _another_head(match, old_values)
                     or _ended_in_part(pattern, match, old, old_values)
+                    or _another_kind(x, old)
                     or _another_instance(phrase, old, new)
                     or _possessed(clause, match)
                     or _scoped_elsewhere(match.group("x"), phrase, old)
@@ -1182,6 +1183,14 @@ def _narrowed(phrase: str, old_terms: set[str], old_values: set[str]) -> bool:
 
 _CONNECTIVE = re.compile(lex.CONNECTIVE)
 _QUALIFIER = re.compile(lex.QUALIFYING_PHRASE)
+
+
+def _another_kind(ended_terms: set[str], old: Fact) -> bool:
+    """'has a Microsoft account' -> 'cancelled their Microsoft 365 subscription': what ended is
+    another kind of thing held (a subscription, not the account)."""
+    kinds = ended_terms & _KIND_NOUN_STEMS
+    held = old.term_set & _KIND_NOUN_STEMS
+    return bool(kinds and held) and not _fuzzy_overlap(kinds, old.term_set)
 
 
 def _another_head(match: re.Match[str], old_values: set[str]) -> bool:

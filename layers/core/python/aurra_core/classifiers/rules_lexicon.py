@@ -892,7 +892,7 @@ OLD_NEGATIVE = [
     r"\bdisabled\b",
     r"\boff\b",
     # rules v6: an old fact that says the thing is already over ("the account is closed")
-    r"\b(?:closed|lapsed|expired|deactivated|deleted|churned|terminated)\b(?!-)",
+    r"\b(?:closed|lapsed|expired|deactivated|deleted|churned|terminated|ended)\b(?!-)",
 ]
 # "went back to X": which value is current after a detour.
 REVERSION = [
