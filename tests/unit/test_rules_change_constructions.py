@@ -186,6 +186,11 @@ NOT_THE_OLD_ONE = [
     ("User's account is active", "User's account is no longer active on the desktop app"),
     # "these days" where only a verb of habit is shared: the new one may be beside the old one
     ("User listens to podcasts", "User listens to audiobooks these days"),
+    # "these days" in a slot that holds several: what is current, not that the other one stopped
+    ("User speaks Portuguese", "User speaks Italian these days"),
+    # an ending the old fact already states, or another kind of thing held than the old one
+    ("User's Calm trial ended", "User's Calm trial ended on June 2"),
+    ("User has an Apple account", "User cancelled their Apple Music subscription"),
     # the old fact already says it is over: the new one agrees
     ("Lena's Coinbase account is closed", "Lena no longer has a Coinbase account"),
     ("User's Skillshare membership expired", "User's Skillshare membership expired in March"),
@@ -205,6 +210,7 @@ STILL_THE_OLD_ONE = [
 def test_the_end_denied_or_the_same_account_renamed_is_acted_on(old: str, new: str) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert verdict is Verdict.CONTRADICTS and confidence >= ACTION, (verdict, confidence, reason)
+
 
 # Rules v6: constructions that set the value against the old one without a classic change verb.
 CHANGE_CONSTRUCTIONS = [

@@ -16,7 +16,10 @@ old value said to be over). The reason names the signals that decided.
 
 Besides the value detectors, the changes it recognises by their construction: a move of home,
 "from X to Y" after a change verb, "X over Y", a habit that ended and is back ("started smoking
-again"), and one fact denying exactly what the other states. A restatement in other words (same
+again", "resubscribed"), "down to N" of what the old fact counts, a count replaced in the same
+words, and one fact denying exactly what the other states. What ends or is denied must be the
+old fact's own thing: not another named one, another kind held (a subscription, not the account),
+a part of it (an add-on, its password) or a narrower occasion ("no longer active on mobile"). A restatement in other words (same
 subject, values and polarity; `rules_paraphrase`) is a duplicate below the action threshold.
 `rules_evidence` has the last word on every verdict.
 """
@@ -37,7 +40,7 @@ from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphras
 from aurra_core.models import Verdict
 from aurra_core.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v5"
+MODEL_ID = "aurra-rules-v6"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -1756,9 +1759,11 @@ def _class_findings(context: SlotContext) -> list[Finding]:
             findings.append((0.88, f"{label} in the same wording: one value at a time"))
         elif single:
             findings.append((0.8, label))
-        elif marker:
+        elif marker and marker != "nowadays":
             findings.append((0.87, f"{label} with '{marker}'"))
         else:
+            # "speaks French" -> "speaks German these days": in a slot that holds several, "these
+            # days" says what is current, not that the other one stopped
             findings.append((0.7, f"{label}, but both can hold together"))
     return findings
 
@@ -1917,7 +1922,9 @@ def _template_finding(
         return (0.92, f"{label} in a single-valued {cue} slot, with '{marker}'")
     if cue:
         return (0.87, f"{label} in a single-valued {cue} slot")
-    if marker == "nowadays" and not set(words) - _VERB_STEMS - _HABIT_STEMS - _FRAME_STEMS - set(old.subject.key):
+    if marker == "nowadays" and not set(words) - _VERB_STEMS - _HABIT_STEMS - _FRAME_STEMS - set(
+        old.subject.key
+    ):
         # "drinks coffee" -> "drinks a lot of tea these days": nothing but the verb is shared, so
         # the tea may be drunk beside the coffee; "takes his coffee black" -> "with oat milk" names
         # the thing whose value changed
@@ -1985,7 +1992,11 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         # "has 5 direct reports" -> "has 3 direct reports": no detector knows the unit, the words do
         proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {replaced}")
     resumed = None if _hedge(new_fact.text) else _resumed(old_fact, new_fact)
-    if resumed and proposal[0] is not Verdict.CONTRADICTS and subject_relation(old_fact, new_fact)[0] != "different":
+    if (
+        resumed
+        and proposal[0] is not Verdict.CONTRADICTS
+        and subject_relation(old_fact, new_fact)[0] != "different"
+    ):
         proposal = (Verdict.CONTRADICTS, 0.9, resumed)
     return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced or resumed)
 
@@ -2048,7 +2059,7 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
     template = template_conflict(old, new)
     if template is None or evidence.negated(old) or evidence.negated(new):
         return None
-    words, old_slot, new_slot = template
+    _, old_slot, new_slot = template
     if len(old_slot) != 1 or len(new_slot) != 1 or not _slot_kinds(old_slot) <= _IN_PLACE_KINDS:
         return None
     if _slot_kinds(old_slot) != _slot_kinds(new_slot) or not _digits_corrected(old_slot[0], new_slot[0]):

@@ -5,8 +5,13 @@ service depends on. A `contradicts` at or above 0.85 replaces a memory and a `du
 above 0.85 rejects a write, both without a person looking, so:
 
 - a contradiction is acted on only with explicit change evidence in the new fact (a change verb
-  or construction from the lexicon, or an explicit negation of the old value); a different value
-  without it stays at 0.80 (it may be a second one);
+  or construction from the lexicon, or an explicit negation of the old value), or in the two facts
+  read together (a count or an amount put in place of the old one in the same words, which cannot
+  both hold; a thing the old fact says ended said to be back); a different value without it stays
+  at 0.80 (it may be a second one);
+- a negation is evidence only when it is of the old fact's own thing and value: not when the new
+  fact names another thing in its place ("the Hulu account is not active" against the Netflix
+  one) or narrows what it negates ("doesn't eat red meat", "not on weekends");
 - a dated past period, with no change evidence, never contradicts: it is history;
 - a duplicate is acted on only when both facts say the same thing with the same polarity and the
   same values: a negation, a changed number, a changed name or a changed qualifier is never one.
@@ -427,12 +432,15 @@ def one_attribute_contradiction(old: Fact, new: Fact) -> Decision | None:
     return None
 
 
-def hold_to_evidence(old: Fact, new: Fact, proposal: Decision, replaced: str | None = None) -> Decision:
-    """The proposal, kept only as confident as its evidence allows. `replaced`: the value of a slot
-    that holds one at a time, put in place of the old one in the same words (the caller reads it)."""
+def hold_to_evidence(old: Fact, new: Fact, proposal: Decision, construction: str | None = None) -> Decision:
+    """The proposal, kept only as confident as its evidence allows. `construction`: change evidence
+    the caller read from both facts together (a count replaced in the same words, a thing the old
+    fact says ended said to be back), which no pattern of the new fact alone shows."""
     verdict, confidence, reason = proposal
-    if verdict is Verdict.CONTRADICTS and replaced and confidence > UNPROVEN_CEILING:
-        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: {replaced})")
+    if verdict is Verdict.CONTRADICTS and construction and confidence > UNPROVEN_CEILING:
+        if construction == reason:
+            return (Verdict.CONTRADICTS, confidence, reason)
+        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: {construction})")
     if verdict is Verdict.CONTRADICTS:
         return _hold_contradiction(old, new, confidence, reason)
     if verdict is Verdict.DUPLICATE and confidence >= ACTION_THRESHOLD:

@@ -85,7 +85,9 @@ EVENT_PLACE = (
     r"funeral|reunion|holiday|trip|game|celebration|birthday|festival|offsite)\b|\blast (?:weekend|night|week)\b"
 )
 # Things held with or added to another thing: ending one of these does not end what it belongs to.
-ADDED_PARTS = frozenset("upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split())
+ADDED_PARTS = frozenset(
+    "upgrade upgrades addon add-on add-ons feature features storage bundle package extra extras".split()
+)
 # Slot qualifiers that, written just before a noun, single out one of several ("the work account").
 QUALIFIER_ADJECTIVES = frozenset(
     "work personal corporate staging sandbox test dev backup secondary joint billing shipping mailing emergency "
