@@ -44,22 +44,23 @@ def test_on_the_frozen_set_the_duplicates_it_acts_on_are_right(frozen: dict[str,
     assert frozen["duplicate_precision"] >= 0.99, frozen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="aurra-rules-v5 measured precision 0.958 on the frozen set (README): two wrong supersessions "
-    "in 48 acted on, below 0.98",
-)
 def test_on_the_frozen_set_the_supersessions_it_acts_on_are_right(frozen: dict[str, Any]) -> None:
+    # aurra-rules-v6 measured 0.981 (one wrong supersession in 53), README
     assert frozen["precision"] >= 0.98, frozen
 
 
+def test_on_the_frozen_set_recall_reaches_the_bar(frozen: dict[str, Any]) -> None:
+    # aurra-rules-v6 measured 0.515, README
+    assert frozen["recall"] >= 0.50, frozen
+
+
 @pytest.mark.xfail(
     strict=True,
-    reason="aurra-rules-v5 measured recall 0.455 and accuracy 0.736 on the frozen set (README): "
-    "it acts only on explicit change evidence, and many of the set's contradictions carry none",
+    reason="aurra-rules-v6 measured accuracy 0.736 on the frozen set (README): many of its verdicts "
+    "below the threshold (a new value with no change language at 0.80, restatements in other words, "
+    "narrower facts) are not the label a reader would give",
 )
-def test_on_the_frozen_set_recall_and_accuracy_reach_the_bar(frozen: dict[str, Any]) -> None:
-    assert frozen["recall"] >= 0.50, frozen
+def test_on_the_frozen_set_accuracy_reaches_the_bar(frozen: dict[str, Any]) -> None:
     assert frozen["accuracy"] >= 0.75, frozen
 
 
