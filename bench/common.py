@@ -205,15 +205,23 @@ def create_shared_index(conn, m: int | None = None, ef_construction: int | None 
 
 
 def build_store(
-    cluster: Cluster, shape: str, size: int, rng: random.Random, *, tenant_indexes: bool = True
+    cluster: Cluster,
+    shape: str,
+    size: int,
+    rng: random.Random,
+    *,
+    tenant_indexes: bool = True,
+    build_own_indexes: bool = True,
 ) -> Store:
     """The store as production would have it at this size, loaded in bulk: the tenants the
-    maintenance job would give their own index (aurra_core.tenant_indexes.choose, unless told
-    not to) listed before their memories arrive, so those rows are out of the shared index as
-    the job would have moved them; COPY; the shared HNSW index built after the load (over the
-    other tenants' rows); the listed tenants' own indexes built by the job itself
-    (tenant_indexes.maintain, with the configured build parameters); then VACUUM ANALYZE (what
-    autovacuum would have done by then) so the planner sees the real shape."""
+        maintenance job would give their own index (aurra_core.tenant_indexes.choose, unless told
+        not to) listed before their memories arrive, so those rows are out of the shared index as
+        the job would have moved them; COPY; the shared HNSW index built after the load (over the
+        other tenants' rows); the listed tenants' own indexes built by the job itself
+        (tenant_indexes.maintain, with the configured build parameters); then VACUUM ANALYZE (what
+        autovacuum would have done by then) so the planner sees the real shape. Without
+    `build_own_indexes` the listed tenants are left without their index (for a caller that
+    builds its own)."""
     import psycopg
     from candidate_search import load
     from pgvector.psycopg import register_vector
@@ -251,7 +259,11 @@ def build_store(
         index_s = time.perf_counter() - started
     # What the scheduled maintenance function then does: the listed tenants' own indexes.
     started = time.perf_counter()
-    built = len(own_indexes.maintain(url, maintenance_work_mem="4GB").built) if tenant_indexes else 0
+    built = (
+        len(own_indexes.maintain(url, maintenance_work_mem="4GB").built)
+        if tenant_indexes and build_own_indexes
+        else 0
+    )
     tenant_index_s = time.perf_counter() - started
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE memory_versions")

@@ -97,8 +97,9 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     only what a write must do: insert the row and its vector (into the same table, so the same
     indexes: the tenant's own HNSW graph if it has one, else the shared one, as the insert
     trigger decides for every insert); with `search`, first the top-3 vector query of the
-    candidate step (same index, ordering key and predicate, same ef_search, the strategy the
-    service would choose for the tenant, decided once before timing); the candidate step's
+    candidate step (the same statement through the same index, tenant_indexes.nearest_sql,
+    the same ef_search, the strategy the service would choose for the tenant, decided once
+    before timing); the candidate step's
     topic and full-text rankings are not part of the floor. No key settings read, no
     row-level security role, no audit event, no Python around it. Embedding is outside the
     timed part (the service's writes report it as its own part)."""
@@ -126,10 +127,14 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
             route = tenant_indexes.route(conn, caller.tenant_id)
             if size <= memory_store.HNSW_MIN_TENANT_MEMORIES or route == "exact":
                 strategies[caller.tenant_id] = None
-            elif route == "own":
-                strategies[caller.tenant_id] = (tenant_indexes.indexed_expression(384), "")
             else:
-                strategies[caller.tenant_id] = ("embedding", f"AND {tenant_indexes.SHARED_INDEX_PREDICATE}")
+                predicate = f"AND {tenant_indexes.SHARED_INDEX_PREDICATE}" if route == "shared" else ""
+                strategies[caller.tenant_id] = tenant_indexes.nearest_sql(
+                    route,
+                    384,
+                    "memory_id",
+                    f"tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL {predicate}",
+                )
         conn.commit()
         ef_search = str(get_config().candidate_ef_search)
         totals: list[float] = []
@@ -148,16 +153,13 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
                             "set_config('hnsw.ef_search', %s, true)",
                             (ef_search,),
                         )
-                        key, predicate = hnsw
-                        order = f"{key} <=> %(q)s"
+                        nearest = hnsw
                     else:
-                        order, predicate = "(embedding <=> %(q)s) + 0", ""
+                        nearest = """SELECT memory_id, embedding <=> %(q)s FROM memory_versions
+                                     WHERE tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL
+                                     ORDER BY (embedding <=> %(q)s) + 0 LIMIT %(limit)s"""
                     conn.execute(
-                        f"""SELECT memory_id, embedding <=> %(q)s FROM memory_versions
-                            WHERE tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL {predicate}
-                            ORDER BY {order} LIMIT 3""",
-                        {"t": caller.tenant_id, "q": vector},
-                        prepare=False,
+                        nearest, {"t": caller.tenant_id, "q": vector, "limit": 3}, prepare=False
                     ).fetchall()
                 conn.execute(
                     """INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata,

@@ -431,3 +431,107 @@ def test_index_membership_is_set_at_insert_and_changed_by_the_owner_alone(fresh_
             "UPDATE memory_versions SET in_shared_index = false WHERE tenant_id = %s", (other,)
         ).rowcount
         assert moved == 11
+
+
+def full_precision_index(conn: psycopg.Connection, tenant: uuid.UUID) -> None:
+    """A tenant's own index as built before half precision (vector, full precision)."""
+    conn.execute(
+        f'CREATE INDEX "{tenant_indexes.full_precision_index_name(tenant)}" ON memory_versions USING hnsw '
+        f"({tenant_indexes.full_precision_expression(DIM)} vector_cosine_ops) WITH (m = 16, ef_construction = 64) "
+        f"WHERE tenant_id = '{tenant}' AND recorded_to IS NULL AND valid_to IS NULL"
+    )
+
+
+def test_the_own_index_is_half_precision_and_the_search_reads_it_right_and_in_its_tenant(fresh_url):
+    big, other = load(
+        fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, 3 * store.HNSW_MIN_TENANT_MEMORIES], seed=5
+    )
+    maintain(fresh_url)
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("ANALYZE memory_versions")
+        definition = conn.execute("SELECT pg_get_indexdef(to_regclass(%s))", (index_name(big),)).fetchone()[0]
+    assert f"(l2_normalize(embedding))::halfvec({DIM})" in definition
+    assert "halfvec_cosine_ops" in definition
+    database = Database(fresh_url)
+    try:
+        for q in unit_vectors(6, seed=21):
+            for tenant in (big, other):
+                found, plan = candidates(database, tenant, q)
+                exact, _ = candidates(database, tenant, q, strategy="exact")
+                assert f"Index Scan using {index_name(tenant)}" in plan, plan
+                assert f"halfvec({DIM})" in plan, plan
+                # Right: the exact scan's top 3, each with its full-precision similarity.
+                assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
+                assert [s for _, s in found] == pytest.approx([s for _, s in exact], abs=1e-6)
+                assert {row.tenant_id for row, _ in found} == {tenant}
+            # A tenant's own index never answers for another: the other tenant's query, with the
+            # first one's nearest memory as its vector, finds none of the first one's rows.
+            nearest_of_big, _ = candidates(database, big, q)
+            with psycopg.connect(fresh_url) as conn:
+                register_vector(conn)
+                v = conn.execute(
+                    "SELECT embedding FROM memory_versions WHERE version_id = %s",
+                    (nearest_of_big[0][0].version_id,),
+                ).fetchone()[0]
+            crossed, _ = candidates(database, other, v)
+            assert {row.tenant_id for row, _ in crossed} == {other}
+    finally:
+        database.close()
+
+
+def test_a_full_precision_own_index_is_read_until_the_maintenance_job_replaces_it(fresh_url):
+    """An own index built before half precision (an upgrade): the search keeps reading it (its
+    tenant listed, so not in the shared index) until the next maintenance run has built the
+    half-precision one beside it, then that run drops it."""
+    tenant, neighbour = load(
+        fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, int(2.5 * store.HNSW_MIN_TENANT_MEMORIES)], seed=8
+    )
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        tenant_indexes.list_tenants(conn, [tenant])
+        tenant_indexes._set_membership(conn, tenant, in_shared_index=False)
+        full_precision_index(conn, tenant)
+        conn.execute("ANALYZE memory_versions")
+        assert route(conn, tenant) == "own_full_precision"
+        assert existing_indexes(conn) == {}
+        assert existing_indexes(conn, tenant_indexes.FULL_PRECISION_PREFIX) == {tenant: True}
+    database = Database(fresh_url)
+    queries = unit_vectors(4, seed=13)
+    try:
+
+        def check(index: str) -> None:
+            for q in queries:
+                found, plan = candidates(database, tenant, q)
+                exact, _ = candidates(database, tenant, q, strategy="exact")
+                assert f"Index Scan using {index}" in plan, plan
+                assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
+                assert {row.tenant_id for row, _ in found} == {tenant}
+
+        check(tenant_indexes.full_precision_index_name(tenant))
+        report = maintain(fresh_url, limit=1)
+        assert [(r["tenant_id"], r["moved"], r.get("replaced")) for r in report.built] == [
+            (str(tenant), 0, "full precision")
+        ]
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            assert existing_indexes(conn) == {tenant: True}
+            assert existing_indexes(conn, tenant_indexes.FULL_PRECISION_PREFIX) == {}
+            assert route(conn, tenant) == "own"
+            assert route(conn, neighbour) == "shared"
+            conn.execute("ANALYZE memory_versions")
+        check(index_name(tenant))
+        assert maintain(fresh_url, limit=1).kept == 1
+    finally:
+        database.close()
+
+
+def test_moving_out_drops_a_full_precision_own_index_too(fresh_url):
+    (tenant,) = load(fresh_url, [60])
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        tenant_indexes.list_tenants(conn, [tenant])
+        tenant_indexes._set_membership(conn, tenant, in_shared_index=False)
+        full_precision_index(conn, tenant)
+    report = maintain(fresh_url, min_memories=40, limit=0)
+    assert report.dropped == [{"tenant_id": str(tenant), "reason": "over the limit", "moved": 60}]
+    with psycopg.connect(fresh_url) as conn:
+        assert existing_indexes(conn, tenant_indexes.FULL_PRECISION_PREFIX) == {}
+        assert route(conn, tenant) == "shared"
+        assert in_shared(conn, tenant) == {True: 60}

@@ -598,13 +598,9 @@ def _vector_list(
         # shared one, which holds the tenant's rows only while it has no index of its own (its
         # predicate, repeated here, lets the planner use it). A tenant being moved between
         # them is read exactly, below.
-        if route == "own":
-            key = tenant_indexes.indexed_expression(embedding.dimensions())
-        else:
-            key = "embedding"
+        if route == "shared":
             where = f"{where} AND {tenant_indexes.SHARED_INDEX_PREDICATE}"
-        sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
-                  WHERE {where} ORDER BY {key} <=> %(q)s LIMIT %(limit)s"""
+        sql = tenant_indexes.nearest_sql(route, embedding.dimensions(), _MEMORY_COLUMNS, where)
     else:
         # "+ 0" keeps the planner from handing the ordering to the HNSW index: for an ordinary
         # tenant an exact scan of its own rows (through the btree) is both faster and exact.
