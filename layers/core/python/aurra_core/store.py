@@ -17,11 +17,11 @@ connection to another client after each commit instead of pinning it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 import psycopg
@@ -600,7 +600,9 @@ def _vector_list(
         # them is read exactly, below.
         if route == "shared":
             where = f"{where} AND {tenant_indexes.SHARED_INDEX_PREDICATE}"
-        sql = tenant_indexes.nearest_sql(route, embedding.dimensions(), _MEMORY_COLUMNS, where)
+        # a pgvector Vector, or a numpy array (the adapter takes both)
+        dim = embedding.dimensions() if hasattr(embedding, "dimensions") else len(cast("Sized", embedding))
+        sql = tenant_indexes.nearest_sql(route, dim, _MEMORY_COLUMNS, where)
     else:
         # "+ 0" keeps the planner from handing the ordering to the HNSW index: for an ordinary
         # tenant an exact scan of its own rows (through the btree) is both faster and exact.
