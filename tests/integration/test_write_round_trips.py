@@ -11,7 +11,7 @@ import uuid
 
 import psycopg
 import pytest
-from pipeline_support import ScriptedClassifier, deps
+from pipeline_support import ScriptedClassifier, contradicts_when, deps
 from vectors import near, unit
 
 from aurra_core import db as database
@@ -274,3 +274,38 @@ def test_a_stale_strategy_still_finds_the_nearest_and_expires(db, new_key, small
     monkeypatch.setattr(store, "STRATEGY_TTL_S", 0.0)
     _find(db, caller, 3)
     assert store._strategies[(caller.tenant_id, None, None)][1] == "hnsw"
+
+
+# ---------------------------------------------------------------- the statements of a Level 2 write
+
+
+@pytest.fixture
+def statements(monkeypatch) -> list[str]:
+    """Every statement the service sends (psycopg runs each through Cursor.execute; BEGIN,
+    COMMIT and the pool's check are the transactions' own and not counted here)."""
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, params=None, **kwargs):
+        sent.append(" ".join(str(query).split())[:90])
+        return execute(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    return sent
+
+
+def test_a_level_2_write_that_supersedes_sends_twelve_statements(db, new_key, small_threshold, statements):
+    """Candidates (5): the confinement, the key's settings, the route with the HNSW settings,
+    the vector list with its kinds, the reservation. The write (7): the confinement with the
+    tenant's lock and clock, the target's lock with the clock, the revert check of a
+    contradiction, the insert, the old version's close and its closed copy, the audit event.
+    A statement more anywhere fails this (each is a round trip)."""
+    caller, _ = new_key()
+    _put(db, caller, 6, axis=1)  # past the (lowered) threshold: the HNSW route
+    old = write_memory(caller, _request("alice uses Vim as her editor"), deps(ScriptedClassifier()))
+    classifier = ScriptedClassifier(contradicts_when("alice uses Vim as her editor"))
+    statements.clear()
+    new = write_memory(caller, _request("alice uses Emacs as her editor"), deps(classifier)).result
+    assert new.auto_supersede.supersession is not None
+    assert new.auto_supersede.supersession.superseded_id == old.result.memory.id
+    assert len(statements) == 12, "\n".join(statements)

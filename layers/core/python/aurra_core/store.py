@@ -262,17 +262,28 @@ def revise_version(
 
 def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> MemoryRow | None:
     """The believed version of a memory, locked against concurrent changes (None if not the tenant's)."""
+    return lock_believed_and_clock(conn, tenant_id, memory_id)[0]
+
+
+def lock_believed_and_clock(
+    conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID
+) -> tuple[MemoryRow | None, datetime]:
+    """`lock_believed`, and the clock read once that lock is granted (what `write_clock` reads
+    after the write's last row lock), in the same statement: the outer query's clock is
+    evaluated on the row the inner one has locked, so after any wait for it. One round trip
+    instead of two."""
     with conn.cursor(row_factory=dict_row) as cur:
         for _ in range(5):
             cur.execute(
-                f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
-                    WHERE tenant_id = %s AND memory_id = %s AND recorded_to IS NULL
-                    FOR UPDATE""",
+                f"""SELECT locked.*, clock_timestamp() AS locked_at FROM (
+                        SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                        WHERE tenant_id = %s AND memory_id = %s AND recorded_to IS NULL
+                        FOR UPDATE) AS locked""",
                 (tenant_id, memory_id),
             )
             record = cur.fetchone()
             if record:
-                return _row(record)
+                return _row(record), record["locked_at"]
             # A concurrent writer may have just replaced the version we waited for; its successor
             # is visible to a new statement. Only a memory with no versions at all is missing.
             cur.execute(
@@ -280,8 +291,8 @@ def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) ->
                 (tenant_id, memory_id),
             )
             if cur.fetchone() is None:
-                return None
-    return None
+                break
+    return None, write_clock(conn)
 
 
 def _believed_at(known_at: datetime | None) -> tuple[str, dict[str, Any]]:
@@ -395,7 +406,7 @@ def find_candidates(
         strategy = _vector_strategy(conn, tenant_id, scope)
     if text is None:
         found = _vector_list(conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search)
-        return [(row, sim) for row, sim in found if sim >= min_similarity]
+        return [(n.row, n.similarity) for n in found if n.similarity >= min_similarity]
     from aurra_core import kinds  # the lexicon: only where facts are written
 
     depth = max(limit, FUSION_DEPTH)
@@ -410,14 +421,15 @@ def find_candidates(
         max(depth, NEAREST_POOL) if (phrases or with_topic) else depth,
         strategy,
         ef_search,
+        kinds=phrases,
+        keep=(depth, topic if with_topic else None),
     )
-    ranked = [(by_vector[:depth], 1.0)]
+    ranked = [([(n.row, n.similarity) for n in by_vector[:depth]], 1.0)]
     if with_topic:
-        same_topic = [(row, sim) for row, sim in by_vector if row.topic == topic][:depth]
+        same_topic = [(n.row, n.similarity) for n in by_vector if n.row.topic == topic][:depth]
         ranked.append((same_topic, CANDIDATE_WEIGHTS["topic"]))
     if phrases:
-        naming = _naming_a_kind(conn, [row.version_id for row, _ in by_vector], phrases)
-        same_kind = [(row, sim) for row, sim in by_vector if row.version_id in naming][:depth]
+        same_kind = [(n.row, n.similarity) for n in by_vector if n.names_kind][:depth]
         ranked.append((same_kind, CANDIDATE_WEIGHTS["kind"]))
     fused = fuse_by_rank(ranked, limit, min_similarity, k=CANDIDATE_FUSION_K)
     return [(hit.row, hit.similarity) for hit in fused]
@@ -456,6 +468,16 @@ _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
 
 
 @dataclass(frozen=True)
+class Nearest:
+    """A memory of a vector list: its cosine similarity to the query, and whether it names a
+    kind of thing the query names (only when the list was asked about kinds)."""
+
+    row: MemoryRow
+    similarity: float
+    names_kind: bool = False
+
+
+@dataclass(frozen=True)
 class RankedMemory:
     """A memory in a fused ranking: its cosine similarity to the query and its fused score."""
 
@@ -487,21 +509,19 @@ def fused_ranking(
     kinds, not words: `find_candidates`)."""
     from aurra_core import kinds  # the lexicon: only where text is searched
 
-    by_vector = _vector_list(conn, tenant_id, embedding, where, where_params, depth, "exact", 200)
+    phrases = kinds.phrases_of(kinds.kinds_of(text))
+    by_vector = _vector_list(
+        conn, tenant_id, embedding, where, where_params, depth, "exact", 200, kinds=phrases
+    )
     ranked = [
-        (by_vector, 1.0),
+        ([(n.row, n.similarity) for n in by_vector], 1.0),
         (
             _word_list(conn, embedding, text, where, where_params, depth, past_versions=past_versions),
             FUSION_WEIGHTS["words"],
         ),
     ]
-    phrases = kinds.phrases_of(kinds.kinds_of(text))
     if phrases:
-        nearest = by_vector[:NEAREST_POOL]
-        naming = _naming_a_kind(conn, [row.version_id for row, _ in nearest], phrases)
-        ranked.append(
-            ([(row, sim) for row, sim in nearest if row.version_id in naming], FUSION_WEIGHTS["kind"])
-        )
+        ranked.append(([(n.row, n.similarity) for n in by_vector if n.names_kind], FUSION_WEIGHTS["kind"]))
     return fuse_by_rank(ranked, depth)
 
 
@@ -521,26 +541,6 @@ def fuse_by_rank(
     kept = [m for m in scores if min_similarity is None or rows[m][1] >= min_similarity]
     order = sorted(kept, key=lambda memory_id: (-scores[memory_id], -rows[memory_id][1], memory_id))
     return [RankedMemory(*rows[memory_id], scores[memory_id]) for memory_id in order[:depth]]
-
-
-def _naming_a_kind(conn: psycopg.Connection, version_ids: list[int], phrases: list[str]) -> set[int]:
-    """The versions among these whose words (English stems) contain any of the phrases, each
-    phrase's words in order. Computed on these rows only (OFFSET 0 keeps the planner from
-    searching the whole table's full-text index instead)."""
-    if not version_ids:
-        return set()
-    rows = conn.execute(
-        """SELECT version_id FROM (
-               SELECT version_id, to_tsvector('english'::regconfig, content) AS words
-               FROM memory_versions WHERE version_id = ANY(%(ids)s) OFFSET 0) AS nearest
-           WHERE words @@ (
-               SELECT string_agg(phraseto_tsquery('english', phrase)::text, ' | ')::tsquery
-               FROM unnest(%(phrases)s::text[]) AS phrase
-               WHERE numnode(phraseto_tsquery('english', phrase)) > 0)""",
-        {"ids": version_ids, "phrases": phrases},
-        prepare=False,
-    ).fetchall()
-    return {row[0] for row in rows}
 
 
 # How long this process reuses a scope's strategy before it counts the scope again. Safe when
@@ -583,17 +583,26 @@ def _vector_list(
     limit: int,
     strategy: str,
     ef_search: int,
-) -> list[tuple[MemoryRow, float]]:
+    *,
+    kinds: list[str] | None = None,
+    keep: tuple[int, str | None] | None = None,
+) -> list[Nearest]:
     """The nearest memories `where` admits, by cosine, each with its similarity. "hnsw" reads
-    current versions only (the index's predicate): `where` must keep to them."""
+    current versions only (the index's predicate): `where` must keep to them.
+
+    With `kinds` (phrases, `kinds.phrases_of`), each of the nearest `NEAREST_POOL` also says
+    whether its words (English stems) contain any of them, each phrase's words in order: in the
+    same statement, computed on those rows only, once the list is cut (the outer query runs
+    over the inner one's `limit` rows), so the kind list costs no round trip of its own.
+
+    With `keep` (depth, topic), only the rows some list can use come back: the nearest
+    `depth`, and beyond them those that name a kind or have `topic` (the candidates' kind and
+    topic lists are read from the nearest `NEAREST_POOL`; the others would be decoded only to
+    be dropped). Still in order: the nearest `depth` first."""
     params = {**where_params, "q": embedding, "limit": limit}
-    route = tenant_indexes.route(conn, tenant_id) if strategy == "hnsw" else "exact"
+    # The route's statement also sets the HNSW scan's settings (one round trip for the three).
+    route = tenant_indexes.route(conn, tenant_id, ef_search=ef_search) if strategy == "hnsw" else "exact"
     if route != "exact":
-        # one round trip for both settings (SET LOCAL takes one statement each)
-        conn.execute(
-            "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)",
-            (str(int(ef_search)),),
-        )
         # The tenant's own index when it has one (only it serves this ordering); else the
         # shared one, which holds the tenant's rows only while it has no index of its own (its
         # predicate, repeated here, lets the planner use it). A tenant being moved between
@@ -609,11 +618,36 @@ def _vector_list(
         # The id breaks ties, so an exact list is the same on every call over the same rows.
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY (embedding <=> %(q)s) + 0, memory_id LIMIT %(limit)s"""
+    if kinds or keep:
+        params.update(phrases=kinds or [], pool=NEAREST_POOL)
+        names_kind = (
+            """row_number() OVER () <= %(pool)s
+               AND to_tsvector('english'::regconfig, nearest.content) @@ (
+                   SELECT string_agg(phraseto_tsquery('english', phrase)::text, ' | ')::tsquery
+                   FROM unnest(%(phrases)s::text[]) AS phrase
+                   WHERE numnode(phraseto_tsquery('english', phrase)) > 0)"""
+            if kinds
+            else "false"
+        )
+        kept = ""
+        if keep is not None:
+            params.update(depth=keep[0], topic=keep[1])
+            kept = "WHERE rank <= %(depth)s OR names_kind" + (" OR topic = %(topic)s" if keep[1] else "")
+        # The inner list is cut before anything here runs (a subquery with a LIMIT is planned
+        # on its own: the same index scan as without these columns), and the window function
+        # keeps the middle query from being merged into the outer one (which would compute
+        # each row's words twice, once for its filter and once for its column).
+        sql = f"""SELECT * FROM (
+                      SELECT nearest.*, row_number() OVER () AS rank, ({names_kind}) AS names_kind
+                      FROM ({sql}) AS nearest) AS listed
+                  {kept} ORDER BY rank"""
     with conn.cursor(row_factory=dict_row) as cur:
         # Never a prepared (possibly generic) plan: the tenant's own index matches only a plan
         # made with the tenant id as a constant.
         cur.execute(sql, params, prepare=False)
-        return [(_row(r), 1.0 - float(r["distance"])) for r in cur.fetchall()]
+        return [
+            Nearest(_row(r), 1.0 - float(r["distance"]), bool(r.get("names_kind"))) for r in cur.fetchall()
+        ]
 
 
 def _word_list(

@@ -115,17 +115,29 @@ def nearest_sql(route: Route, dim: int, columns: str, where: str) -> str:
                WHERE {where} ORDER BY {key} <=> %(q)s LIMIT %(limit)s"""
 
 
-def route(conn: psycopg.Connection, tenant_id: UUID) -> Route:
+def route(conn: psycopg.Connection, tenant_id: UUID, *, ef_search: int | None = None) -> Route:
     """Which HNSW index holds the tenant's current rows: its own (built and valid; the
     full-precision kind until its replacement is built), the shared one (not listed), or
     neither for sure (listed, its index not yet built or already dropped: a move under way),
-    when only an exact scan finds them all. One round trip."""
-    listed, valid, full_precision_valid = one_row(
+    when only an exact scan finds them all. One round trip; with `ef_search`, the same
+    statement also sets the HNSW scan for the rest of the transaction (strict order, that
+    ef_search), which an exact scan ignores: the search that follows needs no round trip of
+    its own for them."""
+    settings = (
+        ", set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)"
+        if ef_search is not None
+        else ""
+    )
+    params: tuple[Any, ...] = (tenant_id, index_name(tenant_id), full_precision_index_name(tenant_id))
+    if ef_search is not None:
+        params = (*params, str(int(ef_search)))
+    listed, valid, full_precision_valid, *_ = one_row(
         conn.execute(
-            """SELECT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = %s),
+            f"""SELECT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = %s),
                       coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)), false),
-                      coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)), false)""",
-            (tenant_id, index_name(tenant_id), full_precision_index_name(tenant_id)),
+                      coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)), false)
+                      {settings}""",
+            params,
         ).fetchone()
     )
     # Either own index's predicate is the tenant's current rows, whichever graph they are in.

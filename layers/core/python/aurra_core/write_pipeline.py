@@ -342,14 +342,25 @@ def prepare(
 
 
 def _target(
-    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, now: datetime
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    now: datetime,
+    locked: dict[UUID, store.MemoryRow | None],
 ) -> store.MemoryRow | None:
     """The memory to act on (or propose about), locked, or None when nothing is to be done to
-    one. A decision not acted on for a reason found here says so in `not_acted_reason`."""
+    one. A decision not acted on for a reason found here says so in `not_acted_reason`.
+
+    `locked`: the rows `store_facts` locked, each as read when its lock was granted; a row is
+    taken from there once, by the first fact that targets it, and read again by any later one
+    (an earlier fact of the request may have replaced it)."""
     target_id = prepared.target_id
     if target_id is None:
         return None
-    target = store.lock_believed(conn, caller.tenant_id, target_id)
+    if target_id in locked:
+        target = locked.pop(target_id)
+    else:
+        target = store.lock_believed(conn, caller.tenant_id, target_id)
     if target is None:
         return None
     blocked = _why_not(conn, caller, prepared, target, now)
@@ -625,9 +636,13 @@ def _propose(
 
 
 def _store_one(
-    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, now: datetime
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    now: datetime,
+    locked: dict[UUID, store.MemoryRow | None],
 ) -> WriteOutcome:
-    target = _target(conn, caller, prepared, now)
+    target = _target(conn, caller, prepared, now, locked)
     if target is None:
         created = _insert(conn, caller, prepared, now)
         return WriteOutcome(
@@ -646,12 +661,12 @@ def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> l
     with store.write_transaction(db, caller.tenant_id) as (conn, now):
         # Lock every memory the facts may act on first, in a fixed order, so two requests
         # acting on the same memories cannot deadlock; the clock is read after the locks.
+        # The last lock's statement also reads the clock, once every lock is granted.
         targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
+        locked: dict[UUID, store.MemoryRow | None] = {}
         for memory_id in targets:
-            store.lock_believed(conn, caller.tenant_id, memory_id)
-        if targets:
-            now = store.write_clock(conn)
-        outcomes = [_store_one(conn, caller, p, now) for p in prepared]
+            locked[memory_id], now = store.lock_believed_and_clock(conn, caller.tenant_id, memory_id)
+        outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
         metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
