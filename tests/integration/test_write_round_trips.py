@@ -89,6 +89,29 @@ def test_the_call_is_reserved_in_the_candidate_transaction_and_committed_before_
     assert result.auto_supersede.ran and seen == [1]
 
 
+def test_the_reservation_commits_without_waiting_for_its_flush_and_the_write_waits(db, new_key, monkeypatch):
+    """The reservation's transaction commits asynchronously (it is visible at once: above); the
+    write's transaction, which stores the fact, still waits for its flush."""
+    caller, _ = new_key()
+    seen: dict[str, str] = {}
+    reserve, insert = metering.reserve_model_call, store.insert_version
+
+    def reserving(conn, *args, **kwargs):
+        seen["reservation"] = conn.execute("SHOW synchronous_commit").fetchone()[0]
+        return reserve(conn, *args, **kwargs)
+
+    def inserting(conn, **kwargs):
+        seen["write"] = conn.execute("SHOW synchronous_commit").fetchone()[0]
+        return insert(conn, **kwargs)
+
+    monkeypatch.setattr(metering, "reserve_model_call", reserving)
+    monkeypatch.setattr(store, "insert_version", inserting)
+    classifier = ScriptedClassifier(lambda new, c: (Verdict.SUPPLEMENTS, 0.7))
+    write_memory(caller, _request("alice uses Vim"), deps(classifier))
+    write_memory(caller, _request("alice uses Vim at work"), deps(classifier))
+    assert seen == {"reservation": "off", "write": "on"}
+
+
 # ---------------------------------------------------------------- the write clock and the tenant's lock
 
 

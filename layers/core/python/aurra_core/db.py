@@ -238,11 +238,26 @@ class Database:
             threading.Thread(target=stale.close, name="aurra-stale-pool-close", daemon=True).start()
 
     @contextmanager
-    def tenant_transaction(self, tenant_id: UUID | None) -> Iterator[psycopg.Connection]:
+    def tenant_transaction(
+        self, tenant_id: UUID | None, *, flush_on_commit: bool = True
+    ) -> Iterator[psycopg.Connection]:
         """A transaction as the service role, which row-level security confines to `tenant_id`
-        (to nothing at all when it is None): the second wall behind the code's own filters."""
+        (to nothing at all when it is None): the second wall behind the code's own filters.
+
+        `flush_on_commit` False: its COMMIT returns without waiting for the WAL to reach disk
+        (`synchronous_commit` off for this transaction only, set in the same statement). What it
+        wrote is visible to every other transaction at once, as after any commit; it is durable
+        with the next commit that waits (the WAL is flushed in order), or within a few
+        `wal_writer_delay`s. Only for what may be lost in a crash of the database in that window
+        (metering/budget.py: a call's reservation)."""
         with self.transaction() as conn:
-            conn.execute(f"SELECT {_CONFINE}", _confinement(tenant_id))
+            if flush_on_commit:
+                conn.execute(f"SELECT {_CONFINE}", _confinement(tenant_id))
+            else:
+                conn.execute(
+                    f"SELECT {_CONFINE}, set_config('synchronous_commit', 'off', true)",
+                    _confinement(tenant_id),
+                )
             yield conn
 
     @contextmanager

@@ -232,8 +232,9 @@ def _reserve(conn: psycopg.Connection, caller: Caller, key_settings: KeySettings
 
 
 def _reserve_model_call(caller: Caller, key_settings: KeySettings, deps: WriteDependencies) -> bool:
-    """`_reserve` in a transaction of its own, committed before the call it pays for."""
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+    """`_reserve` in a transaction of its own, committed before the call it pays for (without
+    waiting for its flush: metering/budget.py)."""
+    with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
         return _reserve(conn, caller, key_settings)
 
 
@@ -306,13 +307,14 @@ def prepare(
     write with Level 2 off or not requested never reads them). What the model call needs is one
     transaction, committed before the call: the settings, the candidates and the call taken
     from the key's budget (each its own transaction would pay its round trips for BEGIN, the
-    row-level security settings and COMMIT again)."""
+    row-level security settings and COMMIT again). Its commit does not wait for the flush of
+    the reservation, the one thing it writes (metering/budget.py)."""
     prepared = PreparedFact(fact, deps.embedder.embed(fact.content), AutoSupersedeResult())
     skipped = gate_before_settings(level2_enabled=level2_enabled, requested=requested)
     if skipped is not None:
         prepared.outcome.skipped_reason = skipped
         return prepared
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+    with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
         settings = key_settings if key_settings is not None else keys.get_key_settings(conn, caller)
         skipped = gate(
             level2_enabled=level2_enabled, requested=requested, key_settings=settings, topic=fact.topic

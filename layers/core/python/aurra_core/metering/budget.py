@@ -6,6 +6,16 @@ re-checks the condition on the row it finally updates, so concurrent writers can
 more calls than the limit, on any number of connections or Lambda instances. Calls are
 counted whether or not the key has a limit, so a limit set later in the day applies to the
 day's calls so far.
+
+A reservation's transaction commits without waiting for its WAL flush (`Database.tenant_transaction`
+with `flush_on_commit=False`): its commit was the second disk flush of every Level 2 write,
+before the model call, and cost as much as the floor's own insert (BENCHMARKS.md). What the
+budget needs is unchanged: the increment is taken under the row's lock with the limit checked,
+and is visible to every other writer the moment the commit returns, before the call starts.
+It is durable once the write that follows commits (that commit waits for the WAL up to itself,
+the reservation's record included) or within a few hundred milliseconds. Only a crash of the
+database in between can forget it, and then the write fails with it: at most one call per write
+in flight at the crash goes uncounted.
 """
 
 from __future__ import annotations
