@@ -815,6 +815,10 @@ def _independent_or_hedged(pair: Pair) -> Decision | None:
             0.8,
             f"hedged language ('{hedge.group(0)}') is not a commitment; the old fact stands",
         )
+    if pair.relation == "same" and set(pair.new.subject.slot) <= set(pair.old.subject.slot):
+        # an intention of the same subject (another city, another editor) is still no change: the
+        # old fact stands, and the plan adds to what is known about it
+        return (Verdict.SUPPLEMENTS, 0.7, f"hedged language ('{hedge.group(0)}'): a plan, not a change")
     return (Verdict.NEW_FACT, 0.7, f"hedged language ('{hedge.group(0)}') about something else")
 
 
@@ -935,7 +939,7 @@ def _unchanged(pair: Pair) -> Decision:
     """No change found: how do the two relate?"""
     old, new, body_old = pair.old, pair.new, pair.body_old
     refinement = _first(_REFINEMENT, new.text)
-    if pair.relation in ("same", "compatible"):
+    if pair.relation in ("same", "compatible", "describes"):
         swapped = template_conflict(old, new) is not None
         restated = paraphrase(old, new, _statement(old), _statement(new), _expand, swapped)
         if restated:
@@ -944,7 +948,12 @@ def _unchanged(pair: Pair) -> Decision:
         if refinement:
             return (Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')")
         return (Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
+    changed = _said_changed(pair)
+    if changed:
+        return (Verdict.CONTRADICTS, evidence.UNPROVEN_CEILING, changed)
     if pair.relation == "describes":
+        if _told_from_the_other_side(pair):
+            return (Verdict.DUPLICATE, 0.75, "the same fact told from the side of the thing it names")
         return (Verdict.SUPPLEMENTS, 0.8, pair.why)
     if set(new.subject.slot) & (body_old - set(old.subject.slot)):
         return (Verdict.SUPPLEMENTS, 0.8, "describes the thing the old fact names")
@@ -955,6 +964,64 @@ def _unchanged(pair: Pair) -> Decision:
     if assigned:
         return (Verdict.CONTRADICTS, 0.8, assigned)
     return _loosely_related(pair)
+
+
+def _said_changed(pair: Pair) -> str | None:
+    """'renewed their passport; the new number ends in 9902', 'is on Core from now on': change
+    language about what the old fact states, where no detector found the replaced value. Likelier
+    a change than an addition, but without the value it never acts."""
+    old, new = pair.old, pair.new
+    if pair.change is None or pair.relation == "describes" or _hedge(new.text) or _denies(old):
+        # an end restates an old fact that says the thing is over; "User's daughter just turned
+        # 10" is about the daughter, not a value of the old fact
+        return None
+    if evidence.typed_values(new) and not evidence.typed_values(old):
+        return None  # "User's dog Max turned 3": a value the old fact never gave, not a change of it
+    said = evidence.change_evidence(old, new)
+    if said is None or evidence.one_attribute_contradiction(old, new):
+        return None  # a reading that names the replaced value decides, and may act
+    cause = _CAUSE.search(new.text)
+    if cause and cause.start() < pair.change.start():
+        return None  # "is late because the vendor slipped": why the old state holds, not a change
+    if set(canon(pair.change.group(0))) & old.term_set:
+        return None  # "is delayed" -> "is delayed because ...": the old fact says it already
+    if said.endswith("s") and re.search(rf"\b{re.escape(said)}\s*(?:[,;.]|\band\b|\bor\b|$)", new.text):
+        return None  # "brown switches and a split layout": a plural noun, not a verb with its object
+    return f"says the old fact's value changed ('{said}'), without naming what it replaced"
+
+
+_CAUSE = re.compile(r"\b(?:because|due to)\b")
+
+
+# Words that put a fact from the side of the thing ("Hiking is something the user loves").
+_FILLER_STEMS = frozenset(canon(word)[0] for word in lex.RESTATEMENT_FILLER)
+
+
+def _told_from_the_other_side(pair: Pair) -> bool:
+    """'User loves hiking' / 'Hiking is something the user really loves': the thing the old fact
+    names made the subject, and nothing said that the old fact does not say."""
+    old, new = pair.old, pair.new
+    if pair.change or evidence.same_statement(old, new) is not None:
+        return False
+    old_words = _expand(_statement(old) | set(old.term_set))
+    extra = _statement(new) - old_words - _FILLER_STEMS
+    missing = _statement(old) - _expand(set(new.term_set))
+    return not extra and not missing
+
+
+def _another_named(old: Fact, new: Fact) -> str | None:
+    """The same words with one name replaced by another, neither a kind of the other."""
+    template = template_conflict(old, new)
+    if template is None:
+        return None
+    _, old_slot, new_slot = template
+    if len(old_slot) != 1 or len(new_slot) != 1:
+        return None
+    if not (old_slot[0] in evidence.proper_names(old) and new_slot[0] in evidence.proper_names(new)):
+        return None
+    if _expand({old_slot[0]}) & _expand({new_slot[0]}):
+        return None  # "shrimp" / "shellfish": one names the other's family
+    return new_slot[0]
 
 
 def _loosely_related(pair: Pair) -> Decision:
@@ -973,6 +1040,11 @@ def _loosely_related(pair: Pair) -> Decision:
             0.75,
             f"another {sorted(related)[0]}, named differently: one alongside the other",
         )
+    another = _another_named(old, new)
+    if related and another:
+        # "subscribes to Netflix" / "subscribes to Max": one name put in place of another, and
+        # nothing says the slot holds one: most likely one more alongside the first
+        return (Verdict.NEW_FACT, 0.7, f"the same words about another one ('{another}'), not a change")
     if related:
         return (Verdict.SUPPLEMENTS, 0.65, f"related detail about '{sorted(related)[0]}' without a change")
     families_old = {lex.ATTRIBUTES[a]["family"] for a in old.attrs if a in lex.ATTRIBUTES}

@@ -283,6 +283,11 @@ PHRASES = [
         "vegetarian",
     ),
     (r"\bplant[- ]based\b", "vegan"),
+    # one cadence in two spellings: "billed monthly" / "pays every month"
+    (r"\b(?:per|every|each) day\b", "daily"),
+    (r"\b(?:per|every|each) week\b", "weekly"),
+    (r"\b(?:per|every|each) month\b", "monthly"),
+    (r"\b(?:per|every|each) year\b", "yearly"),
     (r"\bby car\b", "driving"),
     (
         r"\btwo[- ]factor(?: authentication| auth)?\b|\bmulti[- ]factor(?: authentication| auth)?\b|\b2fa\b",
@@ -1906,3 +1911,7 @@ SWITCHED_VALUE = (
     r"\b(?:rewritten|rewrote|rebuilt|rebuild|reimplemented|replatformed|ported)(?: [\w']+){0,2}? "
     r"(?:in|on|onto|to|with|using) (?P<u>[\w\-\.\+# ]+)"
 )
+
+# Words that only carry a fact told from the side of its thing: "Hiking is something the user
+# really loves", "Between Chrome and Firefox, the user prefers Firefox".
+RESTATEMENT_FILLER = frozenset("something thing really truly definitely absolutely between".split())
