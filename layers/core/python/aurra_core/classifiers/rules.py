@@ -40,7 +40,7 @@ from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphras
 from aurra_core.models import Verdict
 from aurra_core.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v6"
+MODEL_ID = "aurra-rules-v7"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:

@@ -39,7 +39,8 @@ PRICES: dict[str, Price] = {
     "claude-opus-4-1-20250805": claude("15.00", "75.00"),
     "claude-sonnet-5": claude("2.00", "10.00"),
     # The offline rules classifier and extractor run in the function itself: no cost per call.
-    "aurra-rules-v6": _FREE,
+    "aurra-rules-v7": _FREE,
+    "aurra-rules-v6": _FREE,  # usage recorded before v7
     "aurra-rules-v5": _FREE,  # usage recorded before v6
     "aurra-rules-v4": _FREE,  # usage recorded before v5
     "aurra-rules-v3": _FREE,  # usage recorded before v4
