@@ -82,15 +82,18 @@ class ServiceConfig(BaseSettings):
 
     # At most this many of the largest tenants get their own HNSW index (tenant_indexes.py).
     tenant_index_limit: int = Field(default=100, ge=0, le=1000)
-    # How the tenants' own HNSW indexes are built: the graph's links per node and the candidate
-    # list while building. Chosen at 1M memories in one tenant (BENCHMARKS.md): of the builds
-    # measured, the cheapest insert whose recall@3 reaches 0.99 at ef_search <= 100 (m 16 reached
-    # 0.972 with ef_construction 64 and 0.985 with 128, m 24 / 96 0.987; m 32 / 128, 1.000). A change applies
+    # How the tenants' own HNSW indexes (half precision, tenant_indexes.py) are built: the
+    # graph's links per node and the candidate list while building. Chosen at 1M memories in
+    # one tenant (BENCHMARKS.md, 200 queries): m 32 / ef_construction 128 in half precision
+    # reaches recall@3 1.000 at ef_search 60 (0.995 at 40), a 679 MB graph; at 300k, half
+    # precision's graph is 287 MB against 446 and its insert 35% cheaper in the same run. At full
+    # precision m 16 reached 0.972-0.985 and m 24 / 96 0.987 at ef_search 100. A change applies
     # to indexes built from then on.
     tenant_index_m: int = Field(default=32, ge=4, le=100)
     tenant_index_ef_construction: int = Field(default=128, ge=16, le=1000)
-    # The candidate search's HNSW candidate list (hnsw.ef_search): recall against latency.
-    candidate_ef_search: int = Field(default=100, ge=10, le=1000)
+    # The candidate search's HNSW candidate list (hnsw.ef_search): recall against latency. 60:
+    # the lowest measured with recall@3 1.000 on 200 queries at 1M (40 missed 2 neighbours in 600).
+    candidate_ef_search: int = Field(default=60, ge=10, le=1000)
 
     # The admin function meters each new key through this usage plan (AWS only).
     usage_plan_id: str | None = None
