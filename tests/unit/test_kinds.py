@@ -59,3 +59,44 @@ def test_the_phrases_of_a_kind_include_its_name_and_its_instances() -> None:
     assert {"editor", "emacs", "vs code", "vim"} <= set(phrases)
     assert phrases == sorted(phrases)
     assert "firefox" not in phrases
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("User works from home full-time", {"workplace"}),  # "work-from-home", another form
+        ("alice commutes by bus", {"transport"}),  # "commute"
+        ("Customer upgrades to the Team plan", {"plan"}),  # "upgrade"
+        ("bob's daughters started school", {"children", "school"}),
+        ("User's timezone: America/Chicago", {"timezone"}),  # the tz database's name
+        ("Book the call at 9am Lisbon time", {"timezone"}),  # a city's time names its zone
+        ("User prefers concise answers without emojis", {"reply_style"}),
+        ("The repo indents with four spaces", {"code_style"}),
+        ("Customer is billed annually", {"billing_cycle"}),
+        ("Priya's pronouns are she/her", {"pronouns"}),
+    ],
+)
+def test_a_fact_names_a_kind_in_any_inflection_its_stems_meet(text: str, expected: set[str]) -> None:
+    assert expected <= kinds.kinds_of(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("User uses Vim/Emacs", "timezone"),  # a slash between two words is no time zone
+        ("alice will leave early and shift the meeting", "vacation"),  # verbs left out
+        ("Acme is a large company", "clothing_size"),
+    ],
+)
+def test_inflections_and_everyday_words_do_not_name_other_kinds(text: str, absent: str) -> None:
+    assert absent not in kinds.kinds_of(text)
+
+
+def test_the_stems_meet_only_at_three_letters_or_more() -> None:
+    assert {kinds._stem(w) for w in ("commute", "commutes", "commuted", "commuting")} == {"commut"}
+    assert kinds._stem("works") == kinds._stem("work") == "work"
+    assert kinds._stem("buses") == kinds._stem("bus") == "bus"
+    assert kinds._stem("hobbies") == kinds._stem("hobby") == "hobby"
+    assert kinds._stem("ring") == "ring" and kinds._stem("red") == "red" and kinds._stem("home") == "home"
+    assert kinds._stem("glass") == "glass" and kinds._stem("ios") == "ios"  # no plurals
+    assert "transport" in kinds.kinds_of("User rides the bus") and "editor" in kinds.kinds_of("User uses Vim/Emacs")

@@ -334,23 +334,161 @@ KINDS: dict[str, list[str]] = {
     # time
     "weekday": "weekday weekdays weekend weekends monday tuesday wednesday thursday friday saturday sunday".split(),
     "meeting": "meeting meetings standup stand-up sync one-on-one check-in call calls".split(),
-    "timezone": (
-        "timezone time-zone pst pdt pacific-time est edt eastern-time cst central-time mst "
-        "mountain-time utc gmt cet cest bst ist jst aest"
+    "timezone": [
+        *(
+            "timezone time-zone pst pdt pacific-time est edt eastern-time cst central-time mst "
+            "mountain-time utc gmt cet cest bst ist jst aest local-time daylight-saving dst "
+            "america/new_york america/chicago america/denver america/los_angeles america/toronto "
+            "america/sao_paulo europe/london europe/dublin europe/lisbon europe/paris europe/berlin "
+            "europe/madrid europe/amsterdam europe/stockholm europe/warsaw europe/moscow "
+            "asia/tokyo asia/seoul asia/shanghai asia/singapore asia/kolkata asia/dubai "
+            "australia/sydney australia/melbourne pacific/auckland"
+        ).split(),
+        # people name a time zone by its city: "on Lisbon time", "9am London time"
+        *(f"{city} time" for city in _CITIES),
+    ],
+    # the kinds below: areas an assistant's memories are often about, from general knowledge
+    "reply_style": (
+        "concise verbose brief terse succinct detailed in-depth step-by-step bullet-points "
+        "bullet-point bulleted short-answers long-answers tone formal informal casual emoji emojis "
+        "summary summaries tl;dr"
     ).split(),
+    "code_style": (
+        "indentation indent indents tabs spaces two-spaces four-spaces 2-space 4-space "
+        "snake_case camelcase camel-case pascalcase kebab-case semicolons trailing-commas "
+        "line-length formatter linter prettier eslint ruff flake8 pylint rubocop gofmt "
+        "type-hints type-annotations docstrings"
+    ).split(),
+    "package_manager": (
+        "package-manager npm yarn pnpm pip pipenv poetry conda cargo homebrew "
+        "maven gradle bundler composer nuget"
+    ).split(),
+    "test_framework": "test-framework testing-framework pytest unittest jest vitest mocha junit rspec cypress playwright selenium".split(),
+    "monitoring": (
+        "monitoring observability alerting datadog grafana prometheus sentry new-relic "
+        "pagerduty opsgenie splunk honeycomb cloudwatch"
+    ).split(),
+    "ai_assistant": (
+        "ai-assistant chatbot chatgpt gpt-4 gpt-4o claude copilot github-copilot gemini "
+        "perplexity cursor llm"
+    ).split(),
+    "office_docs": (
+        "spreadsheet spreadsheets excel google-sheets airtable word-processor "
+        "microsoft-word ms-word google-docs latex overleaf markdown powerpoint keynote "
+        "google-slides slides slide-deck"
+    ).split(),
+    "calendar": "calendar calendars google-calendar outlook-calendar ical calendly fantastical".split(),
+    "vpn": "vpn nordvpn expressvpn mullvad protonvpn tailscale wireguard openvpn".split(),
+    "search_engine": "search-engine google-search bing duckduckgo kagi ecosia".split(),
+    "maps": "maps navigation google-maps apple-maps waze citymapper".split(),
+    "telecom": (
+        "mobile-carrier phone-carrier internet-provider isp broadband "
+        "mobile-plan data-plan verizon at&t t-mobile vodafone o2 "
+        "comcast xfinity spectrum bt-broadband virgin-media"
+    ).split(),
+    "delivery": (
+        "food-delivery takeout takeaway doordash uber-eats grubhub deliveroo "
+        "just-eat instacart postmates"
+    ).split(),
+    "grocery": (
+        "groceries grocery supermarket grocery-store whole-foods trader-joe's trader-joes "
+        "safeway kroger costco aldi lidl tesco sainsbury's waitrose carrefour"
+    ).split(),
+    "cuisine": (
+        "cuisine restaurant restaurants food sushi ramen pizza pasta tacos burrito curry "
+        "dim-sum pho thai-food indian-food italian-food mexican-food chinese-food "
+        "japanese-food korean-food mediterranean bbq barbecue burgers"
+    ).split(),
+    "color": (
+        "color colour favorite-color favourite-colour red blue green yellow purple orange "
+        "pink black white grey gray teal navy"
+    ).split(),
+    "clothing_size": (
+        "size sizes shoe-size shirt-size dress-size waist inseam xs xl xxl"
+    ).split(),
+    "name": "name names nickname goes-by preferred-name first-name last-name surname maiden-name".split(),
+    "pronouns": "pronouns he/him she/her they/them".split(),
+    "birthday": "birthday birthdays born date-of-birth birthdate years-old".split(),
+    "anniversary": "anniversary wedding-anniversary".split(),
+    "religion": (
+        "religion religious faith christian catholic protestant muslim islam jewish judaism "
+        "buddhist hindu sikh atheist agnostic church mosque synagogue temple"
+    ).split(),
+    "relatives": (
+        "relatives family grandmother grandfather grandma grandpa grandparents aunt uncle "
+        "cousin cousins niece nephew in-laws mother-in-law father-in-law stepmother stepfather"
+    ).split(),
+    "school": (
+        "school schools high-school middle-school elementary-school primary-school kindergarten "
+        "preschool daycare nursery boarding-school homeschool"
+    ).split(),
+    "work_hours": (
+        "working-hours work-hours office-hours part-time full-time night-shift "
+        "day-shift four-day-week 9-to-5 overtime"
+    ).split(),
+    "time_of_day": (
+        "morning mornings afternoon afternoons evening evenings night nights noon midday "
+        "midnight lunchtime"
+    ).split(),
+    "date_format": (
+        "date-format dd/mm/yyyy mm/dd/yyyy yyyy-mm-dd iso-8601 24-hour 12-hour military-time"
+    ).split(),
+    "deadline": (
+        "deadline deadlines due-date launch launch-date go-live release-date milestone "
+        "milestones eta cutoff"
+    ).split(),
+    "billing_cycle": (
+        "billing-cycle billed monthly annually annual yearly quarterly per-month per-year "
+        "monthly-billing annual-billing"
+    ).split(),
+    "invoicing": (
+        "invoice invoices invoicing purchase-order po-number net-30 net-60 payment-terms "
+        "billing-contact billing-address receipts"
+    ).split(),
+    "contract": "contract contracts agreement msa sla nda notice-period term-length auto-renew".split(),
+    "pricing": "price prices pricing cost costs fee fees per-seat per-user discount discounts".split(),
+    "vacation": (
+        "vacation vacations holiday holidays pto time-off parental-leave sabbatical "
+        "out-of-office ooo trip trips"
+    ).split(),
+    "fitness_app": "strava peloton myfitnesspal apple-health google-fit zwift".split(),
+    "language_learning": "duolingo babbel rosetta-stone language-exchange".split(),
+    "car_rental": "car-rental rental-car hertz avis sixt budget-rent-a-car europcar enterprise-rent-a-car".split(),
 }
 
 _WORD = re.compile(r"[\w+#&*!.'-]+")
 _LONGEST_PHRASE = 4
 
 
+# Inflections a fact's words are matched through, as PostgreSQL's stems match a memory's: "works
+# from home" names "work from home", "commuted" names "commute". A light suffix stemmer, applied
+# alike to the lexicon's phrases and the fact's words, so two forms meet where their stems do;
+# never below three letters ("bus", "ring" and "red" stay whole).
+_SIBILANT_PLURAL = re.compile(r"(?:s|x|z|ch|sh)es$")
+
+
+def _stem(word: str) -> str:
+    if word.endswith("ies") and len(word) >= 6:
+        return word[:-3] + "y"
+    if _SIBILANT_PLURAL.search(word) and len(word) >= 5:
+        word = word[:-2]
+    elif word.endswith(("ing", "ed")) and len(word) - (3 if word.endswith("ing") else 2) >= 3:
+        word = word[: -3 if word.endswith("ing") else -2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
+        word = word[:-1]
+    # "commute", "commutes" and "commuting" meet at "commut"
+    return word[:-1] if word.endswith("e") and len(word) >= 5 else word
+
+
 @lru_cache(maxsize=1)
 def _index() -> dict[str, frozenset[str]]:
-    """Each phrase (lower case, words joined by one space) to the kinds it names."""
+    """Each phrase (its words' stems, joined by one space) to the kinds it names."""
     index: dict[str, set[str]] = {}
     for kind, phrases in KINDS.items():
         for phrase in phrases:
-            index.setdefault(" ".join(phrase.replace("-", " ").split()), set()).add(kind)
+            # a text's words split at "/" ("Vim/Emacs"), so "america/chicago" is two words here
+            words = phrase.replace("-", " ").replace("/", " ").split()
+            index.setdefault(" ".join(_stem(w) for w in words), set()).add(kind)
     return {phrase: frozenset(kinds) for phrase, kinds in index.items()}
 
 
@@ -361,21 +499,21 @@ def _words(text: str) -> list[str]:
         if word.endswith("'s"):
             word = word[:-2]
         if word:
-            words.append(word)
+            words.append(_stem(word))
     return words
 
 
 def kinds_of(text: str) -> frozenset[str]:
-    """The kinds a text mentions: any phrase of a kind, as whole words ("VS Code", "emacs,")."""
+    """The kinds a text mentions: any phrase of a kind, as whole words in any inflection the
+    stems meet ("VS Code", "emacs,", "works from home")."""
     index = _index()
     words = _words(text)
     found: set[str] = set()
     for start in range(len(words)):
         for length in range(1, _LONGEST_PHRASE + 1):
-            phrase = " ".join(words[start : start + length])
             if start + length > len(words):
                 break
-            found |= index.get(phrase, frozenset())
+            found |= index.get(" ".join(words[start : start + length]), frozenset())
     return frozenset(found)
 
 
