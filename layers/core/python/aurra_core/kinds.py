@@ -51,7 +51,7 @@ KINDS: dict[str, list[str]] = {
         "editor editors ide text-editor code-editor vim neovim nvim emacs vs-code vscode "
         "visual-studio-code visual-studio sublime sublime-text intellij pycharm webstorm goland "
         "clion xcode nano notepad++ helix zed eclipse netbeans android-studio bbedit textmate "
-        "gedit jetbrains"
+        "gedit jetbrains cursor-editor kate"
     ).split(),
     "browser": (
         "browser browsers web-browser chrome google-chrome chromium firefox safari microsoft-edge "
@@ -64,7 +64,7 @@ KINDS: dict[str, list[str]] = {
     ).split(),
     "phone": (
         "phone phones smartphone cellphone cell-phone mobile-phone iphone pixel galaxy oneplus "
-        "xperia nokia motorola huawei xiaomi fairphone android-phone"
+        "xperia nokia motorola huawei xiaomi fairphone android-phone samsung galaxy-s24 galaxy-s23"
     ).split(),
     "computer": (
         "laptop laptops notebook-computer computer desktop pc workstation macbook macbook-pro "
@@ -247,7 +247,8 @@ KINDS: dict[str, list[str]] = {
     ).split(),
     "university": (
         "university college mit stanford harvard oxford cambridge berkeley yale princeton ucla "
-        "caltech eth columbia cornell"
+        "caltech eth columbia cornell nyu ucl imperial-college epfl carnegie-mellon cmu upenn duke "
+        "northwestern mcgill waterloo georgia-tech uni grad-school community-college"
     ).split(),
     # pastimes
     "sport": (
@@ -267,7 +268,8 @@ KINDS: dict[str, list[str]] = {
     ).split(),
     "hobby": (
         "hobby hobbies pastime painting drawing knitting crochet gardening photography pottery "
-        "woodworking baking gaming chess fishing birdwatching camping sewing calligraphy"
+        "woodworking baking gaming chess fishing birdwatching camping sewing calligraphy "
+        "cooking video-games board-games puzzles crosswords sudoku scrapbooking origami"
     ).split(),
     # home, money and papers
     "home": (
@@ -453,6 +455,40 @@ KINDS: dict[str, list[str]] = {
     ).split(),
     "fitness_app": "strava peloton myfitnesspal apple-health google-fit zwift".split(),
     "language_learning": "duolingo babbel rosetta-stone language-exchange".split(),
+    "beverage": (
+        "drink drinks beverage beverages soda sodas cola coke pepsi juice smoothie smoothies "
+        "kombucha sparkling-water seltzer lemonade"
+    ).split(),
+    "news_source": (
+        "news newspaper newspapers new-york-times nyt washington-post wall-street-journal wsj "
+        "the-guardian financial-times the-economist bbc-news cnn npr reuters bloomberg"
+    ).split(),
+    "care_provider": (
+        "doctor doctors dentist dentists therapist therapists physician gp pediatrician "
+        "paediatrician dermatologist optometrist ophthalmologist chiropractor physiotherapist "
+        "physio psychiatrist psychologist counselor counsellor veterinarian vet"
+    ).split(),
+    "hair_care": "haircut hairdresser barber barbershop hair-salon salon stylist".split(),
+    "plant": "plant plants houseplant houseplants succulent succulents fern orchid orchids bonsai cactus".split(),
+    "airport": (
+        "airport airports home-airport jfk lax sfo lhr heathrow gatwick stansted cdg schiphol "
+        "o'hare ord dfw atl sea-tac ewr newark-airport logan-airport"
+    ).split(),
+    "field_of_study": (
+        "major minor field-of-study computer-science physics biology chemistry economics "
+        "mathematics math maths statistics history literature philosophy psychology "
+        "sociology linguistics engineering-degree law-school medical-school"
+    ).split(),
+    "retirement": "retirement 401k 401(k) ira roth-ira pension pensions superannuation".split(),
+    "tax": "tax taxes tax-return tax-returns turbotax vat w-2 1099 irs hmrc".split(),
+    "loan": "loan loans student-loan student-loans car-loan credit-score debt debts".split(),
+    "crypto": "crypto cryptocurrency bitcoin ethereum coinbase binance kraken crypto-wallet".split(),
+    "friend": "friend friends best-friend best-friends buddy buddies".split(),
+    "reporting_line": (
+        "manager boss supervisor reports-to report-to direct-report direct-reports skip-level "
+        "team-lead tech-lead line-manager"
+    ).split(),
+    "footwear": "shoes sneakers trainers running-shoes boots sandals nike adidas asics new-balance hoka brooks".split(),
     "car_rental": "car-rental rental-car hertz avis sixt budget-rent-a-car europcar enterprise-rent-a-car".split(),
 }
 
