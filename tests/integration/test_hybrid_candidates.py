@@ -125,6 +125,32 @@ def test_a_kind_of_the_wider_lexicon_lifts_a_memory_with_no_word_in_common(db, n
     assert target in found
 
 
+@pytest.mark.parametrize(
+    ("memory", "fact"),
+    [
+        ("I work remotely", "User works from home full-time"),  # "works": the fact's inflection
+        ("Dana commuted by tram for years", "Dana now drives to the office"),
+        ("User's timezone: America/Chicago", "Put me on Lisbon time for scheduling"),
+        ("User likes concise answers", "User wants detailed, step-by-step explanations"),
+        ("The repo is indented with tabs", "Use four spaces in this codebase"),
+        ("Dana reports to Sam", "Dana's new boss is Lee"),
+        ("Customer is billed monthly", "Customer is now billed annually"),
+    ],
+)
+def test_a_fact_names_a_kind_in_any_inflection_and_the_newer_kinds_lift(db, new_key, memory, fact):
+    """The fact's words are matched through their inflections, as the memory's are through
+    PostgreSQL's stems; time zones named by a city, reply and code style, reporting lines and
+    billing cycles are kinds."""
+    caller, _ = new_key()
+    query = unit(9)
+    with db.transaction() as conn:
+        for i in range(3):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 500 + i, 0.8))
+        target = put(conn, caller.tenant_id, memory, near(query, 510, 0.6))
+        found = search(conn, caller.tenant_id, query, fact)
+    assert target in found
+
+
 def test_the_facts_own_topic_lifts_its_memories(db, new_key):
     caller, _ = new_key()
     query = unit(3)

@@ -86,6 +86,8 @@ def test_a_fact_names_a_kind_in_any_inflection_its_stems_meet(text: str, expecte
         ("User uses Vim/Emacs", "timezone"),  # a slash between two words is no time zone
         ("alice will leave early and shift the meeting", "vacation"),  # verbs left out
         ("Acme is a large company", "clothing_size"),
+        ("User sent the quarterly report", "billing_cycle"),
+        ("The monthly newsletter went out", "billing_cycle"),
     ],
 )
 def test_inflections_and_everyday_words_do_not_name_other_kinds(text: str, absent: str) -> None:

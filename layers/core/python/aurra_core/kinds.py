@@ -439,9 +439,11 @@ KINDS: dict[str, list[str]] = {
         "deadline deadlines due-date launch launch-date go-live release-date milestone "
         "milestones eta cutoff"
     ).split(),
+    # "monthly", "quarterly" alone are as often a report or a goal
     "billing_cycle": (
-        "billing-cycle billed monthly annually annual yearly quarterly per-month per-year "
-        "monthly-billing annual-billing"
+        "billing-cycle billed billed-monthly billed-annually billed-yearly billed-quarterly "
+        "annual-plan monthly-plan annual-billing monthly-billing annual-subscription "
+        "monthly-subscription per-month per-year annually"
     ).split(),
     "invoicing": (
         "invoice invoices invoicing purchase-order po-number net-30 net-60 payment-terms "
