@@ -101,4 +101,6 @@ def test_the_stems_meet_only_at_three_letters_or_more() -> None:
     assert kinds._stem("hobbies") == kinds._stem("hobby") == "hobby"
     assert kinds._stem("ring") == "ring" and kinds._stem("red") == "red" and kinds._stem("home") == "home"
     assert kinds._stem("glass") == "glass" and kinds._stem("ios") == "ios"  # no plurals
-    assert "transport" in kinds.kinds_of("User rides the bus") and "editor" in kinds.kinds_of("User uses Vim/Emacs")
+    assert "transport" in kinds.kinds_of("User rides the bus") and "editor" in kinds.kinds_of(
+        "User uses Vim/Emacs"
+    )

@@ -166,12 +166,13 @@ KINDS: dict[str, list[str]] = {
     "payment_method": (
         "payment-method card cards credit-card debit-card visa mastercard amex american-express "
         "paypal apple-pay google-pay venmo zelle klarna bank-transfer wire-transfer "
-        "direct-debit sepa ach"
+        "direct-debit sepa ach invoice invoices invoicing pay-by-invoice purchase-order net-30 "
+        "net-60 payment-terms"
     ).split(),
     "plan": (
         "plan tier subscription free-plan free-tier basic-plan starter premium enterprise "
         "pro-plan pro-tier business-plan team-plan upgrade upgraded downgrade downgraded "
-        "subscribed unsubscribed renewal renews trial free-trial"
+        "subscribed unsubscribed trial free-trial"
     ).split(),
     # food and drink
     "diet": (
@@ -293,7 +294,8 @@ KINDS: dict[str, list[str]] = {
         "currency usd eur gbp jpy cad aud chf dollars euros pounds sterling yen rupees bitcoin"
     ).split(),
     "identity_document": (
-        "passport passports citizen citizenship nationality visa visas green-card residency "
+        "passport passports travel-document travel-documents identity-document citizen "
+        "citizenship nationality visa visas green-card residency "
         "resident permanent-resident work-permit driver's-license drivers-license id-card"
     ).split(),
     "travel_program": (
@@ -353,7 +355,8 @@ KINDS: dict[str, list[str]] = {
     "reply_style": (
         "concise verbose brief terse succinct detailed in-depth step-by-step bullet-points "
         "bullet-point bulleted short-answers long-answers tone formal informal casual emoji emojis "
-        "summary summaries tl;dr"
+        "summary summaries tl;dr replies responses long-form short-form answer-length "
+        "response-length"
     ).split(),
     "code_style": (
         "indentation indent indents tabs spaces two-spaces four-spaces 2-space 4-space "
@@ -371,8 +374,7 @@ KINDS: dict[str, list[str]] = {
         "pagerduty opsgenie splunk honeycomb cloudwatch"
     ).split(),
     "ai_assistant": (
-        "ai-assistant chatbot chatgpt gpt-4 gpt-4o claude copilot github-copilot gemini "
-        "perplexity cursor llm"
+        "ai-assistant chatbot chatgpt gpt-4 gpt-4o claude copilot github-copilot gemini perplexity cursor llm"
     ).split(),
     "office_docs": (
         "spreadsheet spreadsheets excel google-sheets airtable word-processor "
@@ -389,8 +391,7 @@ KINDS: dict[str, list[str]] = {
         "comcast xfinity spectrum bt-broadband virgin-media"
     ).split(),
     "delivery": (
-        "food-delivery takeout takeaway doordash uber-eats grubhub deliveroo "
-        "just-eat instacart postmates"
+        "food-delivery takeout takeaway doordash uber-eats grubhub deliveroo just-eat instacart postmates"
     ).split(),
     "grocery": (
         "groceries grocery supermarket grocery-store whole-foods trader-joe's trader-joes "
@@ -405,9 +406,7 @@ KINDS: dict[str, list[str]] = {
         "color colour favorite-color favourite-colour red blue green yellow purple orange "
         "pink black white grey gray teal navy"
     ).split(),
-    "clothing_size": (
-        "size sizes shoe-size shirt-size dress-size waist inseam xs xl xxl"
-    ).split(),
+    "clothing_size": ("size sizes shoe-size shirt-size dress-size waist inseam xs xl xxl").split(),
     "name": "name names nickname goes-by preferred-name first-name last-name surname maiden-name".split(),
     "pronouns": "pronouns he/him she/her they/them".split(),
     "birthday": "birthday birthdays born date-of-birth birthdate years-old".split(),
@@ -429,25 +428,19 @@ KINDS: dict[str, list[str]] = {
         "day-shift four-day-week 9-to-5 overtime"
     ).split(),
     "time_of_day": (
-        "morning mornings afternoon afternoons evening evenings night nights noon midday "
-        "midnight lunchtime"
+        "morning mornings afternoon afternoons evening evenings night nights noon midday midnight lunchtime"
     ).split(),
     "date_format": (
         "date-format dd/mm/yyyy mm/dd/yyyy yyyy-mm-dd iso-8601 24-hour 12-hour military-time"
     ).split(),
     "deadline": (
-        "deadline deadlines due-date launch launch-date go-live release-date milestone "
-        "milestones eta cutoff"
+        "deadline deadlines due-date launch launch-date go-live release-date milestone milestones eta cutoff"
     ).split(),
     # "monthly", "quarterly" alone are as often a report or a goal
     "billing_cycle": (
         "billing-cycle billed billed-monthly billed-annually billed-yearly billed-quarterly "
         "annual-plan monthly-plan annual-billing monthly-billing annual-subscription "
         "monthly-subscription per-month per-year annually"
-    ).split(),
-    "invoicing": (
-        "invoice invoices invoicing purchase-order po-number net-30 net-60 payment-terms "
-        "billing-contact billing-address receipts"
     ).split(),
     "contract": "contract contracts agreement msa sla nda notice-period term-length auto-renew".split(),
     "pricing": "price prices pricing cost costs fee fees per-seat per-user discount discounts".split(),
