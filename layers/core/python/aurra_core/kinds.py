@@ -237,7 +237,7 @@ KINDS: dict[str, list[str]] = {
         "designer manager nurse doctor physician teacher accountant lawyer attorney paramedic "
         "analyst consultant architect scientist researcher writer journalist chef pilot "
         "pharmacist electrician plumber founder cto cfo ceo director product-manager intern "
-        "freelancer contractor"
+        "freelancer contractor unemployed job-hunting job-search job-seeking laid-off new-job"
     ).split(),
     "employer": (
         "employer company startup google alphabet microsoft amazon meta facebook netflix ibm "
@@ -270,6 +270,7 @@ KINDS: dict[str, list[str]] = {
     "hobby": (
         "hobby hobbies pastime painting drawing knitting crochet gardening photography pottery "
         "woodworking baking gaming chess fishing birdwatching camping sewing calligraphy "
+        "knit needlework embroidery cross-stitch quilting "
         "cooking video-games board-games puzzles crosswords sudoku scrapbooking origami"
     ).split(),
     # home, money and papers
@@ -288,7 +289,8 @@ KINDS: dict[str, list[str]] = {
     "budget": "budget budgets spending savings".split(),
     "insurance": (
         "insurance insurer insurance-policy premium deductible health-insurance car-insurance "
-        "life-insurance geico allstate state-farm progressive aetna cigna"
+        "life-insurance geico allstate state-farm progressive aetna cigna coverage blue-cross "
+        "blue-shield kaiser kaiser-permanente unitedhealthcare humana anthem bupa"
     ).split(),
     "currency": (
         "currency usd eur gbp jpy cad aud chf dollars euros pounds sterling yen rupees bitcoin"
@@ -302,7 +304,7 @@ KINDS: dict[str, list[str]] = {
         "global-entry tsa-precheck precheck nexus frequent-flyer miles air-miles "
         "loyalty-program elite-status lounge skymiles mileageplus aadvantage avios"
     ).split(),
-    "seat": "seat-preference window-seat aisle-seat exit-row legroom economy business-class first-class premium-economy".split(),
+    "seat": "seat-preference aisle window-seat aisle-seat exit-row legroom economy business-class first-class premium-economy".split(),
     "contact": (
         "contact point-of-contact main-contact account-manager account-executive champion "
         "stakeholder decision-maker liaison"
@@ -336,7 +338,7 @@ KINDS: dict[str, list[str]] = {
     "reading": "book books novel novels author authors reading audiobook audiobooks kindle podcast podcasts".split(),
     "tv_film": "tv television tv-show tv-shows series film films movie movies documentary anime sitcom".split(),
     # time
-    "weekday": "weekday weekdays weekend weekends monday tuesday wednesday thursday friday saturday sunday".split(),
+    "weekday": "weekday weekdays workweek work-week weekend weekends monday tuesday wednesday thursday friday saturday sunday".split(),
     "meeting": "meeting meetings standup stand-up sync one-on-one check-in call calls".split(),
     "timezone": [
         *(
@@ -425,10 +427,11 @@ KINDS: dict[str, list[str]] = {
     ).split(),
     "work_hours": (
         "working-hours work-hours office-hours part-time full-time night-shift "
-        "day-shift four-day-week 9-to-5 overtime"
+        "day-shift four-day-week 9-to-5 overtime works-nights night-shifts nine-to-five"
     ).split(),
     "time_of_day": (
-        "morning mornings afternoon afternoons evening evenings night nights noon midday midnight lunchtime"
+        "morning mornings afternoon afternoons evening evenings night nights noon midday midnight lunchtime "
+        "o'clock half-past quarter-past quarter-to"
     ).split(),
     "date_format": (
         "date-format dd/mm/yyyy mm/dd/yyyy yyyy-mm-dd iso-8601 24-hour 12-hour military-time"
@@ -440,7 +443,7 @@ KINDS: dict[str, list[str]] = {
     "billing_cycle": (
         "billing-cycle billed billed-monthly billed-annually billed-yearly billed-quarterly "
         "annual-plan monthly-plan annual-billing monthly-billing annual-subscription "
-        "monthly-subscription per-month per-year annually"
+        "monthly-subscription per-month per-year annually month-to-month annual-tier yearly-plan"
     ).split(),
     "contract": "contract contracts agreement msa sla nda notice-period term-length auto-renew".split(),
     "pricing": "price prices pricing cost costs fee fees per-seat per-user discount discounts".split(),
@@ -481,9 +484,14 @@ KINDS: dict[str, list[str]] = {
     "friend": "friend friends best-friend best-friends buddy buddies".split(),
     "reporting_line": (
         "manager boss supervisor reports-to report-to direct-report direct-reports skip-level "
-        "team-lead tech-lead line-manager"
+        "team-lead tech-lead line-manager individual-contributor manages-a-team people-manager"
     ).split(),
     "footwear": "shoes sneakers trainers running-shoes boots sandals nike adidas asics new-balance hoka brooks".split(),
+    # how a person is reached, whatever the tool: "updates by email" / "a summary on Slack"
+    "contact_channel": (
+        "email e-mail slack sms texts text-message text-messages whatsapp telegram discord "
+        "microsoft-teams phone-call phone-calls voicemail push-notifications notifications"
+    ).split(),
     "car_rental": "car-rental rental-car hertz avis sixt budget-rent-a-car europcar enterprise-rent-a-car".split(),
 }
 
