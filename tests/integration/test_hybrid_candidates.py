@@ -115,14 +115,7 @@ def test_words_shared_without_a_kind_lift_nothing(db, new_key):
 def test_a_kind_of_the_wider_lexicon_lifts_a_memory_with_no_word_in_common(db, new_key, memory, fact):
     """Papers, homes, contacts and dietary laws: kinds whose memories share no word with the
     fact, matched by PostgreSQL's stems on the memory's side ("citizen", "rents")."""
-    caller, _ = new_key()
-    query = unit(8)
-    with db.transaction() as conn:
-        for i in range(3):
-            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 300 + i, 0.8))
-        target = put(conn, caller.tenant_id, memory, near(query, 310, 0.6))
-        found = search(conn, caller.tenant_id, query, fact)
-    assert target in found
+    assert_lifted_past_closer_notes(db, new_key, memory, fact, seed=8)
 
 
 @pytest.mark.parametrize(
@@ -141,14 +134,7 @@ def test_a_fact_names_a_kind_in_any_inflection_and_the_newer_kinds_lift(db, new_
     """The fact's words are matched through their inflections, as the memory's are through
     PostgreSQL's stems; time zones named by a city, reply and code style, reporting lines and
     billing cycles are kinds."""
-    caller, _ = new_key()
-    query = unit(9)
-    with db.transaction() as conn:
-        for i in range(3):
-            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 500 + i, 0.8))
-        target = put(conn, caller.tenant_id, memory, near(query, 510, 0.6))
-        found = search(conn, caller.tenant_id, query, fact)
-    assert target in found
+    assert_lifted_past_closer_notes(db, new_key, memory, fact, seed=9)
 
 
 def test_the_facts_own_topic_lifts_its_memories(db, new_key):
@@ -236,3 +222,16 @@ def test_the_topic_list_is_read_from_the_nearest_memories_only(db, new_key, with
             conn, caller.tenant_id, query, "User now takes the train to work", topic="commute", floor=-1.0
         )
     assert (commute in found) is within_pool
+
+
+def assert_lifted_past_closer_notes(db, new_key, memory: str, fact: str, seed: int) -> None:
+    """`memory`, farther from the query vector than three unrelated notes, still reaches the
+    fact's three candidates (only the kinds list can lift it)."""
+    caller, _ = new_key()
+    query = unit(seed)
+    with db.transaction() as conn:
+        for i in range(3):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, seed * 100 + i, 0.8))
+        target = put(conn, caller.tenant_id, memory, near(query, seed * 100 + 10, 0.6))
+        found = search(conn, caller.tenant_id, query, fact)
+    assert target in found
