@@ -6,12 +6,13 @@ import psycopg
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import queries
+from aurra_core import queries, store
 from aurra_core.config import get_config
 from aurra_core.embeddings import LexicalEmbedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
+from aurra_core.ids import new_id
 from aurra_core.migrate import apply_migrations
-from aurra_core.models import MemoryListQuery, PointInTime, SupersedeRequest, WriteRequest
+from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, WriteRequest
 from aurra_core.supersession import supersede
 from aurra_core.write_pipeline import write_memory
 
@@ -187,6 +188,54 @@ def test_facts_and_audit_events_are_append_only_in_the_database(db, new_key):
     for table in ("memory_versions", "audit_events"):
         with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction() as conn:
             conn.execute(f"TRUNCATE {table}")
+
+
+def test_a_supersession_of_a_version_no_longer_believed_keeps_nothing(db, new_key):
+    """The new version, the old one's revision and the audit event are one statement: when the
+    old version was closed in the meantime (nothing to revise), the write fails and neither
+    the new version nor its audit event is kept."""
+    caller, _ = new_key()
+    vim = add(caller, "alice uses Vim")
+
+    def counts():
+        with db.tenant_transaction(caller.tenant_id) as conn:
+            return tuple(
+                conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                for table in ("memory_versions", "audit_events")
+            )
+
+    before = counts()
+    with (
+        pytest.raises(RuntimeError, match="no longer believed"),
+        db.tenant_transaction(caller.tenant_id) as conn,
+    ):
+        stale = store.lock_believed(conn, caller.tenant_id, vim.id)
+        assert stale is not None
+        now = store.write_clock(conn)
+        store.revise_version(conn, stale, now, valid_to=now)  # closes `stale`
+        version = {
+            "memory_id": new_id(),
+            "tenant_id": caller.tenant_id,
+            "content": "alice uses Emacs",
+            "topic": "general",
+            "metadata": {},
+            "embedding": EMB.embed("alice uses Emacs"),
+            "valid_from": now,
+            "valid_to": None,
+            "superseded_by": None,
+            "supersedes": vim.id,
+            "recorded_at": now,
+        }
+        event = {
+            "tenant_id": caller.tenant_id,
+            "type": AuditType.AUTO_SUPERSEDE,
+            "api_key_id": caller.api_key_id,
+            "memory_id": version["memory_id"],
+            "superseded_id": vim.id,
+        }
+        changes = {"valid_to": now, "superseded_by": version["memory_id"], "superseded_event_id": new_id()}
+        store.insert_version_audited(conn, version, event, revise=(stale, changes))
+    assert counts() == before
 
 
 def test_migrations_are_recorded_and_safe_to_run_twice(pg_url):

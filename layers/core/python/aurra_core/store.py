@@ -166,8 +166,30 @@ def believed_now(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
 # ---------------------------------------------------------------- memories
 
 
-def insert_version(
-    conn: psycopg.Connection,
+# A new version, its columns in the order of `_version_values`.
+_INSERT_VERSION = f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
+        valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id,
+        superseded_event_id)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+    RETURNING {_MEMORY_COLUMNS}"""
+
+# Closing a believed version and recording its successor with new validity: one statement
+# (the successor is copied from the row the close returns; the close runs first since the
+# copy reads its rows). Its parameters: the close's recorded_to and version id, then the
+# successor's valid_from, valid_to, superseded_by, supersedes, recorded_at, superseded_event_id.
+_CLOSED = """closed AS (
+        UPDATE memory_versions SET recorded_to = %s WHERE version_id = %s AND recorded_to IS NULL
+        RETURNING memory_id, tenant_id, content, topic, metadata, embedding, user_id, agent_id)"""
+_SUCCESSOR = f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
+        valid_from, valid_to, superseded_by, supersedes, recorded_at, superseded_event_id,
+        user_id, agent_id)
+    SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s, %s,
+        user_id, agent_id
+    FROM closed
+    RETURNING {_MEMORY_COLUMNS}"""
+
+
+def _version_values(
     *,
     memory_id: UUID,
     tenant_id: UUID,
@@ -182,42 +204,41 @@ def insert_version(
     recorded_at: datetime,
     scope: Scope = UNSCOPED,
     superseded_event_id: UUID | None = None,
-) -> MemoryRow:
-    with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
-                    valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id,
-                    superseded_event_id)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
-                RETURNING {_MEMORY_COLUMNS}""",
-            (
-                memory_id,
-                tenant_id,
-                content,
-                topic,
-                Jsonb(metadata),
-                embedding,
-                valid_from,
-                valid_to,
-                superseded_by,
-                supersedes,
-                recorded_at,
-                scope.user_id,
-                scope.agent_id,
-                superseded_event_id,
-            ),
-        )
-        row = _row(one_row(cur.fetchone()))
-    # The row as PostgreSQL gives it back must make a response: fail here, inside the
-    # transaction, rather than commit a memory that every later read of the tenant would trip on.
+) -> tuple[Any, ...]:
+    return (
+        memory_id,
+        tenant_id,
+        content,
+        topic,
+        Jsonb(metadata),
+        embedding,
+        valid_from,
+        valid_to,
+        superseded_by,
+        supersedes,
+        recorded_at,
+        scope.user_id,
+        scope.agent_id,
+        superseded_event_id,
+    )
+
+
+def _checked(row: MemoryRow) -> MemoryRow:
+    """The row as PostgreSQL gives it back must make a response: fail here, inside the
+    transaction, rather than commit a memory that every later read of the tenant would trip on."""
     row.to_memory().model_dump_json()
     return row
 
 
-def revise_version(
-    conn: psycopg.Connection, old: MemoryRow, recorded_at: datetime, **changes: Any
-) -> MemoryRow:
-    """Close the believed version `old` and record its successor with `changes` to its validity.
+def insert_version(conn: psycopg.Connection, **version: Any) -> MemoryRow:
+    """A new version (the keywords of `_version_values`)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(_INSERT_VERSION, _version_values(**version))
+        return _checked(_row(one_row(cur.fetchone())))
+
+
+def _revision(old: MemoryRow, recorded_at: datetime, changes: dict[str, Any]) -> tuple[Any, ...]:
+    """The parameters of `_CLOSED` and `_SUCCESSOR` for closing `old` with `changes`.
 
     A change of `superseded_by` names the event that made it (`superseded_event_id`), so the
     version always says which event retired it; clearing it (a revert) clears both."""
@@ -226,10 +247,6 @@ def revise_version(
             changes.setdefault("superseded_event_id", None)
         elif "superseded_event_id" not in changes:
             raise ValueError("a supersession must name its audit event (superseded_event_id)")
-    conn.execute(
-        "UPDATE memory_versions SET recorded_to = %s WHERE version_id = %s AND recorded_to IS NULL",
-        (recorded_at, old.version_id),
-    )
     fields = {
         "valid_from": old.valid_from,
         "valid_to": old.valid_to,
@@ -238,26 +255,62 @@ def revise_version(
         "superseded_event_id": old.superseded_event_id,
         **changes,
     }
+    return (
+        recorded_at,
+        old.version_id,
+        fields["valid_from"],
+        fields["valid_to"],
+        fields["superseded_by"],
+        fields["supersedes"],
+        recorded_at,
+        fields["superseded_event_id"],
+    )
+
+
+def revise_version(
+    conn: psycopg.Connection, old: MemoryRow, recorded_at: datetime, **changes: Any
+) -> MemoryRow:
+    """Close the believed version `old` and record its successor with `changes` to its validity
+    (`_revision`), in one statement."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
-                    valid_from, valid_to, superseded_by, supersedes, recorded_at, superseded_event_id,
-                    user_id, agent_id)
-                SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s, %s,
-                    user_id, agent_id
-                FROM memory_versions WHERE version_id = %s
-                RETURNING {_MEMORY_COLUMNS}""",
-            (
-                fields["valid_from"],
-                fields["valid_to"],
-                fields["superseded_by"],
-                fields["supersedes"],
-                recorded_at,
-                fields["superseded_event_id"],
-                old.version_id,
-            ),
-        )
-        return _row(one_row(cur.fetchone()))
+        cur.execute(f"WITH {_CLOSED} {_SUCCESSOR}", _revision(old, recorded_at, changes))
+        row = cur.fetchone()
+    if row is None:
+        raise RuntimeError(f"version {old.version_id} is no longer believed: nothing to revise")
+    return _row(row)
+
+
+def insert_version_audited(
+    conn: psycopg.Connection,
+    version: dict[str, Any],
+    event: dict[str, Any],
+    *,
+    revise: tuple[MemoryRow, dict[str, Any]] | None = None,
+) -> tuple[MemoryRow, AuditEvent]:
+    """A new version (`insert_version`'s keywords), its audit event (`insert_audit_event`'s,
+    stamped with the version's recorded_at) and, with `revise` (old, changes), the revision of
+    the version it supersedes or is superseded by (`revise_version`'s): all in one statement,
+    so one round trip where they took four. A statement is atomic on its own, and all of it
+    commits or none with the transaction, as before."""
+    audit_sql, audit_params, audit_event = _audit_insert(created_at=version["recorded_at"], **event)
+    ctes = [f"created AS ({_INSERT_VERSION})"]
+    params: list[Any] = [*_version_values(**version)]
+    revised = "0"
+    if revise is not None:
+        old, changes = revise
+        ctes += [_CLOSED, f"revised AS ({_SUCCESSOR})"]
+        params += _revision(old, version["recorded_at"], dict(changes))
+        revised = "(SELECT count(*) FROM revised)"
+    ctes.append(f"audited AS ({audit_sql} RETURNING id)")
+    params += audit_params
+    # Every data-modifying CTE runs to completion whether or not the outer query reads it.
+    sql = f"WITH {', '.join(ctes)} SELECT created.*, {revised} AS revised FROM created"
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(sql, params)
+        record = one_row(cur.fetchone())
+    if revise is not None and record["revised"] != 1:
+        raise RuntimeError(f"version {revise[0].version_id} is no longer believed: nothing to revise")
+    return _checked(_row(record)), audit_event
 
 
 def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> MemoryRow | None:
@@ -864,8 +917,7 @@ def lineage(
 # ---------------------------------------------------------------- audit events
 
 
-def insert_audit_event(
-    conn: psycopg.Connection,
+def _audit_insert(
     *,
     tenant_id: UUID,
     type: AuditType,
@@ -883,35 +935,32 @@ def insert_audit_event(
     user_id: str | None = None,
     resolves_event_id: UUID | None = None,
     event_id: UUID | None = None,
-) -> AuditEvent:
-    """Append an event. `user_id` is the user scope of the event's memory (`memory_id`);
-    `event_id` is given when a memory version must name the event first."""
+) -> tuple[str, tuple[Any, ...], AuditEvent]:
+    """An event's INSERT, its parameters, and the event as the caller is told it."""
     event_id = event_id or new_id()
-    conn.execute(
-        """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
+    sql = """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
                classifier, confidence, reason, model, candidates_examined, details, reverts_event_id,
                user_id, resolves_event_id)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
-        (
-            event_id,
-            tenant_id,
-            type.value,
-            created_at,
-            api_key_id,
-            memory_id,
-            superseded_id,
-            classifier,
-            confidence,
-            reason,
-            model,
-            candidates_examined,
-            Jsonb(details or {}),
-            reverts_event_id,
-            user_id,
-            resolves_event_id,
-        ),
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
+    params = (
+        event_id,
+        tenant_id,
+        type.value,
+        created_at,
+        api_key_id,
+        memory_id,
+        superseded_id,
+        classifier,
+        confidence,
+        reason,
+        model,
+        candidates_examined,
+        Jsonb(details or {}),
+        reverts_event_id,
+        user_id,
+        resolves_event_id,
     )
-    return AuditEvent(
+    event = AuditEvent(
         id=event_id,
         type=type,
         created_at=created_at,
@@ -926,6 +975,15 @@ def insert_audit_event(
         details=details or {},
         status=ProposalStatus.OPEN if type == AuditType.SUPERSESSION_PROPOSED else None,
     )
+    return sql, params, event
+
+
+def insert_audit_event(conn: psycopg.Connection, **event: Any) -> AuditEvent:
+    """Append an event (`_audit_insert`'s keywords). `user_id` is the user scope of the event's
+    memory (`memory_id`); `event_id` is given when a memory version must name the event first."""
+    sql, params, audit_event = _audit_insert(**event)
+    conn.execute(sql, params)
+    return audit_event
 
 
 # A proposal's status is derived from the event that resolved it, as recorded by a point in

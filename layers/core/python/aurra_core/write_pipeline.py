@@ -480,61 +480,56 @@ def _reject_duplicate(
     return WriteOutcome(200, result)
 
 
-def _insert(
-    conn: psycopg.Connection,
+def _version(
     caller: Caller,
     prepared: PreparedFact,
     now: datetime,
     *,
     valid_to: datetime | None = None,
-    superseded_by: Any = None,
-    supersedes: Any = None,
+    superseded_by: UUID | None = None,
+    supersedes: UUID | None = None,
     superseded_event_id: UUID | None = None,
-) -> store.MemoryRow:
+) -> dict[str, Any]:
+    """The new version of the fact (store.insert_version's keywords)."""
     fact = prepared.fact
-    return store.insert_version(
-        conn,
-        memory_id=new_id(),
-        tenant_id=caller.tenant_id,
-        content=fact.content,
-        topic=fact.topic,
-        metadata=fact.metadata,
-        embedding=prepared.embedding,
-        valid_from=fact.valid_from or now,
-        valid_to=valid_to,
-        superseded_by=superseded_by,
-        supersedes=supersedes,
-        superseded_event_id=superseded_event_id,
-        recorded_at=now,
-        scope=fact.scope,
-    )
+    return {
+        "memory_id": new_id(),
+        "tenant_id": caller.tenant_id,
+        "content": fact.content,
+        "topic": fact.topic,
+        "metadata": fact.metadata,
+        "embedding": prepared.embedding,
+        "valid_from": fact.valid_from or now,
+        "valid_to": valid_to,
+        "superseded_by": superseded_by,
+        "supersedes": supersedes,
+        "superseded_event_id": superseded_event_id,
+        "recorded_at": now,
+        "scope": fact.scope,
+    }
 
 
 def _supersede(
     conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, target: store.MemoryRow, now: datetime
 ) -> WriteOutcome:
-    chosen, classification, fact = prepared.chosen, prepared.classification, prepared.fact
-    assert chosen is not None and classification is not None
+    """The new version, the target's revision and the audit event, in one statement."""
+    chosen, fact = prepared.chosen, prepared.fact
+    assert chosen is not None
     valid_from = fact.valid_from or now
-    details = {**classification.details, **fact.provenance, **_receipt_details(prepared.outcome)}
-    details["not_acted_reason"] = None
+    details = _pair_details(prepared, None)
     event_id = new_id()
     if target.valid_from <= valid_from:
-        created = _insert(conn, caller, prepared, now, supersedes=target.memory_id)
-        store.revise_version(
-            conn,
-            target,
-            now,
-            valid_to=valid_from,
-            superseded_by=created.memory_id,
-            superseded_event_id=event_id,
-        )
-        newer_id, older_id = created.memory_id, target.memory_id
+        version = _version(caller, prepared, now, supersedes=target.memory_id)
+        changes: dict[str, Any] = {
+            "valid_to": valid_from,
+            "superseded_by": version["memory_id"],
+            "superseded_event_id": event_id,
+        }
+        newer_id, older_id = version["memory_id"], target.memory_id
     else:
         # Time order: a back-dated fact older than the current one it contradicts is
         # stored already superseded by it.
-        created = _insert(
-            conn,
+        version = _version(
             caller,
             prepared,
             now,
@@ -542,61 +537,75 @@ def _supersede(
             superseded_by=target.memory_id,
             superseded_event_id=event_id,
         )
-        store.revise_version(conn, target, now, supersedes=created.memory_id)
-        newer_id, older_id = target.memory_id, created.memory_id
+        changes = {"supersedes": version["memory_id"]}
+        newer_id, older_id = target.memory_id, version["memory_id"]
         details["backdated"] = True
-    prepared.outcome.supersession = _record_pair(
+    created, prepared.outcome.supersession = _record_pair(
         conn,
         caller,
         prepared,
+        version,
         chosen,
         AuditType.AUTO_SUPERSEDE,
-        now,
         newer_id=newer_id,
         older_id=older_id,
         details=details,
         event_id=event_id,
+        revise=(target, changes),
     )
     return WriteOutcome(
         201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
     )
 
 
+def _pair_details(prepared: PreparedFact, not_acted: NotActedReason | None) -> dict[str, Any]:
+    classification = prepared.classification
+    assert classification is not None
+    details = {**classification.details, **prepared.fact.provenance, **_receipt_details(prepared.outcome)}
+    details["not_acted_reason"] = None if not_acted is None else not_acted.value
+    return details
+
+
 def _record_pair(
     conn: psycopg.Connection,
     caller: Caller,
     prepared: PreparedFact,
+    version: dict[str, Any],
     verdict: ClassifierVerdict,
     event_type: AuditType,
-    now: datetime,
     *,
     newer_id: UUID,
     older_id: UUID,
     details: dict[str, Any],
     event_id: UUID | None = None,
-) -> SupersessionOutcome:
-    """The audit event of a pair the classifier named (acted on or proposed), in the same
-    transaction as the rows it describes, and the outcome the caller is told."""
+    revise: tuple[store.MemoryRow, dict[str, Any]] | None = None,
+) -> tuple[store.MemoryRow, SupersessionOutcome]:
+    """The new version and the audit event of a pair the classifier named (acted on or
+    proposed), with the other version's revision when it is acted on: one statement
+    (store.insert_version_audited). Returns the new version and the outcome the caller is told."""
     classification = prepared.classification
     assert classification is not None
-    event = store.insert_audit_event(
+    created, event = store.insert_version_audited(
         conn,
-        event_id=event_id,
-        tenant_id=caller.tenant_id,
-        type=event_type,
-        created_at=now,
-        api_key_id=caller.api_key_id,
-        memory_id=newer_id,
-        superseded_id=older_id,
-        classifier=verdict.verdict.value,
-        confidence=verdict.confidence,
-        reason=verdict.reason,
-        model=classification.model,
-        candidates_examined=prepared.outcome.candidates_examined,
-        details=details,
-        user_id=prepared.fact.scope.user_id,
+        version,
+        {
+            "event_id": event_id,
+            "tenant_id": caller.tenant_id,
+            "type": event_type,
+            "api_key_id": caller.api_key_id,
+            "memory_id": newer_id,
+            "superseded_id": older_id,
+            "classifier": verdict.verdict.value,
+            "confidence": verdict.confidence,
+            "reason": verdict.reason,
+            "model": classification.model,
+            "candidates_examined": prepared.outcome.candidates_examined,
+            "details": details,
+            "user_id": prepared.fact.scope.user_id,
+        },
+        revise=revise,
     )
-    return SupersessionOutcome(
+    return created, SupersessionOutcome(
         superseded_id=older_id,
         classifier=verdict.verdict,
         confidence=verdict.confidence,
@@ -611,23 +620,22 @@ def _propose(
 ) -> WriteOutcome:
     """Below min_confidence: store the fact as it is and queue the pair for a person. The pair
     is named in time order, as a supersession would be (a back-dated fact is the older one)."""
-    proposed, classification, fact = prepared.proposed, prepared.classification, prepared.fact
-    assert proposed is not None and classification is not None
-    created = _insert(conn, caller, prepared, now)
-    details = {**classification.details, **fact.provenance, **_receipt_details(prepared.outcome)}
-    details["not_acted_reason"] = NotActedReason.BELOW_MIN_CONFIDENCE.value
-    if created.valid_from < target.valid_from:
-        newer_id, older_id = target.memory_id, created.memory_id
+    proposed = prepared.proposed
+    assert proposed is not None
+    version = _version(caller, prepared, now)
+    details = _pair_details(prepared, NotActedReason.BELOW_MIN_CONFIDENCE)
+    if version["valid_from"] < target.valid_from:
+        newer_id, older_id = target.memory_id, version["memory_id"]
         details["backdated"] = True
     else:
-        newer_id, older_id = created.memory_id, target.memory_id
-    prepared.outcome.proposal = _record_pair(
+        newer_id, older_id = version["memory_id"], target.memory_id
+    created, prepared.outcome.proposal = _record_pair(
         conn,
         caller,
         prepared,
+        version,
         proposed,
         AuditType.SUPERSESSION_PROPOSED,
-        now,
         newer_id=newer_id,
         older_id=older_id,
         details=details,
@@ -646,7 +654,7 @@ def _store_one(
 ) -> WriteOutcome:
     target = _target(conn, caller, prepared, now, locked)
     if target is None:
-        created = _insert(conn, caller, prepared, now)
+        created = store.insert_version(conn, **_version(caller, prepared, now))
         return WriteOutcome(
             201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
         )
