@@ -34,6 +34,7 @@ from infra.components.layer import (
     missing_bytecode_warning,
     pip_arguments,
     pip_platforms,
+    store_regex_programs,
 )
 from infra.config import PYTHON_VERSIONS, AurraConfig, ConfigError
 
@@ -249,6 +250,72 @@ def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, p
     prefix.mkdir()
     without = import_counting_compiles(python312, site, {"PYTHONPYCACHEPREFIX": str(prefix)})
     assert len(without["compiled"]) >= len(STDLIB_ONLY_MODULES)
+
+
+# Run by the runtime's interpreter (no dependencies): loads the built layer's rules_regex.py as
+# Lambda's import would find it, compiles every expression from the stored programs alone, and
+# compares each with what its own `re` compiles, on the texts given.
+STORED_PROGRAMS_MATCH = textwrap.dedent(
+    """
+    import importlib.util, json, re, sys
+    path, expressions, texts = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+    spec = importlib.util.spec_from_file_location("rules_regex", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    def untranslatable(pattern):
+        raise AssertionError("not in the store: " + pattern[:60])
+    module.translate = untranslatable
+    differ = []
+    for expression in expressions:
+        stored, expected = module.compile(expression), re.compile(expression)
+        if (stored.flags, stored.groups, dict(stored.groupindex)) != (
+            expected.flags, expected.groups, dict(expected.groupindex)
+        ) or any(
+            [(m.span(), m.groups()) for m in stored.finditer(t)]
+            != [(m.span(), m.groups()) for m in expected.finditer(t)]
+            for t in texts
+        ):
+            differ.append(expression[:60])
+    print(json.dumps({"compiled": len(expressions), "differ": differ, "path": str(module.programs_path())}))
+    """
+)
+
+
+def test_the_layer_stores_the_rules_expressions_for_its_interpreter(tmp_path: Path, python312: str) -> None:
+    from aurra_core.classifiers import rules, rules_regex  # noqa: F401 (records every expression)
+
+    site = tmp_path / "python"
+    shutil.copytree(c.LAYER_PYTHON_DIR, site, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.sre"))
+    compile_bytecode(site, python312)
+    stored = store_regex_programs(site, python312)
+    assert stored == site / "aurra_core" / "classifiers" / "__pycache__" / "rules_regex.cpython-312.sre"
+    assert stored.is_file()
+
+    expressions = rules_regex.recorded()
+    texts = [
+        "user switched from vim to emacs last year_2024",
+        "the user is thinking about moving to berlin , not anymore in london",
+        "user 's sister now works at acme as a senior engineer since date_3_4",
+    ]
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run(
+        [
+            python312,
+            "-I",
+            "-c",
+            STORED_PROGRAMS_MATCH,
+            str(site / "aurra_core" / "classifiers" / "rules_regex.py"),
+            json.dumps(expressions),
+            json.dumps(texts),
+        ],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    result = json.loads(done.stdout)
+    assert result == {"compiled": len(expressions), "differ": [], "path": str(stored)}
+    assert len(expressions) > 140
 
 
 # ------------------------------------------------------------ real build

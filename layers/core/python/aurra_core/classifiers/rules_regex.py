@@ -1,0 +1,157 @@
+"""The rules classifier's regular expressions, compiled ahead of time like bytecode.
+
+`re.compile` parses and translates each expression in pure Python: for the rules classifier's
+~160 expressions (word-list alternations up to 5,000 characters) that was ~35 ms of CPU on
+the first Level 2 write of every cold start, most of that request. What `re` builds from an
+expression is a program for its matching engine (`_sre`): a list of integers, the flags and
+the group names. This module keeps those programs in one file beside the module's bytecode
+(`__pycache__/rules_regex.<cache tag>.sre`, marshal) and hands each expression to `_sre` as
+`re` itself would, with the same arguments: the patterns match exactly as before. An
+expression missing from the file, or a file of another interpreter or engine version, is
+compiled by `re` as before; a process that compiled any writes the file when it may write
+bytecode (the same rule and place as `.pyc`, `PYTHONPYCACHEPREFIX` included).
+
+The layer ships the file (infra/components/layer.py): the interpreter that compiles the
+layer's bytecode runs this file as a script on the expressions the classifier compiles
+(recorded by the interpreter running synth), so Lambda's read-only /opt has it from the
+start. This module imports only the standard library for that reason.
+"""
+
+from __future__ import annotations
+
+import _sre  # type: ignore[import-not-found]  # the engine `re` hands its programs to
+import contextlib
+import importlib.util
+import json
+import marshal
+import os
+import re
+import sys
+from pathlib import Path
+from re import _compiler, _constants, _parser  # type: ignore[attr-defined]
+from typing import Any
+
+# What a stored program is only valid for: the engine's version (its opcodes), its code
+# unit and limits, and the interpreter's version (the `re` that translated it).
+_ENGINE = (
+    sys.implementation.cache_tag,
+    _constants.MAGIC,
+    _sre.CODESIZE,
+    _sre.MAXREPEAT,
+    _sre.MAXGROUPS,
+)
+
+Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+_programs: dict[str, Program] | None = None  # read from the file on first use
+_compiled: dict[str, Program] = {}  # translated by this process (to be saved)
+_expressions: list[str] = []  # every expression asked for, in order (recorded for the layer)
+
+
+def programs_path(module_file: str = __file__) -> Path | None:
+    """Where this interpreter keeps the programs: beside this module's bytecode."""
+    try:
+        return Path(importlib.util.cache_from_source(module_file)).with_suffix(".sre")
+    except NotImplementedError:  # no cache tag: no bytecode either
+        return None
+
+
+def _load() -> dict[str, Program]:
+    path = programs_path()
+    if path is None:
+        return {}
+    try:
+        stored = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(stored, dict) or stored.get("engine") != _ENGINE:
+        return {}
+    programs: dict[str, Program] = stored["programs"]
+    return programs
+
+
+def translate(pattern: str) -> Program:
+    """What `re` builds from the expression (re._compiler.compile, without the last step)."""
+    parsed = _parser.parse(pattern, 0)
+    # Plain ints: the opcodes are an int subclass marshal does not store.
+    code = [int(unit) for unit in _compiler._code(parsed, 0)]
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return (int(parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup))
+
+
+def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the name `re` gives it
+    """`re.compile(pattern)`, from the stored program when there is one. For expressions
+    compiled once, at import (each is recorded for the layer's build)."""
+    global _programs
+    if _programs is None:
+        _programs = _load()
+    _expressions.append(pattern)
+    program = _programs.get(pattern)
+    if program is not None:
+        flags, code, groups, groupindex, indexgroup = program
+        try:
+            compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
+            return compiled
+        except (RuntimeError, TypeError, ValueError):
+            pass  # a program the engine does not accept: translate it again
+    program = translate(pattern)
+    _compiled[pattern] = program
+    flags, code, groups, groupindex, indexgroup = program
+    fresh: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
+    return fresh
+
+
+def recorded() -> list[str]:
+    """Every expression compiled through this module so far, in order."""
+    return list(dict.fromkeys(_expressions))
+
+
+def _write(path: Path, programs: dict[str, Program]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(marshal.dumps({"engine": _ENGINE, "programs": programs}))
+    os.replace(temporary, path)
+
+
+def save() -> None:
+    """Store what this process translated, where and when Python would write bytecode."""
+    if not _compiled or sys.dont_write_bytecode:
+        return
+    path = programs_path()
+    if path is None:
+        return
+    # a read-only tree (as /opt in Lambda): the next cold start translates again
+    with contextlib.suppress(OSError):
+        _write(path, {**(_programs or {}), **_compiled})
+    _compiled.clear()
+
+
+def write_programs(expressions: list[str], module_file: str = __file__) -> Path:
+    """Translate `expressions` with this interpreter and store them for it (the layer's build)."""
+    path = programs_path(module_file)
+    if path is None:
+        raise RuntimeError(f"{sys.executable} keeps no bytecode (no cache tag): nothing to store")
+    _write(path, {pattern: translate(pattern) for pattern in expressions})
+    return path
+
+
+def main(argv: list[str]) -> int:
+    """`python rules_regex.py < expressions.json`: store their programs beside this file's
+    bytecode, for the interpreter running it, and print where."""
+    if argv:
+        print(__doc__.splitlines()[0] + "\nusage: python rules_regex.py < expressions.json", file=sys.stderr)
+        return 2
+    expressions: Any = json.load(sys.stdin)
+    if not isinstance(expressions, list) or not all(isinstance(x, str) for x in expressions):
+        print("expected a JSON list of expressions on stdin", file=sys.stderr)
+        return 2
+    path = write_programs(expressions, str(Path(__file__).resolve()))
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
