@@ -317,10 +317,10 @@ def statements(monkeypatch) -> list[str]:
     return sent
 
 
-def test_a_level_2_write_that_supersedes_sends_nine_statements(db, new_key, small_threshold, statements):
+def test_a_level_2_write_that_supersedes_sends_eight_statements(db, new_key, small_threshold, statements):
     """Candidates (5): the confinement, the key's settings, the route with the HNSW settings,
-    the vector list with its kinds, the reservation. The write (4): the confinement with the
-    tenant's lock and clock, the target's lock with the clock, the revert check of a
+    the vector list with its kinds, the reservation. The write (3): the confinement with the
+    tenant's lock and clock, the target's lock with the clock and the revert check of a
     contradiction, and one statement for the insert, the old version's close and its closed
     copy and the audit event (store.insert_version_audited). A statement more anywhere fails
     this (each is a round trip)."""
@@ -332,4 +332,4 @@ def test_a_level_2_write_that_supersedes_sends_nine_statements(db, new_key, smal
     new = write_memory(caller, _request("alice uses Emacs as her editor"), deps(classifier)).result
     assert new.auto_supersede.supersession is not None
     assert new.auto_supersede.supersession.superseded_id == old.result.memory.id
-    assert len(statements) == 9, "\n".join(statements)
+    assert len(statements) == 8, "\n".join(statements)

@@ -318,17 +318,30 @@ def lock_believed(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) ->
     return lock_believed_and_clock(conn, tenant_id, memory_id)[0]
 
 
+# The memories whose supersession of the locked one was reverted (`reverted_supersessors`).
+_REVERTED_SUPERSESSORS = """ARRAY(SELECT superseded_id FROM audit_events
+        WHERE tenant_id = locked.tenant_id AND type = 'revert' AND memory_id = locked.memory_id)"""
+
+
 def lock_believed_and_clock(
-    conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID
-) -> tuple[MemoryRow | None, datetime]:
+    conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID, *, with_reverted_supersessors: bool = False
+) -> tuple[MemoryRow | None, datetime, set[UUID] | None]:
     """`lock_believed`, and the clock read once that lock is granted (what `write_clock` reads
     after the write's last row lock), in the same statement: the outer query's clock is
     evaluated on the row the inner one has locked, so after any wait for it. One round trip
-    instead of two."""
+    instead of two.
+
+    `with_reverted_supersessors`: also `reverted_supersessors` of the memory, read in the same
+    statement (a round trip fewer for a contradiction). Its snapshot is the statement's, taken
+    before any wait for the lock, and that is enough: a revert naming the memory as the one it
+    restored always revises the memory's believed version, so one that committed while this
+    waited changed the locked row, which the lock then skips and the next try reads afresh;
+    one that comes later waits for this lock. (None when not asked.)"""
+    reverts = f", {_REVERTED_SUPERSESSORS} AS reverted_supersessors" if with_reverted_supersessors else ""
     with conn.cursor(row_factory=dict_row) as cur:
         for _ in range(5):
             cur.execute(
-                f"""SELECT locked.*, clock_timestamp() AS locked_at FROM (
+                f"""SELECT locked.*, clock_timestamp() AS locked_at{reverts} FROM (
                         SELECT {_MEMORY_COLUMNS} FROM memory_versions
                         WHERE tenant_id = %s AND memory_id = %s AND recorded_to IS NULL
                         FOR UPDATE) AS locked""",
@@ -336,7 +349,8 @@ def lock_believed_and_clock(
             )
             record = cur.fetchone()
             if record:
-                return _row(record), record["locked_at"]
+                supersessors = set(record["reverted_supersessors"]) if with_reverted_supersessors else None
+                return _row(record), record["locked_at"], supersessors
             # A concurrent writer may have just replaced the version we waited for; its successor
             # is visible to a new statement. Only a memory with no versions at all is missing.
             cur.execute(
@@ -345,7 +359,7 @@ def lock_believed_and_clock(
             )
             if cur.fetchone() is None:
                 break
-    return None, write_clock(conn)
+    return None, write_clock(conn), None
 
 
 def _believed_at(known_at: datetime | None) -> tuple[str, dict[str, Any]]:

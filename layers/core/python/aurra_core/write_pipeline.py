@@ -348,24 +348,26 @@ def _target(
     caller: Caller,
     prepared: PreparedFact,
     now: datetime,
-    locked: dict[UUID, store.MemoryRow | None],
+    locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> store.MemoryRow | None:
     """The memory to act on (or propose about), locked, or None when nothing is to be done to
     one. A decision not acted on for a reason found here says so in `not_acted_reason`.
 
-    `locked`: the rows `store_facts` locked, each as read when its lock was granted; a row is
-    taken from there once, by the first fact that targets it, and read again by any later one
-    (an earlier fact of the request may have replaced it)."""
+    `locked`: the rows `store_facts` locked, each as read when its lock was granted, with its
+    reverted supersessors when a contradiction needs them; a row is taken from there once, by
+    the first fact that targets it, and read again by any later one (an earlier fact of the
+    request may have replaced it)."""
     target_id = prepared.target_id
     if target_id is None:
         return None
+    supersessors: set[UUID] | None = None
     if target_id in locked:
-        target = locked.pop(target_id)
+        target, supersessors = locked.pop(target_id)
     else:
         target = store.lock_believed(conn, caller.tenant_id, target_id)
     if target is None:
         return None
-    blocked = _why_not(conn, caller, prepared, target, now)
+    blocked = _why_not(conn, caller, prepared, target, now, supersessors)
     if blocked is None:
         return target
     decision = prepared.outcome.decision
@@ -375,11 +377,23 @@ def _target(
     return None
 
 
+def _contradicts(prepared: PreparedFact) -> bool:
+    """Whether the verdict the transaction acts on or proposes is a contradiction."""
+    verdict = prepared.chosen if prepared.act else prepared.proposed
+    return verdict is not None and verdict.verdict == Verdict.CONTRADICTS
+
+
 def _why_not(
-    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, target: store.MemoryRow, now: datetime
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    target: store.MemoryRow,
+    now: datetime,
+    supersessors: set[UUID] | None = None,
 ) -> NotActedReason | None:
     """Why the write must not act on (or propose) its verdict about `target`, checked under the
-    target's lock after the classifier answered; None when it may."""
+    target's lock after the classifier answered; None when it may. `supersessors`: the
+    target's reverted supersessors as read with its lock (else read here when needed)."""
     if not target.is_current:
         # It stopped being current while we classified (or an earlier fact of this request
         # replaced it).
@@ -396,7 +410,9 @@ def _why_not(
         # the classifier never judged: precision first, store it without acting.
         return NotActedReason.LATER_FACT_EXISTS
     verdicts = prepared.classification.verdicts
-    if reverted_before(conn, caller, prepared.fact.content, verdicts, target, backdated=backdated):
+    if reverted_before(
+        conn, caller, prepared.fact.content, verdicts, target, backdated=backdated, supersessors=supersessors
+    ):
         return NotActedReason.REVERTED_BEFORE
     return None
 
@@ -409,14 +425,18 @@ def reverted_before(
     target: store.MemoryRow,
     *,
     backdated: bool,
+    supersessors: set[UUID] | None = None,
 ) -> bool:
     """A revert sticks: once a supersession of a memory by another was reverted, the service
     never again supersedes the restored memory automatically with the other, nor with a fact
     that restates it. Written forward, the new fact would supersede `target`: it must not
     restate a memory whose supersession of `target` was reverted. Back-dated, `target` would
-    supersede the new fact: it must not restate a memory restored from `target`."""
+    supersede the new fact: it must not restate a memory restored from `target`.
+    `supersessors`: `target`'s reverted supersessors when already read (with its lock)."""
     if backdated:
         related = store.restored_from(conn, caller.tenant_id, target.memory_id)
+    elif supersessors is not None:
+        related = supersessors
     else:
         related = store.reverted_supersessors(conn, caller.tenant_id, target.memory_id)
     return bool(related) and _restates(conn, caller, content, verdicts, related)
@@ -650,7 +670,7 @@ def _store_one(
     caller: Caller,
     prepared: PreparedFact,
     now: datetime,
-    locked: dict[UUID, store.MemoryRow | None],
+    locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> WriteOutcome:
     target = _target(conn, caller, prepared, now, locked)
     if target is None:
@@ -672,10 +692,15 @@ def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> l
         # Lock every memory the facts may act on first, in a fixed order, so two requests
         # acting on the same memories cannot deadlock; the clock is read after the locks.
         # The last lock's statement also reads the clock, once every lock is granted.
+        # A target of a contradiction is read with its reverted supersessors (the revert check).
         targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
-        locked: dict[UUID, store.MemoryRow | None] = {}
+        contradicted = {p.target_id for p in prepared if _contradicts(p)}
+        locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]] = {}
         for memory_id in targets:
-            locked[memory_id], now = store.lock_believed_and_clock(conn, caller.tenant_id, memory_id)
+            row, now, supersessors = store.lock_believed_and_clock(
+                conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
+            )
+            locked[memory_id] = (row, supersessors)
         outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
