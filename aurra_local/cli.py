@@ -103,6 +103,7 @@ def _cursor_secret(data_dir: Path) -> None:
 
 def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.config import get_config
+    from aurra_core.embeddings import get_embedder
     from aurra_local import gateway
     from aurra_local.server import serve
 
@@ -112,6 +113,10 @@ def cmd_dev(args: argparse.Namespace) -> int:
     applied = _migrate(url)
     key = _dev_key(args.data_dir)
     config = get_config()
+    # The offline models read their weights now (MPNet's take seconds), not on the first write.
+    load_weights = getattr(get_embedder(), "load", None)
+    if load_weights is not None:
+        load_weights()
     server = serve(args.host, args.port, log_search_text=args.log_search_text, timeout_s=args.timeout)
     host, port = args.host, server.effective_port
     print(

@@ -139,7 +139,7 @@ RULES_HELDOUT_PRECISION = 0.981
 RULES_HELDOUT_RECALL = 0.515
 RULES_HELDOUT_CASES = 265
 EMBEDDERS = ("local", "bedrock")
-LOCAL_ONLY_EMBEDDERS = ("minilm",)
+LOCAL_ONLY_EMBEDDERS = ("minilm", "mpnet")
 
 # --- environment variables read by the layer's settings ------------------------
 ENV_STAGE = "AURRA_STAGE"

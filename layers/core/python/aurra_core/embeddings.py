@@ -5,7 +5,7 @@ database adapters bind as it is and which needs no numpy: the functions that emb
 request (write, query, supersede) would otherwise load numpy at each cold start, about 80 ms
 of CPU, for one vector per request that nothing but the database does arithmetic on. The
 local embedder's text analysis is imported at its first embedding (the functions in AWS embed
-with Titan and never need it); MiniLM, local only, computes in numpy and loads it when used.
+with Titan and never need it); MiniLM, local only, computes in numpy and loads it when used; so does MPNet.
 """
 
 from __future__ import annotations
@@ -110,6 +110,15 @@ def create_embedder(config: ServiceConfig) -> Embedder:
                 f"not AURRA_EMBEDDING_DIM={config.embedding_dim}"
             )
         return MiniLMEmbedder()
+    if config.embedder == "mpnet":
+        from aurra_core.mpnet import MPNetEmbedder  # weights load on the first embed()
+
+        if config.embedding_dim != MPNetEmbedder.dim:
+            raise ValueError(
+                f"the mpnet embedder has {MPNetEmbedder.dim} dimensions, "
+                f"not AURRA_EMBEDDING_DIM={config.embedding_dim}"
+            )
+        return MPNetEmbedder()
     return LexicalEmbedder(config.embedding_dim)
 
 

@@ -62,7 +62,11 @@ def load_safetensors(path: Path) -> dict[str, np.ndarray]:
     """Read a .safetensors file: an 8-byte little-endian header length, a JSON header that maps
     each tensor to its dtype, shape and byte range, then the raw little-endian data. The arrays
     are read-only views of one buffer."""
-    data = Path(path).read_bytes()
+    return parse_safetensors(Path(path).read_bytes(), str(path))
+
+
+def parse_safetensors(data: bytes, source: str = "safetensors") -> dict[str, np.ndarray]:
+    """The tensors of a .safetensors file's bytes, as read-only views of them."""
     (header_len,) = np.frombuffer(data, dtype="<u8", count=1)
     header_len = int(header_len)
     header = json.loads(data[8 : 8 + header_len])
@@ -73,12 +77,12 @@ def load_safetensors(path: Path) -> dict[str, np.ndarray]:
             continue
         dtype = _SAFETENSORS_DTYPES.get(info["dtype"])
         if dtype is None:
-            raise ValueError(f"{path}: unsupported dtype {info['dtype']} for {name}")
+            raise ValueError(f"{source}: unsupported dtype {info['dtype']} for {name}")
         start, end = info["data_offsets"]
         shape = tuple(info["shape"])
         count = math.prod(shape)
         if end - start != count * dtype.itemsize:
-            raise ValueError(f"{path}: {name} has {end - start} bytes for shape {shape}")
+            raise ValueError(f"{source}: {name} has {end - start} bytes for shape {shape}")
         tensors[name] = np.frombuffer(data, dtype=dtype, count=count, offset=base + start).reshape(shape)
     return tensors
 
