@@ -7,7 +7,9 @@ turn as the tenant's own index. A variant is m:ef_construction[:precision]: "hal
 default) is the service's index (tenant_indexes.build_index, halfvec), "full" the
 full-precision kind it replaced (read by the service until the maintenance job replaces it).
 The variants choose the settings `tenant_index_m`, `tenant_index_ef_construction` and
-`candidate_ef_search`.
+`candidate_ef_search`. `--inserts` time inserts with the build's own ef_construction (each
+variant is built here, not by the maintenance job); what a lower insert ef_construction
+(`tenant_index_insert_ef_construction`) does is bench/hnsw_insert_ef.py's.
 
     python bench/hnsw_build_params.py --size 1000000 --queries 200 --variants 32:128,32:128:full \
                                       [--ef 40,100,200] [--inserts 300] [--shared-buffers 4GB] \

@@ -385,6 +385,7 @@ def main() -> int:
     index_settings = {
         "tenant_index_m": config.tenant_index_m,
         "tenant_index_ef_construction": config.tenant_index_ef_construction,
+        "tenant_index_insert_ef_construction": config.tenant_index_insert_ef_construction,
         "tenant_index_limit": config.tenant_index_limit,
         "candidate_ef_search": config.candidate_ef_search,
     }

@@ -96,7 +96,8 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     """The floor under a write: one plain psycopg transaction per write on the same store, with
     only what a write must do: insert the row and its vector (into the same table, so the same
     indexes: the tenant's own HNSW graph if it has one, else the shared one, as the insert
-    trigger decides for every insert); with `search`, first the top-3 vector query of the
+    trigger decides for every insert; an own graph with the insert ef_construction the
+    maintenance job set on it); with `search`, first the top-3 vector query of the
     candidate step (the same statement through the same index, tenant_indexes.nearest_sql,
     the same ef_search, the strategy the service would choose for the tenant, decided once
     before timing); the candidate step's

@@ -535,3 +535,84 @@ def test_moving_out_drops_a_full_precision_own_index_too(fresh_url):
         assert existing_indexes(conn, tenant_indexes.FULL_PRECISION_PREFIX) == {}
         assert route(conn, tenant) == "shared"
         assert in_shared(conn, tenant) == {True: 60}
+
+
+def reloptions(conn: psycopg.Connection, tenant: uuid.UUID) -> list[str]:
+    return conn.execute(
+        "SELECT reloptions FROM pg_class WHERE oid = to_regclass(%s)", (index_name(tenant),)
+    ).fetchone()[0]
+
+
+def test_an_own_index_is_built_with_the_build_parameters_and_then_inserts_with_the_insert_ones(
+    fresh_url, configure
+):
+    from aurra_core.config import get_config
+
+    big, _ = load(fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, 10], seed=17)
+    configure(AURRA_TENANT_INDEX_INSERT_EF_CONSTRUCTION="64")  # the default is the build's value
+    config = get_config()
+    assert (config.tenant_index_insert_ef_construction, config.tenant_index_ef_construction) == (64, 128)
+    report = maintain(fresh_url)  # the configured parameters
+    assert [r["tenant_id"] for r in report.built] == [str(big)]
+    assert report.insert_ef_construction_set == [
+        {
+            "tenant_id": str(big),
+            "from": config.tenant_index_ef_construction,
+            "to": config.tenant_index_insert_ef_construction,
+        }
+    ]
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert tenant_indexes.build_parameters(conn, big) == (
+            f"built with m = {config.tenant_index_m}, ef_construction = {config.tenant_index_ef_construction}"
+        )
+        assert sorted(reloptions(conn, big)) == sorted(
+            [f"m={config.tenant_index_m}", f"ef_construction={config.tenant_index_insert_ef_construction}"]
+        )
+        assert tenant_indexes.insert_ef_construction(conn, big) == config.tenant_index_insert_ef_construction
+        conn.execute("ANALYZE memory_versions")
+    again = maintain(fresh_url)
+    assert (again.built, again.kept, again.insert_ef_construction_set) == ([], 1, [])
+
+    # Writes still enter the graph: each just-written memory is the search's nearest, through it.
+    database = Database(fresh_url)
+    try:
+        for q in unit_vectors(3, seed=29):
+            assert write(database, fresh_url, big, q) is False
+            found, plan = candidates(database, big, q)
+            assert f"Index Scan using {index_name(big)}" in plan, plan
+            assert found[0][0].content == "a new fact"
+            assert found[0][1] == pytest.approx(1.0, abs=1e-6)
+    finally:
+        database.close()
+
+
+def test_maintenance_sets_the_insert_ef_construction_on_an_index_built_without_it(fresh_url):
+    (tenant,) = load(fresh_url, [60])
+    maintain(fresh_url, min_memories=40, m=8, ef_construction=40, insert_ef_construction=40)
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert sorted(reloptions(conn, tenant)) == ["ef_construction=40", "m=8"]
+        # As an index built before the setting may be: no ef_construction of its own (pgvector's
+        # default, 64, at each insert).
+        conn.execute(f'ALTER INDEX "{index_name(tenant)}" RESET (ef_construction)')
+        assert tenant_indexes.insert_ef_construction(conn, tenant) is None
+
+    # A transaction that has read the table holds its indexes: the ALTER waits its lock_timeout
+    # and leaves the index for the next run rather than queue the table's queries behind it.
+    with psycopg.connect(fresh_url) as reader:
+        reader.execute("SELECT count(*) FROM memory_versions WHERE tenant_id = %s", (tenant,))
+        held = maintain(fresh_url, min_memories=40, m=8, ef_construction=40, insert_ef_construction=12)
+        assert (held.built, held.kept, held.insert_ef_construction_set) == ([], 1, [])
+        assert held.insert_ef_construction_deferred == [str(tenant)]
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert tenant_indexes.insert_ef_construction(conn, tenant) is None
+
+    report = maintain(fresh_url, min_memories=40, m=8, ef_construction=40, insert_ef_construction=12)
+    assert (report.built, report.kept) == ([], 1)
+    assert report.insert_ef_construction_set == [{"tenant_id": str(tenant), "from": None, "to": 12}]
+    assert report.insert_ef_construction_deferred == []
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert sorted(reloptions(conn, tenant)) == ["ef_construction=12", "m=8"]
+        assert tenant_indexes.build_parameters(conn, tenant) == "built with m = 8, ef_construction = 40"
+    # A change of the setting reaches the index the same way.
+    changed = maintain(fresh_url, min_memories=40, m=8, ef_construction=40, insert_ef_construction=16)
+    assert changed.insert_ef_construction_set == [{"tenant_id": str(tenant), "from": 12, "to": 16}]

@@ -91,6 +91,12 @@ class ServiceConfig(BaseSettings):
     # to indexes built from then on.
     tenant_index_m: int = Field(default=32, ge=4, le=100)
     tenant_index_ef_construction: int = Field(default=128, ge=16, le=1000)
+    # The candidate list of each insert into those indexes once built (pgvector reads it from
+    # the index's reloptions at every insert; tenant_indexes.py), set by the maintenance job on
+    # every own index, built or existing. 128, the build's: lowering it to 96, 64, 48 or 32 saved
+    # no measurable insert time or server CPU at 100k and 300k (BENCHMARKS.md, 2 loaded cores)
+    # and recall@3 near fresh rows fell from 0.993 to 0.985 at 32 (100k).
+    tenant_index_insert_ef_construction: int = Field(default=128, ge=4, le=1000)
     # The candidate search's HNSW candidate list (hnsw.ef_search): recall against latency. 60:
     # the lowest measured with recall@3 1.000 on 200 queries at 1M (40 missed 2 neighbours in 600).
     candidate_ef_search: int = Field(default=60, ge=10, le=1000)

@@ -33,6 +33,18 @@ Not for every tenant: every index costs planning time on each query of the table
 graph is then the only one with its rows, built with the own indexes' parameters. Tenants at
 or under `min_memories` are searched exactly and need no index.
 
+Built well, then inserted into cheaply: pgvector reads `ef_construction` from the index's
+reloptions at each insert (and each VACUUM's repair of the graph), while `m` is fixed in the
+index's metapage at the build. So the graph is built with `tenant_index_ef_construction` (a
+good graph for the rows present) and then set to `tenant_index_insert_ef_construction` for the
+rows written afterwards (by default the same 128: lower values measured no cheaper per insert,
+BENCHMARKS.md "Own indexes: the insert's ef_construction"). The build's parameters stay in the
+index's comment, since its reloptions say the insert's.
+Each run sets every kept index whose reloption differs, so a change of the setting (or an
+upgrade) reaches the indexes already built; the ALTER takes a moment's exclusive lock on the
+index, under a short lock_timeout, so it never queues the table's queries behind a long
+transaction (a run that times out leaves it to the next).
+
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
 died leaves an invalid index, which the next run drops and rebuilds, and a move that died
 is finished by the next run.
@@ -65,6 +77,9 @@ KEEP_FRACTION = 0.5
 MOVE_BATCH = 5_000
 # How many more of the half-precision walk's nearest are re-ranked at full precision.
 RERANK_MARGIN = 10
+# How long setting an index's insert ef_construction may wait for its exclusive lock: every
+# query of the table plans with the table's indexes, so they queue behind the waiting ALTER.
+SET_INSERT_EF_LOCK_TIMEOUT = "500ms"
 _LOCK = 0x41555252_49445831  # "AURRIDX1"
 _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
 
@@ -155,6 +170,10 @@ class MaintenanceReport:
     dropped: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, reason, moved
     kept: int = 0
     over_limit: list[str] = field(default_factory=list)
+    # Indexes given the configured insert ef_construction (tenant_id, from, to), and those whose
+    # lock was not had in time (the next run sets them).
+    insert_ef_construction_set: list[dict[str, Any]] = field(default_factory=list)
+    insert_ef_construction_deferred: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -222,12 +241,14 @@ def maintain(
     limit: int = DEFAULT_LIMIT,
     m: int | None = None,
     ef_construction: int | None = None,
+    insert_ef_construction: int | None = None,
     maintenance_work_mem: str | None = None,
     statement_timeout_s: int = 0,
 ) -> MaintenanceReport:
     """Bring the tenants' own indexes in line with their sizes, as the table's owner. By
     default a tenant needs one once the candidate search takes it to HNSW, built with the
-    configured `m` and `ef_construction`.
+    configured `m` and `ef_construction`, and inserted into with the configured
+    `insert_ef_construction` (set on the indexes already built too).
 
     `statement_timeout_s` (0: none) stops a build that would outlast the caller (the
     maintenance function's own timeout): the build fails cleanly and reports, and its
@@ -242,6 +263,9 @@ def maintain(
         "ef_construction": config.tenant_index_ef_construction
         if ef_construction is None
         else ef_construction,
+        "insert_ef_construction": config.tenant_index_insert_ef_construction
+        if insert_ef_construction is None
+        else insert_ef_construction,
     }
     report = MaintenanceReport()
     with psycopg.connect(conninfo, autocommit=True) as conn:
@@ -322,9 +346,11 @@ def _maintain(
         if tenant in in_place:
             if tenant in to_replace:  # replaced by a run that stopped before dropping it
                 _drop(conn, full_precision_index_name(tenant))
+            _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
             continue
         started = time.perf_counter()
         moved = _move_in(conn, tenant, dim, build, rebuild=tenant in indexed)
+        _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
         built: dict[str, Any] = {
             "tenant_id": str(tenant),
             "memories": counts[tenant],
@@ -352,6 +378,19 @@ def _move_in(
     # Rows inserted by writes that read the list before this tenant was on it (the build
     # waited for every such write to end): into its own index, out of the shared one.
     return moved + _set_membership(conn, tenant, in_shared_index=False)
+
+
+def _keep_insert_ef_construction(
+    conn: psycopg.Connection, report: MaintenanceReport, tenant: UUID, wanted: int
+) -> None:
+    """Set the tenant's index to insert with `wanted` unless it already does."""
+    current = insert_ef_construction(conn, tenant)
+    if current == wanted:
+        return
+    if set_insert_ef_construction(conn, tenant, wanted):
+        report.insert_ef_construction_set.append({"tenant_id": str(tenant), "from": current, "to": wanted})
+    else:
+        report.insert_ef_construction_deferred.append(str(tenant))
 
 
 def _move_out(conn: psycopg.Connection, tenant: UUID) -> int:
@@ -386,7 +425,9 @@ def _set_membership(conn: psycopg.Connection, tenant: UUID, *, in_shared_index: 
 
 
 def build_index(conn: psycopg.Connection, tenant: UUID, dim: int, *, m: int, ef_construction: int) -> None:
-    """The tenant's own index, CONCURRENTLY (`conn` in autocommit)."""
+    """The tenant's own index, CONCURRENTLY (`conn` in autocommit), its build parameters in its
+    comment (`build_parameters`). Inserts then use `ef_construction` until
+    `set_insert_ef_construction` changes it."""
     # The predicate is the tenant's current rows (whatever their membership): a candidate
     # search for the tenant (tenant_id = constant AND the current-row conditions) implies it.
     # The tenant id is a UUID, quoted as a literal: DDL takes no parameters.
@@ -403,6 +444,50 @@ def build_index(conn: psycopg.Connection, tenant: UUID, dim: int, *, m: int, ef_
             sql.Literal(tenant),
         )
     )
+    conn.execute(
+        sql.SQL("COMMENT ON INDEX {} IS {}").format(
+            sql.Identifier(index_name(tenant)),
+            sql.Literal(f"built with m = {int(m)}, ef_construction = {int(ef_construction)}"),
+        )
+    )
+
+
+def build_parameters(conn: psycopg.Connection, tenant: UUID) -> str | None:
+    """How the tenant's own index was built ("built with m = .., ef_construction = .."), or None."""
+    described = one_row(
+        conn.execute("SELECT obj_description(to_regclass(%s), 'pg_class')", (index_name(tenant),)).fetchone()
+    )[0]
+    return None if described is None else str(described)
+
+
+def insert_ef_construction(conn: psycopg.Connection, tenant: UUID) -> int | None:
+    """The ef_construction the tenant's own index inserts with (its reloption), or None
+    without an index or without the reloption (pgvector's default then, 64)."""
+    row = conn.execute(
+        """SELECT (SELECT split_part(option, '=', 2)::int FROM unnest(c.reloptions) AS option
+                   WHERE starts_with(option, 'ef_construction='))
+           FROM pg_class c WHERE c.oid = to_regclass(%s)""",
+        (index_name(tenant),),
+    ).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def set_insert_ef_construction(conn: psycopg.Connection, tenant: UUID, value: int) -> bool:
+    """Make the tenant's own index insert with `value` (`conn` in autocommit); False when its
+    exclusive lock was not had within SET_INSERT_EF_LOCK_TIMEOUT (nothing changed)."""
+    try:
+        with conn.transaction():
+            conn.execute(
+                sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(SET_INSERT_EF_LOCK_TIMEOUT))
+            )
+            conn.execute(
+                sql.SQL("ALTER INDEX {} SET (ef_construction = {})").format(
+                    sql.Identifier(index_name(tenant)), sql.Literal(int(value))
+                )
+            )
+    except psycopg.errors.LockNotAvailable:
+        return False
+    return True
 
 
 def _drop(conn: psycopg.Connection, name: str) -> None:
