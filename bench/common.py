@@ -212,6 +212,7 @@ def build_store(
     *,
     tenant_indexes: bool = True,
     build_own_indexes: bool = True,
+    tenants: list[tuple[uuid.UUID, int]] | None = None,
 ) -> Store:
     """The store as production would have it at this size, loaded in bulk: the tenants the
         maintenance job would give their own index (aurra_core.tenant_indexes.choose, unless told
@@ -221,7 +222,7 @@ def build_store(
         (tenant_indexes.maintain, with the configured build parameters); then VACUUM ANALYZE (what
         autovacuum would have done by then) so the planner sees the real shape. Without
     `build_own_indexes` the listed tenants are left without their index (for a caller that
-    builds its own)."""
+    builds its own). `tenants` (id, memories) replaces the shape's."""
     import psycopg
     from candidate_search import load
     from pgvector.psycopg import register_vector
@@ -231,9 +232,12 @@ def build_store(
     from aurra_core.embeddings import LexicalEmbedder
     from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
 
-    name = f"bench_{shape}_{size}"
+    label = shape_label(shape, size)
+    if tenants:
+        label = f"{len(tenants)} tenant{'s' if len(tenants) > 1 else ''} x {tenants[0][1]:,}"
+    name = f"bench_{shape}_{size}" if not tenants else f"bench_{len(tenants)}x{tenants[0][1]}"
     url = cluster.create(name)
-    tenants = shape_tenants(shape, size)
+    tenants = tenants or shape_tenants(shape, size)
     listed: list = []
     if tenant_indexes:
         listed, _ = own_indexes.choose(
@@ -271,7 +275,7 @@ def build_store(
     return Store(
         shape,
         size,
-        shape_label(shape, size),
+        label,
         name,
         url,
         tenants,

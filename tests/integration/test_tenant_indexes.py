@@ -616,3 +616,64 @@ def test_maintenance_sets_the_insert_ef_construction_on_an_index_built_without_i
     # A change of the setting reaches the index the same way.
     changed = maintain(fresh_url, min_memories=40, m=8, ef_construction=40, insert_ef_construction=16)
     assert changed.insert_ef_construction_set == [{"tenant_id": str(tenant), "from": 12, "to": 16}]
+
+
+def test_near_tied_memories_come_out_of_the_own_index_in_their_full_precision_order(fresh_url):
+    """Near-identical memories (the same fact in nearly the same words) whose distances to a new
+    fact differ by less than half precision's rounding: the half-precision walk orders them
+    arbitrarily, and the re-rank at full precision of the walk's nearest (`RERANK_MARGIN` more
+    than asked) puts the exact top 3 first."""
+    (tenant,) = load(fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES], seed=11)
+    rng = np.random.default_rng(17)
+    base = rng.standard_normal(DIM)
+    base /= np.linalg.norm(base)
+    now = datetime.now(UTC)
+    with psycopg.connect(fresh_url) as conn:
+        register_vector(conn)
+        with (
+            conn.cursor() as cur,
+            cur.copy(
+                "COPY memory_versions (memory_id, tenant_id, content, topic, embedding, valid_from, recorded_at) "
+                "FROM STDIN WITH (FORMAT BINARY)"
+            ) as copy,
+        ):
+            copy.set_types(["uuid", "uuid", "text", "text", "vector", "timestamptz", "timestamptz"])
+            for i in range(10):  # no more than the margin re-ranks past the third
+                v = base + rng.standard_normal(DIM) * 2e-5
+                v = (v / np.linalg.norm(v)).astype(np.float32)
+                copy.write_row((uuid.uuid4(), tenant, f"near-tie {i}", "general", v, now, now))
+    maintain(fresh_url)
+    queries = []
+    for _ in range(12):
+        q = base + rng.standard_normal(DIM) * 0.05
+        queries.append(Vector((q / np.linalg.norm(q)).astype(np.float32)))
+    key = tenant_indexes.indexed_expression(DIM)
+    database = Database(fresh_url)
+    try:
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            register_vector(conn)
+            conn.execute("ANALYZE memory_versions")
+            assert route(conn, tenant) == "own"
+            # The ties are real: in half precision the farthest of the exact top 3 ranks below
+            # the third for some of the queries (how many rows are as near or nearer).
+            half_ranks = []
+            for q in queries:
+                exact, _ = candidates(database, tenant, q, strategy="exact")
+                half_ranks.append(
+                    conn.execute(
+                        f"""SELECT count(*) FROM memory_versions
+                            WHERE tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL
+                              AND {key} <=> %(q)s::halfvec({DIM}) <= (
+                                  SELECT max({key} <=> %(q)s::halfvec({DIM}))
+                                  FROM memory_versions WHERE memory_id = ANY(%(top)s))""",
+                        {"t": tenant, "q": q, "top": [row.memory_id for row, _ in exact]},
+                    ).fetchone()[0]
+                )
+            assert max(half_ranks) > 3, half_ranks
+        for q in queries:
+            found, plan = candidates(database, tenant, q)
+            exact, _ = candidates(database, tenant, q, strategy="exact")
+            assert f"Index Scan using {index_name(tenant)}" in plan, plan
+            assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
+    finally:
+        database.close()
