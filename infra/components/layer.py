@@ -9,8 +9,8 @@ them; last, the whole site is compiled to bytecode by an interpreter of the
 runtime's Python version (`layerPython`, see `bytecode_python`). `/opt` is
 read-only in Lambda, so a module without its .pyc is compiled from source at
 every cold start: most of an import's CPU time (BENCHMARKS.md). The same
-interpreter stores the rules classifier's regular expressions as compiled
-programs beside the bytecode (`store_regex_programs`), which the first Level 2
+interpreter stores the regular expressions of the rules classifier and the text
+normalizer as compiled programs beside the bytecode (`store_regex_programs`), which the first Level 2
 write of a cold start would otherwise translate. Without such an interpreter
 the layer ships source only and synth warns. `LocalPipBundler`
 plugs this into CDK asset bundling, so the Docker image given to CDK is never
@@ -193,23 +193,25 @@ def compile_bytecode(site: Path, python: str) -> None:
 
 
 # Run by the interpreter running synth (it has the domain package's dependencies): the
-# expressions the rules classifier compiles, as a JSON list.
+# expressions the rules classifier and the text normalizer compile at import, as a JSON list.
 RECORD_REGEX_EXPRESSIONS = (
     "import json\n"
-    "from aurra_core.classifiers import rules, rules_regex\n"
-    "print(json.dumps(rules_regex.recorded()))\n"
+    "from aurra_core import regex_programs, text\n"
+    "from aurra_core.classifiers import rules\n"
+    "print(json.dumps(regex_programs.recorded()))\n"
 )
 
 
 def store_regex_programs(site: Path, python: str, domain: Path = c.LAYER_PYTHON_DIR) -> Path:
-    """Store the rules classifier's compiled expressions for `python` beside the layer's bytecode.
+    """Store the compiled expressions of the rules classifier and the text normalizer for
+    `python` beside the layer's bytecode.
 
     Two steps, because the runtime's interpreter has none of the layer's dependencies (and
     cannot load another architecture's wheels): this interpreter imports the classifier from
     the domain package's source and lists its expressions; `python` translates them, running
-    `rules_regex.py` of the built site as a script (standard library only, `-I`: no
+    `regex_programs.py` of the built site as a script (standard library only, `-I`: no
     environment, no script folder on the path), which writes
-    `aurra_core/classifiers/__pycache__/rules_regex.<cache tag>.sre`.
+    `aurra_core/__pycache__/regex_programs.<cache tag>.sre`.
     """
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     # nothing written into the source tree by the recording import
@@ -223,7 +225,7 @@ def store_regex_programs(site: Path, python: str, domain: Path = c.LAYER_PYTHON_
     )
     if recorded.returncode != 0:
         raise RuntimeError(f"listing the rules classifier's expressions failed:\n{recorded.stderr}")
-    script = site / "aurra_core" / "classifiers" / "rules_regex.py"
+    script = site / "aurra_core" / "regex_programs.py"
     stored = subprocess.run(
         [python, "-I", str(script)], input=recorded.stdout, capture_output=True, text=True, check=False
     )

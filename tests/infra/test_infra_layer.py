@@ -252,14 +252,14 @@ def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, p
     assert len(without["compiled"]) >= len(STDLIB_ONLY_MODULES)
 
 
-# Run by the runtime's interpreter (no dependencies): loads the built layer's rules_regex.py as
+# Run by the runtime's interpreter (no dependencies): loads the built layer's regex_programs.py as
 # Lambda's import would find it, compiles every expression from the stored programs alone, and
 # compares each with what its own `re` compiles, on the texts given.
 STORED_PROGRAMS_MATCH = textwrap.dedent(
     """
     import importlib.util, json, re, sys
     path, expressions, texts = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
-    spec = importlib.util.spec_from_file_location("rules_regex", path)
+    spec = importlib.util.spec_from_file_location("regex_programs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     def untranslatable(pattern):
@@ -281,17 +281,20 @@ STORED_PROGRAMS_MATCH = textwrap.dedent(
 )
 
 
-def test_the_layer_stores_the_rules_expressions_for_its_interpreter(tmp_path: Path, python312: str) -> None:
-    from aurra_core.classifiers import rules, rules_regex  # noqa: F401 (records every expression)
+def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
+    tmp_path: Path, python312: str
+) -> None:
+    from aurra_core import regex_programs, text  # noqa: F401 (records every expression)
+    from aurra_core.classifiers import rules  # noqa: F401
 
     site = tmp_path / "python"
     shutil.copytree(c.LAYER_PYTHON_DIR, site, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.sre"))
     compile_bytecode(site, python312)
     stored = store_regex_programs(site, python312)
-    assert stored == site / "aurra_core" / "classifiers" / "__pycache__" / "rules_regex.cpython-312.sre"
+    assert stored == site / "aurra_core" / "__pycache__" / "regex_programs.cpython-312.sre"
     assert stored.is_file()
 
-    expressions = rules_regex.recorded()
+    expressions = regex_programs.recorded()
     texts = [
         "user switched from vim to emacs last year_2024",
         "the user is thinking about moving to berlin , not anymore in london",
@@ -304,7 +307,7 @@ def test_the_layer_stores_the_rules_expressions_for_its_interpreter(tmp_path: Pa
             "-I",
             "-c",
             STORED_PROGRAMS_MATCH,
-            str(site / "aurra_core" / "classifiers" / "rules_regex.py"),
+            str(site / "aurra_core" / "regex_programs.py"),
             json.dumps(expressions),
             json.dumps(texts),
         ],

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
+from aurra_core import regex_programs
 from aurra_core.classifiers import rules_lexicon as lex
 
 _MONTHS = {
@@ -192,14 +193,20 @@ def _tz_time(match: re.Match[str]) -> str:
     return f" time_{minutes} utc_{(minutes - offset) % 1440} "
 
 
-_NUMBER_WORDS_RE = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b")
+_NUMBER_WORDS_RE = regex_programs.compile(
+    r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+)
 _TZ_ALT = "|".join(re.escape(z) for z in _TZ_WORDS)
-_TZ_TIME_RE = re.compile(rf"\btime_(\d+)\s+(?:us\s+)?({_TZ_ALT})\b(?:\s+time)?")
-TIMEZONE_NAMED_RE = re.compile(rf"(?<![\w/])({_TZ_ALT})(?![\w/])(?=\s*(?:time|hours|timezone|$|[,.;)]))")
-TIMEZONE_AFTER_KEY_RE = re.compile(rf"\btimezone\s*(?:is|:)?\s*(?:us )?({_TZ_ALT})\b")
-TIMEZONE_SLASH_RE = re.compile(r"(?<![\w/])([a-z]+/[a-z_]+)\b")
-_PHRASES = [(re.compile(pattern), replacement) for pattern, replacement in lex.PHRASES]
-_STATE_CODES_RE = re.compile(r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\s*(?:\d{5})?\s*(?:$|[,.;]))")
+_TZ_TIME_RE = regex_programs.compile(rf"\btime_(\d+)\s+(?:us\s+)?({_TZ_ALT})\b(?:\s+time)?")
+TIMEZONE_NAMED_RE = regex_programs.compile(
+    rf"(?<![\w/])({_TZ_ALT})(?![\w/])(?=\s*(?:time|hours|timezone|$|[,.;)]))"
+)
+TIMEZONE_AFTER_KEY_RE = regex_programs.compile(rf"\btimezone\s*(?:is|:)?\s*(?:us )?({_TZ_ALT})\b")
+TIMEZONE_SLASH_RE = regex_programs.compile(r"(?<![\w/])([a-z]+/[a-z_]+)\b")
+_PHRASES = [(regex_programs.compile(pattern), replacement) for pattern, replacement in lex.PHRASES]
+_STATE_CODES_RE = regex_programs.compile(
+    r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\s*(?:\d{5})?\s*(?:$|[,.;]))"
+)
 
 
 _UNIT_WORDS = "one|two|three|four|five|six|seven|eight|nine"
@@ -214,7 +221,7 @@ _BELOW_100 = (
     + ")"
 )
 # "four hundred and twenty", "twenty-five": one number, not three
-_COMPOUND_NUMBER_RE = re.compile(
+_COMPOUND_NUMBER_RE = regex_programs.compile(
     rf"\b(?:({_UNIT_WORDS}|{_TEEN_WORDS}|a) hundred(?:(?: and)? ({_BELOW_100}))?|"
     r"(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](" + _UNIT_WORDS + r"))\b"
 )
@@ -237,7 +244,7 @@ def _number_words(text: str) -> str:
 
 
 # "400 euros", "2k dollars": money written out, as "€400" is
-_MONEY_WORDS_RE = re.compile(
+_MONEY_WORDS_RE = regex_programs.compile(
     r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|quid)\b"
 )
 
@@ -330,38 +337,38 @@ def _measure(kind: str, amount: float) -> str:
 # are one height, rounded to the unit.
 _MEASURES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (
-        re.compile(r"\b(\d)\s?(?:'|feet|foot|ft)\s?(?:(\d{1,2})\s?(?:\"|''|inches|inch|in\b))?"),
+        regex_programs.compile(r"\b(\d)\s?(?:'|feet|foot|ft)\s?(?:(\d{1,2})\s?(?:\"|''|inches|inch|in\b))?"),
         lambda match: _measure("length", int(match.group(1)) * 30.48 + int(match.group(2) or 0) * 2.54),
     ),
     (
-        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:cm|centimet(?:er|re)s?)\b"),
+        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:cm|centimet(?:er|re)s?)\b"),
         lambda match: _measure("length", float(match.group(1))),
     ),
     (
-        re.compile(r"\b(\d(?:\.\d+)?)\s?(?:m|met(?:er|re)s?)\s(?=tall)"),
+        regex_programs.compile(r"\b(\d(?:\.\d+)?)\s?(?:m|met(?:er|re)s?)\s(?=tall)"),
         lambda match: _measure("length", float(match.group(1)) * 100),
     ),
     (
-        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:kg|kilos?|kilograms?)\b"),
+        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:kg|kilos?|kilograms?)\b"),
         lambda match: _measure("mass", float(match.group(1))),
     ),
     (
-        re.compile(r"\b(\d+(?:\.\d+)?)\s?lbs?\b"),
+        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?lbs?\b"),
         lambda match: _measure("mass", float(match.group(1)) * 0.45359237),
     ),
     (
-        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?ft|square (?:feet|foot)|sqft|ft2)"),
+        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?ft|square (?:feet|foot)|sqft|ft2)"),
         lambda match: _measure("area", float(match.group(1)) * 0.09290304),
     ),
     (
-        re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?m\b|square met(?:er|re)s?|m2\b|m²)"),
+        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?m\b|square met(?:er|re)s?|m2\b|m²)"),
         lambda match: _measure("area", float(match.group(1))),
     ),
 ]
 
 
 # "pounds" is a weight only where the fact speaks of weight; otherwise it may be money
-_POUNDS_OF_WEIGHT_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s?pounds?\b")
+_POUNDS_OF_WEIGHT_RE = regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?pounds?\b")
 
 
 def _measures(text: str) -> str:
@@ -460,7 +467,7 @@ def _mark_dates(text: str) -> str:
     return text
 
 
-_TOKEN = re.compile(r"'s|[a-z0-9_][a-z0-9_.+#/]*[a-z0-9_+#]|[a-z0-9_]|[,;:()\"!?]")
+_TOKEN = regex_programs.compile(r"'s|[a-z0-9_][a-z0-9_.+#/]*[a-z0-9_+#]|[a-z0-9_]|[,;:()\"!?]")
 
 
 def tokenize(norm: str) -> list[str]:
@@ -492,3 +499,8 @@ def content_terms(text: str) -> list[str]:
         for term in canon(token)
         if term not in EMBEDDING_STOPWORDS
     ]
+
+
+# Every expression of this module is compiled by now: keep the programs any of them needed
+# translating (regex_programs), as Python keeps bytecode.
+regex_programs.save()

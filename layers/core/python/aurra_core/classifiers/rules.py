@@ -32,9 +32,9 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from uuid import UUID
 
+from aurra_core import regex_programs
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
-from aurra_core.classifiers import rules_regex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
@@ -45,12 +45,12 @@ MODEL_ID = "aurra-rules-v7"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
-    return [rules_regex.compile(pattern) for pattern in patterns]
+    return [regex_programs.compile(pattern) for pattern in patterns]
 
 
 def _union(patterns: list[str]) -> list[re.Pattern[str]]:
     """One alternation: a single search finds the leftmost of many markers."""
-    return [rules_regex.compile("|".join(f"(?:{pattern})" for pattern in patterns))]
+    return [regex_programs.compile("|".join(f"(?:{pattern})" for pattern in patterns))]
 
 
 _HEDGES = _union(lex.HEDGES)
@@ -105,7 +105,7 @@ _FRAME_STEMS = frozenset(canon(w)[0] for w in lex.FRAME_WORDS) | frozenset(
 _LOW_INFO_STEMS = (
     frozenset(canon(w)[0] for w in lex.LOW_INFO) | frozenset(lex.LOW_INFO)
 ) - lex.NEGATIONS  # "note" stems to "not"
-_BOUNDARY = rules_regex.compile(lex.PHRASE_BOUNDARY)
+_BOUNDARY = regex_programs.compile(lex.PHRASE_BOUNDARY)
 _CLASS_NOUNS = {
     "editor": {"editor", "ide"},
     "browser": {"browser"},
@@ -121,7 +121,7 @@ _CLASS_NOUNS = {
     "timezone": {"timezon", "time"},
 }
 _GENERIC_VALUE_WORDS = frozenset(canon(w)[0] for w in lex.GENERIC_NAME_WORDS)
-_STRONG_CHANGE = rules_regex.compile(lex.CURRENT_OR_CHANGED)
+_STRONG_CHANGE = regex_programs.compile(lex.CURRENT_OR_CHANGED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,7 +158,7 @@ _AGENT_NOUNS = frozenset(
     """doctor vet dentist therapist psychiatrist physician lawyer accountant coach bank
     landlord school employer boss manager hr it admin pharmacist""".split()
 )
-_UNIVERSAL = rules_regex.compile(lex.UNIVERSAL)
+_UNIVERSAL = regex_programs.compile(lex.UNIVERSAL)
 
 
 def _expand(terms: set[str]) -> set[str]:
@@ -687,7 +687,7 @@ def _restatement(pair: Pair) -> Decision | None:
     return None
 
 
-_RESUMED = rules_regex.compile(lex.RESUMED)
+_RESUMED = regex_programs.compile(lex.RESUMED)
 
 
 def _resumed(old: Fact, new: Fact) -> str | None:
@@ -782,7 +782,7 @@ def _quote(terms: set[str]) -> str:
     return " ".join(sorted(terms))
 
 
-_NOUN_PLAN = rules_regex.compile(lex.NOUN_PLAN)
+_NOUN_PLAN = regex_programs.compile(lex.NOUN_PLAN)
 
 
 def _hedge(text: str) -> re.Match[str] | None:
@@ -991,7 +991,7 @@ def _said_changed(pair: Pair) -> str | None:
     return f"says the old fact's value changed ('{said}'), without naming what it replaced"
 
 
-_CAUSE = rules_regex.compile(r"\b(?:because|due to)\b")
+_CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
 
 
 # Words that put a fact from the side of the thing ("Hiking is something the user loves").
@@ -1071,11 +1071,11 @@ _STAGES = (
     _elsewhere_or_in_part,
     _changed,
 )
-_PAST_DATED = rules_regex.compile(lex.PAST_DATED)
-_PART_OF = rules_regex.compile(lex.PART_OF)
+_PAST_DATED = regex_programs.compile(lex.PAST_DATED)
+_PART_OF = regex_programs.compile(lex.PART_OF)
 
 
-_ASSIGNMENT = rules_regex.compile(lex.ASSIGNMENT)
+_ASSIGNMENT = regex_programs.compile(lex.ASSIGNMENT)
 
 
 def _assignment_conflict(old: Fact, new: Fact) -> str | None:
@@ -1115,7 +1115,7 @@ _PAST_STATE = {
 }
 
 
-_PAST_STATE_RE = rules_regex.compile(r"\b(" + "|".join(_PAST_STATE) + r")\b")
+_PAST_STATE_RE = regex_programs.compile(r"\b(" + "|".join(_PAST_STATE) + r")\b")
 
 
 def _past_state(old: Fact, new: Fact) -> re.Match[str] | None:
@@ -1257,8 +1257,8 @@ def _narrowed(phrase: str, old_terms: set[str], old_values: set[str]) -> bool:
     return False
 
 
-_CONNECTIVE = rules_regex.compile(lex.CONNECTIVE)
-_QUALIFIER = rules_regex.compile(lex.QUALIFYING_PHRASE)
+_CONNECTIVE = regex_programs.compile(lex.CONNECTIVE)
+_QUALIFIER = regex_programs.compile(lex.QUALIFYING_PHRASE)
 
 
 def _another_kind(ended_terms: set[str], old: Fact) -> bool:
@@ -1377,9 +1377,9 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
     return None
 
 
-_ABOUT = rules_regex.compile(lex.ABOUT)
-_THE_OLD_ONE = rules_regex.compile(lex.THE_OLD_ONE)
-_TO_WHAT = rules_regex.compile(lex.TO_WHAT)
+_ABOUT = regex_programs.compile(lex.ABOUT)
+_THE_OLD_ONE = regex_programs.compile(lex.THE_OLD_ONE)
+_TO_WHAT = regex_programs.compile(lex.TO_WHAT)
 
 
 def _possessed(clause: str, match: re.Match[str]) -> bool:
@@ -1392,7 +1392,7 @@ def _possessed(clause: str, match: re.Match[str]) -> bool:
     )
 
 
-_SCOPE = rules_regex.compile(lex.SCOPE)
+_SCOPE = regex_programs.compile(lex.SCOPE)
 
 
 def _scoped_elsewhere(ended: str, phrase: str, old: Fact) -> str | None:
@@ -1498,8 +1498,8 @@ def _completion(old: Fact, new: Fact) -> str | None:
     )
 
 
-_FROM_TO = rules_regex.compile(lex.FROM_TO)
-_PREFERRED_OVER = rules_regex.compile(lex.PREFERRED_OVER)
+_FROM_TO = regex_programs.compile(lex.FROM_TO)
+_PREFERRED_OVER = regex_programs.compile(lex.PREFERRED_OVER)
 
 
 def _from_old_value(old: Fact, new: Fact) -> str | None:
@@ -1519,9 +1519,9 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
     return None
 
 
-_USED_TO_NOW = rules_regex.compile(lex.USED_TO_NOW)
-_LEAD_WORD = rules_regex.compile(lex.LEAD_WORD)
-_SCHEDULED_END = rules_regex.compile(lex.SCHEDULED_END)
+_USED_TO_NOW = regex_programs.compile(lex.USED_TO_NOW)
+_LEAD_WORD = regex_programs.compile(lex.LEAD_WORD)
+_SCHEDULED_END = regex_programs.compile(lex.SCHEDULED_END)
 
 
 def _used_to_now(old: Fact, new: Fact) -> str | None:
@@ -1538,7 +1538,7 @@ def _used_to_now(old: Fact, new: Fact) -> str | None:
     return None
 
 
-_DOWN_TO = rules_regex.compile(lex.DOWN_OR_UP_TO)
+_DOWN_TO = regex_programs.compile(lex.DOWN_OR_UP_TO)
 
 
 def _down_or_up_to(old: Fact, new: Fact) -> str | None:
@@ -1554,8 +1554,8 @@ def _down_or_up_to(old: Fact, new: Fact) -> str | None:
     return None
 
 
-_COUNTED = rules_regex.compile(lex.COUNTED)
-_MOVED_HOME = rules_regex.compile(lex.MOVED_HOME)
+_COUNTED = regex_programs.compile(lex.COUNTED)
+_MOVED_HOME = regex_programs.compile(lex.MOVED_HOME)
 _RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown", "headquarter"})
 
 
@@ -1658,8 +1658,8 @@ def _left_and_kept(old: Fact) -> tuple[set[str], set[str]]:
     return previous, current - _FRAME_STEMS
 
 
-_LEFT_BEHIND = rules_regex.compile(lex.LEFT_BEHIND)
-_SWITCHED_TO = rules_regex.compile(lex.SWITCHED_TO)
+_LEFT_BEHIND = regex_programs.compile(lex.LEFT_BEHIND)
+_SWITCHED_TO = regex_programs.compile(lex.SWITCHED_TO)
 
 
 def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
@@ -2020,14 +2020,14 @@ def _other_named_one(old: Fact, new: Fact, old_slot: list[str], new_slot: list[s
     return bool(kinds and names_old and names_new and not names_new & old.term_set)
 
 
-_ONE_OFF = rules_regex.compile(lex.ONE_OFF)
-_RESTORED = rules_regex.compile(lex.RESTORED)
-_EPISODE = rules_regex.compile(lex.EPISODE)
-_LEFT_FROM = rules_regex.compile(lex.LEFT_FROM)
-_AGE = rules_regex.compile(lex.AGE)
-_COMPLETED = rules_regex.compile(lex.COMPLETED)
-_SWITCHED_VALUE = rules_regex.compile(lex.SWITCHED_VALUE)
-_SOME_DAYS = rules_regex.compile(lex.SOME_DAYS)
+_ONE_OFF = regex_programs.compile(lex.ONE_OFF)
+_RESTORED = regex_programs.compile(lex.RESTORED)
+_EPISODE = regex_programs.compile(lex.EPISODE)
+_LEFT_FROM = regex_programs.compile(lex.LEFT_FROM)
+_AGE = regex_programs.compile(lex.AGE)
+_COMPLETED = regex_programs.compile(lex.COMPLETED)
+_SWITCHED_VALUE = regex_programs.compile(lex.SWITCHED_VALUE)
+_SOME_DAYS = regex_programs.compile(lex.SOME_DAYS)
 
 
 _KIND_NAMES = {
@@ -2091,8 +2091,8 @@ _ENDED_STATES = frozenset(
     for word in "closed lapsed expired deactivated deleted churned terminated cancelled canceled quit stopped "
     "suspended disabled off over".split()
 )
-_EVENT_PLACE = rules_regex.compile(lex.EVENT_PLACE)
-_RESUMED_WORD = rules_regex.compile(
+_EVENT_PLACE = regex_programs.compile(lex.EVENT_PLACE)
+_RESUMED_WORD = regex_programs.compile(
     r"\b(?:again|resumed|reopened|restarted|reactivated|reinstated|renewed)\b"
 )
 
@@ -2109,7 +2109,7 @@ def _counts_a_thing(old: Fact, replaced: str) -> bool:
 # Thursdays", "dentist on May 3" and "on May 10" may both hold), and so are e-mail addresses and
 # phone numbers, which people have several of, but for a number corrected in a digit or two.
 _IN_PLACE_KINDS = frozenset({"money", "num", "percent", "phone", "expiry", "hours", "pronouns"})
-_REASON_CLAUSE = rules_regex.compile(lex.REASON_CLAUSE)
+_REASON_CLAUSE = regex_programs.compile(lex.REASON_CLAUSE)
 
 
 def _digits_corrected(old_value: str, new_value: str) -> bool:
@@ -2175,5 +2175,5 @@ class RulesClassifier:
 
 
 # Every expression of the classifier's modules is compiled by now: keep the programs any of
-# them needed translating (rules_regex), as Python keeps bytecode.
-rules_regex.save()
+# them needed translating (regex_programs), as Python keeps bytecode.
+regex_programs.save()

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
+from aurra_core import regex_programs
 from aurra_core.classifiers import rules_lexicon as lex
-from aurra_core.classifiers import rules_regex
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
 from aurra_core.text import canon, normalize, tokenize
@@ -36,10 +36,10 @@ UNPROVEN_CEILING = 0.80
 
 Decision = tuple[Verdict, float, str]
 
-_CHANGE_EVIDENCE = rules_regex.compile("|".join(f"(?:{pattern})" for pattern in lex.CHANGE_EVIDENCE))
-_PAST_PERIOD = rules_regex.compile("|".join(f"(?:{pattern})" for pattern in lex.PAST_PERIOD))
-_EATING = rules_regex.compile(lex.EATING)
-_VALUE_TOKEN = rules_regex.compile(r"^(?:[a-z]+_[\w.]+|\d[\w.]*)$")
+_CHANGE_EVIDENCE = regex_programs.compile("|".join(f"(?:{pattern})" for pattern in lex.CHANGE_EVIDENCE))
+_PAST_PERIOD = regex_programs.compile("|".join(f"(?:{pattern})" for pattern in lex.PAST_PERIOD))
+_EATING = regex_programs.compile(lex.EATING)
+_VALUE_TOKEN = regex_programs.compile(r"^(?:[a-z]+_[\w.]+|\d[\w.]*)$")
 _NEGATION_STEMS = lex.NEGATIONS | {"nev", "non"}
 
 
@@ -62,12 +62,12 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     )
 
 
-_LEFT_VALUE = rules_regex.compile(lex.LEFT_VALUE)
+_LEFT_VALUE = regex_programs.compile(lex.LEFT_VALUE)
 
 
-_NOT_REALIZED_BEFORE = rules_regex.compile(lex.NOT_REALIZED_BEFORE)
-_FUTURE_TIME = rules_regex.compile(lex.FUTURE_TIME)
-_PROGRESSIVE = rules_regex.compile(r"ing\b")
+_NOT_REALIZED_BEFORE = regex_programs.compile(lex.NOT_REALIZED_BEFORE)
+_FUTURE_TIME = regex_programs.compile(lex.FUTURE_TIME)
+_PROGRESSIVE = regex_programs.compile(r"ing\b")
 
 
 def _not_realized(text: str, match: re.Match[str]) -> bool:
@@ -80,8 +80,8 @@ def _not_realized(text: str, match: re.Match[str]) -> bool:
     return bool(_NOT_REALIZED_BEFORE.search(before))
 
 
-_AS_OF = rules_regex.compile(lex.AS_OF)
-_AS_OF_PRESENT = rules_regex.compile(lex.AS_OF_PRESENT)
+_AS_OF = regex_programs.compile(lex.AS_OF)
+_AS_OF_PRESENT = regex_programs.compile(lex.AS_OF_PRESENT)
 _PRESENT = (9999, 99, 99)
 
 
@@ -139,9 +139,9 @@ def day_parts(fact: Fact) -> set[str]:
     return parts
 
 
-_STARTED = rules_regex.compile(lex.STARTED)
-_STARTED_ELSEWHERE = rules_regex.compile(lex.STARTED_ELSEWHERE)
-_NARROWED = rules_regex.compile(lex.NARROWED)
+_STARTED = regex_programs.compile(lex.STARTED)
+_STARTED_ELSEWHERE = regex_programs.compile(lex.STARTED_ELSEWHERE)
+_NARROWED = regex_programs.compile(lex.NARROWED)
 _HYPERNYMS = {canon(word)[0]: kinds for word, kinds in lex.HYPERNYMS.items()}
 # The verbs of a denial, not what it denies: "doesn't have a car" denies a car.
 _DENIAL_VERBS = frozenset(
@@ -317,7 +317,7 @@ def same_statement(old: Fact, new: Fact) -> str | None:
 
 
 # Words that make the order of two values matter: "prefers tea over coffee".
-_ORDERED = rules_regex.compile(lex.ORDERED)
+_ORDERED = regex_programs.compile(lex.ORDERED)
 
 
 def _order(fact: Fact, other: Fact) -> list[str]:
@@ -345,7 +345,7 @@ def preference_flip(old: Fact, new: Fact) -> str | None:
     return None
 
 
-_PREFERENCE_OBJECT = rules_regex.compile(lex.PREFERENCE_OBJECT)
+_PREFERENCE_OBJECT = regex_programs.compile(lex.PREFERENCE_OBJECT)
 
 
 def _object_of(fact: Fact) -> set[str]:
@@ -356,7 +356,7 @@ def _object_of(fact: Fact) -> set[str]:
     return {term for token in tokenize(match.group("o")) for term in canon(token)} - lex.STOPWORDS - _LOW_INFO
 
 
-_BOUNDARY = rules_regex.compile(lex.PHRASE_BOUNDARY)
+_BOUNDARY = regex_programs.compile(lex.PHRASE_BOUNDARY)
 
 
 def _phrase_terms(phrase: str) -> set[str]:
@@ -382,9 +382,9 @@ def ranked_below(old: Fact, new: Fact) -> str | None:
     return f"ranks {' '.join(sorted(preferred))} above the old choice, {' '.join(sorted(passed_over))}"
 
 
-_PREFERRED_OVER = rules_regex.compile(lex.PREFERRED_OVER)
-_PREFERS = rules_regex.compile(lex.PREFERS)
-_WRITTEN_NEGATION = rules_regex.compile(lex.WRITTEN_NEGATION)
+_PREFERRED_OVER = regex_programs.compile(lex.PREFERRED_OVER)
+_PREFERS = regex_programs.compile(lex.PREFERS)
+_WRITTEN_NEGATION = regex_programs.compile(lex.WRITTEN_NEGATION)
 _RELATION_STEMS = frozenset(term for word in lex.RELATION_NOUNS for term in canon(word))
 
 

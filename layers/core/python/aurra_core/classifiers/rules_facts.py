@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from aurra_core import regex_programs
 from aurra_core.classifiers import rules_lexicon as lex
-from aurra_core.classifiers import rules_regex
 from aurra_core.text import (
     TIMEZONE_AFTER_KEY_RE,
     TIMEZONE_NAMED_RE,
@@ -65,9 +65,9 @@ class Subject:
     slot: tuple[str, ...] = ()  # the possessed attribute: "User's work phone" -> ("work", "phone")
 
 
-_REPORTING = rules_regex.compile(lex.REPORTING_CLAUSE)
-_SPEAKER = rules_regex.compile(lex.SPEAKER_CLAUSE)
-_CORRECTION = rules_regex.compile(lex.CORRECTION_LEAD_IN)
+_REPORTING = regex_programs.compile(lex.REPORTING_CLAUSE)
+_SPEAKER = regex_programs.compile(lex.SPEAKER_CLAUSE)
+_CORRECTION = regex_programs.compile(lex.CORRECTION_LEAD_IN)
 
 
 def strip_reporting(norm: str) -> tuple[str, str | None]:
@@ -316,7 +316,7 @@ class Fact:
         return set(ts)
 
 
-_CLASS_CONTEXT = {name: rules_regex.compile(pattern) for name, pattern in lex.CLASS_CONTEXT.items()}
+_CLASS_CONTEXT = {name: regex_programs.compile(pattern) for name, pattern in lex.CLASS_CONTEXT.items()}
 _VERSIONED = {
     "windows",
     "ubuntu",
@@ -422,7 +422,7 @@ def _time_zones(text: str) -> set[str]:
     return zones
 
 
-_TYPED_RE = rules_regex.compile(
+_TYPED_RE = regex_programs.compile(
     r"\b(money|time|utc|hours|date|dayofmonth|expiry|year|percent|phone|email|weekday|month|pronouns|quarter|ordinal)_[\w.]+"
 )
 
@@ -459,7 +459,7 @@ def _counts(tokens: list[str]) -> dict[str, set[int]]:
     return out
 
 
-_NOT_REALIZED_BEFORE = rules_regex.compile(lex.NOT_REALIZED_BEFORE)
+_NOT_REALIZED_BEFORE = regex_programs.compile(lex.NOT_REALIZED_BEFORE)
 
 
 def _realized(tokens: list[str], word: str) -> bool:

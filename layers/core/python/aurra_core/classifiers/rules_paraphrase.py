@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from aurra_core import regex_programs
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
-from aurra_core.classifiers import rules_regex
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
 from aurra_core.text import canon
@@ -33,15 +33,15 @@ MAX_UNSHARED_WORDS = 2
 Decision = tuple[Verdict, float, str]
 
 # "named" and "called" refine only when they bring a name, and the names are already the same.
-_NOT_A_RESTATEMENT = rules_regex.compile(
+_NOT_A_RESTATEMENT = regex_programs.compile(
     "|".join(
         f"(?:{pattern})"
         for pattern in (*lex.HEDGES, *lex.ADDITIVE, *lex.HISTORICAL, *lex.TEMPORARY, *lex.REFINEMENT)
         if pattern not in (r"\bnamed\b", r"\bcalled\b")
     )
 )
-_UNIVERSAL = rules_regex.compile(lex.UNIVERSAL)
-_QUALIFIED_USE = rules_regex.compile(lex.QUALIFIED_USE)
+_UNIVERSAL = regex_programs.compile(lex.UNIVERSAL)
+_QUALIFIED_USE = regex_programs.compile(lex.QUALIFIED_USE)
 # The stems of words that only put a fact ("likes", "works", "uses"), shared with rules.py.
 RESTATEMENT_STEMS = frozenset(term for word in lex.RESTATEMENT_WORDS for term in canon(word))
 

@@ -1,5 +1,5 @@
-"""The rules classifier's expressions compiled from stored programs match exactly as `re`
-compiles them, and a store that does not fit (another engine, a damaged program, a process
+"""The expressions of the rules classifier and the text normalizer compiled from stored
+programs match exactly as `re` compiles them, and a store that does not fit (another engine, a damaged program, a process
 that may not write bytecode) never changes a match, only what it costs."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from aurra_core.classifiers import rules, rules_regex  # noqa: F401 (records every expression)
+from aurra_core import regex_programs
+from aurra_core.classifiers import rules  # noqa: F401 (records every expression)
 
 EVALS = Path(__file__).resolve().parents[2] / "evals"
 
@@ -30,7 +31,7 @@ def _texts() -> list[str]:
     return [t for text in texts for t in (text, normalize(text))]
 
 
-EXPRESSIONS = rules_regex.recorded()
+EXPRESSIONS = regex_programs.recorded()
 TEXTS = _texts()
 
 
@@ -39,14 +40,14 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A bytecode cache of the test's own, read afresh by the next compile."""
     monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
-    monkeypatch.setattr(rules_regex, "_programs", None)
-    monkeypatch.setattr(rules_regex, "_compiled", {})
-    path = rules_regex.programs_path()
+    monkeypatch.setattr(regex_programs, "_programs", None)
+    monkeypatch.setattr(regex_programs, "_compiled", {})
+    path = regex_programs.programs_path()
     assert path is not None and str(path).startswith(str(tmp_path))
     yield path
 
 
-def _untranslatable(pattern: str) -> rules_regex.Program:
+def _untranslatable(pattern: str) -> regex_programs.Program:
     raise AssertionError(f"translated again: {pattern[:60]}")
 
 
@@ -62,61 +63,74 @@ def _same(stored: re.Pattern[str], expected: re.Pattern[str]) -> None:
         assert found == [(m.span(), m.groups()) for m in expected.finditer(text)], (stored.pattern[:80], text)
 
 
-def test_the_classifier_compiles_its_expressions_through_the_store() -> None:
-    assert len(EXPRESSIONS) > 140
+def test_the_classifier_and_the_normalizer_compile_their_expressions_through_the_store() -> None:
+    from aurra_core import text
+
+    assert len(EXPRESSIONS) > 220
     # the largest word-list alternations, which cost the most to translate
     assert max(len(x) for x in EXPRESSIONS) > 4000
+    assert text.TIMEZONE_NAMED_RE.pattern in EXPRESSIONS
+    assert all(pattern.pattern in EXPRESSIONS for pattern, _ in text._PHRASES)
 
 
 def test_stored_programs_match_as_re_compiles_them(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    rules_regex.write_programs(EXPRESSIONS)
+    regex_programs.write_programs(EXPRESSIONS)
     assert store.is_file()
-    monkeypatch.setattr(rules_regex, "translate", _untranslatable)  # every one from the store
+    monkeypatch.setattr(regex_programs, "translate", _untranslatable)  # every one from the store
     for expression in EXPRESSIONS:
-        _same(rules_regex.compile(expression), re.compile(expression))
+        _same(regex_programs.compile(expression), re.compile(expression))
 
 
 def test_a_process_keeps_what_it_translated_and_the_next_reads_it(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for expression in EXPRESSIONS[:20]:
-        rules_regex.compile(expression)
-    rules_regex.save()
+        regex_programs.compile(expression)
+    regex_programs.save()
     assert set(marshal.loads(store.read_bytes())["programs"]) == set(EXPRESSIONS[:20])
 
-    monkeypatch.setattr(rules_regex, "_programs", None)
-    monkeypatch.setattr(rules_regex, "translate", _untranslatable)
-    _same(rules_regex.compile(EXPRESSIONS[0]), re.compile(EXPRESSIONS[0]))
+    monkeypatch.setattr(regex_programs, "_programs", None)
+    monkeypatch.setattr(regex_programs, "translate", _untranslatable)
+    _same(regex_programs.compile(EXPRESSIONS[0]), re.compile(EXPRESSIONS[0]))
+
+
+def test_each_module_saving_in_turn_keeps_the_programs_of_both(store: Path) -> None:
+    # the normalizer saves at the end of its import, then the classifier at the end of its own
+    regex_programs.compile(EXPRESSIONS[0])
+    regex_programs.save()
+    regex_programs.compile(EXPRESSIONS[1])
+    regex_programs.save()
+    assert set(marshal.loads(store.read_bytes())["programs"]) == set(EXPRESSIONS[:2])
 
 
 def test_nothing_is_written_where_bytecode_may_not_be(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
-    rules_regex.compile(EXPRESSIONS[0])
-    rules_regex.save()
+    regex_programs.compile(EXPRESSIONS[0])
+    regex_programs.save()
     assert not store.exists()
 
 
 def test_programs_of_another_engine_are_translated_again(store: Path) -> None:
     expression = max(EXPRESSIONS, key=len)
-    programs = {expression: rules_regex.translate(expression)}
-    other = (rules_regex._ENGINE[0], rules_regex._ENGINE[1] - 1, *rules_regex._ENGINE[2:])
+    programs = {expression: regex_programs.translate(expression)}
+    other = (regex_programs._ENGINE[0], regex_programs._ENGINE[1] - 1, *regex_programs._ENGINE[2:])
     store.parent.mkdir(parents=True, exist_ok=True)
     store.write_bytes(marshal.dumps({"engine": other, "programs": programs}))
-    assert rules_regex._load() == {}
-    _same(rules_regex.compile(expression), re.compile(expression))
-    assert expression in rules_regex._compiled
+    assert regex_programs._load() == {}
+    _same(regex_programs.compile(expression), re.compile(expression))
+    assert expression in regex_programs._compiled
 
 
 def test_a_program_the_engine_refuses_is_translated_again(store: Path) -> None:
     expression = EXPRESSIONS[0]
-    flags, code, groups, groupindex, indexgroup = rules_regex.translate(expression)
+    flags, code, groups, groupindex, indexgroup = regex_programs.translate(expression)
     damaged = {expression: (flags, code[: len(code) // 2], groups, groupindex, indexgroup)}
-    rules_regex._write(store, damaged)
-    _same(rules_regex.compile(expression), re.compile(expression))
-    assert expression in rules_regex._compiled
+    regex_programs._write(store, damaged)
+    _same(regex_programs.compile(expression), re.compile(expression))
+    assert expression in regex_programs._compiled
 
 
 def test_a_damaged_file_is_no_store(store: Path) -> None:
     store.parent.mkdir(parents=True, exist_ok=True)
     store.write_bytes(b"\x00not marshal")
-    assert rules_regex._load() == {}
+    assert regex_programs._load() == {}

@@ -1,18 +1,19 @@
-"""The rules classifier's regular expressions, compiled ahead of time like bytecode.
+"""Regular expressions compiled at import, stored compiled ahead of time like bytecode.
 
 `re.compile` parses and translates each expression in pure Python: for the rules classifier's
 ~160 expressions (word-list alternations up to 5,000 characters) that was ~35 ms of CPU on
-the first Level 2 write of every cold start, most of that request. What `re` builds from an
+the first Level 2 write of every cold start, most of that request, and ~10 ms more for the
+text normalizer's ~90 (`aurra_core/text.py`, which the classifier imports). What `re` builds from an
 expression is a program for its matching engine (`_sre`): a list of integers, the flags and
 the group names. This module keeps those programs in one file beside the module's bytecode
-(`__pycache__/rules_regex.<cache tag>.sre`, marshal) and hands each expression to `_sre` as
+(`__pycache__/regex_programs.<cache tag>.sre`, marshal) and hands each expression to `_sre` as
 `re` itself would, with the same arguments: the patterns match exactly as before. An
 expression missing from the file, or a file of another interpreter or engine version, is
 compiled by `re` as before; a process that compiled any writes the file when it may write
 bytecode (the same rule and place as `.pyc`, `PYTHONPYCACHEPREFIX` included).
 
 The layer ships the file (infra/components/layer.py): the interpreter that compiles the
-layer's bytecode runs this file as a script on the expressions the classifier compiles
+layer's bytecode runs this file as a script on the expressions the classifier and the normalizer compile
 (recorded by the interpreter running synth), so Lambda's read-only /opt has it from the
 start. This module imports only the standard library for that reason.
 """
@@ -123,9 +124,12 @@ def save() -> None:
     path = programs_path()
     if path is None:
         return
+    global _programs
+    # kept for a later save in this process (each module saves once its expressions are compiled)
+    _programs = {**(_programs or {}), **_compiled}
     # a read-only tree (as /opt in Lambda): the next cold start translates again
     with contextlib.suppress(OSError):
-        _write(path, {**(_programs or {}), **_compiled})
+        _write(path, _programs)
     _compiled.clear()
 
 
@@ -139,10 +143,12 @@ def write_programs(expressions: list[str], module_file: str = __file__) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    """`python rules_regex.py < expressions.json`: store their programs beside this file's
+    """`python regex_programs.py < expressions.json`: store their programs beside this file's
     bytecode, for the interpreter running it, and print where."""
     if argv:
-        print(__doc__.splitlines()[0] + "\nusage: python rules_regex.py < expressions.json", file=sys.stderr)
+        print(
+            __doc__.splitlines()[0] + "\nusage: python regex_programs.py < expressions.json", file=sys.stderr
+        )
         return 2
     expressions: Any = json.load(sys.stdin)
     if not isinstance(expressions, list) or not all(isinstance(x, str) for x in expressions):
