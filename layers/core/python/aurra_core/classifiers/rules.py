@@ -436,16 +436,32 @@ def _broad_place(terms: set[str], raw: str) -> bool:
     )
 
 
-def _abandoned(new: Fact) -> set[str]:
+def _abandoned(new: Fact) -> frozenset[str]:
     """Values the new fact names as left behind: "replaced the MacBook", "tried Emacs", "from Chrome"."""
+    return _abandoned_in(new.text)
+
+
+@lru_cache(maxsize=4096)
+def _abandoned_in(text: str) -> frozenset[str]:
+    # Asked up to four times a pair of each fact and ~50 expressions each: once per text.
     out: set[str] = set()
-    for pattern in _ENDING + _TRIED:
-        for match in pattern.finditer(new.text):
-            group = "x" if "x" in pattern.groupindex else "a"
-            out |= set(_terms(_cut(match.group(group), 4)))
-    for match in _LEFT_FROM.finditer(new.text):
+    for _pattern, matches in _ending_matches(text):
+        for match in matches:
+            out |= set(_terms(_cut(match.group("x"), 4)))
+    for pattern in _TRIED:
+        for match in pattern.finditer(text):
+            out |= set(_terms(_cut(match.group("a"), 4)))
+    for match in _LEFT_FROM.finditer(text):
         out |= set(_terms(_cut(match.group(1), 4)))
-    return out
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4096)
+def _ending_matches(text: str) -> tuple[tuple[re.Pattern[str], tuple[re.Match[str], ...]], ...]:
+    """Every match of every expression that ends something (`_ENDING`), in their order: the same
+    text (a new fact, a clause of it) is scanned by four detectors of every pair it is in, and a
+    write's new fact is in three pairs."""
+    return tuple((pattern, tuple(pattern.finditer(text))) for pattern in _ENDING)
 
 
 def class_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]]:
@@ -695,7 +711,7 @@ def _resumed(old: Fact, new: Fact) -> str | None:
     match = _RESUMED.search(new.text)
     if _ONE_OFF.search(new.text) or _first(_TEMPORARY, new.text) or _EVENT_PLACE.search(new.text):
         return None  # "drank again at the wedding": once, not a habit taken up again
-    ended = _abandoned(old) - _FRAME_STEMS
+    ended = set(_abandoned(old)) - _FRAME_STEMS
     if _denies(old) and not evidence.negated(new):
         # "avoids dairy", "the Peloton membership is cancelled": what the old fact says is over
         ended |= evidence.content(old) - _FRAME_STEMS - _LOW_INFO_STEMS - set(old.subject.key) - _ENDED_STATES
@@ -1176,8 +1192,8 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     old_values |= evidence.day_parts(old)
     old_negative = _first(_OLD_NEGATIVE, old.text)
     for clause in re.split(r";|,? but ", new.text):
-        for pattern in _ENDING:
-            for match in pattern.finditer(clause):
+        for pattern, matches in _ending_matches(clause):
+            for match in matches:
                 phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]  # "closed the ticket about the account"
                 x = set(_terms(phrase)) - _FRAME_STEMS
                 hit = _fuzzy_overlap(x, old_values)
@@ -1359,8 +1375,8 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
     """The new fact ends something of the old fact's kind that is another one ('cancelled their
     Netflix subscription' next to a Hulu subscription): the old fact is not what ended."""
     old_values = _expand(_body(old) | set(old.subject.key))
-    for pattern in _ENDING:
-        for match in pattern.finditer(new.text):
+    for _pattern, matches in _ending_matches(new.text):
+        for match in matches:
             phrase = _TO_WHAT.split(_cut(match.group("x"), 4))[0]  # "from X to Y": X
             if _THE_OLD_ONE.search(phrase):
                 continue  # "the old address has been closed": the old fact's own value
@@ -1410,8 +1426,8 @@ def _scoped_elsewhere(ended: str, phrase: str, old: Fact) -> str | None:
 def _ends_something_else(old: Fact, new: Fact) -> str | None:
     """'closed the ticket about the account': the state word ends a thing the old fact does not name."""
     old_values = _expand(_body(old) | set(old.subject.key))
-    for pattern in _ENDING:
-        for match in pattern.finditer(new.text):
+    for _pattern, matches in _ending_matches(new.text):
+        for match in matches:
             phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]
             terms = set(_terms(phrase)) - _FRAME_STEMS - _LOW_INFO_STEMS
             if terms and not _fuzzy_overlap(terms, old_values) and not terms & (_PRONOUNS | _STATE_WORDS):
