@@ -764,7 +764,10 @@ def _both_absent(pair: Pair) -> Decision | None:
 
 def _denies(fact: Fact) -> bool:
     """A negation, or a word that says the thing is over or absent ("quit", "cancelled")."""
-    return evidence.negated(fact) or bool(_first(_OLD_NEGATIVE, fact.text))
+    cached: bool | None = fact.memo.get("denies")
+    if cached is None:
+        cached = fact.memo["denies"] = evidence.negated(fact) or bool(_first(_OLD_NEGATIVE, fact.text))
+    return cached
 
 
 def _negated_terms(fact: Fact) -> set[str]:

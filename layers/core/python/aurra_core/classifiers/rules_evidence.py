@@ -46,7 +46,10 @@ _NEGATION_STEMS = lex.NEGATIONS | {"nev", "non"}
 def change_evidence(old: Fact, new: Fact) -> str | None:
     """The words of the new fact that say the old value changed, or None."""
     # with its lead-in: "Correction: ..." is evidence
-    for match in _CHANGE_EVIDENCE.finditer(new.full):
+    matches: tuple[re.Match[str], ...] | None = new.memo.get("change_evidence")  # in each of its pairs
+    if matches is None:
+        matches = new.memo["change_evidence"] = tuple(_CHANGE_EVIDENCE.finditer(new.full))
+    for match in matches:
         if _about_something_else(old, new.full[match.start() :]) or _not_realized(new.full, match):
             continue
         return match.group(0).strip()
@@ -229,8 +232,11 @@ _SCOPE_ENDS = frozenset({"since", "anymore", "nolonger", "nowadays", "fromnowon"
 
 def negated(fact: Fact) -> bool:
     """A negation as written, or one a word stands for ("teetotal" reads "not drink alcohol")."""
-    spelled = {word for token in fact.tokens for word in lex.SYNONYMS.get(token, token).split()}
-    return bool(spelled & _NEGATION_STEMS)
+    cached: bool | None = fact.memo.get("negated")  # asked ~8 times a pair of each fact
+    if cached is None:
+        spelled = {word for token in fact.tokens for word in lex.SYNONYMS.get(token, token).split()}
+        cached = fact.memo["negated"] = bool(spelled & _NEGATION_STEMS)
+    return cached
 
 
 def past_period(fact: Fact) -> str | None:
@@ -295,13 +301,19 @@ _NOT_NAMES = frozenset(
 
 def proper_names(fact: Fact) -> set[str]:
     """The fact's names as terms, without days, months, zones, currencies and company suffixes."""
-    return {
-        term
-        for name in fact.names
-        for token in tokenize(normalize(name))
-        for term in canon(token)
-        if "_" not in term
-    } - _NOT_NAMES
+    cached: frozenset[str] | None = fact.memo.get("proper_names")  # asked ~2-3 times a pair
+    if cached is None:
+        cached = fact.memo["proper_names"] = frozenset(
+            {
+                term
+                for name in fact.names
+                for token in tokenize(normalize(name))
+                for term in canon(token)
+                if "_" not in term
+            }
+            - _NOT_NAMES
+        )
+    return set(cached)
 
 
 def same_statement(old: Fact, new: Fact) -> str | None:
