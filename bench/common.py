@@ -187,6 +187,9 @@ class Store:
     index_s: float
     tenant_indexes: int = 0  # tenants given their own HNSW index (aurra_core.tenant_indexes)
     tenant_index_s: float = 0.0
+    # Each own index's calibration by the maintenance job (tenant_indexes.calibrate): its
+    # ef_search, recall@3, seconds (in tenant_index_s).
+    calibrated: list = field(default_factory=list)
     callers: list = field(default_factory=list)  # (Caller, raw key) for the tenants written to
 
 
@@ -263,11 +266,14 @@ def build_store(
         index_s = time.perf_counter() - started
     # What the scheduled maintenance function then does: the listed tenants' own indexes.
     started = time.perf_counter()
-    built = (
-        len(own_indexes.maintain(url, maintenance_work_mem="4GB").built)
+    # The job calibrates each index it builds (its ef_search), as the scheduled run does.
+    maintained = (
+        own_indexes.maintain(url, maintenance_work_mem="4GB")
         if tenant_indexes and build_own_indexes
-        else 0
+        else None
     )
+    built = len(maintained.built) if maintained else 0
+    calibrated = maintained.calibrated if maintained else []
     tenant_index_s = time.perf_counter() - started
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE memory_versions")
@@ -284,6 +290,7 @@ def build_store(
         index_s,
         tenant_indexes=built,
         tenant_index_s=tenant_index_s,
+        calibrated=calibrated,
     )
 
 

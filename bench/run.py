@@ -171,8 +171,20 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                 "index_s": store.index_s,
                 "tenant_indexes": store.tenant_indexes,
                 "tenant_index_s": store.tenant_index_s,
+                "calibrated": store.calibrated,
             }
         )
+        if store.calibrated:
+            efs = [c["ef_search"] for c in store.calibrated]
+            log(
+                f"own indexes' calibrated ef_search: {min(efs)}-{max(efs)} "
+                f"({', '.join(f'{ef}: {efs.count(ef)}' for ef in sorted(set(efs)))}); "
+                f"recall@3 at it {min(c['recall@3'] for c in store.calibrated):.3f}-"
+                f"{max(c['recall@3'] for c in store.calibrated):.3f}, "
+                f"{sum(1 for c in store.calibrated if not c['reached'])} under target; "
+                f"calibration {sum(c['seconds'] for c in store.calibrated):.1f} s "
+                f"(exact top 3: {sum(c['exact_seconds'] for c in store.calibrated):.1f} s)"
+            )
         make_keys(store, p["keys"], rng)
         results["stores"][-1].update(checkpoint_first=args.checkpoint_first, passes=args.passes)
         try:

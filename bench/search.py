@@ -14,7 +14,8 @@ from candidate_search import auto_choice, measure, prepare_queries
 
 
 def strategies() -> tuple[tuple[str, str, int | None], ...]:
-    """(label, strategy, ef_search) measured per store; the service's ef_search is the setting."""
+    """(label, strategy, ef_search) measured per store. The service's ef_search is its own
+    index's calibrated one ("auto"); the setting only where there is none (labelled)."""
     from aurra_core.config import get_config
 
     service_ef = get_config().candidate_ef_search
@@ -22,7 +23,7 @@ def strategies() -> tuple[tuple[str, str, int | None], ...]:
     return (
         ("exact (btree on tenant, exact order)", "exact", None),
         *(
-            (f"hnsw, iterative scan, ef_search={ef}{' (service)' if ef == service_ef else ''}", "hnsw", ef)
+            (f"hnsw, iterative scan, ef_search={ef}{' (setting)' if ef == service_ef else ''}", "hnsw", ef)
             for ef in efs
         ),
         ("shared hnsw only (no btree/tenant index), ef=100", "hnsw_forced", 100),

@@ -677,3 +677,226 @@ def test_near_tied_memories_come_out_of_the_own_index_in_their_full_precision_or
             assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
     finally:
         database.close()
+
+
+# ---------------------------------------------------------------- each own index's ef_search
+
+
+def stored_calibration(conn: psycopg.Connection, tenant: uuid.UUID) -> tuple:
+    return conn.execute(
+        """SELECT ef_search, calibrated_rows, calibrated_recall, calibrated_index = to_regclass(%s)::oid
+           FROM tenant_own_indexes WHERE tenant_id = %s""",
+        (index_name(tenant), tenant),
+    ).fetchone()
+
+
+def ef_search_set_by_route(database: Database, tenant: uuid.UUID, **how) -> tuple[str, str]:
+    """The route and the hnsw.ef_search it leaves in the service's transaction."""
+    with database.tenant_transaction(tenant) as conn:
+        taken = route(conn, tenant, **how)
+        return taken, conn.execute("SELECT current_setting('hnsw.ef_search')").fetchone()[0]
+
+
+def analyzed(url: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("ANALYZE memory_versions")
+
+
+def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_that_ef_search(fresh_url):
+    tenant, small = load(fresh_url, [2_500, 30])
+    analyzed(fresh_url)
+    report = maintain(fresh_url, min_memories=40, calibration_samples=60)
+    ((calibrated,),) = [report.calibrated]
+    assert (calibrated["tenant_id"], calibrated["reason"], calibrated["memories"]) == (
+        str(tenant),
+        "not calibrated",
+        2_500,
+    )
+    assert calibrated["through_index"], "the planner did not search the own index"
+    assert calibrated["samples"] == 60
+    # The rung above the lowest that reaches the target; every one tried below that fell short.
+    ef, lowest = calibrated["ef_search"], calibrated["lowest_reaching"]
+    ladder = tenant_indexes.EF_SEARCH_LADDER
+    assert ef == ladder[ladder.index(lowest) + tenant_indexes.CALIBRATION_MARGIN_RUNGS]
+    tried = {int(e): r for e, r in calibrated["recall_by_ef_search"].items()}
+    assert list(tried) == [e for e in ladder if e <= ef]
+    assert tried[lowest] >= tenant_indexes.CALIBRATION_RECALL and calibrated["reached"]
+    assert all(r < tenant_indexes.CALIBRATION_RECALL for e, r in tried.items() if e < lowest)
+    with psycopg.connect(fresh_url) as conn:
+        ef_stored, rows, recall, current = stored_calibration(conn, tenant)
+    assert (ef_stored, rows, current) == (ef, 2_500, True)
+    assert recall == pytest.approx(calibrated["recall@3"], abs=1e-4)
+
+    # Stored values the ladder's lowest can hide: say one no ladder has, and read it back.
+    with psycopg.connect(fresh_url) as conn:
+        conn.execute("UPDATE tenant_own_indexes SET ef_search = 77 WHERE tenant_id = %s", (tenant,))
+    database = Database(fresh_url)
+    try:
+        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "77")
+        # Asked for a value, the caller gets it (the bench's fixed ef_search rows).
+        assert ef_search_set_by_route(database, tenant, ef_search=150) == ("own", "150")
+        # The fallback: no own index, the setting.
+        assert ef_search_set_by_route(database, small, ef_search=150, calibrated=True) == ("shared", "150")
+        # The candidate search of a write, as the service runs it.
+        q = unit_vectors(1, seed=21)[0]
+        for given, expected in ((None, "77"), (120, "120")):
+            with database.tenant_transaction(tenant) as conn:
+                store.find_candidates(
+                    conn,
+                    tenant,
+                    q,
+                    scope=store.UNSCOPED,
+                    excluded_topics=[],
+                    limit=3,
+                    min_similarity=-1,
+                    strategy="hnsw",
+                    ef_search=given,
+                )
+                assert conn.execute("SELECT current_setting('hnsw.ef_search')").fetchone()[0] == expected
+        # The next run leaves a calibrated index alone.
+        assert maintain(fresh_url, min_memories=40).calibrated == []
+    finally:
+        database.close()
+
+
+def test_a_rebuilt_index_is_searched_with_the_setting_until_calibrated_again_and_growth_recalibrates(
+    fresh_url,
+):
+    (tenant,) = load(fresh_url, [2_200])
+    analyzed(fresh_url)
+    maintain(fresh_url, min_memories=40, calibration_samples=30)
+    database = Database(fresh_url)
+    try:
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 77 WHERE tenant_id = %s", (tenant,))
+            # A rebuild (what a change of build parameters or a repair does): a new index.
+            conn.execute(f'DROP INDEX "{index_name(tenant)}"')
+            tenant_indexes.build_index(conn, tenant, DIM, m=8, ef_construction=32)
+        # Measured on another graph: not this one's.
+        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "150")
+        report = maintain(fresh_url, min_memories=40, calibration_samples=30)
+        assert [(c["tenant_id"], c["reason"]) for c in report.calibrated] == [(str(tenant), "index rebuilt")]
+        ef = report.calibrated[0]["ef_search"]
+        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", str(ef))
+
+        # Grown to twice the memories it was calibrated at: calibrated again.
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE tenant_own_indexes SET calibrated_rows = 1_101 WHERE tenant_id = %s", (tenant,)
+            )
+        assert maintain(fresh_url, min_memories=40, calibration_samples=30).calibrated == []
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE tenant_own_indexes SET calibrated_rows = 1_100 WHERE tenant_id = %s", (tenant,)
+            )
+        again = maintain(fresh_url, min_memories=40, calibration_samples=30)
+        assert [c["reason"] for c in again.calibrated] == ["grew from 1100 to 2200 memories"]
+        with psycopg.connect(fresh_url) as conn:
+            assert stored_calibration(conn, tenant)[1] == 2_200
+    finally:
+        database.close()
+
+
+def test_calibration_walks_up_the_ladder_and_keeps_the_highest_when_none_reaches_the_target(fresh_url):
+    (tenant,) = load(fresh_url, [3_000])
+    analyzed(fresh_url)
+    # A sparse graph (m 6, ef_construction 16): a walk with a candidate list of 1 misses.
+    maintain(fresh_url, min_memories=40, m=6, ef_construction=16, calibration_samples=0)
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        walked = tenant_indexes.calibrate(conn, tenant, DIM, rows=3_000, samples=100, ladder=(1, 1000))
+        assert walked["through_index"]
+        assert walked["recall_by_ef_search"]["1"] < tenant_indexes.CALIBRATION_RECALL, walked
+        assert (walked["ef_search"], walked["reached"]) == (1000, True), walked
+        assert stored_calibration(conn, tenant)[0] == 1000
+
+        # A target no ladder reaches: the highest tried, and the report says so.
+        short = tenant_indexes.calibrate(
+            conn, tenant, DIM, rows=3_000, samples=20, ladder=(1, 2), target=1.01
+        )
+        assert (short["ef_search"], short["reached"]) == (2, False)
+        assert list(short["recall_by_ef_search"]) == ["1", "2"]
+        assert stored_calibration(conn, tenant)[0] == 2
+
+
+def test_calibration_stops_at_the_runs_time_limit_and_the_next_run_does_it(fresh_url):
+    (tenant,) = load(fresh_url, [2_100])
+    report = maintain(fresh_url, min_memories=40, time_limit_s=1e-6)
+    assert [b["tenant_id"] for b in report.built] == [str(tenant)]  # builds are never cut short
+    assert (report.calibrated, report.calibration_deferred) == ([], [str(tenant)])
+    with psycopg.connect(fresh_url) as conn:
+        assert stored_calibration(conn, tenant)[0] is None
+    later = maintain(fresh_url, min_memories=40, calibration_samples=20)
+    assert [c["tenant_id"] for c in later.calibrated] == [str(tenant)]
+
+
+def test_a_tenant_reads_its_own_calibration_never_another_tenants(fresh_url):
+    a, b, c = load(fresh_url, [60, 55, 10])
+    maintain(fresh_url, min_memories=40, calibration_samples=10)
+    with psycopg.connect(fresh_url) as conn:
+        for tenant, ef in ((a, 77), (b, 333)):
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = %s WHERE tenant_id = %s", (ef, tenant))
+    database = Database(fresh_url)
+    try:
+        assert ef_search_set_by_route(database, a, ef_search=150, calibrated=True) == ("own", "77")
+        assert ef_search_set_by_route(database, b, ef_search=150, calibrated=True) == ("own", "333")
+        # Asked about another tenant's index, row-level security hides its calibration: the fallback.
+        with database.tenant_transaction(c) as conn:
+            assert route(conn, a, ef_search=150, calibrated=True) == "own"  # the catalog is public
+            assert conn.execute("SELECT current_setting('hnsw.ef_search')").fetchone()[0] == "150"
+            assert conn.execute("SELECT count(*) FROM tenant_own_indexes").fetchone()[0] == 0
+        with database.tenant_transaction(a) as conn:
+            assert conn.execute("SELECT tenant_id, ef_search FROM tenant_own_indexes").fetchall() == [(a, 77)]
+        # Only the owner (the maintenance job) sets it.
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), database.tenant_transaction(a) as conn:
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 40 WHERE tenant_id = %s", (a,))
+    finally:
+        database.close()
+
+
+def test_the_calibration_migration_on_a_database_with_own_indexes(pg_url):
+    from aurra_core.migrate import load_migrations
+
+    name = f"aurra_calibration_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = make_conninfo(pg_url, dbname=name)
+    try:
+        before = [m for m in load_migrations(DIM) if m.version < "0013"]
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE schema_migrations (version text PRIMARY KEY, checksum text NOT NULL)")
+            for migration in before:
+                conn.execute(migration.sql)
+                conn.execute(
+                    "INSERT INTO schema_migrations VALUES (%s, %s)", (migration.version, migration.checksum)
+                )
+        (tenant,) = load(url, [60])
+        build_as_before_0013(url, tenant)
+
+        assert apply_migrations(url, DIM) == ["0013_own_index_ef_search"]
+        database = Database(url)
+        try:
+            # Its index, built before, is not calibrated: searched with the setting.
+            assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "150")
+            report = maintain(url, min_memories=40, calibration_samples=10)
+            assert [(c["tenant_id"], c["reason"]) for c in report.calibrated] == [
+                (str(tenant), "not calibrated")
+            ]
+            ef = report.calibrated[0]["ef_search"]
+            assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == (
+                "own",
+                str(ef),
+            )
+        finally:
+            database.close()
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def build_as_before_0013(url: str, tenant: uuid.UUID) -> None:
+    """What the job did before calibration: list the tenant, move its rows, build its index."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        tenant_indexes.list_tenants(conn, [tenant])
+        conn.execute("UPDATE memory_versions SET in_shared_index = false WHERE tenant_id = %s", (tenant,))
+        tenant_indexes.build_index(conn, tenant, DIM, m=16, ef_construction=64)
+        assert existing_indexes(conn) == {tenant: True}

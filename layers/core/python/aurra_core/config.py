@@ -97,11 +97,13 @@ class ServiceConfig(BaseSettings):
     # no measurable insert time or server CPU at 100k and 300k (BENCHMARKS.md, 2 loaded cores)
     # and recall@3 near fresh rows fell from 0.993 to 0.985 at 32 (100k).
     tenant_index_insert_ef_construction: int = Field(default=128, ge=4, le=1000)
-    # The candidate search's HNSW candidate list (hnsw.ef_search): recall against latency. 150:
-    # the lowest measured with recall@3 >= 0.99 and a margin in tenants of 10,000 and 100,000
-    # (200 queries a store: 0.995-1.000 at 150 and 200; 0.992-0.998 at 100; 0.988-0.992 at 60,
-    # where the walk never reached the rows it missed: BENCHMARKS.md). A tenant of 1M was at
-    # 1.000 from 40; it pays the wider walk (about 2-3 ms more a search there).
+    # The candidate search's HNSW candidate list (hnsw.ef_search) where no calibrated one
+    # applies: the shared index, and an own index until the maintenance job has calibrated it
+    # (each own index gets its own, the lowest with recall@3 >= 0.995 on its tenant's memories:
+    # tenant_indexes.calibrate). 150: the lowest measured with recall@3 >= 0.99 and a margin in
+    # tenants of 10,000 and 100,000 (200 queries a store: 0.995-1.000 at 150 and 200;
+    # 0.992-0.998 at 100; 0.988-0.992 at 60: BENCHMARKS.md), so an uncalibrated index errs
+    # towards recall; a tenant of 1M, at 1.000 from 40, gets its lower value once calibrated.
     candidate_ef_search: int = Field(default=150, ge=10, le=1000)
 
     # The admin function meters each new key through this usage plan (AWS only).

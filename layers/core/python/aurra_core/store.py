@@ -461,7 +461,10 @@ def find_candidates(
     (`kinds.py`: "Emacs" for "editor", "Tesla" for "car"; PostgreSQL's English stems). Not the words it shares, as a search does
     (`fused_ranking`): they lift the distractors that share words but not meaning. A memory in
     several lists rises; a topic or kind match alone never lifts a memory the embedder finds
-    unlike the fact above the floor. `ef_search` defaults to the setting `candidate_ef_search`."""
+    unlike the fact above the floor. `ef_search`: by default the one calibrated on the
+    tenant's own index (`tenant_indexes.calibrate`), else the setting `candidate_ef_search`;
+    given, that value whatever the index."""
+    calibrated = ef_search is None
     if ef_search is None:
         ef_search = get_config().candidate_ef_search
     where_params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics}
@@ -472,7 +475,9 @@ def find_candidates(
     if strategy == "auto":
         strategy = _vector_strategy(conn, tenant_id, scope)
     if text is None:
-        found = _vector_list(conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search)
+        found = _vector_list(
+            conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search, calibrated=calibrated
+        )
         return [(n.row, n.similarity) for n in found if n.similarity >= min_similarity]
     from aurra_core import kinds  # the lexicon: only where facts are written
 
@@ -488,6 +493,7 @@ def find_candidates(
         max(depth, NEAREST_POOL) if (phrases or with_topic) else depth,
         strategy,
         ef_search,
+        calibrated=calibrated,
         kinds=phrases,
         keep=(depth, topic if with_topic else None),
     )
@@ -651,6 +657,7 @@ def _vector_list(
     strategy: str,
     ef_search: int,
     *,
+    calibrated: bool = False,
     kinds: list[str] | None = None,
     keep: tuple[int, str | None] | None = None,
 ) -> list[Nearest]:
@@ -665,10 +672,17 @@ def _vector_list(
     With `keep` (depth, topic), only the rows some list can use come back: the nearest
     `depth`, and beyond them those that name a kind or have `topic` (the candidates' kind and
     topic lists are read from the nearest `NEAREST_POOL`; the others would be decoded only to
-    be dropped). Still in order: the nearest `depth` first."""
+    be dropped). Still in order: the nearest `depth` first.
+
+    With `calibrated`, an own index is searched with its calibrated ef_search, `ef_search`
+    being the fallback (`tenant_indexes.route`)."""
     params = {**where_params, "q": embedding, "limit": limit}
     # The route's statement also sets the HNSW scan's settings (one round trip for the three).
-    route = tenant_indexes.route(conn, tenant_id, ef_search=ef_search) if strategy == "hnsw" else "exact"
+    route = (
+        tenant_indexes.route(conn, tenant_id, ef_search=ef_search, calibrated=calibrated)
+        if strategy == "hnsw"
+        else "exact"
+    )
     if route != "exact":
         # The tenant's own index when it has one (only it serves this ordering); else the
         # shared one, which holds the tenant's rows only while it has no index of its own (its

@@ -45,6 +45,13 @@ upgrade) reaches the indexes already built; the ALTER takes a moment's exclusive
 index, under a short lock_timeout, so it never queues the table's queries behind a long
 transaction (a run that times out leaves it to the next).
 
+Searched with its own ef_search: after each build, and once its tenant has doubled since, the
+job calibrates the index (`calibrate`: the lowest ef_search of a ladder at which the service's
+own statement finds the exact top 3 of 200 of the tenant's memories at recall@3 >= 0.995),
+stored with the index's oid in `tenant_own_indexes` (migration 0013); `route` sets it in its
+one round trip while that index is the tenant's, else the setting `candidate_ef_search`. One
+value for all was too short for tenants of 10k-100k or too long for one of 1M (BENCHMARKS.md).
+
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
 died leaves an invalid index, which the next run drops and rebuilds, and a move that died
 is finished by the next run.
@@ -82,6 +89,22 @@ RERANK_MARGIN = 10
 # How long setting an index's insert ef_construction may wait for its exclusive lock: every
 # query of the table plans with the table's indexes, so they queue behind the waiting ALTER.
 SET_INSERT_EF_LOCK_TIMEOUT = "500ms"
+# Calibration (`calibrate`): each own index's ef_search is the lowest of the ladder at which
+# the index, searched with the service's own statement, finds the true top 3 of this many of
+# its tenant's memories (each the query, itself excluded) at this recall@3 or better. 200
+# samples: a miss moves recall@3 by 1/600, so 0.995 allows three. The ladder spans what the
+# bench measured: 1M tenants at 1.000 from 40, tenants of 10k-100k needing 100-150.
+CALIBRATION_SAMPLES = 200
+CALIBRATION_RECALL = 0.995
+EF_SEARCH_LADDER = (40, 60, 80, 100, 150, 200, 300, 400)
+# Rungs above the lowest that reaches the target: a memory used as the query is a node of the
+# graph, its nearest one link away, so the walk finds them more easily than a new fact's (on
+# the bench's 10 tenants of 10,000: 0.995-1.000 at ef_search 40 from memories, 0.990 at 40 and
+# 0.995 at 100 for new facts, BENCHMARKS.md).
+CALIBRATION_MARGIN_RUNGS = 1
+# A kept index is calibrated again once its tenant holds this many times the memories it was
+# calibrated at (a larger graph can need a longer candidate list; a smaller one never more).
+RECALIBRATE_GROWTH = 2.0
 _LOCK = 0x41555252_49445831  # "AURRIDX1"
 _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
 
@@ -132,28 +155,43 @@ def nearest_sql(route: Route, dim: int, columns: str, where: str, *, margin: int
                WHERE {where} ORDER BY {key} <=> %(q)s LIMIT %(limit)s"""
 
 
-def route(conn: psycopg.Connection, tenant_id: UUID, *, ef_search: int | None = None) -> Route:
+def route(
+    conn: psycopg.Connection, tenant_id: UUID, *, ef_search: int | None = None, calibrated: bool = False
+) -> Route:
     """Which HNSW index holds the tenant's current rows: its own (built and valid; the
     full-precision kind until its replacement is built), the shared one (not listed), or
     neither for sure (listed, its index not yet built or already dropped: a move under way),
     when only an exact scan finds them all. One round trip; with `ef_search`, the same
     statement also sets the HNSW scan for the rest of the transaction (strict order, that
     ef_search), which an exact scan ignores: the search that follows needs no round trip of
-    its own for them."""
-    settings = (
-        ", set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)"
-        if ef_search is not None
-        else ""
-    )
-    params: tuple[Any, ...] = (tenant_id, index_name(tenant_id), full_precision_index_name(tenant_id))
+    its own for them. With `calibrated`, a tenant whose own index has an ef_search calibrated
+    on it (`calibrate`) is searched with that instead; `ef_search` is then the fallback, for
+    the shared index and an own index not calibrated (yet)."""
+    params: dict[str, Any] = {
+        "tenant": tenant_id,
+        "own": index_name(tenant_id),
+        "full_precision": full_precision_index_name(tenant_id),
+        "ef_search": None if ef_search is None else int(ef_search),
+        "calibrated": calibrated,
+    }
+    settings = ""
     if ef_search is not None:
-        params = (*params, str(int(ef_search)))
+        # Row-level security keeps the calibration read to the tenant's own row.
+        settings = """, set_config('hnsw.iterative_scan', 'strict_order', true),
+                      set_config('hnsw.ef_search', (CASE WHEN %(calibrated)s AND found.valid
+                          THEN coalesce(found.calibrated_ef_search, %(ef_search)s)
+                          ELSE %(ef_search)s END)::text, true)"""
     listed, valid, full_precision_valid, *_ = one_row(
         conn.execute(
-            f"""SELECT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = %s),
-                      coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)), false),
-                      coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)), false)
-                      {settings}""",
+            f"""SELECT found.listed, found.valid, found.full_precision_valid {settings}
+                FROM (SELECT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = %(tenant)s) AS listed,
+                        coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%(own)s)), false)
+                            AS valid,
+                        coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%(full_precision)s)),
+                            false) AS full_precision_valid,
+                        (SELECT ef_search FROM tenant_own_indexes
+                         WHERE tenant_id = %(tenant)s AND calibrated_index = to_regclass(%(own)s)::oid)
+                            AS calibrated_ef_search) AS found""",
             params,
         ).fetchone()
     )
@@ -176,6 +214,10 @@ class MaintenanceReport:
     # lock was not had in time (the next run sets them).
     insert_ef_construction_set: list[dict[str, Any]] = field(default_factory=list)
     insert_ef_construction_deferred: list[str] = field(default_factory=list)
+    # Indexes given an ef_search (`calibrate`: tenant_id, ef_search, recall, reached, ...), and
+    # those left for the next run because this one ran out of time.
+    calibrated: list[dict[str, Any]] = field(default_factory=list)
+    calibration_deferred: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -246,6 +288,8 @@ def maintain(
     insert_ef_construction: int | None = None,
     maintenance_work_mem: str | None = None,
     statement_timeout_s: int = 0,
+    time_limit_s: float = 0,
+    calibration_samples: int | None = None,
 ) -> MaintenanceReport:
     """Bring the tenants' own indexes in line with their sizes, as the table's owner. By
     default a tenant needs one once the candidate search takes it to HNSW, built with the
@@ -255,7 +299,10 @@ def maintain(
     `statement_timeout_s` (0: none) stops a build that would outlast the caller (the
     maintenance function's own timeout): the build fails cleanly and reports, and its
     invalid leftover is dropped and rebuilt by a later run, instead of the function being
-    killed mid-statement with nothing logged."""
+    killed mid-statement with nothing logged. `time_limit_s` (0: none) is how long the run
+    may take: calibrations (which come after every build) stop at it and are left to the
+    next run, reported as deferred. `calibration_samples`: the memories each calibration
+    queries with (default `CALIBRATION_SAMPLES`; 0: no calibration this run)."""
     from aurra_core.config import get_config
     from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
 
@@ -270,6 +317,7 @@ def maintain(
         else insert_ef_construction,
     }
     report = MaintenanceReport()
+    deadline = time.monotonic() + time_limit_s if time_limit_s else None
     with psycopg.connect(conninfo, autocommit=True) as conn:
         if not one_row(conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK,)).fetchone())[0]:
             report.ran = False  # another run is at it
@@ -283,13 +331,16 @@ def maintain(
                 conn.execute(
                     sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(maintenance_work_mem))
                 )
-            _maintain(
+            wanted, counts, dim = _maintain(
                 conn,
                 report,
                 min_memories=HNSW_MIN_TENANT_MEMORIES if min_memories is None else min_memories,
                 limit=limit,
                 build=build,
             )
+            samples = CALIBRATION_SAMPLES if calibration_samples is None else calibration_samples
+            if samples:
+                _calibrate_wanted(conn, report, wanted, counts, dim, samples=samples, deadline=deadline)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK,))
     return report
@@ -302,7 +353,9 @@ def _maintain(
     min_memories: int,
     limit: int,
     build: dict[str, int],
-) -> None:
+) -> tuple[list[UUID], dict[UUID, int], int]:
+    """Builds, drops and keeps; the tenants that keep or got an index (largest first), the
+    current memories of each, and the embedding's dimension."""
     counts = current_counts(conn, int(min_memories * KEEP_FRACTION))
     existing = existing_indexes(conn)
     listed = listed_tenants(conn)
@@ -364,6 +417,260 @@ def _maintain(
             _drop(conn, full_precision_index_name(tenant))
             built["replaced"] = "full precision"
         report.built.append(built)
+    return wanted_list, counts, dim
+
+
+class _OutOfTime(Exception):
+    """The run's time limit passed during a calibration (left to the next run)."""
+
+
+def _calibrate_wanted(
+    conn: psycopg.Connection,
+    report: MaintenanceReport,
+    wanted: list[UUID],
+    counts: dict[UUID, int],
+    dim: int,
+    *,
+    samples: int,
+    deadline: float | None,
+) -> None:
+    """Calibrate each wanted tenant's own index that has no ef_search measured on it (just
+    built, rebuilt or replaced) or whose tenant has grown `RECALIBRATE_GROWTH`-fold since,
+    largest tenant first, until `deadline` (the rest are the next run's)."""
+    for tenant in wanted:
+        state = conn.execute(
+            """SELECT i.indexrelid::oid, t.calibrated_index, t.calibrated_rows
+               FROM tenant_own_indexes t JOIN pg_index i ON i.indexrelid = to_regclass(%s)
+               WHERE t.tenant_id = %s AND NOT t.leaving AND i.indisvalid""",
+            (index_name(tenant), tenant),
+        ).fetchone()
+        if state is None:
+            continue  # no valid own index (a build that failed): nothing to calibrate
+        index_oid, calibrated_index, calibrated_rows = state
+        rows = counts[tenant]
+        if calibrated_index is None:
+            reason = "not calibrated"
+        elif calibrated_index != index_oid:
+            reason = "index rebuilt"
+        elif rows >= RECALIBRATE_GROWTH * calibrated_rows:
+            reason = f"grew from {calibrated_rows} to {rows} memories"
+        else:
+            continue
+        if deadline is not None and time.monotonic() >= deadline:
+            report.calibration_deferred.append(str(tenant))
+            continue
+        try:
+            result = calibrate(conn, tenant, dim, rows=rows, samples=samples, deadline=deadline)
+        except _OutOfTime:
+            report.calibration_deferred.append(str(tenant))
+            continue
+        report.calibrated.append({"tenant_id": str(tenant), "reason": reason, **result})
+
+
+def calibrate(
+    conn: psycopg.Connection,
+    tenant: UUID,
+    dim: int,
+    *,
+    rows: int,
+    samples: int = CALIBRATION_SAMPLES,
+    ladder: tuple[int, ...] = EF_SEARCH_LADDER,
+    target: float = CALIBRATION_RECALL,
+    deadline: float | None = None,
+) -> dict[str, Any]:
+    """Measure and store the ef_search of the tenant's own index (`conn`: the owner's, in
+    autocommit): `CALIBRATION_MARGIN_RUNGS` above the lowest of `ladder` at which recall@3 >=
+    `target` (`lowest_reaching`), the ladder's top at most; when none reaches it, the top
+    (`reached` false: the index is searched as well as this job can make it, and the report
+    says so). `rows`: the tenant's current memories now.
+
+    The queries: `samples` of the tenant's current memories, the same ones on every run over
+    the same rows (the first by a hash of their version id), each one's embedding the query
+    with its own row excluded. The truth: the exact top 3 by full-precision cosine, all the
+    queries' in one pass over the tenant's rows (`_exact_thirds`); a result as similar as the
+    true third is a hit (ties: the same fact stored twice). The search:
+    the candidate search's own statement (`nearest_sql`, the re-rank margin, strict-order
+    iterative scan), planned with the tenant id as the service's is. Reads only: no row lock
+    is held but the moment of the final UPDATE of the tenant's calibration row."""
+    from pgvector.psycopg import register_vector
+
+    if samples < 1:
+        raise ValueError("a calibration needs at least one sample")
+    register_vector(conn)
+    started = time.perf_counter()
+    index_oid = one_row(conn.execute("SELECT to_regclass(%s)::oid", (index_name(tenant),)).fetchone())[0]
+    queries = conn.execute(
+        f"""SELECT version_id, embedding FROM memory_versions WHERE tenant_id = %s AND {_CURRENT}
+            ORDER BY md5(version_id::text), version_id LIMIT %s""",
+        (tenant, samples),
+    ).fetchall()
+    thirds = _exact_thirds(conn, tenant, queries, deadline)
+    truths = [
+        (version_id, q, third, n) for (version_id, q), (third, n) in zip(queries, thirds, strict=True) if n
+    ]
+    exact_s = time.perf_counter() - started
+    statement = nearest_sql(
+        "own",
+        dim,
+        "memory_id",
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} AND version_id <> %(query_version)s",
+    )
+    # What is measured is the index only if the planner takes it (it may not, for a tenant
+    # just over the threshold or a table not analyzed: then the search is exact).
+    through_index = not truths or index_name(tenant) in "\n".join(
+        str(line)
+        for (line,) in conn.execute(
+            "EXPLAIN " + statement,
+            {"q": truths[0][1], "tenant_id": tenant, "query_version": truths[0][0], "limit": 3},
+            prepare=False,
+        ).fetchall()
+    )
+    recall_by_ef: dict[int, float] = {}
+    lowest: int | None = None  # the lowest rung that reaches the target
+    for rung, ef in enumerate(ladder):
+        hits = 0.0
+        with conn.transaction():
+            conn.execute(
+                "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)",
+                (str(int(ef)),),
+            )
+            for version_id, q, third, n in truths:
+                _check(deadline)
+                found = conn.execute(
+                    statement,
+                    {"q": q, "tenant_id": tenant, "query_version": version_id, "limit": 3},
+                    prepare=False,  # a plan with the tenant id as a constant, as the service's
+                ).fetchall()
+                # 1e-6: the exact pass computes in float32 as pgvector does, not bit for bit.
+                hits += min(sum(1 for _, distance in found if distance <= third + 1e-6), n) / n
+        recall_by_ef[ef] = hits / len(truths) if truths else 1.0
+        if lowest is None and recall_by_ef[ef] >= target:
+            lowest = ef
+        if lowest is not None and rung >= ladder.index(lowest) + CALIBRATION_MARGIN_RUNGS:
+            break
+    # The margin's rung when the ladder has it, else its top; the top when none reached the target.
+    chosen = ef
+    recall = recall_by_ef[chosen]
+    conn.execute(
+        """UPDATE tenant_own_indexes SET ef_search = %s, calibrated_index = %s, calibrated_rows = %s,
+               calibrated_recall = %s, calibrated_at = clock_timestamp()
+           WHERE tenant_id = %s""",
+        (chosen, index_oid, rows, recall, tenant),
+    )
+    return {
+        "ef_search": chosen,
+        "recall@3": round(recall, 4),
+        "reached": lowest is not None,
+        "lowest_reaching": lowest,
+        "memories": rows,
+        "samples": len(truths),
+        "through_index": through_index,
+        "recall_by_ef_search": {str(ef): round(r, 4) for ef, r in recall_by_ef.items()},
+        "exact_seconds": round(exact_s, 3),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+# Rows per block of the exact pass (a block's vectors and its distances to every query: about
+# 20 MB at 384 dimensions and 200 queries, within the maintenance function's 512 MB).
+EXACT_BLOCK_ROWS = 10_000
+_COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
+
+
+def _exact_thirds(
+    conn: psycopg.Connection, tenant: UUID, queries: list[tuple[int, Any]], deadline: float | None
+) -> list[tuple[float, int]]:
+    """For each (version id, vector) query: the cosine distance of its exact third nearest
+    among the tenant's current rows, itself excluded, and how many there are (at most 3).
+
+    One pass over the tenant's rows for all the queries, computed here, not a scan of the
+    table per query: at 1M memories each exact scan takes seconds of database time (200 of
+    them would outlast the maintenance function and load the writer that serves writes),
+    while one binary COPY of the rows and a matrix product per block take a few seconds. The
+    rows are fixed-size in COPY's binary format (a bigint and a vector of the column's
+    dimension), so each block is read as one numpy array."""
+    import numpy as np
+
+    if not queries:
+        return []
+    ids = np.array([version_id for version_id, _ in queries], dtype=np.int64)
+    q = np.stack([np.asarray(vector.to_numpy(), dtype=np.float32) for _, vector in queries])
+    q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), np.float32(1e-30))
+    dim = q.shape[1]
+    record = np.dtype(
+        [
+            ("fields", ">i2"),
+            ("id_len", ">i4"),
+            ("id", ">i8"),
+            ("vector_len", ">i4"),
+            ("dim", ">i2"),
+            ("unused", ">i2"),
+            ("vector", ">f4", (dim,)),
+        ]
+    )
+    nearest = np.full((len(queries), 3), np.inf, dtype=np.float32)
+
+    def take(block: np.ndarray) -> None:
+        nonlocal nearest
+        if not len(block):
+            return
+        if (block["dim"] != dim).any() or (block["fields"] != 2).any():
+            raise RuntimeError("unexpected row in the exact pass")
+        vectors = block["vector"].astype(np.float32)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), np.float32(1e-30))
+        distances = np.float32(1) - q @ vectors.T  # queries x rows
+        distances[ids[:, None] == block["id"].astype(np.int64)[None, :]] = np.inf  # itself
+        nearest = np.partition(np.concatenate([nearest, distances], axis=1), 2, axis=1)[:, :3]
+
+    buffer = bytearray()
+    header = 0
+    with (
+        conn.cursor() as cur,
+        cur.copy(
+            sql.SQL(
+                "COPY (SELECT version_id, embedding FROM memory_versions WHERE tenant_id = {} AND {}) "
+                "TO STDOUT (FORMAT BINARY)"
+            ).format(sql.Literal(tenant), sql.SQL(_CURRENT))
+        ) as copy,
+    ):
+        for data in copy:
+            buffer += data
+            if not header and len(buffer) >= 19:
+                if bytes(buffer[:11]) != _COPY_SIGNATURE:
+                    raise RuntimeError("not COPY's binary format")
+                header = 19 + int.from_bytes(buffer[15:19], "big")
+            if header and len(buffer) - header >= EXACT_BLOCK_ROWS * record.itemsize:
+                _check(deadline)
+                whole = (len(buffer) - header) // record.itemsize * record.itemsize
+                take(np.frombuffer(bytes(buffer[header : header + whole]), dtype=record))
+                del buffer[header : header + whole]
+    if bytes(buffer[-2:]) != b"\xff\xff" or (len(buffer) - 2 - header) % record.itemsize:
+        raise RuntimeError("the exact pass ended mid-row")
+    take(np.frombuffer(bytes(buffer[header:-2]), dtype=record))
+    found = np.isfinite(nearest)
+    third = np.where(found, nearest, -np.inf).max(axis=1)
+    return [(float(t), int(n)) for t, n in zip(third, found.sum(axis=1), strict=True)]
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() >= deadline:
+        raise _OutOfTime
+
+
+def calibrations(conn: psycopg.Connection) -> dict[UUID, dict[str, Any]]:
+    """Each listed tenant's calibration (ef_search, rows, recall@3, when), and whether it was
+    measured on the tenant's current own index (`current`: only then does `route` use it)."""
+    rows = conn.execute(
+        """SELECT tenant_id, ef_search, calibrated_rows, calibrated_recall, calibrated_at,
+                  calibrated_index IS NOT NULL
+                  AND calibrated_index = to_regclass(%s || replace(tenant_id::text, '-', ''))::oid
+           FROM tenant_own_indexes""",
+        (INDEX_PREFIX,),
+    ).fetchall()
+    return {
+        tenant: {"ef_search": ef, "memories": n, "recall@3": recall, "at": at, "current": bool(current)}
+        for tenant, ef, n, recall, at, current in rows
+    }
 
 
 def _move_in(
