@@ -71,6 +71,31 @@ def test_the_classifier_and_the_normalizer_compile_their_expressions_through_the
     assert max(len(x) for x in EXPRESSIONS) > 4000
     assert text.TIMEZONE_NAMED_RE.pattern in EXPRESSIONS
     assert all(pattern.pattern in EXPRESSIONS for pattern, _ in text._PHRASES)
+    steps = text._CONTRACTIONS + text._VALUES + text._UNITS + text._TIMES + text._DATES
+    assert all(pattern.pattern in EXPRESSIONS for pattern, _ in steps)
+
+
+def test_the_normalizer_compiles_no_expression_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of normalize's expressions is compiled at import, through the store: one compiled
+    by `re` at first use (`re.sub` with a pattern string) is translated on the first request of
+    every cold start instead."""
+    from aurra_core import text
+
+    compiled_by_re: list[object] = []
+    compile_by_re = re._compile  # type: ignore[attr-defined]
+
+    def recording(pattern: object, flags: int = 0) -> re.Pattern[str]:
+        compiled_by_re.append(pattern)
+        compiled: re.Pattern[str] = compile_by_re(pattern, flags)
+        return compiled
+
+    text.normalize.cache_clear()
+    text.canon.cache_clear()
+    monkeypatch.setattr(re, "_compile", recording)
+    terms = [text.content_terms(sample) for sample in TEXTS[::2]]
+    monkeypatch.undo()
+    assert sum(map(len, terms)) > 1000
+    assert compiled_by_re == []
 
 
 def test_stored_programs_match_as_re_compiles_them(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -227,8 +227,11 @@ _COMPOUND_NUMBER_RE = regex_programs.compile(
 )
 
 
+_NUMBER_WORD_SEPARATOR = regex_programs.compile(r"[ -]")
+
+
 def _below_100(words: str) -> int:
-    return sum(_NUMBER_WORDS[word] for word in re.split(r"[ -]", words))
+    return sum(_NUMBER_WORDS[word] for word in _NUMBER_WORD_SEPARATOR.split(words))
 
 
 def _compound_number(match: re.Match[str]) -> str:
@@ -259,74 +262,96 @@ def fold(text: str) -> str:
     return unify_punctuation(text).lower()
 
 
+_WHITESPACE = regex_programs.compile(r"\s+")
+
+
 @lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Lower-case text with typed value tokens and canonical phrases. Remembered per text: the
     rules classifier normalizes the new fact once per candidate, and each name of each fact
     again (a third of its time before; the same text always gives the same result)."""
-    normalized = re.sub(r"\s+", " ", fold(text)).strip()
+    normalized = _WHITESPACE.sub(" ", fold(text)).strip()
     for step in (_expand_contractions, _mark_values, _canonical_phrases, _mark_times, _mark_dates):
         normalized = step(normalized)
-    return re.sub(r"\s+", " ", normalized).strip()
+    return _WHITESPACE.sub(" ", normalized).strip()
+
+
+# Each step's substitutions, in the order they apply; compiled here, at import, so their programs
+# are stored with the others (regex_programs) instead of translated by `re` on the first request.
+Substitution = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
+
+
+def _substitutions(*steps: tuple[str, str | Callable[[re.Match[str]], str]]) -> list[Substitution]:
+    return [(regex_programs.compile(pattern), replacement) for pattern, replacement in steps]
+
+
+def _substitute(substitutions: list[Substitution], text: str) -> str:
+    for pattern, replacement in substitutions:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+_CONTRACTIONS = _substitutions(
+    (r"\bcan't\b|\bcannot\b", "can not"),
+    (r"\bwon't\b", "will not"),
+    (r"n't\b", " not"),
+    (r"\bi'm\b", "i am"),
+    (r"'re\b", " are"),
+    (r"'ve\b", " have"),
+    (r"'ll\b", " will"),
+    (r"'d\b", " would"),
+    (r"\b(he|she|it|that|there|what|who|where|here)'s\b", r"\1 is"),
+    (r"(\w)'s\b", r"\1 's"),
+    (r"(\w)s' ", r"\1s 's "),
+)
 
 
 def _expand_contractions(text: str) -> str:
     """can't -> can not, she's -> she is, alice's -> alice 's."""
-    text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
-    text = re.sub(r"\bwon't\b", "will not", text)
-    text = re.sub(r"n't\b", " not", text)
-    text = re.sub(r"\bi'm\b", "i am", text)
-    text = re.sub(r"'re\b", " are", text)
-    text = re.sub(r"'ve\b", " have", text)
-    text = re.sub(r"'ll\b", " will", text)
-    text = re.sub(r"'d\b", " would", text)
-    text = re.sub(r"\b(he|she|it|that|there|what|who|where|here)'s\b", r"\1 is", text)
-    text = re.sub(r"(\w)'s\b", r"\1 's", text)
-    text = re.sub(r"(\w)s' ", r"\1s 's ", text)
-    return text
+    return _substitute(_CONTRACTIONS, text)
+
+
+_NOT_EMAIL_CHARACTER = regex_programs.compile(r"[^a-z0-9]")
+_NOT_DIGIT = regex_programs.compile(r"\D")
+_VALUES = _substitutions(
+    # typed values; ISO dates first ("2025-09-30" is September 30, 2025)
+    (
+        r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b",
+        lambda match: f" date_{int(match.group(2))}_{int(match.group(3))} , {match.group(1)} ",
+    ),
+    # "2029-04" is April 2029
+    (
+        r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])\b(?!-)",
+        lambda match: f" month_{int(match.group(2))} {match.group(1)} ",
+    ),
+    (
+        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+        lambda match: " email_" + _NOT_EMAIL_CHARACTER.sub("", match.group(0)) + " ",
+    ),
+    (
+        r"(?<![\w/])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])?\d{3}[.-]\d{4}\b",
+        lambda match: " phone_" + _NOT_DIGIT.sub("", match.group(0))[-7:] + " ",
+    ),
+    (r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|bn|b|thousand|million|billion)?\b", _money),
+    (r"\b(\d+(?:\.\d+)?)\s?%", r" percent_\1 "),
+    (
+        r"\b(\d{1,2})/(\d{2}|\d{4})\b(?!/)",
+        lambda match: f" expiry_{int(match.group(1))}_{match.group(2)[-2:]} ",
+    ),
+    (r"\b(19\d\d|20\d\d)\b", r" year_\1 "),
+    (r"\b(\d{1,3}(?:,\d{3})+)\b", lambda match: match.group(1).replace(",", "")),
+    (
+        r"\b(he|she|they|xe|ze)\s*/\s*(him|her|them|xem|zir|hir|hers|theirs)(?:\s*/\s*\w+)?\b",
+        lambda match: f" pronouns_{match.group(1)} ",
+    ),
+    (r"\bq([1-4])\b", r" quarter_\1 "),
+    (r"\s+", " "),
+)
 
 
 def _mark_values(text: str) -> str:
     """E-mail addresses, phone numbers, money, percentages, expiry dates, years, pronouns, quarters."""
-    # typed values; ISO dates first ("2025-09-30" is September 30, 2025)
-    text = re.sub(
-        r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b",
-        lambda match: f" date_{int(match.group(2))}_{int(match.group(3))} , {match.group(1)} ",
-        text,
-    )
-    # "2029-04" is April 2029
-    text = re.sub(
-        r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])\b(?!-)",
-        lambda match: f" month_{int(match.group(2))} {match.group(1)} ",
-        text,
-    )
-    text = re.sub(
-        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
-        lambda match: " email_" + re.sub(r"[^a-z0-9]", "", match.group(0)) + " ",
-        text,
-    )
-    text = re.sub(
-        r"(?<![\w/])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])?\d{3}[.-]\d{4}\b",
-        lambda match: " phone_" + re.sub(r"\D", "", match.group(0))[-7:] + " ",
-        text,
-    )
-    text = re.sub(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|bn|b|thousand|million|billion)?\b", _money, text)
-    text = re.sub(r"\b(\d+(?:\.\d+)?)\s?%", r" percent_\1 ", text)
-    text = re.sub(
-        r"\b(\d{1,2})/(\d{2}|\d{4})\b(?!/)",
-        lambda match: f" expiry_{int(match.group(1))}_{match.group(2)[-2:]} ",
-        text,
-    )
-    text = re.sub(r"\b(19\d\d|20\d\d)\b", r" year_\1 ", text)
-    text = re.sub(r"\b(\d{1,3}(?:,\d{3})+)\b", lambda match: match.group(1).replace(",", ""), text)
-    text = re.sub(
-        r"\b(he|she|they|xe|ze)\s*/\s*(him|her|them|xem|zir|hir|hers|theirs)(?:\s*/\s*\w+)?\b",
-        lambda match: f" pronouns_{match.group(1)} ",
-        text,
-    )
-    text = re.sub(r"\bq([1-4])\b", r" quarter_\1 ", text)
-    text = re.sub(r"\s+", " ", text)
-    return text
+    return _substitute(_VALUES, text)
 
 
 def _measure(kind: str, amount: float) -> str:
@@ -369,16 +394,25 @@ _MEASURES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
 
 # "pounds" is a weight only where the fact speaks of weight; otherwise it may be money
 _POUNDS_OF_WEIGHT_RE = regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?pounds?\b")
+_WEIGHT_WORD = regex_programs.compile(r"\bweigh")
 
 
 def _measures(text: str) -> str:
     for pattern, token in _MEASURES:
         text = pattern.sub(token, text)
-    if re.search(r"\bweigh", text):
+    if _WEIGHT_WORD.search(text):
         text = _POUNDS_OF_WEIGHT_RE.sub(
             lambda match: _measure("mass", float(match.group(1)) * 0.45359237), text
         )
     return text
+
+
+_GOES_LIVE = regex_programs.compile(r"\b(?:went|is|are|now|goes|going) live\b")
+_UNITS = _substitutions(
+    (r"\b(\d+)-([a-z_])", r"\1 \2"),  # "12-month", but "9-5" stays a range
+    (r"(?<=[a-z])-(?=[a-z])", " "),
+    (r"\b(\d+)(gb|tb|mb|mg|ml|kg|km|mi|in|inch|cm|mm|hz|ghz|k)\b", r"\1 \2"),
+)
 
 
 def _canonical_phrases(text: str) -> str:
@@ -388,13 +422,10 @@ def _canonical_phrases(text: str) -> str:
     # phrases to canonical forms
     for pattern, repl in _PHRASES:
         text = pattern.sub(repl, text)
-    text = re.sub(r"\b(?:went|is|are|now|goes|going) live\b", "ga", text)
+    text = _GOES_LIVE.sub("ga", text)
     # number words (after phrases, so "two-factor" is gone)
     text = _measures(_money_words(_number_words(text)))
-    text = re.sub(r"\b(\d+)-([a-z_])", r"\1 \2", text)  # "12-month", but "9-5" stays a range
-    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
-    text = re.sub(r"\b(\d+)(gb|tb|mb|mg|ml|kg|km|mi|in|inch|cm|mm|hz|ghz|k)\b", r"\1 \2", text)
-    return text
+    return _substitute(_UNITS, text)
 
 
 def _hour_range(match: re.Match[str]) -> str:
@@ -407,64 +438,62 @@ def _hour_range(match: re.Match[str]) -> str:
     )
 
 
-def _mark_times(text: str) -> str:
-    """Hour ranges, clock times (with their UTC twin when a zone is named)."""
+_TIMES = _substitutions(
     # hour ranges, then times ("9am pacific" keeps its UTC twin for comparisons across zones)
-    text = re.sub(
+    (
         r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm)?\s?(?:to|-|until|till)\s?(\d{1,2})(?::(\d\d))?\s?(am|pm)?\b(?!\s*(?:seats|people|users|kids|years|days|weeks|months|minutes|mins|hours|hrs|miles|km|kg|lbs|employees|licenses|percent|%))",
         _hour_range,
-        text,
-    )
-    text = re.sub(r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm|a\.m\.|p\.m\.)", _time_token, text)
-    text = re.sub(r"\b(\d{1,2}):(\d\d)\b()", _time_token, text)
-    text = re.sub(r"\bnoon\b", " time_720 ", text)
-    text = _TZ_TIME_RE.sub(_tz_time, text)
-    return text
+    ),
+    (r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm|a\.m\.|p\.m\.)", _time_token),
+    (r"\b(\d{1,2}):(\d\d)\b()", _time_token),
+    (r"\bnoon\b", " time_720 "),
+)
 
 
-def _mark_dates(text: str) -> str:
-    """Dates, days of the month, ordinals, months and weekdays."""
-    # dates
-    text = re.sub(
+def _mark_times(text: str) -> str:
+    """Hour ranges, clock times (with their UTC twin when a zone is named)."""
+    return _TZ_TIME_RE.sub(_tz_time, _substitute(_TIMES, text))
+
+
+_DATES = _substitutions(
+    (
         rf"\bthe end of {_MONTH_RE}\b",
         lambda match: (
             f" date_{_MONTHS[match.group(1)[:3] if match.group(1)[:3] in _MONTHS else match.group(1)]}_{_MONTH_DAYS[_MONTHS[match.group(1)[:3]]]} "
         ),
-        text,
-    )
-    text = re.sub(
+    ),
+    (
         rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)",
         lambda match: f" date_{_MONTHS[match.group(1)[:3]]}_{int(match.group(2))} ",
-        text,
-    )
-    text = re.sub(
+    ),
+    (
         rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\b",
         lambda match: f" date_{_MONTHS[match.group(2)[:3]]}_{int(match.group(1))} ",
-        text,
-    )
-    text = re.sub(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", r" dayofmonth_\1 ", text)
-    text = re.sub(r"\b(\d{1,3})(?:st|nd|rd|th)\b", r" ordinal_\1 ", text)
-    text = re.sub(
+    ),
+    (r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", r" dayofmonth_\1 "),
+    (r"\b(\d{1,3})(?:st|nd|rd|th)\b", r" ordinal_\1 "),
+    (
         r"\b(?<!\bi )(?<!\bthey )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bit )(?<!\byou )may\b(?! (?:be|have|not|move|switch|go|get|want|need|try|use|take|stay|change|cancel|expand|raise|apply|drop|leave|join|start|stop|upgrade|downgrade|\w+ing))",
         " month_5 ",
-        text,
-    )
-    text = re.sub(
+    ),
+    (
         rf"\b(?:in|since|until|by|of|early|late|mid|from|last|next|this|every|each) {_MONTH_RE}\b",
         lambda match: match.group(0).split()[0] + f" month_{_MONTHS[match.group(1)[:3]]} ",
-        text,
-    )
-    text = re.sub(
+    ),
+    (
         r"\b(january|february|march|april|june|july|august|september|october|november|december)\b",
         lambda match: f" month_{_MONTHS[match.group(1)[:3]]} ",
-        text,
-    )
-    text = re.sub(
+    ),
+    (
         r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b",
         lambda match: f" weekday_{_WEEKDAYS[match.group(1)]} ",
-        text,
-    )
-    return text
+    ),
+)
+
+
+def _mark_dates(text: str) -> str:
+    """Dates, days of the month, ordinals, months and weekdays."""
+    return _substitute(_DATES, text)
 
 
 _TOKEN = regex_programs.compile(r"'s|[a-z0-9_][a-z0-9_.+#/]*[a-z0-9_+#]|[a-z0-9_]|[,;:()\"!?]")
