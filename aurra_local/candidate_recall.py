@@ -116,7 +116,12 @@ def measure(
         embedder_config = config.model_copy(update={"embedder": name})
         embedder = create_embedder(embedder_config)
         results[name] = _measure_embedder(
-            cases, background, database_url, embedder, embedder_config.candidate_floor
+            cases,
+            background,
+            database_url,
+            embedder,
+            embedder_config.candidate_floor,
+            embedder_config.candidate_query_on,
         )
     return {"cases": len(cases), "memories_in_tenant": _pool_size(cases, background), "embedders": results}
 
@@ -128,12 +133,18 @@ def _pool_size(cases: list[RecallCase], background: int) -> int:
 
 
 def _measure_embedder(
-    cases: list[RecallCase], background: int, database_url: str, embedder: Any, floor: float
+    cases: list[RecallCase],
+    background: int,
+    database_url: str,
+    embedder: Any,
+    floor: float,
+    rewrite: bool,
 ) -> dict[str, Any]:
     from aurra_core import keys, store
     from aurra_core.config import CANDIDATE_LIMIT, DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.db import Database
     from aurra_core.ids import new_id
+    from aurra_core.write_pipeline import candidate_query_embedding
 
     db = Database(database_url)
     target_ids: dict[str, uuid.UUID] = {}
@@ -181,6 +192,8 @@ def _measure_embedder(
     with db.transaction() as conn:
         for case in cases:
             query_vector = embedder.embed(case.query["content"])
+            # what a Level 2 write searches with beside the fact (hybrid only)
+            rewritten = candidate_query_embedding(embedder, case.query["content"]) if rewrite else None
             for mode in RETRIEVALS:
                 begun = time.perf_counter()
                 hits = store.find_candidates(
@@ -193,11 +206,16 @@ def _measure_embedder(
                     min_similarity=floor,
                     text=case.query["content"] if mode == "hybrid" else None,
                     topic=case.query.get("topic") if mode == "hybrid" else None,
+                    query_embedding=rewritten if mode == "hybrid" else None,
                 )
                 search_ms[mode].append((time.perf_counter() - begun) * 1000)
                 found[mode][case.category].append(target_ids[case.id] in {row.memory_id for row, _ in hits})
     db.close()
-    report: dict[str, Any] = {"min_similarity": floor, "store_ms_per_fact": round(embed_ms, 2)}
+    report: dict[str, Any] = {
+        "min_similarity": floor,
+        "candidate_query": rewrite,
+        "store_ms_per_fact": round(embed_ms, 2),
+    }
     for mode in RETRIEVALS:
         every = [hit for hits in found[mode].values() for hit in hits]
         pairs = [hit for c, hits in found[mode].items() if c.startswith("pairs:") for hit in hits]
@@ -224,7 +242,8 @@ def format_report(result: dict[str, Any]) -> str:
     ]
     for name, report in result["embedders"].items():
         lines.append(
-            f"\nembedder {name} (floor {report['min_similarity']}, {report['store_ms_per_fact']} ms to embed and store each memory)"
+            f"\nembedder {name} (floor {report['min_similarity']}, candidate query "
+            f"{'on' if report['candidate_query'] else 'off'}, {report['store_ms_per_fact']} ms to embed and store each memory)"
         )
         lines.append(f"  {'category':<32} {'vector':>8} {'hybrid':>8}")
         categories = sorted({c for mode in RETRIEVALS for c in report[mode]["by_category"]})

@@ -451,9 +451,15 @@ def find_candidates(
     topic: str | None = None,
     strategy: str = "auto",
     ef_search: int | None = None,
+    query_embedding: Vector | None = None,
 ) -> list[tuple[MemoryRow, float]]:
     """The current memories of the tenant's `scope` most like a new fact, never one of an
     excluded topic, each with its cosine similarity; none below `min_similarity`.
+
+    With `query_embedding` (the embedding of `kinds.candidate_query(text)`, the fact without its
+    words of change and with the names of its kinds), "like the fact" is the mean of a memory's
+    cosines to both: every list is ordered by it and the floor applies to it (the search runs
+    once, with the sum of the two unit vectors, whose cosine orders memories alike).
 
     With the fact's `text` (and `topic`), hybrid: three lists, each the nearest by vector, fused
     by reciprocal rank: of all memories; of those among the nearest `NEAREST_POOL` of the
@@ -474,11 +480,14 @@ def find_candidates(
     )
     if strategy == "auto":
         strategy = _vector_strategy(conn, tenant_id, scope)
+    scale = 1.0
+    if query_embedding is not None:
+        embedding, scale = _mean_direction(embedding, query_embedding)
     if text is None:
         found = _vector_list(
             conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search, calibrated=calibrated
         )
-        return [(n.row, n.similarity) for n in found if n.similarity >= min_similarity]
+        return [(n.row, n.similarity * scale) for n in found if n.similarity * scale >= min_similarity]
     from aurra_core import kinds  # the lexicon: only where facts are written
 
     depth = max(limit, FUSION_DEPTH)
@@ -497,6 +506,8 @@ def find_candidates(
         kinds=phrases,
         keep=(depth, topic if with_topic else None),
     )
+    if scale != 1.0:
+        by_vector = [Nearest(n.row, n.similarity * scale, n.names_kind) for n in by_vector]
     ranked = [([(n.row, n.similarity) for n in by_vector[:depth]], 1.0)]
     if with_topic:
         same_topic = [(n.row, n.similarity) for n in by_vector if n.row.topic == topic][:depth]
@@ -506,6 +517,21 @@ def find_candidates(
         ranked.append((same_kind, CANDIDATE_WEIGHTS["kind"]))
     fused = fuse_by_rank(ranked, limit, min_similarity, k=CANDIDATE_FUSION_K)
     return [(hit.row, hit.similarity) for hit in fused]
+
+
+def _mean_direction(first: Vector, second: Vector) -> tuple[Vector, float]:
+    """The sum of two embeddings' unit vectors, and what turns a cosine to it into the mean of the
+    cosines to each (half the sum's length)."""
+    import numpy as np  # pgvector's own dependency, already loaded with it
+    from pgvector import Vector
+
+    def unit(v: Vector) -> Any:
+        a = np.asarray(v.to_numpy() if hasattr(v, "to_numpy") else v, dtype=np.float64)
+        norm = float(np.linalg.norm(a))
+        return a / norm if norm else a
+
+    total = unit(first) + unit(second)
+    return Vector(total.astype(np.float32)), float(np.linalg.norm(total)) / 2
 
 
 DEFAULT_TOPIC = "general"
