@@ -267,11 +267,7 @@ def build_store(
     # What the scheduled maintenance function then does: the listed tenants' own indexes.
     started = time.perf_counter()
     # The job calibrates each index it builds (its ef_search), as the scheduled run does.
-    maintained = (
-        own_indexes.maintain(url, maintenance_work_mem="4GB")
-        if tenant_indexes and build_own_indexes
-        else None
-    )
+    maintained = own_indexes.maintain(url) if tenant_indexes and build_own_indexes else None
     built = len(maintained.built) if maintained else 0
     calibrated = maintained.calibrated if maintained else []
     tenant_index_s = time.perf_counter() - started

@@ -175,10 +175,13 @@ def test_the_maintenance_function_builds_them(fresh_url, configure):
     lambda_handler = load_handler("maintenance").lambda_handler
 
     a, b, _ = load(fresh_url, [2_100, 2_050, 300])
-    configure(AURRA_DATABASE_URL=fresh_url, AURRA_TENANT_INDEX_LIMIT="1")
+    configure(
+        AURRA_DATABASE_URL=fresh_url, AURRA_TENANT_INDEX_LIMIT="1", AURRA_TENANT_INDEX_BUILD_MEMORY_MB="2"
+    )
     schedule_tick = {"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
     report = lambda_handler(schedule_tick, LambdaContext(function_name="maintenance", aws_request_id="test"))
     assert [r["tenant_id"] for r in report["built"]] == [str(a)]
+    assert report["built"][0]["build_memory_mb"] == 2.0  # the configured cap, under the graph's ~11 MB
     assert report["over_limit"] == [str(b)]
     with psycopg.connect(fresh_url) as conn:
         assert existing_indexes(conn) == {a: True}
@@ -535,6 +538,31 @@ def test_moving_out_drops_a_full_precision_own_index_too(fresh_url):
         assert existing_indexes(conn, tenant_indexes.FULL_PRECISION_PREFIX) == {}
         assert route(conn, tenant) == "shared"
         assert in_shared(conn, tenant) == {True: 60}
+
+
+def test_each_build_gets_the_memory_its_graph_needs_and_a_graph_past_the_cap_is_reported(fresh_url):
+    """pgvector builds the graph in maintenance_work_mem and, past it, goes on inserting on
+    disk (slower) with a NOTICE: the sized memory keeps the graph in it; a cap under the
+    graph's size is obeyed and the NOTICE reaches the run's report."""
+    from aurra_core.config import get_config
+
+    first, second = load(fresh_url, [6_000, 5_000], seed=11)
+    sized = maintain(fresh_url, limit=1)
+    (built,) = sized.built
+    assert built["tenant_id"] == str(first)
+    config = get_config()
+    expected_kb = tenant_indexes.build_memory_kb(
+        6_000, DIM, config.tenant_index_m, config.tenant_index_build_memory_mb
+    )
+    assert built["build_memory_mb"] == round(expected_kb / 1024, 1)
+    assert built["notices"] == []
+
+    capped = maintain(fresh_url, limit=2, build_memory_cap_mb=2)
+    (built,) = capped.built
+    assert (built["tenant_id"], built["build_memory_mb"]) == (str(second), 2.0)
+    assert any("no longer fits into maintenance_work_mem" in notice for notice in built["notices"]), built
+    with psycopg.connect(fresh_url) as conn:
+        assert existing_indexes(conn) == {first: True, second: True}
 
 
 def reloptions(conn: psycopg.Connection, tenant: uuid.UUID) -> list[str]:

@@ -105,6 +105,14 @@ class ServiceConfig(BaseSettings):
     # no measurable insert time or server CPU at 100k and 300k (BENCHMARKS.md, 2 loaded cores)
     # and recall@3 near fresh rows fell from 0.993 to 0.985 at 32 (100k).
     tenant_index_insert_ef_construction: int = Field(default=128, ge=4, le=1000)
+    # At most this much memory (MB) for one build of those indexes: each build gets what its
+    # graph needs (tenant_indexes.build_memory_kb: ~1.9 GB for 1M memories of 384 dimensions at
+    # m 32, 2.3 GB with the margin), reserved on the database server while it runs (the job
+    # builds one at a time). A graph larger than this goes on building on disk: 100,000
+    # memories took 1,152 s in 24 MB against 134 s in memory (BENCHMARKS.md), and a tenant of
+    # 1M would outlast the maintenance function. 4096 holds a tenant of ~1.7M such memories;
+    # lower it on an instance with less than ~16 GB.
+    tenant_index_build_memory_mb: int = Field(default=4096, ge=1, le=64 * 1024)
     # The candidate search's HNSW candidate list (hnsw.ef_search) where no calibrated one
     # applies: the shared index, and an own index until the maintenance job has calibrated it
     # (each own index gets its own, the lowest with recall@3 >= 0.995 on its tenant's memories:

@@ -55,12 +55,26 @@ value for all was too short for tenants of 10k-100k or too long for one of 1M (B
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
 died leaves an invalid index, which the next run drops and rebuilds, and a move that died
 is finished by the next run.
+
+Each build gets the memory its graph needs (`build_memory_kb`: the tenant's rows times what
+pgvector's in-memory graph holds per row, with a margin), at most `tenant_index_build_memory_mb`.
+pgvector builds the graph in `maintenance_work_mem` and, once it no longer fits, goes on
+inserting on disk, far slower (100,000 rows: 1,152 s in 24 MB, 134 s in memory, the same
+recall; BENCHMARKS.md "Own indexes: the build's memory"); PostgreSQL gives a build parallel
+workers only with 32 MB of it for each; and a parallel build reserves all of
+`maintenance_work_mem` as shared memory up front, so a single large value would be reserved
+by every small tenant's build too. The
+server's default (64 MB in PostgreSQL; on Aurora a fraction of the instance's memory) holds
+the graph of a few tens of thousands of rows at m 32, against ~1.9 GB for a tenant of 1M.
+pgvector's NOTICE that the graph no longer fits is kept in the build's report.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from uuid import UUID
@@ -105,6 +119,15 @@ CALIBRATION_MARGIN_RUNGS = 1
 # A kept index is calibrated again once its tenant holds this many times the memories it was
 # calibrated at (a larger graph can need a longer candidate list; a smaller one never more).
 RECALIBRATE_GROWTH = 2.0
+# pgvector's in-memory graph per row, beyond its half-precision value (2 bytes a dimension):
+# the bottom layer's 2 m neighbours at 16 bytes each (pointer, distance, flag), and the
+# element with its upper layers, about 200 bytes. Measured at 384 dimensions and m 32: 24 MB
+# filled after 12,624 rows, 1,993 bytes a row (this gives 1,992).
+GRAPH_BYTES_PER_NEIGHBOUR = 16
+GRAPH_BYTES_PER_ELEMENT = 200
+# Rows written during the build, and the parallel build's own structures (3 MB).
+BUILD_MEMORY_MARGIN = 1.25
+BUILD_MEMORY_FIXED_KB = 8 * 1024
 _LOCK = 0x41555252_49445831  # "AURRIDX1"
 _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
 
@@ -203,10 +226,20 @@ def route(
     return "exact" if listed else "shared"
 
 
+def build_memory_kb(memories: int, dim: int, m: int, cap_mb: int) -> int:
+    """The maintenance_work_mem (kB) a build of `memories` rows needs to keep its graph in
+    memory, at most `cap_mb`."""
+    per_row = 2 * dim + 2 * m * GRAPH_BYTES_PER_NEIGHBOUR + GRAPH_BYTES_PER_ELEMENT
+    needed = BUILD_MEMORY_FIXED_KB + math.ceil(memories * per_row * BUILD_MEMORY_MARGIN / 1024)
+    return max(1024, min(needed, cap_mb * 1024))  # PostgreSQL's minimum is 1 MB
+
+
 @dataclass
 class MaintenanceReport:
     ran: bool = True
-    built: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, memories, moved, seconds
+    # tenant_id, memories, moved, seconds, build_memory_mb, notices (pgvector's: the graph
+    # outgrowing the build's memory is one)
+    built: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)  # tenant_id, reason, moved
     kept: int = 0
     over_limit: list[str] = field(default_factory=list)
@@ -286,15 +319,16 @@ def maintain(
     m: int | None = None,
     ef_construction: int | None = None,
     insert_ef_construction: int | None = None,
-    maintenance_work_mem: str | None = None,
+    build_memory_cap_mb: int | None = None,
     statement_timeout_s: int = 0,
     time_limit_s: float = 0,
     calibration_samples: int | None = None,
 ) -> MaintenanceReport:
     """Bring the tenants' own indexes in line with their sizes, as the table's owner. By
     default a tenant needs one once the candidate search takes it to HNSW, built with the
-    configured `m` and `ef_construction`, and inserted into with the configured
-    `insert_ef_construction` (set on the indexes already built too).
+    configured `m` and `ef_construction` in the memory its graph needs (`build_memory_kb`, at
+    most the configured `tenant_index_build_memory_mb`), and inserted into with the
+    configured `insert_ef_construction` (set on the indexes already built too).
 
     `statement_timeout_s` (0: none) stops a build that would outlast the caller (the
     maintenance function's own timeout): the build fails cleanly and reports, and its
@@ -315,6 +349,9 @@ def maintain(
         "insert_ef_construction": config.tenant_index_insert_ef_construction
         if insert_ef_construction is None
         else insert_ef_construction,
+        "memory_cap_mb": config.tenant_index_build_memory_mb
+        if build_memory_cap_mb is None
+        else build_memory_cap_mb,
     }
     report = MaintenanceReport()
     deadline = time.monotonic() + time_limit_s if time_limit_s else None
@@ -326,10 +363,6 @@ def maintain(
             if statement_timeout_s:
                 conn.execute(
                     sql.SQL("SET statement_timeout = {}").format(sql.Literal(f"{statement_timeout_s}s"))
-                )
-            if maintenance_work_mem:
-                conn.execute(
-                    sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(maintenance_work_mem))
                 )
             wanted, counts, dim = _maintain(
                 conn,
@@ -404,13 +437,17 @@ def _maintain(
             _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
             continue
         started = time.perf_counter()
-        moved = _move_in(conn, tenant, dim, build, rebuild=tenant in indexed)
+        memory_kb = build_memory_kb(counts[tenant], dim, build["m"], build["memory_cap_mb"])
+        with _notices(conn) as notices:
+            moved = _move_in(conn, tenant, dim, build, rebuild=tenant in indexed, memory_kb=memory_kb)
         _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
         built: dict[str, Any] = {
             "tenant_id": str(tenant),
             "memories": counts[tenant],
             "moved": moved,
             "seconds": round(time.perf_counter() - started, 3),
+            "build_memory_mb": round(memory_kb / 1024, 1),
+            "notices": notices,
         }
         if tenant in to_replace:
             # Searches read the full-precision index until its replacement was valid.
@@ -673,17 +710,37 @@ def calibrations(conn: psycopg.Connection) -> dict[UUID, dict[str, Any]]:
     }
 
 
+@contextmanager
+def _notices(conn: psycopg.Connection) -> Iterator[list[str]]:
+    """The server's notices to `conn` during the block (pgvector's about a build's memory)."""
+    kept: list[str] = []
+
+    def keep(diagnostic: psycopg.errors.Diagnostic) -> None:
+        kept.append(str(diagnostic.message_primary))
+
+    conn.add_notice_handler(keep)
+    try:
+        yield kept
+    finally:
+        conn.remove_notice_handler(keep)
+
+
 def _move_in(
-    conn: psycopg.Connection, tenant: UUID, dim: int, build: dict[str, int], *, rebuild: bool
+    conn: psycopg.Connection, tenant: UUID, dim: int, build: dict[str, int], *, rebuild: bool, memory_kb: int
 ) -> int:
-    """List the tenant, take its rows out of the shared index, build its own; the rows moved."""
+    """List the tenant, take its rows out of the shared index, build its own in `memory_kb` of
+    maintenance_work_mem; the rows moved."""
     list_tenants(conn, [tenant])
     if rebuild:
         # An index built before its tenant was listed: its rows would enter it a second time
         # as they move, one graph insert each; a new build is far cheaper.
         _drop(conn, index_name(tenant))
     moved = _set_membership(conn, tenant, in_shared_index=False)
-    build_index(conn, tenant, dim, m=build["m"], ef_construction=build["ef_construction"])
+    conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{int(memory_kb)}kB")))
+    try:
+        build_index(conn, tenant, dim, m=build["m"], ef_construction=build["ef_construction"])
+    finally:
+        conn.execute("RESET maintenance_work_mem")
     # Rows inserted by writes that read the list before this tenant was on it (the build
     # waited for every such write to end): into its own index, out of the shared one.
     return moved + _set_membership(conn, tenant, in_shared_index=False)
