@@ -107,7 +107,7 @@ def measure(
     """Recall@3 overall and per category, for each embedder and each retrieval (vector alone,
     and hybrid), each embedder in a tenant of its own."""
     from aurra_core.config import get_config
-    from aurra_core.embeddings import create_embedder
+    from aurra_core.embedders import create_embedder
 
     config = get_config()
     names = embedder_names or [config.embedder]

@@ -103,7 +103,7 @@ def _cursor_secret(data_dir: Path) -> None:
 
 def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.config import get_config
-    from aurra_core.embeddings import get_embedder
+    from aurra_core.embedders import get_embedder
     from aurra_local import gateway
     from aurra_local.server import serve
 

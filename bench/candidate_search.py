@@ -26,7 +26,7 @@ from pathlib import Path
 import psycopg
 
 from aurra_core import store
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.migrate import apply_migrations
 from aurra_local.embedded_postgres import EmbeddedPostgres
 

@@ -68,7 +68,14 @@ PLACEHOLDERS = {
     "memory": "0192f0c4-0000-7000-8000-00000000c001",
     "raw_key": "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create",
 }
-WATCHED = ("anthropic", "boto3", "botocore", "numpy", "aurra_core.classifiers.rules", "aurra_core.minilm")
+WATCHED = (
+    "anthropic",
+    "boto3",
+    "botocore",
+    "numpy",
+    "aurra_core.classifiers.rules",
+    "aurra_core.embedders.minilm",
+)
 
 
 def event_for(handler: str, ids: dict) -> dict:
@@ -197,7 +204,7 @@ def fresh_memory(ids: dict) -> str:
     """A current memory of the tenant for the supersede and audit fixtures (one per run: a
     memory superseded once cannot be superseded again)."""
     from aurra_core.db import Database
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
     from aurra_core.write_pipeline import WriteDependencies, write_memory

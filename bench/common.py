@@ -232,7 +232,7 @@ def build_store(
 
     from aurra_core import tenant_indexes as own_indexes
     from aurra_core.config import get_config
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
 
     label = shape_label(shape, size)

@@ -113,8 +113,8 @@ def pct(values: list[float], p: float) -> float:
 
 def child_latency(repeat: int) -> dict:
     sys.path.insert(0, str(CORE))
-    from aurra_core.embeddings import LexicalEmbedder
-    from aurra_core.minilm import MiniLMEmbedder
+    from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.embedders.minilm import MiniLMEmbedder
 
     texts = texts_from_cases()
     result = {}
@@ -153,9 +153,9 @@ sys.path.insert(0, {core!r})
 t0 = time.perf_counter()
 import numpy
 t1 = time.perf_counter()
-import aurra_core.embeddings
+import aurra_core.embedders
 t2 = time.perf_counter()
-from aurra_core.minilm import MiniLMEmbedder
+from aurra_core.embedders.minilm import MiniLMEmbedder
 t3 = time.perf_counter()
 e = MiniLMEmbedder()
 e.load()
@@ -163,14 +163,14 @@ t4 = time.perf_counter()
 e.embed("alice uses Vim as her editor")
 t5 = time.perf_counter()
 print(json.dumps(dict(numpy=t1 - t0, embeddings_module=t2 - t1, minilm_module=t3 - t2, load=t4 - t3,
-                      first_embed=t5 - t4, minilm_loaded="aurra_core.minilm" in sys.modules)))
+                      first_embed=t5 - t4, minilm_loaded="aurra_core.embedders.minilm" in sys.modules)))
 """
 
 CHEAP = r"""
 import json, sys
 sys.path.insert(0, {core!r})
-import aurra_core.embeddings
-print(json.dumps(sorted(m for m in ("aurra_core.minilm", "tokenizers") if m in sys.modules)))
+import aurra_core.embedders
+print(json.dumps(sorted(m for m in ("aurra_core.embedders.minilm", "tokenizers") if m in sys.modules)))
 """
 
 
@@ -246,7 +246,7 @@ def sizes() -> dict:
         except md.PackageNotFoundError:
             continue
         rows[name] = {"version": version, "mib": round(size / 2**20, 2)}
-    from aurra_core.minilm import model_dir
+    from aurra_core.embedders.minilm import model_dir
 
     used = ("model.safetensors", "tokenizer.json", "config.json", "sentence_bert_config.json")
     model_files = sum((model_dir() / f).stat().st_size for f in used)
@@ -263,8 +263,8 @@ def sizes() -> dict:
 def pair_similarity(floors: list[float]) -> dict:
     import numpy as np
 
-    from aurra_core.embeddings import LexicalEmbedder
-    from aurra_core.minilm import MiniLMEmbedder
+    from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.embedders.minilm import MiniLMEmbedder
 
     pairs = pairs_from_cases()
     out = {}
@@ -360,12 +360,12 @@ def main() -> int:
     cold = cold_start()
     print("\nMiniLM cold start (fresh interpreter, median of 3, files in the page cache):")
     print(
-        f"  import numpy {cold['numpy'] * 1000:.0f} ms; import aurra_core.embeddings "
-        f"{cold['embeddings_module'] * 1000:.0f} ms more; import aurra_core.minilm {cold['minilm_module'] * 1000:.0f} ms; "
+        f"  import numpy {cold['numpy'] * 1000:.0f} ms; import aurra_core.embedders "
+        f"{cold['embeddings_module'] * 1000:.0f} ms more; import aurra_core.embedders.minilm {cold['minilm_module'] * 1000:.0f} ms; "
         f"load weights + tokenizer {cold['load'] * 1000:.0f} ms; first embed {cold['first_embed'] * 1000:.0f} ms"
     )
     print(
-        f"  importing aurra_core.embeddings loads: {cold['modules_loaded_by_importing_aurra_core_embeddings'] or 'neither minilm nor tokenizers'}"
+        f"  importing aurra_core.embedders loads: {cold['modules_loaded_by_importing_aurra_core_embeddings'] or 'neither minilm nor tokenizers'}"
     )
 
     size = sizes()

@@ -77,7 +77,7 @@ def time_inserts(url: str, tenant_id, names: list[str], how_many: int, rng: rand
     from pgvector.psycopg import register_vector
 
     from aurra_core import store
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     embedder, latencies = LexicalEmbedder(384), []
     with psycopg.connect(url) as conn:
@@ -167,7 +167,7 @@ def main() -> None:
     from pgvector.psycopg import register_vector
 
     from aurra_core import tenant_indexes
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     rng = random.Random(args.seed)
     ef_values = [int(x) for x in args.ef.split(",")]

@@ -86,7 +86,7 @@ def main() -> None:
 
     from aurra_core import store, tenant_indexes
     from aurra_core.config import get_config
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     config = get_config()
     values = [int(v) for v in args.values.split(",")]

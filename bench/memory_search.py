@@ -52,7 +52,7 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
     from aurra_core import queries as reads
     from aurra_core import store as memory_store
     from aurra_core.db import Database
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.models import MemoryListQuery
 
     embedder = LexicalEmbedder(384)

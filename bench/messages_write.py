@@ -99,7 +99,7 @@ def load_tenant(url: str, tenant_id: uuid.UUID, size: int, users: int, rng: rand
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     embedder = LexicalEmbedder(384)
     now = datetime.now(UTC)
@@ -178,7 +178,7 @@ def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: ran
     from aurra_core import keys
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.db import Database
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.extractors.rules import RulesExtractor
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import MessagesWriteRequest
@@ -281,7 +281,7 @@ def explain_scoped_search(url: str, tenant_id: uuid.UUID, users: int) -> dict:
     from pgvector.psycopg import register_vector
 
     from aurra_core import store
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.models import Scope
 
     statements: list[tuple[str, dict]] = []

@@ -72,7 +72,7 @@ def run(url: str, seed: int = 5) -> dict:
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.db import Database
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import SettingsPatch, WriteRequest
     from aurra_core.observability import metrics

@@ -107,7 +107,7 @@ def main() -> None:
     from pgvector.psycopg import register_vector
 
     from aurra_core import tenant_indexes
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     settings = [tuple(int(x) for x in s.split(":")) for s in args.settings.split(",")]
     rng = random.Random(args.seed)

@@ -60,7 +60,7 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
     from pgvector.psycopg import register_vector
 
     from aurra_core import store as service_store
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     embedder = LexicalEmbedder(384)
     results: dict = {

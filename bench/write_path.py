@@ -28,7 +28,7 @@ PARTS = ("embed", "search", "classify", "transaction")
 def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int = 10) -> dict:
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.db import Database
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
     from aurra_core.observability import metrics
@@ -110,7 +110,7 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     from aurra_core import store as memory_store
     from aurra_core import tenant_indexes
     from aurra_core.config import get_config
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.ids import new_id
 
     embedder = LexicalEmbedder(384)

@@ -22,7 +22,7 @@ from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import keys, queries, store
 from aurra_core.db import get_database
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Conflict, ValidationFailed
 from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, Verdict, WriteRequest
 from aurra_core.supersession import revert, supersede

@@ -14,7 +14,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from aurra_core import key_check, keys, queries, service
 from aurra_core.db import Database
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Unauthorized
 from aurra_core.migrate import set_login_passwords
 from aurra_core.models import MemoryListQuery, WriteRequest

@@ -11,7 +11,7 @@ import pytest
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
 from aurra_core import queries, service, store
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, validate_facts
 from aurra_core.extractors.rules import RulesExtractor

@@ -431,7 +431,7 @@ def test_superseded_event_id_in_every_read_and_at_every_known_at(db, new_key):
 
 
 def _embedder():
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     return LexicalEmbedder(384)
 

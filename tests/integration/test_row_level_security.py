@@ -8,7 +8,7 @@ import pytest
 
 from aurra_core import keys, queries, service, store
 from aurra_core.db import SERVICE_ROLE
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import NotFound
 from aurra_core.models import AuditListQuery, MemoryListQuery, SupersedeRequest, WriteRequest
 

@@ -16,7 +16,7 @@ from pipeline_support import ScriptedClassifier, contradicts_when, deps
 from psycopg.conninfo import make_conninfo
 
 from aurra_core import queries, service, store
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.migrate import apply_migrations, load_migrations
 from aurra_core.models import (
     AuditListQuery,

@@ -8,7 +8,7 @@ from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import queries, store
 from aurra_core.config import get_config
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.ids import new_id
 from aurra_core.migrate import apply_migrations

@@ -6,7 +6,7 @@ import pytest
 from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import keys, queries, service
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import NotFound, Unauthorized
 from aurra_core.models import (
     AuditListQuery,

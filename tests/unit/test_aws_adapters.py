@@ -11,7 +11,7 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from aurra_core.config import ServiceConfig
-from aurra_core.embeddings import BedrockTitanEmbedder, create_embedder
+from aurra_core.embedders import BedrockTitanEmbedder, create_embedder
 from aurra_core.flags import EnvFlagSource, SsmFlagSource, create_flag_source
 
 

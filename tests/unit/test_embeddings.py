@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pgvector import Vector
 
-from aurra_core.embeddings import LexicalEmbedder
+from aurra_core.embedders import LexicalEmbedder
 from aurra_core.text import content_terms
 
 
@@ -77,7 +77,7 @@ def test_embedding_loads_no_numpy():
     code = """
 import io, json, sys
 from botocore.response import StreamingBody
-from aurra_core.embeddings import BedrockTitanEmbedder, LexicalEmbedder
+from aurra_core.embedders import BedrockTitanEmbedder, LexicalEmbedder
 
 class Bedrock:
     def invoke_model(self, **kwargs):

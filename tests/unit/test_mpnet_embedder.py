@@ -20,13 +20,14 @@ import numpy as np
 import pytest
 
 from aurra_core.config import ServiceConfig
-from aurra_core.mpnet import _Concatenated, read_model_files, relative_position_bucket
+from aurra_core.embedders.encoder import relative_position_bucket
+from aurra_core.embedders.mpnet import _Concatenated, read_model_files
 
 
 def _weights_installed() -> bool:
     from importlib.metadata import PackageNotFoundError, distribution
 
-    from aurra_core.mpnet import PART_DISTRIBUTIONS
+    from aurra_core.embedders.mpnet import PART_DISTRIBUTIONS
 
     if find_spec("tokenizers") is None:
         return False
@@ -78,8 +79,8 @@ def test_a_split_archive_is_read_in_place(tmp_path):
 
 
 def test_create_embedder_checks_the_dimension():
-    from aurra_core.embeddings import create_embedder
-    from aurra_core.mpnet import MPNetEmbedder
+    from aurra_core.embedders import create_embedder
+    from aurra_core.embedders.mpnet import MPNetEmbedder
 
     embedder = create_embedder(ServiceConfig(embedder="mpnet", embedding_dim=768))
     assert isinstance(embedder, MPNetEmbedder) and embedder.dim == 768
@@ -90,7 +91,7 @@ def test_create_embedder_checks_the_dimension():
 
 @pytest.fixture(scope="module")
 def embedder():
-    from aurra_core.mpnet import MPNetEmbedder
+    from aurra_core.embedders.mpnet import MPNetEmbedder
 
     return MPNetEmbedder()
 
@@ -106,7 +107,7 @@ def test_unit_length_shape_and_dtype(embedder):
 
 @needs_weights
 def test_deterministic_and_batches_match_single_texts(embedder):
-    from aurra_core.mpnet import MPNetEmbedder
+    from aurra_core.embedders.mpnet import MPNetEmbedder
 
     texts = [
         "Priya is allergic to peanuts",

@@ -9,7 +9,7 @@ from pydantic import AwareDatetime
 
 from aurra_core import cursors, store
 from aurra_core.db import Database
-from aurra_core.embeddings import Embedder
+from aurra_core.embedders import Embedder
 from aurra_core.errors import NotFound, ValidationFailed
 from aurra_core.models import (
     AuditEvent,

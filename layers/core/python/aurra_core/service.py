@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from aurra_core import key_check, keys, queries, supersession
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.db import get_database
-from aurra_core.embeddings import get_embedder
+from aurra_core.embedders import get_embedder
 from aurra_core.flags import get_flag_source
 from aurra_core.models import (
     ApproveResult,

@@ -10,7 +10,7 @@ from psycopg.errors import UniqueViolation
 
 from aurra_core import store
 from aurra_core.db import Database
-from aurra_core.embeddings import Embedder
+from aurra_core.embedders import Embedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.ids import new_id
 from aurra_core.models import (

@@ -33,7 +33,7 @@ from aurra_core.classifiers.base import (
 from aurra_core.classifiers.claude import call_deadline
 from aurra_core.config import CANDIDATE_LIMIT, get_config
 from aurra_core.db import Database
-from aurra_core.embeddings import Embedder
+from aurra_core.embedders import Embedder
 from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.flags import FlagSource

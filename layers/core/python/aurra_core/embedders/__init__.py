@@ -1,11 +1,14 @@
-"""Embedders: one small protocol, a local offline one and Amazon Titan on Bedrock.
+"""Embedders: one small protocol, a local offline one, Amazon Titan on Bedrock, the factory;
+and, in this package's `minilm` and `mpnet` modules, two offline sentence models in numpy.
 
 An embedding is a pgvector `Vector` (float32, as the `vector` column stores it), which the
 database adapters bind as it is and which needs no numpy: the functions that embed on every
 request (write, query, supersede) would otherwise load numpy at each cold start, about 80 ms
 of CPU, for one vector per request that nothing but the database does arithmetic on. The
 local embedder's text analysis is imported at its first embedding (the functions in AWS embed
-with Titan and never need it); MiniLM, local only, computes in numpy and loads it when used; so does MPNet.
+with Titan and never need it); MiniLM and MPNet, local only, compute in numpy and are imported
+(with numpy) only when the configuration names them. What every handler imports stays in this
+one module: a module more is a file more to find and read at each cold start.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ def create_embedder(config: ServiceConfig) -> Embedder:
     if config.embedder == "bedrock":
         return BedrockTitanEmbedder(config.embedding_dim)
     if config.embedder == "minilm":
-        from aurra_core.minilm import MiniLMEmbedder  # weights load on the first embed()
+        from aurra_core.embedders.minilm import MiniLMEmbedder  # weights load on the first embed()
 
         if config.embedding_dim != MiniLMEmbedder.dim:
             raise ValueError(
@@ -111,7 +114,7 @@ def create_embedder(config: ServiceConfig) -> Embedder:
             )
         return MiniLMEmbedder()
     if config.embedder == "mpnet":
-        from aurra_core.mpnet import MPNetEmbedder  # weights load on the first embed()
+        from aurra_core.embedders.mpnet import MPNetEmbedder  # weights load on the first embed()
 
         if config.embedding_dim != MPNetEmbedder.dim:
             raise ValueError(
