@@ -16,6 +16,7 @@ import platform
 import random
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 import uuid
@@ -25,10 +26,13 @@ from pathlib import Path
 
 import psycopg
 
-from aurra_core import store
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.migrate import apply_migrations
 from aurra_local.embedded_postgres import EmbeddedPostgres
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/common.py, also when imported as bench.*
+
+from common import recall_at_3, top3
 
 NAMES = "alice bob carol dave erin frank grace heidi ivan judy mallory niaj olivia peggy rupert sybil trent victor walter".split()
 FACTS = [
@@ -122,19 +126,7 @@ def prepare_queries(conn, tenants, embedder, rng, queries: int, names_of: dict |
         tenant_id, _ = rng.choice(tenants)
         q = embedder.embed(fact(rng, rng.choice((names_of or {}).get(tenant_id) or NAMES)))
         with conn.transaction():
-            truth = [
-                s
-                for _, s in store.find_candidates(
-                    conn,
-                    tenant_id,
-                    q,
-                    scope=store.UNSCOPED,
-                    excluded_topics=[],
-                    limit=3,
-                    min_similarity=-1,
-                    strategy="exact",
-                )
-            ]
+            truth = [s for _, s in top3(conn, tenant_id, q, "exact")]
         prepared.append((tenant_id, q, truth))
     return prepared
 
@@ -143,16 +135,7 @@ def auto_choice(conn, tenant_id, q) -> str:
     """What the service's own choice (strategy="auto") does for this tenant, observed rather
     than re-derived: the HNSW path sets hnsw.iterative_scan for its transaction."""
     with conn.transaction():
-        store.find_candidates(
-            conn,
-            tenant_id,
-            q,
-            scope=store.UNSCOPED,
-            excluded_topics=[],
-            limit=3,
-            min_similarity=-1,
-            strategy="auto",
-        )
+        top3(conn, tenant_id, q, "auto")
         mode = conn.execute("SHOW hnsw.iterative_scan").fetchone()[0]
     return "hnsw" if mode == "strict_order" else "exact"
 
@@ -199,23 +182,10 @@ def measure(
             else:
                 started = time.perf_counter()
                 tuning = {"ef_search": ef_search} if ef_search else {}  # else the service's own
-                found = store.find_candidates(
-                    conn,
-                    tenant_id,
-                    q,
-                    scope=store.UNSCOPED,
-                    excluded_topics=[],
-                    limit=3,
-                    min_similarity=-1,
-                    strategy=strategy,
-                    **tuning,
-                )
+                found = top3(conn, tenant_id, q, strategy, **tuning)
                 latencies.append((time.perf_counter() - started) * 1000)
                 got = [sim for _, sim in found]
-        # Ties are common (the same fact stated twice), so a hit is any result at least as
-        # similar as the true third: recall by similarity, not by id.
-        bar = min(truth) - 1e-6 if truth else 1.0
-        recalls.append(min(sum(1 for s in got if s >= bar), len(truth)) / max(len(truth), 1))
+        recalls.append(recall_at_3(got, truth))
     latencies.sort()
     return {
         "queries": len(latencies),

@@ -258,6 +258,15 @@ def warm_bytecode(handler: str, url: str, env: dict, tmp_dir: Path) -> None:
     _samples(handler, url, env, 1, tmp_dir)
 
 
+def child_json(command: list[str], cwd: Path, env: dict, what: str) -> dict:
+    """Run a measuring child process; the JSON of its last output line (what it measured)."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{what} failed:\n{done.stderr[-3000:]}")
+    result: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def heaviest_imports(handler: str, env: dict, top: int = 10) -> list[dict]:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", f"import functions.{handler}.handler"],
@@ -296,17 +305,8 @@ def _samples(handler: str, url: str, env: dict, runs: int, tmp_dir: Path) -> lis
         ids["memory"] = fresh_memory(ids)
         path = tmp_dir / f"event-{handler}.json"
         path.write_text(json.dumps(event_for(handler, ids)))
-        done = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)],
-            check=False,
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"cold start of {handler} failed:\n{done.stderr[-3000:]}")
-        samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", handler, "--event", str(path)]
+        samples.append(child_json(command, ROOT, env, f"cold start of {handler}"))
     return samples
 
 
@@ -433,17 +433,12 @@ def layer_run(python: str, runs: int = 3, tmp_dir: Path | None = None, log=print
             env = layer_environment(site, mode, tmp_dir)
             samples = []
             for _ in range(runs):
-                done = subprocess.run(
-                    [python, "-c", LAYER_CHILD, str(site)],
-                    cwd=ROOT / "functions" / handler,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    check=False,
+                command = [python, "-c", LAYER_CHILD, str(site)]
+                samples.append(
+                    child_json(
+                        command, ROOT / "functions" / handler, env, f"importing {handler} from the layer"
+                    )
                 )
-                if done.returncode != 0:
-                    raise RuntimeError(f"importing {handler} from the layer failed:\n{done.stderr[-3000:]}")
-                samples.append(json.loads(done.stdout.strip().splitlines()[-1]))
             result[mode] = {
                 "import_ms_best": min(x["import_s"] for x in samples) * 1000,
                 "import_cpu_ms_best": min(x["import_cpu_s"] for x in samples) * 1000,

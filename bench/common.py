@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -310,6 +311,58 @@ def new_fact_for(store: Store, tenant_id, rng: random.Random) -> str:
     from candidate_search import NAMES, fact
 
     return fact(rng, rng.choice(store.names_of.get(tenant_id) or NAMES))
+
+
+# ---------------------------------------------------------------- the top 3, its recall, one insert
+
+
+def top3(conn, tenant_id, q, strategy: str, **tuning) -> list:
+    """The service's candidate search for a tenant's top 3 with no floor, scope or excluded
+    topic: (row, similarity) pairs. `strategy="exact"` is the ground truth; `tuning` takes
+    find_candidates' own (ef_search)."""
+    from aurra_core import store
+
+    return store.find_candidates(
+        conn,
+        tenant_id,
+        q,
+        scope=store.UNSCOPED,
+        excluded_topics=[],
+        limit=3,
+        min_similarity=-1,
+        strategy=strategy,
+        **tuning,
+    )
+
+
+def recall_at_3(similarities: list[float], truth: list[float]) -> float:
+    """Recall@3 of a search's similarities against the exact top 3's. Ties are common (the same
+    fact stated twice), so a hit is any result at least as similar as the true third: recall by
+    similarity, not by id."""
+    bar = min(truth) - 1e-6 if truth else 1.0
+    return min(sum(1 for s in similarities if s >= bar), len(truth)) / max(len(truth), 1)
+
+
+def insert_memory(conn, tenant_id, text: str, vector, memory_id: uuid.UUID | None = None) -> None:
+    """One memory written as the write path writes it (store.insert_version, topic general,
+    valid and recorded from now), in the caller's transaction."""
+    from aurra_core import store
+
+    now = datetime.now(UTC)
+    store.insert_version(
+        conn,
+        memory_id=memory_id or uuid.uuid4(),
+        tenant_id=tenant_id,
+        content=text,
+        topic="general",
+        metadata={},
+        embedding=vector,
+        valid_from=now,
+        valid_to=None,
+        superseded_by=None,
+        supersedes=None,
+        recorded_at=now,
+    )
 
 
 # ---------------------------------------------------------------- timing the write path's parts

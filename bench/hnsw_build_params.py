@@ -27,14 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Cluster, build_store, local_environment, log
+from common import Cluster, build_store, insert_memory, local_environment, log, recall_at_3, top3
 
 
 def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
     import psycopg
     from pgvector.psycopg import register_vector
-
-    from aurra_core import store
 
     out = {}
     with psycopg.connect(url) as conn:
@@ -44,20 +42,9 @@ def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
             for tenant_id, q, truth in prepared:
                 with conn.transaction():
                     started = time.perf_counter()
-                    found = store.find_candidates(
-                        conn,
-                        tenant_id,
-                        q,
-                        scope=store.UNSCOPED,
-                        excluded_topics=[],
-                        limit=3,
-                        min_similarity=-1,
-                        strategy="hnsw",
-                        ef_search=ef,
-                    )
+                    found = top3(conn, tenant_id, q, "hnsw", ef_search=ef)
                     latencies.append((time.perf_counter() - started) * 1000)
-                bar = min(truth) - 1e-6
-                recalls.append(min(sum(1 for _, s in found if s >= bar), len(truth)) / len(truth))
+                recalls.append(recall_at_3([s for _, s in found], truth))
             out[ef] = {
                 "p50_ms": statistics.median(latencies),
                 "recall@3": statistics.mean(recalls),
@@ -69,14 +56,11 @@ def measure(url: str, prepared: list, ef_values: list[int]) -> dict:
 def time_inserts(url: str, tenant_id, names: list[str], how_many: int, rng: random.Random) -> dict:
     """What one memory's insert costs with this index (the index entry is most of it), each
     rolled back so the store and the queries' ground truth stay as they were."""
-    from datetime import UTC, datetime
-    from uuid import uuid4
 
     import psycopg
     from candidate_search import fact
     from pgvector.psycopg import register_vector
 
-    from aurra_core import store
     from aurra_core.embedders import LexicalEmbedder
 
     embedder, latencies = LexicalEmbedder(384), []
@@ -84,23 +68,10 @@ def time_inserts(url: str, tenant_id, names: list[str], how_many: int, rng: rand
         register_vector(conn)
         for _ in range(how_many):
             text = fact(rng, rng.choice(names))
-            vector, now = embedder.embed(text), datetime.now(UTC)
+            vector = embedder.embed(text)
             with conn.transaction(force_rollback=True):
                 started = time.perf_counter()
-                store.insert_version(
-                    conn,
-                    memory_id=uuid4(),
-                    tenant_id=tenant_id,
-                    content=text,
-                    topic="general",
-                    metadata={},
-                    embedding=vector,
-                    valid_from=now,
-                    valid_to=None,
-                    superseded_by=None,
-                    supersedes=None,
-                    recorded_at=now,
-                )
+                insert_memory(conn, tenant_id, text, vector)
                 latencies.append((time.perf_counter() - started) * 1000)
     latencies.sort()
     return {"p50_ms": statistics.median(latencies), "p99_ms": latencies[int(0.99 * (len(latencies) - 1))]}

@@ -7,7 +7,7 @@ the ALTER the job makes) and `--batch` memories written through store.insert_ver
 committed and timed. Then, for each value, queries about its freshly inserted rows (a new fact
 about the same person in the same words, kept when its exact top 3 holds one of that value's
 rows): the service's top-3 search (store.find_candidates, "hnsw", the configured ef_search)
-timed, and its recall@3 against an exact scan (ties count as hits, bench/candidate_search.py).
+timed, and its recall@3 against an exact scan (ties count as hits, bench/common.py recall_at_3).
 Besides wall-clock times (which carry whatever else the machine runs), each statement's CPU
 time in its server process (/proc, so the server must be local): the work it costs.
 
@@ -24,13 +24,12 @@ import random
 import statistics
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Cluster, build_store, local_environment, log, pct
+from common import Cluster, build_store, insert_memory, local_environment, log, pct, recall_at_3, top3
 
 
 def same_words_pair(rng: random.Random, name: str) -> tuple[str, str]:
@@ -54,22 +53,6 @@ def backend_cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def top3(conn, tenant_id, q, strategy: str) -> list:
-    from aurra_core import store
-
-    with conn.transaction():
-        return store.find_candidates(
-            conn,
-            tenant_id,
-            q,
-            scope=store.UNSCOPED,
-            excluded_topics=[],
-            limit=3,
-            min_similarity=-1,
-            strategy=strategy,
-        )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=300_000)
@@ -84,7 +67,7 @@ def main() -> None:
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core import store, tenant_indexes
+    from aurra_core import tenant_indexes
     from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
 
@@ -129,23 +112,10 @@ def main() -> None:
                     cpu_before = backend_cpu_ms(backend)
                     for _ in range(args.batch):
                         text, later = same_words_pair(rng, rng.choice(names))
-                        vector, now, memory_id = embedder.embed(text), datetime.now(UTC), uuid4()
+                        vector, memory_id = embedder.embed(text), uuid4()
                         started = time.perf_counter()
                         with conn.transaction():
-                            store.insert_version(
-                                conn,
-                                memory_id=memory_id,
-                                tenant_id=tenant_id,
-                                content=text,
-                                topic="general",
-                                metadata={},
-                                embedding=vector,
-                                valid_from=now,
-                                valid_to=None,
-                                superseded_by=None,
-                                supersedes=None,
-                                recorded_at=now,
-                            )
+                            insert_memory(conn, tenant_id, text, vector, memory_id)
                         inserts[value].append((time.perf_counter() - started) * 1000)
                         written[value].append((memory_id, later))
                     insert_cpu_ms[value] += backend_cpu_ms(backend) - cpu_before
@@ -158,7 +128,8 @@ def main() -> None:
                     if len(queries[value]) == args.queries:
                         break
                     q = embedder.embed(later)
-                    exact = top3(conn, tenant_id, q, "exact")
+                    with conn.transaction():
+                        exact = top3(conn, tenant_id, q, "exact")
                     if any(row.memory_id in ids for row, _ in exact):
                         queries[value].append((q, [s for _, s in exact]))
             # The service's search, the values interleaved query by query.
@@ -172,11 +143,11 @@ def main() -> None:
                         continue
                     q, truth = queries[value][i]
                     cpu_before, started = backend_cpu_ms(backend), time.perf_counter()
-                    found = top3(conn, tenant_id, q, "hnsw")
+                    with conn.transaction():
+                        found = top3(conn, tenant_id, q, "hnsw")
                     latencies[value].append((time.perf_counter() - started) * 1000)
                     search_cpu_ms[value] += backend_cpu_ms(backend) - cpu_before
-                    bar = min(truth) - 1e-6
-                    recalls[value].append(min(sum(1 for _, s in found if s >= bar), len(truth)) / len(truth))
+                    recalls[value].append(recall_at_3([s for _, s in found], truth))
             # Wall-clock times carry the machine's load; the server's CPU per statement does not.
             log(
                 "insert ef_construction | inserts | insert p50 / p99 ms | insert server CPU ms (mean) "
