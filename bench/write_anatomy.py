@@ -55,7 +55,7 @@ def inserts(conn, store_, tenant_id, how_many: int, rng: random.Random) -> dict:
     full-page images together."""
     from datetime import UTC, datetime
 
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.ids import new_id
 
     embedder, ms, wal_bytes = LexicalEmbedder(384), [], []
@@ -85,7 +85,7 @@ def inserts(conn, store_, tenant_id, how_many: int, rng: random.Random) -> dict:
 def explain(conn, store_, tenant_id, rng: random.Random, how_many: int) -> list[dict]:
     from datetime import UTC, datetime
 
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
     from aurra_core.ids import new_id
 
     embedder, out = LexicalEmbedder(384), []
@@ -160,7 +160,7 @@ def main() -> None:
 
     from aurra_core import tenant_indexes
     from aurra_core.config import get_config
-    from aurra_core.embeddings import LexicalEmbedder
+    from aurra_core.embedders import LexicalEmbedder
 
     rng = random.Random(args.seed)
     config = get_config()
