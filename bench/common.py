@@ -79,11 +79,12 @@ class Cluster:
     """One embedded PostgreSQL with pgvector in a temp dir (never a developer's .aurra), one
     database per store, each prepared by the service's own migrations."""
 
-    def __init__(self, shared_buffers: str | None = None) -> None:
+    def __init__(self, shared_buffers: str | None = None, settings: dict[str, str] | None = None) -> None:
         import warnings
 
         warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")  # the server's runtime dir: harmless
         import psycopg
+        from psycopg import sql
 
         from aurra_local.embedded_postgres import EmbeddedPostgres
 
@@ -91,11 +92,16 @@ class Cluster:
         started = time.perf_counter()
         self._pg = EmbeddedPostgres(self.dir / "pgdata")
         self.start_s = time.perf_counter() - started
-        if shared_buffers:
-            # The embedded server's 128MB cannot hold a 1M-memory HNSW index (~2 GB): its pages
-            # would come from the OS cache at every search. A database sized for the store holds it.
+        # The embedded server's 128MB cannot hold a 1M-memory HNSW index (~2 GB): its pages
+        # would come from the OS cache at every search. A database sized for the store holds it.
+        wanted = {**({"shared_buffers": shared_buffers} if shared_buffers else {}), **(settings or {})}
+        self.settings = wanted
+        if wanted:
             with psycopg.connect(self._pg.url, autocommit=True) as conn:
-                conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
+                for name, value in wanted.items():
+                    conn.execute(
+                        sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value))
+                    )
             self._pg.stop()
             self._pg = EmbeddedPostgres(self.dir / "pgdata")
         self.url = self._pg.url
@@ -133,7 +139,14 @@ class Cluster:
             ).fetchone()
             settings = {
                 name: conn.execute(f"SHOW {name}").fetchone()[0]
-                for name in ("shared_buffers", "work_mem", "max_parallel_maintenance_workers")
+                for name in (
+                    "shared_buffers",
+                    "work_mem",
+                    "max_parallel_maintenance_workers",
+                    "full_page_writes",
+                    "wal_compression",
+                    *self.settings,
+                )
             }
         return {
             "postgres": version,

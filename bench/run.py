@@ -84,6 +84,14 @@ def parse_args() -> argparse.Namespace:
         "--shared-buffers",
         help="PostgreSQL shared_buffers for the run, e.g. 4GB (default: the embedded server's 128MB)",
     )
+    parser.add_argument(
+        "--server-setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a PostgreSQL setting for the run's server, repeatable, e.g. full_page_writes=off (what "
+        "Aurora's storage does without: it writes no full-page images); recorded in the results",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--no-tenant-indexes",
@@ -106,6 +114,12 @@ def parse_args() -> argparse.Namespace:
     # Validation only: shrink the stores (and the write and query counts) of a profile.
     parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.server_settings = {}
+    for item in args.server_setting:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            parser.error(f"--server-setting wants NAME=VALUE, got {item!r}")
+        args.server_settings[name.strip()] = value.strip()
     args.profile = args.profile or "quick"
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(args.only) - set(SECTIONS)
@@ -402,7 +416,9 @@ def main() -> int:
         "candidate_ef_search": config.candidate_ef_search,
     }
     log("index settings: " + ", ".join(f"{k} {v}" for k, v in index_settings.items()))
-    cluster = Cluster(shared_buffers=args.shared_buffers)
+    if args.server_settings:
+        log("server settings: " + ", ".join(f"{k} = {v}" for k, v in args.server_settings.items()))
+    cluster = Cluster(shared_buffers=args.shared_buffers, settings=args.server_settings)
     results: dict = {
         "profile": args.profile,
         "scale": args.scale,
