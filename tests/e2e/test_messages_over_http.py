@@ -212,9 +212,12 @@ def test_a_spent_budget_is_a_429_naming_it_and_stores_nothing(api):
     assert error["code"] == "rate_limited" and "daily_model_calls_limit" in error["message"]
     assert 0 < int(spent.headers["Retry-After"]) <= 86_400
     assert memories(client, user_id="cid") == []
-    # A content write is never refused for the budget: it is stored, unclassified.
+    # A content write is never refused for the budget: it is stored, unclassified. (Its fact
+    # names the city the extraction stored, so it has a candidate to classify: the budget, not
+    # the candidate search, is what skips it.)
     content = client.post(
-        "/agent/memories", json={"content": "User moved to Lisbon", "user_id": "bea", "auto_supersede": True}
+        "/agent/memories",
+        json={"content": "User moved from Berlin to Lisbon", "user_id": "bea", "auto_supersede": True},
     )
     assert content.status_code == 201
     assert content.json()["auto_supersede"]["skipped_reason"] == "budget_exhausted"
