@@ -153,6 +153,8 @@ def gap(value: float, limit: float) -> str:
 
 
 def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dict) -> None:
+    from aurra_core.config import get_config
+
     want_write, want_search, want_query, want_tp = (
         ("write" in args.only),
         ("search" in args.only),
@@ -197,7 +199,8 @@ def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dic
                 f"{max(c['recall@3'] for c in store.calibrated):.3f}, "
                 f"{sum(1 for c in store.calibrated if not c['reached'])} under target; "
                 f"calibration {sum(c['seconds'] for c in store.calibrated):.1f} s "
-                f"(exact top 3: {sum(c['exact_seconds'] for c in store.calibrated):.1f} s)"
+                f"(exact top 3: {sum(c['exact_seconds'] for c in store.calibrated):.1f} s); "
+                f"searched with at most the setting's {get_config().candidate_ef_search}"
             )
         make_keys(store, p["keys"], rng)
         results["stores"][-1].update(checkpoint_first=args.checkpoint_first, passes=args.passes)

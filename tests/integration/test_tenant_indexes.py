@@ -763,6 +763,13 @@ def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_t
         assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "77")
         # Asked for a value, the caller gets it (the bench's fixed ef_search rows).
         assert ef_search_set_by_route(database, tenant, ef_search=150) == ("own", "150")
+        # A calibration above the setting is capped by it: the setting is the most any index walks.
+        with psycopg.connect(fresh_url) as conn:
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 400 WHERE tenant_id = %s", (tenant,))
+        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "150")
+        assert ef_search_set_by_route(database, tenant, ef_search=500, calibrated=True) == ("own", "400")
+        with psycopg.connect(fresh_url) as conn:
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 77 WHERE tenant_id = %s", (tenant,))
         # The fallback: no own index, the setting.
         assert ef_search_set_by_route(database, small, ef_search=150, calibrated=True) == ("shared", "150")
         # The candidate search of a write, as the service runs it.
@@ -837,13 +844,22 @@ def test_calibration_walks_up_the_ladder_and_keeps_the_highest_when_none_reaches
         assert (walked["ef_search"], walked["reached"]) == (1000, True), walked
         assert stored_calibration(conn, tenant)[0] == 1000
 
-        # A target no ladder reaches: the highest tried, and the report says so.
+        # A target no ladder reaches: the lowest with the best recall measured, and the report
+        # says so. Here the longer walk finds more: it is kept.
         short = tenant_indexes.calibrate(
-            conn, tenant, DIM, rows=3_000, samples=20, ladder=(1, 2), target=1.01
+            conn, tenant, DIM, rows=3_000, samples=100, ladder=(1, 1000), target=1.01
         )
-        assert (short["ef_search"], short["reached"]) == (2, False)
-        assert list(short["recall_by_ef_search"]) == ["1", "2"]
-        assert stored_calibration(conn, tenant)[0] == 2
+        assert short["recall_by_ef_search"]["1"] < short["recall_by_ef_search"]["1000"], short
+        assert (short["ef_search"], short["reached"]) == (1000, False)
+        assert list(short["recall_by_ef_search"]) == ["1", "1000"]
+        assert stored_calibration(conn, tenant)[0] == 1000
+        # Two walks that find the same: the shorter is kept, not the ladder's top.
+        flat = tenant_indexes.calibrate(
+            conn, tenant, DIM, rows=3_000, samples=100, ladder=(999, 1000), target=1.01
+        )
+        assert flat["recall_by_ef_search"]["999"] == flat["recall_by_ef_search"]["1000"], flat
+        assert (flat["ef_search"], flat["reached"]) == (999, False)
+        assert stored_calibration(conn, tenant)[0] == 999
 
 
 def test_calibration_stops_at_the_runs_time_limit_and_the_next_run_does_it(fresh_url):
@@ -861,12 +877,12 @@ def test_a_tenant_reads_its_own_calibration_never_another_tenants(fresh_url):
     a, b, c = load(fresh_url, [60, 55, 10])
     maintain(fresh_url, min_memories=40, calibration_samples=10)
     with psycopg.connect(fresh_url) as conn:
-        for tenant, ef in ((a, 77), (b, 333)):
+        for tenant, ef in ((a, 77), (b, 133)):
             conn.execute("UPDATE tenant_own_indexes SET ef_search = %s WHERE tenant_id = %s", (ef, tenant))
     database = Database(fresh_url)
     try:
         assert ef_search_set_by_route(database, a, ef_search=150, calibrated=True) == ("own", "77")
-        assert ef_search_set_by_route(database, b, ef_search=150, calibrated=True) == ("own", "333")
+        assert ef_search_set_by_route(database, b, ef_search=150, calibrated=True) == ("own", "133")
         # Asked about another tenant's index, row-level security hides its calibration: the fallback.
         with database.tenant_transaction(c) as conn:
             assert route(conn, a, ef_search=150, calibrated=True) == "own"  # the catalog is public

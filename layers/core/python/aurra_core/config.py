@@ -116,7 +116,8 @@ class ServiceConfig(BaseSettings):
     # The candidate search's HNSW candidate list (hnsw.ef_search) where no calibrated one
     # applies: the shared index, and an own index until the maintenance job has calibrated it
     # (each own index gets its own, the lowest with recall@3 >= 0.995 on its tenant's memories:
-    # tenant_indexes.calibrate). 150: the lowest measured with recall@3 >= 0.99 and a margin in
+    # tenant_indexes.calibrate); and the most any own index is walked with (a calibration only
+    # lowers it: tenant_indexes.route). 150: the lowest measured with recall@3 >= 0.99 and a margin in
     # tenants of 10,000 and 100,000 (200 queries a store: 0.995-1.000 at 150 and 200;
     # 0.992-0.998 at 100; 0.988-0.992 at 60: BENCHMARKS.md), so an uncalibrated index errs
     # towards recall; a tenant of 1M, at 1.000 from 40, gets its lower value once calibrated.
