@@ -99,7 +99,7 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     trigger decides for every insert; an own graph with the insert ef_construction the
     maintenance job set on it); with `search`, first the top-3 vector query of the
     candidate step (the same statement through the same index, tenant_indexes.nearest_sql,
-    the same ef_search, the strategy the service would choose for the tenant, decided once
+    the same ef_search: the index's calibrated one where lower than the setting, the strategy the service would choose for the tenant, decided once
     before timing); the candidate step's
     topic and full-text rankings are not part of the floor. No key settings read, no
     row-level security role, no audit event, no Python around it. Embedding is outside the
@@ -118,6 +118,7 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     register_vector(conn)
     try:
         strategies: dict = {}
+        ef_search_of: dict = {}
         for caller, _ in store.callers:
             size = memory_store.count_current(
                 conn,
@@ -125,7 +126,15 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
                 scope=memory_store.UNSCOPED,
                 at_most=memory_store.HNSW_MIN_TENANT_MEMORIES + 1,
             )
-            route = tenant_indexes.route(conn, caller.tenant_id)
+            # The ef_search the service walks this tenant's index with (its calibrated one,
+            # capped by the setting), read from what route sets for the transaction.
+            route = tenant_indexes.route(
+                conn, caller.tenant_id, ef_search=get_config().candidate_ef_search, calibrated=True
+            )
+            ef_search_of[caller.tenant_id] = conn.execute(
+                "SELECT current_setting('hnsw.ef_search')"
+            ).fetchone()[0]
+            conn.rollback()
             if size <= memory_store.HNSW_MIN_TENANT_MEMORIES or route == "exact":
                 strategies[caller.tenant_id] = None
             else:
@@ -137,7 +146,6 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
                     f"tenant_id = %(t)s AND recorded_to IS NULL AND valid_to IS NULL {predicate}",
                 )
         conn.commit()
-        ef_search = str(get_config().candidate_ef_search)
         totals: list[float] = []
         for i in range(warmup + writes):
             caller, _ = rng.choice(store.callers)
@@ -152,7 +160,7 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
                         conn.execute(
                             "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), "
                             "set_config('hnsw.ef_search', %s, true)",
-                            (ef_search,),
+                            (ef_search_of[caller.tenant_id],),
                         )
                         nearest = hnsw
                     else:
