@@ -812,7 +812,10 @@ def test_a_rebuilt_index_is_searched_with_the_setting_until_calibrated_again_and
         report = maintain(fresh_url, min_memories=40, calibration_samples=30)
         assert [(c["tenant_id"], c["reason"]) for c in report.calibrated] == [(str(tenant), "index rebuilt")]
         ef = report.calibrated[0]["ef_search"]
-        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", str(ef))
+        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == (
+            "own",
+            str(min(ef, 150)),
+        )  # capped by the setting
 
         # Grown to twice the memories it was calibrated at: calibrated again.
         with psycopg.connect(fresh_url, autocommit=True) as conn:
