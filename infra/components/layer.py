@@ -193,18 +193,19 @@ def compile_bytecode(site: Path, python: str) -> None:
 
 
 # Run by the interpreter running synth (it has the domain package's dependencies): the
-# expressions the rules classifier and the text normalizer compile at import, as a JSON list.
+# expressions the rules classifier, the text normalizer and the topic gate compile at import,
+# as a JSON list.
 RECORD_REGEX_EXPRESSIONS = (
     "import json\n"
-    "from aurra_core import regex_programs, text\n"
+    "from aurra_core import regex_programs, sensitive_topics, text\n"
     "from aurra_core.classifiers import rules\n"
     "print(json.dumps(regex_programs.recorded()))\n"
 )
 
 
 def store_regex_programs(site: Path, python: str, domain: Path = c.LAYER_PYTHON_DIR) -> Path:
-    """Store the compiled expressions of the rules classifier and the text normalizer for
-    `python` beside the layer's bytecode.
+    """Store the compiled expressions of the rules classifier, the text normalizer and the
+    topic gate for `python` beside the layer's bytecode.
 
     Two steps, because the runtime's interpreter has none of the layer's dependencies (and
     cannot load another architecture's wheels): this interpreter imports the classifier from

@@ -284,7 +284,7 @@ STORED_PROGRAMS_MATCH = textwrap.dedent(
 def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
     tmp_path: Path, python312: str
 ) -> None:
-    from aurra_core import regex_programs, text  # noqa: F401 (records every expression)
+    from aurra_core import regex_programs, sensitive_topics, text  # noqa: F401 (records every expression)
     from aurra_core.classifiers import rules  # noqa: F401
 
     site = tmp_path / "python"

@@ -1,4 +1,4 @@
-"""The expressions of the rules classifier and the text normalizer compiled from stored
+"""The expressions of the rules classifier, the text normalizer and the topic gate compiled from stored
 programs match exactly as `re` compiles them, and a store that does not fit (another engine, a damaged program, a process
 that may not write bytecode) never changes a match, only what it costs."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from aurra_core import regex_programs
+from aurra_core import regex_programs, sensitive_topics
 from aurra_core.classifiers import rules  # noqa: F401 (records every expression)
 
 EVALS = Path(__file__).resolve().parents[2] / "evals"
@@ -73,6 +73,30 @@ def test_the_classifier_and_the_normalizer_compile_their_expressions_through_the
     assert all(pattern.pattern in EXPRESSIONS for pattern, _ in text._PHRASES)
     steps = text._CONTRACTIONS + text._VALUES + text._UNITS + text._TIMES + text._DATES
     assert all(pattern.pattern in EXPRESSIONS for pattern, _ in steps)
+
+
+def test_the_topic_gate_compiles_through_the_store_what_re_compiled_without_case() -> None:
+    """The gate's two word lists: `(?i)` in the expression, where `re.IGNORECASE` was given
+    to `re.compile`, is the same program and the same matches."""
+    samples = [
+        *TEXTS,
+        "User was Diagnosed with ASTHMA in 2019",
+        "The user filed for Chapter 11 bankruptcy; their divorce is final",
+        "user's ex-wife sued them; a well-known non-diagnosis",
+        "Kalo's CUSTODY hearing is under investigation",
+    ]
+    for compiled in (sensitive_topics._MEDICAL_RE, sensitive_topics._LEGAL_RE):
+        assert compiled.pattern in EXPRESSIONS
+        assert compiled.pattern.startswith("(?i)")
+        before = re.compile(compiled.pattern.removeprefix("(?i)"), re.IGNORECASE)
+        assert (compiled.flags, compiled.groups) == (before.flags, before.groups)
+        found = [[m.span() for m in compiled.finditer(text)] for text in samples]
+        assert found == [[m.span() for m in before.finditer(text)] for text in samples]
+        assert sum(map(len, found)) >= 4
+    assert (
+        sensitive_topics.sensitive_topic("User was Diagnosed with ASTHMA") == sensitive_topics.HEALTH_MEDICAL
+    )
+    assert sensitive_topics.sensitive_topic("They filed for Chapter 11") == sensitive_topics.LEGAL_STATUS
 
 
 def test_the_normalizer_compiles_no_expression_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:

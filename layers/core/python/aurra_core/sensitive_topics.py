@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from aurra_core import regex_programs
+
 HEALTH_MEDICAL = "health_medical"
 LEGAL_STATUS = "legal_status"
 
@@ -201,11 +203,15 @@ _LEGAL = [
 
 
 def _compile(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w-])(?:" + "|".join(patterns) + r")(?![\w-])", re.IGNORECASE)
+    """One expression of the word list, without case (`(?i)`, as `re.IGNORECASE`), compiled
+    through the stored programs: `re` took 3-4 ms of CPU to translate the two at every cold
+    start of the write function."""
+    return regex_programs.compile(r"(?i)(?<![\w-])(?:" + "|".join(patterns) + r")(?![\w-])")
 
 
 _MEDICAL_RE = _compile(_MEDICAL)
 _LEGAL_RE = _compile(_LEGAL)
+regex_programs.save()
 
 
 def sensitive_topic(text: str) -> str | None:
