@@ -5,10 +5,12 @@ reciprocal rank, inside the tenant and scope."""
 from __future__ import annotations
 
 import numpy as np
+import psycopg
 import pytest
+from pgvector.psycopg import register_vector
 from vectors import near, unit
 
-from aurra_core import store
+from aurra_core import kinds, store
 from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
 from aurra_core.ids import new_id
 from aurra_core.models import Scope
@@ -266,3 +268,88 @@ def test_a_rewritten_query_ranks_by_the_mean_of_both_cosines(db, new_key):
     assert row.memory_id == like_both
     stored = both_way / np.linalg.norm(both_way)
     assert similarity == pytest.approx((stored @ fact + stored @ rewritten) / 2, abs=1e-4)
+
+
+# ---------------------------------------------------------------- the kinds' query, remembered
+
+
+def test_each_phrases_query_is_learned_once_and_lifts_alike_from_memory(db, new_key, monkeypatch):
+    """The first statement with phrases new to the process builds the kinds' query itself and
+    returns each phrase's tsquery; the next ones send the query built from them, and find the
+    same memories."""
+    monkeypatch.setattr(store, "_phrase_queries", {})
+    learned: list[int] = []
+    remember = store._remember_phrase_queries
+    monkeypatch.setattr(
+        store,
+        "_remember_phrase_queries",
+        lambda phrases, queries: (learned.append(len(phrases)), remember(phrases, queries)),
+    )
+    caller, _ = new_key()
+    query = unit(11)
+    with db.transaction() as conn:
+        for i in range(3):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 1100 + i, 0.8))
+        target = put(conn, caller.tenant_id, "User writes code in Emacs", near(query, 1110, 0.6))
+        first = search(conn, caller.tenant_id, query, "User's text editor is now VS Code")
+        assert len(learned) == 1
+        assert store.kinds_query(kinds.phrases_of(kinds.kinds_of("User's text editor is now VS Code")))
+        again = search(conn, caller.tenant_id, query, "User's text editor is now VS Code")
+    assert len(learned) == 1, "the second statement sent the query it remembered"
+    assert target in first and first == again
+
+
+def test_the_remembered_query_is_the_one_the_statement_builds_for_every_kind(db):
+    """For every kind of the lexicon: the query joined from the phrases' remembered tsqueries
+    is, as text, the one PostgreSQL builds from the phrases (a phrase of stop words only counts
+    for nothing in both), so a memory names a kind alike either way."""
+    every = kinds.phrases_of(set(kinds.KINDS))
+    with db.transaction() as conn:
+        queries = conn.execute(
+            "SELECT array_agg(phraseto_tsquery('english', phrase)::text ORDER BY n) "
+            "FROM unnest(%s::text[]) WITH ORDINALITY AS p(phrase, n)",
+            ([*every, "the of and"],),
+        ).fetchone()[0]
+        saved = dict(store._phrase_queries)
+        try:
+            store._phrase_queries.clear()
+            store._remember_phrase_queries([*every, "the of and"], queries)
+            assert store.kinds_query(["the of and"]) == ""
+            for kind in sorted(kinds.KINDS):
+                phrases = [*kinds.phrases_of({kind}), "the of and"]
+                built = conn.execute(
+                    """SELECT string_agg(phraseto_tsquery('english', phrase)::text, ' | ')
+                       FROM unnest(%s::text[]) AS phrase WHERE numnode(phraseto_tsquery('english', phrase)) > 0""",
+                    (phrases,),
+                ).fetchone()[0]
+                assert store.kinds_query(phrases) == built, kind
+        finally:
+            store._phrase_queries.clear()
+            store._phrase_queries.update(saved)
+
+
+def test_an_exact_list_is_a_prepared_statement_and_an_hnsw_one_never(db, new_key, pg_url):
+    caller, _ = new_key()
+    query = unit(12)
+    with db.transaction() as conn:
+        for i in range(3):
+            put(conn, caller.tenant_id, f"unrelated note {i}", near(query, 1200 + i, 0.8))
+    prepared = (
+        "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%%row_number() OVER () AS rank%%'"
+    )
+    with psycopg.connect(pg_url) as conn:  # a connection that has prepared nothing yet
+        register_vector(conn)
+        search(conn, caller.tenant_id, query, "User's text editor is now VS Code")
+        assert conn.execute(prepared).fetchone()[0] == 1
+        store.find_candidates(
+            conn,
+            caller.tenant_id,
+            query,
+            scope=store.UNSCOPED,
+            excluded_topics=[],
+            limit=3,
+            min_similarity=0.1,
+            text="User's text editor is now VS Code",
+            strategy="hnsw",
+        )
+        assert conn.execute(prepared).fetchone()[0] == 1, "the HNSW list was not prepared"

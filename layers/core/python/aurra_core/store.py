@@ -506,6 +506,7 @@ def find_candidates(
         calibrated=calibrated,
         kinds=phrases,
         keep=(depth, topic if with_topic else None),
+        prepared=True,
     )
     if scale != 1.0:
         by_vector = [Nearest(n.row, n.similarity * scale, n.names_kind) for n in by_vector]
@@ -688,6 +689,7 @@ def _vector_list(
     calibrated: bool = False,
     kinds: list[str] | None = None,
     keep: tuple[int, str | None] | None = None,
+    prepared: bool = False,
 ) -> list[Nearest]:
     """The nearest memories `where` admits, by cosine, each with its similarity. "hnsw" reads
     current versions only (the index's predicate): `where` must keep to them.
@@ -703,7 +705,13 @@ def _vector_list(
     be dropped). Still in order: the nearest `depth` first.
 
     With `calibrated`, an own index is searched with its calibrated ef_search, `ef_search`
-    being the fallback (`tenant_indexes.route`)."""
+    being the fallback (`tenant_indexes.route`).
+
+    With `prepared`, an exact list (`strategy` "exact": a scope of at most
+    `HNSW_MIN_TENANT_MEMORIES`) is a prepared statement of the connection: parsed and planned
+    once, whatever the tenant, its plan being the scope index's and a sort of the scope's rows.
+    An HNSW list never is: the tenant's own index matches only a plan made with the tenant id
+    as a constant."""
     params = {**where_params, "q": embedding, "limit": limit}
     # The route's statement also sets the HNSW scan's settings (one round trip for the three).
     route = (
@@ -727,17 +735,28 @@ def _vector_list(
         # The id breaks ties, so an exact list is the same on every call over the same rows.
         sql = f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
                   WHERE {where} ORDER BY (embedding <=> %(q)s) + 0, memory_id LIMIT %(limit)s"""
+    learn = ""
     if kinds or keep:
-        params.update(phrases=kinds or [], pool=NEAREST_POOL)
-        names_kind = (
-            """row_number() OVER () <= %(pool)s
-               AND to_tsvector('english'::regconfig, nearest.content) @@ (
-                   SELECT string_agg(phraseto_tsquery('english', phrase)::text, ' | ')::tsquery
-                   FROM unnest(%(phrases)s::text[]) AS phrase
-                   WHERE numnode(phraseto_tsquery('english', phrase)) > 0)"""
-            if kinds
-            else "false"
-        )
+        params["pool"] = NEAREST_POOL
+        names_kind = "false"
+        if kinds:
+            query = kinds_query(kinds)
+            if query is not None:
+                # Every phrase's tsquery is known: the kinds' query is a parameter.
+                params["kinds_query"] = query or None
+                kinds_sql = "%(kinds_query)s::tsquery"
+            else:
+                # Some phrase is new to this process: the statement builds the query, and also
+                # returns each phrase's own tsquery, remembered for the next writes.
+                params["phrases"] = kinds
+                kinds_sql = """(SELECT string_agg(phraseto_tsquery('english', phrase)::text, ' | ')::tsquery
+                                FROM unnest(%(phrases)s::text[]) AS phrase
+                                WHERE numnode(phraseto_tsquery('english', phrase)) > 0)"""
+                learn = """, (SELECT array_agg(phraseto_tsquery('english', phrase)::text ORDER BY n)
+                              FROM unnest(%(phrases)s::text[]) WITH ORDINALITY AS p(phrase, n))
+                             AS phrase_queries"""
+            names_kind = f"""row_number() OVER () <= %(pool)s
+               AND to_tsvector('english'::regconfig, nearest.content) @@ {kinds_sql}"""
         kept = ""
         if keep is not None:
             params.update(depth=keep[0], topic=keep[1])
@@ -747,16 +766,35 @@ def _vector_list(
         # keeps the middle query from being merged into the outer one (which would compute
         # each row's words twice, once for its filter and once for its column).
         sql = f"""SELECT * FROM (
-                      SELECT nearest.*, row_number() OVER () AS rank, ({names_kind}) AS names_kind
+                      SELECT nearest.*, row_number() OVER () AS rank, ({names_kind}) AS names_kind{learn}
                       FROM ({sql}) AS nearest) AS listed
                   {kept} ORDER BY rank"""
     with conn.cursor(row_factory=dict_row) as cur:
-        # Never a prepared (possibly generic) plan: the tenant's own index matches only a plan
-        # made with the tenant id as a constant.
-        cur.execute(sql, params, prepare=False)
-        return [
-            Nearest(_row(r), 1.0 - float(r["distance"]), bool(r.get("names_kind"))) for r in cur.fetchall()
-        ]
+        cur.execute(sql, params, prepare=prepared and strategy == "exact")
+        rows = cur.fetchall()
+    if learn and rows:
+        _remember_phrase_queries(kinds or [], rows[0]["phrase_queries"])
+    return [Nearest(_row(r), 1.0 - float(r["distance"]), bool(r.get("names_kind"))) for r in rows]
+
+
+# Each kind phrase's full-text query as PostgreSQL writes it (phraseto_tsquery('english', ...)
+# as text; '' for a phrase of stop words only), remembered by the process once a statement has
+# returned it. Bounded by the lexicon: only `kinds.phrases_of`'s phrases are ever asked about.
+_phrase_queries: dict[str, str] = {}
+
+
+def _remember_phrase_queries(phrases: list[str], queries: list[str]) -> None:
+    _phrase_queries.update(zip(phrases, queries, strict=True))
+
+
+def kinds_query(phrases: list[str]) -> str | None:
+    """The kinds' full-text query (every phrase's own tsquery, any of them), as the statement
+    would build it from `phrases`: '' when every phrase is stop words only; None when some
+    phrase's query is not yet remembered (the statement then builds it, and returns them)."""
+    known = [_phrase_queries.get(phrase) for phrase in phrases]
+    if any(query is None for query in known):
+        return None
+    return " | ".join(query for query in known if query)
 
 
 def _word_list(
