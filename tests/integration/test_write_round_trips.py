@@ -94,17 +94,20 @@ def test_the_reservation_commits_without_waiting_for_its_flush_and_the_write_wai
     write's transaction, which stores the fact, still waits for its flush."""
     caller, _ = new_key()
     seen: dict[str, str] = {}
-    reserve, insert = metering.reserve_model_call, store.insert_version
+    reserve, insert = store.find_candidates, store.insert_version
 
     def reserving(conn, *args, **kwargs):
-        seen["reservation"] = conn.execute("SHOW synchronous_commit").fetchone()[0]
-        return reserve(conn, *args, **kwargs)
+        # The candidates' statement takes the call, when it finds a candidate.
+        found = reserve(conn, *args, **kwargs)
+        if kwargs["reservation"].taken:
+            seen["reservation"] = conn.execute("SHOW synchronous_commit").fetchone()[0]
+        return found
 
     def inserting(conn, **kwargs):
         seen["write"] = conn.execute("SHOW synchronous_commit").fetchone()[0]
         return insert(conn, **kwargs)
 
-    monkeypatch.setattr(metering, "reserve_model_call", reserving)
+    monkeypatch.setattr(store, "find_candidates", reserving)
     monkeypatch.setattr(store, "insert_version", inserting)
     classifier = ScriptedClassifier(lambda new, c: (Verdict.SUPPLEMENTS, 0.7))
     write_memory(caller, _request("alice uses Vim"), deps(classifier))
@@ -317,9 +320,9 @@ def statements(monkeypatch) -> list[str]:
     return sent
 
 
-def test_a_level_2_write_that_supersedes_sends_eight_statements(db, new_key, small_threshold, statements):
-    """Candidates (5): the confinement, the key's settings, the route with the HNSW settings,
-    the vector list with its kinds, the reservation. The write (3): the confinement with the
+def test_a_level_2_write_that_supersedes_sends_seven_statements(db, new_key, small_threshold, statements):
+    """Candidates (4): the confinement, the key's settings, the route with the HNSW settings,
+    the vector list with its kinds and the reservation. The write (3): the confinement with the
     tenant's lock and clock, the target's lock with the clock and the revert check of a
     contradiction, and one statement for the insert, the old version's close and its closed
     copy and the audit event (store.insert_version_audited). A statement more anywhere fails
@@ -332,4 +335,62 @@ def test_a_level_2_write_that_supersedes_sends_eight_statements(db, new_key, sma
     new = write_memory(caller, _request("alice uses Emacs as her editor"), deps(classifier)).result
     assert new.auto_supersede.supersession is not None
     assert new.auto_supersede.supersession.superseded_id == old.result.memory.id
-    assert len(statements) == 8, "\n".join(statements)
+    assert len(statements) == 7, "\n".join(statements)
+
+
+# ---------------------------------------------------------------- the reservation in the candidates' statement
+
+
+@pytest.mark.parametrize("strategy", ["exact", "hnsw"])
+def test_the_candidates_statement_takes_the_call_exactly_when_it_finds_a_candidate(db, new_key, strategy):
+    """At every floor around the memories' similarities: a call is counted when and only when
+    the fused list has a candidate, once per statement; the key's limit still holds."""
+    caller, _ = new_key()
+    _put(db, caller, 5, axis=3)  # similarities to unit(3) from about 0.95 down
+    counted = 0
+    for floor in [1.1, 0.99, 0.96, 0.95, 0.9, 0.8, 0.5, 0.0, -1.0]:
+        reservation = store.CallReservation(caller, None)
+        with db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
+            found = store.find_candidates(
+                conn,
+                caller.tenant_id,
+                unit(3),
+                text="alice uses Vim as her editor",
+                scope=UNSCOPED,
+                excluded_topics=[],
+                limit=3,
+                min_similarity=floor,
+                strategy=strategy,
+                reservation=reservation,
+            )
+            counted += bool(found)
+            assert reservation.taken is bool(found), floor
+            assert metering.calls_today(conn, caller) == counted
+    assert 0 < counted < 9
+    reservation = store.CallReservation(caller, counted)  # the limit reached: nothing taken
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        found = store.find_candidates(
+            conn,
+            caller.tenant_id,
+            unit(3),
+            text="alice uses Vim as her editor",
+            scope=UNSCOPED,
+            excluded_topics=[],
+            limit=3,
+            min_similarity=0.0,
+            reservation=reservation,
+        )
+        assert found and not reservation.taken
+        assert metering.calls_today(conn, caller) == counted
+
+
+def test_a_write_whose_neighbours_are_all_below_the_floor_counts_no_call(db, new_key):
+    """Memories the statement reads, none like the fact (unit vectors the fact's embedding is
+    nearly orthogonal to): no candidate, no call, nothing counted."""
+    caller, _ = new_key()
+    _put(db, caller, 3, axis=4)
+    classifier = ScriptedClassifier()
+    result = write_memory(caller, _request("alice uses Vim"), deps(classifier)).result
+    assert result.auto_supersede.skipped_reason == SkippedReason.NO_CANDIDATES and not classifier.calls
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        assert metering.calls_today(conn, caller) == 0

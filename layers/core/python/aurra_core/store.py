@@ -37,6 +37,7 @@ from aurra_core.models import (
     UNSCOPED,
     AuditEvent,
     AuditType,
+    Caller,
     Memory,
     MemoryVersion,
     ProposalStatus,
@@ -453,6 +454,7 @@ def find_candidates(
     strategy: str = "auto",
     ef_search: int | None = None,
     query_embedding: Vector | None = None,
+    reservation: CallReservation | None = None,
 ) -> list[tuple[MemoryRow, float]]:
     """The current memories of the tenant's `scope` most like a new fact, never one of an
     excluded topic, each with its cosine similarity; none below `min_similarity`.
@@ -470,7 +472,12 @@ def find_candidates(
     several lists rises; a topic or kind match alone never lifts a memory the embedder finds
     unlike the fact above the floor. `ef_search`: by default the one calibrated on the
     tenant's own index (`tenant_indexes.calibrate`), else the setting `candidate_ef_search`;
-    given, that value whatever the index."""
+    given, that value whatever the index.
+
+    With a `reservation` (hybrid only), the same statement also takes one model call from the
+    key's budget when, and only when, it finds a candidate (its nearest memory at or above the
+    floor, as the fused list has one exactly then): `reservation.taken` says whether it did
+    (False when none was found or the budget is used up). One round trip instead of two."""
     calibrated = ef_search is None
     if ef_search is None:
         ef_search = get_config().candidate_ef_search
@@ -485,6 +492,8 @@ def find_candidates(
     if query_embedding is not None:
         embedding, scale = _mean_direction(embedding, query_embedding)
     if text is None:
+        if reservation is not None:
+            raise ValueError("a reservation is taken only with a hybrid (text) search")
         found = _vector_list(
             conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search, calibrated=calibrated
         )
@@ -507,6 +516,7 @@ def find_candidates(
         kinds=phrases,
         keep=(depth, topic if with_topic else None),
         prepared=True,
+        reserve=None if reservation is None else (reservation, min_similarity, scale),
     )
     if scale != 1.0:
         by_vector = [Nearest(n.row, n.similarity * scale, n.names_kind) for n in by_vector]
@@ -567,6 +577,16 @@ SEARCH_DEPTH = 200
 
 # The versions candidate search reads, and the predicate of the partial indexes over them.
 _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
+
+
+@dataclass
+class CallReservation:
+    """One model call to take from `caller`'s key's budget (`limit` calls a day, None: no
+    limit) in the candidate statement itself, when it finds a candidate; `taken` once it ran."""
+
+    caller: Caller
+    limit: int | None
+    taken: bool = False
 
 
 @dataclass(frozen=True)
@@ -690,6 +710,7 @@ def _vector_list(
     kinds: list[str] | None = None,
     keep: tuple[int, str | None] | None = None,
     prepared: bool = False,
+    reserve: tuple[CallReservation, float, float] | None = None,
 ) -> list[Nearest]:
     """The nearest memories `where` admits, by cosine, each with its similarity. "hnsw" reads
     current versions only (the index's predicate): `where` must keep to them.
@@ -711,7 +732,12 @@ def _vector_list(
     `HNSW_MIN_TENANT_MEMORIES`) is a prepared statement of the connection: parsed and planned
     once, whatever the tenant, its plan being the scope index's and a sort of the scope's rows.
     An HNSW list never is: the tenant's own index matches only a plan made with the tenant id
-    as a constant."""
+    as a constant.
+
+    With `reserve` (reservation, floor, scale; only with `keep`), the statement also takes the
+    reservation's model call when the nearest memory's similarity (times `scale`) is at or
+    above the floor (`metering.budget.reserve_sql`, a data-modifying CTE), and sets
+    `reservation.taken`."""
     params = {**where_params, "q": embedding, "limit": limit}
     # The route's statement also sets the HNSW scan's settings (one round trip for the three).
     route = (
@@ -765,15 +791,34 @@ def _vector_list(
         # on its own: the same index scan as without these columns), and the window function
         # keeps the middle query from being merged into the outer one (which would compute
         # each row's words twice, once for its filter and once for its column).
-        sql = f"""SELECT * FROM (
-                      SELECT nearest.*, row_number() OVER () AS rank, ({names_kind}) AS names_kind{learn}
-                      FROM ({sql}) AS nearest) AS listed
-                  {kept} ORDER BY rank"""
+        listed = f"""SELECT nearest.*, row_number() OVER () AS rank, ({names_kind}) AS names_kind{learn}
+                     FROM ({sql}) AS nearest"""
+        if reserve is None:
+            sql = f"SELECT * FROM ({listed}) AS listed {kept} ORDER BY rank"
+        else:
+            from aurra_core.metering import budget
+
+            reservation, floor, scale = reserve
+            params.update(
+                budget.reserve_params(reservation.caller, reservation.limit), floor=floor, scale=scale
+            )
+            # The same arithmetic as the similarity find_candidates floors (1 - distance, times
+            # the scale), on the nearest row: a candidate exists exactly when it passes.
+            found = (
+                "EXISTS (SELECT 1 FROM listed WHERE rank = 1 AND (1.0 - distance) * %(scale)s >= %(floor)s)"
+            )
+            sql = f"""WITH listed AS ({listed}), reserved AS ({budget.reserve_sql(found)})
+                      SELECT listed.*, (SELECT count(*) FROM reserved) AS reserved
+                      FROM listed {kept} ORDER BY rank"""
+    elif reserve is not None:
+        raise ValueError("a reservation is taken only by a hybrid list (`keep`)")
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(sql, params, prepare=prepared and strategy == "exact")
         rows = cur.fetchall()
     if learn and rows:
         _remember_phrase_queries(kinds or [], rows[0]["phrase_queries"])
+    if reserve is not None:
+        reserve[0].taken = bool(rows and rows[0]["reserved"])
     return [Nearest(_row(r), 1.0 - float(r["distance"]), bool(r.get("names_kind"))) for r in rows]
 
 

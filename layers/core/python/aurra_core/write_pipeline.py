@@ -209,7 +209,11 @@ def _receipt_details(outcome: AutoSupersedeResult) -> dict[str, Any]:
 
 
 def _candidates(
-    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, key_settings: KeySettings
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    key_settings: KeySettings,
+    reservation: store.CallReservation | None = None,
 ) -> list[Candidate]:
     found = store.find_candidates(
         conn,
@@ -222,6 +226,7 @@ def _candidates(
         limit=CANDIDATE_LIMIT,
         min_similarity=get_config().candidate_floor,
         query_embedding=prepared.query_embedding,
+        reservation=reservation,
     )
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
@@ -319,7 +324,8 @@ def prepare(
     `key_settings` None: the key's settings are read here, and only when a gate needs them (a
     write with Level 2 off or not requested never reads them). What the model call needs is one
     transaction, committed before the call: the settings, the candidates and the call taken
-    from the key's budget (each its own transaction would pay its round trips for BEGIN, the
+    from the key's budget, the last two in one statement unless `classify_until` must be
+    checked between them (each its own transaction would pay its round trips for BEGIN, the
     row-level security settings and COMMIT again). Its commit does not wait for the flush of
     the reservation, the one thing it writes (metering/budget.py)."""
     prepared = PreparedFact(fact, deps.embedder.embed(fact.content), AutoSupersedeResult())
@@ -338,7 +344,14 @@ def prepare(
         if skipped is not None:
             prepared.outcome.skipped_reason = skipped
             return prepared
-        candidates = _candidates(conn, caller, prepared, settings)
+        # With no deadline to check between them, the candidates' statement also takes the
+        # call from the budget, when it finds a candidate (one round trip instead of two).
+        reservation = (
+            store.CallReservation(caller, settings.daily_model_calls_limit)
+            if classify_until is None
+            else None
+        )
+        candidates = _candidates(conn, caller, prepared, settings, reservation)
         if not candidates:
             prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
             return prepared
@@ -351,7 +364,12 @@ def prepare(
             metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
             logger.warning("messages write out of time; storing the fact without classifying it")
             return prepared
-        reserved = _reserve(conn, caller, settings)
+        if reservation is None:
+            reserved = _reserve(conn, caller, settings)
+        else:
+            reserved = reservation.taken
+            if not reserved:
+                metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
     _run_classifier(caller, prepared, candidates, settings, deps, reserved=reserved)
     return prepared
 

@@ -21,6 +21,7 @@ in flight at the crash goes uncounted.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import psycopg
 
@@ -28,19 +29,28 @@ from aurra_core.models import Caller
 
 _RESERVE = """
 INSERT INTO model_call_counts (api_key_id, day, tenant_id, calls)
-SELECT %(key)s, (now() AT TIME ZONE 'UTC')::date, %(tenant)s, 1
-WHERE %(limit)s::integer IS NULL OR %(limit)s::integer >= 1
+SELECT %(budget_key)s, (now() AT TIME ZONE 'UTC')::date, %(budget_tenant)s, 1
+WHERE ({when}) AND (%(budget_limit)s::integer IS NULL OR %(budget_limit)s::integer >= 1)
 ON CONFLICT (api_key_id, day) DO UPDATE SET calls = model_call_counts.calls + 1
-    WHERE %(limit)s::integer IS NULL OR model_call_counts.calls < %(limit)s::integer
+    WHERE %(budget_limit)s::integer IS NULL OR model_call_counts.calls < %(budget_limit)s::integer
 RETURNING calls
 """
 
 
+def reserve_sql(when: str = "true") -> str:
+    """The reservation's statement, taking the call only `when` (an SQL condition): alone, or
+    as a data-modifying CTE of another statement (store.find_candidates: only when the
+    candidate list finds a candidate). Parameters: `reserve_params`'s."""
+    return _RESERVE.format(when=when)
+
+
+def reserve_params(caller: Caller, limit: int | None) -> dict[str, Any]:
+    return {"budget_key": caller.api_key_id, "budget_tenant": caller.tenant_id, "budget_limit": limit}
+
+
 def reserve_model_call(conn: psycopg.Connection, caller: Caller, limit: int | None) -> bool:
     """Take one model call from the key's budget for today; False when it is used up."""
-    row = conn.execute(
-        _RESERVE, {"key": caller.api_key_id, "tenant": caller.tenant_id, "limit": limit}
-    ).fetchone()
+    row = conn.execute(reserve_sql(), reserve_params(caller, limit)).fetchone()
     return row is not None
 
 
