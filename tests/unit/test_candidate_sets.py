@@ -1,7 +1,8 @@
 """Shape checks for the candidate-recall sets: evals/candidates.jsonl (the acceptance set),
 evals/candidates_dev.jsonl (the development set the retrieval is tuned on),
-evals/candidates_dev2.jsonl and evals/candidates_dev3.jsonl (a second and a third development
-set, each written blind to the retrieval and to the other sets). The data, not any retrieval's
+evals/candidates_dev2.jsonl, evals/candidates_dev3.jsonl and evals/candidates_dev4.jsonl (a
+second, a third and a fourth development set, each written blind to the retrieval and to the
+other sets). The data, not any retrieval's
 score; and no two sets share a fact, so tuning on one says nothing of another."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ SETS = {
     "candidates_dev.jsonl": 100,
     "candidates_dev2.jsonl": 160,
     "candidates_dev3.jsonl": 180,
+    "candidates_dev4.jsonl": 180,
 }
 CATEGORIES = {"synonym", "paraphrase", "shared_words"}
 TOPIC_RE = re.compile(r"^[a-z0-9_]{1,64}$")
