@@ -121,7 +121,6 @@ def measure(
             database_url,
             embedder,
             embedder_config.candidate_floor,
-            embedder_config.candidate_query_on,
         )
     return {"cases": len(cases), "memories_in_tenant": _pool_size(cases, background), "embedders": results}
 
@@ -138,13 +137,11 @@ def _measure_embedder(
     database_url: str,
     embedder: Any,
     floor: float,
-    rewrite: bool,
 ) -> dict[str, Any]:
     from aurra_core import keys, store
     from aurra_core.config import CANDIDATE_LIMIT, DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.db import Database
     from aurra_core.ids import new_id
-    from aurra_core.write_pipeline import candidate_query_embedding
 
     db = Database(database_url)
     target_ids: dict[str, uuid.UUID] = {}
@@ -192,8 +189,6 @@ def _measure_embedder(
     with db.transaction() as conn:
         for case in cases:
             query_vector = embedder.embed(case.query["content"])
-            # what a Level 2 write searches with beside the fact (hybrid only)
-            rewritten = candidate_query_embedding(embedder, case.query["content"]) if rewrite else None
             for mode in RETRIEVALS:
                 begun = time.perf_counter()
                 hits = store.find_candidates(
@@ -206,14 +201,12 @@ def _measure_embedder(
                     min_similarity=floor,
                     text=case.query["content"] if mode == "hybrid" else None,
                     topic=case.query.get("topic") if mode == "hybrid" else None,
-                    query_embedding=rewritten if mode == "hybrid" else None,
                 )
                 search_ms[mode].append((time.perf_counter() - begun) * 1000)
                 found[mode][case.category].append(target_ids[case.id] in {row.memory_id for row, _ in hits})
     db.close()
     report: dict[str, Any] = {
         "min_similarity": floor,
-        "candidate_query": rewrite,
         "store_ms_per_fact": round(embed_ms, 2),
     }
     for mode in RETRIEVALS:
@@ -242,8 +235,8 @@ def format_report(result: dict[str, Any]) -> str:
     ]
     for name, report in result["embedders"].items():
         lines.append(
-            f"\nembedder {name} (floor {report['min_similarity']}, candidate query "
-            f"{'on' if report['candidate_query'] else 'off'}, {report['store_ms_per_fact']} ms to embed and store each memory)"
+            f"\nembedder {name} (floor {report['min_similarity']}, "
+            f"{report['store_ms_per_fact']} ms to embed and store each memory)"
         )
         lines.append(f"  {'category':<32} {'vector':>8} {'hybrid':>8}")
         categories = sorted({c for mode in RETRIEVALS for c in report[mode]["by_category"]})

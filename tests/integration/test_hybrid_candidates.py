@@ -4,7 +4,6 @@ reciprocal rank, inside the tenant and scope."""
 
 from __future__ import annotations
 
-import numpy as np
 import psycopg
 import pytest
 from pgvector.psycopg import register_vector
@@ -238,36 +237,6 @@ def assert_lifted_past_closer_notes(db, new_key, memory: str, fact: str, seed: i
         target = put(conn, caller.tenant_id, memory, near(query, seed * 100 + 10, 0.6))
         found = search(conn, caller.tenant_id, query, fact)
     assert target in found
-
-
-def test_a_rewritten_query_ranks_by_the_mean_of_both_cosines(db, new_key):
-    caller, _ = new_key()
-    fact, rewritten = unit(80), unit(81)
-    with db.transaction() as conn:
-        like_the_fact = put(conn, caller.tenant_id, "note a", near(fact, 82, 0.9))
-        both_way = fact + 2 * rewritten
-        like_both = put(
-            conn, caller.tenant_id, "note b", (both_way / np.linalg.norm(both_way)).astype(np.float32)
-        )
-
-        def nearest(query_embedding):
-            return store.find_candidates(
-                conn,
-                caller.tenant_id,
-                fact,
-                scope=store.UNSCOPED,
-                excluded_topics=[],
-                limit=1,
-                min_similarity=0.1,
-                query_embedding=query_embedding,
-            )
-
-        alone, with_rewrite = nearest(None), nearest(rewritten)
-    assert [row.memory_id for row, _ in alone] == [like_the_fact]
-    [(row, similarity)] = with_rewrite
-    assert row.memory_id == like_both
-    stored = both_way / np.linalg.norm(both_way)
-    assert similarity == pytest.approx((stored @ fact + stored @ rewritten) / 2, abs=1e-4)
 
 
 # ---------------------------------------------------------------- the kinds' query, remembered

@@ -123,32 +123,3 @@ def test_the_stored_index_is_the_lexicon_s() -> None:
     assert kinds.build_index() == INDEX, "run `python -m aurra_core.kinds` and commit kinds_index.py"
     assert kinds.INDEX_PATH.read_text() == kinds.render_index(INDEX)
     assert len(INDEX) > 2000
-
-
-@pytest.mark.parametrize(
-    ("fact", "query"),
-    [
-        (
-            "User's meeting tool is Google Meet now",
-            "User's meeting tool is Google Meet (employer, meeting, video call)",
-        ),
-        ("User switched to VS Code as their editor", "User VS Code as their editor (editor)"),
-        ("User moved to the day shift last Friday", "User the day shift (work hours)"),
-        ("User has been training for a marathon lately", "User has been training for a marathon (sport)"),
-    ],
-)
-def test_a_candidate_query_drops_the_words_of_change_and_names_the_kinds(fact: str, query: str) -> None:
-    assert kinds.candidate_query(fact) == query
-
-
-def test_a_fact_with_no_change_word_and_no_kind_is_its_own_candidate_query() -> None:
-    assert kinds.candidate_query("User likes long walks") == "User likes long walks"
-
-
-def test_the_candidate_query_is_on_for_the_local_embedders_and_off_for_titan() -> None:
-    from aurra_core.config import ServiceConfig
-
-    assert ServiceConfig(embedder="minilm").candidate_query_on
-    assert ServiceConfig(embedder="local").candidate_query_on
-    assert not ServiceConfig(embedder="bedrock").candidate_query_on
-    assert not ServiceConfig(embedder="minilm", candidate_query=False).candidate_query_on

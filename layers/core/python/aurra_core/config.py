@@ -18,11 +18,6 @@ CANDIDATE_LIMIT = 3
 # at cosines of 0.26-0.27). Titan on Bedrock is unmeasured here (no AWS account): it starts
 # where MiniLM measured. MPNet: 0.2 kept every target of both development sets (0.25 cut one).
 CANDIDATE_FLOORS = {"local": 0.15, "minilm": 0.25, "mpnet": 0.2, "bedrock": 0.25}
-# Whether a Level 2 write also embeds its fact without the words of change, with its kinds'
-# names (kinds.candidate_query), for candidate search: a second embedding per write. Measured
-# on the development sets for MiniLM (+3, +5 and +0 cases, none lost) and the lexical embedder
-# (BENCHMARKS.md); off for Titan (unmeasured, and a second Bedrock call per write).
-CANDIDATE_QUERIES = {"local": True, "minilm": True, "mpnet": True, "bedrock": False}
 
 
 class ServiceConfig(BaseSettings):
@@ -73,9 +68,6 @@ class ServiceConfig(BaseSettings):
     # Cosine similarity below which a memory is not worth asking the classifier about. Each
     # embedder has its own scale; None takes the measured default for the embedder in use.
     candidate_min_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
-    # Candidate search with the fact's rewritten query as well (CANDIDATE_QUERIES): None takes
-    # the measured default for the embedder in use.
-    candidate_query: bool | None = None
 
     flag_source: Literal["env", "ssm"] = "env"
     level2_enabled: bool = False
@@ -131,12 +123,6 @@ class ServiceConfig(BaseSettings):
         if self.candidate_min_similarity is not None:
             return self.candidate_min_similarity
         return CANDIDATE_FLOORS[self.embedder]
-
-    @property
-    def candidate_query_on(self) -> bool:
-        if self.candidate_query is not None:
-            return self.candidate_query
-        return CANDIDATE_QUERIES[self.embedder]
 
     @property
     def resolved_extractor(self) -> str:

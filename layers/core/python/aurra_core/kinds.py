@@ -588,30 +588,6 @@ def phrases_of(kinds: frozenset[str] | set[str]) -> list[str]:
     return sorted({" ".join(p.replace("-", " ").split()) for kind in kinds for p in KINDS[kind]})
 
 
-# Words that say a fact changed, or when: "now", "switched to", "as of May", "last Friday". The
-# memory a new fact is about says none of them ("User keeps their notes in Notion" for "User
-# moved their knowledge base to Obsidian now"), and a small embedding model ranks by them: other
-# changes ("User moved their online classes to the evening") rise above the memory itself.
-_CHANGE_WORDS = re.compile(
-    r"\b(now|currently|these days|nowadays|recently|lately|anymore|any more|any longer|from now on"
-    r"|switched( over)? to|switched|moved( over)? to|changed to|has gone|have gone|went|just"
-    r"|as of \w+|since \w+|last (week|month|year|\w+day))\b",
-    re.IGNORECASE,
-)
-
-
-def candidate_query(text: str) -> str:
-    """What a fact's candidates are searched with beside the fact itself: the fact without its
-    words of change and time, then the names of the kinds it names ("User's meeting tool is Google
-    Meet now" -> "User's meeting tool is Google Meet (employer, meeting, video call)"). The fact
-    unchanged when neither applies (store.find_candidates; measured in BENCHMARKS.md)."""
-    stripped = re.sub(r"\s+", " ", _CHANGE_WORDS.sub(" ", text)).strip(" ,.")
-    named = sorted(kinds_of(stripped))
-    if not named:
-        return stripped
-    return f"{stripped} ({', '.join(kind.replace('_', ' ') for kind in named)})"
-
-
 if __name__ == "__main__":
     INDEX_PATH.write_text(render_index(build_index()))
     print(INDEX_PATH, file=sys.stderr)

@@ -16,7 +16,6 @@ connection to another client after each commit instead of pinning it.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator, Sized
 from contextlib import contextmanager
@@ -453,16 +452,10 @@ def find_candidates(
     topic: str | None = None,
     strategy: str = "auto",
     ef_search: int | None = None,
-    query_embedding: Vector | None = None,
     reservation: CallReservation | None = None,
 ) -> list[tuple[MemoryRow, float]]:
     """The current memories of the tenant's `scope` most like a new fact, never one of an
     excluded topic, each with its cosine similarity; none below `min_similarity`.
-
-    With `query_embedding` (the embedding of `kinds.candidate_query(text)`, the fact without its
-    words of change and with the names of its kinds), "like the fact" is the mean of a memory's
-    cosines to both: every list is ordered by it and the floor applies to it (the search runs
-    once, with the sum of the two unit vectors, whose cosine orders memories alike).
 
     With the fact's `text` (and `topic`), hybrid: three lists, each the nearest by vector, fused
     by reciprocal rank: of all memories; of those among the nearest `NEAREST_POOL` of the
@@ -488,16 +481,13 @@ def find_candidates(
     )
     if strategy == "auto":
         strategy = _vector_strategy(conn, tenant_id, scope)
-    scale = 1.0
-    if query_embedding is not None:
-        embedding, scale = _mean_direction(embedding, query_embedding)
     if text is None:
         if reservation is not None:
             raise ValueError("a reservation is taken only with a hybrid (text) search")
         found = _vector_list(
             conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search, calibrated=calibrated
         )
-        return [(n.row, n.similarity * scale) for n in found if n.similarity * scale >= min_similarity]
+        return [(n.row, n.similarity) for n in found if n.similarity >= min_similarity]
     from aurra_core import kinds  # the lexicon: only where facts are written
 
     depth = max(limit, FUSION_DEPTH)
@@ -516,10 +506,8 @@ def find_candidates(
         kinds=phrases,
         keep=(depth, topic if with_topic else None),
         prepared=True,
-        reserve=None if reservation is None else (reservation, min_similarity, scale),
+        reserve=None if reservation is None else (reservation, min_similarity),
     )
-    if scale != 1.0:
-        by_vector = [Nearest(n.row, n.similarity * scale, n.names_kind) for n in by_vector]
     ranked = [([(n.row, n.similarity) for n in by_vector[:depth]], 1.0)]
     if with_topic:
         same_topic = [(n.row, n.similarity) for n in by_vector if n.row.topic == topic][:depth]
@@ -529,22 +517,6 @@ def find_candidates(
         ranked.append((same_kind, CANDIDATE_WEIGHTS["kind"]))
     fused = fuse_by_rank(ranked, limit, min_similarity, k=CANDIDATE_FUSION_K)
     return [(hit.row, hit.similarity) for hit in fused]
-
-
-def _mean_direction(first: Vector, second: Vector) -> tuple[Vector, float]:
-    """The sum of two embeddings' unit vectors, and what turns a cosine to it into the mean of the
-    cosines to each (half the sum's length). Plain Python over 384 floats (about 0.1 ms): numpy
-    is not loaded on a write's path, and importing it here cost a cold start's first Level 2
-    write 40 ms of CPU (BENCHMARKS.md)."""
-    from pgvector import Vector
-
-    def unit(v: Any) -> list[float]:  # a Vector, or any sequence of floats
-        values: list[float] = v.to_list() if isinstance(v, Vector) else [float(x) for x in v]
-        norm = math.sqrt(math.fsum(x * x for x in values))
-        return [x / norm for x in values] if norm else values
-
-    total = [a + b for a, b in zip(unit(first), unit(second), strict=True)]
-    return Vector(total), math.sqrt(math.fsum(x * x for x in total)) / 2
 
 
 DEFAULT_TOPIC = "general"
@@ -710,7 +682,7 @@ def _vector_list(
     kinds: list[str] | None = None,
     keep: tuple[int, str | None] | None = None,
     prepared: bool = False,
-    reserve: tuple[CallReservation, float, float] | None = None,
+    reserve: tuple[CallReservation, float] | None = None,
 ) -> list[Nearest]:
     """The nearest memories `where` admits, by cosine, each with its similarity. "hnsw" reads
     current versions only (the index's predicate): `where` must keep to them.
@@ -734,9 +706,8 @@ def _vector_list(
     An HNSW list never is: the tenant's own index matches only a plan made with the tenant id
     as a constant.
 
-    With `reserve` (reservation, floor, scale; only with `keep`), the statement also takes the
-    reservation's model call when the nearest memory's similarity (times `scale`) is at or
-    above the floor (`metering.budget.reserve_sql`, a data-modifying CTE), and sets
+    With `reserve` (reservation, floor; only with `keep`), the statement also takes the
+    reservation's model call when the nearest memory's similarity is at or above the floor (`metering.budget.reserve_sql`, a data-modifying CTE), and sets
     `reservation.taken`."""
     params = {**where_params, "q": embedding, "limit": limit}
     # The route's statement also sets the HNSW scan's settings (one round trip for the three).
@@ -798,15 +769,11 @@ def _vector_list(
         else:
             from aurra_core.metering import budget
 
-            reservation, floor, scale = reserve
-            params.update(
-                budget.reserve_params(reservation.caller, reservation.limit), floor=floor, scale=scale
-            )
-            # The same arithmetic as the similarity find_candidates floors (1 - distance, times
-            # the scale), on the nearest row: a candidate exists exactly when it passes.
-            found = (
-                "EXISTS (SELECT 1 FROM listed WHERE rank = 1 AND (1.0 - distance) * %(scale)s >= %(floor)s)"
-            )
+            reservation, floor = reserve
+            params.update(budget.reserve_params(reservation.caller, reservation.limit), floor=floor)
+            # The same arithmetic as the similarity find_candidates floors (1 - distance), on
+            # the nearest row: a candidate exists exactly when it passes.
+            found = "EXISTS (SELECT 1 FROM listed WHERE rank = 1 AND (1.0 - distance) >= %(floor)s)"
             sql = f"""WITH listed AS ({listed}), reserved AS ({budget.reserve_sql(found)})
                       SELECT listed.*, (SELECT count(*) FROM reserved) AS reserved
                       FROM listed {kept} ORDER BY rank"""

@@ -116,8 +116,6 @@ class PreparedFact:
     fact: Fact
     embedding: Vector
     outcome: AutoSupersedeResult
-    # The embedding candidates are also searched with (candidate_query_embedding).
-    query_embedding: Vector | None = None
     chosen: ClassifierVerdict | None = None
     act: bool = False
     # A contradiction below min_confidence, queued for review instead of acted on.
@@ -225,20 +223,9 @@ def _candidates(
         excluded_topics=key_settings.excluded_categories,
         limit=CANDIDATE_LIMIT,
         min_similarity=get_config().candidate_floor,
-        query_embedding=prepared.query_embedding,
         reservation=reservation,
     )
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
-
-
-def candidate_query_embedding(embedder: Embedder, text: str) -> Vector | None:
-    """The embedding of `kinds.candidate_query(text)` (the fact without its words of change, with
-    the names of its kinds), which candidate search averages with the fact's own; None when that
-    is the fact itself. A second embedding per Level 2 write (BENCHMARKS.md)."""
-    from aurra_core import kinds  # the lexicon: only where facts are written
-
-    query = kinds.candidate_query(text)
-    return None if query == text else embedder.embed(query)
 
 
 def _reserve(conn: psycopg.Connection, caller: Caller, key_settings: KeySettings) -> bool:
@@ -333,9 +320,6 @@ def prepare(
     if skipped is not None:
         prepared.outcome.skipped_reason = skipped
         return prepared
-    if get_config().candidate_query_on:
-        # before the transaction, which holds a connection (a gate in it may still skip the search)
-        prepared.query_embedding = candidate_query_embedding(deps.embedder, fact.content)
     with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
         settings = key_settings if key_settings is not None else keys.get_key_settings(conn, caller)
         skipped = gate(
