@@ -1,8 +1,6 @@
 """What every HTTP handler shares: the resolver, the caller from the authorizer's context,
 the checks that run before routing, and the one place domain errors become the envelope."""
 
-from __future__ import annotations
-
 import base64
 import json
 from collections.abc import Callable

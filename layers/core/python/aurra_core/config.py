@@ -1,7 +1,5 @@
 """Service configuration, parsed once from the environment."""
 
-from __future__ import annotations
-
 from functools import lru_cache
 from typing import Literal
 

@@ -1,7 +1,5 @@
 """Domain and API models. The API shapes here are the contract docs/api.md describes."""
 
-from __future__ import annotations
-
 import json
 import re
 from dataclasses import dataclass
@@ -280,7 +278,7 @@ class WriteBody(Model):
         return None if value is None else _validate_content(value)
 
     @model_validator(mode="after")
-    def _one_form(self) -> WriteBody:
+    def _one_form(self) -> "WriteBody":
         if (self.content is None) == (self.messages is None):
             raise PydanticCustomError(
                 "one_of", "give exactly one of content and messages", {"fields": ["content", "messages"]}
