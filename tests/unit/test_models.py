@@ -77,3 +77,36 @@ def test_timestamps_keep_microseconds_in_utc():
 
     value = datetime(2026, 4, 1, 2, 0, 0, 123456, tzinfo=timezone(timedelta(hours=2)))
     assert format_timestamp(value) == "2026-04-01T00:00:00.123456Z"
+
+
+def test_build_models_builds_what_a_type_names_each_after_what_it_holds():
+    """A route's adapters reuse a built model's schema; built after them, a model would have
+    its schema generated inline by each of them, then once more on its own first use."""
+    from aurra_core.models import Model, build_models
+
+    built: list[str] = []
+
+    class Traced(Model):
+        @classmethod
+        def __pydantic_on_complete__(cls) -> None:
+            built.append(cls.__name__)
+
+    class Leaf(Traced):
+        value: int
+
+    class Holder(Traced):
+        leaves: list[Leaf]
+
+    class Other(Traced):
+        leaf: Leaf | None = None
+
+    class Unused(Traced):
+        value: int
+
+    assert not any(m.__pydantic_complete__ for m in (Leaf, Holder, Other))
+    build_models(Holder | Other, int)
+    assert built == ["Leaf", "Holder", "Other"]
+    assert not Unused.__pydantic_complete__
+    build_models(Holder | Other)
+    assert built == ["Leaf", "Holder", "Other"], "a built model is not built again"
+    assert Holder.model_validate({"leaves": [{"value": 1}]}).leaves[0].value == 1

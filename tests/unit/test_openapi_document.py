@@ -42,3 +42,20 @@ def test_the_document_has_exactly_the_routes_of_the_one_list():
         (method.upper(), shape(path)) for path, operations in document.items() for method in operations
     }
     assert documented == {(method, shape(path)) for method, path, _ in ROUTES}
+
+
+def test_the_document_is_the_same_with_every_route_prepared_as_its_first_request_does():
+    """A route's first request builds its models before Powertools builds its adapters
+    (`PerThreadResolver.prepare_route`); a document rendered after that, as `aurra dev`
+    serves one, is the committed one."""
+    from aurra_core.models import build_models
+    from aurra_core.powertools_internals import registered_routes, route_annotations
+    from aurra_local.lambda_functions import catalog, load_handler
+
+    apply_local_defaults()
+    for function in catalog().HTTP_FUNCTIONS:
+        app = load_handler(function).app
+        assert app.prepare_route is build_models
+        for route in registered_routes(app):
+            build_models(*route_annotations(route))
+    assert DOCUMENT.read_text() == openapi.render()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import re
 import threading
+import typing
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.event_handler.api_gateway import BaseRouter
+from pydantic import BaseModel
 
 from aurra_core import powertools_internals
 from aurra_core.powertools_internals import PerThreadResolver, registered_routes
@@ -106,6 +108,47 @@ def test_registered_routes_lists_every_route_with_what_openapi_reads() -> None:
         ("GET", "/static", "static"),
         ("POST", "/items/{item_id}", "dynamic"),
     ]
+
+
+class _Body(BaseModel):
+    name: str
+
+
+class _Out(BaseModel):
+    name: str
+
+
+def test_each_route_is_prepared_once_before_validation_builds_its_adapters() -> None:
+    """`_call_route` is where the matched route enters the middlewares: `prepare_route` must
+    see the route's types there, once, while Powertools has not yet built its adapters
+    (`Route.dependant`, on the route's first call)."""
+    assert list(inspect.signature(APIGatewayRestResolver._call_route).parameters) == [
+        "self",
+        "route",
+        "route_arguments",
+    ]
+    app = PerThreadResolver(enable_validation=True)
+    seen: list[tuple[tuple[Any, ...], bool]] = []
+
+    def prepare(*annotations: Any) -> None:
+        (route,) = registered_routes(app)
+        seen.append((annotations, route._dependant is None))
+
+    app.prepare_route = prepare
+
+    @app.post("/items", responses={200: {"description": "OK", "content": {"application/json": {"model": _Out}}}})
+    def create(body: _Body) -> dict[str, Any]:
+        return {"name": body.name}
+
+    event = {**_event("/items"), "httpMethod": "POST", "body": '{"name": "a"}'}
+    event["requestContext"] = {**event["requestContext"], "httpMethod": "POST"}
+    for _ in range(2):
+        assert app.resolve(event, None)["statusCode"] == 200
+    assert len(seen) == 1, "prepared once per route"
+    annotations, before_adapters = seen[0]
+    assert _Body in {typing.get_args(a)[0] if typing.get_args(a) else a for a in annotations}
+    assert _Out in annotations
+    assert before_adapters, "prepared after Powertools built the route's adapters"
 
 
 def test_idempotency_handler_takes_what_run_idempotent_passes() -> None:

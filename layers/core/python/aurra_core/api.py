@@ -26,7 +26,7 @@ from aurra_core.errors import (
     ValidationFailed,
 )
 from aurra_core.metering.budget import seconds_until_budget_resets
-from aurra_core.models import Caller
+from aurra_core.models import Caller, build_models
 from aurra_core.observability import logger, metrics, tracer
 from aurra_core.powertools_internals import PerThreadResolver
 from aurra_core.request_json import parse_body
@@ -162,6 +162,9 @@ def _unexpected(exc: Exception) -> Response[str]:
 def create_app() -> APIGatewayRestResolver:
     # Bodies are parsed by parse_body: objects only, nesting bounded, numbers kept checkable.
     app = PerThreadResolver(enable_validation=True, json_body_deserializer=parse_body)
+    # Each route's models built before Powertools builds its validation adapters on the
+    # route's first call, which then reuse them (models.build_models says why).
+    app.prepare_route = build_models
     app.exception_handler(AurraError)(_domain_error)
     app.exception_handler(RequestValidationError)(_validation_error)
     app.exception_handler(psycopg.OperationalError)(_database_unavailable)

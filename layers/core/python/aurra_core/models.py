@@ -2,10 +2,11 @@
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from uuid import UUID
 
 from pydantic import (
@@ -46,6 +47,39 @@ class Model(BaseModel):
     every cold start 10-15 ms of CPU (BENCHMARKS.md, "Cold start")."""
 
     model_config = ConfigDict(defer_build=True)
+
+
+def _models_in(annotation: Any) -> Iterator[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+    for argument in get_args(annotation):
+        yield from _models_in(argument)
+
+
+def build_models(*annotations: Any) -> None:
+    """Build the deferred models that `annotations` name, and the models their fields name,
+    each after the models it holds.
+
+    A validator of a type that holds a model not yet built (a route's body or response
+    adapter, a union of two results) generates that model's schema inline and keeps it to
+    itself, and so does every model that holds it, until the model's own first use generates
+    it once more: a write's first request generated its result models' schemas three times
+    over. Once a model is built, every schema that holds it reuses its schema."""
+    seen: set[type[BaseModel]] = set()
+
+    def build(model: type[BaseModel]) -> None:
+        if model in seen:
+            return
+        seen.add(model)
+        for field in model.model_fields.values():
+            for held in _models_in(field.annotation):
+                build(held)
+        if not model.__pydantic_complete__:
+            model.model_rebuild()
+
+    for annotation in annotations:
+        for model in _models_in(annotation):
+            build(model)
 
 
 def format_timestamp(value: datetime) -> str:

@@ -13,6 +13,10 @@ of what this module relies on:
   an Idempotency-Key without its decorator (the key comes from a header, not the event);
 - `BasePersistenceLayer._validate_payload`, which a persistence layer of our own must call when
   it finds an existing record in the same statement that tried to claim it;
+- `_call_route`, which the resolver calls with the matched route before that route's middlewares
+  (OpenAPI validation among them) run, so `PerThreadResolver` can hand each route's models to
+  `prepare_route` once, before Powertools builds the route's validation adapters on its first
+  call; and a route's `func` and `responses`, what those adapters are built from;
 - `Tracer._is_tracer_disabled`, the Tracer's own rule for when tracing is off (outside Lambda,
   under SAM or Chalice local, POWERTOOLS_TRACE_DISABLED), which the lazy tracer asks before it
   creates a Tracer (and with it the X-Ray recorder).
@@ -20,6 +24,7 @@ of what this module relies on:
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -69,6 +74,17 @@ class PerThreadResolver(APIGatewayRestResolver):
     def context(self, value: dict[str, Any]) -> None:
         self._per_thread().context = value
 
+    # Called once per route, before the route's first call, with the types its validation
+    # adapters are built from (route_annotations) as arguments.
+    prepare_route: Callable[..., None] | None = None
+
+    def _call_route(self, route: Route, route_arguments: dict[str, str]) -> Any:
+        prepared: set[int] = self.__dict__.setdefault("_aurra_prepared_routes", set())
+        if self.prepare_route is not None and id(route) not in prepared:
+            self.prepare_route(*route_annotations(route))
+            prepared.add(id(route))
+        return super()._call_route(route, route_arguments)
+
     def resolve(self, event: Any, context: Any) -> dict[str, Any]:
         self.current_event = self._to_proxy_event(getattr(event, "raw_event", event))
         self.lambda_context = context
@@ -78,6 +94,19 @@ class PerThreadResolver(APIGatewayRestResolver):
 def registered_routes(app: APIGatewayRestResolver) -> list[Route]:
     """Every route registered on `app`, static and dynamic."""
     return [*app._static_routes, *app._dynamic_routes]
+
+
+def route_annotations(route: Route) -> list[Any]:
+    """The types Powertools' validation builds a route's adapters of: its parameters', its
+    return's, and the models of its documented responses."""
+    signature = inspect.signature(route.func, eval_str=True)
+    annotations = [p.annotation for p in signature.parameters.values()]
+    annotations.append(signature.return_annotation)
+    for response in (route.responses or {}).values():
+        for content in response.get("content", {}).values():
+            if "model" in content:
+                annotations.append(content["model"])
+    return annotations
 
 
 def run_idempotent(
