@@ -124,3 +124,16 @@ def test_the_login_list_comes_from_the_environment_as_json(monkeypatch) -> None:
 def test_locally_the_url_wins() -> None:
     url = "postgresql://postgres@localhost/aurra"
     assert resolve_conninfo(ServiceConfig(database_url=url, db_user="aurra_service", db_host=PROXY)) == url
+
+
+def test_settings_come_from_the_arguments_then_the_environment_only(monkeypatch, tmp_path) -> None:
+    """ServiceConfig reads its arguments, then AURRA_* variables: no .env file and no secrets
+    directory (the sources it keeps, `settings_customise_sources`)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("AURRA_DB_PORT=6543\n")
+    monkeypatch.setenv("AURRA_DB_POOL_MAX", "7")
+    monkeypatch.delenv("AURRA_DB_PORT", raising=False)
+    assert ServiceConfig().db_pool_max == 7
+    assert ServiceConfig(db_pool_max=9).db_pool_max == 9
+    assert ServiceConfig().db_port == 5432
+    assert ServiceConfig(_env_file=".env").db_port == 5432

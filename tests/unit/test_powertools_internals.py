@@ -136,7 +136,9 @@ def test_each_route_is_prepared_once_before_validation_builds_its_adapters() -> 
 
     app.prepare_route = prepare
 
-    @app.post("/items", responses={200: {"description": "OK", "content": {"application/json": {"model": _Out}}}})
+    @app.post(
+        "/items", responses={200: {"description": "OK", "content": {"application/json": {"model": _Out}}}}
+    )
     def create(body: _Body) -> dict[str, Any]:
         return {"name": body.name}
 

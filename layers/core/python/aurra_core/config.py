@@ -4,7 +4,7 @@ from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
 DEFAULT_EXCLUDED_CATEGORIES = ("health_medical", "legal_status")
@@ -20,6 +20,20 @@ CANDIDATE_FLOORS = {"local": 0.15, "minilm": 0.25, "mpnet": 0.2, "bedrock": 0.25
 
 class ServiceConfig(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="AURRA_", extra="ignore")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The arguments, then the environment: no .env file and no secrets directory is
+        configured, and the .env source, empty, still prepared every field again on each
+        cold start's first request."""
+        return init_settings, env_settings
 
     stage: str = "local"
     # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.

@@ -104,8 +104,9 @@ def route_annotations(route: Route) -> list[Any]:
     annotations.append(signature.return_annotation)
     for response in (route.responses or {}).values():
         for content in response.get("content", {}).values():
-            if "model" in content:
-                annotations.append(content["model"])
+            model = dict(content).get("model")  # a schema or a model, two TypedDicts
+            if model is not None:
+                annotations.append(model)
     return annotations
 
 
