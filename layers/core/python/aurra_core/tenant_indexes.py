@@ -116,6 +116,12 @@ EF_SEARCH_LADDER = (40, 60, 80, 100, 150, 200, 300, 400)
 # the bench's 10 tenants of 10,000: 0.995-1.000 at ef_search 40 from memories, 0.990 at 40 and
 # 0.995 at 100 for new facts, BENCHMARKS.md).
 CALIBRATION_MARGIN_RUNGS = 1
+# Small graphs: an index of fewer memories than this starts the ladder at this rung. In a
+# small graph a memory's nearest are one link from it, so its own rows reach the target at 40
+# while new facts do not (10 tenants of 10,000 calibrated at 60 read 0.990-0.992 on new facts,
+# 1.000 at 150, BENCHMARKS.md), and a longer walk there costs a fraction of a millisecond.
+SMALL_INDEX_MEMORIES = 50_000
+SMALL_INDEX_MIN_EF_SEARCH = 100
 # Recalls closer than this are equal (float sums of thirds).
 RECALL_EPSILON = 1e-9
 # A kept index is calibrated again once its tenant holds this many times the memories it was
@@ -510,6 +516,13 @@ def _calibrate_wanted(
         report.calibrated.append({"tenant_id": str(tenant), "reason": reason, **result})
 
 
+def ladder_for(rows: int) -> tuple[int, ...]:
+    """The ef_search rungs a calibration of an index over `rows` current memories tries."""
+    if rows < SMALL_INDEX_MEMORIES:
+        return tuple(e for e in EF_SEARCH_LADDER if e >= SMALL_INDEX_MIN_EF_SEARCH)
+    return EF_SEARCH_LADDER
+
+
 def calibrate(
     conn: psycopg.Connection,
     tenant: UUID,
@@ -517,7 +530,7 @@ def calibrate(
     *,
     rows: int,
     samples: int = CALIBRATION_SAMPLES,
-    ladder: tuple[int, ...] = EF_SEARCH_LADDER,
+    ladder: tuple[int, ...] | None = None,
     target: float = CALIBRATION_RECALL,
     deadline: float | None = None,
 ) -> dict[str, Any]:
@@ -525,7 +538,8 @@ def calibrate(
     autocommit): `CALIBRATION_MARGIN_RUNGS` above the lowest of `ladder` at which recall@3 >=
     `target` (`lowest_reaching`), the ladder's top at most; when none reaches it, the lowest
     with the best recall measured (`reached` false: the index is searched as well as this job
-    can make it, and the report says so). `rows`: the tenant's current memories now.
+    can make it, and the report says so). `rows`: the tenant's current memories now; `ladder`
+    by default `ladder_for(rows)`.
 
     The queries: `samples` of the tenant's current memories, the same ones on every run over
     the same rows (the first by a hash of their version id), each one's embedding the query
@@ -539,6 +553,8 @@ def calibrate(
 
     if samples < 1:
         raise ValueError("a calibration needs at least one sample")
+    if ladder is None:
+        ladder = ladder_for(rows)
     register_vector(conn)
     started = time.perf_counter()
     index_oid = one_row(conn.execute("SELECT to_regclass(%s)::oid", (index_name(tenant),)).fetchone())[0]
