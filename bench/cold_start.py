@@ -395,7 +395,9 @@ def layer_environment(site: Path, mode: str, tmp_dir: Path) -> dict:
         AURRA_STAGE="bench",
         AURRA_LEVEL2_ENABLED="true",
     )
+    # the functions' environment as the stack sets it (infra/components/functions.py)
     env[constants.ENV_BLAS_THREADS] = constants.BLAS_THREADS
+    env[constants.ENV_PYDANTIC_PLUGINS] = constants.PYDANTIC_PLUGINS_OFF
     if mode == "source":
         prefix = tmp_dir / "pycache-none"
         prefix.mkdir(exist_ok=True)

@@ -190,6 +190,7 @@ class Functions(Construct):
             c.ENV_METRICS_NAMESPACE: c.METRICS_NAMESPACE,
             c.ENV_LOG_LEVEL: config.log_level,
             c.ENV_BLAS_THREADS: c.BLAS_THREADS,
+            c.ENV_PYDANTIC_PLUGINS: c.PYDANTIC_PLUGINS_OFF,
         }
         if config.embedder == "bedrock":
             common[c.ENV_BEDROCK_EMBEDDING_MODEL] = config.bedrock_embedding_model_id

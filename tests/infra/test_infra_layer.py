@@ -5,8 +5,8 @@ The real build goes through CDK's asset bundling exactly as `cdk synth` does
 this machine's, then checks the wheels' platform tags, the architecture of
 every shared object, what was left out, the bytecode, and the unzipped size.
 
-The bytecode tests need a Python 3.12 interpreter (the runtime's default
-version): the running one, python3.12 on the PATH, or pyenv's; without one
+The bytecode tests need an interpreter of the runtime's default version
+(3.13): the running one, python3.13 on the PATH, or pyenv's; without one
 they skip, saying so.
 """
 
@@ -165,11 +165,17 @@ def _python(version: str) -> str | None:
     return str(pyenv[-1]) if pyenv else None
 
 
+RUNTIME_VERSION = AurraConfig().python_version
+TAG = "cpython-" + RUNTIME_VERSION.replace(".", "")
+
+
 @pytest.fixture(scope="module")
-def python312() -> str:
-    found = _python("3.12")
+def runtime_python() -> str:
+    found = _python(RUNTIME_VERSION)
     if found is None:
-        pytest.skip("no Python 3.12 interpreter on this machine (the layer's bytecode needs one)")
+        pytest.skip(
+            f"no Python {RUNTIME_VERSION} interpreter on this machine (the layer's bytecode needs one)"
+        )
     return found
 
 
@@ -217,21 +223,21 @@ def import_counting_compiles(python: str, site: Path, env: dict[str, str] | None
     return json.loads(done.stdout)
 
 
-def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, python312: str) -> None:
+def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, runtime_python: str) -> None:
     site = tmp_path / "python"
     shutil.copytree(c.LAYER_PYTHON_DIR, site, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    compile_bytecode(site, python312)
+    compile_bytecode(site, runtime_python)
 
     sources = [p for p in site.rglob("*.py")]
     assert sources
     for source in sources:
-        pyc = source.parent / "__pycache__" / f"{source.stem}.cpython-312.pyc"
+        pyc = source.parent / "__pycache__" / f"{source.stem}.{TAG}.pyc"
         assert pyc.is_file(), source
         header = pyc.read_bytes()[:16]
         # PEP 552: flags 0b01, a hash-based .pyc whose source is never checked
         assert int.from_bytes(header[4:8], "little") == 0b01, pyc
     # recorded under the path Lambda mounts the layer at, not the build's
-    config_pyc = (site / "aurra_core" / "__pycache__" / "config.cpython-312.pyc").read_bytes()
+    config_pyc = (site / "aurra_core" / "__pycache__" / f"config.{TAG}.pyc").read_bytes()
     assert f"{LAMBDA_LAYER_SITE}/aurra_core/config.py".encode() in config_pyc
     assert str(site).encode() not in config_pyc
 
@@ -239,16 +245,16 @@ def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, p
     # bytecode still serves, nothing is compiled (read-only /opt could not keep a new .pyc).
     for source in sources:
         os.utime(source, (315532800, 315532800))
-    used = import_counting_compiles(python312, site)
+    used = import_counting_compiles(runtime_python, site)
     assert used["compiled"] == []
     for cached in used["cached"]:
-        assert cached.endswith(".cpython-312.pyc") and Path(cached).is_file(), cached
+        assert cached.endswith(f".{TAG}.pyc") and Path(cached).is_file(), cached
 
     # The same imports without the bytecode (Python looks in an empty cache prefix instead)
     # compile every one of those modules: the check above would see a missing .pyc.
     prefix = tmp_path / "no-bytecode"
     prefix.mkdir()
-    without = import_counting_compiles(python312, site, {"PYTHONPYCACHEPREFIX": str(prefix)})
+    without = import_counting_compiles(runtime_python, site, {"PYTHONPYCACHEPREFIX": str(prefix)})
     assert len(without["compiled"]) >= len(STDLIB_ONLY_MODULES)
 
 
@@ -282,16 +288,16 @@ STORED_PROGRAMS_MATCH = textwrap.dedent(
 
 
 def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
-    tmp_path: Path, python312: str
+    tmp_path: Path, runtime_python: str
 ) -> None:
     from aurra_core import regex_programs, sensitive_topics, text  # noqa: F401 (records every expression)
     from aurra_core.classifiers import rules  # noqa: F401
 
     site = tmp_path / "python"
     shutil.copytree(c.LAYER_PYTHON_DIR, site, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.sre"))
-    compile_bytecode(site, python312)
-    stored = store_regex_programs(site, python312)
-    assert stored == site / "aurra_core" / "__pycache__" / "regex_programs.cpython-312.sre"
+    compile_bytecode(site, runtime_python)
+    stored = store_regex_programs(site, runtime_python)
+    assert stored == site / "aurra_core" / "__pycache__" / f"regex_programs.{TAG}.sre"
     assert stored.is_file()
 
     expressions = regex_programs.recorded()
@@ -303,7 +309,7 @@ def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     done = subprocess.run(
         [
-            python312,
+            runtime_python,
             "-I",
             "-c",
             STORED_PROGRAMS_MATCH,
@@ -340,8 +346,8 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
 
     from infra.components.layer import CoreLayer
 
-    # The machine's 3.12 interpreter, when it has one, compiles the bytecode.
-    config = AurraConfig(layer_python=_python("3.12"))
+    # The machine's interpreter of the runtime's version, when it has one, compiles the bytecode.
+    config = AurraConfig(layer_python=_python(RUNTIME_VERSION))
     outdir = tmp_path / "cdk.out"
     app = cdk.App(outdir=str(outdir))
     stack = cdk.Stack(app, "LayerOnly")

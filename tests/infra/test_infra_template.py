@@ -428,7 +428,7 @@ def test_functions_runtime_logging_tracing_and_code(dev: Synth) -> None:
     for name, fn in aurra_functions(dev).items():
         props = fn["Properties"]
         assert props["Handler"] == "handler.lambda_handler"
-        assert props["Runtime"] == "python3.12"
+        assert props["Runtime"] == "python3.13"
         assert props["Architectures"] == ["arm64"]
         assert props["TracingConfig"] == {"Mode": "Active"}
         logging = props["LoggingConfig"]
@@ -450,6 +450,7 @@ def test_functions_get_the_layer_settings(dev: Synth) -> None:
         c.ENV_METRICS_NAMESPACE: "Aurra",
         c.ENV_LOG_LEVEL: "INFO",
         "OPENBLAS_NUM_THREADS": "1",
+        "PYDANTIC_DISABLE_PLUGINS": "__all__",
     }
     (proxy_id,) = dev.of_type("AWS::RDS::DBProxy")
     (cluster_id,) = dev.of_type("AWS::RDS::DBCluster")
