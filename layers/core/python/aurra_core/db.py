@@ -19,6 +19,7 @@ TLS is `verify-full` against the Amazon RDS and Amazon Root CAs shipped in this 
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
 import time
@@ -286,7 +287,11 @@ class Database:
 def get_database() -> Database:
     config = get_config()
     kwargs = iam_password(config) if config.db_user and not config.database_url else None
-    return Database(resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs)
+    database = Database(resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs)
+    # Closed before the interpreter finalizes: a pool left to its finalizer waits 5 s for each
+    # of its threads on Python 3.13, which can no longer run by then (20 s at every exit).
+    atexit.register(database.close)
+    return database
 
 
 def reset_database() -> None:
