@@ -36,14 +36,14 @@ def put(conn, tenant_id, content, embedding, topic="general", scope=store.UNSCOP
     ).memory_id
 
 
-def search(conn, tenant_id, embedding, text, topic=None, scope=store.UNSCOPED, floor=0.1, limit=3):
+def search(conn, tenant_id, embedding, text, topic=None, scope=store.UNSCOPED, floor=0.1):
     found = store.find_candidates(
         conn,
         tenant_id,
         embedding,
         scope=scope,
         excluded_topics=list(DEFAULT_EXCLUDED_CATEGORIES),
-        limit=limit,
+        limit=3,
         min_similarity=floor,
         text=text,
         topic=topic,
@@ -210,9 +210,7 @@ def test_the_kind_list_is_read_from_the_nearest_memories_only(db, new_key, withi
 @pytest.mark.parametrize("within_pool", [True, False])
 def test_the_topic_list_is_read_from_the_nearest_memories_only(db, new_key, within_pool):
     """The fact's own topic lifts a memory the embedder ranks among the nearest NEAREST_POOL
-    into the fused list (one walk of the vector index serves every list); below them its topic
-    counts for nothing. At half weight, a topic alone lifts it above the vector list's 12th, not
-    into the top 3: the fused list is read to its depth."""
+    (one walk of the vector index serves every list); below them its topic counts for nothing."""
     caller, _ = new_key()
     query = unit(8)
     fillers = store.NEAREST_POOL - 1 if within_pool else store.NEAREST_POOL
@@ -223,13 +221,7 @@ def test_the_topic_list_is_read_from_the_nearest_memories_only(db, new_key, with
             conn, caller.tenant_id, "User cycles to the office", near(query, 4000, 0.05), topic="commute"
         )
         found = search(
-            conn,
-            caller.tenant_id,
-            query,
-            "User now takes the train to work",
-            topic="commute",
-            floor=-1.0,
-            limit=store.FUSION_DEPTH,
+            conn, caller.tenant_id, query, "User now takes the train to work", topic="commute", floor=-1.0
         )
     assert (commute in found) is within_pool
 
