@@ -57,3 +57,42 @@ def test_the_first_request_after_an_outage_succeeds_at_once(tmp_path: Path) -> N
     finally:
         db.close()
         server.stop()
+
+
+# Run in a fresh interpreter: the function's database opens its pool, and a check registered
+# before it reports, at exit, whether the pool was closed by then (exit functions run last in,
+# first out, so the database's own runs first).
+CLOSED_AT_EXIT = """
+import atexit
+from aurra_core.db import get_database
+
+def report():
+    print("closed" if database._pool is None else "open")
+
+atexit.register(report)
+database = get_database()
+with database.transaction() as conn:
+    conn.execute("SELECT 1")
+print("served")
+"""
+
+
+def test_the_functions_database_closes_its_pool_when_the_interpreter_exits(pg_url: str) -> None:
+    """A pool left to its finalizer waits for threads that can no longer run (5 s each on
+    Python 3.13); the database the functions share is closed before that."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, AURRA_DATABASE_URL=pg_url)
+    done = subprocess.run(
+        [sys.executable, "-c", CLOSED_AT_EXIT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["served", "closed"], done.stdout + done.stderr
+    assert "couldn't stop thread" not in done.stderr
