@@ -45,7 +45,7 @@ PROFILES = {
         "queries": 200,
         # Tenants of 100,000 and more: each query's exact truth and the exact probe take about
         # 0.6 s at 1M. 30 drew 0-3 of a 100k index's misses (0.967-1.000 from one index that reads
-        # 0.993 on 300 queries, BENCHMARKS.md), too few for a 0.99 target; 100 about 4 min more a
+        # 0.993 on 300 queries, BENCHMARKS.md), too few for a 0.99 target; 100 cost about 1.5 min more a
         # 1M pass.
         "large_tenant_queries": 100,
         "keys": 50,
