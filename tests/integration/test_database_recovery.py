@@ -60,16 +60,17 @@ def test_the_first_request_after_an_outage_succeeds_at_once(tmp_path: Path) -> N
 
 
 # Run in a fresh interpreter: the function's database opens its pool, and a check registered
-# before it reports, at exit, whether the pool was closed by then (exit functions run last in,
-# first out, so the database's own runs first).
+# before the database module is imported reports, at exit, whether the pool was closed by then
+# (exit functions run last in, first out, so the module's own runs first).
 CLOSED_AT_EXIT = """
 import atexit
-from aurra_core.db import get_database
 
 def report():
     print("closed" if database._pool is None else "open")
 
 atexit.register(report)
+from aurra_core.db import get_database
+
 database = get_database()
 with database.transaction() as conn:
     conn.execute("SELECT 1")

@@ -287,17 +287,18 @@ class Database:
 def get_database() -> Database:
     config = get_config()
     kwargs = iam_password(config) if config.db_user and not config.database_url else None
-    database = Database(resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs)
-    # Closed before the interpreter finalizes: a pool left to its finalizer waits 5 s for each
-    # of its threads on Python 3.13, which can no longer run by then (20 s at every exit).
-    atexit.register(database.close)
-    return database
+    return Database(resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs)
 
 
 def reset_database() -> None:
     if get_database.cache_info().currsize:
         get_database().close()
     get_database.cache_clear()
+
+
+# The shared database is closed before the interpreter finalizes: a pool left to its finalizer
+# waits 5 s for each of its threads on Python 3.13, which can no longer run by then.
+atexit.register(reset_database)
 
 
 def one_row(row: Any) -> Any:
