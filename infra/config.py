@@ -148,9 +148,9 @@ class AurraConfig:
     stage: str = "dev"
     # Lambda architecture; the layer's wheels are built for the same one.
     architecture: str = "arm64"
-    # 3.13: write's import takes about 10% less CPU than on 3.12 with the same layer
-    # (dataclasses and pydantic's models are built faster; BENCHMARKS.md, "Cold start: Python
-    # 3.13 and no plugin scan").
+    # 3.13: write's import from the same layer takes 2.6% fewer instructions than on 3.12, 5-10%
+    # less CPU in interleaved runs (dataclasses are built with one compile each; BENCHMARKS.md,
+    # "Cold start: Python 3.13 and no plugin scan").
     python_version: str = "3.13"
     # The interpreter (path or command) that compiles the layer's bytecode: of python_version,
     # since Lambda's runtime reads only its own version's .pyc. None: the one running synth,
