@@ -7,7 +7,9 @@ the layer only in the functions whose requests use them.
 - the write pipeline and the text analysis it uses: the write function alone (the local
   embedder's use of the text analysis waits for its first embedding: in AWS, Titan embeds).
 - Powertools' event handler (the REST resolver and its OpenAPI validation): the functions
-  behind API Gateway's routes, not the authorizer, migrate, admin or maintenance.
+  behind API Gateway's routes, not the authorizer, migrate, admin or maintenance, neither at
+  import nor on the authorizer's first request (its first traced call asks whether tracing is
+  on, which once loaded the event handler on the path of every cold API call).
 
 Each handler is imported in a fresh interpreter: whether a module is loaded is a fact of one
 process."""
@@ -28,7 +30,7 @@ ROUTES = {"write", "query", "settings", "supersede", "audit"}
 WATCHED = ("numpy", "aurra_core.text", "aurra_core.write_pipeline", "aws_lambda_powertools.event_handler")
 
 
-def _loaded_at_import(handler: str) -> set[str]:
+def _loaded(handler: str, then: str = "") -> set[str]:
     environment = dict(os.environ)
     environment["PYTHONPATH"] = os.pathsep.join(
         filter(None, [str(ROOT / "layers/core/python"), str(ROOT), os.environ.get("PYTHONPATH")])
@@ -37,7 +39,7 @@ def _loaded_at_import(handler: str) -> set[str]:
         [
             sys.executable,
             "-c",
-            f"import json, sys\nimport functions.{handler}.handler\n"
+            f"import json, sys\nimport functions.{handler}.handler as handler\n{then}\n"
             f"print(json.dumps([m for m in {WATCHED!r} if m in sys.modules]))",
         ],
         check=False,
@@ -57,13 +59,33 @@ def test_every_handler_is_covered() -> None:
 
 @pytest.mark.parametrize("handler", HANDLERS)
 def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
-    loaded = _loaded_at_import(handler)
+    loaded = _loaded(handler)
     expected = set()
     if handler == "write":
         expected |= {"aurra_core.write_pipeline", "aurra_core.text"}
     if handler in ROUTES:
         expected.add("aws_lambda_powertools.event_handler")
     assert loaded == expected
+
+
+# A token the authorizer refuses before any database work: the request still passes through
+# every decorator of the handler, the tracer's first call among them.
+REFUSED_REQUEST = """
+from aurra_local.gateway import LambdaContext
+try:
+    handler.lambda_handler(
+        {"type": "TOKEN", "authorizationToken": "Basic x", "methodArn": "arn:aws:execute-api:us-east-1:1:a/s/GET/m"},
+        LambdaContext(function_name="authorizer", aws_request_id="first"),
+    )
+except Exception as exc:
+    assert str(exc) == "Unauthorized", exc
+else:
+    raise AssertionError("the authorizer allowed a Basic token")
+"""
+
+
+def test_the_authorizers_first_request_loads_no_event_handler() -> None:
+    assert _loaded("authorizer", REFUSED_REQUEST) == set()
 
 
 def test_models_build_their_validators_on_first_use() -> None:

@@ -28,7 +28,7 @@ from aurra_core.errors import (
 from aurra_core.metering.budget import seconds_until_budget_resets
 from aurra_core.models import Caller, build_models
 from aurra_core.observability import logger, metrics, tracer
-from aurra_core.powertools_internals import PerThreadResolver
+from aurra_core.powertools_internals.resolver import PerThreadResolver
 from aurra_core.request_json import parse_body
 
 

@@ -20,6 +20,8 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.logging.types import PowertoolsLogRecord
 
+from aurra_core.powertools_internals import tracing_disabled
+
 NAMESPACE = "Aurra"
 
 _SECRETS = re.compile(
@@ -88,10 +90,6 @@ class LazyTracer:
             return self._tracer
         with self._lock:
             if self._disabled is None:
-                # Imported here: powertools_internals brings the event handler, which the
-                # functions that are not behind API Gateway never load.
-                from aurra_core.powertools_internals import tracing_disabled
-
                 self._disabled = tracing_disabled()
             if self._tracer is None and not self._disabled:
                 self._tracer = Tracer(patch_modules=list(self._patch_modules))

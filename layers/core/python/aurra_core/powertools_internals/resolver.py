@@ -1,25 +1,16 @@
-"""Every use Aurra makes of Powertools beyond its public API, in one place.
-
-Powertools is pinned to one version (pyproject.toml and layers/core/requirements.txt);
-tests/unit/test_powertools_internals.py fails, naming the piece, when an upgrade changes any
-of what this module relies on:
+"""The REST resolver's uses of Powertools beyond its public API (the package's docstring says
+why they are kept apart): imported only by the functions behind API Gateway's routes and the
+local tools that read their routes.
 
 - the event handler keeps the request being resolved on the router *class* (`current_event`,
   `lambda_context`) and the matched route's context on the instance; `PerThreadResolver`
   keeps all three per thread, through the private `_to_proxy_event`;
 - the resolver's registered routes (`_static_routes`, `_dynamic_routes`), which the OpenAPI
   document reads to put back the query models' constraints;
-- `IdempotencyHandler`, which the idempotency utility does not export, to run one call under
-  an Idempotency-Key without its decorator (the key comes from a header, not the event);
-- `BasePersistenceLayer._validate_payload`, which a persistence layer of our own must call when
-  it finds an existing record in the same statement that tried to claim it;
 - `_call_route`, which the resolver calls with the matched route before that route's middlewares
   (OpenAPI validation among them) run, so `PerThreadResolver` can hand each route's models to
   `prepare_route` once, before Powertools builds the route's validation adapters on its first
-  call; and a route's `func` and `responses`, what those adapters are built from;
-- `Tracer._is_tracer_disabled`, the Tracer's own rule for when tracing is off (outside Lambda,
-  under SAM or Chalice local, POWERTOOLS_TRACE_DISABLED), which the lazy tracer asks before it
-  creates a Tracer (and with it the X-Ray recorder).
+  call; and a route's `func` and `responses`, what those adapters are built from.
 """
 
 from __future__ import annotations
@@ -29,13 +20,10 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools import Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.api_gateway import Route
-    from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig
-    from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 
 
 class PerThreadResolver(APIGatewayRestResolver):
@@ -108,38 +96,3 @@ def route_annotations(route: Route) -> list[Any]:
             if model is not None:
                 annotations.append(model)
     return annotations
-
-
-def run_idempotent(
-    function: Callable[[], dict[str, Any]],
-    payload: Any,
-    *,
-    config: IdempotencyConfig,
-    persistence_store: BasePersistenceLayer,
-    key_prefix: str,
-) -> Any:
-    """`function` at most once per idempotency key derived from `payload`."""
-    # Imported here: the idempotency utility brings boto3, which no request without a key needs.
-    from aws_lambda_powertools.utilities.idempotency.base import IdempotencyHandler
-
-    handler = IdempotencyHandler(
-        function=function,
-        function_payload=payload,
-        config=config,
-        persistence_store=persistence_store,
-        key_prefix=key_prefix,
-        function_args=(),
-        function_kwargs={},
-    )
-    return handler.handle()
-
-
-def validate_payload(layer: BasePersistenceLayer, new: DataRecord, stored: DataRecord) -> None:
-    """Raise IdempotencyValidationError when `new` carries another payload than `stored`."""
-    layer._validate_payload(data_payload=new, stored_data_record=stored)
-
-
-def tracing_disabled() -> bool:
-    """Whether a Tracer created now would be disabled, without creating one (creating one
-    imports the X-Ray SDK)."""
-    return bool(Tracer._is_tracer_disabled())
