@@ -6,6 +6,9 @@ again on the same data directory."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -81,10 +84,6 @@ print("served")
 def test_the_functions_database_closes_its_pool_when_the_interpreter_exits(pg_url: str) -> None:
     """A pool left to its finalizer waits for threads that can no longer run (5 s each on
     Python 3.13); the database the functions share is closed before that."""
-    import os
-    import subprocess
-    import sys
-
     env = dict(os.environ, AURRA_DATABASE_URL=pg_url)
     done = subprocess.run(
         [sys.executable, "-c", CLOSED_AT_EXIT],
