@@ -5,12 +5,17 @@ Each Aurra key gets an API Gateway API key whose value is the Aurra key id, atta
 stage's usage plan, so API Gateway meters and throttles per customer key.
 """
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser import event_parser
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import admin
+from aurra_core.cold_start import imports_done
 from aurra_core.errors import AurraError
 from aurra_core.observability import logger
 
@@ -24,3 +29,6 @@ def lambda_handler(event: admin.AdminEvent, context: LambdaContext) -> dict[str,
     except AurraError as exc:
         return {"ok": False, "error": {"code": exc.code, "message": exc.message}}
     return {"ok": True, **result.model_dump(mode="json", exclude_none=True)}
+
+
+imports_done()

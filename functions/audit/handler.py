@@ -1,6 +1,10 @@
 """GET /agent/audit[/{id}]: the append-only audit trail; reverts, and the review queue's
 approvals and dismissals."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from typing import Annotated
 from uuid import UUID
 
@@ -17,6 +21,7 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
+from aurra_core.cold_start import imports_done
 from aurra_core.models import (
     ApproveResult,
     AuditEvent,
@@ -68,3 +73,5 @@ def dismiss_proposal(
 
 
 lambda_handler = lambda_entry(app)
+
+imports_done()

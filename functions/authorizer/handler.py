@@ -4,6 +4,10 @@ It allows every route (so API Gateway can cache the answer across routes) and na
 key as the usage identifier, so usage plans meter and throttle per customer key.
 """
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from aws_lambda_powertools.utilities.data_classes import event_source
 from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
     APIGatewayAuthorizerResponse,
@@ -12,6 +16,7 @@ from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event i
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
+from aurra_core.cold_start import imports_done
 from aurra_core.errors import Unauthorized
 from aurra_core.observability import logger, tracer
 
@@ -45,3 +50,6 @@ def lambda_handler(event: APIGatewayAuthorizerTokenEvent, context: LambdaContext
     )
     policy.allow_all_routes()
     return policy.asdict()
+
+
+imports_done()

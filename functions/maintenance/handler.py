@@ -1,7 +1,12 @@
 """Scheduled upkeep of large tenants' own HNSW indexes (aurra_core.tenant_indexes)."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from aurra_core.cold_start import imports_done
 from aurra_core.config import get_config
 from aurra_core.db import resolve_conninfo
 from aurra_core.observability import logger
@@ -28,3 +33,6 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
         if not calibration["reached"]:
             logger.warning("an own index stays under the target recall@3", extra={"calibration": calibration})
     return report
+
+
+imports_done()

@@ -1,7 +1,12 @@
 """The migration custom resource: applies the same migrations as `aurra migrate` on deploy."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from aurra_core.cold_start import imports_done
 from aurra_core.config import get_config
 from aurra_core.db import login_passwords, resolve_conninfo
 from aurra_core.migrate import apply_migrations, set_login_passwords
@@ -22,3 +27,6 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
     logins = set_login_passwords(conninfo, login_passwords(config))
     logger.info("migrations applied", extra={"applied": applied, "logins": logins})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}
+
+
+imports_done()

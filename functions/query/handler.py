@@ -1,5 +1,9 @@
 """GET /agent/memories[/{id}[/history]]: list, search, get and history on both time axes."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from typing import Annotated
 from uuid import UUID
 
@@ -15,6 +19,7 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
+from aurra_core.cold_start import imports_done
 from aurra_core.models import History, Memory, MemoryListQuery, MemoryPage, PointInTime
 from aurra_core.observability import tracer
 
@@ -45,3 +50,5 @@ def memory_history(
 
 
 lambda_handler = lambda_entry(app)
+
+imports_done()

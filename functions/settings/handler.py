@@ -1,9 +1,14 @@
 """GET and PATCH /agent/settings: the calling key's settings."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from aws_lambda_powertools.event_handler import Response
 
 from aurra_core import service
 from aurra_core.api import create_app, current_caller, documented, json_response, lambda_entry
+from aurra_core.cold_start import imports_done
 from aurra_core.models import KeySettings, SettingsPatch
 from aurra_core.observability import tracer
 
@@ -23,3 +28,5 @@ def update_settings(body: SettingsPatch) -> Response[KeySettings]:
 
 
 lambda_handler = lambda_entry(app)
+
+imports_done()

@@ -1,5 +1,9 @@
 """POST /agent/memories/{id}/supersede: manual supersession (Level 1)."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from typing import Annotated
 from uuid import UUID
 
@@ -8,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from aurra_core import service
 from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry
+from aurra_core.cold_start import imports_done
 from aurra_core.models import SupersedeRequest, SupersedeResult
 from aurra_core.observability import tracer
 
@@ -27,3 +32,5 @@ def supersede_memory(
 
 
 lambda_handler = lambda_entry(app)
+
+imports_done()

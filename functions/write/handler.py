@@ -1,12 +1,17 @@
 """POST /agent/memories: store a fact, or the facts of a conversation, with automatic
 supersession when asked for."""
 
+import gc
+
+gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 
 from aurra_core import service
 from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry
+from aurra_core.cold_start import imports_done
 from aurra_core.models import MessagesWriteResult, WriteBody, WriteResult
 from aurra_core.observability import tracer
 
@@ -31,3 +36,5 @@ def write_memory(body: WriteBody, idempotency_key: IdempotencyKey = None) -> Res
 
 
 lambda_handler = lambda_entry(app)
+
+imports_done()
