@@ -76,6 +76,25 @@ def test_each_new_connection_gets_a_fresh_iam_token_for_its_login() -> None:
     assert "X-Amz-Signature" in query
 
 
+def test_without_credentials_in_the_environment_boto3_signs_with_its_own(monkeypatch, tmp_path) -> None:
+    # Lambda puts the role's credentials in the environment (signed with the standard library,
+    # tests/unit/test_rds_auth_token.py); anywhere else boto3 finds them, here in a profile.
+    monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+    monkeypatch.delenv("AWS_SECRET_ACCESS_KEY")
+    profiles = tmp_path / "credentials"
+    profiles.write_text("[ops]\naws_access_key_id = AKIAFROMPROFILE\naws_secret_access_key = secret\n")
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(profiles))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
+    monkeypatch.setenv("AWS_PROFILE", "ops")
+    # boto3's default session, made by an earlier test, keeps the profiles it read then
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    config = ServiceConfig(db_user="aurra_service", db_host=PROXY)
+    assert config.aws_access_key_id is None
+    query = parse_qs(urlsplit("https://" + iam_password(config)()["password"]).query)
+    assert query["X-Amz-Credential"][0].startswith("AKIAFROMPROFILE/")
+    assert query["DBUser"] == ["aurra_service"]
+
+
 @mock_aws
 def test_schema_changes_use_the_master_secret_read_afresh_with_verify_full() -> None:
     client = boto3.client("secretsmanager")

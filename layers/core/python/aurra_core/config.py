@@ -51,8 +51,12 @@ class ServiceConfig(BaseSettings):
     db_sslrootcert: str | None = None
     # The migrate function sets these logins' passwords from their secrets (a JSON list).
     db_login_secret_arns: list[str] = Field(default_factory=list)
-    # Lambda's own variable: the region IAM tokens are signed for.
+    # Lambda's own variables: the region IAM tokens are signed for, and the function role's
+    # credentials that sign them (rds_auth_token.py; without them, boto3 finds its own).
     aws_region: str | None = Field(default=None, validation_alias="AWS_REGION")
+    aws_access_key_id: str | None = Field(default=None, validation_alias="AWS_ACCESS_KEY_ID")
+    aws_secret_access_key: SecretStr | None = Field(default=None, validation_alias="AWS_SECRET_ACCESS_KEY")
+    aws_session_token: SecretStr | None = Field(default=None, validation_alias="AWS_SESSION_TOKEN")
     # Index builds stop short of the maintenance function's timeout (0: no limit).
     maintenance_statement_timeout_s: int = Field(default=0, ge=0, le=900)
 

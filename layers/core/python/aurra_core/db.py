@@ -100,7 +100,24 @@ def resolve_conninfo(config: ServiceConfig) -> str:
 
 def iam_password(config: ServiceConfig) -> Callable[[], dict[str, str]]:
     """Connection arguments made per new connection: an IAM authentication token as the
-    password (signed locally with the function's credentials; no call to AWS)."""
+    password, signed locally with the function's credentials (no call to AWS): with the
+    standard library from Lambda's credentials in the environment, else with boto3's."""
+    if config.aws_access_key_id and config.aws_secret_access_key and config.aws_region:
+        from aurra_core.rds_auth_token import Credentials, rds_auth_token
+
+        credentials = Credentials(
+            config.aws_access_key_id,
+            config.aws_secret_access_key.get_secret_value(),
+            config.aws_session_token.get_secret_value() if config.aws_session_token else None,
+        )
+        region, host, port, user = (
+            config.aws_region,
+            config.db_host or "",
+            config.db_port,
+            config.db_user or "",
+        )
+        return lambda: {"password": rds_auth_token(credentials, region, host, port, user)}
+
     import boto3
 
     client = boto3.client("rds", region_name=config.aws_region)
