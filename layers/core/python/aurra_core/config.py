@@ -1,10 +1,18 @@
-"""Service configuration, parsed once from the environment."""
+"""Service configuration, parsed once from the environment.
 
+`ServiceConfig` reads its fields from the environment (`AURRA_<FIELD>`, or the field's alias,
+any case; a list as JSON), its arguments over them. A plain pydantic model with that one rule,
+not a settings library: pydantic-settings' import (its dotenv, command-line and secrets-file
+sources, none of which Aurra uses) cost every cold start about 34 ms of CPU, and building the
+config on the first request 1.7 ms more (BENCHMARKS.md).
+"""
+
+import json
+import os
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal, get_origin
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
 DEFAULT_EXCLUDED_CATEGORIES = ("health_medical", "legal_status")
@@ -16,24 +24,27 @@ CANDIDATE_LIMIT = 3
 # at cosines of 0.26-0.27). Titan on Bedrock is unmeasured here (no AWS account): it starts
 # where MiniLM measured. MPNet: 0.2 kept every target of both development sets (0.25 cut one).
 CANDIDATE_FLOORS = {"local": 0.15, "minilm": 0.25, "mpnet": 0.2, "bedrock": 0.25}
+ENV_PREFIX = "AURRA_"
 
 
-class ServiceConfig(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="AURRA_", extra="ignore")
+def _from_environment(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's fields found in the environment, by field name."""
+    environ = {name.lower(): value for name, value in os.environ.items()}
+    values: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        alias = field.validation_alias
+        variable = alias if isinstance(alias, str) else ENV_PREFIX + name
+        raw = environ.get(variable.lower())
+        if raw is not None:
+            values[name] = json.loads(raw) if get_origin(field.annotation) is list else raw
+    return values
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """The arguments, then the environment: no .env file and no secrets directory is
-        configured, and the .env source, empty, still prepared every field again on each
-        cold start's first request."""
-        return init_settings, env_settings
+
+class ServiceConfig(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_by_name=True, validate_by_alias=True)
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**{**_from_environment(type(self)), **values})
 
     stage: str = "local"
     # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.
