@@ -8,6 +8,7 @@ under the name `aurra_functions.<name>.handler`, so a checkout never picks up an
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import sys
 import threading
@@ -38,11 +39,17 @@ def _load(name: str, path: Path, *, package: bool = False) -> ModuleType:
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
+        collecting = gc.isenabled()
         try:
             spec.loader.exec_module(module)
         except BaseException:
             del sys.modules[name]
             raise
+        finally:
+            # A handler pauses garbage collection while it imports (aurra_core/cold_start.py);
+            # one that fails half-way must not leave this long-lived process without it.
+            if collecting:
+                gc.enable()
         return module
 
 
