@@ -304,6 +304,18 @@ def build_store(
     )
 
 
+def build_one_tenant(cluster: Cluster, size: int, rng: random.Random) -> Store:
+    """A store of one tenant of `size` (`build_store`'s "one" shape), saying how long it took and
+    how the maintenance job calibrated the tenant's own index."""
+    started = time.perf_counter()
+    store = build_store(cluster, "one", size, rng)
+    print(
+        f"built {store.label} in {time.perf_counter() - started:.0f} s; calibration: {store.calibrated}",
+        flush=True,
+    )
+    return store
+
+
 def make_keys(store: Store, how_many: int, rng: random.Random) -> list:
     """A key (and its settings) for `how_many` of the store's tenants, through the service's
     own keys.create_key (bulk-loaded tenants are named bench-<id>, which it finds)."""

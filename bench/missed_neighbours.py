@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
-from common import Cluster, build_store, local_environment, make_keys, recall_at_3, top3
+from common import Cluster, build_one_tenant, local_environment, make_keys, new_fact_for, recall_at_3, top3
 from embedders import machine
 
 
@@ -36,7 +35,6 @@ def main() -> None:
 
     import psycopg
     import write_path
-    from candidate_search import NAMES, fact
     from pgvector.psycopg import register_vector
 
     from aurra_core import store as memory_store
@@ -46,11 +44,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     cluster = Cluster(shared_buffers=args.shared_buffers)
     try:
-        started = time.perf_counter()
-        store = build_store(cluster, "one", args.size, rng)
-        print(
-            f"built {store.label} in {time.perf_counter() - started:.0f} s; calibration: {store.calibrated}"
-        )
+        store = build_one_tenant(cluster, args.size, rng)
         make_keys(store, 1, rng)
         with psycopg.connect(store.url) as conn:
             built_at = conn.execute("SELECT max(recorded_at) FROM memory_versions").fetchone()[0]
@@ -59,8 +53,7 @@ def main() -> None:
 
         embedder = LexicalEmbedder(384)
         tenant_id = store.tenants[0][0]
-        names = store.names_of.get(tenant_id) or NAMES
-        texts = [fact(rng, rng.choice(names)) for _ in range(args.queries)]
+        texts = [new_fact_for(store, tenant_id, rng) for _ in range(args.queries)]
         with psycopg.connect(store.url) as conn:
             register_vector(conn)
             queries = []

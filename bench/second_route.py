@@ -25,7 +25,15 @@ import random
 import statistics
 import time
 
-from common import Cluster, build_store, local_environment, recall_at_3, top3
+from common import (
+    Cluster,
+    build_one_tenant,
+    insert_memory,
+    local_environment,
+    new_fact_for,
+    recall_at_3,
+    top3,
+)
 from embedders import machine
 
 
@@ -46,8 +54,6 @@ def main() -> None:
     local_environment()
 
     import psycopg
-    from candidate_search import NAMES, fact
-    from common import insert_memory
     from pgvector.psycopg import register_vector
     from psycopg import sql
 
@@ -57,20 +63,14 @@ def main() -> None:
     rng = random.Random(args.seed)
     cluster = Cluster(shared_buffers=args.shared_buffers)
     try:
-        started = time.perf_counter()
-        store = build_store(cluster, "one", args.size, rng)
-        print(
-            f"built {store.label} in {time.perf_counter() - started:.0f} s; calibration: {store.calibrated}",
-            flush=True,
-        )
+        store = build_one_tenant(cluster, args.size, rng)
         tenant_id = store.tenants[0][0]
         embedder = LexicalEmbedder(384)
-        names = store.names_of.get(tenant_id) or NAMES
 
         def timed_inserts(conn, count: int) -> float:
             took = []
             for _ in range(count):
-                text = fact(rng, rng.choice(names))
+                text = new_fact_for(store, tenant_id, rng)
                 vector = embedder.embed(text)
                 t = time.perf_counter()
                 with conn.transaction():
@@ -99,7 +99,7 @@ def main() -> None:
                 flush=True,
             )
 
-        texts = [fact(rng, rng.choice(names)) for _ in range(args.queries)]
+        texts = [new_fact_for(store, tenant_id, rng) for _ in range(args.queries)]
         with psycopg.connect(store.url) as conn:
             register_vector(conn)
             rows = []

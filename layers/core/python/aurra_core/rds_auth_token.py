@@ -3,10 +3,11 @@
 The functions sign in to RDS Proxy with a token instead of a password: a SigV4 presigned
 `connect` request for the login, valid 15 minutes, made locally from the function's
 credentials. boto3 makes the same token, but importing it and creating its RDS client cost
-about 200 ms of CPU on the first request of every function that reaches the database, the
-authorizer in front of every cold API call among them. Lambda hands a function its role's
-credentials in the environment (`ServiceConfig.aws_credentials`); anywhere they are not there
-(a profile, an instance role), `db.iam_password` signs with boto3 instead.
+150-170 ms of CPU on the first request of every function that reaches the database, the
+authorizer in front of every cold API call among them (bench/iam_token.py). Lambda hands a
+function its role's credentials in the environment (`ServiceConfig.aws_access_key_id` and the
+two beside it); anywhere they are not there (a profile, an instance role), `db.iam_password`
+signs with boto3 instead.
 
 tests/unit/test_rds_auth_token.py checks the token against boto3's for the same credentials,
 login and instant.
@@ -71,5 +72,5 @@ def rds_auth_token(
     key = ("AWS4" + credentials.secret_access_key).encode()
     for part in (day, region, SERVICE, "aws4_request"):
         key = _hmac(key, part)
-    signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+    signature = _hmac(key, to_sign).hex()
     return f"{endpoint}/?{query}&X-Amz-Signature={signature}"
