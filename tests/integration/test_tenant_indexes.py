@@ -540,6 +540,102 @@ def test_moving_out_drops_a_full_precision_own_index_too(fresh_url):
         assert in_shared(conn, tenant) == {True: 60}
 
 
+def test_an_own_index_built_with_other_parameters_is_replaced_beside_itself_and_read_meanwhile(fresh_url):
+    """A change of the build settings (or of their defaults, by an upgrade) reaches the own
+    indexes already built: the next run renames the index to its retiring name, builds the
+    replacement under the own index's name and drops the old one. Until the replacement is
+    valid the search reads the retiring index (a run that stopped there), never exact scans."""
+    from aurra_core.config import get_config
+
+    tenant, neighbour = load(
+        fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, int(2.5 * store.HNSW_MIN_TENANT_MEMORIES)], seed=23
+    )
+    config = get_config()
+    assert (config.tenant_index_m, config.tenant_index_ef_construction) != (8, 32)
+    first = maintain(fresh_url, limit=1, m=8, ef_construction=32)
+    assert [r["tenant_id"] for r in first.built] == [str(tenant)]
+    assert maintain(fresh_url, limit=1, m=8, ef_construction=32).built == []  # the same settings: kept
+    database = Database(fresh_url)
+    queries = unit_vectors(4, seed=29)
+    try:
+
+        def check(index: str) -> None:
+            for q in queries:
+                found, plan = candidates(database, tenant, q)
+                exact, _ = candidates(database, tenant, q, strategy="exact")
+                assert f"Index Scan using {index}" in plan, plan
+                assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
+                assert {row.tenant_id for row, _ in found} == {tenant}
+
+        # A run that stopped after the rename, before its build: the retiring index serves.
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            assert tenant_indexes._retire(conn, tenant)
+            assert existing_indexes(conn) == {}
+            assert existing_indexes(conn, tenant_indexes.RETIRING_PREFIX) == {tenant: True}
+            assert route(conn, tenant) == "own"
+            assert route(conn, neighbour) == "shared"
+            conn.execute("ANALYZE memory_versions")
+        check(tenant_indexes.retiring_index_name(tenant))
+
+        report = maintain(fresh_url, limit=1)  # the configured parameters
+        assert [(r["tenant_id"], r["moved"], r.get("replaced")) for r in report.built] == [
+            (str(tenant), 0, "built with m = 8, ef_construction = 32")
+        ]
+        assert report.kept == 0
+        with psycopg.connect(fresh_url, autocommit=True) as conn:
+            assert existing_indexes(conn) == {tenant: True}
+            assert existing_indexes(conn, tenant_indexes.RETIRING_PREFIX) == {}
+            assert tenant_indexes.build_parameters(conn, tenant) == tenant_indexes.parameters_comment(
+                config.tenant_index_m, config.tenant_index_ef_construction
+            )
+            assert in_shared(conn, tenant) == {False: 3 * store.HNSW_MIN_TENANT_MEMORIES}
+            conn.execute("ANALYZE memory_versions")
+        check(index_name(tenant))
+        # Calibrated again: the calibration was the old index's.
+        assert [c["tenant_id"] for c in report.calibrated] == [str(tenant)]
+        again = maintain(fresh_url, limit=1)
+        assert (again.built, again.kept, again.replacement_deferred) == ([], 1, [])
+    finally:
+        database.close()
+
+
+def test_one_own_index_is_replaced_a_run_the_largest_first_and_a_locked_one_waits(fresh_url):
+    larger, smaller = load(fresh_url, [70, 60], seed=31)
+    maintain(fresh_url, min_memories=40, m=8, ef_construction=32)
+    first = maintain(fresh_url, min_memories=40)
+    assert [(r["tenant_id"], r.get("replaced")) for r in first.built] == [
+        (str(larger), "built with m = 8, ef_construction = 32")
+    ]
+    assert (first.kept, first.replacement_deferred) == (1, [str(smaller)])
+
+    # A lock on the index that the rename must wait for: the rename gives up in time, the
+    # index keeps serving as it is, and the run after replaces it.
+    with psycopg.connect(fresh_url) as holder:
+        holder.execute(f'ALTER INDEX "{index_name(smaller)}" SET (ef_construction = 100)')
+        blocked = maintain(fresh_url, min_memories=40)
+        holder.rollback()
+    assert (blocked.built, blocked.replacement_deferred) == ([], [str(smaller)])
+    with psycopg.connect(fresh_url) as conn:
+        assert existing_indexes(conn) == {larger: True, smaller: True}
+        assert existing_indexes(conn, tenant_indexes.RETIRING_PREFIX) == {}
+    second = maintain(fresh_url, min_memories=40)
+    assert [r["tenant_id"] for r in second.built] == [str(smaller)]
+    assert maintain(fresh_url, min_memories=40).kept == 2
+
+
+def test_moving_out_drops_a_retiring_own_index_too(fresh_url):
+    (tenant,) = load(fresh_url, [60], seed=37)
+    maintain(fresh_url, min_memories=40, m=8, ef_construction=32)
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert tenant_indexes._retire(conn, tenant)
+    report = maintain(fresh_url, min_memories=40, limit=0)
+    assert report.dropped == [{"tenant_id": str(tenant), "reason": "over the limit", "moved": 60}]
+    with psycopg.connect(fresh_url) as conn:
+        assert existing_indexes(conn, tenant_indexes.RETIRING_PREFIX) == {}
+        assert route(conn, tenant) == "shared"
+        assert in_shared(conn, tenant) == {True: 60}
+
+
 def test_each_build_gets_the_memory_its_graph_needs_and_a_graph_past_the_cap_is_reported(fresh_url):
     """pgvector builds the graph in maintenance_work_mem and, past it, goes on inserting on
     disk (slower) with a NOTICE: the sized memory keeps the graph in it; a cap under the

@@ -44,6 +44,10 @@ Each run sets every kept index whose reloption differs, so a change of the setti
 upgrade) reaches the indexes already built; the ALTER takes a moment's exclusive lock on the
 index, under a short lock_timeout, so it never queues the table's queries behind a long
 transaction (a run that times out leaves it to the next).
+A change of the build parameters reaches them too: a kept index whose comment says other
+parameters than the settings' is renamed to its retiring name (`RETIRING_PREFIX`, under the
+same lock_timeout), its replacement built under the own index's name while the retiring one
+serves (`route` reads either), then dropped; one replacement a run (`REPLACEMENTS_PER_RUN`).
 
 Searched with its own ef_search: after each build, and once its tenant has doubled since, the
 job calibrates the index (`calibrate`: the lowest ef_search of a ladder at which the service's
@@ -87,6 +91,14 @@ from aurra_core.db import one_row
 INDEX_PREFIX = "memory_versions_embedding_h_"  # + the tenant id in hex: 60 characters of 63
 # The own indexes built before half precision (full-precision vectors): read until replaced.
 FULL_PRECISION_PREFIX = "memory_versions_embedding_t_"
+# An own index built with other parameters than the settings' (the settings changed, or an
+# upgrade changed their defaults) takes this name while its replacement is built under the own
+# index's; the search reads it meanwhile, and the job drops it once the replacement is valid.
+RETIRING_PREFIX = "memory_versions_embedding_r_"
+# Own indexes replaced in one run, the largest tenant's first: a build of a large tenant's
+# graph takes minutes to tens of minutes, and the indexes being replaced serve meanwhile, so
+# nothing is gained by crowding the replacements into one run (each run takes the next).
+REPLACEMENTS_PER_RUN = 1
 # The shared HNSW index (migration 0011) and what a query must say for the planner to use it.
 SHARED_INDEX = "memory_versions_embedding_shared"
 SHARED_INDEX_PREDICATE = "in_shared_index"
@@ -152,6 +164,15 @@ def full_precision_index_name(tenant_id: UUID) -> str:
     return f"{FULL_PRECISION_PREFIX}{tenant_id.hex}"
 
 
+def retiring_index_name(tenant_id: UUID) -> str:
+    return f"{RETIRING_PREFIX}{tenant_id.hex}"
+
+
+def parameters_comment(m: int, ef_construction: int) -> str:
+    """What an own index's comment says of its build (`build_parameters`)."""
+    return f"built with m = {int(m)}, ef_construction = {int(ef_construction)}"
+
+
 def indexed_expression(dim: int) -> str:
     """The key of a tenant's own index; a query orders by exactly this to use it."""
     return f"(l2_normalize(embedding)::halfvec({int(dim)}))"
@@ -190,8 +211,9 @@ def nearest_sql(route: Route, dim: int, columns: str, where: str, *, margin: int
 def route(
     conn: psycopg.Connection, tenant_id: UUID, *, ef_search: int | None = None, calibrated: bool = False
 ) -> Route:
-    """Which HNSW index holds the tenant's current rows: its own (built and valid; the
-    full-precision kind until its replacement is built), the shared one (not listed), or
+    """Which HNSW index holds the tenant's current rows: its own (built and valid; the one
+    being replaced, or the full-precision kind, until its replacement is built), the shared
+    one (not listed), or
     neither for sure (listed, its index not yet built or already dropped: a move under way),
     when only an exact scan finds them all. One round trip; with `ef_search`, the same
     statement also sets the HNSW scan for the rest of the transaction (strict order, that
@@ -206,6 +228,7 @@ def route(
     params: dict[str, Any] = {
         "tenant": tenant_id,
         "own": index_name(tenant_id),
+        "retiring": retiring_index_name(tenant_id),
         "full_precision": full_precision_index_name(tenant_id),
         "ef_search": None if ef_search is None else int(ef_search),
         "calibrated": calibrated,
@@ -221,7 +244,8 @@ def route(
         conn.execute(
             f"""SELECT found.listed, found.valid, found.full_precision_valid {settings}
                 FROM (SELECT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = %(tenant)s) AS listed,
-                        coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%(own)s)), false)
+                        coalesce((SELECT bool_or(indisvalid) FROM pg_index
+                                  WHERE indexrelid IN (to_regclass(%(own)s), to_regclass(%(retiring)s))), false)
                             AS valid,
                         coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%(full_precision)s)),
                             false) AS full_precision_valid,
@@ -231,7 +255,8 @@ def route(
             params,
         ).fetchone()
     )
-    # Either own index's predicate is the tenant's current rows, whichever graph they are in.
+    # Every own index's predicate is the tenant's current rows, whichever graph they are in. An
+    # index being replaced has the own index's key, so "own" reads whichever of the two is valid.
     if valid:
         return "own"
     if full_precision_valid:
@@ -264,6 +289,9 @@ class MaintenanceReport:
     # those left for the next run because this one ran out of time.
     calibrated: list[dict[str, Any]] = field(default_factory=list)
     calibration_deferred: list[str] = field(default_factory=list)
+    # Indexes built with other parameters than the settings', left for a later run: beyond
+    # REPLACEMENTS_PER_RUN, or their rename's lock not had in time.
+    replacement_deferred: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -407,6 +435,7 @@ def _maintain(
     listed = listed_tenants(conn)
 
     full_precision = existing_indexes(conn, FULL_PRECISION_PREFIX)
+    retiring = existing_indexes(conn, RETIRING_PREFIX)
 
     for tenant, valid in existing.items():
         if not valid:
@@ -417,10 +446,14 @@ def _maintain(
             _drop(conn, full_precision_index_name(tenant))
             report.dropped.append({"tenant_id": str(tenant), "reason": "invalid (an interrupted build)"})
     indexed = {t for t, valid in existing.items() if valid}
-    # Own indexes of the kind built before half precision: replaced below, read until then.
-    to_replace = {t for t, valid in full_precision.items() if valid}
+    # Own indexes of the kind built before half precision, and those being replaced for their
+    # build parameters (a run stopped before their replacement was valid): replaced below,
+    # read until then. A retiring index is valid: it was renamed so.
+    to_replace = {t for t, valid in full_precision.items() if valid} | retiring.keys()
     in_place = {t for t in indexed if listed.get(t) is False}
 
+    wanted_parameters = parameters_comment(build["m"], build["ef_construction"])
+    replacements = 0
     wanted_list, over_limit = choose(
         counts, min_memories=min_memories, limit=limit, indexed=indexed | to_replace | listed.keys()
     )
@@ -444,15 +477,28 @@ def _maintain(
         ).fetchone()
     )[0]
     for tenant in wanted_list:
+        replaced = _replaced_kind(conn, tenant) if tenant in to_replace else None
         if tenant in in_place:
-            if tenant in to_replace:  # replaced by a run that stopped before dropping it
-                _drop(conn, full_precision_index_name(tenant))
-            _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
-            continue
+            if replaced is not None:  # replaced by a run that stopped before dropping it
+                _drop_replaced(conn, tenant)
+            built_with = build_parameters(conn, tenant)
+            if built_with == wanted_parameters:
+                _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
+                continue
+            if replacements >= REPLACEMENTS_PER_RUN or not _retire(conn, tenant):
+                report.replacement_deferred.append(str(tenant))
+                _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
+                continue
+            replaced = built_with or "unrecorded parameters"
+            report.kept -= 1  # rebuilt, not kept
+        if replaced is not None:
+            replacements += 1
         started = time.perf_counter()
         memory_kb = build_memory_kb(counts[tenant], dim, build["m"], build["memory_cap_mb"])
         with _notices(conn) as notices:
-            moved = _move_in(conn, tenant, dim, build, rebuild=tenant in indexed, memory_kb=memory_kb)
+            moved = _move_in(
+                conn, tenant, dim, build, rebuild=tenant in indexed - in_place, memory_kb=memory_kb
+            )
         _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
         built: dict[str, Any] = {
             "tenant_id": str(tenant),
@@ -462,10 +508,10 @@ def _maintain(
             "build_memory_mb": round(memory_kb / 1024, 1),
             "notices": notices,
         }
-        if tenant in to_replace:
-            # Searches read the full-precision index until its replacement was valid.
-            _drop(conn, full_precision_index_name(tenant))
-            built["replaced"] = "full precision"
+        if replaced is not None:
+            # Searches read the index being replaced until its replacement was valid.
+            _drop_replaced(conn, tenant)
+            built["replaced"] = replaced
         report.built.append(built)
     return wanted_list, counts, dim
 
@@ -777,6 +823,42 @@ def _move_in(
     return moved + _set_membership(conn, tenant, in_shared_index=False)
 
 
+def _replaced_kind(conn: psycopg.Connection, tenant: UUID) -> str:
+    """What the tenant's index being replaced is: "full precision", or the parameters it was
+    built with (its comment followed it through the rename)."""
+    if _index_exists(conn, full_precision_index_name(tenant)):
+        return "full precision"
+    return _comment(conn, retiring_index_name(tenant)) or "unrecorded parameters"
+
+
+def _index_exists(conn: psycopg.Connection, name: str) -> bool:
+    return one_row(conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone())[0] is True
+
+
+def _retire(conn: psycopg.Connection, tenant: UUID) -> bool:
+    """Rename the tenant's own index to its retiring name, so that its replacement can be built
+    under the own index's name while it serves (`route` reads either); False when the rename's
+    lock was not had within SET_INSERT_EF_LOCK_TIMEOUT (nothing changed)."""
+    try:
+        with conn.transaction():
+            conn.execute(
+                sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(SET_INSERT_EF_LOCK_TIMEOUT))
+            )
+            conn.execute(
+                sql.SQL("ALTER INDEX {} RENAME TO {}").format(
+                    sql.Identifier(index_name(tenant)), sql.Identifier(retiring_index_name(tenant))
+                )
+            )
+    except psycopg.errors.LockNotAvailable:
+        return False
+    return True
+
+
+def _drop_replaced(conn: psycopg.Connection, tenant: UUID) -> None:
+    _drop(conn, full_precision_index_name(tenant))
+    _drop(conn, retiring_index_name(tenant))
+
+
 def _keep_insert_ef_construction(
     conn: psycopg.Connection, report: MaintenanceReport, tenant: UUID, wanted: int
 ) -> None:
@@ -796,7 +878,7 @@ def _move_out(conn: psycopg.Connection, tenant: UUID) -> int:
     # DROP ... CONCURRENTLY waits for every transaction on the table, so no write that read
     # the list before `leaving` is still in flight when the rows are flipped back.
     _drop(conn, index_name(tenant))
-    _drop(conn, full_precision_index_name(tenant))
+    _drop_replaced(conn, tenant)
     moved = _set_membership(conn, tenant, in_shared_index=True)
     conn.execute("DELETE FROM tenant_own_indexes WHERE tenant_id = %s", (tenant,))
     return moved
@@ -843,16 +925,19 @@ def build_index(conn: psycopg.Connection, tenant: UUID, dim: int, *, m: int, ef_
     )
     conn.execute(
         sql.SQL("COMMENT ON INDEX {} IS {}").format(
-            sql.Identifier(index_name(tenant)),
-            sql.Literal(f"built with m = {int(m)}, ef_construction = {int(ef_construction)}"),
+            sql.Identifier(index_name(tenant)), sql.Literal(parameters_comment(m, ef_construction))
         )
     )
 
 
 def build_parameters(conn: psycopg.Connection, tenant: UUID) -> str | None:
     """How the tenant's own index was built ("built with m = .., ef_construction = .."), or None."""
+    return _comment(conn, index_name(tenant))
+
+
+def _comment(conn: psycopg.Connection, index: str) -> str | None:
     described = one_row(
-        conn.execute("SELECT obj_description(to_regclass(%s), 'pg_class')", (index_name(tenant),)).fetchone()
+        conn.execute("SELECT obj_description(to_regclass(%s), 'pg_class')", (index,)).fetchone()
     )[0]
     return None if described is None else str(described)
 
