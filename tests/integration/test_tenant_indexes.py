@@ -673,9 +673,9 @@ def test_an_own_index_is_built_with_the_build_parameters_and_then_inserts_with_t
     from aurra_core.config import get_config
 
     big, _ = load(fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, 10], seed=17)
-    configure(AURRA_TENANT_INDEX_INSERT_EF_CONSTRUCTION="64")  # the default is the build's value
+    configure(AURRA_TENANT_INDEX_INSERT_EF_CONSTRUCTION="64")  # unlike the default 128
     config = get_config()
-    assert (config.tenant_index_insert_ef_construction, config.tenant_index_ef_construction) == (64, 128)
+    assert (config.tenant_index_insert_ef_construction, config.tenant_index_ef_construction) == (64, 160)
     report = maintain(fresh_url)  # the configured parameters
     assert [r["tenant_id"] for r in report.built] == [str(big)]
     assert report.insert_ef_construction_set == [

@@ -110,23 +110,26 @@ class ServiceConfig(BaseModel):
     # At most this many of the largest tenants get their own HNSW index (tenant_indexes.py).
     tenant_index_limit: int = Field(default=100, ge=0, le=1000)
     # How the tenants' own HNSW indexes (half precision, tenant_indexes.py) are built: the
-    # graph's links per node and the candidate list while building. Chosen at 1M memories in
-    # one tenant (BENCHMARKS.md, 200 queries): m 32 / ef_construction 128 in half precision
-    # reaches recall@3 1.000 at ef_search 60 (0.995 at 40), a 679 MB graph; at 300k, half
-    # precision's graph is 287 MB against 446 and its insert 35% cheaper in the same run. At full
-    # precision m 16 reached 0.972-0.985 and m 24 / 96 0.987 at ef_search 100. A change applies
-    # to indexes built from then on.
-    tenant_index_m: int = Field(default=32, ge=4, le=100)
-    tenant_index_ef_construction: int = Field(default=128, ge=16, le=1000)
+    # graph's links per node and the candidate list while building. m 24 / ef_construction 160
+    # (BENCHMARKS.md, "Own indexes at m 24 / ef_construction 160"), against the m 32 / 128 it
+    # replaced, in every store of --full with own indexes, two runs each on the same machine:
+    # builds 5-38% faster and a graph of 1,736 bytes a row instead of 1,992, the same recall@3
+    # at each index's calibrated ef_search or better, and Level 2 writes as fast or faster (10
+    # tenants of 100,000: 15.5 ms p50 / 27 ms p99 against 17-23 / 37-59). At full precision
+    # m 16 had reached 0.972-0.985 at 1M. The maintenance job replaces an index built with other
+    # values, one a run (tenant_indexes.py).
+    tenant_index_m: int = Field(default=24, ge=4, le=100)
+    tenant_index_ef_construction: int = Field(default=160, ge=16, le=1000)
     # The candidate list of each insert into those indexes once built (pgvector reads it from
     # the index's reloptions at every insert; tenant_indexes.py), set by the maintenance job on
-    # every own index, built or existing. 128, the build's: lowering it to 96, 64, 48 or 32 saved
+    # every own index, built or existing. 128 (the build's value when measured, with m 32; the
+    # m 24 / 160 runs inserted with it too): lowering it to 96, 64, 48 or 32 saved
     # no measurable insert time or server CPU at 100k and 300k (BENCHMARKS.md, 2 loaded cores)
     # and recall@3 near fresh rows fell from 0.993 to 0.985 at 32 (100k).
     tenant_index_insert_ef_construction: int = Field(default=128, ge=4, le=1000)
     # At most this much memory (MB) for one build of those indexes: each build gets what its
-    # graph needs (tenant_indexes.build_memory_kb: ~1.9 GB for 1M memories of 384 dimensions at
-    # m 32, 2.3 GB with the margin), reserved on the database server while it runs (the job
+    # graph needs (tenant_indexes.build_memory_kb: ~1.7 GB for 1M memories of 384 dimensions at
+    # m 24, 2.1 GB with the margin), reserved on the database server while it runs (the job
     # builds one at a time). A graph larger than this goes on building on disk: 100,000
     # memories took 1,152 s in 24 MB against 134 s in memory (BENCHMARKS.md), and a tenant of
     # 1M would outlast the maintenance function. 4096 holds a tenant of ~1.7M such memories;

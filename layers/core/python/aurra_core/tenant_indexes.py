@@ -37,7 +37,7 @@ Built well, then inserted into cheaply: pgvector reads `ef_construction` from th
 reloptions at each insert (and each VACUUM's repair of the graph), while `m` is fixed in the
 index's metapage at the build. So the graph is built with `tenant_index_ef_construction` (a
 good graph for the rows present) and then set to `tenant_index_insert_ef_construction` for the
-rows written afterwards (by default the same 128: lower values measured no cheaper per insert,
+rows written afterwards (by default 128, under the build's 160: lower values measured no cheaper per insert,
 BENCHMARKS.md "Own indexes: the insert's ef_construction"). The build's parameters stay in the
 index's comment, since its reloptions say the insert's.
 Each run sets every kept index whose reloption differs, so a change of the setting (or an
@@ -69,7 +69,7 @@ workers only with 32 MB of it for each; and a parallel build reserves all of
 `maintenance_work_mem` as shared memory up front, so a single large value would be reserved
 by every small tenant's build too. The
 server's default (64 MB in PostgreSQL; on Aurora a fraction of the instance's memory) holds
-the graph of a few tens of thousands of rows at m 32, against ~1.9 GB for a tenant of 1M.
+the graph of a few tens of thousands of rows at m 24, against ~1.7 GB for a tenant of 1M.
 pgvector's NOTICE that the graph no longer fits is kept in the build's report.
 """
 
