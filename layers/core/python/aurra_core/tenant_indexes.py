@@ -37,9 +37,9 @@ Built well, then inserted into cheaply: pgvector reads `ef_construction` from th
 reloptions at each insert (and each VACUUM's repair of the graph), while `m` is fixed in the
 index's metapage at the build. So the graph is built with `tenant_index_ef_construction` (a
 good graph for the rows present) and then set to `tenant_index_insert_ef_construction` for the
-rows written afterwards (by default 128, under the build's 160: lower values measured no cheaper per insert,
-BENCHMARKS.md "Own indexes: the insert's ef_construction"). The build's parameters stay in the
-index's comment, since its reloptions say the insert's.
+rows written afterwards (by default 128, under the build's 160: lower values measured no
+cheaper per insert, BENCHMARKS.md "Own indexes: the insert's ef_construction"). The build's
+parameters stay in the index's comment, since its reloptions say the insert's.
 Each run sets every kept index whose reloption differs, so a change of the setting (or an
 upgrade) reaches the indexes already built; the ALTER takes a moment's exclusive lock on the
 index, under a short lock_timeout, so it never queues the table's queries behind a long
@@ -112,9 +112,10 @@ MOVE_BATCH = 5_000
 # bench's stores the farthest of the true top 3 ranked at most 12th in half precision (600
 # queries, BENCHMARKS.md): 3 + 10 holds it, and a wider margin bought no recall.
 RERANK_MARGIN = 10
-# How long setting an index's insert ef_construction may wait for its exclusive lock: every
-# query of the table plans with the table's indexes, so they queue behind the waiting ALTER.
-SET_INSERT_EF_LOCK_TIMEOUT = "500ms"
+# How long an ALTER INDEX of the job's (setting the insert ef_construction, renaming an index
+# being replaced) may wait for its lock: every query of the table plans with the table's
+# indexes, so they queue behind the waiting ALTER.
+ALTER_INDEX_LOCK_TIMEOUT = "500ms"
 # Calibration (`calibrate`): each own index's ef_search is the lowest of the ladder at which
 # the index, searched with the service's own statement, finds the true top 3 of this many of
 # its tenant's memories (each the query, itself excluded) at this recall@3 or better. 200
@@ -211,20 +212,19 @@ def nearest_sql(route: Route, dim: int, columns: str, where: str, *, margin: int
 def route(
     conn: psycopg.Connection, tenant_id: UUID, *, ef_search: int | None = None, calibrated: bool = False
 ) -> Route:
-    """Which HNSW index holds the tenant's current rows: its own (built and valid; the one
-    being replaced, or the full-precision kind, until its replacement is built), the shared
-    one (not listed), or
-    neither for sure (listed, its index not yet built or already dropped: a move under way),
-    when only an exact scan finds them all. One round trip; with `ef_search`, the same
-    statement also sets the HNSW scan for the rest of the transaction (strict order, that
-    ef_search), which an exact scan ignores: the search that follows needs no round trip of
-    its own for them. With `calibrated`, a tenant whose own index has an ef_search calibrated
-    on it (`calibrate`) is searched with that where it is lower: `ef_search` is then the most
-    any index is walked with, and the fallback for the shared index and an own index not
-    calibrated (yet). Calibration only lowers it because its queries are the index's own
-    rows, not new facts: on the bench's 10 tenants of 100,000 (rows stored many times over
-    under the lexical embedder) it kept 300-400 for three indexes whose new facts all found
-    their top 3 at 40 (BENCHMARKS.md), which cost their writes a wider walk for nothing."""
+    """Which HNSW index holds the tenant's current rows: its own (built and valid; the one being
+    replaced, or the full-precision kind, until its replacement is built), the shared one (not
+    listed), or neither for sure (listed, its index not yet built or already dropped: a move
+    under way), when only an exact scan finds them all. One round trip; with `ef_search`, the
+    same statement also sets the HNSW scan for the rest of the transaction (strict order, that
+    ef_search), which an exact scan ignores: the search that follows needs no round trip of its
+    own for them. With `calibrated`, a tenant whose own index has an ef_search calibrated on it
+    (`calibrate`) is searched with that where it is lower: `ef_search` is then the most any
+    index is walked with, and the fallback for the shared index and an own index not calibrated
+    (yet). Calibration only lowers it because its queries are the index's own rows, not new
+    facts: on the bench's 10 tenants of 100,000 (rows stored many times over under the lexical
+    embedder) it kept 300-400 for three indexes whose new facts all found their top 3 at 40
+    (BENCHMARKS.md), which cost their writes a wider walk for nothing."""
     params: dict[str, Any] = {
         "tenant": tenant_id,
         "own": index_name(tenant_id),
@@ -838,17 +838,22 @@ def _index_exists(conn: psycopg.Connection, name: str) -> bool:
 def _retire(conn: psycopg.Connection, tenant: UUID) -> bool:
     """Rename the tenant's own index to its retiring name, so that its replacement can be built
     under the own index's name while it serves (`route` reads either); False when the rename's
-    lock was not had within SET_INSERT_EF_LOCK_TIMEOUT (nothing changed)."""
+    lock was not had in time (nothing changed)."""
+    return _alter_index(
+        conn,
+        sql.SQL("ALTER INDEX {} RENAME TO {}").format(
+            sql.Identifier(index_name(tenant)), sql.Identifier(retiring_index_name(tenant))
+        ),
+    )
+
+
+def _alter_index(conn: psycopg.Connection, statement: sql.Composed) -> bool:
+    """Run an ALTER INDEX (`conn` in autocommit) unless its lock is not had within
+    ALTER_INDEX_LOCK_TIMEOUT; whether it ran."""
     try:
         with conn.transaction():
-            conn.execute(
-                sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(SET_INSERT_EF_LOCK_TIMEOUT))
-            )
-            conn.execute(
-                sql.SQL("ALTER INDEX {} RENAME TO {}").format(
-                    sql.Identifier(index_name(tenant)), sql.Identifier(retiring_index_name(tenant))
-                )
-            )
+            conn.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(ALTER_INDEX_LOCK_TIMEOUT)))
+            conn.execute(statement)
     except psycopg.errors.LockNotAvailable:
         return False
     return True
@@ -956,20 +961,13 @@ def insert_ef_construction(conn: psycopg.Connection, tenant: UUID) -> int | None
 
 def set_insert_ef_construction(conn: psycopg.Connection, tenant: UUID, value: int) -> bool:
     """Make the tenant's own index insert with `value` (`conn` in autocommit); False when its
-    exclusive lock was not had within SET_INSERT_EF_LOCK_TIMEOUT (nothing changed)."""
-    try:
-        with conn.transaction():
-            conn.execute(
-                sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(SET_INSERT_EF_LOCK_TIMEOUT))
-            )
-            conn.execute(
-                sql.SQL("ALTER INDEX {} SET (ef_construction = {})").format(
-                    sql.Identifier(index_name(tenant)), sql.Literal(int(value))
-                )
-            )
-    except psycopg.errors.LockNotAvailable:
-        return False
-    return True
+    exclusive lock was not had in time (nothing changed)."""
+    return _alter_index(
+        conn,
+        sql.SQL("ALTER INDEX {} SET (ef_construction = {})").format(
+            sql.Identifier(index_name(tenant)), sql.Literal(int(value))
+        ),
+    )
 
 
 def _drop(conn: psycopg.Connection, name: str) -> None:
