@@ -112,10 +112,11 @@ class ServiceConfig(BaseModel):
     # How the tenants' own HNSW indexes (half precision, tenant_indexes.py) are built: the
     # graph's links per node and the candidate list while building. m 24 / ef_construction 160
     # (BENCHMARKS.md, "Own indexes at m 24 / ef_construction 160"), against the m 32 / 128 it
-    # replaced, in every store of --full with own indexes, two runs each on the same machine:
-    # builds 5-38% faster and a graph of 1,736 bytes a row instead of 1,992, the same recall@3
-    # at each index's calibrated ef_search or better, and Level 2 writes as fast or faster (10
-    # tenants of 100,000: 15.5 ms p50 / 27 ms p99 against 17-23 / 37-59). At full precision
+    # replaced, in every store of --full with own indexes (the 1M stores in two runs) on the
+    # same machine: builds 5-38% faster and a graph of 1,736 bytes a row instead of 1,992,
+    # recall@3 at each index's calibrated ef_search within the spread of m 32's, and Level 2
+    # writes as fast or faster (10 tenants of 100,000: 15.5-16.3 ms p50 / 27-29 ms p99 against
+    # 17-23 / 37-59). At full precision
     # m 16 had reached 0.972-0.985 at 1M. The maintenance job replaces an index built with other
     # values, one a run (tenant_indexes.py).
     tenant_index_m: int = Field(default=24, ge=4, le=100)
