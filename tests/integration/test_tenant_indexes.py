@@ -258,6 +258,17 @@ def candidates(database: Database, tenant: uuid.UUID, q: Vector, strategy: str =
     return found, plan
 
 
+def assert_served_by(database: Database, tenant: uuid.UUID, index: str, queries: list[Vector]) -> None:
+    """The candidate search reads the tenant through `index` and finds what an exact scan does,
+    in the tenant."""
+    for q in queries:
+        found, plan = candidates(database, tenant, q)
+        exact, _ = candidates(database, tenant, q, strategy="exact")
+        assert f"Index Scan using {index}" in plan, plan
+        assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
+        assert {row.tenant_id for row, _ in found} == {tenant}
+
+
 def write(database: Database, url: str, tenant: uuid.UUID, vector: Vector) -> bool:
     """A memory written through the service's own insert, as the service role; whether it went
     into the shared index."""
@@ -500,16 +511,7 @@ def test_a_full_precision_own_index_is_read_until_the_maintenance_job_replaces_i
     database = Database(fresh_url)
     queries = unit_vectors(4, seed=13)
     try:
-
-        def check(index: str) -> None:
-            for q in queries:
-                found, plan = candidates(database, tenant, q)
-                exact, _ = candidates(database, tenant, q, strategy="exact")
-                assert f"Index Scan using {index}" in plan, plan
-                assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
-                assert {row.tenant_id for row, _ in found} == {tenant}
-
-        check(tenant_indexes.full_precision_index_name(tenant))
+        assert_served_by(database, tenant, tenant_indexes.full_precision_index_name(tenant), queries)
         report = maintain(fresh_url, limit=1)
         assert [(r["tenant_id"], r["moved"], r.get("replaced")) for r in report.built] == [
             (str(tenant), 0, "full precision")
@@ -520,7 +522,7 @@ def test_a_full_precision_own_index_is_read_until_the_maintenance_job_replaces_i
             assert route(conn, tenant) == "own"
             assert route(conn, neighbour) == "shared"
             conn.execute("ANALYZE memory_versions")
-        check(index_name(tenant))
+        assert_served_by(database, tenant, index_name(tenant), queries)
         assert maintain(fresh_url, limit=1).kept == 1
     finally:
         database.close()
@@ -558,15 +560,6 @@ def test_an_own_index_built_with_other_parameters_is_replaced_beside_itself_and_
     database = Database(fresh_url)
     queries = unit_vectors(4, seed=29)
     try:
-
-        def check(index: str) -> None:
-            for q in queries:
-                found, plan = candidates(database, tenant, q)
-                exact, _ = candidates(database, tenant, q, strategy="exact")
-                assert f"Index Scan using {index}" in plan, plan
-                assert [row.memory_id for row, _ in found] == [row.memory_id for row, _ in exact]
-                assert {row.tenant_id for row, _ in found} == {tenant}
-
         # A run that stopped after the rename, before its build: the retiring index serves.
         with psycopg.connect(fresh_url, autocommit=True) as conn:
             assert tenant_indexes._retire(conn, tenant)
@@ -575,7 +568,7 @@ def test_an_own_index_built_with_other_parameters_is_replaced_beside_itself_and_
             assert route(conn, tenant) == "own"
             assert route(conn, neighbour) == "shared"
             conn.execute("ANALYZE memory_versions")
-        check(tenant_indexes.retiring_index_name(tenant))
+        assert_served_by(database, tenant, tenant_indexes.retiring_index_name(tenant), queries)
 
         report = maintain(fresh_url, limit=1)  # the configured parameters
         assert [(r["tenant_id"], r["moved"], r.get("replaced")) for r in report.built] == [
@@ -590,7 +583,7 @@ def test_an_own_index_built_with_other_parameters_is_replaced_beside_itself_and_
             )
             assert in_shared(conn, tenant) == {False: 3 * store.HNSW_MIN_TENANT_MEMORIES}
             conn.execute("ANALYZE memory_versions")
-        check(index_name(tenant))
+        assert_served_by(database, tenant, index_name(tenant), queries)
         # Calibrated again: the calibration was the old index's.
         assert [c["tenant_id"] for c in report.calibrated] == [str(tenant)]
         again = maintain(fresh_url, limit=1)

@@ -449,7 +449,8 @@ def _maintain(
     # Own indexes of the kind built before half precision, and those being replaced for their
     # build parameters (a run stopped before their replacement was valid): replaced below,
     # read until then. A retiring index is valid: it was renamed so.
-    to_replace = {t for t, valid in full_precision.items() if valid} | retiring.keys()
+    full_precision_valid = {t for t, valid in full_precision.items() if valid}
+    to_replace = full_precision_valid | retiring.keys()
     in_place = {t for t in indexed if listed.get(t) is False}
 
     wanted_parameters = parameters_comment(build["m"], build["ef_construction"])
@@ -477,7 +478,11 @@ def _maintain(
         ).fetchone()
     )[0]
     for tenant in wanted_list:
-        replaced = _replaced_kind(conn, tenant) if tenant in to_replace else None
+        replaced = None
+        if tenant in full_precision_valid:
+            replaced = "full precision"
+        elif tenant in retiring:  # its comment followed it through the rename
+            replaced = _comment(conn, retiring_index_name(tenant)) or "unrecorded parameters"
         if tenant in in_place:
             if replaced is not None:  # replaced by a run that stopped before dropping it
                 _drop_replaced(conn, tenant)
@@ -821,18 +826,6 @@ def _move_in(
     # Rows inserted by writes that read the list before this tenant was on it (the build
     # waited for every such write to end): into its own index, out of the shared one.
     return moved + _set_membership(conn, tenant, in_shared_index=False)
-
-
-def _replaced_kind(conn: psycopg.Connection, tenant: UUID) -> str:
-    """What the tenant's index being replaced is: "full precision", or the parameters it was
-    built with (its comment followed it through the rename)."""
-    if _index_exists(conn, full_precision_index_name(tenant)):
-        return "full precision"
-    return _comment(conn, retiring_index_name(tenant)) or "unrecorded parameters"
-
-
-def _index_exists(conn: psycopg.Connection, name: str) -> bool:
-    return one_row(conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone())[0] is True
 
 
 def _retire(conn: psycopg.Connection, tenant: UUID) -> bool:
