@@ -833,10 +833,7 @@ def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_t
     assert calibrated["samples"] == 60
     # The rung above the lowest that reaches the target; every one tried below that fell short.
     ef, lowest = calibrated["ef_search"], calibrated["lowest_reaching"]
-    # A small index's ladder starts above the lowest rungs (its own rows are easy queries).
-    ladder = tenant_indexes.ladder_for(2_500)
-    assert ladder[0] == tenant_indexes.SMALL_INDEX_MIN_EF_SEARCH
-    assert tenant_indexes.ladder_for(tenant_indexes.SMALL_INDEX_MEMORIES) == tenant_indexes.EF_SEARCH_LADDER
+    ladder = tenant_indexes.EF_SEARCH_LADDER
     assert ef == ladder[ladder.index(lowest) + tenant_indexes.CALIBRATION_MARGIN_RUNGS]
     tried = {int(e): r for e, r in calibrated["recall_by_ef_search"].items()}
     assert list(tried) == [e for e in ladder if e <= ef]

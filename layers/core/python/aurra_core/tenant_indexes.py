@@ -119,23 +119,19 @@ ALTER_INDEX_LOCK_TIMEOUT = "500ms"
 # Calibration (`calibrate`): each own index's ef_search is the lowest of the ladder at which
 # the index, searched with the service's own statement, finds the true top 3 of this many of
 # its tenant's memories (each the query, itself excluded) at this recall@3 or better. 200
-# samples: a miss moves recall@3 by 1/600, so 0.995 allows three. The ladder spans what the
-# bench measured: 1M tenants at 1.000 from 40, tenants of 10k-100k needing 100-150.
+# samples: a miss moves recall@3 by 1/600, so 0.995 allows three.
 CALIBRATION_SAMPLES = 200
 CALIBRATION_RECALL = 0.995
-EF_SEARCH_LADDER = (40, 60, 80, 100, 150, 200, 300, 400)
-# Rungs above the lowest that reaches the target: a memory used as the query is a node of the
-# graph, its nearest one link away, so the walk finds them more easily than a new fact's (on
-# the bench's 10 tenants of 10,000: 0.995-1.000 at ef_search 40 from memories, 0.990 at 40 and
-# 0.995 at 100 for new facts, BENCHMARKS.md).
+# The ladder starts at 100 for every index: a memory used as the query is a node of the graph,
+# its nearest one link away, so the walk finds them more easily than a new fact's, and every
+# index the bench calibrated lower read under 0.995 on new facts: tenants of 10,000 at 60-80
+# (0.987-0.992), the tenant of 1M at 60 (0.983-0.987; 0.994 at 100, 0.997 at 150), while their
+# memories read 0.987-1.000 at 40 (BENCHMARKS.md "Calibrated on what"). Queries built to be no
+# node (a memory moved toward another) were measured too and tracked new facts at no size.
+EF_SEARCH_LADDER = (100, 150, 200, 300, 400)
+# Rungs above the lowest that reaches the target, for the same reason: with it the bench's
+# tenants of 10,000 and 1M read 0.997-1.000 on new facts.
 CALIBRATION_MARGIN_RUNGS = 1
-# Smaller graphs: an index of fewer memories than this starts the ladder at this rung. There a
-# memory's nearest are close to it in the graph, so its own rows reach the target at 40-80
-# while new facts do not: tenants of 10,000 calibrated at 60-80 read 0.987-0.992 on new facts,
-# a tenant of 100,000 calibrated at 100 read 0.989 / 0.967, and all of them 1.000 at 150
-# (BENCHMARKS.md). The 1M tenant reads 1.000 at its calibrated 60 and keeps the whole ladder.
-SMALL_INDEX_MEMORIES = 200_000
-SMALL_INDEX_MIN_EF_SEARCH = 100
 # Recalls closer than this are equal (float sums of thirds).
 RECALL_EPSILON = 1e-9
 # A kept index is calibrated again once its tenant holds this many times the memories it was
@@ -568,13 +564,6 @@ def _calibrate_wanted(
         report.calibrated.append({"tenant_id": str(tenant), "reason": reason, **result})
 
 
-def ladder_for(rows: int) -> tuple[int, ...]:
-    """The ef_search rungs a calibration of an index over `rows` current memories tries."""
-    if rows < SMALL_INDEX_MEMORIES:
-        return tuple(e for e in EF_SEARCH_LADDER if e >= SMALL_INDEX_MIN_EF_SEARCH)
-    return EF_SEARCH_LADDER
-
-
 def calibrate(
     conn: psycopg.Connection,
     tenant: UUID,
@@ -591,22 +580,23 @@ def calibrate(
     `target` (`lowest_reaching`), the ladder's top at most; when none reaches it, the lowest
     with the best recall measured (`reached` false: the index is searched as well as this job
     can make it, and the report says so). `rows`: the tenant's current memories now; `ladder`
-    by default `ladder_for(rows)`.
+    by default `EF_SEARCH_LADDER`.
 
     The queries: `samples` of the tenant's current memories, the same ones on every run over
     the same rows (the first by a hash of their version id), each one's embedding the query
     with its own row excluded. The truth: the exact top 3 by full-precision cosine, all the
-    queries' in one pass over the tenant's rows (`_exact_thirds`); a result as similar as the
+    queries' in one pass over the tenant's rows (`exact_nearest`); a result as similar as the
     true third is a hit (ties: the same fact stored twice). The search:
     the candidate search's own statement (`nearest_sql`, the re-rank margin, strict-order
     iterative scan), planned with the tenant id as the service's is. Reads only: no row lock
     is held but the moment of the final UPDATE of the tenant's calibration row."""
+    from pgvector import Vector
     from pgvector.psycopg import register_vector
 
     if samples < 1:
         raise ValueError("a calibration needs at least one sample")
     if ladder is None:
-        ladder = ladder_for(rows)
+        ladder = EF_SEARCH_LADDER
     register_vector(conn)
     started = time.perf_counter()
     index_oid = one_row(conn.execute("SELECT to_regclass(%s)::oid", (index_name(tenant),)).fetchone())[0]
@@ -615,46 +605,27 @@ def calibrate(
             ORDER BY md5(version_id::text), version_id LIMIT %s""",
         (tenant, samples),
     ).fetchall()
-    thirds = _exact_thirds(conn, tenant, queries, deadline)
-    truths = [
-        (version_id, q, third, n) for (version_id, q), (third, n) in zip(queries, thirds, strict=True) if n
-    ]
+    truths = exact_truths(conn, tenant, [(version_id, q.to_numpy()) for version_id, q in queries], deadline)
     exact_s = time.perf_counter() - started
-    statement = nearest_sql(
-        "own",
-        dim,
-        "memory_id",
-        f"tenant_id = %(tenant_id)s AND {_CURRENT} AND version_id <> %(query_version)s",
-    )
     # What is measured is the index only if the planner takes it (it may not, for a tenant
     # just over the threshold or a table not analyzed: then the search is exact).
     through_index = not truths or index_name(tenant) in "\n".join(
         str(line)
         for (line,) in conn.execute(
-            "EXPLAIN " + statement,
-            {"q": truths[0][1], "tenant_id": tenant, "query_version": truths[0][0], "limit": 3},
+            "EXPLAIN " + _calibration_statement(dim),
+            {
+                "q": Vector(truths[0].vector),
+                "tenant_id": tenant,
+                "query_version": truths[0].excluded,
+                "limit": 3,
+            },
             prepare=False,
         ).fetchall()
     )
     recall_by_ef: dict[int, float] = {}
     lowest: int | None = None  # the lowest rung that reaches the target
     for rung, ef in enumerate(ladder):
-        hits = 0.0
-        with conn.transaction():
-            conn.execute(
-                "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)",
-                (str(int(ef)),),
-            )
-            for version_id, q, third, n in truths:
-                _check(deadline)
-                found = conn.execute(
-                    statement,
-                    {"q": q, "tenant_id": tenant, "query_version": version_id, "limit": 3},
-                    prepare=False,  # a plan with the tenant id as a constant, as the service's
-                ).fetchall()
-                # 1e-6: the exact pass computes in float32 as pgvector does, not bit for bit.
-                hits += min(sum(1 for _, distance in found if distance <= third + 1e-6), n) / n
-        recall_by_ef[ef] = hits / len(truths) if truths else 1.0
+        recall_by_ef[ef] = recall_at_ef_search(conn, tenant, dim, truths, ef, deadline)
         # RECALL_EPSILON: hits are sums of thirds, so 597 of 600 adds up to just under 0.995.
         if lowest is None and recall_by_ef[ef] >= target - RECALL_EPSILON:
             lowest = ef
@@ -696,11 +667,99 @@ EXACT_BLOCK_ROWS = 10_000
 _COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 
 
-def _exact_thirds(
+@dataclass(frozen=True)
+class Truth:
+    """A calibration query and its exact answer: `vector` (float32), the row it must not find
+    (`excluded`: its own, for a query that is a memory; `NO_ROW` else), the cosine distance of
+    its exact third nearest among the tenant's other current rows, and how many there are (at
+    most 3)."""
+
+    excluded: int
+    vector: Any
+    third: float
+    count: int
+
+
+NO_ROW = -1  # version ids are an identity from 1
+
+
+def _calibration_statement(dim: int) -> str:
+    """The candidate search's own statement (`nearest_sql`, the re-rank margin), for one
+    tenant's own index, a query's own row excluded."""
+    return nearest_sql(
+        "own",
+        dim,
+        "memory_id",
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} AND version_id <> %(query_version)s",
+    )
+
+
+def recall_at_ef_search(
+    conn: psycopg.Connection,
+    tenant: UUID,
+    dim: int,
+    truths: list[Truth],
+    ef_search: int,
+    deadline: float | None = None,
+) -> float:
+    """Recall@3 of the tenant's own index at `ef_search` over `truths`, searched as the service
+    searches (strict-order iterative scan, a plan with the tenant id as a constant). A result
+    as similar as the true third is a hit (ties: the same fact stored twice)."""
+    from pgvector import Vector
+    from pgvector.psycopg import register_vector
+
+    if not truths:
+        return 1.0
+    register_vector(conn)
+    statement = _calibration_statement(dim)
+    hits = 0.0
+    with conn.transaction():
+        conn.execute(
+            "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', %s, true)",
+            (str(int(ef_search)),),
+        )
+        for truth in truths:
+            _check(deadline)
+            found = conn.execute(
+                statement,
+                {"q": Vector(truth.vector), "tenant_id": tenant, "query_version": truth.excluded, "limit": 3},
+                prepare=False,  # a plan with the tenant id as a constant, as the service's
+            ).fetchall()
+            # 1e-6: the exact pass computes in float32 as pgvector does, not bit for bit.
+            hits += (
+                min(sum(1 for _, distance in found if distance <= truth.third + 1e-6), truth.count)
+                / truth.count
+            )
+    return hits / len(truths)
+
+
+def exact_truths(
     conn: psycopg.Connection, tenant: UUID, queries: list[tuple[int, Any]], deadline: float | None
-) -> list[tuple[float, int]]:
-    """For each (version id, vector) query: the cosine distance of its exact third nearest
-    among the tenant's current rows, itself excluded, and how many there are (at most 3).
+) -> list[Truth]:
+    """Each (excluded version id, vector) query's `Truth`; queries the tenant has no other row
+    for are left out."""
+    import numpy as np
+
+    nearest, _ = exact_nearest(conn, tenant, queries, deadline)
+    found = np.isfinite(nearest)
+    return [
+        Truth(excluded, np.asarray(vector, dtype=np.float32), float(row[ok].max()), int(ok.sum()))
+        for (excluded, vector), row, ok in zip(queries, nearest, found, strict=True)
+        if ok.any()
+    ]
+
+
+def exact_nearest(
+    conn: psycopg.Connection,
+    tenant: UUID,
+    queries: list[tuple[int, Any]],
+    deadline: float | None,
+    *,
+    k: int = 3,
+) -> tuple[Any, Any]:
+    """For each (excluded version id, vector) query: the cosine distances of its exact `k`
+    nearest among the tenant's current rows, the excluded one left out, ascending (inf where
+    there are fewer), and their version ids (`NO_ROW` there): queries x k arrays.
 
     One pass over the tenant's rows for all the queries, computed here, not a scan of the
     table per query: at 1M memories each exact scan takes seconds of database time (200 of
@@ -711,9 +770,9 @@ def _exact_thirds(
     import numpy as np
 
     if not queries:
-        return []
-    ids = np.array([version_id for version_id, _ in queries], dtype=np.int64)
-    q = np.stack([np.asarray(vector.to_numpy(), dtype=np.float32) for _, vector in queries])
+        return np.empty((0, k), dtype=np.float32), np.empty((0, k), dtype=np.int64)
+    ids = np.array([excluded for excluded, _ in queries], dtype=np.int64)
+    q = np.stack([np.asarray(vector, dtype=np.float32) for _, vector in queries])
     q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), np.float32(1e-30))
     dim = q.shape[1]
     record = np.dtype(
@@ -727,10 +786,11 @@ def _exact_thirds(
             ("vector", ">f4", (dim,)),
         ]
     )
-    nearest = np.full((len(queries), 3), np.inf, dtype=np.float32)
+    nearest = np.full((len(queries), k), np.inf, dtype=np.float32)
+    nearest_ids = np.full((len(queries), k), NO_ROW, dtype=np.int64)
 
     def take(block: np.ndarray) -> None:
-        nonlocal nearest
+        nonlocal nearest, nearest_ids
         if not len(block):
             return
         if (block["dim"] != dim).any() or (block["fields"] != 2).any():
@@ -738,8 +798,13 @@ def _exact_thirds(
         vectors = block["vector"].astype(np.float32)
         vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), np.float32(1e-30))
         distances = np.float32(1) - q @ vectors.T  # queries x rows
-        distances[ids[:, None] == block["id"].astype(np.int64)[None, :]] = np.inf  # itself
-        nearest = np.partition(np.concatenate([nearest, distances], axis=1), 2, axis=1)[:, :3]
+        block_ids = block["id"].astype(np.int64)
+        distances[ids[:, None] == block_ids[None, :]] = np.inf  # the excluded
+        together = np.concatenate([nearest, distances], axis=1)
+        kept = np.argpartition(together, k - 1, axis=1)[:, :k]
+        nearest = np.take_along_axis(together, kept, axis=1)
+        together_ids = np.concatenate([nearest_ids, np.broadcast_to(block_ids, distances.shape)], axis=1)
+        nearest_ids = np.take_along_axis(together_ids, kept, axis=1)
 
     buffer = bytearray()
     header = 0
@@ -766,9 +831,10 @@ def _exact_thirds(
     if bytes(buffer[-2:]) != b"\xff\xff" or (len(buffer) - 2 - header) % record.itemsize:
         raise RuntimeError("the exact pass ended mid-row")
     take(np.frombuffer(bytes(buffer[header:-2]), dtype=record))
-    found = np.isfinite(nearest)
-    third = np.where(found, nearest, -np.inf).max(axis=1)
-    return [(float(t), int(n)) for t, n in zip(third, found.sum(axis=1), strict=True)]
+    order = np.argsort(nearest, axis=1)
+    ids_found = np.take_along_axis(nearest_ids, order, axis=1)
+    distances_found = np.take_along_axis(nearest, order, axis=1)
+    return distances_found, np.where(np.isfinite(distances_found), ids_found, NO_ROW)
 
 
 def _check(deadline: float | None) -> None:
