@@ -846,10 +846,10 @@ def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_t
 
     # Stored values the ladder's lowest can hide: say one no ladder has, and read it back.
     with psycopg.connect(fresh_url) as conn:
-        conn.execute("UPDATE tenant_own_indexes SET ef_search = 77 WHERE tenant_id = %s", (tenant,))
+        conn.execute("UPDATE tenant_own_indexes SET ef_search = 137 WHERE tenant_id = %s", (tenant,))
     database = Database(fresh_url)
     try:
-        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "77")
+        assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "137")
         # Asked for a value, the caller gets it (the bench's fixed ef_search rows).
         assert ef_search_set_by_route(database, tenant, ef_search=150) == ("own", "150")
         # A calibration above the setting is capped by it: the setting is the most any index walks.
@@ -858,12 +858,12 @@ def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_t
         assert ef_search_set_by_route(database, tenant, ef_search=150, calibrated=True) == ("own", "150")
         assert ef_search_set_by_route(database, tenant, ef_search=500, calibrated=True) == ("own", "400")
         with psycopg.connect(fresh_url) as conn:
-            conn.execute("UPDATE tenant_own_indexes SET ef_search = 77 WHERE tenant_id = %s", (tenant,))
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 137 WHERE tenant_id = %s", (tenant,))
         # The fallback: no own index, the setting.
         assert ef_search_set_by_route(database, small, ef_search=150, calibrated=True) == ("shared", "150")
         # The candidate search of a write, as the service runs it.
         q = unit_vectors(1, seed=21)[0]
-        for given, expected in ((None, "77"), (120, "120")):
+        for given, expected in ((None, "137"), (120, "120")):
             with database.tenant_transaction(tenant) as conn:
                 store.find_candidates(
                     conn,
@@ -879,6 +879,13 @@ def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_t
                 assert conn.execute("SELECT current_setting('hnsw.ef_search')").fetchone()[0] == expected
         # The next run leaves a calibrated index alone.
         assert maintain(fresh_url, min_memories=40).calibrated == []
+        # A value under the ladder's first rung (kept when the ladder went lower): calibrated again.
+        with psycopg.connect(fresh_url) as conn:
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 60 WHERE tenant_id = %s", (tenant,))
+        again = maintain(fresh_url, min_memories=40, calibration_samples=60)
+        assert [c["reason"] for c in again.calibrated] == ["calibrated at 60, under the ladder's 100"]
+        with psycopg.connect(fresh_url) as conn:
+            assert stored_calibration(conn, tenant)[0] >= ladder[tenant_indexes.CALIBRATION_MARGIN_RUNGS]
     finally:
         database.close()
 

@@ -50,11 +50,13 @@ same lock_timeout), its replacement built under the own index's name while the r
 serves (`route` reads either), then dropped; one replacement a run (`REPLACEMENTS_PER_RUN`).
 
 Searched with its own ef_search: after each build, and once its tenant has doubled since, the
-job calibrates the index (`calibrate`: the lowest ef_search of a ladder at which the service's
-own statement finds the exact top 3 of 200 of the tenant's memories at recall@3 >= 0.995),
-stored with the index's oid in `tenant_own_indexes` (migration 0013); `route` sets it in its
-one round trip while that index is the tenant's, else the setting `candidate_ef_search`. One
-value for all was too short for tenants of 10k-100k or too long for one of 1M (BENCHMARKS.md).
+job calibrates the index (`calibrate`: one rung above the lowest ef_search of a ladder from 100
+at which the service's own statement finds the exact top 3 of 200 of the tenant's memories at
+recall@3 >= 0.995), stored with the index's oid in `tenant_own_indexes` (migration 0013);
+`route` sets it in its one round trip while that index is the tenant's, capped by the setting
+`candidate_ef_search`, which is used where there is none. The memories are easier queries than
+new facts, so the ladder starts at 100 with a rung of margin: at the default setting every own
+index walks 150, what new facts needed at every size the bench measured (BENCHMARKS.md).
 
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
 died leaves an invalid index, which the next run drops and rebuilds, and a move that died
@@ -532,23 +534,27 @@ def _calibrate_wanted(
     deadline: float | None,
 ) -> None:
     """Calibrate each wanted tenant's own index that has no ef_search measured on it (just
-    built, rebuilt or replaced) or whose tenant has grown `RECALIBRATE_GROWTH`-fold since,
+    built, rebuilt or replaced), one under the ladder's first rung (kept by an older ladder),
+    or whose tenant has grown `RECALIBRATE_GROWTH`-fold since,
     largest tenant first, until `deadline` (the rest are the next run's)."""
     for tenant in wanted:
         state = conn.execute(
-            """SELECT i.indexrelid::oid, t.calibrated_index, t.calibrated_rows
+            """SELECT i.indexrelid::oid, t.calibrated_index, t.calibrated_rows, t.ef_search
                FROM tenant_own_indexes t JOIN pg_index i ON i.indexrelid = to_regclass(%s)
                WHERE t.tenant_id = %s AND NOT t.leaving AND i.indisvalid""",
             (index_name(tenant), tenant),
         ).fetchone()
         if state is None:
             continue  # no valid own index (a build that failed): nothing to calibrate
-        index_oid, calibrated_index, calibrated_rows = state
+        index_oid, calibrated_index, calibrated_rows, ef_search = state
         rows = counts[tenant]
         if calibrated_index is None:
             reason = "not calibrated"
         elif calibrated_index != index_oid:
             reason = "index rebuilt"
+        elif ef_search is not None and ef_search < EF_SEARCH_LADDER[0]:
+            # Kept by a calibration whose ladder went lower (before 2026-12-02).
+            reason = f"calibrated at {ef_search}, under the ladder's {EF_SEARCH_LADDER[0]}"
         elif rows >= RECALIBRATE_GROWTH * calibrated_rows:
             reason = f"grew from {calibrated_rows} to {rows} memories"
         else:
