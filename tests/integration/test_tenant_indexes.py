@@ -961,6 +961,36 @@ def test_calibration_walks_up_the_ladder_and_keeps_the_highest_when_none_reaches
         assert stored_calibration(conn, tenant)[0] == 999
 
 
+def test_the_exact_pass_finds_each_querys_k_nearest_of_the_tenant_its_excluded_row_left_out(fresh_url):
+    # Another tenant's rows beside them, as near as the tenant's own: never among the answers.
+    tenant, _other_tenant = load(fresh_url, [300, 300])
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        register_vector(conn)
+        rows = conn.execute(
+            "SELECT version_id, embedding FROM memory_versions WHERE tenant_id = %s ORDER BY version_id",
+            (tenant,),
+        ).fetchall()
+        ids = np.array([version_id for version_id, _ in rows])
+        vectors = np.stack([v.to_numpy() for _, v in rows]).astype(np.float64)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        # Ten of the tenant's rows, each excluded from its own answer, and two new vectors.
+        queries = [(int(ids[i]), vectors[i]) for i in range(0, 300, 30)]
+        queries += [(tenant_indexes.NO_ROW, v.to_numpy()) for v in unit_vectors(2, seed=9)]
+        distances, found = tenant_indexes.exact_nearest(conn, tenant, queries, None, k=5)
+        assert distances.shape == found.shape == (12, 5)
+        for (excluded, q), got_distances, got_ids in zip(queries, distances, found, strict=True):
+            expected = 1 - vectors @ (q / np.linalg.norm(q))
+            expected[ids == excluded] = np.inf
+            order = np.argsort(expected)[:5]
+            assert got_ids.tolist() == ids[order].tolist()
+            assert got_distances == pytest.approx(expected[order], abs=1e-5)
+        # A tenant with fewer rows than asked for: inf and NO_ROW fill the rest.
+        (small,) = load(fresh_url, [2], seed=4)
+        distances, found = tenant_indexes.exact_nearest(conn, small, queries[-1:], None, k=3)
+        assert np.isinf(distances[0, 2]) and found[0, 2] == tenant_indexes.NO_ROW
+        assert (found[0, :2] != tenant_indexes.NO_ROW).all()
+
+
 def test_calibration_stops_at_the_runs_time_limit_and_the_next_run_does_it(fresh_url):
     (tenant,) = load(fresh_url, [2_100])
     report = maintain(fresh_url, min_memories=40, time_limit_s=1e-6)
