@@ -4,7 +4,7 @@
 
 Builds one tenant of `--size` as `bench/run.py` does (its own HNSW index built and calibrated by
 the maintenance job), then writes `--steps` rounds of Level 2 writes through the service's write
-pipeline (`bench/write_path.py`'s: rules classifier, `LexicalEmbedder(384)`, Level 2 on): each
+pipeline (`write_path.timed_dependencies`: rules classifier, `LexicalEmbedder(384)`, Level 2 on): each
 round stores each `--ef` value in turn as the index's calibrated ef_search (what `route` sets
 for the write's candidate search), in a random order, and times one write at it, so the
 machine's load falls on each value alike. Prints each value's p50, p90, p99 and mean, the
@@ -25,8 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (
     Cluster,
     PartTimer,
-    TimedClassifier,
-    TimedEmbedder,
     TimedFindCandidates,
     build_one_tenant,
     local_environment,
@@ -49,14 +47,11 @@ def main() -> None:
     local_environment()
 
     import psycopg
+    from write_path import timed_dependencies
 
-    from aurra_core.classifiers.rules import RulesClassifier
-    from aurra_core.db import Database
-    from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
     from aurra_core.observability import metrics
-    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_core.write_pipeline import write_memory
 
     print(machine(), flush=True)
     values = [int(x) for x in args.ef.split(",")]
@@ -66,13 +61,7 @@ def main() -> None:
         store = build_one_tenant(cluster, args.size, rng)
         (caller, _), *_ = make_keys(store, 1, rng)
         timer = PartTimer()
-        db = Database(store.url, max_size=2)
-        deps = WriteDependencies(
-            db=db,
-            embedder=TimedEmbedder(LexicalEmbedder(384), timer),
-            classifier_factory=lambda: TimedClassifier(RulesClassifier(), timer),
-            flags=EnvFlagSource(True),
-        )
+        deps = timed_dependencies(store, True, timer)
         totals: dict[int, list[float]] = {v: [] for v in values}
         searches: dict[int, list[float]] = {v: [] for v in values}
         with psycopg.connect(store.url, autocommit=True) as owner, TimedFindCandidates(timer):
@@ -95,7 +84,7 @@ def main() -> None:
                     if step >= args.warmup:
                         totals[ef].append(total * 1000)
                         searches[ef].append(timer.parts.get("search", 0.0) * 1000)
-        db.close()
+        deps.db.close()
         print(
             f"# 1 tenant x {args.size:,}: {args.steps} rounds of Level 2 writes, each value once a round",
             flush=True,

@@ -25,24 +25,33 @@ from common import PartTimer, TimedClassifier, TimedEmbedder, TimedFindCandidate
 PARTS = ("embed", "search", "classify", "transaction")
 
 
-def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int = 10) -> dict:
+def timed_dependencies(store, level2: bool, timer: PartTimer):
+    """The write pipeline's dependencies as this section runs it (rules classifier, local
+    lexical embedder, the server flag `level2`), the embedder and classifier timed into `timer`,
+    over a pool of its own on the store: the caller closes `deps.db`."""
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
-    from aurra_core.models import WriteRequest
-    from aurra_core.observability import metrics
-    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_core.write_pipeline import WriteDependencies
 
-    timer = PartTimer()
     classifier = TimedClassifier(RulesClassifier(), timer)
-    db = Database(store.url, max_size=2)
-    deps = WriteDependencies(
-        db=db,
+    return WriteDependencies(
+        db=Database(store.url, max_size=2),
         embedder=TimedEmbedder(LexicalEmbedder(384), timer),
         classifier_factory=lambda: classifier,
         flags=EnvFlagSource(level2),
     )
+
+
+def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int = 10) -> dict:
+    from aurra_core.models import WriteRequest
+    from aurra_core.observability import metrics
+    from aurra_core.write_pipeline import write_memory
+
+    timer = PartTimer()
+    deps = timed_dependencies(store, level2, timer)
+    db = deps.db
     totals: list[float] = []
     parts: dict[str, list[float]] = {p: [] for p in PARTS}
     outcomes = {"classified": 0, "superseded": 0, "duplicates": 0, "no_candidates": 0, "other_skips": 0}
