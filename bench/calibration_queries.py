@@ -7,7 +7,7 @@ tenants of a tenth; each listed tenant's own index built and calibrated by the m
 writes `--writes` new facts into each listed tenant (rows its graph gained after the build, as
 `bench/run.py`'s second pass finds it), then measures, for each listed tenant, recall@3 of the
 calibration's own statement (`tenant_indexes.recall_at_ef_search`: the service's own-index
-search, strict-order iterative scan) at every rung of the ladder, over `--queries` queries of
+search, strict-order iterative scan) at ef_search 40 to 400, over `--queries` queries of
 each kind:
 
 - `new fact`: new facts about the tenant's people, embedded: what the service is asked, and the
@@ -23,8 +23,9 @@ each kind:
 
 In every kind "nearest" leaves out the same memory stored again.
 
-For each kind it prints the rung the calibration's rule picks from it (the lowest rung at
-0.995, and one rung above it) and the new facts' recall@3 at that rung.
+For each kind it prints the rung the calibration's rule (one rung above the lowest at 0.995)
+picks from it on the former ladder (from 40) and on today's (from 100), and the new facts'
+recall@3 at that rung.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from common import Cluster, build_store, insert_memory, local_environment, log, 
 from embedders import machine
 
 KINDS = ("new fact", "memory", "mix, half", "near", "near, half")
+# Measured at the calibration's former ladder (from 40), so the rungs under today's show.
+MEASURED_EF_SEARCH = (40, 60, 80, 100, 150, 200, 300, 400)
 SAME_MEMORY_DISTANCE = 1e-6  # nearer than this: the same memory stored again
 NEAR = 10  # "near" moves a toward one of its 2nd to 10th nearest
 
@@ -64,7 +67,7 @@ def moved_toward(a, c, distances):
     return (moved / np.linalg.norm(moved, axis=1, keepdims=True)).astype(np.float32)
 
 
-def kinds_of_queries(conn, store, tenant_id, count: int, rng: random.Random, np_rng) -> dict:
+def kinds_of_queries(conn, store, tenant_id, count: int, rng: random.Random) -> dict:
     """Each kind's (excluded version id, unit vector) queries for one tenant."""
     import numpy as np
     from pgvector.psycopg import register_vector
@@ -129,16 +132,16 @@ def write_new_facts(store, tenant_id, how_many: int, rng: random.Random) -> None
                     insert_memory(conn, tenant_id, text, embedder.embed(text))
 
 
-def chosen_rung(recall_by_ef: dict[int, float], ladder: tuple[int, ...], margin: int) -> int | None:
-    """What `tenant_indexes.calibrate`'s rule picks from these recalls with `margin` rungs: the
-    lowest rung at the target, plus the margin's (the ladder's top at most); None when no
-    rung reaches it."""
+def chosen_rung(recall_by_ef: dict[int, float], ladder: tuple[int, ...]) -> int | None:
+    """What `tenant_indexes.calibrate`'s rule picks from these recalls on `ladder`: the lowest
+    rung at the target, plus its margin's rungs (the ladder's top at most); None when no rung
+    reaches it."""
     from aurra_core import tenant_indexes
 
     target = tenant_indexes.CALIBRATION_RECALL - tenant_indexes.RECALL_EPSILON
     for rung, ef in enumerate(ladder):
         if recall_by_ef[ef] >= target:
-            return ladder[min(rung + margin, len(ladder) - 1)]
+            return ladder[min(rung + tenant_indexes.CALIBRATION_MARGIN_RUNGS, len(ladder) - 1)]
     return None
 
 
@@ -154,7 +157,6 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     local_environment()
-    import numpy as np
     import psycopg
 
     from aurra_core import tenant_indexes
@@ -162,8 +164,7 @@ def main() -> None:
 
     print(machine(), flush=True)
     rng = random.Random(args.seed)
-    np_rng = np.random.default_rng(args.seed)
-    ladder = tenant_indexes.EF_SEARCH_LADDER
+    measured = MEASURED_EF_SEARCH
     config = get_config()
     cluster = Cluster(shared_buffers=args.shared_buffers)
     try:
@@ -179,49 +180,53 @@ def main() -> None:
             )
         with psycopg.connect(store.url, autocommit=True) as conn:
             listed = [t for t, _ in store.tenants if tenant_indexes.route(conn, t) == "own"]
-        totals = {kind: dict.fromkeys(ladder, 0.0) for kind in KINDS}
+        totals = {kind: dict.fromkeys(measured, 0.0) for kind in KINDS}
         for tenant_id in listed:
             write_new_facts(store, tenant_id, args.writes, rng)
         with psycopg.connect(store.url, autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE memory_versions")
             for tenant_id in listed:
-                queries = kinds_of_queries(conn, store, tenant_id, args.queries, rng, np_rng)
+                queries = kinds_of_queries(conn, store, tenant_id, args.queries, rng)
                 recalls = {}
                 for kind in KINDS:
                     truths = tenant_indexes.exact_truths(conn, tenant_id, queries[kind], None)
                     recalls[kind] = {
                         ef: tenant_indexes.recall_at_ef_search(conn, tenant_id, 384, truths, ef)
-                        for ef in ladder
+                        for ef in measured
                     }
-                    for ef in ladder:
+                    for ef in measured:
                         totals[kind][ef] += recalls[kind][ef] / len(listed)
-                report(f"tenant {str(tenant_id)[:8]}", recalls, ladder)
+                report(f"tenant {str(tenant_id)[:8]}", recalls)
         if len(listed) > 1:
-            report(f"mean of {len(listed)} tenants", totals, ladder)
+            report(f"mean of {len(listed)} tenants", totals)
     finally:
         cluster.stop()
 
 
-def report(title: str, recalls: dict, ladder: tuple[int, ...]) -> None:
-    """Each kind's recall@3 by ef_search, the rung the calibration's rule picks from it without
-    and with its margin rung, and the new facts' recall@3 at that rung."""
+def report(title: str, recalls: dict) -> None:
+    """Each kind's recall@3 by ef_search, the rung the calibration's rule picks from it on the
+    former ladder (from 40) and on today's (`tenant_indexes.EF_SEARCH_LADDER`), and the new
+    facts' recall@3 at that rung."""
+    from aurra_core import tenant_indexes
+
+    ladders = {"from 40": MEASURED_EF_SEARCH, "today's": tenant_indexes.EF_SEARCH_LADDER}
     log(f"## {title}: recall@3 by ef_search")
     log(
         "  "
         + f"{'':<12}"
-        + "".join(f"{ef:>7}" for ef in ladder)
-        + "   lowest (new facts)   +1 rung (new facts)"
+        + "".join(f"{ef:>7}" for ef in MEASURED_EF_SEARCH)
+        + "".join(f"   {name:>7} ladder (new facts)" for name in ladders)
     )
     for kind in KINDS:
         picks = []
-        for margin in (0, 1):
-            picked = chosen_rung(recalls[kind], ladder, margin)
+        for ladder in ladders.values():
+            picked = chosen_rung(recalls[kind], ladder)
             there = f"{recalls['new fact'][picked]:.3f}" if picked else "-"
-            picks.append(f"{picked or 'none':>5} ({there:>5})")
+            picks.append(f"{picked or 'none':>14} ({there:>5})")
         log(
             "  "
             + f"{kind:<12}"
-            + "".join(f"{recalls[kind][ef]:7.3f}" for ef in ladder)
+            + "".join(f"{recalls[kind][ef]:7.3f}" for ef in MEASURED_EF_SEARCH)
             + "   "
             + "   ".join(picks)
         )

@@ -709,14 +709,13 @@ def recall_at_ef_search(
     deadline: float | None = None,
 ) -> float:
     """Recall@3 of the tenant's own index at `ef_search` over `truths`, searched as the service
-    searches (strict-order iterative scan, a plan with the tenant id as a constant). A result
-    as similar as the true third is a hit (ties: the same fact stored twice)."""
+    searches (strict-order iterative scan, a plan with the tenant id as a constant), on `conn`
+    with pgvector's types registered. A result as similar as the true third is a hit (ties:
+    the same fact stored twice)."""
     from pgvector import Vector
-    from pgvector.psycopg import register_vector
 
     if not truths:
         return 1.0
-    register_vector(conn)
     statement = _calibration_statement(dim)
     hits = 0.0
     with conn.transaction():
