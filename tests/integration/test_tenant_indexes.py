@@ -877,15 +877,26 @@ def test_the_job_calibrates_each_index_it_builds_and_the_candidate_search_uses_t
                     ef_search=given,
                 )
                 assert conn.execute("SELECT current_setting('hnsw.ef_search')").fetchone()[0] == expected
-        # The next run leaves a calibrated index alone.
+        # The next run leaves a calibrated index alone (at the least a calibration keeps, or
+        # more: 137 is under it, below).
+        with psycopg.connect(fresh_url) as conn:
+            conn.execute("UPDATE tenant_own_indexes SET ef_search = 150 WHERE tenant_id = %s", (tenant,))
         assert maintain(fresh_url, min_memories=40).calibrated == []
-        # A value under the ladder's first rung (kept when the ladder went lower): calibrated again.
-        with psycopg.connect(fresh_url) as conn:
-            conn.execute("UPDATE tenant_own_indexes SET ef_search = 60 WHERE tenant_id = %s", (tenant,))
-        again = maintain(fresh_url, min_memories=40, calibration_samples=60)
-        assert [c["reason"] for c in again.calibrated] == ["calibrated at 60, under the ladder's 100"]
-        with psycopg.connect(fresh_url) as conn:
-            assert stored_calibration(conn, tenant)[0] >= ladder[tenant_indexes.CALIBRATION_MARGIN_RUNGS]
+        # A value under the least a calibration keeps (kept by a version that chose lower: a
+        # ladder from 40, or no margin when no rung reached the target): calibrated again.
+        least = tenant_indexes.LEAST_CALIBRATED_EF_SEARCH
+        assert least == ladder[tenant_indexes.CALIBRATION_MARGIN_RUNGS] == 150
+        for kept in (60, 100):
+            with psycopg.connect(fresh_url) as conn:
+                conn.execute(
+                    "UPDATE tenant_own_indexes SET ef_search = %s WHERE tenant_id = %s", (kept, tenant)
+                )
+            again = maintain(fresh_url, min_memories=40, calibration_samples=60)
+            assert [c["reason"] for c in again.calibrated] == [
+                f"calibrated at {kept}, under the least a calibration keeps, 150"
+            ]
+            with psycopg.connect(fresh_url) as conn:
+                assert stored_calibration(conn, tenant)[0] >= least
     finally:
         database.close()
 
@@ -943,8 +954,8 @@ def test_calibration_walks_up_the_ladder_and_keeps_the_highest_when_none_reaches
         assert (walked["ef_search"], walked["reached"]) == (1000, True), walked
         assert stored_calibration(conn, tenant)[0] == 1000
 
-        # A target no ladder reaches: the lowest with the best recall measured, and the report
-        # says so. Here the longer walk finds more: it is kept.
+        # A target no ladder reaches: a rung above the lowest with the best recall measured (the
+        # top at most), and the report says so. Here the longer walk finds more: it is kept.
         short = tenant_indexes.calibrate(
             conn, tenant, DIM, rows=3_000, samples=100, ladder=(1, 1000), target=1.01
         )
@@ -952,11 +963,14 @@ def test_calibration_walks_up_the_ladder_and_keeps_the_highest_when_none_reaches
         assert (short["ef_search"], short["reached"]) == (1000, False)
         assert list(short["recall_by_ef_search"]) == ["1", "1000"]
         assert stored_calibration(conn, tenant)[0] == 1000
-        # Two walks that find the same: the shorter is kept, not the ladder's top.
+        # Walks that all find the same: the rung above the shortest, not the ladder's top. (New
+        # facts are harder than the memories: a 1M tenant whose memories read the same at every
+        # rung read more new facts at the second.)
         flat = tenant_indexes.calibrate(
-            conn, tenant, DIM, rows=3_000, samples=100, ladder=(999, 1000), target=1.01
+            conn, tenant, DIM, rows=3_000, samples=100, ladder=(998, 999, 1000), target=1.01
         )
-        assert flat["recall_by_ef_search"]["999"] == flat["recall_by_ef_search"]["1000"], flat
+        assert len(set(flat["recall_by_ef_search"].values())) == 1, flat
+        assert list(flat["recall_by_ef_search"]) == ["998", "999", "1000"]
         assert (flat["ef_search"], flat["reached"]) == (999, False)
         assert stored_calibration(conn, tenant)[0] == 999
 

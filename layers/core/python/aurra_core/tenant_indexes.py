@@ -52,8 +52,8 @@ serves (`route` reads either), then dropped; one replacement a run (`REPLACEMENT
 Searched with its own ef_search: after each build, and once its tenant has doubled since, the
 job calibrates the index (`calibrate`: one rung above the lowest ef_search of a ladder from 100
 at which the service's own statement finds the exact top 3 of 200 of the tenant's memories at
-recall@3 >= 0.995), stored with the index's oid in `tenant_own_indexes` (migration 0013);
-`route` sets it in its one round trip while that index is the tenant's, capped by the setting
+recall@3 >= 0.995, or, when none does, one above the lowest with the best recall), stored with
+the index's oid in `tenant_own_indexes` (migration 0013); `route` sets it in its one round trip while that index is the tenant's, capped by the setting
 `candidate_ef_search`, which is used where there is none. The memories are easier queries than
 new facts, so the ladder starts at 100 with a rung of margin: at the default setting every own
 index walks 150, what new facts needed at every size the bench measured (BENCHMARKS.md).
@@ -131,9 +131,13 @@ CALIBRATION_RECALL = 0.995
 # memories read 0.987-1.000 at 40 (BENCHMARKS.md "Calibrated on what"). Queries built to be no
 # node (a memory moved toward another) were measured too and tracked new facts at no size.
 EF_SEARCH_LADDER = (100, 150, 200, 300, 400)
-# Rungs above the lowest that reaches the target, for the same reason: with it the bench's
-# tenants of 10,000 and 1M read 0.997-1.000 on new facts.
+# Rungs above the lowest that reaches the target (or, when none does, the lowest with the best
+# recall), for the same reason: with it the bench's tenants of 10,000 and 1M read 0.990-1.000 on
+# new facts.
 CALIBRATION_MARGIN_RUNGS = 1
+# So no calibration with the default ladder keeps less; a stored value under it is from a version
+# that chose lower, and is calibrated again.
+LEAST_CALIBRATED_EF_SEARCH = EF_SEARCH_LADDER[CALIBRATION_MARGIN_RUNGS]
 # Recalls closer than this are equal (float sums of thirds).
 RECALL_EPSILON = 1e-9
 # A kept index is calibrated again once its tenant holds this many times the memories it was
@@ -552,9 +556,10 @@ def _calibrate_wanted(
             reason = "not calibrated"
         elif calibrated_index != index_oid:
             reason = "index rebuilt"
-        elif ef_search is not None and ef_search < EF_SEARCH_LADDER[0]:
-            # Kept by a calibration whose ladder went lower (before 2026-12-02).
-            reason = f"calibrated at {ef_search}, under the ladder's {EF_SEARCH_LADDER[0]}"
+        elif ef_search is not None and ef_search < LEAST_CALIBRATED_EF_SEARCH:
+            # Kept by a version that chose lower: a ladder from 40, or no margin when no rung
+            # reached the target (earlier versions).
+            reason = f"calibrated at {ef_search}, under the least a calibration keeps, {LEAST_CALIBRATED_EF_SEARCH}"
         elif rows >= RECALIBRATE_GROWTH * calibrated_rows:
             reason = f"grew from {calibrated_rows} to {rows} memories"
         else:
@@ -583,9 +588,9 @@ def calibrate(
 ) -> dict[str, Any]:
     """Measure and store the ef_search of the tenant's own index (`conn`: the owner's, in
     autocommit): `CALIBRATION_MARGIN_RUNGS` above the lowest of `ladder` at which recall@3 >=
-    `target` (`lowest_reaching`), the ladder's top at most; when none reaches it, the lowest
-    with the best recall measured (`reached` false: the index is searched as well as this job
-    can make it, and the report says so). `rows`: the tenant's current memories now; `ladder`
+    `target` (`lowest_reaching`), the ladder's top at most; when none reaches it, as many rungs
+    above the lowest with the best recall measured (`reached` false: the index is searched as
+    well as this job can make it, and the report says so). `rows`: the tenant's current memories now; `ladder`
     by default `EF_SEARCH_LADDER`.
 
     The queries: `samples` of the tenant's current memories, the same ones on every run over
@@ -641,11 +646,13 @@ def calibrate(
         # The margin's rung when the ladder has it, else its top.
         chosen = ef
     else:
-        # None reached the target: the lowest with the best recall measured. Misses that no
-        # rung finds are rows the walk never reaches (BENCHMARKS.md: flat from 40 to 400 in
-        # the bench's stores), and a longer walk would cost every write for nothing.
+        # None reached the target: the margin above the lowest with the best recall measured,
+        # the ladder's top at most. The memories' misses no rung finds are rows the walk never
+        # reaches, but new facts still gain from the margin: a 1M tenant whose memories read
+        # 0.992 at every rung read 0.980 on new facts at 100 and 0.990 at 150 (BENCHMARKS.md).
         best = max(recall_by_ef.values())
-        chosen = next(e for e, r in recall_by_ef.items() if r >= best - RECALL_EPSILON)
+        best_rung = next(i for i, r in enumerate(recall_by_ef.values()) if r >= best - RECALL_EPSILON)
+        chosen = ladder[min(best_rung + CALIBRATION_MARGIN_RUNGS, len(ladder) - 1)]
     recall = recall_by_ef[chosen]
     conn.execute(
         """UPDATE tenant_own_indexes SET ef_search = %s, calibrated_index = %s, calibrated_rows = %s,
