@@ -53,10 +53,11 @@ Searched with its own ef_search: after each build, and once its tenant has doubl
 job calibrates the index (`calibrate`: one rung above the lowest ef_search of a ladder from 100
 at which the service's own statement finds the exact top 3 of 200 of the tenant's memories at
 recall@3 >= 0.995, or, when none does, one above the lowest with the best recall), stored with
-the index's oid in `tenant_own_indexes` (migration 0013); `route` sets it in its one round trip while that index is the tenant's, capped by the setting
-`candidate_ef_search`, which is used where there is none. The memories are easier queries than
-new facts, so the ladder starts at 100 with a rung of margin: at the default setting every own
-index walks 150, what new facts needed at every size the bench measured (BENCHMARKS.md).
+the index's oid in `tenant_own_indexes` (migration 0013); `route` sets it in its one round
+trip while that index is the tenant's, capped by the setting `candidate_ef_search`, which is
+used where there is none. The memories are easier queries than new facts, so the ladder
+starts at 100 with a rung of margin: at the default setting every own index walks 150, what
+new facts needed at every size the bench measured (BENCHMARKS.md).
 
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
 died leaves an invalid index, which the next run drops and rebuilds, and a move that died
@@ -590,8 +591,8 @@ def calibrate(
     autocommit): `CALIBRATION_MARGIN_RUNGS` above the lowest of `ladder` at which recall@3 >=
     `target` (`lowest_reaching`), the ladder's top at most; when none reaches it, as many rungs
     above the lowest with the best recall measured (`reached` false: the index is searched as
-    well as this job can make it, and the report says so). `rows`: the tenant's current memories now; `ladder`
-    by default `EF_SEARCH_LADDER`.
+    well as this job can make it, and the report says so). `rows`: the tenant's current
+    memories now; `ladder` by default `EF_SEARCH_LADDER`.
 
     The queries: `samples` of the tenant's current memories, the same ones on every run over
     the same rows (the first by a hash of their version id), each one's embedding the query
