@@ -7,12 +7,34 @@ clean up: each test makes its own tenants and keys, and tenants never see each o
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from aurra_local.environment import apply_local_defaults
+
+_OWN_BASETEMP = "_aurra_own_basetemp"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Give each run its own base temp directory unless --basetemp names one. Pytest's default
+    (/tmp/pytest-of-USER/pytest-N) is shared by every run on the machine, and a run prunes the
+    older numbered directories: a second run could remove the embedded PostgreSQL's data
+    directory from under the first."""
+    if config.option.basetemp is None:
+        basetemp = tempfile.mkdtemp(prefix="aurra-pytest-")
+        config.option.basetemp = basetemp
+        setattr(config, _OWN_BASETEMP, basetemp)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    basetemp = getattr(config, _OWN_BASETEMP, None)
+    if basetemp:
+        shutil.rmtree(basetemp, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
