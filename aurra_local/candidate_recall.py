@@ -138,10 +138,11 @@ def _measure_embedder(
     embedder: Any,
     floor: float,
 ) -> dict[str, Any]:
-    from aurra_core import keys, store
+    from aurra_core import keys
     from aurra_core.config import CANDIDATE_LIMIT, DEFAULT_EXCLUDED_CATEGORIES
-    from aurra_core.db import Database
-    from aurra_core.ids import new_id
+    from aurra_core.storage import store
+    from aurra_core.storage.db import Database
+    from aurra_core.storage.ids import new_id
 
     db = Database(database_url)
     target_ids: dict[str, uuid.UUID] = {}

@@ -49,7 +49,7 @@ def _database_url(data_dir: Path) -> str:
 
 def _migrate(url: str) -> list[str]:
     from aurra_core.config import get_config
-    from aurra_core.migrate import apply_migrations
+    from aurra_core.storage.migrate import apply_migrations
 
     return apply_migrations(url, get_config().embedding_dim)
 
@@ -219,7 +219,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def cmd_tenant_indexes(args: argparse.Namespace) -> int:
     from aurra_core.config import get_config
-    from aurra_core.tenant_indexes import maintain
+    from aurra_core.storage.tenant_indexes import maintain
 
     url = _database_url(args.data_dir)
     _migrate(url)

@@ -72,8 +72,8 @@ def kinds_of_queries(conn, store, tenant_id, count: int, rng: random.Random) -> 
     import numpy as np
     from pgvector.psycopg import register_vector
 
-    from aurra_core import tenant_indexes
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import tenant_indexes
 
     register_vector(conn)
     rows = conn.execute(
@@ -136,7 +136,7 @@ def chosen_rung(recall_by_ef: dict[int, float], ladder: tuple[int, ...]) -> int 
     """What `tenant_indexes.calibrate`'s rule picks from these recalls on `ladder`: the lowest
     rung at the target, plus its margin's rungs (the ladder's top at most); None when no rung
     reaches it."""
-    from aurra_core import tenant_indexes
+    from aurra_core.storage import tenant_indexes
 
     target = tenant_indexes.CALIBRATION_RECALL - tenant_indexes.RECALL_EPSILON
     for rung, ef in enumerate(ladder):
@@ -159,8 +159,8 @@ def main() -> None:
     local_environment()
     import psycopg
 
-    from aurra_core import tenant_indexes
     from aurra_core.config import get_config
+    from aurra_core.storage import tenant_indexes
 
     print(machine(), flush=True)
     rng = random.Random(args.seed)
@@ -207,7 +207,7 @@ def report(title: str, recalls: dict) -> None:
     """Each kind's recall@3 by ef_search, the rung the calibration's rule picks from it on the
     former ladder (from 40) and on today's (`tenant_indexes.EF_SEARCH_LADDER`), and the new
     facts' recall@3 at that rung."""
-    from aurra_core import tenant_indexes
+    from aurra_core.storage import tenant_indexes
 
     ladders = {"from 40": MEASURED_EF_SEARCH, "today's": tenant_indexes.EF_SEARCH_LADDER}
     log(f"## {title}: recall@3 by ef_search")

@@ -27,7 +27,7 @@ from pathlib import Path
 import psycopg
 
 from aurra_core.embedders import LexicalEmbedder
-from aurra_core.migrate import apply_migrations
+from aurra_core.storage.migrate import apply_migrations
 from aurra_local.embedded_postgres import EmbeddedPostgres
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/common.py, also when imported as bench.*

@@ -181,7 +181,7 @@ def child(handler: str, event_path: str) -> None:
 def prepare(url: str) -> dict:
     """A tenant, its key, and what its fixtures point at."""
     from aurra_core import keys
-    from aurra_core.db import Database
+    from aurra_core.storage.db import Database
 
     db = Database(url, max_size=1)
     try:
@@ -203,10 +203,10 @@ def prepare(url: str) -> dict:
 def fresh_memory(ids: dict) -> str:
     """A current memory of the tenant for the supersede and audit fixtures (one per run: a
     memory superseded once cannot be superseded again)."""
-    from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
+    from aurra_core.storage.db import Database
     from aurra_core.write_pipeline import WriteDependencies, write_memory
 
     db = Database(ids["url"], max_size=1)

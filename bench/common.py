@@ -114,7 +114,7 @@ class Cluster:
     def create(self, name: str) -> str:
         import psycopg
 
-        from aurra_core.migrate import apply_migrations
+        from aurra_core.storage.migrate import apply_migrations
 
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
@@ -199,7 +199,7 @@ class Store:
     names_of: dict
     load_s: float
     index_s: float
-    tenant_indexes: int = 0  # tenants given their own HNSW index (aurra_core.tenant_indexes)
+    tenant_indexes: int = 0  # tenants given their own HNSW index (aurra_core.storage.tenant_indexes)
     tenant_index_s: float = 0.0
     # Each own index's calibration by the maintenance job (tenant_indexes.calibrate): its
     # ef_search, recall@3, seconds (in tenant_index_s).
@@ -210,7 +210,7 @@ class Store:
 def create_shared_index(conn, m: int | None = None, ef_construction: int | None = None) -> None:
     """The shared HNSW index as migration 0011 makes it (pgvector's default build parameters,
     unless given): over the current rows of tenants without an index of their own."""
-    from aurra_core.tenant_indexes import SHARED_INDEX, SHARED_INDEX_PREDICATE
+    from aurra_core.storage.tenant_indexes import SHARED_INDEX, SHARED_INDEX_PREDICATE
 
     params = (
         f" WITH (m = {int(m)}, ef_construction = {int(ef_construction)})" if m and ef_construction else ""
@@ -232,7 +232,7 @@ def build_store(
     tenants: list[tuple[uuid.UUID, int]] | None = None,
 ) -> Store:
     """The store as production would have it at this size, loaded in bulk: the tenants the
-        maintenance job would give their own index (aurra_core.tenant_indexes.choose, unless told
+        maintenance job would give their own index (aurra_core.storage.tenant_indexes.choose, unless told
         not to) listed before their memories arrive, so those rows are out of the shared index as
         the job would have moved them; COPY; the shared HNSW index built after the load (over the
         other tenants' rows); the listed tenants' own indexes built by the job itself
@@ -244,10 +244,10 @@ def build_store(
     from candidate_search import load
     from pgvector.psycopg import register_vector
 
-    from aurra_core import tenant_indexes as own_indexes
     from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
+    from aurra_core.storage import tenant_indexes as own_indexes
+    from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES
 
     label = shape_label(shape, size)
     if tenants:
@@ -320,7 +320,7 @@ def make_keys(store: Store, how_many: int, rng: random.Random) -> list:
     """A key (and its settings) for `how_many` of the store's tenants, through the service's
     own keys.create_key (bulk-loaded tenants are named bench-<id>, which it finds)."""
     from aurra_core import keys
-    from aurra_core.db import Database
+    from aurra_core.storage.db import Database
 
     chosen = store.tenants if len(store.tenants) <= how_many else rng.sample(store.tenants, how_many)
     db = Database(store.url, max_size=1)
@@ -345,7 +345,7 @@ def top3(conn, tenant_id, q, strategy: str, **tuning) -> list:
     """The service's candidate search for a tenant's top 3 with no floor, scope or excluded
     topic: (row, similarity) pairs. `strategy="exact"` is the ground truth; `tuning` takes
     find_candidates' own (ef_search)."""
-    from aurra_core import store
+    from aurra_core.storage import store
 
     return store.find_candidates(
         conn,
@@ -371,7 +371,7 @@ def recall_at_3(similarities: list[float], truth: list[float]) -> float:
 def insert_memory(conn, tenant_id, text: str, vector, memory_id: uuid.UUID | None = None) -> None:
     """One memory written as the write path writes it (store.insert_version, topic general,
     valid and recorded from now), in the caller's transaction."""
-    from aurra_core import store
+    from aurra_core.storage import store
 
     now = datetime.now(UTC)
     store.insert_version(
@@ -452,7 +452,7 @@ class TimedFindCandidates:
         self._timer = timer
 
     def __enter__(self):
-        from aurra_core import store
+        from aurra_core.storage import store
 
         self._original = original = store.find_candidates
         timer = self._timer
@@ -468,6 +468,6 @@ class TimedFindCandidates:
         return self
 
     def __exit__(self, *exc) -> None:
-        from aurra_core import store
+        from aurra_core.storage import store
 
         store.find_candidates = self._original

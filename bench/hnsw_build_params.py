@@ -85,7 +85,7 @@ def build_variant(
     import psycopg
     from psycopg import sql
 
-    from aurra_core import tenant_indexes
+    from aurra_core.storage import tenant_indexes
 
     with psycopg.connect(url, autocommit=True) as conn:
         for name in (
@@ -137,8 +137,8 @@ def main() -> None:
     from candidate_search import prepare_queries
     from pgvector.psycopg import register_vector
 
-    from aurra_core import tenant_indexes
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import tenant_indexes
 
     rng = random.Random(args.seed)
     ef_values = [int(x) for x in args.ef.split(",")]

@@ -67,9 +67,9 @@ def main() -> None:
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core import tenant_indexes
     from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import tenant_indexes
 
     config = get_config()
     values = [int(v) for v in args.values.split(",")]

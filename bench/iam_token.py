@@ -6,7 +6,7 @@ interleaved, after the authorizer's module is imported (psycopg, pydantic and Po
 loaded and not counted), with Lambda's environment (region, the role's credentials, the login):
 
 - `boto3`: as the functions signed before: import boto3, create an RDS client, sign;
-- `stdlib`: `db.iam_password` now: `aurra_core.rds_auth_token` from the credentials Lambda puts
+- `stdlib`: `db.iam_password` now: `aurra_core.storage.rds_auth_token` from the credentials Lambda puts
   in the environment.
 
 Only the signing is measured: connecting (TLS, the proxy) is the same either way.
@@ -35,7 +35,7 @@ WAYS = {
         "token = client.generate_db_auth_token(DBHostname=config.db_host, Port=config.db_port, "
         "DBUsername=config.db_user)"
     ),
-    "stdlib": "from aurra_core.db import iam_password\ntoken = iam_password(config)()['password']",
+    "stdlib": "from aurra_core.storage.db import iam_password\ntoken = iam_password(config)()['password']",
 }
 
 CHILD = """

@@ -35,11 +35,11 @@ def child(url: str) -> int:
 
     local_environment()
     from aurra_core.classifiers.rules import RulesClassifier
-    from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import Caller, WriteRequest
     from aurra_core.observability import metrics
+    from aurra_core.storage.db import Database
     from aurra_core.write_pipeline import WriteDependencies, write_memory
 
     classifier = RulesClassifier()
@@ -98,7 +98,7 @@ class Child:
 
 def floor_write(conn, embedder, caller, content: str) -> float:
     """`write_path.run_floor`'s transaction for a tenant read exactly: the top 3, the insert."""
-    from aurra_core.ids import new_id
+    from aurra_core.storage.ids import new_id
 
     vector = embedder.embed(content)
     now = datetime.now(UTC)

@@ -49,11 +49,11 @@ KINDS = (
 def run(store, queries: int, rng: random.Random, log=print) -> dict:
     from candidate_search import NAMES, fact
 
-    from aurra_core import queries as reads
-    from aurra_core import store as memory_store
-    from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.models import MemoryListQuery
+    from aurra_core.storage import queries as reads
+    from aurra_core.storage import store as memory_store
+    from aurra_core.storage.db import Database
 
     embedder = LexicalEmbedder(384)
     db = Database(store.url, max_size=1)

@@ -177,12 +177,12 @@ def prompt_tokens(calls: list[list]) -> tuple[float, float]:
 def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: random.Random) -> dict:
     from aurra_core import keys
     from aurra_core.classifiers.rules import RulesClassifier
-    from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.extractors.rules import RulesExtractor
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import MessagesWriteRequest
     from aurra_core.observability import metrics
+    from aurra_core.storage.db import Database
     from aurra_core.write_pipeline import WriteDependencies, write_messages
 
     db = Database(url, max_size=2)
@@ -280,9 +280,9 @@ def explain_scoped_search(url: str, tenant_id: uuid.UUID, users: int) -> dict:
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core import store
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.models import Scope
+    from aurra_core.storage import store
 
     statements: list[tuple[str, dict]] = []
 

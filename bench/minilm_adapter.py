@@ -173,7 +173,7 @@ def main() -> int:
     url = None
     if not args.no_hybrid:
         from aurra_core.config import get_config
-        from aurra_core.migrate import apply_migrations
+        from aurra_core.storage.migrate import apply_migrations
         from aurra_local.embedded_postgres import EmbeddedPostgres
 
         url = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="aurra-adapter-")) / "pgdata").url

@@ -37,8 +37,8 @@ def main() -> None:
     import write_path
     from pgvector.psycopg import register_vector
 
-    from aurra_core import store as memory_store
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import store as memory_store
 
     print(machine(), flush=True)
     rng = random.Random(args.seed)

@@ -68,14 +68,15 @@ class RecordingClassifier:
 def run(url: str, seed: int = 5) -> dict:
     from candidate_search import NAMES, fact
 
-    from aurra_core import keys, store
+    from aurra_core import keys
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
-    from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import SettingsPatch, WriteRequest
     from aurra_core.observability import metrics
+    from aurra_core.storage import store
+    from aurra_core.storage.db import Database
     from aurra_core.write_pipeline import WriteDependencies, write_memory
     from aurra_local.evaluate import load_cases
 

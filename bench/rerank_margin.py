@@ -43,7 +43,7 @@ def hits(found: list[float], truth: list[float]) -> float:
 def own_search(conn, tenant_id, q, margin: int, ef_search: int) -> tuple[list[float], float]:
     """The service's statement through the tenant's own index: similarities and milliseconds
     (the route's round trip, which sets ef_search, and the search)."""
-    from aurra_core import tenant_indexes
+    from aurra_core.storage import tenant_indexes
 
     with conn.transaction():
         started = time.perf_counter()
@@ -59,7 +59,7 @@ def half_precision_facts(conn, tenant_id, q, truth: list[float], margin: int) ->
     """Without the graph: the half-precision rank of the worst true top-3 row, how many rows lie
     within that row's half-precision distance's rounding of the true third, and the recall of
     the exact half-precision order re-ranked with `margin`."""
-    from aurra_core.tenant_indexes import indexed_expression
+    from aurra_core.storage.tenant_indexes import indexed_expression
 
     key = indexed_expression(384)
     bar = min(truth) - 1e-6
@@ -106,8 +106,8 @@ def main() -> None:
     from candidate_search import prepare_queries
     from pgvector.psycopg import register_vector
 
-    from aurra_core import tenant_indexes
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import tenant_indexes
 
     settings = [tuple(int(x) for x in s.split(":")) for s in args.settings.split(",")]
     rng = random.Random(args.seed)

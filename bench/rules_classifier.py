@@ -54,7 +54,7 @@ def _worker(writes: int, seed: int, cold: bool) -> None:
     from aurra_core.classifiers.base import Candidate
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.ids import new_id
+    from aurra_core.storage.ids import new_id
 
     rng = random.Random(seed)
     embedder = LexicalEmbedder(384)

@@ -36,7 +36,7 @@ def strategies() -> tuple[tuple[str, str, int | None], ...]:
 
 def _index_scans(stats_conn) -> tuple[int, int]:
     """Scans so far of the shared HNSW index, and of the tenants' own HNSW indexes."""
-    from aurra_core.tenant_indexes import INDEX_PREFIX, SHARED_INDEX
+    from aurra_core.storage.tenant_indexes import INDEX_PREFIX, SHARED_INDEX
 
     stats_conn.execute("SELECT pg_stat_clear_snapshot()")
     row = stats_conn.execute(
@@ -59,8 +59,8 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core import store as service_store
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import store as service_store
 
     embedder = LexicalEmbedder(384)
     results: dict = {

@@ -56,7 +56,7 @@ def inserts(conn, store_, tenant_id, how_many: int, rng: random.Random) -> dict:
     from datetime import UTC, datetime
 
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.ids import new_id
+    from aurra_core.storage.ids import new_id
 
     embedder, ms, wal_bytes = LexicalEmbedder(384), [], []
     records0, fpi0 = wal_totals(conn)
@@ -86,7 +86,7 @@ def explain(conn, store_, tenant_id, rng: random.Random, how_many: int) -> list[
     from datetime import UTC, datetime
 
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.ids import new_id
+    from aurra_core.storage.ids import new_id
 
     embedder, out = LexicalEmbedder(384), []
     for _ in range(how_many):
@@ -158,9 +158,9 @@ def main() -> None:
     from pgvector.psycopg import register_vector
     from psycopg import sql
 
-    from aurra_core import tenant_indexes
     from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.storage import tenant_indexes
 
     rng = random.Random(args.seed)
     config = get_config()

@@ -166,7 +166,7 @@ class Tracing:
     def __enter__(self):
         import psycopg
 
-        from aurra_core import db
+        from aurra_core.storage import db
 
         self._configure, self._connect = db._configure, psycopg.connect
         configure, connect = self._configure, self._connect
@@ -187,7 +187,7 @@ class Tracing:
     def __exit__(self, *exc):
         import psycopg
 
-        from aurra_core import db
+        from aurra_core.storage import db
 
         db._configure, psycopg.connect = self._configure, self._connect
 
@@ -248,7 +248,7 @@ def run_traced(write_path, store, kind: str, level2: bool, writes: int, warmup: 
 def without(levers: list[str]) -> None:
     """Turn levers off, to measure each one's share: `check` (the pool checks every loan) and
     `cache` (the candidate strategy is counted on every write)."""
-    from aurra_core import db, store
+    from aurra_core.storage import db, store
 
     if "check" in levers:
         db.CHECK_AFTER_IDLE_S = 0.0

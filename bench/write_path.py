@@ -30,9 +30,9 @@ def timed_dependencies(store, level2: bool, timer: PartTimer):
     lexical embedder, the server flag `level2`), the embedder and classifier timed into `timer`,
     over a pool of its own on the store: the caller closes `deps.db`."""
     from aurra_core.classifiers.rules import RulesClassifier
-    from aurra_core.db import Database
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
+    from aurra_core.storage.db import Database
     from aurra_core.write_pipeline import WriteDependencies
 
     classifier = TimedClassifier(RulesClassifier(), timer)
@@ -116,11 +116,11 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core import store as memory_store
-    from aurra_core import tenant_indexes
     from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.ids import new_id
+    from aurra_core.storage import store as memory_store
+    from aurra_core.storage import tenant_indexes
+    from aurra_core.storage.ids import new_id
 
     embedder = LexicalEmbedder(384)
     conn = psycopg.connect(store.url)

@@ -16,7 +16,7 @@ FUNCTIONS_DIR = REPO_ROOT / "functions"
 LAYER_DIR = REPO_ROOT / "layers" / "core"
 LAYER_PYTHON_DIR = LAYER_DIR / "python"
 LAYER_REQUIREMENTS = LAYER_DIR / "requirements.txt"
-MIGRATIONS_DIR = LAYER_PYTHON_DIR / "aurra_core" / "migrations"
+MIGRATIONS_DIR = LAYER_PYTHON_DIR / "aurra_core" / "storage" / "migrations"
 # The web console's static files, and the security headers they are served with.
 CONSOLE_DIR = REPO_ROOT / "console"
 CONSOLE_SECURITY_HEADERS = CONSOLE_DIR / "security-headers.json"

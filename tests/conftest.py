@@ -48,7 +48,7 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server = EmbeddedPostgres(tmp_path_factory.mktemp("pg") / "data")
         url = server.url
     from aurra_core.config import get_config
-    from aurra_core.migrate import apply_migrations
+    from aurra_core.storage.migrate import apply_migrations
 
     os.environ["AURRA_DATABASE_URL"] = url
     from aurra_core.service import reset
@@ -78,7 +78,7 @@ def configure(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable
 
 @pytest.fixture
 def db(pg_url: str):
-    from aurra_core.db import get_database
+    from aurra_core.storage.db import get_database
 
     return get_database()
 

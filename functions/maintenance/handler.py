@@ -1,4 +1,4 @@
-"""Scheduled upkeep of large tenants' own HNSW indexes (aurra_core.tenant_indexes)."""
+"""Scheduled upkeep of large tenants' own HNSW indexes (aurra_core.storage.tenant_indexes)."""
 
 import gc
 
@@ -8,9 +8,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core.cold_start import imports_done
 from aurra_core.config import get_config
-from aurra_core.db import resolve_conninfo
 from aurra_core.observability import logger
-from aurra_core.tenant_indexes import maintain
+from aurra_core.storage.db import resolve_conninfo
+from aurra_core.storage.tenant_indexes import maintain
 
 
 def _time_left_s(context: LambdaContext) -> float:

@@ -8,9 +8,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core.cold_start import imports_done
 from aurra_core.config import get_config
-from aurra_core.db import login_passwords, resolve_conninfo
-from aurra_core.migrate import apply_migrations, set_login_passwords
 from aurra_core.observability import logger
+from aurra_core.storage.db import login_passwords, resolve_conninfo
+from aurra_core.storage.migrate import apply_migrations, set_login_passwords
 
 PHYSICAL_ID = "aurra-schema"
 

@@ -2,7 +2,7 @@
 
 Every `MAINTENANCE_SCHEDULE_MINUTES` an EventBridge rule invokes it (the event
 carries nothing it needs); it keeps large tenants' own HNSW indexes in line
-with their sizes (aurra_core.tenant_indexes). A run that fails is not retried:
+with their sizes (aurra_core.storage.tenant_indexes). A run that fails is not retried:
 the next scheduled run does the same work, from where the database stands.
 A failed run is not silent either: Lambda sends it to the alarm topic (an
 on-failure destination), and its errors alarm too (observability.py).

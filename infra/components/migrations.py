@@ -1,7 +1,7 @@
 """Migrations on deploy: a custom resource whose handler is the migrate function.
 
 The resource's properties carry a fingerprint of
-layers/core/python/aurra_core/migrations/*.sql, the embedding dimension and
+layers/core/python/aurra_core/storage/migrations/*.sql, the embedding dimension and
 the service logins' secrets, so CloudFormation sends an Update (and the
 function applies what is new, and sets the logins' passwords) exactly when a
 deploy brings new or changed migrations or new login secrets. The migrate function

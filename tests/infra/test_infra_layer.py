@@ -393,9 +393,9 @@ def test_layer_builds_for_the_lambda_platform(tmp_path: Path) -> None:
     assert (site / "aurra_core" / "__init__.py").is_file()
     if c.MIGRATIONS_DIR.is_dir():
         for sql in c.MIGRATIONS_DIR.glob("*.sql"):
-            assert (site / "aurra_core" / "migrations" / sql.name).is_file()
+            assert (site / "aurra_core" / "storage" / "migrations" / sql.name).is_file()
     # the CA bundle `verify-full` checks the database endpoints against
-    bundle = site / "aurra_core" / "certs" / "aws-rds-ca-bundle.pem"
+    bundle = site / "aurra_core" / "storage" / "certs" / "aws-rds-ca-bundle.pem"
     assert bundle.read_text().count("BEGIN CERTIFICATE") >= 90
     for name in RUNTIME_PROVIDED:
         assert not (site / name).exists(), name

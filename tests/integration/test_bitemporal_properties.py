@@ -20,11 +20,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys, queries, store
-from aurra_core.db import get_database
+from aurra_core import keys
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Conflict, ValidationFailed
 from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, Verdict, WriteRequest
+from aurra_core.storage import queries, store
+from aurra_core.storage.db import get_database
 from aurra_core.supersession import revert, supersede
 from aurra_core.write_pipeline import write_memory
 

@@ -12,8 +12,8 @@ from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import keys, metering
 from aurra_core.classifiers.rules import RulesClassifier
-from aurra_core.db import SERVICE_ROLE
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
+from aurra_core.storage.db import SERVICE_ROLE
 from aurra_core.write_pipeline import write_memory
 
 

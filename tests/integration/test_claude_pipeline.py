@@ -11,8 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from aurra_core import service, store
+from aurra_core import service
 from aurra_core.models import SkippedReason, WriteRequest
+from aurra_core.storage import store
 
 
 class FakeMessagesAPI:

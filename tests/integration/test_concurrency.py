@@ -5,8 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
-from aurra_core import store
 from aurra_core.models import WriteRequest
+from aurra_core.storage import store
 from aurra_core.write_pipeline import write_memory
 
 

@@ -12,12 +12,13 @@ import pytest
 from pipeline_support import ScriptedClassifier, deps
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from aurra_core import key_check, keys, queries, service
-from aurra_core.db import Database
+from aurra_core import key_check, keys, service
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Unauthorized
-from aurra_core.migrate import set_login_passwords
 from aurra_core.models import MemoryListQuery, WriteRequest
+from aurra_core.storage import queries
+from aurra_core.storage.db import Database
+from aurra_core.storage.migrate import set_login_passwords
 from aurra_core.write_pipeline import write_memory
 
 SERVICE, KEY_ADMIN = "aurra_service", "aurra_keyadmin"

@@ -15,8 +15,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from aurra_core.db import Database
 from aurra_core.errors import ServiceUnavailable
+from aurra_core.storage.db import Database
 from aurra_local.embedded_postgres import EmbeddedPostgres
 
 
@@ -72,7 +72,7 @@ def report():
     print("closed" if database._pool is None else "open")
 
 atexit.register(report)
-from aurra_core.db import get_database
+from aurra_core.storage.db import get_database
 
 database = get_database()
 with database.transaction() as conn:

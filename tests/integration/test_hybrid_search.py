@@ -11,10 +11,10 @@ import pytest
 from pgvector import Vector
 from vectors import DIM, near, unit
 
-from aurra_core import queries, store
 from aurra_core.errors import ValidationFailed
-from aurra_core.ids import new_id
 from aurra_core.models import AuditListQuery, MemoryListQuery, Scope
+from aurra_core.storage import queries, store
+from aurra_core.storage.ids import new_id
 
 pytestmark = pytest.mark.integration
 

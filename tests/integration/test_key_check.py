@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from aurra_core import key_check, service
-from aurra_core.db import Database
 from aurra_core.errors import Unauthorized
+from aurra_core.storage.db import Database
 
 
 @pytest.fixture

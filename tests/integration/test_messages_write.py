@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
-from aurra_core import queries, service, store
+from aurra_core import service
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, validate_facts
@@ -25,6 +25,7 @@ from aurra_core.models import (
     WriteBody,
     WriteRequest,
 )
+from aurra_core.storage import queries, store
 from aurra_core.write_pipeline import write_memory, write_messages
 
 pytestmark = pytest.mark.integration

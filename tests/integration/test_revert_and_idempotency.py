@@ -5,9 +5,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from aurra_core import queries, service, store
+from aurra_core import service
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.models import AuditListQuery, AuditType, PointInTime, SupersedeRequest, WriteRequest
+from aurra_core.storage import queries, store
 
 
 def write(caller, content, key=None, **kw):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys, queries, service, store
+from aurra_core import keys, service
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.models import (
     AuditListQuery,
@@ -24,6 +24,7 @@ from aurra_core.models import (
     Verdict,
     WriteRequest,
 )
+from aurra_core.storage import queries, store
 from aurra_core.write_pipeline import write_memory
 
 

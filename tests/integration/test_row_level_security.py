@@ -6,11 +6,12 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from aurra_core import keys, queries, service, store
-from aurra_core.db import SERVICE_ROLE
+from aurra_core import keys, service
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import NotFound
 from aurra_core.models import AuditListQuery, MemoryListQuery, SupersedeRequest, WriteRequest
+from aurra_core.storage import queries, store
+from aurra_core.storage.db import SERVICE_ROLE
 
 TABLES = ("tenants", "api_keys", "key_settings", "memory_versions", "audit_events")
 LATER = datetime.now(UTC) + timedelta(days=1)

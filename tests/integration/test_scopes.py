@@ -15,9 +15,8 @@ from pgvector.psycopg import register_vector
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 from psycopg.conninfo import make_conninfo
 
-from aurra_core import queries, service, store
+from aurra_core import service
 from aurra_core.embedders import LexicalEmbedder
-from aurra_core.migrate import apply_migrations, load_migrations
 from aurra_core.models import (
     AuditListQuery,
     MemoryListQuery,
@@ -26,6 +25,8 @@ from aurra_core.models import (
     SupersedeRequest,
     WriteRequest,
 )
+from aurra_core.storage import queries, store
+from aurra_core.storage.migrate import apply_migrations, load_migrations
 from aurra_core.write_pipeline import write_memory
 
 pytestmark = pytest.mark.integration

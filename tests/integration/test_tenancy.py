@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys, queries, service
+from aurra_core import keys, service
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import NotFound, Unauthorized
 from aurra_core.models import (
@@ -16,6 +16,7 @@ from aurra_core.models import (
     SupersedeRequest,
     WriteRequest,
 )
+from aurra_core.storage import queries
 from aurra_core.supersession import supersede
 from aurra_core.write_pipeline import write_memory
 

@@ -1,4 +1,4 @@
-"""Large tenants' own HNSW indexes (aurra_core.tenant_indexes) on a real PostgreSQL: which
+"""Large tenants' own HNSW indexes (aurra_core.storage.tenant_indexes) on a real PostgreSQL: which
 tenants get one, that runs converge, that an interrupted build is repaired, that a tenant
 with its own index leaves the shared one (and comes back), and that the candidate search
 uses the index that holds the tenant's rows, returns what an exact scan does and stays in
@@ -17,10 +17,10 @@ from pgvector import Vector
 from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
 
-from aurra_core import store, tenant_indexes
-from aurra_core.db import Database
-from aurra_core.migrate import apply_migrations
-from aurra_core.tenant_indexes import SHARED_INDEX, existing_indexes, index_name, maintain, route
+from aurra_core.storage import store, tenant_indexes
+from aurra_core.storage.db import Database
+from aurra_core.storage.migrate import apply_migrations
+from aurra_core.storage.tenant_indexes import SHARED_INDEX, existing_indexes, index_name, maintain, route
 
 DIM = 32  # small vectors: quick loads and builds; the index logic is the same
 
@@ -1041,7 +1041,7 @@ def test_a_tenant_reads_its_own_calibration_never_another_tenants(fresh_url):
 
 
 def test_the_calibration_migration_on_a_database_with_own_indexes(pg_url):
-    from aurra_core.migrate import load_migrations
+    from aurra_core.storage.migrate import load_migrations
 
     name = f"aurra_calibration_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(pg_url, autocommit=True) as conn:

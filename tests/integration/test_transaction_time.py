@@ -8,7 +8,7 @@ import time
 
 import psycopg
 
-from aurra_core import queries, store
+from aurra_core.storage import queries, store
 
 
 def _advisory_locks(conn: psycopg.Connection) -> int:

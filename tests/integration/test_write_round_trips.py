@@ -14,11 +14,12 @@ import pytest
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 from vectors import near, unit
 
-from aurra_core import db as database
-from aurra_core import keys, metering, store
-from aurra_core.db import Database
+from aurra_core import keys, metering
 from aurra_core.errors import NotFound
 from aurra_core.models import UNSCOPED, Caller, SettingsPatch, SkippedReason, Verdict, WriteRequest
+from aurra_core.storage import db as database
+from aurra_core.storage import store
+from aurra_core.storage.db import Database
 from aurra_core.write_pipeline import write_memory
 
 

@@ -18,7 +18,7 @@ def soak_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoakPostgres]:
     pg = SoakPostgres(tmp_path_factory.mktemp("soak-pg") / "data")
     try:
         from aurra_core.config import get_config
-        from aurra_core.migrate import apply_migrations
+        from aurra_core.storage.migrate import apply_migrations
 
         apply_migrations(pg.url, get_config().embedding_dim)
         yield pg
@@ -28,7 +28,7 @@ def soak_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoakPostgres]:
 
 @pytest.fixture
 def db(soak_pg: SoakPostgres):
-    from aurra_core.db import Database
+    from aurra_core.storage.db import Database
 
     database = Database(soak_pg.url, max_size=1)
     yield database

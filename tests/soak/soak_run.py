@@ -89,7 +89,7 @@ def profile_from_env() -> Profile:
     return PROFILES[name]
 
 
-# How long the service waits for a pooled connection before answering 503 (aurra_core.db).
+# How long the service waits for a pooled connection before answering 503 (aurra_core.storage.db).
 SERVICE_POOL_TIMEOUT_S = 10.0
 
 # Model fault modes in the order they are switched to (ok in between most of them).

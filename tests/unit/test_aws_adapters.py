@@ -52,7 +52,7 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
     from aws_lambda_powertools.utilities import parameters
 
     from aurra_core.classifiers.factory import anthropic_api_key
-    from aurra_core.db import resolve_conninfo
+    from aurra_core.storage.db import resolve_conninfo
 
     sm = boto3.client("secretsmanager")
     db_arn = sm.create_secret(
@@ -119,10 +119,10 @@ def test_cursors_are_signed_with_the_secrets_manager_key_in_aws(monkeypatch):
 
     from aws_lambda_powertools.utilities import parameters
 
-    from aurra_core import cursors
     from aurra_core.config import reset_config
     from aurra_core.errors import ValidationFailed
-    from aurra_core.queries import MEMORIES_ENDPOINT, MemoryCursor
+    from aurra_core.storage import cursors
+    from aurra_core.storage.queries import MEMORIES_ENDPOINT, MemoryCursor
 
     sm = boto3.client("secretsmanager")
     arn = sm.create_secret(Name="aurra/prod/cursor-signing-key", SecretString="first-key")["ARN"]

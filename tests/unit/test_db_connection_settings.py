@@ -15,7 +15,7 @@ from moto import mock_aws
 from psycopg.conninfo import conninfo_to_dict
 
 from aurra_core.config import ServiceConfig
-from aurra_core.db import CA_BUNDLE, iam_password, login_passwords, resolve_conninfo
+from aurra_core.storage.db import CA_BUNDLE, iam_password, login_passwords, resolve_conninfo
 
 PROXY = "aurra-prod.proxy-abcdefghijkl.eu-west-1.rds.amazonaws.com"
 CLUSTER = "aurra-prod.cluster-abcdefghijkl.eu-west-1.rds.amazonaws.com"

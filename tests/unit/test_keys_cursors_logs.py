@@ -9,12 +9,18 @@ from datetime import UTC, datetime
 
 import pytest
 
-from aurra_core import cursors
 from aurra_core.config import reset_config
 from aurra_core.errors import Unauthorized, ValidationFailed
 from aurra_core.key_check import parse_key
 from aurra_core.observability import redact_query
-from aurra_core.queries import AUDIT_ENDPOINT, MEMORIES_ENDPOINT, AuditCursor, MemoryCursor, SearchCursor
+from aurra_core.storage import cursors
+from aurra_core.storage.queries import (
+    AUDIT_ENDPOINT,
+    MEMORIES_ENDPOINT,
+    AuditCursor,
+    MemoryCursor,
+    SearchCursor,
+)
 from functions.authorizer.handler import _bearer_key
 
 KEY = "aurra_0123456789ab_" + "A-b_" * 8

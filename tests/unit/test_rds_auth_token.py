@@ -17,7 +17,7 @@ import boto3
 import botocore.auth
 import pytest
 
-from aurra_core.rds_auth_token import Credentials, rds_auth_token
+from aurra_core.storage.rds_auth_token import Credentials, rds_auth_token
 
 ROOT = Path(__file__).resolve().parents[2]
 PROXY = "aurra-prod.proxy-abcdefghijkl.eu-west-1.rds.amazonaws.com"
@@ -99,7 +99,7 @@ def test_a_function_with_lambdas_credentials_signs_without_loading_boto3() -> No
             "-c",
             "import json, sys\n"
             "from aurra_core.config import get_config\n"
-            "from aurra_core.db import iam_password\n"
+            "from aurra_core.storage.db import iam_password\n"
             "token = iam_password(get_config())()['password']\n"
             "print(json.dumps({'token': token, 'loaded': [m for m in ('boto3', 'botocore') if m in sys.modules]}))",
         ],

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aurra_core import keys
 from aurra_core.config import get_config
-from aurra_core.db import get_database
+from aurra_core.storage.db import get_database
 
 # API keys are regional, shared by every stage: this tag says whose a key is.
 API_KEY_STAGE_TAG = "aurra-stage"

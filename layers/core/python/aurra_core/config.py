@@ -57,7 +57,7 @@ class ServiceConfig(BaseModel):
     db_port: int = 5432
     # In AWS: the login to sign in to RDS Proxy as, with an IAM token (db.py).
     db_user: str | None = None
-    # TLS toward the proxy or the cluster; the CA file defaults to the bundle in certs/.
+    # TLS toward the proxy or the cluster; the CA file defaults to the bundle in storage/certs/.
     db_sslmode: Literal["verify-full", "verify-ca", "require"] = "verify-full"
     db_sslrootcert: str | None = None
     # The migrate function sets these logins' passwords from their secrets (a JSON list).

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from functools import cache
 from uuid import UUID
 
-from aurra_core.db import Database
 from aurra_core.errors import Unauthorized
 from aurra_core.keys import KEY_PREFIX, check_secret, hash_secret, is_current_hash
 from aurra_core.models import Caller
+from aurra_core.storage.db import Database
 
 # Exactly the alphabet keys are made of (keys.create_key): lowercase hex, then URL-safe base64.
 # Anything else (NUL, control characters, Unicode spaces that strip() or a hash would absorb)

@@ -16,11 +16,11 @@ from uuid import UUID
 import psycopg
 from psycopg.rows import dict_row
 
-from aurra_core import store
-from aurra_core.db import one_row
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
-from aurra_core.ids import new_id
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
+from aurra_core.storage import store
+from aurra_core.storage.db import one_row
+from aurra_core.storage.ids import new_id
 
 KEY_PREFIX = "aurra_"
 # Keys issued before migration 0012 hold scrypt hashes; each is replaced on its first successful

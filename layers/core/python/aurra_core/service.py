@@ -12,9 +12,8 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import key_check, keys, queries, supersession
+from aurra_core import key_check, keys, supersession
 from aurra_core.classifiers.factory import get_classifier
-from aurra_core.db import get_database
 from aurra_core.embedders import get_embedder
 from aurra_core.flags import get_flag_source
 from aurra_core.models import (
@@ -39,6 +38,8 @@ from aurra_core.models import (
     WriteRequest,
     WriteResult,
 )
+from aurra_core.storage import queries
+from aurra_core.storage.db import get_database
 
 if TYPE_CHECKING:
     from aurra_core import write_pipeline
@@ -194,8 +195,8 @@ def authenticate(raw_key: str) -> Caller:
 def reset(*, database: bool = True) -> None:
     """Forget every per-process singleton (the environment changed: tests, the local CLI)."""
     from aurra_core.config import reset_config
-    from aurra_core.db import reset_database
     from aurra_core.extractors.factory import get_extractor
+    from aurra_core.storage.db import reset_database
 
     reset_config()
     get_embedder.cache_clear()

@@ -8,11 +8,8 @@ from uuid import UUID
 import psycopg
 from psycopg.errors import UniqueViolation
 
-from aurra_core import store
-from aurra_core.db import Database
 from aurra_core.embedders import Embedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
-from aurra_core.ids import new_id
 from aurra_core.models import (
     ApproveResult,
     AuditEvent,
@@ -24,6 +21,9 @@ from aurra_core.models import (
     SupersedeRequest,
     SupersedeResult,
 )
+from aurra_core.storage import store
+from aurra_core.storage.db import Database
+from aurra_core.storage.ids import new_id
 
 
 def _invalid(field: str, problem: str) -> ValidationFailed:

@@ -22,7 +22,7 @@ from uuid import UUID
 import psycopg
 from aws_lambda_powertools.metrics import MetricUnit
 
-from aurra_core import keys, metering, store
+from aurra_core import keys, metering
 from aurra_core.classifiers.base import (
     Candidate,
     Classification,
@@ -32,13 +32,11 @@ from aurra_core.classifiers.base import (
 )
 from aurra_core.classifiers.claude import call_deadline
 from aurra_core.config import CANDIDATE_LIMIT, get_config
-from aurra_core.db import Database
 from aurra_core.embedders import Embedder
 from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.flags import FlagSource
 from aurra_core.gating import gate, gate_before_settings
-from aurra_core.ids import new_id
 from aurra_core.models import (
     AuditType,
     AutoSupersedeResult,
@@ -59,6 +57,9 @@ from aurra_core.models import (
 )
 from aurra_core.observability import logger, metrics
 from aurra_core.sensitive_topics import fact_topic
+from aurra_core.storage import store
+from aurra_core.storage.db import Database
+from aurra_core.storage.ids import new_id
 from aurra_core.text import fold
 
 if TYPE_CHECKING:

@@ -89,7 +89,7 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 
-from aurra_core.db import one_row
+from aurra_core.storage.db import one_row
 
 INDEX_PREFIX = "memory_versions_embedding_h_"  # + the tenant id in hex: 60 characters of 63
 # The own indexes built before half precision (full-precision vectors): read until replaced.
@@ -382,7 +382,7 @@ def maintain(
     next run, reported as deferred. `calibration_samples`: the memories each calibration
     queries with (default `CALIBRATION_SAMPLES`; 0: no calibration this run)."""
     from aurra_core.config import get_config
-    from aurra_core.store import HNSW_MIN_TENANT_MEMORIES
+    from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES
 
     config = get_config()
     build = {

@@ -28,10 +28,8 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from aurra_core import idempotency_claim, tenant_indexes
+from aurra_core import idempotency_claim
 from aurra_core.config import get_config
-from aurra_core.db import Database, one_row
-from aurra_core.ids import new_id
 from aurra_core.models import (
     UNSCOPED,
     AuditEvent,
@@ -43,6 +41,9 @@ from aurra_core.models import (
     Scope,
     Verdict,
 )
+from aurra_core.storage import tenant_indexes
+from aurra_core.storage.db import Database, one_row
+from aurra_core.storage.ids import new_id
 
 if TYPE_CHECKING:
     from pgvector import Vector

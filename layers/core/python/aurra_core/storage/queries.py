@@ -7,8 +7,6 @@ from uuid import UUID
 
 from pydantic import AwareDatetime
 
-from aurra_core import cursors, store
-from aurra_core.db import Database
 from aurra_core.embedders import Embedder
 from aurra_core.errors import NotFound, ValidationFailed
 from aurra_core.models import (
@@ -23,6 +21,8 @@ from aurra_core.models import (
     MemoryPage,
     PointInTime,
 )
+from aurra_core.storage import cursors, store
+from aurra_core.storage.db import Database
 
 
 class MemoryCursor(cursors.CursorPosition):

@@ -103,7 +103,7 @@ def iam_password(config: ServiceConfig) -> Callable[[], dict[str, str]]:
     password, signed locally with the function's credentials (no call to AWS): with the
     standard library from Lambda's credentials in the environment, else with boto3's."""
     if config.aws_access_key_id and config.aws_secret_access_key and config.aws_region:
-        from aurra_core.rds_auth_token import Credentials, rds_auth_token
+        from aurra_core.storage.rds_auth_token import Credentials, rds_auth_token
 
         credentials = Credentials(
             config.aws_access_key_id,

@@ -10,7 +10,7 @@ from importlib import resources
 import psycopg
 from psycopg import sql
 
-from aurra_core.db import one_row
+from aurra_core.storage.db import one_row
 
 # Any constant works; it only has to be the same for every process migrating this database.
 _MIGRATION_LOCK = 0x41555252  # "AURR"
@@ -27,7 +27,7 @@ class Migration:
 
 
 def load_migrations(embedding_dim: int) -> list[Migration]:
-    folder = resources.files("aurra_core") / "migrations"
+    folder = resources.files("aurra_core.storage") / "migrations"
     found = sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name)
     return [
         Migration(p.name.removesuffix(".sql"), p.read_text().replace("{{embedding_dim}}", str(embedding_dim)))

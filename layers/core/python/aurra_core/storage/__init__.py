@@ -1,0 +1,6 @@
+"""The bi-temporal store on PostgreSQL: connections and IAM logins, versioned migrations, the
+store's writes and reads on both time axes, pagination cursors, identifiers, and large
+tenants' own HNSW indexes.
+
+Imports run one way: storage uses `runtime`, `text_analysis`, `models` and `errors`, never the
+write path or the API."""
