@@ -138,7 +138,7 @@ def _measure_embedder(
     embedder: Any,
     floor: float,
 ) -> dict[str, Any]:
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.config import CANDIDATE_LIMIT, DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.storage import store
     from aurra_core.storage.db import Database

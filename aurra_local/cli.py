@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from aurra_local.environment import apply_local_defaults
 
 if TYPE_CHECKING:
-    from aurra_core.admin import AdminAction, AdminResult
+    from aurra_core.access.admin import AdminAction, AdminResult
 
 DEFAULT_DATA_DIR = Path(".aurra")
 # Found from the working directory: a checkout's root, or wherever a user keeps their own.
@@ -55,7 +55,7 @@ def _migrate(url: str) -> list[str]:
 
 
 def _create_key(tenant: str, name: str | None = None) -> str:
-    from aurra_core import admin
+    from aurra_core.access import admin
 
     issued = admin.perform(admin.CreateKey(tenant=tenant, name=name))
     assert isinstance(issued, admin.IssuedKey)
@@ -146,14 +146,14 @@ def _admin(args: argparse.Namespace, action: AdminAction) -> AdminResult:
         from aurra_local.remote import invoke_admin
 
         return invoke_admin(args.stage, action)
-    from aurra_core import admin
+    from aurra_core.access import admin
 
     _migrate(_database_url(args.data_dir))
     return admin.perform(action)
 
 
 def _key_action(args: argparse.Namespace) -> AdminAction:
-    from aurra_core import admin
+    from aurra_core.access import admin
 
     if args.keys_command == "create":
         return admin.CreateKey(tenant=args.tenant, name=args.name)
@@ -165,7 +165,7 @@ def _key_action(args: argparse.Namespace) -> AdminAction:
 
 
 def cmd_keys(args: argparse.Namespace) -> int:
-    from aurra_core.admin import IssuedKey, KeyList, RevokedKey
+    from aurra_core.access.admin import IssuedKey, KeyList, RevokedKey
 
     try:
         result = _admin(args, _key_action(args))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aurra_core.admin import RESULT_TYPES, AdminAction, AdminEvent, AdminResult
+from aurra_core.access.admin import RESULT_TYPES, AdminAction, AdminEvent, AdminResult
 
 
 def admin_function_name(stage: str) -> str:

@@ -40,7 +40,8 @@ def main() -> int:
     try:
         url = cluster.create("auth_bench")
         os.environ["AURRA_DATABASE_URL"] = url
-        from aurra_core import admin, service
+        from aurra_core import service
+        from aurra_core.access import admin
         from aurra_local import gateway
 
         service.reset()

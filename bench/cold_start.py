@@ -180,7 +180,7 @@ def child(handler: str, event_path: str) -> None:
 
 def prepare(url: str) -> dict:
     """A tenant, its key, and what its fixtures point at."""
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.storage.db import Database
 
     db = Database(url, max_size=1)

@@ -319,7 +319,7 @@ def build_one_tenant(cluster: Cluster, size: int, rng: random.Random) -> Store:
 def make_keys(store: Store, how_many: int, rng: random.Random) -> list:
     """A key (and its settings) for `how_many` of the store's tenants, through the service's
     own keys.create_key (bulk-loaded tenants are named bench-<id>, which it finds)."""
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.storage.db import Database
 
     chosen = store.tenants if len(store.tenants) <= how_many else rng.sample(store.tenants, how_many)

@@ -175,7 +175,7 @@ def prompt_tokens(calls: list[list]) -> tuple[float, float]:
 
 
 def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: random.Random) -> dict:
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.extractors.rules import RulesExtractor

@@ -68,7 +68,7 @@ class RecordingClassifier:
 def run(url: str, seed: int = 5) -> dict:
     from candidate_search import NAMES, fact
 
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.embedders import LexicalEmbedder

@@ -98,7 +98,7 @@ AUTHORIZATION_HEADER = "Authorization"
 API_KEY_STAGE_TAG = "aurra-stage"
 # Checked by API Gateway before the authorizer runs: a header that is not
 # `Bearer ` and a key of Aurra's shape (`aurra_<12 hex>_<32 url-safe>`, as
-# aurra_core.keys makes them) is a 401 without a Lambda invocation or a
+# aurra_core.access.keys makes them) is a 401 without a Lambda invocation or a
 # database lookup.
 AUTHORIZATION_PATTERN = r"^Bearer aurra_[0-9a-f]{12}_[A-Za-z0-9_-]{32}$"
 # WAF rules Aurra writes (alarms and tests name them)

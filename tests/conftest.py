@@ -86,7 +86,7 @@ def db(pg_url: str):
 @pytest.fixture
 def new_key(db) -> Callable[..., tuple]:
     """Create a fresh tenant and key: returns (Caller, raw key)."""
-    from aurra_core import keys
+    from aurra_core.access import keys
 
     def make(tenant: str | None = None):
         with db.transaction() as conn:

@@ -14,7 +14,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.parser import event_parser
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from aurra_core import admin
+from aurra_core.access import admin
 from aurra_core.cold_start import imports_done
 from aurra_core.errors import AurraError
 from aurra_core.observability import logger

@@ -64,7 +64,7 @@ def fuzz_key(new_key_module):
 
 @pytest.fixture(scope="module")
 def new_key_module(pg_url):
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.storage.db import get_database
 
     with get_database().transaction() as conn:

@@ -437,6 +437,6 @@ def test_bad_hosting_and_limit_settings_name_their_key(context, key) -> None:
 
 
 def test_the_admin_function_tags_keys_as_its_policy_expects() -> None:
-    from aurra_core import admin
+    from aurra_core.access import admin
 
     assert admin.API_KEY_STAGE_TAG == c.API_KEY_STAGE_TAG

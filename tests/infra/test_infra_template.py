@@ -152,7 +152,7 @@ def test_token_authorizer_on_the_bearer_header_with_a_cache(dev: Synth, prod: Sy
 
 def test_the_identity_pattern_accepts_every_key_aurra_issues_and_nothing_else(new_key) -> None:
     """API Gateway checks the header against this before invoking the authorizer: every key
-    aurra_core.keys makes passes, junk never reaches a Lambda or the database."""
+    aurra_core.access.keys makes passes, junk never reaches a Lambda or the database."""
     pattern = re.compile(c.AUTHORIZATION_PATTERN)
     for _ in range(20):
         _, raw = new_key()

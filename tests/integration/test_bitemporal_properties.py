@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys
+from aurra_core.access import keys
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Conflict, ValidationFailed
 from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, Verdict, WriteRequest

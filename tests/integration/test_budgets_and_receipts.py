@@ -10,7 +10,8 @@ import psycopg
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys, metering
+from aurra_core import metering
+from aurra_core.access import keys
 from aurra_core.classifiers.rules import RulesClassifier
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.storage.db import SERVICE_ROLE

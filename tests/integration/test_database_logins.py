@@ -12,7 +12,8 @@ import pytest
 from pipeline_support import ScriptedClassifier, deps
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from aurra_core import key_check, keys, service
+from aurra_core import service
+from aurra_core.access import key_check, keys
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Unauthorized
 from aurra_core.models import MemoryListQuery, WriteRequest

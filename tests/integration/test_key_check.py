@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from aurra_core import key_check, service
+from aurra_core import service
+from aurra_core.access import key_check
 from aurra_core.errors import Unauthorized
 from aurra_core.storage.db import Database
 

@@ -12,8 +12,9 @@ from botocore.stub import Stubber
 from moto import mock_aws
 from pydantic import ValidationError
 
-from aurra_core import admin, service
-from aurra_core.admin import CreateKey, IssuedKey, KeyList, ListKeys, RevokedKey, RevokeKey, RotateKey
+from aurra_core import service
+from aurra_core.access import admin
+from aurra_core.access.admin import CreateKey, IssuedKey, KeyList, ListKeys, RevokedKey, RevokeKey, RotateKey
 from aurra_core.errors import Conflict, Unauthorized
 from aurra_core.models import SettingsPatch
 from aurra_local.gateway import LambdaContext

@@ -366,7 +366,7 @@ def test_the_facts_model_calls_run_side_by_side(db, new_key):
 
 
 def test_a_messages_write_has_a_receipt_and_a_spent_budget_refuses_it(db, new_key):
-    from aurra_core import keys
+    from aurra_core.access import keys
     from aurra_core.errors import BudgetExhausted
     from aurra_core.models import SettingsPatch
 

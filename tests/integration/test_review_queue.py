@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys, service
+from aurra_core import service
+from aurra_core.access import keys
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.models import (
     AuditListQuery,

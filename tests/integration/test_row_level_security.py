@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from aurra_core import keys, service
+from aurra_core import service
+from aurra_core.access import keys
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import NotFound
 from aurra_core.models import AuditListQuery, MemoryListQuery, SupersedeRequest, WriteRequest

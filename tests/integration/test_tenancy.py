@@ -5,7 +5,8 @@ from datetime import UTC, datetime
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core import keys, service
+from aurra_core import service
+from aurra_core.access import keys
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import NotFound, Unauthorized
 from aurra_core.models import (

@@ -2,7 +2,7 @@ from datetime import UTC, datetime
 
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
-from aurra_core import keys
+from aurra_core.access import keys
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.storage import store
 from aurra_core.write_pipeline import write_memory

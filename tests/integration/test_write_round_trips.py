@@ -14,7 +14,8 @@ import pytest
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 from vectors import near, unit
 
-from aurra_core import keys, metering
+from aurra_core import metering
+from aurra_core.access import keys
 from aurra_core.errors import NotFound
 from aurra_core.models import UNSCOPED, Caller, SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.storage import db as database

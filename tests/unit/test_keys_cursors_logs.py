@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from aurra_core.access.key_check import parse_key
 from aurra_core.config import reset_config
 from aurra_core.errors import Unauthorized, ValidationFailed
-from aurra_core.key_check import parse_key
 from aurra_core.observability import redact_query
 from aurra_core.storage import cursors
 from aurra_core.storage.queries import (

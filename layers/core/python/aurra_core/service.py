@@ -12,7 +12,8 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import key_check, keys, supersession
+from aurra_core import supersession
+from aurra_core.access import key_check, keys
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.embedders import get_embedder
 from aurra_core.flags import get_flag_source

@@ -22,7 +22,8 @@ from uuid import UUID
 import psycopg
 from aws_lambda_powertools.metrics import MetricUnit
 
-from aurra_core import keys, metering
+from aurra_core import metering
+from aurra_core.access import keys
 from aurra_core.classifiers.base import (
     Candidate,
     Classification,

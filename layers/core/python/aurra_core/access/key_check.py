@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from uuid import UUID
 
+from aurra_core.access.keys import KEY_PREFIX, check_secret, hash_secret, is_current_hash
 from aurra_core.errors import Unauthorized
-from aurra_core.keys import KEY_PREFIX, check_secret, hash_secret, is_current_hash
 from aurra_core.models import Caller
 from aurra_core.storage.db import Database
 
