@@ -31,8 +31,8 @@ from typing import Any
 from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES
 from aurra_core.extractors.base import Extractor
 from aurra_core.models import Message
-from aurra_core.sensitive_topics import fact_topic
-from aurra_core.text import content_terms, fold
+from aurra_core.text_analysis.sensitive_topics import fact_topic
+from aurra_core.text_analysis.text import content_terms, fold
 
 MIN_DICE = 0.5
 SENSITIVE = frozenset(DEFAULT_EXCLUDED_CATEGORIES)

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import psycopg
 
-from aurra_core import kinds
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.storage import store
 from aurra_core.storage.migrate import apply_migrations
+from aurra_core.text_analysis import kinds
 from aurra_local.embedded_postgres import EmbeddedPostgres
 from bench.candidate_search import NAMES, fact, load
 

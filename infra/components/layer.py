@@ -197,7 +197,7 @@ def compile_bytecode(site: Path, python: str) -> None:
 # as a JSON list.
 RECORD_REGEX_EXPRESSIONS = (
     "import json\n"
-    "from aurra_core import regex_programs, sensitive_topics, text\n"
+    "from aurra_core.text_analysis import regex_programs, sensitive_topics, text\n"
     "from aurra_core.classifiers import rules\n"
     "print(json.dumps(regex_programs.recorded()))\n"
 )
@@ -212,7 +212,7 @@ def store_regex_programs(site: Path, python: str, domain: Path = c.LAYER_PYTHON_
     the domain package's source and lists its expressions; `python` translates them, running
     `regex_programs.py` of the built site as a script (standard library only, `-I`: no
     environment, no script folder on the path), which writes
-    `aurra_core/__pycache__/regex_programs.<cache tag>.sre`.
+    `aurra_core/text_analysis/__pycache__/regex_programs.<cache tag>.sre`.
     """
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     # nothing written into the source tree by the recording import
@@ -226,7 +226,7 @@ def store_regex_programs(site: Path, python: str, domain: Path = c.LAYER_PYTHON_
     )
     if recorded.returncode != 0:
         raise RuntimeError(f"listing the rules classifier's expressions failed:\n{recorded.stderr}")
-    script = site / "aurra_core" / "regex_programs.py"
+    script = site / "aurra_core" / "text_analysis" / "regex_programs.py"
     stored = subprocess.run(
         [python, "-I", str(script)], input=recorded.stdout, capture_output=True, text=True, check=False
     )

@@ -206,7 +206,7 @@ STDLIB_ONLY_MODULES = [
     "aurra_core.errors",
     "aurra_core.invocation",
     "aurra_core.request_json",
-    "aurra_core.sensitive_topics",
+    "aurra_core.text_analysis.sensitive_topics",
 ]
 
 
@@ -290,14 +290,18 @@ STORED_PROGRAMS_MATCH = textwrap.dedent(
 def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
     tmp_path: Path, runtime_python: str
 ) -> None:
-    from aurra_core import regex_programs, sensitive_topics, text  # noqa: F401 (records every expression)
     from aurra_core.classifiers import rules  # noqa: F401
+    from aurra_core.text_analysis import (  # noqa: F401 (records every expression)
+        regex_programs,
+        sensitive_topics,
+        text,
+    )
 
     site = tmp_path / "python"
     shutil.copytree(c.LAYER_PYTHON_DIR, site, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.sre"))
     compile_bytecode(site, runtime_python)
     stored = store_regex_programs(site, runtime_python)
-    assert stored == site / "aurra_core" / "__pycache__" / f"regex_programs.{TAG}.sre"
+    assert stored == site / "aurra_core" / "text_analysis" / "__pycache__" / f"regex_programs.{TAG}.sre"
     assert stored.is_file()
 
     expressions = regex_programs.recorded()
@@ -313,7 +317,7 @@ def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
             "-I",
             "-c",
             STORED_PROGRAMS_MATCH,
-            str(site / "aurra_core" / "regex_programs.py"),
+            str(site / "aurra_core" / "text_analysis" / "regex_programs.py"),
             json.dumps(expressions),
             json.dumps(texts),
         ],

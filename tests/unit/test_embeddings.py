@@ -9,7 +9,7 @@ import pytest
 from pgvector import Vector
 
 from aurra_core.embedders import LexicalEmbedder
-from aurra_core.text import content_terms
+from aurra_core.text_analysis.text import content_terms
 
 
 def test_unit_length_and_deterministic():

@@ -28,7 +28,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = sorted(p.parent.name for p in (ROOT / "functions").glob("*/handler.py"))
 ROUTES = {"write", "query", "settings", "supersede", "audit"}
-WATCHED = ("numpy", "aurra_core.text", "aurra_core.write_pipeline", "aws_lambda_powertools.event_handler")
+WATCHED = (
+    "numpy",
+    "aurra_core.text_analysis.text",
+    "aurra_core.write_pipeline",
+    "aws_lambda_powertools.event_handler",
+)
 
 
 def _child(handler: str, then: str, report: str) -> Any:
@@ -70,7 +75,7 @@ def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
     loaded = _loaded(handler)
     expected = set()
     if handler == "write":
-        expected |= {"aurra_core.write_pipeline", "aurra_core.text"}
+        expected |= {"aurra_core.write_pipeline", "aurra_core.text_analysis.text"}
     if handler in ROUTES:
         expected.add("aws_lambda_powertools.event_handler")
     assert loaded == expected

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aurra_core import kinds
+from aurra_core.text_analysis import kinds
 
 
 @pytest.mark.parametrize(
@@ -117,9 +117,11 @@ def test_the_stems_meet_only_at_three_letters_or_more() -> None:
 
 def test_the_stored_index_is_the_lexicon_s() -> None:
     """`kinds_index.py` is what the first write of a cold start reads instead of stemming the
-    lexicon; after a change to KINDS or the stemmer, `python -m aurra_core.kinds` writes it."""
-    from aurra_core.kinds_index import INDEX
+    lexicon; after a change to KINDS or the stemmer, `python -m aurra_core.text_analysis.kinds` writes it."""
+    from aurra_core.text_analysis.kinds_index import INDEX
 
-    assert kinds.build_index() == INDEX, "run `python -m aurra_core.kinds` and commit kinds_index.py"
+    assert kinds.build_index() == INDEX, (
+        "run `python -m aurra_core.text_analysis.kinds` and commit kinds_index.py"
+    )
     assert kinds.INDEX_PATH.read_text() == kinds.render_index(INDEX)
     assert len(INDEX) > 2000

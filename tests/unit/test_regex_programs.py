@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from aurra_core import regex_programs, sensitive_topics
 from aurra_core.classifiers import rules  # noqa: F401 (records every expression)
+from aurra_core.text_analysis import regex_programs, sensitive_topics
 
 EVALS = Path(__file__).resolve().parents[2] / "evals"
 
 
 def _texts() -> list[str]:
     """What the classifier's expressions run on: the facts of a labeled set, normalized."""
-    from aurra_core.text import normalize
+    from aurra_core.text_analysis.text import normalize
 
     texts = []
     for line in (EVALS / "cases.jsonl").read_text().splitlines():
@@ -64,7 +64,7 @@ def _same(stored: re.Pattern[str], expected: re.Pattern[str]) -> None:
 
 
 def test_the_classifier_and_the_normalizer_compile_their_expressions_through_the_store() -> None:
-    from aurra_core import text
+    from aurra_core.text_analysis import text
 
     assert len(EXPRESSIONS) > 220
     # the largest word-list alternations, which cost the most to translate
@@ -103,7 +103,7 @@ def test_the_normalizer_compiles_no_expression_on_first_use(monkeypatch: pytest.
     """Each of normalize's expressions is compiled at import, through the store: one compiled
     by `re` at first use (`re.sub` with a pattern string) is translated on the first request of
     every cold start instead."""
-    from aurra_core import text
+    from aurra_core.text_analysis import text
 
     compiled_by_re: list[object] = []
     compile_by_re = re._compile  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from aurra_core.classifiers.rules import RulesClassifier
 from aurra_core.classifiers.rules_evidence import ACTION_THRESHOLD
 from aurra_core.classifiers.rules_paraphrase import PARAPHRASE_CONFIDENCE
 from aurra_core.models import Verdict
-from aurra_core.text import normalize
+from aurra_core.text_analysis.text import normalize
 
 rules = RulesClassifier()
 

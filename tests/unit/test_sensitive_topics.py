@@ -2,7 +2,7 @@
 
 import pytest
 
-from aurra_core.sensitive_topics import fact_topic, sensitive_topic
+from aurra_core.text_analysis.sensitive_topics import fact_topic, sensitive_topic
 
 
 @pytest.mark.parametrize(

@@ -57,11 +57,11 @@ from aurra_core.models import (
     WriteResult,
 )
 from aurra_core.observability import logger, metrics
-from aurra_core.sensitive_topics import fact_topic
 from aurra_core.storage import store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
-from aurra_core.text import fold
+from aurra_core.text_analysis.sensitive_topics import fact_topic
+from aurra_core.text_analysis.text import fold
 
 if TYPE_CHECKING:
     from pgvector import Vector

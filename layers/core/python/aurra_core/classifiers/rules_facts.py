@@ -1,7 +1,7 @@
 """Reading one fact for the rules classifier: its subject, the attributes it speaks about, its
 typed values, closed-class values, counts and lifecycle states.
 
-The text itself is read through `aurra_core.text` (one normalisation, one tokenizer, one stemmer,
+The text itself is read through `aurra_core.text_analysis.text` (one normalisation, one tokenizer, one stemmer,
 shared with the lexical embedder).
 """
 
@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from aurra_core import regex_programs
 from aurra_core.classifiers import rules_lexicon as lex
-from aurra_core.text import (
+from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis.text import (
     TIMEZONE_AFTER_KEY_RE,
     TIMEZONE_NAMED_RE,
     TIMEZONE_SLASH_RE,

@@ -3,7 +3,7 @@ accounts and things. Nothing here names a particular person, company or sentence
 is meant to hold for any tenant's memories.
 
 Conventions: every entry is lower-case; multi-word phrases are matched on word boundaries
-after the text has been normalised by `aurra_core.text.normalize`.
+after the text has been normalised by `aurra_core.text_analysis.text.normalize`.
 """
 
 from __future__ import annotations

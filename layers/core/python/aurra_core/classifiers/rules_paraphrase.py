@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from aurra_core import regex_programs
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
-from aurra_core.text import canon
+from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis.text import canon
 
 PARAPHRASE_CONFIDENCE = 0.75
 # At most this many content words of each fact may be missing from the other when they share a

@@ -51,7 +51,7 @@ class LexicalEmbedder:
         vec[h % self.dim] += weight if (h >> 31) & 1 else -weight
 
     def embed(self, text: str) -> Vector:
-        from aurra_core.text import content_terms
+        from aurra_core.text_analysis.text import content_terms
 
         # float32 throughout, as numpy computed it before: every component is a multiple of
         # 0.25, so the sum of squares is exact and the norm and the quotients round exactly

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from aurra_core.errors import ExtractionError
 from aurra_core.models import MAX_CONTENT_CHARS, TOPIC_PATTERN, Message
-from aurra_core.text import fold
+from aurra_core.text_analysis.text import fold
 
 # More facts than this from one conversation is an answer gone wrong, not a long conversation.
 MAX_FACTS = 50

@@ -16,7 +16,7 @@ import re
 
 from aurra_core.extractors.base import MAX_FACTS, ExtractedFact, Extraction, validate_facts
 from aurra_core.models import MAX_CONTENT_CHARS, Message, Role
-from aurra_core.sensitive_topics import sensitive_topic
+from aurra_core.text_analysis.sensitive_topics import sensitive_topic
 
 NAME = "rules"
 MODEL_ID = "aurra-rules-extractor-v1"

@@ -489,7 +489,7 @@ def find_candidates(
             conn, tenant_id, embedding, where, where_params, limit, strategy, ef_search, calibrated=calibrated
         )
         return [(n.row, n.similarity) for n in found if n.similarity >= min_similarity]
-    from aurra_core import kinds  # the lexicon: only where facts are written
+    from aurra_core.text_analysis import kinds  # the lexicon: only where facts are written
 
     depth = max(limit, FUSION_DEPTH)
     phrases = kinds.phrases_of(kinds.kinds_of(text))
@@ -605,7 +605,7 @@ def fused_ranking(
     longer current (a search's snapshot), which the word list then reads through its second
     index. GET /agent/memories?q= ranks this way (candidate search fuses the fact's topic and
     kinds, not words: `find_candidates`)."""
-    from aurra_core import kinds  # the lexicon: only where text is searched
+    from aurra_core.text_analysis import kinds  # the lexicon: only where text is searched
 
     phrases = kinds.phrases_of(kinds.kinds_of(text))
     by_vector = _vector_list(

@@ -3,7 +3,7 @@
 `re.compile` parses and translates each expression in pure Python: for the rules classifier's
 ~160 expressions (word-list alternations up to 5,000 characters) that was ~35 ms of CPU on
 the first Level 2 write of every cold start, most of that request, and ~10 ms more for the
-text normalizer's ~90 (`aurra_core/text.py`, which the classifier imports). What `re` builds from an
+text normalizer's ~90 (`aurra_core/text_analysis/text.py`, which the classifier imports). What `re` builds from an
 expression is a program for its matching engine (`_sre`): a list of integers, the flags and
 the group names. This module keeps those programs in one file beside the module's bytecode
 (`__pycache__/regex_programs.<cache tag>.sre`, marshal) and hands each expression to `_sre` as

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from aurra_core import regex_programs
+from aurra_core.text_analysis import regex_programs
 
 HEALTH_MEDICAL = "health_medical"
 LEGAL_STATUS = "legal_status"
