@@ -207,7 +207,7 @@ def fresh_memory(ids: dict) -> str:
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
     from aurra_core.storage.db import Database
-    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_core.write_path.pipeline import WriteDependencies, write_memory
 
     db = Database(ids["url"], max_size=1)
     try:

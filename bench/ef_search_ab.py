@@ -51,7 +51,7 @@ def main() -> None:
 
     from aurra_core.models import WriteRequest
     from aurra_core.observability import metrics
-    from aurra_core.write_pipeline import write_memory
+    from aurra_core.write_path.pipeline import write_memory
 
     print(machine(), flush=True)
     values = [int(x) for x in args.ef.split(",")]

@@ -40,7 +40,7 @@ def child(url: str) -> int:
     from aurra_core.models import Caller, WriteRequest
     from aurra_core.observability import metrics
     from aurra_core.storage.db import Database
-    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_core.write_path.pipeline import WriteDependencies, write_memory
 
     classifier = RulesClassifier()
     db = Database(url, max_size=2)

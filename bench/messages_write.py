@@ -2,7 +2,7 @@
 
 A tenant of `--size` memories (default 10,000) spread over `--users` end users (each memory in
 one user's scope), on an embedded PostgreSQL of its own. Each measured request is a messages
-write (aurra_core.write_pipeline.write_messages) for one user: 1 to 3 first-person statements
+write (aurra_core.write_path.pipeline.write_messages) for one user: 1 to 3 first-person statements
 (an editor, a city, a pet...), some of which replace what that user's memories say. The rules
 extractor and the rules classifier stand in for the models, wrapped to count their calls, so
 the figures are the service's own cost: extraction, topic gate, embedding, the scoped candidate
@@ -183,7 +183,7 @@ def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: ran
     from aurra_core.models import MessagesWriteRequest
     from aurra_core.observability import metrics
     from aurra_core.storage.db import Database
-    from aurra_core.write_pipeline import WriteDependencies, write_messages
+    from aurra_core.write_path.pipeline import WriteDependencies, write_messages
 
     db = Database(url, max_size=2)
     with db.transaction() as conn:

@@ -77,7 +77,7 @@ def run(url: str, seed: int = 5) -> dict:
     from aurra_core.observability import metrics
     from aurra_core.storage import store
     from aurra_core.storage.db import Database
-    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_core.write_path.pipeline import WriteDependencies, write_memory
     from aurra_local.evaluate import load_cases
 
     rng = random.Random(seed)

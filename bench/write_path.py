@@ -1,6 +1,6 @@
 """Section 1: the write path without the model (rules classifier, local lexical embedder).
 
-Directly: aurra_core.write_pipeline.write_memory with WriteDependencies, as the integration
+Directly: aurra_core.write_path.pipeline.write_memory with WriteDependencies, as the integration
 tests build them (tests/integration/pipeline_support.py), with the embedder and classifier
 wrapped to time them and store.find_candidates wrapped the same way; what remains of a
 write's time is its transactions (the key settings read, the insert or supersession and its
@@ -33,7 +33,7 @@ def timed_dependencies(store, level2: bool, timer: PartTimer):
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.flags import EnvFlagSource
     from aurra_core.storage.db import Database
-    from aurra_core.write_pipeline import WriteDependencies
+    from aurra_core.write_path.pipeline import WriteDependencies
 
     classifier = TimedClassifier(RulesClassifier(), timer)
     return WriteDependencies(
@@ -47,7 +47,7 @@ def timed_dependencies(store, level2: bool, timer: PartTimer):
 def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int = 10) -> dict:
     from aurra_core.models import WriteRequest
     from aurra_core.observability import metrics
-    from aurra_core.write_pipeline import write_memory
+    from aurra_core.write_path.pipeline import write_memory
 
     timer = PartTimer()
     deps = timed_dependencies(store, level2, timer)

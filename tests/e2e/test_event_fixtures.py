@@ -171,7 +171,7 @@ def make_proposal(caller: Any) -> tuple[str, str]:
     from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
     from aurra_core.storage.db import get_database
-    from aurra_core.write_pipeline import WriteDependencies, write_memory
+    from aurra_core.write_path.pipeline import WriteDependencies, write_memory
 
     memory_id = make_memory(caller)
     deps = WriteDependencies(

@@ -11,7 +11,7 @@ from aurra_core.errors import ClassifierError
 from aurra_core.flags import EnvFlagSource
 from aurra_core.models import Verdict
 from aurra_core.storage.db import get_database
-from aurra_core.write_pipeline import WriteDependencies
+from aurra_core.write_path.pipeline import WriteDependencies
 
 
 class ScriptedClassifier:

@@ -26,8 +26,8 @@ from aurra_core.errors import Conflict, ValidationFailed
 from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, Verdict, WriteRequest
 from aurra_core.storage import queries, store
 from aurra_core.storage.db import get_database
-from aurra_core.supersession import revert, supersede
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
+from aurra_core.write_path.supersession import revert, supersede
 
 settings.register_profile(
     "ci", max_examples=12, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)

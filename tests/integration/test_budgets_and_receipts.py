@@ -15,7 +15,7 @@ from aurra_core.access import keys
 from aurra_core.classifiers.rules import RulesClassifier
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.storage.db import SERVICE_ROLE
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 
 def supplementing() -> ScriptedClassifier:

@@ -7,7 +7,7 @@ from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
 from aurra_core.models import WriteRequest
 from aurra_core.storage import store
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 
 def test_two_concurrent_supersessions_of_one_memory_end_with_exactly_one(db, new_key):

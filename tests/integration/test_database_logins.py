@@ -20,7 +20,7 @@ from aurra_core.models import MemoryListQuery, WriteRequest
 from aurra_core.storage import queries
 from aurra_core.storage.db import Database
 from aurra_core.storage.migrate import set_login_passwords
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 SERVICE, KEY_ADMIN = "aurra_service", "aurra_keyadmin"
 

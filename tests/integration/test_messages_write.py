@@ -26,7 +26,7 @@ from aurra_core.models import (
     WriteRequest,
 )
 from aurra_core.storage import queries, store
-from aurra_core.write_pipeline import write_memory, write_messages
+from aurra_core.write_path.pipeline import write_memory, write_messages
 
 pytestmark = pytest.mark.integration
 
@@ -325,7 +325,7 @@ def test_facts_past_the_requests_deadline_are_kept_unclassified(configure, db, n
     # may start during the first 6 s (15 s in all, less the 9 s one classification may take:
     # two attempts of 4 s and a backoff). PARALLEL_FACTS facts start at once; the one after
     # them is ready only after 7 s.
-    from aurra_core.write_pipeline import PARALLEL_FACTS
+    from aurra_core.write_path.pipeline import PARALLEL_FACTS
 
     configure(AURRA_MESSAGES_WRITE_DEADLINE_S="15", AURRA_CLASSIFIER_TIMEOUT_S="4")
     caller, _ = new_key()

@@ -12,7 +12,7 @@ from aurra_core.models import MemoryListQuery, PointInTime, WriteRequest
 from aurra_core.request_json import MAX_METADATA_DEPTH
 from aurra_core.storage import queries, store
 from aurra_core.storage.ids import new_id
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 
 def nested(levels: int) -> dict:

@@ -123,7 +123,7 @@ def test_a_failed_call_frees_its_key(db, new_key):
 
 def test_a_request_in_progress_makes_a_concurrent_retry_409(db, new_key, monkeypatch):
     caller, _ = new_key()
-    from aurra_core import write_pipeline
+    from aurra_core.write_path import pipeline as write_pipeline
 
     real = write_pipeline.write_memory
     started, release = threading.Event(), threading.Event()

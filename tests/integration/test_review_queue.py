@@ -26,7 +26,7 @@ from aurra_core.models import (
     WriteRequest,
 )
 from aurra_core.storage import queries, store
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 
 def scripted(verdicts: dict[str, tuple[Verdict, float]]) -> ScriptedClassifier:

@@ -27,7 +27,7 @@ from aurra_core.models import (
 )
 from aurra_core.storage import queries, store
 from aurra_core.storage.migrate import apply_migrations, load_migrations
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 pytestmark = pytest.mark.integration
 

@@ -13,8 +13,8 @@ from aurra_core.models import AuditType, MemoryListQuery, PointInTime, Supersede
 from aurra_core.storage import queries, store
 from aurra_core.storage.ids import new_id
 from aurra_core.storage.migrate import apply_migrations
-from aurra_core.supersession import supersede
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
+from aurra_core.write_path.supersession import supersede
 
 EMB = LexicalEmbedder(384)
 

@@ -18,8 +18,8 @@ from aurra_core.models import (
     WriteRequest,
 )
 from aurra_core.storage import queries
-from aurra_core.supersession import supersede
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
+from aurra_core.write_path.supersession import supersede
 
 EMB = LexicalEmbedder(384)
 

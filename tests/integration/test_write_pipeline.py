@@ -5,7 +5,7 @@ from pipeline_support import ScriptedClassifier, contradicts_when, deps
 from aurra_core.access import keys
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.storage import store
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 
 def write(caller, classifier, level2=True, **fields):

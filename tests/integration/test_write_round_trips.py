@@ -21,7 +21,7 @@ from aurra_core.models import UNSCOPED, Caller, SettingsPatch, SkippedReason, Ve
 from aurra_core.storage import db as database
 from aurra_core.storage import store
 from aurra_core.storage.db import Database
-from aurra_core.write_pipeline import write_memory
+from aurra_core.write_path.pipeline import write_memory
 
 
 def _request(content: str, auto_supersede: bool | None = True) -> WriteRequest:

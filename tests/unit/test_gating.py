@@ -1,5 +1,5 @@
-from aurra_core.gating import gate
 from aurra_core.models import KeySettings, SkippedReason
+from aurra_core.write_path.gating import gate
 
 
 def settings(**kw) -> KeySettings:

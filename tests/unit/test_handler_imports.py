@@ -31,7 +31,7 @@ ROUTES = {"write", "query", "settings", "supersede", "audit"}
 WATCHED = (
     "numpy",
     "aurra_core.text_analysis.text",
-    "aurra_core.write_pipeline",
+    "aurra_core.write_path.pipeline",
     "aws_lambda_powertools.event_handler",
 )
 
@@ -75,7 +75,7 @@ def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
     loaded = _loaded(handler)
     expected = set()
     if handler == "write":
-        expected |= {"aurra_core.write_pipeline", "aurra_core.text_analysis.text"}
+        expected |= {"aurra_core.write_path.pipeline", "aurra_core.text_analysis.text"}
     if handler in ROUTES:
         expected.add("aws_lambda_powertools.event_handler")
     assert loaded == expected

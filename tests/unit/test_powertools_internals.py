@@ -181,7 +181,7 @@ def test_a_changed_payload_is_refused_through_the_adapter() -> None:
     from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyValidationError
     from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 
-    from aurra_core.idempotency import PostgresPersistenceLayer
+    from aurra_core.write_path.idempotency import PostgresPersistenceLayer
 
     layer = PostgresPersistenceLayer(db=lambda: pytest.fail("no database here"))
     layer.configure(IdempotencyConfig(payload_validation_jmespath="body"), function_name="test")

@@ -5,7 +5,7 @@ import pytest
 from aurra_core.classifiers.base import Candidate, validate_verdicts
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
-from aurra_core.write_pipeline import choose
+from aurra_core.write_path.pipeline import choose
 
 A, B = uuid.uuid4(), uuid.uuid4()
 CANDIDATES = [

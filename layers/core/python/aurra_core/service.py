@@ -12,7 +12,6 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from aurra_core import supersession
 from aurra_core.access import key_check, keys
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.embedders import get_embedder
@@ -41,9 +40,10 @@ from aurra_core.models import (
 )
 from aurra_core.storage import queries
 from aurra_core.storage.db import get_database
+from aurra_core.write_path import supersession
 
 if TYPE_CHECKING:
-    from aurra_core import write_pipeline
+    from aurra_core.write_path import pipeline as write_pipeline
 
 Result = TypeVar("Result", bound=BaseModel)
 
@@ -56,7 +56,7 @@ Result = TypeVar("Result", bound=BaseModel)
 
 def load_write_path() -> None:
     """Import everything a write uses (the write function calls this at its start)."""
-    from aurra_core import write_pipeline  # noqa: F401
+    from aurra_core.write_path import pipeline as write_pipeline  # noqa: F401
 
 
 def _once(
@@ -77,15 +77,15 @@ def _once(
         return {"status": status, "body": result.model_dump(mode="json")}
 
     # Imported here: the idempotency utility brings boto3, which no request without a key needs.
-    from aurra_core import idempotency
+    from aurra_core.write_path import idempotency
 
     stored = idempotency.run_once(operation, caller, key, request, recorded)
     return stored["status"], result_type.model_validate(stored["body"])
 
 
 def _write_dependencies() -> write_pipeline.WriteDependencies:
-    from aurra_core import write_pipeline
     from aurra_core.extractors.factory import get_extractor
+    from aurra_core.write_path import pipeline as write_pipeline
 
     return write_pipeline.WriteDependencies(
         db=get_database(),
@@ -101,7 +101,7 @@ def write_memory(
 ) -> tuple[int, WriteResult | MessagesWriteResult]:
     """POST /agent/memories: one fact, or the facts of a conversation. Either way the whole
     request is one idempotent unit."""
-    from aurra_core import write_pipeline
+    from aurra_core.write_path import pipeline as write_pipeline
 
     request = body.request() if isinstance(body, WriteBody) else body
     identity = request.model_dump(mode="json")

@@ -28,7 +28,6 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from aurra_core import idempotency_claim
 from aurra_core.config import get_config
 from aurra_core.models import (
     UNSCOPED,
@@ -44,6 +43,7 @@ from aurra_core.models import (
 from aurra_core.storage import tenant_indexes
 from aurra_core.storage.db import Database, one_row
 from aurra_core.storage.ids import new_id
+from aurra_core.write_path import idempotency_claim
 
 if TYPE_CHECKING:
     from pgvector import Vector

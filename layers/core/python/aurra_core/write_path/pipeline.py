@@ -37,7 +37,6 @@ from aurra_core.embedders import Embedder
 from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.flags import FlagSource
-from aurra_core.gating import gate, gate_before_settings
 from aurra_core.models import (
     AuditType,
     AutoSupersedeResult,
@@ -62,6 +61,7 @@ from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
+from aurra_core.write_path.gating import gate, gate_before_settings
 
 if TYPE_CHECKING:
     from pgvector import Vector
