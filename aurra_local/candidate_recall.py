@@ -106,8 +106,8 @@ def measure(
 ) -> dict[str, Any]:
     """Recall@3 overall and per category, for each embedder and each retrieval (vector alone,
     and hybrid), each embedder in a tenant of its own."""
-    from aurra_core.config import get_config
     from aurra_core.embedders import create_embedder
+    from aurra_core.runtime.config import get_config
 
     config = get_config()
     names = embedder_names or [config.embedder]
@@ -139,7 +139,7 @@ def _measure_embedder(
     floor: float,
 ) -> dict[str, Any]:
     from aurra_core.access import keys
-    from aurra_core.config import CANDIDATE_LIMIT, DEFAULT_EXCLUDED_CATEGORIES
+    from aurra_core.runtime.config import CANDIDATE_LIMIT, DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.storage import store
     from aurra_core.storage.db import Database
     from aurra_core.storage.ids import new_id

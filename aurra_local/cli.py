@@ -48,7 +48,7 @@ def _database_url(data_dir: Path) -> str:
 
 
 def _migrate(url: str) -> list[str]:
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage.migrate import apply_migrations
 
     return apply_migrations(url, get_config().embedding_dim)
@@ -96,14 +96,14 @@ def _cursor_secret(data_dir: Path) -> None:
         path.write_text(secrets.token_urlsafe(32) + "\n")
         path.chmod(0o600)
     os.environ["AURRA_CURSOR_SECRET"] = path.read_text().strip()
-    from aurra_core.config import reset_config
+    from aurra_core.runtime.config import reset_config
 
     reset_config()
 
 
 def cmd_dev(args: argparse.Namespace) -> int:
-    from aurra_core.config import get_config
     from aurra_core.embedders import get_embedder
+    from aurra_core.runtime.config import get_config
     from aurra_local import gateway
     from aurra_local.server import serve
 
@@ -218,7 +218,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_tenant_indexes(args: argparse.Namespace) -> int:
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage.tenant_indexes import maintain
 
     url = _database_url(args.data_dir)
@@ -254,7 +254,7 @@ def _dataset(given: str | None, default: Path) -> Path:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     if args.extraction:
         from aurra_core.extractors.factory import create_extractor
@@ -332,7 +332,7 @@ def _function_names() -> tuple[str, ...]:
 
 
 def classifier_choices() -> tuple[str, ...]:
-    from aurra_core.config import ServiceConfig
+    from aurra_core.runtime.config import ServiceConfig
 
     return get_args(ServiceConfig.model_fields["classifier"].annotation)
 

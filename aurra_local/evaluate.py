@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from aurra_core.classifiers.base import Candidate, Classifier
-from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES
 from aurra_core.errors import ClassifierError
 from aurra_core.metering import cost_usd
+from aurra_core.runtime.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES
 
 LABELS = ("contradicts", "supplements", "duplicate", "new_fact")
 THRESHOLDS = (0.85, 0.90, 0.95)

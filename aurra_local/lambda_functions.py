@@ -46,7 +46,7 @@ def _load(name: str, path: Path, *, package: bool = False) -> ModuleType:
             del sys.modules[name]
             raise
         finally:
-            # A handler pauses garbage collection while it imports (aurra_core/cold_start.py);
+            # A handler pauses garbage collection while it imports (aurra_core/runtime/cold_start.py);
             # one that fails half-way must not leave this long-lived process without it.
             if collecting:
                 gc.enable()

@@ -10,7 +10,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
-from aurra_core.powertools_internals.resolver import registered_routes
+from aurra_core.runtime.powertools_internals.resolver import registered_routes
 from aurra_local.lambda_functions import catalog, load_handler
 
 VERSION = "1.0.0"

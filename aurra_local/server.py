@@ -25,7 +25,7 @@ from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask
 
 from aurra_core.api import RESPONSE_HEADERS
-from aurra_core.observability import redact_query
+from aurra_core.runtime.observability import redact_query
 from aurra_local import console, gateway
 
 # API Gateway's own payload limit is 10 MB; the handlers enforce the API's smaller one.

@@ -159,7 +159,7 @@ def main() -> None:
     local_environment()
     import psycopg
 
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage import tenant_indexes
 
     print(machine(), flush=True)

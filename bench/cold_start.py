@@ -204,8 +204,8 @@ def fresh_memory(ids: dict) -> str:
     """A current memory of the tenant for the supersede and audit fixtures (one per run: a
     memory superseded once cannot be superseded again)."""
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
+    from aurra_core.runtime.flags import EnvFlagSource
     from aurra_core.storage.db import Database
     from aurra_core.write_path.pipeline import WriteDependencies, write_memory
 

@@ -244,8 +244,8 @@ def build_store(
     from candidate_search import load
     from pgvector.psycopg import register_vector
 
-    from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage import tenant_indexes as own_indexes
     from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES
 

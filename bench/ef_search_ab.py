@@ -50,7 +50,7 @@ def main() -> None:
     from write_path import timed_dependencies
 
     from aurra_core.models import WriteRequest
-    from aurra_core.observability import metrics
+    from aurra_core.runtime.observability import metrics
     from aurra_core.write_path.pipeline import write_memory
 
     print(machine(), flush=True)

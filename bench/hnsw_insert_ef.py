@@ -67,8 +67,8 @@ def main() -> None:
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage import tenant_indexes
 
     config = get_config()

@@ -41,7 +41,7 @@ WAYS = {
 CHILD = """
 import json, sys, time
 import functions.authorizer.handler
-from aurra_core.config import get_config
+from aurra_core.runtime.config import get_config
 config = get_config()
 started, started_cpu = time.perf_counter(), time.process_time()
 {way}

@@ -36,9 +36,9 @@ def child(url: str) -> int:
     local_environment()
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.flags import EnvFlagSource
     from aurra_core.models import Caller, WriteRequest
-    from aurra_core.observability import metrics
+    from aurra_core.runtime.flags import EnvFlagSource
+    from aurra_core.runtime.observability import metrics
     from aurra_core.storage.db import Database
     from aurra_core.write_path.pipeline import WriteDependencies, write_memory
 

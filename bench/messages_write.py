@@ -179,9 +179,9 @@ def run_writes(url: str, tenant_id: uuid.UUID, users: int, writes: int, rng: ran
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.embedders import LexicalEmbedder
     from aurra_core.extractors.rules import RulesExtractor
-    from aurra_core.flags import EnvFlagSource
     from aurra_core.models import MessagesWriteRequest
-    from aurra_core.observability import metrics
+    from aurra_core.runtime.flags import EnvFlagSource
+    from aurra_core.runtime.observability import metrics
     from aurra_core.storage.db import Database
     from aurra_core.write_path.pipeline import WriteDependencies, write_messages
 

@@ -122,8 +122,8 @@ def hybrid_hits(s: SetData, w: np.ndarray | None, url: str) -> int:
     """Recall@3 hits of the service's hybrid candidate search, as `aurra eval` measures it."""
     from pgvector import Vector
 
-    from aurra_core.config import get_config
     from aurra_core.embedders.minilm import MiniLMEmbedder
+    from aurra_core.runtime.config import get_config
     from aurra_local.candidate_recall import _measure_embedder
 
     class Adapted(MiniLMEmbedder):
@@ -172,7 +172,7 @@ def main() -> int:
 
     url = None
     if not args.no_hybrid:
-        from aurra_core.config import get_config
+        from aurra_core.runtime.config import get_config
         from aurra_core.storage.migrate import apply_migrations
         from aurra_local.embedded_postgres import EmbeddedPostgres
 

@@ -70,11 +70,11 @@ def run(url: str, seed: int = 5) -> dict:
 
     from aurra_core.access import keys
     from aurra_core.classifiers.rules import RulesClassifier
-    from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.flags import EnvFlagSource
     from aurra_core.models import SettingsPatch, WriteRequest
-    from aurra_core.observability import metrics
+    from aurra_core.runtime.config import DEFAULT_EXCLUDED_CATEGORIES
+    from aurra_core.runtime.flags import EnvFlagSource
+    from aurra_core.runtime.observability import metrics
     from aurra_core.storage import store
     from aurra_core.storage.db import Database
     from aurra_core.write_path.pipeline import WriteDependencies, write_memory

@@ -157,7 +157,7 @@ def gap(value: float, limit: float) -> str:
 
 
 def run_stores(args, p: dict, cluster: Cluster, rng: random.Random, results: dict) -> None:
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     want_write, want_search, want_query, want_tp = (
         ("write" in args.only),
@@ -410,7 +410,7 @@ def main() -> int:
         f"{' --no-tenant-indexes' if args.no_tenant_indexes else ''}, sections "
         f"{', '.join(args.only)}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     )
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     # The index settings the stores are built and searched with (AURRA_TENANT_INDEX_M etc.
     # in the environment override them, as in the service).

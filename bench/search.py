@@ -16,7 +16,7 @@ from candidate_search import auto_choice, measure, prepare_queries
 def strategies() -> tuple[tuple[str, str, int | None], ...]:
     """(label, strategy, ef_search) measured per store. The service's ef_search is its own
     index's calibrated one ("auto"); the setting only where there is none (labelled)."""
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     service_ef = get_config().candidate_ef_search
     efs = sorted({40, 100, 200, 400, service_ef})
@@ -109,7 +109,7 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
         results["count_current_p50_ms"] = statistics.median(counts)
         # The right choice: of the service's two strategies, one whose recall holds and that is
         # the fastest (within 25% + 0.25 ms: closer than that is noise on this machine).
-        from aurra_core.config import get_config
+        from aurra_core.runtime.config import get_config
 
         service = (("exact", "exact"), (f"hnsw:{get_config().candidate_ef_search}", "hnsw"))
         p50 = {name: results["strategies"][key]["p50_ms"] for key, name in service}

@@ -31,7 +31,7 @@ OPTIONS = {
     "tracer-patch-all": "from aws_lambda_powertools import Tracer\nTracer()",
     "tracer-patch-used": (
         "from aws_lambda_powertools import Tracer\n"
-        "from aurra_core.observability import PATCHED_MODULES\n"
+        "from aurra_core.runtime.observability import PATCHED_MODULES\n"
         "Tracer(patch_modules=list(PATCHED_MODULES))"
     ),
     "otel-sdk": (

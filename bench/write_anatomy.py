@@ -158,8 +158,8 @@ def main() -> None:
     from pgvector.psycopg import register_vector
     from psycopg import sql
 
-    from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage import tenant_indexes
 
     rng = random.Random(args.seed)

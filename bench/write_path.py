@@ -31,7 +31,7 @@ def timed_dependencies(store, level2: bool, timer: PartTimer):
     over a pool of its own on the store: the caller closes `deps.db`."""
     from aurra_core.classifiers.rules import RulesClassifier
     from aurra_core.embedders import LexicalEmbedder
-    from aurra_core.flags import EnvFlagSource
+    from aurra_core.runtime.flags import EnvFlagSource
     from aurra_core.storage.db import Database
     from aurra_core.write_path.pipeline import WriteDependencies
 
@@ -46,7 +46,7 @@ def timed_dependencies(store, level2: bool, timer: PartTimer):
 
 def run_direct(store, writes: int, level2: bool, rng: random.Random, warmup: int = 10) -> dict:
     from aurra_core.models import WriteRequest
-    from aurra_core.observability import metrics
+    from aurra_core.runtime.observability import metrics
     from aurra_core.write_path.pipeline import write_memory
 
     timer = PartTimer()
@@ -116,8 +116,8 @@ def run_floor(store, writes: int, search: bool, rng: random.Random, warmup: int 
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from aurra_core.config import get_config
     from aurra_core.embedders import LexicalEmbedder
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage import store as memory_store
     from aurra_core.storage import tenant_indexes
     from aurra_core.storage.ids import new_id

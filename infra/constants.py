@@ -124,7 +124,7 @@ DB_PORT = 5432
 TITAN_EMBED_V2 = "amazon.titan-embed-text-v2:0"
 TITAN_EMBED_V2_DIMENSIONS = (256, 512, 1024)
 LOCAL_EMBEDDING_DIM = 384
-# The layer's choices (aurra_core.config.ServiceConfig) a deployment may make; the
+# The layer's choices (aurra_core.runtime.config.ServiceConfig) a deployment may make; the
 # test_one_source drift test holds them to the layer's. The MiniLM embedder is local only: its
 # weights and tokenizer are not in the Lambda layer.
 CLASSIFIERS = ("rules", "anthropic", "bedrock", "openai")

@@ -47,7 +47,7 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
         server = EmbeddedPostgres(tmp_path_factory.mktemp("pg") / "data")
         url = server.url
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage.migrate import apply_migrations
 
     os.environ["AURRA_DATABASE_URL"] = url

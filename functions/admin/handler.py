@@ -7,7 +7,7 @@ stage's usage plan, so API Gateway meters and throttles per customer key.
 
 import gc
 
-gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 from typing import Any
 
@@ -15,9 +15,9 @@ from aws_lambda_powertools.utilities.parser import event_parser
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core.access import admin
-from aurra_core.cold_start import imports_done
 from aurra_core.errors import AurraError
-from aurra_core.observability import logger
+from aurra_core.runtime.cold_start import imports_done
+from aurra_core.runtime.observability import logger
 
 
 @logger.inject_lambda_context

@@ -3,7 +3,7 @@ approvals and dismissals."""
 
 import gc
 
-gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 from typing import Annotated
 from uuid import UUID
@@ -21,7 +21,6 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
-from aurra_core.cold_start import imports_done
 from aurra_core.models import (
     ApproveResult,
     AuditEvent,
@@ -30,7 +29,8 @@ from aurra_core.models import (
     DismissResult,
     RevertResult,
 )
-from aurra_core.observability import tracer
+from aurra_core.runtime.cold_start import imports_done
+from aurra_core.runtime.observability import tracer
 
 app = create_app()
 

@@ -6,7 +6,7 @@ key as the usage identifier, so usage plans meter and throttle per customer key.
 
 import gc
 
-gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 from aws_lambda_powertools.utilities.data_classes import event_source
 from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
@@ -16,9 +16,9 @@ from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event i
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from aurra_core import service
-from aurra_core.cold_start import imports_done
 from aurra_core.errors import Unauthorized
-from aurra_core.observability import logger, tracer
+from aurra_core.runtime.cold_start import imports_done
+from aurra_core.runtime.observability import logger, tracer
 
 # API Gateway answers 401 only for this exact message; anything else becomes a 500.
 UNAUTHORIZED = "Unauthorized"

@@ -2,13 +2,13 @@
 
 import gc
 
-gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from aurra_core.cold_start import imports_done
-from aurra_core.config import get_config
-from aurra_core.observability import logger
+from aurra_core.runtime.cold_start import imports_done
+from aurra_core.runtime.config import get_config
+from aurra_core.runtime.observability import logger
 from aurra_core.storage.db import login_passwords, resolve_conninfo
 from aurra_core.storage.migrate import apply_migrations, set_login_passwords
 

@@ -2,7 +2,7 @@
 
 import gc
 
-gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 from typing import Annotated
 from uuid import UUID
@@ -19,9 +19,9 @@ from aurra_core.api import (
     lambda_entry,
     reject_unknown_query,
 )
-from aurra_core.cold_start import imports_done
 from aurra_core.models import History, Memory, MemoryListQuery, MemoryPage, PointInTime
-from aurra_core.observability import tracer
+from aurra_core.runtime.cold_start import imports_done
+from aurra_core.runtime.observability import tracer
 
 app = create_app()
 

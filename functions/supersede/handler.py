@@ -2,7 +2,7 @@
 
 import gc
 
-gc.disable()  # until imports_done() below: aurra_core/cold_start.py says why
+gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 from typing import Annotated
 from uuid import UUID
@@ -12,9 +12,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from aurra_core import service
 from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry
-from aurra_core.cold_start import imports_done
 from aurra_core.models import SupersedeRequest, SupersedeResult
-from aurra_core.observability import tracer
+from aurra_core.runtime.cold_start import imports_done
+from aurra_core.runtime.observability import tracer
 
 app = create_app()
 

@@ -168,8 +168,8 @@ class _ProposingClassifier:
 def make_proposal(caller: Any) -> tuple[str, str]:
     """A memory and a later write proposed to supersede it; returns (old memory id, proposal event id)."""
     from aurra_core.embedders import get_embedder
-    from aurra_core.flags import EnvFlagSource
     from aurra_core.models import WriteRequest
+    from aurra_core.runtime.flags import EnvFlagSource
     from aurra_core.storage.db import get_database
     from aurra_core.write_path.pipeline import WriteDependencies, write_memory
 

@@ -15,7 +15,7 @@ def test_logs_of_a_request_cycle_hold_no_secret(new_key, monkeypatch):
         "Content-Type": "application/json",
         "x-api-key": "sk-ant-api03-x",
     }
-    from aurra_core.observability import logger
+    from aurra_core.runtime.observability import logger
 
     # What the service's own log handler writes (stdout in Lambda, hence CloudWatch).
     captured = io.StringIO()

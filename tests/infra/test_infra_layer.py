@@ -204,7 +204,7 @@ IMPORT_COUNTING_COMPILES = textwrap.dedent(
 STDLIB_ONLY_MODULES = [
     "aurra_core",
     "aurra_core.errors",
-    "aurra_core.invocation",
+    "aurra_core.runtime.invocation",
     "aurra_core.request_json",
     "aurra_core.text_analysis.sensitive_topics",
 ]
@@ -237,8 +237,8 @@ def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, r
         # PEP 552: flags 0b01, a hash-based .pyc whose source is never checked
         assert int.from_bytes(header[4:8], "little") == 0b01, pyc
     # recorded under the path Lambda mounts the layer at, not the build's
-    config_pyc = (site / "aurra_core" / "__pycache__" / f"config.{TAG}.pyc").read_bytes()
-    assert f"{LAMBDA_LAYER_SITE}/aurra_core/config.py".encode() in config_pyc
+    config_pyc = (site / "aurra_core" / "runtime" / "__pycache__" / f"config.{TAG}.pyc").read_bytes()
+    assert f"{LAMBDA_LAYER_SITE}/aurra_core/runtime/config.py".encode() in config_pyc
     assert str(site).encode() not in config_pyc
 
     # Sources dated as a zip may date them (the asset's, or Lambda's copy to /opt): the

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import ClassifierError
-from aurra_core.flags import EnvFlagSource
 from aurra_core.models import Verdict
+from aurra_core.runtime.flags import EnvFlagSource
 from aurra_core.storage.db import get_database
 from aurra_core.write_path.pipeline import WriteDependencies
 

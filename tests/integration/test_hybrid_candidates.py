@@ -9,8 +9,8 @@ import pytest
 from pgvector.psycopg import register_vector
 from vectors import near, unit
 
-from aurra_core.config import DEFAULT_EXCLUDED_CATEGORIES
 from aurra_core.models import Scope
+from aurra_core.runtime.config import DEFAULT_EXCLUDED_CATEGORIES
 from aurra_core.storage import store
 from aurra_core.storage.ids import new_id
 from aurra_core.text_analysis import kinds

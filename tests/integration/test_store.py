@@ -6,10 +6,10 @@ import psycopg
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core.config import get_config
 from aurra_core.embedders import LexicalEmbedder
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.models import AuditType, MemoryListQuery, PointInTime, SupersedeRequest, WriteRequest
+from aurra_core.runtime.config import get_config
 from aurra_core.storage import queries, store
 from aurra_core.storage.ids import new_id
 from aurra_core.storage.migrate import apply_migrations

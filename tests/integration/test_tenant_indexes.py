@@ -547,7 +547,7 @@ def test_an_own_index_built_with_other_parameters_is_replaced_beside_itself_and_
     indexes already built: the next run renames the index to its retiring name, builds the
     replacement under the own index's name and drops the old one. Until the replacement is
     valid the search reads the retiring index (a run that stopped there), never exact scans."""
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     tenant, neighbour = load(
         fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, int(2.5 * store.HNSW_MIN_TENANT_MEMORIES)], seed=23
@@ -633,7 +633,7 @@ def test_each_build_gets_the_memory_its_graph_needs_and_a_graph_past_the_cap_is_
     """pgvector builds the graph in maintenance_work_mem and, past it, goes on inserting on
     disk (slower) with a NOTICE: the sized memory keeps the graph in it; a cap under the
     graph's size is obeyed and the NOTICE reaches the run's report."""
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     first, second = load(fresh_url, [6_000, 5_000], seed=11)
     sized = maintain(fresh_url, limit=1)
@@ -663,7 +663,7 @@ def reloptions(conn: psycopg.Connection, tenant: uuid.UUID) -> list[str]:
 def test_an_own_index_is_built_with_the_build_parameters_and_then_inserts_with_the_insert_ones(
     fresh_url, configure
 ):
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
 
     big, _ = load(fresh_url, [3 * store.HNSW_MIN_TENANT_MEMORIES, 10], seed=17)
     configure(AURRA_TENANT_INDEX_INSERT_EF_CONSTRUCTION="64")  # unlike the default 128

@@ -17,7 +17,7 @@ def soak_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoakPostgres]:
     apply_local_defaults()
     pg = SoakPostgres(tmp_path_factory.mktemp("soak-pg") / "data")
     try:
-        from aurra_core.config import get_config
+        from aurra_core.runtime.config import get_config
         from aurra_core.storage.migrate import apply_migrations
 
         apply_migrations(pg.url, get_config().embedding_dim)

@@ -10,9 +10,9 @@ from botocore.response import StreamingBody
 from botocore.stub import Stubber
 from moto import mock_aws
 
-from aurra_core.config import ServiceConfig
 from aurra_core.embedders import BedrockTitanEmbedder, create_embedder
-from aurra_core.flags import EnvFlagSource, SsmFlagSource, create_flag_source
+from aurra_core.runtime.config import ServiceConfig
+from aurra_core.runtime.flags import EnvFlagSource, SsmFlagSource, create_flag_source
 
 
 @pytest.fixture(autouse=True)
@@ -119,8 +119,8 @@ def test_cursors_are_signed_with_the_secrets_manager_key_in_aws(monkeypatch):
 
     from aws_lambda_powertools.utilities import parameters
 
-    from aurra_core.config import reset_config
     from aurra_core.errors import ValidationFailed
+    from aurra_core.runtime.config import reset_config
     from aurra_core.storage import cursors
     from aurra_core.storage.queries import MEMORIES_ENDPOINT, MemoryCursor
 

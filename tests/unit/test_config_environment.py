@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from aurra_core.config import ServiceConfig, get_config, reset_config
+from aurra_core.runtime.config import ServiceConfig, get_config, reset_config
 
 
 @pytest.fixture(autouse=True)

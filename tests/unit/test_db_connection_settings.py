@@ -14,7 +14,7 @@ import pytest
 from moto import mock_aws
 from psycopg.conninfo import conninfo_to_dict
 
-from aurra_core.config import ServiceConfig
+from aurra_core.runtime.config import ServiceConfig
 from aurra_core.storage.db import CA_BUNDLE, iam_password, login_passwords, resolve_conninfo
 
 PROXY = "aurra-prod.proxy-abcdefghijkl.eu-west-1.rds.amazonaws.com"

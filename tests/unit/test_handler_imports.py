@@ -104,7 +104,7 @@ def test_the_authorizers_first_request_loads_no_event_handler() -> None:
 @pytest.mark.parametrize("handler", HANDLERS)
 def test_a_handler_imports_without_garbage_collection_and_resumes_it(handler: str) -> None:
     # Collections while a cold start imports scan tens of thousands of objects that are never
-    # garbage, again and again (aurra_core/cold_start.py); afterwards collection is back on,
+    # garbage, again and again (aurra_core/runtime/cold_start.py); afterwards collection is back on,
     # with what the import loaded frozen out of its sight.
     state = _child(
         handler,

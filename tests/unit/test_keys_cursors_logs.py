@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 
 from aurra_core.access.key_check import parse_key
-from aurra_core.config import reset_config
 from aurra_core.errors import Unauthorized, ValidationFailed
-from aurra_core.observability import redact_query
+from aurra_core.runtime.config import reset_config
+from aurra_core.runtime.observability import redact_query
 from aurra_core.storage import cursors
 from aurra_core.storage.queries import (
     AUDIT_ENDPOINT,

@@ -52,7 +52,7 @@ def test_no_handler_imports_the_xray_sdk(handler: str) -> None:
 
 TRACED = """
 import json, sys
-from aurra_core.observability import tracer
+from aurra_core.runtime.observability import tracer
 
 @tracer.capture_method
 def double(x: int) -> int:

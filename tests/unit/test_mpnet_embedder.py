@@ -19,9 +19,9 @@ from importlib.util import find_spec
 import numpy as np
 import pytest
 
-from aurra_core.config import ServiceConfig
 from aurra_core.embedders.encoder import relative_position_bucket
 from aurra_core.embedders.mpnet import _Concatenated, read_model_files
+from aurra_core.runtime.config import ServiceConfig
 
 
 def _weights_installed() -> bool:

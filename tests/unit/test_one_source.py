@@ -4,7 +4,7 @@
   OpenAPI document (tests/unit/test_openapi_document.py compares the document's routes);
   copied by the folders themselves, pyproject.toml's package list and the infra's
   per-function settings.
-- classifier and embedder choices: aurra_core.config.ServiceConfig; copied by infra/constants.py
+- classifier and embedder choices: aurra_core.runtime.config.ServiceConfig; copied by infra/constants.py
   (the CDK app must not import the layer) and read by `aurra eval --classifier`.
 - dependency pins: the Lambda layer's exact pins must satisfy pyproject.toml's ranges.
 """
@@ -18,7 +18,7 @@ from typing import get_args
 from packaging.requirements import Requirement
 
 import functions
-from aurra_core.config import ServiceConfig
+from aurra_core.runtime.config import ServiceConfig
 from aurra_local import cli, gateway, lambda_functions
 from infra import constants as c
 

@@ -11,11 +11,11 @@ import pytest
 from aurra_core.classifiers.base import Candidate
 from aurra_core.classifiers.factory import create_classifier
 from aurra_core.classifiers.prompt import SYSTEM_PROMPT as CLASSIFIER_PROMPT
-from aurra_core.config import ServiceConfig
 from aurra_core.errors import ClassifierError, ExtractionError
 from aurra_core.extractors.factory import create_extractor
 from aurra_core.extractors.prompt import SYSTEM_PROMPT as EXTRACTION_PROMPT
 from aurra_core.models import Message, Verdict
+from aurra_core.runtime.config import ServiceConfig
 from tests.fakes.chat_completions import ANSWERING_MODEL, FakeChatCompletions
 
 VIM = Candidate(uuid.uuid4(), "User uses Vim", "preferences", 0.7)

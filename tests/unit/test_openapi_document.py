@@ -49,7 +49,7 @@ def test_the_document_is_the_same_with_every_route_prepared_as_its_first_request
     (`PerThreadResolver.prepare_route`); a document rendered after that, as `aurra dev`
     serves one, is the committed one."""
     from aurra_core.models import build_models
-    from aurra_core.powertools_internals.resolver import registered_routes, route_annotations
+    from aurra_core.runtime.powertools_internals.resolver import registered_routes, route_annotations
     from aurra_local.lambda_functions import catalog, load_handler
 
     apply_local_defaults()

@@ -1,4 +1,4 @@
-"""What the package aurra_core.powertools_internals relies on in Powertools beyond its public API.
+"""What the package aurra_core.runtime.powertools_internals relies on in Powertools beyond its public API.
 
 Each test names the piece it checks: when a Powertools upgrade changes one, the failure says
 which adapter to rework, instead of a request reading another's event in `aurra dev` or an
@@ -19,8 +19,8 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.event_handler.api_gateway import BaseRouter
 from pydantic import BaseModel
 
-from aurra_core import powertools_internals
-from aurra_core.powertools_internals.resolver import PerThreadResolver, registered_routes
+from aurra_core.runtime import powertools_internals
+from aurra_core.runtime.powertools_internals.resolver import PerThreadResolver, registered_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ def test_one_powertools_version_in_pyproject_the_layer_and_the_venv() -> None:
     project = _pin((ROOT / "pyproject.toml").read_text())
     assert project == layer, f"pyproject pins Powertools {project}, the layer {layer}"
     assert version("aws-lambda-powertools") == layer, (
-        "the installed Powertools is not the pinned one: check aurra_core/powertools_internals against it, "
+        "the installed Powertools is not the pinned one: check aurra_core/runtime/powertools_internals against it, "
         "then move both pins"
     )
 

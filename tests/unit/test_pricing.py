@@ -3,8 +3,8 @@
 from datetime import date
 
 from aurra_core.classifiers.rules import RulesClassifier
-from aurra_core.config import DEFAULT_CLASSIFIER_MODEL
 from aurra_core.metering import PRICES, PRICES_CHECKED, cost_usd
+from aurra_core.runtime.config import DEFAULT_CLASSIFIER_MODEL
 
 
 def test_the_default_model_is_priced_at_its_published_rate():

@@ -98,7 +98,7 @@ def test_a_function_with_lambdas_credentials_signs_without_loading_boto3() -> No
             sys.executable,
             "-c",
             "import json, sys\n"
-            "from aurra_core.config import get_config\n"
+            "from aurra_core.runtime.config import get_config\n"
             "from aurra_core.storage.db import iam_password\n"
             "token = iam_password(get_config())()['password']\n"
             "print(json.dumps({'token': token, 'loaded': [m for m in ('boto3', 'botocore') if m in sys.modules]}))",

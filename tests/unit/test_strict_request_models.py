@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from aurra_core.powertools_internals.resolver import registered_routes
+from aurra_core.runtime.powertools_internals.resolver import registered_routes
 from aurra_local.gateway import FUNCTIONS
 
 # Values of the wrong JSON type for each JSON schema type.

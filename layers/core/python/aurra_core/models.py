@@ -26,8 +26,12 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from aurra_core.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES, MIN_CONFIDENCE_FLOOR
 from aurra_core.request_json import check_metadata
+from aurra_core.runtime.config import (
+    DEFAULT_CLASSIFIER_MODEL,
+    DEFAULT_EXCLUDED_CATEGORIES,
+    MIN_CONFIDENCE_FLOOR,
+)
 
 TOPIC_PATTERN = r"^[a-z0-9_]{1,64}$"
 MAX_CONTENT_CHARS = 4000

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aurra_core.config import ServiceConfig
 from aurra_core.metering import reported_count
+from aurra_core.runtime.config import ServiceConfig
 
 # Chat Completions with the tool forced: what every function-calling endpoint accepts.
 DEFAULT_MODEL = "gpt-4o-mini"

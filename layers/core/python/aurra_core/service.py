@@ -15,7 +15,6 @@ from pydantic import BaseModel
 from aurra_core.access import key_check, keys
 from aurra_core.classifiers.factory import get_classifier
 from aurra_core.embedders import get_embedder
-from aurra_core.flags import get_flag_source
 from aurra_core.models import (
     ApproveResult,
     AuditEvent,
@@ -38,6 +37,7 @@ from aurra_core.models import (
     WriteRequest,
     WriteResult,
 )
+from aurra_core.runtime.flags import get_flag_source
 from aurra_core.storage import queries
 from aurra_core.storage.db import get_database
 from aurra_core.write_path import supersession
@@ -195,8 +195,8 @@ def authenticate(raw_key: str) -> Caller:
 
 def reset(*, database: bool = True) -> None:
     """Forget every per-process singleton (the environment changed: tests, the local CLI)."""
-    from aurra_core.config import reset_config
     from aurra_core.extractors.factory import get_extractor
+    from aurra_core.runtime.config import reset_config
     from aurra_core.storage.db import reset_database
 
     reset_config()

@@ -14,7 +14,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field
 
 from aurra_core.access import keys
-from aurra_core.config import get_config
+from aurra_core.runtime.config import get_config
 from aurra_core.storage.db import get_database
 
 # API keys are regional, shared by every stage: this tag says whose a key is.

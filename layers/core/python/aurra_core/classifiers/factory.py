@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 
 from aurra_core.classifiers.base import Classifier
-from aurra_core.config import ServiceConfig, get_config
+from aurra_core.runtime.config import ServiceConfig, get_config
 
 
 def anthropic_api_key(config: ServiceConfig) -> str | None:

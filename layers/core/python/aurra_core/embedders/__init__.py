@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from pgvector import Vector
 
-from aurra_core.config import ServiceConfig, get_config
+from aurra_core.runtime.config import ServiceConfig, get_config
 
 
 class Embedder(Protocol):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from aurra_core.config import ServiceConfig, get_config
 from aurra_core.extractors.base import Extractor
+from aurra_core.runtime.config import ServiceConfig, get_config
 
 
 def create_extractor(config: ServiceConfig) -> Extractor:

@@ -10,7 +10,7 @@ from aws_lambda_powertools.metrics import EphemeralMetrics, MetricUnit
 
 from aurra_core.metering.pricing import cost_usd
 from aurra_core.models import Caller, Usage
-from aurra_core.observability import NAMESPACE
+from aurra_core.runtime.observability import NAMESPACE
 
 
 def reported_count(value: Any) -> int | None:

@@ -20,8 +20,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from aurra_core.config import get_config
 from aurra_core.errors import ValidationFailed
+from aurra_core.runtime.config import get_config
 
 Position = TypeVar("Position", bound=BaseModel)
 

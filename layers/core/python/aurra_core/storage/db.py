@@ -35,8 +35,8 @@ from uuid import UUID
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from aurra_core.config import ServiceConfig, get_config
 from aurra_core.errors import ServiceUnavailable
+from aurra_core.runtime.config import ServiceConfig, get_config
 
 # The role the service works as: it owns no table and cannot bypass row-level security.
 SERVICE_ROLE = "aurra_app"

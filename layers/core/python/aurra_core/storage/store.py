@@ -28,7 +28,6 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from aurra_core.config import get_config
 from aurra_core.models import (
     UNSCOPED,
     AuditEvent,
@@ -40,6 +39,7 @@ from aurra_core.models import (
     Scope,
     Verdict,
 )
+from aurra_core.runtime.config import get_config
 from aurra_core.storage import tenant_indexes
 from aurra_core.storage.db import Database, one_row
 from aurra_core.storage.ids import new_id

@@ -381,7 +381,7 @@ def maintain(
     may take: calibrations (which come after every build) stop at it and are left to the
     next run, reported as deferred. `calibration_samples`: the memories each calibration
     queries with (default `CALIBRATION_SAMPLES`; 0: no calibration this run)."""
-    from aurra_core.config import get_config
+    from aurra_core.runtime.config import get_config
     from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES
 
     config = get_config()

@@ -21,11 +21,11 @@ from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePer
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 from psycopg.rows import dict_row
 
-from aurra_core import invocation
 from aurra_core.errors import Conflict, ServiceUnavailable
 from aurra_core.models import Caller
-from aurra_core.observability import logger
-from aurra_core.powertools_internals import run_idempotent, validate_payload
+from aurra_core.runtime import invocation
+from aurra_core.runtime.observability import logger
+from aurra_core.runtime.powertools_internals import run_idempotent, validate_payload
 from aurra_core.storage.db import Database, get_database
 from aurra_core.write_path import idempotency_claim
 

@@ -32,11 +32,9 @@ from aurra_core.classifiers.base import (
     validate_verdicts,
 )
 from aurra_core.classifiers.claude import call_deadline
-from aurra_core.config import CANDIDATE_LIMIT, get_config
 from aurra_core.embedders import Embedder
 from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
-from aurra_core.flags import FlagSource
 from aurra_core.models import (
     AuditType,
     AutoSupersedeResult,
@@ -55,7 +53,9 @@ from aurra_core.models import (
     WriteRequest,
     WriteResult,
 )
-from aurra_core.observability import logger, metrics
+from aurra_core.runtime.config import CANDIDATE_LIMIT, get_config
+from aurra_core.runtime.flags import FlagSource
+from aurra_core.runtime.observability import logger, metrics
 from aurra_core.storage import store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Protocol
 
-from aurra_core.config import ServiceConfig, get_config
+from aurra_core.runtime.config import ServiceConfig, get_config
 
 
 class FlagSource(Protocol):

@@ -20,7 +20,7 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.logging.types import PowertoolsLogRecord
 
-from aurra_core.powertools_internals import tracing_disabled
+from aurra_core.runtime.powertools_internals import tracing_disabled
 
 NAMESPACE = "Aurra"
 
