@@ -72,7 +72,7 @@ def test_database_and_anthropic_secrets_come_from_secrets_manager():
 def test_the_openai_endpoints_key_comes_from_secrets_manager_in_aws():
     from aws_lambda_powertools.utilities import parameters
 
-    from aurra_core.openai_endpoint import openai_api_key
+    from aurra_core.classifiers.openai_endpoint import openai_api_key
 
     sm = boto3.client("secretsmanager")
     plain = sm.create_secret(Name="aurra/prod/openai-api-key", SecretString="sk-openai-test")["ARN"]

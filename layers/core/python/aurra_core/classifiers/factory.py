@@ -48,7 +48,7 @@ def create_classifier(config: ServiceConfig) -> Classifier:
     if config.classifier == "openai":
         from aurra_core.classifiers.claude import call_deadline
         from aurra_core.classifiers.openai_chat import OpenAIClassifier
-        from aurra_core.openai_endpoint import openai_client, openai_model
+        from aurra_core.classifiers.openai_endpoint import openai_client, openai_model
 
         return OpenAIClassifier(
             lambda: openai_client(config, config.classifier_timeout_s),

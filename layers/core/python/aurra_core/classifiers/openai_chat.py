@@ -13,6 +13,7 @@ from typing import Any
 
 from aurra_core.classifiers.base import Candidate, Classification
 from aurra_core.classifiers.claude import max_output_tokens, within_deadline
+from aurra_core.classifiers.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 from aurra_core.classifiers.prompt import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,
@@ -22,7 +23,6 @@ from aurra_core.classifiers.prompt import (
     verdicts_from_answer,
 )
 from aurra_core.errors import ClassifierError
-from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 
 CHAT_TOOL = function_tool(TOOL_NAME, TOOL["description"], TOOL["input_schema"])
 

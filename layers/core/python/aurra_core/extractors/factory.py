@@ -32,8 +32,8 @@ def create_extractor(config: ServiceConfig) -> Extractor:
         )
     if provider == "openai":
         from aurra_core.classifiers.claude import call_deadline
+        from aurra_core.classifiers.openai_endpoint import openai_client, openai_model
         from aurra_core.extractors.openai_chat import OpenAIExtractor
-        from aurra_core.openai_endpoint import openai_client, openai_model
 
         timeout = config.extractor_timeout_s
         return OpenAIExtractor(

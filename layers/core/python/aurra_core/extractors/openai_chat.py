@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aurra_core.classifiers.claude import within_deadline
+from aurra_core.classifiers.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import Extraction, validate_facts
 from aurra_core.extractors.claude import MAX_OUTPUT_TOKENS
@@ -20,7 +21,6 @@ from aurra_core.extractors.prompt import (
     user_message,
 )
 from aurra_core.models import Message
-from aurra_core.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 
 CHAT_TOOL = function_tool(TOOL_NAME, TOOL_DESCRIPTION, TOOL_PARAMETERS)
 
