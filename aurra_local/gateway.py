@@ -65,7 +65,7 @@ def match(method: str, path: str) -> tuple[str, str, dict[str, str]] | None:
 
 def _error(status: int, code: str, message: str) -> dict[str, Any]:
     # The deployed API's gateway responses carry the same headers (infra/components/api.py).
-    from aurra_core.api import RESPONSE_HEADERS
+    from aurra_core.api.handlers import RESPONSE_HEADERS
 
     return {
         "statusCode": status,

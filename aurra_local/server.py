@@ -24,7 +24,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask
 
-from aurra_core.api import RESPONSE_HEADERS
+from aurra_core.api.handlers import RESPONSE_HEADERS
 from aurra_core.runtime.observability import redact_query
 from aurra_local import console, gateway
 

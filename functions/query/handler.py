@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from aurra_core import service
-from aurra_core.api import (
+from aurra_core.api.handlers import (
     create_app,
     current_caller,
     documented,

@@ -7,7 +7,7 @@ gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py say
 from aws_lambda_powertools.event_handler import Response
 
 from aurra_core import service
-from aurra_core.api import create_app, current_caller, documented, json_response, lambda_entry
+from aurra_core.api.handlers import create_app, current_caller, documented, json_response, lambda_entry
 from aurra_core.models import KeySettings, SettingsPatch
 from aurra_core.runtime.cold_start import imports_done
 from aurra_core.runtime.observability import tracer

@@ -11,7 +11,14 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from aurra_core import service
-from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry
+from aurra_core.api.handlers import (
+    IdempotencyKey,
+    create_app,
+    current_caller,
+    documented,
+    json_response,
+    lambda_entry,
+)
 from aurra_core.models import SupersedeRequest, SupersedeResult
 from aurra_core.runtime.cold_start import imports_done
 from aurra_core.runtime.observability import tracer

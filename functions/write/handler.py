@@ -10,7 +10,14 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 
 from aurra_core import service
-from aurra_core.api import IdempotencyKey, create_app, current_caller, documented, json_response, lambda_entry
+from aurra_core.api.handlers import (
+    IdempotencyKey,
+    create_app,
+    current_caller,
+    documented,
+    json_response,
+    lambda_entry,
+)
 from aurra_core.models import MessagesWriteResult, WriteBody, WriteResult
 from aurra_core.runtime.cold_start import imports_done
 from aurra_core.runtime.observability import tracer

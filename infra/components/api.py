@@ -194,7 +194,7 @@ class Api(Construct):
             )
 
         for response_type, (status, code, message) in GATEWAY_RESPONSES.items():
-            # As on the handlers' answers (aurra_core.api.RESPONSE_HEADERS).
+            # As on the handlers' answers (aurra_core.api.handlers.RESPONSE_HEADERS).
             headers = {
                 "Content-Type": "'application/json'",
                 "X-Content-Type-Options": "'nosniff'",

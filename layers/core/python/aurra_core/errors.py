@@ -1,4 +1,4 @@
-"""Domain errors. Handlers map them to the API error envelope in one place (aurra_core.api)."""
+"""Domain errors. Handlers map them to the API error envelope in one place (aurra_core.api.handlers)."""
 
 from __future__ import annotations
 
