@@ -205,7 +205,7 @@ STDLIB_ONLY_MODULES = [
     "aurra_core",
     "aurra_core.errors",
     "aurra_core.runtime.invocation",
-    "aurra_core.api.request_json",
+    "aurra_core.request_json",
     "aurra_core.text_analysis.sensitive_topics",
 ]
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from pipeline_support import ScriptedClassifier, deps
 
-from aurra_core.api.request_json import MAX_METADATA_DEPTH
 from aurra_core.models import MemoryListQuery, PointInTime, WriteRequest
+from aurra_core.request_json import MAX_METADATA_DEPTH
 from aurra_core.storage import queries, store
 from aurra_core.storage.ids import new_id
 from aurra_core.write_path.pipeline import write_memory

@@ -6,9 +6,9 @@ import math
 import pytest
 from pydantic import ValidationError
 
-from aurra_core.api.request_json import MAX_METADATA_DEPTH, OversizedNumber, parse_body
 from aurra_core.errors import ValidationFailed
 from aurra_core.models import SettingsPatch, SupersedeRequest, WriteRequest
+from aurra_core.request_json import MAX_METADATA_DEPTH, OversizedNumber, parse_body
 
 
 def nested(levels: int, leaf: object = 1) -> dict:

@@ -26,7 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from aurra_core.api.request_json import check_metadata
+from aurra_core.request_json import check_metadata
 from aurra_core.runtime.config import (
     DEFAULT_CLASSIFIER_MODEL,
     DEFAULT_EXCLUDED_CATEGORIES,

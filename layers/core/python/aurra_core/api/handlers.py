@@ -14,7 +14,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Header
 from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel
 
-from aurra_core.api.request_json import parse_body
 from aurra_core.errors import (
     AurraError,
     BadRequest,
@@ -26,6 +25,7 @@ from aurra_core.errors import (
 )
 from aurra_core.metering.budget import seconds_until_budget_resets
 from aurra_core.models import Caller, build_models
+from aurra_core.request_json import parse_body
 from aurra_core.runtime import invocation
 from aurra_core.runtime.config import get_config
 from aurra_core.runtime.observability import logger, metrics, tracer

@@ -33,12 +33,12 @@ from functools import lru_cache
 from uuid import UUID
 
 from aurra_core.classifiers import rules_evidence as evidence
-from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.models import Verdict
 from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, tokenize
 
 MODEL_ID = "aurra-rules-v7"

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 
-from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
 from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, normalize, tokenize
 
 ACTION_THRESHOLD = 0.85

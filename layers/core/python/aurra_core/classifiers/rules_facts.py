@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import (
     TIMEZONE_AFTER_KEY_RE,
     TIMEZONE_NAMED_RE,

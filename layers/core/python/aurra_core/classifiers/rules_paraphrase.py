@@ -19,10 +19,10 @@ import re
 from collections.abc import Callable
 
 from aurra_core.classifiers import rules_evidence as evidence
-from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
 from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon
 
 PARAPHRASE_CONFIDENCE = 0.75

@@ -40,10 +40,9 @@ from aurra_core.models import (
     Verdict,
 )
 from aurra_core.runtime.config import get_config
-from aurra_core.storage import tenant_indexes
+from aurra_core.storage import idempotency_claim, tenant_indexes
 from aurra_core.storage.db import Database, one_row
 from aurra_core.storage.ids import new_id
-from aurra_core.write_path import idempotency_claim
 
 if TYPE_CHECKING:
     from pgvector import Vector

@@ -1,6 +1,8 @@
 """Text analysis shared by candidate search, the rules classifier and the rules extractor:
-one normaliser, tokenizer and stemmer, the kinds lexicon and its generated index, the topic
-gate's medical and legal lexicon, and regular expressions stored compiled ahead of time.
+one normaliser, tokenizer and stemmer, the rules' word lists, the kinds lexicon and its
+generated index, the topic gate's medical and legal lexicon, and regular expressions stored
+compiled ahead of time.
 
-Imports run one way: plain code on the standard library and `models`; nothing here stores
-or calls a model."""
+Imports run one way: plain code on the standard library; nothing here stores, calls a model
+or imports another part of the layer.
+"""

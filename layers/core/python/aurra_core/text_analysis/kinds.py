@@ -22,7 +22,7 @@ import re
 import sys
 from pathlib import Path
 
-from aurra_core.classifiers.rules_lexicon import COUNTRIES, REGIONS
+from aurra_core.text_analysis.rules_lexicon import COUNTRIES, REGIONS
 
 _CITIES = """amsterdam athens atlanta auckland austin bangalore bangkok barcelona beijing belfast
 belgrade berlin bern bogota bologna bordeaux boston brisbane bristol brussels bucharest budapest

@@ -15,8 +15,8 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from aurra_core.classifiers import rules_lexicon as lex
 from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis import rules_lexicon as lex
 
 _MONTHS = {
     "jan": 1,

@@ -26,8 +26,8 @@ from aurra_core.models import Caller
 from aurra_core.runtime import invocation
 from aurra_core.runtime.observability import logger
 from aurra_core.runtime.powertools_internals import run_idempotent, validate_payload
+from aurra_core.storage import idempotency_claim
 from aurra_core.storage.db import Database, get_database
-from aurra_core.write_path import idempotency_claim
 
 EXPIRES_AFTER_S = 24 * 3600
 
