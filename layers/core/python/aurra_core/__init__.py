@@ -12,7 +12,7 @@ One folder a capability; imports run down this list, never up it:
 - `classifiers/`, `extractors/`, `embedders/`: ports and adapters (a protocol, real
   implementations, a factory) for the supersession verdict, fact extraction and vectors.
 - `metering/`: what a model call cost, receipts and daily budgets.
+- `models`, `request_json`, `errors`: the API's shapes, what a body may hold, domain errors.
 - `text_analysis/`: normalisation, stems, lexicons and stored regex programs (plain code).
 - `runtime/`: configuration, the Level 2 flag, Logger/Tracer/Metrics, Powertools glue.
-- `models`, `request_json`, `errors`: the API's shapes, what a body may hold, domain errors.
 """
