@@ -149,8 +149,8 @@ class AurraConfig:
     # Lambda architecture; the layer's wheels are built for the same one.
     architecture: str = "arm64"
     # 3.13: write's import from the same layer takes 2.6% fewer instructions than on 3.12, 5-10%
-    # less CPU in interleaved runs (dataclasses are built with one compile each; BENCHMARKS.md,
-    # "Cold start: Python 3.13 and no plugin scan").
+    # less CPU in interleaved runs (dataclasses are built with one compile each;
+    # bench/notes/cold-start.md, "Cold start: Python 3.13 and no plugin scan").
     python_version: str = "3.13"
     # The interpreter (path or command) that compiles the layer's bytecode: of python_version,
     # since Lambda's runtime reads only its own version's .pyc. None: the one running synth,

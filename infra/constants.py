@@ -174,7 +174,7 @@ ENV_BLAS_THREADS = "OPENBLAS_NUM_THREADS"
 BLAS_THREADS = "1"
 # pydantic looks for plugins in every installed distribution's entry points when it builds its
 # first model, at import; the layer installs none. Off: 13.7 M fewer instructions (~2.5 ms)
-# in write's import (BENCHMARKS.md, "Cold start: Python 3.13 and no plugin scan").
+# in write's import (bench/notes/cold-start.md, "Cold start: Python 3.13 and no plugin scan").
 ENV_PYDANTIC_PLUGINS = "PYDANTIC_DISABLE_PLUGINS"
 PYDANTIC_PLUGINS_OFF = "__all__"
 

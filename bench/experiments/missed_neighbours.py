@@ -1,6 +1,6 @@
 """What an own index's search misses, and why: rows written after the build, or the walk.
 
-    python bench/missed_neighbours.py --size 100000 --writes 1600 --queries 300 --ef 60,150,400
+    python -m bench.experiments.missed_neighbours --size 100000 --writes 1600 --queries 300 --ef 60,150,400
 
 Builds one tenant of `--size` memories as `bench/run.py` does (its own HNSW index built and
 calibrated by the maintenance job), writes `--writes` new facts through the write path (Level 2

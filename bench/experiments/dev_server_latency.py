@@ -6,7 +6,7 @@ keep-alive connection: GET /agent/settings and POST /agent/memories. For each it
 the client's round trip and the gateway's own time (X-Aurra-Latency-Ms: authorizer and
 handler); the difference is what the HTTP server and the loopback cost.
 
-Run: `python bench/dev_server_latency.py [--tree PATH] [--requests 300] [--json FILE]`.
+Run: `python -m bench.experiments.dev_server_latency [--tree PATH] [--requests 300] [--json FILE]`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from common import log, summary
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(tree: Path, data_dir: Path) -> tuple[subprocess.Popen, str, int]:

@@ -3,7 +3,7 @@ latency while other threads flood wrong secrets for one known key.
 
 The authorizer runs in process as `aurra dev` runs it (aurra_local.gateway.authorize: the
 Lambda handler on a TOKEN event, the service's pool of connections) against an embedded
-PostgreSQL of its own. Run: `python bench/auth_check.py [--keys 40] [--flood-s 5] [--json FILE]`.
+PostgreSQL of its own. Run: `python -m bench.experiments.auth_check [--keys 40] [--flood-s 5] [--json FILE]`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Whether a second, independent route to a large tenant's rows reaches what its HNSW walk misses.
 
-    python bench/second_route.py --size 300000 --queries 600 --lists 300 --probes 1,3,10
+    python -m bench.experiments.second_route --size 300000 --queries 600 --lists 300 --probes 1,3,10
 
 A large tenant's candidate search walks its own HNSW graph; its misses are whole clusters of
-similar facts the walk never reaches, at any ef_search (bench/missed_neighbours.py). Every list
+similar facts the walk never reaches, at any ef_search (bench/experiments/missed_neighbours.py). Every list
 the search fuses comes from that one walk, so none can rescue them. An IVFFlat index partitions
 the same rows by their nearest centroid instead of linking them in a graph: a query scans the
 `probes` lists whose centroids are nearest to it, so a cluster is reached whenever its centroid

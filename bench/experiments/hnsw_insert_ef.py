@@ -11,7 +11,7 @@ timed, and its recall@3 against an exact scan (ties count as hits, bench/common.
 Besides wall-clock times (which carry whatever else the machine runs), each statement's CPU
 time in its server process (/proc, so the server must be local): the work it costs.
 
-    python bench/hnsw_insert_ef.py --size 100000 --values 128,96,64,48,32 --rounds 8 --batch 50 \
+    python -m bench.experiments.hnsw_insert_ef --size 100000 --values 128,96,64,48,32 --rounds 8 --batch 50 \
                                    --queries 100 [--shared-buffers 1GB]
 """
 
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from uuid import uuid4
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import Cluster, build_store, insert_memory, local_environment, log, pct, recall_at_3, top3
 

@@ -1,6 +1,6 @@
 """The rules classifier's CPU per Level 2 write, without a database (BENCHMARKS.md).
 
-    python bench/rules_classifier.py [--writes 600] [--rounds 6] [--caches cold|warm] [--against OTHER_CHECKOUT]
+    python -m bench.experiments.rules_classifier [--writes 600] [--rounds 6] [--caches cold|warm] [--against OTHER_CHECKOUT]
 
 What a Level 2 write with the rules classifier asks of it, as the benchmark stores do: a tenant
 of ~100 memories about 4 people (`candidate_search.fact`), each write a new fact about one of
@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # bench/: the suite's modules
 ROOT = HERE.parent
 
 

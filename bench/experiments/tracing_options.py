@@ -13,7 +13,7 @@ environment of a Lambda function with active tracing (tracing on):
   OpenTelemetry API and SDK and a TracerProvider with a span processor, no exporter; a lower
   bound, since exporting to X-Ray from Lambda also needs an OTLP exporter and a collector.
 
-    python bench/tracing_options.py [--runs 3] [--otel-path DIR]
+    python -m bench.experiments.tracing_options [--runs 3] [--otel-path DIR]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 OPTIONS = {
     "tracer-patch-all": "from aws_lambda_powertools import Tracer\nTracer()",

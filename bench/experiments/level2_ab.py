@@ -1,6 +1,6 @@
 """Level 2 writes of two checkouts against each other and their floor, interleaved (BENCHMARKS.md).
 
-    python bench/level2_ab.py --against BASE_TREE [--steps 300] [--shapes small,ten] [--size 10000]
+    python -m bench.experiments.level2_ab --against BASE_TREE [--steps 300] [--shapes small,ten] [--size 10000]
 
 Builds the stores (an embedded PostgreSQL of its own, as bench/run.py does), then starts one
 child process per checkout (this one and `--against`, each importing its own `aurra_core`),
@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 
 def child(url: str) -> int:
@@ -72,7 +72,7 @@ class Child:
     def __init__(self, tree: Path, url: str) -> None:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(tree / "layers/core/python"), str(tree), str(Path(__file__).resolve().parent)]
+            [str(tree / "layers/core/python"), str(tree), str(Path(__file__).resolve().parents[1])]
         )
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--child", url],

@@ -1,7 +1,7 @@
 """Where one write's time goes, round trip by round trip, against its floor (BENCHMARKS.md).
 
-    python bench/write_breakdown.py [--writes 200] [--shapes small,one] [--without check,cache] [--out FILE]
-    python bench/write_breakdown.py --report RESULTS.json...   # runs side by side
+    python -m bench.experiments.write_breakdown [--writes 200] [--shapes small,one] [--without check,cache] [--out FILE]
+    python -m bench.experiments.write_breakdown --report RESULTS.json...   # runs side by side
 
 Builds the quick profile's 10k stores (100 tenants x ~100, 1 tenant x 10,000) in an embedded
 PostgreSQL of its own, then for each store and Level 2 off / on runs the service's writes
@@ -28,7 +28,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import ROOT, Cluster, build_store, local_environment, log, make_keys
 

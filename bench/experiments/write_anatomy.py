@@ -13,7 +13,7 @@ checkpoint) and late; and `EXPLAIN (ANALYZE, BUFFERS, WAL)` of a few inserts. Va
 Aurora's storage does, which writes no full-page images; a reference, not a setting to use on
 a server with PostgreSQL's own storage).
 
-    python bench/write_anatomy.py --size 300000 --build-mem 24MB,1GB --inserts 200 --rounds 2 \
+    python -m bench.experiments.write_anatomy --size 300000 --build-mem 24MB,1GB --inserts 200 --rounds 2 \
                                   [--shared-buffers 4GB] [--parallel-workers 0]
 """
 
@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import Cluster, build_store, local_environment, log, new_fact_for
 

@@ -1,6 +1,6 @@
 """Cold start of handlers in two or more checkouts, interleaved: a lever measured against its base.
 
-    python bench/cold_start_ab.py --trees /path/to/main,/path/to/change --handlers write --rounds 6
+    python -m bench.experiments.cold_start_ab --trees /path/to/main,/path/to/change --handlers write --rounds 6
 
 On a machine others load, two runs of bench/cold_start.py minutes apart differ by more than
 a lever; here each round runs every tree once per handler, in a shuffled order, against one

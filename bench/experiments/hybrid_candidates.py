@@ -2,7 +2,7 @@
 and kinds (store.find_candidates with text and topic) against the vector list alone, for an
 ordinary tenant (exact scan) and a large one (HNSW), with the service's own strategy choice.
 
-    python bench/hybrid_candidates.py [--small-tenants 200 --per-tenant 100 --large 20000 --queries 200]
+    python -m bench.experiments.hybrid_candidates [--small-tenants 200 --per-tenant 100 --large 20000 --queries 200]
 
 Each memory is one of bench/candidate_search.py's templated facts (editors, cities, cars, pets,
 plans...), so nearly every query names a kind and the kind list always runs. Prints p50 and

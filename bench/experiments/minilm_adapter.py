@@ -11,7 +11,7 @@ twice, with and without W: vector only in numpy, and hybrid through the service'
 search (`store.find_candidates` in an embedded PostgreSQL, as `aurra eval` runs it). The
 acceptance set (`evals/candidates.jsonl` and the labeled pairs) is never read here.
 
-    .venv/bin/python bench/minilm_adapter.py --penalty 0.01,0.1 --steps 100
+    .venv/bin/python -m bench.experiments.minilm_adapter --penalty 0.01,0.1 --steps 100
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "layers/core/python"), str(ROOT)]
 
 DEV_SETS = ("candidates_dev", "candidates_dev2", "candidates_dev3", "candidates_dev4")

@@ -7,7 +7,7 @@ this builds the layer as `cdk synth` does (infra/components/layer.py, compiled b
 interpreter), then imports each function from it in the functions' environment, with the layer's
 bytecode and `functions/<name>` as the working folder, as Lambda's /var/task. Needs valgrind.
 
-    python bench/layer_instructions.py --trees ../base,. --handlers write,authorizer --python python3.13
+    python -m bench.experiments.layer_instructions --trees ../base,. --handlers write,authorizer --python python3.13
 """
 
 from __future__ import annotations

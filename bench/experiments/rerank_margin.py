@@ -13,7 +13,7 @@ indexed expression), of the worst of the true top 3 (`half rank`): a walk that w
 half precision would need a margin of at least `half rank - 3` to re-rank it. And the same
 exact half-precision order re-ranked with the service's margin (`exact half, margin N`).
 
-    python bench/rerank_margin.py --stores 3x100000,10x10000 --queries 200 \\
+    python -m bench.experiments.rerank_margin --stores 3x100000,10x10000 --queries 200 \\
         --settings 10:60,30:60,50:60,100:60,10:100,10:200 [--shared-buffers 2GB]
 """
 
@@ -27,7 +27,7 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import Cluster, build_store, local_environment, log
 

@@ -1,6 +1,6 @@
 """What an own index's ef_search costs a Level 2 write: two values, interleaved on one store.
 
-    python bench/ef_search_ab.py --size 1000000 --ef 60,150 --steps 300 [--shared-buffers 4GB]
+    python -m bench.experiments.ef_search_ab --size 1000000 --ef 60,150 --steps 300 [--shared-buffers 4GB]
 
 Builds one tenant of `--size` as `bench/run.py` does (its own HNSW index built and calibrated by
 the maintenance job), then writes `--steps` rounds of Level 2 writes through the service's write
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import (
     Cluster,

@@ -9,9 +9,9 @@ full-precision kind it replaced (read by the service until the maintenance job r
 The variants choose the settings `tenant_index_m`, `tenant_index_ef_construction` and
 `candidate_ef_search`. `--inserts` time inserts with the build's own ef_construction (each
 variant is built here, not by the maintenance job); what a lower insert ef_construction
-(`tenant_index_insert_ef_construction`) does is bench/hnsw_insert_ef.py's.
+(`tenant_index_insert_ef_construction`) does is bench/experiments/hnsw_insert_ef.py's.
 
-    python bench/hnsw_build_params.py --size 1000000 --queries 200 --variants 32:128,32:128:full \
+    python -m bench.experiments.hnsw_build_params --size 1000000 --queries 200 --variants 32:128,32:128:full \
                                       [--ef 40,100,200] [--inserts 300] [--shared-buffers 4GB] \
                                       [--parallel-workers 1]
 """
@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import Cluster, build_store, insert_memory, local_environment, log, recall_at_3, top3
 

@@ -1,6 +1,6 @@
 """Which queries calibrate an own index's ef_search to the recall new facts get.
 
-    python bench/calibration_queries.py --shape one --size 100000 --writes 1000 --queries 400
+    python -m bench.experiments.calibration_queries --shape one --size 100000 --writes 1000 --queries 400
 
 Builds the store as `bench/run.py` does (`--shape one`: one tenant of `--size`; `ten`: ten
 tenants of a tenth; each listed tenant's own index built and calibrated by the maintenance job),
@@ -35,7 +35,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the suite's modules
 
 from common import Cluster, build_store, insert_memory, local_environment, log, new_fact_for
 from embedders import machine
