@@ -1,4 +1,4 @@
-"""Level 2 writes of two checkouts against each other and their floor, interleaved (BENCHMARKS.md).
+"""Level 2 writes of two checkouts against each other and their floor, interleaved (bench/notes/write-latency.md).
 
     python -m bench.experiments.level2_ab --against BASE_TREE [--steps 300] [--shapes small,ten] [--size 10000]
 

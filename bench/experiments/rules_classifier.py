@@ -1,4 +1,4 @@
-"""The rules classifier's CPU per Level 2 write, without a database (BENCHMARKS.md).
+"""The rules classifier's CPU per Level 2 write, without a database (bench/notes/write-latency.md).
 
     python -m bench.experiments.rules_classifier [--writes 600] [--rounds 6] [--caches cold|warm] [--against OTHER_CHECKOUT]
 

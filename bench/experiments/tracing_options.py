@@ -1,4 +1,4 @@
-"""What tracing costs a cold start, per way of doing it (BENCHMARKS.md, section 3).
+"""What tracing costs a cold start, per way of doing it (bench/notes/cold-start.md).
 
 Each option runs in a fresh interpreter, best of --runs, after the write handler's module is
 imported (so psycopg, pydantic and Powertools are already loaded and not counted), with the

@@ -1,4 +1,4 @@
-"""Where one write's time goes, round trip by round trip, against its floor (BENCHMARKS.md).
+"""Where one write's time goes, round trip by round trip, against its floor (bench/notes/write-latency.md).
 
     python -m bench.experiments.write_breakdown [--writes 200] [--shapes small,one] [--without check,cache] [--out FILE]
     python -m bench.experiments.write_breakdown --report RESULTS.json...   # runs side by side

@@ -8,7 +8,7 @@ with "no pq wrapper available"); then the domain package is copied next to
 them; last, the whole site is compiled to bytecode by an interpreter of the
 runtime's Python version (`layerPython`, see `bytecode_python`). `/opt` is
 read-only in Lambda, so a module without its .pyc is compiled from source at
-every cold start: most of an import's CPU time (BENCHMARKS.md). The same
+every cold start: most of an import's CPU time (bench/notes/cold-start.md). The same
 interpreter stores the regular expressions of the rules classifier and the text
 normalizer as compiled programs beside the bytecode (`store_regex_programs`), which the first Level 2
 write of a cold start would otherwise translate. Without such an interpreter
@@ -149,7 +149,7 @@ def missing_bytecode_warning(python_version: str) -> str:
     return (
         f"no Python {python_version} interpreter found to compile the Lambda layer: it ships "
         "without bytecode, and every cold start compiles each module it imports from source "
-        "(0.7-1.0 s more CPU per function start as measured in BENCHMARKS.md). Install Python "
+        "(0.7-1.0 s more CPU per function start as measured in bench/notes/cold-start.md). Install Python "
         f"{python_version} and put python{python_version} on the PATH, or pass its path with "
         f"-c layerPython=/path/to/python{python_version}."
     )

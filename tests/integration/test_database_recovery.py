@@ -54,7 +54,7 @@ def test_the_first_request_after_an_outage_succeeds_at_once(tmp_path: Path) -> N
         recovered_s = time.monotonic() - back
         print(f"first request after the outage: {recovered_s * 1000:.0f} ms")
         # Not a speed assertion: the pool alone would wait its backoff (seconds), the probe
-        # and a new pool take two connections (milliseconds; see BENCHMARKS.md).
+        # and a new pool take two connections (milliseconds; see bench/notes/level2-at-scale.md).
         assert recovered_s < 4.0, f"the first request after the outage took {recovered_s:.1f} s"
         assert _select_one(db) == 1
     finally:

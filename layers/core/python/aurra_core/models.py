@@ -48,7 +48,7 @@ DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 class Model(BaseModel):
     """The base of every model here: its validator and serializer are built on first use, not
     at import. Each function uses a few of these models; building all of them at import cost
-    every cold start 10-15 ms of CPU (BENCHMARKS.md, "Cold start")."""
+    every cold start 10-15 ms of CPU (bench/notes/cold-start.md, "Cold start")."""
 
     model_config = ConfigDict(defer_build=True)
 

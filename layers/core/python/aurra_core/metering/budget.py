@@ -9,7 +9,7 @@ day's calls so far.
 
 A reservation's transaction commits without waiting for its WAL flush (`Database.tenant_transaction`
 with `flush_on_commit=False`): its commit was the second disk flush of every Level 2 write,
-before the model call, and cost as much as the floor's own insert (BENCHMARKS.md). What the
+before the model call, and cost as much as the floor's own insert (bench/notes/write-latency.md). What the
 budget needs is unchanged: the increment is taken under the row's lock with the limit checked,
 and is visible to every other writer the moment the commit returns, before the call starts.
 It is durable once the write that follows commits (that commit waits for the WAL up to itself,

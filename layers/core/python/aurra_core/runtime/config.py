@@ -4,7 +4,7 @@
 any case; a list as JSON), its arguments over them. A plain pydantic model with that one rule,
 not a settings library: pydantic-settings' import (its dotenv, command-line and secrets-file
 sources, none of which Aurra uses) cost every cold start about 34 ms of CPU, and building the
-config on the first request 1.7 ms more (BENCHMARKS.md).
+config on the first request 1.7 ms more (bench/notes/cold-start.md).
 """
 
 import json
@@ -111,7 +111,7 @@ class ServiceConfig(BaseModel):
     tenant_index_limit: int = Field(default=100, ge=0, le=1000)
     # How the tenants' own HNSW indexes (half precision, tenant_indexes.py) are built: the
     # graph's links per node and the candidate list while building. m 24 / ef_construction 160
-    # (BENCHMARKS.md, "Own indexes at m 24 / ef_construction 160"), against the m 32 / 128 it
+    # (bench/notes/tenant-indexes.md, "Own indexes at m 24 / ef_construction 160"), against the m 32 / 128 it
     # replaced, in every store of --full with own indexes (the 1M stores in two runs) on the
     # same machine: builds 5-38% faster and a graph of 1,736 bytes a row instead of 1,992,
     # recall@3 at each index's calibrated ef_search within the spread of m 32's, and Level 2
@@ -125,14 +125,14 @@ class ServiceConfig(BaseModel):
     # the index's reloptions at every insert; tenant_indexes.py), set by the maintenance job on
     # every own index, built or existing. 128 (the build's value when measured, with m 32; the
     # m 24 / 160 runs inserted with it too): lowering it to 96, 64, 48 or 32 saved
-    # no measurable insert time or server CPU at 100k and 300k (BENCHMARKS.md, 2 loaded cores)
+    # no measurable insert time or server CPU at 100k and 300k (bench/notes/tenant-indexes.md, 2 loaded cores)
     # and recall@3 near fresh rows fell from 0.993 to 0.985 at 32 (100k).
     tenant_index_insert_ef_construction: int = Field(default=128, ge=4, le=1000)
     # At most this much memory (MB) for one build of those indexes: each build gets what its
     # graph needs (tenant_indexes.build_memory_kb: ~1.7 GB for 1M memories of 384 dimensions at
     # m 24, 2.1 GB with the margin), reserved on the database server while it runs (the job
     # builds one at a time). A graph larger than this goes on building on disk: 100,000
-    # memories took 1,152 s in 24 MB against 134 s in memory (BENCHMARKS.md), and a tenant of
+    # memories took 1,152 s in 24 MB against 134 s in memory (bench/notes/tenant-indexes.md), and a tenant of
     # 1M would outlast the maintenance function. 4096 holds a tenant of ~1.7M such memories;
     # lower it on an instance with less than ~16 GB.
     tenant_index_build_memory_mb: int = Field(default=4096, ge=1, le=64 * 1024)
@@ -142,7 +142,7 @@ class ServiceConfig(BaseModel):
     # tenant_indexes.calibrate); and the most any own index is walked with (a calibration only
     # lowers it: tenant_indexes.route). 150: the lowest measured with recall@3 >= 0.99 and a margin in
     # tenants of 10,000 and 100,000 (200 queries a store: 0.995-1.000 at 150 and 200;
-    # 0.992-0.998 at 100; 0.988-0.992 at 60: BENCHMARKS.md), so an uncalibrated index errs
+    # 0.992-0.998 at 100; 0.988-0.992 at 60: bench/notes/tenant-indexes.md), so an uncalibrated index errs
     # towards recall; a tenant of 1M, at 1.000 from 40, gets its lower value once calibrated.
     candidate_ef_search: int = Field(default=150, ge=10, le=1000)
 

@@ -54,7 +54,7 @@ _MEMORY_COLUMNS = (
 
 # Tenants whose current memories outnumber this are searched through an HNSW index (their
 # own when tenant_indexes.py has built it, else the shared one); smaller ones exactly through
-# the btree. Measured (BENCHMARKS.md): an exact scan costs about 1 ms per 1,000 memories
+# the btree. Measured (bench/notes/tenant-indexes.md): an exact scan costs about 1 ms per 1,000 memories
 # here, HNSW a millisecond or two whatever the size.
 HNSW_MIN_TENANT_MEMORIES = 2_000
 
@@ -526,7 +526,7 @@ DEFAULT_TOPIC = "general"
 FUSION_K = 60
 FUSION_WEIGHTS = {"words": 0.5, "kind": 0.5}
 # Candidates' (measured on the development set, `aurra eval --candidate-recall`, see
-# BENCHMARKS.md): a small k (the top of each list counts more than its tail), the fact's topic
+# bench/notes/candidate-recall.md): a small k (the top of each list counts more than its tail), the fact's topic
 # at full weight, its kinds at three quarters. Both at half weight found more on the four
 # development sets (314 / 123 / 177 / 154 cases against 314 / 122 / 175 / 149, chosen on them)
 # and 6 fewer on the acceptance set (282 of 305 against 288), the one set not used to choose:
@@ -543,7 +543,7 @@ FUSION_DEPTH = 20
 # none for the topic against its own filtered search, on the development set), and the cost
 # stays bounded: one walk of the HNSW index per write instead of two (a filtered one for the
 # topic cost 2-3 ms at 1M), and no walk past every memory that names no kind
-# (`bench/hybrid_candidates.py`).
+# (`bench/experiments/hybrid_candidates.py`).
 NEAREST_POOL = 50
 # How deep a search (GET /agent/memories?q=) reads each list, and so how many results it
 # ranks in all: every page recomputes the fused list over the pinned snapshot and cuts its
@@ -646,7 +646,7 @@ def fuse_by_rank(
 # index serves an HNSW search is asked afresh every time). A scope that just grew past the
 # threshold is read exactly for a few more seconds (exact, slower); one that shrank below it
 # through HNSW, as every large scope is. It saves the count's round trip on most Level 2
-# writes (BENCHMARKS.md, the write path's round trips against its floor).
+# writes (bench/notes/write-latency.md, the write path's round trips against its floor).
 STRATEGY_TTL_S = 10.0
 _strategies: dict[tuple[UUID, str | None, str | None], tuple[float, str]] = {}
 

@@ -1,7 +1,7 @@
 """Large tenants' own HNSW indexes, kept by a scheduled job; their rows leave the shared one.
 
 The shared HNSW index serves a tenant by filtering the whole graph to that tenant's rows,
-and its recall falls as the tenant's share of the index falls (measured in BENCHMARKS.md:
+and its recall falls as the tenant's share of the index falls (measured in bench/notes/tenant-indexes.md:
 10 tenants of 10,000 in one index, recall@3 0.98 even at ef_search 800; the same tenants
 with their own index, 1.000 at ef_search 200, in half the time). So each tenant with more
 than `min_memories` current memories gets a partial HNSW index over only its current rows,
@@ -10,7 +10,7 @@ built with its own parameters (`m`, `ef_construction`: the settings `tenant_inde
 The index is over `l2_normalize(embedding)::halfvec(dim)`, not `embedding`: half precision
 halves the graph (more of it stays in shared buffers, each distance reads half the bytes), so
 inserts and searches are both cheaper, for a recall@3 measured unchanged at a million memories
-(BENCHMARKS.md); and only this index can serve an ORDER BY on that expression, so a search that
+(bench/notes/tenant-indexes.md); and only this index can serve an ORDER BY on that expression, so a search that
 asks for it cannot fall back to another index. store.find_candidates asks for it (`nearest_sql`)
 when `route` says the tenant's index is valid, and plans with the tenant id as a constant so
 the index's predicate matches. The similarity it returns is still computed at full precision.
@@ -38,7 +38,7 @@ reloptions at each insert (and each VACUUM's repair of the graph), while `m` is 
 index's metapage at the build. So the graph is built with `tenant_index_ef_construction` (a
 good graph for the rows present) and then set to `tenant_index_insert_ef_construction` for the
 rows written afterwards (by default 128, under the build's 160: lower values measured no
-cheaper per insert, BENCHMARKS.md "Own indexes: the insert's ef_construction"). The build's
+cheaper per insert, bench/notes/tenant-indexes.md "Own indexes: the insert's ef_construction"). The build's
 parameters stay in the index's comment, since its reloptions say the insert's.
 Each run sets every kept index whose reloption differs, so a change of the setting (or an
 upgrade) reaches the indexes already built; the ALTER takes a moment's exclusive lock on the
@@ -57,7 +57,7 @@ the index's oid in `tenant_own_indexes` (migration 0013); `route` sets it in its
 trip while that index is the tenant's, capped by the setting `candidate_ef_search`, which is
 used where there is none. The memories are easier queries than new facts, so the ladder
 starts at 100 with a rung of margin: at the default setting every own index walks 150, what
-new facts needed at every size the bench measured (BENCHMARKS.md).
+new facts needed at every size the bench measured (bench/notes/tenant-indexes.md).
 
 Builds run CONCURRENTLY (writes go on), one job at a time (an advisory lock); a build that
 died leaves an invalid index, which the next run drops and rebuilds, and a move that died
@@ -67,7 +67,7 @@ Each build gets the memory its graph needs (`build_memory_kb`: the tenant's rows
 pgvector's in-memory graph holds per row, with a margin), at most `tenant_index_build_memory_mb`.
 pgvector builds the graph in `maintenance_work_mem` and, once it no longer fits, goes on
 inserting on disk, far slower (100,000 rows: 1,152 s in 24 MB, 134 s in memory, the same
-recall; BENCHMARKS.md "Own indexes: the build's memory"); PostgreSQL gives a build parallel
+recall; bench/notes/tenant-indexes.md "Own indexes: the build's memory"); PostgreSQL gives a build parallel
 workers only with 32 MB of it for each; and a parallel build reserves all of
 `maintenance_work_mem` as shared memory up front, so a single large value would be reserved
 by every small tenant's build too. The
@@ -113,7 +113,7 @@ KEEP_FRACTION = 0.5
 MOVE_BATCH = 5_000
 # How many more of the half-precision walk's nearest are re-ranked at full precision. In the
 # bench's stores the farthest of the true top 3 ranked at most 12th in half precision (600
-# queries, BENCHMARKS.md): 3 + 10 holds it, and a wider margin bought no recall.
+# queries, bench/notes/tenant-indexes.md): 3 + 10 holds it, and a wider margin bought no recall.
 RERANK_MARGIN = 10
 # How long an ALTER INDEX of the job's (setting the insert ef_construction, renaming an index
 # being replaced) may wait for its lock: every query of the table plans with the table's
@@ -129,7 +129,7 @@ CALIBRATION_RECALL = 0.995
 # its nearest one link away, so the walk finds them more easily than a new fact's. Calibrated
 # from 40, the bench's indexes kept 60-80 and read as low as 0.987 on new facts at 10,000
 # (0.987-0.998 a tenant) and 0.983-0.988 at 1M (0.994 at 100, 0.997 at 150), while their
-# memories read 0.987-1.000 at 40 (BENCHMARKS.md "Calibrated on what"). Queries built to be no
+# memories read 0.987-1.000 at 40 (bench/notes/tenant-indexes.md "Calibrated on what"). Queries built to be no
 # node (a memory moved toward another) were measured too and tracked new facts at no size.
 EF_SEARCH_LADDER = (100, 150, 200, 300, 400)
 # Rungs above the lowest that reaches the target (or, when none does, the lowest with the best
@@ -227,7 +227,7 @@ def route(
     (yet). Calibration only lowers it because its queries are the index's own rows, not new
     facts: on the bench's 10 tenants of 100,000 (rows stored many times over under the lexical
     embedder) it kept 300-400 for three indexes whose new facts all found their top 3 at 40
-    (BENCHMARKS.md), which cost their writes a wider walk for nothing."""
+    (bench/notes/tenant-indexes.md), which cost their writes a wider walk for nothing."""
     params: dict[str, Any] = {
         "tenant": tenant_id,
         "own": index_name(tenant_id),
@@ -650,7 +650,7 @@ def calibrate(
         # None reached the target: the margin above the lowest with the best recall measured,
         # the ladder's top at most. The memories' misses no rung finds are rows the walk never
         # reaches, but new facts still gain from the margin: a 1M tenant whose memories read
-        # 0.992 at every rung read 0.980 on new facts at 100 and 0.990 at 150 (BENCHMARKS.md).
+        # 0.992 at every rung read 0.980 on new facts at 100 and 0.990 at 150 (bench/notes/tenant-indexes.md).
         best = max(recall_by_ef.values())
         best_rung = next(i for i, r in enumerate(recall_by_ef.values()) if r >= best - RECALL_EPSILON)
         chosen = ladder[min(best_rung + CALIBRATION_MARGIN_RUNGS, len(ladder) - 1)]
