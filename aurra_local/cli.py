@@ -20,6 +20,7 @@ DEFAULT_DATA_DIR = Path(".aurra")
 # Found from the working directory: a checkout's root, or wherever a user keeps their own.
 DEFAULT_DATASET = Path("evals") / "cases.jsonl"
 DEFAULT_EXTRACTION_DATASET = Path("evals") / "extraction.jsonl"
+DEFAULT_CONVERSATIONS = Path("evals") / "conversations.jsonl"
 
 
 class CliError(Exception):
@@ -253,9 +254,31 @@ def _dataset(given: str | None, default: Path) -> Path:
     return dataset
 
 
+def _conversations(args: argparse.Namespace) -> int:
+    """The pipeline end to end on conversations: a measurement, exit 0 whatever the figures."""
+    from aurra_local import evaluate_conversations
+
+    dataset = Path(args.conversations)
+    if not dataset.is_file():
+        raise CliError(f"no conversations at {dataset} (run from the repository root, or pass a FILE)")
+    try:
+        profiles = evaluate_conversations.load_profiles(dataset)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    _migrate(_database_url(args.data_dir))
+    _cursor_secret(args.data_dir)
+    report = evaluate_conversations.evaluate(
+        profiles, classifier=args.classifier, extractor=args.extractor, dataset=str(dataset)
+    ).as_dict(details=not args.blind)
+    print(json.dumps(report) if args.json else evaluate_conversations.format_report(report))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.runtime.config import get_config
 
+    if args.conversations is not None:
+        return _conversations(args)
     if args.extraction:
         from aurra_core.extractors.factory import create_extractor
         from aurra_local import evaluate_extraction
@@ -430,6 +453,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead: an extractor's fact precision and recall on labeled conversations, and the topic gate",
     )
     evaluation.add_argument("--extractor", choices=classifier_choices(), default="rules")
+    evaluation.add_argument(
+        "--conversations",
+        nargs="?",
+        const=str(DEFAULT_CONVERSATIONS),
+        metavar="FILE",
+        help=f"instead: the pipeline end to end on multi-session conversations (default {DEFAULT_CONVERSATIONS}): "
+        "update tests, extraction, forbidden facts, the topic gate; with --extractor and --classifier",
+    )
     evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     evaluation.set_defaults(func=cmd_eval)
 
