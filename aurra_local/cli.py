@@ -321,7 +321,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from aurra_local import mcp_server
 
-    mcp_server.run(http=args.http, host=args.host, port=args.port)
+    mcp_server.run(http=args.http, host=args.host, port=args.port, log_requests=args.log_requests)
     return 0
 
 
@@ -577,6 +577,11 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--http", action="store_true", help="streamable HTTP at http://HOST:PORT/mcp")
     mcp.add_argument("--host", default="127.0.0.1", help="with --http, the address to listen on")
     mcp.add_argument("--port", type=int, default=8765, help="with --http, the port to listen on")
+    mcp.add_argument(
+        "--log-requests",
+        action="store_true",
+        help="log each request to the Aurra API on stderr (otherwise only warnings and errors)",
+    )
     mcp.set_defaults(func=cmd_mcp)
     return parser
 
