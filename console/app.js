@@ -212,7 +212,37 @@ function memoryFilters() {
 
 function reloadMemories() {
   memories.cursor = null;
+  memories.applied = filterKey($("#memory-filters"));
   loadMemories(false);
+}
+
+/** The form's filters as a string: a change that leaves it the same sends no new query. */
+function filterKey(form) {
+  return JSON.stringify([...form.elements].filter((el) => el.name)
+    .map((el) => [el.name, el.type === "checkbox" ? el.checked : el.value.trim()]));
+}
+
+/**
+ * Filters apply as they are typed (debounced), at once on Enter, and on a change (a select, a
+ * checkbox, a field left); each distinct set of filters is queried once.
+ */
+function liveFilters(form, state, reload) {
+  const apply = (force) => {
+    if (force === true || filterKey(form) !== state.applied) reload();
+  };
+  const soon = debounce(apply, 250);
+  form.addEventListener("input", () => soon());
+  form.addEventListener("change", () => apply());
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+      event.preventDefault();
+      apply(true);
+    }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    apply(true);
+  });
 }
 
 function statusBadge(status) {
@@ -461,11 +491,14 @@ function eventItem(event, reverted, memoriesById, refresh) {
   return item;
 }
 
-const audit = { seq: 0, cursor: null, events: [] };
+const audit = { seq: 0, cursor: null, events: [], applied: null };
 
 function reloadAudit() {
   audit.cursor = null;
   audit.events = [];
+  const form = $("#audit-filters");
+  if (form.open.checked) form.type.value = "supersession_proposed";
+  audit.applied = filterKey(form);
   loadAudit(false);
 }
 
@@ -631,13 +664,9 @@ function start() {
     signedOut();
     notice("Signed out: the key is gone from this tab.");
   });
-  const filters = $("#memory-filters");
-  filters.addEventListener("submit", (e) => { e.preventDefault(); reloadMemories(); });
-  filters.addEventListener("input", debounce(reloadMemories, 250));
+  liveFilters($("#memory-filters"), memories, reloadMemories);
   $("#memories-more").addEventListener("click", () => loadMemories(true));
-  const auditFilters = $("#audit-filters");
-  auditFilters.addEventListener("submit", (e) => { e.preventDefault(); reloadAudit(); });
-  auditFilters.addEventListener("change", reloadAudit);
+  liveFilters($("#audit-filters"), audit, reloadAudit);
   $("#audit-more").addEventListener("click", () => loadAudit(true));
   $("#settings-form").addEventListener("submit", saveSettings);
   window.addEventListener("hashchange", () => route(true));

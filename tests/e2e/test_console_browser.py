@@ -73,6 +73,9 @@ def tab(browser, dev_server: DevServer) -> Iterator[Page]:
     assert all(url.startswith(dev_server.base_url) for url in opened.requests), opened.requests
 
 
+EDITOR_CHANGE = "User has been using Emacs as their daily editor, having moved away from Vim"
+
+
 def write(client: httpx.Client, **body) -> dict:
     response = client.post("/agent/memories", json=body)
     assert response.status_code == 201, response.text
@@ -283,6 +286,94 @@ def test_timeline_time_controls_and_revert(tab: Page, dev_server: DevServer, new
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
     assert page.evaluate(f"sessionStorage.getItem('{KEY_STORAGE}')") is None
+
+
+def supersessions(key: str, base_url: str, scopes: list[tuple[str, str]]) -> dict[str, dict]:
+    """For each (user_id, agent_id): Vim on April 1, then Emacs superseding it on May 3; by agent_id."""
+    out = {}
+    with httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        for user, agent in scopes:
+            vim = write(
+                api,
+                content="User uses Vim",
+                topic="preferences",
+                user_id=user,
+                agent_id=agent,
+                valid_from="2026-04-01T00:00:00Z",
+            )
+            emacs = write(
+                api,
+                content=EDITOR_CHANGE,
+                topic="preferences",
+                user_id=user,
+                agent_id=agent,
+                valid_from="2026-05-03T10:00:00Z",
+                auto_supersede=True,
+            )
+            supersession = emacs["auto_supersede"]["supersession"]
+            assert supersession["superseded_id"] == vim["memory"]["id"]
+            out[agent] = {
+                "vim": vim["memory"],
+                "emacs": emacs["memory"],
+                "event": supersession["audit_event_id"],
+            }
+    return out
+
+
+def open_audit_feed(tab: Page) -> None:
+    from playwright.sync_api import expect
+
+    tab.page.get_by_role("navigation", name="Sections").get_by_role("link", name="Audit feed").click()
+    expect(tab.page.get_by_role("heading", name="Audit feed")).to_be_visible()
+
+
+def test_audit_filters_apply_as_they_are_typed_and_on_enter(
+    tab: Page, dev_server: DevServer, new_key
+) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot"), ("bob", "travel-bot")])
+    alice, bob = pairs["support-bot"]["event"], pairs["travel-bot"]["event"]
+    page = tab.page
+    page.clock.install()
+    sign_in_with_the_keyboard(tab, key)
+    open_audit_feed(tab)
+    events = page.locator("#audit-events > li.event")
+    expect(events).to_have_count(2)
+
+    def audit_requests(user: str) -> list[str]:
+        return [url for url in tab.requests if "/agent/audit?" in url and f"user_id={user}" in url]
+
+    # Typed, with no Tab and no click elsewhere: the feed follows once typing pauses.
+    user = page.locator("#view-audit").get_by_label("User id")
+    user.focus()
+    page.keyboard.type("alice")
+    expect(events).to_have_count(1)
+    expect(events.first).to_have_attribute("data-event-id", alice)
+    assert len(audit_requests("alice")) == 1, "one query once typing paused, not one per key"
+
+    # With the page's timers held, typing alone sends nothing; Enter applies at once, and the
+    # pending debounce then finds nothing new to send.
+    page.clock.pause_at(datetime.now(UTC) + timedelta(seconds=5))
+    user.fill("")
+    page.keyboard.type("bob")
+    page.wait_for_timeout(300)
+    assert audit_requests("bob") == []
+    page.keyboard.press("Enter")
+    expect(events.first).to_have_attribute("data-event-id", bob)
+    expect(events).to_have_count(1)
+    page.clock.run_for(1000)
+    page.wait_for_timeout(200)
+    assert len(audit_requests("bob")) == 1
+    page.clock.resume()
+
+    # A select applies on change; the user filter emptied, every event is back.
+    page.get_by_label("Event type").select_option("revert")
+    expect(page.locator("#audit-events")).to_have_text("No events.")
+    page.get_by_label("Event type").select_option("")
+    user.fill("")
+    expect(events).to_have_count(2)
 
 
 def test_a_key_revoked_while_signed_in_returns_to_sign_in(tab: Page, new_key) -> None:
