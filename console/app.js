@@ -371,7 +371,8 @@ async function loadMemory(id) {
   for (const link of links) {
     const [from, to] = [chain.find((m) => m.id === link.from), chain.find((m) => m.id === link.to)];
     list.append(link.event
-      ? eventItem(link.event, reverted, { [from.id]: from, [to.id]: to }, () => loadMemory(id))
+      ? eventItem(link.event, revertedIds(allEvents, { [from.id]: from, [to.id]: to }),
+        { [from.id]: from, [to.id]: to }, () => loadMemory(id))
       : h("li", { class: "event" }, `"${to.content}" superseded "${from.content}" (no audit event visible).`));
   }
 
@@ -388,9 +389,24 @@ async function loadMemory(id) {
 
 // ------------------------------------------------------------------ audit feed
 
-function revertedIds(events) {
-  return new Set(events.filter((e) => e.type === "revert" && e.details && e.details.reverted_event_id)
-    .map((e) => e.details.reverted_event_id));
+// Supersessions reverted from this tab: their Revert goes at once, whatever a feed shows next.
+const revertedHere = new Set();
+
+/**
+ * The supersession events among `events` that were reverted. A revert event names the one it
+ * undid, but a filtered feed (by type, by user) may not hold it; the superseded memory tells as
+ * well: while a supersession stands, that memory's superseded_event_id is the event's id.
+ */
+function revertedIds(events, memoriesById = {}) {
+  const reverted = new Set(revertedHere);
+  for (const event of events) {
+    if (event.type === "revert" && event.details && event.details.reverted_event_id) {
+      reverted.add(event.details.reverted_event_id);
+    }
+    const superseded = SUPERSESSIONS.has(event.type) ? memoriesById[event.superseded_id] : null;
+    if (superseded && superseded.superseded_event_id !== event.id) reverted.add(event.id);
+  }
+  return reverted;
 }
 
 /** Two-step confirmation inside the item: the action's button becomes "Yes" and "Cancel". */
@@ -470,7 +486,11 @@ function eventItem(event, reverted, memoriesById, refresh) {
       out.push(h("button", {
         type: "button", "aria-label": `Revert this supersession (${event.type}, ${formatTime(event.created_at)})`,
         onclick: () => confirmInline(actions, "Make the superseded memory current again?", "Yes, revert",
-          () => act(api.revert, (r) => `Reverted: "${r.restored.content}" is current again.`)),
+          () => act(async (id) => {
+            const result = await api.revert(id);
+            revertedHere.add(id);
+            return result;
+          }, (r) => `Reverted: "${r.restored.content}" is current again.`)),
       }, "Revert"));
     }
     if (event.type === "supersession_proposed" && status === "open") {
@@ -491,14 +511,17 @@ function eventItem(event, reverted, memoriesById, refresh) {
   return item;
 }
 
-const audit = { seq: 0, cursor: null, events: [], applied: null };
+const audit = { seq: 0, cursor: null, events: [], memories: {}, applied: null };
 
 function reloadAudit() {
   audit.cursor = null;
   audit.events = [];
+  audit.memories = {};
   const form = $("#audit-filters");
   if (form.open.checked) form.type.value = "supersession_proposed";
   audit.applied = filterKey(form);
+  // Read the memories afresh: whether a supersession stands is theirs to say.
+  memoryCache.clear();
   loadAudit(false);
 }
 
@@ -533,14 +556,12 @@ async function loadAudit(append) {
   clear(region);
   audit.cursor = page.next_cursor;
   audit.events = append ? audit.events.concat(page.events) : page.events;
-  const byId = Object.fromEntries(contents.filter(([, m]) => m));
-  const reverted = revertedIds(audit.events);
+  Object.assign(audit.memories, Object.fromEntries(contents.filter(([, m]) => m)));
+  const byId = audit.memories;
+  const reverted = revertedIds(audit.events, byId);
   const list = clear($("#audit-events"));
   for (const event of audit.events) {
-    list.append(eventItem(event, reverted, byId, async () => {
-      memoryCache.clear();
-      reloadAudit();
-    }));
+    list.append(eventItem(event, reverted, byId, async () => reloadAudit()));
   }
   if (!audit.events.length) list.append(h("li", { class: "empty" }, open ? "The review queue is empty." : "No events."));
   $("#audit-more").hidden = !audit.cursor;
@@ -660,6 +681,7 @@ function start() {
   $("#sign-out").addEventListener("click", () => {
     forgetKey();
     memoryCache.clear();
+    revertedHere.clear();
     location.hash = "";
     signedOut();
     notice("Signed out: the key is gone from this tab.");

@@ -327,6 +327,85 @@ def open_audit_feed(tab: Page) -> None:
     expect(tab.page.get_by_role("heading", name="Audit feed")).to_be_visible()
 
 
+def test_a_revert_shows_wherever_the_feed_is_shown_filtered_or_not(
+    tab: Page, browser, dev_server: DevServer, new_key
+) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot"), ("bob", "travel-bot")])
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        # One more event, so that the filtered feed shows fewer than the whole one.
+        assert api.patch("/agent/settings", json={"daily_model_calls_limit": 1000}).status_code == 200
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    open_audit_feed(tab)
+    events = page.locator("#audit-events > li.event")
+    expect(events).to_have_count(3)
+    # Only the supersessions: the revert events are filtered out of this feed.
+    page.get_by_label("Event type").select_option("auto_supersede")
+    expect(events).to_have_count(2)
+    alice = page.locator(f'#audit-events li[data-event-id="{pairs["support-bot"]["event"]}"]')
+    bob = page.locator(f'#audit-events li[data-event-id="{pairs["travel-bot"]["event"]}"]')
+    revert = re.compile("^Revert this supersession")
+    alice.get_by_role("button", name=revert).click()
+    alice.get_by_role("button", name="Yes, revert").click()
+    expect(page.locator("#notice")).to_have_text('Reverted: "User uses Vim" is current again.')
+    # The row says it was reverted and its Revert is gone, though the feed shows no revert event.
+    expect(alice.locator(".badge.reverted")).to_be_visible()
+    expect(alice.get_by_role("button", name=re.compile("^Revert"))).to_have_count(0)
+    expect(page.locator("#audit-events li[data-type='revert']")).to_have_count(0)
+    expect(events).to_have_count(2)
+    expect(bob.get_by_role("button", name=revert)).to_have_count(1)
+    expect(bob.locator(".badge.reverted")).to_have_count(0)
+
+    # Another tab with the same filter reads it from the API, not from what this tab did.
+    other = Page(browser, dev_server.base_url)
+    try:
+        sign_in_with_the_keyboard(other, key)
+        open_audit_feed(other)
+        expect(other.page.locator("#audit-events > li.event")).to_have_count(4)
+        other.page.get_by_label("Event type").select_option("auto_supersede")
+        expect(other.page.locator("#audit-events > li.event")).to_have_count(2)
+        there = other.page.locator(f'#audit-events li[data-event-id="{pairs["support-bot"]["event"]}"]')
+        expect(there.locator(".badge.reverted")).to_be_visible()
+        expect(there.get_by_role("button", name=re.compile("^Revert"))).to_have_count(0)
+        # Bob's supersession reverted from his memory's timeline; then the filtered feed again.
+        other.page.goto(f"{dev_server.base_url}/console/#/memory/{pairs['travel-bot']['emacs']['id']}")
+        link = other.page.locator("#timeline-links .event")
+        link.get_by_role("button", name=revert).click()
+        link.get_by_role("button", name="Yes, revert").click()
+        expect(other.page.locator("#notice")).to_have_text('Reverted: "User uses Vim" is current again.')
+        expect(other.page.locator("#timeline-links")).to_have_text("No supersession in this lineage.")
+        open_audit_feed(other)
+        expect(other.page.get_by_label("Event type")).to_have_value("auto_supersede")
+        expect(other.page.locator("#audit-events > li.event")).to_have_count(2)
+        bob_there = other.page.locator(f'#audit-events li[data-event-id="{pairs["travel-bot"]["event"]}"]')
+        expect(bob_there.locator(".badge.reverted")).to_be_visible()
+        expect(other.page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+    finally:
+        other.close()
+    assert other.problems == []
+
+    # The whole feed in the first tab: both revert events, both rows reverted, no Revert left.
+    page.get_by_label("Event type").select_option("")
+    expect(page.locator("#audit-events li[data-type='revert']")).to_have_count(2)
+    expect(alice.locator(".badge.reverted")).to_be_visible()
+    expect(bob.locator(".badge.reverted")).to_be_visible()
+    expect(page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+    # Filtered by memory, then by user: the same.
+    page.get_by_label("Memory id").fill(pairs["travel-bot"]["vim"]["id"])
+    page.keyboard.press("Enter")
+    expect(events).to_have_count(2)  # bob's supersession and its revert
+    expect(bob.locator(".badge.reverted")).to_be_visible()
+    expect(page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+    page.get_by_label("Memory id").fill("")
+    page.locator("#view-audit").get_by_label("User id").fill("alice")
+    expect(events).to_have_count(2)  # alice's supersession and its revert
+    expect(alice.locator(".badge.reverted")).to_be_visible()
+    expect(page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+
+
 def test_audit_filters_apply_as_they_are_typed_and_on_enter(
     tab: Page, dev_server: DevServer, new_key
 ) -> None:
