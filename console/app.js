@@ -2,7 +2,7 @@
 // timeline, review the audit feed (revert, approve, dismiss), and edit the key's settings.
 
 import { ApiError, api, forgetKey, storeKey, storedKey } from "./api.js";
-import { drawTimeline } from "./timeline.js";
+import { drawTimeline, fitText } from "./timeline.js";
 import {
   $, DAY_MS, clear, debounce, formatTime, h, isoToLocalInput, localInputToIso, percent,
   shortId, startOfUtcDay,
@@ -245,6 +245,11 @@ function liveFilters(form, state, reload) {
   });
 }
 
+/** A table cell that names its column, for the narrow layout where rows become cards. */
+function cell(column, ...children) {
+  return h("td", { dataset: { label: column } }, ...children);
+}
+
 function statusBadge(status) {
   return h("span", { class: `badge ${status}` }, status);
 }
@@ -271,14 +276,15 @@ async function loadMemories(append) {
   if (!append) clear(body);
   for (const memory of page.memories) {
     body.append(h("tr", { dataset: { memoryId: memory.id } },
-      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(memory.id)}`, class: "content" }, memory.content),
-        memory.score !== undefined ? h("span", { class: "score" }, ` score ${percent(memory.score)}`) : null),
-      h("td", {}, memory.topic),
-      h("td", {}, memory.user_id ?? "—"),
-      h("td", {}, formatTime(memory.valid_from)),
-      h("td", {}, memory.valid_to ? formatTime(memory.valid_to) : "still true"),
-      h("td", {}, statusBadge(memory.status)),
-      h("td", {}, formatTime(memory.recorded_at))));
+      cell("Content", h("a", { href: `#/memory/${encodeURIComponent(memory.id)}`, class: "content" },
+        memory.content),
+      memory.score !== undefined ? h("span", { class: "score" }, ` score ${percent(memory.score)}`) : null),
+      cell("Topic", memory.topic),
+      cell("User", memory.user_id ?? "—"),
+      cell("Valid from", formatTime(memory.valid_from)),
+      cell("Valid to", memory.valid_to ? formatTime(memory.valid_to) : "still true"),
+      cell("Status", statusBadge(memory.status)),
+      cell("Recorded", formatTime(memory.recorded_at))));
   }
   clocks.widen(page.memories.map((m) => m.valid_from));
   const count = body.children.length;
@@ -302,7 +308,26 @@ async function memoryById(id) {
   return memoryCache.get(id);
 }
 
-const memoryView = { seq: 0 };
+const memoryView = { seq: 0, timeline: null, width: 0 };
+
+/** The width the timeline has to be drawn in: the figure's, inside its padding (0 while hidden). */
+function timelineWidth() {
+  const figure = $("#timeline");
+  const style = getComputedStyle(figure);
+  return Math.floor(figure.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+}
+
+/** The timeline at the width the figure has now: drawn again when that width changes. */
+function renderTimeline() {
+  const figure = $("#timeline");
+  const width = timelineWidth();
+  if (!memoryView.timeline || width <= 0) return;
+  memoryView.width = width;
+  const { caption, ...drawing } = memoryView.timeline;
+  const svg = drawTimeline({ ...drawing, width });
+  clear(figure).append(svg, h("figcaption", {}, caption));
+  fitText(svg);
+}
 
 async function loadMemory(id) {
   const seq = ++memoryView.seq;
@@ -358,13 +383,12 @@ async function loadMemory(id) {
     ];
     for (const [term, value] of rows) facts.append(h("dt", {}, term), h("dd", {}, value));
   }
-  const figure = clear($("#timeline"));
-  figure.append(drawTimeline({
-    chain, links, recorded, now: Date.now(), selected: id,
-    asOf: clocks.as_of.value,
-  }));
-  figure.append(h("figcaption", {}, `${chain.length} version${chain.length === 1 ? "" : "s"} in this lineage` +
-    (knownAt ? `, as Aurra knew it at ${formatTime(knownAt)}` : "") + "."));
+  memoryView.timeline = {
+    chain, links, recorded, now: Date.now(), selected: id, asOf: clocks.as_of.value,
+    caption: `${chain.length} version${chain.length === 1 ? "" : "s"} in this lineage` +
+      (knownAt ? `, as Aurra knew it at ${formatTime(knownAt)}` : "") + ".",
+  };
+  renderTimeline();
 
   const list = clear($("#timeline-links"));
   if (!links.length) list.append(h("li", { class: "empty" }, "No supersession in this lineage."));
@@ -379,11 +403,11 @@ async function loadMemory(id) {
   const body = clear($("#versions-table tbody"));
   for (const version of history.versions) {
     body.append(h("tr", {},
-      h("td", {}, formatTime(version.valid_from)),
-      h("td", {}, version.valid_to ? formatTime(version.valid_to) : "still true"),
-      h("td", {}, statusBadge(version.status)),
-      h("td", {}, formatTime(version.recorded_at)),
-      h("td", {}, version.recorded_to ? formatTime(version.recorded_to) : "still believed")));
+      cell("Valid from", formatTime(version.valid_from)),
+      cell("Valid to", version.valid_to ? formatTime(version.valid_to) : "still true"),
+      cell("Status", statusBadge(version.status)),
+      cell("Recorded from", formatTime(version.recorded_at)),
+      cell("Recorded to", version.recorded_to ? formatTime(version.recorded_to) : "still believed")));
   }
 }
 
@@ -690,6 +714,10 @@ function start() {
   $("#memories-more").addEventListener("click", () => loadMemories(true));
   liveFilters($("#audit-filters"), audit, reloadAudit);
   $("#audit-more").addEventListener("click", () => loadAudit(true));
+  new ResizeObserver(() => {
+    const width = timelineWidth();
+    if (width > 0 && width !== memoryView.width) renderTimeline();
+  }).observe($("#timeline"));
   $("#settings-form").addEventListener("submit", saveSettings);
   window.addEventListener("hashchange", () => route(true));
   route(false);

@@ -42,8 +42,18 @@ class Page:
     """A browser tab on the console, collecting what must never happen: script errors and CSP
     violations (the console runs under a policy with no inline script or style)."""
 
-    def __init__(self, browser, base_url: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id="UTC")
+    def __init__(
+        self,
+        browser,
+        base_url: str,
+        *,
+        width: int = 1280,
+        timezone_id: str = "UTC",
+        locale: str | None = None,
+    ) -> None:
+        self.context = browser.new_context(
+            viewport={"width": width, "height": 1000}, timezone_id=timezone_id, locale=locale
+        )
         self.page = self.context.new_page()
         self.base_url = base_url
         self.problems: list[str] = []
@@ -453,6 +463,75 @@ def test_audit_filters_apply_as_they_are_typed_and_on_enter(
     page.get_by_label("Event type").select_option("")
     user.fill("")
     expect(events).to_have_count(2)
+
+
+def test_the_timeline_reads_on_a_phone(browser, dev_server: DevServer, new_key, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot")])
+    tab = Page(browser, dev_server.base_url, width=420)
+    try:
+        page = tab.page
+        sign_in_with_the_keyboard(tab, key)
+        page.goto(f"{dev_server.base_url}/console/#/memory/{pairs['support-bot']['emacs']['id']}")
+        timeline = page.locator("#timeline svg")
+        expect(timeline.locator(".tl-bar")).to_have_count(2)
+        page.get_by_label("as_of (UTC)").fill("2026-04-15T00:00")
+        expect(timeline.locator(".tl-asof")).to_contain_text("as of 2026-04-15")
+        layout = page.evaluate(
+            """() => {
+                const svg = document.querySelector('#timeline svg');
+                const box = svg.getBoundingClientRect();
+                const texts = [...svg.querySelectorAll('text')].map((t) => {
+                    const r = t.getBoundingClientRect();
+                    return {text: t.textContent, cls: t.getAttribute('class') || t.parentNode.getAttribute('class'),
+                            left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                            size: parseFloat(getComputedStyle(t).fontSize)};
+                });
+                return {scale: box.width / svg.viewBox.baseVal.width, left: box.left, right: box.right,
+                        texts, pageWidth: document.documentElement.scrollWidth};
+            }"""
+        )
+        # Drawn at the width it is shown at: 12-13 px text stays 12-13 px.
+        assert 0.98 <= layout["scale"] <= 1.02, layout["scale"]
+        assert layout["pageWidth"] <= 420, "nothing on the page scrolls sideways"
+        for text in layout["texts"]:
+            assert text["size"] * layout["scale"] >= 11, text
+            assert text["left"] >= layout["left"] - 1 and text["right"] <= layout["right"] + 1, text
+        # The versions' labels, their dates and the arrow's label never overlap one another.
+        words = [
+            t
+            for t in layout["texts"]
+            if t["cls"] in ("tl-label", "tl-sub", "tl-sub tl-scope", "tl-when", "tl-link-label")
+        ]
+        assert len(words) == 9
+        for i, a in enumerate(words):
+            for b in words[i + 1 :]:
+                apart = (
+                    a["right"] <= b["left"]
+                    or b["right"] <= a["left"]
+                    or a["bottom"] <= b["top"]
+                    or b["bottom"] <= a["top"]
+                )
+                assert apart, (a, b)
+        expect(timeline.locator(".tl-link-label")).to_contain_text("contradicts")
+        expect(timeline).to_have_class(re.compile(r"\btl-narrow\b"))
+        shot = tmp_path / "console-timeline-420.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"console timeline at 420 px: {shot}")
+
+        # Widened, it is drawn again for the room it has, with the labels beside the bars.
+        page.set_viewport_size({"width": 1280, "height": 1000})
+        expect(timeline).not_to_have_class(re.compile(r"\btl-narrow\b"))
+        scale = page.evaluate(
+            "() => { const svg = document.querySelector('#timeline svg');"
+            " return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }"
+        )
+        assert 0.98 <= scale <= 1.02
+    finally:
+        tab.close()
+    assert tab.problems == []
 
 
 def test_a_key_revoked_while_signed_in_returns_to_sign_in(tab: Page, new_key) -> None:
