@@ -203,6 +203,7 @@ function memoryFilters() {
   return {
     q: form.q.value.trim(),
     user_id: form.user_id.value.trim(),
+    agent_id: form.agent_id.value.trim(),
     topic: form.topic.value.trim(),
     include_superseded: form.include_superseded.checked ? "true" : undefined,
     as_of: clocks.as_of.iso(),
@@ -281,6 +282,7 @@ async function loadMemories(append) {
       memory.score !== undefined ? h("span", { class: "score" }, ` score ${percent(memory.score)}`) : null),
       cell("Topic", memory.topic),
       cell("User", memory.user_id ?? "—"),
+      cell("Agent", memory.agent_id ?? "—"),
       cell("Valid from", formatTime(memory.valid_from)),
       cell("Valid to", memory.valid_to ? formatTime(memory.valid_to) : "still true"),
       cell("Status", statusBadge(memory.status)),
@@ -377,6 +379,7 @@ async function loadMemory(id) {
       ["Status", statusBadge(self.status)],
       ["Topic", self.topic],
       ["User", self.user_id ?? "—"],
+      ["Agent", self.agent_id ?? "—"],
       ["Valid", `${formatTime(self.valid_from)} → ${self.valid_to ? formatTime(self.valid_to) : "still true"}`],
       ["Recorded", formatTime(self.recorded_at)],
       ["Id", h("code", {}, self.id)],
@@ -479,6 +482,12 @@ function eventItem(event, reverted, memoriesById, refresh) {
   const add = (term, value) => {
     if (value !== null && value !== undefined && value !== "") facts.push(h("dt", {}, term), h("dd", {}, value));
   };
+  // The scope of the event's memory (the audit route's user_id filter reads the same memory).
+  const subject = memoriesById[event.memory_id];
+  if (subject && (subject.user_id || subject.agent_id)) {
+    add("User", subject.user_id ?? "—");
+    add("Agent", subject.agent_id ?? "—");
+  }
   add("Verdict", event.classifier);
   add("Confidence", percent(event.confidence));
   add("Reason", event.reason);

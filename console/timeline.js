@@ -161,7 +161,8 @@ export function drawTimeline({ chain, links, recorded, asOf, now, selected, widt
     const x2 = to === null ? WIDTH - RIGHT : Math.max(x(to), x1 + 2);
     const row = s("g", { class: `tl-row tl-${memory.status}${memory.id === selected ? " tl-selected" : ""}`,
       dataset: { memoryId: memory.id } });
-    const scope = memory.user_id ? `user ${memory.user_id}` : "";
+    const scope = [memory.user_id && `user ${memory.user_id}`, memory.agent_id && `agent ${memory.agent_id}`]
+      .filter(Boolean).join(" · ");
     const fit = { fit: (narrow ? WIDTH : GUTTER) - 16 };
     const labelY = narrow ? rowTop(i) + 4 : y + 5;
     const when = `${formatDay(new Date(from))} → ${to === null ? "still true" : formatDay(new Date(to))}`;

@@ -465,6 +465,49 @@ def test_audit_filters_apply_as_they_are_typed_and_on_enter(
     expect(events).to_have_count(2)
 
 
+def test_agent_id_column_and_filter(tab: Page, dev_server: DevServer, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot"), ("alice", "travel-bot")])
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        write(api, content="User drinks sencha", topic="food", user_id="alice", agent_id="travel-bot")
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    table = page.locator("#memories-table")
+    expect(table.locator("thead th")).to_have_text(
+        ["Content", "Topic", "User", "Agent", "Valid from", "Valid to", "Status", "Recorded"]
+    )
+    rows = page.locator("#memories-table tbody tr")
+    expect(rows).to_have_count(3)
+    # Typed as for user_id: the list follows, and the API is asked for that agent only.
+    page.get_by_label("Agent id").fill("travel-bot")
+    expect(rows).to_have_count(2)
+    expect(rows.filter(has_text="sencha")).to_have_count(1)
+    for row in rows.all():
+        expect(row.locator("td").nth(3)).to_have_text("travel-bot")
+    assert any("agent_id=travel-bot" in url for url in tab.requests)
+    page.get_by_label("Topic").fill("preferences")
+    expect(rows).to_have_count(1)
+    page.get_by_label("Agent id").fill("support-bot")
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator("td").nth(3)).to_have_text("support-bot")
+    page.get_by_label("Agent id").fill("nobody")
+    expect(page.locator("#memories-summary")).to_contain_text("No memories")
+
+    # A memory's page and the audit feed name the agent too.
+    page.goto(f"{dev_server.base_url}/console/#/memory/{pairs['travel-bot']['emacs']['id']}")
+    facts = page.locator("#memory-facts")
+    expect(facts).to_contain_text("Agent")
+    expect(facts.locator("dt", has_text="Agent").locator("xpath=following-sibling::dd[1]")).to_have_text(
+        "travel-bot"
+    )
+    expect(page.locator("#timeline svg .tl-scope").last).to_have_text("user alice · agent travel-bot")
+    open_audit_feed(tab)
+    event = page.locator(f'#audit-events li[data-event-id="{pairs["travel-bot"]["event"]}"]')
+    expect(event).to_contain_text("travel-bot")
+
+
 def test_the_timeline_reads_on_a_phone(browser, dev_server: DevServer, new_key, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
