@@ -4,7 +4,7 @@
 import { ApiError, api, forgetKey, storeKey, storedKey } from "./api.js";
 import { drawTimeline, fitText } from "./timeline.js";
 import {
-  $, DAY_MS, clear, debounce, formatTime, h, isoToLocalInput, localInputToIso, percent,
+  $, DAY_MS, clear, debounce, formatTime, formatUtcInput, h, parseUtcInput, percent,
   shortId, startOfUtcDay,
 } from "./util.js";
 
@@ -49,23 +49,48 @@ function handleAuth(error) {
 
 // ------------------------------------------------------------------ time controls
 
-/** One time axis control: a day slider for scrubbing, a precise UTC input, and "now". */
+/**
+ * One time axis control: a day slider for scrubbing, a precise UTC input, and "now". The input is
+ * text in UTC (YYYY-MM-DD HH:MM:SS), shown and read the same whatever the browser's time zone
+ * and locale: a date picker would show the browser's own format, and a UTC label on it lies.
+ */
 class Clock {
   constructor(name, onChange) {
     this.name = name;
     this.range = $(`#${name}-range`);
     this.input = $(`#${name}-input`);
     this.output = $(`#${name}-out`);
+    this.error = $(`#${name}-error`);
     this.value = null; // null is "now"
     this.onChange = onChange;
     this.range.addEventListener("input", () => {
       const v = Number(this.range.value);
       this.set(v >= Number(this.range.max) ? null : clocks.start + v * DAY_MS, "range");
     });
-    this.input.addEventListener("change", () => this.set(localInputToIso(this.input.value)
-      ? Date.parse(localInputToIso(this.input.value)) : null, "input"));
+    this.input.addEventListener("input", () => this.typed(false));
+    this.input.addEventListener("change", () => this.typed(true));
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") this.typed(true);
+    });
     $(`#${name}-now`).addEventListener("click", () => this.set(null, "button"));
     this.render();
+  }
+
+  /** The text input: applied as soon as it reads as a whole time; called wrong once committed. */
+  typed(committed) {
+    const text = this.input.value.trim();
+    const value = text === "" ? null : parseUtcInput(text);
+    if (text !== "" && value === null) {
+      if (committed) {
+        this.input.setAttribute("aria-invalid", "true");
+        this.error.textContent = `"${text}" is not a time in UTC: write YYYY-MM-DD HH:MM:SS, ` +
+          "e.g. 2026-04-15 00:00:00, or leave it empty for now.";
+      }
+      return;
+    }
+    this.input.removeAttribute("aria-invalid");
+    this.error.textContent = "";
+    this.set(value, committed ? "commit" : "input");
   }
 
   iso() {
@@ -73,7 +98,10 @@ class Clock {
   }
 
   set(value, source) {
-    if (value === this.value) return;
+    if (value === this.value) {
+      if (source === "commit") this.render(source); // shown again in its one format
+      return;
+    }
     this.value = value;
     this.render(source);
     this.onChange();
@@ -90,7 +118,12 @@ class Clock {
         : Math.max(0, Math.min(max - 1, Math.round((this.value - clocks.start) / DAY_MS))));
     }
     this.range.setAttribute("aria-valuetext", text);
-    if (source !== "input") this.input.value = this.value === null ? "" : isoToLocalInput(this.iso());
+    if (source !== "input") {
+      // The text shows the value in its one format again: whatever was wrong in it is gone.
+      this.input.value = formatUtcInput(this.value);
+      this.input.removeAttribute("aria-invalid");
+      this.error.textContent = "";
+    }
   }
 }
 

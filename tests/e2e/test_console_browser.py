@@ -1,6 +1,7 @@
 """The console in a real browser (headless Chromium driven by Playwright) against `aurra dev`:
-sign in, the Vim-to-Emacs timeline, both time controls, revert from the audit feed, settings,
-errors as messages, labels and keyboard use, all under the console's strict CSP."""
+sign in, the Vim-to-Emacs timeline, both time controls, revert from the audit feed (filtered or
+not), live filters, user and agent scopes, a phone-sized screen, a browser outside UTC,
+settings, errors as messages, labels and keyboard use, all under the console's strict CSP."""
 
 from __future__ import annotations
 
@@ -572,6 +573,81 @@ def test_the_timeline_reads_on_a_phone(browser, dev_server: DevServer, new_key, 
             " return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }"
         )
         assert 0.98 <= scale <= 1.02
+    finally:
+        tab.close()
+    assert tab.problems == []
+
+
+def test_utc_inputs_are_utc_in_a_browser_elsewhere(browser, dev_server: DevServer, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    supersessions(key, dev_server.base_url, [("alice", "support-bot")])
+    # Los Angeles, US English: a date picker would show 04/14/2026, 05:00:00 PM here.
+    tab = Page(browser, dev_server.base_url, timezone_id="America/Los_Angeles", locale="en-US")
+    try:
+        page = tab.page
+        assert page.evaluate("new Date(Date.UTC(2026, 3, 15)).getTimezoneOffset()") == 420
+        sign_in_with_the_keyboard(tab, key)
+        rows = page.locator("#memories-table tbody tr")
+        expect(rows).to_have_count(1)
+        as_of = page.get_by_label("as_of (UTC)")
+        expect(as_of).to_have_attribute("placeholder", "YYYY-MM-DD HH:MM:SS")
+
+        def sent(name: str) -> list[str]:
+            return [
+                re.search(rf"{name}=([^&]+)", url).group(1).replace("%3A", ":")
+                for url in tab.requests
+                if "/agent/memories?" in url and f"{name}=" in url
+            ]
+
+        # Typed as UTC, sent as that UTC instant, shown as typed.
+        as_of.focus()
+        page.keyboard.type("2026-04-15 00:00")
+        expect(rows.first).to_contain_text("User uses Vim")
+        assert sent("as_of")[-1] == "2026-04-15T00:00:00Z"
+        expect(page.locator("#as_of-out")).to_have_text("2026-04-15 00:00 UTC")
+        expect(page.locator("#memories-summary")).to_contain_text("true as of 2026-04-15 00:00 UTC")
+        # Times in the list are UTC too, not Los Angeles time.
+        expect(rows.first).to_contain_text("2026-04-01 00:00 UTC")
+        page.keyboard.press("Enter")
+        expect(as_of).to_have_value("2026-04-15 00:00:00")
+
+        # A time with an offset is read as the instant it names, and shown in UTC.
+        page.keyboard.press("Control+a")
+        page.keyboard.type("2026-05-03T03:00:00-07:00")
+        page.keyboard.press("Enter")
+        expect(as_of).to_have_value("2026-05-03 10:00:00")
+        expect(rows.first).to_contain_text("Emacs")
+        assert sent("as_of")[-1] == "2026-05-03T10:00:00Z"
+
+        # Not a time: said so, and nothing is sent.
+        count = len(tab.requests)
+        page.keyboard.press("Control+a")
+        page.keyboard.type("2026-02-30 10:00")
+        page.keyboard.press("Enter")
+        expect(as_of).to_have_attribute("aria-invalid", "true")
+        expect(page.locator("#as_of-error")).to_contain_text("is not a time in UTC")
+        page.wait_for_timeout(400)
+        assert len(tab.requests) == count
+        expect(page.locator("#as_of-out")).to_have_text("2026-05-03 10:00 UTC")
+
+        # The slider moves in whole UTC days, and the input shows the UTC midnight it sent.
+        page.get_by_label("Valid time (as_of) slider, one step a day").focus()
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        expect(as_of).to_have_value(re.compile(r"^\d{4}-\d{2}-\d{2} 00:00:00$"))
+        expect(as_of).not_to_have_attribute("aria-invalid", "true")
+        day = as_of.input_value()[:10]
+        expect(page.locator("#as_of-out")).to_have_text(f"{day} 00:00 UTC")
+        page.wait_for_timeout(400)
+        assert sent("as_of")[-1] == f"{day}T00:00:00Z"
+
+        # known_at likewise: typed a minute before the first write, Aurra knew nothing then.
+        first = datetime.now(UTC) - timedelta(days=1)
+        page.get_by_label("known_at (UTC)").fill(first.strftime("%Y-%m-%d %H:%M"))
+        expect(page.locator("#memories-summary")).to_contain_text("No memories")
+        assert sent("known_at")[-1] == first.strftime("%Y-%m-%dT%H:%M:00Z")
     finally:
         tab.close()
     assert tab.problems == []
