@@ -4,6 +4,7 @@ keep working afterwards."""
 
 import base64
 import json
+import secrets
 import socket
 import time
 
@@ -186,6 +187,23 @@ def test_only_the_keys_alphabet_is_accepted(dev_server, api, control):
             "bad_request",
         )
         assert b"retry-after" not in response.lower()
+
+
+def test_a_flood_of_wrong_secrets_never_locks_the_right_one_out(dev_server, new_key):
+    """Anyone who knows a key's lookup part can send wrong secrets for it; the key's owner,
+    idle until then (no cache of `aurra dev` vouches for it), still gets in."""
+    statuses = []
+    with httpx.Client(base_url=dev_server.base_url, timeout=30) as client:
+        for _ in range(3):
+            _, raw = new_key()
+            lookup_part = "_".join(raw.split("_")[:2])  # aurra_<lookup>
+            for _ in range(3 * 10):  # three times the failure limit
+                wrong = f"Bearer {lookup_part}_{secrets.token_urlsafe(24)}"
+                assert client.get("/agent/settings", headers={"Authorization": wrong}).status_code == 401
+            statuses.append(
+                client.get("/agent/settings", headers={"Authorization": f"Bearer {raw}"}).status_code
+            )
+    assert statuses == [200] * 3
 
 
 def test_authenticated_json_is_never_cached_or_sniffed_and_names_no_server(dev_server, api):
