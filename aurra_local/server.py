@@ -80,7 +80,9 @@ class _Channel(HTTPChannel):
     """A connection. Its request head (request line and headers) must arrive whole within
     `head_timeout_s` of its first byte: the idle timeout alone never ends a head trickled a
     line at a time. Past the deadline the request is answered 408 in the error envelope and
-    the connection closed. Checked on every turn of the server's loop (at least once a second)."""
+    the connection closed. Checked on every turn of the server's loop (at least once a second);
+    while earlier requests of the connection are being served (waitress does not read then),
+    the deadline counts from when they are done."""
 
     error_task_class = _JsonErrorTask
     parser_class = _Parser
@@ -91,14 +93,13 @@ class _Channel(HTTPChannel):
         if self.head_timed_out:
             return False
         request = self.request
-        if (
-            request is not None
-            and not request.headers_finished
-            and not request.completed
-            and time.monotonic() - request.begun > self.head_timeout_s
-        ):
-            self._refuse_slow_head(request)
-            return False
+        if request is not None and not request.headers_finished and not request.completed:
+            now = time.monotonic()
+            if self.requests:
+                request.begun = now  # the server is busy with earlier requests, not reading this one
+            elif now - request.begun > self.head_timeout_s:
+                self._refuse_slow_head(request)
+                return False
         return bool(super().readable())
 
     def _refuse_slow_head(self, request: _Parser) -> None:
