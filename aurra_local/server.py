@@ -4,8 +4,10 @@ local gateway.
 waitress does the framing a hand-written server got wrong: chunked bodies are read, a bad or
 negative Content-Length and a malformed request line are refused, headers and bodies are
 bounded, a slow client never holds a worker thread (bodies are buffered before dispatch) and
-an idle connection is closed after a timeout. Its own refusals are answered with the API's
-JSON error envelope, and no Server header names the software or its version.
+an idle connection is closed after a timeout. On top of it, a request's head must arrive
+whole within a deadline of its first byte (a head trickled a line at a time is never idle).
+Its own refusals are answered with the API's JSON error envelope, and no Server header names
+the software or its version. The access log escapes what a client chose (`log_field`).
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from importlib.resources import files
 from typing import Any
 
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask
+from waitress.utilities import BadRequest
 
 from aurra_core.api.handlers import RESPONSE_HEADERS
-from aurra_core.runtime.observability import redact_query
+from aurra_core.runtime.observability import redact, redact_query
 from aurra_local import console, gateway
 
 # API Gateway's own payload limit is 10 MB; the handlers enforce the API's smaller one.
@@ -34,12 +38,15 @@ MAX_REQUEST_BYTES = 10 * 1024 * 1024
 MAX_HEADER_BYTES = 32 * 1024
 # An idle or stalled connection is closed after this long.
 CHANNEL_TIMEOUT_S = 30
+# A request's head (request line and headers) must arrive whole within this long of its first
+# byte, however steadily it trickles in (`aurra dev --header-timeout`).
+HEAD_TIMEOUT_S = 10
 # Concurrent requests in the handlers (the database pool queues what is beyond its size).
 THREADS = 16
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 
-_ERROR_CODES = {413: "payload_too_large", 500: "internal"}
+_ERROR_CODES = {413: "payload_too_large", 500: "internal"}  # the rest: bad_request
 
 
 class _JsonErrorTask(ErrorTask):
@@ -57,8 +64,60 @@ class _JsonErrorTask(ErrorTask):
         self.write(body)
 
 
+class RequestTimeout(BadRequest):
+    code = 408
+    reason = "Request Timeout"
+
+
+class _Parser(HTTPRequestParser):
+    """waitress's parser, which also knows when the request's first byte arrived."""
+
+    def __init__(self, adj: Any) -> None:
+        super().__init__(adj)
+        self.begun = time.monotonic()
+
+
 class _Channel(HTTPChannel):
+    """A connection. Its request head (request line and headers) must arrive whole within
+    `head_timeout_s` of its first byte: the idle timeout alone never ends a head trickled a
+    line at a time. Past the deadline the request is answered 408 in the error envelope and
+    the connection closed. Checked on every turn of the server's loop (at least once a second);
+    while earlier requests of the connection are being served (waitress does not read then),
+    the deadline counts from when they are done."""
+
     error_task_class = _JsonErrorTask
+    parser_class = _Parser
+    head_timeout_s: float = HEAD_TIMEOUT_S
+    head_timed_out = False
+
+    def readable(self) -> bool:
+        if self.head_timed_out:
+            return False
+        request = self.request
+        if request is not None and not request.headers_finished and not request.completed:
+            now = time.monotonic()
+            if self.requests:
+                request.begun = now  # the server is busy with earlier requests, not reading this one
+            elif now - request.begun > self.head_timeout_s:
+                self._refuse_slow_head(request)
+                return False
+        return bool(super().readable())
+
+    def _refuse_slow_head(self, request: _Parser) -> None:
+        with self.requests_lock:
+            if self.request is not request or request.completed:
+                return
+            self.head_timed_out = True
+            # As waitress answers a head over its size limit: a placeholder request line, an error.
+            request.parse_header(b"GET / HTTP/1.0\r\n")
+            request.error = RequestTimeout(
+                f"the request head did not arrive within {self.head_timeout_s:g} s"
+            )
+            request.completed = True
+            self.request = None
+            self.requests.append(request)
+            if len(self.requests) == 1:
+                self.server.add_task(self)
 
 
 # ---------------------------------------------------------------- local pages: /docs, /openapi.json
@@ -179,12 +238,38 @@ class Application:
         return _from_proxy(response)
 
     def _log(self, method: str, environ: dict[str, Any], status: str, started: float) -> None:
-        # The access log: the query with keys and (unless asked) search text redacted.
+        # The access log: the query with keys and (unless asked) search text redacted, every
+        # field the client chose escaped (log_field), so one request is one line.
         query = redact_query(environ.get("QUERY_STRING", ""), keep_search_text=self.log_search_text)
-        path = environ.get("PATH_INFO", "") + (f"?{query}" if query else "")
+        path = redact(environ.get("PATH_INFO", "")) + (f"?{query}" if query else "")
         elapsed = (time.perf_counter() - started) * 1000
         now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        sys.stderr.write(f"{now} {method} {path} {status.split(' ', 1)[0]} {elapsed:.1f}ms\n")
+        line = f"{now} {log_field(method)} {log_field(path)} {status.split(' ', 1)[0]} {elapsed:.1f}ms\n"
+        sys.stderr.write(line)
+
+
+_NAMED_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": "\\x20"}
+
+
+def log_field(text: str) -> str:
+    """`text` as one field of a log line: a backslash, a space (the fields' separator) and every
+    character that is not printable (control characters such as CR, LF, NUL and ESC, C1 controls,
+    Unicode's line separators and bidirectional overrides) as a backslash escape, so a client
+    can neither start a line of its own, nor move a field, nor drive the terminal that shows it."""
+    if text.isprintable() and " " not in text and "\\" not in text:
+        return text
+    escaped = []
+    for char in text:
+        if char in _NAMED_ESCAPES:
+            escaped.append(_NAMED_ESCAPES[char])
+        elif char.isprintable():
+            escaped.append(char)
+        else:
+            code = ord(char)
+            escaped.append(
+                f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+            )
+    return "".join(escaped)
 
 
 def _create_server_or_exit(
@@ -204,10 +289,16 @@ def _create_server_or_exit(
 
 
 def serve(
-    host: str, port: int, *, log_search_text: bool = False, timeout_s: int = CHANNEL_TIMEOUT_S
+    host: str,
+    port: int,
+    *,
+    log_search_text: bool = False,
+    timeout_s: int = CHANNEL_TIMEOUT_S,
+    head_timeout_s: float = HEAD_TIMEOUT_S,
 ) -> BaseWSGIServer:
     """The server, bound and listening; `run()` serves until `close()`. A connection idle or
-    stalled mid-request for `timeout_s` is closed."""
+    stalled mid-request for `timeout_s` is closed; a request whose head has not arrived whole
+    `head_timeout_s` after its first byte is answered 408 and its connection closed."""
     server = _create_server_or_exit(
         Application(log_search_text),
         host=host,
@@ -221,5 +312,5 @@ def serve(
         backlog=1024,  # many clients connecting at once are queued, not refused
         clear_untrusted_proxy_headers=True,
     )
-    server.channel_class = _Channel
+    server.channel_class = type("Channel", (_Channel,), {"head_timeout_s": head_timeout_s})
     return server

@@ -4,6 +4,9 @@ keep working afterwards."""
 
 import base64
 import json
+import re
+import secrets
+import select
 import socket
 import time
 
@@ -188,6 +191,23 @@ def test_only_the_keys_alphabet_is_accepted(dev_server, api, control):
         assert b"retry-after" not in response.lower()
 
 
+def test_a_flood_of_wrong_secrets_never_locks_the_right_one_out(dev_server, new_key):
+    """Anyone who knows a key's lookup part can send wrong secrets for it; the key's owner,
+    idle until then (no cache of `aurra dev` vouches for it), still gets in."""
+    statuses = []
+    with httpx.Client(base_url=dev_server.base_url, timeout=30) as client:
+        for _ in range(3):
+            _, raw = new_key()
+            lookup_part = "_".join(raw.split("_")[:2])  # aurra_<lookup>
+            for _ in range(3 * 10):  # three times the failure limit
+                wrong = f"Bearer {lookup_part}_{secrets.token_urlsafe(24)}"
+                assert client.get("/agent/settings", headers={"Authorization": wrong}).status_code == 401
+            statuses.append(
+                client.get("/agent/settings", headers={"Authorization": f"Bearer {raw}"}).status_code
+            )
+    assert statuses == [200] * 3
+
+
 def test_authenticated_json_is_never_cached_or_sniffed_and_names_no_server(dev_server, api):
     client, _ = api()
     for response in (
@@ -321,3 +341,92 @@ def test_the_access_log_holds_no_key_and_no_search_text(pg_url, tmp_path, new_ke
     secret = raw.split("_", 2)[2]
     for leaked in (raw, secret, "diabetes"):
         assert leaked not in text
+
+
+# ---------------------------------------------------------------- the access log and slow heads
+
+HEAD_TIMEOUT_S = 2
+ACCESS_LINE = re.compile(rb"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \S+ \S+ \d{3} \d+\.\dms$")
+
+
+@pytest.fixture(scope="module")
+def edgy_server(pg_url, tmp_path_factory):
+    """`aurra dev` with a short head deadline, its stderr (the access log) in a file."""
+    folder = tmp_path_factory.mktemp("edgy")
+    log = folder / "stderr.log"
+    server = start_dev_server(
+        pg_url, folder / "data", "--header-timeout", str(HEAD_TIMEOUT_S), stderr_path=log
+    )
+    yield server, log
+    server.process.terminate()
+    server.process.wait(10)
+
+
+FORGED = b"2026-01-01T00:00:00Z GET /forged 200 1.0ms"
+
+
+def test_the_access_log_cannot_be_forged_or_drive_a_terminal(edgy_server):
+    server, log = edgy_server
+    targets = [
+        b"/forge-1%0A2026-01-01T00:00:00Z%20GET%20/forged%20200%201.0ms",  # an encoded newline
+        b"/forge-2%0D%00%1B[31m%E2%80%A8%C2%85%5C",  # CR, NUL, ESC, U+2028, NEL, a backslash
+        b"/forge-3?x=%0A2026-01-01T00:00:00Z%20GET%20/forged%20200%201.0ms",  # in the query
+        b"/forge-4?y=%1B]0;owned%07",  # a terminal title escape in the query
+        b"/forge-5\x1b[2J\x7f",  # raw bytes in the request line, not encoded
+    ]
+    for target in targets:
+        response = _raw_request(
+            server.base_url, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        assert response.split(b" ", 2)[1] in (b"401", b"404"), response[:200]
+    # One line a request, and nothing logged before the log is read.
+    deadline = time.monotonic() + 20
+    while log.read_bytes().count(b"/forge-") < len(targets) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    text = log.read_bytes()
+    ours = [line for line in text.split(b"\n") if b"/forge-" in line]
+    assert len(ours) == len(targets), ours
+    assert all(ACCESS_LINE.match(line) for line in ours), ours
+    assert not any(
+        line.startswith(FORGED) or b"/forged" in line.split(b" ")[2:3] for line in text.split(b"\n")
+    )
+    for raw in (b"\r", b"\x00", b"\x1b", b"\x07", b"\x7f", "\u2028".encode(), "\x85".encode()):
+        assert raw not in text, raw
+    first, second, third, fourth, fifth = ours
+    assert b"/forge-1\\n2026-01-01T00:00:00Z\\x20GET\\x20/forged" in first
+    assert b"/forge-2\\r\\x00\\x1b[31m" in second and b"\\\\" in second
+    assert b"?x=\\n2026" in third
+    assert b"?y=\\x1b]0;owned\\x07" in fourth
+    assert b"/forge-5\\x1b[2J\\x7f" in fifth
+
+
+def test_a_trickled_request_head_is_cut_off_at_the_deadline(edgy_server, new_key):
+    server, _ = edgy_server
+    host, port = server.base_url.removeprefix("http://").split(":")
+    lines_sent, answer = 0, b""
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(b"GET /agent/settings HTTP/1.1\r\nHost: x\r\n")
+        # A header line every 0.25 s: never idle, so only the head deadline can end it. At most
+        # 30 s of it (the idle timeout is 30 s); the deadline is 2 s.
+        while lines_sent < 120:
+            ready, _, _ = select.select([sock], [], [], 0.25)
+            if ready:
+                break
+            sock.sendall(b"X-Slow: %d\r\n" % lines_sent)
+            lines_sent += 1
+        while chunk := sock.recv(65536):
+            answer += chunk
+    # Answered in the envelope and closed, well before the 120 lines' 30 s, after a few lines.
+    assert 4 <= lines_sent < 60, lines_sent
+    error = _json_error(answer, 408)
+    assert error["code"] == "bad_request" and "2 s" in error["message"], error
+    # A head that arrives in parts within the deadline is served, and so is the next request.
+    _, raw = new_key()
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(b"GET /agent/settings HTTP/1.1\r\nHost: x\r\n")
+        time.sleep(0.3)
+        sock.sendall(b"Authorization: Bearer " + raw.encode() + b"\r\nConnection: close\r\n\r\n")
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 200 "), received[:200]

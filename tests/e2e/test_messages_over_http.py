@@ -46,6 +46,7 @@ def test_the_documented_example_supersedes_in_the_right_users_scope(api):
         "User switched from Vim to Emacs",
     ]
     assert body["extraction"]["extractor"] == "rules" and body["extraction"]["facts_found"] == 2
+    assert body["extraction"]["facts_dropped"] == 0
     assert all(f["memory"]["user_id"] == "alice" and f["memory"]["agent_id"] is None for f in body["facts"])
     assert all(
         set(f["auto_supersede"]) >= {"ran", "skipped_reason", "decision", "supersession"}
@@ -221,3 +222,21 @@ def test_a_spent_budget_is_a_429_naming_it_and_stores_nothing(api):
     )
     assert content.status_code == 201
     assert content.json()["auto_supersede"]["skipped_reason"] == "budget_exhausted"
+
+
+def test_facts_beyond_the_cap_are_counted_as_dropped_not_lost_in_silence(api):
+    """50 messages of two facts each: 100 facts found, the first 50 stored, 50 said dropped."""
+    client, _ = api()
+    conversation = [
+        {"role": "user", "content": f"I moved to Town{i} last month, and I use Tool{i} now."}
+        for i in range(50)
+    ]
+    response = client.post("/agent/memories", json={"messages": conversation})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    stored = [f["memory"]["content"] for f in body["facts"]]
+    assert len(stored) == 50 and all(f["created"] for f in body["facts"])
+    assert stored[:2] == ["User moved to Town0 last month", "User uses Tool0 now"]
+    assert stored[-1] == "User uses Tool24 now"  # in the conversation's order, up to the cap
+    assert body["extraction"]["facts_found"] == 50 and body["extraction"]["facts_dropped"] == 50
+    assert len(memories(client)) == 50

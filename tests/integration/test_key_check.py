@@ -92,30 +92,96 @@ def test_no_database_connection_is_held_while_hashing(pg_url, new_key, monkeypat
     assert seen == [True, True]
 
 
-def test_failures_past_the_limit_are_refused_without_hashing_for_that_lookup_only(new_key, hashes):
-    _, attacked = new_key()
+@pytest.fixture
+def reads(monkeypatch):
+    """Every read of a key's row the key check makes: (the lookup part it read)."""
+    made: list[str] = []
+    real = key_check._find
+
+    def counting(db, lookup: str):
+        made.append(lookup)
+        return real(db, lookup)
+
+    monkeypatch.setattr(key_check, "_find", counting)
+    return made
+
+
+def test_the_right_secret_passes_while_its_lookup_is_flooded_with_wrong_ones(new_key, hashes):
+    caller, attacked = new_key()  # never used: no cache vouches for it
     other_caller, other = new_key()
-    _, verified_before = new_key()
-    assert service.authenticate(verified_before)
-    hashed_before = len(hashes)
-    flood = [threading.Thread(target=_refused, args=(wrong_secret(attacked),)) for _ in range(3)]
-    for _ in range(key_check.FAILURE_LIMIT):
-        _refused(wrong_secret(attacked))
-    assert len(hashes) == hashed_before + key_check.FAILURE_LIMIT
-    for thread in flood:
+    stop = threading.Event()
+    refusals = [0] * 4
+
+    def flood(index: int) -> None:
+        while not stop.is_set():
+            _refused(wrong_secret(attacked))
+            refusals[index] += 1
+
+    threads = [threading.Thread(target=flood, args=(i,)) for i in range(len(refusals))]
+    for thread in threads:
         thread.start()
-    for thread in flood:
-        thread.join()
-    _refused(attacked)  # even the right secret waits for the window to pass
-    assert len(hashes) == hashed_before + key_check.FAILURE_LIMIT
-    # Other lookups are untouched.
-    assert service.authenticate(other) == other_caller
-    # A key verified before the flood began keeps working through the cache.
-    lookup = verified_before.split("_")[1]
+    passed = 0
+    try:
+        # Past the limit before the first right secret, then interleaved with the flood.
+        while sum(refusals) < 4 * key_check.FAILURE_LIMIT:
+            threading.Event().wait(0.01)
+        lookup = attacked.split("_")[1]
+        assert key_check._failures.flooded(lookup) is not None
+        for _ in range(40):
+            key_check._verified.clear()  # each time as an idle key, verified by its hash
+            assert service.authenticate(attacked) == caller
+            passed += 1
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert passed == 40 and sum(refusals) > 4 * key_check.FAILURE_LIMIT
+    assert service.authenticate(other) == other_caller  # other lookups are untouched
+
+
+def test_past_the_limit_a_guess_costs_one_sha256_and_no_query(db, new_key, hashes, reads):
+    caller, attacked = new_key()
+    lookup = attacked.split("_")[1]
+    unknown = f"aurra_{secrets.token_hex(6)}_{secrets.token_urlsafe(24)}"
+    against: dict[str, set[str]] = {}
+    for key in (attacked, unknown):
+        key_lookup = key.split("_")[1]
+        hashed, read = len(hashes), len(reads)
+        for _ in range(key_check.FAILURE_LIMIT):
+            _refused(wrong_secret(key))
+        # Up to the limit, each guess reads the row and is hashed once.
+        assert (len(hashes) - hashed, reads[read:]) == (key_check.FAILURE_LIMIT, [key_lookup] * 10)
+        hashed, read = len(hashes), len(reads)
+        for _ in range(300):
+            _refused(wrong_secret(key))
+        # Past it: one SHA-256 a guess, against the remembered row, and not one query.
+        assert len(hashes) - hashed == 300 and len(reads) == read
+        against[key] = set(hashes[hashed:])
+    # The known lookup's guesses went against its row, the unknown one's against the dummy.
+    assert against == {attacked: {_stored_hash(db, caller.api_key_id)}, unknown: {key_check._dummy_hash()}}
+    # The right secret: its one check against the remembered row, then the row is read again.
+    hashed, read = len(hashes), len(reads)
+    assert service.authenticate(attacked) == caller
+    assert (len(hashes) - hashed, reads[read:]) == (1, [lookup])
+    # Read again, not trusted: a key revoked during the flood is refused at once.
+    key_check._verified.clear()
+    with db.transaction() as conn:
+        conn.execute("UPDATE api_keys SET revoked_at = now() WHERE id = %s", (caller.api_key_id,))
+    _refused(attacked)
+
+
+def test_a_flooded_scrypt_key_pays_scrypt_at_most_the_limit_a_window(db, new_key, hashes, reads):
+    """The documented exception: a key still on scrypt would turn each guess into ~50 ms of CPU."""
+    caller, raw = new_key()
+    legacy = _make_legacy(db, caller, raw)
     for _ in range(key_check.FAILURE_LIMIT):
-        _refused(wrong_secret(verified_before))
-    assert key_check._failures.blocked(lookup)
-    assert service.authenticate(verified_before)
+        _refused(wrong_secret(raw))
+    assert hashes.count(legacy) == key_check.FAILURE_LIMIT
+    hashed, read = len(hashes), len(reads)
+    for _ in range(100):
+        _refused(wrong_secret(raw))
+    assert (len(hashes), len(reads)) == (hashed, read)
+    assert _stored_hash(db, caller.api_key_id) == legacy
 
 
 def _refused(key: str) -> None:

@@ -77,6 +77,15 @@ def extracted(*turns: tuple[str, str]) -> list[tuple[str, int]]:
     return [(f.content, f.message_index) for f in RulesExtractor().extract(messages, "unused").facts]
 
 
+def test_the_rules_extractor_keeps_the_first_facts_up_to_the_cap_and_counts_the_rest():
+    conversation = [Message(role="user", content=f"I live in Town{i}. I use Tool{i} now.") for i in range(40)]
+    extraction = RulesExtractor().extract(conversation, "rules")
+    assert len(extraction.facts) == MAX_FACTS and extraction.dropped == 80 - MAX_FACTS
+    assert [f.message_index for f in extraction.facts] == [i // 2 for i in range(MAX_FACTS)]
+    few = RulesExtractor().extract(conversation[:3], "rules")
+    assert len(few.facts) == 6 and few.dropped == 0
+
+
 def test_first_person_statements_become_third_person_facts():
     assert extracted(
         ("user", "I moved to Berlin last month, and I use Emacs now."), ("assistant", "Noted!")

@@ -166,6 +166,8 @@ export interface Extraction {
   factsFound: number;
   promptVersion: string | null;
   usage: Usage | null;
+  /** Facts found beyond the cap of 50 a request, not stored (0 from servers that do not send it). */
+  factsDropped: number;
 }
 
 /** The answer to a write of `messages`: one write result per fact, in the conversation's order. */

@@ -425,9 +425,18 @@ def test_add_messages_sends_the_conversation_and_returns_typed_facts(client, ser
     assert server.last.headers["Idempotency-Key"]
     assert isinstance(result, MessagesWriteResult)
     assert result.extraction.extractor == "anthropic" and result.extraction.facts_found == 2
+    assert result.extraction.facts_dropped == 0  # a server that does not send it
     assert [f.created for f in result.facts] == [True, False]
     assert result.facts[1].duplicate_of == OLD_MEMORY_ID
     assert [m.content for m in result.created] == ["User moved to Berlin"]
+
+
+def test_add_messages_says_how_many_facts_were_dropped_beyond_the_cap(client, server) -> None:
+    body = messages_json()
+    body["extraction"] = {**body["extraction"], "facts_found": 50, "facts_dropped": 7}
+    server.reply(201, body)
+    result = client.memories.add(messages=[{"role": "user", "content": "I moved to Berlin."}])
+    assert (result.extraction.facts_found, result.extraction.facts_dropped) == (50, 7)
 
 
 def test_add_takes_exactly_one_of_content_and_messages(client, server) -> None:

@@ -576,6 +576,8 @@ class ExtractionReport(Model):
     prompt_version: str
     # The extraction call's receipt (the same shape as auto_supersede.usage).
     usage: Usage | None = None
+    # Facts found beyond the cap of 50 a request, not stored (0 when none).
+    facts_dropped: int = 0
 
 
 class MessagesWriteResult(Model):

@@ -208,7 +208,9 @@ class WriteResult(AurraModel):
 
 class Extraction(AurraModel):
     """How the facts of a messages write were found: the extractor (`rules`, `anthropic`,
-    `bedrock`, `openai`), the model that answered, how many facts, and the prompt's version."""
+    `bedrock`, `openai`), the model that answered, how many facts, and the prompt's version.
+    `facts_dropped` counts the facts found beyond the cap of 50 a request, not stored (0 from
+    servers that do not send it)."""
 
     extractor: str
     model: str
@@ -216,6 +218,7 @@ class Extraction(AurraModel):
     prompt_version: str
     # The extraction call's receipt.
     usage: Usage | None = None
+    facts_dropped: int = 0
 
 
 class MessagesWriteResult(AurraModel):

@@ -196,6 +196,7 @@ function readExtraction(value: unknown, path: string): Extraction {
     factsFound: num(o, "facts_found", path),
     promptVersion: nullableStr(o, "prompt_version", path),
     usage: nullable(o, "usage", path, readUsage),
+    factsDropped: nullableNum(o, "facts_dropped", path) ?? 0,
   };
 }
 

@@ -244,7 +244,23 @@ describe("memories.add", () => {
       factsFound: 1,
       promptVersion: "v1",
       usage: READ_USAGE,
+      factsDropped: 0,
     });
+  });
+
+  it("says how many facts were dropped beyond the cap", async () => {
+    const mock = new MockFetch().reply(
+      json(
+        {
+          facts: [wireWrite()],
+          extraction: { extractor: "rules", model: "aurra-rules-extractor-v1", facts_found: 50, prompt_version: "rules-v1", usage: USAGE, facts_dropped: 7 },
+        },
+        201,
+      ),
+    );
+    const result = await client(mock).memories.add({ messages: [{ role: "user", content: "I moved to Berlin." }] });
+    assert.equal(result.extraction.factsFound, 50);
+    assert.equal(result.extraction.factsDropped, 7);
   });
 
   it("refuses wrong arguments before sending anything", async () => {

@@ -12,8 +12,17 @@ without a lever on the database.
 - A successful check is remembered in process for a short while, by a SHA-256 of the whole
   key with the hash it matched. The row is still read on every call: a revoked or rotated key
   is refused at once.
-- Failed checks are counted per lookup part: past the limit within the window, that lookup
-  is refused without hashing until the window passes (a key verified before keeps working).
+- A secret is always checked before any failure counts against its lookup part, so the
+  right secret always passes, however many wrong ones arrive for the same lookup. Failures
+  are counted per lookup part only to bound what a flood of wrong secrets costs: past the
+  limit within the window, a lookup's guesses are checked against the row read when it
+  reached the limit (one salted SHA-256, no database query), and only a secret that matches
+  it reads the row again. A flooded lookup costs one query per FAILURE_LIMIT guesses a
+  window, and one SHA-256 a guess.
+- The one exception is a key still holding a scrypt hash: while its lookup is past the limit,
+  its guesses are refused without hashing (a flood would otherwise buy ~50 ms of CPU a
+  request), its right secret too, until the window passes. Its first success outside a flood
+  replaces the hash, and the exception with it.
 """
 
 from __future__ import annotations
@@ -58,6 +67,13 @@ def _dummy_hash() -> str:
     return hash_secret(secrets.token_urlsafe(24))
 
 
+@dataclass(frozen=True)
+class _KeyRow:
+    key_id: UUID
+    tenant_id: UUID
+    secret_hash: str
+
+
 class _Verified:
     """Keys that passed the check lately: SHA-256 of the key -> (the hash it matched, expiry).
     An entry's window restarts with each use, so a caller in steady use is not hashed again."""
@@ -88,26 +104,40 @@ class _Verified:
             self._entries.clear()
 
 
+@dataclass(frozen=True)
+class _Window:
+    ends: float
+    count: int
+    # The lookup's row as read at the failure that reached the limit (None: unknown or
+    # revoked); what later guesses in the window are checked against.
+    row: _KeyRow | None
+
+
 class _Failures:
     """Failed checks per lookup part in a fixed window that starts with the first failure."""
 
     def __init__(self) -> None:
-        self._windows: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self._windows: OrderedDict[str, _Window] = OrderedDict()
         self._lock = threading.Lock()
 
-    def blocked(self, lookup: str) -> bool:
+    def flooded(self, lookup: str) -> _Window | None:
+        """The lookup's window while it is past the limit, else None."""
         now = time.monotonic()
         with self._lock:
             window = self._windows.get(lookup)
-            return window is not None and window[0] > now and window[1] >= FAILURE_LIMIT
+            if window is None or window.ends <= now or window.count < FAILURE_LIMIT:
+                return None
+            return window
 
-    def record(self, lookup: str) -> None:
+    def record(self, lookup: str, row: _KeyRow | None) -> None:
         now = time.monotonic()
         with self._lock:
-            ends, count = self._windows.get(lookup, (0.0, 0))
-            if ends <= now:
-                ends, count = now + FAILURE_WINDOW_S, 0
-            self._windows[lookup] = (ends, count + 1)
+            window = self._windows.get(lookup)
+            if window is None or window.ends <= now:
+                window = _Window(now + FAILURE_WINDOW_S, 0, None)
+            # The row is remembered once, when the count reaches the limit.
+            remembered = window.row if window.count >= FAILURE_LIMIT else row
+            self._windows[lookup] = _Window(window.ends, window.count + 1, remembered)
             self._windows.move_to_end(lookup)
             while len(self._windows) > FAILURE_TRACKED_MAX:
                 self._windows.popitem(last=False)
@@ -119,13 +149,6 @@ class _Failures:
 
 _verified = _Verified()
 _failures = _Failures()
-
-
-@dataclass(frozen=True)
-class _KeyRow:
-    key_id: UUID
-    tenant_id: UUID
-    secret_hash: str
 
 
 def _find(db: Database, lookup: str) -> _KeyRow | None:
@@ -142,15 +165,24 @@ def _find(db: Database, lookup: str) -> _KeyRow | None:
 def authenticate(db: Database, raw_key: str) -> Caller:
     """Who `raw_key` is, or Unauthorized; the same work whether or not its lookup exists."""
     lookup, secret = parse_key(raw_key)
+    window = _failures.flooded(lookup)
+    # A lookup past the failure limit: its guess is checked against the row remembered from
+    # the window first, without the database. Only a match goes on to read the row.
+    checked: str | None = None
+    if window is not None:
+        remembered = window.row.secret_hash if window.row is not None else _dummy_hash()
+        if not is_current_hash(remembered) or not check_secret(secret, remembered):
+            _failures.record(lookup, window.row)
+            raise Unauthorized("invalid API key")
+        checked = remembered
     row = _find(db, lookup)
     digest = hashlib.sha256(raw_key.encode()).digest()
     if row is not None and _verified.matches(digest, row.secret_hash):
         return Caller(tenant_id=row.tenant_id, api_key_id=row.key_id)
-    if _failures.blocked(lookup):
-        raise Unauthorized("invalid API key")
-    matched = check_secret(secret, row.secret_hash if row is not None else _dummy_hash())
+    stored = row.secret_hash if row is not None else _dummy_hash()
+    matched = stored == checked or check_secret(secret, stored)
     if row is None or not matched:
-        _failures.record(lookup)
+        _failures.record(lookup, row)
         raise Unauthorized("invalid API key")
     stored = row.secret_hash if is_current_hash(row.secret_hash) else _upgrade(db, row, secret)
     _verified.remember(digest, stored)

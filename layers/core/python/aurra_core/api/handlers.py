@@ -48,6 +48,7 @@ _ERROR_DESCRIPTIONS = {
     400: "The body is not JSON",
     401: "Missing or invalid API key",
     404: "Not found, or not this tenant's",
+    408: "The request head did not arrive whole within aurra dev's --header-timeout (aurra dev only)",
     409: "Conflict with the current state, or a reused Idempotency-Key",
     413: "The body is too large",
     422: "Validation failed",
@@ -68,7 +69,7 @@ def documented(success: dict[int, Any], *errors: int) -> dict[int, dict[str, Any
         }
         for code, model in success.items()
     }
-    for code in sorted({400, 401, 404, 413, 422, 429, 431, 500, 503, *errors}):
+    for code in sorted({400, 401, 404, 408, 413, 422, 429, 431, 500, 503, *errors}):
         responses[code] = {
             "description": _ERROR_DESCRIPTIONS[code],
             "content": {"application/json": {"model": ErrorEnvelope}},

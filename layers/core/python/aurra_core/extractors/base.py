@@ -10,7 +10,9 @@ from aurra_core.errors import ExtractionError
 from aurra_core.models import MAX_CONTENT_CHARS, TOPIC_PATTERN, Message
 from aurra_core.text_analysis.text import fold
 
-# More facts than this from one conversation is an answer gone wrong, not a long conversation.
+# At most this many facts of one conversation are stored. A model is asked for at most this
+# many (and an answer with more is one gone wrong); the rules extractor keeps the first this
+# many and reports the rest as dropped (`Extraction.dropped`, the response's `facts_dropped`).
 MAX_FACTS = 50
 _TOPIC = re.compile(TOPIC_PATTERN)
 
@@ -32,6 +34,8 @@ class Extraction:
     # Tokens as the provider reported them, for the receipt; None when it did not say.
     input_tokens: int | None = None
     output_tokens: int | None = None
+    # Valid facts found beyond MAX_FACTS, not stored.
+    dropped: int = 0
 
 
 class Extractor(Protocol):
@@ -60,7 +64,7 @@ def _fact(item: Any, messages: list[Message]) -> ExtractedFact | None:
 
 
 def validate_facts(raw: Any, messages: list[Message]) -> list[ExtractedFact]:
-    """Keep the well-formed facts, in order, once each.
+    """Keep the well-formed facts of a model's answer, in order, once each.
 
     The answer must be a list of at most MAX_FACTS; a fact must have 1..4000 characters and
     name a message that exists. Malformed facts are dropped; an answer that had facts but
@@ -69,6 +73,16 @@ def validate_facts(raw: Any, messages: list[Message]) -> list[ExtractedFact]:
         raise ExtractionError("facts must be a list")
     if len(raw) > MAX_FACTS:
         raise ExtractionError(f"the extractor returned {len(raw)} facts; at most {MAX_FACTS} are accepted")
+    return valid_facts(raw, messages)
+
+
+def capped(facts: list[ExtractedFact]) -> tuple[list[ExtractedFact], int]:
+    """The first MAX_FACTS facts, and how many beyond them are dropped."""
+    return facts[:MAX_FACTS], max(0, len(facts) - MAX_FACTS)
+
+
+def valid_facts(raw: list[Any], messages: list[Message]) -> list[ExtractedFact]:
+    """The well-formed facts of `raw`, in order, once each, however many (see validate_facts)."""
     kept: list[ExtractedFact] = []
     seen: set[str] = set()
     for item in raw:

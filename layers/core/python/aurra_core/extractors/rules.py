@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from aurra_core.extractors.base import MAX_FACTS, ExtractedFact, Extraction, validate_facts
+from aurra_core.extractors.base import Extraction, capped, valid_facts
 from aurra_core.models import MAX_CONTENT_CHARS, Message, Role
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
 
@@ -209,7 +209,8 @@ class RulesExtractor:
                 continue  # the assistant's and the system's words are not the user's facts
             for fact in facts_of(message.content):
                 raw.append({"content": fact, "topic": _topic(fact), "message_index": index})
-        facts: list[ExtractedFact] = validate_facts(raw[:MAX_FACTS], messages)
+        # Every fact is found; the first MAX_FACTS are kept and the rest counted as dropped.
+        facts, dropped = capped(valid_facts(raw, messages))
         return Extraction(
             facts=facts,
             extractor=NAME,
@@ -217,4 +218,5 @@ class RulesExtractor:
             prompt_version=PROMPT_VERSION,
             input_tokens=0,
             output_tokens=0,
+            dropped=dropped,
         )

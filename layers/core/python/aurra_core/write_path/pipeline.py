@@ -824,6 +824,7 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
         facts_found=len(extraction.facts),
         prompt_version=extraction.prompt_version,
         usage=usage,
+        facts_dropped=extraction.dropped,
     )
     result = MessagesWriteResult(facts=[o.result for o in outcomes], extraction=report)
     status = 201 if any(o.result.created for o in outcomes) else 200
