@@ -20,6 +20,7 @@ DEFAULT_DATA_DIR = Path(".aurra")
 # Found from the working directory: a checkout's root, or wherever a user keeps their own.
 DEFAULT_DATASET = Path("evals") / "cases.jsonl"
 DEFAULT_EXTRACTION_DATASET = Path("evals") / "extraction.jsonl"
+DEFAULT_SECRETS_DATASET = Path("evals") / "secrets.jsonl"
 
 
 class CliError(Exception):
@@ -253,9 +254,24 @@ def _dataset(given: str | None, default: Path) -> Path:
     return dataset
 
 
+def _secrets(args: argparse.Namespace) -> int:
+    from aurra_local import evaluate_secrets
+
+    dataset = _dataset(args.dataset, DEFAULT_SECRETS_DATASET)
+    try:
+        texts = evaluate_secrets.load_texts(dataset)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    report = evaluate_secrets.evaluate(texts)
+    print(json.dumps(report) if args.json else evaluate_secrets.format_report(report))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.runtime.config import get_config
 
+    if args.secrets:
+        return _secrets(args)
     if args.extraction:
         from aurra_core.extractors.factory import create_extractor
         from aurra_local import evaluate_extraction
@@ -389,10 +405,14 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.set_defaults(func=cmd_invoke)
 
     evaluation = sub.add_parser(
-        "eval", help="measure a classifier (or --extraction, an extractor) on labeled cases"
+        "eval",
+        help="measure a classifier (or --extraction, an extractor; --secrets, the credentials detector) "
+        "on labeled cases",
     )
     evaluation.add_argument(
-        "--dataset", help=f"default {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction"
+        "--dataset",
+        help=f"default {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction, "
+        f"{DEFAULT_SECRETS_DATASET} with --secrets",
     )
     evaluation.add_argument("--classifier", choices=classifier_choices(), default="rules")
     evaluation.add_argument("--min-confidence", type=float, default=0.85)
@@ -430,6 +450,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead: an extractor's fact precision and recall on labeled conversations, and the topic gate",
     )
     evaluation.add_argument("--extractor", choices=classifier_choices(), default="rules")
+    evaluation.add_argument(
+        "--secrets",
+        action="store_true",
+        help="instead: the credentials detector's precision and recall per kind on labeled texts",
+    )
     evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     evaluation.set_defaults(func=cmd_eval)
 
