@@ -50,7 +50,7 @@ _ERROR_DESCRIPTIONS = {
     404: "Not found, or not this tenant's",
     409: "Conflict with the current state, or a reused Idempotency-Key",
     413: "The body is too large",
-    422: "Validation failed",
+    422: "Validation failed (validation_error), or a write carries credentials its key's secrets setting refuses (sensitive_content)",
     429: "Rate limited",
     431: "Request headers over 32 KiB (aurra dev; API Gateway refuses them before any handler)",
     500: "Internal error",

@@ -706,7 +706,11 @@ def _inside_marker(finding: Finding, markers: list[tuple[int, int]]) -> bool:
 
 def redact(text: str) -> Redaction:
     """`text` with each credential replaced by `[REDACTED:<kind>]`."""
-    findings = find(text)
+    return replace(text, find(text))
+
+
+def replace(text: str, findings: list[Finding]) -> Redaction:
+    """`text` with each of `findings` (in order, none overlapping) replaced by its marker."""
     if not findings:
         return Redaction(text, ())
     parts = []
