@@ -262,11 +262,17 @@ def test_a_key_that_refuses_secrets_gets_a_422_and_nothing_is_stored_or_sent(
 def test_a_manual_supersession_redacts_its_new_memory_or_refuses_it(endpoint, db, new_key):
     caller, _ = new_key()
     _, old = service.write_memory(caller, WriteBody.model_validate({"content": "User pays by bank transfer"}))
-    request = SupersedeRequest(content=f"User pays with card {CARD}", metadata={"pin": "4410"})
+    request = SupersedeRequest(
+        content=f"User pays with card {CARD}", metadata={"pin": "4410", "door_code": "7731", "colour": "blue"}
+    )
     status, result = service.supersede_memory(caller, old.memory.id, request, "supersede-1")
     assert status == 201
     assert result.memory.content == "User pays with card [REDACTED:card_number]"
-    assert result.memory.metadata == {"pin": "[REDACTED:password]"}
+    assert result.memory.metadata == {
+        "pin": "[REDACTED:password]",
+        "door_code": "[REDACTED:password]",
+        "colour": "blue",
+    }
     assert all(carries_no_secret(text) for texts in tenant_rows(db, caller).values() for text in texts)
 
     refuse(db, caller)

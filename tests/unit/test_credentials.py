@@ -95,6 +95,9 @@ FOUND = [
     ("我的密码是Panda8899。", "password", "Panda8899"),
     ("the front gate code is 4410#", "password", "4410#"),
     ("Tr4mp0line! is my password", "password", "Tr4mp0line!"),
+    ("my password is sunshine.", "password", "sunshine"),
+    ("smtp.pass=Kq8vv2mZ", "password", "Kq8vv2mZ"),
+    ("meine PIN ist 4821", "password", "4821"),
     ("mysql://reporter:Fj29dk!q@10.1.2.3:3306/sales", "connection_string_password", "Fj29dk!q"),
     ("redis://:Vv81kLmq@cache:6379/0", "connection_string_password", "Vv81kLmq"),
     (
@@ -153,6 +156,16 @@ NOT_CREDENTIALS = [
     "https://docs.example.com:8443/path",
     "the zip code is 94110 and the promo code is SPRING24",
     "pass the salt; pin the tab",
+    "bypass: true",
+    "boarding pass: printed",
+    "the password is 8-16 characters long",
+    "Password reset link: https://example.com/reset/abc123",
+    "password reset email: jane@example.com",
+    "the password of a connection URL (postgres://user:PASSWORD@host)",
+    "the pin is 2.5mm wide",
+    "the combination of these is 50% cheaper",
+    "la contraseña es muy segura",
+    "my password is very long and hard to type",
     "Mein Passwort ist abgelaufen.",
     "[REDACTED:openai_api_key] and password: [REDACTED:password]",
 ]
@@ -180,6 +193,11 @@ def test_a_credential_is_replaced_by_its_marker_and_redaction_is_idempotent() ->
     assert redact(redaction.text).text == redaction.text
     assert redact(redaction.text).findings == ()
     assert redact("nothing here").findings == ()
+
+
+def test_a_word_of_letters_is_a_password_only_at_the_end_of_its_clause() -> None:
+    text = "my password is sunshine and my PIN is 4821"
+    assert [text[f.start : f.end] for f in find(text)] == ["sunshine", "4821"]
 
 
 def test_where_kinds_overlap_the_more_specific_one_is_kept() -> None:

@@ -12,7 +12,8 @@ have no format of their own: a password is a value announced by a word for it ("
 "Passwort", "mot de passe", "contraseña", "senha", "пароль", "密码" and a few more) and a verb
 or a colon, or a code that opens something (a PIN, a door's or an alarm's code, a safe's
 combination) when it holds a digit; a value with no verb or colon before it must look chosen
-(letters with digits or symbols). An AWS secret is a 40-character base64 string near an AWS key
+(letters with digits or symbols), and a value of letters alone must end its clause ("my
+password is sunshine.", not "my password is very long"). An AWS secret is a 40-character base64 string near an AWS key
 id or the words "aws" or "secret". A password in a connection URL (`scheme://user:password@host`)
 or a connection string (`Server=...;Password=...`) is its own kind.
 
@@ -487,9 +488,11 @@ _PASSWORD_WORDS = (
     r"пароль|heslo|jelszó|κωδικός"
 )
 _PASSWORD_WORD_RE = regex_programs.compile(r"(?i)(?<!\w)(?:" + _PASSWORD_WORDS + r")(?!\w)")
-# An environment variable or a configuration key: DB_PASSWORD=, "db_password": , PGPASSWORD=
+# An environment variable or a configuration key: DB_PASSWORD=, "db_password": , PGPASSWORD=,
+# smtp.pass=. A short word only after a separator ("bypass: true" is no password).
 _PASSWORD_KEY_RE = regex_programs.compile(
-    r"(?i)(?<![\w-])[A-Za-z0-9]{1,30}_?(?:password|passwd|pwd|pass)[\"']?\s{0,3}[:=]\s{0,3}"
+    r"(?i)(?<![\w.-])(?:[A-Za-z0-9]{1,30}[_.-]?(?:password|passwd)|[A-Za-z0-9]{1,30}[_.-](?:pwd|pass|pw))"
+    r"[\"']?\s{0,3}[:=]\s{0,3}"
 )
 # After the word, what stands between it and the value: a colon, an equals sign or an arrow,
 # or a verb ("is", "ist", "lautet", "est", "es", "é", "è", "är", "er", "jest", "to", "это",
@@ -505,17 +508,17 @@ _BETWEEN_RE = regex_programs.compile(
     r"was changed to|changed to|set to|is|was|ist|lautet|war|est|était|es|era|é|è|är|er|jest|to|это|—|–|-)"  # noqa: RUF001
     r"(?=\s))\s{0,3}"
 )
-# "pass:", "pw=", "p/w for the VPN:", "pwd:"
-_SHORT_WORD_RE = regex_programs.compile(
-    r"(?i)(?<![\w-])(?:pass|pw|p/w|pwd)" + _BRIDGE + r"\s{0,3}[:=]\s{0,3}"
-)
+# "pw=", "p/w for the VPN:", "pwd:"; and "pass:", whose value must look chosen ("bus pass:
+# monthly")
+_SHORT_WORD_RE = regex_programs.compile(r"(?i)(?<![\w-])(?:pw|p/w|pwd)" + _BRIDGE + r"\s{0,3}[:=]\s{0,3}")
+_PASS_RE = regex_programs.compile(r"(?i)(?<![\w-])pass" + _BRIDGE + r"\s{0,3}[:=]\s{0,3}")
 # Codes that open something: a PIN, a door's, an alarm's or a locker's code, a safe's
 # combination. What follows is a password when it holds a digit ("the promo code", "the zip
 # code" are not among these words).
 _CODE_WORD_RE = regex_programs.compile(
-    r"(?i)(?<!\w)(?:pin(?: code| number)?|(?:alarm|door|gate|garage|garage door|locker|safe|lock|padlock|"
-    r"keypad|entry|access|security|building|unlock|lockbox|key box|keybox|bike lock)\s(?:code|combination|combo)|"
-    r"combination)(?!\w)"
+    r"(?i)(?<!\w)(?:(?-i:PIN)|pin code|pin number|(?:alarm|door|gate|garage|garage door|locker|safe|lock|"
+    r"padlock|keypad|entry|access|security|building|unlock|lockbox|key box|keybox|bike lock)\s"
+    r"(?:code|combination|combo))(?!\w)"
 )
 # Later in the sentence: "I use the same password everywhere, it's X", "my password is my dog's
 # name plus 88: X"
@@ -553,6 +556,19 @@ _VALUE_RE = regex_programs.compile(
     r"„([^“\n]{1,64})“|「([^」\n]{1,64})」|([^\s\"'`«“„「]{1,64})"
 )
 _TRAILING = ".,;:)]}>'\"`?»”」。、，"  # noqa: RUF001
+# What may follow a value of letters alone for it to be a password: the end of its clause, or a
+# conjunction ("my password is sunshine and ..."), not more words about the password ("my
+# password is very long").
+_CLAUSE_END_RE = regex_programs.compile(
+    r"(?i)[\"'`»”」]?(?:\s{0,3}(?:$|[\n.,;:!?)]|-\s)|\s{1,3}(?:and|but|so|or|y|et|und|e|en|och|og|i|и|а)\s)"  # noqa: RUF001
+)
+# A length or a count, not a value: "the password is 8-16 characters"
+_UNIT_AFTER_RE = regex_programs.compile(
+    r"(?i)\s{1,3}(?:characters?|chars?|digits?|letters?|symbols?|numbers?|words?|long|zeichen|caractères|caracteres)\b"
+)
+_NOT_A_VALUE_RE = regex_programs.compile(
+    r"(?i)[a-z][a-z0-9+.-]{1,20}://\S+|www\.\S+|[^@\s]{1,64}@[^@\s]{1,64}\.[a-z]{2,}"
+)
 
 # Words that follow "password is" and are not a password (what the password is like, or where).
 _NOT_A_PASSWORD = frozenset(
@@ -568,7 +584,8 @@ _NOT_A_PASSWORD = frozenset(
     by to of and or but if when what which who how why where see below above attached there
     here your_password yourpassword my_password mypassword password passwords passwd pass pwd
     secret secrets redacted xxx tbd todo unchanged enabled disabled protected needed necessary
-    needs must should will would can could manager policy field hint reset-link
+    needs must should will would can could manager policy field hint reset-link true false yes
+    on off
     falsch richtig abgelaufen geändert erforderlich incorrecte expiré changé requis
     incorrecta correcta caducada cambiada obligatoria incorreta correta expirada alterada
     obrigatória sbagliata scaduta fout verlopen неверный неправильный верный
@@ -595,6 +612,8 @@ def _password_value(value: str, *, strict: bool) -> bool:
         return False  # ****, xxxxxx, ......
     if value[0] in "<{" or (value[0] in "[%" and value[-1] in "]%") or _VARIABLE_RE.fullmatch(value):
         return False  # <password>, {{PASSWORD}}, ${DB_PASSWORD}, [password], %PASSWORD%, $PGPASSWORD
+    if _NOT_A_VALUE_RE.fullmatch(value) or value.startswith("//") or "://" in value:
+        return False  # a link or an email address: where to reset it, not what it is
     if strict:
         has_letter = any(c.isalpha() for c in value)
         has_other = any(not c.isalpha() for c in value)
@@ -630,6 +649,10 @@ def _passwords(text: str) -> list[Finding]:
         value = text[span[0] : span[1]]
         if not _password_value(value, strict=strict) or (digit and not any(c.isdigit() for c in value)):
             return False
+        if _UNIT_AFTER_RE.match(text, span[1]):
+            return False
+        if value.isalpha() and not _CLAUSE_END_RE.match(text, span[1]):
+            return False  # "my password is very long": words about the password
         found.append(Finding(PASSWORD, *span))
         return True
 
@@ -651,6 +674,8 @@ def _passwords(text: str) -> list[Finding]:
     for expression in (_PASSWORD_KEY_RE, _SHORT_WORD_RE):
         for match in expression.finditer(text):
             keep(_take_value(text, match.end()))
+    for match in _PASS_RE.finditer(text):
+        keep(_take_value(text, match.end()), strict=True)
     for match in _LOGIN_PAIR_RE.finditer(text):
         keep(_take_value(text, match.end()), strict=True)
     for match in _VALUE_AS_RE.finditer(text):

@@ -9,8 +9,9 @@ redacted request. A key whose `secrets` setting is `refuse` gets a 422 `sensitiv
 instead, and nothing is stored: the settings are read only when something was found, so a
 write without credentials pays for the scan alone (a few milliseconds for 4,000 characters).
 
-A metadata string is scanned with its key in front ("password: ..."), so that
-`{"password": "hunter2"}` is seen as a password; keys themselves are not changed.
+A metadata string is scanned with its key in front ("password: ..."; underscores and dashes
+read as spaces, a word "pin" as a PIN), so that `{"password": "hunter2"}` or
+`{"door_code": "4410"}` is seen as a password; keys themselves are not changed.
 """
 
 from __future__ import annotations
@@ -57,8 +58,12 @@ def _text(value: str, field: str, found: list[Found], key: str | None = None) ->
     if key is None:
         redaction = credentials.redact(value)
     else:
-        # the key as the value's context: {"password": "hunter2"} reads "password: hunter2"
-        labeled = f"{key}: {value}"
+        # the key as the value's context: {"password": "hunter2"} reads "password: hunter2",
+        # {"door_code": "4410"} "door code: 4410", {"pin": "4410"} "PIN: 4410"
+        words = [
+            "PIN" if w.casefold() == "pin" else w for w in key.replace("_", " ").replace("-", " ").split(" ")
+        ]
+        labeled = f"{' '.join(words)}: {value}"
         offset = len(labeled) - len(value)
         in_value = [
             credentials.Finding(f.kind, f.start - offset, f.end - offset)
