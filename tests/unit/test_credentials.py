@@ -129,6 +129,7 @@ NOT_CREDENTIALS = [
     "set OPENAI_API_KEY=sk-... first",
     "export OPENAI_API_KEY=YOUR_API_KEY",
     "sk-your-key-goes-here-0000000000000000000000",
+    "see sk-learn-compatible-estimators-and-transformers for pipelines",
     "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
     "pk_live_" + draw(ALNUM, 24) + " is the publishable key for the site",
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's API reference

@@ -187,7 +187,7 @@ _TOKEN_RULES = (
     (
         SLACK_TOKEN,
         regex_programs.compile(
-            r"(?<![\w-])(?:xox[abposer]|xoxe\.xox[bp]|xapp)-((?:[A-Za-z0-9]{1,80}-){1,5}[A-Za-z0-9]{8,100})(?![\w-])"
+            r"(?<![\w-])(?:xox[abposer]|xoxe\.xox[bp]|xapp)-((?:[A-Za-z0-9]{1,80}-){1,5}[A-Za-z0-9]{20,100})(?![\w-])"
         ),
     ),
     (
@@ -231,12 +231,11 @@ def _token_issued(kind: str, random_part: str) -> bool:
         return _issued(random_part, min_length=16, min_entropy=2.8)
     if kind == SLACK_TOKEN:
         # the workspace's and the user's numeric ids, then the random secret
-        return _issued(random_part.replace("/", "-").rsplit("-", 1)[-1], min_length=8)
+        return _issued(random_part.replace("/", "-").rsplit("-", 1)[-1], min_length=16)
     if kind == GITHUB_TOKEN:
         return _issued(random_part.replace("_", ""))
-    return _issued(random_part, min_entropy=3.5) and (
-        kind in (ANTHROPIC_API_KEY, OPENAI_API_KEY) or _mixed(random_part)
-    )
+    # ("sk-learn-compatible-estimators-for-pipelines" is words, not a key)
+    return _issued(random_part, min_entropy=3.5) and _mixed(random_part)
 
 
 def _tokens(text: str) -> list[Finding]:
