@@ -21,6 +21,7 @@ DEFAULT_DATA_DIR = Path(".aurra")
 DEFAULT_DATASET = Path("evals") / "cases.jsonl"
 DEFAULT_EXTRACTION_DATASET = Path("evals") / "extraction.jsonl"
 DEFAULT_CONVERSATIONS = Path("evals") / "conversations.jsonl"
+DEFAULT_SECRETS_DATASET = Path("evals") / "secrets.jsonl"
 
 
 class CliError(Exception):
@@ -277,6 +278,18 @@ def _conversations(args: argparse.Namespace) -> int:
         profiles, classifier=args.classifier, extractor=args.extractor, dataset=str(dataset)
     ).as_dict(details=not args.blind)
     print(json.dumps(report) if args.json else evaluate_conversations.format_report(report))
+
+
+def _secrets(args: argparse.Namespace) -> int:
+    from aurra_local import evaluate_secrets
+
+    dataset = _dataset(args.dataset, DEFAULT_SECRETS_DATASET)
+    try:
+        texts = evaluate_secrets.load_texts(dataset)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    report = evaluate_secrets.evaluate(texts)
+    print(json.dumps(report) if args.json else evaluate_secrets.format_report(report))
     return 0
 
 
@@ -285,6 +298,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.conversations is not None:
         return _conversations(args)
+    if args.secrets:
+        return _secrets(args)
     if args.extraction:
         from aurra_core.extractors.factory import create_extractor
         from aurra_local import evaluate_extraction
@@ -510,14 +525,16 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation = _command(
         sub,
         "eval",
-        "measure a classifier (or --extraction, an extractor) on labeled cases",
+        "measure a classifier (or --extraction, an extractor; --secrets, the credentials detector) on labeled cases",
         "Prints the precision and recall of the contradicts verdicts a classifier acts on, its\n"
         "duplicate precision, a reliability table and per-category figures. --extraction measures\n"
-        "an extractor instead, --candidate-recall the candidate search, --compare two saved runs.",
+        "an extractor instead, --secrets the credentials detector, --candidate-recall the candidate\n"
+        "search, --compare two saved runs.",
     )
     evaluation.add_argument(
         "--dataset",
-        help=f"the labeled cases (default: {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction)",
+        help=f"the labeled cases (default: {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction, "
+        f"{DEFAULT_SECRETS_DATASET} with --secrets)",
     )
     evaluation.add_argument(
         "--classifier", choices=classifier_choices(), default="rules", help="the classifier to measure"
@@ -574,6 +591,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=f"instead: the pipeline end to end on multi-session conversations (default {DEFAULT_CONVERSATIONS}): "
         "update tests, extraction, forbidden facts, the topic gate; with --extractor and --classifier",
+    )
+    evaluation.add_argument(
+        "--secrets",
+        action="store_true",
+        help="instead: the credentials detector's precision and recall per kind on labeled texts",
     )
     _data_dir(evaluation)
     evaluation.set_defaults(func=cmd_eval)

@@ -648,6 +648,8 @@ const SETTINGS = {
   classifier_model: { label: "Classifier model", kind: "text", help: "An Anthropic model id (claude-…)." },
   daily_model_calls_limit: { label: "Daily model calls limit", kind: "integer", nullable: true,
     help: "Model calls per UTC day for this key. Empty: no limit." },
+  secrets: { label: "Credentials in writes", kind: "text",
+    help: "redact: each is stored as [REDACTED:kind], never sent to a model. refuse: such a write is refused (422)." },
 };
 
 let currentSettings = null;

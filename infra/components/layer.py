@@ -193,11 +193,11 @@ def compile_bytecode(site: Path, python: str) -> None:
 
 
 # Run by the interpreter running synth (it has the domain package's dependencies): the
-# expressions the rules classifier, the text normalizer and the topic gate compile at import,
-# as a JSON list.
+# expressions the rules classifier, the text normalizer, the topic gate and the credentials
+# detector compile at import, as a JSON list.
 RECORD_REGEX_EXPRESSIONS = (
     "import json\n"
-    "from aurra_core.text_analysis import regex_programs, sensitive_topics, text\n"
+    "from aurra_core.text_analysis import credentials, regex_programs, sensitive_topics, text\n"
     "from aurra_core.classifiers import rules\n"
     "print(json.dumps(regex_programs.recorded()))\n"
 )

@@ -207,6 +207,7 @@ STDLIB_ONLY_MODULES = [
     "aurra_core.runtime.invocation",
     "aurra_core.request_json",
     "aurra_core.text_analysis.sensitive_topics",
+    "aurra_core.text_analysis.credentials",
 ]
 
 
@@ -292,6 +293,7 @@ def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
 ) -> None:
     from aurra_core.classifiers import rules  # noqa: F401
     from aurra_core.text_analysis import (  # noqa: F401 (records every expression)
+        credentials,
         regex_programs,
         sensitive_topics,
         text,
@@ -309,6 +311,7 @@ def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
         "user switched from vim to emacs last year_2024",
         "the user is thinking about moving to berlin , not anymore in london",
         "user 's sister now works at acme as a senior engineer since date_3_4",
+        "my password is Orchid-7731, card 4539 1488 0343 6467, postgres://app:Xk29sLq@db/app",
     ]
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     done = subprocess.run(

@@ -4,8 +4,10 @@ the layer only in the functions whose requests use them.
 - numpy: none of them (an embedding is a pgvector `Vector`, not a numpy array; nothing but
   the local MiniLM embedder computes in numpy, and tests/unit/test_embeddings.py checks that
   embedding with the other two does not load it).
-- the write pipeline and the text analysis it uses: the write function alone (the local
-  embedder's use of the text analysis waits for its first embedding: in AWS, Titan embeds).
+- the write pipeline and the text analysis it uses (the credentials detector among it): the
+  write function alone (the local embedder's use of the text analysis waits for its first
+  embedding: in AWS, Titan embeds; the supersede function loads the detector on its first
+  request that writes a new memory).
 - Powertools' event handler (the REST resolver and its OpenAPI validation): the functions
   behind API Gateway's routes, not the authorizer, migrate, admin or maintenance, neither at
   import nor on the authorizer's first request (its first traced call asks whether tracing is
@@ -31,6 +33,7 @@ ROUTES = {"write", "query", "settings", "supersede", "audit"}
 WATCHED = (
     "numpy",
     "aurra_core.text_analysis.text",
+    "aurra_core.text_analysis.credentials",
     "aurra_core.write_path.pipeline",
     "aws_lambda_powertools.event_handler",
 )
@@ -75,7 +78,11 @@ def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
     loaded = _loaded(handler)
     expected = set()
     if handler == "write":
-        expected |= {"aurra_core.write_path.pipeline", "aurra_core.text_analysis.text"}
+        expected |= {
+            "aurra_core.write_path.pipeline",
+            "aurra_core.text_analysis.text",
+            "aurra_core.text_analysis.credentials",
+        }
     if handler in ROUTES:
         expected.add("aws_lambda_powertools.event_handler")
     assert loaded == expected

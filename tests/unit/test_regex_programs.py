@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from aurra_core.classifiers import rules  # noqa: F401 (records every expression)
-from aurra_core.text_analysis import regex_programs, sensitive_topics
+from aurra_core.text_analysis import credentials, regex_programs, sensitive_topics
 
 EVALS = Path(__file__).resolve().parents[2] / "evals"
 
@@ -28,6 +28,7 @@ def _texts() -> list[str]:
         if line.strip():
             case = json.loads(line)
             texts += [case["old"]["content"], case["new"]["content"]]
+    texts += [json.loads(line)["text"] for line in (EVALS / "secrets.jsonl").read_text().splitlines()]
     return [t for text in texts for t in (text, normalize(text))]
 
 
@@ -97,6 +98,16 @@ def test_the_topic_gate_compiles_through_the_store_what_re_compiled_without_case
         sensitive_topics.sensitive_topic("User was Diagnosed with ASTHMA") == sensitive_topics.HEALTH_MEDICAL
     )
     assert sensitive_topics.sensitive_topic("They filed for Chapter 11") == sensitive_topics.LEGAL_STATUS
+
+
+def test_the_credentials_detector_compiles_through_the_store() -> None:
+    """Each of its expressions at import, so the layer stores them all (infra/components/layer.py
+    records this module's): none is left to `re` on a write's first request."""
+    compiled = [v for v in vars(credentials).values() if isinstance(v, re.Pattern)]
+    compiled += [expression for _, expression in credentials._TOKEN_RULES]
+    assert len(compiled) > 25
+    assert all(pattern.pattern in EXPRESSIONS for pattern in compiled)
+    assert credentials.find("my password is Orchid-7731")
 
 
 def test_the_normalizer_compiles_no_expression_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:

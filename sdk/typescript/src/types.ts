@@ -189,6 +189,13 @@ export interface HistoryResult {
   versions: MemoryVersion[];
 }
 
+/**
+ * What a write carrying credentials (API keys, private keys, passwords, card numbers, tokens)
+ * gets: `"redact"`, each replaced by `[REDACTED:<kind>]` before anything is stored or sent to a
+ * model; `"refuse"`, a `ValidationError` whose `code` is `"sensitive_content"`, nothing stored.
+ */
+export type SecretsMode = "redact" | "refuse";
+
 /** The settings of the API key in use. */
 export interface Settings {
   /** What a write does when it does not say `autoSupersede`. */
@@ -202,6 +209,8 @@ export interface Settings {
   proposalMinConfidence: number | null;
   /** Model calls allowed per UTC day; null: no limit. */
   dailyModelCallsLimit: number | null;
+  /** What a write carrying credentials gets (`"redact"` on a server from before the setting). */
+  secrets: SecretsMode;
 }
 
 /** One append-only audit record. */
@@ -387,6 +396,7 @@ export interface SettingsUpdateParams {
   proposalMinConfidence?: number | null;
   /** null (no limit) or an integer >= 0. */
   dailyModelCallsLimit?: number | null;
+  secrets?: SecretsMode;
 }
 
 /** Filters of `audit.list`. */

@@ -277,6 +277,15 @@ def test_settings_update_false_and_empty_list_are_sent(client, server) -> None:
     }
 
 
+def test_settings_secrets_is_sent_and_read(client, server) -> None:
+    server.reply(200, settings_json(secrets="refuse"))
+    result = client.settings.update(secrets="refuse")
+    assert server.body() == {"secrets": "refuse"}
+    assert result.secrets == "refuse"
+    # a server from before the setting: every key redacted
+    assert SettingsResult.model_validate(settings_json()).secrets == "redact"
+
+
 def test_settings_update_refuses_nothing_and_strings(client, server) -> None:
     with pytest.raises(InvalidArgumentError, match="at least one"):
         client.settings.update()

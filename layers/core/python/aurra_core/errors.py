@@ -45,6 +45,14 @@ class ValidationFailed(AurraError):
     code = "validation_error"
 
 
+class SensitiveContent(AurraError):
+    """A write carries credentials and the key's `secrets` setting refuses it: nothing stored,
+    nothing sent to a model. The details name where (never what)."""
+
+    status_code = 422
+    code = "sensitive_content"
+
+
 class ServiceUnavailable(AurraError):
     status_code = 503
     code = "unavailable"

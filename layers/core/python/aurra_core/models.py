@@ -43,6 +43,8 @@ MAX_EXCLUDED_CATEGORIES = 50
 MAX_DAILY_MODEL_CALLS = 1_000_000_000
 NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit")
 DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
+# What a write carrying credentials gets: redacted to [REDACTED:<kind>], or refused (422).
+SecretsMode = Literal["redact", "refuse"]
 
 
 class Model(BaseModel):
@@ -367,6 +369,7 @@ class SettingsPatch(Model):
     # For these two, null is a value (no proposals; no limit): sent null differs from absent.
     proposal_min_confidence: Confidence | None = Field(default=None, ge=0.0, lt=1.0)
     daily_model_calls_limit: StrictInt | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_CALLS)
+    secrets: SecretsMode | None = None
 
     def changes(self) -> dict[str, Any]:
         """The fields this patch sets: those given non-null, and the nullable ones given at all."""
@@ -470,6 +473,7 @@ class KeySettings(Model):
     classifier_model: str = DEFAULT_CLASSIFIER_MODEL
     proposal_min_confidence: float | None = DEFAULT_PROPOSAL_MIN_CONFIDENCE
     daily_model_calls_limit: int | None = None
+    secrets: SecretsMode = "redact"
 
 
 class Memory(Model):

@@ -44,6 +44,7 @@ from aurra_core.write_path import supersession
 
 if TYPE_CHECKING:
     from aurra_core.write_path import pipeline as write_pipeline
+    from aurra_core.write_path.redaction import Screened
 
 Result = TypeVar("Result", bound=BaseModel)
 
@@ -102,21 +103,29 @@ def write_memory(
     """POST /agent/memories: one fact, or the facts of a conversation. Either way the whole
     request is one idempotent unit."""
     from aurra_core.write_path import pipeline as write_pipeline
+    from aurra_core.write_path.redaction import screen
 
     request = body.request() if isinstance(body, WriteBody) else body
-    identity = request.model_dump(mode="json")
+    # The write's first step (write_path/redaction.py): its credentials redacted. The
+    # Idempotency-Key record keeps the request as it will be stored, never a credential: a
+    # retry that differs only in a redacted value is the same write.
     if isinstance(request, WriteRequest):
-        fact_request = request
+        fact_request = screen(request)
 
         def call_fact() -> tuple[int, WriteResult]:
             outcome = write_pipeline.write_memory(caller, fact_request, _write_dependencies())
             return outcome.status_code, outcome.result
 
+        identity = fact_request.request.model_dump(mode="json")
         return _once("write", caller, idempotency_key, identity, call_fact, WriteResult)
 
+    messages_request = screen(request)
+
     def call_messages() -> tuple[int, MessagesWriteResult]:
-        outcome = write_pipeline.write_messages(caller, request, _write_dependencies())
+        outcome = write_pipeline.write_messages(caller, messages_request, _write_dependencies())
         return outcome.status_code, outcome.result
+
+    identity = messages_request.request.model_dump(mode="json")
 
     return _once("write", caller, idempotency_key, identity, call_messages, MessagesWriteResult)
 
@@ -136,8 +145,18 @@ def memory_history(caller: Caller, memory_id: UUID, when: PointInTime) -> Histor
 def supersede_memory(
     caller: Caller, memory_id: UUID, request: SupersedeRequest, idempotency_key: str | None = None
 ) -> tuple[int, SupersedeResult]:
+    given: SupersedeRequest | Screened[SupersedeRequest] = request
+    if request.content is not None:
+        # A new memory's credentials redacted first, as a write's (and in the Idempotency-Key
+        # record). Imported here: the link form, and the functions that never write, never
+        # load the detector.
+        from aurra_core.write_path.redaction import screen
+
+        given = screen(request)
+        request = given.request
+
     def call() -> tuple[int, SupersedeResult]:
-        return 201, supersession.supersede(caller, memory_id, request, get_database(), get_embedder())
+        return 201, supersession.supersede(caller, memory_id, given, get_database(), get_embedder())
 
     # The memory id is part of the request: the same key on another memory is a conflict.
     identity = {"memory_id": str(memory_id), **request.model_dump(mode="json")}

@@ -91,6 +91,10 @@ class SettingsResult(AurraModel):
     proposal_min_confidence: float | None = 0.5
     # Model calls the key may make per UTC day (None: no limit).
     daily_model_calls_limit: int | None = None
+    # What a write carrying credentials gets: "redact" (each replaced by [REDACTED:<kind>]
+    # before anything is stored or sent to a model) or "refuse" (a ValidationError whose code
+    # is "sensitive_content"; nothing stored).
+    secrets: str = "redact"
 
 
 class Decision(AurraModel):

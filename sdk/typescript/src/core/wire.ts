@@ -24,6 +24,7 @@ import type {
   MemoryVersion,
   MessagesWriteResult,
   RevertResult,
+  SecretsMode,
   Settings,
   SupersedeResult,
   Supersession,
@@ -242,6 +243,8 @@ export function readSettings(value: unknown, path = "settings"): Settings {
     classifierModel: str(o, "classifier_model", path),
     proposalMinConfidence: nullableNum(o, "proposal_min_confidence", path),
     dailyModelCallsLimit: nullableNum(o, "daily_model_calls_limit", path),
+    // a server from before the setting sends none: read as the default
+    secrets: (nullableStr(o, "secrets", path) ?? "redact") as SecretsMode,
   };
 }
 

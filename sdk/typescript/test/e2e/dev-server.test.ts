@@ -18,6 +18,7 @@ import {
   NotFoundError,
   ValidationError,
   type AutoSupersedeResult,
+  type SecretsMode,
   type Settings,
 } from "aurra";
 
@@ -87,6 +88,7 @@ describe("the README's examples against aurra dev", () => {
       classifierModel: "claude-haiku-4-5-20251001",
       proposalMinConfidence: (raw["proposal_min_confidence"] as number | undefined) ?? null,
       dailyModelCallsLimit: (raw["daily_model_calls_limit"] as number | undefined) ?? null,
+      secrets: (raw["secrets"] as SecretsMode | undefined) ?? "redact",
     };
     const skipped: AutoSupersedeResult = {
       ran: false,

@@ -19,15 +19,24 @@ describe("settings", () => {
       classifierModel: "claude-haiku-4-5-20251001",
       proposalMinConfidence: 0.5,
       dailyModelCallsLimit: 1000,
+      secrets: "redact",
     });
   });
 
   it("reads a server without proposals or budgets as having neither", async () => {
-    const { proposal_min_confidence: _p, daily_model_calls_limit: _d, ...older } = WIRE_SETTINGS;
+    const { proposal_min_confidence: _p, daily_model_calls_limit: _d, secrets: _s, ...older } = WIRE_SETTINGS;
     const mock = new MockFetch().reply(json(older));
     const settings = await client(mock).settings.get();
     assert.equal(settings.proposalMinConfidence, null);
     assert.equal(settings.dailyModelCallsLimit, null);
+    assert.equal(settings.secrets, "redact");
+  });
+
+  it("sends and reads the secrets setting", async () => {
+    const mock = new MockFetch().reply(json({ ...WIRE_SETTINGS, secrets: "refuse" }));
+    const settings = await client(mock).settings.update({ secrets: "refuse" });
+    assert.deepEqual(mock.last.body, { secrets: "refuse" });
+    assert.equal(settings.secrets, "refuse");
   });
 
   it("sends only what changes, with null where null means off", async () => {

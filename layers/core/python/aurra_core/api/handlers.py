@@ -51,7 +51,7 @@ _ERROR_DESCRIPTIONS = {
     408: "The request head did not arrive whole within aurra dev's --header-timeout (aurra dev only)",
     409: "Conflict with the current state, or a reused Idempotency-Key",
     413: "The body is too large",
-    422: "Validation failed",
+    422: "Validation failed (validation_error), or a write carries credentials its key's secrets setting refuses (sensitive_content)",
     429: "Rate limited",
     431: "Request headers over 32 KiB (aurra dev; API Gateway refuses them before any handler)",
     500: "Internal error",

@@ -62,6 +62,7 @@ from aurra_core.storage.ids import new_id
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
 from aurra_core.write_path.gating import gate, gate_before_settings
+from aurra_core.write_path.redaction import Screened, redact_text, refuse_if_asked, screen
 
 if TYPE_CHECKING:
     from pgvector import Vector
@@ -739,10 +740,17 @@ def _key_settings(caller: Caller, db: Database) -> KeySettings:
         return keys.get_key_settings(conn, caller)
 
 
-def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies) -> WriteOutcome:
-    """One fact (the `content` form of POST /memories)."""
+def write_memory(
+    caller: Caller, request: WriteRequest | Screened[WriteRequest], deps: WriteDependencies
+) -> WriteOutcome:
+    """One fact (the `content` form of POST /memories). First its credentials are redacted, or
+    the write refused (redaction.py): `request` may come screened already (the service screens
+    it for its Idempotency-Key record)."""
+    screened = request if isinstance(request, Screened) else screen(request)
+    key_settings = refuse_if_asked(caller, screened, deps.db)
+    request = screened.request
     fact = Fact(request.content, request.topic, request.valid_from, request.metadata, request.scope)
-    prepared = prepare(caller, fact, request.auto_supersede, None, deps, deps.flags.level2_enabled())
+    prepared = prepare(caller, fact, request.auto_supersede, key_settings, deps, deps.flags.level2_enabled())
     (outcome,) = store_facts(caller, [prepared], deps.db)
     return outcome
 
@@ -779,27 +787,35 @@ def extract(
     return extraction, usage
 
 
-def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDependencies) -> MessagesOutcome:
-    """A conversation (the `messages` form of POST /memories): extract its facts, put each
-    through the pipeline as if it had been sent as `content`, store them all in one
-    transaction. A fact's candidates are memories that existed before the request, never one
-    of its own facts. A fact's classification starts only while it can end within the
-    request's deadline (AURRA_MESSAGES_WRITE_DEADLINE_S); later facts are kept unclassified."""
+def write_messages(
+    caller: Caller, request: MessagesWriteRequest | Screened[MessagesWriteRequest], deps: WriteDependencies
+) -> MessagesOutcome:
+    """A conversation (the `messages` form of POST /memories): redact its credentials (or
+    refuse it), extract its facts, put each through the pipeline as if it had been sent as
+    `content`, store them all in one transaction. A fact's candidates are memories that
+    existed before the request, never one of its own facts. A fact's classification starts
+    only while it can end within the request's deadline (AURRA_MESSAGES_WRITE_DEADLINE_S);
+    later facts are kept unclassified."""
     config = get_config()
     classify_until = (
         time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
     )
-    key_settings = _key_settings(caller, deps.db)
+    screened = request if isinstance(request, Screened) else screen(request)
+    key_settings = refuse_if_asked(caller, screened, deps.db) or _key_settings(caller, deps.db)
+    request = screened.request
     extraction, usage = extract(caller, request, key_settings, deps)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
     facts = []
     for extracted in extraction.facts:
         message = request.messages[extracted.message_index]
+        # The extractor saw the messages redacted; its facts are scanned all the same (a model
+        # may put together what no message held whole).
+        content = redact_text(extracted.content)
         facts.append(
             Fact(
-                content=extracted.content,
-                topic=fact_topic(extracted.content, extracted.topic, request.topic),
+                content=content,
+                topic=fact_topic(content, extracted.topic, request.topic),
                 valid_from=message.created_at or request.valid_from,
                 metadata=request.metadata,
                 scope=request.scope,

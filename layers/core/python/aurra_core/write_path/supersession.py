@@ -3,6 +3,7 @@ and no category gate: the caller decided."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 import psycopg
@@ -25,6 +26,9 @@ from aurra_core.storage import store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 
+if TYPE_CHECKING:
+    from aurra_core.write_path.redaction import Screened
+
 
 def _invalid(field: str, problem: str) -> ValidationFailed:
     return ValidationFailed(problem, [{"field": field, "problem": problem}])
@@ -43,8 +47,16 @@ def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, 
 
 
 def supersede(
-    caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Database, embedder: Embedder
+    caller: Caller,
+    memory_id: UUID,
+    request: SupersedeRequest | Screened[SupersedeRequest],
+    db: Database,
+    embedder: Embedder,
 ) -> SupersedeResult:
+    """`request` may come screened of credentials already (the service screens a content form
+    for its Idempotency-Key record); a content form is screened here otherwise."""
+    screened = None if isinstance(request, SupersedeRequest) else request
+    request = request if isinstance(request, SupersedeRequest) else request.request
     linking = request.superseded_by is not None
     writing = request.content is not None
     if linking and (writing or request.topic or request.valid_from or request.metadata is not None):
@@ -53,6 +65,14 @@ def supersede(
         raise _invalid("content", "content or superseded_by is required")
     if request.superseded_by == memory_id:
         raise _invalid("superseded_by", "a memory cannot supersede itself")
+    if writing:
+        # A new memory's credentials are redacted (or it is refused) before its embedding, as
+        # every write's. Imported here: the functions that never write never load the detector.
+        from aurra_core.write_path.redaction import refuse_if_asked, screen
+
+        screened = screened or screen(request)
+        refuse_if_asked(caller, screened, db)
+        request = screened.request
     fact = None if linking else request.as_new_memory()
     embedding = embedder.embed(fact.content) if fact else None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from aurra._request import NOT_GIVEN, APICall, NotGiven, compact, given
 from aurra.errors import InvalidArgumentError
@@ -10,6 +11,8 @@ from aurra.models import SettingsResult
 from aurra.resources._base import AsyncResource, SyncResource
 
 _PATH = "/agent/settings"
+# What a write carrying credentials gets (docs/api.md, "Secrets").
+SecretsMode = Literal["redact", "refuse"]
 
 
 def _get_call() -> APICall[SettingsResult]:
@@ -23,6 +26,7 @@ def _update_call(
     classifier_model: str | None,
     proposal_min_confidence: float | NotGiven | None,
     daily_model_calls_limit: int | NotGiven | None,
+    secrets: SecretsMode | None,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
@@ -32,13 +36,15 @@ def _update_call(
         excluded_categories=list(excluded_categories) if excluded_categories is not None else None,
         min_confidence=min_confidence,
         classifier_model=classifier_model,
+        secrets=secrets,
     ) | given(
         proposal_min_confidence=proposal_min_confidence, daily_model_calls_limit=daily_model_calls_limit
     )
     if not body:
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
-            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit"
+            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit, "
+            "secrets"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -57,12 +63,15 @@ class Settings(SyncResource):
         classifier_model: str | None = None,
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
+        secrets: SecretsMode | None = None,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
         `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
         (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit.
+        value: no proposals, no limit. `secrets`: "redact" (credentials in a write are
+        replaced by [REDACTED:<kind>]) or "refuse" (such a write is a ValidationError with
+        code "sensitive_content").
         """
         return self._transport.send(
             _update_call(
@@ -72,6 +81,7 @@ class Settings(SyncResource):
                 classifier_model,
                 proposal_min_confidence,
                 daily_model_calls_limit,
+                secrets,
             )
         )
 
@@ -90,12 +100,15 @@ class AsyncSettings(AsyncResource):
         classifier_model: str | None = None,
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
+        secrets: SecretsMode | None = None,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
         `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
         (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit.
+        value: no proposals, no limit. `secrets`: "redact" (credentials in a write are
+        replaced by [REDACTED:<kind>]) or "refuse" (such a write is a ValidationError with
+        code "sensitive_content").
         """
         return await self._transport.send(
             _update_call(
@@ -105,5 +118,6 @@ class AsyncSettings(AsyncResource):
                 classifier_model,
                 proposal_min_confidence,
                 daily_model_calls_limit,
+                secrets,
             )
         )
