@@ -3,7 +3,8 @@
 - The static files (the repository's `console/` folder) live in a private S3 bucket that only
   this distribution can read, through origin access control; the bucket blocks all public
   access and refuses plain HTTP.
-- `/agent/*` goes to the REST API's stage, uncached, with every viewer header but Host (so the
+- `/agent/*` goes to the REST API's stage (through its custom domain when it has one: the
+  execute-api endpoint is then disabled), uncached, with every viewer header but Host (so the
   `Authorization` header reaches the authorizer). The console calls the API on its own origin,
   exactly as under `aurra dev`: no CORS, no API URL to configure, `connect-src 'self'`.
 - The console's responses carry the same security headers as `aurra dev` sends
@@ -42,6 +43,21 @@ _ROUTER = """function handler(event) {
   }
   return request;
 }"""
+
+
+def api_origin(config: AurraConfig, api: Api) -> cloudfront.IOrigin:
+    """Where CloudFront sends `/agent/*`: the stage's execute-api URL, or the API's custom
+    domain when it has one (`domainName`), since the execute-api endpoint is then disabled and
+    answers 403 to everything. The domain maps its root to the stage (hosting.py), so the
+    path is the viewer's, with no stage prefix; Host becomes the domain, which API Gateway
+    routes on."""
+    if config.domain_name is None:
+        return origins.RestApiOrigin(api.rest_api)
+    return origins.HttpOrigin(
+        config.domain_name,
+        protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
+    )
 
 
 def security_headers() -> dict[str, str]:
@@ -132,7 +148,7 @@ class Console(Construct):
             ),
             additional_behaviors={
                 f"/{c.API_ROOT}/*": cloudfront.BehaviorOptions(
-                    origin=origins.RestApiOrigin(api.rest_api),
+                    origin=api_origin(config, api),
                     viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
                     allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
                     # Uncached, so CloudFront may forward Authorization with every other viewer

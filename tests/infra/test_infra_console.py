@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from infra_testkit import REPO_ROOT, Synth, synthesize
+from infra_testkit import PROD_DOMAIN, REPO_ROOT, Synth, synthesize
 
 # CloudFront's managed policies (their ids are fixed by AWS).
 CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
@@ -109,6 +109,29 @@ def test_the_api_is_on_the_same_origin_uncached_with_the_authorization_header(de
     custom = origin["CustomOriginConfig"]
     assert custom["OriginProtocolPolicy"] == "https-only"
     assert custom["OriginSSLProtocols"] == ["TLSv1.2"]
+
+
+def test_with_a_custom_domain_the_api_behind_the_console_is_the_domain(prod: Synth) -> None:
+    """With `domainName` the execute-api endpoint is disabled (it answers 403 to everything):
+    the console's `/agent/*` goes to the custom domain, which maps its root to the stage, so the
+    path carries no stage prefix."""
+    (api,) = prod.of_type("AWS::ApiGateway::RestApi").values()
+    assert api["Properties"]["DisableExecuteApiEndpoint"] is True
+    config = _distribution(prod)
+    [behavior] = config["CacheBehaviors"]
+    assert behavior["PathPattern"] == "/agent/*"
+    assert behavior["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST_HEADER
+    origin = next(o for o in config["Origins"] if o["Id"] == behavior["TargetOriginId"])
+    assert origin["DomainName"] == PROD_DOMAIN
+    assert not origin.get("OriginPath")
+    assert "execute-api" not in json.dumps(config)
+    assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    assert origin["CustomOriginConfig"]["OriginSSLProtocols"] == ["TLSv1.2"]
+    # the domain serves the stage at its root
+    (mapping,) = prod.of_type("AWS::ApiGateway::BasePathMapping").values()
+    assert not mapping["Properties"].get("BasePath")
+    (domain,) = prod.of_type("AWS::ApiGateway::DomainName").values()
+    assert domain["Properties"]["DomainName"] == PROD_DOMAIN
 
 
 def test_static_files_over_https_with_the_console_security_headers(dev: Synth) -> None:
