@@ -104,6 +104,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "logRetentionDays": ("log_retention_days", int),
     "logLevel": ("log_level", str),
     "alarmEmail": ("alarm_email", _optional_str),
+    "alarmEndpoint": ("alarm_endpoint", _optional_str),
     "latencyP99ThresholdMs": ("latency_p99_threshold_ms", int),
     "errorRateThresholdPercent": ("error_rate_threshold_percent", float),
     "classifierErrorsThreshold": ("classifier_errors_threshold", int),
@@ -233,7 +234,10 @@ class AurraConfig:
     # observability
     log_retention_days: int = 30
     log_level: str = "INFO"
+    # Who the alarm topic reaches: an e-mail address, and/or an HTTPS endpoint (a pager's SNS
+    # integration URL). A stage other than dev needs one of them: synth refuses it without.
     alarm_email: str | None = None
+    alarm_endpoint: str | None = None
     latency_p99_threshold_ms: int = 3000
     error_rate_threshold_percent: float = 1.0
     classifier_errors_threshold: int = 5
@@ -465,6 +469,16 @@ class AurraConfig:
             fail("logLevel", f"one of {', '.join(LOG_LEVELS)}")
         if self.alarm_email is not None and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", self.alarm_email):
             fail("alarmEmail", "an e-mail address")
+        if self.alarm_endpoint is not None and not re.fullmatch(
+            r"https://[^\s/]+(/\S*)?", self.alarm_endpoint
+        ):
+            fail("alarmEndpoint", "an https:// URL (a pager's SNS integration endpoint)")
+        if not self.is_dev and self.alarm_email is None and self.alarm_endpoint is None:
+            fail(
+                "alarmEmail",
+                f"stage {self.stage!r} needs alarmEmail or alarmEndpoint in its block of cdk.json: "
+                "without one its alarms reach nobody",
+            )
         if self.latency_p99_threshold_ms < 1:
             fail("latencyP99ThresholdMs", "positive")
         if not 0 < self.error_rate_threshold_percent <= 100:

@@ -1,6 +1,7 @@
 """Observability: alarms, their SNS topic, and a dashboard.
 
-Alarms (all notify the topic; subscribe an address with `alarmEmail`), each
+Alarms (all notify the topic; `alarmEmail` and `alarmEndpoint` subscribe to it, and a stage
+other than dev must have one of them), each
 named `aurra-<stage>-<what>`:
 - API: 5xx rate, p99 latency; spikes of 401 and 429 answers and authorizer
   failures (the authorizer failed rather than refused: the API answers 503),
@@ -63,6 +64,9 @@ class Observability(Construct):
         )
         if config.alarm_email:
             self.topic.add_subscription(subscriptions.EmailSubscription(config.alarm_email))
+        if config.alarm_endpoint:
+            # a pager's SNS integration (PagerDuty, Opsgenie, ...): it confirms the subscription
+            self.topic.add_subscription(subscriptions.UrlSubscription(config.alarm_endpoint))
         action = cw_actions.SnsAction(self.topic)
 
         requests = stage.metric_count(period=PERIOD, statistic="Sum", label="requests")

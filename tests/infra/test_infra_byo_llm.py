@@ -22,6 +22,7 @@ def byo(tmp_path_factory: pytest.TempPathFactory) -> Synth:
     return synthesize(
         tmp_path_factory.mktemp("cdk-byo"),
         stage="byo",
+        alarmEmail="oncall@example.com",
         classifier="openai",
         extractor="bedrock",
         openaiBaseUrl=ENDPOINT,

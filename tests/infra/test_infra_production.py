@@ -180,6 +180,28 @@ def test_cdk_json_keeps_the_prod_stage_settings() -> None:
         assert described[key] == value, key
 
 
+def test_the_committed_prod_stage_alarms_reach_someone(bare_prod: Synth) -> None:
+    """`cdk deploy -c stage=prod` alone subscribes cdk.json's address to the alarm topic."""
+    block = json.loads((c.REPO_ROOT / "cdk.json").read_text())["context"]["stages"]["prod"]
+    assert block.get("alarmEmail") or block.get("alarmEndpoint")
+    (topic_id,) = bare_prod.of_type("AWS::SNS::Topic")
+    subscriptions = bare_prod.of_type("AWS::SNS::Subscription").values()
+    assert {(s["Properties"]["Protocol"], s["Properties"]["Endpoint"]) for s in subscriptions} == {
+        ("email", block["alarmEmail"])
+    }
+    assert all(ref(s["Properties"]["TopicArn"]) == topic_id for s in subscriptions)
+
+
+def test_a_pager_endpoint_subscribes_over_https(tmp_path) -> None:
+    from infra_testkit import synthesize
+
+    pager = "https://events.pagerduty.com/integration/0123456789abcdef/enqueue"
+    synth = synthesize(tmp_path, stage="staging", alarmEndpoint=pager, consoleEnabled="false")
+    (subscription,) = synth.of_type("AWS::SNS::Subscription").values()
+    assert subscription["Properties"]["Protocol"] == "https"
+    assert subscription["Properties"]["Endpoint"] == pager
+
+
 def test_a_bare_redeploy_keeps_the_stage_settings(bare_prod: Synth) -> None:
     """`cdk deploy -c stage=prod` alone: capacity, readers, WAF, hosted mode, rotation and
     termination protection all come from cdk.json."""
@@ -214,8 +236,11 @@ def test_a_stage_block_is_applied_and_the_command_line_wins(tmp_path) -> None:
     assert kept.resolved_stage_throttle_rate_limit == 800
     overridden = AurraConfig.from_mapping(base_context(stages=stages, stage="team", dbMaxCapacity="32"))
     assert overridden.db_max_capacity == 32
-    # another stage does not see the block
-    assert AurraConfig.from_mapping(base_context(stages=stages, stage="other")).alarm_email is None
+    # another stage does not see the block (and without an alarm address of its own, synth stops)
+    from infra.config import ConfigError
+
+    with pytest.raises(ConfigError, match="alarmEmail"):
+        AurraConfig.from_mapping(base_context(stages=stages, stage="other"))
 
 
 def test_a_misspelt_stage_setting_stops_synth() -> None:
