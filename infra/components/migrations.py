@@ -6,7 +6,9 @@ the service logins' secrets, so CloudFormation sends an Update (and the
 function applies what is new, and sets the logins' passwords) exactly when a
 deploy brings new or changed migrations or new login secrets. The migrate function
 answers {"PhysicalResourceId": ..., "Data": {...}}; it runs the same code as
-`aurra migrate`, `CREATE EXTENSION vector` included.
+`aurra migrate`, `CREATE EXTENSION vector` included. It computes the same fingerprint over its
+own migrations and does nothing for an event that carries another (a rollback sends the old
+properties to the new code: applying the new migrations again would fail the rollback).
 """
 
 from __future__ import annotations

@@ -692,6 +692,15 @@ def test_maintenance_builds_indexes_on_the_writer_like_migrate(dev: Synth) -> No
         assert maintenance_id not in json.dumps(method["Properties"]["Integration"])
 
 
+def test_the_migrate_function_computes_the_same_fingerprint(dev: Synth) -> None:
+    """The function acts only on an event whose fingerprint is its code's own (a rollback's is
+    not): both sides must compute it alike."""
+    from aurra_core.storage.migrate import migrations_fingerprint as layer_fingerprint
+
+    (resource,) = dev.of_type("Custom::AurraMigrations").values()
+    assert resource["Properties"]["MigrationsFingerprint"] == layer_fingerprint() == migrations_fingerprint()
+
+
 def test_migrations_fingerprint_follows_the_sql_files(tmp_path) -> None:
     missing = migrations_fingerprint(tmp_path / "nope")
     empty = tmp_path / "migrations"
