@@ -72,6 +72,21 @@ def _optional_str(value: Any) -> str | None:
     return text or None
 
 
+def _str_list(value: Any) -> tuple[str, ...]:
+    """A list in cdk.json, or comma-separated on the command line."""
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    return tuple(str(item).strip() for item in items if str(item).strip())
+
+
+def _optional_int(value: Any) -> int | None:
+    """An integer, or none (`null` in cdk.json, `none` on the command line)."""
+    if value is None or str(value).strip().lower() in ("none", "null", ""):
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"not an integer: {value!r}")
+    return int(value)
+
+
 # context key -> (field name, parser)
 _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "stage": ("stage", str),
@@ -90,6 +105,8 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "deletionProtection": ("deletion_protection", _bool),
     "dbSecretRotationDays": ("db_secret_rotation_days", int),
     "classifier": ("classifier", str),
+    "classifierModels": ("classifier_models", _str_list),
+    "dailyModelCallsLimit": ("daily_model_calls_limit", _optional_int),
     "extractor": ("extractor", _optional_str),
     "openaiBaseUrl": ("openai_base_url", _optional_str),
     "openaiModel": ("openai_model", _optional_str),
@@ -185,6 +202,15 @@ class AurraConfig:
     # models: Claude Haiku 4.5 on Bedrock by default (the memories stay in the
     # account); `rules` only when asked for, and synth then warns of its precision
     classifier: str = "bedrock"
+    # The Claude models a key may choose (`classifier_model`): the operator pays every call, so
+    # a key never picks a dearer model than the stage allows. The first is new keys' default
+    # unless Claude Haiku 4.5 is listed. Each must be in the layer's table of Claude models
+    # (aurra_core/classifiers/bedrock_profiles.py), which the write role's grant follows.
+    classifier_models: tuple[str, ...] = (c.DEFAULT_CLASSIFIER_MODEL,)
+    # The daily_model_calls_limit every new key starts with (None: no limit). At Claude Haiku
+    # 4.5's prices a call costs $0.0008 with the prompt cache warm, $0.0067 cold (docs/deploy.md),
+    # so 5,000 calls is at most about $34 a key a day.
+    daily_model_calls_limit: int | None = 5000
     # Turns messages writes into facts; None: the classifier's provider.
     extractor: str | None = None
     # The OpenAI-compatible endpoint of the openai classifier or extractor (None: OpenAI's
@@ -437,6 +463,19 @@ class AurraConfig:
             fail("dbSecretRotationDays", "0 (off) or between 1 and 365")
         if self.classifier not in c.CLASSIFIERS:
             fail("classifier", f"one of {', '.join(c.CLASSIFIERS)}")
+        if not self.classifier_models:
+            fail("classifierModels", "at least one Claude model id")
+        unknown = [m for m in self.classifier_models if m not in c.CLAUDE_MODELS]
+        if unknown:
+            fail(
+                "classifierModels",
+                f"{', '.join(unknown)} not among the Claude models Aurra knows ({', '.join(c.CLAUDE_MODELS)})",
+            )
+        if (
+            self.daily_model_calls_limit is not None
+            and not 0 <= self.daily_model_calls_limit <= 1_000_000_000
+        ):
+            fail("dailyModelCallsLimit", "none, or an integer from 0 to 1,000,000,000")
         if self.extractor is not None and self.extractor not in c.EXTRACTORS:
             fail("extractor", f"one of {', '.join(c.EXTRACTORS)}")
         if self.openai_base_url is not None and not re.fullmatch(
@@ -533,7 +572,7 @@ class AurraConfig:
                 continue
             value = getattr(self, f.name)
             resolved = getattr(self, f"resolved_{f.name}", value)
-            described[by_field[f.name]] = resolved
+            described[by_field[f.name]] = list(resolved) if isinstance(resolved, tuple) else resolved
         return described
 
 

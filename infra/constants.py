@@ -139,6 +139,17 @@ RULES_HELDOUT_PRECISION = 0.981
 RULES_HELDOUT_RECALL = 0.515
 RULES_HELDOUT_CASES = 265
 EMBEDDERS = ("local", "bedrock")
+# Claude's default for new keys (aurra_core.runtime.config.DEFAULT_CLASSIFIER_MODEL).
+DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
+# The Claude models and their Bedrock inference profiles: the layer's one table, read by path
+# like the function catalog (stdlib only).
+_BEDROCK_PROFILES = runpy.run_path(
+    str(LAYER_PYTHON_DIR / "aurra_core" / "classifiers" / "bedrock_profiles.py"), run_name="bedrock_profiles"
+)
+CLAUDE_MODELS: dict[str, tuple[str, tuple[str, ...]]] = _BEDROCK_PROFILES["CLAUDE_MODELS"]
+BEDROCK_CLAUDE_REGIONS: tuple[str, ...] = _BEDROCK_PROFILES["REGIONS"]
+bedrock_profile_prefix = _BEDROCK_PROFILES["profile_prefix"]
+bedrock_foundation_model_regions = _BEDROCK_PROFILES["foundation_model_regions"]
 LOCAL_ONLY_EMBEDDERS = ("minilm", "mpnet")
 
 # --- environment variables read by the layer's settings ------------------------
@@ -150,6 +161,8 @@ ENV_DB_USER = "AURRA_DB_USER"
 ENV_DB_LOGIN_SECRET_ARNS = "AURRA_DB_LOGIN_SECRET_ARNS"
 ENV_MAINTENANCE_STATEMENT_TIMEOUT = "AURRA_MAINTENANCE_STATEMENT_TIMEOUT_S"
 ENV_CLASSIFIER = "AURRA_CLASSIFIER"
+ENV_CLASSIFIER_MODELS = "AURRA_CLASSIFIER_MODELS"
+ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT = "AURRA_DEFAULT_DAILY_MODEL_CALLS_LIMIT"
 ENV_EMBEDDER = "AURRA_EMBEDDER"
 ENV_EMBEDDING_DIM = "AURRA_EMBEDDING_DIM"
 ENV_BEDROCK_EMBEDDING_MODEL = "AURRA_BEDROCK_EMBEDDING_MODEL_ID"

@@ -8,6 +8,8 @@ No AWS managed policy is attached: the roles carry their own statements.
 
 from __future__ import annotations
 
+import json
+
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
@@ -182,6 +184,8 @@ class Functions(Construct):
             c.ENV_STAGE: config.stage,
             c.ENV_DB_NAME: c.DB_NAME,
             c.ENV_CLASSIFIER: config.classifier,
+            # the models a key may choose, and the daily budget a new key starts with
+            c.ENV_CLASSIFIER_MODELS: json.dumps(list(config.classifier_models)),
             c.ENV_EXTRACTOR: config.resolved_extractor,
             c.ENV_EMBEDDER: config.embedder,
             c.ENV_EMBEDDING_DIM: str(config.resolved_embedding_dim),
@@ -192,6 +196,8 @@ class Functions(Construct):
             c.ENV_BLAS_THREADS: c.BLAS_THREADS,
             c.ENV_PYDANTIC_PLUGINS: c.PYDANTIC_PLUGINS_OFF,
         }
+        if config.daily_model_calls_limit is not None:
+            common[c.ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT] = str(config.daily_model_calls_limit)
         if config.embedder == "bedrock":
             common[c.ENV_BEDROCK_EMBEDDING_MODEL] = config.bedrock_embedding_model_id
         if flags.anthropic_secret is not None:

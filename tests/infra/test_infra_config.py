@@ -95,6 +95,28 @@ def test_a_stage_other_than_dev_needs_someone_its_alarms_reach() -> None:
     assert config().alarm_email is None
 
 
+def test_the_models_a_key_may_choose_and_new_keys_budget_are_stage_settings() -> None:
+    cfg = config()
+    assert cfg.classifier_models == ("claude-haiku-4-5-20251001",)
+    assert cfg.daily_model_calls_limit == 5000
+    listed = config(classifierModels=["claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250929"])
+    assert listed.classifier_models == ("claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250929")
+    # on the command line, comma-separated
+    assert config(classifierModels="claude-sonnet-4-5-20250929").classifier_models == (
+        "claude-sonnet-4-5-20250929",
+    )
+    assert config(dailyModelCallsLimit="none").daily_model_calls_limit is None
+    assert config(dailyModelCallsLimit="250").daily_model_calls_limit == 250
+    for context, key in (
+        ({"classifierModels": ["claude-opus-9"]}, "classifierModels"),
+        ({"classifierModels": []}, "classifierModels"),
+        ({"dailyModelCallsLimit": "-1"}, "dailyModelCallsLimit"),
+        ({"dailyModelCallsLimit": True}, "dailyModelCallsLimit"),
+    ):
+        with pytest.raises(ConfigError, match=f"context {key}="):
+            config(**context)
+
+
 def test_every_allowed_retention_maps_to_cloudwatch() -> None:
     for days in LOG_RETENTION_DAYS:
         retention(days)

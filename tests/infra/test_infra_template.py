@@ -553,6 +553,19 @@ def test_least_privilege_by_function(dev: Synth) -> None:
         assert not any(a.endswith(":*") or a == "*" for a in acts), (name, acts)
 
 
+def test_functions_know_the_models_a_key_may_choose_and_new_keys_budget(dev: Synth, bare_prod: Synth) -> None:
+    """The settings route refuses any other model (422); new keys start with the stage's limit."""
+    block = json.loads((c.REPO_ROOT / "cdk.json").read_text())["context"]["stages"]["prod"]
+    for synth, models, limit in (
+        (dev, ["claude-haiku-4-5-20251001"], "5000"),
+        (bare_prod, block["classifierModels"], str(block["dailyModelCallsLimit"])),
+    ):
+        for name, fn in aurra_functions(synth).items():
+            env = fn["Properties"]["Environment"]["Variables"]
+            assert json.loads(env[c.ENV_CLASSIFIER_MODELS]) == models, name
+            assert env[c.ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT] == limit, name
+
+
 def test_claude_on_bedrock_is_the_default_classifier(dev: Synth) -> None:
     for name, fn in aurra_functions(dev).items():
         assert fn["Properties"]["Environment"]["Variables"][c.ENV_CLASSIFIER] == "bedrock", name

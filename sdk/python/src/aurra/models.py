@@ -91,6 +91,8 @@ class SettingsResult(AurraModel):
     proposal_min_confidence: float | None = 0.5
     # Model calls the key may make per UTC day (None: no limit).
     daily_model_calls_limit: int | None = None
+    # What the key's model calls may cost per UTC day, in US dollars (None: no limit).
+    daily_model_cost_limit_usd: float | None = None
 
 
 class Decision(AurraModel):

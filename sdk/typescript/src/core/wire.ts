@@ -239,6 +239,7 @@ export function readSettings(value: unknown, path = "settings"): Settings {
     classifierModel: str(o, "classifier_model", path),
     proposalMinConfidence: nullableNum(o, "proposal_min_confidence", path),
     dailyModelCallsLimit: nullableNum(o, "daily_model_calls_limit", path),
+    dailyModelCostLimitUsd: nullableNum(o, "daily_model_cost_limit_usd", path),
   };
 }
 

@@ -23,7 +23,8 @@ export class Settings {
 
   /**
    * Change any subset of the settings; resolves to all of them. A `minConfidence`
-   * below the server's floor of 0.85 is a `ValidationError`. Every change is an audit event.
+   * below the server's floor of 0.85, or a `classifierModel` the deployment does not allow,
+   * is a `ValidationError`. Every change is an audit event.
    */
   async update(params: SettingsUpdateParams, options?: RequestOptions): Promise<SettingsResult> {
     if (typeof params !== "object" || params === null) {
@@ -38,14 +39,15 @@ export class Settings {
       excluded_categories: params.excludedCategories,
       min_confidence: params.minConfidence,
       classifier_model: params.classifierModel,
-      // null is meaningful for these two (no proposals, no limit), so only undefined is left out.
+      // null is meaningful for these three (no proposals, no limit), so only undefined is left out.
       proposal_min_confidence: params.proposalMinConfidence,
       daily_model_calls_limit: params.dailyModelCallsLimit,
+      daily_model_cost_limit_usd: params.dailyModelCostLimitUsd,
     });
     if (Object.keys(body).length === 0) {
       throw new InvalidArgumentError(
         "settings.update() needs at least one of autoSupersedeDefault, excludedCategories, minConfidence, " +
-          "classifierModel, proposalMinConfidence, dailyModelCallsLimit",
+          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, dailyModelCostLimitUsd",
       );
     }
     return this.#transport.send({ method: "PATCH", path: PATH, body, parse: (data) => readSettings(data) }, options);

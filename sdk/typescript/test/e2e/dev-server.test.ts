@@ -87,6 +87,7 @@ describe("the README's examples against aurra dev", () => {
       classifierModel: "claude-haiku-4-5-20251001",
       proposalMinConfidence: (raw["proposal_min_confidence"] as number | undefined) ?? null,
       dailyModelCallsLimit: (raw["daily_model_calls_limit"] as number | undefined) ?? null,
+      dailyModelCostLimitUsd: (raw["daily_model_cost_limit_usd"] as number | undefined) ?? null,
     };
     const skipped: AutoSupersedeResult = {
       ran: false,

@@ -114,4 +114,5 @@ export const WIRE_SETTINGS = {
   classifier_model: "claude-haiku-4-5-20251001",
   proposal_min_confidence: 0.5,
   daily_model_calls_limit: null,
+  daily_model_cost_limit_usd: null,
 };

@@ -23,6 +23,7 @@ def _update_call(
     classifier_model: str | None,
     proposal_min_confidence: float | NotGiven | None,
     daily_model_calls_limit: int | NotGiven | None,
+    daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
@@ -33,12 +34,15 @@ def _update_call(
         min_confidence=min_confidence,
         classifier_model=classifier_model,
     ) | given(
-        proposal_min_confidence=proposal_min_confidence, daily_model_calls_limit=daily_model_calls_limit
+        proposal_min_confidence=proposal_min_confidence,
+        daily_model_calls_limit=daily_model_calls_limit,
+        daily_model_cost_limit_usd=daily_model_cost_limit_usd,
     )
     if not body:
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
-            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit"
+            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit, "
+            "daily_model_cost_limit_usd"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -57,12 +61,14 @@ class Settings(SyncResource):
         classifier_model: str | None = None,
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
+        daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
-        `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
-        (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit.
+        `min_confidence` below 0.85, or a `classifier_model` the deployment does not
+        allow, is a ValidationError. `proposal_min_confidence` (below `min_confidence`),
+        `daily_model_calls_limit` (>= 0) and `daily_model_cost_limit_usd` (dollars, >= 0)
+        take None as a value: no proposals, no limit.
         """
         return self._transport.send(
             _update_call(
@@ -72,6 +78,7 @@ class Settings(SyncResource):
                 classifier_model,
                 proposal_min_confidence,
                 daily_model_calls_limit,
+                daily_model_cost_limit_usd,
             )
         )
 
@@ -90,12 +97,14 @@ class AsyncSettings(AsyncResource):
         classifier_model: str | None = None,
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
+        daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
-        `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
-        (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit.
+        `min_confidence` below 0.85, or a `classifier_model` the deployment does not
+        allow, is a ValidationError. `proposal_min_confidence` (below `min_confidence`),
+        `daily_model_calls_limit` (>= 0) and `daily_model_cost_limit_usd` (dollars, >= 0)
+        take None as a value: no proposals, no limit.
         """
         return await self._transport.send(
             _update_call(
@@ -105,5 +114,6 @@ class AsyncSettings(AsyncResource):
                 classifier_model,
                 proposal_min_confidence,
                 daily_model_calls_limit,
+                daily_model_cost_limit_usd,
             )
         )
