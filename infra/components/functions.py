@@ -48,6 +48,11 @@ VPC_ACCESS_ACTIONS = [
 ]
 
 
+def _mapping_key(model: str) -> str:
+    """A model id as a CloudFormation mapping key (letters and digits only)."""
+    return "".join(part.capitalize() for part in model.split("-") if part.isalnum())
+
+
 class AurraFunction(Construct):
     """One handler folder as a Lambda function, with its role and log group."""
 
@@ -282,18 +287,8 @@ class Functions(Construct):
             if flags.openai_secret is not None:
                 flags.openai_secret.grant_read(fn.role)
             if "bedrock" in providers:
-                fn.role.add_to_policy(
-                    iam.PolicyStatement(
-                        sid="InvokeClaudeOnBedrock",
-                        actions=["bedrock:InvokeModel"],
-                        resources=[
-                            # the model is a per-key setting: any Claude model,
-                            # directly or through a cross-region inference profile
-                            f"arn:{stack.partition}:bedrock:*::foundation-model/anthropic.claude-*",
-                            f"arn:{stack.partition}:bedrock:*:{stack.account}:inference-profile/*anthropic.claude-*",
-                        ],
-                    )
-                )
+                for statement in self._claude_on_bedrock():
+                    fn.role.add_to_policy(statement)
         if "embedder" in capabilities and config.embedder == "bedrock":
             fn.role.add_to_policy(
                 iam.PolicyStatement(
@@ -305,6 +300,70 @@ class Functions(Construct):
                     ],
                 )
             )
+
+    def _claude_on_bedrock(self) -> list[iam.PolicyStatement]:
+        """Claude through the stage's inference profiles, and nothing else: for each model a key
+        may choose (`classifierModels`), the one profile that serves it from the stack's region
+        (bedrock_profiles.py: the region's geography, else `global.`), and the model itself in
+        that profile's destination regions, only when invoked through that profile (the
+        `bedrock:InferenceProfileArn` condition). The region is a deploy-time value unless the
+        stack names one, so the profile and the regions come from a mapping by region."""
+        stack = cdk.Stack.of(self)
+        region = stack.region
+        mapping = self._bedrock_mapping()
+        statements = []
+        for index, model in enumerate(self.config.classifier_models):
+            key = _mapping_key(model)
+            profile = mapping.find_in_map(region, f"{key}Profile")
+            profile_arn = (
+                f"arn:{stack.partition}:bedrock:{region}:{stack.account}:inference-profile/{profile}"
+            )
+            statements += [
+                iam.PolicyStatement(
+                    sid=f"InvokeClaudeProfile{index}",
+                    actions=["bedrock:InvokeModel"],
+                    resources=[profile_arn],
+                ),
+                iam.PolicyStatement(
+                    sid=f"InvokeClaudeThroughProfile{index}",
+                    actions=["bedrock:InvokeModel"],
+                    resources=cdk.Fn.split(",", mapping.find_in_map(region, f"{key}Models")),
+                    conditions={"StringEquals": {"bedrock:InferenceProfileArn": profile_arn}},
+                ),
+            ]
+        return statements
+
+    def _bedrock_mapping(self) -> cdk.CfnMapping:
+        """Region -> each allowed model's inference profile id and its foundation models' ARNs
+        (comma-separated). Lazy: a stack with a known region gets the values themselves."""
+        existing = self.node.try_find_child("ClaudeProfiles")
+        if isinstance(existing, cdk.CfnMapping):
+            return existing
+        stack = cdk.Stack.of(self)
+        regions = c.BEDROCK_CLAUDE_REGIONS
+        if not cdk.Token.is_unresolved(stack.region):
+            regions = (stack.region,)
+        mapping: dict[str, dict[str, str]] = {}
+        for region in regions:
+            entry = {}
+            for model in self.config.classifier_models:
+                bedrock_id = c.CLAUDE_MODELS[model][0]
+                prefix = c.bedrock_profile_prefix(model, region)
+                if prefix is None:
+                    if len(regions) == 1:
+                        raise ValueError(
+                            f"classifierModels: no Bedrock inference profile serves {model} from {region}; "
+                            "allow another model in this stage (aurra_core/classifiers/bedrock_profiles.py)"
+                        )
+                    continue  # a deploy there fails on the missing key, naming it
+                key = _mapping_key(model)
+                entry[f"{key}Profile"] = f"{prefix}.{bedrock_id}"
+                entry[f"{key}Models"] = ",".join(
+                    f"arn:aws:bedrock:{destination}::foundation-model/{bedrock_id}"
+                    for destination in c.bedrock_foundation_model_regions(model, region)
+                )
+            mapping[region] = entry
+        return cdk.CfnMapping(self, "ClaudeProfiles", mapping=mapping, lazy=True)
 
     def grant_api_key_management(self, *, rest_api_id: str, usage_plan_id: str) -> None:
         """Let the admin function create customers' API keys in the usage plan.

@@ -546,9 +546,10 @@ def test_least_privilege_by_function(dev: Synth) -> None:
     assert bedrock == {c.WRITE, c.QUERY, c.SUPERSEDE}
     for name in bedrock:
         invoke = [s for s in statements(dev, by_name[name]) if s["Action"] == "bedrock:InvokeModel"]
-        resources = [json.dumps(s["Resource"]) for s in invoke]
+        resources = [json.dumps(resolve(dev, s["Resource"], "us-east-1")) for s in invoke]
         assert all(c.TITAN_EMBED_V2 in r or "anthropic.claude" in r for r in resources), name
         assert any("anthropic.claude" in r for r in resources) == (name == c.WRITE), name
+        assert not any("*" in r for r in resources), name
     for name, acts in granted.items():
         assert not any(a.endswith(":*") or a == "*" for a in acts), (name, acts)
 
@@ -783,6 +784,123 @@ def test_function_folder_has_a_handler(name: str) -> None:
         t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
     }
     assert "lambda_handler" in defined
+
+
+def resolve(s: Synth, value, region: str, account: str = "123456789012"):
+    """A template value as CloudFormation would evaluate it in `region` (the intrinsics the
+    stack uses in IAM resources: Ref of pseudo parameters, Fn::Join, Fn::Split, Fn::FindInMap)."""
+    if isinstance(value, list):
+        return [resolve(s, v, region, account) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "Ref" in value:
+        return {"AWS::Region": region, "AWS::Partition": "aws", "AWS::AccountId": account}[value["Ref"]]
+    if "Fn::Join" in value:
+        separator, parts = value["Fn::Join"]
+        return separator.join(str(resolve(s, p, region, account)) for p in parts)
+    if "Fn::Split" in value:
+        separator, source = value["Fn::Split"]
+        return resolve(s, source, region, account).split(separator)
+    if "Fn::FindInMap" in value:
+        name, first, second = (resolve(s, v, region, account) for v in value["Fn::FindInMap"])
+        return s.template["Mappings"][name][first][second]
+    return {k: resolve(s, v, region, account) for k, v in value.items()}
+
+
+def claude_grant(s: Synth, region: str) -> tuple[set[str], list[tuple[list[str], list[str]]]]:
+    """The write role's Claude statements evaluated in `region`: the profiles it may invoke, and
+    each statement on foundation models with the profiles its condition requires."""
+    write = aurra_functions(s)[c.WRITE]
+    found = [
+        resolve(s, st, region)
+        for st in statements(s, ref(write["Properties"]["Role"]))
+        if st.get("Sid", "").startswith("InvokeClaude")
+    ]
+    profiles = {
+        r
+        for st in found
+        if "Condition" not in st
+        for r in ([st["Resource"]] if isinstance(st["Resource"], str) else st["Resource"])
+    }
+    through = [
+        (st["Resource"], st["Condition"]["StringEquals"]["bedrock:InferenceProfileArn"])
+        for st in found
+        if "Condition" in st
+    ]
+    return profiles, through
+
+
+@pytest.mark.parametrize(
+    ("region", "profile", "destinations"),
+    [
+        ("us-east-1", "us", {"us-east-1", "us-east-2", "us-west-1", "us-west-2"}),
+        (
+            "eu-west-1",
+            "eu",
+            {
+                "eu-central-1",
+                "eu-central-2",
+                "eu-north-1",
+                "eu-south-1",
+                "eu-south-2",
+                "eu-west-1",
+                "eu-west-2",
+                "eu-west-3",
+            },
+        ),
+        ("ap-southeast-1", "global", {"ap-southeast-1", ""}),
+    ],
+)
+def test_the_write_role_invokes_exactly_the_regions_inference_profile(
+    dev: Synth, region: str, profile: str, destinations: set[str]
+) -> None:
+    """The dev stack names no region: a mapping by region gives the profile of the region's
+    geography (global where the model offers no other there), and the model in that profile's
+    destination regions, only through that profile."""
+    model = "anthropic.claude-haiku-4-5-20251001-v1:0"
+    profile_arn = f"arn:aws:bedrock:{region}:123456789012:inference-profile/{profile}.{model}"
+    profiles, through = claude_grant(dev, region)
+    assert profiles == {profile_arn}
+    ((resources, condition),) = through
+    assert condition == profile_arn
+    assert {r.split(":")[3] for r in resources} == destinations
+    assert all(
+        r.startswith("arn:aws:bedrock:") and r.endswith(f"::foundation-model/{model}") for r in resources
+    )
+    # the layer calls the same profile from that region
+    from aurra_core.classifiers.claude import bedrock_model_id
+
+    assert bedrock_model_id("claude-haiku-4-5-20251001", region) == f"{profile}.{model}"
+
+
+def test_each_allowed_model_gets_its_profile_and_a_stack_with_a_region_needs_no_mapping(
+    existing: Synth,
+) -> None:
+    """The existing-VPC stage names its region (eu-west-1): the grant is written out, no mapping."""
+    assert not [m for m in existing.template.get("Mappings", {}) if "ClaudeProfiles" in m]
+    profiles, through = claude_grant(existing, "eu-west-1")
+    assert profiles == {
+        "arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-haiku-4-5-20251001-v1:0"
+    }
+    assert [condition for _, condition in through] == sorted(profiles)
+
+
+def test_a_model_no_profile_serves_in_the_stacks_region_stops_synth(tmp_path) -> None:
+    from infra_testkit import existing_vpc_lookup, synthesize
+
+    with pytest.raises(
+        ValueError, match="no Bedrock inference profile serves claude-opus-4-1-20250805 from eu-west-1"
+    ):
+        synthesize(
+            tmp_path,
+            stage="shared",
+            alarmEmail="oncall@example.com",
+            vpcId="vpc-0123456789abcdef0",
+            account="123456789012",
+            region="eu-west-1",
+            classifierModels="claude-haiku-4-5-20251001,claude-opus-4-1-20250805",
+            **existing_vpc_lookup("123456789012", "eu-west-1"),
+        )
 
 
 # ------------------------------------------------------------ existing VPC

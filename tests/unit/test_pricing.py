@@ -41,9 +41,9 @@ def test_the_offline_classifier_is_in_the_table_at_zero():
 
 
 def test_every_model_the_service_maps_for_bedrock_has_a_price_and_the_table_is_dated():
-    from aurra_core.classifiers.claude import BEDROCK_MODEL_IDS
+    from aurra_core.classifiers.bedrock_profiles import CLAUDE_MODELS
 
-    assert set(BEDROCK_MODEL_IDS) <= set(PRICES)
+    assert set(CLAUDE_MODELS) <= set(PRICES)
     assert isinstance(PRICES_CHECKED, date)
 
 

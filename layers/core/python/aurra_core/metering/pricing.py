@@ -2,7 +2,7 @@
 
 A model that is not in the table has no cost (None), never a guess: add it here, with its
 published price, when a key starts using it. Prices are those of the Anthropic API; Claude on
-Amazon Bedrock (on-demand, the `us.` inference profiles) is priced the same. Anthropic prices
+Amazon Bedrock (on-demand, through the geographic inference profiles) is priced the same. Anthropic prices
 prompt caching for every Claude model as multiples of its input price: writing the 5-minute
 cache 1.25x, reading it 0.1x.
 """
