@@ -128,12 +128,17 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "wafEnabled": ("waf_enabled", _bool),
     "wafRateLimit": ("waf_rate_limit", int),
     "wafKeyRateLimit": ("waf_key_rate_limit", int),
+    "wafKeyedRateLimit": ("waf_keyed_rate_limit", int),
     "apiGatewayCloudWatchRole": ("api_gateway_cloudwatch_role", _bool),
     "stageThrottleRateLimit": ("stage_throttle_rate_limit", float),
     "stageThrottleBurstLimit": ("stage_throttle_burst_limit", int),
     "authorizerConcurrency": ("authorizer_concurrency", int),
     "queryConcurrency": ("query_concurrency", int),
     "writeConcurrency": ("write_concurrency", int),
+    "supersedeConcurrency": ("supersede_concurrency", int),
+    "settingsConcurrency": ("settings_concurrency", int),
+    "auditConcurrency": ("audit_concurrency", int),
+    "adminConcurrency": ("admin_concurrency", int),
     "terminationProtection": ("termination_protection", _bool),
     "unauthorizedAlarmThreshold": ("unauthorized_alarm_threshold", int),
     "throttledAlarmThreshold": ("throttled_alarm_threshold", int),
@@ -233,15 +238,24 @@ class AurraConfig:
     # Aurra's mix measured in bench/, with room; the burst twice the rate.
     stage_throttle_rate_limit: float | None = None
     stage_throttle_burst_limit: int | None = None
-    # Reserved concurrency of the functions that take the load (0: none, for
-    # accounts whose concurrency quota cannot spare it); maintenance always 1.
+    # Reserved concurrency of every function (0: none, for accounts whose concurrency quota
+    # cannot spare it): a ceiling on what a flood of one route takes from the others and from
+    # the database, and a floor no other function can take away. Migrate and maintenance
+    # always 1 (one run at a time).
     authorizer_concurrency: int = 20
     query_concurrency: int = 20
     write_concurrency: int = 20
+    supersede_concurrency: int = 5
+    settings_concurrency: int = 5
+    audit_concurrency: int = 5
+    admin_concurrency: int = 2
     # None: off in dev, on elsewhere
     waf_enabled: bool | None = None
-    # requests per 5 minutes from one IP address, when the WAF is on
+    # requests per 5 minutes from one IP address without a well-formed key, when the WAF is on
     waf_rate_limit: int = 3000
+    # requests per 5 minutes from one IP address with well-formed keys (100 a second: two keys
+    # at the default plan's full rate behind one NAT)
+    waf_keyed_rate_limit: int = 30_000
     # requests per 5 minutes carrying one Authorization header value. None:
     # the usage plan's per-key rate over 5 minutes, so the WAF never blocks a
     # key the plan would serve, while a junk token repeated stops here
@@ -356,7 +370,12 @@ class AurraConfig:
             c.AUTHORIZER: self.authorizer_concurrency,
             c.QUERY: self.query_concurrency,
             c.WRITE: self.write_concurrency,
+            c.SUPERSEDE: self.supersede_concurrency,
+            c.SETTINGS: self.settings_concurrency,
+            c.AUDIT: self.audit_concurrency,
+            c.ADMIN: self.admin_concurrency,
             # one run at a time anyway (an advisory lock); never more containers
+            c.MIGRATE: 1,
             c.MAINTENANCE: 1,
         }
 
@@ -526,6 +545,8 @@ class AurraConfig:
             fail("classifierErrorsThreshold", "at least 1")
         if not 100 <= self.waf_rate_limit <= 2_000_000_000:
             fail("wafRateLimit", "at least 100")
+        if not 100 <= self.waf_keyed_rate_limit <= 2_000_000_000:
+            fail("wafKeyedRateLimit", "at least 100")
         if not 100 <= self.resolved_waf_key_rate_limit <= 2_000_000_000:
             fail("wafKeyRateLimit", "at least 100")
         if self.resolved_stage_throttle_rate_limit <= 0:
@@ -534,7 +555,15 @@ class AurraConfig:
             fail("stageThrottleBurstLimit", "at least 1")
         if self.resolved_stage_throttle_rate_limit < self.throttle_rate_limit:
             fail("stageThrottleRateLimit", "at least the per-key throttleRateLimit")
-        for key in ("authorizerConcurrency", "queryConcurrency", "writeConcurrency"):
+        for key in (
+            "authorizerConcurrency",
+            "queryConcurrency",
+            "writeConcurrency",
+            "supersedeConcurrency",
+            "settingsConcurrency",
+            "auditConcurrency",
+            "adminConcurrency",
+        ):
             if not 0 <= getattr(self, _KEYS[key][0]) <= 1000:
                 fail(key, "between 0 (no reservation) and 1000")
         for key in ("unauthorizedAlarmThreshold", "throttledAlarmThreshold"):

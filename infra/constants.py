@@ -93,6 +93,18 @@ MAINTENANCE_SCHEDULE_MINUTES = 60
 API_ROOT = "agent"
 ROUTES: tuple[tuple[str, str, str], ...] = _CATALOG["ROUTES"]
 AUTHORIZATION_HEADER = "Authorization"
+# Per-key throttles of the routes that change things, as shares of the key's rate and burst
+# (the usage plan's own throttle, `throttleRateLimit`, holds every route together): a write
+# embeds and may call a model; supersessions and the review actions are a person's pace; a
+# settings change is an audit event each. Reads have only the key's own throttle.
+METHOD_THROTTLE_SHARES: dict[tuple[str, str], float] = {
+    ("POST", "/agent/memories"): 0.5,
+    ("POST", "/agent/memories/{id}/supersede"): 0.2,
+    ("POST", "/agent/audit/{id}/revert"): 0.2,
+    ("POST", "/agent/audit/{id}/approve"): 0.2,
+    ("POST", "/agent/audit/{id}/dismiss"): 0.2,
+    ("PATCH", "/agent/settings"): 0.02,
+}
 # The tag every customer API key carries (the admin function sets it): the
 # admin role may only read, change or delete keys of its own stage.
 API_KEY_STAGE_TAG = "aurra-stage"
@@ -104,6 +116,7 @@ AUTHORIZATION_PATTERN = r"^Bearer aurra_[0-9a-f]{12}_[A-Za-z0-9_-]{32}$"
 # WAF rules Aurra writes (alarms and tests name them)
 WAF_RULE_RATE_PER_KEY = "RateLimitPerAuthorizationHeader"
 WAF_RULE_RATE_PER_IP = "RateLimitPerIp"
+WAF_RULE_KEYED_RATE_PER_IP = "RateLimitKeyedPerIp"
 WAF_RULE_BODY_SIZE = "BodyOver64KiB"
 # Larger request bodies are refused by the WAF (the API's own limit is 64 KiB).
 MAX_BODY_BYTES = 64 * 1024

@@ -225,7 +225,19 @@ class Api(Construct):
                 period=getattr(apigw.Period, config.quota_period),
             ),
         )
-        self.usage_plan.add_api_stage(stage=self.stage)
+        self.usage_plan.add_api_stage(
+            stage=self.stage,
+            throttle=[
+                apigw.ThrottlingPerMethod(
+                    method=self.methods[route],
+                    throttle=apigw.ThrottleSettings(
+                        rate_limit=max(1.0, round(config.throttle_rate_limit * share, 2)),
+                        burst_limit=max(1, int(config.throttle_burst_limit * share)),
+                    ),
+                )
+                for route, share in c.METHOD_THROTTLE_SHARES.items()
+            ],
+        )
 
         self.web_acl: wafv2.CfnWebACL | None = None
         self.waf_logs: logs.LogGroup | None = None
@@ -295,6 +307,17 @@ class Api(Construct):
         }
         retry = {"Retry-After": "60"}
 
+        # An Authorization header of an Aurra key's shape (the authorizer's identity pattern).
+        well_formed_key = wafv2.CfnWebACL.StatementProperty(
+            regex_match_statement=wafv2.CfnWebACL.RegexMatchStatementProperty(
+                regex_string=c.AUTHORIZATION_PATTERN,
+                field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(
+                    single_header={"Name": c.AUTHORIZATION_HEADER.lower()}
+                ),
+                text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")],
+            )
+        )
+
         # Rule groups that never look at body size: memory writes carry up to
         # 4000 characters plus 8 KiB of metadata.
         rules = [
@@ -325,13 +348,35 @@ class Api(Construct):
                 "rate_limited",
                 retry,
             ),
-            # Junk tokens that change on every request: per source address.
+            # Junk that changes on every request (no key, or not a key's shape): per source
+            # address. Requests carrying a well-formed key are left to the per-key rule and the
+            # usage plan, so many agents behind one NAT are never held below their plans.
             block(
                 c.WAF_RULE_RATE_PER_IP,
                 3,
                 wafv2.CfnWebACL.StatementProperty(
                     rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
-                        limit=config.waf_rate_limit, aggregate_key_type="IP"
+                        limit=config.waf_rate_limit,
+                        aggregate_key_type="IP",
+                        scope_down_statement=wafv2.CfnWebACL.StatementProperty(
+                            not_statement=wafv2.CfnWebACL.NotStatementProperty(statement=well_formed_key)
+                        ),
+                    )
+                ),
+                429,
+                "rate_limited",
+                retry,
+            ),
+            # Well-formed keys that change on every request, from one address: far above what
+            # any plan's keys behind one NAT send together.
+            block(
+                c.WAF_RULE_KEYED_RATE_PER_IP,
+                5,
+                wafv2.CfnWebACL.StatementProperty(
+                    rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                        limit=config.waf_keyed_rate_limit,
+                        aggregate_key_type="IP",
+                        scope_down_statement=well_formed_key,
                     )
                 ),
                 429,

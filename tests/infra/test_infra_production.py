@@ -36,22 +36,43 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         name: fn["Properties"].get("ReservedConcurrentExecutions")
         for name, fn in aurra_functions(dev).items()
     }
+    # every function: a flood of one route never takes another's (or the database's) share
     assert reserved == {
         c.AUTHORIZER: 20,
         c.QUERY: 20,
         c.WRITE: 20,
         c.MAINTENANCE: 1,
-        c.SUPERSEDE: None,
-        c.SETTINGS: None,
-        c.AUDIT: None,
-        c.MIGRATE: None,
-        c.ADMIN: None,
+        c.SUPERSEDE: 5,
+        c.SETTINGS: 5,
+        c.AUDIT: 5,
+        c.MIGRATE: 1,
+        c.ADMIN: 2,
     }
 
 
+def test_the_usage_plan_throttles_the_routes_that_change_things_per_key(dev: Synth, prod: Synth) -> None:
+    """Within a key's own throttle, writes at half its rate, supersessions and review actions at
+    a fifth, settings changes at one a second: reads keep the key's whole rate."""
+    for synth, rate, burst in ((dev, 50, 100), (prod, 10, 20)):
+        (plan,) = synth.of_type("AWS::ApiGateway::UsagePlan").values()
+        (api_stage,) = plan["Properties"]["ApiStages"]
+        throttles = api_stage["Throttle"]
+        assert throttles["/agent/memories/POST"] == {"RateLimit": rate * 0.5, "BurstLimit": int(burst * 0.5)}
+        for path in (
+            "/agent/memories/{id}/supersede",
+            "/agent/audit/{id}/revert",
+            "/agent/audit/{id}/approve",
+        ):
+            assert throttles[f"{path}/POST"] == {"RateLimit": rate * 0.2, "BurstLimit": int(burst * 0.2)}
+        assert throttles["/agent/settings/PATCH"]["RateLimit"] == 1
+        assert not any(key.endswith("/GET") for key in throttles)
+        assert {key.rsplit("/", 1)[0] for key in throttles} <= {path for _, path, _ in c.ROUTES}
+
+
 def test_zero_means_no_reservation_for_small_accounts() -> None:
-    config = AurraConfig.from_mapping({"writeConcurrency": "0"})
+    config = AurraConfig.from_mapping({"writeConcurrency": "0", "auditConcurrency": "0"})
     assert config.reserved_concurrency[c.WRITE] == 0
+    assert config.reserved_concurrency[c.AUDIT] == 0
     assert config.reserved_concurrency[c.MAINTENANCE] == 1
 
 
@@ -70,8 +91,25 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
         {"Header": {"Name": "authorization", "TextTransformations": [{"Priority": 0, "Type": "NONE"}]}}
     ]
     assert per_key["Limit"] == 10 * 300  # the usage plan's per-key rate (10/s here) over 5 minutes
+    # per address: junk without a key's shape at 3000 / 5 min; well-formed keys (many agents
+    # behind one NAT, each key held by its plan) only far above a plan's 50 rps
+    well_formed = {
+        "RegexMatchStatement": {
+            "RegexString": c.AUTHORIZATION_PATTERN,
+            "FieldToMatch": {"SingleHeader": {"Name": "authorization"}},
+            "TextTransformations": [{"Priority": 0, "Type": "NONE"}],
+        }
+    }
     per_ip = rules[c.WAF_RULE_RATE_PER_IP]["Statement"]["RateBasedStatement"]
-    assert per_ip == {"AggregateKeyType": "IP", "Limit": 3000}
+    assert per_ip == {
+        "AggregateKeyType": "IP",
+        "Limit": 3000,
+        "ScopeDownStatement": {"NotStatement": {"Statement": well_formed}},
+    }
+    keyed_per_ip = rules[c.WAF_RULE_KEYED_RATE_PER_IP]["Statement"]["RateBasedStatement"]
+    assert keyed_per_ip == {"AggregateKeyType": "IP", "Limit": 30_000, "ScopeDownStatement": well_formed}
+    assert keyed_per_ip["Limit"] / 300 > 50  # the default plan's per-key rate
+    assert len({r["Priority"] for r in rules.values()}) == len(rules)
     size = rules[c.WAF_RULE_BODY_SIZE]["Statement"]["SizeConstraintStatement"]
     assert size["ComparisonOperator"] == "GT" and size["Size"] == 64 * 1024
     assert size["FieldToMatch"] == {"Body": {"OversizeHandling": "MATCH"}}
@@ -80,6 +118,7 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
     for rule, status, code in (
         (c.WAF_RULE_RATE_PER_KEY, 429, "rate_limited"),
         (c.WAF_RULE_RATE_PER_IP, 429, "rate_limited"),
+        (c.WAF_RULE_KEYED_RATE_PER_IP, 429, "rate_limited"),
         (c.WAF_RULE_BODY_SIZE, 413, "payload_too_large"),
     ):
         response = rules[rule]["Action"]["Block"]["CustomResponse"]
