@@ -71,6 +71,7 @@ class AurraStack(cdk.Stack):
         for name in (*c.ROUTE_FUNCTIONS, c.AUTHORIZER, c.ADMIN):
             self.functions[name].node.add_dependency(self.migrations.resource)
         self.api.rest_api.latest_deployment.node.add_dependency(self.migrations.resource)
+        self.database.order_rotations_after(self.migrations.resource)
         self.observability = Observability(
             self,
             "Observability",

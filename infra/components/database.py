@@ -218,6 +218,22 @@ class Database(Construct):
             borrow_timeout=cdk.Duration.seconds(PROXY_BORROW_TIMEOUT_SECONDS),
         )
 
+    def rotation_schedules(self) -> list[secretsmanager.CfnRotationSchedule]:
+        """Every database secret's rotation schedule (the master's and the logins')."""
+        return [
+            child for child in self.node.find_all() if isinstance(child, secretsmanager.CfnRotationSchedule)
+        ]
+
+    def order_rotations_after(self, migrations: Construct) -> None:
+        """Rotations start only once the deploy's migrations have run (they create the logins
+        and set their passwords, reading the master's), and never on a deploy itself: the first
+        rotation comes `dbSecretRotationDays` after the schedule is made, never in the middle of
+        the migrations. (CloudFormation's default rotates a secret at once whenever its schedule
+        is created or changed.)"""
+        for schedule in self.rotation_schedules():
+            schedule.add_property_override("RotateImmediatelyOnUpdate", False)
+            schedule.node.add_dependency(migrations)
+
     def allow_proxy_from(self, security_group: ec2.ISecurityGroup, description: str) -> None:
         port = ec2.Port.tcp(c.DB_PORT)
         self.proxy_security_group.add_ingress_rule(security_group, port, description)

@@ -20,6 +20,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_rds as rds
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
@@ -105,5 +106,8 @@ class Migrations(Construct):
                 "LoginSecrets": [secret.secret_arn for secret in database.login_secrets.values()],
             },
         )
-        # Migrate once the writer accepts connections.
-        self.resource.node.add_dependency(database.cluster)
+        # Migrate once the writer accepts connections: the cluster and its instances (not the
+        # rest of the cluster's tree: its secret's rotation waits for the migrations).
+        for child in database.cluster.node.find_all():
+            if isinstance(child, rds.CfnDBCluster | rds.CfnDBInstance):
+                self.resource.node.add_dependency(child)

@@ -204,6 +204,25 @@ def test_every_database_secret_rotates_and_is_kept(dev: Synth) -> None:
         assert secret["DeletionPolicy"] == "Retain"
 
 
+def test_rotations_wait_for_the_migrations_and_never_start_on_a_deploy(dev: Synth, prod: Synth) -> None:
+    """The migrations create the logins and set their passwords (reading the master's): a
+    rotation must not run before them, nor in the middle of a deploy."""
+    for synth in (dev, prod):
+        (migrations_id,) = synth.of_type("Custom::AurraMigrations")
+        schedules = synth.of_type("AWS::SecretsManager::RotationSchedule")
+        assert len(schedules) == 1 + len(c.DB_LOGINS)
+        for schedule in schedules.values():
+            assert schedule["Properties"]["RotateImmediatelyOnUpdate"] is False
+            assert migrations_id in schedule["DependsOn"]
+        # the migrations wait for the cluster and its instances, not for the rotations
+        depends = synth.resources[migrations_id]["DependsOn"]
+        assert not set(depends) & set(schedules)
+        assert {synth.resources[d]["Type"] for d in depends} >= {
+            "AWS::RDS::DBCluster",
+            "AWS::RDS::DBInstance",
+        }
+
+
 def test_rotation_can_be_turned_off() -> None:
     assert AurraConfig.from_mapping({"dbSecretRotationDays": "0"}).db_secret_rotation_days == 0
     assert AurraConfig.from_mapping({}).db_secret_rotation_days == 30

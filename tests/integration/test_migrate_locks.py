@@ -19,6 +19,7 @@ from aurra_core.storage.migrate import (
     apply_migrations,
     load_migrations,
     migrations_fingerprint,
+    set_login_passwords,
 )
 from aurra_core.storage.tenant_indexes import MAINTENANCE_LOCK
 
@@ -213,3 +214,29 @@ def test_an_event_for_the_codes_own_migrations_applies_them(empty) -> None:
     assert {"schema_migrations", "memory_versions"} <= _tables(empty)
     again = _invoke(_event("Update", migrations_fingerprint(), PhysicalResourceId="aurra-schema"))
     assert again == {"PhysicalResourceId": "aurra-schema", "Data": {"Applied": "none"}}
+
+
+# ------------------------------------------------------------------ the logins' passwords
+def _verifiers(url: str) -> dict[str, str]:
+    """What PostgreSQL stores for each login's password (a salted SCRAM verifier: a new one on
+    every ALTER ROLE, even with the same password)."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT rolname, rolpassword FROM pg_authid WHERE rolname IN ('aurra_service', 'aurra_keyadmin')"
+        ).fetchall()
+    return dict(rows)
+
+
+def test_a_deploy_sets_a_logins_password_only_when_its_secret_changed(database) -> None:
+    """A rotation changes the password and its secret together; a deploy that finds the secret
+    as it last set it must not set it again (it could set it back under a rotation)."""
+    passwords = {"aurra_service": "first-service-password", "aurra_keyadmin": "first-keyadmin-password"}
+    assert set_login_passwords(database, passwords) == ["aurra_keyadmin", "aurra_service"]
+    first = _verifiers(database)
+    assert set_login_passwords(database, passwords) == []
+    assert _verifiers(database) == first  # no ALTER ROLE at all
+    rotated = {**passwords, "aurra_service": "rotated-service-password"}
+    assert set_login_passwords(database, rotated) == ["aurra_service"]
+    after = _verifiers(database)
+    assert after["aurra_keyadmin"] == first["aurra_keyadmin"]
+    assert after["aurra_service"] != first["aurra_service"]

@@ -12,6 +12,7 @@ skips a run that finds it taken, and the next hour's does the work).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -183,7 +184,12 @@ def _apply(conn: psycopg.Connection, migration: Migration, deadline: float) -> N
 def set_login_passwords(conninfo: str, passwords: Mapping[str, str]) -> list[str]:
     """Give the service logins (created by the migrations) the passwords their secrets hold,
     so RDS Proxy can sign in with them; return the logins set. A login the migrations did not
-    create is an error rather than a new role."""
+    create is an error rather than a new role.
+
+    A login whose secret still holds the password this function last set is left alone (a
+    fingerprint of it is kept in deployment_settings, readable by the schema's owner only): a
+    deploy changes a password only when its secret changed, and never sets one back under a
+    rotation that is changing it."""
     done = []
     with psycopg.connect(conninfo, autocommit=True) as conn:
         for user, password in sorted(passwords.items()):
@@ -192,10 +198,23 @@ def set_login_passwords(conninfo: str, passwords: Mapping[str, str]) -> list[str
                 is None
             ):
                 raise RuntimeError(f"no login role {user!r}: the migrations create the service logins")
-            # ALTER ROLE takes no bind parameters; the literal is quoted by psycopg.
-            conn.execute(
-                sql.SQL("ALTER ROLE {} WITH PASSWORD {}").format(sql.Identifier(user), sql.Literal(password))
-            )
+            key = f"login_password_sha256:{user}"
+            fingerprint = hashlib.sha256(f"{user}\0{password}".encode()).hexdigest()
+            row = conn.execute("SELECT value FROM deployment_settings WHERE key = %s", (key,)).fetchone()
+            if row is not None and hmac.compare_digest(row[0], fingerprint):
+                continue
+            with conn.transaction():
+                # ALTER ROLE takes no bind parameters; the literal is quoted by psycopg.
+                conn.execute(
+                    sql.SQL("ALTER ROLE {} WITH PASSWORD {}").format(
+                        sql.Identifier(user), sql.Literal(password)
+                    )
+                )
+                conn.execute(
+                    """INSERT INTO deployment_settings (key, value) VALUES (%s, %s)
+                       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value""",
+                    (key, fingerprint),
+                )
             done.append(user)
     return done
 
