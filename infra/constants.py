@@ -267,6 +267,11 @@ def maintenance_rule_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-{MAINTENANCE}"
 
 
+def event_rule_name(stage: str, what: str) -> str:
+    """An EventBridge rule that sends an event (a failed rotation, backup or copy) to the alarm topic."""
+    return f"{PROJECT}-{stage}-{what}"
+
+
 def web_acl_name(stage: str) -> str:
     return f"{PROJECT}-{stage}"
 

@@ -53,6 +53,7 @@ class Hosting(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self.backup_plan: backup.BackupPlan | None = None
+        self.backup_vault: backup.BackupVault | None = None
         self.access_log_bucket: s3.Bucket | None = None
         self.domain: apigw.DomainName | None = None
         if config.resolved_backup_plan:

@@ -458,6 +458,99 @@ def test_backup_plan_with_a_cross_account_copy(prod: Synth) -> None:
     assert cluster_id in json.dumps(selection["Properties"]["BackupSelection"]["Resources"])
 
 
+def test_the_copy_accounts_may_use_the_database_key_to_copy_backups(prod: Synth) -> None:
+    """Recovery points are encrypted with the stage's database key: a vault in another account
+    can copy them only if that key's policy lets its account use the key."""
+    copy_account = PROD_COPY_VAULT.split(":")[4]
+    (cluster,) = prod.of_type("AWS::RDS::DBCluster").values()
+    key = prod.resources[ref(cluster["Properties"]["KmsKeyId"])]
+    by_sid = {st.get("Sid"): st for st in key["Properties"]["KeyPolicy"]["Statement"]}
+    use, grants = by_sid["BackupCopyAccountUse"], by_sid["BackupCopyAccountGrants"]
+    for statement in (use, grants):
+        assert f":iam::{copy_account}:root" in json.dumps(statement["Principal"])
+        assert statement["Effect"] == "Allow"
+    assert set(use["Action"]) == {
+        "kms:Decrypt",
+        "kms:DescribeKey",
+        "kms:Encrypt",
+        "kms:GenerateDataKey*",
+        "kms:ReEncrypt*",
+    }
+    assert grants["Action"] == "kms:CreateGrant"
+    assert grants["Condition"] == {"Bool": {"kms:GrantIsForAWSResource": "true"}}
+    # the other keys are not shared with it
+    for logical_id, other in prod.of_type("AWS::KMS::Key").items():
+        if logical_id != ref(cluster["Properties"]["KmsKeyId"]):
+            assert copy_account not in json.dumps(other["Properties"]["KeyPolicy"])
+
+
+def test_failed_rotations_backups_and_copies_reach_the_alarm_topic(dev: Synth, prod: Synth) -> None:
+    for synth, stage in ((dev, "dev"), (prod, "prod")):
+        (topic_id,) = synth.of_type("AWS::SNS::Topic")
+        rules = {
+            r["Properties"]["Name"]: r["Properties"] for r in synth.of_type("AWS::Events::Rule").values()
+        }
+        rotation = rules[f"aurra-{stage}-rotation-failed"]
+        pattern = rotation["EventPattern"]
+        assert pattern["source"] == ["aws.secretsmanager"]
+        assert pattern["detail"]["eventName"] == ["RotationFailed"]
+        secrets = json.dumps(pattern["detail"]["additionalEventData"]["SecretId"])
+        for logical_id in synth.of_type("AWS::SecretsManager::SecretTargetAttachment"):
+            assert logical_id in secrets
+        for props in [r for name, r in rules.items() if not name.endswith("-maintenance")]:
+            (target,) = props["Targets"]
+            assert ref(target["Arn"]) == topic_id
+        (policy,) = synth.of_type("AWS::SNS::TopicPolicy").values()
+        assert "events.amazonaws.com" in json.dumps(policy["Properties"]["PolicyDocument"])
+    assert "aurra-dev-backup-failed" not in {
+        r["Properties"]["Name"] for r in dev.of_type("AWS::Events::Rule").values()
+    }
+    rules = {r["Properties"]["Name"]: r["Properties"] for r in prod.of_type("AWS::Events::Rule").values()}
+    backup = rules["aurra-prod-backup-failed"]["EventPattern"]
+    assert backup["source"] == ["aws.backup"] and backup["detail-type"] == ["Backup Job State Change"]
+    assert backup["detail"] == {"state": ["FAILED", "ABORTED", "EXPIRED"], "backupVaultName": ["aurra-prod"]}
+    copy = rules["aurra-prod-backup-copy-failed"]["EventPattern"]
+    assert copy["detail-type"] == ["Copy Job State Change"]
+    assert copy["detail"]["destinationBackupVaultArn"] == [PROD_COPY_VAULT]
+    # the encrypted topic (hosted mode) lets EventBridge publish
+    (topic,) = prod.of_type("AWS::SNS::Topic").values()
+    topic_key = prod.resources[ref(topic["Properties"]["KmsMasterKeyId"])]
+    assert "events.amazonaws.com" in json.dumps(topic_key["Properties"]["KeyPolicy"])
+
+
+def test_silence_alarms_where_silence_means_dead(dev: Synth) -> None:
+    silent = alarms(dev)["aurra-dev-maintenance-silent"]
+    assert silent["TreatMissingData"] == "breaching"
+    assert silent["MetricName"] == "Invocations" and silent["Period"] == 3 * 3600
+    assert silent["ComparisonOperator"] == "LessThanThreshold" and silent["Threshold"] == 1
+
+
+def test_the_console_5xx_alarm_exists_where_cloudfront_publishes_its_metrics(
+    dev: Synth, existing: Synth
+) -> None:
+    """CloudFront's metrics are in us-east-1 alone: the dev stack names no region, so the alarm
+    is conditional on it; the existing-VPC stage is in eu-west-1, so there is none."""
+    ((logical_id, alarm),) = [
+        (k, a)
+        for k, a in dev.of_type("AWS::CloudWatch::Alarm").items()
+        if a["Properties"]["AlarmName"] == "aurra-dev-cloudfront-5xx-rate"
+    ]
+    props = alarm["Properties"]
+    assert props["Namespace"] == "AWS/CloudFront" and props["MetricName"] == "5xxErrorRate"
+    (distribution_id,) = dev.of_type("AWS::CloudFront::Distribution")
+    assert {d["Name"]: d["Value"] for d in props["Dimensions"]} == {
+        "DistributionId": {"Ref": distribution_id},
+        "Region": "Global",
+    }
+    condition = dev.template["Conditions"][alarm["Condition"]]
+    assert condition == {"Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]}
+    assert props["AlarmActions"]
+    # nothing else refers to it (a reference to a resource that may not exist fails the deploy)
+    others = {k: v for k, v in dev.resources.items() if k != logical_id}
+    assert logical_id not in json.dumps(others)
+    assert "aurra-shared-cloudfront-5xx-rate" not in alarms(existing)
+
+
 def test_custom_domain_with_tls_1_2_and_no_default_endpoint(dev: Synth, prod: Synth) -> None:
     (domain,) = prod.of_type("AWS::ApiGateway::DomainName").values()
     assert domain["Properties"]["DomainName"] == PROD_DOMAIN
