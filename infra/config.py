@@ -185,9 +185,10 @@ class AurraConfig:
     vpc_id: str | None = None
     vpc_cidr: str = "10.40.0.0/16"
     max_azs: int = 2
-    # NAT gateways, only created when functions need the internet
-    # (the anthropic classifier calls the Anthropic API).
-    nat_gateways: int = 1
+    # NAT gateways, only created when functions need the internet (the anthropic classifier
+    # calls the Anthropic API). None: 1 in dev, one per AZ elsewhere (a gateway lives in one
+    # AZ: with one, that AZ's outage takes every model call with it).
+    nat_gateways: int | None = None
     # None: yes for a new VPC, no for an existing one
     create_vpc_endpoints: bool | None = None
 
@@ -342,6 +343,12 @@ class AurraConfig:
         return frozenset({self.classifier, self.resolved_extractor})
 
     @property
+    def resolved_nat_gateways(self) -> int:
+        if self.nat_gateways is None:
+            return 1 if self.is_dev else self.max_azs
+        return self.nat_gateways
+
+    @property
     def resolved_waf_enabled(self) -> bool:
         return (not self.is_dev) if self.waf_enabled is None else self.waf_enabled
 
@@ -465,7 +472,7 @@ class AurraConfig:
             fail("consoleCertificateArn", "an ACM certificate ARN in us-east-1 (CloudFront's region)")
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
-        if self.needs_internet and self.vpc_id is None and self.nat_gateways < 1:
+        if self.needs_internet and self.vpc_id is None and self.resolved_nat_gateways < 1:
             fail("natGateways", "the anthropic and openai models need at least one NAT gateway")
         if not 0 <= self.db_min_capacity <= self.db_max_capacity <= 256:
             fail("dbMinCapacity", "0 <= dbMinCapacity <= dbMaxCapacity <= 256")

@@ -172,11 +172,8 @@ class Database(Construct):
                 description="Aurra secret rotation: PostgreSQL to the cluster, HTTPS to Secrets Manager",
                 allow_all_outbound=False,
             )
-            https_peer = (
-                ec2.Peer.ipv4(network.cidr)
-                if network.has_endpoints and not network.has_internet
-                else ec2.Peer.any_ipv4()
-            )
+            # Secrets Manager through its endpoint when there is one (NAT or not)
+            https_peer = ec2.Peer.ipv4(network.cidr) if network.has_endpoints else ec2.Peer.any_ipv4()
             self.rotation_security_group.add_egress_rule(
                 https_peer, ec2.Port.tcp(443), "HTTPS to Secrets Manager"
             )

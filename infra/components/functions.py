@@ -65,7 +65,7 @@ class AurraFunction(Construct):
         name: str,
         layer: lambda_.ILayerVersion,
         network: Network,
-        security_group: ec2.ISecurityGroup,
+        security_groups: list[ec2.ISecurityGroup],
         environment: dict[str, str],
         logs_key: kms.IKey | None,
     ) -> None:
@@ -120,7 +120,7 @@ class AurraFunction(Construct):
             timeout=cdk.Duration.seconds(timeout),
             vpc=network.vpc,
             vpc_subnets=network.app_subnets,
-            security_groups=[security_group],
+            security_groups=security_groups,
             environment=environment,
             tracing=lambda_.Tracing.ACTIVE,
             logging_format=lambda_.LoggingFormat.JSON,
@@ -174,16 +174,29 @@ class Functions(Construct):
         database.allow_cluster_from(
             self.migrate_security_group, "PostgreSQL from the migrate and maintenance functions"
         )
-        # HTTPS to AWS services: through the VPC endpoints when there are
-        # some and nothing else is needed, otherwise anywhere (NAT).
-        if network.has_endpoints and not network.has_internet:
+        # HTTPS to AWS services: through the VPC endpoints when there are some, otherwise
+        # anywhere (NAT). The internet itself (an Anthropic or OpenAI-compatible API, through
+        # NAT) only for the functions that call a model provider: a group of their own.
+        if network.has_endpoints:
             https_peer = ec2.Peer.ipv4(network.cidr)
             https_what = "HTTPS to the VPC endpoints"
         else:
             https_peer = ec2.Peer.any_ipv4()
-            https_what = "HTTPS to AWS services and the model provider"
+            https_what = "HTTPS to AWS services"
         for group in (self.app_security_group, self.migrate_security_group):
             group.add_egress_rule(https_peer, ec2.Port.tcp(443), https_what)
+        self.model_provider_security_group: ec2.SecurityGroup | None = None
+        if config.needs_internet and network.has_internet:
+            self.model_provider_security_group = ec2.SecurityGroup(
+                self,
+                "ModelProviderSecurityGroup",
+                vpc=vpc,
+                description="Aurra functions that call a model provider on the internet",
+                allow_all_outbound=False,
+            )
+            self.model_provider_security_group.add_egress_rule(
+                ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "HTTPS to the model provider (through NAT)"
+            )
 
         common = {
             c.ENV_STAGE: config.stage,
@@ -244,9 +257,14 @@ class Functions(Construct):
                 name=name,
                 layer=layer,
                 network=network,
-                security_group=(
-                    self.migrate_security_group if "db_direct" in capabilities else self.app_security_group
-                ),
+                security_groups=[
+                    self.migrate_security_group if "db_direct" in capabilities else self.app_security_group,
+                    *(
+                        [self.model_provider_security_group]
+                        if self.model_provider_security_group is not None and "classifier" in capabilities
+                        else []
+                    ),
+                ],
                 environment=environment,
                 logs_key=keys.logs,
             )

@@ -616,9 +616,28 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
         )
     }
     assert readers == {c.WRITE}
-    # the Anthropic API is on the internet: NAT for the app subnets
-    assert len(prod.of_type("AWS::EC2::NatGateway")) == 1
+    # the Anthropic API is on the internet: NAT for the app subnets, one gateway per AZ outside dev
+    assert len(prod.of_type("AWS::EC2::NatGateway")) == 2
     assert len(prod.of_type("AWS::EC2::InternetGateway")) == 1
+    # only the function that calls the model provider may leave the VPC; the others reach AWS
+    # services through the endpoints
+    cidr = next(iter(prod.of_type("AWS::EC2::VPC").values()))["Properties"]["CidrBlock"]
+    groups = prod.of_type("AWS::EC2::SecurityGroup")
+
+    def open_to_the_internet(group_id: str) -> bool:
+        egress = groups[group_id]["Properties"].get("SecurityGroupEgress", [])
+        return any(rule.get("CidrIp") == "0.0.0.0/0" for rule in egress)
+
+    for name, fn in fns.items():
+        ids = [ref(g) for g in fn["Properties"]["VpcConfig"]["SecurityGroupIds"]]
+        assert any(open_to_the_internet(g) for g in ids) == (name == c.WRITE), name
+    internet = [g for g in groups if open_to_the_internet(g)]
+    assert len(internet) == 1
+    assert [r["FromPort"] for r in groups[internet[0]]["Properties"]["SecurityGroupEgress"]] == [443]
+    for group_id, group in groups.items():
+        for rule in group["Properties"].get("SecurityGroupEgress", []):
+            if rule.get("FromPort") == 443 and group_id not in internet:
+                assert rule.get("CidrIp") in (cidr, None), (group_id, rule)
 
 
 # ------------------------------------------------------------ network
