@@ -154,6 +154,8 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "consoleEnabled": ("console_enabled", _bool),
     "consoleDomainName": ("console_domain_name", _optional_str),
     "consoleCertificateArn": ("console_certificate_arn", _optional_str),
+    "consoleWafEnabled": ("console_waf_enabled", _bool),
+    "consoleWebAclArn": ("console_web_acl_arn", _optional_str),
 }
 # The context key holding each stage's own settings (a mapping of stage name
 # to a mapping of the keys above).
@@ -271,6 +273,11 @@ class AurraConfig:
     console_enabled: bool = True
     console_domain_name: str | None = None
     console_certificate_arn: str | None = None
+    # None: as the API's WAF. The console's CLOUDFRONT-scope web ACL lives in us-east-1, in the
+    # stage's edge stack (infra/edge_stack.py); the distribution takes it by its ARN, the edge
+    # stack's output, kept here.
+    console_waf_enabled: bool | None = None
+    console_web_acl_arn: str | None = None
 
     # observability
     log_retention_days: int = 30
@@ -351,6 +358,12 @@ class AurraConfig:
     @property
     def resolved_waf_enabled(self) -> bool:
         return (not self.is_dev) if self.waf_enabled is None else self.waf_enabled
+
+    @property
+    def resolved_console_waf_enabled(self) -> bool:
+        if not self.console_enabled:
+            return False
+        return self.resolved_waf_enabled if self.console_waf_enabled is None else self.console_waf_enabled
 
     @property
     def resolved_waf_key_rate_limit(self) -> int:
@@ -470,6 +483,13 @@ class AurraConfig:
             r"arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate/[0-9a-f-]+", self.console_certificate_arn
         ):
             fail("consoleCertificateArn", "an ACM certificate ARN in us-east-1 (CloudFront's region)")
+        if self.console_web_acl_arn is not None and not re.fullmatch(
+            r"arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global/webacl/[\w-]+/[\w-]+", self.console_web_acl_arn
+        ):
+            fail(
+                "consoleWebAclArn",
+                "the ARN of a CLOUDFRONT-scope web ACL (us-east-1), the edge stack's output",
+            )
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
         if self.needs_internet and self.vpc_id is None and self.resolved_nat_gateways < 1:

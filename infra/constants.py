@@ -280,6 +280,19 @@ def waf_log_group_name(stage: str) -> str:
     return f"aws-waf-logs-{PROJECT}-{stage}"
 
 
+def edge_stack_name(stage: str) -> str:
+    """The stage's stack in us-east-1 (the console's CloudFront web ACL)."""
+    return f"{STACK_PREFIX}-{stage}-edge"
+
+
+def console_web_acl_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-console"
+
+
+def console_waf_log_group_name(stage: str) -> str:
+    return f"aws-waf-logs-{PROJECT}-{stage}-console"
+
+
 def backup_vault_name(stage: str) -> str:
     return f"{PROJECT}-{stage}"
 

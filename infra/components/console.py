@@ -163,6 +163,8 @@ class Console(Construct):
             )
             if config.console_certificate_arn
             else None,
+            # the CLOUDFRONT-scope web ACL of the stage's edge stack (console_firewall.py)
+            web_acl_id=config.console_web_acl_arn if config.resolved_console_waf_enabled else None,
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,
             minimum_protocol_version=cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
             price_class=cloudfront.PriceClass.PRICE_CLASS_100,
@@ -185,6 +187,13 @@ class Console(Construct):
         )
 
         self.domain_name = config.console_domain_name or self.distribution.distribution_domain_name
+        if config.resolved_console_waf_enabled and config.console_web_acl_arn is None:
+            cdk.Annotations.of(self).add_warning_v2(
+                "aurra:console-web-acl",
+                f"the console is served without a web ACL: deploy {c.edge_stack_name(config.stage)} "
+                f"(us-east-1) and write its ConsoleWebAclArn output into the {config.stage} block of "
+                "cdk.json as consoleWebAclArn (docs/deploy.md, 'The console's web ACL')",
+            )
 
     @property
     def url(self) -> str:
