@@ -792,7 +792,10 @@ def _vector_list(
     elif reserve is not None:
         raise ValueError("a reservation is taken only by a hybrid list (`keep`)")
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params, prepare=prepared and strategy == "exact")
+        # never through RDS Proxy, whose connections have no prepare_threshold (db.py): a
+        # prepared statement pins the proxy's connection to the client
+        prepare = prepared and strategy == "exact" and conn.prepare_threshold is not None
+        cur.execute(sql, params, prepare=prepare)
         rows = cur.fetchall()
     if learn and rows:
         _remember_phrase_queries(kinds or [], rows[0]["phrase_queries"])
