@@ -584,7 +584,12 @@ def test_access_log_exported_to_a_kept_bucket(prod: Synth) -> None:
         "IgnorePublicAcls": True,
         "RestrictPublicBuckets": True,
     }
-    assert "LifecycleConfiguration" not in props  # nothing expires
+    # the records never expire; only what versioning keeps of an overwritten one, and
+    # unfinished uploads
+    (rule,) = props["LifecycleConfiguration"]["Rules"]
+    assert "ExpirationInDays" not in rule and "ExpirationDate" not in rule
+    assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": 90}
+    assert rule["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 7}
     (stream,) = prod.of_type("AWS::KinesisFirehose::DeliveryStream").values()
     assert bucket_id in json.dumps(stream["Properties"]["ExtendedS3DestinationConfiguration"]["BucketARN"])
     (subscription,) = prod.of_type("AWS::Logs::SubscriptionFilter").values()
