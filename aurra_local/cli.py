@@ -278,6 +278,7 @@ def _conversations(args: argparse.Namespace) -> int:
         profiles, classifier=args.classifier, extractor=args.extractor, dataset=str(dataset)
     ).as_dict(details=not args.blind)
     print(json.dumps(report) if args.json else evaluate_conversations.format_report(report))
+    return 0
 
 
 def _secrets(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from cdk_nag import AwsSolutionsChecks
 
 from infra import constants as c
 from infra.config import AurraConfig
+from infra.edge_stack import EDGE_REGION, AurraEdgeStack
 from infra.stack import AurraStack
 
 
@@ -45,25 +46,46 @@ def rules_classifier_warning() -> str:
     )
 
 
+def edge_requested(app: cdk.App) -> bool:
+    return str(app.node.try_get_context("edge") or "").strip().lower() in ("true", "1", "yes", "on")
+
+
 def create_app(
     context: Mapping[str, Any] | None = None,
     *,
     nag: bool = True,
     outdir: str | None = None,
-) -> tuple[cdk.App, AurraStack]:
+) -> tuple[cdk.App, Any]:
     """The app with its one stack. `nag` registers the AwsSolutions checks,
     which stop synthesis on any finding that is not acknowledged."""
     app = cdk.App(context=dict(context or {}), outdir=outdir)
     config = AurraConfig.from_context(app.node.try_get_context)
-    stack = AurraStack(
-        app,
-        c.stack_name(config.stage),
-        config=config,
-        env=stack_environment(config, app),
-        termination_protection=config.resolved_termination_protection,
-    )
-    if config.classifier == "rules":
-        cdk.Annotations.of(stack).add_warning_v2("aurra:rules-classifier", rules_classifier_warning())
+    stack: cdk.Stack
+    if edge_requested(app):
+        # `-c edge=true`: the stage's stack in us-east-1 alone (the console's web ACL: CloudFront
+        # takes web ACLs from there only), so a plain `cdk deploy` keeps deploying one stack.
+        if not config.resolved_console_waf_enabled:
+            raise SystemExit(f"edge=true: stage {config.stage}'s console has no web ACL (consoleWafEnabled)")
+        stack = AurraEdgeStack(
+            app,
+            c.edge_stack_name(config.stage),
+            config=config,
+            env=cdk.Environment(
+                account=app.node.try_get_context("account") or os.environ.get("CDK_DEFAULT_ACCOUNT"),
+                region=EDGE_REGION,
+            ),
+            termination_protection=config.resolved_termination_protection,
+        )
+    else:
+        stack = AurraStack(
+            app,
+            c.stack_name(config.stage),
+            config=config,
+            env=stack_environment(config, app),
+            termination_protection=config.resolved_termination_protection,
+        )
+        if config.classifier == "rules":
+            cdk.Annotations.of(stack).add_warning_v2("aurra:rules-classifier", rules_classifier_warning())
     # RDS Proxy target groups take no tags (their schema has no Tags property).
     untaggable = ["AWS::RDS::DBProxyTargetGroup"]
     cdk.Tags.of(app).add("project", c.PROJECT, exclude_resource_types=untaggable)

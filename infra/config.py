@@ -72,6 +72,21 @@ def _optional_str(value: Any) -> str | None:
     return text or None
 
 
+def _str_list(value: Any) -> tuple[str, ...]:
+    """A list in cdk.json, or comma-separated on the command line."""
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    return tuple(str(item).strip() for item in items if str(item).strip())
+
+
+def _optional_int(value: Any) -> int | None:
+    """An integer, or none (`null` in cdk.json, `none` on the command line)."""
+    if value is None or str(value).strip().lower() in ("none", "null", ""):
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"not an integer: {value!r}")
+    return int(value)
+
+
 # context key -> (field name, parser)
 _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "stage": ("stage", str),
@@ -90,6 +105,8 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "deletionProtection": ("deletion_protection", _bool),
     "dbSecretRotationDays": ("db_secret_rotation_days", int),
     "classifier": ("classifier", str),
+    "classifierModels": ("classifier_models", _str_list),
+    "dailyModelCallsLimit": ("daily_model_calls_limit", _optional_int),
     "extractor": ("extractor", _optional_str),
     "openaiBaseUrl": ("openai_base_url", _optional_str),
     "openaiModel": ("openai_model", _optional_str),
@@ -104,18 +121,24 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "logRetentionDays": ("log_retention_days", int),
     "logLevel": ("log_level", str),
     "alarmEmail": ("alarm_email", _optional_str),
+    "alarmEndpoint": ("alarm_endpoint", _optional_str),
     "latencyP99ThresholdMs": ("latency_p99_threshold_ms", int),
     "errorRateThresholdPercent": ("error_rate_threshold_percent", float),
     "classifierErrorsThreshold": ("classifier_errors_threshold", int),
     "wafEnabled": ("waf_enabled", _bool),
     "wafRateLimit": ("waf_rate_limit", int),
     "wafKeyRateLimit": ("waf_key_rate_limit", int),
+    "wafKeyedRateLimit": ("waf_keyed_rate_limit", int),
     "apiGatewayCloudWatchRole": ("api_gateway_cloudwatch_role", _bool),
     "stageThrottleRateLimit": ("stage_throttle_rate_limit", float),
     "stageThrottleBurstLimit": ("stage_throttle_burst_limit", int),
     "authorizerConcurrency": ("authorizer_concurrency", int),
     "queryConcurrency": ("query_concurrency", int),
     "writeConcurrency": ("write_concurrency", int),
+    "supersedeConcurrency": ("supersede_concurrency", int),
+    "settingsConcurrency": ("settings_concurrency", int),
+    "auditConcurrency": ("audit_concurrency", int),
+    "adminConcurrency": ("admin_concurrency", int),
     "terminationProtection": ("termination_protection", _bool),
     "unauthorizedAlarmThreshold": ("unauthorized_alarm_threshold", int),
     "throttledAlarmThreshold": ("throttled_alarm_threshold", int),
@@ -131,6 +154,8 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "consoleEnabled": ("console_enabled", _bool),
     "consoleDomainName": ("console_domain_name", _optional_str),
     "consoleCertificateArn": ("console_certificate_arn", _optional_str),
+    "consoleWafEnabled": ("console_waf_enabled", _bool),
+    "consoleWebAclArn": ("console_web_acl_arn", _optional_str),
 }
 # The context key holding each stage's own settings (a mapping of stage name
 # to a mapping of the keys above).
@@ -162,9 +187,10 @@ class AurraConfig:
     vpc_id: str | None = None
     vpc_cidr: str = "10.40.0.0/16"
     max_azs: int = 2
-    # NAT gateways, only created when functions need the internet
-    # (the anthropic classifier calls the Anthropic API).
-    nat_gateways: int = 1
+    # NAT gateways, only created when functions need the internet (the anthropic classifier
+    # calls the Anthropic API). None: 1 in dev, one per AZ elsewhere (a gateway lives in one
+    # AZ: with one, that AZ's outage takes every model call with it).
+    nat_gateways: int | None = None
     # None: yes for a new VPC, no for an existing one
     create_vpc_endpoints: bool | None = None
 
@@ -184,6 +210,15 @@ class AurraConfig:
     # models: Claude Haiku 4.5 on Bedrock by default (the memories stay in the
     # account); `rules` only when asked for, and synth then warns of its precision
     classifier: str = "bedrock"
+    # The Claude models a key may choose (`classifier_model`): the operator pays every call, so
+    # a key never picks a dearer model than the stage allows. The first is new keys' default
+    # unless Claude Haiku 4.5 is listed. Each must be in the layer's table of Claude models
+    # (aurra_core/classifiers/bedrock_profiles.py), which the write role's grant follows.
+    classifier_models: tuple[str, ...] = (c.DEFAULT_CLASSIFIER_MODEL,)
+    # The daily_model_calls_limit every new key starts with (None: no limit). At Claude Haiku
+    # 4.5's prices a call costs $0.0008 with the prompt cache warm, $0.0067 cold (docs/deploy.md),
+    # so 5,000 calls is at most about $34 a key a day.
+    daily_model_calls_limit: int | None = 5000
     # Turns messages writes into facts; None: the classifier's provider.
     extractor: str | None = None
     # The OpenAI-compatible endpoint of the openai classifier or extractor (None: OpenAI's
@@ -206,15 +241,24 @@ class AurraConfig:
     # Aurra's mix measured in bench/, with room; the burst twice the rate.
     stage_throttle_rate_limit: float | None = None
     stage_throttle_burst_limit: int | None = None
-    # Reserved concurrency of the functions that take the load (0: none, for
-    # accounts whose concurrency quota cannot spare it); maintenance always 1.
+    # Reserved concurrency of every function (0: none, for accounts whose concurrency quota
+    # cannot spare it): a ceiling on what a flood of one route takes from the others and from
+    # the database, and a floor no other function can take away. Migrate and maintenance
+    # always 1 (one run at a time).
     authorizer_concurrency: int = 20
     query_concurrency: int = 20
     write_concurrency: int = 20
+    supersede_concurrency: int = 5
+    settings_concurrency: int = 5
+    audit_concurrency: int = 5
+    admin_concurrency: int = 2
     # None: off in dev, on elsewhere
     waf_enabled: bool | None = None
-    # requests per 5 minutes from one IP address, when the WAF is on
+    # requests per 5 minutes from one IP address without a well-formed key, when the WAF is on
     waf_rate_limit: int = 3000
+    # requests per 5 minutes from one IP address with well-formed keys (100 a second: two keys
+    # at the default plan's full rate behind one NAT)
+    waf_keyed_rate_limit: int = 30_000
     # requests per 5 minutes carrying one Authorization header value. None:
     # the usage plan's per-key rate over 5 minutes, so the WAF never blocks a
     # key the plan would serve, while a junk token repeated stops here
@@ -229,11 +273,19 @@ class AurraConfig:
     console_enabled: bool = True
     console_domain_name: str | None = None
     console_certificate_arn: str | None = None
+    # None: as the API's WAF. The console's CLOUDFRONT-scope web ACL lives in us-east-1, in the
+    # stage's edge stack (infra/edge_stack.py); the distribution takes it by its ARN, the edge
+    # stack's output, kept here.
+    console_waf_enabled: bool | None = None
+    console_web_acl_arn: str | None = None
 
     # observability
     log_retention_days: int = 30
     log_level: str = "INFO"
+    # Who the alarm topic reaches: an e-mail address, and/or an HTTPS endpoint (a pager's SNS
+    # integration URL). A stage other than dev needs one of them: synth refuses it without.
     alarm_email: str | None = None
+    alarm_endpoint: str | None = None
     latency_p99_threshold_ms: int = 3000
     error_rate_threshold_percent: float = 1.0
     classifier_errors_threshold: int = 5
@@ -298,8 +350,20 @@ class AurraConfig:
         return frozenset({self.classifier, self.resolved_extractor})
 
     @property
+    def resolved_nat_gateways(self) -> int:
+        if self.nat_gateways is None:
+            return 1 if self.is_dev else self.max_azs
+        return self.nat_gateways
+
+    @property
     def resolved_waf_enabled(self) -> bool:
         return (not self.is_dev) if self.waf_enabled is None else self.waf_enabled
+
+    @property
+    def resolved_console_waf_enabled(self) -> bool:
+        if not self.console_enabled:
+            return False
+        return self.resolved_waf_enabled if self.console_waf_enabled is None else self.console_waf_enabled
 
     @property
     def resolved_waf_key_rate_limit(self) -> int:
@@ -326,7 +390,12 @@ class AurraConfig:
             c.AUTHORIZER: self.authorizer_concurrency,
             c.QUERY: self.query_concurrency,
             c.WRITE: self.write_concurrency,
+            c.SUPERSEDE: self.supersede_concurrency,
+            c.SETTINGS: self.settings_concurrency,
+            c.AUDIT: self.audit_concurrency,
+            c.ADMIN: self.admin_concurrency,
             # one run at a time anyway (an advisory lock); never more containers
+            c.MIGRATE: 1,
             c.MAINTENANCE: 1,
         }
 
@@ -414,9 +483,16 @@ class AurraConfig:
             r"arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate/[0-9a-f-]+", self.console_certificate_arn
         ):
             fail("consoleCertificateArn", "an ACM certificate ARN in us-east-1 (CloudFront's region)")
+        if self.console_web_acl_arn is not None and not re.fullmatch(
+            r"arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global/webacl/[\w-]+/[\w-]+", self.console_web_acl_arn
+        ):
+            fail(
+                "consoleWebAclArn",
+                "the ARN of a CLOUDFRONT-scope web ACL (us-east-1), the edge stack's output",
+            )
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
-        if self.needs_internet and self.vpc_id is None and self.nat_gateways < 1:
+        if self.needs_internet and self.vpc_id is None and self.resolved_nat_gateways < 1:
             fail("natGateways", "the anthropic and openai models need at least one NAT gateway")
         if not 0 <= self.db_min_capacity <= self.db_max_capacity <= 256:
             fail("dbMinCapacity", "0 <= dbMinCapacity <= dbMaxCapacity <= 256")
@@ -433,6 +509,19 @@ class AurraConfig:
             fail("dbSecretRotationDays", "0 (off) or between 1 and 365")
         if self.classifier not in c.CLASSIFIERS:
             fail("classifier", f"one of {', '.join(c.CLASSIFIERS)}")
+        if not self.classifier_models:
+            fail("classifierModels", "at least one Claude model id")
+        unknown = [m for m in self.classifier_models if m not in c.CLAUDE_MODELS]
+        if unknown:
+            fail(
+                "classifierModels",
+                f"{', '.join(unknown)} not among the Claude models Aurra knows ({', '.join(c.CLAUDE_MODELS)})",
+            )
+        if (
+            self.daily_model_calls_limit is not None
+            and not 0 <= self.daily_model_calls_limit <= 1_000_000_000
+        ):
+            fail("dailyModelCallsLimit", "none, or an integer from 0 to 1,000,000,000")
         if self.extractor is not None and self.extractor not in c.EXTRACTORS:
             fail("extractor", f"one of {', '.join(c.EXTRACTORS)}")
         if self.openai_base_url is not None and not re.fullmatch(
@@ -465,6 +554,16 @@ class AurraConfig:
             fail("logLevel", f"one of {', '.join(LOG_LEVELS)}")
         if self.alarm_email is not None and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", self.alarm_email):
             fail("alarmEmail", "an e-mail address")
+        if self.alarm_endpoint is not None and not re.fullmatch(
+            r"https://[^\s/]+(/\S*)?", self.alarm_endpoint
+        ):
+            fail("alarmEndpoint", "an https:// URL (a pager's SNS integration endpoint)")
+        if not self.is_dev and self.alarm_email is None and self.alarm_endpoint is None:
+            fail(
+                "alarmEmail",
+                f"stage {self.stage!r} needs alarmEmail or alarmEndpoint in its block of cdk.json: "
+                "without one its alarms reach nobody",
+            )
         if self.latency_p99_threshold_ms < 1:
             fail("latencyP99ThresholdMs", "positive")
         if not 0 < self.error_rate_threshold_percent <= 100:
@@ -473,6 +572,8 @@ class AurraConfig:
             fail("classifierErrorsThreshold", "at least 1")
         if not 100 <= self.waf_rate_limit <= 2_000_000_000:
             fail("wafRateLimit", "at least 100")
+        if not 100 <= self.waf_keyed_rate_limit <= 2_000_000_000:
+            fail("wafKeyedRateLimit", "at least 100")
         if not 100 <= self.resolved_waf_key_rate_limit <= 2_000_000_000:
             fail("wafKeyRateLimit", "at least 100")
         if self.resolved_stage_throttle_rate_limit <= 0:
@@ -481,7 +582,15 @@ class AurraConfig:
             fail("stageThrottleBurstLimit", "at least 1")
         if self.resolved_stage_throttle_rate_limit < self.throttle_rate_limit:
             fail("stageThrottleRateLimit", "at least the per-key throttleRateLimit")
-        for key in ("authorizerConcurrency", "queryConcurrency", "writeConcurrency"):
+        for key in (
+            "authorizerConcurrency",
+            "queryConcurrency",
+            "writeConcurrency",
+            "supersedeConcurrency",
+            "settingsConcurrency",
+            "auditConcurrency",
+            "adminConcurrency",
+        ):
             if not 0 <= getattr(self, _KEYS[key][0]) <= 1000:
                 fail(key, "between 0 (no reservation) and 1000")
         for key in ("unauthorizedAlarmThreshold", "throttledAlarmThreshold"):
@@ -519,7 +628,7 @@ class AurraConfig:
                 continue
             value = getattr(self, f.name)
             resolved = getattr(self, f"resolved_{f.name}", value)
-            described[by_field[f.name]] = resolved
+            described[by_field[f.name]] = list(resolved) if isinstance(resolved, tuple) else resolved
         return described
 
 

@@ -93,6 +93,18 @@ MAINTENANCE_SCHEDULE_MINUTES = 60
 API_ROOT = "agent"
 ROUTES: tuple[tuple[str, str, str], ...] = _CATALOG["ROUTES"]
 AUTHORIZATION_HEADER = "Authorization"
+# Per-key throttles of the routes that change things, as shares of the key's rate and burst
+# (the usage plan's own throttle, `throttleRateLimit`, holds every route together): a write
+# embeds and may call a model; supersessions and the review actions are a person's pace; a
+# settings change is an audit event each. Reads have only the key's own throttle.
+METHOD_THROTTLE_SHARES: dict[tuple[str, str], float] = {
+    ("POST", "/agent/memories"): 0.5,
+    ("POST", "/agent/memories/{id}/supersede"): 0.2,
+    ("POST", "/agent/audit/{id}/revert"): 0.2,
+    ("POST", "/agent/audit/{id}/approve"): 0.2,
+    ("POST", "/agent/audit/{id}/dismiss"): 0.2,
+    ("PATCH", "/agent/settings"): 0.02,
+}
 # The tag every customer API key carries (the admin function sets it): the
 # admin role may only read, change or delete keys of its own stage.
 API_KEY_STAGE_TAG = "aurra-stage"
@@ -104,6 +116,7 @@ AUTHORIZATION_PATTERN = r"^Bearer aurra_[0-9a-f]{12}_[A-Za-z0-9_-]{32}$"
 # WAF rules Aurra writes (alarms and tests name them)
 WAF_RULE_RATE_PER_KEY = "RateLimitPerAuthorizationHeader"
 WAF_RULE_RATE_PER_IP = "RateLimitPerIp"
+WAF_RULE_KEYED_RATE_PER_IP = "RateLimitKeyedPerIp"
 WAF_RULE_BODY_SIZE = "BodyOver64KiB"
 # Larger request bodies are refused by the WAF (the API's own limit is 64 KiB).
 MAX_BODY_BYTES = 64 * 1024
@@ -139,6 +152,17 @@ RULES_HELDOUT_PRECISION = 0.981
 RULES_HELDOUT_RECALL = 0.515
 RULES_HELDOUT_CASES = 265
 EMBEDDERS = ("local", "bedrock")
+# Claude's default for new keys (aurra_core.runtime.config.DEFAULT_CLASSIFIER_MODEL).
+DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
+# The Claude models and their Bedrock inference profiles: the layer's one table, read by path
+# like the function catalog (stdlib only).
+_BEDROCK_PROFILES = runpy.run_path(
+    str(LAYER_PYTHON_DIR / "aurra_core" / "classifiers" / "bedrock_profiles.py"), run_name="bedrock_profiles"
+)
+CLAUDE_MODELS: dict[str, tuple[str, tuple[str, ...]]] = _BEDROCK_PROFILES["CLAUDE_MODELS"]
+BEDROCK_CLAUDE_REGIONS: tuple[str, ...] = _BEDROCK_PROFILES["REGIONS"]
+bedrock_profile_prefix = _BEDROCK_PROFILES["profile_prefix"]
+bedrock_foundation_model_regions = _BEDROCK_PROFILES["foundation_model_regions"]
 LOCAL_ONLY_EMBEDDERS = ("minilm", "mpnet")
 
 # --- environment variables read by the layer's settings ------------------------
@@ -150,6 +174,8 @@ ENV_DB_USER = "AURRA_DB_USER"
 ENV_DB_LOGIN_SECRET_ARNS = "AURRA_DB_LOGIN_SECRET_ARNS"
 ENV_MAINTENANCE_STATEMENT_TIMEOUT = "AURRA_MAINTENANCE_STATEMENT_TIMEOUT_S"
 ENV_CLASSIFIER = "AURRA_CLASSIFIER"
+ENV_CLASSIFIER_MODELS = "AURRA_CLASSIFIER_MODELS"
+ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT = "AURRA_DEFAULT_DAILY_MODEL_CALLS_LIMIT"
 ENV_EMBEDDER = "AURRA_EMBEDDER"
 ENV_EMBEDDING_DIM = "AURRA_EMBEDDING_DIM"
 ENV_BEDROCK_EMBEDDING_MODEL = "AURRA_BEDROCK_EMBEDDING_MODEL_ID"
@@ -241,12 +267,30 @@ def maintenance_rule_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-{MAINTENANCE}"
 
 
+def event_rule_name(stage: str, what: str) -> str:
+    """An EventBridge rule that sends an event (a failed rotation, backup or copy) to the alarm topic."""
+    return f"{PROJECT}-{stage}-{what}"
+
+
 def web_acl_name(stage: str) -> str:
     return f"{PROJECT}-{stage}"
 
 
 def waf_log_group_name(stage: str) -> str:
     return f"aws-waf-logs-{PROJECT}-{stage}"
+
+
+def edge_stack_name(stage: str) -> str:
+    """The stage's stack in us-east-1 (the console's CloudFront web ACL)."""
+    return f"{STACK_PREFIX}-{stage}-edge"
+
+
+def console_web_acl_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-console"
+
+
+def console_waf_log_group_name(stage: str) -> str:
+    return f"aws-waf-logs-{PROJECT}-{stage}-console"
 
 
 def backup_vault_name(stage: str) -> str:

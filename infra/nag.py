@@ -88,25 +88,6 @@ def acknowledge_findings(stack: AurraStack) -> None:
             "the stage's topic key: GenerateDataKey* (GenerateDataKey and its "
             "WithoutPlaintext form) is granted on that one key only.",
         )
-    if "bedrock" in config.model_providers:
-        write_role = functions.by_name[c.WRITE].role
-        acknowledge(
-            write_role,
-            f"AwsSolutions-IAM5[Resource::arn:{partition}:bedrock:*::foundation-model/anthropic.claude-*]",
-            "The Claude model is a per-key setting (classifier_model), so the write "
-            "function may invoke any Claude model; cross-region inference routes to "
-            "the model in other regions, hence the region wildcard. Only InvokeModel "
-            "is allowed, and only on Anthropic models.",
-        )
-        acknowledge(
-            write_role,
-            f"AwsSolutions-IAM5[Resource::arn:{partition}:bedrock:*:{account}:"
-            "inference-profile/*anthropic.claude-*]",
-            "Newer Claude models are invoked through this account's cross-region "
-            "inference profiles (us., eu., apac., global. prefixes); the profile follows "
-            "the per-key model setting. Only InvokeModel, only Claude profiles.",
-        )
-
     migrations = stack.migrations
     acknowledge(
         migrations.provider_role,

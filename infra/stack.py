@@ -71,6 +71,7 @@ class AurraStack(cdk.Stack):
         for name in (*c.ROUTE_FUNCTIONS, c.AUTHORIZER, c.ADMIN):
             self.functions[name].node.add_dependency(self.migrations.resource)
         self.api.rest_api.latest_deployment.node.add_dependency(self.migrations.resource)
+        self.database.order_rotations_after(self.migrations.resource)
         self.observability = Observability(
             self,
             "Observability",
@@ -91,6 +92,10 @@ class AurraStack(cdk.Stack):
         self.hosting = Hosting(
             self, "Hosting", config=config, api=self.api, database=self.database, keys=self.keys
         )
+        if self.hosting.backup_vault is not None:
+            self.observability.watch_backups(config, c.backup_vault_name(config.stage))
+        if self.console is not None:
+            self.observability.watch_console(config, self.console.distribution)
         self._outputs()
         acknowledge_findings(self)
 
@@ -136,6 +141,10 @@ class AurraStack(cdk.Stack):
             )
         if self.console is not None:
             outputs["ConsoleUrl"] = (self.console.url, "The web console (sign in with an API key)")
+            outputs["ConsoleDistributionId"] = (
+                self.console.distribution.distribution_id,
+                "The console's CloudFront distribution (its metrics are in us-east-1)",
+            )
             outputs["ConsoleApiUrl"] = (
                 f"https://{self.console.domain_name}/{c.API_ROOT}",
                 "The API on the console's origin (through CloudFront)",

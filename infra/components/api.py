@@ -108,6 +108,193 @@ ACCESS_LOG_FIELDS = {
 }
 
 
+def web_acl(
+    scope: Construct, construct_id: str, *, config: AurraConfig, name: str, kind: str
+) -> wafv2.CfnWebACL:
+    """A web ACL of Aurra's rules, answering with the API's own envelopes: `kind` REGIONAL (the
+    API's stage) or CLOUDFRONT (the console's distribution, in us-east-1: console_waf.py)."""
+    prefix = name
+
+    def visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
+        return wafv2.CfnWebACL.VisibilityConfigProperty(
+            cloud_watch_metrics_enabled=True,
+            metric_name=f"{prefix}-{name}",
+            sampled_requests_enabled=True,
+        )
+
+    def managed(name: str, priority: int) -> wafv2.CfnWebACL.RuleProperty:
+        return wafv2.CfnWebACL.RuleProperty(
+            name=name,
+            priority=priority,
+            override_action=wafv2.CfnWebACL.OverrideActionProperty(none={}),
+            statement=wafv2.CfnWebACL.StatementProperty(
+                managed_rule_group_statement=wafv2.CfnWebACL.ManagedRuleGroupStatementProperty(
+                    vendor_name="AWS", name=name
+                )
+            ),
+            visibility_config=visibility(name),
+        )
+
+    def block(
+        name: str,
+        priority: int,
+        statement: wafv2.CfnWebACL.StatementProperty,
+        status: int,
+        body: str,
+        headers: dict[str, str] | None = None,
+    ) -> wafv2.CfnWebACL.RuleProperty:
+        """A blocking rule that answers with the API's own status and envelope."""
+        return wafv2.CfnWebACL.RuleProperty(
+            name=name,
+            priority=priority,
+            action=wafv2.CfnWebACL.RuleActionProperty(
+                block=wafv2.CfnWebACL.BlockActionProperty(
+                    custom_response=wafv2.CfnWebACL.CustomResponseProperty(
+                        response_code=status,
+                        custom_response_body_key=body,
+                        # as on the handlers' and the gateway's own answers
+                        response_headers=[
+                            wafv2.CfnWebACL.CustomHTTPHeaderProperty(name=k, value=v)
+                            for k, v in {
+                                "X-Content-Type-Options": "nosniff",
+                                "Cache-Control": "no-store",
+                                **(headers or {}),
+                            }.items()
+                        ],
+                    )
+                )
+            ),
+            statement=statement,
+            visibility_config=visibility(name),
+        )
+
+    bodies = {
+        "rate_limited": _envelope("rate_limited", "too many requests"),
+        "payload_too_large": _envelope("payload_too_large", "request body too large"),
+    }
+    retry = {"Retry-After": "60"}
+
+    # An Authorization header of an Aurra key's shape (the authorizer's identity pattern).
+    well_formed_key = wafv2.CfnWebACL.StatementProperty(
+        regex_match_statement=wafv2.CfnWebACL.RegexMatchStatementProperty(
+            regex_string=c.AUTHORIZATION_PATTERN,
+            field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(
+                single_header={"Name": c.AUTHORIZATION_HEADER.lower()}
+            ),
+            text_transformations=[wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")],
+        )
+    )
+
+    # Rule groups that never look at body size: memory writes carry up to
+    # 4000 characters plus 8 KiB of metadata.
+    rules = [
+        managed("AWSManagedRulesAmazonIpReputationList", 0),
+        managed("AWSManagedRulesKnownBadInputsRuleSet", 1),
+        # A junk token repeated, or one key far past its usage plan:
+        # blocked before the authorizer and its database lookup.
+        block(
+            c.WAF_RULE_RATE_PER_KEY,
+            2,
+            wafv2.CfnWebACL.StatementProperty(
+                rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                    limit=config.resolved_waf_key_rate_limit,
+                    aggregate_key_type="CUSTOM_KEYS",
+                    custom_keys=[
+                        wafv2.CfnWebACL.RateBasedStatementCustomKeyProperty(
+                            header=wafv2.CfnWebACL.RateLimitHeaderProperty(
+                                name=c.AUTHORIZATION_HEADER.lower(),
+                                text_transformations=[
+                                    wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
+                                ],
+                            )
+                        )
+                    ],
+                )
+            ),
+            429,
+            "rate_limited",
+            retry,
+        ),
+        # Junk that changes on every request (no key, or not a key's shape): per source
+        # address. Requests carrying a well-formed key are left to the per-key rule and the
+        # usage plan, so many agents behind one NAT are never held below their plans.
+        block(
+            c.WAF_RULE_RATE_PER_IP,
+            3,
+            wafv2.CfnWebACL.StatementProperty(
+                rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                    limit=config.waf_rate_limit,
+                    aggregate_key_type="IP",
+                    scope_down_statement=wafv2.CfnWebACL.StatementProperty(
+                        not_statement=wafv2.CfnWebACL.NotStatementProperty(statement=well_formed_key)
+                    ),
+                )
+            ),
+            429,
+            "rate_limited",
+            retry,
+        ),
+        # Well-formed keys that change on every request, from one address: far above what
+        # any plan's keys behind one NAT send together.
+        block(
+            c.WAF_RULE_KEYED_RATE_PER_IP,
+            5,
+            wafv2.CfnWebACL.StatementProperty(
+                rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                    limit=config.waf_keyed_rate_limit,
+                    aggregate_key_type="IP",
+                    scope_down_statement=well_formed_key,
+                )
+            ),
+            429,
+            "rate_limited",
+            retry,
+        ),
+        # The WAF inspects the first 64 KiB of a body (see association
+        # config); anything beyond is "oversize", which matches.
+        block(
+            c.WAF_RULE_BODY_SIZE,
+            4,
+            wafv2.CfnWebACL.StatementProperty(
+                size_constraint_statement=wafv2.CfnWebACL.SizeConstraintStatementProperty(
+                    comparison_operator="GT",
+                    size=c.MAX_BODY_BYTES,
+                    field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(
+                        body=wafv2.CfnWebACL.BodyProperty(oversize_handling="MATCH")
+                    ),
+                    text_transformations=[
+                        wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
+                    ],
+                )
+            ),
+            413,
+            "payload_too_large",
+        ),
+    ]
+    return wafv2.CfnWebACL(
+        scope,
+        construct_id,
+        name=name,
+        scope=kind,
+        default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
+        rules=rules,
+        visibility_config=visibility("WebAcl"),
+        custom_response_bodies={
+            key: wafv2.CfnWebACL.CustomResponseBodyProperty(content=text, content_type="APPLICATION_JSON")
+            for key, text in bodies.items()
+        },
+        association_config=wafv2.CfnWebACL.AssociationConfigProperty(
+            request_body={
+                "API_GATEWAY" if kind == "REGIONAL" else "CLOUDFRONT": (
+                    wafv2.CfnWebACL.RequestBodyAssociatedResourceTypeConfigProperty(
+                        default_size_inspection_limit="KB_64"
+                    )
+                )
+            }
+        ),
+    )
+
+
 class Api(Construct):
     def __init__(
         self,
@@ -225,7 +412,19 @@ class Api(Construct):
                 period=getattr(apigw.Period, config.quota_period),
             ),
         )
-        self.usage_plan.add_api_stage(stage=self.stage)
+        self.usage_plan.add_api_stage(
+            stage=self.stage,
+            throttle=[
+                apigw.ThrottlingPerMethod(
+                    method=self.methods[route],
+                    throttle=apigw.ThrottleSettings(
+                        rate_limit=max(1.0, round(config.throttle_rate_limit * share, 2)),
+                        burst_limit=max(1, int(config.throttle_burst_limit * share)),
+                    ),
+                )
+                for route, share in c.METHOD_THROTTLE_SHARES.items()
+            ],
+        )
 
         self.web_acl: wafv2.CfnWebACL | None = None
         self.waf_logs: logs.LogGroup | None = None
@@ -234,150 +433,8 @@ class Api(Construct):
 
     # ------------------------------------------------------------------ WAF
     def _add_waf(self, config: AurraConfig) -> None:
-        prefix = c.api_name(config.stage)
-
-        def visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
-            return wafv2.CfnWebACL.VisibilityConfigProperty(
-                cloud_watch_metrics_enabled=True,
-                metric_name=f"{prefix}-{name}",
-                sampled_requests_enabled=True,
-            )
-
-        def managed(name: str, priority: int) -> wafv2.CfnWebACL.RuleProperty:
-            return wafv2.CfnWebACL.RuleProperty(
-                name=name,
-                priority=priority,
-                override_action=wafv2.CfnWebACL.OverrideActionProperty(none={}),
-                statement=wafv2.CfnWebACL.StatementProperty(
-                    managed_rule_group_statement=wafv2.CfnWebACL.ManagedRuleGroupStatementProperty(
-                        vendor_name="AWS", name=name
-                    )
-                ),
-                visibility_config=visibility(name),
-            )
-
-        def block(
-            name: str,
-            priority: int,
-            statement: wafv2.CfnWebACL.StatementProperty,
-            status: int,
-            body: str,
-            headers: dict[str, str] | None = None,
-        ) -> wafv2.CfnWebACL.RuleProperty:
-            """A blocking rule that answers with the API's own status and envelope."""
-            return wafv2.CfnWebACL.RuleProperty(
-                name=name,
-                priority=priority,
-                action=wafv2.CfnWebACL.RuleActionProperty(
-                    block=wafv2.CfnWebACL.BlockActionProperty(
-                        custom_response=wafv2.CfnWebACL.CustomResponseProperty(
-                            response_code=status,
-                            custom_response_body_key=body,
-                            # as on the handlers' and the gateway's own answers
-                            response_headers=[
-                                wafv2.CfnWebACL.CustomHTTPHeaderProperty(name=k, value=v)
-                                for k, v in {
-                                    "X-Content-Type-Options": "nosniff",
-                                    "Cache-Control": "no-store",
-                                    **(headers or {}),
-                                }.items()
-                            ],
-                        )
-                    )
-                ),
-                statement=statement,
-                visibility_config=visibility(name),
-            )
-
-        bodies = {
-            "rate_limited": _envelope("rate_limited", "too many requests"),
-            "payload_too_large": _envelope("payload_too_large", "request body too large"),
-        }
-        retry = {"Retry-After": "60"}
-
-        # Rule groups that never look at body size: memory writes carry up to
-        # 4000 characters plus 8 KiB of metadata.
-        rules = [
-            managed("AWSManagedRulesAmazonIpReputationList", 0),
-            managed("AWSManagedRulesKnownBadInputsRuleSet", 1),
-            # A junk token repeated, or one key far past its usage plan:
-            # blocked before the authorizer and its database lookup.
-            block(
-                c.WAF_RULE_RATE_PER_KEY,
-                2,
-                wafv2.CfnWebACL.StatementProperty(
-                    rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
-                        limit=config.resolved_waf_key_rate_limit,
-                        aggregate_key_type="CUSTOM_KEYS",
-                        custom_keys=[
-                            wafv2.CfnWebACL.RateBasedStatementCustomKeyProperty(
-                                header=wafv2.CfnWebACL.RateLimitHeaderProperty(
-                                    name=c.AUTHORIZATION_HEADER.lower(),
-                                    text_transformations=[
-                                        wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
-                                    ],
-                                )
-                            )
-                        ],
-                    )
-                ),
-                429,
-                "rate_limited",
-                retry,
-            ),
-            # Junk tokens that change on every request: per source address.
-            block(
-                c.WAF_RULE_RATE_PER_IP,
-                3,
-                wafv2.CfnWebACL.StatementProperty(
-                    rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
-                        limit=config.waf_rate_limit, aggregate_key_type="IP"
-                    )
-                ),
-                429,
-                "rate_limited",
-                retry,
-            ),
-            # The WAF inspects the first 64 KiB of a body (see association
-            # config); anything beyond is "oversize", which matches.
-            block(
-                c.WAF_RULE_BODY_SIZE,
-                4,
-                wafv2.CfnWebACL.StatementProperty(
-                    size_constraint_statement=wafv2.CfnWebACL.SizeConstraintStatementProperty(
-                        comparison_operator="GT",
-                        size=c.MAX_BODY_BYTES,
-                        field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(
-                            body=wafv2.CfnWebACL.BodyProperty(oversize_handling="MATCH")
-                        ),
-                        text_transformations=[
-                            wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
-                        ],
-                    )
-                ),
-                413,
-                "payload_too_large",
-            ),
-        ]
-        self.web_acl = wafv2.CfnWebACL(
-            self,
-            "WebAcl",
-            name=c.web_acl_name(config.stage),
-            scope="REGIONAL",
-            default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
-            rules=rules,
-            visibility_config=visibility("WebAcl"),
-            custom_response_bodies={
-                key: wafv2.CfnWebACL.CustomResponseBodyProperty(content=text, content_type="APPLICATION_JSON")
-                for key, text in bodies.items()
-            },
-            association_config=wafv2.CfnWebACL.AssociationConfigProperty(
-                request_body={
-                    "API_GATEWAY": wafv2.CfnWebACL.RequestBodyAssociatedResourceTypeConfigProperty(
-                        default_size_inspection_limit="KB_64"
-                    )
-                }
-            ),
+        self.web_acl = web_acl(
+            self, "WebAcl", config=config, name=c.web_acl_name(config.stage), kind="REGIONAL"
         )
         wafv2.CfnWebACLAssociation(
             self,

@@ -3,7 +3,8 @@
 - The static files (the repository's `console/` folder) live in a private S3 bucket that only
   this distribution can read, through origin access control; the bucket blocks all public
   access and refuses plain HTTP.
-- `/agent/*` goes to the REST API's stage, uncached, with every viewer header but Host (so the
+- `/agent/*` goes to the REST API's stage (through its custom domain when it has one: the
+  execute-api endpoint is then disabled), uncached, with every viewer header but Host (so the
   `Authorization` header reaches the authorizer). The console calls the API on its own origin,
   exactly as under `aurra dev`: no CORS, no API URL to configure, `connect-src 'self'`.
 - The console's responses carry the same security headers as `aurra dev` sends
@@ -42,6 +43,21 @@ _ROUTER = """function handler(event) {
   }
   return request;
 }"""
+
+
+def api_origin(config: AurraConfig, api: Api) -> cloudfront.IOrigin:
+    """Where CloudFront sends `/agent/*`: the stage's execute-api URL, or the API's custom
+    domain when it has one (`domainName`), since the execute-api endpoint is then disabled and
+    answers 403 to everything. The domain maps its root to the stage (hosting.py), so the
+    path is the viewer's, with no stage prefix; Host becomes the domain, which API Gateway
+    routes on."""
+    if config.domain_name is None:
+        return origins.RestApiOrigin(api.rest_api)
+    return origins.HttpOrigin(
+        config.domain_name,
+        protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
+    )
 
 
 def security_headers() -> dict[str, str]:
@@ -132,7 +148,7 @@ class Console(Construct):
             ),
             additional_behaviors={
                 f"/{c.API_ROOT}/*": cloudfront.BehaviorOptions(
-                    origin=origins.RestApiOrigin(api.rest_api),
+                    origin=api_origin(config, api),
                     viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
                     allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
                     # Uncached, so CloudFront may forward Authorization with every other viewer
@@ -147,6 +163,8 @@ class Console(Construct):
             )
             if config.console_certificate_arn
             else None,
+            # the CLOUDFRONT-scope web ACL of the stage's edge stack (console_firewall.py)
+            web_acl_id=config.console_web_acl_arn if config.resolved_console_waf_enabled else None,
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,
             minimum_protocol_version=cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
             price_class=cloudfront.PriceClass.PRICE_CLASS_100,
@@ -169,6 +187,13 @@ class Console(Construct):
         )
 
         self.domain_name = config.console_domain_name or self.distribution.distribution_domain_name
+        if config.resolved_console_waf_enabled and config.console_web_acl_arn is None:
+            cdk.Annotations.of(self).add_warning_v2(
+                "aurra:console-web-acl",
+                f"the console is served without a web ACL: deploy {c.edge_stack_name(config.stage)} "
+                f"(us-east-1) and write its ConsoleWebAclArn output into the {config.stage} block of "
+                "cdk.json as consoleWebAclArn (docs/deploy.md, 'The console's web ACL')",
+            )
 
     @property
     def url(self) -> str:

@@ -172,11 +172,8 @@ class Database(Construct):
                 description="Aurra secret rotation: PostgreSQL to the cluster, HTTPS to Secrets Manager",
                 allow_all_outbound=False,
             )
-            https_peer = (
-                ec2.Peer.ipv4(network.cidr)
-                if network.has_endpoints and not network.has_internet
-                else ec2.Peer.any_ipv4()
-            )
+            # Secrets Manager through its endpoint when there is one (NAT or not)
+            https_peer = ec2.Peer.ipv4(network.cidr) if network.has_endpoints else ec2.Peer.any_ipv4()
             self.rotation_security_group.add_egress_rule(
                 https_peer, ec2.Port.tcp(443), "HTTPS to Secrets Manager"
             )
@@ -217,6 +214,22 @@ class Database(Construct):
             max_idle_connections_percent=50,
             borrow_timeout=cdk.Duration.seconds(PROXY_BORROW_TIMEOUT_SECONDS),
         )
+
+    def rotation_schedules(self) -> list[secretsmanager.CfnRotationSchedule]:
+        """Every database secret's rotation schedule (the master's and the logins')."""
+        return [
+            child for child in self.node.find_all() if isinstance(child, secretsmanager.CfnRotationSchedule)
+        ]
+
+    def order_rotations_after(self, migrations: Construct) -> None:
+        """Rotations start only once the deploy's migrations have run (they create the logins
+        and set their passwords, reading the master's), and never on a deploy itself: the first
+        rotation comes `dbSecretRotationDays` after the schedule is made, never in the middle of
+        the migrations. (CloudFormation's default rotates a secret at once whenever its schedule
+        is created or changed.)"""
+        for schedule in self.rotation_schedules():
+            schedule.add_property_override("RotateImmediatelyOnUpdate", False)
+            schedule.node.add_dependency(migrations)
 
     def allow_proxy_from(self, security_group: ec2.ISecurityGroup, description: str) -> None:
         port = ec2.Port.tcp(c.DB_PORT)

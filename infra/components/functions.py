@@ -8,6 +8,8 @@ No AWS managed policy is attached: the roles carry their own statements.
 
 from __future__ import annotations
 
+import json
+
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
@@ -46,6 +48,11 @@ VPC_ACCESS_ACTIONS = [
 ]
 
 
+def _mapping_key(model: str) -> str:
+    """A model id as a CloudFormation mapping key (letters and digits only)."""
+    return "".join(part.capitalize() for part in model.split("-") if part.isalnum())
+
+
 class AurraFunction(Construct):
     """One handler folder as a Lambda function, with its role and log group."""
 
@@ -58,7 +65,7 @@ class AurraFunction(Construct):
         name: str,
         layer: lambda_.ILayerVersion,
         network: Network,
-        security_group: ec2.ISecurityGroup,
+        security_groups: list[ec2.ISecurityGroup],
         environment: dict[str, str],
         logs_key: kms.IKey | None,
     ) -> None:
@@ -113,7 +120,7 @@ class AurraFunction(Construct):
             timeout=cdk.Duration.seconds(timeout),
             vpc=network.vpc,
             vpc_subnets=network.app_subnets,
-            security_groups=[security_group],
+            security_groups=security_groups,
             environment=environment,
             tracing=lambda_.Tracing.ACTIVE,
             logging_format=lambda_.LoggingFormat.JSON,
@@ -167,21 +174,36 @@ class Functions(Construct):
         database.allow_cluster_from(
             self.migrate_security_group, "PostgreSQL from the migrate and maintenance functions"
         )
-        # HTTPS to AWS services: through the VPC endpoints when there are
-        # some and nothing else is needed, otherwise anywhere (NAT).
-        if network.has_endpoints and not network.has_internet:
+        # HTTPS to AWS services: through the VPC endpoints when there are some, otherwise
+        # anywhere (NAT). The internet itself (an Anthropic or OpenAI-compatible API, through
+        # NAT) only for the functions that call a model provider: a group of their own.
+        if network.has_endpoints:
             https_peer = ec2.Peer.ipv4(network.cidr)
             https_what = "HTTPS to the VPC endpoints"
         else:
             https_peer = ec2.Peer.any_ipv4()
-            https_what = "HTTPS to AWS services and the model provider"
+            https_what = "HTTPS to AWS services"
         for group in (self.app_security_group, self.migrate_security_group):
             group.add_egress_rule(https_peer, ec2.Port.tcp(443), https_what)
+        self.model_provider_security_group: ec2.SecurityGroup | None = None
+        if config.needs_internet and network.has_internet:
+            self.model_provider_security_group = ec2.SecurityGroup(
+                self,
+                "ModelProviderSecurityGroup",
+                vpc=vpc,
+                description="Aurra functions that call a model provider on the internet",
+                allow_all_outbound=False,
+            )
+            self.model_provider_security_group.add_egress_rule(
+                ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "HTTPS to the model provider (through NAT)"
+            )
 
         common = {
             c.ENV_STAGE: config.stage,
             c.ENV_DB_NAME: c.DB_NAME,
             c.ENV_CLASSIFIER: config.classifier,
+            # the models a key may choose, and the daily budget a new key starts with
+            c.ENV_CLASSIFIER_MODELS: json.dumps(list(config.classifier_models)),
             c.ENV_EXTRACTOR: config.resolved_extractor,
             c.ENV_EMBEDDER: config.embedder,
             c.ENV_EMBEDDING_DIM: str(config.resolved_embedding_dim),
@@ -192,6 +214,8 @@ class Functions(Construct):
             c.ENV_BLAS_THREADS: c.BLAS_THREADS,
             c.ENV_PYDANTIC_PLUGINS: c.PYDANTIC_PLUGINS_OFF,
         }
+        if config.daily_model_calls_limit is not None:
+            common[c.ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT] = str(config.daily_model_calls_limit)
         if config.embedder == "bedrock":
             common[c.ENV_BEDROCK_EMBEDDING_MODEL] = config.bedrock_embedding_model_id
         if flags.anthropic_secret is not None:
@@ -233,9 +257,14 @@ class Functions(Construct):
                 name=name,
                 layer=layer,
                 network=network,
-                security_group=(
-                    self.migrate_security_group if "db_direct" in capabilities else self.app_security_group
-                ),
+                security_groups=[
+                    self.migrate_security_group if "db_direct" in capabilities else self.app_security_group,
+                    *(
+                        [self.model_provider_security_group]
+                        if self.model_provider_security_group is not None and "classifier" in capabilities
+                        else []
+                    ),
+                ],
                 environment=environment,
                 logs_key=keys.logs,
             )
@@ -276,18 +305,8 @@ class Functions(Construct):
             if flags.openai_secret is not None:
                 flags.openai_secret.grant_read(fn.role)
             if "bedrock" in providers:
-                fn.role.add_to_policy(
-                    iam.PolicyStatement(
-                        sid="InvokeClaudeOnBedrock",
-                        actions=["bedrock:InvokeModel"],
-                        resources=[
-                            # the model is a per-key setting: any Claude model,
-                            # directly or through a cross-region inference profile
-                            f"arn:{stack.partition}:bedrock:*::foundation-model/anthropic.claude-*",
-                            f"arn:{stack.partition}:bedrock:*:{stack.account}:inference-profile/*anthropic.claude-*",
-                        ],
-                    )
-                )
+                for statement in self._claude_on_bedrock():
+                    fn.role.add_to_policy(statement)
         if "embedder" in capabilities and config.embedder == "bedrock":
             fn.role.add_to_policy(
                 iam.PolicyStatement(
@@ -299,6 +318,70 @@ class Functions(Construct):
                     ],
                 )
             )
+
+    def _claude_on_bedrock(self) -> list[iam.PolicyStatement]:
+        """Claude through the stage's inference profiles, and nothing else: for each model a key
+        may choose (`classifierModels`), the one profile that serves it from the stack's region
+        (bedrock_profiles.py: the region's geography, else `global.`), and the model itself in
+        that profile's destination regions, only when invoked through that profile (the
+        `bedrock:InferenceProfileArn` condition). The region is a deploy-time value unless the
+        stack names one, so the profile and the regions come from a mapping by region."""
+        stack = cdk.Stack.of(self)
+        region = stack.region
+        mapping = self._bedrock_mapping()
+        statements = []
+        for index, model in enumerate(self.config.classifier_models):
+            key = _mapping_key(model)
+            profile = mapping.find_in_map(region, f"{key}Profile")
+            profile_arn = (
+                f"arn:{stack.partition}:bedrock:{region}:{stack.account}:inference-profile/{profile}"
+            )
+            statements += [
+                iam.PolicyStatement(
+                    sid=f"InvokeClaudeProfile{index}",
+                    actions=["bedrock:InvokeModel"],
+                    resources=[profile_arn],
+                ),
+                iam.PolicyStatement(
+                    sid=f"InvokeClaudeThroughProfile{index}",
+                    actions=["bedrock:InvokeModel"],
+                    resources=cdk.Fn.split(",", mapping.find_in_map(region, f"{key}Models")),
+                    conditions={"StringEquals": {"bedrock:InferenceProfileArn": profile_arn}},
+                ),
+            ]
+        return statements
+
+    def _bedrock_mapping(self) -> cdk.CfnMapping:
+        """Region -> each allowed model's inference profile id and its foundation models' ARNs
+        (comma-separated). Lazy: a stack with a known region gets the values themselves."""
+        existing = self.node.try_find_child("ClaudeProfiles")
+        if isinstance(existing, cdk.CfnMapping):
+            return existing
+        stack = cdk.Stack.of(self)
+        regions = c.BEDROCK_CLAUDE_REGIONS
+        if not cdk.Token.is_unresolved(stack.region):
+            regions = (stack.region,)
+        mapping: dict[str, dict[str, str]] = {}
+        for region in regions:
+            entry = {}
+            for model in self.config.classifier_models:
+                bedrock_id = c.CLAUDE_MODELS[model][0]
+                prefix = c.bedrock_profile_prefix(model, region)
+                if prefix is None:
+                    if len(regions) == 1:
+                        raise ValueError(
+                            f"classifierModels: no Bedrock inference profile serves {model} from {region}; "
+                            "allow another model in this stage (aurra_core/classifiers/bedrock_profiles.py)"
+                        )
+                    continue  # a deploy there fails on the missing key, naming it
+                key = _mapping_key(model)
+                entry[f"{key}Profile"] = f"{prefix}.{bedrock_id}"
+                entry[f"{key}Models"] = ",".join(
+                    f"arn:aws:bedrock:{destination}::foundation-model/{bedrock_id}"
+                    for destination in c.bedrock_foundation_model_regions(model, region)
+                )
+            mapping[region] = entry
+        return cdk.CfnMapping(self, "ClaudeProfiles", mapping=mapping, lazy=True)
 
     def grant_api_key_management(self, *, rest_api_id: str, usage_plan_id: str) -> None:
         """Let the admin function create customers' API keys in the usage plan.

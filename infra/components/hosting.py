@@ -53,6 +53,7 @@ class Hosting(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self.backup_plan: backup.BackupPlan | None = None
+        self.backup_vault: backup.BackupVault | None = None
         self.access_log_bucket: s3.Bucket | None = None
         self.domain: apigw.DomainName | None = None
         if config.resolved_backup_plan:
@@ -113,6 +114,15 @@ class Hosting(Construct):
             versioned=True,
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
             removal_policy=cdk.RemovalPolicy.RETAIN,
+            # The records themselves never expire (billing reads them); what versioning keeps
+            # of an overwritten or deleted one goes after 90 days, and a delivery's unfinished
+            # multipart upload after 7.
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    noncurrent_version_expiration=cdk.Duration.days(90),
+                    abort_incomplete_multipart_upload_after=cdk.Duration.days(7),
+                )
+            ],
             **encryption,
         )
         self.access_log_stream = firehose.DeliveryStream(

@@ -49,6 +49,37 @@ class EncryptionKeys(Construct):
         self.logs = key("Logs", "every log group of the stage")
         self.topic = key("Topic", "the alarm topic")
 
+        # A copy of each backup to another account's vault: the recovery points are encrypted
+        # with the database key, so that account must be able to use it to copy them (AWS
+        # Backup then re-encrypts each copy with the destination vault's own key). Its use is
+        # limited to AWS services acting for it (grants for AWS resources only).
+        if config.backup_copy_vault_arn and config.resolved_backup_plan:
+            copy_account = config.backup_copy_vault_arn.split(":")[4]
+            destination = iam.AccountPrincipal(copy_account)
+            self.database.add_to_resource_policy(
+                iam.PolicyStatement(
+                    sid="BackupCopyAccountUse",
+                    principals=[destination],
+                    actions=[
+                        "kms:Decrypt",
+                        "kms:DescribeKey",
+                        "kms:Encrypt",
+                        "kms:GenerateDataKey*",
+                        "kms:ReEncrypt*",
+                    ],
+                    resources=["*"],
+                )
+            )
+            self.database.add_to_resource_policy(
+                iam.PolicyStatement(
+                    sid="BackupCopyAccountGrants",
+                    principals=[destination],
+                    actions=["kms:CreateGrant"],
+                    resources=["*"],
+                    conditions={"Bool": {"kms:GrantIsForAWSResource": "true"}},
+                )
+            )
+
         # CloudWatch Logs encrypts with the key only for this account's log
         # groups (the encryption context names the log group).
         self.logs.add_to_resource_policy(
@@ -70,6 +101,16 @@ class EncryptionKeys(Construct):
                         )
                     }
                 },
+            )
+        )
+        # EventBridge sends failed rotations, backups and copies to the encrypted topic.
+        self.topic.add_to_resource_policy(
+            iam.PolicyStatement(
+                sid="EventBridgeRules",
+                principals=[iam.ServicePrincipal("events.amazonaws.com")],
+                actions=["kms:Decrypt", "kms:GenerateDataKey*"],
+                resources=["*"],
+                conditions={"StringEquals": {"aws:SourceAccount": stack.account}},
             )
         )
         # CloudWatch alarms publish to the encrypted topic.

@@ -6,7 +6,9 @@ the service logins' secrets, so CloudFormation sends an Update (and the
 function applies what is new, and sets the logins' passwords) exactly when a
 deploy brings new or changed migrations or new login secrets. The migrate function
 answers {"PhysicalResourceId": ..., "Data": {...}}; it runs the same code as
-`aurra migrate`, `CREATE EXTENSION vector` included.
+`aurra migrate`, `CREATE EXTENSION vector` included. It computes the same fingerprint over its
+own migrations and does nothing for an event that carries another (a rollback sends the old
+properties to the new code: applying the new migrations again would fail the rollback).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_rds as rds
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
@@ -103,5 +106,8 @@ class Migrations(Construct):
                 "LoginSecrets": [secret.secret_arn for secret in database.login_secrets.values()],
             },
         )
-        # Migrate once the writer accepts connections.
-        self.resource.node.add_dependency(database.cluster)
+        # Migrate once the writer accepts connections: the cluster and its instances (not the
+        # rest of the cluster's tree: its secret's rotation waits for the migrations).
+        for child in database.cluster.node.find_all():
+            if isinstance(child, rds.CfnDBCluster | rds.CfnDBInstance):
+                self.resource.node.add_dependency(child)

@@ -79,7 +79,7 @@ class Network(Construct):
             "Vpc",
             ip_addresses=ec2.IpAddresses.cidr(config.vpc_cidr),
             max_azs=config.max_azs,
-            nat_gateways=config.nat_gateways if config.needs_internet else 0,
+            nat_gateways=config.resolved_nat_gateways if config.needs_internet else 0,
             subnet_configuration=subnets,
             enable_dns_hostnames=True,
             enable_dns_support=True,

@@ -1,6 +1,7 @@
 """Observability: alarms, their SNS topic, and a dashboard.
 
-Alarms (all notify the topic; subscribe an address with `alarmEmail`), each
+Alarms (all notify the topic; `alarmEmail` and `alarmEndpoint` subscribe to it, and a stage
+other than dev must have one of them), each
 named `aurra-<stage>-<what>`:
 - API: 5xx rate, p99 latency; spikes of 401 and 429 answers and authorizer
   failures (the authorizer failed rather than refused: the API answers 503),
@@ -15,15 +16,25 @@ named `aurra-<stage>-<what>`:
   session pinning (nothing Aurra runs through the proxy should pin) and
   connection borrow latency (the step before a 5 s borrow timeout).
 - WAF blocks (when the WAF is on), Bedrock throttling (when Bedrock is used).
-The maintenance schedule's failed runs reach the topic directly too
+- silence where silence means dead: the hourly maintenance function not invoked for 3 hours
+  (its schedule is gone or disabled); missing data breaches.
+- the console's CloudFront distribution answering 5xx (`cloudfront-5xx-rate`), in us-east-1
+  only: CloudFront publishes its metrics there alone, so in another region the alarm is not
+  created (a CloudFormation condition on the stack's region).
+Events, sent to the topic by EventBridge rules as they happen: a database secret's rotation
+failing (`rotation-failed`), and in hosted mode a backup or a copy to `backupCopyVaultArn`
+failing (`backup-failed`). The maintenance schedule's failed runs reach the topic directly too
 (maintenance.py).
 """
 
 from __future__ import annotations
 
 import aws_cdk as cdk
+from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as event_targets
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
@@ -37,6 +48,8 @@ from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 PERIOD = cdk.Duration.minutes(5)
+# The one region where CloudFront publishes its metrics.
+CLOUDFRONT_METRICS_REGION = "us-east-1"
 
 
 class Observability(Construct):
@@ -53,6 +66,7 @@ class Observability(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         stage = api.stage
+        self.event_rules: dict[str, events.Rule] = {}
 
         self.topic = sns.Topic(
             self,
@@ -63,6 +77,9 @@ class Observability(Construct):
         )
         if config.alarm_email:
             self.topic.add_subscription(subscriptions.EmailSubscription(config.alarm_email))
+        if config.alarm_endpoint:
+            # a pager's SNS integration (PagerDuty, Opsgenie, ...): it confirms the subscription
+            self.topic.add_subscription(subscriptions.UrlSubscription(config.alarm_endpoint))
         action = cw_actions.SnsAction(self.topic)
 
         requests = stage.metric_count(period=PERIOD, statistic="Sum", label="requests")
@@ -133,6 +150,8 @@ class Observability(Construct):
         self._function_alarms(config, functions)
         self._database_alarms(config, database)
         self._edge_alarms(config, api)
+        self._silence_alarms(config, functions)
+        self._rotation_events(config, database)
         for alarm in self.alarms:
             alarm.add_alarm_action(action)
             alarm.add_ok_action(action)
@@ -205,6 +224,104 @@ class Observability(Construct):
             ),
         )
 
+    # ----------------------------------------------------------------- events
+    def _event_rule(
+        self, config: AurraConfig, what: str, description: str, pattern: events.EventPattern
+    ) -> None:
+        """Send matching events to the alarm topic, as they happen."""
+        construct_id = "".join(part.capitalize() for part in what.split("-")) + "Rule"
+        rule = events.Rule(
+            self,
+            construct_id,
+            rule_name=c.event_rule_name(config.stage, what),
+            description=f"Aurra {config.stage}: {description}",
+            event_pattern=pattern,
+        )
+        rule.add_target(event_targets.SnsTopic(self.topic))
+        self.event_rules[what] = rule
+
+    def _rotation_events(self, config: AurraConfig, database: Database) -> None:
+        if not config.db_secret_rotation_days:
+            return
+        secrets = [database.secret.secret_arn, *(s.secret_arn for s in database.login_secrets.values())]
+        self._event_rule(
+            config,
+            "rotation-failed",
+            "a database secret's rotation failed (the secret keeps its current password; the next "
+            "scheduled rotation tries again)",
+            events.EventPattern(
+                source=["aws.secretsmanager"],
+                detail_type=["AWS Service Event via CloudTrail"],
+                detail={"eventName": ["RotationFailed"], "additionalEventData": {"SecretId": secrets}},
+            ),
+        )
+
+    def watch_backups(self, config: AurraConfig, vault_name: str) -> None:
+        """Failed backups of the stage's vault, and failed copies to `backupCopyVaultArn`."""
+        failed = ["FAILED", "ABORTED", "EXPIRED"]
+        self._event_rule(
+            config,
+            "backup-failed",
+            "a backup of the database failed",
+            events.EventPattern(
+                source=["aws.backup"],
+                detail_type=["Backup Job State Change"],
+                detail={"state": failed, "backupVaultName": [vault_name]},
+            ),
+        )
+        if config.backup_copy_vault_arn:
+            self._event_rule(
+                config,
+                "backup-copy-failed",
+                "a copy of a backup to the copy vault failed",
+                events.EventPattern(
+                    source=["aws.backup"],
+                    detail_type=["Copy Job State Change"],
+                    detail={"state": failed, "destinationBackupVaultArn": [config.backup_copy_vault_arn]},
+                ),
+            )
+
+    def watch_console(self, config: AurraConfig, distribution: cloudfront.IDistribution) -> None:
+        """The console's distribution answering 5xx (its API behavior included): CloudFront's
+        metrics exist in us-east-1 alone, so the alarm is made only in a stack there."""
+        stack = cdk.Stack.of(self)
+        if not cdk.Token.is_unresolved(stack.region) and stack.region != CLOUDFRONT_METRICS_REGION:
+            return
+        alarm = cw.Alarm(
+            self,
+            "Cloudfront5xxRateAlarm",
+            alarm_name=c.alarm_name(config.stage, "cloudfront-5xx-rate"),
+            alarm_description=(
+                "More than 5% of the console's CloudFront requests (its files and the API behind "
+                "it) answered 5xx in 2 of the last 3 five-minute periods."
+            ),
+            metric=cw.Metric(
+                namespace="AWS/CloudFront",
+                metric_name="5xxErrorRate",
+                dimensions_map={"DistributionId": distribution.distribution_id, "Region": "Global"},
+                period=PERIOD,
+                statistic="Average",
+            ),
+            threshold=5,
+            comparison_operator=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            evaluation_periods=3,
+            datapoints_to_alarm=2,
+            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+        )
+        action = cw_actions.SnsAction(self.topic)
+        alarm.add_alarm_action(action)
+        alarm.add_ok_action(action)
+        if cdk.Token.is_unresolved(stack.region):
+            in_us_east_1 = cdk.CfnCondition(
+                self,
+                "InCloudFrontMetricsRegion",
+                expression=cdk.Fn.condition_equals(cdk.Aws.REGION, CLOUDFRONT_METRICS_REGION),
+            )
+            cfn_alarm = alarm.node.default_child
+            assert isinstance(cfn_alarm, cdk.CfnResource)
+            cfn_alarm.cfn_options.condition = in_us_east_1
+        self.console_alarm = alarm
+
     # ----------------------------------------------------------------- alarms
     def _alarm(
         self,
@@ -217,6 +334,7 @@ class Observability(Construct):
         evaluation_periods: int = 1,
         datapoints_to_alarm: int | None = None,
         comparison: cw.ComparisonOperator = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
     ) -> cw.Alarm:
         construct_id = "".join(part.capitalize() for part in what.split("-")) + "Alarm"
         alarm = cw.Alarm(
@@ -229,10 +347,24 @@ class Observability(Construct):
             comparison_operator=comparison,
             evaluation_periods=evaluation_periods,
             datapoints_to_alarm=datapoints_to_alarm,
-            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+            treat_missing_data=missing,
         )
         self.alarms.append(alarm)
         return alarm
+
+    def _silence_alarms(self, config: AurraConfig, functions: Functions) -> None:
+        """Where no data means something stopped: missing data breaches."""
+        maintenance = functions.by_name[c.MAINTENANCE].function
+        self._alarm(
+            config,
+            "maintenance-silent",
+            maintenance.metric_invocations(period=cdk.Duration.hours(3), statistic="Sum"),
+            1,
+            "The maintenance function, scheduled every hour, was not invoked for 3 hours: its "
+            "schedule is disabled or gone, and large tenants' indexes are no longer kept.",
+            comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+            missing=cw.TreatMissingData.BREACHING,
+        )
 
     def _access_log_alarms(self, config: AurraConfig, api: Api) -> None:
         def counted(what: str, pattern: logs.IFilterPattern) -> cw.Metric:

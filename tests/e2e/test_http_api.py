@@ -25,6 +25,7 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
         "proposal_min_confidence": 0.5,
         "daily_model_calls_limit": None,
         "secrets": "redact",
+        "daily_model_cost_limit_usd": None,
     }
     vim = client.post(
         "/agent/memories",
@@ -207,6 +208,17 @@ def test_documented_client_errors(api, dev_server):
     ):
         envelope(client.post("/agent/memories", json=bad), 422, "validation_error")
     envelope(client.patch("/agent/settings", json={"classifier_model": "gpt-4o"}), 422, "validation_error")
+    # a Claude model the deployment does not allow: the operator pays for every call
+    dearest = envelope(
+        client.patch("/agent/settings", json={"classifier_model": "claude-opus-4-1-20250805"}),
+        422,
+        "validation_error",
+    )
+    (detail,) = dearest["details"]
+    assert detail["field"] == "classifier_model" and "claude-haiku-4-5-20251001" in detail["problem"]
+    assert client.get("/agent/settings").json()["classifier_model"] == "claude-haiku-4-5-20251001"
+    chosen = client.patch("/agent/settings", json={"classifier_model": "claude-sonnet-4-5-20250929"})
+    assert chosen.status_code == 200 and chosen.json()["classifier_model"] == "claude-sonnet-4-5-20250929"
     envelope(
         client.patch("/agent/settings", json={"excluded_categories": [f"t{i}" for i in range(51)]}),
         422,
@@ -226,6 +238,10 @@ def test_documented_client_errors(api, dev_server):
         {"daily_model_calls_limit": -1},
         {"daily_model_calls_limit": 1.5},
         {"daily_model_calls_limit": "10"},
+        {"daily_model_cost_limit_usd": -0.01},
+        {"daily_model_cost_limit_usd": "5"},
+        {"daily_model_cost_limit_usd": True},
+        {"daily_model_cost_limit_usd": 10_000_000},
     ):
         envelope(client.patch("/agent/settings", json=bad), 422, "validation_error")
     error = envelope(
@@ -238,6 +254,10 @@ def test_documented_client_errors(api, dev_server):
     )
     assert cleared.status_code == 200, cleared.text
     assert (cleared.json()["proposal_min_confidence"], cleared.json()["daily_model_calls_limit"]) == (None, 5)
+    dollars = client.patch("/agent/settings", json={"daily_model_cost_limit_usd": 2.5})
+    assert dollars.status_code == 200 and dollars.json()["daily_model_cost_limit_usd"] == 2.5
+    cleared_dollars = client.patch("/agent/settings", json={"daily_model_cost_limit_usd": None})
+    assert cleared_dollars.json()["daily_model_cost_limit_usd"] is None
     envelope(client.post(f"/agent/audit/{missing}/approve"), 404, "not_found")
     envelope(client.post(f"/agent/audit/{missing}/dismiss"), 404, "not_found")
     settings_event = client.get("/agent/audit", params={"type": "settings_updated"}).json()["events"][0]

@@ -74,6 +74,7 @@ def existing(tmp_path_factory: pytest.TempPathFactory) -> Synth:
     return synthesize(
         tmp_path_factory.mktemp("cdk-existing"),
         stage="shared",
+        alarmEmail="oncall@example.com",
         vpcId=EXISTING_VPC,
         account=account,
         region=region,

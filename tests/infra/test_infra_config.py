@@ -30,6 +30,7 @@ def test_defaults_need_no_context() -> None:
 def test_command_line_strings_are_parsed() -> None:
     cfg = config(
         stage="prod",
+        alarmEmail="oncall@example.com",
         dbMinCapacity="0",
         dbMaxCapacity="8",
         wafEnabled="true",
@@ -80,6 +81,40 @@ def test_existing_vpc_skips_endpoints_unless_asked() -> None:
 def test_bad_values_name_their_context_key(context, key) -> None:
     with pytest.raises(ConfigError, match=f"context {key}="):
         config(**context)
+
+
+def test_a_stage_other_than_dev_needs_someone_its_alarms_reach() -> None:
+    with pytest.raises(ConfigError, match="context alarmEmail=None: stage 'staging' needs alarmEmail or"):
+        config(stage="staging")
+    assert config(stage="staging", alarmEmail="oncall@example.com").alarm_email == "oncall@example.com"
+    pager = "https://events.pagerduty.com/integration/0123456789abcdef/enqueue"
+    assert config(stage="staging", alarmEndpoint=pager).alarm_endpoint == pager
+    with pytest.raises(ConfigError, match="context alarmEndpoint="):
+        config(stage="staging", alarmEndpoint="http://pager.example.com/hook")
+    # dev may go without: a developer's own stage
+    assert config().alarm_email is None
+
+
+def test_the_models_a_key_may_choose_and_new_keys_budget_are_stage_settings() -> None:
+    cfg = config()
+    assert cfg.classifier_models == ("claude-haiku-4-5-20251001",)
+    assert cfg.daily_model_calls_limit == 5000
+    listed = config(classifierModels=["claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250929"])
+    assert listed.classifier_models == ("claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250929")
+    # on the command line, comma-separated
+    assert config(classifierModels="claude-sonnet-4-5-20250929").classifier_models == (
+        "claude-sonnet-4-5-20250929",
+    )
+    assert config(dailyModelCallsLimit="none").daily_model_calls_limit is None
+    assert config(dailyModelCallsLimit="250").daily_model_calls_limit == 250
+    for context, key in (
+        ({"classifierModels": ["claude-opus-9"]}, "classifierModels"),
+        ({"classifierModels": []}, "classifierModels"),
+        ({"dailyModelCallsLimit": "-1"}, "dailyModelCallsLimit"),
+        ({"dailyModelCallsLimit": True}, "dailyModelCallsLimit"),
+    ):
+        with pytest.raises(ConfigError, match=f"context {key}="):
+            config(**context)
 
 
 def test_every_allowed_retention_maps_to_cloudwatch() -> None:

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from infra_testkit import REPO_ROOT, Synth, synthesize
+from infra_testkit import PROD_DOMAIN, REPO_ROOT, Synth, synthesize
 
 # CloudFront's managed policies (their ids are fixed by AWS).
 CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
@@ -109,6 +109,29 @@ def test_the_api_is_on_the_same_origin_uncached_with_the_authorization_header(de
     custom = origin["CustomOriginConfig"]
     assert custom["OriginProtocolPolicy"] == "https-only"
     assert custom["OriginSSLProtocols"] == ["TLSv1.2"]
+
+
+def test_with_a_custom_domain_the_api_behind_the_console_is_the_domain(prod: Synth) -> None:
+    """With `domainName` the execute-api endpoint is disabled (it answers 403 to everything):
+    the console's `/agent/*` goes to the custom domain, which maps its root to the stage, so the
+    path carries no stage prefix."""
+    (api,) = prod.of_type("AWS::ApiGateway::RestApi").values()
+    assert api["Properties"]["DisableExecuteApiEndpoint"] is True
+    config = _distribution(prod)
+    [behavior] = config["CacheBehaviors"]
+    assert behavior["PathPattern"] == "/agent/*"
+    assert behavior["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST_HEADER
+    origin = next(o for o in config["Origins"] if o["Id"] == behavior["TargetOriginId"])
+    assert origin["DomainName"] == PROD_DOMAIN
+    assert not origin.get("OriginPath")
+    assert "execute-api" not in json.dumps(config)
+    assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    assert origin["CustomOriginConfig"]["OriginSSLProtocols"] == ["TLSv1.2"]
+    # the domain serves the stage at its root
+    (mapping,) = prod.of_type("AWS::ApiGateway::BasePathMapping").values()
+    assert not mapping["Properties"].get("BasePath")
+    (domain,) = prod.of_type("AWS::ApiGateway::DomainName").values()
+    assert domain["Properties"]["DomainName"] == PROD_DOMAIN
 
 
 def test_static_files_over_https_with_the_console_security_headers(dev: Synth) -> None:
@@ -243,3 +266,81 @@ def test_a_custom_domain_needs_a_certificate_cloudfront_can_use(context: dict, p
 
     with pytest.raises(ConfigError, match=problem):
         AurraConfig.from_mapping(context)
+
+
+# ------------------------------------------------------------ the console's web ACL
+CONSOLE_ACL = (
+    "arn:aws:wafv2:us-east-1:123456789012:global/webacl/aurra-prod-console/"
+    "a1b2c3d4-5678-90ab-cdef-EXAMPLE11111".lower()
+)
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory: pytest.TempPathFactory) -> Synth:
+    """`cdk deploy -c stage=prod -c edge=true`: the stage's stack in us-east-1."""
+    return synthesize(tmp_path_factory.mktemp("cdk-edge"), stage="prod", edge="true")
+
+
+def test_the_edge_stack_holds_a_cloudfront_web_acl_in_us_east_1(edge: Synth, prod: Synth) -> None:
+    assert edge.stack.stack_name == "Aurra-prod-edge" and edge.stack.region == "us-east-1"
+    (acl,) = edge.of_type("AWS::WAFv2::WebACL").values()
+    props = acl["Properties"]
+    assert props["Scope"] == "CLOUDFRONT" and props["Name"] == "aurra-prod-console"
+    assert props["AssociationConfig"] == {
+        "RequestBody": {"CLOUDFRONT": {"DefaultSizeInspectionLimit": "KB_64"}}
+    }
+    # the API's own rules, the same answers
+    (api_acl,) = prod.of_type("AWS::WAFv2::WebACL").values()
+    assert [r["Name"] for r in props["Rules"]] == [r["Name"] for r in api_acl["Properties"]["Rules"]]
+    assert props["CustomResponseBodies"] == api_acl["Properties"]["CustomResponseBodies"]
+    (logging,) = edge.of_type("AWS::WAFv2::LoggingConfiguration").values()
+    assert logging["Properties"]["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
+    assert "aws-waf-logs-aurra-prod-console" in json.dumps(logging["Properties"]["LogDestinationConfigs"])
+    assert "ConsoleWebAclArn" in edge.template["Outputs"]
+    # nothing else lives there
+    assert {r["Type"] for r in edge.resources.values()} == {
+        "AWS::WAFv2::WebACL",
+        "AWS::WAFv2::LoggingConfiguration",
+        "AWS::Logs::LogGroup",
+    }
+
+
+def test_the_edge_stack_passes_the_checks(edge: Synth) -> None:
+    from cfnlint.api import lint
+    from test_infra_checks import unacknowledged
+
+    assert unacknowledged(edge.app) == []
+    errors = [m for m in lint(json.dumps(edge.template), regions=["us-east-1"]) if m.rule.id.startswith("E")]
+    assert errors == [], "\n".join(str(m) for m in errors)
+
+
+def test_the_distribution_takes_the_web_acl_from_the_stage_settings(tmp_path: Path, bare_prod: Synth) -> None:
+    from aws_cdk.assertions import Annotations, Match
+
+    # not yet deployed: served without one, and synth says what to do
+    assert "WebACLId" not in _distribution(bare_prod)
+    warnings = Annotations.from_stack(bare_prod.stack).find_warning("*", Match.any_value())
+    assert any("Aurra-prod-edge" in json.dumps(w.entry.data) for w in warnings)
+    with_acl = synthesize(tmp_path, stage="prod", consoleWebAclArn=CONSOLE_ACL)
+    assert _distribution(with_acl)["WebACLId"] == CONSOLE_ACL
+    assert not [
+        w
+        for w in Annotations.from_stack(with_acl.stack).find_warning("*", Match.any_value())
+        if "Aurra-prod-edge" in json.dumps(w.entry.data)
+    ]
+
+
+def test_dev_has_no_console_web_acl_unless_asked(dev: Synth) -> None:
+    from infra.config import AurraConfig, ConfigError
+
+    assert "WebACLId" not in _distribution(dev)
+    with pytest.raises(SystemExit, match="no web ACL"):
+        synthesize(Path("/nonexistent-never-written"), edge="true")
+    assert AurraConfig.from_mapping({"consoleWafEnabled": "true"}).resolved_console_waf_enabled
+    assert not AurraConfig.from_mapping(
+        {"consoleEnabled": "false", "wafEnabled": "true"}
+    ).resolved_console_waf_enabled
+    with pytest.raises(ConfigError, match="context consoleWebAclArn="):
+        AurraConfig.from_mapping(
+            {"consoleWebAclArn": "arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/1"}
+        )

@@ -36,22 +36,43 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         name: fn["Properties"].get("ReservedConcurrentExecutions")
         for name, fn in aurra_functions(dev).items()
     }
+    # every function: a flood of one route never takes another's (or the database's) share
     assert reserved == {
         c.AUTHORIZER: 20,
         c.QUERY: 20,
         c.WRITE: 20,
         c.MAINTENANCE: 1,
-        c.SUPERSEDE: None,
-        c.SETTINGS: None,
-        c.AUDIT: None,
-        c.MIGRATE: None,
-        c.ADMIN: None,
+        c.SUPERSEDE: 5,
+        c.SETTINGS: 5,
+        c.AUDIT: 5,
+        c.MIGRATE: 1,
+        c.ADMIN: 2,
     }
 
 
+def test_the_usage_plan_throttles_the_routes_that_change_things_per_key(dev: Synth, prod: Synth) -> None:
+    """Within a key's own throttle, writes at half its rate, supersessions and review actions at
+    a fifth, settings changes at one a second: reads keep the key's whole rate."""
+    for synth, rate, burst in ((dev, 50, 100), (prod, 10, 20)):
+        (plan,) = synth.of_type("AWS::ApiGateway::UsagePlan").values()
+        (api_stage,) = plan["Properties"]["ApiStages"]
+        throttles = api_stage["Throttle"]
+        assert throttles["/agent/memories/POST"] == {"RateLimit": rate * 0.5, "BurstLimit": int(burst * 0.5)}
+        for path in (
+            "/agent/memories/{id}/supersede",
+            "/agent/audit/{id}/revert",
+            "/agent/audit/{id}/approve",
+        ):
+            assert throttles[f"{path}/POST"] == {"RateLimit": rate * 0.2, "BurstLimit": int(burst * 0.2)}
+        assert throttles["/agent/settings/PATCH"]["RateLimit"] == 1
+        assert not any(key.endswith("/GET") for key in throttles)
+        assert {key.rsplit("/", 1)[0] for key in throttles} <= {path for _, path, _ in c.ROUTES}
+
+
 def test_zero_means_no_reservation_for_small_accounts() -> None:
-    config = AurraConfig.from_mapping({"writeConcurrency": "0"})
+    config = AurraConfig.from_mapping({"writeConcurrency": "0", "auditConcurrency": "0"})
     assert config.reserved_concurrency[c.WRITE] == 0
+    assert config.reserved_concurrency[c.AUDIT] == 0
     assert config.reserved_concurrency[c.MAINTENANCE] == 1
 
 
@@ -70,8 +91,25 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
         {"Header": {"Name": "authorization", "TextTransformations": [{"Priority": 0, "Type": "NONE"}]}}
     ]
     assert per_key["Limit"] == 10 * 300  # the usage plan's per-key rate (10/s here) over 5 minutes
+    # per address: junk without a key's shape at 3000 / 5 min; well-formed keys (many agents
+    # behind one NAT, each key held by its plan) only far above a plan's 50 rps
+    well_formed = {
+        "RegexMatchStatement": {
+            "RegexString": c.AUTHORIZATION_PATTERN,
+            "FieldToMatch": {"SingleHeader": {"Name": "authorization"}},
+            "TextTransformations": [{"Priority": 0, "Type": "NONE"}],
+        }
+    }
     per_ip = rules[c.WAF_RULE_RATE_PER_IP]["Statement"]["RateBasedStatement"]
-    assert per_ip == {"AggregateKeyType": "IP", "Limit": 3000}
+    assert per_ip == {
+        "AggregateKeyType": "IP",
+        "Limit": 3000,
+        "ScopeDownStatement": {"NotStatement": {"Statement": well_formed}},
+    }
+    keyed_per_ip = rules[c.WAF_RULE_KEYED_RATE_PER_IP]["Statement"]["RateBasedStatement"]
+    assert keyed_per_ip == {"AggregateKeyType": "IP", "Limit": 30_000, "ScopeDownStatement": well_formed}
+    assert keyed_per_ip["Limit"] / 300 > 50  # the default plan's per-key rate
+    assert len({r["Priority"] for r in rules.values()}) == len(rules)
     size = rules[c.WAF_RULE_BODY_SIZE]["Statement"]["SizeConstraintStatement"]
     assert size["ComparisonOperator"] == "GT" and size["Size"] == 64 * 1024
     assert size["FieldToMatch"] == {"Body": {"OversizeHandling": "MATCH"}}
@@ -80,6 +118,7 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
     for rule, status, code in (
         (c.WAF_RULE_RATE_PER_KEY, 429, "rate_limited"),
         (c.WAF_RULE_RATE_PER_IP, 429, "rate_limited"),
+        (c.WAF_RULE_KEYED_RATE_PER_IP, 429, "rate_limited"),
         (c.WAF_RULE_BODY_SIZE, 413, "payload_too_large"),
     ):
         response = rules[rule]["Action"]["Block"]["CustomResponse"]
@@ -165,6 +204,25 @@ def test_every_database_secret_rotates_and_is_kept(dev: Synth) -> None:
         assert secret["DeletionPolicy"] == "Retain"
 
 
+def test_rotations_wait_for_the_migrations_and_never_start_on_a_deploy(dev: Synth, prod: Synth) -> None:
+    """The migrations create the logins and set their passwords (reading the master's): a
+    rotation must not run before them, nor in the middle of a deploy."""
+    for synth in (dev, prod):
+        (migrations_id,) = synth.of_type("Custom::AurraMigrations")
+        schedules = synth.of_type("AWS::SecretsManager::RotationSchedule")
+        assert len(schedules) == 1 + len(c.DB_LOGINS)
+        for schedule in schedules.values():
+            assert schedule["Properties"]["RotateImmediatelyOnUpdate"] is False
+            assert migrations_id in schedule["DependsOn"]
+        # the migrations wait for the cluster and its instances, not for the rotations
+        depends = synth.resources[migrations_id]["DependsOn"]
+        assert not set(depends) & set(schedules)
+        assert {synth.resources[d]["Type"] for d in depends} >= {
+            "AWS::RDS::DBCluster",
+            "AWS::RDS::DBInstance",
+        }
+
+
 def test_rotation_can_be_turned_off() -> None:
     assert AurraConfig.from_mapping({"dbSecretRotationDays": "0"}).db_secret_rotation_days == 0
     assert AurraConfig.from_mapping({}).db_secret_rotation_days == 30
@@ -178,6 +236,28 @@ def test_cdk_json_keeps_the_prod_stage_settings() -> None:
     described = config.describe()
     for key, value in block.items():
         assert described[key] == value, key
+
+
+def test_the_committed_prod_stage_alarms_reach_someone(bare_prod: Synth) -> None:
+    """`cdk deploy -c stage=prod` alone subscribes cdk.json's address to the alarm topic."""
+    block = json.loads((c.REPO_ROOT / "cdk.json").read_text())["context"]["stages"]["prod"]
+    assert block.get("alarmEmail") or block.get("alarmEndpoint")
+    (topic_id,) = bare_prod.of_type("AWS::SNS::Topic")
+    subscriptions = bare_prod.of_type("AWS::SNS::Subscription").values()
+    assert {(s["Properties"]["Protocol"], s["Properties"]["Endpoint"]) for s in subscriptions} == {
+        ("email", block["alarmEmail"])
+    }
+    assert all(ref(s["Properties"]["TopicArn"]) == topic_id for s in subscriptions)
+
+
+def test_a_pager_endpoint_subscribes_over_https(tmp_path) -> None:
+    from infra_testkit import synthesize
+
+    pager = "https://events.pagerduty.com/integration/0123456789abcdef/enqueue"
+    synth = synthesize(tmp_path, stage="staging", alarmEndpoint=pager, consoleEnabled="false")
+    (subscription,) = synth.of_type("AWS::SNS::Subscription").values()
+    assert subscription["Properties"]["Protocol"] == "https"
+    assert subscription["Properties"]["Endpoint"] == pager
 
 
 def test_a_bare_redeploy_keeps_the_stage_settings(bare_prod: Synth) -> None:
@@ -214,8 +294,11 @@ def test_a_stage_block_is_applied_and_the_command_line_wins(tmp_path) -> None:
     assert kept.resolved_stage_throttle_rate_limit == 800
     overridden = AurraConfig.from_mapping(base_context(stages=stages, stage="team", dbMaxCapacity="32"))
     assert overridden.db_max_capacity == 32
-    # another stage does not see the block
-    assert AurraConfig.from_mapping(base_context(stages=stages, stage="other")).alarm_email is None
+    # another stage does not see the block (and without an alarm address of its own, synth stops)
+    from infra.config import ConfigError
+
+    with pytest.raises(ConfigError, match="alarmEmail"):
+        AurraConfig.from_mapping(base_context(stages=stages, stage="other"))
 
 
 def test_a_misspelt_stage_setting_stops_synth() -> None:
@@ -375,6 +458,99 @@ def test_backup_plan_with_a_cross_account_copy(prod: Synth) -> None:
     assert cluster_id in json.dumps(selection["Properties"]["BackupSelection"]["Resources"])
 
 
+def test_the_copy_accounts_may_use_the_database_key_to_copy_backups(prod: Synth) -> None:
+    """Recovery points are encrypted with the stage's database key: a vault in another account
+    can copy them only if that key's policy lets its account use the key."""
+    copy_account = PROD_COPY_VAULT.split(":")[4]
+    (cluster,) = prod.of_type("AWS::RDS::DBCluster").values()
+    key = prod.resources[ref(cluster["Properties"]["KmsKeyId"])]
+    by_sid = {st.get("Sid"): st for st in key["Properties"]["KeyPolicy"]["Statement"]}
+    use, grants = by_sid["BackupCopyAccountUse"], by_sid["BackupCopyAccountGrants"]
+    for statement in (use, grants):
+        assert f":iam::{copy_account}:root" in json.dumps(statement["Principal"])
+        assert statement["Effect"] == "Allow"
+    assert set(use["Action"]) == {
+        "kms:Decrypt",
+        "kms:DescribeKey",
+        "kms:Encrypt",
+        "kms:GenerateDataKey*",
+        "kms:ReEncrypt*",
+    }
+    assert grants["Action"] == "kms:CreateGrant"
+    assert grants["Condition"] == {"Bool": {"kms:GrantIsForAWSResource": "true"}}
+    # the other keys are not shared with it
+    for logical_id, other in prod.of_type("AWS::KMS::Key").items():
+        if logical_id != ref(cluster["Properties"]["KmsKeyId"]):
+            assert copy_account not in json.dumps(other["Properties"]["KeyPolicy"])
+
+
+def test_failed_rotations_backups_and_copies_reach_the_alarm_topic(dev: Synth, prod: Synth) -> None:
+    for synth, stage in ((dev, "dev"), (prod, "prod")):
+        (topic_id,) = synth.of_type("AWS::SNS::Topic")
+        rules = {
+            r["Properties"]["Name"]: r["Properties"] for r in synth.of_type("AWS::Events::Rule").values()
+        }
+        rotation = rules[f"aurra-{stage}-rotation-failed"]
+        pattern = rotation["EventPattern"]
+        assert pattern["source"] == ["aws.secretsmanager"]
+        assert pattern["detail"]["eventName"] == ["RotationFailed"]
+        secrets = json.dumps(pattern["detail"]["additionalEventData"]["SecretId"])
+        for logical_id in synth.of_type("AWS::SecretsManager::SecretTargetAttachment"):
+            assert logical_id in secrets
+        for props in [r for name, r in rules.items() if not name.endswith("-maintenance")]:
+            (target,) = props["Targets"]
+            assert ref(target["Arn"]) == topic_id
+        (policy,) = synth.of_type("AWS::SNS::TopicPolicy").values()
+        assert "events.amazonaws.com" in json.dumps(policy["Properties"]["PolicyDocument"])
+    assert "aurra-dev-backup-failed" not in {
+        r["Properties"]["Name"] for r in dev.of_type("AWS::Events::Rule").values()
+    }
+    rules = {r["Properties"]["Name"]: r["Properties"] for r in prod.of_type("AWS::Events::Rule").values()}
+    backup = rules["aurra-prod-backup-failed"]["EventPattern"]
+    assert backup["source"] == ["aws.backup"] and backup["detail-type"] == ["Backup Job State Change"]
+    assert backup["detail"] == {"state": ["FAILED", "ABORTED", "EXPIRED"], "backupVaultName": ["aurra-prod"]}
+    copy = rules["aurra-prod-backup-copy-failed"]["EventPattern"]
+    assert copy["detail-type"] == ["Copy Job State Change"]
+    assert copy["detail"]["destinationBackupVaultArn"] == [PROD_COPY_VAULT]
+    # the encrypted topic (hosted mode) lets EventBridge publish
+    (topic,) = prod.of_type("AWS::SNS::Topic").values()
+    topic_key = prod.resources[ref(topic["Properties"]["KmsMasterKeyId"])]
+    assert "events.amazonaws.com" in json.dumps(topic_key["Properties"]["KeyPolicy"])
+
+
+def test_silence_alarms_where_silence_means_dead(dev: Synth) -> None:
+    silent = alarms(dev)["aurra-dev-maintenance-silent"]
+    assert silent["TreatMissingData"] == "breaching"
+    assert silent["MetricName"] == "Invocations" and silent["Period"] == 3 * 3600
+    assert silent["ComparisonOperator"] == "LessThanThreshold" and silent["Threshold"] == 1
+
+
+def test_the_console_5xx_alarm_exists_where_cloudfront_publishes_its_metrics(
+    dev: Synth, existing: Synth
+) -> None:
+    """CloudFront's metrics are in us-east-1 alone: the dev stack names no region, so the alarm
+    is conditional on it; the existing-VPC stage is in eu-west-1, so there is none."""
+    ((logical_id, alarm),) = [
+        (k, a)
+        for k, a in dev.of_type("AWS::CloudWatch::Alarm").items()
+        if a["Properties"]["AlarmName"] == "aurra-dev-cloudfront-5xx-rate"
+    ]
+    props = alarm["Properties"]
+    assert props["Namespace"] == "AWS/CloudFront" and props["MetricName"] == "5xxErrorRate"
+    (distribution_id,) = dev.of_type("AWS::CloudFront::Distribution")
+    assert {d["Name"]: d["Value"] for d in props["Dimensions"]} == {
+        "DistributionId": {"Ref": distribution_id},
+        "Region": "Global",
+    }
+    condition = dev.template["Conditions"][alarm["Condition"]]
+    assert condition == {"Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]}
+    assert props["AlarmActions"]
+    # nothing else refers to it (a reference to a resource that may not exist fails the deploy)
+    others = {k: v for k, v in dev.resources.items() if k != logical_id}
+    assert logical_id not in json.dumps(others)
+    assert "aurra-shared-cloudfront-5xx-rate" not in alarms(existing)
+
+
 def test_custom_domain_with_tls_1_2_and_no_default_endpoint(dev: Synth, prod: Synth) -> None:
     (domain,) = prod.of_type("AWS::ApiGateway::DomainName").values()
     assert domain["Properties"]["DomainName"] == PROD_DOMAIN
@@ -408,7 +584,12 @@ def test_access_log_exported_to_a_kept_bucket(prod: Synth) -> None:
         "IgnorePublicAcls": True,
         "RestrictPublicBuckets": True,
     }
-    assert "LifecycleConfiguration" not in props  # nothing expires
+    # the records never expire; only what versioning keeps of an overwritten one, and
+    # unfinished uploads
+    (rule,) = props["LifecycleConfiguration"]["Rules"]
+    assert "ExpirationInDays" not in rule and "ExpirationDate" not in rule
+    assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": 90}
+    assert rule["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 7}
     (stream,) = prod.of_type("AWS::KinesisFirehose::DeliveryStream").values()
     assert bucket_id in json.dumps(stream["Properties"]["ExtendedS3DestinationConfiguration"]["BucketARN"])
     (subscription,) = prod.of_type("AWS::Logs::SubscriptionFilter").values()

@@ -546,11 +546,25 @@ def test_least_privilege_by_function(dev: Synth) -> None:
     assert bedrock == {c.WRITE, c.QUERY, c.SUPERSEDE}
     for name in bedrock:
         invoke = [s for s in statements(dev, by_name[name]) if s["Action"] == "bedrock:InvokeModel"]
-        resources = [json.dumps(s["Resource"]) for s in invoke]
+        resources = [json.dumps(resolve(dev, s["Resource"], "us-east-1")) for s in invoke]
         assert all(c.TITAN_EMBED_V2 in r or "anthropic.claude" in r for r in resources), name
         assert any("anthropic.claude" in r for r in resources) == (name == c.WRITE), name
+        assert not any("*" in r for r in resources), name
     for name, acts in granted.items():
         assert not any(a.endswith(":*") or a == "*" for a in acts), (name, acts)
+
+
+def test_functions_know_the_models_a_key_may_choose_and_new_keys_budget(dev: Synth, bare_prod: Synth) -> None:
+    """The settings route refuses any other model (422); new keys start with the stage's limit."""
+    block = json.loads((c.REPO_ROOT / "cdk.json").read_text())["context"]["stages"]["prod"]
+    for synth, models, limit in (
+        (dev, ["claude-haiku-4-5-20251001"], "5000"),
+        (bare_prod, block["classifierModels"], str(block["dailyModelCallsLimit"])),
+    ):
+        for name, fn in aurra_functions(synth).items():
+            env = fn["Properties"]["Environment"]["Variables"]
+            assert json.loads(env[c.ENV_CLASSIFIER_MODELS]) == models, name
+            assert env[c.ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT] == limit, name
 
 
 def test_claude_on_bedrock_is_the_default_classifier(dev: Synth) -> None:
@@ -602,9 +616,28 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
         )
     }
     assert readers == {c.WRITE}
-    # the Anthropic API is on the internet: NAT for the app subnets
-    assert len(prod.of_type("AWS::EC2::NatGateway")) == 1
+    # the Anthropic API is on the internet: NAT for the app subnets, one gateway per AZ outside dev
+    assert len(prod.of_type("AWS::EC2::NatGateway")) == 2
     assert len(prod.of_type("AWS::EC2::InternetGateway")) == 1
+    # only the function that calls the model provider may leave the VPC; the others reach AWS
+    # services through the endpoints
+    cidr = next(iter(prod.of_type("AWS::EC2::VPC").values()))["Properties"]["CidrBlock"]
+    groups = prod.of_type("AWS::EC2::SecurityGroup")
+
+    def open_to_the_internet(group_id: str) -> bool:
+        egress = groups[group_id]["Properties"].get("SecurityGroupEgress", [])
+        return any(rule.get("CidrIp") == "0.0.0.0/0" for rule in egress)
+
+    for name, fn in fns.items():
+        ids = [ref(g) for g in fn["Properties"]["VpcConfig"]["SecurityGroupIds"]]
+        assert any(open_to_the_internet(g) for g in ids) == (name == c.WRITE), name
+    internet = [g for g in groups if open_to_the_internet(g)]
+    assert len(internet) == 1
+    assert [r["FromPort"] for r in groups[internet[0]]["Properties"]["SecurityGroupEgress"]] == [443]
+    for group_id, group in groups.items():
+        for rule in group["Properties"].get("SecurityGroupEgress", []):
+            if rule.get("FromPort") == 443 and group_id not in internet:
+                assert rule.get("CidrIp") in (cidr, None), (group_id, rule)
 
 
 # ------------------------------------------------------------ network
@@ -654,7 +687,9 @@ def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
 
 def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None:
     maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
-    (rule,) = dev.of_type("AWS::Events::Rule").values()
+    (rule,) = [
+        r for r in dev.of_type("AWS::Events::Rule").values() if "ScheduleExpression" in r["Properties"]
+    ]
     props = rule["Properties"]
     assert props["Name"] == "aurra-dev-maintenance"
     assert props["ScheduleExpression"] == "rate(1 hour)"  # how CDK renders 60 minutes
@@ -690,6 +725,15 @@ def test_maintenance_builds_indexes_on_the_writer_like_migrate(dev: Synth) -> No
     maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
     for method in dev.of_type("AWS::ApiGateway::Method").values():
         assert maintenance_id not in json.dumps(method["Properties"]["Integration"])
+
+
+def test_the_migrate_function_computes_the_same_fingerprint(dev: Synth) -> None:
+    """The function acts only on an event whose fingerprint is its code's own (a rollback's is
+    not): both sides must compute it alike."""
+    from aurra_core.storage.migrate import migrations_fingerprint as layer_fingerprint
+
+    (resource,) = dev.of_type("Custom::AurraMigrations").values()
+    assert resource["Properties"]["MigrationsFingerprint"] == layer_fingerprint() == migrations_fingerprint()
 
 
 def test_migrations_fingerprint_follows_the_sql_files(tmp_path) -> None:
@@ -730,7 +774,9 @@ def test_alarms_on_errors_latency_and_classifier(dev: Synth) -> None:
     rate = [m for m in alarms["aurra-dev-api-5xx-rate"]["Metrics"] if m.get("ReturnData", True)]
     assert len(rate) == 1 and "errors / requests" in rate[0]["Expression"]
     for props in alarms.values():
-        assert props["AlarmActions"] and props["TreatMissingData"] == "notBreaching"
+        # silence is a failure only where it means something stopped
+        missing = "breaching" if props["AlarmName"].endswith("-silent") else "notBreaching"
+        assert props["AlarmActions"] and props["TreatMissingData"] == missing, props["AlarmName"]
     assert len(dev.of_type("AWS::CloudWatch::Dashboard")) == 1
 
 
@@ -761,6 +807,123 @@ def test_function_folder_has_a_handler(name: str) -> None:
         t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
     }
     assert "lambda_handler" in defined
+
+
+def resolve(s: Synth, value, region: str, account: str = "123456789012"):
+    """A template value as CloudFormation would evaluate it in `region` (the intrinsics the
+    stack uses in IAM resources: Ref of pseudo parameters, Fn::Join, Fn::Split, Fn::FindInMap)."""
+    if isinstance(value, list):
+        return [resolve(s, v, region, account) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "Ref" in value:
+        return {"AWS::Region": region, "AWS::Partition": "aws", "AWS::AccountId": account}[value["Ref"]]
+    if "Fn::Join" in value:
+        separator, parts = value["Fn::Join"]
+        return separator.join(str(resolve(s, p, region, account)) for p in parts)
+    if "Fn::Split" in value:
+        separator, source = value["Fn::Split"]
+        return resolve(s, source, region, account).split(separator)
+    if "Fn::FindInMap" in value:
+        name, first, second = (resolve(s, v, region, account) for v in value["Fn::FindInMap"])
+        return s.template["Mappings"][name][first][second]
+    return {k: resolve(s, v, region, account) for k, v in value.items()}
+
+
+def claude_grant(s: Synth, region: str) -> tuple[set[str], list[tuple[list[str], list[str]]]]:
+    """The write role's Claude statements evaluated in `region`: the profiles it may invoke, and
+    each statement on foundation models with the profiles its condition requires."""
+    write = aurra_functions(s)[c.WRITE]
+    found = [
+        resolve(s, st, region)
+        for st in statements(s, ref(write["Properties"]["Role"]))
+        if st.get("Sid", "").startswith("InvokeClaude")
+    ]
+    profiles = {
+        r
+        for st in found
+        if "Condition" not in st
+        for r in ([st["Resource"]] if isinstance(st["Resource"], str) else st["Resource"])
+    }
+    through = [
+        (st["Resource"], st["Condition"]["StringEquals"]["bedrock:InferenceProfileArn"])
+        for st in found
+        if "Condition" in st
+    ]
+    return profiles, through
+
+
+@pytest.mark.parametrize(
+    ("region", "profile", "destinations"),
+    [
+        ("us-east-1", "us", {"us-east-1", "us-east-2", "us-west-1", "us-west-2"}),
+        (
+            "eu-west-1",
+            "eu",
+            {
+                "eu-central-1",
+                "eu-central-2",
+                "eu-north-1",
+                "eu-south-1",
+                "eu-south-2",
+                "eu-west-1",
+                "eu-west-2",
+                "eu-west-3",
+            },
+        ),
+        ("ap-southeast-1", "global", {"ap-southeast-1", ""}),
+    ],
+)
+def test_the_write_role_invokes_exactly_the_regions_inference_profile(
+    dev: Synth, region: str, profile: str, destinations: set[str]
+) -> None:
+    """The dev stack names no region: a mapping by region gives the profile of the region's
+    geography (global where the model offers no other there), and the model in that profile's
+    destination regions, only through that profile."""
+    model = "anthropic.claude-haiku-4-5-20251001-v1:0"
+    profile_arn = f"arn:aws:bedrock:{region}:123456789012:inference-profile/{profile}.{model}"
+    profiles, through = claude_grant(dev, region)
+    assert profiles == {profile_arn}
+    ((resources, condition),) = through
+    assert condition == profile_arn
+    assert {r.split(":")[3] for r in resources} == destinations
+    assert all(
+        r.startswith("arn:aws:bedrock:") and r.endswith(f"::foundation-model/{model}") for r in resources
+    )
+    # the layer calls the same profile from that region
+    from aurra_core.classifiers.claude import bedrock_model_id
+
+    assert bedrock_model_id("claude-haiku-4-5-20251001", region) == f"{profile}.{model}"
+
+
+def test_each_allowed_model_gets_its_profile_and_a_stack_with_a_region_needs_no_mapping(
+    existing: Synth,
+) -> None:
+    """The existing-VPC stage names its region (eu-west-1): the grant is written out, no mapping."""
+    assert not [m for m in existing.template.get("Mappings", {}) if "ClaudeProfiles" in m]
+    profiles, through = claude_grant(existing, "eu-west-1")
+    assert profiles == {
+        "arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-haiku-4-5-20251001-v1:0"
+    }
+    assert [condition for _, condition in through] == sorted(profiles)
+
+
+def test_a_model_no_profile_serves_in_the_stacks_region_stops_synth(tmp_path) -> None:
+    from infra_testkit import existing_vpc_lookup, synthesize
+
+    with pytest.raises(
+        ValueError, match="no Bedrock inference profile serves claude-opus-4-1-20250805 from eu-west-1"
+    ):
+        synthesize(
+            tmp_path,
+            stage="shared",
+            alarmEmail="oncall@example.com",
+            vpcId="vpc-0123456789abcdef0",
+            account="123456789012",
+            region="eu-west-1",
+            classifierModels="claude-haiku-4-5-20251001,claude-opus-4-1-20250805",
+            **existing_vpc_lookup("123456789012", "eu-west-1"),
+        )
 
 
 # ------------------------------------------------------------ existing VPC

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from decimal import Decimal
 
 import psycopg
 import pytest
@@ -12,9 +13,11 @@ from pipeline_support import ScriptedClassifier, deps
 
 from aurra_core import metering
 from aurra_core.access import keys
+from aurra_core.classifiers.base import Classification
 from aurra_core.classifiers.rules import RulesClassifier
 from aurra_core.models import SettingsPatch, SkippedReason, Verdict, WriteRequest
 from aurra_core.storage.db import SERVICE_ROLE
+from aurra_core.write_path import pipeline
 from aurra_core.write_path.pipeline import write_memory
 
 
@@ -85,7 +88,7 @@ def test_concurrent_reservations_never_exceed_the_limit(pg_url, new_key):
             )
             barrier.wait()
             for _ in range(attempts):
-                ok = metering.reserve_model_call(conn, caller, limit)
+                ok = metering.reserve_model_call(conn, caller, limit) is not None
                 with lock:
                     granted.append(ok)
 
@@ -164,3 +167,175 @@ def test_usage_is_emitted_as_metrics_per_key(db, new_key, monkeypatch, capsys):
     assert record["_aws"]["CloudWatchMetrics"][0]["Dimensions"] == [["ApiKeyId", "service"]]
     assert record["ModelCalls"] == [1.0] and record["ModelInputTokens"] == [0.0]
     assert record["ModelCostUSD"] == [0.0] and record["source"] == "classifier"
+
+
+# ---------------------------------------------------------------- budgets in dollars
+
+HAIKU = "claude-haiku-4-5-20251001"
+
+
+class PricedClassifier(ScriptedClassifier):
+    """Answers as the model it is asked for, with the tokens a receipt prices."""
+
+    def __init__(self, input_tokens: int, output_tokens: int) -> None:
+        super().__init__(lambda new, c: (Verdict.SUPPLEMENTS, 0.7))
+        self.tokens = (input_tokens, output_tokens)
+
+    def failing(self) -> PricedClassifier:
+        self.fail = True
+        return self
+
+    def classify(self, new_content, new_topic, candidates, model):
+        answered = super().classify(new_content, new_topic, candidates, model)
+        return Classification(answered.verdicts, model, answered.details, *self.tokens)
+
+
+def set_cost_limit(db, caller, dollars):
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        keys.update_key_settings(
+            conn, caller, SettingsPatch.model_validate({"daily_model_cost_limit_usd": dollars})
+        )
+
+
+def spent(db, caller) -> Decimal:
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        return metering.cost_today(conn, caller)
+
+
+def test_a_dollar_budget_takes_calls_while_their_most_fits_and_counts_their_receipts(db, new_key, configure):
+    """A Claude classifier on a key with $0.05 a day: each call holds the most a classification
+    can cost, then the receipt's price replaces the hold; a call whose hold no longer fits is
+    not made, and the write is stored unclassified."""
+    configure(AURRA_CLASSIFIER="bedrock")
+    caller, _ = new_key()
+    set_cost_limit(db, caller, 0.05)
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        hold = pipeline._classification_hold(keys.get_key_settings(conn, caller))
+    price = metering.cost_usd(HAIKU, 10_000, 100)
+    assert price == 0.0105 and 0.02 < hold < 0.05 and hold > price  # the hold bounds the call
+    classifier = PricedClassifier(10_000, 100)
+    put(caller, "alice uses Vim", classifier)
+    results = [put(caller, f"alice uses Vim on machine {i}", classifier) for i in range(5)]
+    # taken while spent + hold <= 0.05: at 0, 0.0105 and 0.021; not at 0.0315
+    assert [r.auto_supersede.ran for r in results] == [True, True, True, False, False]
+    assert [r.auto_supersede.usage.cost_usd for r in results[:3]] == [price] * 3
+    assert results[3].auto_supersede.skipped_reason == SkippedReason.BUDGET_EXHAUSTED
+    assert all(r.created for r in results)
+    assert spent(db, caller) == Decimal("0.0315")  # the receipts, no hold left over
+    # raising it gives the key its calls back the same day
+    set_cost_limit(db, caller, 0.1)
+    assert put(caller, "alice uses Vim at work", classifier).auto_supersede.ran
+    assert spent(db, caller) == Decimal("0.0420")
+    # a failed call keeps its hold: its cost is unknown, so it counts at its most
+    failed = put(caller, "alice uses Vim at home", PricedClassifier(0, 0).failing()).auto_supersede
+    assert failed.skipped_reason == SkippedReason.CLASSIFIER_ERROR
+    assert spent(db, caller) == Decimal("0.0420") + Decimal(str(hold))
+
+
+def test_concurrent_calls_never_hold_more_than_the_dollar_limit(pg_url, new_key):
+    """Twelve connections reserving at once, each call holding $0.01 of a $0.05 budget: five
+    are taken, whatever the interleaving; settling them leaves their prices."""
+    caller, _ = new_key()
+    workers, attempts = 12, 2
+    granted: list = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(workers, timeout=30)
+
+    def connect() -> psycopg.Connection:
+        conn = psycopg.connect(pg_url, autocommit=True)
+        conn.execute(
+            "SELECT set_config('role', %s, false), set_config('aurra.tenant_id', %s, false)",
+            (SERVICE_ROLE, str(caller.tenant_id)),
+        )
+        return conn
+
+    def worker() -> None:
+        with connect() as conn:
+            barrier.wait()
+            for _ in range(attempts):
+                day = metering.reserve_model_call(conn, caller, None, 0.05, 0.01)
+                with lock:
+                    granted.append(day)
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    taken = [d for d in granted if d is not None]
+    assert len(granted) == workers * attempts and len(taken) == 5
+    with connect() as conn:
+        assert metering.cost_today(conn, caller) == Decimal("0.05")
+        for day in taken:
+            metering.settle_model_call(conn, caller, day, 0.004 - 0.01)
+        assert metering.cost_today(conn, caller) == Decimal("0.02")
+        assert metering.calls_today(conn, caller) == 5
+        # a call holding more than what is left is refused; one that fits is taken
+        assert metering.reserve_model_call(conn, caller, None, 0.05, 0.031) is None
+        assert metering.reserve_model_call(conn, caller, None, 0.05, 0.03) is not None
+
+
+def test_a_zero_dollar_budget_still_allows_the_free_offline_classifier(db, new_key):
+    caller, _ = new_key()
+    set_cost_limit(db, caller, 0)
+    put(caller, "alice uses Vim", RulesClassifier())
+    out = put(caller, "alice switched from Vim to Emacs", RulesClassifier())
+    assert out.auto_supersede.ran and out.auto_supersede.usage.cost_usd == 0.0
+    assert spent(db, caller) == 0
+
+
+def test_a_messages_write_past_the_dollar_budget_is_refused_before_anything(db, new_key, configure):
+    from aurra_core.errors import BudgetExhausted
+    from aurra_core.models import MessagesWriteRequest
+
+    configure(AURRA_EXTRACTOR="bedrock")
+    caller, _ = new_key()
+    set_cost_limit(db, caller, 0.01)  # under the most an extraction can cost
+    request = MessagesWriteRequest.model_validate(
+        {"messages": [{"role": "user", "content": "I moved to Berlin"}]}
+    )
+    with pytest.raises(BudgetExhausted, match=r"daily_model_cost_limit_usd \(\$0.01\)"):
+        pipeline.write_messages(caller, request, deps(supplementing()))
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        assert metering.calls_today(conn, caller) == 0
+
+
+# ---------------------------------------------------------------- the deployment's models and defaults
+
+
+def test_new_keys_start_on_the_deployments_model_and_daily_limit(db, new_key, configure):
+    from pydantic import ValidationError
+
+    configure(
+        AURRA_CLASSIFIER_MODELS='["claude-sonnet-4-5-20250929"]', AURRA_DEFAULT_DAILY_MODEL_CALLS_LIMIT="500"
+    )
+    caller, _ = new_key()
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        settings = keys.get_key_settings(conn, caller)
+    assert settings.classifier_model == "claude-sonnet-4-5-20250929"
+    assert settings.daily_model_calls_limit == 500
+    # only the deployment's models may be chosen: the operator pays every call
+    with pytest.raises(ValidationError, match="one of this deployment's models: claude-sonnet-4-5-20250929"):
+        SettingsPatch.model_validate({"classifier_model": HAIKU})
+
+
+def test_a_key_set_on_a_model_the_deployment_no_longer_allows_gets_its_default(db, new_key, configure):
+    """A setting made before the allow-list (or under a wider one) never reaches that model."""
+    caller, _ = new_key()
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        keys.update_key_settings(
+            conn, caller, SettingsPatch.model_validate({"classifier_model": "claude-sonnet-4-5-20250929"})
+        )
+    configure(AURRA_CLASSIFIER_MODELS=f'["{HAIKU}"]')
+    classifier = PricedClassifier(10, 1)
+    asked: list[str] = []
+    answer = classifier.classify
+
+    def recording(new_content, new_topic, candidates, model):
+        asked.append(model)
+        return answer(new_content, new_topic, candidates, model)
+
+    classifier.classify = recording  # type: ignore[method-assign]
+    put(caller, "alice uses Vim", classifier)
+    assert put(caller, "alice uses Vim daily", classifier).auto_supersede.ran
+    assert asked == [HAIKU]

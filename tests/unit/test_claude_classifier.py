@@ -290,9 +290,47 @@ def test_an_injected_position_in_the_answer_refuses_it():
         clf.classify("alice likes tea", "general", [injected], "claude-haiku-4-5-20251001")
 
 
-def test_bedrock_model_ids_are_mapped_in_one_place():
-    assert bedrock_model_id("claude-haiku-4-5-20251001") == "us.anthropic.claude-haiku-4-5-20251001-v1:0"
-    assert bedrock_model_id("claude-future-9") == "us.anthropic.claude-future-9-v1:0"
+@pytest.mark.parametrize(
+    ("region", "haiku", "opus"),
+    [
+        # a region's own geography when the model offers it; else the model's global profile
+        (
+            "us-east-1",
+            "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "us.anthropic.claude-opus-4-1-20250805-v1:0",
+        ),
+        ("eu-west-1", "eu.anthropic.claude-haiku-4-5-20251001-v1:0", None),
+        ("ap-northeast-1", "jp.anthropic.claude-haiku-4-5-20251001-v1:0", None),
+        ("ap-southeast-1", "global.anthropic.claude-haiku-4-5-20251001-v1:0", None),
+        ("sa-east-1", "global.anthropic.claude-haiku-4-5-20251001-v1:0", None),
+    ],
+)
+def test_the_inference_profile_follows_the_region(region, haiku, opus):
+    """Outside the US the `us.` profiles refuse every call: Level 2 would be quietly off."""
+    assert bedrock_model_id("claude-haiku-4-5-20251001", region) == haiku
+    if opus is None:
+        with pytest.raises(
+            ClassifierError,
+            match=f"no Bedrock inference profile serves claude-opus-4-1-20250805 from {region}",
+        ):
+            bedrock_model_id("claude-opus-4-1-20250805", region)
+    else:
+        assert bedrock_model_id("claude-opus-4-1-20250805", region) == opus
+    with pytest.raises(ClassifierError, match="claude-future-9"):
+        bedrock_model_id("claude-future-9", region)
+
+
+def test_the_function_region_reaches_the_bedrock_model_id(monkeypatch):
+    from aurra_core.classifiers.factory import create_classifier
+    from aurra_core.extractors.factory import create_extractor
+    from aurra_core.runtime.config import ServiceConfig
+
+    monkeypatch.setenv("AWS_REGION", "eu-central-1")
+    config = ServiceConfig(classifier="bedrock")
+    assert create_classifier(config)._model_id(HAIKU) == "eu.anthropic.claude-haiku-4-5-20251001-v1:0"
+    assert create_extractor(config)._model_id(HAIKU) == "eu.anthropic.claude-haiku-4-5-20251001-v1:0"
+    # without a region (locally), as boto3 would: us-east-1
+    assert bedrock_model_id(HAIKU) == "us.anthropic.claude-haiku-4-5-20251001-v1:0"
 
 
 def test_importing_the_layer_does_not_import_the_anthropic_sdk():

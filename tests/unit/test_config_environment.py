@@ -60,3 +60,24 @@ def test_a_bad_value_is_a_validation_error_naming_the_field(monkeypatch) -> None
     monkeypatch.setenv("AURRA_DB_POOL_MAX", "0")
     with pytest.raises(ValidationError, match="db_pool_max"):
         ServiceConfig()
+
+
+def test_the_models_a_key_may_choose_and_new_keys_budget(monkeypatch) -> None:
+    from aurra_core.runtime.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_CLASSIFIER_MODELS
+
+    local = ServiceConfig()
+    assert local.classifier_models == list(DEFAULT_CLASSIFIER_MODELS)
+    assert local.default_classifier_model == DEFAULT_CLASSIFIER_MODEL
+    assert local.default_daily_model_calls_limit is None
+    monkeypatch.setenv("AURRA_CLASSIFIER_MODELS", '["claude-sonnet-4-5-20250929"]')
+    monkeypatch.setenv("AURRA_DEFAULT_DAILY_MODEL_CALLS_LIMIT", "5000")
+    stage = ServiceConfig()
+    assert stage.classifier_models == ["claude-sonnet-4-5-20250929"]
+    assert stage.default_classifier_model == "claude-sonnet-4-5-20250929"
+    assert stage.default_daily_model_calls_limit == 5000
+    # a setting the deployment no longer allows reaches its default model, never the one named
+    assert stage.allowed_model("claude-opus-4-1-20250805") == "claude-sonnet-4-5-20250929"
+    assert stage.allowed_model("claude-sonnet-4-5-20250929") == "claude-sonnet-4-5-20250929"
+    monkeypatch.setenv("AURRA_CLASSIFIER_MODELS", "[]")
+    with pytest.raises(ValidationError, match="classifier_models"):
+        ServiceConfig()

@@ -58,11 +58,16 @@ def test_min_confidence_floor_is_the_servers(value):
 
 def test_settings_patch_accepts_valid_values():
     patch = SettingsPatch(
-        min_confidence=0.92, excluded_categories=["a", "a", "b"], classifier_model="claude-sonnet-4-5"
+        min_confidence=0.92,
+        excluded_categories=["a", "a", "b"],
+        classifier_model="claude-sonnet-4-5-20250929",
     )
     assert patch.excluded_categories == ["a", "b"]
     with pytest.raises(ValidationError, match="Anthropic model id"):
         SettingsPatch(classifier_model="gpt-4o")
+    # a Claude id the deployment does not allow (the operator pays each call)
+    with pytest.raises(ValidationError, match="one of this deployment's models: claude-haiku-4-5-20251001"):
+        SettingsPatch(classifier_model="claude-opus-4-1-20250805")
     with pytest.raises(ValidationError):
         SettingsPatch(excluded_categories=[f"t{i}" for i in range(51)])
 

@@ -92,6 +92,16 @@ def test_classifier_choices_of_the_layer_the_infra_and_the_cli_agree() -> None:
     assert set(cli.classifier_choices()) == set(_choices("classifier"))
 
 
+def test_the_claude_models_of_the_layer_and_the_infra_are_one_table() -> None:
+    """The CDK app reads the layer's table of Claude models and their inference profiles by
+    path; the default model a new key starts on is the same on both sides."""
+    from aurra_core.classifiers import bedrock_profiles
+    from aurra_core.runtime.config import DEFAULT_CLASSIFIER_MODEL
+
+    assert c.CLAUDE_MODELS == bedrock_profiles.CLAUDE_MODELS
+    assert c.DEFAULT_CLASSIFIER_MODEL == DEFAULT_CLASSIFIER_MODEL
+
+
 def test_extractor_choices_of_the_layer_and_the_infra_agree() -> None:
     extractors = {
         c for c in get_args(ServiceConfig.model_fields["extractor"].annotation) if c is not type(None)

@@ -41,9 +41,9 @@ def test_the_offline_classifier_is_in_the_table_at_zero():
 
 
 def test_every_model_the_service_maps_for_bedrock_has_a_price_and_the_table_is_dated():
-    from aurra_core.classifiers.claude import BEDROCK_MODEL_IDS
+    from aurra_core.classifiers.bedrock_profiles import CLAUDE_MODELS
 
-    assert set(BEDROCK_MODEL_IDS) <= set(PRICES)
+    assert set(CLAUDE_MODELS) <= set(PRICES)
     assert isinstance(PRICES_CHECKED, date)
 
 
@@ -67,3 +67,22 @@ def test_a_receipt_carries_the_cache_counts_prices_them_and_meters_them(monkeypa
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert record["ModelCacheReadTokens"] == [5000.0] and record["ModelCacheWriteTokens"] == [0.0]
     assert record["ModelCostUSD"] == [0.00108]
+
+
+def test_every_model_a_key_may_choose_has_a_price_and_an_inference_profile():
+    """Dollar budgets count from the price table, so a model without a price may not be chosen."""
+    from aurra_core.classifiers.bedrock_profiles import CLAUDE_MODELS
+    from aurra_core.runtime.config import DEFAULT_CLASSIFIER_MODELS
+
+    assert DEFAULT_CLASSIFIER_MODEL in DEFAULT_CLASSIFIER_MODELS
+    assert set(DEFAULT_CLASSIFIER_MODELS) <= set(CLAUDE_MODELS) <= set(PRICES)
+
+
+def test_the_most_a_call_can_cost_prices_every_input_token_as_a_cache_write():
+    from aurra_core.metering import most_usd
+
+    assert most_usd(DEFAULT_CLASSIFIER_MODEL, 1_000_000, 0) == 1.25  # $1 input, written to the cache
+    assert most_usd(DEFAULT_CLASSIFIER_MODEL, 0, 1_000_000) == 5.0
+    assert most_usd(DEFAULT_CLASSIFIER_MODEL, 1, 0) == 0.00000125
+    assert most_usd(DEFAULT_CLASSIFIER_MODEL, 3, 0) == 0.00000375
+    assert most_usd("a-model-without-a-price", 10_000, 10_000) == 0.0

@@ -204,6 +204,7 @@ export interface Settings {
   excludedCategories: string[];
   /** Aurra acts on `contradicts` only at or above this; never below the server's floor of 0.85. */
   minConfidence: number;
+  /** One of the deployment's Claude models. */
   classifierModel: string;
   /** `contradicts` verdicts from here up to `minConfidence` become proposals; null: no proposals. */
   proposalMinConfidence: number | null;
@@ -211,6 +212,8 @@ export interface Settings {
   dailyModelCallsLimit: number | null;
   /** What a write carrying credentials gets (`"redact"` on a server from before the setting). */
   secrets: SecretsMode;
+  /** What the model calls may cost per UTC day, in US dollars; null: no limit. */
+  dailyModelCostLimitUsd: number | null;
 }
 
 /** One append-only audit record. */
@@ -390,13 +393,15 @@ export interface SettingsUpdateParams {
   excludedCategories?: string[];
   /** Within [0.85, 1.0]. */
   minConfidence?: number;
-  /** An Anthropic model id (`claude-...`). */
+  /** One of the deployment's Claude models (`claude-...`); any other is a `ValidationError`. */
   classifierModel?: string;
   /** null (no proposals) or within [0, minConfidence). */
   proposalMinConfidence?: number | null;
   /** null (no limit) or an integer >= 0. */
   dailyModelCallsLimit?: number | null;
   secrets?: SecretsMode;
+  /** null (no limit) or dollars >= 0. */
+  dailyModelCostLimitUsd?: number | null;
 }
 
 /** Filters of `audit.list`. */

@@ -31,6 +31,7 @@ from aurra_core.runtime.config import (
     DEFAULT_CLASSIFIER_MODEL,
     DEFAULT_EXCLUDED_CATEGORIES,
     MIN_CONFIDENCE_FLOOR,
+    get_config,
 )
 
 TOPIC_PATTERN = r"^[a-z0-9_]{1,64}$"
@@ -41,7 +42,9 @@ MAX_METADATA_BYTES = 8 * 1024
 MAX_EXCLUDED_CATEGORIES = 50
 # A limit beyond any day's possible calls is no limit: refuse it rather than overflow a counter.
 MAX_DAILY_MODEL_CALLS = 1_000_000_000
-NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit")
+# Dollars a day: far beyond any key's spend, and within the counter's precision.
+MAX_DAILY_MODEL_COST_USD = 1_000_000
+NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit", "daily_model_cost_limit_usd")
 DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 # What a write carrying credentials gets: redacted to [REDACTED:<kind>], or refused (422).
 SecretsMode = Literal["redact", "refuse"]
@@ -370,6 +373,7 @@ class SettingsPatch(Model):
     proposal_min_confidence: Confidence | None = Field(default=None, ge=0.0, lt=1.0)
     daily_model_calls_limit: StrictInt | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_CALLS)
     secrets: SecretsMode | None = None
+    daily_model_cost_limit_usd: Confidence | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_COST_USD)
 
     def changes(self) -> dict[str, Any]:
         """The fields this patch sets: those given non-null, and the nullable ones given at all."""
@@ -401,6 +405,12 @@ class SettingsPatch(Model):
             or not value.replace("-", "").replace(".", "").replace("@", "").isalnum()
         ):
             raise ValueError("classifier_model must be an Anthropic model id (claude-...)")
+        allowed = get_config().classifier_models
+        if value not in allowed:
+            # the operator pays every call: only the models the deployment allows
+            raise ValueError(
+                f"classifier_model must be one of this deployment's models: {', '.join(allowed)}"
+            )
         return value
 
     @field_validator("excluded_categories")
@@ -474,6 +484,7 @@ class KeySettings(Model):
     proposal_min_confidence: float | None = DEFAULT_PROPOSAL_MIN_CONFIDENCE
     daily_model_calls_limit: int | None = None
     secrets: SecretsMode = "redact"
+    daily_model_cost_limit_usd: float | None = None
 
 
 class Memory(Model):

@@ -95,6 +95,8 @@ class SettingsResult(AurraModel):
     # before anything is stored or sent to a model) or "refuse" (a ValidationError whose code
     # is "sensitive_content"; nothing stored).
     secrets: str = "redact"
+    # What the key's model calls may cost per UTC day, in US dollars (None: no limit).
+    daily_model_cost_limit_usd: float | None = None
 
 
 class Decision(AurraModel):

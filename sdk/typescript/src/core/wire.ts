@@ -245,6 +245,7 @@ export function readSettings(value: unknown, path = "settings"): Settings {
     dailyModelCallsLimit: nullableNum(o, "daily_model_calls_limit", path),
     // a server from before the setting sends none: read as the default
     secrets: (nullableStr(o, "secrets", path) ?? "redact") as SecretsMode,
+    dailyModelCostLimitUsd: nullableNum(o, "daily_model_cost_limit_usd", path),
   };
 }
 

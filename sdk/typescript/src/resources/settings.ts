@@ -23,9 +23,10 @@ export class Settings {
 
   /**
    * Change any subset of the settings; resolves to all of them. A `minConfidence`
-   * below the server's floor of 0.85 is a `ValidationError`. Every change is an audit event.
-   * `secrets: "refuse"` makes a write carrying credentials a `ValidationError` (code
-   * `"sensitive_content"`) instead of storing them redacted.
+   * below the server's floor of 0.85, or a `classifierModel` the deployment does not allow,
+   * is a `ValidationError`. Every change is an audit event. `secrets: "refuse"` makes a write
+   * carrying credentials a `ValidationError` (code `"sensitive_content"`) instead of storing
+   * them redacted.
    */
   async update(params: SettingsUpdateParams, options?: RequestOptions): Promise<SettingsResult> {
     if (typeof params !== "object" || params === null) {
@@ -40,15 +41,16 @@ export class Settings {
       excluded_categories: params.excludedCategories,
       min_confidence: params.minConfidence,
       classifier_model: params.classifierModel,
-      // null is meaningful for these two (no proposals, no limit), so only undefined is left out.
+      // null is meaningful for these three (no proposals, no limit), so only undefined is left out.
       proposal_min_confidence: params.proposalMinConfidence,
       daily_model_calls_limit: params.dailyModelCallsLimit,
       secrets: params.secrets,
+      daily_model_cost_limit_usd: params.dailyModelCostLimitUsd,
     });
     if (Object.keys(body).length === 0) {
       throw new InvalidArgumentError(
         "settings.update() needs at least one of autoSupersedeDefault, excludedCategories, minConfidence, " +
-          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, secrets",
+          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, dailyModelCostLimitUsd, secrets",
       );
     }
     return this.#transport.send({ method: "PATCH", path: PATH, body, parse: (data) => readSettings(data) }, options);

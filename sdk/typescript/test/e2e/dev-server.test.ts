@@ -89,6 +89,7 @@ describe("the README's examples against aurra dev", () => {
       proposalMinConfidence: (raw["proposal_min_confidence"] as number | undefined) ?? null,
       dailyModelCallsLimit: (raw["daily_model_calls_limit"] as number | undefined) ?? null,
       secrets: (raw["secrets"] as SecretsMode | undefined) ?? "redact",
+      dailyModelCostLimitUsd: (raw["daily_model_cost_limit_usd"] as number | undefined) ?? null,
     };
     const skipped: AutoSupersedeResult = {
       ran: false,

@@ -115,4 +115,5 @@ export const WIRE_SETTINGS = {
   proposal_min_confidence: 0.5,
   daily_model_calls_limit: null,
   secrets: "redact",
+  daily_model_cost_limit_usd: null,
 };

@@ -10,7 +10,9 @@ function client(mock: MockFetch): Aurra {
 
 describe("settings", () => {
   it("reads every setting in camelCase", async () => {
-    const mock = new MockFetch().reply(json({ ...WIRE_SETTINGS, daily_model_calls_limit: 1000 }));
+    const mock = new MockFetch().reply(
+      json({ ...WIRE_SETTINGS, daily_model_calls_limit: 1000, daily_model_cost_limit_usd: 2.5 }),
+    );
     const settings: Settings = await client(mock).settings.get();
     assert.deepEqual(settings, {
       autoSupersedeDefault: false,
@@ -20,6 +22,7 @@ describe("settings", () => {
       proposalMinConfidence: 0.5,
       dailyModelCallsLimit: 1000,
       secrets: "redact",
+      dailyModelCostLimitUsd: 2.5,
     });
   });
 
@@ -29,6 +32,7 @@ describe("settings", () => {
     const settings = await client(mock).settings.get();
     assert.equal(settings.proposalMinConfidence, null);
     assert.equal(settings.dailyModelCallsLimit, null);
+    assert.equal(settings.dailyModelCostLimitUsd, null);
     assert.equal(settings.secrets, "redact");
   });
 
@@ -55,6 +59,10 @@ describe("settings", () => {
     assert.deepEqual(mock.last.body, { proposal_min_confidence: null, daily_model_calls_limit: null });
     await settings.update({ proposalMinConfidence: 0.6, dailyModelCallsLimit: 500 });
     assert.deepEqual(mock.last.body, { proposal_min_confidence: 0.6, daily_model_calls_limit: 500 });
+    await settings.update({ dailyModelCostLimitUsd: 12.5 });
+    assert.deepEqual(mock.last.body, { daily_model_cost_limit_usd: 12.5 });
+    await settings.update({ dailyModelCostLimitUsd: null });
+    assert.deepEqual(mock.last.body, { daily_model_cost_limit_usd: null });
     assert.equal(mock.last.headers["idempotency-key"], undefined, "a PATCH is idempotent by itself");
   });
 

@@ -18,6 +18,7 @@ from psycopg.rows import dict_row
 
 from aurra_core.errors import Conflict, NotFound, ValidationFailed
 from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
+from aurra_core.runtime.config import get_config
 from aurra_core.storage import store
 from aurra_core.storage.db import one_row
 from aurra_core.storage.ids import new_id
@@ -80,7 +81,12 @@ def create_key(conn: psycopg.Connection, tenant_name: str, key_name: str | None 
         "INSERT INTO api_keys (id, tenant_id, lookup, secret_hash, name) VALUES (%s, %s, %s, %s, %s)",
         (key_id, tenant_id, lookup, hash_secret(secret), key_name),
     )
-    defaults = KeySettings()
+    config = get_config()
+    # A new key starts on the deployment's model and daily budget of model calls.
+    defaults = KeySettings(
+        classifier_model=config.default_classifier_model,
+        daily_model_calls_limit=config.default_daily_model_calls_limit,
+    )
     _insert_settings(conn, key_id, tenant_id, 1, defaults)
     return Caller(tenant_id=tenant_id, api_key_id=key_id), f"{KEY_PREFIX}{lookup}_{secret}"
 
@@ -94,8 +100,8 @@ def _insert_settings(
     conn.execute(
         """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
                excluded_categories, min_confidence, classifier_model, proposal_min_confidence,
-               daily_model_calls_limit, secrets)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               daily_model_calls_limit, secrets, daily_model_cost_limit_usd)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             key_id,
             version,
@@ -107,6 +113,7 @@ def _insert_settings(
             s.proposal_min_confidence,
             s.daily_model_calls_limit,
             s.secrets,
+            s.daily_model_cost_limit_usd,
         ),
     )
 
@@ -115,7 +122,7 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
-                      proposal_min_confidence, daily_model_calls_limit, secrets
+                      proposal_min_confidence, daily_model_calls_limit, secrets, daily_model_cost_limit_usd
                FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
             (caller.api_key_id, caller.tenant_id),
         )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aurra_core.classifiers.base import Candidate, Classification
+from aurra_core.classifiers.bedrock_profiles import inference_profile_id
 from aurra_core.classifiers.prompt import (
     ANSWER_ITEM_MAX_CHARS,
     PROMPT_VERSION,
@@ -46,16 +47,20 @@ def max_output_tokens(candidate_count: int) -> int:
 # after the first in five minutes reads the prefix at a tenth of the input price.
 SYSTEM = [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": {"type": "ephemeral"}}]
 
-# Bedrock names Claude models differently; the key's setting holds the Anthropic id.
-BEDROCK_MODEL_IDS = {
-    "claude-haiku-4-5-20251001": "us.anthropic.claude-haiku-4-5-20251001-v1:0",
-    "claude-sonnet-4-5-20250929": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    "claude-opus-4-1-20250805": "us.anthropic.claude-opus-4-1-20250805-v1:0",
-}
+# A stage outside AWS (or without AWS_REGION) calls Bedrock as from us-east-1, boto3's default.
+DEFAULT_BEDROCK_REGION = "us-east-1"
 
 
-def bedrock_model_id(model: str) -> str:
-    return BEDROCK_MODEL_IDS.get(model, f"us.anthropic.{model}-v1:0")
+def bedrock_model_id(model: str, region: str | None = None) -> str:
+    """What to invoke the key's model with on Bedrock from `region`: the inference profile of
+    the region's geography, else the model's global one (bedrock_profiles.py). A model no
+    profile serves there is a ClassifierError, counted and alarmed like any failed call."""
+    found = inference_profile_id(model, region or DEFAULT_BEDROCK_REGION)
+    if found is None:
+        raise ClassifierError(
+            f"no Bedrock inference profile serves {model} from {region or DEFAULT_BEDROCK_REGION}"
+        )
+    return found
 
 
 def call_deadline(timeout_s: float) -> float:

@@ -41,7 +41,7 @@ def create_classifier(config: ServiceConfig) -> Classifier:
 
         return ClaudeClassifier(
             lambda: bedrock_client(config.classifier_timeout_s),
-            bedrock_model_id,
+            lambda model: bedrock_model_id(model, config.aws_region),
             "bedrock",
             deadline_s=call_deadline(config.classifier_timeout_s),
         )

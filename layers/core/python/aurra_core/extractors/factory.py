@@ -28,7 +28,10 @@ def create_extractor(config: ServiceConfig) -> Extractor:
                 deadline_s=call_deadline(timeout),
             )
         return ClaudeExtractor(
-            lambda: bedrock_client(timeout), bedrock_model_id, "bedrock", deadline_s=call_deadline(timeout)
+            lambda: bedrock_client(timeout),
+            lambda model: bedrock_model_id(model, config.aws_region),
+            "bedrock",
+            deadline_s=call_deadline(timeout),
         )
     if provider == "openai":
         from aurra_core.classifiers.claude import call_deadline

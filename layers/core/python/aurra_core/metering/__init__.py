@@ -1,8 +1,8 @@
 """Metering: what a model call cost (a receipt on every write that reached a model, and the
 same figures as per-key metrics) and what a key may still spend today (its budget)."""
 
-from aurra_core.metering.budget import calls_today, reserve_model_call
-from aurra_core.metering.pricing import PRICES, PRICES_CHECKED, Price, cost_usd
+from aurra_core.metering.budget import calls_today, cost_today, reserve_model_call, settle_model_call
+from aurra_core.metering.pricing import PRICES, PRICES_CHECKED, Price, cost_usd, most_usd
 from aurra_core.metering.receipts import (
     Stopwatch,
     emit_usage_metrics,
@@ -17,10 +17,13 @@ __all__ = [
     "Price",
     "Stopwatch",
     "calls_today",
+    "cost_today",
     "cost_usd",
     "emit_usage_metrics",
     "failed_call_receipt",
+    "most_usd",
     "receipt",
     "reported_count",
     "reserve_model_call",
+    "settle_model_call",
 ]

@@ -16,11 +16,21 @@ It is durable once the write that follows commits (that commit waits for the WAL
 the reservation's record included) or within a few hundred milliseconds. Only a crash of the
 database in between can forget it, and then the write fails with it: at most one call per write
 in flight at the crash goes uncounted.
+
+Budgets in dollars (`daily_model_cost_limit_usd`) are kept the same way, in the same statement:
+the day's `cost_usd` is what the key's answered calls cost (their receipts' prices) plus a hold
+for every call in flight, the most that call can cost at its model's price (its largest prompt
+and answer, input priced as a cache write: `write_path.pipeline`). A call is taken only while
+its hold fits under the limit, so concurrent calls can never spend past it; once the call
+answers, `settle_model_call` replaces its hold with the receipt's price, in the write's own
+transaction. A call whose cost is unknown (it failed) keeps its hold. A model without a price
+(an OpenAI-compatible endpoint's) holds nothing and costs nothing here: only its calls count.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 import psycopg
@@ -28,30 +38,67 @@ import psycopg
 from aurra_core.models import Caller
 
 _RESERVE = """
-INSERT INTO model_call_counts (api_key_id, day, tenant_id, calls)
-SELECT %(budget_key)s, (now() AT TIME ZONE 'UTC')::date, %(budget_tenant)s, 1
+INSERT INTO model_call_counts (api_key_id, day, tenant_id, calls, cost_usd)
+SELECT %(budget_key)s, (now() AT TIME ZONE 'UTC')::date, %(budget_tenant)s, 1, %(budget_hold)s::numeric
 WHERE ({when}) AND (%(budget_limit)s::integer IS NULL OR %(budget_limit)s::integer >= 1)
-ON CONFLICT (api_key_id, day) DO UPDATE SET calls = model_call_counts.calls + 1
-    WHERE %(budget_limit)s::integer IS NULL OR model_call_counts.calls < %(budget_limit)s::integer
-RETURNING calls
+    AND (%(budget_cost_limit)s::numeric IS NULL OR %(budget_hold)s::numeric <= %(budget_cost_limit)s::numeric)
+ON CONFLICT (api_key_id, day) DO UPDATE SET
+    calls = model_call_counts.calls + 1, cost_usd = model_call_counts.cost_usd + %(budget_hold)s::numeric
+    WHERE (%(budget_limit)s::integer IS NULL OR model_call_counts.calls < %(budget_limit)s::integer)
+      AND (%(budget_cost_limit)s::numeric IS NULL
+           OR model_call_counts.cost_usd + %(budget_hold)s::numeric <= %(budget_cost_limit)s::numeric)
+RETURNING day
 """
 
 
 def reserve_sql(when: str = "true") -> str:
     """The reservation's statement, taking the call only `when` (an SQL condition): alone, or
     as a data-modifying CTE of another statement (store.find_candidates: only when the
-    candidate list finds a candidate). Parameters: `reserve_params`'s."""
+    candidate list finds a candidate). It returns the day it counted the call on. Parameters:
+    `reserve_params`'s."""
     return _RESERVE.format(when=when)
 
 
-def reserve_params(caller: Caller, limit: int | None) -> dict[str, Any]:
-    return {"budget_key": caller.api_key_id, "budget_tenant": caller.tenant_id, "budget_limit": limit}
+def reserve_params(
+    caller: Caller, limit: int | None, cost_limit: float | None = None, hold_usd: float = 0.0
+) -> dict[str, Any]:
+    """`limit` calls and `cost_limit` dollars a day (None: no limit); `hold_usd` the most the
+    call can cost."""
+    return {
+        "budget_key": caller.api_key_id,
+        "budget_tenant": caller.tenant_id,
+        "budget_limit": limit,
+        "budget_cost_limit": None if cost_limit is None else Decimal(str(cost_limit)),
+        "budget_hold": _money(hold_usd),
+    }
 
 
-def reserve_model_call(conn: psycopg.Connection, caller: Caller, limit: int | None) -> bool:
-    """Take one model call from the key's budget for today; False when it is used up."""
-    row = conn.execute(reserve_sql(), reserve_params(caller, limit)).fetchone()
-    return row is not None
+def _money(value: float) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.00000001"))
+
+
+def reserve_model_call(
+    conn: psycopg.Connection,
+    caller: Caller,
+    limit: int | None,
+    cost_limit: float | None = None,
+    hold_usd: float = 0.0,
+) -> date | None:
+    """Take one model call from the key's budget for today, holding `hold_usd` of its dollar
+    budget: the day it was counted on, None when the budget is used up."""
+    row = conn.execute(reserve_sql(), reserve_params(caller, limit, cost_limit, hold_usd)).fetchone()
+    return None if row is None else row[0]
+
+
+def settle_model_call(conn: psycopg.Connection, caller: Caller, day: date, delta_usd: float) -> None:
+    """Add `delta_usd` to the key's spend of `day`: a call's price less its hold, once it answered."""
+    if delta_usd == 0:
+        return
+    conn.execute(
+        """UPDATE model_call_counts SET cost_usd = greatest(cost_usd + %s::numeric, 0)
+           WHERE api_key_id = %s AND tenant_id = %s AND day = %s""",
+        (_money(delta_usd), caller.api_key_id, caller.tenant_id, day),
+    )
 
 
 def seconds_until_budget_resets(now: datetime | None = None) -> int:
@@ -69,3 +116,13 @@ def calls_today(conn: psycopg.Connection, caller: Caller) -> int:
         (caller.api_key_id, caller.tenant_id),
     ).fetchone()
     return row[0] if row else 0
+
+
+def cost_today(conn: psycopg.Connection, caller: Caller) -> Decimal:
+    """The key's spend so far in the current UTC day, holds of calls in flight included."""
+    row = conn.execute(
+        """SELECT cost_usd FROM model_call_counts
+           WHERE api_key_id = %s AND tenant_id = %s AND day = (now() AT TIME ZONE 'UTC')::date""",
+        (caller.api_key_id, caller.tenant_id),
+    ).fetchone()
+    return Decimal(row[0]) if row else Decimal(0)

@@ -2,7 +2,7 @@
 
 A model that is not in the table has no cost (None), never a guess: add it here, with its
 published price, when a key starts using it. Prices are those of the Anthropic API; Claude on
-Amazon Bedrock (on-demand, the `us.` inference profiles) is priced the same. Anthropic prices
+Amazon Bedrock (on-demand, through the geographic inference profiles) is priced the same. Anthropic prices
 prompt caching for every Claude model as multiples of its input price: writing the 5-minute
 cache 1.25x, reading it 0.1x.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 
 # The day the prices below were checked against the providers' published model pages.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -74,3 +74,15 @@ def cost_usd(
         + (cache_read_input_tokens or 0) * price.cache_read_per_mtok
     ) / _MILLION
     return float(total.quantize(_QUANTUM))
+
+
+def most_usd(model: str | None, input_tokens: int, output_tokens: int) -> float:
+    """The most a call of `model` with at most these tokens can cost: every input token at the
+    dearest input price (a cache write), rounded up. 0 for a model without a price (its calls
+    are counted, not priced)."""
+    price = PRICES.get(model or "")
+    if price is None:
+        return 0.0
+    dearest_input = max(price.input_per_mtok, price.cache_write_per_mtok, price.cache_read_per_mtok)
+    total = (input_tokens * dearest_input + output_tokens * price.output_per_mtok) / _MILLION
+    return float(total.quantize(_QUANTUM, rounding=ROUND_UP))

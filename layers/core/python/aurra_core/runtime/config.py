@@ -15,6 +15,11 @@ from typing import Any, Literal, get_origin
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5-20251001"
+# The Claude models a key may choose (`classifier_model`) unless the deployment says otherwise
+# (AURRA_CLASSIFIER_MODELS; a stage's `classifierModels` in cdk.json). The operator pays each
+# call, so a key cannot pick a dearer model than the stage allows. Each has a price
+# (metering/pricing.py: dollar budgets count from it) and a Bedrock id (classifiers/claude.py).
+DEFAULT_CLASSIFIER_MODELS = ("claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250929")
 DEFAULT_EXCLUDED_CATEGORIES = ("health_medical", "legal_status")
 # The server's floor: no key may act on a verdict below it.
 MIN_CONFIDENCE_FLOOR = 0.85
@@ -72,6 +77,14 @@ class ServiceConfig(BaseModel):
     maintenance_statement_timeout_s: int = Field(default=0, ge=0, le=900)
 
     classifier: Literal["rules", "anthropic", "bedrock", "openai"] = "rules"
+    # The Claude models a key's `classifier_model` may name (the first is the default of new
+    # keys when DEFAULT_CLASSIFIER_MODEL is not among them); others are refused with a 422.
+    classifier_models: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_CLASSIFIER_MODELS), min_length=1
+    )
+    # The daily_model_calls_limit a new key starts with (None: no limit); a stage's
+    # `dailyModelCallsLimit`.
+    default_daily_model_calls_limit: int | None = Field(default=None, ge=0, le=1_000_000_000)
     classifier_timeout_s: float = Field(default=4.0, gt=0, le=30)
     anthropic_secret_arn: str | None = None
 
@@ -154,6 +167,17 @@ class ServiceConfig(BaseModel):
         if self.candidate_min_similarity is not None:
             return self.candidate_min_similarity
         return CANDIDATE_FLOORS[self.embedder]
+
+    @property
+    def default_classifier_model(self) -> str:
+        """The model a new key starts with: Aurra's default when the deployment allows it."""
+        models = self.classifier_models
+        return DEFAULT_CLASSIFIER_MODEL if DEFAULT_CLASSIFIER_MODEL in models else models[0]
+
+    def allowed_model(self, model: str) -> str:
+        """`model` when the deployment allows it, else its default: a key's setting made before
+        the allow-list, or under a wider one, never reaches a model the stage does not allow."""
+        return model if model in self.classifier_models else self.default_classifier_model
 
     @property
     def resolved_extractor(self) -> str:

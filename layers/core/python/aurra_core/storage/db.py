@@ -54,6 +54,15 @@ def _configure(conn: psycopg.Connection) -> None:
     conn.commit()
 
 
+def _configure_through_proxy(conn: psycopg.Connection) -> None:
+    """As `_configure`, and no prepared statements: RDS Proxy pins a client's database
+    connection to it for as long as a statement it prepared lives, which would end the sharing
+    of connections the proxy is for. psycopg prepares a statement by itself once it has run 5
+    times (`prepare_threshold`); through the proxy, never (store.py asks for none either)."""
+    conn.prepare_threshold = None
+    _configure(conn)
+
+
 def _get_secret(arn: str, *, fresh: bool) -> dict[str, Any]:
     from aws_lambda_powertools.utilities.parameters import get_secret
 
@@ -180,9 +189,12 @@ class Database:
         max_size: int = 4,
         timeout_s: float = 10.0,
         kwargs: Callable[[], Mapping[str, Any]] | None = None,
+        *,
+        through_proxy: bool = False,
     ) -> None:
         self._conninfo = conninfo
         self._kwargs = kwargs
+        self._through_proxy = through_proxy
         self._max_size = max_size
         self._timeout_s = timeout_s
         self._pool: ConnectionPool | None = None
@@ -202,7 +214,7 @@ class Database:
                         min_size=1,
                         max_size=self._max_size,
                         timeout=self._timeout_s,
-                        configure=_configure,
+                        configure=_configure_through_proxy if self._through_proxy else _configure,
                         check=_check_when_idle,
                         open=True,
                         name="aurra",
@@ -303,8 +315,12 @@ class Database:
 @lru_cache(maxsize=1)
 def get_database() -> Database:
     config = get_config()
-    kwargs = iam_password(config) if config.db_user and not config.database_url else None
-    return Database(resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs)
+    # The service's logins reach the database through RDS Proxy (with an IAM token).
+    through_proxy = bool(config.db_user and not config.database_url)
+    kwargs = iam_password(config) if through_proxy else None
+    return Database(
+        resolve_conninfo(config), max_size=config.db_pool_max, kwargs=kwargs, through_proxy=through_proxy
+    )
 
 
 def reset_database() -> None:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
@@ -556,12 +556,16 @@ _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
 
 @dataclass
 class CallReservation:
-    """One model call to take from `caller`'s key's budget (`limit` calls a day, None: no
-    limit) in the candidate statement itself, when it finds a candidate; `taken` once it ran."""
+    """One model call to take from `caller`'s key's budget (`limit` calls and `cost_limit`
+    dollars a day, None: no limit; `hold_usd` the most the call can cost) in the candidate
+    statement itself, when it finds a candidate; `taken` once it ran, on `day`."""
 
     caller: Caller
     limit: int | None
+    cost_limit: float | None = None
+    hold_usd: float = 0.0
     taken: bool = False
+    day: date | None = None
 
 
 @dataclass(frozen=True)
@@ -773,22 +777,31 @@ def _vector_list(
             from aurra_core.metering import budget
 
             reservation, floor = reserve
-            params.update(budget.reserve_params(reservation.caller, reservation.limit), floor=floor)
+            params.update(
+                budget.reserve_params(
+                    reservation.caller, reservation.limit, reservation.cost_limit, reservation.hold_usd
+                ),
+                floor=floor,
+            )
             # The same arithmetic as the similarity find_candidates floors (1 - distance), on
             # the nearest row: a candidate exists exactly when it passes.
             found = "EXISTS (SELECT 1 FROM listed WHERE rank = 1 AND (1.0 - distance) >= %(floor)s)"
             sql = f"""WITH listed AS ({listed}), reserved AS ({budget.reserve_sql(found)})
-                      SELECT listed.*, (SELECT count(*) FROM reserved) AS reserved
+                      SELECT listed.*, (SELECT max(day) FROM reserved) AS reserved
                       FROM listed {kept} ORDER BY rank"""
     elif reserve is not None:
         raise ValueError("a reservation is taken only by a hybrid list (`keep`)")
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params, prepare=prepared and strategy == "exact")
+        # never through RDS Proxy, whose connections have no prepare_threshold (db.py): a
+        # prepared statement pins the proxy's connection to the client
+        prepare = prepared and strategy == "exact" and conn.prepare_threshold is not None
+        cur.execute(sql, params, prepare=prepare)
         rows = cur.fetchall()
     if learn and rows:
         _remember_phrase_queries(kinds or [], rows[0]["phrase_queries"])
     if reserve is not None:
-        reserve[0].taken = bool(rows and rows[0]["reserved"])
+        reserve[0].day = rows[0]["reserved"] if rows else None
+        reserve[0].taken = reserve[0].day is not None
     return [Nearest(_row(r), 1.0 - float(r["distance"]), bool(r.get("names_kind"))) for r in rows]
 
 

@@ -154,6 +154,8 @@ GRAPH_BYTES_PER_ELEMENT = 200
 BUILD_MEMORY_MARGIN = 1.25
 BUILD_MEMORY_FIXED_KB = 8 * 1024
 _LOCK = 0x41555252_49445831  # "AURRIDX1"
+# One maintenance run at a time; migrations hold it too (migrate.py), so no build runs under them.
+MAINTENANCE_LOCK = _LOCK
 _CURRENT = "recorded_to IS NULL AND valid_to IS NULL"
 
 # "own_full_precision": the tenant's index is still of the kind built before half precision.

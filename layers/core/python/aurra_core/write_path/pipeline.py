@@ -10,12 +10,13 @@ of them in one transaction, so that the request is one unit: all of its facts or
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -36,6 +37,7 @@ from aurra_core.embedders import Embedder
 from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.models import (
+    MAX_CONTENT_CHARS,
     AuditType,
     AutoSupersedeResult,
     Caller,
@@ -124,6 +126,10 @@ class PreparedFact:
     # A contradiction below min_confidence, queued for review instead of acted on.
     proposed: ClassifierVerdict | None = None
     classification: Classification | None = None
+    # The model call taken from the key's budget (its UTC day) and the dollars held for it,
+    # settled with the receipt's price in the write's transaction (metering/budget.py).
+    reservation_day: date | None = None
+    hold_usd: float = 0.0
 
     @property
     def target_id(self) -> UUID | None:
@@ -153,7 +159,7 @@ def choose(verdicts: list[ClassifierVerdict], min_confidence: float) -> tuple[Cl
 def _classify(
     classifier: Classifier, fact: Fact, candidates: list[Candidate], key_settings: KeySettings
 ) -> Classification:
-    classification = classifier.classify(fact.content, fact.topic, candidates, key_settings.classifier_model)
+    classification = classifier.classify(fact.content, fact.topic, candidates, _model(key_settings))
     # Whatever a classifier says is untrusted: re-validate against the candidates we sent.
     raw = [
         {
@@ -231,19 +237,79 @@ def _candidates(
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
-def _reserve(conn: psycopg.Connection, caller: Caller, key_settings: KeySettings) -> bool:
-    """Take one call from the key's budget for today (metering/budget.py)."""
-    allowed = metering.reserve_model_call(conn, caller, key_settings.daily_model_calls_limit)
-    if not allowed:
+def _model(key_settings: KeySettings) -> str:
+    """The Claude model a key's calls go to: its setting, when the deployment allows it."""
+    return get_config().allowed_model(key_settings.classifier_model)
+
+
+# What the most a call can cost is taken from: its largest prompt at two characters a token
+# (prose runs 3.5-4.5, JSON about 2), every input token priced as a cache write.
+_CHARS_PER_TOKEN_AT_MOST = 2
+# A fact or candidate in the classifier's message: its text and the line around it.
+_CLASSIFIED_TEXT_CHARS = MAX_CONTENT_CHARS + 200
+
+
+def _billed(provider: str, key_settings: KeySettings) -> str | None:
+    """The priced model a call of `provider` bills, None when it has no price here."""
+    return _model(key_settings) if provider in ("anthropic", "bedrock") else None
+
+
+def _classification_hold(key_settings: KeySettings) -> float:
+    """The most one classification of this key can cost (metering/budget.py: its hold)."""
+    model = _billed(get_config().classifier, key_settings)
+    if model is None:
+        return 0.0
+    from aurra_core.classifiers.claude import max_output_tokens
+    from aurra_core.classifiers.prompt import SYSTEM_PROMPT, TOOL
+
+    chars = len(SYSTEM_PROMPT) + len(json.dumps(TOOL)) + (CANDIDATE_LIMIT + 1) * _CLASSIFIED_TEXT_CHARS
+    return metering.most_usd(model, chars // _CHARS_PER_TOKEN_AT_MOST + 1, max_output_tokens(CANDIDATE_LIMIT))
+
+
+def _extraction_hold(request: MessagesWriteRequest, key_settings: KeySettings) -> float:
+    """The most the extraction of this conversation can cost."""
+    model = _billed(get_config().resolved_extractor, key_settings)
+    if model is None:
+        return 0.0
+    from aurra_core.extractors.claude import MAX_OUTPUT_TOKENS
+    from aurra_core.extractors.prompt import SYSTEM_PROMPT, TOOL
+
+    chars = len(SYSTEM_PROMPT) + len(json.dumps(TOOL)) + sum(len(m.content) + 200 for m in request.messages)
+    return metering.most_usd(model, chars // _CHARS_PER_TOKEN_AT_MOST + 1, MAX_OUTPUT_TOKENS)
+
+
+def _reserve(
+    conn: psycopg.Connection, caller: Caller, key_settings: KeySettings, hold_usd: float
+) -> date | None:
+    """Take one call from the key's budget for today, holding `hold_usd` of its dollars
+    (metering/budget.py): the day it was counted on, None when the budget is used up."""
+    day = metering.reserve_model_call(
+        conn,
+        caller,
+        key_settings.daily_model_calls_limit,
+        key_settings.daily_model_cost_limit_usd,
+        hold_usd,
+    )
+    if day is None:
         metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
-    return allowed
+    return day
 
 
-def _reserve_model_call(caller: Caller, key_settings: KeySettings, deps: WriteDependencies) -> bool:
+def _reserve_model_call(
+    caller: Caller, key_settings: KeySettings, hold_usd: float, deps: WriteDependencies
+) -> date | None:
     """`_reserve` in a transaction of its own, committed before the call it pays for (without
     waiting for its flush: metering/budget.py)."""
     with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
-        return _reserve(conn, caller, key_settings)
+        return _reserve(conn, caller, key_settings, hold_usd)
+
+
+def _settlement(day: date | None, hold_usd: float, usage: Usage | None) -> tuple[date, float] | None:
+    """What a taken call's receipt changes in its day's spend: its price instead of its hold.
+    A call whose cost is unknown (it failed) keeps its hold."""
+    if day is None or usage is None or usage.cost_usd is None:
+        return None
+    return day, usage.cost_usd - hold_usd
 
 
 def _run_classifier(
@@ -333,8 +399,11 @@ def prepare(
             return prepared
         # With no deadline to check between them, the candidates' statement also takes the
         # call from the budget, when it finds a candidate (one round trip instead of two).
+        hold = _classification_hold(settings)
         reservation = (
-            store.CallReservation(caller, settings.daily_model_calls_limit)
+            store.CallReservation(
+                caller, settings.daily_model_calls_limit, settings.daily_model_cost_limit_usd, hold
+            )
             if classify_until is None
             else None
         )
@@ -352,12 +421,14 @@ def prepare(
             logger.warning("messages write out of time; storing the fact without classifying it")
             return prepared
         if reservation is None:
-            reserved = _reserve(conn, caller, settings)
+            day = _reserve(conn, caller, settings, hold)
         else:
-            reserved = reservation.taken
-            if not reserved:
+            day = reservation.day
+            if day is None:
                 metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
-    _run_classifier(caller, prepared, candidates, settings, deps, reserved=reserved)
+        if day is not None:
+            prepared.reservation_day, prepared.hold_usd = day, hold
+    _run_classifier(caller, prepared, candidates, settings, deps, reserved=day is not None)
     return prepared
 
 
@@ -707,9 +778,31 @@ def _store_one(
     return _supersede(conn, caller, prepared, target, now)
 
 
-def store_facts(caller: Caller, prepared: list[PreparedFact], db: Database) -> list[WriteOutcome]:
-    """Store prepared facts in order, in one transaction: all of them or none."""
+def store_facts(
+    caller: Caller,
+    prepared: list[PreparedFact],
+    db: Database,
+    settlements: list[tuple[date, float] | None] | None = None,
+) -> list[WriteOutcome]:
+    """Store prepared facts in order, in one transaction: all of them or none. The same
+    transaction settles the dollars held for their model calls (and `settlements`, the
+    request's other calls) with the calls' receipts."""
+    settle: dict[date, float] = {}
+    for settlement in [
+        *(settlements or []),
+        *(_settlement(p.reservation_day, p.hold_usd, p.outcome.usage) for p in prepared),
+    ]:
+        if settlement is not None:
+            settle[settlement[0]] = settle.get(settlement[0], 0.0) + settlement[1]
+    if not prepared:
+        if settle:
+            with db.tenant_transaction(caller.tenant_id) as conn:
+                for day, delta in settle.items():
+                    metering.settle_model_call(conn, caller, day, delta)
+        return []
     with store.write_transaction(db, caller.tenant_id) as (conn, now):
+        for day, delta in settle.items():
+            metering.settle_model_call(conn, caller, day, delta)
         # Lock every memory the facts may act on first, in a fixed order, so two requests
         # acting on the same memories cannot deadlock; the clock is read after the locks.
         # The last lock's statement also reads the clock, once every lock is granted.
@@ -757,19 +850,26 @@ def write_memory(
 
 def extract(
     caller: Caller, request: MessagesWriteRequest, key_settings: KeySettings, deps: WriteDependencies
-) -> tuple[Extraction, Usage]:
-    """The conversation's facts and the receipt of the call that found them; BudgetExhausted
+) -> tuple[Extraction, Usage, tuple[date, float] | None]:
+    """The conversation's facts, the receipt of the call that found them and what it changes in
+    the key's spend (`store_facts` settles it); BudgetExhausted
     (429) when the key's daily budget is used up, ExtractionUnavailable (503) when the
     extractor fails: either way before anything is written."""
-    limit = key_settings.daily_model_calls_limit
-    if not _reserve_model_call(caller, key_settings, deps):
+    hold = _extraction_hold(request, key_settings)
+    day = _reserve_model_call(caller, key_settings, hold, deps)
+    if day is None:
+        limits = []
+        if key_settings.daily_model_calls_limit is not None:
+            limits.append(f"daily_model_calls_limit ({key_settings.daily_model_calls_limit} model calls)")
+        if key_settings.daily_model_cost_limit_usd is not None:
+            limits.append(f"daily_model_cost_limit_usd (${key_settings.daily_model_cost_limit_usd:g})")
         raise BudgetExhausted(
-            f"the key's daily_model_calls_limit ({limit} model calls per UTC day) is used up; "
+            f"the key's {' or '.join(limits) or 'daily budget'} per UTC day is used up; "
             "nothing was written. Retry after 00:00 UTC or raise the limit"
         )
     stopwatch = metering.Stopwatch()
     try:
-        extraction = deps.extractor_factory().extract(request.messages, key_settings.classifier_model)
+        extraction = deps.extractor_factory().extract(request.messages, _model(key_settings))
     except Exception as exc:  # any failure: nothing written, the client retries
         metering.emit_usage_metrics(
             caller, metering.failed_call_receipt(stopwatch.elapsed_ms), source="extraction", model=None
@@ -784,7 +884,7 @@ def extract(
         extraction.model, extraction.input_tokens, extraction.output_tokens, stopwatch.elapsed_ms
     )
     metering.emit_usage_metrics(caller, usage, source="extraction", model=extraction.model)
-    return extraction, usage
+    return extraction, usage, _settlement(day, hold, usage)
 
 
 def write_messages(
@@ -803,7 +903,7 @@ def write_messages(
     screened = request if isinstance(request, Screened) else screen(request)
     key_settings = refuse_if_asked(caller, screened, deps.db) or _key_settings(caller, deps.db)
     request = screened.request
-    extraction, usage = extract(caller, request, key_settings, deps)
+    extraction, usage, settlement = extract(caller, request, key_settings, deps)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
     facts = []
@@ -833,7 +933,7 @@ def write_messages(
     # one fact's wait for the model is not the next fact's.
     with ThreadPoolExecutor(max_workers=PARALLEL_FACTS, thread_name_prefix="aurra-fact") as pool:
         prepared = list(pool.map(prepare_one, facts))
-    outcomes = store_facts(caller, prepared, deps.db) if prepared else []
+    outcomes = store_facts(caller, prepared, deps.db, [settlement])
     report = ExtractionReport(
         extractor=extraction.extractor,
         model=extraction.model,

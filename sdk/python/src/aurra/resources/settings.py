@@ -27,6 +27,7 @@ def _update_call(
     proposal_min_confidence: float | NotGiven | None,
     daily_model_calls_limit: int | NotGiven | None,
     secrets: SecretsMode | None,
+    daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
@@ -38,13 +39,15 @@ def _update_call(
         classifier_model=classifier_model,
         secrets=secrets,
     ) | given(
-        proposal_min_confidence=proposal_min_confidence, daily_model_calls_limit=daily_model_calls_limit
+        proposal_min_confidence=proposal_min_confidence,
+        daily_model_calls_limit=daily_model_calls_limit,
+        daily_model_cost_limit_usd=daily_model_cost_limit_usd,
     )
     if not body:
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
             "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit, "
-            "secrets"
+            "secrets, daily_model_cost_limit_usd"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -64,14 +67,16 @@ class Settings(SyncResource):
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
         secrets: SecretsMode | None = None,
+        daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
-        `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
-        (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit. `secrets`: "redact" (credentials in a write are
-        replaced by [REDACTED:<kind>]) or "refuse" (such a write is a ValidationError with
-        code "sensitive_content").
+        `min_confidence` below 0.85, or a `classifier_model` the deployment does not
+        allow, is a ValidationError. `proposal_min_confidence` (below `min_confidence`),
+        `daily_model_calls_limit` (>= 0) and `daily_model_cost_limit_usd` (dollars, >= 0)
+        take None as a value: no proposals, no limit. `secrets`: "redact" (credentials in a
+        write are replaced by [REDACTED:<kind>]) or "refuse" (such a write is a
+        ValidationError with code "sensitive_content").
         """
         return self._transport.send(
             _update_call(
@@ -82,6 +87,7 @@ class Settings(SyncResource):
                 proposal_min_confidence,
                 daily_model_calls_limit,
                 secrets,
+                daily_model_cost_limit_usd,
             )
         )
 
@@ -101,14 +107,16 @@ class AsyncSettings(AsyncResource):
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
         secrets: SecretsMode | None = None,
+        daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
-        `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
-        (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit. `secrets`: "redact" (credentials in a write are
-        replaced by [REDACTED:<kind>]) or "refuse" (such a write is a ValidationError with
-        code "sensitive_content").
+        `min_confidence` below 0.85, or a `classifier_model` the deployment does not
+        allow, is a ValidationError. `proposal_min_confidence` (below `min_confidence`),
+        `daily_model_calls_limit` (>= 0) and `daily_model_cost_limit_usd` (dollars, >= 0)
+        take None as a value: no proposals, no limit. `secrets`: "redact" (credentials in a
+        write are replaced by [REDACTED:<kind>]) or "refuse" (such a write is a
+        ValidationError with code "sensitive_content").
         """
         return await self._transport.send(
             _update_call(
@@ -119,5 +127,6 @@ class AsyncSettings(AsyncResource):
                 proposal_min_confidence,
                 daily_model_calls_limit,
                 secrets,
+                daily_model_cost_limit_usd,
             )
         )
