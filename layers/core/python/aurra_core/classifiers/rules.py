@@ -27,8 +27,10 @@ subject, values and polarity; `rules_paraphrase`) is a duplicate below the actio
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from difflib import SequenceMatcher
+from difflib import Match, SequenceMatcher
 from functools import lru_cache
 from uuid import UUID
 
@@ -161,7 +163,7 @@ _AGENT_NOUNS = frozenset(
 _UNIVERSAL = regex_programs.compile(lex.UNIVERSAL)
 
 
-def _expand(terms: set[str]) -> set[str]:
+def _expand(terms: AbstractSet[str]) -> set[str]:
     """Terms plus their hypernyms: "coffee" also counts as "caffeine"."""
     out = set(terms)
     for term in terms:
@@ -528,7 +530,25 @@ def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[
     """Same wording with one slot changed: (shared context, old slot, new slot)."""
     a = [term for term in old.terms if term not in _LOW_INFO_STEMS]
     b = [term for term in new.terms if term not in _LOW_INFO_STEMS]
-    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    return slot_template(a, b)
+
+
+Template = tuple[list[str], list[str], list[str]]
+
+
+def slot_template(a: list[str], b: list[str], budget: int | None = None) -> Template | None:
+    """The terms `a` and `b` as one template with one slot changed: (context, old slot, new slot).
+
+    difflib's comparison finds it, after a linear test (`_template_possible`) has ruled out the
+    pairs where it cannot, and within `budget` steps of its search (`_BoundedMatcher`): past them
+    the pair is read as no template."""
+    if not _template_possible(a, b):
+        return None
+    try:
+        opcodes = _BoundedMatcher(a, b, _TEMPLATE_BUDGET if budget is None else budget).get_opcodes()
+    except _OverBudget:
+        return None
+    ops = [op for op in opcodes if op[0] != "equal"]
     if not ops:
         return None
     replaces = [op for op in ops if op[0] == "replace"]
@@ -549,6 +569,65 @@ def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[
     ):
         return None  # "at 9am" -> "ran long today": not a new value of the same kind
     return context, old_slot, new_slot
+
+
+def _template_possible(a: list[str], b: list[str]) -> bool:
+    """False where `template_conflict` cannot find a template, decided in linear time before the
+    comparison (quadratic in repeated words) runs. A template is the same words up to one replaced
+    slot, with no deletion and insertions only after the slot, and no word in both slots. So the
+    slot starts where the common prefix ends (a shared word before it would be in both slots), the
+    old words after the slot are a subsequence of the new words after the new slot's first one
+    (which fixes the least the old slot must hold), the old slot cannot hold the new slot's first
+    word, and some word lies outside the slot."""
+    p = 0
+    while p < len(a) and p < len(b) and a[p] == b[p]:
+        p += 1
+    if p == len(a) or p == len(b):
+        return False  # nothing replaced: the comparison finds no replacement, or inserts only
+    k, j = len(a), len(b)
+    while k > p and j > p + 1:  # the longest tail of a that is a subsequence of b[p + 1:]
+        if a[k - 1] == b[j - 1]:
+            k -= 1
+        j -= 1
+    slot_end = max(k, p + 1)
+    if b[p] in a[p:slot_end]:
+        return False
+    return p > 0 or slot_end < len(a)  # words outside the slot
+
+
+class _OverBudget(Exception):
+    pass
+
+
+# What comparing two facts' wording may cost, in steps of difflib's longest-match search (each
+# term of the old range, and each position of the new fact where it occurs): the labeled sets'
+# costliest pair takes 33 and two 4,000-character facts of distinct sentences with one word
+# replaced up to 1,600, while two 4,000-character facts of a few phrases repeated took a million
+# and more, seconds of CPU (bench/classifier_cost.py). 20,000 is a few milliseconds.
+_TEMPLATE_BUDGET = 20_000
+
+
+class _BoundedMatcher(SequenceMatcher[str]):
+    """difflib's matcher, refusing (`_OverBudget`) once its search has cost `budget` steps: its
+    longest-match search loops over every position of the new sequence where each word of the old
+    range occurs, so repeated words make it quadratic per search, and it searches once per block."""
+
+    def __init__(self, a: list[str], b: list[str], budget: int) -> None:
+        super().__init__(None, a, b, autojunk=False)
+        self._old = a
+        self._occurrences = Counter(b)  # the search's inner loop for each term of the old range
+        self._left = budget
+
+    def find_longest_match(
+        self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
+    ) -> Match:
+        ahi = len(self._old) if ahi is None else ahi
+        self._left -= ahi - alo
+        if self._left >= 0:
+            self._left -= sum(self._occurrences.get(term, 0) for term in self._old[alo:ahi])
+        if self._left < 0:
+            raise _OverBudget
+        return super().find_longest_match(alo, ahi, blo, bhi)
 
 
 def _slot_kinds(slot: list[str]) -> set[str]:
@@ -1167,15 +1246,18 @@ def _generic_domain(old: Fact, new: Fact) -> bool:
     return bool((wide_o & wide_n) - {"like", "prefer"})
 
 
-def _fuzzy_overlap(a: set[str], b: set[str]) -> set[str]:
-    """Terms of b that a names, counting "member"/"membership" as one word."""
-    out = a & b
+def _fuzzy_overlap(a: AbstractSet[str], b: AbstractSet[str]) -> set[str]:
+    """Terms of b that a names, counting "member"/"membership" as one word: one begins with the
+    other, both of five letters or more. Typed values ("email_bycom") match whole or not at all."""
+    out = set(a & b)
+    by_prefix: dict[str, list[str]] = {}  # one starts with the other: both start with the same five
+    for y in b:
+        if len(y) >= 5 and "_" not in y:
+            by_prefix.setdefault(y[:5], []).append(y)
     for x in a - out:
-        for y in b:
-            if "_" in x or "_" in y:
-                continue  # typed values ("email_bycom") match whole or not at all
-            if len(x) >= 5 and len(y) >= 5 and (x.startswith(y) or y.startswith(x)):
-                out.add(y)
+        if len(x) < 5 or "_" in x:
+            continue
+        out.update(y for y in by_prefix.get(x[:5], ()) if x.startswith(y) or y.startswith(x))
     return out
 
 
@@ -1233,7 +1315,7 @@ def _about_another(old: Fact, new: Fact) -> bool:
     return bool(missing) and bool(added) and named_instead
 
 
-def _complement_elsewhere(clause: str, match: re.Match[str], old_terms: set[str]) -> bool:
+def _complement_elsewhere(clause: str, match: re.Match[str], old_terms: AbstractSet[str]) -> bool:
     """'the GitHub account is no longer on the Pro plan': what is over is what follows the marker
     (the plan), not the thing before it ("Richard is no longer involved" ends Richard's part)."""
     if not match.group(0).rstrip().endswith("nolonger"):
@@ -1267,7 +1349,7 @@ def _ended_in_part(pattern: re.Pattern[str], match: re.Match[str], old: Fact, ol
     return _narrowed(ended, old.term_set, old_values)
 
 
-def _narrowed(phrase: str, old_terms: set[str], old_values: set[str]) -> bool:
+def _narrowed(phrase: str, old_terms: AbstractSet[str], old_values: AbstractSet[str]) -> bool:
     """A place or an occasion in the phrase ("on mobile", "in the band") the old fact does not name."""
     for qualifier in _QUALIFIER.finditer(phrase):
         terms = set(_terms(qualifier.group("q"))) - _LOW_INFO_STEMS - _WHEN_WORDS
@@ -1748,8 +1830,8 @@ class SlotContext:
     shared_attrs: set[str]
     same_thing: bool  # both facts are about the same named thing
     anchor: set[str]  # content both facts speak about
-    events_old: set[str]
-    events_new: set[str]
+    events_old: AbstractSet[str]
+    events_new: AbstractSet[str]
 
 
 def _one_off(new: Fact, marker: str | None) -> Decision | None:

@@ -23,6 +23,7 @@ value slot: likes against dislikes of the same thing, and a diet against eating 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
@@ -261,7 +262,7 @@ def typed_values(fact: Fact) -> set[str]:
     return typed
 
 
-def typed_values_of(terms: set[str]) -> set[str]:
+def typed_values_of(terms: AbstractSet[str]) -> set[str]:
     """The terms that are typed values or numbers."""
     return {term for term in terms if _VALUE_TOKEN.match(term)}
 

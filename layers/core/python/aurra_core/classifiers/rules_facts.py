@@ -309,11 +309,12 @@ class Fact:
     memo: dict[str, Any] = field(default_factory=dict)  # derived views, computed once per fact
 
     @property
-    def term_set(self) -> set[str]:
-        ts = self.memo.get("terms")
+    def term_set(self) -> frozenset[str]:
+        """The terms as a set, made once: loops over a fact's tokens ask for it at each token."""
+        ts: frozenset[str] | None = self.memo.get("terms")
         if ts is None:
             ts = self.memo["terms"] = frozenset(self.terms)
-        return set(ts)
+        return ts
 
 
 _CLASS_CONTEXT = {name: regex_programs.compile(pattern) for name, pattern in lex.CLASS_CONTEXT.items()}
