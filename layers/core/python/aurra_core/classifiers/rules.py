@@ -38,7 +38,9 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
+from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, tokenize
@@ -420,6 +422,7 @@ def _frame_values(fact: Fact) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for clause in re.split(r";", fact.text):
         clause = clause.strip()
+        deadline.check()
         for name, patterns in _FRAMES.items():
             for pattern in patterns:
                 for match in pattern.finditer(clause):
@@ -463,7 +466,11 @@ def _ending_matches(text: str) -> tuple[tuple[re.Pattern[str], tuple[re.Match[st
     """Every match of every expression that ends something (`_ENDING`), in their order: the same
     text (a new fact, a clause of it) is scanned by four detectors of every pair it is in, and a
     write's new fact is in three pairs."""
-    return tuple((pattern, tuple(pattern.finditer(text))) for pattern in _ENDING)
+    found = []
+    for pattern in _ENDING:
+        deadline.check()
+        found.append((pattern, tuple(pattern.finditer(text))))
+    return tuple(found)
 
 
 def class_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]]:
@@ -621,6 +628,7 @@ class _BoundedMatcher(SequenceMatcher[str]):
     def find_longest_match(
         self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
     ) -> Match:
+        deadline.check()
         ahi = len(self._old) if ahi is None else ahi
         self._left -= ahi - alo
         if self._left >= 0:
@@ -682,6 +690,7 @@ def decide(old_text: str, new_text: str) -> Decision:
     old, new = analyze(old_text), analyze(new_text)
     if not old.terms or not new.terms:
         return (Verdict.NEW_FACT, 0.5, "too little content to compare")
+    deadline.check()
     relation, why = subject_relation(old, new)
     pair = Pair(
         old,
@@ -697,6 +706,7 @@ def decide(old_text: str, new_text: str) -> Decision:
         _count_growth(old, new),
     )
     for stage in _STAGES:
+        deadline.check()
         decision = stage(pair)
         if decision is not None:
             return decision
@@ -1278,6 +1288,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     old_negative = _first(_OLD_NEGATIVE, old.text)
     for clause in re.split(r";|,? but ", new.text):
         for pattern, matches in _ending_matches(clause):
+            deadline.check()
             for match in matches:
                 phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]  # "closed the ticket about the account"
                 x = set(_terms(phrase)) - _FRAME_STEMS
@@ -2151,6 +2162,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     """The detectors' proposal, then held to the evidence acting on it needs."""
     proposal = decide(old, new)
     old_fact, new_fact = analyze(old), analyze(new)
+    deadline.check()
     if (
         proposal[0] is not Verdict.CONTRADICTS
         and subject_relation(old_fact, new_fact)[0] != "different"
@@ -2256,12 +2268,27 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
 
 
 class RulesClassifier:
+    """`limit_s`: the most one classification may take (AURRA_CLASSIFIER_TIMEOUT_S in the
+    service): the work checks its deadline between its steps (runtime/deadline.py) and stops
+    with a ClassifierError once it has passed. The write pipeline also abandons any
+    classification at its limit; this check is what stops the work itself."""
+
     model = MODEL_ID
+
+    def __init__(self, limit_s: float | None = None) -> None:
+        self.limit_s = limit_s
 
     def classify(
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
     ) -> Classification:
-        verdicts = [self.judge(c.content, new_content, c.id) for c in candidates]
+        try:
+            with deadline.limited(self.limit_s):
+                verdicts = []
+                for candidate in candidates:
+                    deadline.check()
+                    verdicts.append(self.judge(candidate.content, new_content, candidate.id))
+        except deadline.DeadlinePassed as exc:
+            raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         return Classification(
             verdicts=verdicts,
             model=MODEL_ID,

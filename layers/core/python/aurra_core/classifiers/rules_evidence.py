@@ -27,6 +27,7 @@ from collections.abc import Set as AbstractSet
 
 from aurra_core.classifiers.rules_facts import Fact
 from aurra_core.models import Verdict
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, normalize, tokenize
@@ -51,6 +52,7 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     if matches is None:
         matches = new.memo["change_evidence"] = tuple(_CHANGE_EVIDENCE.finditer(new.full))
     for match in matches:
+        deadline.check()
         if _about_something_else(old, new.full[match.start() :]) or _not_realized(new.full, match):
             continue
         return match.group(0).strip()

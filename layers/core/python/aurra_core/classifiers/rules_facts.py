@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import (
@@ -545,6 +546,7 @@ _ROLE_STEMS = frozenset(canon(w)[0] for w in lex.ROLE_NOUNS)
 @lru_cache(maxsize=2048)
 def analyze(raw: str) -> Fact:
     full = normalize(raw)
+    deadline.check()
     text, reporter = strip_reporting(full)
     tokens = tokenize(text)
     names = _names(raw)
@@ -566,6 +568,7 @@ def analyze(raw: str) -> Fact:
         subject=subject,
         reporter=reporter,
     )
+    deadline.check()
     fact.classes = _classes(tokens, text)
     fact.typed = _typed(text)
     fact.counts = _counts(tokens)

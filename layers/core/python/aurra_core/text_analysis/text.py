@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 
@@ -272,6 +273,7 @@ def normalize(text: str) -> str:
     again (a third of its time before; the same text always gives the same result)."""
     normalized = _WHITESPACE.sub(" ", fold(text)).strip()
     for step in (_expand_contractions, _mark_values, _canonical_phrases, _mark_times, _mark_dates):
+        deadline.check()  # a classification's time limit (runtime/deadline.py); none elsewhere
         normalized = step(normalized)
     return _WHITESPACE.sub(" ", normalized).strip()
 

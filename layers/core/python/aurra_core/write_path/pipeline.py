@@ -31,10 +31,11 @@ from aurra_core.classifiers.base import (
     ClassifierVerdict,
     validate_verdicts,
 )
-from aurra_core.classifiers.claude import call_deadline
+from aurra_core.classifiers.factory import classification_limit_s
 from aurra_core.embedders import Embedder
-from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
+from aurra_core.errors import BudgetExhausted, ClassifierError, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
+from aurra_core.extractors.factory import extraction_limit_s
 from aurra_core.models import (
     AuditType,
     AutoSupersedeResult,
@@ -53,6 +54,7 @@ from aurra_core.models import (
     WriteRequest,
     WriteResult,
 )
+from aurra_core.runtime import deadline
 from aurra_core.runtime.config import CANDIDATE_LIMIT, get_config
 from aurra_core.runtime.flags import FlagSource
 from aurra_core.runtime.observability import logger, metrics
@@ -253,9 +255,12 @@ def _run_classifier(
     deps: WriteDependencies,
     *,
     reserved: bool,
+    answer_by: float | None = None,
 ) -> None:
     """One classifier call, if the key's budget allowed it (`reserved`), with its receipt on
-    the outcome."""
+    the outcome. Whatever the classifier does, the write stops waiting for it at its time limit
+    (`classification_limit_s`) or at `answer_by` (time.monotonic(), the request's deadline),
+    whichever comes first, and goes on as after a classifier error (runtime/deadline.py)."""
     outcome = prepared.outcome
     if not reserved:
         outcome.skipped_reason = SkippedReason.BUDGET_EXHAUSTED
@@ -263,8 +268,16 @@ def _run_classifier(
     outcome.ran = True
     outcome.candidates_examined = len(candidates)
     stopwatch = metering.Stopwatch()
+    stop_at = time.monotonic() + classification_limit_s(get_config())
+    if answer_by is not None:
+        stop_at = min(stop_at, answer_by)
     try:
-        classification = _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings)
+        classification = deadline.call_until(
+            stop_at,
+            lambda: _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings),
+            ClassifierError,
+            "the classifier",
+        )
     except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
         outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
         outcome.usage = metering.failed_call_receipt(stopwatch.elapsed_ms)
@@ -305,10 +318,13 @@ def prepare(
     deps: WriteDependencies,
     level2_enabled: bool,
     classify_until: float | None = None,
+    answer_by: float | None = None,
 ) -> PreparedFact:
     """The gates (plain code, before any model), the embedding, the candidates of the fact's
     scope and, when there are some, one classifier call: only if it can end by
     `classify_until` (time.monotonic()), else the fact is stored as after a classifier error.
+    The call itself ends at its time limit or at `answer_by` (the request's deadline), whichever
+    comes first (`_run_classifier`).
 
     `key_settings` None: the key's settings are read here, and only when a gate needs them (a
     write with Level 2 off or not requested never reads them). What the model call needs is one
@@ -356,7 +372,7 @@ def prepare(
             reserved = reservation.taken
             if not reserved:
                 metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
-    _run_classifier(caller, prepared, candidates, settings, deps, reserved=reserved)
+    _run_classifier(caller, prepared, candidates, settings, deps, reserved=reserved, answer_by=answer_by)
     return prepared
 
 
@@ -748,11 +764,16 @@ def write_memory(caller: Caller, request: WriteRequest, deps: WriteDependencies)
 
 
 def extract(
-    caller: Caller, request: MessagesWriteRequest, key_settings: KeySettings, deps: WriteDependencies
+    caller: Caller,
+    request: MessagesWriteRequest,
+    key_settings: KeySettings,
+    deps: WriteDependencies,
+    answer_by: float | None = None,
 ) -> tuple[Extraction, Usage]:
     """The conversation's facts and the receipt of the call that found them; BudgetExhausted
     (429) when the key's daily budget is used up, ExtractionUnavailable (503) when the
-    extractor fails: either way before anything is written."""
+    extractor fails or has not answered by its time limit (`extraction_limit_s`) or `answer_by`
+    (time.monotonic(), the request's deadline): either way before anything is written."""
     limit = key_settings.daily_model_calls_limit
     if not _reserve_model_call(caller, key_settings, deps):
         raise BudgetExhausted(
@@ -760,8 +781,16 @@ def extract(
             "nothing was written. Retry after 00:00 UTC or raise the limit"
         )
     stopwatch = metering.Stopwatch()
+    stop_at = time.monotonic() + extraction_limit_s(get_config())
+    if answer_by is not None:
+        stop_at = min(stop_at, answer_by)
     try:
-        extraction = deps.extractor_factory().extract(request.messages, key_settings.classifier_model)
+        extraction = deadline.call_until(
+            stop_at,
+            lambda: deps.extractor_factory().extract(request.messages, key_settings.classifier_model),
+            ExtractionError,
+            "the extractor",
+        )
     except Exception as exc:  # any failure: nothing written, the client retries
         metering.emit_usage_metrics(
             caller, metering.failed_call_receipt(stopwatch.elapsed_ms), source="extraction", model=None
@@ -783,14 +812,15 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
     """A conversation (the `messages` form of POST /memories): extract its facts, put each
     through the pipeline as if it had been sent as `content`, store them all in one
     transaction. A fact's candidates are memories that existed before the request, never one
-    of its own facts. A fact's classification starts only while it can end within the
-    request's deadline (AURRA_MESSAGES_WRITE_DEADLINE_S); later facts are kept unclassified."""
+    of its own facts. The request answers by its deadline (AURRA_MESSAGES_WRITE_DEADLINE_S from
+    its start) and the time its one transaction takes: the extraction and every classification
+    are abandoned there whatever they do; a fact's classification starts only while it can end
+    by then, and a fact not classified in time is kept unclassified (`classifier_error`)."""
     config = get_config()
-    classify_until = (
-        time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
-    )
+    answer_by = time.monotonic() + config.messages_write_deadline_s
+    classify_until = answer_by - classification_limit_s(config)
     key_settings = _key_settings(caller, deps.db)
-    extraction, usage = extract(caller, request, key_settings, deps)
+    extraction, usage = extract(caller, request, key_settings, deps, answer_by)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
     facts = []
@@ -809,7 +839,14 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
 
     def prepare_one(fact: Fact) -> PreparedFact:
         return prepare(
-            caller, fact, request.auto_supersede, key_settings, deps, level2_enabled, classify_until
+            caller,
+            fact,
+            request.auto_supersede,
+            key_settings,
+            deps,
+            level2_enabled,
+            classify_until,
+            answer_by,
         )
 
     # The facts are independent until they are stored (each compares only with memories that
