@@ -3,6 +3,7 @@ and no category gate: the caller decided."""
 
 from __future__ import annotations
 
+import re
 from uuid import UUID
 
 import psycopg
@@ -28,6 +29,23 @@ from aurra_core.storage.ids import new_id
 
 def _invalid(field: str, problem: str) -> ValidationFailed:
     return ValidationFailed(problem, [{"field": field, "problem": problem}])
+
+
+def _an_event(event_type: AuditType) -> str:
+    """'an auto_supersede event', 'a revert event'."""
+    return f"{'an' if event_type.value[0] in 'aeiou' else 'a'} {event_type.value} event"
+
+
+# How a classifier's reason says it was not acted on, which an approval (the action) must not
+# repeat: "...; no change language, and it may be a second one, so not acted on".
+_NOT_ACTED_ON = re.compile(r"(?:[;:,]\s*|\s+)(?:so\s+)?not\s+acted\s+on\.?\s*$", re.IGNORECASE)
+
+
+def approval_reason(proposed: str | None) -> str:
+    """The reason of a `proposal_approved` event: what the classifier found, without its saying
+    that nothing was done, and that a person approved it."""
+    found = _NOT_ACTED_ON.sub("", proposed or "").strip().rstrip(";:,").strip()
+    return f"{found}; approved from the review queue" if found else "approved from the review queue"
 
 
 def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, target: UUID) -> bool:
@@ -141,9 +159,7 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             if event is None:
                 raise NotFound("audit event not found")
             if event.type not in _SUPERSESSIONS:
-                raise _invalid(
-                    "id", f"a {event.type.value} event is not a supersession and cannot be reverted"
-                )
+                raise _invalid("id", f"{_an_event(event.type)} is not a supersession and cannot be reverted")
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:
                 raise Conflict("this supersession was already reverted")
             store.begin_write(conn, caller.tenant_id)
@@ -189,7 +205,7 @@ def _open_proposal(conn: psycopg.Connection, caller: Caller, event_id: UUID) -> 
     if proposal is None:
         raise NotFound("audit event not found")
     if proposal.type != AuditType.SUPERSESSION_PROPOSED:
-        raise _invalid("id", f"a {proposal.type.value} event is not a proposal")
+        raise _invalid("id", f"{_an_event(proposal.type)} is not a proposal")
     if proposal.status != ProposalStatus.OPEN:
         resolved = proposal.status.value if proposal.status else "resolved"
         raise Conflict(f"this proposal is no longer open: it was {resolved}")
@@ -245,7 +261,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
                 superseded_id=old_row.memory_id,
                 classifier=proposal.classifier.value if proposal.classifier else None,
                 confidence=proposal.confidence,
-                reason=proposal.reason,
+                reason=approval_reason(proposal.reason),
                 model=proposal.model,
                 resolves_event_id=proposal.id,
                 details={"proposal_event_id": str(proposal.id)},
