@@ -105,6 +105,9 @@ _NUMBER_WORDS = {
     "a pair of": 2,
 }
 _TZ_WORDS = sorted(lex.TIMEZONES, key=len, reverse=True)
+# Words the normaliser reads as a value on their own or with the words after them ("three",
+# "March 3rd", "Friday", "noon"): where a value written out in words may start.
+VALUE_WORDS = frozenset(word for word in [*_NUMBER_WORDS, *_MONTHS, *_WEEKDAYS, "noon"] if " " not in word)
 
 
 def unify_punctuation(text: str) -> str:
@@ -311,6 +314,9 @@ _CONTRACTIONS = _substitutions(
 def _expand_contractions(text: str) -> str:
     """can't -> can not, she's -> she is, alice's -> alice 's."""
     return _substitute(_CONTRACTIONS, text)
+
+
+expand_contractions = _expand_contractions  # the words of one written word, for the reasons' quotes
 
 
 _NOT_EMAIL_CHARACTER = regex_programs.compile(r"[^a-z0-9]")
