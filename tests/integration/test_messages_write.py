@@ -323,12 +323,12 @@ def test_messages_are_validated():
 
 def test_facts_past_the_requests_deadline_are_kept_unclassified(configure, db, new_key):
     # A 7 s classifier and a deadline that leaves room for one round of calls: classifications
-    # may start during the first 6 s (15 s in all, less the 9 s one classification may take:
-    # two attempts of 4 s and a backoff). PARALLEL_FACTS facts start at once; the one after
-    # them is ready only after 7 s.
+    # may start during the first 6 s (14 s in all, less the 8 s one classification may take:
+    # the rules classifier's timeout, AURRA_CLASSIFIER_TIMEOUT_S). PARALLEL_FACTS facts start at
+    # once; the one after them is ready only after 7 s.
     from aurra_core.write_path.pipeline import PARALLEL_FACTS
 
-    configure(AURRA_MESSAGES_WRITE_DEADLINE_S="15", AURRA_CLASSIFIER_TIMEOUT_S="4")
+    configure(AURRA_MESSAGES_WRITE_DEADLINE_S="14", AURRA_CLASSIFIER_TIMEOUT_S="8")
     caller, _ = new_key()
     seed = ScriptedClassifier()
     cities = ["Lisbon", "Oslo", "Lima", "Quito", "Accra", "Kyoto"][: PARALLEL_FACTS + 1]

@@ -73,6 +73,7 @@ def test_a_contradiction_below_min_confidence_is_proposed_and_approving_it_super
     status, approved = service.approve_proposal(caller, queued.id)
     assert status == 201
     assert approved.event.type == AuditType.PROPOSAL_APPROVED
+    assert approved.event.reason == "scripted contradicts; approved from the review queue"
     assert approved.superseded.id == vim.id and approved.superseded.status == "superseded"
     assert approved.memory.id == out.memory.id and approved.memory.supersedes == vim.id
     assert approved.superseded.superseded_event_id == approved.event.id
@@ -87,6 +88,19 @@ def test_a_contradiction_below_min_confidence_is_proposed_and_approving_it_super
     # The approval is a supersession like any other: a revert undoes it.
     _, reverted = service.revert_supersession(caller, approved.event.id)
     assert reverted.restored.id == vim.id and reverted.restored.superseded_event_id is None
+
+
+def test_an_approval_of_a_rules_proposal_does_not_say_it_was_not_acted_on(db, new_key):
+    from aurra_core.classifiers.rules import RulesClassifier
+
+    caller, _ = new_key()
+    put(caller, "User lives in Seattle", topic="location")
+    out = put(caller, "User lives in Portland", RulesClassifier(), topic="location")
+    proposal = out.auto_supersede.proposal
+    assert proposal.reason.endswith("so not acted on"), proposal.reason  # true of the proposal
+    _, approved = service.approve_proposal(caller, proposal.audit_event_id)
+    assert "not acted on" not in approved.event.reason
+    assert approved.event.reason.endswith("; approved from the review queue"), approved.event.reason
 
 
 def test_dismissing_leaves_both_memories_and_closes_the_proposal(db, new_key):

@@ -8,7 +8,6 @@ The anthropic SDK is imported here, lazily: handlers that never classify never p
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +24,7 @@ from aurra_core.classifiers.prompt import (
 )
 from aurra_core.errors import ClassifierError
 from aurra_core.metering import reported_count
+from aurra_core.runtime import deadline
 
 # The answer is one record_verdicts call: `{"verdicts": [...]}` with one string per candidate
 # in the grammar of prompt.ANSWER_LINE. The limit leaves room for the longest string the
@@ -63,34 +63,17 @@ def bedrock_model_id(model: str, region: str | None = None) -> str:
     return found
 
 
-def call_deadline(timeout_s: float) -> float:
-    """The wall-clock limit of one classification: two attempts and the SDK's short backoff.
-    The SDK's own timeout is per read and its retry sleeps as long as a 429's retry-after
-    says, so neither bounds the whole call."""
-    return 2 * timeout_s + 1.0
+# The wall-clock limit of one model call (two attempts and the SDK's backoff).
+call_deadline = deadline.model_call_limit
 
 
 def within_deadline(
     deadline_s: float, call: Callable[[], Any], error: type[Exception] = ClassifierError
 ) -> Any:
-    """`call()`, waited for at most `deadline_s`; past it the caller goes on without it (the
-    daemon thread ends by itself; nothing it returns is used) and `error` is raised."""
-    done, outcome = threading.Event(), {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = call()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name="aurra-classifier-call", daemon=True).start()
-    if not done.wait(deadline_s):
-        raise error(f"the model did not answer within {deadline_s:g} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    """`call()`, waited for at most `deadline_s` (or until the request's own deadline, if that
+    comes first); past it the caller goes on without it (the daemon thread ends by itself;
+    nothing it returns is used) and `error` is raised (runtime/deadline.py)."""
+    return deadline.call_within(deadline_s, call, error, "the model")
 
 
 class ClaudeClassifier:

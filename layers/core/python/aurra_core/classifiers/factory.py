@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from aurra_core.classifiers.base import Classifier
 from aurra_core.runtime.config import ServiceConfig, get_config
+from aurra_core.runtime.deadline import model_call_limit
 
 
 def anthropic_api_key(config: ServiceConfig) -> str | None:
@@ -21,6 +22,15 @@ def anthropic_api_key(config: ServiceConfig) -> str | None:
         return key if isinstance(key, str) else None
     except (ValueError, KeyError, TypeError):
         return str(value).strip()
+
+
+def classification_limit_s(config: ServiceConfig) -> float:
+    """The most one classification may take, whatever the classifier does (the write pipeline
+    abandons it there, runtime/deadline.py): the rules classifier's timeout itself; a model's
+    two attempts of that timeout and the SDK's backoff."""
+    if config.classifier == "rules":
+        return config.classifier_timeout_s
+    return model_call_limit(config.classifier_timeout_s)
 
 
 def create_classifier(config: ServiceConfig) -> Classifier:
@@ -57,7 +67,7 @@ def create_classifier(config: ServiceConfig) -> Classifier:
         )
     from aurra_core.classifiers.rules import RulesClassifier
 
-    return RulesClassifier()
+    return RulesClassifier(limit_s=classification_limit_s(config))
 
 
 @lru_cache(maxsize=1)

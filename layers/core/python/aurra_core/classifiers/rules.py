@@ -27,8 +27,10 @@ subject, values and polarity; `rules_paraphrase`) is a duplicate below the actio
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from difflib import SequenceMatcher
+from difflib import Match, SequenceMatcher
 from functools import lru_cache
 from uuid import UUID
 
@@ -36,7 +38,10 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
+from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
+from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, tokenize
@@ -161,7 +166,7 @@ _AGENT_NOUNS = frozenset(
 _UNIVERSAL = regex_programs.compile(lex.UNIVERSAL)
 
 
-def _expand(terms: set[str]) -> set[str]:
+def _expand(terms: AbstractSet[str]) -> set[str]:
     """Terms plus their hypernyms: "coffee" also counts as "caffeine"."""
     out = set(terms)
     for term in terms:
@@ -231,7 +236,7 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
         and (re.search(r"\b(?:them|him|her|the user|the customer)\b", new.text) or (_body(new) & _body(old)))
     ):
         # "The vet put the cat on a wet-food diet": the vet acts on the subject's affairs
-        return "compatible", f"the {subject_new.relations[-1]} acts on the subject's behalf"
+        return "compatible", f"the {said([subject_new.relations[-1]], new)} acts on the subject's behalf"
     if subject_old.relations != subject_new.relations:
         return _related_people(old, new)
     kinds = {subject_old.kind, subject_new.kind}
@@ -257,7 +262,7 @@ def _related_people(old: Fact, new: Fact) -> Relation:
         rel = subject_new.relations[-1]
         terms_old_wide = old.term_set | _names_in(old)
         if rel in terms_old_wide or ({canon(a)[0] for a in subject_new.apposition} & terms_old_wide):
-            return "describes", f"the new fact is about the {rel} the old one mentions"
+            return "describes", f"the new fact is about the {said([rel], new, old)} the old one mentions"
     if (
         subject_old.relations
         and subject_new.kind == "name"
@@ -271,8 +276,8 @@ def _related_people(old: Fact, new: Fact) -> Relation:
         and not subject_new.key
     ):
         return "compatible", "subject left implicit"
-    who_old = "'s ".join(("the subject", *subject_old.relations))
-    who_new = "'s ".join(("the subject", *subject_new.relations))
+    who_old = "'s ".join(("the subject", *(said([rel], old) for rel in subject_old.relations)))
+    who_new = "'s ".join(("the subject", *(said([rel], new) for rel in subject_new.relations)))
     return "different", f"different people ({who_old} vs {who_new})"
 
 
@@ -288,7 +293,7 @@ def _named_or_thing_subjects(old: Fact, new: Fact) -> Relation:
             return "compatible", "the subject of one is named in the other"
         return (
             "different",
-            f"different named subjects ({' '.join(sorted(subject_old.key))} vs {' '.join(sorted(subject_new.key))})",
+            f"different named subjects ({said(subject_old.key, old)} vs {said(subject_new.key, new)})",
         )
     if subject_old.kind == "thing" and subject_new.kind == "thing":
         if set(subject_old.key) & set(subject_new.key):
@@ -418,6 +423,7 @@ def _frame_values(fact: Fact) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for clause in re.split(r";", fact.text):
         clause = clause.strip()
+        deadline.check()
         for name, patterns in _FRAMES.items():
             for pattern in patterns:
                 for match in pattern.finditer(clause):
@@ -461,7 +467,11 @@ def _ending_matches(text: str) -> tuple[tuple[re.Pattern[str], tuple[re.Match[st
     """Every match of every expression that ends something (`_ENDING`), in their order: the same
     text (a new fact, a clause of it) is scanned by four detectors of every pair it is in, and a
     write's new fact is in three pairs."""
-    return tuple((pattern, tuple(pattern.finditer(text))) for pattern in _ENDING)
+    found = []
+    for pattern in _ENDING:
+        deadline.check()
+        found.append((pattern, tuple(pattern.finditer(text))))
+    return tuple(found)
 
 
 def class_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]]:
@@ -528,7 +538,25 @@ def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[
     """Same wording with one slot changed: (shared context, old slot, new slot)."""
     a = [term for term in old.terms if term not in _LOW_INFO_STEMS]
     b = [term for term in new.terms if term not in _LOW_INFO_STEMS]
-    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    return slot_template(a, b)
+
+
+Template = tuple[list[str], list[str], list[str]]
+
+
+def slot_template(a: list[str], b: list[str], budget: int | None = None) -> Template | None:
+    """The terms `a` and `b` as one template with one slot changed: (context, old slot, new slot).
+
+    difflib's comparison finds it, after a linear test (`_template_possible`) has ruled out the
+    pairs where it cannot, and within `budget` steps of its search (`_BoundedMatcher`): past them
+    the pair is read as no template."""
+    if not _template_possible(a, b):
+        return None
+    try:
+        opcodes = _BoundedMatcher(a, b, _TEMPLATE_BUDGET if budget is None else budget).get_opcodes()
+    except _OverBudget:
+        return None
+    ops = [op for op in opcodes if op[0] != "equal"]
     if not ops:
         return None
     replaces = [op for op in ops if op[0] == "replace"]
@@ -549,6 +577,66 @@ def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[
     ):
         return None  # "at 9am" -> "ran long today": not a new value of the same kind
     return context, old_slot, new_slot
+
+
+def _template_possible(a: list[str], b: list[str]) -> bool:
+    """False where `template_conflict` cannot find a template, decided in linear time before the
+    comparison (quadratic in repeated words) runs. A template is the same words up to one replaced
+    slot, with no deletion and insertions only after the slot, and no word in both slots. So the
+    slot starts where the common prefix ends (a shared word before it would be in both slots), the
+    old words after the slot are a subsequence of the new words after the new slot's first one
+    (which fixes the least the old slot must hold), the old slot cannot hold the new slot's first
+    word, and some word lies outside the slot."""
+    p = 0
+    while p < len(a) and p < len(b) and a[p] == b[p]:
+        p += 1
+    if p == len(a) or p == len(b):
+        return False  # nothing replaced: the comparison finds no replacement, or inserts only
+    k, j = len(a), len(b)
+    while k > p and j > p + 1:  # the longest tail of a that is a subsequence of b[p + 1:]
+        if a[k - 1] == b[j - 1]:
+            k -= 1
+        j -= 1
+    slot_end = max(k, p + 1)
+    if b[p] in a[p:slot_end]:
+        return False
+    return p > 0 or slot_end < len(a)  # words outside the slot
+
+
+class _OverBudget(Exception):
+    pass
+
+
+# What comparing two facts' wording may cost, in steps of difflib's longest-match search (each
+# term of the old range, and each position of the new fact where it occurs): the labeled sets'
+# costliest pair takes 33 and two 4,000-character facts of distinct sentences with one word
+# replaced up to 1,600, while two 4,000-character facts of a few phrases repeated took a million
+# and more, seconds of CPU (bench/classifier_cost.py). 20,000 is a few milliseconds.
+_TEMPLATE_BUDGET = 20_000
+
+
+class _BoundedMatcher(SequenceMatcher[str]):
+    """difflib's matcher, refusing (`_OverBudget`) once its search has cost `budget` steps: its
+    longest-match search loops over every position of the new sequence where each word of the old
+    range occurs, so repeated words make it quadratic per search, and it searches once per block."""
+
+    def __init__(self, a: list[str], b: list[str], budget: int) -> None:
+        super().__init__(None, a, b, autojunk=False)
+        self._old = a
+        self._occurrences = Counter(b)  # the search's inner loop for each term of the old range
+        self._left = budget
+
+    def find_longest_match(
+        self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
+    ) -> Match:
+        deadline.check()
+        ahi = len(self._old) if ahi is None else ahi
+        self._left -= ahi - alo
+        if self._left >= 0:
+            self._left -= sum(self._occurrences.get(term, 0) for term in self._old[alo:ahi])
+        if self._left < 0:
+            raise _OverBudget
+        return super().find_longest_match(alo, ahi, blo, bhi)
 
 
 def _slot_kinds(slot: list[str]) -> set[str]:
@@ -603,6 +691,7 @@ def decide(old_text: str, new_text: str) -> Decision:
     old, new = analyze(old_text), analyze(new_text)
     if not old.terms or not new.terms:
         return (Verdict.NEW_FACT, 0.5, "too little content to compare")
+    deadline.check()
     relation, why = subject_relation(old, new)
     pair = Pair(
         old,
@@ -618,6 +707,7 @@ def decide(old_text: str, new_text: str) -> Decision:
         _count_growth(old, new),
     )
     for stage in _STAGES:
+        deadline.check()
         decision = stage(pair)
         if decision is not None:
             return decision
@@ -634,7 +724,8 @@ def _other_subject(pair: Pair) -> Decision | None:
         return (
             Verdict.NEW_FACT,
             0.85,
-            f"a different one, named {sorted(named_new)[0]}, not {sorted(named_old)[0]}",
+            f"a different one, named {said([sorted(named_new)[0]], pair.new)}, "
+            f"not {said([sorted(named_old)[0]], pair.old)}",
         )
     return None
 
@@ -660,20 +751,20 @@ def _qualified_other(old: Fact, new: Fact) -> str | None:
     workspace")."""
     for word in new.subject.slot[:-1]:
         if word in _INSTANCE_QUALIFIERS and word not in old.term_set:
-            return " ".join(new.subject.slot)
+            return said(new.subject.slot, new)
     tokens = new.tokens
     for index, token in enumerate(tokens[:-1]):
         qualifier = token in _OTHER_ONE or token in lex.QUALIFIER_ADJECTIVES
         following = canon(tokens[index + 1])[0]
         if qualifier and canon(token)[0] not in old.term_set and following in old.term_set - _FRAME_STEMS:
-            return f"{token} {tokens[index + 1]}"
+            return quoted(f"{token} {tokens[index + 1]}", new)
     return None
 
 
 def _preference_reversed(pair: Pair) -> Decision | None:
     """'prefers tea over coffee' -> 'prefers coffee over tea': another thing now ranked above."""
     reversed_by = evidence.ranked_below(pair.old, pair.new)
-    return (Verdict.CONTRADICTS, 0.9, reversed_by) if reversed_by else None
+    return (Verdict.CONTRADICTS, 0.9, shown(reversed_by)) if reversed_by else None
 
 
 def _restatement(pair: Pair) -> Decision | None:
@@ -695,7 +786,7 @@ def _restatement(pair: Pair) -> Decision | None:
             return (
                 Verdict.DUPLICATE,
                 0.8,
-                f"says nothing new, but leaves out '{sorted(dropped)[0]}': not acted on",
+                f"says nothing new, but leaves out '{said([sorted(dropped)[0]], old)}': not acted on",
             )
         return (Verdict.DUPLICATE, 0.88, "says nothing the old fact doesn't already say")
     if core_old and core_old <= core_new and unchanged and (core_new - core_old) <= allowed:
@@ -721,7 +812,10 @@ def _resumed(old: Fact, new: Fact) -> str | None:
     back = ended & new.term_set
     if not back:
         return None
-    return f"the old fact says '{_quote(back)}' ended; the new one says it is back ('{match.group(0)}')"
+    return (
+        f"the old fact says '{_quote(back, old)}' ended; the new one says it is back "
+        f"('{quoted(match.group(0), new)}')"
+    )
 
 
 def _denial(pair: Pair) -> Decision | None:
@@ -738,7 +832,7 @@ def _denial(pair: Pair) -> Decision | None:
     if denied_new:
         governed = _negated_terms(new) if evidence.negated(new) else set()
         if governed and governed <= old.term_set and not evidence.negates_another(old, new):
-            reason = f"the new fact denies what the old one states ('{_quote(governed)}')"
+            reason = f"the new fact denies what the old one states ('{_quote(governed, old, new)}')"
             return (Verdict.CONTRADICTS, 0.9, reason)
         return None
     governed = _negated_terms(old) - RESTATEMENT_STEMS  # the thing denied, not "eat" or "have"
@@ -746,7 +840,7 @@ def _denial(pair: Pair) -> Decision | None:
         return (
             Verdict.CONTRADICTS,
             0.9,
-            f"the new fact states what the old one denied ('{_quote(governed)}')",
+            f"the new fact states what the old one denied ('{_quote(governed, old, new)}')",
         )
     return None
 
@@ -758,7 +852,7 @@ def _both_absent(pair: Pair) -> Decision | None:
     extra = thing_new - _expand(thing_old)
     narrower = _expand(extra) & thing_old  # "allergic to shellfish" / "... to shrimp"
     if thing_old and thing_old <= _expand(thing_new) and len(extra) <= 1 and not narrower:
-        return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old)}' is over or absent")
+        return (Verdict.DUPLICATE, 0.8, f"both facts say '{_quote(thing_old, pair.old)}' is over or absent")
     return None
 
 
@@ -797,8 +891,9 @@ def _negated_terms(fact: Fact) -> set[str]:
 _WHEN_WORDS = frozenset(canon(word)[0] for word in ("anymore", "now", "nowadays", "yet", "again", "today"))
 
 
-def _quote(terms: set[str]) -> str:
-    return " ".join(sorted(terms))
+def _quote(terms: AbstractSet[str], *facts: Fact) -> str:
+    """The terms as the user wrote them in `facts` (rules_wording.said)."""
+    return said(terms, *facts)
 
 
 _NOUN_PLAN = regex_programs.compile(lex.NOUN_PLAN)
@@ -820,7 +915,7 @@ def _independent_or_hedged(pair: Pair) -> Decision | None:
         return (
             Verdict.NEW_FACT,
             0.85 if not pair.shared else 0.8,
-            f"additive language ('{additive.group(0)}'): an independent fact alongside the old one",
+            f"additive language ('{quoted(additive.group(0), new)}'): an independent fact alongside the old one",
         )
     hedge = _hedge(new.text)
     if not hedge:
@@ -833,13 +928,17 @@ def _independent_or_hedged(pair: Pair) -> Decision | None:
         return (
             Verdict.SUPPLEMENTS,
             0.8,
-            f"hedged language ('{hedge.group(0)}') is not a commitment; the old fact stands",
+            f"hedged language ('{quoted(hedge.group(0), pair.new)}') is not a commitment; the old fact stands",
         )
     if pair.relation == "same" and set(pair.new.subject.slot) <= set(pair.old.subject.slot):
         # an intention of the same subject (another city, another editor) is still no change: the
         # old fact stands, and the plan adds to what is known about it
-        return (Verdict.SUPPLEMENTS, 0.7, f"hedged language ('{hedge.group(0)}'): a plan, not a change")
-    return (Verdict.NEW_FACT, 0.7, f"hedged language ('{hedge.group(0)}') about something else")
+        return (
+            Verdict.SUPPLEMENTS,
+            0.7,
+            f"hedged language ('{quoted(hedge.group(0), new)}'): a plan, not a change",
+        )
+    return (Verdict.NEW_FACT, 0.7, f"hedged language ('{quoted(hedge.group(0), new)}') about something else")
 
 
 def _reverted_or_counted(pair: Pair) -> Decision | None:
@@ -856,11 +955,15 @@ def _history(pair: Pair) -> Decision | None:
     if not historical or re.search(r"\bnow\b|\bcurrently\b|\bsince then\b", new.text):
         return None
     if pair.body_old and pair.body_old <= new.term_set:
-        return (Verdict.SUPPLEMENTS, 0.75, f"a past period ('{historical.group(0)}') of the same fact")
+        return (
+            Verdict.SUPPLEMENTS,
+            0.75,
+            f"a past period ('{quoted(historical.group(0), new)}') of the same fact",
+        )
     return (
         Verdict.NEW_FACT,
         0.85,
-        f"describes a past period ('{historical.group(0)}'), not the current state",
+        f"describes a past period ('{quoted(historical.group(0), new)}'), not the current state",
     )
 
 
@@ -873,14 +976,14 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
         return (
             Verdict.NEW_FACT,
             0.85,
-            f"a short stay ('{temporary.group(0)}') doesn't change where they live",
+            f"a short stay ('{quoted(temporary.group(0), new)}') doesn't change where they live",
         )
     subset = _PART_OF.search(new.text)
     if subset and canon(subset.group(1))[0] in old.term_set | {"them", "those", "these"} and not pair.ending:
         return (
             Verdict.SUPPLEMENTS,
             0.8,
-            f"about a part of what the old fact describes ('{subset.group(0)}')",
+            f"about a part of what the old fact describes ('{quoted(subset.group(0), new)}')",
         )
     slot = _slot_relation(old, new)
     if slot == "qualifier":
@@ -905,14 +1008,14 @@ def _changed(pair: Pair) -> Decision | None:
         return (
             Verdict.NEW_FACT,
             0.8,
-            f"what changed ('{someone_else}') is someone else's, not the old fact's",
+            f"what changed ('{quoted(someone_else, new)}') is someone else's, not the old fact's",
         )
     if pair.ending:
         term, phrase = pair.ending
         return (
             Verdict.CONTRADICTS,
             0.95 if pair.relation == "same" else 0.9,
-            f"the new fact ends what the old one states ('{phrase}' covers '{term}')",
+            f"the new fact ends what the old one states ('{quoted(phrase, new)}' covers '{said([term], old)}')",
         )
     explicit = _explicit_change(old, new)
     if explicit:
@@ -950,7 +1053,7 @@ def _changed_elsewhere(old: Fact, new: Fact) -> Decision | None:
         return (Verdict.SUPPLEMENTS, 0.75, f"about a part of what the old fact names ('{part}')")
     episode = _EPISODE.search(new.text)
     if episode and set(old.states) & set(new.states):
-        reason = f"a state that held for a while ('{episode.group(0)}'), not the current one"
+        reason = f"a state that held for a while ('{quoted(episode.group(0), new)}'), not the current one"
         return (Verdict.NEW_FACT, 0.75, reason)
     return None
 
@@ -966,7 +1069,8 @@ def _unchanged(pair: Pair) -> Decision:
             return restated
     if pair.core_old and pair.core_old <= pair.core_new:
         if refinement:
-            return (Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{refinement.group(0)}')")
+            shown_refinement = quoted(refinement.group(0), new)
+            return (Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{shown_refinement}')")
         return (Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
     changed = _said_changed(pair)
     if changed:
@@ -1007,7 +1111,7 @@ def _said_changed(pair: Pair) -> str | None:
         return None  # "is delayed" -> "is delayed because ...": the old fact says it already
     if said.endswith("s") and re.search(rf"\b{re.escape(said)}\s*(?:[,;.]|\band\b|\bor\b|$)", new.text):
         return None  # "brown switches and a split layout": a plural noun, not a verb with its object
-    return f"says the old fact's value changed ('{said}'), without naming what it replaced"
+    return f"says the old fact's value changed ('{shown(said)}'), without naming what it replaced"
 
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
@@ -1058,15 +1162,20 @@ def _loosely_related(pair: Pair) -> Decision:
         return (
             Verdict.NEW_FACT,
             0.75,
-            f"another {sorted(related)[0]}, named differently: one alongside the other",
+            f"another {said([sorted(related)[0]], old, new)}, named differently: one alongside the other",
         )
     another = _another_named(old, new)
     if related and another:
         # "subscribes to Netflix" / "subscribes to Max": one name put in place of another, and
         # nothing says the slot holds one: most likely one more alongside the first
-        return (Verdict.NEW_FACT, 0.7, f"the same words about another one ('{another}'), not a change")
+        return (
+            Verdict.NEW_FACT,
+            0.7,
+            f"the same words about another one ('{said([another], new)}'), not a change",
+        )
     if related:
-        return (Verdict.SUPPLEMENTS, 0.65, f"related detail about '{sorted(related)[0]}' without a change")
+        detail = said([sorted(related)[0]], new, old)
+        return (Verdict.SUPPLEMENTS, 0.65, f"related detail about '{detail}' without a change")
     families_old = {lex.ATTRIBUTES[a]["family"] for a in old.attrs if a in lex.ATTRIBUTES}
     families_new = {lex.ATTRIBUTES[a]["family"] for a in new.attrs if a in lex.ATTRIBUTES}
     if (
@@ -1112,7 +1221,7 @@ def _assignment_conflict(old: Fact, new: Fact) -> str | None:
         return None  # "UTC+1" and "Europe/Berlin": one value in two spellings
     if old_value <= new_value or new_value <= old_value:
         return None
-    return f"the same slot ({' '.join(sorted(old_slot))}) given another value"
+    return f"the same slot ({said(old_slot, old)}) given another value"
 
 
 _PAST_STATE = {
@@ -1167,15 +1276,18 @@ def _generic_domain(old: Fact, new: Fact) -> bool:
     return bool((wide_o & wide_n) - {"like", "prefer"})
 
 
-def _fuzzy_overlap(a: set[str], b: set[str]) -> set[str]:
-    """Terms of b that a names, counting "member"/"membership" as one word."""
-    out = a & b
+def _fuzzy_overlap(a: AbstractSet[str], b: AbstractSet[str]) -> set[str]:
+    """Terms of b that a names, counting "member"/"membership" as one word: one begins with the
+    other, both of five letters or more. Typed values ("email_bycom") match whole or not at all."""
+    out = set(a & b)
+    by_prefix: dict[str, list[str]] = {}  # one starts with the other: both start with the same five
+    for y in b:
+        if len(y) >= 5 and "_" not in y:
+            by_prefix.setdefault(y[:5], []).append(y)
     for x in a - out:
-        for y in b:
-            if "_" in x or "_" in y:
-                continue  # typed values ("email_bycom") match whole or not at all
-            if len(x) >= 5 and len(y) >= 5 and (x.startswith(y) or y.startswith(x)):
-                out.add(y)
+        if len(x) < 5 or "_" in x:
+            continue
+        out.update(y for y in by_prefix.get(x[:5], ()) if x.startswith(y) or y.startswith(x))
     return out
 
 
@@ -1196,6 +1308,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     old_negative = _first(_OLD_NEGATIVE, old.text)
     for clause in re.split(r";|,? but ", new.text):
         for pattern, matches in _ending_matches(clause):
+            deadline.check()
             for match in matches:
                 phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]  # "closed the ticket about the account"
                 x = set(_terms(phrase)) - _FRAME_STEMS
@@ -1233,7 +1346,7 @@ def _about_another(old: Fact, new: Fact) -> bool:
     return bool(missing) and bool(added) and named_instead
 
 
-def _complement_elsewhere(clause: str, match: re.Match[str], old_terms: set[str]) -> bool:
+def _complement_elsewhere(clause: str, match: re.Match[str], old_terms: AbstractSet[str]) -> bool:
     """'the GitHub account is no longer on the Pro plan': what is over is what follows the marker
     (the plan), not the thing before it ("Richard is no longer involved" ends Richard's part)."""
     if not match.group(0).rstrip().endswith("nolonger"):
@@ -1267,7 +1380,7 @@ def _ended_in_part(pattern: re.Pattern[str], match: re.Match[str], old: Fact, ol
     return _narrowed(ended, old.term_set, old_values)
 
 
-def _narrowed(phrase: str, old_terms: set[str], old_values: set[str]) -> bool:
+def _narrowed(phrase: str, old_terms: AbstractSet[str], old_values: AbstractSet[str]) -> bool:
     """A place or an occasion in the phrase ("on mobile", "in the band") the old fact does not name."""
     for qualifier in _QUALIFIER.finditer(phrase):
         terms = set(_terms(qualifier.group("q"))) - _LOW_INFO_STEMS - _WHEN_WORDS
@@ -1389,10 +1502,10 @@ def _ends_another_one(old: Fact, new: Fact) -> str | None:
             if not terms & _KIND_NOUN_STEMS and not (terms & evidence.proper_names(new)) - old.term_set:
                 continue  # only a thing people hold several of, or a named one, can be another one
             if _another_instance(phrase, old, new) or _possessed(new.text, match):
-                return phrase
+                return quoted(phrase, new)
             scope = _scoped_elsewhere(match.group("x"), phrase, old)
             if scope:
-                return f"{phrase} {scope}"
+                return quoted(f"{phrase} {scope}", new)
     return None
 
 
@@ -1453,7 +1566,7 @@ def _part_of_old_one(old: Fact, new: Fact) -> str | None:
         if owner in new.subject.key | old.subject.key:
             continue  # "Since the reorg, Tom's manager is Priya": the subject's own attribute
         if owner in old.term_set and owned not in old.term_set and owned not in _KIND_NOUN_STEMS:
-            return f"{tokens[index - 1]}'s {tokens[index + 1]}"
+            return quoted(f"{tokens[index - 1]} 's {tokens[index + 1]}", new)
     return None
 
 
@@ -1468,7 +1581,7 @@ def _someone_elses(old: Fact, new: Fact) -> str | None:
         owned = {canon(token)[0] for token in tokens[index + 1 : index + 3]}
         named_before = old.term_set & evidence.proper_names(new)  # "the design team's Slack"
         if owner not in old.term_set and owned & (_KIND_NOUN_STEMS | named_before):
-            return f"{tokens[index - 1]}'s {tokens[index + 1]}"
+            return quoted(f"{tokens[index - 1]} 's {tokens[index + 1]}", new)
     return None
 
 
@@ -1493,7 +1606,7 @@ def _another_named_one(old: Fact, new: Fact) -> str | None:
     named_new = _named_kinds(new) - old.term_set
     named_old = evidence.proper_names(old) - new.term_set
     if named_new and named_old:
-        return f"the {sorted(named_new)[0]} one"
+        return f"the {said([sorted(named_new)[0]], new)} one"
     return None
 
 
@@ -1512,8 +1625,8 @@ def _completion(old: Fact, new: Fact) -> str | None:
     if not anchor:
         return None
     return (
-        f"'{sorted(ongoing)[0]}' in the old fact is an ongoing state that the new one says ended "
-        f"('{done.group(0)}', same '{sorted(anchor)[0]}')"
+        f"'{said([sorted(ongoing)[0]], old)}' in the old fact is an ongoing state that the new one says "
+        f"ended ('{quoted(done.group(0), new)}', same '{said([sorted(anchor)[0]], new, old)}')"
     )
 
 
@@ -1531,10 +1644,7 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
         if any(term.startswith("year_") for term in start):
             continue  # "from 2015 to 2019" is a past period
         if start and end and start <= old.term_set and not ((end & old.term_set) - _KIND_NOUN_STEMS):
-            return (
-                f"the new fact says it changed from {' '.join(sorted(start))} (the old value) "
-                f"to {' '.join(sorted(end))}"
-            )
+            return f"the new fact says it changed from {said(start, new)} (the old value) to {said(end, new)}"
     return None
 
 
@@ -1553,7 +1663,10 @@ def _used_to_now(old: Fact, new: Fact) -> str | None:
     now_phrase = _LEAD_WORD.sub("", match.group("y"))  # "is now on Pro"
     now = set(_terms(_cut(now_phrase, 4))) - _FRAME_STEMS - _LOW_INFO_STEMS
     if was and was <= old.term_set and now - old.term_set and not now & was:
-        return f"the old value ({_quote(was)}) is what used to be; now it is {_quote(now - old.term_set)}"
+        return (
+            f"the old value ({_quote(was, new, old)}) is what used to be; "
+            f"now it is {_quote(now - old.term_set, new)}"
+        )
     return None
 
 
@@ -1569,7 +1682,10 @@ def _down_or_up_to(old: Fact, new: Fact) -> str | None:
     count, noun = match.group("n"), canon(match.group("noun"))[0]
     for old_match in _COUNTED.finditer(old.text):
         if canon(old_match.group("noun"))[0] == noun and old_match.group("n") != count:
-            return f"the {noun} counted in the old fact ({old_match.group('n')}) is '{match.group(0)}'"
+            return (
+                f"the {said([noun], old, new)} counted in the old fact ({quoted(old_match.group('n'), old)}) "
+                f"is '{quoted(match.group(0), new)}'"
+            )
     return None
 
 
@@ -1587,7 +1703,7 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     move = _MOVED_HOME.search(new.text)
     if not move or (old_place & new.term_set):
         return None
-    return f"the new fact says they moved ('{move.group(0)}'), which ends the home the old fact states"
+    return f"the new fact says they moved ('{quoted(move.group(0), new)}'), which ends the home the old fact states"
 
 
 def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
@@ -1620,7 +1736,7 @@ def _reversion(old: Fact, new: Fact) -> Decision | None:
         for attempt in pattern.finditer(new.text):
             tried |= set(_terms(_cut(attempt.group("a"), 3))) - _FRAME_STEMS
     previous, current = _left_and_kept(old)
-    phrase = match.group(0).strip()
+    phrase = quoted(match.group(0).strip(), new)
     if target & previous and not target & current:
         return (
             Verdict.CONTRADICTS,
@@ -1639,7 +1755,7 @@ def _reversion(old: Fact, new: Fact) -> Decision | None:
     tried |= _abandoned(new)  # "gave up on Colemak ... and returned to QWERTY"
     if tried & current:
         word = phrase.split()[0]
-        abandoned = sorted(tried & current)[0]
+        abandoned = said([sorted(tried & current)[0]], new, old)
         return (
             Verdict.CONTRADICTS,
             0.92,
@@ -1692,7 +1808,8 @@ def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
             return (
                 Verdict.CONTRADICTS,
                 0.88,
-                f"the old fact counts {previous} ({unit}); a {match.group(1)} one makes {previous + 1}",
+                f"the old fact counts {quoted(str(previous), old)} ({said([unit], old)}); "
+                f"a {quoted(match.group(1), new)} one makes {previous + 1}",
             )
     return None
 
@@ -1734,7 +1851,9 @@ def _antonym(old: Fact, new: Fact) -> tuple[str, str] | None:
     return None
 
 
-Finding = tuple[float, str]  # (confidence, what was found)
+# (confidence, what was found as read, the same in the user's words): the first two choose
+# between findings, the last is what a reason says.
+Finding = tuple[float, str, str]
 
 
 @dataclass
@@ -1748,8 +1867,8 @@ class SlotContext:
     shared_attrs: set[str]
     same_thing: bool  # both facts are about the same named thing
     anchor: set[str]  # content both facts speak about
-    events_old: set[str]
-    events_new: set[str]
+    events_old: AbstractSet[str]
+    events_new: AbstractSet[str]
 
 
 def _one_off(new: Fact, marker: str | None) -> Decision | None:
@@ -1759,7 +1878,7 @@ def _one_off(new: Fact, marker: str | None) -> Decision | None:
         return (
             Verdict.NEW_FACT,
             0.8,
-            f"a one-off exception ('{one_off.group(0)}') leaves the standing fact in place",
+            f"a one-off exception ('{quoted(one_off.group(0), new)}') leaves the standing fact in place",
         )
     return None
 
@@ -1795,7 +1914,7 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     role_changed = bool(roles_old and roles_new and not roles_old & roles_new)  # a new title, same employer
     if values and values <= new.term_set and not _abandoned(new) & values and not role_changed:
         return (Verdict.SUPPLEMENTS, 0.75, "the old value is still stated")
-    confidence, label = max(findings)
+    confidence, label, label_shown = max(findings)
     if relation == "describes" and not (marker and context.anchor):
         return None  # "Tokyo flight was rebooked for March 5": a stated change of what both name
     if relation == "compatible":
@@ -1806,9 +1925,13 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
         )
         if label.endswith("both can hold together") and not old_values_named:
             # a second language, another car: an additive fact alongside the first
-            return (Verdict.NEW_FACT, 0.6, f"different values ({label}): another one alongside the first")
-        return (Verdict.SUPPLEMENTS, 0.6, f"different values ({label}) in a slot that can hold several")
-    return (Verdict.CONTRADICTS, confidence, f"new value: {label}")
+            return (
+                Verdict.NEW_FACT,
+                0.6,
+                f"different values ({label_shown}): another one alongside the first",
+            )
+        return (Verdict.SUPPLEMENTS, 0.6, f"different values ({label_shown}) in a slot that can hold several")
+    return (Verdict.CONTRADICTS, confidence, f"new value: {label_shown}")
 
 
 def _slot_context(old: Fact, new: Fact, relation: str, marker: str | None) -> SlotContext:
@@ -1845,19 +1968,41 @@ def _class_findings(context: SlotContext) -> list[Finding]:
             or (name == "language" and "reply_language" in context.shared_attrs)
         )
         label = f"{name} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
+        said_as = f"{name.replace('_', ' ')} {_class_values(name, old_values, context.old)} -> "
+        said_as += _class_values(name, new_values, context.new)
         if single and marker:
-            findings.append((0.93, f"{label} with '{marker}'"))
+            findings.append((0.93, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'"))
         elif single and context.template is not None:
-            findings.append((0.88, f"{label} in the same wording: one value at a time"))
+            wording = " in the same wording: one value at a time"
+            findings.append((0.88, label + wording, said_as + wording))
         elif single:
-            findings.append((0.8, label))
+            findings.append((0.8, label, said_as))
         elif marker and marker != "nowadays":
-            findings.append((0.87, f"{label} with '{marker}'"))
+            findings.append((0.87, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'"))
         else:
             # "speaks French" -> "speaks German these days": in a slot that holds several, "these
             # days" says what is current, not that the other one stopped
-            findings.append((0.7, f"{label}, but both can hold together"))
+            both = ", but both can hold together"
+            findings.append((0.7, label + both, said_as + both))
     return findings
+
+
+def _marker(context: SlotContext) -> str:
+    """The word that says the value is current or changed, as the user wrote it."""
+    return quoted(context.marker or "", context.new)
+
+
+def _class_values(name: str, values: AbstractSet[str], fact: Fact) -> str:
+    """Closed-class values as the user wrote them; a time zone as its offset from UTC."""
+    if name == "timezone":
+        return "/".join(_utc_offset(value) for value in sorted(values))
+    return "/".join(quoted(value, fact) for value in sorted(values))
+
+
+def _utc_offset(minutes: str) -> str:
+    offset = int(minutes)
+    sign = "-" if offset < 0 else "+"
+    return f"UTC{sign}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
 
 
 def _typed_findings(context: SlotContext) -> list[Finding]:
@@ -1871,7 +2016,12 @@ def _typed_findings(context: SlotContext) -> list[Finding]:
         label = (
             f"{_KIND_NAMES.get(kind, kind)} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
         )
-        finding = _typed_finding(context, kind, kinds, label)
+        kind_shown = _KIND_NAMES.get(kind, kind)
+        if kind.startswith("count of "):
+            kind_shown = f"count of {said([kind.removeprefix('count of ')], context.old, context.new)}"
+        said_as = f"{kind_shown} {'/'.join(quoted(value, context.old) for value in sorted(old_values))} -> "
+        said_as += "/".join(quoted(value, context.new) for value in sorted(new_values))
+        finding = _typed_finding(context, kind, kinds, label, said_as)
         if finding:
             findings.append(finding)
     return findings
@@ -1911,7 +2061,9 @@ _FREQUENCY_STEMS = frozenset(
 )
 
 
-def _typed_finding(context: SlotContext, kind: str, kinds: set[str], label: str) -> Finding | None:
+def _typed_finding(
+    context: SlotContext, kind: str, kinds: set[str], label: str, said_as: str
+) -> Finding | None:
     old, new, marker = context.old, context.new, context.marker
     scoped = (
         kind in ("time", "utc", "hours")
@@ -1921,7 +2073,7 @@ def _typed_finding(context: SlotContext, kind: str, kinds: set[str], label: str)
     )
     day_and_time = {"weekday"} <= kinds and kinds & {"time", "utc"}
     if scoped:
-        return (0.7, f"{label}, but only on some days")
+        return (0.7, f"{label}, but only on some days", f"{said_as}, but only on some days")
     if kind == "month" and not marker:
         return None
     if (
@@ -1930,10 +2082,10 @@ def _typed_finding(context: SlotContext, kind: str, kinds: set[str], label: str)
         and context.template is None
         and not (day_and_time and (len(context.anchor) >= 2 or context.same_thing))
     ):
-        return (0.8, label)
+        return (0.8, label, said_as)
     if marker:
-        return (0.93, f"{label} with '{marker}'")
-    return (0.88, f"{label} in the same slot")
+        return (0.93, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")
+    return (0.88, f"{label} in the same slot", f"{said_as} in the same slot")
 
 
 def _frame_findings(context: SlotContext) -> list[Finding]:
@@ -1951,12 +2103,13 @@ def _frame_findings(context: SlotContext) -> list[Finding]:
         if name != "role" and old_values & new_values:
             continue
         label = f"{name} {' '.join(sorted(old_values))} -> {' '.join(sorted(new_values))}"
+        said_as = f"{name} {said(old_values, old)} -> {said(new_values, new)}"
         if marker:
-            findings.append((0.93, f"{label} with '{marker}'"))
+            findings.append((0.93, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'"))
         elif name in _FIRM_FRAMES or context.template is not None:
-            findings.append((0.88, f"{label}: one value at a time"))
+            findings.append((0.88, f"{label}: one value at a time", f"{said_as}: one value at a time"))
         else:
-            findings.append((0.8, label))
+            findings.append((0.8, label, said_as))
     return findings
 
 
@@ -1967,9 +2120,9 @@ def _wording_findings(context: SlotContext) -> list[Finding]:
     switched = _switch_value(old, new)
     if switched:
         verb, anchor_terms, value = switched
-        return [
-            (0.88, f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}")
-        ]
+        label = f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}"
+        said_as = f"'{quoted(verb, new)}' to {said(value, new)} for the same {said(anchor_terms, new, old)}"
+        return [(0.88, label, said_as)]
     template = context.template
     if (
         template is not None
@@ -1983,7 +2136,12 @@ def _wording_findings(context: SlotContext) -> list[Finding]:
         antonyms = _antonym(old, new)
         if antonyms and context.anchor:
             anchor = sorted(context.anchor)[0]
-            return [(0.86, f"'{antonyms[0]}' became '{antonyms[1]}' for the same {anchor}, with '{marker}'")]
+            label = f"'{antonyms[0]}' became '{antonyms[1]}' for the same {anchor}, with '{marker}'"
+            said_as = (
+                f"'{said([antonyms[0]], old)}' became '{said([antonyms[1]], new)}' for the same "
+                f"{said([anchor], new, old)}, with '{_marker(context)}'"
+            )
+            return [(0.86, label, said_as)]
     return []
 
 
@@ -1993,6 +2151,8 @@ def _template_finding(
     words, old_slot, new_slot = template
     cue = _single_valued_cue(set(words) - {"seat", "licens"})
     label = f"same wording, '{' '.join(old_slot)}' -> '{' '.join(new_slot)}'"
+    said_as = f"same wording, '{said(old_slot, old)}' -> '{said(new_slot, new)}'"
+    shown_marker = quoted(marker or "", new)
     places = lex.COUNTRIES | lex.REGIONS
     equivalent = any(old.classes.get(c) and old.classes.get(c) == new.classes.get(c) for c in old.classes)
     if (
@@ -2011,9 +2171,10 @@ def _template_finding(
         return None  # "is active" -> "is no longer on the Pro plan": the plan, not the account's state
 
     if cue and marker:
-        return (0.92, f"{label} in a single-valued {cue} slot, with '{marker}'")
+        slot = f" in a single-valued {cue} slot, with "
+        return (0.92, f"{label}{slot}'{marker}'", f"{said_as}{slot}'{shown_marker}'")
     if cue:
-        return (0.87, f"{label} in a single-valued {cue} slot")
+        return (0.87, f"{label} in a single-valued {cue} slot", f"{said_as} in a single-valued {cue} slot")
     if marker == "nowadays" and not set(words) - _VERB_STEMS - _HABIT_STEMS - _FRAME_STEMS - set(
         old.subject.key
     ):
@@ -2023,7 +2184,7 @@ def _template_finding(
         return None
     if marker and not set(old_slot) <= _VERB_STEMS:
         # not "runs on Django" -> "was rebuilt with a new Django theme": a verb replaced, not a value
-        return (0.86, f"{label}, with '{marker}'")
+        return (0.86, f"{label}, with '{marker}'", f"{said_as}, with '{shown_marker}'")
     return None
 
 
@@ -2069,6 +2230,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     """The detectors' proposal, then held to the evidence acting on it needs."""
     proposal = decide(old, new)
     old_fact, new_fact = analyze(old), analyze(new)
+    deadline.check()
     if (
         proposal[0] is not Verdict.CONTRADICTS
         and subject_relation(old_fact, new_fact)[0] != "different"
@@ -2082,7 +2244,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     replaced = replaced_in_place(old_fact, new_fact)
     if replaced and proposal[1] <= evidence.UNPROVEN_CEILING and _counts_a_thing(old_fact, replaced):
         # "has 5 direct reports" -> "has 3 direct reports": no detector knows the unit, the words do
-        proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {replaced}")
+        proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {shown(replaced)}")
     resumed = None if _hedge(new_fact.text) else _resumed(old_fact, new_fact)
     if (
         resumed
@@ -2102,7 +2264,7 @@ def _both_over(old: Fact, new: Fact) -> str | None:
         return None  # "is deactivated" -> "isn't deactivated anymore": the end itself is denied
     shared = (_core(old) & _core(new)) - _NEGATION_TERMS - RESTATEMENT_STEMS - set(old.subject.key)
     shared -= _FRAME_STEMS | _LOW_INFO_STEMS | _WHEN_WORDS
-    return _quote(shared) if shared else None
+    return _quote(shared, old, new) if shared else None
 
 
 _ENDED_STATES = frozenset(
@@ -2142,6 +2304,10 @@ def _digits_corrected(old_value: str, new_value: str) -> bool:
     return changed == 1 or (changed == 2 and sorted(a) == sorted(b))  # one digit, or two swapped
 
 
+def _replaced(was: str, now: str, old: Fact, new: Fact) -> str:
+    return f"{quoted(was, old)} replaced by {quoted(now, new)} in the same words"
+
+
 def replaced_in_place(old: Fact, new: Fact) -> str | None:
     """'Acme has 50 seats' -> 'Acme has 55 seats', 'rent is $1,800 a month' -> '$2,050 a month': the
     same words with one count or amount put in place of the old one. Two counts of one thing, or two
@@ -2164,7 +2330,14 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
         return None  # anything added or left out may make it another one
     if evidence.past_period(old) or evidence.past_period(new) or _first(_HISTORICAL, new.text):
         return None
-    return f"{old_slot[0]} replaced by {new_slot[0]} in the same words"
+    return Worded(
+        f"{old_slot[0]} replaced by {new_slot[0]} in the same words",
+        _replaced,
+        old_slot[0],
+        new_slot[0],
+        old,
+        new,
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -2174,12 +2347,27 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
 
 
 class RulesClassifier:
+    """`limit_s`: the most one classification may take (AURRA_CLASSIFIER_TIMEOUT_S in the
+    service): the work checks its deadline between its steps (runtime/deadline.py) and stops
+    with a ClassifierError once it has passed. The write pipeline also abandons any
+    classification at its limit; this check is what stops the work itself."""
+
     model = MODEL_ID
+
+    def __init__(self, limit_s: float | None = None) -> None:
+        self.limit_s = limit_s
 
     def classify(
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
     ) -> Classification:
-        verdicts = [self.judge(c.content, new_content, c.id) for c in candidates]
+        try:
+            with deadline.limited(self.limit_s):
+                verdicts = []
+                for candidate in candidates:
+                    deadline.check()
+                    verdicts.append(self.judge(candidate.content, new_content, candidate.id))
+        except deadline.DeadlinePassed as exc:
+            raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         return Classification(
             verdicts=verdicts,
             model=MODEL_ID,

@@ -23,9 +23,12 @@ value slot: likes against dislikes of the same thing, and a diet against eating 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from aurra_core.classifiers.rules_facts import Fact
+from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown, with_article
 from aurra_core.models import Verdict
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, normalize, tokenize
@@ -50,12 +53,16 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     if matches is None:
         matches = new.memo["change_evidence"] = tuple(_CHANGE_EVIDENCE.finditer(new.full))
     for match in matches:
+        deadline.check()
         if _about_something_else(old, new.full[match.start() :]) or _not_realized(new.full, match):
             continue
-        return match.group(0).strip()
-    negated = negated_old_value(old, new) or (diet_denied(old, new) and "what they ate")
+        words = match.group(0).strip()
+        return Worded(words, quoted, words, new)
+    negated = negated_old_value(old, new)
     if negated:
-        return f"not {negated}"
+        return Worded(f"not {negated}", _not_said, negated, new, old)
+    if diet_denied(old, new):
+        return "not what they ate"
     return (
         started_what_was_denied(old, new)
         or dated_later(old, new)
@@ -66,6 +73,28 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
 
 
 _LEFT_VALUE = regex_programs.compile(lex.LEFT_VALUE)
+
+
+# What the reasons of this module say, in the user's words (rules_wording.Worded renders them
+# only when a reason says them).
+def _not_said(term: str, *facts: Fact) -> str:
+    return f"not {said([term], *facts)}"
+
+
+def _likes_and_dislikes(thing: set[str], fact: Fact) -> str:
+    return f"likes and dislikes the same {said(thing, fact)}"
+
+
+def _dislikes(thing: set[str], fact: Fact) -> str:
+    return f"dislikes {said(thing, fact)}, which covers what was liked"
+
+
+def _ranks(preferred: set[str], passed_over: set[str], new: Fact, old: Fact) -> str:
+    return f"ranks {said(preferred, new)} above the old choice, {said(passed_over, new, old)}"
+
+
+def _values_differ(values: list[str], old: Fact, new: Fact) -> str:
+    return f"a value differs ({', '.join(said([value], old, new) for value in values)})"
 
 
 _NOT_REALIZED_BEFORE = regex_programs.compile(lex.NOT_REALIZED_BEFORE)
@@ -168,7 +197,7 @@ def started_what_was_denied(old: Fact, new: Fact) -> str | None:
         begun = {term for token in head for term in canon(token)}  # "a bottle of wine" begins a bottle
         begun |= {canon(kind)[0] for term in begun for kind in _HYPERNYMS.get(term, ())}  # a cat is a pet
         if begun & denied:
-            return match.group(0)
+            return Worded(match.group(0), quoted, match.group(0), new)
     return None
 
 
@@ -261,7 +290,7 @@ def typed_values(fact: Fact) -> set[str]:
     return typed
 
 
-def typed_values_of(terms: set[str]) -> set[str]:
+def typed_values_of(terms: AbstractSet[str]) -> set[str]:
     """The terms that are typed values or numbers."""
     return {term for term in terms if _VALUE_TOKEN.match(term)}
 
@@ -322,7 +351,8 @@ def same_statement(old: Fact, new: Fact) -> str | None:
         return "one of them is negated"
     changed = (typed_values(old) ^ typed_values(new)) | names_missing(old, new) | names_missing(new, old)
     if changed:
-        return f"a value differs ({', '.join(sorted(changed)[:3])})"
+        values = sorted(changed)[:3]
+        return Worded(f"a value differs ({', '.join(values)})", _values_differ, values, old, new)
     if _ORDERED.search(old.text) and _ORDERED.search(new.text) and _order(old, new) != _order(new, old):
         return "the same words in another order ('tea over coffee' / 'coffee over tea')"
     return None
@@ -349,11 +379,15 @@ def preference_flip(old: Fact, new: Fact) -> str | None:
         thing_a = content(a) - lex.LIKING
         thing_b = content(b) - lex.DISLIKING
         if thing_a and thing_a == thing_b:
-            return f"likes and dislikes the same {' '.join(sorted(thing_a))}"
+            return Worded(
+                f"likes and dislikes the same {' '.join(sorted(thing_a))}", _likes_and_dislikes, thing_a, a
+            )
         liked, disliked = _object_of(a), _object_of(b)
         if disliked and liked and disliked <= liked:
             # "likes dark roast coffee" / "can't stand dark roast anymore and only buys light roasts"
-            return f"dislikes {' '.join(sorted(disliked))}, which covers what was liked"
+            return Worded(
+                f"dislikes {' '.join(sorted(disliked))}, which covers what was liked", _dislikes, disliked, b
+            )
     return None
 
 
@@ -391,7 +425,14 @@ def ranked_below(old: Fact, new: Fact) -> str | None:
         return None
     if not (preferred - passed_over) or (preferred - passed_over) & old_choice:
         return None
-    return f"ranks {' '.join(sorted(preferred))} above the old choice, {' '.join(sorted(passed_over))}"
+    return Worded(
+        f"ranks {' '.join(sorted(preferred))} above the old choice, {' '.join(sorted(passed_over))}",
+        _ranks,
+        preferred,
+        passed_over,
+        new,
+        old,
+    )
 
 
 _PREFERRED_OVER = regex_programs.compile(lex.PREFERRED_OVER)
@@ -410,7 +451,7 @@ def diet_denied(old: Fact, new: Fact) -> str | None:
     for diet, excluded in lex.DIET_EXCLUDES.items():
         eaten = excluded & set(old.tokens)
         if diet in new.text and diet not in old.text and eaten:
-            return f"the new fact denies eating the {sorted(eaten)[0]} the old one says they eat"
+            return f"the new fact denies eating the {said([sorted(eaten)[0]], old)} the old one says they eat"
     return None
 
 
@@ -424,7 +465,10 @@ def diet_broken(old: Fact, new: Fact) -> str | None:
             if diet in diet_fact.text and diet not in eating_fact.text:
                 eaten = excluded & set(eating_fact.tokens)
                 if eaten:
-                    return f"a {diet} diet excludes the {sorted(eaten)[0]} the other fact says they eat"
+                    return (
+                        f"{with_article(said([diet], diet_fact))} diet excludes the {said([sorted(eaten)[0]], eating_fact)} "
+                        "the other fact says they eat"
+                    )
     return None
 
 
@@ -432,7 +476,7 @@ def one_attribute_contradiction(old: Fact, new: Fact) -> Decision | None:
     """Likes against dislikes, a diet against eating what it excludes: same attribute, opposite."""
     flipped = preference_flip(old, new)
     if flipped:
-        return (Verdict.CONTRADICTS, 0.86, flipped)
+        return (Verdict.CONTRADICTS, 0.86, shown(flipped))
     denied = diet_denied(old, new)
     if denied:
         return (Verdict.CONTRADICTS, 0.9, denied)
@@ -440,7 +484,7 @@ def one_attribute_contradiction(old: Fact, new: Fact) -> Decision | None:
     broken = diet_broken(old, new)
     if broken:
         if evidence:
-            return (Verdict.CONTRADICTS, 0.9, f"{broken}, with '{evidence}'")
+            return (Verdict.CONTRADICTS, 0.9, f"{broken}, with '{shown(evidence)}'")
         return (Verdict.CONTRADICTS, UNPROVEN_CEILING, f"{broken}; no change language, so not acted on")
     return None
 
@@ -453,7 +497,7 @@ def hold_to_evidence(old: Fact, new: Fact, proposal: Decision, construction: str
     if verdict is Verdict.CONTRADICTS and construction and confidence > UNPROVEN_CEILING:
         if construction == reason:
             return (Verdict.CONTRADICTS, confidence, reason)
-        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: {construction})")
+        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: {shown(construction)})")
     if verdict is Verdict.CONTRADICTS:
         return _hold_contradiction(old, new, confidence, reason)
     if verdict is Verdict.DUPLICATE and confidence >= ACTION_THRESHOLD:
@@ -464,13 +508,13 @@ def hold_to_evidence(old: Fact, new: Fact, proposal: Decision, construction: str
 def _hold_contradiction(old: Fact, new: Fact, confidence: float, reason: str) -> Decision:
     evidence = change_evidence(old, new)
     if evidence:
-        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: '{evidence}')")
+        return (Verdict.CONTRADICTS, confidence, f"{reason} (change evidence: '{shown(evidence)}')")
     period = past_period(new) or past_period(old)
     if period and not once_only(old, new):
         return (
             Verdict.NEW_FACT,
             UNPROVEN_CEILING,
-            f"a dated past period ('{period}') is history, not a change",
+            f"a dated past period ('{quoted(period, new, old)}') is history, not a change",
         )
     if confidence <= UNPROVEN_CEILING:
         return (Verdict.CONTRADICTS, confidence, reason)
@@ -498,6 +542,7 @@ def _hold_duplicate(old: Fact, new: Fact, confidence: float, reason: str) -> Dec
     if difference.startswith("one of them is negated"):
         negated_term = negated_old_value(old, new)
         if negated_term and content(old) == content(new):
-            return (Verdict.CONTRADICTS, 0.88, f"the new fact negates the old one ('{negated_term}')")
-        return (Verdict.CONTRADICTS, 0.7, f"{difference}: never a duplicate")
-    return (Verdict.CONTRADICTS, 0.7, f"{difference}: never a duplicate; no change language")
+            negated_shown = said([negated_term], new, old)
+            return (Verdict.CONTRADICTS, 0.88, f"the new fact negates the old one ('{negated_shown}')")
+        return (Verdict.CONTRADICTS, 0.7, f"{shown(difference)}: never a duplicate")
+    return (Verdict.CONTRADICTS, 0.7, f"{shown(difference)}: never a duplicate; no change language")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import (
@@ -309,11 +310,12 @@ class Fact:
     memo: dict[str, Any] = field(default_factory=dict)  # derived views, computed once per fact
 
     @property
-    def term_set(self) -> set[str]:
-        ts = self.memo.get("terms")
+    def term_set(self) -> frozenset[str]:
+        """The terms as a set, made once: loops over a fact's tokens ask for it at each token."""
+        ts: frozenset[str] | None = self.memo.get("terms")
         if ts is None:
             ts = self.memo["terms"] = frozenset(self.terms)
-        return set(ts)
+        return ts
 
 
 _CLASS_CONTEXT = {name: regex_programs.compile(pattern) for name, pattern in lex.CLASS_CONTEXT.items()}
@@ -544,6 +546,7 @@ _ROLE_STEMS = frozenset(canon(w)[0] for w in lex.ROLE_NOUNS)
 @lru_cache(maxsize=2048)
 def analyze(raw: str) -> Fact:
     full = normalize(raw)
+    deadline.check()
     text, reporter = strip_reporting(full)
     tokens = tokenize(text)
     names = _names(raw)
@@ -565,6 +568,7 @@ def analyze(raw: str) -> Fact:
         subject=subject,
         reporter=reporter,
     )
+    deadline.check()
     fact.classes = _classes(tokens, text)
     fact.typed = _typed(text)
     fact.counts = _counts(tokens)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.rules_facts import Fact
+from aurra_core.classifiers.rules_wording import said
 from aurra_core.models import Verdict
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
@@ -88,7 +89,7 @@ def paraphrase(
         Verdict.DUPLICATE,
         PARAPHRASE_CONFIDENCE,
         f"restates the old fact in other words (same subject, values and polarity; "
-        f"'{' '.join(sorted(only_old)) or '-'}' / '{' '.join(sorted(only_new)) or '-'}'); not acted on",
+        f"'{said(only_old, old) or '-'}' / '{said(only_new, new) or '-'}'); not acted on",
     )
 
 

@@ -7,6 +7,16 @@ from functools import lru_cache
 
 from aurra_core.extractors.base import Extractor
 from aurra_core.runtime.config import ServiceConfig, get_config
+from aurra_core.runtime.deadline import model_call_limit
+
+
+def extraction_limit_s(config: ServiceConfig) -> float:
+    """The most one extraction may take, whatever the extractor does (the write pipeline abandons
+    it there, runtime/deadline.py): the rules extractor's timeout itself; a model's two attempts
+    of that timeout and the SDK's backoff."""
+    if config.resolved_extractor == "rules":
+        return config.extractor_timeout_s
+    return model_call_limit(config.extractor_timeout_s)
 
 
 def create_extractor(config: ServiceConfig) -> Extractor:
@@ -46,7 +56,7 @@ def create_extractor(config: ServiceConfig) -> Extractor:
         )
     from aurra_core.extractors.rules import RulesExtractor
 
-    return RulesExtractor()
+    return RulesExtractor(limit_s=extraction_limit_s(config))
 
 
 @lru_cache(maxsize=1)

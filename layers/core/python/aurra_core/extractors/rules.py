@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 
+from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import Extraction, capped, valid_facts
 from aurra_core.models import MAX_CONTENT_CHARS, Message, Role
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
 
 NAME = "rules"
@@ -188,6 +190,7 @@ def facts_of(text: str) -> list[str]:
     """The third-person facts of one user message, in order."""
     found: list[str] = []
     for sentence in _SENTENCES.split(text.replace("\u2019", "'")):
+        deadline.check()
         sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
         sentence = _TOGETHER.sub(r"User and their \1", sentence)
         if not sentence or sentence.endswith("?") or _QUESTION_START.match(sentence):
@@ -200,15 +203,26 @@ def facts_of(text: str) -> list[str]:
 
 
 class RulesExtractor:
+    """`limit_s`: the most one extraction may take (AURRA_EXTRACTOR_TIMEOUT_S in the service):
+    the work checks its deadline as it goes (runtime/deadline.py) and stops with an
+    ExtractionError once it has passed."""
+
     name = NAME
+
+    def __init__(self, limit_s: float | None = None) -> None:
+        self.limit_s = limit_s
 
     def extract(self, messages: list[Message], model: str) -> Extraction:
         raw = []
-        for index, message in enumerate(messages):
-            if message.role != Role.USER:
-                continue  # the assistant's and the system's words are not the user's facts
-            for fact in facts_of(message.content):
-                raw.append({"content": fact, "topic": _topic(fact), "message_index": index})
+        try:
+            with deadline.limited(self.limit_s):
+                for index, message in enumerate(messages):
+                    if message.role != Role.USER:
+                        continue  # the assistant's and the system's words are not the user's facts
+                    for fact in facts_of(message.content):
+                        raw.append({"content": fact, "topic": _topic(fact), "message_index": index})
+        except deadline.DeadlinePassed as exc:
+            raise ExtractionError("the rules extractor did not finish within its time limit") from exc
         # Every fact is found; the first MAX_FACTS are kept and the rest counted as dropped.
         facts, dropped = capped(valid_facts(raw, messages))
         return Extraction(

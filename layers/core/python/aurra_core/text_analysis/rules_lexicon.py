@@ -3,7 +3,11 @@ accounts and things. Nothing here names a particular person, company or sentence
 is meant to hold for any tenant's memories.
 
 Conventions: every entry is lower-case; multi-word phrases are matched on word boundaries
-after the text has been normalised by `aurra_core.text_analysis.text.normalize`.
+after the text has been normalised by `aurra_core.text_analysis.text.normalize`. A scan from one
+word to another ("not ... anymore", "replaced ... with") looks at most 200 characters ahead
+(`{1,200}?`, `.{0,200}`): unbounded, it ran to the end of the clause from every occurrence of
+its first word when the second was missing, quadratic in a fact written that way
+(bench/classifier_cost.py).
 """
 
 from __future__ import annotations
@@ -691,7 +695,7 @@ HEDGES = [
     r"\bsomeday\b",
     r"\beventually\b",
     r"\bmight\b",
-    r"\bshould\b(?!.*\bfromnowon\b)",  # "mail should go to ... from now on" is an instruction
+    r"\bshould\b(?!.{0,200}\bfromnowon\b)",  # "mail should go to ... from now on" is an instruction
     r"\bwondering\b",
     r"\basked (?:about|whether|if)\b",
     r"\basked for (?:a |an |some )?(?:quote|pricing|demo|info\w*|trial|discount|refund|estimate|details|proposal)\b",
@@ -830,7 +834,7 @@ CHANGE_WORDS = [
 ENDING = [
     r"\bnolonger (?:(?:has|have|is|are|uses?|owns?|works?|lives?|eats?|drinks?|takes?|drives?|goes|attends?|"
     r"speaks?|plays?|pays?|banks?|needs?|wants?|does|being|on|at|in|with|a|an|the)\s+)*(?P<x>[\w\s\-\.]+)",
-    r"\bnot (?:\w+ ){0,3}?(?P<x>[\w\-\. ]+?) anymore\b",
+    r"\bnot (?:\w+ ){0,3}?(?P<x>[\w\-\. ]{1,200}?) anymore\b",
     r"\bstopped (?:being |using |eating |drinking |taking |going to |doing |playing |working (?:at|for) |paying (?:for|with) )?(?P<x>[\w\s\-\.]+)",
     r"\bquit (?:(?:his|her|their|my|the|a|an|using|drinking|eating) )?(?P<x>[\w\s\-\.]+)",
     r"\b(?:gave|given|giving) up (?:on )?(?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
@@ -845,7 +849,7 @@ ENDING = [
     r"\b(?:has |have )?left (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[A-Za-z][\w\s\-\.&]+)",
     r"\bmoved (?:away )?(?:out of|away from|from) (?P<x>[\w\s\-\.]+)",
     r"\bswitched (?:away )?from (?P<x>[\w\s\-\.]+)",
-    r"\breplaced (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+?) with\b",
+    r"\breplaced (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]{1,200}?) with\b",
     r"\binstead of (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bretired (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bgot rid of (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
@@ -867,9 +871,9 @@ ENDING = [
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:is|are|was|were) nolonger\b",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:stopped|ended|finished|wrapped up|were cancel(?:l)?ed|was cancel(?:l)?ed)\b",
     r"\b(?:laid off|fired|let go|resigned|retired|dismissed|terminated) (?:from |by )?(?:(?:his|her|their|my|the|a|an) )?(?:job at |role at |position at )?(?P<x>[\w\-\.& ]+)",
-    r"\b(?:traded in|traded|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]+?) (?:for|and)\b",
+    r"\b(?:traded in|traded|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]{1,200}?) (?:for|and)\b",
     r"\b(?:rather than|in place of) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?)",
-    r"\bgave (?:away )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\. ]+?) (?:away|to)\b",
+    r"\bgave (?:away )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\. ]{1,200}?) (?:away|to)\b",
     r"\bbroke up with (?P<x>[\w\s\-\.]+)",
     r"\b(?:divorced|separated from) (?P<x>[\w\s\-\.]+)",
     r"\bno (?P<x>[\w\-]+(?: [\w\-]+)?)\b",
@@ -1567,7 +1571,7 @@ CHANGE_EVIDENCE = [
     r"\bchurned\b|\bdeleted\b|\brenewed\b|\bshipped\b|\blaunched\b|\bwent live\b|\bwas released\b",
     r"\b(?:come|came) around to\b|\bwould rather (?:\w+ ){1,5}?than\b",
     r"\b(?:had|gave birth to) (?:a|an|their|her|his) (?:\w+ )?(?:baby|child|son|daughter|kid)\b",
-    r"\b(?:previously|formerly)\b.*\bnow\b",
+    r"\b(?:previously|formerly)\b.{0,200}\bnow\b",
     r"\b(?:took|adopted) (?:[\w']+ ){0,3}?(?:surname|name)\b",
     # rules v4: constructions that say the value changed without a change verb
     r"\b(?:is|are|am|was|were) back (?:on|to|with)\b|\bwent back\b|\bgone back\b",
@@ -1762,7 +1766,7 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:manager|boss|supervisor)\s+(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
     ],
     "champion": [
-        r"\bchampion\b[^:;]*?\b(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
+        r"\bchampion\b[^:;]{0,200}?\b(?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
         r"^(?P<v>[a-z]+ [a-z]+)\b[^;]*?\bis (?:now )?(?:our|their|the) (?:main |new |primary )?champion",
     ],
     "school": [
@@ -1907,7 +1911,7 @@ MOVED_HOME = (
 # A switch to a named value: "switched to X", "replaced ... with X".
 SWITCHED_VALUE = (
     r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
-    r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.*?\bwith (?P<w>[\w\-\.\+# ]+)|"
+    r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.{0,200}?\bwith (?P<w>[\w\-\.\+# ]+)|"
     r"\b(?:rewritten|rewrote|rebuilt|rebuild|reimplemented|replatformed|ported)(?: [\w']+){0,2}? "
     r"(?:in|on|onto|to|with|using) (?P<u>[\w\-\.\+# ]+)"
 )

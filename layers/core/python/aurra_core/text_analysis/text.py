@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
+from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 
@@ -104,6 +105,9 @@ _NUMBER_WORDS = {
     "a pair of": 2,
 }
 _TZ_WORDS = sorted(lex.TIMEZONES, key=len, reverse=True)
+# Words the normaliser reads as a value on their own or with the words after them ("three",
+# "March 3rd", "Friday", "noon"): where a value written out in words may start.
+VALUE_WORDS = frozenset(word for word in [*_NUMBER_WORDS, *_MONTHS, *_WEEKDAYS, "noon"] if " " not in word)
 
 
 def unify_punctuation(text: str) -> str:
@@ -272,6 +276,7 @@ def normalize(text: str) -> str:
     again (a third of its time before; the same text always gives the same result)."""
     normalized = _WHITESPACE.sub(" ", fold(text)).strip()
     for step in (_expand_contractions, _mark_values, _canonical_phrases, _mark_times, _mark_dates):
+        deadline.check()  # a classification's time limit (runtime/deadline.py); none elsewhere
         normalized = step(normalized)
     return _WHITESPACE.sub(" ", normalized).strip()
 
@@ -309,6 +314,9 @@ _CONTRACTIONS = _substitutions(
 def _expand_contractions(text: str) -> str:
     """can't -> can not, she's -> she is, alice's -> alice 's."""
     return _substitute(_CONTRACTIONS, text)
+
+
+expand_contractions = _expand_contractions  # the words of one written word, for the reasons' quotes
 
 
 _NOT_EMAIL_CHARACTER = regex_programs.compile(r"[^a-z0-9]")

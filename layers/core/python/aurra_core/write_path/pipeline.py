@@ -32,10 +32,11 @@ from aurra_core.classifiers.base import (
     ClassifierVerdict,
     validate_verdicts,
 )
-from aurra_core.classifiers.claude import call_deadline
+from aurra_core.classifiers.factory import classification_limit_s
 from aurra_core.embedders import Embedder
-from aurra_core.errors import BudgetExhausted, ExtractionError, ExtractionUnavailable
+from aurra_core.errors import BudgetExhausted, ClassifierError, ExtractionError, ExtractionUnavailable
 from aurra_core.extractors.base import Extraction, Extractor
+from aurra_core.extractors.factory import extraction_limit_s
 from aurra_core.models import (
     MAX_CONTENT_CHARS,
     AuditType,
@@ -55,6 +56,7 @@ from aurra_core.models import (
     WriteRequest,
     WriteResult,
 )
+from aurra_core.runtime import deadline
 from aurra_core.runtime.config import CANDIDATE_LIMIT, get_config
 from aurra_core.runtime.flags import FlagSource
 from aurra_core.runtime.observability import logger, metrics
@@ -320,9 +322,12 @@ def _run_classifier(
     deps: WriteDependencies,
     *,
     reserved: bool,
+    answer_by: float | None = None,
 ) -> None:
     """One classifier call, if the key's budget allowed it (`reserved`), with its receipt on
-    the outcome."""
+    the outcome. Whatever the classifier does, the write stops waiting for it at its time limit
+    (`classification_limit_s`) or at `answer_by` (time.monotonic(), the request's deadline),
+    whichever comes first, and goes on as after a classifier error (runtime/deadline.py)."""
     outcome = prepared.outcome
     if not reserved:
         outcome.skipped_reason = SkippedReason.BUDGET_EXHAUSTED
@@ -330,8 +335,16 @@ def _run_classifier(
     outcome.ran = True
     outcome.candidates_examined = len(candidates)
     stopwatch = metering.Stopwatch()
+    stop_at = time.monotonic() + classification_limit_s(get_config())
+    if answer_by is not None:
+        stop_at = min(stop_at, answer_by)
     try:
-        classification = _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings)
+        classification = deadline.call_until(
+            stop_at,
+            lambda: _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings),
+            ClassifierError,
+            "the classifier",
+        )
     except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
         outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
         outcome.usage = metering.failed_call_receipt(stopwatch.elapsed_ms)
@@ -372,10 +385,13 @@ def prepare(
     deps: WriteDependencies,
     level2_enabled: bool,
     classify_until: float | None = None,
+    answer_by: float | None = None,
 ) -> PreparedFact:
     """The gates (plain code, before any model), the embedding, the candidates of the fact's
     scope and, when there are some, one classifier call: only if it can end by
     `classify_until` (time.monotonic()), else the fact is stored as after a classifier error.
+    The call itself ends at its time limit or at `answer_by` (the request's deadline), whichever
+    comes first (`_run_classifier`).
 
     `key_settings` None: the key's settings are read here, and only when a gate needs them (a
     write with Level 2 off or not requested never reads them). What the model call needs is one
@@ -428,7 +444,9 @@ def prepare(
                 metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
         if day is not None:
             prepared.reservation_day, prepared.hold_usd = day, hold
-    _run_classifier(caller, prepared, candidates, settings, deps, reserved=day is not None)
+    _run_classifier(
+        caller, prepared, candidates, settings, deps, reserved=day is not None, answer_by=answer_by
+    )
     return prepared
 
 
@@ -849,12 +867,17 @@ def write_memory(
 
 
 def extract(
-    caller: Caller, request: MessagesWriteRequest, key_settings: KeySettings, deps: WriteDependencies
+    caller: Caller,
+    request: MessagesWriteRequest,
+    key_settings: KeySettings,
+    deps: WriteDependencies,
+    answer_by: float | None = None,
 ) -> tuple[Extraction, Usage, tuple[date, float] | None]:
     """The conversation's facts, the receipt of the call that found them and what it changes in
-    the key's spend (`store_facts` settles it); BudgetExhausted
-    (429) when the key's daily budget is used up, ExtractionUnavailable (503) when the
-    extractor fails: either way before anything is written."""
+    the key's spend (`store_facts` settles it); BudgetExhausted (429) when the key's daily
+    budget is used up, ExtractionUnavailable (503) when the extractor fails or has not answered
+    by its time limit (`extraction_limit_s`) or `answer_by` (time.monotonic(), the request's
+    deadline): either way before anything is written."""
     hold = _extraction_hold(request, key_settings)
     day = _reserve_model_call(caller, key_settings, hold, deps)
     if day is None:
@@ -868,8 +891,16 @@ def extract(
             "nothing was written. Retry after 00:00 UTC or raise the limit"
         )
     stopwatch = metering.Stopwatch()
+    stop_at = time.monotonic() + extraction_limit_s(get_config())
+    if answer_by is not None:
+        stop_at = min(stop_at, answer_by)
     try:
-        extraction = deps.extractor_factory().extract(request.messages, _model(key_settings))
+        extraction = deadline.call_until(
+            stop_at,
+            lambda: deps.extractor_factory().extract(request.messages, _model(key_settings)),
+            ExtractionError,
+            "the extractor",
+        )
     except Exception as exc:  # any failure: nothing written, the client retries
         metering.emit_usage_metrics(
             caller, metering.failed_call_receipt(stopwatch.elapsed_ms), source="extraction", model=None
@@ -893,17 +924,18 @@ def write_messages(
     """A conversation (the `messages` form of POST /memories): redact its credentials (or
     refuse it), extract its facts, put each through the pipeline as if it had been sent as
     `content`, store them all in one transaction. A fact's candidates are memories that
-    existed before the request, never one of its own facts. A fact's classification starts
-    only while it can end within the request's deadline (AURRA_MESSAGES_WRITE_DEADLINE_S);
-    later facts are kept unclassified."""
+    existed before the request, never one of its own facts. The request answers by its
+    deadline (AURRA_MESSAGES_WRITE_DEADLINE_S from its start) and the time its one transaction
+    takes: the extraction and every classification are abandoned there whatever they do; a
+    fact's classification starts only while it can end by then, and a fact not classified in
+    time is kept unclassified (`classifier_error`)."""
     config = get_config()
-    classify_until = (
-        time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
-    )
+    answer_by = time.monotonic() + config.messages_write_deadline_s
+    classify_until = answer_by - classification_limit_s(config)
     screened = request if isinstance(request, Screened) else screen(request)
     key_settings = refuse_if_asked(caller, screened, deps.db) or _key_settings(caller, deps.db)
     request = screened.request
-    extraction, usage, settlement = extract(caller, request, key_settings, deps)
+    extraction, usage, settlement = extract(caller, request, key_settings, deps, answer_by)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
     facts = []
@@ -925,7 +957,14 @@ def write_messages(
 
     def prepare_one(fact: Fact) -> PreparedFact:
         return prepare(
-            caller, fact, request.auto_supersede, key_settings, deps, level2_enabled, classify_until
+            caller,
+            fact,
+            request.auto_supersede,
+            key_settings,
+            deps,
+            level2_enabled,
+            classify_until,
+            answer_by,
         )
 
     # The facts are independent until they are stored (each compares only with memories that

@@ -3,6 +3,7 @@ and no category gate: the caller decided."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -32,6 +33,18 @@ if TYPE_CHECKING:
 
 def _invalid(field: str, problem: str) -> ValidationFailed:
     return ValidationFailed(problem, [{"field": field, "problem": problem}])
+
+
+# How a classifier's reason says it was not acted on, which an approval (the action) must not
+# repeat: "...; no change language, and it may be a second one, so not acted on".
+_NOT_ACTED_ON = re.compile(r"(?:[;:,]\s*|\s+)(?:so\s+)?not\s+acted\s+on\.?\s*$", re.IGNORECASE)
+
+
+def approval_reason(proposed: str | None) -> str:
+    """The reason of a `proposal_approved` event: what the classifier found, without its saying
+    that nothing was done, and that a person approved it."""
+    found = _NOT_ACTED_ON.sub("", proposed or "").strip().rstrip(";:,").strip()
+    return f"{found}; approved from the review queue" if found else "approved from the review queue"
 
 
 def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, target: UUID) -> bool:
@@ -268,7 +281,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
                 superseded_id=old_row.memory_id,
                 classifier=proposal.classifier.value if proposal.classifier else None,
                 confidence=proposal.confidence,
-                reason=proposal.reason,
+                reason=approval_reason(proposal.reason),
                 model=proposal.model,
                 resolves_event_id=proposal.id,
                 details={"proposal_event_id": str(proposal.id)},
