@@ -126,6 +126,16 @@ Metadata = Annotated[dict[str, Any], Strict()]
 SCOPE_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
 # An end user or an agent inside a tenant (the scope automatic supersession compares within).
 ScopeId = Annotated[str, Strict(), StringConstraints(pattern=SCOPE_PATTERN)]
+# A conversation's id: the client's (a messages write's `conversation_id`), else one Aurra made.
+ConversationId = Annotated[str, Strict(), StringConstraints(pattern=SCOPE_PATTERN)]
+MAX_SOURCE_TEXT = 128
+MAX_SOURCE_URI = 2048
+# The quoted span of a conversation a fact came from: longer is a message, not a quote.
+MAX_QUOTE_CHARS = 1000
+# A source's type or id (a content write's `source`): 1..128 characters.
+SourceText = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_SOURCE_TEXT)]
+# An absolute URI (RFC 3986: a scheme, a colon, the rest) without whitespace or control characters.
+_ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s\x00-\x1f\x7f]+$")
 
 
 class Verdict(StrEnum):
@@ -170,6 +180,11 @@ class AuditType(StrEnum):
     SUPERSESSION_PROPOSED = "supersession_proposed"
     PROPOSAL_APPROVED = "proposal_approved"
     PROPOSAL_DISMISSED = "proposal_dismissed"
+
+
+# A memory's status: superseded by another memory, expired (its own `valid_to` has passed,
+# without a successor), or current.
+MemoryStatus = Literal["current", "superseded", "expired"]
 
 
 class ProposalStatus(StrEnum):
@@ -238,12 +253,63 @@ class NewMemory(Model):
     _metadata = field_validator("metadata")(_validate_metadata)
 
 
+def _validate_source_text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return _storable_text(value, "source")
+
+
+def _validate_uri(value: str | None) -> str | None:
+    if value is not None and not _ABSOLUTE_URI.match(value):
+        raise ValueError("uri must be an absolute URI (a scheme such as https: and the rest, no spaces)")
+    return value
+
+
+class SourceRequest(Model):
+    """Where a content write's fact came from: the caller's own names for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: SourceText
+    id: SourceText
+    uri: Annotated[str, Strict(), Field(min_length=3, max_length=MAX_SOURCE_URI)] | None = None
+
+    _type = field_validator("type")(_validate_source_text)
+    _id = field_validator("id")(_validate_source_text)
+    _uri = field_validator("uri")(_validate_uri)
+
+
+def _check_expiry(valid_from: datetime | None, valid_to: datetime | None) -> None:
+    if valid_from is not None and valid_to is not None and valid_to <= valid_from:
+        raise PydanticCustomError(
+            "expiry", "valid_to must be later than valid_from", {"fields": ["valid_to", "valid_from"]}
+        )
+
+
+def _check_messages_expiry(messages: list["Message"], valid_to: datetime | None) -> None:
+    for index, message in enumerate(messages):
+        if valid_to is not None and message.created_at is not None and valid_to <= message.created_at:
+            raise PydanticCustomError(
+                "expiry",
+                "valid_to must be later than every message's created_at (messages[{index}])",
+                {"index": index},
+            )
+
+
 class WriteRequest(NewMemory):
     """One fact to write (the `content` form of POST /memories)."""
 
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    # When the fact stops being true by itself (an expiry); later than valid_from.
+    valid_to: InputTimestamp | None = None
+    source: SourceRequest | None = None
+
+    @model_validator(mode="after")
+    def _expiry(self) -> "WriteRequest":
+        _check_expiry(self.valid_from, self.valid_to)
+        return self
 
     @property
     def scope(self) -> Scope:
@@ -285,8 +351,17 @@ class MessagesWriteRequest(Model):
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    valid_to: InputTimestamp | None = None
+    # The client's id of the conversation; absent, the write generates one.
+    conversation_id: ConversationId | None = None
 
     _metadata = field_validator("metadata")(_validate_metadata)
+
+    @model_validator(mode="after")
+    def _expiry(self) -> "MessagesWriteRequest":
+        _check_expiry(self.valid_from, self.valid_to)
+        _check_messages_expiry(self.messages, self.valid_to)
+        return self
 
     @property
     def scope(self) -> Scope:
@@ -307,6 +382,10 @@ class WriteBody(Model):
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    valid_to: InputTimestamp | None = None
+    # A content write's source; a messages write's conversation (each only in its own form).
+    source: SourceRequest | None = None
+    conversation_id: ConversationId | None = None
 
     _metadata = field_validator("metadata")(_validate_metadata)
 
@@ -321,6 +400,20 @@ class WriteBody(Model):
             raise PydanticCustomError(
                 "one_of", "give exactly one of content and messages", {"fields": ["content", "messages"]}
             )
+        if self.messages is not None and self.source is not None:
+            raise PydanticCustomError(
+                "form",
+                "source is for a content write; a messages write names its conversation_id",
+                {"fields": ["source"]},
+            )
+        if self.content is not None and self.conversation_id is not None:
+            raise PydanticCustomError(
+                "form",
+                "conversation_id is for a messages write; a content write names its source",
+                {"fields": ["conversation_id"]},
+            )
+        _check_expiry(self.valid_from, self.valid_to)
+        _check_messages_expiry(self.messages or [], self.valid_to)
         return self
 
     def request(self) -> WriteRequest | MessagesWriteRequest:
@@ -426,6 +519,8 @@ class MemoryListQuery(Model):
     topic: Topic | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    conversation_id: ConversationId | None = None
+    source_id: SourceText | None = None
     as_of: InputTimestamp | None = None
     known_at: InputTimestamp | None = None
     include_superseded: bool = False
@@ -452,6 +547,8 @@ class AuditListQuery(Model):
     memory_id: UUID | None = None
     type: AuditType | None = None
     user_id: ScopeId | None = None
+    conversation_id: ConversationId | None = None
+    source_id: SourceText | None = None
     # Proposals only: `status=open` with `type=supersession_proposed` is the review queue.
     status: ProposalStatus | None = None
     since: InputTimestamp | None = None
@@ -472,6 +569,19 @@ class KeySettings(Model):
     daily_model_calls_limit: int | None = None
 
 
+class Source(Model):
+    """Where a memory came from: a conversation (the messages write that extracted it: the
+    conversation's id, the 0-based indexes of the messages it came from, the quoted span) or
+    what a content write named (`type`, `id`, `uri`)."""
+
+    type: str
+    id: str | None = None
+    conversation_id: str | None = None
+    message_indexes: list[int] | None = None
+    quote: str | None = None
+    uri: str | None = None
+
+
 class Memory(Model):
     id: UUID
     content: str
@@ -482,11 +592,12 @@ class Memory(Model):
     superseded_by: UUID | None
     supersedes: UUID | None
     recorded_at: Timestamp
-    status: Literal["current", "superseded"]
+    status: MemoryStatus
     user_id: str | None = None
     agent_id: str | None = None
     # The audit event that superseded this memory; null while current.
     superseded_event_id: UUID | None = None
+    source: Source | None = None
     score: float | None = Field(
         default=None,
         exclude_if=lambda v: v is None,
@@ -510,7 +621,7 @@ class MemoryVersion(Model):
     valid_to: Timestamp | None
     superseded_by: UUID | None
     supersedes: UUID | None
-    status: Literal["current", "superseded"]
+    status: MemoryStatus
     recorded_at: Timestamp
     recorded_to: Timestamp | None
 
@@ -576,6 +687,8 @@ class ExtractionReport(Model):
     prompt_version: str
     # The extraction call's receipt (the same shape as auto_supersede.usage).
     usage: Usage | None = None
+    # The conversation the facts came from: the request's, else the one the write generated.
+    conversation_id: str | None = None
 
 
 class MessagesWriteResult(Model):

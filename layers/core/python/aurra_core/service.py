@@ -104,7 +104,12 @@ def write_memory(
     from aurra_core.write_path import pipeline as write_pipeline
 
     request = body.request() if isinstance(body, WriteBody) else body
-    identity = request.model_dump(mode="json")
+    # Fields added since the first release count only when given: a retry of a request
+    # recorded before them keeps its identity.
+    later = {
+        name for name in ("valid_to", "source", "conversation_id") if getattr(request, name, None) is None
+    }
+    identity = request.model_dump(mode="json", exclude=later)
     if isinstance(request, WriteRequest):
         fact_request = request
 

@@ -56,6 +56,13 @@ MEMORIES_ENDPOINT = "GET /agent/memories"
 AUDIT_ENDPOINT = "GET /agent/audit"
 
 
+def _source_filters(conversation_id: str | None, source_id: str | None) -> dict[str, str]:
+    """The provenance filters a cursor's fingerprint covers: only those given, so a cursor
+    issued before they existed still belongs to its query."""
+    given = {"conversation_id": conversation_id, "source_id": source_id}
+    return {name: value for name, value in given.items() if value is not None}
+
+
 def believed_now(caller: Caller, db: Database) -> datetime:
     """The instant a first page reads at, from a short transaction of its own (store.believed_now)."""
     with db.tenant_transaction(caller.tenant_id) as conn:
@@ -68,6 +75,7 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
         topic=query.topic,
         user_id=query.user_id,
         agent_id=query.agent_id,
+        **_source_filters(query.conversation_id, query.source_id),
         as_of=query.as_of,
         known_at=query.known_at,
         include_superseded=query.include_superseded,
@@ -96,6 +104,8 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
             topic=query.topic,
             user_id=query.user_id,
             agent_id=query.agent_id,
+            conversation_id=query.conversation_id,
+            source_id=query.source_id,
             after=after,
             limit=query.limit + 1,
         )
@@ -147,6 +157,8 @@ def _search_page(
             topic=query.topic,
             user_id=query.user_id,
             agent_id=query.agent_id,
+            conversation_id=query.conversation_id,
+            source_id=query.source_id,
         )
     if last_id is not None and not (
         0 < offset <= len(ranked) and ranked[offset - 1].row.memory_id == last_id
@@ -206,6 +218,7 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
         type=query.type,
         status=query.status,
         user_id=query.user_id,
+        **_source_filters(query.conversation_id, query.source_id),
         since=query.since,
         until=query.until,
     )
@@ -229,6 +242,8 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
             memory_id=query.memory_id,
             type=query.type,
             user_id=query.user_id,
+            conversation_id=query.conversation_id,
+            source_id=query.source_id,
             since=query.since,
             until=until,
             before=before,

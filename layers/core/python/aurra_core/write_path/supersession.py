@@ -3,6 +3,7 @@ and no category gate: the caller decided."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID
 
 import psycopg
@@ -42,6 +43,22 @@ def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, 
     return False
 
 
+def _ended_by(old: store.MemoryRow, new: store.MemoryRow) -> datetime:
+    """The superseded memory's `valid_to`: the new one's `valid_from`, or its own expiry when
+    that comes first (a supersession never makes a fact true for longer)."""
+    if old.valid_to is not None and old.valid_to < new.valid_from:
+        return old.valid_to
+    return new.valid_from
+
+
+def _own_expiry(conn: psycopg.Connection, caller: Caller, memory: store.MemoryRow) -> datetime | None:
+    """The `valid_to` a memory had of its own (its write's expiry) before any supersession:
+    what a revert restores. Its last version not superseded says it (None: no expiry)."""
+    versions = store.memory_versions(conn, caller.tenant_id, memory.memory_id)
+    own = [v for v in versions if v.superseded_by is None]
+    return own[-1].valid_to if own else None
+
+
 def supersede(
     caller: Caller, memory_id: UUID, request: SupersedeRequest, db: Database, embedder: Embedder
 ) -> SupersedeResult:
@@ -68,7 +85,9 @@ def supersede(
         if linking and newer is None:
             raise NotFound("superseded_by memory not found")
         if not old.is_current:
-            raise Conflict("memory is already superseded")
+            raise Conflict(
+                "memory has expired" if old.superseded_by is None else "memory is already superseded"
+            )
         now = store.write_clock(conn)
 
         if newer is not None:
@@ -110,7 +129,7 @@ def supersede(
             conn,
             old,
             now,
-            valid_to=new_row.valid_from,
+            valid_to=_ended_by(old, new_row),
             superseded_by=new_row.memory_id,
             superseded_event_id=event_id,
         )
@@ -161,7 +180,9 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
                     "the superseded memory has since changed (superseded by another memory, or restored)"
                 )
             now = store.write_clock(conn)
-            restored = store.revise_version(conn, old, now, valid_to=None, superseded_by=None)
+            restored = store.revise_version(
+                conn, old, now, valid_to=_own_expiry(conn, caller, old), superseded_by=None
+            )
             if newer.supersedes == old.memory_id:
                 store.revise_version(conn, newer, now, supersedes=None)
             revert_event = store.insert_audit_event(
@@ -230,7 +251,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
                 conn,
                 old,
                 now,
-                valid_to=new_row.valid_from,
+                valid_to=_ended_by(old, new_row),
                 superseded_by=new_row.memory_id,
                 superseded_event_id=approval_id,
             )
