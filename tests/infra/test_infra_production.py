@@ -44,6 +44,7 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         c.SUPERSEDE: None,
         c.SETTINGS: None,
         c.AUDIT: None,
+        c.ERASURE: None,
         c.MIGRATE: None,
         c.ADMIN: None,
     }

@@ -180,6 +180,7 @@ class AuditType(StrEnum):
     SUPERSESSION_PROPOSED = "supersession_proposed"
     PROPOSAL_APPROVED = "proposal_approved"
     PROPOSAL_DISMISSED = "proposal_dismissed"
+    ERASURE = "erasure"
 
 
 # A memory's status: superseded by another memory, expired (its own `valid_to` has passed,
@@ -499,6 +500,50 @@ class SettingsPatch(Model):
         return None if value is None else list(dict.fromkeys(value))
 
 
+# What an erasure may select by: exactly one of these (`agent_id` only beside `user_id`).
+ERASURE_SELECTORS = ("memory_id", "user_id", "conversation_id", "source_id", "tenant")
+
+
+class ErasureRequest(Model):
+    """The body of POST /agent/erasures: exactly one selector. `memory_id` erases the memory's
+    whole lineage; `user_id` (with `agent_id`, that agent's memories of the user only) every
+    memory of the scope; `conversation_id` and `source_id` every memory of that source;
+    `tenant: true` every memory of the tenant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memory_id: UUID | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+    conversation_id: ConversationId | None = None
+    source_id: SourceText | None = None
+    tenant: StrictBool | None = Field(default=None, description="true (only): every memory of the tenant")
+
+    _source_id = field_validator("source_id")(lambda v: v if v is None else _validate_source_text(v))
+
+    @model_validator(mode="after")
+    def _one_selector(self) -> "ErasureRequest":
+        if self.tenant is False:
+            raise PydanticCustomError("selector", "tenant selects only as true", {"fields": ["tenant"]})
+        given = [name for name in ERASURE_SELECTORS if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise PydanticCustomError(
+                "selector",
+                "give exactly one selector: memory_id, user_id (with agent_id or not), conversation_id, "
+                "source_id or tenant: true",
+                {"fields": list(ERASURE_SELECTORS)},
+            )
+        if self.agent_id is not None and self.user_id is None:
+            raise PydanticCustomError(
+                "selector", "agent_id selects only beside user_id", {"fields": ["agent_id", "user_id"]}
+            )
+        return self
+
+    def selector(self) -> dict[str, Any]:
+        """The selector as the receipt names it: the fields given, nothing else."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
 # ---------------------------------------------------------------- query parameters
 
 
@@ -729,6 +774,27 @@ class AuditEvent(Model):
 class RevertResult(Model):
     event: AuditEvent
     restored: Memory
+
+
+class ErasureCounts(Model):
+    """The records an erasure touched, by kind."""
+
+    memories: int = Field(description="memories erased whole (every version of each)")
+    versions: int = Field(description="memory versions replaced by a content-free tombstone")
+    audit_events: int = Field(description="audit events about them, other than proposals, made content-free")
+    proposals: int = Field(description="review-queue proposals about them made content-free")
+    idempotency_records: int = Field(
+        description="Idempotency-Key records whose stored response named them, deleted"
+    )
+
+
+class ErasureReceipt(Model):
+    """What an erasure selected, when it ran and what it touched."""
+
+    id: UUID
+    selector: dict[str, Any]
+    created_at: Timestamp
+    counts: ErasureCounts
 
 
 class ApproveResult(Model):

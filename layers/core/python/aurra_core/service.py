@@ -22,6 +22,8 @@ from aurra_core.models import (
     AuditPage,
     Caller,
     DismissResult,
+    ErasureReceipt,
+    ErasureRequest,
     History,
     KeySettings,
     Memory,
@@ -192,6 +194,20 @@ def list_audit_events(caller: Caller, query: AuditListQuery) -> AuditPage:
 
 def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
     return queries.read_audit_event(caller, event_id, get_database())
+
+
+def create_erasure(caller: Caller, request: ErasureRequest) -> tuple[int, ErasureReceipt]:
+    """POST /agent/erasures: 201 with a new receipt, or 200 with the earlier one when nothing
+    new matched. Naturally idempotent: no Idempotency-Key needed."""
+    from aurra_core.write_path import erasure
+
+    return erasure.erase(caller, request, get_database())
+
+
+def get_erasure(caller: Caller, erasure_id: UUID) -> ErasureReceipt:
+    from aurra_core.write_path import erasure
+
+    return erasure.get_receipt(caller, erasure_id, get_database())
 
 
 def authenticate(raw_key: str) -> Caller:

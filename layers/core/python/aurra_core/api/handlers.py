@@ -49,6 +49,7 @@ _ERROR_DESCRIPTIONS = {
     401: "Missing or invalid API key",
     404: "Not found, or not this tenant's",
     409: "Conflict with the current state, or a reused Idempotency-Key",
+    410: "Gone: the memory was erased (details name the erasure)",
     413: "The body is too large",
     422: "Validation failed",
     429: "Rate limited",

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+import psycopg
 from pydantic import AwareDatetime
 
 from aurra_core.embedders import Embedder
-from aurra_core.errors import NotFound, ValidationFailed
+from aurra_core.errors import AurraError, Gone, NotFound, ValidationFailed
 from aurra_core.models import (
     AuditEvent,
     AuditListQuery,
@@ -21,7 +22,7 @@ from aurra_core.models import (
     MemoryPage,
     PointInTime,
 )
-from aurra_core.storage import cursors, store
+from aurra_core.storage import cursors, erasures, store
 from aurra_core.storage.db import Database
 
 
@@ -187,11 +188,23 @@ def _search_page(
     return MemoryPage(memories=memories, next_cursor=next_cursor)
 
 
+def missing(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> AurraError:
+    """The error for a memory not found: 410 `gone` when it was erased (only its tombstones are
+    left; the details name the erasure), else 404."""
+    erased_by = erasures.erasure_of(conn, tenant_id, memory_id)
+    if erased_by is None:
+        return NotFound("memory not found")
+    return Gone(
+        "memory was erased",
+        [{"field": "id", "problem": "erased", "erasure_id": str(erased_by)}],
+    )
+
+
 def read_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> Memory:
     with db.tenant_transaction(caller.tenant_id) as conn:
         row = store.select_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at, as_of=when.as_of)
-    if row is None:
-        raise NotFound("memory not found")
+        if row is None:
+            raise missing(conn, caller.tenant_id, memory_id)
     return row.to_memory()
 
 
@@ -199,7 +212,7 @@ def read_memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: 
     with db.tenant_transaction(caller.tenant_id) as conn:
         row = store.select_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at)
         if row is None:
-            raise NotFound("memory not found")
+            raise missing(conn, caller.tenant_id, memory_id)
         chain = store.lineage(conn, caller.tenant_id, row, known_at=when.known_at)
         versions = store.memory_versions(conn, caller.tenant_id, memory_id, known_at=when.known_at)
     if when.as_of is not None:

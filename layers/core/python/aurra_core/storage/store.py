@@ -198,8 +198,14 @@ def _tenant_lock_key(tenant_id: UUID) -> int:
 def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
     """Mark this transaction as a writer of the tenant (see the module docstring). Inside an
     idempotent call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
-    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
+    hold_write_lock(conn, tenant_id)
     idempotency_claim.bind(conn)
+
+
+def hold_write_lock(conn: psycopg.Connection, tenant_id: UUID) -> None:
+    """The tenant's write lock, shared, until this transaction ends: an erasure (which takes it
+    exclusively, `believed_now`) is wholly before or after this transaction."""
+    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
 
 
 @contextmanager

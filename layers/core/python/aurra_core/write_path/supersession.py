@@ -10,7 +10,7 @@ import psycopg
 from psycopg.errors import UniqueViolation
 
 from aurra_core.embedders import Embedder
-from aurra_core.errors import Conflict, NotFound, ValidationFailed
+from aurra_core.errors import Conflict, Gone, NotFound, ValidationFailed
 from aurra_core.models import (
     ApproveResult,
     AuditEvent,
@@ -22,7 +22,7 @@ from aurra_core.models import (
     SupersedeRequest,
     SupersedeResult,
 )
-from aurra_core.storage import store
+from aurra_core.storage import queries, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 
@@ -81,8 +81,11 @@ def supersede(
         old = locked[memory_id]
         newer = locked[request.superseded_by] if request.superseded_by else None
         if old is None:
-            raise NotFound("memory not found")
+            raise queries.missing(conn, caller.tenant_id, memory_id)
         if linking and newer is None:
+            assert request.superseded_by is not None
+            if isinstance(queries.missing(conn, caller.tenant_id, request.superseded_by), Gone):
+                raise Gone("the superseded_by memory was erased")
             raise NotFound("superseded_by memory not found")
         if not old.is_current:
             raise Conflict(
@@ -172,7 +175,9 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
             old, newer = locked[event.superseded_id], locked[event.memory_id]
             if old is None or newer is None:
-                raise NotFound("memory not found")
+                raise queries.missing(
+                    conn, caller.tenant_id, event.superseded_id if old is None else event.memory_id
+                )
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:  # won by a concurrent revert
                 raise Conflict("this supersession was already reverted")
             if old.superseded_by != newer.memory_id:
@@ -235,7 +240,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
             _open_proposal(conn, caller, event_id)
             old, newer = locked[older_id], locked[newer_id]
             if old is None or newer is None:
-                raise NotFound("memory not found")
+                raise queries.missing(conn, caller.tenant_id, older_id if old is None else newer_id)
             if not old.is_current or not newer.is_current:
                 raise Conflict("a memory of this proposal is no longer current")
             if newer.supersedes is not None:
