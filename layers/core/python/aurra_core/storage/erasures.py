@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -169,3 +170,92 @@ def erased_among(conn: psycopg.Connection, tenant_id: UUID, ids: list[UUID]) -> 
         {"tenant_id": tenant_id, "ids": ids},
     ).fetchone()
     return row is not None
+
+
+# ---------------------------------------------------------------- upkeep (the maintenance job, as the owner)
+
+# The tables an erasure changes: deleted versions, scrubbed events, deleted Idempotency-Key
+# records. Until VACUUM, the old row versions are still in their pages (dead, unreadable by any
+# query, but on disk); VACUUM removes them and their index entries.
+ERASED_TABLES = ("memory_versions", "audit_events", "idempotency_records")
+# The indexes that hold a memory's words (migrations 0007, 0008). VACUUM takes a deleted row's
+# entries out of their posting lists, but a word's key stays in a GIN index's entry tree until
+# the index is rebuilt.
+FULL_TEXT_INDEXES = ("memory_versions_current_content_words", "memory_versions_past_content_words")
+# Where the maintenance job remembers when it last vacuumed, and last rebuilt those indexes,
+# after erasures.
+_VACUUMED_THROUGH = "erasures_vacuumed_through"
+_REINDEXED_THROUGH = "erasures_reindexed_through"
+# An Idempotency-Key record is kept this long after its expiry (a retry then runs again anyway).
+IDEMPOTENCY_GRACE_S = 3600
+
+
+def _since(conn: psycopg.Connection, key: str) -> bool:
+    """Whether an erasure may have committed since the time stored under `key`. An erasure is
+    stamped when it starts and commits within its function's timeout, so one stamped up to a
+    minute before that time may have committed after it: it counts again."""
+    found: bool = one_row(
+        conn.execute(
+            """SELECT EXISTS (SELECT 1 FROM erasures
+               WHERE created_at > coalesce(
+                   (SELECT value::timestamptz FROM deployment_settings WHERE key = %s), '-infinity')
+                   - interval '1 minute')""",
+            (key,),
+        ).fetchone()
+    )[0]
+    return found
+
+
+def _stamp(conn: psycopg.Connection, key: str, at: datetime) -> None:
+    conn.execute(
+        """INSERT INTO deployment_settings (key, value) VALUES (%s, %s)
+           ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value""",
+        (key, at.isoformat()),
+    )
+
+
+def vacuum_after_erasures(conn: psycopg.Connection, *, reindex_interval_h: float = 24.0) -> dict[str, Any]:
+    """After erasures (an autocommit connection of the tables' owner: VACUUM and REINDEX
+    CONCURRENTLY run outside a transaction): VACUUM the tables they touched, when one may have
+    committed since the last VACUUM; and rebuild the full-text indexes, when one may have
+    committed since their last rebuild and that is `reindex_interval_h` ago or more (a
+    rebuild reads the whole table; writes go on meanwhile). Returns what it did."""
+    started: datetime = one_row(conn.execute("SELECT clock_timestamp()").fetchone())[0]
+    done: dict[str, Any] = {"vacuumed": [], "reindexed": []}
+    if _since(conn, _VACUUMED_THROUGH):
+        for table in ERASED_TABLES:
+            # ANALYZE too: the planner's statistics (pg_statistic) keep sample values of each
+            # column, content among them, until the table is analyzed again.
+            conn.execute(f"VACUUM (ANALYZE) {table}")
+        _stamp(conn, _VACUUMED_THROUGH, started)
+        done["vacuumed"] = list(ERASED_TABLES)
+    due = one_row(
+        conn.execute(
+            """SELECT coalesce((SELECT value::timestamptz FROM deployment_settings WHERE key = %s),
+                               '-infinity') <= %s - make_interval(secs => %s)""",
+            (_REINDEXED_THROUGH, started, reindex_interval_h * 3600),
+        ).fetchone()
+    )[0]
+    if due and _since(conn, _REINDEXED_THROUGH):
+        for index in FULL_TEXT_INDEXES:
+            # A rebuild interrupted (a timeout) leaves its invalid copy behind: drop it first.
+            leftovers = conn.execute(
+                """SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                   WHERE NOT i.indisvalid AND c.relname LIKE %s""",
+                (f"{index}_ccnew%",),
+            ).fetchall()
+            for (leftover,) in leftovers:
+                conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(leftover)))
+            conn.execute(f"REINDEX INDEX CONCURRENTLY {index}")
+        _stamp(conn, _REINDEXED_THROUGH, started)
+        done["reindexed"] = list(FULL_TEXT_INDEXES)
+    return done
+
+
+def purge_expired_idempotency_records(conn: psycopg.Connection, now_s: float) -> int:
+    """Delete the Idempotency-Key records expired for over an hour: each holds a response (the
+    memories it wrote), kept no longer than a retry could use it."""
+    removed = conn.execute(
+        "DELETE FROM idempotency_records WHERE expiry < %s", (int(now_s) - IDEMPOTENCY_GRACE_S,)
+    ).rowcount
+    return int(removed)
