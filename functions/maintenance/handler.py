@@ -1,6 +1,7 @@
-"""Scheduled upkeep: large tenants' own HNSW indexes (aurra_core.storage.tenant_indexes), and
-after erasures the VACUUM that takes their old row versions off the disk pages, and expired
-Idempotency-Key records (aurra_core.storage.erasures)."""
+"""Scheduled upkeep: the tenants' retention periods (aurra_core.write_path.retention, each
+erasure with its receipt); after erasures, the VACUUM that takes their old row versions off the
+tables' pages and the rebuild of the full-text indexes, and expired Idempotency-Key records
+(aurra_core.storage.erasures); large tenants' own HNSW indexes (aurra_core.storage.tenant_indexes)."""
 
 import gc
 
@@ -18,6 +19,7 @@ from aurra_core.runtime.observability import logger
 from aurra_core.storage import erasures
 from aurra_core.storage.db import resolve_conninfo
 from aurra_core.storage.tenant_indexes import maintain
+from aurra_core.write_path import retention
 
 
 def _time_left_s(context: LambdaContext) -> float:
@@ -29,8 +31,9 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
     """Invoked by an EventBridge schedule; the event carries nothing it needs."""
     config = get_config()
     conninfo = resolve_conninfo(config)
-    # First what erasures left behind (a VACUUM is minutes at most), then the indexes, whose
-    # calibrations take whatever time is left.
+    # First the retention periods' erasures and what erasures left behind (a VACUUM is minutes
+    # at most), then the indexes, whose calibrations take whatever time is left.
+    retained = retention.apply_retention(conninfo)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         if config.maintenance_statement_timeout_s:
             conn.execute(
@@ -49,6 +52,7 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
         time_limit_s=_time_left_s(context) - min(60.0, _time_left_s(context) / 10),
     ).as_dict()
     report["erasures"] = upkeep
+    report["retention"] = retained
     logger.info("tenant indexes maintained", extra={"report": report})
     for calibration in report["calibrated"]:
         if not calibration["reached"]:

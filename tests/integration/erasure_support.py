@@ -116,3 +116,12 @@ def tenant_state(db, tenant_id, user_id: str | None = None) -> tuple[list[str], 
     )
     assert state[0] and state[1], "nothing to compare"
     return state
+
+
+def run_maintenance() -> dict:
+    from aurra_local.gateway import LambdaContext
+    from aurra_local.lambda_functions import load_handler
+
+    tick = {"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
+    handler = load_handler("maintenance").lambda_handler
+    return handler(tick, LambdaContext(function_name="maintenance", aws_request_id="erasure-test"))

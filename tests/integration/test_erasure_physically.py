@@ -14,14 +14,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import uuid
 from pathlib import Path
 
 import psycopg
 import pytest
-from erasure_support import hits, seed_scope, token
+from erasure_support import hits, run_maintenance, seed_scope, token
 from pipeline_support import ScriptedClassifier
-from psycopg.conninfo import make_conninfo
 from test_messages_write import write_conversation
 
 from aurra_core import service
@@ -30,28 +28,8 @@ from aurra_core.embedders import LexicalEmbedder
 from aurra_core.models import ErasureRequest, MemoryListQuery, WriteBody
 from aurra_core.storage import queries
 from aurra_core.storage.db import get_database
-from aurra_core.storage.migrate import apply_migrations
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def own_database(pg_url: str, monkeypatch: pytest.MonkeyPatch):
-    """A database of its own: its dump and its files hold this test's rows alone."""
-    from aurra_core.runtime.config import get_config
-
-    name = f"aurra_erasure_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = make_conninfo(pg_url, dbname=name)
-    apply_migrations(url, get_config().embedding_dim)
-    monkeypatch.setenv("AURRA_DATABASE_URL", url)
-    service.reset()
-    yield url
-    monkeypatch.undo()
-    service.reset()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 def pg_dump(url: str) -> str | None:
@@ -125,15 +103,6 @@ def in_statistics(url: str, strings: list[str]) -> list[str]:
             str(r) for r in conn.execute("SELECT * FROM pg_stats WHERE schemaname = 'public'").fetchall()
         )
     return [s for s in strings if s in text]
-
-
-def run_maintenance() -> dict:
-    from aurra_local.gateway import LambdaContext
-    from aurra_local.lambda_functions import load_handler
-
-    tick = {"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
-    handler = load_handler("maintenance").lambda_handler
-    return handler(tick, LambdaContext(function_name="maintenance", aws_request_id="erasure-test"))
 
 
 def test_erased_content_is_in_no_dump_no_table_no_statistic_and_no_file(own_database, configure):

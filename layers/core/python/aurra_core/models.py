@@ -41,7 +41,14 @@ MAX_METADATA_BYTES = 8 * 1024
 MAX_EXCLUDED_CATEGORIES = 50
 # A limit beyond any day's possible calls is no limit: refuse it rather than overflow a counter.
 MAX_DAILY_MODEL_CALLS = 1_000_000_000
-NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit")
+NULLABLE_SETTINGS = (
+    "proposal_min_confidence",
+    "daily_model_calls_limit",
+    "history_retention_days",
+    "memory_retention_days",
+)
+# A retention period beyond a century is no period: refuse it rather than overflow a date.
+MAX_RETENTION_DAYS = 36_500
 DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 
 
@@ -461,6 +468,8 @@ class SettingsPatch(Model):
     # For these two, null is a value (no proposals; no limit): sent null differs from absent.
     proposal_min_confidence: Confidence | None = Field(default=None, ge=0.0, lt=1.0)
     daily_model_calls_limit: StrictInt | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_CALLS)
+    history_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
+    memory_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
 
     def changes(self) -> dict[str, Any]:
         """The fields this patch sets: those given non-null, and the nullable ones given at all."""
@@ -612,6 +621,10 @@ class KeySettings(Model):
     classifier_model: str = DEFAULT_CLASSIFIER_MODEL
     proposal_min_confidence: float | None = DEFAULT_PROPOSAL_MIN_CONFIDENCE
     daily_model_calls_limit: int | None = None
+    # Null: kept until erased. The maintenance job erases memories no longer current for longer
+    # (history) and memories recorded longer ago (memory), per tenant: the shortest of its keys'.
+    history_retention_days: int | None = None
+    memory_retention_days: int | None = None
 
 
 class Source(Model):

@@ -94,8 +94,9 @@ def _insert_settings(
     conn.execute(
         """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
                excluded_categories, min_confidence, classifier_model, proposal_min_confidence,
-               daily_model_calls_limit)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               daily_model_calls_limit,
+               history_retention_days, memory_retention_days)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             key_id,
             version,
@@ -106,6 +107,8 @@ def _insert_settings(
             s.classifier_model,
             s.proposal_min_confidence,
             s.daily_model_calls_limit,
+            s.history_retention_days,
+            s.memory_retention_days,
         ),
     )
 
@@ -114,7 +117,8 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
-                      proposal_min_confidence, daily_model_calls_limit
+                      proposal_min_confidence, daily_model_calls_limit,
+                      history_retention_days, memory_retention_days
                FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
             (caller.api_key_id, caller.tenant_id),
         )
