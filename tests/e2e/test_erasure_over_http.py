@@ -127,3 +127,24 @@ def test_an_expiry_written_over_http_reads_back(api):
     assert [
         m["id"] for m in client.get("/agent/memories", params={"source_id": "ev-1"}).json()["memories"]
     ] == [memory["id"]]
+
+
+def test_the_python_sdk_erases_and_reads_gone(dev_server, new_key):
+    from aurra import Aurra, GoneError
+
+    _, raw = new_key()
+    with Aurra(api_key=raw, base_url=dev_server.base_url) as client:
+        written = client.memories.add(
+            "User keeps a diary", user_id="sam", source={"type": "note", "id": "n-1"}
+        ).memory
+        assert written.source.id == "n-1"
+        receipt = client.erasures.create(user_id="sam")
+        assert receipt.created is True and receipt.counts.memories == 1
+        again = client.erasures.create(user_id="sam")
+        assert again.created is False and again.id == receipt.id
+        assert client.erasures.get(receipt.id).counts == receipt.counts
+        with pytest.raises(GoneError) as gone:
+            client.memories.get(written.id)
+        assert gone.value.erasure_id == receipt.id
+        client.settings.update(history_retention_days=30)
+        assert client.settings.get().history_retention_days == 30

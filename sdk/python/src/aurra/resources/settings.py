@@ -23,6 +23,8 @@ def _update_call(
     classifier_model: str | None,
     proposal_min_confidence: float | NotGiven | None,
     daily_model_calls_limit: int | NotGiven | None,
+    history_retention_days: int | NotGiven | None = NOT_GIVEN,
+    memory_retention_days: int | NotGiven | None = NOT_GIVEN,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
@@ -33,12 +35,16 @@ def _update_call(
         min_confidence=min_confidence,
         classifier_model=classifier_model,
     ) | given(
-        proposal_min_confidence=proposal_min_confidence, daily_model_calls_limit=daily_model_calls_limit
+        proposal_min_confidence=proposal_min_confidence,
+        daily_model_calls_limit=daily_model_calls_limit,
+        history_retention_days=history_retention_days,
+        memory_retention_days=memory_retention_days,
     )
     if not body:
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
-            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit"
+            "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit, "
+            "history_retention_days, memory_retention_days"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -57,12 +63,15 @@ class Settings(SyncResource):
         classifier_model: str | None = None,
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
+        history_retention_days: int | NotGiven | None = NOT_GIVEN,
+        memory_retention_days: int | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
         `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
         (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit.
+        value: no proposals, no limit. `history_retention_days` and `memory_retention_days`
+        (>= 1) too: None keeps memories for ever.
         """
         return self._transport.send(
             _update_call(
@@ -72,6 +81,8 @@ class Settings(SyncResource):
                 classifier_model,
                 proposal_min_confidence,
                 daily_model_calls_limit,
+                history_retention_days,
+                memory_retention_days,
             )
         )
 
@@ -90,12 +101,15 @@ class AsyncSettings(AsyncResource):
         classifier_model: str | None = None,
         proposal_min_confidence: float | NotGiven | None = NOT_GIVEN,
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
+        history_retention_days: int | NotGiven | None = NOT_GIVEN,
+        memory_retention_days: int | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
         `min_confidence` below 0.85 is a ValidationError. `proposal_min_confidence`
         (below `min_confidence`) and `daily_model_calls_limit` (>= 0) take None as a
-        value: no proposals, no limit.
+        value: no proposals, no limit. `history_retention_days` and `memory_retention_days`
+        (>= 1) too: None keeps memories for ever.
         """
         return await self._transport.send(
             _update_call(
@@ -105,5 +119,7 @@ class AsyncSettings(AsyncResource):
                 classifier_model,
                 proposal_min_confidence,
                 daily_model_calls_limit,
+                history_retention_days,
+                memory_retention_days,
             )
         )
