@@ -5,6 +5,7 @@
  * import { Aurra } from "aurra";
  * const client = new Aurra({ apiKey: "aurra_..." });
  * await client.memories.add({ content: "alice switched to Emacs", topic: "preferences" });
+ * await client.erasures.create({ userId: "alice" });
  * ```
  */
 
@@ -15,6 +16,7 @@ export { Pager } from "./pagination.js";
 export { Memories } from "./resources/memories.js";
 export { Settings as SettingsResource } from "./resources/settings.js";
 export { Audit } from "./resources/audit.js";
+export { Erasures } from "./resources/erasures.js";
 export { VERSION } from "./version.js";
 export {
   APIConnectionError,
@@ -26,6 +28,7 @@ export {
   BadRequestError,
   ConfigurationError,
   ConflictError,
+  GoneError,
   InvalidArgumentError,
   NotFoundError,
   PayloadTooLargeError,

@@ -15,6 +15,7 @@ import type {
   AutoSupersedeResult,
   Decision,
   DismissResult,
+  ErasureReceipt,
   Extraction,
   HistoryResult,
   Memory,
@@ -23,6 +24,7 @@ import type {
   MessagesWriteResult,
   RevertResult,
   Settings,
+  Source,
   SupersedeResult,
   Supersession,
   Usage,
@@ -89,6 +91,24 @@ function dict(o: Json, key: string, path: string): Record<string, unknown> {
   return value === undefined || value === null ? {} : { ...object(value, `${path}.${key}`) };
 }
 
+function readSource(value: unknown, path: string): Source {
+  const o = object(value, path);
+  return {
+    type: str(o, "type", path),
+    id: nullableStr(o, "id", path),
+    conversationId: nullableStr(o, "conversation_id", path),
+    messageIndexes:
+      o["message_indexes"] === undefined || o["message_indexes"] === null
+        ? null
+        : list(o, "message_indexes", path, (item, p) => {
+            if (typeof item !== "number") throw new ContractViolation(`${p} should be a number`);
+            return item;
+          }),
+    quote: nullableStr(o, "quote", path),
+    uri: nullableStr(o, "uri", path),
+  };
+}
+
 export function readMemory(value: unknown, path = "memory"): Memory {
   const o = object(value, path);
   const memory: Memory = {
@@ -105,6 +125,7 @@ export function readMemory(value: unknown, path = "memory"): Memory {
     userId: nullableStr(o, "user_id", path),
     agentId: nullableStr(o, "agent_id", path),
     supersededEventId: nullableStr(o, "superseded_event_id", path),
+    source: nullable(o, "source", path, readSource),
   };
   const score = nullableNum(o, "score", path);
   if (score !== null) memory.score = score;
@@ -194,6 +215,7 @@ function readExtraction(value: unknown, path: string): Extraction {
     factsFound: num(o, "facts_found", path),
     promptVersion: nullableStr(o, "prompt_version", path),
     usage: nullable(o, "usage", path, readUsage),
+    conversationId: nullableStr(o, "conversation_id", path),
   };
 }
 
@@ -239,6 +261,8 @@ export function readSettings(value: unknown, path = "settings"): Settings {
     classifierModel: str(o, "classifier_model", path),
     proposalMinConfidence: nullableNum(o, "proposal_min_confidence", path),
     dailyModelCallsLimit: nullableNum(o, "daily_model_calls_limit", path),
+    historyRetentionDays: nullableNum(o, "history_retention_days", path),
+    memoryRetentionDays: nullableNum(o, "memory_retention_days", path),
   };
 }
 
@@ -286,4 +310,24 @@ export function readApproveResult(value: unknown, path = "response"): ApproveRes
 export function readDismissResult(value: unknown, path = "response"): DismissResult {
   const o = object(value, path);
   return { event: readAuditEvent(o["event"], `${path}.event`) };
+}
+
+/** A receipt; `status` is the answer's (201: this call erased; 200: the earlier receipt), none on a read. */
+export function readErasureReceipt(value: unknown, status: number | null, path = "receipt"): ErasureReceipt {
+  const o = object(value, path);
+  const counts = object(o["counts"], `${path}.counts`);
+  const where = `${path}.counts`;
+  return {
+    id: str(o, "id", path),
+    selector: dict(o, "selector", path),
+    createdAt: str(o, "created_at", path),
+    counts: {
+      memories: num(counts, "memories", where),
+      versions: num(counts, "versions", where),
+      auditEvents: num(counts, "audit_events", where),
+      proposals: num(counts, "proposals", where),
+      idempotencyRecords: num(counts, "idempotency_records", where),
+    },
+    created: status === null ? null : status === 201,
+  };
 }

@@ -116,6 +116,7 @@ describe("memories.add", () => {
         userId: "alice",
         agentId: "bot",
         supersededEventId: null,
+        source: null,
       },
       autoSupersede: {
         ran: true,
@@ -244,6 +245,7 @@ describe("memories.add", () => {
       factsFound: 1,
       promptVersion: "v1",
       usage: READ_USAGE,
+      conversationId: null,
     });
   });
 

@@ -19,6 +19,8 @@ describe("settings", () => {
       classifierModel: "claude-haiku-4-5-20251001",
       proposalMinConfidence: 0.5,
       dailyModelCallsLimit: 1000,
+      historyRetentionDays: null,
+      memoryRetentionDays: null,
     });
   });
 
