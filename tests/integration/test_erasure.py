@@ -28,6 +28,7 @@ from aurra_core.models import (
 )
 from aurra_core.storage import queries, store
 from aurra_core.storage.db import SERVICE_ROLE
+from aurra_core.storage.ids import new_id
 from aurra_core.write_path import erasure
 from aurra_core.write_path.pipeline import write_memory
 
@@ -317,7 +318,7 @@ def test_a_write_in_flight_lands_before_the_erasure_and_is_erased(db, new_key):
         with store.write_transaction(db, caller.tenant_id) as (conn, now):
             store.insert_version(
                 conn,
-                memory_id=__import__("aurra_core.storage.ids", fromlist=["new_id"]).new_id(),
+                memory_id=new_id(),
                 tenant_id=caller.tenant_id,
                 content=f"User hid {secret}",
                 topic="general",
@@ -476,7 +477,7 @@ def test_the_erasure_flag_does_not_outlive_the_erasure(db, new_key):
     with db.tenant_transaction(caller.tenant_id) as conn:
         store.believed_now(conn, caller.tenant_id)
         ids = erasure.erasures.memories_where(conn, caller.tenant_id, "user_id", "pia")
-        erasure.erasures.erase(conn, erasure.new_id(), caller.tenant_id, erasure.erasures.Selection(ids, []))
+        erasure.erasures.erase(conn, new_id(), caller.tenant_id, erasure.erasures.Selection(ids, []))
         assert conn.execute("SELECT aurra_erasure_in_progress()").fetchone()[0] is None
     with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction() as conn:
         conn.execute(
