@@ -45,7 +45,8 @@ preferences (not small talk, not questions, not your own words). Pass `auto_supe
 when the new fact may replace an older one; Aurra's classifier decides, precision first, and
 each decision is in `audit`. Use `supersede` when you are sure a fact replaces a specific
 memory, `revert` to undo a wrong supersession, and `review` for the supersessions Aurra
-proposed but did not dare to make on its own.
+proposed but did not dare to make on its own. Use `forget` only when the user asks for
+something to be forgotten: it erases the memory and its whole lineage for good, with no undo.
 """
 
 _BEARER = re.compile(r"^Bearer\s+(\S+)$", re.IGNORECASE)
@@ -585,6 +586,31 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
         client = clients.for_request(ctx)
         result = await _call(client.audit.revert(event_id))
         return _result(f"Restored [{result.restored.id}] {result.restored.content}", result)
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            title="Forget a memory for good",
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=True,
+        )
+    )
+    async def forget(
+        memory_id: Annotated[str, Field(description="The id of the memory to erase (from recall).")],
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        """Erase a memory for good, with everything it replaced and everything that replaced it:
+        its content leaves Aurra (only a content-free tombstone and a receipt remain) and it is
+        never recalled again, at any time. No undo. Only when the user asks to forget it."""
+        client = clients.for_request(ctx)
+        receipt = await _call(client.erasures.create(memory_id=memory_id))
+        counts = receipt.counts
+        already = "" if receipt.created else " (already erased)"
+        text = (
+            f"Erased{already}: {counts.memories} memory(ies), {counts.versions} version(s); "
+            f"receipt [{receipt.id}]"
+        )
+        return _result(text, receipt)
 
     @server.tool(
         annotations=ToolAnnotations(

@@ -12,7 +12,7 @@ a name no other distribution claims (the folder keeps its short name for the CDK
 """
 
 # Functions behind an HTTP route, each with its own Powertools resolver.
-HTTP_FUNCTIONS = ("write", "query", "supersede", "settings", "audit")
+HTTP_FUNCTIONS = ("write", "query", "supersede", "settings", "audit", "erasure")
 # The API Gateway authorizer, the migration custom resource, key administration (operators
 # only) and the scheduled maintenance of large tenants' indexes.
 OTHER_FUNCTIONS = ("authorizer", "migrate", "admin", "maintenance")
@@ -32,4 +32,6 @@ ROUTES = (
     ("POST", "/agent/audit/{id}/revert", "audit"),
     ("POST", "/agent/audit/{id}/approve", "audit"),
     ("POST", "/agent/audit/{id}/dismiss", "audit"),
+    ("POST", "/agent/erasures", "erasure"),
+    ("GET", "/agent/erasures/{id}", "erasure"),
 )

@@ -38,6 +38,7 @@ QUERY = "query"
 SUPERSEDE = "supersede"
 SETTINGS = "settings"
 AUDIT = "audit"
+ERASURE = "erasure"
 AUTHORIZER = "authorizer"
 MIGRATE = "migrate"
 ADMIN = "admin"
@@ -67,6 +68,8 @@ CAPABILITIES = {
     SUPERSEDE: frozenset({"db", "embedder"}),
     SETTINGS: frozenset({"db"}),
     AUDIT: frozenset({"db", "cursors"}),
+    # Erasure is one transaction on the database: no model, no embedder, no cursor.
+    ERASURE: frozenset({"db"}),
     AUTHORIZER: frozenset({"db"}),
     MIGRATE: frozenset({"db_direct", "db_logins"}),
     ADMIN: frozenset({"db_keys", "api_keys"}),
@@ -80,6 +83,8 @@ SIZING = {
     SUPERSEDE: (512, 15),
     SETTINGS: (512, 10),
     AUDIT: (512, 10),
+    # Under API Gateway's 29 s: a large user's or tenant's erasure is one transaction.
+    ERASURE: (512, 25),
     AUTHORIZER: (512, 10),
     MIGRATE: (512, 300),
     ADMIN: (512, 30),

@@ -48,7 +48,7 @@ def get_audit_event(event_id: Annotated[UUID, Path()]) -> Response[AuditEvent]:
     return json_response(200, service.get_audit_event(current_caller(app), event_id))
 
 
-@app.post("/agent/audit/<event_id>/revert", responses=documented({200: RevertResult}, 409))
+@app.post("/agent/audit/<event_id>/revert", responses=documented({200: RevertResult}, 409, 410))
 @tracer.capture_method
 def revert_supersession(
     event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
@@ -56,7 +56,7 @@ def revert_supersession(
     return json_response(*service.revert_supersession(current_caller(app), event_id, idempotency_key))
 
 
-@app.post("/agent/audit/<event_id>/approve", responses=documented({201: ApproveResult}, 409))
+@app.post("/agent/audit/<event_id>/approve", responses=documented({201: ApproveResult}, 409, 410))
 @tracer.capture_method
 def approve_proposal(
     event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None

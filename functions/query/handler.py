@@ -33,14 +33,14 @@ def list_memories(query: Annotated[MemoryListQuery, Query()]) -> Response[Memory
     return json_response(200, service.list_memories(current_caller(app), query))
 
 
-@app.get("/agent/memories/<memory_id>", responses=documented({200: Memory}))
+@app.get("/agent/memories/<memory_id>", responses=documented({200: Memory}, 410))
 @tracer.capture_method
 def get_memory(memory_id: Annotated[UUID, Path()], when: Annotated[PointInTime, Query()]) -> Response[Memory]:
     reject_unknown_query(app, PointInTime)
     return json_response(200, service.get_memory(current_caller(app), memory_id, when))
 
 
-@app.get("/agent/memories/<memory_id>/history", responses=documented({200: History}))
+@app.get("/agent/memories/<memory_id>/history", responses=documented({200: History}, 410))
 @tracer.capture_method
 def memory_history(
     memory_id: Annotated[UUID, Path()], when: Annotated[PointInTime, Query()]

@@ -29,7 +29,7 @@ app = create_app()
 @app.post(
     "/agent/memories/<memory_id>/supersede",
     status_code=201,
-    responses=documented({201: SupersedeResult}, 409),
+    responses=documented({201: SupersedeResult}, 409, 410),
 )
 @tracer.capture_method
 def supersede_memory(

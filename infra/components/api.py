@@ -465,11 +465,13 @@ class Api(Construct):
                     arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
                 )
             ],
-            # API keys never reach a log
+            # API keys never reach a log, nor does a query string (a search's text is a
+            # memory's words, and erasure cannot reach a log; docs/privacy.md)
             redacted_fields=[
                 wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
                     single_header={"Name": c.AUTHORIZATION_HEADER.lower()}
-                )
+                ),
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={}),
             ],
         )
         logging.node.add_dependency(self.waf_logs)

@@ -26,6 +26,7 @@ TENANT = "0192f0c4-0000-7000-8000-00000000a001"
 API_KEY_ID = "0192f0c4-0000-7000-8000-00000000b001"
 MEMORY_ID = "0192f0c4-0000-7000-8000-00000000c001"
 AUDIT_EVENT_ID = "0192f0c4-0000-7000-8000-00000000d001"
+ERASURE_ID = "0192f0c4-0000-7000-8000-00000000e001"
 TOKEN = "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"
 
 # fixture -> (what must exist first, which of its ids the fixture names, expected statusCode)
@@ -43,7 +44,14 @@ CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "get_audit_event": ("supersession", ("audit_event_id",), 200),
     "list_proposals": ("proposal", (), 200),
 }
-PROXY_FIXTURES = [*CASES, "revert_audit_event", "approve_proposal", "dismiss_proposal"]
+PROXY_FIXTURES = [
+    *CASES,
+    "revert_audit_event",
+    "approve_proposal",
+    "dismiss_proposal",
+    "create_erasure",
+    "get_erasure",
+]
 
 pytestmark = pytest.mark.integration
 
@@ -70,6 +78,8 @@ def instantiate(name: str, tmp_path: Path, caller: Any, **ids: str) -> Path:
         replacements[MEMORY_ID] = ids["memory_id"]
     if "audit_event_id" in ids:
         replacements[AUDIT_EVENT_ID] = ids["audit_event_id"]
+    if "erasure_id" in ids:
+        replacements[ERASURE_ID] = ids["erasure_id"]
     for placeholder, value in replacements.items():
         assert placeholder in text, f"{name}.json does not carry the placeholder {placeholder}"
         text = text.replace(placeholder, value)
@@ -404,6 +414,28 @@ def test_dismiss_fixture(tmp_path: Path, pg_url: str, new_key) -> None:
     response, body = invoke_fixture("dismiss_proposal", tmp_path, pg_url, caller, audit_event_id=event_id)
     assert response["statusCode"] == 200, body
     assert body["event"]["type"] == "proposal_dismissed" and body["event"]["superseded_id"] == memory_id
+
+
+def test_erasure_fixtures(tmp_path: Path, pg_url: str, new_key) -> None:
+    """The write_messages fixture's memories of alice, erased by the create_erasure fixture:
+    201 with a receipt, 200 with the same one again; the receipt reads back through
+    get_erasure for its tenant and is a 404 for another."""
+    caller, _ = new_key()
+    stranger, _ = new_key()
+    written, body = invoke_fixture("write_messages", tmp_path, pg_url, caller)
+    assert written["statusCode"] == 201, body
+    memory_ids = [f["memory"]["id"] for f in body["facts"]]
+    response, receipt = invoke_fixture("create_erasure", tmp_path, pg_url, caller)
+    assert response["statusCode"] == 201, receipt
+    assert receipt["selector"] == {"user_id": "alice"} and receipt["counts"]["memories"] == 2
+    again, repeated = invoke_fixture("create_erasure", tmp_path, pg_url, caller)
+    assert again["statusCode"] == 200 and repeated == receipt
+    read, body = invoke_fixture("get_erasure", tmp_path, pg_url, caller, erasure_id=receipt["id"])
+    assert read["statusCode"] == 200 and body == receipt
+    theirs, body = invoke_fixture("get_erasure", tmp_path, pg_url, stranger, erasure_id=receipt["id"])
+    assert theirs["statusCode"] == 404 and body["error"]["code"] == "not_found"
+    gone, body = invoke_fixture("get_memory", tmp_path, pg_url, caller, memory_id=memory_ids[0])
+    assert gone["statusCode"] == 410 and body["error"]["code"] == "gone"
 
 
 def test_write_then_get_through_invoke_is_tenant_isolated(tmp_path: Path, pg_url: str, new_key) -> None:

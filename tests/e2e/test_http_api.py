@@ -26,6 +26,8 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
         "daily_model_calls_limit": None,
         "secrets": "redact",
         "daily_model_cost_limit_usd": None,
+        "history_retention_days": None,
+        "memory_retention_days": None,
     }
     vim = client.post(
         "/agent/memories",

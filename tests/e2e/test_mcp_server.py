@@ -30,7 +30,7 @@ from aurra import AsyncAurra
 from aurra_local.mcp_server import HTTP_CLIENT_LOGGERS, create_server, quiet_http_client_logs
 
 REPO = Path(__file__).resolve().parents[2]
-TOOLS = {"remember", "recall", "history", "supersede", "audit", "revert", "review"}
+TOOLS = {"remember", "recall", "history", "supersede", "audit", "revert", "review", "forget"}
 
 
 def run(coroutine_function: Any) -> Any:
@@ -65,7 +65,7 @@ def test_tools_are_listed_with_descriptions_and_honest_annotations(dev_server: D
     assert tools["recall"].annotations.read_only_hint is True
     assert tools["history"].annotations.read_only_hint is True
     assert tools["audit"].annotations.read_only_hint is True
-    for name in ("supersede", "revert", "review"):
+    for name in ("supersede", "revert", "review", "forget"):
         assert tools[name].annotations.destructive_hint is True
     assert tools["remember"].annotations.destructive_hint is False
     assert set(tools["recall"].input_schema["properties"]) >= {
@@ -155,6 +155,35 @@ def test_vim_to_emacs_recall_in_time_history_and_revert(dev_server: DevServer, k
     assert out["revert"].structured_content["restored"]["id"] == out["vim_id"]
     after = sorted(m["content"] for m in out["after"].structured_content["memories"])
     assert "User uses Vim" in after
+
+
+def test_forget_erases_a_memory_and_its_lineage_for_good(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with in_memory(dev_server.base_url, key) as client:
+            vim = await client.call_tool("remember", {"content": "User uses Vim", "topic": "preferences"})
+            kept = await client.call_tool("remember", {"content": "User drinks tea", "topic": "food"})
+            vim_id = vim.structured_content["memory"]["id"]
+            out["superseded"] = await client.call_tool(
+                "supersede", {"memory_id": vim_id, "content": "User uses Emacs"}
+            )
+            out["forget"] = await client.call_tool("forget", {"memory_id": vim_id})
+            out["again"] = await client.call_tool("forget", {"memory_id": vim_id})
+            out["recall"] = await client.call_tool("recall", {})
+            out["history"] = await client.call_tool("history", {"memory_id": vim_id})
+            out["kept_id"] = kept.structured_content["memory"]["id"]
+        return out
+
+    out = run(scenario)
+    assert not out["forget"].is_error, text_of(out["forget"])
+    receipt = out["forget"].structured_content
+    assert receipt["counts"]["memories"] == 2, "the memory and the one that replaced it"
+    assert "Erased: 2 memory(ies)" in text_of(out["forget"])
+    assert out["again"].structured_content["id"] == receipt["id"] and "already erased" in text_of(
+        out["again"]
+    )
+    assert [m["id"] for m in out["recall"].structured_content["memories"]] == [out["kept_id"]]
+    assert out["history"].is_error and "erased" in text_of(out["history"])
 
 
 def test_api_errors_and_bad_arguments_are_tool_errors(dev_server: DevServer, key: str) -> None:

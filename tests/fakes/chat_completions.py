@@ -6,7 +6,8 @@ It answers a forced `record_verdicts` call from the candidates and the new fact 
 message (the same text -> duplicate; the same topic and a change word such as "now" or
 "switched" -> contradicts; otherwise new_fact), and a forced `record_facts` call with the user's first-person sentences in the
 third person. It reports a dated model id, as real endpoints do for an alias, so tests can
-check that the audit trail records the model that answered. `mode` switches it to failures.
+check that the audit trail records the model that answered. `mode` switches it to failures
+(`echo`: a refusal that quotes the request back).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MODES = ("ok", "500", "429", "garbage", "no_tool", "bad_arguments", "slow")
+MODES = ("ok", "500", "429", "garbage", "no_tool", "bad_arguments", "slow", "echo")
 ANSWERING_MODEL = "fake-gpt-4o-mini-2026-11-01"
 MEMORY = re.compile(r'<memory position="(\d+)" topic="([a-z0-9_]+)">(.*?)</memory>')
 NEW_FACT = re.compile(r"<new_fact [^>]*>(.*?)</new_fact>", re.S)
@@ -120,6 +121,10 @@ class FakeChatCompletions:
             return 429, {"error": {"message": "slow down", "type": "rate_limit_error", "code": None}}
         if mode == "garbage":
             return 200, b"<html>bad gateway</html>"
+        if mode == "echo":
+            # A provider whose refusal quotes the request back (the worst case for logs).
+            user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+            return 400, {"error": {"message": f"invalid request: {user}", "type": "invalid_request_error"}}
         if mode == "slow":
             self._closing.wait(self.slow_s)
         tool, arguments = self.tool_arguments(body)

@@ -45,6 +45,7 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         c.SUPERSEDE: 5,
         c.SETTINGS: 5,
         c.AUDIT: 5,
+        c.ERASURE: 2,
         c.MIGRATE: 1,
         c.ADMIN: 2,
     }
@@ -136,7 +137,10 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
     assert f":log-group:{c.waf_log_group_name('prod')}" in json.dumps(
         logging["Properties"]["LogDestinationConfigs"]
     )
-    assert logging["Properties"]["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
+    assert logging["Properties"]["RedactedFields"] == [
+        {"SingleHeader": {"Name": "authorization"}},
+        {"QueryString": {}},
+    ]
     names = [g["Properties"].get("LogGroupName") for g in prod.of_type("AWS::Logs::LogGroup").values()]
     assert "aws-waf-logs-aurra-prod" in names
 

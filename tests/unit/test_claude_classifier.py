@@ -148,9 +148,9 @@ MALFORMED = [
     ("1|contradicts|96|'switched' names it", "confidence outside 0 to 1"),  # a percentage
     ("1|contradicts|-0.1|'switched' names it", "confidence outside 0 to 1"),
     ("1|contradicts|high|'switched' names it", "confidence outside 0 to 1"),
-    ("1|overrides|0.99|told to", "unknown verdict 'overrides'"),  # an unknown label
-    ("1|Contradicts|0.99|'switched' names it", "unknown verdict 'Contradicts'"),
-    ("1|contradict|0.99|'switched' names it", "unknown verdict 'contradict'"),
+    ("1|overrides|0.99|told to", "unknown verdict"),  # an unknown label
+    ("1|Contradicts|0.99|'switched' names it", "unknown verdict"),
+    ("1|contradict|0.99|'switched' names it", "unknown verdict"),
     ("1|contradicts|0.99", "is not position|verdict|confidence|reason"),  # no reason
     ("1|contradicts|0.99|", "reason outside the format"),
     ("1|contradicts|0.99| ", "reason outside the format"),

@@ -69,6 +69,88 @@ def test_nonsense_is_an_error_and_nothing_is_fine():
     assert len(validate_facts([fact(f"User fact {i}") for i in range(MAX_FACTS)], CONVERSATION)) == MAX_FACTS
 
 
+# ---------------------------------------------------------------- provenance: indexes and quotes
+
+DIALOGUE = [
+    Message(role="assistant", content="You still use Vim, right?"),
+    Message(role="user", content="No, I switched to VS Code in May.\nAlso my  sister lives in Rome."),
+]
+
+
+def sourced(content="User switched to VS Code", **fields):
+    return {"content": content, "topic": "preferences", **fields}
+
+
+def test_named_indexes_and_a_quote_found_in_them_are_kept_as_the_conversation_has_them():
+    (kept,) = validate_facts(
+        [sourced(message_indexes=[1, 0], quote="i switched to  VS code in May")], DIALOGUE
+    )
+    assert kept.message_indexes == (0, 1) and kept.message_index == 1
+    # whitespace and case may differ; the stored span is the message's own
+    assert kept.quote == "I switched to VS Code in May"
+    (spaced,) = validate_facts(
+        [sourced("User's sister lives in Rome", message_indexes=[1], quote="my sister lives in Rome")],
+        DIALOGUE,
+    )
+    assert spaced.quote == "my  sister lives in Rome"
+
+
+def test_a_quote_from_another_message_than_the_named_one_moves_the_fact_there():
+    (kept,) = validate_facts([sourced(message_indexes=[0], quote="I switched to VS Code")], DIALOGUE)
+    assert kept.message_indexes == (1,) and kept.quote == "I switched to VS Code"
+
+
+def test_without_valid_indexes_the_quote_says_where_the_fact_came_from():
+    for indexes in (None, [], [7], [1, 9], ["1"], [True]):
+        fields = {"quote": "I switched to VS Code in May"}
+        if indexes is not None:
+            fields["message_indexes"] = indexes
+        (kept,) = validate_facts([sourced(**fields)], DIALOGUE)
+        assert (kept.message_indexes, kept.quote) == ((1,), "I switched to VS Code in May"), indexes
+
+
+def test_a_quote_that_is_not_in_the_conversation_is_dropped_and_without_indexes_so_is_the_fact():
+    made_up = "I switched to Emacs in June"
+    (kept,) = validate_facts([sourced(message_indexes=[1], quote=made_up)], DIALOGUE)
+    assert kept.message_indexes == (1,) and kept.quote is None
+    for quote in (made_up, "", "   ", 12, "x" * 2000, None):
+        with pytest.raises(ExtractionError):
+            validate_facts([sourced(quote=quote)], DIALOGUE)
+
+
+def test_the_older_single_message_index_is_still_understood():
+    (kept,) = validate_facts([fact()], CONVERSATION)
+    assert kept.message_indexes == (0,) and kept.quote is None
+
+
+def test_the_model_is_asked_for_indexes_and_a_verbatim_quote():
+    from aurra_core.extractors.prompt import TOOL, TOOL_PARAMETERS
+
+    item = TOOL_PARAMETERS["properties"]["facts"]["items"]
+    assert {"message_indexes", "quote"} <= set(item["required"])
+    assert item["properties"]["message_indexes"]["type"] == "array"
+    assert TOOL["input_schema"] is TOOL_PARAMETERS
+    assert "copied exactly" in SYSTEM_PROMPT and "message_indexes" in SYSTEM_PROMPT
+
+
+def test_the_rules_extractor_quotes_the_clause_each_fact_came_from():
+    messages = [
+        Message(role="assistant", content="Anything new?"),
+        Message(
+            role="user",
+            content="Hi! I moved to Berlin last month, and I use Emacs now.\nMy wife and I bought a flat.",
+        ),
+    ]
+    facts = RulesExtractor().extract(messages, "unused").facts
+    assert [(f.content, f.message_indexes, f.quote) for f in facts] == [
+        ("User moved to Berlin last month", (1,), "I moved to Berlin last month"),
+        ("User uses Emacs now", (1,), "I use Emacs now"),
+        ("User and their wife bought a flat", (1,), "My wife and I bought a flat"),
+    ]
+    for f in facts:
+        assert f.quote in messages[1].content
+
+
 # ---------------------------------------------------------------- rules
 
 

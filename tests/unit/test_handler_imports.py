@@ -29,7 +29,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = sorted(p.parent.name for p in (ROOT / "functions").glob("*/handler.py"))
-ROUTES = {"write", "query", "settings", "supersede", "audit"}
+ROUTES = {"write", "query", "settings", "supersede", "audit", "erasure"}
 WATCHED = (
     "numpy",
     "aurra_core.text_analysis.text",

@@ -71,11 +71,25 @@ export class AuthenticationError extends APIStatusError {}
 /** 403: a gateway in front of the API refused the request. */
 export class PermissionDeniedError extends APIStatusError {}
 
-/** 404: no such memory or audit event for this key's tenant. */
+/** 404: no such memory, audit event or erasure for this key's tenant. */
 export class NotFoundError extends APIStatusError {}
 
 /** 409: already superseded or reverted, a proposal no longer open, or an idempotency key reused with another body. */
 export class ConflictError extends APIStatusError {}
+
+/** 410: the memory was erased; `erasureId` names the erasure (its receipt: `erasures.get`). */
+export class GoneError extends APIStatusError {
+  get erasureId(): string | null {
+    if (!Array.isArray(this.details)) return null;
+    for (const detail of this.details as unknown[]) {
+      if (typeof detail === "object" && detail !== null) {
+        const id = (detail as Record<string, unknown>)["erasure_id"];
+        if (typeof id === "string") return id;
+      }
+    }
+    return null;
+  }
+}
 
 /** 413: the request body is larger than the API accepts. */
 export class PayloadTooLargeError extends APIStatusError {}

@@ -5,6 +5,7 @@
  * import { Aurra } from "aurra";
  * const client = new Aurra({ apiKey: "aurra_..." });
  * await client.memories.add({ content: "alice switched to Emacs", topic: "preferences" });
+ * await client.erasures.create({ userId: "alice" });
  * ```
  */
 
@@ -27,6 +28,7 @@ export {
   BadRequestError,
   ConfigurationError,
   ConflictError,
+  GoneError,
   InvalidArgumentError,
   NotFoundError,
   PayloadTooLargeError,

@@ -19,7 +19,8 @@ export type OpenEnum<T extends string> = T | (string & {});
 /** JSON-compatible metadata of a memory, at most 8 KiB once encoded. Its keys are sent as given. */
 export type Metadata = Record<string, unknown>;
 
-export type MemoryStatus = OpenEnum<"current" | "superseded">;
+/** `expired`: the memory's own `validTo` (its write's expiry) has passed, without a successor. */
+export type MemoryStatus = OpenEnum<"current" | "superseded" | "expired">;
 
 /** What the classifier said about a candidate. */
 export type Verdict = OpenEnum<"contradicts" | "supplements" | "duplicate" | "new_fact">;
@@ -56,6 +57,20 @@ export type ProposalStatus = OpenEnum<"open" | "approved" | "dismissed">;
 
 export type MessageRole = OpenEnum<"user" | "assistant" | "system">;
 
+/**
+ * Where a memory came from: a conversation (`type` "conversation", its `conversationId`, the
+ * 0-based `messageIndexes` of the messages the fact came from and the `quote`d span), or what a
+ * content write named (`type`, `id`, `uri`).
+ */
+export interface Source {
+  type: string;
+  id: string | null;
+  conversationId: string | null;
+  messageIndexes: number[] | null;
+  quote: string | null;
+  uri: string | null;
+}
+
 /** One fact, with its valid time (`validFrom`/`validTo`) and its transaction time (`recordedAt`). */
 export interface Memory {
   id: string;
@@ -78,6 +93,8 @@ export interface Memory {
   agentId: string | null;
   /** The audit event that superseded this memory ("why was it retired?"); null while current. */
   supersededEventId: string | null;
+  /** Where it came from; null when its write named nothing. */
+  source: Source | null;
   /** Cosine similarity to the query: only on `memories.search` results. */
   score?: number;
   /** The fused score (meaning, shared words and kinds) search results are ordered by: only on `memories.search` results. */
@@ -168,6 +185,8 @@ export interface Extraction {
   usage: Usage | null;
   /** Facts found beyond the cap of 50 a request, not stored (0 from servers that do not send it). */
   factsDropped: number;
+  /** The conversation the facts came from: the one given, or the one Aurra generated. */
+  conversationId: string | null;
 }
 
 /** The answer to a write of `messages`: one write result per fact, in the conversation's order. */
@@ -214,6 +233,10 @@ export interface Settings {
   secrets: SecretsMode;
   /** What the model calls may cost per UTC day, in US dollars; null: no limit. */
   dailyModelCostLimitUsd: number | null;
+  /** Days what is no longer current is kept (then erased); null: for ever. */
+  historyRetentionDays: number | null;
+  /** Days any memory is kept (then erased); null: for ever. */
+  memoryRetentionDays: number | null;
 }
 
 /** One append-only audit record. */
@@ -253,37 +276,26 @@ export interface DismissResult {
   event: AuditEvent;
 }
 
-/** What an erasure selected, as its receipt names it. Unknown selector keys a newer server sends are kept as given. */
-export interface ErasureSelector {
-  memoryId?: string;
-  userId?: string;
-  agentId?: string;
-  conversationId?: string;
-  sourceId?: string;
-  tenant?: boolean;
-  [key: string]: unknown;
-}
-
-/** How many records an erasure touched, by kind. */
+/** The records an erasure touched, by kind. */
 export interface ErasureCounts {
-  /** Memories erased whole (every version of each). */
   memories: number;
-  /** Memory versions replaced by a content-free tombstone. */
   versions: number;
-  /** Audit events about them, other than proposals, made content-free. */
   auditEvents: number;
-  /** Review-queue proposals about them made content-free. */
   proposals: number;
-  /** Idempotency-Key records whose stored answer named them, deleted. */
   idempotencyRecords: number;
 }
 
-/** The receipt of an erasure: what it selected, when it ran and what it touched. */
-export interface Erasure {
+/** The receipt of an erasure: what it selected (as the server wrote it, snake_case), when, and what it touched. */
+export interface ErasureReceipt {
   id: string;
-  selector: ErasureSelector;
+  selector: Record<string, unknown>;
   createdAt: string;
   counts: ErasureCounts;
+  /**
+   * On `erasures.create`: true when this call erased (201), false when the same selector had been
+   * erased already and nothing new matched (200, the earlier receipt). Null on `erasures.get`.
+   */
+  created: boolean | null;
 }
 
 /** One page of memories. */
@@ -319,6 +331,8 @@ interface WriteOptions {
   metadata?: Metadata;
   /** When the fact became true; default now. */
   validFrom?: TimeInput;
+  /** When it stops being true by itself (later than `validFrom`): current until then, `expired` after. */
+  validTo?: TimeInput;
   /** true or false; absent or null uses the key's `autoSupersedeDefault`. */
   autoSupersede?: boolean | null;
   /** Sent as `Idempotency-Key` (1..128 characters); one is generated per call when absent. */
@@ -329,14 +343,20 @@ interface WriteOptions {
 export interface AddFactParams extends WriteOptions {
   /** 1..4000 characters after trimming. */
   content: string;
+  /** Where the fact came from: `type` and `id` 1..128 characters, `uri` an absolute URI. */
+  source?: { type: string; id: string; uri?: string };
   messages?: undefined;
+  conversationId?: undefined;
 }
 
 /** Write the facts a conversation states. */
 export interface AddMessagesParams extends WriteOptions {
   /** 1..50 messages. */
   messages: MessageInput[];
+  /** Your id of the conversation (1..128 of `[A-Za-z0-9._:@-]`); Aurra generates one when absent. */
+  conversationId?: string;
   content?: undefined;
+  source?: undefined;
 }
 
 export type AddParams = AddFactParams | AddMessagesParams;
@@ -346,6 +366,10 @@ export interface MemoryListParams {
   topic?: string;
   userId?: string;
   agentId?: string;
+  /** Only memories extracted from this conversation. */
+  conversationId?: string;
+  /** Only memories whose `source.id` is this. */
+  sourceId?: string;
   /** Valid time: what was true then. Default now. */
   asOf?: TimeInput;
   /** Transaction time: as Aurra knew it then. Default now. */
@@ -402,6 +426,10 @@ export interface SettingsUpdateParams {
   secrets?: SecretsMode;
   /** null (no limit) or dollars >= 0. */
   dailyModelCostLimitUsd?: number | null;
+  /** null (for ever) or an integer >= 1. */
+  historyRetentionDays?: number | null;
+  /** null (for ever) or an integer >= 1. */
+  memoryRetentionDays?: number | null;
 }
 
 /** Filters of `audit.list`. */
@@ -409,6 +437,10 @@ export interface AuditListParams {
   memoryId?: string;
   type?: AuditEventType;
   userId?: string;
+  /** Events recorded by writes from this conversation, and erasures of it. */
+  conversationId?: string;
+  /** Events recorded by writes of this source, and erasures of it. */
+  sourceId?: string;
   /** Of `supersession_proposed` events: `open` is the review queue. */
   status?: ProposalStatus;
   since?: TimeInput;
@@ -422,17 +454,17 @@ export interface AuditListPageParams extends AuditListParams {
 }
 
 /**
- * What to erase: exactly one selector. `memoryId` erases that memory's whole lineage;
- * `userId` every memory of that end user (with `agentId`, only that agent's); `conversationId`
- * and `sourceId` every memory that came from there; `tenant: true` every memory of the tenant.
+ * Exactly one selector: a memory's whole lineage (`memoryId`), a user's memories (`userId`,
+ * with `agentId` that agent's only), a conversation's, a source's, or the whole tenant.
  */
-export type ErasureCreateParams = (
-  | { memoryId: string; userId?: undefined; agentId?: undefined; conversationId?: undefined; sourceId?: undefined; tenant?: undefined }
-  | { userId: string; agentId?: string; memoryId?: undefined; conversationId?: undefined; sourceId?: undefined; tenant?: undefined }
-  | { conversationId: string; memoryId?: undefined; userId?: undefined; agentId?: undefined; sourceId?: undefined; tenant?: undefined }
-  | { sourceId: string; memoryId?: undefined; userId?: undefined; agentId?: undefined; conversationId?: undefined; tenant?: undefined }
-  | { tenant: true; memoryId?: undefined; userId?: undefined; agentId?: undefined; conversationId?: undefined; sourceId?: undefined }
-);
+export interface ErasureCreateParams {
+  memoryId?: string;
+  userId?: string;
+  agentId?: string;
+  conversationId?: string;
+  sourceId?: string;
+  tenant?: true;
+}
 
 /** Params of the POST calls on an audit event. */
 export interface AuditActionParams {

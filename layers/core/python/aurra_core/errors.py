@@ -35,6 +35,13 @@ class Conflict(AurraError):
     code = "conflict"
 
 
+class Gone(AurraError):
+    """The memory was erased: only a content-free tombstone is left."""
+
+    status_code = 410
+    code = "gone"
+
+
 class PayloadTooLarge(AurraError):
     status_code = 413
     code = "payload_too_large"

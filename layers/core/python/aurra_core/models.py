@@ -44,7 +44,15 @@ MAX_EXCLUDED_CATEGORIES = 50
 MAX_DAILY_MODEL_CALLS = 1_000_000_000
 # Dollars a day: far beyond any key's spend, and within the counter's precision.
 MAX_DAILY_MODEL_COST_USD = 1_000_000
-NULLABLE_SETTINGS = ("proposal_min_confidence", "daily_model_calls_limit", "daily_model_cost_limit_usd")
+NULLABLE_SETTINGS = (
+    "proposal_min_confidence",
+    "daily_model_calls_limit",
+    "daily_model_cost_limit_usd",
+    "history_retention_days",
+    "memory_retention_days",
+)
+# A retention period beyond a century is no period: refuse it rather than overflow a date.
+MAX_RETENTION_DAYS = 36_500
 DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 # What a write carrying credentials gets: redacted to [REDACTED:<kind>], or refused (422).
 SecretsMode = Literal["redact", "refuse"]
@@ -131,6 +139,16 @@ Metadata = Annotated[dict[str, Any], Strict()]
 SCOPE_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
 # An end user or an agent inside a tenant (the scope automatic supersession compares within).
 ScopeId = Annotated[str, Strict(), StringConstraints(pattern=SCOPE_PATTERN)]
+# A conversation's id: the client's (a messages write's `conversation_id`), else one Aurra made.
+ConversationId = Annotated[str, Strict(), StringConstraints(pattern=SCOPE_PATTERN)]
+MAX_SOURCE_TEXT = 128
+MAX_SOURCE_URI = 2048
+# The quoted span of a conversation a fact came from: longer is a message, not a quote.
+MAX_QUOTE_CHARS = 1000
+# A source's type or id (a content write's `source`): 1..128 characters.
+SourceText = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_SOURCE_TEXT)]
+# An absolute URI (RFC 3986: a scheme, a colon, the rest) without whitespace or control characters.
+_ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s\x00-\x1f\x7f]+$")
 
 
 class Verdict(StrEnum):
@@ -175,6 +193,12 @@ class AuditType(StrEnum):
     SUPERSESSION_PROPOSED = "supersession_proposed"
     PROPOSAL_APPROVED = "proposal_approved"
     PROPOSAL_DISMISSED = "proposal_dismissed"
+    ERASURE = "erasure"
+
+
+# A memory's status: superseded by another memory, expired (its own `valid_to` has passed,
+# without a successor), or current.
+MemoryStatus = Literal["current", "superseded", "expired"]
 
 
 class ProposalStatus(StrEnum):
@@ -243,12 +267,63 @@ class NewMemory(Model):
     _metadata = field_validator("metadata")(_validate_metadata)
 
 
+def _validate_source_text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return _storable_text(value, "source")
+
+
+def _validate_uri(value: str | None) -> str | None:
+    if value is not None and not _ABSOLUTE_URI.match(value):
+        raise ValueError("uri must be an absolute URI (a scheme such as https: and the rest, no spaces)")
+    return value
+
+
+class SourceRequest(Model):
+    """Where a content write's fact came from: the caller's own names for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: SourceText
+    id: SourceText
+    uri: Annotated[str, Strict(), Field(min_length=3, max_length=MAX_SOURCE_URI)] | None = None
+
+    _type = field_validator("type")(_validate_source_text)
+    _id = field_validator("id")(_validate_source_text)
+    _uri = field_validator("uri")(_validate_uri)
+
+
+def _check_expiry(valid_from: datetime | None, valid_to: datetime | None) -> None:
+    if valid_from is not None and valid_to is not None and valid_to <= valid_from:
+        raise PydanticCustomError(
+            "expiry", "valid_to must be later than valid_from", {"fields": ["valid_to", "valid_from"]}
+        )
+
+
+def _check_messages_expiry(messages: list["Message"], valid_to: datetime | None) -> None:
+    for index, message in enumerate(messages):
+        if valid_to is not None and message.created_at is not None and valid_to <= message.created_at:
+            raise PydanticCustomError(
+                "expiry",
+                "valid_to must be later than every message's created_at (messages[{index}])",
+                {"index": index},
+            )
+
+
 class WriteRequest(NewMemory):
     """One fact to write (the `content` form of POST /memories)."""
 
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    # When the fact stops being true by itself (an expiry); later than valid_from.
+    valid_to: InputTimestamp | None = None
+    source: SourceRequest | None = None
+
+    @model_validator(mode="after")
+    def _expiry(self) -> "WriteRequest":
+        _check_expiry(self.valid_from, self.valid_to)
+        return self
 
     @property
     def scope(self) -> Scope:
@@ -290,8 +365,17 @@ class MessagesWriteRequest(Model):
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    valid_to: InputTimestamp | None = None
+    # The client's id of the conversation; absent, the write generates one.
+    conversation_id: ConversationId | None = None
 
     _metadata = field_validator("metadata")(_validate_metadata)
+
+    @model_validator(mode="after")
+    def _expiry(self) -> "MessagesWriteRequest":
+        _check_expiry(self.valid_from, self.valid_to)
+        _check_messages_expiry(self.messages, self.valid_to)
+        return self
 
     @property
     def scope(self) -> Scope:
@@ -312,6 +396,10 @@ class WriteBody(Model):
     auto_supersede: StrictBool | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    valid_to: InputTimestamp | None = None
+    # A content write's source; a messages write's conversation (each only in its own form).
+    source: SourceRequest | None = None
+    conversation_id: ConversationId | None = None
 
     _metadata = field_validator("metadata")(_validate_metadata)
 
@@ -326,6 +414,20 @@ class WriteBody(Model):
             raise PydanticCustomError(
                 "one_of", "give exactly one of content and messages", {"fields": ["content", "messages"]}
             )
+        if self.messages is not None and self.source is not None:
+            raise PydanticCustomError(
+                "form",
+                "source is for a content write; a messages write names its conversation_id",
+                {"fields": ["source"]},
+            )
+        if self.content is not None and self.conversation_id is not None:
+            raise PydanticCustomError(
+                "form",
+                "conversation_id is for a messages write; a content write names its source",
+                {"fields": ["conversation_id"]},
+            )
+        _check_expiry(self.valid_from, self.valid_to)
+        _check_messages_expiry(self.messages or [], self.valid_to)
         return self
 
     def request(self) -> WriteRequest | MessagesWriteRequest:
@@ -374,6 +476,8 @@ class SettingsPatch(Model):
     daily_model_calls_limit: StrictInt | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_CALLS)
     secrets: SecretsMode | None = None
     daily_model_cost_limit_usd: Confidence | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_COST_USD)
+    history_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
+    memory_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
 
     def changes(self) -> dict[str, Any]:
         """The fields this patch sets: those given non-null, and the nullable ones given at all."""
@@ -419,6 +523,50 @@ class SettingsPatch(Model):
         return None if value is None else list(dict.fromkeys(value))
 
 
+# What an erasure may select by: exactly one of these (`agent_id` only beside `user_id`).
+ERASURE_SELECTORS = ("memory_id", "user_id", "conversation_id", "source_id", "tenant")
+
+
+class ErasureRequest(Model):
+    """The body of POST /agent/erasures: exactly one selector. `memory_id` erases the memory's
+    whole lineage; `user_id` (with `agent_id`, that agent's memories of the user only) every
+    memory of the scope; `conversation_id` and `source_id` every memory of that source;
+    `tenant: true` every memory of the tenant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memory_id: UUID | None = None
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+    conversation_id: ConversationId | None = None
+    source_id: SourceText | None = None
+    tenant: StrictBool | None = Field(default=None, description="true (only): every memory of the tenant")
+
+    _source_id = field_validator("source_id")(lambda v: v if v is None else _validate_source_text(v))
+
+    @model_validator(mode="after")
+    def _one_selector(self) -> "ErasureRequest":
+        if self.tenant is False:
+            raise PydanticCustomError("selector", "tenant selects only as true", {"fields": ["tenant"]})
+        given = [name for name in ERASURE_SELECTORS if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise PydanticCustomError(
+                "selector",
+                "give exactly one selector: memory_id, user_id (with agent_id or not), conversation_id, "
+                "source_id or tenant: true",
+                {"fields": list(ERASURE_SELECTORS)},
+            )
+        if self.agent_id is not None and self.user_id is None:
+            raise PydanticCustomError(
+                "selector", "agent_id selects only beside user_id", {"fields": ["agent_id", "user_id"]}
+            )
+        return self
+
+    def selector(self) -> dict[str, Any]:
+        """The selector as the receipt names it: the fields given, nothing else."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
 # ---------------------------------------------------------------- query parameters
 
 
@@ -439,6 +587,8 @@ class MemoryListQuery(Model):
     topic: Topic | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    conversation_id: ConversationId | None = None
+    source_id: SourceText | None = None
     as_of: InputTimestamp | None = None
     known_at: InputTimestamp | None = None
     include_superseded: bool = False
@@ -465,6 +615,8 @@ class AuditListQuery(Model):
     memory_id: UUID | None = None
     type: AuditType | None = None
     user_id: ScopeId | None = None
+    conversation_id: ConversationId | None = None
+    source_id: SourceText | None = None
     # Proposals only: `status=open` with `type=supersession_proposed` is the review queue.
     status: ProposalStatus | None = None
     since: InputTimestamp | None = None
@@ -485,6 +637,23 @@ class KeySettings(Model):
     daily_model_calls_limit: int | None = None
     secrets: SecretsMode = "redact"
     daily_model_cost_limit_usd: float | None = None
+    # Null: kept until erased. The maintenance job erases memories no longer current for longer
+    # (history) and memories recorded longer ago (memory), per tenant: the shortest of its keys'.
+    history_retention_days: int | None = None
+    memory_retention_days: int | None = None
+
+
+class Source(Model):
+    """Where a memory came from: a conversation (the messages write that extracted it: the
+    conversation's id, the 0-based indexes of the messages it came from, the quoted span) or
+    what a content write named (`type`, `id`, `uri`)."""
+
+    type: str
+    id: str | None = None
+    conversation_id: str | None = None
+    message_indexes: list[int] | None = None
+    quote: str | None = None
+    uri: str | None = None
 
 
 class Memory(Model):
@@ -497,11 +666,12 @@ class Memory(Model):
     superseded_by: UUID | None
     supersedes: UUID | None
     recorded_at: Timestamp
-    status: Literal["current", "superseded"]
+    status: MemoryStatus
     user_id: str | None = None
     agent_id: str | None = None
     # The audit event that superseded this memory; null while current.
     superseded_event_id: UUID | None = None
+    source: Source | None = None
     score: float | None = Field(
         default=None,
         exclude_if=lambda v: v is None,
@@ -525,7 +695,7 @@ class MemoryVersion(Model):
     valid_to: Timestamp | None
     superseded_by: UUID | None
     supersedes: UUID | None
-    status: Literal["current", "superseded"]
+    status: MemoryStatus
     recorded_at: Timestamp
     recorded_to: Timestamp | None
 
@@ -593,6 +763,8 @@ class ExtractionReport(Model):
     usage: Usage | None = None
     # Facts found beyond the cap of 50 a request, not stored (0 when none).
     facts_dropped: int = 0
+    # The conversation the facts came from: the request's, else the one the write generated.
+    conversation_id: str | None = None
 
 
 class MessagesWriteResult(Model):
@@ -633,6 +805,27 @@ class AuditEvent(Model):
 class RevertResult(Model):
     event: AuditEvent
     restored: Memory
+
+
+class ErasureCounts(Model):
+    """The records an erasure touched, by kind."""
+
+    memories: int = Field(description="memories erased whole (every version of each)")
+    versions: int = Field(description="memory versions replaced by a content-free tombstone")
+    audit_events: int = Field(description="audit events about them, other than proposals, made content-free")
+    proposals: int = Field(description="review-queue proposals about them made content-free")
+    idempotency_records: int = Field(
+        description="Idempotency-Key records whose stored response named them, deleted"
+    )
+
+
+class ErasureReceipt(Model):
+    """What an erasure selected, when it ran and what it touched."""
+
+    id: UUID
+    selector: dict[str, Any]
+    created_at: Timestamp
+    counts: ErasureCounts
 
 
 class ApproveResult(Model):

@@ -22,6 +22,8 @@ from aurra_core.models import (
     AuditPage,
     Caller,
     DismissResult,
+    ErasureReceipt,
+    ErasureRequest,
     History,
     KeySettings,
     Memory,
@@ -108,7 +110,12 @@ def write_memory(
     request = body.request() if isinstance(body, WriteBody) else body
     # The write's first step (write_path/redaction.py): its credentials redacted. The
     # Idempotency-Key record keeps the request as it will be stored, never a credential: a
-    # retry that differs only in a redacted value is the same write.
+    # retry that differs only in a redacted value is the same write. Fields added since the
+    # first release count only when given: a retry of a request recorded before them keeps its
+    # identity.
+    later = {
+        name for name in ("valid_to", "source", "conversation_id") if getattr(request, name, None) is None
+    }
     if isinstance(request, WriteRequest):
         fact_request = screen(request)
 
@@ -116,7 +123,7 @@ def write_memory(
             outcome = write_pipeline.write_memory(caller, fact_request, _write_dependencies())
             return outcome.status_code, outcome.result
 
-        identity = fact_request.request.model_dump(mode="json")
+        identity = fact_request.request.model_dump(mode="json", exclude=later)
         return _once("write", caller, idempotency_key, identity, call_fact, WriteResult)
 
     messages_request = screen(request)
@@ -125,7 +132,7 @@ def write_memory(
         outcome = write_pipeline.write_messages(caller, messages_request, _write_dependencies())
         return outcome.status_code, outcome.result
 
-    identity = messages_request.request.model_dump(mode="json")
+    identity = messages_request.request.model_dump(mode="json", exclude=later)
 
     return _once("write", caller, idempotency_key, identity, call_messages, MessagesWriteResult)
 
@@ -206,6 +213,20 @@ def list_audit_events(caller: Caller, query: AuditListQuery) -> AuditPage:
 
 def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
     return queries.read_audit_event(caller, event_id, get_database())
+
+
+def create_erasure(caller: Caller, request: ErasureRequest) -> tuple[int, ErasureReceipt]:
+    """POST /agent/erasures: 201 with a new receipt, or 200 with the earlier one when nothing
+    new matched. Naturally idempotent: no Idempotency-Key needed."""
+    from aurra_core.write_path import erasure
+
+    return erasure.erase(caller, request, get_database())
+
+
+def get_erasure(caller: Caller, erasure_id: UUID) -> ErasureReceipt:
+    from aurra_core.write_path import erasure
+
+    return erasure.get_receipt(caller, erasure_id, get_database())
 
 
 def authenticate(raw_key: str) -> Caller:

@@ -4,6 +4,7 @@ from aurra import Aurra
 client = Aurra(api_key="aurra_...")
 client.memories.add(content="alice switched to Emacs", topic="preferences")
 client.memories.add(messages=[{"role": "user", "content": "I moved to Berlin"}], user_id="alice")
+client.erasures.create(user_id="alice")
 """
 
 from aurra._client import AsyncAurra, Aurra
@@ -18,6 +19,7 @@ from aurra.errors import (
     BadRequestError,
     ConfigurationError,
     ConflictError,
+    GoneError,
     InvalidArgumentError,
     NotFoundError,
     PayloadTooLargeError,
@@ -34,6 +36,8 @@ from aurra.models import (
     AutoSupersedeResult,
     Decision,
     DismissResult,
+    ErasureCounts,
+    ErasureReceipt,
     Extraction,
     HistoryResult,
     Memory,
@@ -43,6 +47,7 @@ from aurra.models import (
     ProposalStatus,
     RevertResult,
     SettingsResult,
+    Source,
     SupersedeResult,
     Supersession,
     Usage,
@@ -67,7 +72,10 @@ __all__ = [
     "ConflictError",
     "Decision",
     "DismissResult",
+    "ErasureCounts",
+    "ErasureReceipt",
     "Extraction",
+    "GoneError",
     "HistoryResult",
     "InvalidArgumentError",
     "Memory",
@@ -83,6 +91,7 @@ __all__ = [
     "RevertResult",
     "ServerError",
     "SettingsResult",
+    "Source",
     "SupersedeResult",
     "Supersession",
     "UnexpectedResponseError",

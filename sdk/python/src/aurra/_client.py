@@ -8,7 +8,16 @@ import httpx
 
 from aurra._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ClientConfig
 from aurra._transport import AsyncTransport, SyncTransport
-from aurra.resources import AsyncAudit, AsyncMemories, AsyncSettings, Audit, Memories, Settings
+from aurra.resources import (
+    AsyncAudit,
+    AsyncErasures,
+    AsyncMemories,
+    AsyncSettings,
+    Audit,
+    Erasures,
+    Memories,
+    Settings,
+)
 
 
 class Aurra:
@@ -24,6 +33,7 @@ class Aurra:
     memories: Memories
     settings: Settings
     audit: Audit
+    erasures: Erasures
 
     def __init__(
         self,
@@ -39,6 +49,7 @@ class Aurra:
         self.memories = Memories(self._transport)
         self.settings = Settings(self._transport)
         self.audit = Audit(self._transport)
+        self.erasures = Erasures(self._transport)
 
     @property
     def base_url(self) -> str:
@@ -73,6 +84,7 @@ class AsyncAurra:
     memories: AsyncMemories
     settings: AsyncSettings
     audit: AsyncAudit
+    erasures: AsyncErasures
 
     def __init__(
         self,
@@ -88,6 +100,7 @@ class AsyncAurra:
         self.memories = AsyncMemories(self._transport)
         self.settings = AsyncSettings(self._transport)
         self.audit = AsyncAudit(self._transport)
+        self.erasures = AsyncErasures(self._transport)
 
     @property
     def base_url(self) -> str:

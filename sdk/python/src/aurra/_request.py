@@ -34,6 +34,8 @@ class APICall(Generic[T]):
     body: Mapping[str, Any] | None = None
     # Set once when the call is described, so every retry of it carries the same key.
     idempotency_key: str | None = None
+    # For a result that depends on the status too (an erasure's 201 or 200): used instead of `parse`.
+    parse_with_status: Callable[[int, Any], T] | None = None
 
 
 def new_idempotency_key(given: str | None) -> str:

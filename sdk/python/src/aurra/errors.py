@@ -24,6 +24,7 @@ __all__ = [
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
+    "GoneError",
     "InvalidArgumentError",
     "NotFoundError",
     "PayloadTooLargeError",
@@ -103,6 +104,17 @@ class NotFoundError(APIStatusError):
 
 class ConflictError(APIStatusError):
     """409: e.g. the memory is already superseded, or an idempotency key was reused with another body."""
+
+
+class GoneError(APIStatusError):
+    """410: the memory was erased. `erasure_id` names the erasure (its receipt: `erasures.get`)."""
+
+    @property
+    def erasure_id(self) -> str | None:
+        for detail in self.details if isinstance(self.details, list) else []:
+            if isinstance(detail, dict) and isinstance(detail.get("erasure_id"), str):
+                return str(detail["erasure_id"])
+        return None
 
 
 class PayloadTooLargeError(APIStatusError):

@@ -24,6 +24,8 @@ __all__ = [
     "AutoSupersedeResult",
     "Decision",
     "DismissResult",
+    "ErasureCounts",
+    "ErasureReceipt",
     "Extraction",
     "HistoryResult",
     "Memory",
@@ -33,6 +35,7 @@ __all__ = [
     "ProposalStatus",
     "RevertResult",
     "SettingsResult",
+    "Source",
     "SupersedeResult",
     "Supersession",
     "Usage",
@@ -97,6 +100,9 @@ class SettingsResult(AurraModel):
     secrets: str = "redact"
     # What the key's model calls may cost per UTC day, in US dollars (None: no limit).
     daily_model_cost_limit_usd: float | None = None
+    # How long what is no longer current, and any memory at all, is kept (None: for ever).
+    history_retention_days: int | None = None
+    memory_retention_days: int | None = None
 
 
 class Decision(AurraModel):
@@ -161,13 +167,28 @@ class AutoSupersedeResult(AurraModel):
     usage: Usage | None = None
 
 
+class Source(AurraModel):
+    """Where a memory came from: a conversation (`type` "conversation", its `conversation_id`,
+    the 0-based `message_indexes` of the messages the fact came from and the `quote`d span)
+    or what a content write named (`type`, `id`, `uri`)."""
+
+    type: str
+    id: str | None = None
+    conversation_id: str | None = None
+    message_indexes: list[int] | None = None
+    quote: str | None = None
+    uri: str | None = None
+
+
 class Memory(AurraModel):
     """One fact, with its valid time (`valid_from`/`valid_to`) and transaction time (`recorded_at`).
 
     `user_id` and `agent_id` are the scope it was written in (None when the write gave none).
     On search results only: `score`, the cosine similarity to the query, and `relevance`, the
     fused score (meaning, shared words and kinds) the results are ordered by. `superseded_event_id` is
-    the audit event that superseded it (None while current).
+    the audit event that superseded it (None while current). `status` is `current`,
+    `superseded` or `expired` (its own `valid_to` has passed); `source` says where it came
+    from (None when its write named nothing).
     """
 
     id: str
@@ -183,6 +204,7 @@ class Memory(AurraModel):
     user_id: str | None = None
     agent_id: str | None = None
     superseded_event_id: str | None = None
+    source: Source | None = None
     score: float | None = None
     relevance: float | None = None
 
@@ -225,6 +247,8 @@ class Extraction(AurraModel):
     # The extraction call's receipt.
     usage: Usage | None = None
     facts_dropped: int = 0
+    # The conversation the facts came from: the one given, or the one the service generated.
+    conversation_id: str | None = None
 
 
 class MessagesWriteResult(AurraModel):
@@ -309,3 +333,26 @@ class AuditPage(AurraModel):
 
     events: list[AuditEvent]
     next_cursor: str | None = None
+
+
+class ErasureCounts(AurraModel):
+    """The records an erasure touched, by kind."""
+
+    memories: int
+    versions: int
+    audit_events: int
+    proposals: int
+    idempotency_records: int
+
+
+class ErasureReceipt(AurraModel):
+    """The receipt of an erasure (`erasures.create`, `erasures.get`): what it selected, when,
+    and what it touched. `created` is True when this call erased (201), False when the same
+    selector had been erased already and nothing new matched (200, the earlier receipt); None on
+    a receipt read back with `erasures.get`."""
+
+    id: str
+    selector: dict[str, Any]
+    created_at: Timestamp
+    counts: ErasureCounts
+    created: bool | None = Field(default=None, exclude=True)

@@ -18,8 +18,8 @@ export interface APICall<T> {
   body?: Record<string, unknown>;
   /** Set once when the call is described, so every retry of it carries the same key. */
   idempotencyKey?: string;
-  /** Turns the decoded JSON of a 2xx answer into the typed result; throws `ContractViolation`. */
-  parse: (data: unknown) => T;
+  /** Turns the decoded JSON of a 2xx answer (and its status) into the typed result; throws `ContractViolation`. */
+  parse: (data: unknown, status: number) => T;
 }
 
 /** An RFC 3339 timestamp as the API requires it. */

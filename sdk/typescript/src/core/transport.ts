@@ -11,6 +11,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  GoneError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
@@ -54,6 +55,7 @@ const ERRORS_BY_STATUS: Record<number, typeof APIStatusError> = {
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  410: GoneError,
   413: PayloadTooLargeError,
   422: ValidationError,
   429: RateLimitError,
@@ -66,6 +68,7 @@ const DEFAULT_CODES: Record<number, string> = {
   403: "forbidden",
   404: "not_found",
   409: "conflict",
+  410: "gone",
   413: "payload_too_large",
   422: "validation_error",
   429: "rate_limited",
@@ -209,7 +212,7 @@ export class Transport {
       }
     }
     try {
-      return call.parse(data);
+      return call.parse(data, response.status);
     } catch (error) {
       if (error instanceof ContractViolation) {
         throw new UnexpectedResponseError(

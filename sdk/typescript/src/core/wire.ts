@@ -15,8 +15,7 @@ import type {
   AutoSupersedeResult,
   Decision,
   DismissResult,
-  Erasure,
-  ErasureSelector,
+  ErasureReceipt,
   Extraction,
   HistoryResult,
   Memory,
@@ -26,6 +25,7 @@ import type {
   RevertResult,
   SecretsMode,
   Settings,
+  Source,
   SupersedeResult,
   Supersession,
   Usage,
@@ -92,6 +92,24 @@ function dict(o: Json, key: string, path: string): Record<string, unknown> {
   return value === undefined || value === null ? {} : { ...object(value, `${path}.${key}`) };
 }
 
+function readSource(value: unknown, path: string): Source {
+  const o = object(value, path);
+  return {
+    type: str(o, "type", path),
+    id: nullableStr(o, "id", path),
+    conversationId: nullableStr(o, "conversation_id", path),
+    messageIndexes:
+      o["message_indexes"] === undefined || o["message_indexes"] === null
+        ? null
+        : list(o, "message_indexes", path, (item, p) => {
+            if (typeof item !== "number") throw new ContractViolation(`${p} should be a number`);
+            return item;
+          }),
+    quote: nullableStr(o, "quote", path),
+    uri: nullableStr(o, "uri", path),
+  };
+}
+
 export function readMemory(value: unknown, path = "memory"): Memory {
   const o = object(value, path);
   const memory: Memory = {
@@ -108,6 +126,7 @@ export function readMemory(value: unknown, path = "memory"): Memory {
     userId: nullableStr(o, "user_id", path),
     agentId: nullableStr(o, "agent_id", path),
     supersededEventId: nullableStr(o, "superseded_event_id", path),
+    source: nullable(o, "source", path, readSource),
   };
   const score = nullableNum(o, "score", path);
   if (score !== null) memory.score = score;
@@ -198,6 +217,7 @@ function readExtraction(value: unknown, path: string): Extraction {
     promptVersion: nullableStr(o, "prompt_version", path),
     usage: nullable(o, "usage", path, readUsage),
     factsDropped: nullableNum(o, "facts_dropped", path) ?? 0,
+    conversationId: nullableStr(o, "conversation_id", path),
   };
 }
 
@@ -246,6 +266,8 @@ export function readSettings(value: unknown, path = "settings"): Settings {
     // a server from before the setting sends none: read as the default
     secrets: (nullableStr(o, "secrets", path) ?? "redact") as SecretsMode,
     dailyModelCostLimitUsd: nullableNum(o, "daily_model_cost_limit_usd", path),
+    historyRetentionDays: nullableNum(o, "history_retention_days", path),
+    memoryRetentionDays: nullableNum(o, "memory_retention_days", path),
   };
 }
 
@@ -295,34 +317,22 @@ export function readDismissResult(value: unknown, path = "response"): DismissRes
   return { event: readAuditEvent(o["event"], `${path}.event`) };
 }
 
-/** The selector's keys the SDK knows, wire name to SDK name; any other key is kept as sent. */
-const SELECTOR_KEYS: Record<string, string> = {
-  memory_id: "memoryId",
-  user_id: "userId",
-  agent_id: "agentId",
-  conversation_id: "conversationId",
-  source_id: "sourceId",
-  tenant: "tenant",
-};
-
-export function readErasure(value: unknown, path = "erasure"): Erasure {
+/** A receipt; `status` is the answer's (201: this call erased; 200: the earlier receipt), none on a read. */
+export function readErasureReceipt(value: unknown, status: number | null, path = "receipt"): ErasureReceipt {
   const o = object(value, path);
-  const selector: ErasureSelector = {};
-  for (const [key, given] of Object.entries(object(o["selector"], `${path}.selector`))) {
-    selector[SELECTOR_KEYS[key] ?? key] = given;
-  }
   const counts = object(o["counts"], `${path}.counts`);
-  const countsPath = `${path}.counts`;
+  const where = `${path}.counts`;
   return {
     id: str(o, "id", path),
-    selector,
+    selector: dict(o, "selector", path),
     createdAt: str(o, "created_at", path),
     counts: {
-      memories: num(counts, "memories", countsPath),
-      versions: num(counts, "versions", countsPath),
-      auditEvents: num(counts, "audit_events", countsPath),
-      proposals: nullableNum(counts, "proposals", countsPath) ?? 0,
-      idempotencyRecords: nullableNum(counts, "idempotency_records", countsPath) ?? 0,
+      memories: num(counts, "memories", where),
+      versions: num(counts, "versions", where),
+      auditEvents: num(counts, "audit_events", where),
+      proposals: num(counts, "proposals", where),
+      idempotencyRecords: num(counts, "idempotency_records", where),
     },
+    created: status === null ? null : status === 201,
   };
 }

@@ -1,4 +1,4 @@
-/** `client.audit`: the append-only record of what Aurra did, reverts, and the review queue. */
+/** `client.audit`: the record of what Aurra did (erasures included), reverts, and the review queue. */
 
 import { type APICall, idempotencyKey, optionalTime, query, segment } from "../core/request.js";
 import type { Transport } from "../core/transport.js";
@@ -70,6 +70,8 @@ function listCall(params: AuditListParams): (cursor: string | null) => APICall<A
     memory_id: params.memoryId,
     type: params.type,
     user_id: params.userId,
+    conversation_id: params.conversationId,
+    source_id: params.sourceId,
     status: params.status,
     since: optionalTime(params.since, "since"),
     until: optionalTime(params.until, "until"),

@@ -1,14 +1,12 @@
-/** `client.erasures`: erase memories for good (their content and every version of it), with a receipt. */
+/** `client.erasures`: erase memories for good, with a receipt, and read a receipt back. */
 
 import { InvalidArgumentError } from "../errors.js";
-import { compact, describe, segment } from "../core/request.js";
+import { compact, segment } from "../core/request.js";
 import type { Transport } from "../core/transport.js";
-import { readErasure } from "../core/wire.js";
-import type { Erasure, ErasureCreateParams, RequestOptions } from "../types.js";
+import { readErasureReceipt } from "../core/wire.js";
+import type { ErasureCreateParams, ErasureReceipt, RequestOptions } from "../types.js";
 
 const PATH = "/agent/erasures";
-
-/** The selectors, in the order the API lists them; `agentId` only narrows `userId`. */
 const SELECTORS = ["memoryId", "userId", "conversationId", "sourceId", "tenant"] as const;
 
 export class Erasures {
@@ -20,34 +18,29 @@ export class Erasures {
   }
 
   /**
-   * Erase what one selector names: `{ memoryId }` (its whole lineage), `{ userId, agentId? }`,
-   * `{ conversationId }`, `{ sourceId }` or `{ tenant: true }`. Resolves to the receipt; erasing
-   * the same selector again, with nothing new to erase, resolves to the same receipt, so a retry
-   * is safe. Afterwards no list or search returns the erased content, at any `asOf` or `knownAt`.
+   * Erase for good what exactly one selector names: a memory's whole lineage (`memoryId`), a
+   * user's memories (`userId`, with `agentId` that agent's only), a conversation's or a
+   * source's (`conversationId`, `sourceId`), or the whole tenant (`tenant: true`). Resolves to
+   * the receipt; `created` is false when nothing new matched and the receipt is the earlier one.
+   * Reading an erased memory then throws `GoneError`. No Idempotency-Key: a retry is answered
+   * with the receipt.
    */
-  async create(params: ErasureCreateParams, options?: RequestOptions): Promise<Erasure> {
+  async create(params: ErasureCreateParams, options?: RequestOptions): Promise<ErasureReceipt> {
     if (typeof params !== "object" || params === null) {
-      throw new InvalidArgumentError("erasures.create() takes an object with one selector, e.g. { memoryId }");
-    }
-    const given = SELECTORS.filter((name) => params[name] !== undefined);
-    if (given.length !== 1) {
-      throw new InvalidArgumentError(
-        "erasures.create() takes exactly one of memoryId, userId (with agentId or not), conversationId, sourceId " +
-          `and tenant: true${given.length ? `, not ${given.join(" and ")}` : ""}`,
-      );
-    }
-    if (params.agentId !== undefined && params.userId === undefined) {
-      throw new InvalidArgumentError("agentId selects only beside userId: { userId, agentId }");
+      throw new InvalidArgumentError("erasures.create() takes an object with exactly one selector");
     }
     const tenant: unknown = params.tenant;
     if (tenant !== undefined && tenant !== true) {
-      throw new InvalidArgumentError(`tenant selects only as true, not ${describe(tenant)}`);
+      throw new InvalidArgumentError("tenant: true erases every memory of the tenant; leave it out otherwise");
     }
-    for (const name of ["memoryId", "userId", "agentId", "conversationId", "sourceId"] as const) {
-      const value: unknown = params[name];
-      if (value !== undefined && (typeof value !== "string" || value === "")) {
-        throw new InvalidArgumentError(`${name} must be a non-empty string, not ${describe(value)}`);
-      }
+    const chosen = SELECTORS.filter((name) => params[name] !== undefined);
+    if (chosen.length !== 1) {
+      throw new InvalidArgumentError(
+        "erasures.create() takes exactly one of memoryId, userId (with agentId or not), conversationId, sourceId and tenant: true",
+      );
+    }
+    if (params.agentId !== undefined && params.userId === undefined) {
+      throw new InvalidArgumentError("agentId selects only beside userId");
     }
     const body = compact({
       memory_id: params.memoryId,
@@ -57,13 +50,20 @@ export class Erasures {
       source_id: params.sourceId,
       tenant: params.tenant,
     });
-    return this.#transport.send({ method: "POST", path: PATH, body, parse: (data) => readErasure(data) }, options);
+    return this.#transport.send(
+      { method: "POST", path: PATH, body, parse: (data, status) => readErasureReceipt(data, status) },
+      options,
+    );
   }
 
-  /** The receipt of an erasure. */
-  async get(erasureId: string, options?: RequestOptions): Promise<Erasure> {
+  /** An erasure's receipt. */
+  async get(erasureId: string, options?: RequestOptions): Promise<ErasureReceipt> {
     return this.#transport.send(
-      { method: "GET", path: `${PATH}/${segment(erasureId, "erasureId")}`, parse: (data) => readErasure(data) },
+      {
+        method: "GET",
+        path: `${PATH}/${segment(erasureId, "erasureId")}`,
+        parse: (data) => readErasureReceipt(data, null),
+      },
       options,
     );
   }

@@ -133,6 +133,12 @@ function addCall(params: AddParams): APICall<WriteResult | MessagesWriteResult> 
   if (hasContent && typeof content !== "string") {
     throw new InvalidArgumentError(`content must be a string, not ${describe(content)}`);
   }
+  if (hasMessages && params.source !== undefined) {
+    throw new InvalidArgumentError("source is for a content write; a messages write takes conversationId");
+  }
+  if (hasContent && params.conversationId !== undefined) {
+    throw new InvalidArgumentError("conversationId is for a messages write; a content write takes source");
+  }
   const body = compact({
     content: params.content,
     messages: hasMessages ? messagesBody(params.messages) : undefined,
@@ -141,7 +147,10 @@ function addCall(params: AddParams): APICall<WriteResult | MessagesWriteResult> 
     agent_id: params.agentId,
     metadata: metadataBody(params.metadata),
     valid_from: optionalTime(params.validFrom, "validFrom"),
+    valid_to: optionalTime(params.validTo, "validTo"),
     auto_supersede: params.autoSupersede,
+    source: params.source === undefined ? undefined : compact({ ...params.source }),
+    conversation_id: params.conversationId,
   });
   return {
     method: "POST",
@@ -187,6 +196,8 @@ function listCall(q: string | undefined, params: MemoryListParams): (cursor: str
     topic: params.topic,
     user_id: params.userId,
     agent_id: params.agentId,
+    conversation_id: params.conversationId,
+    source_id: params.sourceId,
     as_of: optionalTime(params.asOf, "asOf"),
     known_at: optionalTime(params.knownAt, "knownAt"),
     include_superseded: params.includeSuperseded,

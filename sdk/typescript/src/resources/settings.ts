@@ -41,16 +41,18 @@ export class Settings {
       excluded_categories: params.excludedCategories,
       min_confidence: params.minConfidence,
       classifier_model: params.classifierModel,
-      // null is meaningful for these three (no proposals, no limit), so only undefined is left out.
+      // null is meaningful for these (no proposals, no limit, for ever), so only undefined is left out.
       proposal_min_confidence: params.proposalMinConfidence,
       daily_model_calls_limit: params.dailyModelCallsLimit,
       secrets: params.secrets,
       daily_model_cost_limit_usd: params.dailyModelCostLimitUsd,
+      history_retention_days: params.historyRetentionDays,
+      memory_retention_days: params.memoryRetentionDays,
     });
     if (Object.keys(body).length === 0) {
       throw new InvalidArgumentError(
         "settings.update() needs at least one of autoSupersedeDefault, excludedCategories, minConfidence, " +
-          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, dailyModelCostLimitUsd, secrets",
+          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, dailyModelCostLimitUsd, secrets, historyRetentionDays, memoryRetentionDays",
       );
     }
     return this.#transport.send({ method: "PATCH", path: PATH, body, parse: (data) => readSettings(data) }, options);

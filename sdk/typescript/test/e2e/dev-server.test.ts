@@ -15,6 +15,7 @@ import {
   Aurra,
   AuthenticationError,
   ConflictError,
+  GoneError,
   NotFoundError,
   ValidationError,
   type AutoSupersedeResult,
@@ -36,7 +37,7 @@ before(async () => {
     startDevServer({ AURRA_LEVEL2_ENABLED: "true" }),
   ]);
   unusedKeys.set(level2Off, makeKeys(level2Off, 1));
-  unusedKeys.set(level2On, makeKeys(level2On, 12));
+  unusedKeys.set(level2On, makeKeys(level2On, 13));
 });
 
 after(async () => {
@@ -79,7 +80,7 @@ async function example(name: string, server: DevServer, key: string): Promise<st
 describe("the README's examples against aurra dev", () => {
   it("the launch example prints the launch defaults and a write Level 2 skipped", async () => {
     const { client, key } = await tenant(level2Off);
-    // What the server says about the settings the launch post did not show (proposals, budgets).
+    // What the server says about the settings the launch post did not show (proposals, budgets, retention).
     const raw = (await (await fetch(`${level2Off.baseURL}/agent/settings`, { headers: { Authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
     const defaults: Settings = {
       autoSupersedeDefault: false,
@@ -90,6 +91,8 @@ describe("the README's examples against aurra dev", () => {
       dailyModelCallsLimit: (raw["daily_model_calls_limit"] as number | undefined) ?? null,
       secrets: (raw["secrets"] as SecretsMode | undefined) ?? "redact",
       dailyModelCostLimitUsd: (raw["daily_model_cost_limit_usd"] as number | undefined) ?? null,
+      historyRetentionDays: (raw["history_retention_days"] as number | undefined) ?? null,
+      memoryRetentionDays: (raw["memory_retention_days"] as number | undefined) ?? null,
     };
     const skipped: AutoSupersedeResult = {
       ran: false,
@@ -329,5 +332,24 @@ describe("the SDK against aurra dev", () => {
     assert.deepEqual(chain.map((m) => m.content), ["User drives a Golf", "User drives a Tesla", "User rides a bike"]);
     const types = (await client.audit.list({ type: "manual_supersede" }).toArray()).length;
     assert.equal(types, 2);
+  });
+
+  it("erases a user's memories with a receipt, and an erased memory is gone", async () => {
+    const { client } = await tenant(level2On);
+    const diary = await client.memories.add({ content: "User keeps a diary", userId: "sam", source: { type: "note", id: "n-1" } });
+    assert.equal(diary.memory.source?.id, "n-1");
+    const kept = await client.memories.add({ content: "User plays chess", userId: "kim" });
+    const receipt = await client.erasures.create({ userId: "sam" });
+    assert.equal(receipt.created, true);
+    assert.equal(receipt.counts.memories, 1);
+    const again = await client.erasures.create({ userId: "sam" });
+    assert.equal(again.created, false);
+    assert.equal(again.id, receipt.id);
+    assert.deepEqual((await client.erasures.get(receipt.id)).counts, receipt.counts);
+    const error = await client.memories.get(diary.memory.id).catch((e: unknown) => e);
+    assert.ok(error instanceof GoneError);
+    assert.equal(error.erasureId, receipt.id);
+    const left = (await client.memories.list({ includeSuperseded: true }).toArray()).map((m) => m.id);
+    assert.deepEqual(left, [kept.memory.id]);
   });
 });

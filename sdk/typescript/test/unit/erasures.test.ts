@@ -1,89 +1,133 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { Aurra, InvalidArgumentError, NotFoundError, UnexpectedResponseError, type Erasure } from "../../src/index.js";
-import { MockFetch, apiError, json } from "./mock-fetch.js";
+import { Aurra, GoneError, InvalidArgumentError, NotFoundError, type ErasureReceipt } from "../../src/index.js";
+import { MockFetch, WIRE_SETTINGS, apiError, json, wireMemory } from "./mock-fetch.js";
+
+const ERASURE_ID = "0193a2b4-0000-7000-8000-0000000000f1";
 
 function client(mock: MockFetch): Aurra {
-  return new Aurra({ apiKey: "aurra_test", baseURL: "http://aurra.test", fetch: mock.fetch });
+  return new Aurra({ apiKey: "aurra_test", baseURL: "http://aurra.test", fetch: mock.fetch, maxRetries: 0 });
 }
 
-function wireReceipt(selector: Record<string, unknown>): Record<string, unknown> {
+function wireReceipt(selector: Record<string, unknown> = { user_id: "alice" }): Record<string, unknown> {
   return {
-    id: "0193a000-0000-7000-8000-0000000000e5",
+    id: ERASURE_ID,
     selector,
-    created_at: "2026-05-04T08:00:00.123456Z",
-    counts: { memories: 2, versions: 3, audit_events: 1, proposals: 0, idempotency_records: 2 },
+    created_at: "2026-12-03T10:00:00.123456Z",
+    counts: { memories: 3, versions: 5, audit_events: 4, proposals: 1, idempotency_records: 2 },
   };
 }
 
 describe("erasures", () => {
-  it("erases a memory's lineage and reads the receipt in camelCase", async () => {
-    const mock = new MockFetch().reply(json(wireReceipt({ memory_id: "m1" }), 201));
-    const receipt: Erasure = await client(mock).erasures.create({ memoryId: "m1" });
+  it("posts exactly the selector and says whether this call erased", async () => {
+    const mock = new MockFetch().reply(json(wireReceipt(), 201), json(wireReceipt(), 200));
+    const first: ErasureReceipt = await client(mock).erasures.create({ userId: "alice" });
     assert.equal(mock.last.method, "POST");
     assert.equal(mock.last.url.pathname, "/agent/erasures");
-    assert.deepEqual(mock.last.body, { memory_id: "m1" });
-    assert.deepEqual(receipt, {
-      id: "0193a000-0000-7000-8000-0000000000e5",
-      selector: { memoryId: "m1" },
-      createdAt: "2026-05-04T08:00:00.123456Z",
-      counts: { memories: 2, versions: 3, auditEvents: 1, proposals: 0, idempotencyRecords: 2 },
-    });
-  });
-
-  it("sends each selector as the API names it", async () => {
-    const mock = new MockFetch().reply(json(wireReceipt({}), 201));
-    const erasures = client(mock).erasures;
-    await erasures.create({ userId: "alice" });
     assert.deepEqual(mock.last.body, { user_id: "alice" });
-    await erasures.create({ userId: "alice", agentId: "support-bot" });
-    assert.deepEqual(mock.last.body, { user_id: "alice", agent_id: "support-bot" });
-    await erasures.create({ conversationId: "conv-8812" });
-    assert.deepEqual(mock.last.body, { conversation_id: "conv-8812" });
-    await erasures.create({ sourceId: "crm-42" });
-    assert.deepEqual(mock.last.body, { source_id: "crm-42" });
-    await erasures.create({ tenant: true });
-    assert.deepEqual(mock.last.body, { tenant: true });
+    assert.equal(mock.last.headers["idempotency-key"], undefined, "idempotent by itself");
+    assert.deepEqual(first, {
+      id: ERASURE_ID,
+      selector: { user_id: "alice" },
+      createdAt: "2026-12-03T10:00:00.123456Z",
+      counts: { memories: 3, versions: 5, auditEvents: 4, proposals: 1, idempotencyRecords: 2 },
+      created: true,
+    });
+    const again = await client(mock).erasures.create({ userId: "alice" });
+    assert.equal(again.created, false);
   });
 
-  it("keeps a selector key it does not know, and reads an older receipt's missing counts as 0", async () => {
-    const { counts: _counts, ...rest } = wireReceipt({ user_id: "alice", future_key: 1 });
-    const mock = new MockFetch().reply(json({ ...rest, counts: { memories: 1, versions: 1, audit_events: 0 } }));
-    const receipt = await client(mock).erasures.create({ userId: "alice" });
-    assert.deepEqual(receipt.selector, { userId: "alice", future_key: 1 });
-    assert.equal(receipt.counts.proposals, 0);
-    assert.equal(receipt.counts.idempotencyRecords, 0);
+  it("sends every selector as the API reads it", async () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+      [{ memoryId: "m-1" }, { memory_id: "m-1" }],
+      [{ userId: "alice", agentId: "planner" }, { user_id: "alice", agent_id: "planner" }],
+      [{ conversationId: "conv-1" }, { conversation_id: "conv-1" }],
+      [{ sourceId: "doc-9" }, { source_id: "doc-9" }],
+      [{ tenant: true }, { tenant: true }],
+    ];
+    for (const [params, body] of cases) {
+      const mock = new MockFetch().reply(json(wireReceipt(body), 201));
+      const receipt = await client(mock).erasures.create(params);
+      assert.deepEqual(mock.last.body, body);
+      assert.deepEqual(receipt.selector, body);
+    }
   });
 
-  it("refuses anything but exactly one selector, before sending", async () => {
-    const mock = new MockFetch().reply(json(wireReceipt({}), 201));
-    const erasures = client(mock).erasures;
-    for (const params of [
-      {},
-      { memoryId: "m1", userId: "alice" },
-      { agentId: "support-bot" },
-      { tenant: false },
-      { memoryId: "" },
-      { userId: 42 },
-      null,
-    ]) {
-      await assert.rejects(erasures.create(params as never), InvalidArgumentError, JSON.stringify(params));
+  it("refuses another shape before sending anything", async () => {
+    const mock = new MockFetch().reply(json(wireReceipt(), 201));
+    for (const params of [{}, { userId: "a", tenant: true }, { agentId: "planner" }, { tenant: false }, { memoryId: "m", sourceId: "s" }]) {
+      await assert.rejects(client(mock).erasures.create(params as never), InvalidArgumentError);
     }
     assert.equal(mock.requests.length, 0);
   });
 
-  it("reads a receipt by id, and a broken one is an UnexpectedResponseError", async () => {
-    const mock = new MockFetch().reply(json(wireReceipt({ tenant: true })), json({ id: "e1", selector: {} }));
-    const receipt = await client(mock).erasures.get("e/1");
-    assert.equal(mock.last.method, "GET");
-    assert.equal(mock.last.url.pathname, "/agent/erasures/e%2F1");
-    assert.deepEqual(receipt.selector, { tenant: true });
-    await assert.rejects(client(mock).erasures.get("e1"), UnexpectedResponseError);
+  it("reads a receipt back, and a stranger's is not found", async () => {
+    const mock = new MockFetch().reply(json(wireReceipt()), apiError(404, "not_found", "erasure not found"));
+    const receipt = await client(mock).erasures.get(ERASURE_ID);
+    assert.equal(mock.last.url.pathname, `/agent/erasures/${ERASURE_ID}`);
+    assert.equal(receipt.created, null);
+    await assert.rejects(client(mock).erasures.get(ERASURE_ID), NotFoundError);
   });
 
-  it("a memory not in this tenant is a NotFoundError", async () => {
-    const mock = new MockFetch().reply(apiError(404, "not_found", "memory not found"));
-    await assert.rejects(client(mock).erasures.create({ memoryId: "nope" }), NotFoundError);
+  it("throws GoneError naming the erasure for an erased memory", async () => {
+    const details = [{ field: "id", problem: "erased", erasure_id: ERASURE_ID }];
+    const mock = new MockFetch().reply(apiError(410, "gone", "memory was erased", details));
+    const error = await client(mock).memories.get("m-1").catch((e: unknown) => e);
+    assert.ok(error instanceof GoneError);
+    assert.equal(error.status, 410);
+    assert.equal(error.code, "gone");
+    assert.equal(error.erasureId, ERASURE_ID);
+  });
+});
+
+describe("provenance, expiry and retention", () => {
+  it("sends source, conversationId and validTo, and reads source back", async () => {
+    const source = { type: "conversation", id: "c-1", conversation_id: "c-1", message_indexes: [0], quote: "I use Emacs", uri: null };
+    const mock = new MockFetch().reply(
+      json({ created: true, memory: wireMemory({ source }), auto_supersede: { ran: false, skipped_reason: "auto_supersede_off" } }, 201),
+    );
+    const written = await client(mock).memories.add({
+      content: "User uses Emacs",
+      source: { type: "email", id: "m-1", uri: "https://mail.test/m-1" },
+      validTo: new Date("2026-06-01T00:00:00Z"),
+    });
+    assert.deepEqual(mock.last.body, {
+      content: "User uses Emacs",
+      valid_to: "2026-06-01T00:00:00.000Z",
+      source: { type: "email", id: "m-1", uri: "https://mail.test/m-1" },
+    });
+    assert.deepEqual(written.memory.source, {
+      type: "conversation",
+      id: "c-1",
+      conversationId: "c-1",
+      messageIndexes: [0],
+      quote: "I use Emacs",
+      uri: null,
+    });
+    await assert.rejects(client(mock).memories.add({ content: "x", conversationId: "c" } as never), InvalidArgumentError);
+    await assert.rejects(
+      client(mock).memories.add({ messages: [{ role: "user", content: "y" }], source: { type: "t", id: "i" } } as never),
+      InvalidArgumentError,
+    );
+  });
+
+  it("filters lists, searches and the audit trail by conversation and source", async () => {
+    const mock = new MockFetch().reply(json({ memories: [], next_cursor: null }), json({ memories: [], next_cursor: null }), json({ events: [], next_cursor: null }));
+    const aurra = client(mock);
+    await aurra.memories.listPage({ conversationId: "conv-1" });
+    assert.deepEqual(Object.fromEntries(mock.last.url.searchParams), { conversation_id: "conv-1" });
+    await aurra.memories.searchPage("editor", { sourceId: "doc-9" });
+    assert.deepEqual(Object.fromEntries(mock.last.url.searchParams), { q: "editor", source_id: "doc-9" });
+    await aurra.audit.listPage({ conversationId: "conv-1", sourceId: "doc-9" });
+    assert.deepEqual(Object.fromEntries(mock.last.url.searchParams), { conversation_id: "conv-1", source_id: "doc-9" });
+  });
+
+  it("updates retention periods, null meaning for ever", async () => {
+    const mock = new MockFetch().reply(json({ ...WIRE_SETTINGS, history_retention_days: 30, memory_retention_days: null }));
+    const settings = await client(mock).settings.update({ historyRetentionDays: 30, memoryRetentionDays: null });
+    assert.deepEqual(mock.last.body, { history_retention_days: 30, memory_retention_days: null });
+    assert.equal(settings.historyRetentionDays, 30);
+    assert.equal(settings.memoryRetentionDays, null);
   });
 });

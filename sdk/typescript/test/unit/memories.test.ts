@@ -116,6 +116,7 @@ describe("memories.add", () => {
         userId: "alice",
         agentId: "bot",
         supersededEventId: null,
+        source: null,
       },
       autoSupersede: {
         ran: true,
@@ -245,6 +246,7 @@ describe("memories.add", () => {
       promptVersion: "v1",
       usage: READ_USAGE,
       factsDropped: 0,
+      conversationId: null,
     });
   });
 

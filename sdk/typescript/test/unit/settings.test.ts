@@ -23,6 +23,8 @@ describe("settings", () => {
       dailyModelCallsLimit: 1000,
       secrets: "redact",
       dailyModelCostLimitUsd: 2.5,
+      historyRetentionDays: null,
+      memoryRetentionDays: null,
     });
   });
 

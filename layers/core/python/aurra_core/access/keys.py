@@ -100,8 +100,9 @@ def _insert_settings(
     conn.execute(
         """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
                excluded_categories, min_confidence, classifier_model, proposal_min_confidence,
-               daily_model_calls_limit, secrets, daily_model_cost_limit_usd)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               daily_model_calls_limit, secrets, daily_model_cost_limit_usd,
+               history_retention_days, memory_retention_days)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             key_id,
             version,
@@ -114,6 +115,8 @@ def _insert_settings(
             s.daily_model_calls_limit,
             s.secrets,
             s.daily_model_cost_limit_usd,
+            s.history_retention_days,
+            s.memory_retention_days,
         ),
     )
 
@@ -122,7 +125,8 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
-                      proposal_min_confidence, daily_model_calls_limit, secrets, daily_model_cost_limit_usd
+                      proposal_min_confidence, daily_model_calls_limit, secrets, daily_model_cost_limit_usd,
+                      history_retention_days, memory_retention_days
                FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
             (caller.api_key_id, caller.tenant_id),
         )

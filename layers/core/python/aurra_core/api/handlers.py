@@ -3,6 +3,7 @@ the checks that run before routing, and the one place domain errors become the e
 
 import base64
 import json
+import traceback
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -50,6 +51,7 @@ _ERROR_DESCRIPTIONS = {
     404: "Not found, or not this tenant's",
     408: "The request head did not arrive whole within aurra dev's --header-timeout (aurra dev only)",
     409: "Conflict with the current state, or a reused Idempotency-Key",
+    410: "Gone: the memory was erased (details name the erasure)",
     413: "The body is too large",
     422: "Validation failed (validation_error), or a write carries credentials its key's secrets setting refuses (sensitive_content)",
     429: "Rate limited",
@@ -156,7 +158,12 @@ def _database_unavailable(exc: psycopg.OperationalError) -> Response[str]:
 
 
 def _unexpected(exc: Exception) -> Response[str]:
-    logger.exception("unhandled error")
+    # Where it failed, never what it said: an error's message can quote a request's content or
+    # a stored row (a constraint's "Failing row contains (...)", a model's validation input).
+    logger.error(
+        "unhandled error",
+        extra={"error": type(exc).__name__, "traceback": traceback.format_tb(exc.__traceback__)[-8:]},
+    )
     return envelope(500, "internal", "internal error")
 
 

@@ -80,3 +80,10 @@ def validate_verdicts(raw: Any, candidates: list[Candidate]) -> list[ClassifierV
     if not valid:
         raise ClassifierError("the classifier returned no valid verdict")
     return valid
+
+
+def provider_failure(exc: BaseException) -> str:
+    """What a failed model call's error may say: its type and HTTP status, never the provider's
+    message (it is logged, and a provider may quote the request back)."""
+    status = getattr(exc, "status_code", None)
+    return type(exc).__name__ + (f" (HTTP {status})" if isinstance(status, int) else "")

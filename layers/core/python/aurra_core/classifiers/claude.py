@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from aurra_core.classifiers.base import Candidate, Classification
+from aurra_core.classifiers.base import Candidate, Classification, provider_failure
 from aurra_core.classifiers.bedrock_profiles import inference_profile_id
 from aurra_core.classifiers.prompt import (
     ANSWER_ITEM_MAX_CHARS,
@@ -117,7 +117,7 @@ class ClaudeClassifier:
 
             response = create() if self._deadline_s is None else within_deadline(self._deadline_s, create)
         except anthropic.AnthropicError as exc:
-            raise ClassifierError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise ClassifierError(provider_failure(exc)) from exc
         content = getattr(response, "content", None)
         if not isinstance(content, list):
             raise ClassifierError("the endpoint did not answer with a Messages response")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aurra_core.classifiers.base import Candidate, Classification
+from aurra_core.classifiers.base import Candidate, Classification, provider_failure
 from aurra_core.classifiers.claude import max_output_tokens, within_deadline
 from aurra_core.classifiers.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 from aurra_core.classifiers.prompt import (
@@ -66,7 +66,7 @@ class OpenAIClassifier:
 
             response = create() if self._deadline_s is None else within_deadline(self._deadline_s, create)
         except (openai.OpenAIError, ValueError) as exc:  # ValueError: a body that is not JSON
-            raise ClassifierError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise ClassifierError(provider_failure(exc)) from exc
         arguments, answered_by = forced_tool_arguments(response, TOOL_NAME, ClassifierError)
         raw = arguments.get("verdicts")
         verdicts = verdicts_from_answer(raw, candidates)

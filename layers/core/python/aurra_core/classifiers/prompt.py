@@ -365,7 +365,8 @@ def user_message(new_content: str, new_topic: str, candidates: list[Candidate]) 
 
 
 def _parse_line(index: int, item: Any) -> tuple[int, Verdict, float, str]:
-    """One answer string, read exactly as the grammar says, or ClassifierError naming why not."""
+    """One answer string, read exactly as the grammar says, or ClassifierError naming why not
+    (never quoting the answer: the error is logged, and an answer may echo a memory's words)."""
     if not isinstance(item, str):
         raise ClassifierError(f"answer line {index} is not a string")
     if _ANSWER_LINE.fullmatch(item) is None:
@@ -373,11 +374,11 @@ def _parse_line(index: int, item: Any) -> tuple[int, Verdict, float, str]:
         if len(fields) != 4:
             why = "is not position|verdict|confidence|reason"
         elif not re.fullmatch(r"[1-9][0-9]{0,2}", fields[0]):
-            why = f"has no position ({fields[0][:40]!r})"
+            why = "has no position"
         elif fields[1] not in LABELS:
-            why = f"has an unknown verdict {fields[1][:40]!r}"
+            why = "has an unknown verdict"
         elif not re.fullmatch(r"(?:0(?:\.[0-9]{1,3})?|1(?:\.0{1,3})?)", fields[2]):
-            why = f"has a confidence outside 0 to 1 ({fields[2][:40]!r})"
+            why = "has a confidence outside 0 to 1"
         else:
             why = f"has a reason outside the format (1 to {REASON_MAX_CHARS} characters, no line break)"
         raise ClassifierError(f"answer line {index} {why}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from aurra_core.classifiers.base import provider_failure
 from aurra_core.classifiers.claude import within_deadline
 from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import Extraction, validate_facts
@@ -64,7 +65,7 @@ class ClaudeExtractor:
                 else within_deadline(self._deadline_s, create, ExtractionError)
             )
         except anthropic.AnthropicError as exc:
-            raise ExtractionError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise ExtractionError(provider_failure(exc)) from exc
         content = getattr(response, "content", None)
         if not isinstance(content, list):
             raise ExtractionError("the endpoint did not answer with a Messages response")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from aurra_core.classifiers.base import provider_failure
 from aurra_core.classifiers.claude import within_deadline
 from aurra_core.classifiers.openai_endpoint import forced_tool_arguments, function_tool, token_counts
 from aurra_core.errors import ExtractionError
@@ -63,7 +64,7 @@ class OpenAIExtractor:
                 else within_deadline(self._deadline_s, create, ExtractionError)
             )
         except (openai.OpenAIError, ValueError) as exc:  # ValueError: a body that is not JSON
-            raise ExtractionError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise ExtractionError(provider_failure(exc)) from exc
         arguments, answered_by = forced_tool_arguments(response, TOOL_NAME, ExtractionError)
         input_tokens, output_tokens = token_counts(response)
         return Extraction(

@@ -186,19 +186,59 @@ def _topic(fact: str) -> str:
     return "general"
 
 
+def _pieces(pattern: re.Pattern[str], text: str, offset: int) -> list[tuple[int, str]]:
+    """`pattern.split(text)` (a pattern without groups), each piece with where it starts in
+    the message (`offset`: where `text` starts there)."""
+    pieces, start = [], 0
+    for separator in pattern.finditer(text):
+        pieces.append((offset + start, text[start : separator.start()]))
+        start = separator.end()
+    pieces.append((offset + start, text[start:]))
+    return pieces
+
+
+def _quote(original: str, start: int, piece: str) -> str:
+    """The span of the message a piece covers, as the message has it, without the spaces and
+    the punctuation around it."""
+    lead = len(piece) - len(piece.lstrip(" \t\n,-—"))
+    kept = piece.strip(" \t\n,-—").rstrip(".!;: ")
+    return original[start + lead : start + lead + len(kept)]
+
+
 def facts_of(text: str) -> list[str]:
     """The third-person facts of one user message, in order."""
-    found: list[str] = []
-    for sentence in _SENTENCES.split(text.replace("\u2019", "'")):
+    return [fact for fact, _ in facts_and_quotes(text)]
+
+
+def facts_and_quotes(text: str) -> list[tuple[str, str]]:
+    """The third-person facts of one user message, in order, each with the span of the
+    message it came from (its clause; the whole sentence when the sentence was rewritten
+    before its clauses were found)."""
+    found: list[tuple[str, str]] = []
+    # The same length as the message: positions in it are positions in the message.
+    normalized = text.replace("\u2019", "'")
+    for start, sentence in _pieces(_SENTENCES, normalized, 0):
         deadline.check()
-        sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
-        sentence = _TOGETHER.sub(r"User and their \1", sentence)
-        if not sentence or sentence.endswith("?") or _QUESTION_START.match(sentence):
+        start += len(sentence) - len(sentence.lstrip())
+        sentence = sentence.strip()
+        pleasantry = _PLEASANTRY.match(sentence)
+        if pleasantry is not None:
+            start += pleasantry.end()
+            sentence = sentence[pleasantry.end() :]
+            start += len(sentence) - len(sentence.lstrip())
+            sentence = sentence.strip()
+        together = _TOGETHER.sub(r"User and their \1", sentence)
+        if not together or together.endswith("?") or _QUESTION_START.match(together):
             continue
-        for clause in _CLAUSE.split(sentence):
+        for clause_start, clause in _pieces(_CLAUSE, together, start):
             fact = _rewrite(clause)
-            if fact:
-                found.append(fact)
+            if not fact:
+                continue
+            if together == sentence:
+                quote = _quote(text, clause_start, clause)
+            else:
+                quote = _quote(text, start, sentence)
+            found.append((fact, quote))
     return found
 
 
@@ -219,8 +259,15 @@ class RulesExtractor:
                 for index, message in enumerate(messages):
                     if message.role != Role.USER:
                         continue  # the assistant's and the system's words are not the user's facts
-                    for fact in facts_of(message.content):
-                        raw.append({"content": fact, "topic": _topic(fact), "message_index": index})
+                    for fact, quote in facts_and_quotes(message.content):
+                        raw.append(
+                            {
+                                "content": fact,
+                                "topic": _topic(fact),
+                                "message_indexes": [index],
+                                "quote": quote,
+                            }
+                        )
         except deadline.DeadlinePassed as exc:
             raise ExtractionError("the rules extractor did not finish within its time limit") from exc
         # Every fact is found; the first MAX_FACTS are kept and the rest counted as dropped.

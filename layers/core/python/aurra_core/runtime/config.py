@@ -75,6 +75,9 @@ class ServiceConfig(BaseModel):
     aws_session_token: SecretStr | None = Field(default=None, validation_alias="AWS_SESSION_TOKEN")
     # Index builds stop short of the maintenance function's timeout (0: no limit).
     maintenance_statement_timeout_s: int = Field(default=0, ge=0, le=900)
+    # After erasures, the maintenance job rebuilds the full-text indexes (REINDEX CONCURRENTLY:
+    # VACUUM leaves an erased memory's word stems in their entry trees) at most this often.
+    erasure_reindex_interval_h: float = Field(default=24.0, ge=0, le=24 * 30)
 
     classifier: Literal["rules", "anthropic", "bedrock", "openai"] = "rules"
     # The Claude models a key's `classifier_model` may name (the first is the default of new

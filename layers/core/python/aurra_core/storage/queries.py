@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+import psycopg
 from pydantic import AwareDatetime
 
 from aurra_core.embedders import Embedder
-from aurra_core.errors import NotFound, ValidationFailed
+from aurra_core.errors import AurraError, Gone, NotFound, ValidationFailed
 from aurra_core.models import (
     AuditEvent,
     AuditListQuery,
@@ -21,7 +22,7 @@ from aurra_core.models import (
     MemoryPage,
     PointInTime,
 )
-from aurra_core.storage import cursors, store
+from aurra_core.storage import cursors, erasures, store
 from aurra_core.storage.db import Database
 
 
@@ -56,6 +57,13 @@ MEMORIES_ENDPOINT = "GET /agent/memories"
 AUDIT_ENDPOINT = "GET /agent/audit"
 
 
+def _source_filters(conversation_id: str | None, source_id: str | None) -> dict[str, str]:
+    """The provenance filters a cursor's fingerprint covers: only those given, so a cursor
+    issued before they existed still belongs to its query."""
+    given = {"conversation_id": conversation_id, "source_id": source_id}
+    return {name: value for name, value in given.items() if value is not None}
+
+
 def believed_now(caller: Caller, db: Database) -> datetime:
     """The instant a first page reads at, from a short transaction of its own (store.believed_now)."""
     with db.tenant_transaction(caller.tenant_id) as conn:
@@ -68,6 +76,7 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
         topic=query.topic,
         user_id=query.user_id,
         agent_id=query.agent_id,
+        **_source_filters(query.conversation_id, query.source_id),
         as_of=query.as_of,
         known_at=query.known_at,
         include_superseded=query.include_superseded,
@@ -96,6 +105,8 @@ def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embed
             topic=query.topic,
             user_id=query.user_id,
             agent_id=query.agent_id,
+            conversation_id=query.conversation_id,
+            source_id=query.source_id,
             after=after,
             limit=query.limit + 1,
         )
@@ -147,6 +158,8 @@ def _search_page(
             topic=query.topic,
             user_id=query.user_id,
             agent_id=query.agent_id,
+            conversation_id=query.conversation_id,
+            source_id=query.source_id,
         )
     if last_id is not None and not (
         0 < offset <= len(ranked) and ranked[offset - 1].row.memory_id == last_id
@@ -175,11 +188,23 @@ def _search_page(
     return MemoryPage(memories=memories, next_cursor=next_cursor)
 
 
+def missing(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> AurraError:
+    """The error for a memory not found: 410 `gone` when it was erased (only its tombstones are
+    left; the details name the erasure), else 404."""
+    erased_by = erasures.erasure_of(conn, tenant_id, memory_id)
+    if erased_by is None:
+        return NotFound("memory not found")
+    return Gone(
+        "memory was erased",
+        [{"field": "id", "problem": "erased", "erasure_id": str(erased_by)}],
+    )
+
+
 def read_memory(caller: Caller, memory_id: UUID, when: PointInTime, db: Database) -> Memory:
     with db.tenant_transaction(caller.tenant_id) as conn:
         row = store.select_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at, as_of=when.as_of)
-    if row is None:
-        raise NotFound("memory not found")
+        if row is None:
+            raise missing(conn, caller.tenant_id, memory_id)
     return row.to_memory()
 
 
@@ -187,7 +212,7 @@ def read_memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: 
     with db.tenant_transaction(caller.tenant_id) as conn:
         row = store.select_memory(conn, caller.tenant_id, memory_id, known_at=when.known_at)
         if row is None:
-            raise NotFound("memory not found")
+            raise missing(conn, caller.tenant_id, memory_id)
         chain = store.lineage(conn, caller.tenant_id, row, known_at=when.known_at)
         versions = store.memory_versions(conn, caller.tenant_id, memory_id, known_at=when.known_at)
     if when.as_of is not None:
@@ -206,6 +231,7 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
         type=query.type,
         status=query.status,
         user_id=query.user_id,
+        **_source_filters(query.conversation_id, query.source_id),
         since=query.since,
         until=query.until,
     )
@@ -229,6 +255,8 @@ def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> Audi
             memory_id=query.memory_id,
             type=query.type,
             user_id=query.user_id,
+            conversation_id=query.conversation_id,
+            source_id=query.source_id,
             since=query.since,
             until=until,
             before=before,

@@ -34,9 +34,11 @@ from aurra_core.models import (
     AuditType,
     Caller,
     Memory,
+    MemoryStatus,
     MemoryVersion,
     ProposalStatus,
     Scope,
+    Source,
     Verdict,
 )
 from aurra_core.runtime.config import get_config
@@ -49,14 +51,47 @@ if TYPE_CHECKING:
 
 _MEMORY_COLUMNS = (
     "version_id, memory_id, tenant_id, content, topic, metadata, valid_from, valid_to, "
-    "superseded_by, supersedes, recorded_at, recorded_to, user_id, agent_id, superseded_event_id"
+    "superseded_by, supersedes, recorded_at, recorded_to, user_id, agent_id, superseded_event_id, "
+    "source_type, source_id, source_uri, conversation_id, source_message_indexes, source_quote"
 )
+# What a memory's versions all share with the write that created it (a revision copies them).
+_SOURCE_COLUMNS = "source_type, source_id, source_uri, conversation_id, source_message_indexes, source_quote"
 
 # Tenants whose current memories outnumber this are searched through an HNSW index (their
 # own when tenant_indexes.py has built it, else the shared one); smaller ones exactly through
 # the btree. Measured (bench/notes/tenant-indexes.md): an exact scan costs about 1 ms per 1,000 memories
 # here, HNSW a millisecond or two whatever the size.
 HNSW_MIN_TENANT_MEMORIES = 2_000
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    """Where a memory came from (models.Source), as a write records it."""
+
+    type: str
+    id: str | None = None
+    uri: str | None = None
+    conversation_id: str | None = None
+    message_indexes: tuple[int, ...] | None = None
+    quote: str | None = None
+
+    def values(self) -> tuple[Any, ...]:
+        """The values of `_SOURCE_COLUMNS`, in their order."""
+        indexes = None if self.message_indexes is None else list(self.message_indexes)
+        return (self.type, self.id, self.uri, self.conversation_id, indexes, self.quote)
+
+
+_NO_SOURCE: tuple[Any, ...] = (None,) * 6
+
+
+def status_of(superseded_by: UUID | None, valid_to: datetime | None, now: datetime | None = None) -> str:
+    """`superseded` once another memory replaced it; `expired` once its own `valid_to` (an
+    expiry set by its write) has passed; else `current`."""
+    if superseded_by is not None:
+        return "superseded"
+    if valid_to is not None and valid_to <= (now or datetime.now(UTC)):
+        return "expired"
+    return "current"
 
 
 @dataclass(frozen=True)
@@ -76,6 +111,12 @@ class MemoryRow:
     user_id: str | None = None
     agent_id: str | None = None
     superseded_event_id: UUID | None = None
+    source_type: str | None = None
+    source_id: str | None = None
+    source_uri: str | None = None
+    conversation_id: str | None = None
+    source_message_indexes: list[int] | None = None
+    source_quote: str | None = None
 
     @property
     def scope(self) -> Scope:
@@ -83,9 +124,34 @@ class MemoryRow:
 
     @property
     def is_current(self) -> bool:
-        return self.valid_to is None
+        """Neither superseded nor expired (a future `valid_to` is an expiry still to come)."""
+        return status_of(self.superseded_by, self.valid_to) == "current"
+
+    @property
+    def source(self) -> SourceRecord | None:
+        if self.source_type is None:
+            return None
+        indexes = self.source_message_indexes
+        return SourceRecord(
+            type=self.source_type,
+            id=self.source_id,
+            uri=self.source_uri,
+            conversation_id=self.conversation_id,
+            message_indexes=None if indexes is None else tuple(indexes),
+            quote=self.source_quote,
+        )
 
     def to_memory(self, score: float | None = None, relevance: float | None = None) -> Memory:
+        source = None
+        if self.source_type is not None:
+            source = Source(
+                type=self.source_type,
+                id=self.source_id,
+                conversation_id=self.conversation_id,
+                message_indexes=self.source_message_indexes,
+                quote=self.source_quote,
+                uri=self.source_uri,
+            )
         return Memory(
             id=self.memory_id,
             content=self.content,
@@ -96,22 +162,22 @@ class MemoryRow:
             superseded_by=self.superseded_by,
             supersedes=self.supersedes,
             recorded_at=self.recorded_at,
-            status="current" if self.superseded_by is None and self.valid_to is None else "superseded",
+            status=cast("MemoryStatus", status_of(self.superseded_by, self.valid_to)),
             user_id=self.user_id,
             agent_id=self.agent_id,
             superseded_event_id=self.superseded_event_id,
+            source=source,
             score=score,
             relevance=relevance,
         )
 
     def to_version(self) -> MemoryVersion:
-        memory = self.to_memory()
         return MemoryVersion(
             valid_from=self.valid_from,
             valid_to=self.valid_to,
             superseded_by=self.superseded_by,
             supersedes=self.supersedes,
-            status=memory.status,
+            status=cast("MemoryStatus", status_of(self.superseded_by, self.valid_to)),
             recorded_at=self.recorded_at,
             recorded_to=self.recorded_to,
         )
@@ -132,8 +198,14 @@ def _tenant_lock_key(tenant_id: UUID) -> int:
 def begin_write(conn: psycopg.Connection, tenant_id: UUID) -> None:
     """Mark this transaction as a writer of the tenant (see the module docstring). Inside an
     idempotent call, the call's Idempotency-Key record commits with it (idempotency_claim)."""
-    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
+    hold_write_lock(conn, tenant_id)
     idempotency_claim.bind(conn)
+
+
+def hold_write_lock(conn: psycopg.Connection, tenant_id: UUID) -> None:
+    """The tenant's write lock, shared, until this transaction ends: an erasure (which takes it
+    exclusively, `believed_now`) is wholly before or after this transaction."""
+    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_tenant_lock_key(tenant_id),))
 
 
 @contextmanager
@@ -170,22 +242,23 @@ def believed_now(conn: psycopg.Connection, tenant_id: UUID) -> datetime:
 # A new version, its columns in the order of `_version_values`.
 _INSERT_VERSION = f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
         valid_from, valid_to, superseded_by, supersedes, recorded_at, user_id, agent_id,
-        superseded_event_id)
-    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+        superseded_event_id, {_SOURCE_COLUMNS})
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
     RETURNING {_MEMORY_COLUMNS}"""
 
 # Closing a believed version and recording its successor with new validity: one statement
 # (the successor is copied from the row the close returns; the close runs first since the
 # copy reads its rows). Its parameters: the close's recorded_to and version id, then the
 # successor's valid_from, valid_to, superseded_by, supersedes, recorded_at, superseded_event_id.
-_CLOSED = """closed AS (
+_CLOSED = f"""closed AS (
         UPDATE memory_versions SET recorded_to = %s WHERE version_id = %s AND recorded_to IS NULL
-        RETURNING memory_id, tenant_id, content, topic, metadata, embedding, user_id, agent_id)"""
+        RETURNING memory_id, tenant_id, content, topic, metadata, embedding, user_id, agent_id,
+            {_SOURCE_COLUMNS})"""
 _SUCCESSOR = f"""INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
         valid_from, valid_to, superseded_by, supersedes, recorded_at, superseded_event_id,
-        user_id, agent_id)
+        user_id, agent_id, {_SOURCE_COLUMNS})
     SELECT memory_id, tenant_id, content, topic, metadata, embedding, %s, %s, %s, %s, %s, %s,
-        user_id, agent_id
+        user_id, agent_id, {_SOURCE_COLUMNS}
     FROM closed
     RETURNING {_MEMORY_COLUMNS}"""
 
@@ -205,6 +278,7 @@ def _version_values(
     recorded_at: datetime,
     scope: Scope = UNSCOPED,
     superseded_event_id: UUID | None = None,
+    source: SourceRecord | None = None,
 ) -> tuple[Any, ...]:
     return (
         memory_id,
@@ -221,6 +295,7 @@ def _version_values(
         scope.user_id,
         scope.agent_id,
         superseded_event_id,
+        *(_NO_SOURCE if source is None else source.values()),
     )
 
 
@@ -891,6 +966,8 @@ def snapshot_filter(
     topic: str | None,
     user_id: str | None,
     agent_id: str | None,
+    conversation_id: str | None = None,
+    source_id: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """The SQL (and its parameters) for the memories believed at `known_at` and true at `as_of`
     (or started by then, with `include_superseded`), of the filters given; an absent scope
@@ -903,7 +980,14 @@ def snapshot_filter(
     ]
     if not include_superseded:
         clauses.append("(valid_to IS NULL OR valid_to > %(as_of)s)")
-    for column, value in (("topic", topic), ("user_id", user_id), ("agent_id", agent_id)):
+    filters = (
+        ("topic", topic),
+        ("user_id", user_id),
+        ("agent_id", agent_id),
+        ("conversation_id", conversation_id),
+        ("source_id", source_id),
+    )
+    for column, value in filters:
         if value is not None:
             clauses.append(f"{column} = %(filter_{column})s")
             params[f"filter_{column}"] = value
@@ -920,6 +1004,8 @@ def select_memories(
     topic: str | None,
     user_id: str | None = None,
     agent_id: str | None = None,
+    conversation_id: str | None = None,
+    source_id: str | None = None,
     after: UUID | None,
     limit: int,
 ) -> list[MemoryRow]:
@@ -933,6 +1019,8 @@ def select_memories(
         topic=topic,
         user_id=user_id,
         agent_id=agent_id,
+        conversation_id=conversation_id,
+        source_id=source_id,
     )
     if after is not None:
         where += " AND memory_id < %(after_id)s"
@@ -958,6 +1046,8 @@ def search_memories(
     topic: str | None,
     user_id: str | None = None,
     agent_id: str | None = None,
+    conversation_id: str | None = None,
+    source_id: str | None = None,
     depth: int = SEARCH_DEPTH,
 ) -> list[RankedMemory]:
     """The memories `select_memories` would list, ranked for a search: the fusion of the
@@ -976,6 +1066,8 @@ def search_memories(
         topic=topic,
         user_id=user_id,
         agent_id=agent_id,
+        conversation_id=conversation_id,
+        source_id=source_id,
     )
     return fused_ranking(
         conn, tenant_id, query_embedding, query_text, where, params, depth=depth, past_versions=True
@@ -1057,13 +1149,15 @@ def _audit_insert(
     user_id: str | None = None,
     resolves_event_id: UUID | None = None,
     event_id: UUID | None = None,
+    conversation_id: str | None = None,
+    source_id: str | None = None,
 ) -> tuple[str, tuple[Any, ...], AuditEvent]:
     """An event's INSERT, its parameters, and the event as the caller is told it."""
     event_id = event_id or new_id()
     sql = """INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id, superseded_id,
                classifier, confidence, reason, model, candidates_examined, details, reverts_event_id,
-               user_id, resolves_event_id)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
+               user_id, resolves_event_id, conversation_id, source_id)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
     params = (
         event_id,
         tenant_id,
@@ -1081,6 +1175,8 @@ def _audit_insert(
         reverts_event_id,
         user_id,
         resolves_event_id,
+        conversation_id,
+        source_id,
     )
     event = AuditEvent(
         id=event_id,
@@ -1102,7 +1198,8 @@ def _audit_insert(
 
 def insert_audit_event(conn: psycopg.Connection, **event: Any) -> AuditEvent:
     """Append an event (`_audit_insert`'s keywords). `user_id` is the user scope of the event's
-    memory (`memory_id`); `event_id` is given when a memory version must name the event first."""
+    memory (`memory_id`), `conversation_id` and `source_id` the source of the write that
+    recorded it; `event_id` is given when a memory version must name the event first."""
     sql, params, audit_event = _audit_insert(**event)
     conn.execute(sql, params)
     return audit_event
@@ -1174,6 +1271,8 @@ def select_audit_events(
     memory_id: UUID | None,
     type: AuditType | None,
     user_id: str | None = None,
+    conversation_id: str | None = None,
+    source_id: str | None = None,
     since: datetime | None,
     until: datetime | None,
     before: tuple[datetime, UUID] | None,
@@ -1189,9 +1288,14 @@ def select_audit_events(
     if type is not None:
         clauses.append("e.type = %(type)s")
         params["type"] = type.value
-    if user_id is not None:
-        clauses.append("e.user_id = %(user_id)s")
-        params["user_id"] = user_id
+    for column, value in (
+        ("user_id", user_id),
+        ("conversation_id", conversation_id),
+        ("source_id", source_id),
+    ):
+        if value is not None:
+            clauses.append(f"e.{column} = %({column})s")
+            params[column] = value
     if status is not None:
         clauses.append("e.type = 'supersession_proposed'")
         clauses.append(_STATUS_FILTERS[status])

@@ -3,10 +3,13 @@ PostgreSQL, so a retried write never writes twice and no second datastore is nee
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
+from uuid import UUID
 
 import psycopg
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
@@ -26,10 +29,15 @@ from aurra_core.models import Caller
 from aurra_core.runtime import invocation
 from aurra_core.runtime.observability import logger
 from aurra_core.runtime.powertools_internals import run_idempotent, validate_payload
-from aurra_core.storage import idempotency_claim
+from aurra_core.storage import erasures, idempotency_claim, store
 from aurra_core.storage.db import Database, get_database
 
 EXPIRES_AFTER_S = 24 * 3600
+
+# The tenant of the call in progress in this context: its record names it (an erasure of the
+# whole tenant deletes them all).
+_tenant: ContextVar[UUID | None] = ContextVar("aurra_idempotency_tenant", default=None)
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 _CONFIG = IdempotencyConfig(
     event_key_jmespath="[tenant_id, key]",
@@ -71,13 +79,14 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
         with self._db().tenant_transaction(None) as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
                 """INSERT INTO idempotency_records AS r
-                       (idempotency_key, status, expiry, in_progress_expiry, payload_hash, response_data)
-                   VALUES (%(key)s, %(status)s, %(expiry)s, %(in_progress_expiry)s, %(payload_hash)s, NULL)
+                       (idempotency_key, status, expiry, in_progress_expiry, payload_hash, response_data, tenant_id)
+                   VALUES (%(key)s, %(status)s, %(expiry)s, %(in_progress_expiry)s, %(payload_hash)s, NULL,
+                           %(tenant_id)s)
                    ON CONFLICT (idempotency_key) DO UPDATE
                        SET status = EXCLUDED.status, expiry = EXCLUDED.expiry,
                            in_progress_expiry = EXCLUDED.in_progress_expiry,
                            payload_hash = EXCLUDED.payload_hash, response_data = NULL,
-                           created_at = clock_timestamp()
+                           created_at = clock_timestamp(), tenant_id = EXCLUDED.tenant_id
                        WHERE r.expiry < %(now)s
                           OR (r.status = 'INPROGRESS' AND r.in_progress_expiry IS NOT NULL
                               AND r.in_progress_expiry < %(now_ms)s)
@@ -90,6 +99,7 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
                     "payload_hash": data_record.payload_hash,
                     "now": int(now),
                     "now_ms": int(now * 1000),
+                    "tenant_id": _tenant.get(),
                 },
             )
             if cur.fetchone() is not None:
@@ -106,7 +116,22 @@ class PostgresPersistenceLayer(BasePersistenceLayer):
         raise IdempotencyItemAlreadyExistsError(old_data_record=old)
 
     def _update_record(self, data_record: DataRecord) -> None:
-        with self._db().tenant_transaction(None) as conn:
+        tenant_id = _tenant.get()
+        with self._db().tenant_transaction(tenant_id) as conn:
+            if tenant_id is not None and data_record.response_data:
+                # The call's answer is stored after its write committed, in a transaction of its
+                # own: an erasure may have come in between (it found this record still without
+                # an answer). Under the tenant's write lock an erasure is wholly before or after
+                # this; an answer naming a memory erased before is not stored (a retry runs
+                # again), one stored before is deleted by the erasure.
+                store.hold_write_lock(conn, tenant_id)
+                named = [UUID(found) for found in set(_UUID.findall(data_record.response_data))]
+                if erasures.erased_among(conn, tenant_id, named):
+                    conn.execute(
+                        "DELETE FROM idempotency_records WHERE idempotency_key = %s",
+                        (data_record.idempotency_key,),
+                    )
+                    return
             conn.execute(
                 """UPDATE idempotency_records SET status = %s, expiry = %s, response_data = %s, payload_hash = %s
                    WHERE idempotency_key = %s""",
@@ -156,6 +181,7 @@ def run_once(
         _CONFIG.register_lambda_context(context)
     done: dict[str, Any] = {}
     idempotency_claim.clear()
+    tenant = _tenant.set(caller.tenant_id)
 
     def call_and_keep() -> dict[str, Any]:
         response = call()
@@ -187,3 +213,4 @@ def run_once(
         raise
     finally:
         idempotency_claim.clear()
+        _tenant.reset(tenant)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -34,7 +34,13 @@ from aurra_core.classifiers.base import (
 )
 from aurra_core.classifiers.factory import classification_limit_s
 from aurra_core.embedders import Embedder
-from aurra_core.errors import BudgetExhausted, ClassifierError, ExtractionError, ExtractionUnavailable
+from aurra_core.errors import (
+    BudgetExhausted,
+    ClassifierError,
+    ExtractionError,
+    ExtractionUnavailable,
+    ValidationFailed,
+)
 from aurra_core.extractors.base import Extraction, Extractor
 from aurra_core.extractors.factory import extraction_limit_s
 from aurra_core.models import (
@@ -114,6 +120,15 @@ class Fact:
     scope: Scope
     # Recorded with the audit event of a fact that came from a conversation.
     provenance: dict[str, Any] = field(default_factory=dict)
+    # Where the fact came from (the memory's `source`), and when it stops being true by itself.
+    source: store.SourceRecord | None = None
+    valid_to: datetime | None = None
+
+    def audit_source(self) -> dict[str, str | None]:
+        """The source its audit events name (`conversation_id`, `source_id` filters)."""
+        if self.source is None:
+            return {}
+        return {"conversation_id": self.source.conversation_id, "source_id": self.source.id}
 
 
 @dataclass
@@ -600,6 +615,7 @@ def _reject_duplicate(
             "not_acted_reason": None,
         },
         user_id=target.user_id,
+        **fact.audit_source(),
     )
     result = WriteResult(
         created=False,
@@ -620,8 +636,16 @@ def _version(
     supersedes: UUID | None = None,
     superseded_event_id: UUID | None = None,
 ) -> dict[str, Any]:
-    """The new version of the fact (store.insert_version's keywords)."""
+    """The new version of the fact (store.insert_version's keywords). Its `valid_to` is the
+    earlier of `valid_to` (a supersession's) and the fact's own expiry."""
     fact = prepared.fact
+    valid_from = fact.valid_from or now
+    if fact.valid_to is not None:
+        if fact.valid_to <= valid_from:
+            # Checked before anything was done (`check_expiry`), but against the process's
+            # clock: the write's own, read under its lock, decides.
+            raise expiry_error()
+        valid_to = fact.valid_to if valid_to is None else min(valid_to, fact.valid_to)
     return {
         "memory_id": new_id(),
         "tenant_id": caller.tenant_id,
@@ -629,14 +653,27 @@ def _version(
         "topic": fact.topic,
         "metadata": fact.metadata,
         "embedding": prepared.embedding,
-        "valid_from": fact.valid_from or now,
+        "valid_from": valid_from,
         "valid_to": valid_to,
         "superseded_by": superseded_by,
         "supersedes": supersedes,
         "superseded_event_id": superseded_event_id,
         "recorded_at": now,
         "scope": fact.scope,
+        "source": fact.source,
     }
+
+
+def expiry_error() -> ValidationFailed:
+    problem = "valid_to must be later than valid_from (which defaults to the time of the write)"
+    return ValidationFailed(problem, [{"field": "valid_to", "problem": problem}])
+
+
+def check_expiry(valid_from: datetime | None, valid_to: datetime | None) -> None:
+    """A fact's expiry must come after its valid time (by default now): refused before any
+    model is called or anything is written."""
+    if valid_to is not None and valid_to <= (valid_from or datetime.now(UTC)):
+        raise expiry_error()
 
 
 def _supersede(
@@ -732,6 +769,7 @@ def _record_pair(
             "candidates_examined": prepared.outcome.candidates_examined,
             "details": details,
             "user_id": prepared.fact.scope.user_id,
+            **prepared.fact.audit_source(),
         },
         revise=revise,
     )
@@ -860,7 +898,22 @@ def write_memory(
     screened = request if isinstance(request, Screened) else screen(request)
     key_settings = refuse_if_asked(caller, screened, deps.db)
     request = screened.request
-    fact = Fact(request.content, request.topic, request.valid_from, request.metadata, request.scope)
+    check_expiry(request.valid_from, request.valid_to)
+    source = None
+    if request.source is not None:
+        given = request.source
+        # A source of type "conversation" names one: its id is the conversation's.
+        conversation_id = given.id if given.type == "conversation" else None
+        source = store.SourceRecord(given.type, given.id, given.uri, conversation_id)
+    fact = Fact(
+        request.content,
+        request.topic,
+        request.valid_from,
+        request.metadata,
+        request.scope,
+        source=source,
+        valid_to=request.valid_to,
+    )
     prepared = prepare(caller, fact, request.auto_supersede, key_settings, deps, deps.flags.level2_enabled())
     (outcome,) = store_facts(caller, [prepared], deps.db)
     return outcome
@@ -935,8 +988,11 @@ def write_messages(
     screened = request if isinstance(request, Screened) else screen(request)
     key_settings = refuse_if_asked(caller, screened, deps.db) or _key_settings(caller, deps.db)
     request = screened.request
+    # Every fact's valid time is a message's created_at, the request's valid_from or now.
+    check_expiry(request.valid_from, request.valid_to)
     extraction, usage, settlement = extract(caller, request, key_settings, deps, answer_by)
     level2_enabled = deps.flags.level2_enabled()
+    conversation_id = request.conversation_id or str(new_id())
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
     facts = []
     for extracted in extraction.facts:
@@ -952,6 +1008,14 @@ def write_messages(
                 metadata=request.metadata,
                 scope=request.scope,
                 provenance={**provenance, "message_index": extracted.message_index},
+                source=store.SourceRecord(
+                    type="conversation",
+                    id=conversation_id,
+                    conversation_id=conversation_id,
+                    message_indexes=extracted.message_indexes,
+                    quote=extracted.quote,
+                ),
+                valid_to=request.valid_to,
             )
         )
 
@@ -980,6 +1044,7 @@ def write_messages(
         prompt_version=extraction.prompt_version,
         usage=usage,
         facts_dropped=extraction.dropped,
+        conversation_id=conversation_id,
     )
     result = MessagesWriteResult(facts=[o.result for o in outcomes], extraction=report)
     status = 201 if any(o.result.created for o in outcomes) else 200

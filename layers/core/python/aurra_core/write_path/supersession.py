@@ -4,6 +4,7 @@ and no category gate: the caller decided."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -11,7 +12,7 @@ import psycopg
 from psycopg.errors import UniqueViolation
 
 from aurra_core.embedders import Embedder
-from aurra_core.errors import Conflict, NotFound, ValidationFailed
+from aurra_core.errors import Conflict, Gone, NotFound, ValidationFailed
 from aurra_core.models import (
     ApproveResult,
     AuditEvent,
@@ -23,7 +24,7 @@ from aurra_core.models import (
     SupersedeRequest,
     SupersedeResult,
 )
-from aurra_core.storage import store
+from aurra_core.storage import queries, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 
@@ -57,6 +58,22 @@ def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, 
         seen.add(row.memory_id)
         row = store.select_memory(conn, caller.tenant_id, row.superseded_by)
     return False
+
+
+def _ended_by(old: store.MemoryRow, new: store.MemoryRow) -> datetime:
+    """The superseded memory's `valid_to`: the new one's `valid_from`, or its own expiry when
+    that comes first (a supersession never makes a fact true for longer)."""
+    if old.valid_to is not None and old.valid_to < new.valid_from:
+        return old.valid_to
+    return new.valid_from
+
+
+def _own_expiry(conn: psycopg.Connection, caller: Caller, memory: store.MemoryRow) -> datetime | None:
+    """The `valid_to` a memory had of its own (its write's expiry) before any supersession:
+    what a revert restores. Its last version not superseded says it (None: no expiry)."""
+    versions = store.memory_versions(conn, caller.tenant_id, memory.memory_id)
+    own = [v for v in versions if v.superseded_by is None]
+    return own[-1].valid_to if own else None
 
 
 def supersede(
@@ -97,11 +114,16 @@ def supersede(
         old = locked[memory_id]
         newer = locked[request.superseded_by] if request.superseded_by else None
         if old is None:
-            raise NotFound("memory not found")
+            raise queries.missing(conn, caller.tenant_id, memory_id)
         if linking and newer is None:
+            assert request.superseded_by is not None
+            if isinstance(queries.missing(conn, caller.tenant_id, request.superseded_by), Gone):
+                raise Gone("the superseded_by memory was erased")
             raise NotFound("superseded_by memory not found")
         if not old.is_current:
-            raise Conflict("memory is already superseded")
+            raise Conflict(
+                "memory has expired" if old.superseded_by is None else "memory is already superseded"
+            )
         now = store.write_clock(conn)
 
         if newer is not None:
@@ -143,7 +165,7 @@ def supersede(
             conn,
             old,
             now,
-            valid_to=new_row.valid_from,
+            valid_to=_ended_by(old, new_row),
             superseded_by=new_row.memory_id,
             superseded_event_id=event_id,
         )
@@ -189,7 +211,9 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             locked = {i: store.lock_believed(conn, caller.tenant_id, i) for i in ids}
             old, newer = locked[event.superseded_id], locked[event.memory_id]
             if old is None or newer is None:
-                raise NotFound("memory not found")
+                raise queries.missing(
+                    conn, caller.tenant_id, event.superseded_id if old is None else event.memory_id
+                )
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:  # won by a concurrent revert
                 raise Conflict("this supersession was already reverted")
             if old.superseded_by != newer.memory_id:
@@ -197,7 +221,9 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
                     "the superseded memory has since changed (superseded by another memory, or restored)"
                 )
             now = store.write_clock(conn)
-            restored = store.revise_version(conn, old, now, valid_to=None, superseded_by=None)
+            restored = store.revise_version(
+                conn, old, now, valid_to=_own_expiry(conn, caller, old), superseded_by=None
+            )
             if newer.supersedes == old.memory_id:
                 store.revise_version(conn, newer, now, supersedes=None)
             revert_event = store.insert_audit_event(
@@ -250,7 +276,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
             _open_proposal(conn, caller, event_id)
             old, newer = locked[older_id], locked[newer_id]
             if old is None or newer is None:
-                raise NotFound("memory not found")
+                raise queries.missing(conn, caller.tenant_id, older_id if old is None else newer_id)
             if not old.is_current or not newer.is_current:
                 raise Conflict("a memory of this proposal is no longer current")
             if newer.supersedes is not None:
@@ -266,7 +292,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
                 conn,
                 old,
                 now,
-                valid_to=new_row.valid_from,
+                valid_to=_ended_by(old, new_row),
                 superseded_by=new_row.memory_id,
                 superseded_event_id=approval_id,
             )

@@ -93,6 +93,8 @@ class BaseTransport(Generic[HttpClientT]):
                 response=response,
             ) from exc
         try:
+            if call.parse_with_status is not None:
+                return call.parse_with_status(response.status_code, data)
             return call.parse(data)
         except pydantic.ValidationError as exc:
             raise UnexpectedResponseError(

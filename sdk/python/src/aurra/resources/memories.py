@@ -51,18 +51,28 @@ def _add_call(
     user_id: str | None,
     agent_id: str | None,
     idempotency_key: str | None,
+    valid_to: TimestampLike | None = None,
+    source: Mapping[str, Any] | None = None,
+    conversation_id: str | None = None,
 ) -> APICall[WriteResult | MessagesWriteResult]:
     if (content is None) == (messages is None):
         raise InvalidArgumentError("add() takes exactly one of content=... (one fact) and messages=[...]")
+    if source is not None and messages is not None:
+        raise InvalidArgumentError("source= is for a content write; a messages write takes conversation_id=")
+    if conversation_id is not None and content is not None:
+        raise InvalidArgumentError("conversation_id= is for a messages write; a content write takes source=")
     body = compact(
         content=content,
         messages=None if messages is None else [_message(m, i) for i, m in enumerate(messages)],
         topic=topic,
         valid_from=_timestamp(valid_from, "valid_from"),
+        valid_to=_timestamp(valid_to, "valid_to"),
         metadata=dict(metadata) if metadata is not None else None,
         auto_supersede=auto_supersede,
         user_id=user_id,
         agent_id=agent_id,
+        source=dict(source) if source is not None else None,
+        conversation_id=conversation_id,
     )
     parse: Callable[[Any], WriteResult | MessagesWriteResult] = (
         WriteResult.model_validate if messages is None else MessagesWriteResult.model_validate
@@ -86,6 +96,8 @@ def _page_calls(
     known_at: TimestampLike | None,
     include_superseded: bool | None,
     limit: int | None,
+    conversation_id: str | None = None,
+    source_id: str | None = None,
 ) -> PageCallFactory[MemoryPage]:
     """Validate the filters now (not at first iteration) and return the call for any cursor."""
     if q is not None and not q.strip():
@@ -95,6 +107,8 @@ def _page_calls(
         topic=topic,
         user_id=user_id,
         agent_id=agent_id,
+        conversation_id=conversation_id,
+        source_id=source_id,
         as_of=_timestamp(as_of, "as_of"),
         known_at=_timestamp(known_at, "known_at"),
         include_superseded=include_superseded,
@@ -171,6 +185,8 @@ class Memories(SyncResource):
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
+        valid_to: TimestampLike | None = ...,
+        source: Mapping[str, Any] | None = ...,
     ) -> WriteResult: ...
 
     @overload
@@ -185,6 +201,8 @@ class Memories(SyncResource):
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
+        valid_to: TimestampLike | None = ...,
+        conversation_id: str | None = ...,
     ) -> MessagesWriteResult: ...
 
     def add(
@@ -199,6 +217,9 @@ class Memories(SyncResource):
         user_id: str | None = None,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
+        valid_to: TimestampLike | None = None,
+        source: Mapping[str, Any] | None = None,
+        conversation_id: str | None = None,
     ) -> WriteResult | MessagesWriteResult:
         """Write a fact, or the facts of a conversation (POST /agent/memories).
 
@@ -225,6 +246,9 @@ class Memories(SyncResource):
                 user_id,
                 agent_id,
                 idempotency_key,
+                valid_to,
+                source,
+                conversation_id,
             )
         )
 
@@ -234,6 +258,8 @@ class Memories(SyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -245,6 +271,8 @@ class Memories(SyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -258,6 +286,8 @@ class Memories(SyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -270,6 +300,8 @@ class Memories(SyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -284,6 +316,8 @@ class Memories(SyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -296,6 +330,8 @@ class Memories(SyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -310,6 +346,8 @@ class Memories(SyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -322,6 +360,8 @@ class Memories(SyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -372,6 +412,8 @@ class AsyncMemories(AsyncResource):
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
+        valid_to: TimestampLike | None = ...,
+        source: Mapping[str, Any] | None = ...,
     ) -> WriteResult: ...
 
     @overload
@@ -386,6 +428,8 @@ class AsyncMemories(AsyncResource):
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
+        valid_to: TimestampLike | None = ...,
+        conversation_id: str | None = ...,
     ) -> MessagesWriteResult: ...
 
     async def add(
@@ -400,6 +444,9 @@ class AsyncMemories(AsyncResource):
         user_id: str | None = None,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
+        valid_to: TimestampLike | None = None,
+        source: Mapping[str, Any] | None = None,
+        conversation_id: str | None = None,
     ) -> WriteResult | MessagesWriteResult:
         """Write a fact or the facts of a conversation (POST /agent/memories); see `Memories.add`."""
         return await self._transport.send(
@@ -413,6 +460,9 @@ class AsyncMemories(AsyncResource):
                 user_id,
                 agent_id,
                 idempotency_key,
+                valid_to,
+                source,
+                conversation_id,
             )
         )
 
@@ -422,6 +472,8 @@ class AsyncMemories(AsyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -433,6 +485,8 @@ class AsyncMemories(AsyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -446,6 +500,8 @@ class AsyncMemories(AsyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -458,6 +514,8 @@ class AsyncMemories(AsyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -472,6 +530,8 @@ class AsyncMemories(AsyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -484,6 +544,8 @@ class AsyncMemories(AsyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,
@@ -498,6 +560,8 @@ class AsyncMemories(AsyncResource):
         topic: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
         as_of: TimestampLike | None = None,
         known_at: TimestampLike | None = None,
         include_superseded: bool | None = None,
@@ -510,6 +574,8 @@ class AsyncMemories(AsyncResource):
             topic=topic,
             user_id=user_id,
             agent_id=agent_id,
+            conversation_id=conversation_id,
+            source_id=source_id,
             as_of=as_of,
             known_at=known_at,
             include_superseded=include_superseded,

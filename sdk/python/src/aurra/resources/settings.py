@@ -28,6 +28,8 @@ def _update_call(
     daily_model_calls_limit: int | NotGiven | None,
     secrets: SecretsMode | None,
     daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
+    history_retention_days: int | NotGiven | None = NOT_GIVEN,
+    memory_retention_days: int | NotGiven | None = NOT_GIVEN,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
@@ -42,12 +44,14 @@ def _update_call(
         proposal_min_confidence=proposal_min_confidence,
         daily_model_calls_limit=daily_model_calls_limit,
         daily_model_cost_limit_usd=daily_model_cost_limit_usd,
+        history_retention_days=history_retention_days,
+        memory_retention_days=memory_retention_days,
     )
     if not body:
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
             "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit, "
-            "secrets, daily_model_cost_limit_usd"
+            "secrets, daily_model_cost_limit_usd, history_retention_days, memory_retention_days"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -68,15 +72,18 @@ class Settings(SyncResource):
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
         secrets: SecretsMode | None = None,
         daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
+        history_retention_days: int | NotGiven | None = NOT_GIVEN,
+        memory_retention_days: int | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
         `min_confidence` below 0.85, or a `classifier_model` the deployment does not
         allow, is a ValidationError. `proposal_min_confidence` (below `min_confidence`),
         `daily_model_calls_limit` (>= 0) and `daily_model_cost_limit_usd` (dollars, >= 0)
-        take None as a value: no proposals, no limit. `secrets`: "redact" (credentials in a
-        write are replaced by [REDACTED:<kind>]) or "refuse" (such a write is a
-        ValidationError with code "sensitive_content").
+        take None as a value: no proposals, no limit; so do `history_retention_days` and
+        `memory_retention_days` (>= 1): None keeps memories for ever. `secrets`: "redact"
+        (credentials in a write are replaced by [REDACTED:<kind>]) or "refuse" (such a write
+        is a ValidationError with code "sensitive_content").
         """
         return self._transport.send(
             _update_call(
@@ -88,6 +95,8 @@ class Settings(SyncResource):
                 daily_model_calls_limit,
                 secrets,
                 daily_model_cost_limit_usd,
+                history_retention_days,
+                memory_retention_days,
             )
         )
 
@@ -108,15 +117,18 @@ class AsyncSettings(AsyncResource):
         daily_model_calls_limit: int | NotGiven | None = NOT_GIVEN,
         secrets: SecretsMode | None = None,
         daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
+        history_retention_days: int | NotGiven | None = NOT_GIVEN,
+        memory_retention_days: int | NotGiven | None = NOT_GIVEN,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
         `min_confidence` below 0.85, or a `classifier_model` the deployment does not
         allow, is a ValidationError. `proposal_min_confidence` (below `min_confidence`),
         `daily_model_calls_limit` (>= 0) and `daily_model_cost_limit_usd` (dollars, >= 0)
-        take None as a value: no proposals, no limit. `secrets`: "redact" (credentials in a
-        write are replaced by [REDACTED:<kind>]) or "refuse" (such a write is a
-        ValidationError with code "sensitive_content").
+        take None as a value: no proposals, no limit; so do `history_retention_days` and
+        `memory_retention_days` (>= 1): None keeps memories for ever. `secrets`: "redact"
+        (credentials in a write are replaced by [REDACTED:<kind>]) or "refuse" (such a write
+        is a ValidationError with code "sensitive_content").
         """
         return await self._transport.send(
             _update_call(
@@ -128,5 +140,7 @@ class AsyncSettings(AsyncResource):
                 daily_model_calls_limit,
                 secrets,
                 daily_model_cost_limit_usd,
+                history_retention_days,
+                memory_retention_days,
             )
         )
