@@ -32,6 +32,7 @@ TOKEN = "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"
 CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "write_memory": (None, (), 201),
     "write_messages": (None, (), 201),
+    "write_batch": (None, (), 201),
     "list_memories": ("memory", (), 200),
     "search_memories": ("memory", (), 200),
     "get_memory": ("memory", ("memory_id",), 200),
@@ -239,6 +240,7 @@ def test_fixture_is_a_rest_proxy_event(name: str) -> None:
 AS_SHIPPED: dict[str, int | str] = {
     "write_memory": 404,
     "write_messages": 404,
+    "write_batch": 404,
     "get_settings": 404,
     "update_settings": 404,
     "get_memory": 404,
@@ -335,6 +337,17 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert {f["memory"]["user_id"] for f in body["facts"]} == {"alice"}
         assert {f["memory"]["valid_from"] for f in body["facts"]} == {"2026-05-03T10:00:00Z"}
         assert body["extraction"]["extractor"] == "rules" and body["extraction"]["facts_found"] == 2
+    elif name == "write_batch":
+        vim, emacs, berlin = body["results"]
+        assert [r["memory"]["content"] for r in body["results"]] == [
+            f["content"] for f in json.loads(load(name)["body"])["facts"]
+        ]
+        assert {r["memory"]["user_id"] for r in body["results"]} == {"alice"}
+        assert berlin["memory"]["metadata"] == {"imported_from": "crm"}
+        if emacs["auto_supersede"]["skipped_reason"] is None:  # the Level 2 switch is on here
+            assert emacs["auto_supersede"]["supersession"]["superseded_id"] == vim["memory"]["id"]
+        else:
+            assert emacs["auto_supersede"]["skipped_reason"] == "level_2_disabled_by_env"
     elif name == "list_memories":
         # What was known on 2026-06-02 about 2026-06-01: the query parsed (no 422); a memory
         # recorded after that known_at is rightly absent, so only the page's shape is checked.

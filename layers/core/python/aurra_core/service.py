@@ -20,6 +20,8 @@ from aurra_core.models import (
     AuditEvent,
     AuditListQuery,
     AuditPage,
+    BatchWriteRequest,
+    BatchWriteResult,
     Caller,
     DismissResult,
     History,
@@ -119,6 +121,19 @@ def write_memory(
         return outcome.status_code, outcome.result
 
     return _once("write", caller, idempotency_key, identity, call_messages, MessagesWriteResult)
+
+
+def write_batch(
+    caller: Caller, request: BatchWriteRequest, idempotency_key: str | None = None
+) -> tuple[int, BatchWriteResult]:
+    """POST /agent/memories/batch: 1..100 facts in one transaction, one idempotent unit."""
+    from aurra_core.write_path import batch
+
+    def call() -> tuple[int, BatchWriteResult]:
+        return 201, batch.write_batch(caller, request, _write_dependencies())
+
+    identity = request.model_dump(mode="json")
+    return _once("write_batch", caller, idempotency_key, identity, call, BatchWriteResult)
 
 
 def list_memories(caller: Caller, query: MemoryListQuery) -> MemoryPage:
