@@ -25,6 +25,7 @@ ROUTES = (
     ("GET", "/agent/memories", "query"),
     ("GET", "/agent/memories/{id}", "query"),
     ("GET", "/agent/memories/{id}/history", "query"),
+    ("GET", "/agent/export", "query"),
     ("POST", "/agent/memories/{id}/supersede", "supersede"),
     ("GET", "/agent/settings", "settings"),
     ("PATCH", "/agent/settings", "settings"),

@@ -484,6 +484,22 @@ class AuditListQuery(Model):
     cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
 
+EXPORT_PAGE_RECORDS = 5000
+
+
+class ExportQuery(Model):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: ScopeId | None = None
+    limit: int = Field(
+        default=EXPORT_PAGE_RECORDS,
+        ge=1,
+        le=EXPORT_PAGE_RECORDS,
+        description="Records (lines before the `end` line) per response, at most; a response also stops near 4 MiB.",
+    )
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
 # ---------------------------------------------------------------- records and responses
 
 

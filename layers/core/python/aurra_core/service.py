@@ -24,6 +24,7 @@ from aurra_core.models import (
     BatchWriteResult,
     Caller,
     DismissResult,
+    ExportQuery,
     History,
     KeySettings,
     Memory,
@@ -138,6 +139,11 @@ def write_batch(
 
 def list_memories(caller: Caller, query: MemoryListQuery) -> MemoryPage:
     return queries.read_memory_page(caller, query, get_database(), get_embedder())
+
+
+def export(caller: Caller, query: ExportQuery) -> str:
+    """GET /agent/export: one response of the tenant's export, as NDJSON."""
+    return queries.read_export_page(caller, query, get_database())
 
 
 def get_memory(caller: Caller, memory_id: UUID, when: PointInTime) -> Memory:
