@@ -34,6 +34,8 @@ class APICall(Generic[T]):
     body: Mapping[str, Any] | None = None
     # Set once when the call is described, so every retry of it carries the same key.
     idempotency_key: str | None = None
+    # The answer is NDJSON (GET /agent/export): `parse` gets the list of its lines' values.
+    ndjson: bool = False
 
 
 def new_idempotency_key(given: str | None) -> str:
