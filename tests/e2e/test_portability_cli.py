@@ -17,6 +17,7 @@ def _aurra(base_url: str, key: str, *args: str) -> subprocess.CompletedProcess[s
     env = {**os.environ, "AURRA_BASE_URL": base_url, "AURRA_API_KEY": key}
     return subprocess.run(
         [sys.executable, "-m", "aurra_local.cli", *args],
+        check=False,
         cwd=REPO,
         env=env,
         capture_output=True,
