@@ -13,6 +13,7 @@ import type {
   AuditEvent,
   AuditPage,
   AutoSupersedeResult,
+  BatchWriteResult,
   Decision,
   DismissResult,
   Erasure,
@@ -205,6 +206,11 @@ export function readMessagesWriteResult(value: unknown, path = "response"): Mess
     facts: list(o, "facts", path, readWriteResult),
     extraction: readExtraction(o["extraction"], `${path}.extraction`),
   };
+}
+
+export function readBatchWriteResult(value: unknown, path = "response"): BatchWriteResult {
+  const o = object(value, path);
+  return { results: list(o, "results", path, readWriteResult) };
 }
 
 export function readSupersedeResult(value: unknown, path = "response"): SupersedeResult {
