@@ -456,3 +456,19 @@ export interface RequestOptions {
   /** Overrides the client's `maxRetries`. */
   maxRetries?: number;
 }
+
+/** One response of `client.exportPage`: its records (each with a `kind`) and the next cursor (null: done). */
+export interface ExportPage {
+  records: Record<string, unknown>[];
+  nextCursor: string | null;
+}
+
+/** Filters of `client.export` and `client.exportPage`. */
+export interface ExportParams {
+  /** Only this user's memories and their audit events. */
+  userId?: string;
+  /** Records per response, 1..5000. */
+  limit?: number;
+  /** The `nextCursor` of the previous response. */
+  cursor?: string | null;
+}

@@ -17,6 +17,7 @@ import type {
   Decision,
   DismissResult,
   Erasure,
+  ExportPage,
   ErasureSelector,
   Extraction,
   HistoryResult,
@@ -326,4 +327,15 @@ export function readErasure(value: unknown, path = "erasure"): Erasure {
       idempotencyRecords: nullableNum(counts, "idempotency_records", countsPath) ?? 0,
     },
   };
+}
+
+export function readExportPage(value: unknown): ExportPage {
+  if (!Array.isArray(value) || value.length === 0) throw new ContractViolation("an export response has lines");
+  const end: unknown = value[value.length - 1];
+  if (typeof end !== "object" || end === null || (end as Json)["kind"] !== "end") {
+    throw new ContractViolation('an export response ends with {"kind": "end", ...}: this one was cut short');
+  }
+  const next = (end as Json)["next_cursor"];
+  if (next !== null && typeof next !== "string") throw new ContractViolation("next_cursor should be a string or null");
+  return { records: value.slice(0, -1) as Record<string, unknown>[], nextCursor: next };
 }
