@@ -363,6 +363,38 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from aurra_local import portability
+
+    with portability.client_from_environment() as client:
+        portability.export_to_file(client, args.out, user_id=args.user_id, progress=sys.stderr)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from aurra_local import portability
+
+    try:
+        with portability.client_from_environment() as client:
+            report = portability.import_file(
+                client,
+                args.file,
+                fmt=args.format,
+                auto_supersede=args.auto_supersede,
+                workers=args.workers,
+                progress=sys.stderr,
+            )
+    except portability.ImportFailed as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    skipped = ", ".join(f"{n} {kind}" for kind, n in sorted(report.skipped.items())) or "nothing"
+    print(
+        f"imported {report.facts:,} facts in {report.seconds:.1f} s: {report.created:,} stored, "
+        f"{report.duplicates:,} duplicates; {report.links:,} supersessions linked"
+        f"{f', {report.links_failed:,} not linked' if report.links_failed else ''}; skipped {skipped}"
+    )
+    return 1 if report.links_failed else 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from aurra_local import mcp_server
 
@@ -638,6 +670,42 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=int, help="at most this many tenants get one (default: AURRA_TENANT_INDEX_LIMIT)"
     )
     indexes.set_defaults(func=cmd_tenant_indexes)
+
+    export = _command(
+        sub,
+        "export",
+        "the tenant's memories and audit trail to an NDJSON file, through the API",
+        "GET /agent/export through the API at AURRA_BASE_URL with the key AURRA_API_KEY, every\n"
+        "response appended to FILE. Interrupted, run it again: it resumes where it stopped\n"
+        "(FILE.cursor). The format is in docs/portability.md.",
+    )
+    export.add_argument("--out", type=Path, required=True, help="the file to write")
+    export.add_argument("--user-id", help="only this user's memories and their audit events")
+    export.set_defaults(func=cmd_export)
+
+    load = _command(
+        sub,
+        "import",
+        "facts from an Aurra export or a JSON Lines file, through the API",
+        "Batch writes (POST /agent/memories/batch) through the API at AURRA_BASE_URL with the key\n"
+        "AURRA_API_KEY, a progress bar on stderr. Each batch's Idempotency-Key comes from its\n"
+        "place in the file and its content: interrupted, run it again and nothing is stored\n"
+        "twice (within 24 hours). `aurra` reads `aurra export`'s file: each memory as it was last\n"
+        "recorded, its original id and transaction time under metadata.imported, its\n"
+        "supersessions linked again. `jsonl` reads one fact a line: {content, topic?,\n"
+        "valid_from?, metadata?, user_id?, agent_id?}. See docs/portability.md.",
+    )
+    load.add_argument("file", type=Path, help="the file to import")
+    load.add_argument("--format", choices=("aurra", "jsonl"), default="aurra", help="the file's format")
+    load.add_argument(
+        "--auto-supersede",
+        action="store_true",
+        help="jsonl only: ask for automatic supersession, batch after batch (otherwise Level 2 is off)",
+    )
+    load.add_argument(
+        "--workers", type=int, default=4, help="batches in flight at once (1 with --auto-supersede)"
+    )
+    load.set_defaults(func=cmd_import)
 
     mcp = _command(
         sub,

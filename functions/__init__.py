@@ -21,9 +21,11 @@ FUNCTIONS = HTTP_FUNCTIONS + OTHER_FUNCTIONS
 # (method, resource, function) for every route of the API (docs/api.md).
 ROUTES = (
     ("POST", "/agent/memories", "write"),
+    ("POST", "/agent/memories/batch", "write"),
     ("GET", "/agent/memories", "query"),
     ("GET", "/agent/memories/{id}", "query"),
     ("GET", "/agent/memories/{id}/history", "query"),
+    ("GET", "/agent/export", "query"),
     ("POST", "/agent/memories/{id}/supersede", "supersede"),
     ("GET", "/agent/settings", "settings"),
     ("PATCH", "/agent/settings", "settings"),

@@ -1,4 +1,5 @@
-"""GET /agent/memories[/{id}[/history]]: list, search, get and history on both time axes."""
+"""GET /agent/memories[/{id}[/history]]: list, search, get and history on both time axes;
+GET /agent/export: everything the tenant recorded, as NDJSON."""
 
 import gc
 
@@ -12,6 +13,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from aurra_core import service
 from aurra_core.api.handlers import (
+    RESPONSE_HEADERS,
     create_app,
     current_caller,
     documented,
@@ -19,7 +21,7 @@ from aurra_core.api.handlers import (
     lambda_entry,
     reject_unknown_query,
 )
-from aurra_core.models import History, Memory, MemoryListQuery, MemoryPage, PointInTime
+from aurra_core.models import ExportQuery, History, Memory, MemoryListQuery, MemoryPage, PointInTime
 from aurra_core.runtime.cold_start import imports_done
 from aurra_core.runtime.observability import tracer
 
@@ -47,6 +49,26 @@ def memory_history(
 ) -> Response[History]:
     reject_unknown_query(app, PointInTime)
     return json_response(200, service.memory_history(current_caller(app), memory_id, when))
+
+
+NDJSON = "application/x-ndjson"
+
+
+@app.get(
+    "/agent/export",
+    responses={
+        **documented({}),
+        200: {
+            "description": 'OK: one JSON object per line, the last one {"kind": "end", "next_cursor": ...}',
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        },
+    },
+)
+@tracer.capture_method
+def export(query: Annotated[ExportQuery, Query()]) -> Response[str]:
+    reject_unknown_query(app, ExportQuery)
+    body = service.export(current_caller(app), query)
+    return Response(status_code=200, content_type=NDJSON, body=body, headers=dict(RESPONSE_HEADERS))
 
 
 lambda_handler = lambda_entry(app)

@@ -1,5 +1,5 @@
 """POST /agent/memories: store a fact, or the facts of a conversation, with automatic
-supersession when asked for."""
+supersession when asked for; POST /agent/memories/batch: up to 100 facts as one unit."""
 
 import gc
 
@@ -18,7 +18,13 @@ from aurra_core.api.handlers import (
     json_response,
     lambda_entry,
 )
-from aurra_core.models import MessagesWriteResult, WriteBody, WriteResult
+from aurra_core.models import (
+    BatchWriteRequest,
+    BatchWriteResult,
+    MessagesWriteResult,
+    WriteBody,
+    WriteResult,
+)
 from aurra_core.runtime.cold_start import imports_done
 from aurra_core.runtime.observability import tracer
 
@@ -40,6 +46,12 @@ app = create_app()
 # shapes from `responses`.
 def write_memory(body: WriteBody, idempotency_key: IdempotencyKey = None) -> Response[Any]:
     return json_response(*service.write_memory(current_caller(app), body, idempotency_key))
+
+
+@app.post("/agent/memories/batch", status_code=201, responses=documented({201: BatchWriteResult}, 409))
+@tracer.capture_method
+def write_batch(body: BatchWriteRequest, idempotency_key: IdempotencyKey = None) -> Response[Any]:
+    return json_response(*service.write_batch(current_caller(app), body, idempotency_key))
 
 
 lambda_handler = lambda_entry(app)

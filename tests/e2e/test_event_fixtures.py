@@ -33,8 +33,10 @@ TOKEN = "aurra_0123456789ab_REPLACE-WITH-A-KEY-FROM-aurra-keys-create"
 CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "write_memory": (None, (), 201),
     "write_messages": (None, (), 201),
+    "write_batch": (None, (), 201),
     "list_memories": ("memory", (), 200),
     "search_memories": ("memory", (), 200),
+    "export": ("memory", (), 200),
     "get_memory": ("memory", ("memory_id",), 200),
     "memory_history": ("memory", ("memory_id",), 200),
     "supersede_memory": ("memory", ("memory_id",), 201),
@@ -123,6 +125,8 @@ def invoke_fixture(
     code, response = run_invoke(function_for(name), instantiate(name, tmp_path, caller, **ids), pg_url)
     assert code == 0, f"{name}: the CLI failed: {response}"
     assert set(response) >= {"statusCode", "body"}, response
+    if content_type(response) == "application/x-ndjson":  # GET /agent/export: one JSON value a line
+        return response, [json.loads(line) for line in response["body"].splitlines()]
     body = json.loads(response["body"]) if response.get("body") else None
     return response, body
 
@@ -249,6 +253,7 @@ def test_fixture_is_a_rest_proxy_event(name: str) -> None:
 AS_SHIPPED: dict[str, int | str] = {
     "write_memory": 404,
     "write_messages": 404,
+    "write_batch": 404,
     "get_settings": 404,
     "update_settings": 404,
     "get_memory": 404,
@@ -260,6 +265,7 @@ AS_SHIPPED: dict[str, int | str] = {
     "dismiss_proposal": 404,
     "list_memories": 200,
     "search_memories": 200,
+    "export": 200,
     "list_audit": 200,
     "list_proposals": 200,
     "authorizer": "Unauthorized",
@@ -332,7 +338,7 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
     response, body = invoke_fixture(name, tmp_path, pg_url, caller, **{k: ids[k] for k in named})
 
     assert response["statusCode"] == expected, body
-    assert content_type(response) == "application/json"
+    assert content_type(response) == ("application/x-ndjson" if name == "export" else "application/json")
     if name == "write_memory":
         assert body["created"] is True
         assert body["memory"]["content"] == json.loads(load(name)["body"])["content"]
@@ -345,6 +351,20 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert {f["memory"]["user_id"] for f in body["facts"]} == {"alice"}
         assert {f["memory"]["valid_from"] for f in body["facts"]} == {"2026-05-03T10:00:00Z"}
         assert body["extraction"]["extractor"] == "rules" and body["extraction"]["facts_found"] == 2
+    elif name == "write_batch":
+        vim, emacs, berlin = body["results"]
+        assert [r["memory"]["content"] for r in body["results"]] == [
+            f["content"] for f in json.loads(load(name)["body"])["facts"]
+        ]
+        assert {r["memory"]["user_id"] for r in body["results"]} == {"alice"}
+        assert berlin["memory"]["metadata"] == {"imported_from": "crm"}
+        if emacs["auto_supersede"]["skipped_reason"] is None:  # the Level 2 switch is on here
+            assert emacs["auto_supersede"]["supersession"]["superseded_id"] == vim["memory"]["id"]
+        else:
+            assert emacs["auto_supersede"]["skipped_reason"] == "level_2_disabled_by_env"
+    elif name == "export":
+        assert [line["kind"] for line in body] == ["memory_version", "end"]
+        assert body[0]["id"] == ids["memory_id"] and body[-1]["next_cursor"] is None
     elif name == "list_memories":
         # What was known on 2026-06-02 about 2026-06-01: the query parsed (no 422); a memory
         # recorded after that known_at is rightly absent, so only the page's shape is checked.

@@ -1,11 +1,14 @@
 /** The entry point: `new Aurra({ apiKey, baseURL, timeout, maxRetries, fetch })`. */
 
 import { ConfigurationError } from "./errors.js";
+import { query } from "./core/request.js";
 import { type Fetch, Transport } from "./core/transport.js";
+import { readExportPage } from "./core/wire.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
 import { Memories } from "./resources/memories.js";
 import { Settings } from "./resources/settings.js";
+import type { ExportPage, ExportParams, RequestOptions } from "./types.js";
 
 export const DEFAULT_BASE_URL = "https://api.aurra.us";
 /** Milliseconds per attempt; generous, because a write may wait on the classifier. */
@@ -35,6 +38,7 @@ export class Aurra {
   readonly settings: Settings;
   readonly audit: Audit;
   readonly erasures: Erasures;
+  readonly #transport: Transport;
   readonly baseURL: string;
   readonly timeout: number;
   readonly maxRetries: number;
@@ -67,7 +71,33 @@ export class Aurra {
     this.settings = new Settings(transport);
     this.audit = new Audit(transport);
     this.erasures = new Erasures(transport);
+    this.#transport = transport;
     // Never an enumerable copy of the key: a client is often logged.
+  }
+
+  /** One response of `GET /agent/export`; the same cursor gives the same page (resume with it). */
+  async exportPage(params: ExportParams = {}, options?: RequestOptions): Promise<ExportPage> {
+    return this.#transport.send(
+      {
+        method: "GET",
+        path: "/agent/export",
+        query: query({ user_id: params.userId, limit: params.limit, cursor: params.cursor ?? undefined }),
+        parse: (data) => readExportPage(data),
+        ndjson: true,
+      },
+      options,
+    );
+  }
+
+  /** Every record of the tenant's export (memory versions, then audit events), following the cursors. */
+  async *export(params: ExportParams = {}, options?: RequestOptions): AsyncGenerator<Record<string, unknown>> {
+    let cursor = params.cursor ?? null;
+    for (;;) {
+      const page = await this.exportPage({ ...params, cursor }, options);
+      yield* page.records;
+      if (page.nextCursor === null) return;
+      cursor = page.nextCursor;
+    }
   }
 }
 

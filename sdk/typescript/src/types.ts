@@ -195,6 +195,11 @@ export interface MessagesWriteResult {
   extraction: Extraction;
 }
 
+/** The answer to `memories.addBatch`: one write result per fact, in the order given. */
+export interface BatchWriteResult {
+  results: WriteResult[];
+}
+
 /** The answer to `memories.supersede`: the new memory and the one it replaced. */
 export interface SupersedeResult {
   memory: Memory;
@@ -361,6 +366,26 @@ export interface AddMessagesParams extends WriteOptions {
 
 export type AddParams = AddFactParams | AddMessagesParams;
 
+/** One fact of `memories.addBatch`: a fact's fields, without `autoSupersede` (the batch's). */
+export interface BatchFactInput {
+  /** 1..4000 characters after trimming. */
+  content: string;
+  topic?: string;
+  userId?: string;
+  agentId?: string;
+  metadata?: Metadata;
+  validFrom?: TimeInput;
+}
+
+/** Write 1..100 facts as one unit. */
+export interface AddBatchParams {
+  facts: BatchFactInput[];
+  /** For the whole batch: true or false; absent or null uses the key's `autoSupersedeDefault`. */
+  autoSupersede?: boolean | null;
+  /** Sent as `Idempotency-Key` (1..128 characters); one is generated per call when absent. */
+  idempotencyKey?: string;
+}
+
 /** Filters of `memories.list` and `memories.search`. */
 export interface MemoryListParams {
   topic?: string;
@@ -479,4 +504,20 @@ export interface RequestOptions {
   timeout?: number;
   /** Overrides the client's `maxRetries`. */
   maxRetries?: number;
+}
+
+/** One response of `client.exportPage`: its records (each with a `kind`) and the next cursor (null: done). */
+export interface ExportPage {
+  records: Record<string, unknown>[];
+  nextCursor: string | null;
+}
+
+/** Filters of `client.export` and `client.exportPage`. */
+export interface ExportParams {
+  /** Only this user's memories and their audit events. */
+  userId?: string;
+  /** Records per response, 1..5000. */
+  limit?: number;
+  /** The `nextCursor` of the previous response. */
+  cursor?: string | null;
 }

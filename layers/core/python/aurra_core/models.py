@@ -330,6 +330,30 @@ class WriteRequest(NewMemory):
         return Scope(self.user_id, self.agent_id)
 
 
+MAX_BATCH_FACTS = 100
+
+
+class BatchFact(NewMemory):
+    """One fact of POST /agent/memories/batch: a content write's fact fields and scope. Level 2
+    is asked for once, for the whole batch (`BatchWriteRequest.auto_supersede`)."""
+
+    user_id: ScopeId | None = None
+    agent_id: ScopeId | None = None
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user_id, self.agent_id)
+
+
+class BatchWriteRequest(Model):
+    """The body of POST /agent/memories/batch: 1..100 facts stored as one unit."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    facts: Annotated[list[BatchFact], Field(min_length=1, max_length=MAX_BATCH_FACTS)]
+    auto_supersede: StrictBool | None = None
+
+
 def _validate_message_content(value: str) -> str:
     if not value.strip():
         raise ValueError("content must not be empty")
@@ -625,6 +649,22 @@ class AuditListQuery(Model):
     cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
 
+EXPORT_PAGE_RECORDS = 5000
+
+
+class ExportQuery(Model):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: ScopeId | None = None
+    limit: int = Field(
+        default=EXPORT_PAGE_RECORDS,
+        ge=1,
+        le=EXPORT_PAGE_RECORDS,
+        description="Records (lines before the `end` line) per response, at most; a response also stops near 4 MiB.",
+    )
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
 # ---------------------------------------------------------------- records and responses
 
 
@@ -750,6 +790,12 @@ class WriteResult(Model):
     memory: Memory
     auto_supersede: AutoSupersedeResult
     duplicate_of: UUID | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class BatchWriteResult(Model):
+    """The answer to a batch write: one write result per fact, in the request's order."""
+
+    results: list[WriteResult]
 
 
 class ExtractionReport(Model):

@@ -20,10 +20,13 @@ from aurra_core.models import (
     AuditEvent,
     AuditListQuery,
     AuditPage,
+    BatchWriteRequest,
+    BatchWriteResult,
     Caller,
     DismissResult,
     ErasureReceipt,
     ErasureRequest,
+    ExportQuery,
     History,
     KeySettings,
     Memory,
@@ -137,8 +140,32 @@ def write_memory(
     return _once("write", caller, idempotency_key, identity, call_messages, MessagesWriteResult)
 
 
+def write_batch(
+    caller: Caller, request: BatchWriteRequest, idempotency_key: str | None = None
+) -> tuple[int, BatchWriteResult]:
+    """POST /agent/memories/batch: 1..100 facts in one transaction, one idempotent unit. Its
+    first step, as a single write's: every fact's credentials redacted, or the batch refused."""
+    from aurra_core.write_path import batch
+    from aurra_core.write_path.redaction import refuse_if_asked, screen_each
+
+    screened = screen_each(request, "facts")
+    refuse_if_asked(caller, screened, get_database())
+    request = screened.request
+
+    def call() -> tuple[int, BatchWriteResult]:
+        return 201, batch.write_batch(caller, request, _write_dependencies())
+
+    identity = request.model_dump(mode="json")
+    return _once("write_batch", caller, idempotency_key, identity, call, BatchWriteResult)
+
+
 def list_memories(caller: Caller, query: MemoryListQuery) -> MemoryPage:
     return queries.read_memory_page(caller, query, get_database(), get_embedder())
+
+
+def export(caller: Caller, query: ExportQuery) -> str:
+    """GET /agent/export: one response of the tenant's export, as NDJSON."""
+    return queries.read_export_page(caller, query, get_database())
 
 
 def get_memory(caller: Caller, memory_id: UUID, when: PointInTime) -> Memory:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
+from typing import Any
 
 import httpx
 
 from aurra._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ClientConfig
+from aurra._request import APICall, query
 from aurra._transport import AsyncTransport, SyncTransport
+from aurra.models import ExportPage
 from aurra.resources import (
     AsyncAudit,
     AsyncErasures,
@@ -18,6 +22,11 @@ from aurra.resources import (
     Memories,
     Settings,
 )
+
+
+def _export_call(user_id: str | None, limit: int | None, cursor: str | None) -> APICall[ExportPage]:
+    params = query(user_id=user_id, limit=limit, cursor=cursor)
+    return APICall("GET", "/agent/export", ExportPage.from_lines, params=params, ndjson=True)
 
 
 class Aurra:
@@ -58,6 +67,27 @@ class Aurra:
     @property
     def max_retries(self) -> int:
         return self._config.max_retries
+
+    def export_page(
+        self, *, user_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> ExportPage:
+        """One response of GET /agent/export: `records` and the `next_cursor` to ask with next
+        (None once the export is complete). Asking again with the same cursor gives the same
+        page: keep the cursor of the page you were reading to resume after a failure."""
+        return self._transport.send(_export_call(user_id, limit, cursor))
+
+    def export(
+        self, *, user_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every record of the tenant's export (docs/portability.md), following the cursors:
+        memory versions, then audit events, each a dict with a `kind`. The end lines are not
+        yielded. One snapshot: writes made while you iterate are not in it."""
+        while True:
+            page = self.export_page(user_id=user_id, limit=limit, cursor=cursor)
+            yield from page.records
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
 
     def close(self) -> None:
         """Release the connection pool (only if the SDK created the httpx client)."""
@@ -109,6 +139,24 @@ class AsyncAurra:
     @property
     def max_retries(self) -> int:
         return self._config.max_retries
+
+    async def export_page(
+        self, *, user_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> ExportPage:
+        """One response of GET /agent/export (see `Aurra.export_page`)."""
+        return await self._transport.send(_export_call(user_id, limit, cursor))
+
+    async def export(
+        self, *, user_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Every record of the tenant's export, following the cursors (see `Aurra.export`)."""
+        while True:
+            page = await self.export_page(user_id=user_id, limit=limit, cursor=cursor)
+            for record in page.records:
+                yield record
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
 
     async def close(self) -> None:
         """Release the connection pool (only if the SDK created the httpx client)."""

@@ -36,6 +36,8 @@ class APICall(Generic[T]):
     idempotency_key: str | None = None
     # For a result that depends on the status too (an erasure's 201 or 200): used instead of `parse`.
     parse_with_status: Callable[[int, Any], T] | None = None
+    # The answer is NDJSON (GET /agent/export): `parse` gets the list of its lines' values.
+    ndjson: bool = False
 
 
 def new_idempotency_key(given: str | None) -> str:

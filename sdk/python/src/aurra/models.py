@@ -265,6 +265,29 @@ class MessagesWriteResult(AurraModel):
         return [fact.memory for fact in self.facts if fact.created]
 
 
+class BatchWriteResult(AurraModel):
+    """The answer to `memories.add_batch`: one `WriteResult` per fact, in the order given."""
+
+    results: list[WriteResult]
+
+
+class ExportPage(AurraModel):
+    """One response of GET /agent/export: its records (each a dict with a `kind`:
+    `memory_version`, `audit_event`, ...) and the cursor of the next response (None: done)."""
+
+    records: list[dict[str, Any]]
+    next_cursor: str | None
+
+    @classmethod
+    def from_lines(cls, lines: Any) -> ExportPage:
+        if not isinstance(lines, list) or not lines or not isinstance(lines[-1], dict):
+            raise ValueError("an export response ends with its end line")
+        end = lines[-1]
+        if end.get("kind") != "end":
+            raise ValueError('an export response ends with {"kind": "end", ...}: this one was cut short')
+        return cls(records=lines[:-1], next_cursor=end.get("next_cursor"))
+
+
 class SupersedeResult(AurraModel):
     """The answer to `memories.supersede`: the new memory and the one it replaced."""
 

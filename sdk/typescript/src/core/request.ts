@@ -20,6 +20,8 @@ export interface APICall<T> {
   idempotencyKey?: string;
   /** Turns the decoded JSON of a 2xx answer (and its status) into the typed result; throws `ContractViolation`. */
   parse: (data: unknown, status: number) => T;
+  /** The answer is NDJSON (`GET /agent/export`): `parse` gets the array of its lines' values. */
+  ndjson?: boolean;
 }
 
 /** An RFC 3339 timestamp as the API requires it. */

@@ -202,7 +202,12 @@ export class Transport {
     let data: unknown = null;
     if (text !== "") {
       try {
-        data = JSON.parse(text);
+        data = call.ndjson
+          ? text
+              .split("\n")
+              .filter((line) => line.trim() !== "")
+              .map((line) => JSON.parse(line) as unknown)
+          : JSON.parse(text);
       } catch (error) {
         throw new UnexpectedResponseError(
           `Aurra answered HTTP ${response.status} with a body that is not JSON`,

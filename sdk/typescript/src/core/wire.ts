@@ -13,9 +13,11 @@ import type {
   AuditEvent,
   AuditPage,
   AutoSupersedeResult,
+  BatchWriteResult,
   Decision,
   DismissResult,
   ErasureReceipt,
+  ExportPage,
   Extraction,
   HistoryResult,
   Memory,
@@ -229,6 +231,11 @@ export function readMessagesWriteResult(value: unknown, path = "response"): Mess
   };
 }
 
+export function readBatchWriteResult(value: unknown, path = "response"): BatchWriteResult {
+  const o = object(value, path);
+  return { results: list(o, "results", path, readWriteResult) };
+}
+
 export function readSupersedeResult(value: unknown, path = "response"): SupersedeResult {
   const o = object(value, path);
   return {
@@ -335,4 +342,15 @@ export function readErasureReceipt(value: unknown, status: number | null, path =
     },
     created: status === null ? null : status === 201,
   };
+}
+
+export function readExportPage(value: unknown): ExportPage {
+  if (!Array.isArray(value) || value.length === 0) throw new ContractViolation("an export response has lines");
+  const end: unknown = value[value.length - 1];
+  if (typeof end !== "object" || end === null || (end as Json)["kind"] !== "end") {
+    throw new ContractViolation('an export response ends with {"kind": "end", ...}: this one was cut short');
+  }
+  const next = (end as Json)["next_cursor"];
+  if (next !== null && typeof next !== "string") throw new ContractViolation("next_cursor should be a string or null");
+  return { records: value.slice(0, -1) as Record<string, unknown>[], nextCursor: next };
 }

@@ -13,6 +13,7 @@ import {
 } from "../core/request.js";
 import type { Transport } from "../core/transport.js";
 import {
+  readBatchWriteResult,
   readHistory,
   readMemory,
   readMemoryPage,
@@ -22,9 +23,11 @@ import {
 } from "../core/wire.js";
 import { Pager } from "../pagination.js";
 import type {
+  AddBatchParams,
   AddFactParams,
   AddMessagesParams,
   AddParams,
+  BatchWriteResult,
   HistoryResult,
   Memory,
   MemoryAtParams,
@@ -62,6 +65,18 @@ export class Memories {
   add(params: AddParams, options?: RequestOptions): Promise<WriteResult | MessagesWriteResult>;
   async add(params: AddParams, options?: RequestOptions): Promise<WriteResult | MessagesWriteResult> {
     return this.#transport.send(addCall(params), options);
+  }
+
+  /**
+   * Write 1..100 facts as one unit (`POST /agent/memories/batch`): all of them or none.
+   *
+   * `autoSupersede` applies to the whole batch; the facts are applied in
+   * `validFrom` order, each seeing the batch's earlier facts. One result per
+   * fact, in the order given. One `Idempotency-Key` (generated unless given)
+   * covers the batch on all its retries. The body must stay within 64 KiB.
+   */
+  async addBatch(params: AddBatchParams, options?: RequestOptions): Promise<BatchWriteResult> {
+    return this.#transport.send(addBatchCall(params), options);
   }
 
   /** Every matching memory, fetched page by page as you iterate (`limit` is the page size). */
@@ -158,6 +173,39 @@ function addCall(params: AddParams): APICall<WriteResult | MessagesWriteResult> 
     body,
     idempotencyKey: idempotencyKey(params.idempotencyKey),
     parse: hasMessages ? (data) => readMessagesWriteResult(data) : (data) => readWriteResult(data),
+  };
+}
+
+const MAX_BATCH_FACTS = 100;
+
+function addBatchCall(params: AddBatchParams): APICall<BatchWriteResult> {
+  const facts: unknown = typeof params === "object" && params !== null ? params.facts : undefined;
+  if (!Array.isArray(facts) || facts.length < 1 || facts.length > MAX_BATCH_FACTS) {
+    throw new InvalidArgumentError(`memories.addBatch() takes { facts: [...] } with 1 to ${MAX_BATCH_FACTS} facts`);
+  }
+  const body = compact({
+    facts: facts.map((fact: unknown, i) => {
+      if (typeof fact !== "object" || fact === null || typeof (fact as { content?: unknown }).content !== "string") {
+        throw new InvalidArgumentError(`facts[${i}] must be an object with a string content`);
+      }
+      const f = fact as AddBatchParams["facts"][number];
+      return compact({
+        content: f.content,
+        topic: f.topic,
+        user_id: f.userId,
+        agent_id: f.agentId,
+        metadata: metadataBody(f.metadata),
+        valid_from: optionalTime(f.validFrom, `facts[${i}].validFrom`),
+      });
+    }),
+    auto_supersede: params.autoSupersede,
+  });
+  return {
+    method: "POST",
+    path: `${PATH}/batch`,
+    body,
+    idempotencyKey: idempotencyKey(params.idempotencyKey),
+    parse: (data) => readBatchWriteResult(data),
   };
 }
 

@@ -434,3 +434,41 @@ describe("audit", () => {
     assert.ok(mock.requests.every((r) => r.method === "POST" && JSON.stringify(r.body) === "{}"));
   });
 });
+
+describe("memories.addBatch", () => {
+  it("sends the facts in snake_case with one Idempotency-Key, and reads one result per fact", async () => {
+    const mock = new MockFetch().reply(json({ results: [wireWrite(), wireWrite()] }, 201));
+    const result = await client(mock).memories.addBatch({
+      facts: [
+        { content: "User uses Vim", topic: "preferences", userId: "alice", validFrom: new Date(Date.UTC(2021, 0, 1)) },
+        { content: "User likes tea", agentId: "bot", metadata: { fromCrm: true } },
+      ],
+      autoSupersede: true,
+      idempotencyKey: "batch-1",
+    });
+    assert.equal(mock.last.method, "POST");
+    assert.equal(mock.last.url.pathname, "/agent/memories/batch");
+    assert.equal(mock.last.headers["idempotency-key"], "batch-1");
+    assert.deepEqual(mock.last.body, {
+      facts: [
+        { content: "User uses Vim", topic: "preferences", user_id: "alice", valid_from: "2021-01-01T00:00:00.000Z" },
+        { content: "User likes tea", agent_id: "bot", metadata: { fromCrm: true } },
+      ],
+      auto_supersede: true,
+    });
+    assert.equal(result.results.length, 2);
+    assert.equal(result.results[0]?.created, true);
+  });
+
+  it("refuses an empty batch, more than 100 facts, or a fact without content, before sending", async () => {
+    const mock = new MockFetch();
+    const memories = client(mock).memories;
+    for (const facts of [[], Array.from({ length: 101 }, (_, i) => ({ content: `fact ${i}` })), [{ topic: "x" }]]) {
+      await assert.rejects(
+        memories.addBatch({ facts: facts as { content: string }[] }),
+        InvalidArgumentError,
+      );
+    }
+    assert.equal(mock.requests.length, 0);
+  });
+});

@@ -114,6 +114,9 @@ def json_response(status: int, model: BaseModel) -> Response[Any]:
 
 def _problem(error: dict[str, Any]) -> tuple[str, str]:
     loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path")]
+    if len(loc) > 1 and loc[0] == "facts" and loc[1].isdigit():
+        # A batch's fact is named as the client indexes it: facts[3].content.
+        loc[:2] = [f"facts[{loc[1]}]"]
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     return ".".join(loc) or "body", message
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from typing import Any, Literal
 from uuid import UUID
 
 import psycopg
@@ -16,11 +18,13 @@ from aurra_core.models import (
     AuditPage,
     AuditType,
     Caller,
+    ExportQuery,
     History,
     Memory,
     MemoryListQuery,
     MemoryPage,
     PointInTime,
+    format_timestamp,
 )
 from aurra_core.storage import cursors, erasures, store
 from aurra_core.storage.db import Database
@@ -281,3 +285,103 @@ def read_audit_event(caller: Caller, event_id: UUID, db: Database) -> AuditEvent
     if event is None:
         raise NotFound("audit event not found")
     return event
+
+
+# ---------------------------------------------------------------- export
+
+
+class ExportCursor(cursors.CursorPosition):
+    """Where the next response of an export starts: the pinned transaction time, the part of
+    the stream (memory versions, then audit events) and the last record of it sent."""
+
+    k: AwareDatetime
+    p: Literal["v", "a"]
+    v: int = 0
+    at: AwareDatetime | None = None
+    id: UUID | None = None
+
+
+EXPORT_ENDPOINT = "GET /agent/export"
+# A response stops after the record that takes it past this many bytes: a Lambda function's
+# response is at most 6 MB, and API Gateway's 10 MB; a record is at most ~30 KB of JSON.
+EXPORT_PAGE_BYTES = 4 * 1024 * 1024
+# Records read from the database per statement.
+_EXPORT_CHUNK = 1000
+
+
+def _line(kind: str, record: dict[str, Any]) -> str:
+    return json.dumps({"kind": kind, **record}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def version_record(row: store.MemoryRow) -> dict[str, Any]:
+    """A memory version as the export writes it: the memory object as the API returns it
+    (every field of the model, so a field added to it is exported too) and the end of its
+    transaction time."""
+    record = row.to_memory().model_dump(mode="json")
+    record["recorded_to"] = None if row.recorded_to is None else format_timestamp(row.recorded_to)
+    return record
+
+
+def read_export_page(caller: Caller, query: ExportQuery, db: Database) -> str:
+    """One response of GET /agent/export: NDJSON lines, the last `{"kind": "end",
+    "next_cursor": ...}` (null once the export is complete)."""
+    fp = cursors.fingerprint(user_id=query.user_id)
+    if query.cursor:
+        position = cursors.decode(
+            query.cursor,
+            ExportCursor,
+            tenant_id=caller.tenant_id,
+            endpoint=EXPORT_ENDPOINT,
+            expected_fingerprint=fp,
+        )
+    else:
+        position = ExportCursor(f=fp, k=believed_now(caller, db), p="v")
+    lines: list[str] = []
+    size = 0
+    full = False
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        while position.p == "v" and not full:
+            want = min(_EXPORT_CHUNK, query.limit - len(lines))
+            rows = store.select_versions_for_export(
+                conn,
+                caller.tenant_id,
+                recorded_by=position.k,
+                after_version=position.v,
+                user_id=query.user_id,
+                limit=want,
+            )
+            for row in rows:
+                line = _line("memory_version", version_record(row))
+                lines.append(line)
+                size += len(line)
+                position.v = row.version_id
+                if len(lines) >= query.limit or size >= EXPORT_PAGE_BYTES:
+                    full = True
+                    break
+            if not full and len(rows) < want:
+                position.p = "a"
+        while position.p == "a" and not full:
+            want = min(_EXPORT_CHUNK, query.limit - len(lines))
+            events = store.select_audit_events_for_export(
+                conn,
+                caller.tenant_id,
+                recorded_by=position.k,
+                after=None if position.at is None or position.id is None else (position.at, position.id),
+                user_id=query.user_id,
+                limit=want,
+            )
+            for event in events:
+                line = _line("audit_event", event.model_dump(mode="json"))
+                lines.append(line)
+                size += len(line)
+                position.at, position.id = event.created_at, event.id
+                if len(lines) >= query.limit or size >= EXPORT_PAGE_BYTES:
+                    full = True
+                    break
+            if not full and len(events) < want:
+                break
+    next_cursor = (
+        cursors.encode(position, tenant_id=caller.tenant_id, endpoint=EXPORT_ENDPOINT) if full else None
+    )
+    lines.append(_line("end", {"next_cursor": next_cursor}))
+    return "".join(lines)

@@ -1315,3 +1315,72 @@ def select_audit_events(
             params,
         )
         return [AuditEvent(**r) for r in cur.fetchall()]
+
+
+# ---------------------------------------------------------------- export
+
+
+def select_versions_for_export(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    *,
+    recorded_by: datetime,
+    after_version: int,
+    user_id: str | None,
+    limit: int,
+) -> list[MemoryRow]:
+    """Every version of the tenant's memories recorded by `recorded_by`, as believed then (a
+    version closed later reads as still open), in the order they were recorded (version id),
+    after `after_version`; only `user_id`'s when given."""
+    params: dict[str, Any] = {
+        "tenant_id": tenant_id,
+        "recorded_by": recorded_by,
+        "after": after_version,
+        "limit": limit,
+    }
+    scoped = ""
+    if user_id is not None:
+        scoped = "AND user_id = %(user_id)s"
+        params["user_id"] = user_id
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS} FROM memory_versions
+                WHERE tenant_id = %(tenant_id)s AND version_id > %(after)s
+                  AND recorded_at <= %(recorded_by)s {scoped}
+                ORDER BY version_id LIMIT %(limit)s""",
+            params,
+        )
+        rows = cur.fetchall()
+    for r in rows:
+        if r["recorded_to"] is not None and r["recorded_to"] > recorded_by:
+            r["recorded_to"] = None
+    return [_row(r) for r in rows]
+
+
+def select_audit_events_for_export(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    *,
+    recorded_by: datetime,
+    after: tuple[datetime, UUID] | None,
+    user_id: str | None,
+    limit: int,
+) -> list[AuditEvent]:
+    """The tenant's audit events created by `recorded_by`, oldest first, after `after`
+    (created_at, id); only those of `user_id`'s memories when given. A proposal's status is
+    as recorded by `recorded_by`."""
+    clauses = ["e.tenant_id = %(tenant_id)s", "e.created_at <= %(recorded_by)s"]
+    params: dict[str, Any] = {"tenant_id": tenant_id, "recorded_by": recorded_by, "limit": limit}
+    if after is not None:
+        clauses.append("(e.created_at, e.id) > (%(after_at)s, %(after_id)s)")
+        params["after_at"], params["after_id"] = after
+    if user_id is not None:
+        clauses.append("e.user_id = %(user_id)s")
+        params["user_id"] = user_id
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""{_AUDIT_SELECT} WHERE {" AND ".join(clauses)}
+                ORDER BY e.created_at, e.id LIMIT %(limit)s""",
+            params,
+        )
+        return [AuditEvent(**r) for r in cur.fetchall()]

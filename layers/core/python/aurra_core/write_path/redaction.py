@@ -115,6 +115,17 @@ def redact_text(text: str) -> str:
     return credentials.redact(text).text
 
 
+def screen_each(request: Request, field: str) -> Screened[Request]:
+    """A request holding a list of writes (`facts` of a batch): each one screened, and where its
+    credentials were named as the API names the field (`facts[3].content`)."""
+    items = getattr(request, field)
+    screened = [screen(item) for item in items]
+    found = tuple(
+        Found(f"{field}[{i}].{f.field}", f.kinds) for i, one in enumerate(screened) for f in one.found
+    )
+    return Screened(request.model_copy(update={field: [one.request for one in screened]}), found)
+
+
 def refuse_if_asked(
     caller: Caller, screened: Screened[Any], db: Database, key_settings: KeySettings | None = None
 ) -> KeySettings | None:

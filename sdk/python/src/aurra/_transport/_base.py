@@ -6,6 +6,7 @@ request or an answer means is decided here, once.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, Generic, TypeVar
 
@@ -84,8 +85,12 @@ class BaseTransport(Generic[HttpClientT]):
     def handle_response(self, response: httpx.Response, call: APICall[T]) -> T:
         if not response.is_success:
             raise error_from_response(response)
+        data: Any
         try:
-            data = response.json() if response.content else None
+            if call.ndjson:
+                data = [json.loads(line) for line in response.text.splitlines() if line.strip()]
+            else:
+                data = response.json() if response.content else None
         except ValueError as exc:
             raise UnexpectedResponseError(
                 f"Aurra answered HTTP {response.status_code} with a body that is not JSON",
@@ -96,7 +101,7 @@ class BaseTransport(Generic[HttpClientT]):
             if call.parse_with_status is not None:
                 return call.parse_with_status(response.status_code, data)
             return call.parse(data)
-        except pydantic.ValidationError as exc:
+        except (pydantic.ValidationError, ValueError) as exc:
             raise UnexpectedResponseError(
                 f"Aurra's answer to {call.method} {call.path} does not match the API contract: {exc}",
                 status_code=response.status_code,

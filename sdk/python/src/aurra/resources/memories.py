@@ -18,7 +18,15 @@ from aurra._request import (
     query,
 )
 from aurra.errors import InvalidArgumentError
-from aurra.models import HistoryResult, Memory, MemoryPage, MessagesWriteResult, SupersedeResult, WriteResult
+from aurra.models import (
+    BatchWriteResult,
+    HistoryResult,
+    Memory,
+    MemoryPage,
+    MessagesWriteResult,
+    SupersedeResult,
+    WriteResult,
+)
 from aurra.resources._base import AsyncResource, SyncResource
 
 _memories = attrgetter("memories")
@@ -82,6 +90,33 @@ def _add_call(
         "/agent/memories",
         parse,
         body=body,
+        idempotency_key=new_idempotency_key(idempotency_key),
+    )
+
+
+# One fact of a batch: {"content": str, "topic"?, "valid_from"?, "metadata"?, "user_id"?, "agent_id"?}.
+FactLike = Mapping[str, Any]
+MAX_BATCH_FACTS = 100
+
+
+def _batch_call(
+    facts: Sequence[FactLike], auto_supersede: bool | None, idempotency_key: str | None
+) -> APICall[BatchWriteResult]:
+    if isinstance(facts, (str, bytes, Mapping)) or not 1 <= len(facts) <= MAX_BATCH_FACTS:
+        raise InvalidArgumentError(f"add_batch() takes a list of 1 to {MAX_BATCH_FACTS} facts")
+    body_facts = []
+    for i, fact in enumerate(facts):
+        if not isinstance(fact, Mapping):
+            raise InvalidArgumentError(f"facts[{i}] must be a mapping with content")
+        out = {k: v for k, v in fact.items() if v is not None}
+        if "valid_from" in out:
+            out["valid_from"] = format_timestamp(out["valid_from"], f"facts[{i}].valid_from")
+        body_facts.append(out)
+    return APICall(
+        "POST",
+        "/agent/memories/batch",
+        BatchWriteResult.model_validate,
+        body=compact(facts=body_facts, auto_supersede=auto_supersede),
         idempotency_key=new_idempotency_key(idempotency_key),
     )
 
@@ -251,6 +286,24 @@ class Memories(SyncResource):
                 conversation_id,
             )
         )
+
+    def add_batch(
+        self,
+        facts: Sequence[FactLike],
+        *,
+        auto_supersede: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> BatchWriteResult:
+        """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
+
+        Each fact is a mapping with the fields of a content write: `content` (required),
+        `topic`, `valid_from`, `metadata`, `user_id`, `agent_id`. `auto_supersede` applies to
+        the whole batch; the facts are applied in `valid_from` order, each seeing the batch's
+        earlier facts, so a history sent at once supersedes itself as it happened. Returns one
+        `WriteResult` per fact in the order given. One `Idempotency-Key` (generated unless
+        given) covers the batch on all its retries. The body must stay within 64 KiB.
+        """
+        return self._transport.send(_batch_call(facts, auto_supersede, idempotency_key))
 
     def list(
         self,
@@ -465,6 +518,24 @@ class AsyncMemories(AsyncResource):
                 conversation_id,
             )
         )
+
+    async def add_batch(
+        self,
+        facts: Sequence[FactLike],
+        *,
+        auto_supersede: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> BatchWriteResult:
+        """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
+
+        Each fact is a mapping with the fields of a content write: `content` (required),
+        `topic`, `valid_from`, `metadata`, `user_id`, `agent_id`. `auto_supersede` applies to
+        the whole batch; the facts are applied in `valid_from` order, each seeing the batch's
+        earlier facts, so a history sent at once supersedes itself as it happened. Returns one
+        `WriteResult` per fact in the order given. One `Idempotency-Key` (generated unless
+        given) covers the batch on all its retries. The body must stay within 64 KiB.
+        """
+        return await self._transport.send(_batch_call(facts, auto_supersede, idempotency_key))
 
     def list(
         self,

@@ -1,0 +1,183 @@
+"""Import and export at scale through `aurra dev`, each beside its floor in plain SQL.
+
+    .venv/bin/python bench/portability.py                  # 100,000 facts
+    .venv/bin/python bench/portability.py --facts 20000    # a loaded machine: say so with the figures
+
+1. Import: `aurra import --format jsonl` (aurra_local.portability.import_file, the SDK's batch
+   writes, Level 2 off) of N generated facts into a fresh tenant of `aurra dev`. Target: at
+   least 1,000 facts/s. Floor: the same N rows inserted into memory_versions with plain SQL
+   (one executemany of 100 rows a transaction, the embedding precomputed), in the same run,
+   on the same server: what the database alone costs.
+2. Export: `aurra export` (aurra_local.portability.export_to_file) of the N versions. Target:
+   under 30 s. Floor: the same rows read with one plain SELECT and each written as a JSON line.
+
+Everything runs on 127.0.0.1 against an embedded PostgreSQL of the bench's own in a temp dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from common import Cluster, local_environment, log
+from write_path import DevServerHandle
+
+IMPORT_TARGET_FACTS_PER_S = 1000.0
+EXPORT_TARGET_S = 30.0
+
+
+def facts_file(path: Path, n: int) -> None:
+    start = datetime(2020, 1, 1, tzinfo=UTC)
+    with path.open("w") as f:
+        for i in range(n):
+            fact = {
+                "content": f"User {i % 997} noted item {i}: prefers option {i % 13} for task {i % 101}",
+                "topic": ("preferences", "work", "general")[i % 3],
+                "valid_from": (start + timedelta(minutes=i)).isoformat().replace("+00:00", "Z"),
+                "user_id": f"user-{i % 997}",
+                "metadata": {"row": i},
+            }
+            f.write(json.dumps(fact) + "\n")
+
+
+def sql_insert_floor(url: str, path: Path) -> float:
+    """The same rows, inserted with plain SQL, 100 a transaction: seconds."""
+    import psycopg
+    from pgvector import Vector
+    from pgvector.psycopg import register_vector
+    from psycopg.types.json import Jsonb
+
+    from aurra_core.access import keys
+
+    rows = [json.loads(line) for line in path.open()]
+    vector = Vector([1.0] + [0.0] * 383)
+    with psycopg.connect(url, autocommit=True) as conn:
+        caller, _ = keys.create_key(conn, f"floor-{uuid.uuid4().hex[:8]}")
+    started = time.perf_counter()
+    with psycopg.connect(url) as conn:
+        register_vector(conn)
+        for i in range(0, len(rows), 100):
+            now = datetime.now(UTC)
+            with conn.transaction(), conn.cursor() as cur:
+                cur.executemany(
+                    """INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata, embedding,
+                           valid_from, recorded_at, user_id)
+                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+                    [
+                        (
+                            uuid.uuid4(),
+                            caller.tenant_id,
+                            r["content"],
+                            r["topic"],
+                            Jsonb(r["metadata"]),
+                            vector,
+                            r["valid_from"],
+                            now,
+                            r["user_id"],
+                        )
+                        for r in rows[i : i + 100]
+                    ],
+                )
+    return time.perf_counter() - started
+
+
+def sql_export_floor(url: str, tenant_id: uuid.UUID, out: Path) -> tuple[float, int]:
+    """The tenant's versions read with one SELECT, each written as a JSON line: seconds, rows."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    started = time.perf_counter()
+    n = 0
+    with (
+        psycopg.connect(url) as conn,
+        conn.cursor(name="floor", row_factory=dict_row) as cur,
+        out.open("w") as f,
+    ):
+        cur.itersize = 5000
+        cur.execute(
+            """SELECT memory_id, content, topic, metadata, valid_from, valid_to, superseded_by, supersedes,
+                      recorded_at, recorded_to, user_id, agent_id, superseded_event_id
+               FROM memory_versions WHERE tenant_id = %s ORDER BY version_id""",
+            (tenant_id,),
+        )
+        for row in cur:
+            f.write(json.dumps({"kind": "memory_version", **row}, default=str) + "\n")
+            n += 1
+    return time.perf_counter() - started, n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--facts", type=int, default=100_000)
+    parser.add_argument("--workers", type=int, default=4, help="batches in flight during the import")
+    parser.add_argument("--out", type=Path, help="the results as JSON")
+    args = parser.parse_args()
+    local_environment()
+    from aurra import Aurra
+    from aurra_core.access import keys
+    from aurra_local import portability
+
+    cluster = Cluster()
+    work = Path(tempfile.mkdtemp(prefix="aurra-bench-portability-"))
+    server = None
+    try:
+        url = cluster.create("portability")
+        server = DevServerHandle(url, work / "dev")
+        base_url = f"http://{server.host}:{server.port}"
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            caller, raw = keys.create_key(conn, "bench-import")
+        source = work / "facts.jsonl"
+        facts_file(source, args.facts)
+        log(f"import: {args.facts:,} facts, {args.workers} batches in flight, Level 2 off")
+        with Aurra(api_key=raw, base_url=base_url, timeout=300) as client:
+            report = portability.import_file(client, source, fmt="jsonl", workers=args.workers, progress=None)
+            import_rate = report.facts / report.seconds
+            floor_s = sql_insert_floor(url, source)
+            log(
+                f"  aurra import: {report.seconds:.1f} s, {import_rate:,.0f} facts/s "
+                f"(target >= {IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor: {floor_s:.1f} s, "
+                f"{args.facts / floor_s:,.0f} rows/s"
+            )
+            out = work / "export.ndjson"
+            started = time.perf_counter()
+            records = portability.export_to_file(client, out)
+            export_s = time.perf_counter() - started
+        floor_export_s, floor_rows = sql_export_floor(url, caller.tenant_id, work / "floor.ndjson")
+        log(
+            f"  aurra export: {records:,} records in {export_s:.1f} s (target < {EXPORT_TARGET_S:.0f} s); "
+            f"plain SQL floor: {floor_rows:,} rows in {floor_export_s:.1f} s"
+        )
+        results = {
+            "facts": args.facts,
+            "workers": args.workers,
+            "cpus": os.cpu_count(),
+            "loadavg": os.getloadavg(),
+            "import_s": report.seconds,
+            "import_facts_per_s": import_rate,
+            "import_floor_s": floor_s,
+            "export_records": records,
+            "export_s": export_s,
+            "export_floor_s": floor_export_s,
+            **cluster.facts(),
+        }
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=2) + "\n")
+        log(json.dumps(results))
+    finally:
+        if server is not None:
+            server.stop()
+        cluster.stop()
+
+
+if __name__ == "__main__":
+    main()

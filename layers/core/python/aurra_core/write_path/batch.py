@@ -1,0 +1,140 @@
+"""POST /agent/memories/batch: up to 100 facts, stored as one transaction (all or none).
+
+Every fact goes through the same pipeline as a content write (pipeline.prepare, then
+pipeline.store_facts), but every step of every fact runs on the batch's one connection, inside
+the batch's one transaction: a fact's candidate search sees the facts of the batch stored
+before it, so a backfilled history ("uses Vim" in 2021, "uses Emacs" in 2023) supersedes
+itself as it happened. Facts are taken in `valid_from` order (a fact without one is valid from
+now, so after every dated fact; ties in the request's order); the results come back in the
+request's order.
+
+What that costs, and why it is still one transaction:
+
+- With Level 2 off or not asked for, no fact reads another: the batch is its inserts, a few
+  milliseconds, and the tenant's write lock (store.py: the shared advisory lock every writer
+  holds until it commits) is held that long.
+- With Level 2 on, each fact's classifier call is made inside the transaction, so the lock is
+  held through the model calls. Writers are not held up (the lock is shared), but a read that
+  pins "now" for a first page (`believed_now`, the exclusive lock) waits for the batch to
+  commit. The calls start only while they can end within the write deadline (as for a
+  messages write, AURRA_MESSAGES_WRITE_DEADLINE_S); later facts are stored unclassified
+  (`skipped_reason: "classifier_error"`), never lost.
+- A fact superseded by a later fact of the same batch has two versions recorded in the same
+  transaction: the one believed from its insert until the later fact's, which no reader could
+  ever see (it never committed on its own), and the superseded one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from uuid import UUID
+
+import psycopg
+
+from aurra_core.access import keys
+from aurra_core.classifiers.claude import call_deadline
+from aurra_core.models import BatchFact, BatchWriteRequest, BatchWriteResult, Caller, WriteResult
+from aurra_core.runtime.config import get_config
+from aurra_core.storage import idempotency_claim, store
+from aurra_core.storage.db import Database, one_row
+from aurra_core.write_path import pipeline
+from aurra_core.write_path.gating import gate_before_settings
+
+
+class _OneTransaction(Database):
+    """A Database whose every transaction is the batch's: the pipeline's steps, written for a
+    transaction each, run as statements of the one the batch holds open."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:  # no pool: the connection is lent
+        self._conn = conn
+
+    @contextmanager
+    def tenant_transaction(
+        self, tenant_id: UUID | None, *, flush_on_commit: bool = True
+    ) -> Iterator[psycopg.Connection]:
+        yield self._conn
+
+    @contextmanager
+    def tenant_writer_transaction(
+        self, tenant_id: UUID, lock_key: int
+    ) -> Iterator[tuple[psycopg.Connection, datetime]]:
+        # The lock is the batch's already; the clock is read afresh, as a transaction's would be.
+        now: datetime = one_row(self._conn.execute("SELECT clock_timestamp()").fetchone())[0]
+        yield self._conn, now
+
+
+def _fact(item: BatchFact) -> pipeline.Fact:
+    return pipeline.Fact(item.content, item.topic, item.valid_from, item.metadata, item.scope)
+
+
+def application_order(facts: list[BatchFact]) -> list[int]:
+    """The facts' indexes in the order they are applied: by `valid_from` (none: now, so after
+    every dated fact), ties in the request's order."""
+    return sorted(
+        range(len(facts)),
+        key=lambda i: (facts[i].valid_from is None, facts[i].valid_from or datetime.min, i),
+    )
+
+
+def write_batch(
+    caller: Caller, request: BatchWriteRequest, deps: pipeline.WriteDependencies
+) -> BatchWriteResult:
+    config = get_config()
+    classify_until = (
+        time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
+    )
+    level2_enabled = deps.flags.level2_enabled()
+    order = application_order(request.facts)
+    results: list[WriteResult | None] = [None] * len(request.facts)
+    # With Level 2 off or not asked for, no fact reads another: each is embedded and they are
+    # stored together (one statement each, no clock read between them).
+    independent = gate_before_settings(level2_enabled=level2_enabled, requested=request.auto_supersede)
+    with store.write_transaction(deps.db, caller.tenant_id) as (conn, _):
+        # The batch's transaction has bound its Idempotency-Key record (idempotency_claim);
+        # the pipeline's steps below run in that transaction and must not bind it again.
+        claimed = idempotency_claim.current()
+        idempotency_claim.clear()
+        try:
+            bound = _OneTransaction(conn)
+            in_batch = pipeline.WriteDependencies(
+                db=bound,
+                embedder=deps.embedder,
+                classifier_factory=deps.classifier_factory,
+                flags=deps.flags,
+                extractor_factory=deps.extractor_factory,
+            )
+            if independent is not None:
+                prepared = [
+                    pipeline.prepare(
+                        caller,
+                        _fact(request.facts[i]),
+                        request.auto_supersede,
+                        None,
+                        in_batch,
+                        level2_enabled,
+                    )
+                    for i in order
+                ]
+                for i, outcome in zip(order, pipeline.store_facts(caller, prepared, bound), strict=True):
+                    results[i] = outcome.result
+            else:
+                key_settings = keys.get_key_settings(conn, caller)
+                for i in order:
+                    one = pipeline.prepare(
+                        caller,
+                        _fact(request.facts[i]),
+                        request.auto_supersede,
+                        key_settings,
+                        in_batch,
+                        level2_enabled,
+                        classify_until,
+                    )
+                    (outcome,) = pipeline.store_facts(caller, [one], bound)
+                    results[i] = outcome.result
+        finally:
+            if claimed is not None:
+                idempotency_claim.claim(*claimed)
+    return BatchWriteResult(results=[r for r in results if r is not None])
