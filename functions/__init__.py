@@ -32,4 +32,5 @@ ROUTES = (
     ("POST", "/agent/audit/{id}/revert", "audit"),
     ("POST", "/agent/audit/{id}/approve", "audit"),
     ("POST", "/agent/audit/{id}/dismiss", "audit"),
+    ("GET", "/agent/events", "audit"),
 )

@@ -42,6 +42,7 @@ CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "list_audit": ("supersession", ("memory_id",), 200),
     "get_audit_event": ("supersession", ("audit_event_id",), 200),
     "list_proposals": ("proposal", (), 200),
+    "list_events": ("supersession", (), 200),
 }
 PROXY_FIXTURES = [*CASES, "revert_audit_event", "approve_proposal", "dismiss_proposal"]
 
@@ -252,6 +253,7 @@ AS_SHIPPED: dict[str, int | str] = {
     "search_memories": 200,
     "list_audit": 200,
     "list_proposals": 200,
+    "list_events": 200,
     "authorizer": "Unauthorized",
     "scheduled_maintenance": "report",
 }
@@ -300,6 +302,8 @@ def test_every_fixture_as_shipped_answers_as_documented_never_5xx(
     assert printed["statusCode"] == expected, body
     if expected == 404:
         assert body["error"]["code"] == "not_found", body
+    elif name == "list_events":  # the change stream always gives a cursor to poll from
+        assert body["events"] == [] and body["next_cursor"], body
     else:
         assert body["next_cursor"] is None and not (body.get("memories") or body.get("events")), body
 
@@ -367,6 +371,15 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert [(e["id"], e["status"], e["superseded_id"]) for e in body["events"]] == [
             (ids["audit_event_id"], "open", ids["memory_id"])
         ]
+    elif name == "list_events":
+        old = ids["memory_id"]
+        assert [(e["type"], e["memory_id"] == old) for e in body["events"]] == [
+            ("memory.created", True),
+            ("memory.created", False),
+            ("memory.superseded", True),
+        ]
+        assert body["events"][2]["data"]["superseded_by"] == body["events"][1]["memory_id"]
+        assert body["next_cursor"]
     elif name == "get_audit_event":
         assert body["id"] == ids["audit_event_id"]
         assert body["type"] == "manual_supersede"

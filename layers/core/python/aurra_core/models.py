@@ -638,6 +638,49 @@ class AuditPage(Model):
     next_cursor: str | None
 
 
+class EventType(StrEnum):
+    """The change stream's event types (GET /agent/events, webhooks)."""
+
+    MEMORY_CREATED = "memory.created"
+    MEMORY_SUPERSEDED = "memory.superseded"
+    MEMORY_REVERTED = "memory.reverted"
+    PROPOSAL_CREATED = "proposal.created"
+    PROPOSAL_RESOLVED = "proposal.resolved"
+    AUTO_SUPERSEDE_COMPLETED = "auto_supersede.completed"
+    BUDGET_EXHAUSTED = "budget.exhausted"
+    ERASURE_COMPLETED = "erasure.completed"
+
+
+MAX_EVENTS_PAGE = 500
+
+
+class EventListQuery(Model):
+    model_config = ConfigDict(extra="forbid")
+
+    after: str | None = Field(default=None, min_length=1, max_length=2048)
+    limit: int = Field(default=100, ge=1, le=MAX_EVENTS_PAGE)
+    # Comma-separated EventType values; absent: every type.
+    types: str | None = Field(default=None, min_length=1, max_length=512)
+
+
+class ChangeEvent(Model):
+    """One change, as the change stream and webhooks carry it: ids only, never content."""
+
+    id: UUID
+    type: EventType
+    created_at: Timestamp
+    user_id: str | None
+    agent_id: str | None
+    memory_id: UUID | None
+    data: dict[str, Any]
+
+
+class EventPage(Model):
+    events: list[ChangeEvent]
+    # Always present: the position after this page, to poll from (the stream has no end).
+    next_cursor: str
+
+
 class Caller(Model):
     """Who is calling: what the authorizer put in the request context."""
 

@@ -22,6 +22,8 @@ from aurra_core.models import (
     AuditPage,
     Caller,
     DismissResult,
+    EventListQuery,
+    EventPage,
     History,
     KeySettings,
     Memory,
@@ -38,7 +40,7 @@ from aurra_core.models import (
     WriteResult,
 )
 from aurra_core.runtime.flags import get_flag_source
-from aurra_core.storage import queries
+from aurra_core.storage import events, queries
 from aurra_core.storage.db import get_database
 from aurra_core.write_path import supersession
 
@@ -187,6 +189,10 @@ def list_audit_events(caller: Caller, query: AuditListQuery) -> AuditPage:
 
 def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
     return queries.read_audit_event(caller, event_id, get_database())
+
+
+def list_events(caller: Caller, query: EventListQuery) -> EventPage:
+    return events.read_event_page(caller, query, get_database())
 
 
 def authenticate(raw_key: str) -> Caller:
