@@ -33,4 +33,6 @@ ROUTES = (
     ("POST", "/agent/audit/{id}/approve", "audit"),
     ("POST", "/agent/audit/{id}/dismiss", "audit"),
     ("GET", "/agent/events", "audit"),
+    ("GET", "/agent/webhooks/deliveries", "settings"),
+    ("POST", "/agent/webhooks/deliveries/{id}/replay", "settings"),
 )

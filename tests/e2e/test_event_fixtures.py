@@ -44,7 +44,14 @@ CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "list_proposals": ("proposal", (), 200),
     "list_events": ("supersession", (), 200),
 }
-PROXY_FIXTURES = [*CASES, "revert_audit_event", "approve_proposal", "dismiss_proposal"]
+PROXY_FIXTURES = [
+    *CASES,
+    "revert_audit_event",
+    "approve_proposal",
+    "dismiss_proposal",
+    "list_webhook_deliveries",
+    "replay_webhook_delivery",
+]
 
 pytestmark = pytest.mark.integration
 
@@ -254,6 +261,8 @@ AS_SHIPPED: dict[str, int | str] = {
     "list_audit": 200,
     "list_proposals": 200,
     "list_events": 200,
+    "list_webhook_deliveries": 200,
+    "replay_webhook_delivery": 404,
     "authorizer": "Unauthorized",
     "scheduled_maintenance": "report",
 }

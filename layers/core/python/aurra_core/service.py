@@ -21,6 +21,8 @@ from aurra_core.models import (
     AuditListQuery,
     AuditPage,
     Caller,
+    DeliveryListQuery,
+    DeliveryPage,
     DismissResult,
     EventListQuery,
     EventPage,
@@ -35,6 +37,7 @@ from aurra_core.models import (
     SettingsPatch,
     SupersedeRequest,
     SupersedeResult,
+    WebhookDelivery,
     WriteBody,
     WriteRequest,
     WriteResult,
@@ -193,6 +196,18 @@ def get_audit_event(caller: Caller, event_id: UUID) -> AuditEvent:
 
 def list_events(caller: Caller, query: EventListQuery) -> EventPage:
     return events.read_event_page(caller, query, get_database())
+
+
+def list_webhook_deliveries(caller: Caller, query: DeliveryListQuery) -> DeliveryPage:
+    from aurra_core.webhooks import delivery
+
+    return delivery.list_deliveries(caller, query, get_database())
+
+
+def replay_webhook_delivery(caller: Caller, delivery_id: UUID) -> WebhookDelivery:
+    from aurra_core.webhooks import delivery
+
+    return delivery.replay(caller, delivery_id, get_database())
 
 
 def authenticate(raw_key: str) -> Caller:

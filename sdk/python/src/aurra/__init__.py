@@ -6,6 +6,7 @@ client.memories.add(content="alice switched to Emacs", topic="preferences")
 client.memories.add(messages=[{"role": "user", "content": "I moved to Berlin"}], user_id="alice")
 """
 
+from aurra import webhooks
 from aurra._client import AsyncAurra, Aurra
 from aurra._pagination import AsyncPager, Pager
 from aurra._version import __version__
@@ -32,8 +33,10 @@ from aurra.models import (
     AuditEvent,
     AuditPage,
     AutoSupersedeResult,
+    ChangeEvent,
     Decision,
     DismissResult,
+    EventPage,
     Extraction,
     HistoryResult,
     Memory,
@@ -63,10 +66,12 @@ __all__ = [
     "AuthenticationError",
     "AutoSupersedeResult",
     "BadRequestError",
+    "ChangeEvent",
     "ConfigurationError",
     "ConflictError",
     "Decision",
     "DismissResult",
+    "EventPage",
     "Extraction",
     "HistoryResult",
     "InvalidArgumentError",
@@ -90,4 +95,5 @@ __all__ = [
     "ValidationError",
     "WriteResult",
     "__version__",
+    "webhooks",
 ]

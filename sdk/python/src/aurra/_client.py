@@ -8,7 +8,7 @@ import httpx
 
 from aurra._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ClientConfig
 from aurra._transport import AsyncTransport, SyncTransport
-from aurra.resources import AsyncAudit, AsyncMemories, AsyncSettings, Audit, Memories, Settings
+from aurra.resources import AsyncAudit, AsyncMemories, AsyncSettings, Audit, Events, Memories, Settings
 
 
 class Aurra:
@@ -24,6 +24,7 @@ class Aurra:
     memories: Memories
     settings: Settings
     audit: Audit
+    events: Events
 
     def __init__(
         self,
@@ -39,6 +40,7 @@ class Aurra:
         self.memories = Memories(self._transport)
         self.settings = Settings(self._transport)
         self.audit = Audit(self._transport)
+        self.events = Events(self._transport)
 
     @property
     def base_url(self) -> str:

@@ -21,6 +21,7 @@ from aurra_core.models import AuditType, Caller, KeySettings, SettingsPatch
 from aurra_core.storage import store
 from aurra_core.storage.db import one_row
 from aurra_core.storage.ids import new_id
+from aurra_core.webhooks import endpoints
 
 KEY_PREFIX = "aurra_"
 # Keys issued before migration 0012 hold scrypt hashes; each is replaced on its first successful
@@ -122,7 +123,7 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
     if row is None:
         raise NotFound("API key not found")
     version = row.pop("version")
-    return version, KeySettings(**row)
+    return version, KeySettings(**row, webhooks=endpoints.read(conn, caller))
 
 
 def get_key_settings(conn: psycopg.Connection, caller: Caller) -> KeySettings:
@@ -137,13 +138,25 @@ def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: Setting
     )
     version, current = _latest_settings(conn, caller)
     changes: dict[str, Any] = {}
-    for field, value in patch.changes().items():
+    requested = patch.changes()
+    if patch.webhooks is not None:
+        # Their own table, replaced whole; the audit event names URLs and events, never a secret.
+        requested.pop("webhooks")
+        endpoints.replace(conn, caller, patch.webhooks)
+        after = endpoints.read(conn, caller)
+        if after != current.webhooks:
+            changes["webhooks"] = {
+                "from": [w.model_dump(mode="json") for w in current.webhooks],
+                "to": [w.model_dump(mode="json") for w in after],
+            }
+        current = current.model_copy(update={"webhooks": after})
+    for field, value in requested.items():
         before = getattr(current, field)
         if value != before:
             changes[field] = {"from": before, "to": value}
     if not changes:
         return current
-    updated = current.model_copy(update={k: v["to"] for k, v in changes.items()})
+    updated = current.model_copy(update={k: v["to"] for k, v in changes.items() if k != "webhooks"})
     if (
         updated.proposal_min_confidence is not None
         and updated.proposal_min_confidence >= updated.min_confidence
@@ -154,7 +167,8 @@ def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: Setting
             f"min_confidence ({updated.min_confidence:g})"
         )
         raise ValidationFailed(problem, [{"field": field, "problem": problem}])
-    _insert_settings(conn, caller.api_key_id, caller.tenant_id, version + 1, updated)
+    if changes.keys() - {"webhooks"}:
+        _insert_settings(conn, caller.api_key_id, caller.tenant_id, version + 1, updated)
     store.begin_write(conn, caller.tenant_id)
     store.insert_audit_event(
         conn,

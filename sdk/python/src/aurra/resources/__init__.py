@@ -1,7 +1,8 @@
 """The API's resources, each in a blocking and an asyncio flavour over shared request building."""
 
 from aurra.resources.audit import AsyncAudit, Audit
+from aurra.resources.events import Events
 from aurra.resources.memories import AsyncMemories, Memories
 from aurra.resources.settings import AsyncSettings, Settings
 
-__all__ = ["AsyncAudit", "AsyncMemories", "AsyncSettings", "Audit", "Memories", "Settings"]
+__all__ = ["AsyncAudit", "AsyncMemories", "AsyncSettings", "Audit", "Events", "Memories", "Settings"]

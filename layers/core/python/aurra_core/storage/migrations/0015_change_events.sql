@@ -117,3 +117,53 @@ END
 $$;
 CREATE TRIGGER audit_events_change_event AFTER INSERT ON audit_events
     FOR EACH ROW EXECUTE FUNCTION aurra_audit_change_event();
+
+-- Webhooks: a key's endpoints (the `webhooks` setting; replaced whole by each PATCH that sets
+-- it), the deliveries fanned out from the change stream, and how far the fan-out has read.
+CREATE TABLE webhook_endpoints (
+    api_key_id  uuid NOT NULL REFERENCES api_keys (id),
+    position    smallint NOT NULL CHECK (position BETWEEN 0 AND 4),
+    tenant_id   uuid NOT NULL REFERENCES tenants (id),
+    url         text NOT NULL,
+    events      text[] NOT NULL,
+    secret      text NOT NULL,
+    PRIMARY KEY (api_key_id, position)
+);
+CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (tenant_id);
+
+CREATE TABLE webhook_deliveries (
+    id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    tenant_id       uuid NOT NULL REFERENCES tenants (id),
+    api_key_id      uuid NOT NULL REFERENCES api_keys (id),
+    url             text NOT NULL,
+    event_id        uuid NOT NULL REFERENCES change_events (id),
+    event_seq       bigint NOT NULL,
+    event_type      text NOT NULL,
+    memory_id       uuid,
+    status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'dead')),
+    attempts        integer NOT NULL DEFAULT 0,
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    next_attempt_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    last_attempt_at timestamptz,
+    last_status     integer,
+    last_error      text,
+    delivered_at    timestamptz
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_tenant ON webhook_deliveries (tenant_id, created_at DESC, id DESC);
+
+CREATE TABLE webhook_cursors (
+    tenant_id   uuid PRIMARY KEY REFERENCES tenants (id),
+    last_seq    bigint NOT NULL
+);
+
+GRANT SELECT, INSERT, DELETE ON webhook_endpoints TO aurra_app;
+GRANT SELECT ON webhook_deliveries TO aurra_app;
+GRANT UPDATE (status, attempts, next_attempt_at, created_at, last_error) ON webhook_deliveries TO aurra_app;
+ALTER TABLE webhook_endpoints ENABLE ROW LEVEL SECURITY;
+ALTER TABLE webhook_deliveries ENABLE ROW LEVEL SECURITY;
+ALTER TABLE webhook_cursors ENABLE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON webhook_endpoints TO aurra_app
+    USING (tenant_id = aurra_current_tenant()) WITH CHECK (tenant_id = aurra_current_tenant());
+CREATE POLICY tenant_isolation ON webhook_deliveries TO aurra_app
+    USING (tenant_id = aurra_current_tenant()) WITH CHECK (tenant_id = aurra_current_tenant());
