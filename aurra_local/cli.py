@@ -124,7 +124,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.storage.db import get_database
     from aurra_core.webhooks.delivery import Worker
 
-    Worker(get_database()).start()  # webhooks, from the same outbox as GET /agent/events
+    if config.webhook_worker:
+        Worker(get_database()).start()  # webhooks, from the same outbox as GET /agent/events
     host, port = args.host, server.effective_port
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"

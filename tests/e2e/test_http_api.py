@@ -24,6 +24,7 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
         "classifier_model": "claude-haiku-4-5-20251001",
         "proposal_min_confidence": 0.5,
         "daily_model_calls_limit": None,
+        "webhooks": [],
     }
     vim = client.post(
         "/agent/memories",

@@ -63,6 +63,7 @@ def own_server(tmp_path: Path):
         "",
         tmp_path / "data",
         AURRA_DATABASE_URL="",  # its own embedded database
+        AURRA_WEBHOOK_WORKER="true",
         AURRA_WEBHOOK_RETRY_BASE_S="0.2",
         AURRA_WEBHOOK_RETRY_FOR_S="2",
     )
@@ -155,7 +156,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     assert receiver.received[-1][0]["webhook-id"] == failed["event_id"]
 
 
-def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api):
+def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, monkeypatch):
     alice, _ = api()
     bob, _ = api()
     refused = alice.patch(
@@ -180,7 +181,13 @@ def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api):
     assert bob.get("/agent/settings").json()["webhooks"] == []
     alice.post("/agent/memories", json={"content": "User uses Vim"})
     assert bob.get("/agent/webhooks/deliveries").json()["deliveries"] == []
-    listed = wait_for(lambda: alice.get("/agent/webhooks/deliveries").json()["deliveries"])
+    # The session's servers run no worker: one round in this process, with no network.
+    from aurra_core.webhooks import delivery
+
+    monkeypatch.setattr(delivery, "post", lambda url, body, headers: 200)
+    delivery.run_once(db)
+    listed = alice.get("/agent/webhooks/deliveries").json()["deliveries"]
+    assert [(d["event_type"], d["status"]) for d in listed] == [("memory.created", "delivered")]
     replay = bob.post(f"/agent/webhooks/deliveries/{listed[0]['id']}/replay")
     assert replay.status_code == 404 and replay.json()["error"]["code"] == "not_found"
     assert alice.post("/agent/webhooks/deliveries/not-an-id/replay").status_code == 422

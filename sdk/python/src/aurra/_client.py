@@ -8,7 +8,16 @@ import httpx
 
 from aurra._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ClientConfig
 from aurra._transport import AsyncTransport, SyncTransport
-from aurra.resources import AsyncAudit, AsyncMemories, AsyncSettings, Audit, Events, Memories, Settings
+from aurra.resources import (
+    AsyncAudit,
+    AsyncEvents,
+    AsyncMemories,
+    AsyncSettings,
+    Audit,
+    Events,
+    Memories,
+    Settings,
+)
 
 
 class Aurra:
@@ -75,6 +84,7 @@ class AsyncAurra:
     memories: AsyncMemories
     settings: AsyncSettings
     audit: AsyncAudit
+    events: AsyncEvents
 
     def __init__(
         self,
@@ -90,6 +100,7 @@ class AsyncAurra:
         self.memories = AsyncMemories(self._transport)
         self.settings = AsyncSettings(self._transport)
         self.audit = AsyncAudit(self._transport)
+        self.events = AsyncEvents(self._transport)
 
     @property
     def base_url(self) -> str:

@@ -1,8 +1,17 @@
 """The API's resources, each in a blocking and an asyncio flavour over shared request building."""
 
 from aurra.resources.audit import AsyncAudit, Audit
-from aurra.resources.events import Events
+from aurra.resources.events import AsyncEvents, Events
 from aurra.resources.memories import AsyncMemories, Memories
 from aurra.resources.settings import AsyncSettings, Settings
 
-__all__ = ["AsyncAudit", "AsyncMemories", "AsyncSettings", "Audit", "Events", "Memories", "Settings"]
+__all__ = [
+    "AsyncAudit",
+    "AsyncEvents",
+    "AsyncMemories",
+    "AsyncSettings",
+    "Audit",
+    "Events",
+    "Memories",
+    "Settings",
+]

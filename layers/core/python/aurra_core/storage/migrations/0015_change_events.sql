@@ -136,7 +136,7 @@ CREATE TABLE webhook_deliveries (
     tenant_id       uuid NOT NULL REFERENCES tenants (id),
     api_key_id      uuid NOT NULL REFERENCES api_keys (id),
     url             text NOT NULL,
-    event_id        uuid NOT NULL REFERENCES change_events (id),
+    event_id        uuid NOT NULL,          -- change_events.id (its tenant's)
     event_seq       bigint NOT NULL,
     event_type      text NOT NULL,
     memory_id       uuid,
