@@ -74,6 +74,10 @@ def test_the_secret_is_write_only_and_never_audited(db, new_key, configure):
     with pytest.raises(ValidationFailed) as refused:
         set_hooks(db, caller, [{"url": "https://hooks.example.com/b", "events": ["memory.created"]}])
     assert refused.value.details[0]["field"] == "webhooks[0].secret"
+    twice = [{"url": "https://hooks.example.com/a", "events": ["memory.created"], "secret": SECRET}] * 2
+    with pytest.raises(ValidationFailed) as refused:
+        set_hooks(db, caller, twice)
+    assert refused.value.details[0]["field"] == "webhooks[1].url"
     with db.tenant_transaction(caller.tenant_id) as conn:
         audited = conn.execute(
             "SELECT details::text FROM audit_events WHERE tenant_id = %s AND type = 'settings_updated'",
@@ -177,6 +181,24 @@ def test_each_event_is_delivered_once_signed_and_in_order_per_memory(db, new_key
         stamp = int(raw_headers["webhook-timestamp"])
         assert raw_headers["webhook-signature"] == signing.sign(SECRET, event["id"], stamp, raw_body)
         assert "Vim" not in raw_body.decode() and "Emacs" not in raw_body.decode()
+
+
+def test_an_unexpected_failure_of_an_attempt_is_recorded_and_retried(db, new_key, configure, monkeypatch):
+    configure(AURRA_WEBHOOKS_ALLOW_PRIVATE="true", AURRA_WEBHOOK_RETRY_BASE_S="60")
+    monkeypatch.setattr(delivery, "post", lambda url, body, headers: 200)
+    drain(db)  # what other tests left
+
+    def broken(url, body, headers):
+        raise UnicodeError("label too long")
+
+    monkeypatch.setattr(delivery, "post", broken)
+    caller, _ = new_key()
+    set_hooks(db, caller, [{"url": "http://127.0.0.1:9/x", "events": ["memory.created"], "secret": SECRET}])
+    put(caller, "alice uses Vim")
+    assert delivery.run_once(db) == 1
+    (failed,) = delivery.list_deliveries(caller, DeliveryListQuery(), db).deliveries
+    assert (failed.status, failed.attempts, failed.last_error) == ("pending", 1, "label too long")
+    assert failed.next_attempt_at is not None and failed.next_attempt_at > failed.last_attempt_at
 
 
 def test_no_tenant_reads_or_replays_another_tenants_deliveries(db, new_key, configure, sent):

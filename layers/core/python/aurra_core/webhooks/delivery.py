@@ -204,7 +204,7 @@ def send_one(db: Database) -> bool:
                 )
                 if not 200 <= status_code < 300:
                     error = f"HTTP {status_code}"
-            except (Refused, OSError, http.client.HTTPException) as exc:
+            except Exception as exc:  # noqa: BLE001 - any failure of one attempt is that attempt's error
                 error = (str(exc) or type(exc).__name__)[:500]
         attempts = row["attempts"] + 1
         now: datetime = row["now"]

@@ -29,7 +29,12 @@ def replace(conn: psycopg.Connection, caller: Caller, webhooks: list[WebhookConf
         ).fetchall()
     )
     rows: list[tuple[Any, ...]] = []
+    seen: set[str] = set()
     for i, hook in enumerate(webhooks):
+        if hook.url in seen:
+            problem = "each webhook URL once (name every event type it wants in its `events`)"
+            raise ValidationFailed(problem, [{"field": f"webhooks[{i}].url", "problem": problem}])
+        seen.add(hook.url)
         secret = hook.secret or known.get(hook.url)
         if secret is None:
             problem = "a new webhook URL needs its secret (whsec_...)"
