@@ -115,15 +115,19 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
-                      proposal_min_confidence, daily_model_calls_limit
-               FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
+                      proposal_min_confidence, daily_model_calls_limit,
+                      (SELECT coalesce(jsonb_agg(jsonb_build_object('url', w.url, 'events', w.events)
+                                                 ORDER BY w.position), '[]')
+                       FROM webhook_endpoints w
+                       WHERE w.api_key_id = s.api_key_id AND w.tenant_id = s.tenant_id) AS webhooks
+               FROM key_settings s WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
             (caller.api_key_id, caller.tenant_id),
         )
         row = cur.fetchone()
     if row is None:
         raise NotFound("API key not found")
     version = row.pop("version")
-    return version, KeySettings(**row, webhooks=endpoints.read(conn, caller))
+    return version, KeySettings(**row)  # webhooks: in the same statement, without their secrets
 
 
 def get_key_settings(conn: psycopg.Connection, caller: Caller) -> KeySettings:

@@ -167,3 +167,6 @@ CREATE POLICY tenant_isolation ON webhook_endpoints TO aurra_app
     USING (tenant_id = aurra_current_tenant()) WITH CHECK (tenant_id = aurra_current_tenant());
 CREATE POLICY tenant_isolation ON webhook_deliveries TO aurra_app
     USING (tenant_id = aurra_current_tenant()) WITH CHECK (tenant_id = aurra_current_tenant());
+-- Key administration reads a key's settings, webhooks among them: never their secrets.
+GRANT SELECT (api_key_id, position, tenant_id, url, events) ON webhook_endpoints TO aurra_keyadmin;
+CREATE POLICY key_administration ON webhook_endpoints TO aurra_keyadmin USING (true);
