@@ -110,6 +110,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_local.server import serve
 
     gateway.throttle = gateway.Throttle(args.throttle_rps, args.throttle_burst)
+    # Webhooks to a receiver on this machine (http://localhost:...) are allowed here, never in AWS.
+    os.environ.setdefault("AURRA_WEBHOOKS_ALLOW_PRIVATE", "true")
     url = _database_url(args.data_dir)
     _cursor_secret(args.data_dir)
     applied = _migrate(url)
@@ -126,6 +128,11 @@ def cmd_dev(args: argparse.Namespace) -> int:
         timeout_s=args.timeout,
         head_timeout_s=args.header_timeout,
     )
+    from aurra_core.storage.db import get_database
+    from aurra_core.webhooks.delivery import Worker
+
+    if config.webhook_worker:
+        Worker(get_database()).start()  # webhooks, from the same outbox as GET /agent/events
     host, port = args.host, server.effective_port
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"

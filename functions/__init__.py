@@ -36,4 +36,7 @@ ROUTES = (
     ("POST", "/agent/audit/{id}/dismiss", "audit"),
     ("POST", "/agent/erasures", "erasure"),
     ("GET", "/agent/erasures/{id}", "erasure"),
+    ("GET", "/agent/events", "audit"),
+    ("GET", "/agent/webhooks/deliveries", "settings"),
+    ("POST", "/agent/webhooks/deliveries/{id}/replay", "settings"),
 )

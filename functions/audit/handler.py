@@ -1,5 +1,5 @@
 """GET /agent/audit[/{id}]: the append-only audit trail; reverts, and the review queue's
-approvals and dismissals."""
+approvals and dismissals. GET /agent/events: the change stream, in commit order."""
 
 import gc
 
@@ -27,6 +27,8 @@ from aurra_core.models import (
     AuditListQuery,
     AuditPage,
     DismissResult,
+    EventListQuery,
+    EventPage,
     RevertResult,
 )
 from aurra_core.runtime.cold_start import imports_done
@@ -70,6 +72,13 @@ def dismiss_proposal(
     event_id: Annotated[UUID, Path()], idempotency_key: IdempotencyKey = None
 ) -> Response[DismissResult]:
     return json_response(*service.dismiss_proposal(current_caller(app), event_id, idempotency_key))
+
+
+@app.get("/agent/events", responses=documented({200: EventPage}))
+@tracer.capture_method
+def list_events(query: Annotated[EventListQuery, Query()]) -> Response[EventPage]:
+    reject_unknown_query(app, EventListQuery)
+    return json_response(200, service.list_events(current_caller(app), query))
 
 
 lambda_handler = lambda_entry(app)

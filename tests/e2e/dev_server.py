@@ -29,7 +29,15 @@ def start_dev_server(
     **env: str,
 ) -> DevServer:
     """`aurra dev` on a free port; its stderr (the access log) goes to `stderr_path` if given."""
-    environment = {**os.environ, "AURRA_DATABASE_URL": pg_url, "AURRA_LEVEL2_ENABLED": "true", **env}
+    # No webhook worker unless asked: servers of one session share its database, and a test of
+    # deliveries runs one worker of its own (tests/e2e/test_webhooks_over_http.py).
+    environment = {
+        **os.environ,
+        "AURRA_DATABASE_URL": pg_url,
+        "AURRA_LEVEL2_ENABLED": "true",
+        "AURRA_WEBHOOK_WORKER": "false",
+        **env,
+    }
     process = subprocess.Popen(
         [
             sys.executable,

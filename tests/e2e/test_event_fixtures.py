@@ -45,6 +45,7 @@ CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "list_audit": ("supersession", ("memory_id",), 200),
     "get_audit_event": ("supersession", ("audit_event_id",), 200),
     "list_proposals": ("proposal", (), 200),
+    "list_events": ("supersession", (), 200),
 }
 PROXY_FIXTURES = [
     *CASES,
@@ -53,6 +54,8 @@ PROXY_FIXTURES = [
     "dismiss_proposal",
     "create_erasure",
     "get_erasure",
+    "list_webhook_deliveries",
+    "replay_webhook_delivery",
 ]
 
 pytestmark = pytest.mark.integration
@@ -268,6 +271,9 @@ AS_SHIPPED: dict[str, int | str] = {
     "export": 200,
     "list_audit": 200,
     "list_proposals": 200,
+    "list_events": 200,
+    "list_webhook_deliveries": 200,
+    "replay_webhook_delivery": 404,
     "authorizer": "Unauthorized",
     "scheduled_maintenance": "report",
 }
@@ -316,6 +322,8 @@ def test_every_fixture_as_shipped_answers_as_documented_never_5xx(
     assert printed["statusCode"] == expected, body
     if expected == 404:
         assert body["error"]["code"] == "not_found", body
+    elif name == "list_events":  # the change stream always gives a cursor to poll from
+        assert body["events"] == [] and body["next_cursor"], body
     else:
         assert body["next_cursor"] is None and not (body.get("memories") or body.get("events")), body
 
@@ -397,6 +405,15 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
         assert [(e["id"], e["status"], e["superseded_id"]) for e in body["events"]] == [
             (ids["audit_event_id"], "open", ids["memory_id"])
         ]
+    elif name == "list_events":
+        old = ids["memory_id"]
+        assert [(e["type"], e["memory_id"] == old) for e in body["events"]] == [
+            ("memory.created", True),
+            ("memory.created", False),
+            ("memory.superseded", True),
+        ]
+        assert body["events"][2]["data"]["superseded_by"] == body["events"][1]["memory_id"]
+        assert body["next_cursor"]
     elif name == "get_audit_event":
         assert body["id"] == ids["audit_event_id"]
         assert body["type"] == "manual_supersede"

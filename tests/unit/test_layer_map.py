@@ -13,7 +13,7 @@ ORDER = [
     {"service"},
     {"api"},
     {"write_path"},
-    {"access"},
+    {"access", "webhooks"},
     {"storage"},
     {"classifiers", "extractors", "embedders"},
     {"metering"},

@@ -50,7 +50,7 @@ def public_methods(obj: object) -> set[str]:
 
 def test_same_surface_as_the_sync_client() -> None:
     sync, async_ = Aurra(api_key="k"), AsyncAurra(api_key="k")
-    for resource in ("memories", "settings", "audit"):
+    for resource in ("memories", "settings", "audit", "events"):
         assert public_methods(getattr(sync, resource)) == public_methods(getattr(async_, resource)), resource
     assert public_methods(sync) <= public_methods(async_)
     sync.close()

@@ -7,6 +7,7 @@ One folder a capability; imports run down this list, never up it:
 - `write_path/`: a write from request to stored row: gates, candidates, one classifier call,
   supersession (Levels 1 and 2), Idempotency-Key.
 - `access/`: tenants, API keys and their settings, the key check, key administration.
+- `webhooks/`: (beside `access`) a key's webhooks, their signatures, delivering the change stream.
 - `storage/`: PostgreSQL: connections, migrations, the bi-temporal store and its reads,
   cursors, large tenants' own indexes.
 - `classifiers/`, `extractors/`, `embedders/`: ports and adapters (a protocol, real

@@ -488,6 +488,96 @@ class SupersedeRequest(Model):
         )
 
 
+class EventType(StrEnum):
+    """The change stream's event types (GET /agent/events, webhooks)."""
+
+    MEMORY_CREATED = "memory.created"
+    MEMORY_SUPERSEDED = "memory.superseded"
+    MEMORY_REVERTED = "memory.reverted"
+    PROPOSAL_CREATED = "proposal.created"
+    PROPOSAL_RESOLVED = "proposal.resolved"
+    AUTO_SUPERSEDE_COMPLETED = "auto_supersede.completed"
+    BUDGET_EXHAUSTED = "budget.exhausted"
+    ERASURE_COMPLETED = "erasure.completed"
+
+
+MAX_WEBHOOKS = 5
+WEBHOOK_SECRET_PREFIX = "whsec_"
+
+
+def _validate_webhook_url(value: str) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        raise ValueError("url must be an absolute http(s) URL") from None
+    if parts.scheme not in ("https", "http") or not parts.hostname or port == 0:
+        raise ValueError("url must be an absolute https URL")
+    if parts.username or parts.password:
+        raise ValueError("url must not carry credentials")
+    if not get_config().webhooks_allow_private:
+        if parts.scheme != "https":
+            raise ValueError("url must be https")
+        import ipaddress
+
+        host = parts.hostname.rstrip(".").lower()
+        if host == "localhost" or host.endswith(".localhost"):
+            raise ValueError("url must not name a private, loopback or link-local address")
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            address = None
+        if address is not None and not address.is_global:
+            raise ValueError("url must not name a private, loopback or link-local address")
+    return value
+
+
+def _validate_webhook_secret(value: str | None) -> str | None:
+    import base64
+    import binascii
+
+    if value is None:
+        return None
+    if not value.startswith(WEBHOOK_SECRET_PREFIX):
+        raise ValueError(f"secret must start with {WEBHOOK_SECRET_PREFIX}")
+    try:
+        raw = base64.b64decode(value.removeprefix(WEBHOOK_SECRET_PREFIX), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("secret must be whsec_ then base64") from None
+    if not 24 <= len(raw) <= 64:
+        raise ValueError("secret must hold 24 to 64 bytes (base64 after whsec_)")
+    return value
+
+
+class WebhookConfig(Model):
+    """One webhook as a PATCH sets it. `secret` may be left out for a URL the key already has
+    (it keeps its secret); it is never read back."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: Annotated[str, Strict(), Field(min_length=1, max_length=2048)]
+    events: Annotated[list[EventType], Field(min_length=1, max_length=len(EventType))]
+    secret: Annotated[str, Strict(), Field(max_length=200)] | None = None
+
+    _url = field_validator("url")(_validate_webhook_url)
+    _secret = field_validator("secret")(_validate_webhook_secret)
+
+    @field_validator("events")
+    @classmethod
+    def _dedupe_events(cls, value: list[EventType]) -> list[EventType]:
+        return list(dict.fromkeys(value))
+
+
+class WebhookView(Model):
+    """One webhook as settings read it: the secret only as `secret_set`."""
+
+    url: str
+    events: list[EventType]
+    secret_set: bool = True
+
+
 class SettingsPatch(Model):
     model_config = ConfigDict(extra="forbid")
 
@@ -502,6 +592,8 @@ class SettingsPatch(Model):
     daily_model_cost_limit_usd: Confidence | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_COST_USD)
     history_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
     memory_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
+    # The whole list (at most 5), replacing the key's webhooks; [] removes them all.
+    webhooks: list[WebhookConfig] | None = Field(default=None, max_length=MAX_WEBHOOKS)
 
     def changes(self) -> dict[str, Any]:
         """The fields this patch sets: those given non-null, and the nullable ones given at all."""
@@ -681,6 +773,8 @@ class KeySettings(Model):
     # (history) and memories recorded longer ago (memory), per tenant: the shortest of its keys'.
     history_retention_days: int | None = None
     memory_retention_days: int | None = None
+
+    webhooks: list[WebhookView] = Field(default_factory=list)
 
 
 class Source(Model):
@@ -892,6 +986,70 @@ class MemoryPage(Model):
 class AuditPage(Model):
     events: list[AuditEvent]
     next_cursor: str | None
+
+
+MAX_EVENTS_PAGE = 500
+
+
+class EventListQuery(Model):
+    model_config = ConfigDict(extra="forbid")
+
+    after: str | None = Field(default=None, min_length=1, max_length=2048)
+    limit: int = Field(default=100, ge=1, le=MAX_EVENTS_PAGE)
+    # Comma-separated EventType values; absent: every type.
+    types: str | None = Field(default=None, min_length=1, max_length=512)
+
+
+class ChangeEvent(Model):
+    """One change, as the change stream and webhooks carry it: ids only, never content."""
+
+    id: UUID
+    type: EventType
+    created_at: Timestamp
+    user_id: str | None
+    agent_id: str | None
+    memory_id: UUID | None
+    data: dict[str, Any]
+
+
+DeliveryStatus = Literal["pending", "delivered", "dead"]
+
+
+class DeliveryListQuery(Model):
+    model_config = ConfigDict(extra="forbid")
+
+    status: DeliveryStatus | None = None
+    limit: int = Field(default=50, ge=1, le=100)
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
+class WebhookDelivery(Model):
+    """One event's delivery to one webhook: ids, status and the last attempt, never a body."""
+
+    id: UUID
+    event_id: UUID
+    event_type: EventType
+    memory_id: UUID | None
+    url: str
+    status: DeliveryStatus
+    attempts: int
+    created_at: Timestamp
+    next_attempt_at: Timestamp | None
+    last_attempt_at: Timestamp | None
+    last_status: int | None
+    last_error: str | None
+    delivered_at: Timestamp | None
+
+
+class DeliveryPage(Model):
+    deliveries: list[WebhookDelivery]
+    next_cursor: str | None
+
+
+class EventPage(Model):
+    events: list[ChangeEvent]
+    # Always present: the position after this page, to poll from (the stream has no end).
+    next_cursor: str
 
 
 class Caller(Model):

@@ -23,9 +23,13 @@ from aurra_core.models import (
     BatchWriteRequest,
     BatchWriteResult,
     Caller,
+    DeliveryListQuery,
+    DeliveryPage,
     DismissResult,
     ErasureReceipt,
     ErasureRequest,
+    EventListQuery,
+    EventPage,
     ExportQuery,
     History,
     KeySettings,
@@ -38,12 +42,13 @@ from aurra_core.models import (
     SettingsPatch,
     SupersedeRequest,
     SupersedeResult,
+    WebhookDelivery,
     WriteBody,
     WriteRequest,
     WriteResult,
 )
 from aurra_core.runtime.flags import get_flag_source
-from aurra_core.storage import queries
+from aurra_core.storage import events, queries
 from aurra_core.storage.db import get_database
 from aurra_core.write_path import supersession
 
@@ -254,6 +259,22 @@ def get_erasure(caller: Caller, erasure_id: UUID) -> ErasureReceipt:
     from aurra_core.write_path import erasure
 
     return erasure.get_receipt(caller, erasure_id, get_database())
+
+
+def list_events(caller: Caller, query: EventListQuery) -> EventPage:
+    return events.read_event_page(caller, query, get_database())
+
+
+def list_webhook_deliveries(caller: Caller, query: DeliveryListQuery) -> DeliveryPage:
+    from aurra_core.webhooks import delivery
+
+    return delivery.list_deliveries(caller, query, get_database())
+
+
+def replay_webhook_delivery(caller: Caller, delivery_id: UUID) -> WebhookDelivery:
+    from aurra_core.webhooks import delivery
+
+    return delivery.replay(caller, delivery_id, get_database())
 
 
 def authenticate(raw_key: str) -> Caller:

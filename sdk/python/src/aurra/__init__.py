@@ -7,6 +7,7 @@ client.memories.add(messages=[{"role": "user", "content": "I moved to Berlin"}],
 client.erasures.create(user_id="alice")
 """
 
+from aurra import webhooks
 from aurra._client import AsyncAurra, Aurra
 from aurra._pagination import AsyncPager, Pager
 from aurra._version import __version__
@@ -35,10 +36,12 @@ from aurra.models import (
     AuditPage,
     AutoSupersedeResult,
     BatchWriteResult,
+    ChangeEvent,
     Decision,
     DismissResult,
     ErasureCounts,
     ErasureReceipt,
+    EventPage,
     ExportPage,
     Extraction,
     HistoryResult,
@@ -71,12 +74,14 @@ __all__ = [
     "AutoSupersedeResult",
     "BadRequestError",
     "BatchWriteResult",
+    "ChangeEvent",
     "ConfigurationError",
     "ConflictError",
     "Decision",
     "DismissResult",
     "ErasureCounts",
     "ErasureReceipt",
+    "EventPage",
     "ExportPage",
     "Extraction",
     "GoneError",
@@ -103,4 +108,5 @@ __all__ = [
     "ValidationError",
     "WriteResult",
     "__version__",
+    "webhooks",
 ]

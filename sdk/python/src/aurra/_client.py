@@ -15,10 +15,12 @@ from aurra.models import ExportPage
 from aurra.resources import (
     AsyncAudit,
     AsyncErasures,
+    AsyncEvents,
     AsyncMemories,
     AsyncSettings,
     Audit,
     Erasures,
+    Events,
     Memories,
     Settings,
 )
@@ -43,6 +45,7 @@ class Aurra:
     settings: Settings
     audit: Audit
     erasures: Erasures
+    events: Events
 
     def __init__(
         self,
@@ -59,6 +62,7 @@ class Aurra:
         self.settings = Settings(self._transport)
         self.audit = Audit(self._transport)
         self.erasures = Erasures(self._transport)
+        self.events = Events(self._transport)
 
     @property
     def base_url(self) -> str:
@@ -115,6 +119,7 @@ class AsyncAurra:
     settings: AsyncSettings
     audit: AsyncAudit
     erasures: AsyncErasures
+    events: AsyncEvents
 
     def __init__(
         self,
@@ -131,6 +136,7 @@ class AsyncAurra:
         self.settings = AsyncSettings(self._transport)
         self.audit = AsyncAudit(self._transport)
         self.erasures = AsyncErasures(self._transport)
+        self.events = AsyncEvents(self._transport)
 
     @property
     def base_url(self) -> str:

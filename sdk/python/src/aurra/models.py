@@ -379,3 +379,22 @@ class ErasureReceipt(AurraModel):
     created_at: Timestamp
     counts: ErasureCounts
     created: bool | None = Field(default=None, exclude=True)
+
+
+class ChangeEvent(AurraModel):
+    """One change of the change stream (`events.list`) or of a webhook: ids only, never content."""
+
+    id: str
+    type: str
+    created_at: Timestamp
+    user_id: str | None = None
+    agent_id: str | None = None
+    memory_id: str | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class EventPage(AurraModel):
+    """One page of `events.list_page`, oldest first; `next_cursor` is always given."""
+
+    events: list[ChangeEvent]
+    next_cursor: str

@@ -22,6 +22,7 @@ from aurra_core.runtime.config import get_config
 from aurra_core.storage import store
 from aurra_core.storage.db import one_row
 from aurra_core.storage.ids import new_id
+from aurra_core.webhooks import endpoints
 
 KEY_PREFIX = "aurra_"
 # Keys issued before migration 0012 hold scrypt hashes; each is replaced on its first successful
@@ -126,15 +127,19 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
         cur.execute(
             """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
                       proposal_min_confidence, daily_model_calls_limit, secrets, daily_model_cost_limit_usd,
-                      history_retention_days, memory_retention_days
-               FROM key_settings WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
+                      history_retention_days, memory_retention_days,
+                      (SELECT coalesce(jsonb_agg(jsonb_build_object('url', w.url, 'events', w.events)
+                                                 ORDER BY w.position), '[]')
+                       FROM webhook_endpoints w
+                       WHERE w.api_key_id = s.api_key_id AND w.tenant_id = s.tenant_id) AS webhooks
+               FROM key_settings s WHERE api_key_id = %s AND tenant_id = %s ORDER BY version DESC LIMIT 1""",
             (caller.api_key_id, caller.tenant_id),
         )
         row = cur.fetchone()
     if row is None:
         raise NotFound("API key not found")
     version = row.pop("version")
-    return version, KeySettings(**row)
+    return version, KeySettings(**row)  # webhooks: in the same statement, without their secrets
 
 
 def get_key_settings(conn: psycopg.Connection, caller: Caller) -> KeySettings:
@@ -149,13 +154,25 @@ def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: Setting
     )
     version, current = _latest_settings(conn, caller)
     changes: dict[str, Any] = {}
-    for field, value in patch.changes().items():
+    requested = patch.changes()
+    if patch.webhooks is not None:
+        # Their own table, replaced whole; the audit event names URLs and events, never a secret.
+        requested.pop("webhooks")
+        endpoints.replace(conn, caller, patch.webhooks)
+        after = endpoints.read(conn, caller)
+        if after != current.webhooks:
+            changes["webhooks"] = {
+                "from": [w.model_dump(mode="json") for w in current.webhooks],
+                "to": [w.model_dump(mode="json") for w in after],
+            }
+        current = current.model_copy(update={"webhooks": after})
+    for field, value in requested.items():
         before = getattr(current, field)
         if value != before:
             changes[field] = {"from": before, "to": value}
     if not changes:
         return current
-    updated = current.model_copy(update={k: v["to"] for k, v in changes.items()})
+    updated = current.model_copy(update={k: v["to"] for k, v in changes.items() if k != "webhooks"})
     if (
         updated.proposal_min_confidence is not None
         and updated.proposal_min_confidence >= updated.min_confidence
@@ -166,7 +183,8 @@ def update_key_settings(conn: psycopg.Connection, caller: Caller, patch: Setting
             f"min_confidence ({updated.min_confidence:g})"
         )
         raise ValidationFailed(problem, [{"field": field, "problem": problem}])
-    _insert_settings(conn, caller.api_key_id, caller.tenant_id, version + 1, updated)
+    if changes.keys() - {"webhooks"}:
+        _insert_settings(conn, caller.api_key_id, caller.tenant_id, version + 1, updated)
     store.begin_write(conn, caller.tenant_id)
     store.insert_audit_event(
         conn,

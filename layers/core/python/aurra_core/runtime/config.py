@@ -52,6 +52,17 @@ class ServiceConfig(BaseModel):
         super().__init__(**{**_from_environment(type(self)), **values})
 
     stage: str = "local"
+    # Webhooks to http:// URLs and to private, loopback or link-local addresses: `aurra dev`
+    # turns it on (a receiver on your machine); never a deployed stage.
+    webhooks_allow_private: bool = False
+    # Webhook retries: exponential from this first delay (with jitter), for this long, then
+    # dead-lettered. Short in tests.
+    webhook_retry_base_s: float = Field(default=30.0, gt=0)
+    webhook_retry_for_s: float = Field(default=86_400.0, gt=0)
+    webhook_timeout_s: float = Field(default=5.0, gt=0, le=30)
+    # `aurra dev` delivers webhooks from a thread unless this is off (tests that share one
+    # database between servers keep one worker).
+    webhook_worker: bool = True
     # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.
     database_url: str | None = None
     db_secret_arn: str | None = None

@@ -49,6 +49,7 @@ from aurra_core.models import (
     AutoSupersedeResult,
     Caller,
     Decision,
+    EventType,
     ExtractionReport,
     KeySettings,
     MessagesWriteRequest,
@@ -66,7 +67,7 @@ from aurra_core.runtime import deadline
 from aurra_core.runtime.config import CANDIDATE_LIMIT, get_config
 from aurra_core.runtime.flags import FlagSource
 from aurra_core.runtime.observability import logger, metrics
-from aurra_core.storage import store
+from aurra_core.storage import events, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 from aurra_core.text_analysis.sensitive_topics import fact_topic
@@ -814,6 +815,49 @@ def _propose(
 
 
 def _store_one(
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    now: datetime,
+    locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
+) -> WriteOutcome:
+    outcome = _store_fact(conn, caller, prepared, now, locked)
+    _record_level2_events(conn, caller, prepared, outcome)
+    return outcome
+
+
+def _record_level2_events(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, outcome: WriteOutcome
+) -> None:
+    """The change-stream events of a write that no audit event or new memory says: Level 2
+    ran and acted on nothing (auto_supersede.completed), or the key's budget left it unrun
+    (budget.exhausted). In the write's transaction, with ids only."""
+    result = outcome.result
+    if not result.created:
+        return
+    ran = prepared.outcome
+    data: dict[str, Any]
+    if ran.skipped_reason == SkippedReason.BUDGET_EXHAUSTED:
+        event_type, data = EventType.BUDGET_EXHAUSTED, {"api_key_id": str(caller.api_key_id)}
+    elif ran.ran and ran.supersession is None and ran.proposal is None:
+        event_type, data = (
+            EventType.AUTO_SUPERSEDE_COMPLETED,
+            {"candidates_examined": ran.candidates_examined},
+        )
+    else:
+        return
+    memory = result.memory
+    events.insert_event(
+        conn,
+        caller.tenant_id,
+        event_type,
+        scope=Scope(memory.user_id, memory.agent_id),
+        memory_id=memory.id,
+        data=data,
+    )
+
+
+def _store_fact(
     conn: psycopg.Connection,
     caller: Caller,
     prepared: PreparedFact,

@@ -2,16 +2,19 @@
 
 from aurra.resources.audit import AsyncAudit, Audit
 from aurra.resources.erasures import AsyncErasures, Erasures
+from aurra.resources.events import AsyncEvents, Events
 from aurra.resources.memories import AsyncMemories, Memories
 from aurra.resources.settings import AsyncSettings, Settings
 
 __all__ = [
     "AsyncAudit",
     "AsyncErasures",
+    "AsyncEvents",
     "AsyncMemories",
     "AsyncSettings",
     "Audit",
     "Erasures",
+    "Events",
     "Memories",
     "Settings",
 ]

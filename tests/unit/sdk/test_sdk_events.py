@@ -1,0 +1,44 @@
+"""`client.events.list()` walks the change stream until a page comes back empty and keeps the
+cursor to resume from; `list_page` is one page."""
+
+from __future__ import annotations
+
+from sdk_fakes import Server
+
+from aurra.models import ChangeEvent, EventPage
+
+
+def change(event_id: str) -> dict:
+    return {
+        "id": event_id,
+        "type": "memory.superseded",
+        "created_at": "2026-05-03T10:00:00Z",
+        "user_id": "alice",
+        "agent_id": None,
+        "memory_id": "m1",
+        "data": {"superseded_by": "m2", "event_id": "a1"},
+    }
+
+
+def test_list_walks_until_caught_up_and_keeps_the_cursor(client, server: Server) -> None:
+    server.reply(200, {"events": [change("e1"), change("e2")], "next_cursor": "c2"})
+    server.reply(200, {"events": [change("e3")], "next_cursor": "c3"})
+    server.reply(200, {"events": [], "next_cursor": "c3"})
+    stream = client.events.list(types=["memory.superseded", "memory.reverted"], limit=2)
+    found = list(stream)
+    assert [e.id for e in found] == ["e1", "e2", "e3"] and isinstance(found[0], ChangeEvent)
+    assert found[0].data == {"superseded_by": "m2", "event_id": "a1"}
+    assert stream.next_cursor == "c3"
+    assert [dict(r.url.params) for r in server.requests] == [
+        {"types": "memory.superseded,memory.reverted", "limit": "2"},
+        {"types": "memory.superseded,memory.reverted", "limit": "2", "after": "c2"},
+        {"types": "memory.superseded,memory.reverted", "limit": "2", "after": "c3"},
+    ]
+    assert all(r.url.path == "/agent/events" for r in server.requests)
+
+
+def test_list_page_is_one_page(client, server: Server) -> None:
+    server.reply(200, {"events": [change("e1")], "next_cursor": "c1"})
+    page = client.events.list_page(after="c0")
+    assert isinstance(page, EventPage) and page.next_cursor == "c1"
+    assert dict(server.last.url.params) == {"after": "c0"}
