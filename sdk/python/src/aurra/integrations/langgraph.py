@@ -146,7 +146,7 @@ class AurraStore(BaseStore):
             item.score = memory.relevance if memory.relevance is not None else memory.score
             if item.namespace[: len(prefix)] != prefix:
                 continue
-            if op.filter and not all(_compare_values(item.value.get(k), v) for k, v in op.filter.items()):
+            if op.filter and not _matches(item.value, op.filter):
                 continue
             found.append(item)
             if len(found) >= wanted:
@@ -274,6 +274,15 @@ class AurraStore(BaseStore):
             if kept is None and memory.id == key and self._namespace_of(memory) == namespace:
                 return memory
         return None
+
+
+def _matches(value: Mapping[str, Any], conditions: Mapping[str, Any]) -> bool:
+    """LangGraph's filter semantics, except that an item without a compared field (or with one
+    that is not a number for `$gt` and friends) does not match, rather than failing the search."""
+    try:
+        return all(_compare_values(value.get(k), v) for k, v in conditions.items())
+    except (TypeError, ValueError):
+        return False
 
 
 def _kept(memory: Memory) -> Mapping[str, Any] | None:

@@ -33,14 +33,17 @@ def aurra_tools(
     tools = MemoryTools(client if client is not None else Aurra(), auto_supersede=auto_supersede, topic=topic)
 
     @function_tool(name_override="remember", description_override=REMEMBER)
-    async def remember(ctx: RunContextWrapper[object], content: str, topic: str | None = None) -> str:
+    async def remember(
+        ctx: RunContextWrapper[object], content: str, topic: str | None = None, valid_from: str | None = None
+    ) -> str:
         """The tool.
 
         Args:
         content: the fact, in the third person.
         topic: optional topic such as preferences, work or location.
+        valid_from: optional ISO 8601 time the fact became true.
         """
-        return await asyncio.to_thread(tools.remember, scope_of(ctx.context), content, topic)
+        return await asyncio.to_thread(tools.remember, scope_of(ctx.context), content, topic, valid_from)
 
     @function_tool(name_override="recall", description_override=RECALL)
     async def recall(ctx: RunContextWrapper[object], query: str, as_of: str | None = None) -> str:

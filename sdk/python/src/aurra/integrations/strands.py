@@ -42,14 +42,17 @@ def aurra_tools(
     tools = MemoryTools(client if client is not None else Aurra(), auto_supersede=auto_supersede, topic=topic)
 
     @tool(name="remember", description=REMEMBER, context=True)
-    async def remember(content: str, tool_context: ToolContext[Any], topic: str | None = None) -> str:
+    async def remember(
+        content: str, tool_context: ToolContext[Any], topic: str | None = None, valid_from: str | None = None
+    ) -> str:
         """The tool.
 
         Args:
         content: the fact, in the third person.
         topic: optional topic such as preferences, work or location.
+        valid_from: optional ISO 8601 time the fact became true.
         """
-        return await asyncio.to_thread(tools.remember, _scope(tool_context), content, topic)
+        return await asyncio.to_thread(tools.remember, _scope(tool_context), content, topic, valid_from)
 
     @tool(name="recall", description=RECALL, context=True)
     async def recall(query: str, tool_context: ToolContext[Any], as_of: str | None = None) -> str:

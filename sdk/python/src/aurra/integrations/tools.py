@@ -19,7 +19,8 @@ from aurra.models import Memory
 
 REMEMBER = (
     "Store a durable fact about the user, in the third person ('User switched from Vim to Emacs'). "
-    "If it replaces something remembered before, Aurra retires the old fact and keeps its history."
+    "If it replaces something remembered before, Aurra retires the old fact and keeps its history. "
+    "valid_from (ISO 8601) is when it became true, if the user said so."
 )
 RECALL = (
     "Search the user's memories. Returns the facts true now, or, with as_of (an ISO 8601 date "
@@ -61,10 +62,13 @@ class MemoryTools:
         self.auto_supersede = auto_supersede
         self.topic = topic
 
-    def remember(self, scope: AurraScope, content: str, topic: str | None = None) -> str:
+    def remember(
+        self, scope: AurraScope, content: str, topic: str | None = None, valid_from: str | None = None
+    ) -> str:
         result = self.client.memories.add(
             content,
             topic=topic or self.topic,
+            valid_from=valid_from or None,
             auto_supersede=self.auto_supersede,
             user_id=scope.user_id,
             agent_id=scope.agent_id,
