@@ -28,7 +28,7 @@ def openai_agents_model(script: Sequence[Call | None]) -> Any:
     steps = list(script)
 
     class ScriptedModel(Model):
-        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
+        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A002 (the interface names it)
             step = steps.pop(0)
             if step is not None:
                 n = len(steps)
@@ -41,7 +41,11 @@ def openai_agents_model(script: Sequence[Call | None]) -> Any:
                     status="completed",
                 )
                 return ModelResponse(output=[call], usage=Usage(), response_id=None)
-            outputs = [item for item in input if isinstance(item, dict) and item.get("type") == "function_call_output"]
+            outputs = [
+                item
+                for item in input
+                if isinstance(item, dict) and item.get("type") == "function_call_output"
+            ]
             text = str(outputs[-1]["output"]) if outputs else ""
             message = ResponseOutputMessage(
                 id="msg_1",
@@ -77,7 +81,11 @@ def strands_model(script: Sequence[Call | None]) -> Any:
             step = steps.pop(0)
             yield {"messageStart": {"role": "assistant"}}
             if step is not None:
-                yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": f"t{len(steps)}", "name": step.tool}}}}
+                yield {
+                    "contentBlockStart": {
+                        "start": {"toolUse": {"toolUseId": f"t{len(steps)}", "name": step.tool}}
+                    }
+                }
                 yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(step.arguments)}}}}
                 yield {"contentBlockStop": {}}
                 yield {"messageStop": {"stopReason": "tool_use"}}

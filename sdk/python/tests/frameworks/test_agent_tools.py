@@ -34,7 +34,9 @@ def _openai_agents(client: Aurra, script: list[Call | None], context: Any) -> st
 
     from aurra.integrations.openai_agents import aurra_tools
 
-    agent = Agent(name="assistant", model=openai_agents_model(script), tools=aurra_tools(client, auto_supersede=True))
+    agent = Agent(
+        name="assistant", model=openai_agents_model(script), tools=aurra_tools(client, auto_supersede=True)
+    )
     result = asyncio.run(Runner.run(agent, "hi", context=context))
     return str(result.final_output)
 
@@ -87,7 +89,10 @@ def test_the_model_cannot_reach_another_users_memory(framework: str, client: Aur
 
 
 def test_strands_takes_the_user_from_the_invocation_over_the_state(client: Aurra, user_id: str) -> None:
-    script = [Call("remember", {"content": "User drinks oolong tea", "topic": "food", "valid_from": None}), ANSWER]
+    script = [
+        Call("remember", {"content": "User drinks oolong tea", "topic": "food", "valid_from": None}),
+        ANSWER,
+    ]
     _strands(client, script, user_id + "-state", user_id=user_id)
     assert [m.content for m in client.memories.list(user_id=user_id)] == ["User drinks oolong tea"]
     assert list(client.memories.list(user_id=user_id + "-state")) == []

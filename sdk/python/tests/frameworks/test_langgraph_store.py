@@ -68,7 +68,10 @@ def test_a_memory_written_another_way_is_an_item_too(client: Aurra, user_id: str
     written = client.memories.add("User lives in Lisbon", topic="location", user_id=user_id)
     store = _store(client)
     [item] = store.search(("memories", user_id))
-    assert item.key == written.memory.id and item.value == {"content": "User lives in Lisbon", "topic": "location"}
+    assert item.key == written.memory.id and item.value == {
+        "content": "User lives in Lisbon",
+        "topic": "location",
+    }
     assert store.get(("memories", user_id), written.memory.id) == item
 
 

@@ -209,7 +209,9 @@ class AurraStore(BaseStore):
             elif part == "{agent_id}":
                 agent_id = value
             elif part != value:
-                raise InvalidNamespaceError(f"namespace {namespace!r} does not fit the template {self._template!r}")
+                raise InvalidNamespaceError(
+                    f"namespace {namespace!r} does not fit the template {self._template!r}"
+                )
         return _Scope(user_id, agent_id)
 
     def _scope_of_prefix(self, prefix: tuple[str, ...]) -> _Scope:

@@ -73,7 +73,10 @@ def aurra_tools(
         """
         return await asyncio.to_thread(tools.forget, scope_of(ctx.context), memory_id)
 
-    return [remember, recall, history] + ([erase] if forget else [])
+    made: list[FunctionTool] = [remember, recall, history]
+    if forget:
+        made.append(erase)
+    return made
 
 
 __all__ = ["aurra_tools"]

@@ -18,7 +18,7 @@ import asyncio
 from typing import Any
 
 from strands import ToolContext, tool
-from strands.tools.decorator import DecoratedFunctionTool
+from strands.types.tools import AgentTool
 
 from aurra._client import Aurra
 from aurra.integrations.tools import FORGET, HISTORY, RECALL, REMEMBER, AurraScope, MemoryTools, scope_of
@@ -37,7 +37,7 @@ def aurra_tools(
     auto_supersede: bool | None = None,
     topic: str | None = None,
     forget: bool = True,
-) -> list[DecoratedFunctionTool[..., str]]:
+) -> list[AgentTool]:
     """The memory tools for an `Agent` (`forget=False` leaves erasure out)."""
     tools = MemoryTools(client if client is not None else Aurra(), auto_supersede=auto_supersede, topic=topic)
 
@@ -82,7 +82,10 @@ def aurra_tools(
         """
         return await asyncio.to_thread(tools.forget, _scope(tool_context), memory_id)
 
-    return [remember, recall, history] + ([erase] if forget else [])
+    made: list[AgentTool] = [remember, recall, history]
+    if forget:
+        made.append(erase)
+    return made
 
 
 __all__ = ["aurra_tools"]
