@@ -67,6 +67,7 @@ def test_remember_switch_recall_now_and_in_april(framework: str, client: Aurra, 
     assert [m.content for m in client.memories.list(user_id=user_id)] == [EMACS]
     april = run(_recall(IN_APRIL))
     assert VIM in april and "Emacs" not in april
+    assert run(_recall("2026-04-15")) == april  # a bare date, as models write them, is midnight UTC
 
     [memory] = client.memories.list(user_id=user_id)
     history = run([Call("history", {"memory_id": memory.id}), ANSWER])

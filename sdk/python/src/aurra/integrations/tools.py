@@ -9,6 +9,7 @@ user's memories by naming their id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +69,7 @@ class MemoryTools:
         result = self.client.memories.add(
             content,
             topic=topic or self.topic,
-            valid_from=valid_from or None,
+            valid_from=_instant(valid_from),
             auto_supersede=self.auto_supersede,
             user_id=scope.user_id,
             agent_id=scope.agent_id,
@@ -83,7 +84,7 @@ class MemoryTools:
 
     def recall(self, scope: AurraScope, query: str, as_of: str | None = None, limit: int = 5) -> str:
         found = self.client.memories.search_page(
-            query, user_id=scope.user_id, agent_id=scope.agent_id, as_of=as_of or None, limit=limit
+            query, user_id=scope.user_id, agent_id=scope.agent_id, as_of=_instant(as_of), limit=limit
         )
         if not found.memories:
             return "Nothing remembered about that" + (f" as of {as_of}." if as_of else ".")
@@ -109,6 +110,16 @@ class MemoryTools:
         if memory.user_id != scope.user_id or (scope.agent_id and memory.agent_id != scope.agent_id):
             return None
         return memory
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _instant(when: str | None) -> str | None:
+    """A model's date as the API takes it: a bare date ("2026-04-15") is that day's midnight UTC."""
+    if not when:
+        return None
+    return f"{when}T00:00:00Z" if _DATE.match(when.strip()) else when
 
 
 def _line(memory: Memory, *, status: bool = False) -> str:
