@@ -51,6 +51,7 @@ $(TEST_STAMP): $(RUN_STAMP)
 # vector column takes the embedder's dimension (768 for mpnet, else 384) unless
 # AURRA_EMBEDDING_DIM says otherwise. A data directory keeps the dimension it was created with.
 dev: setup
+	@echo "make dev: the aurra command is $(VENV)/bin/aurra; \`source $(VENV)/bin/activate\` puts it on your PATH"
 	embedder=$${AURRA_EMBEDDER:-minilm}; dim=384; [ "$$embedder" = mpnet ] && dim=768; \
 	AURRA_EMBEDDER=$$embedder AURRA_EMBEDDING_DIM=$${AURRA_EMBEDDING_DIM:-$$dim} $(VENV)/bin/aurra dev $(ARGS)
 

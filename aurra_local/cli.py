@@ -20,6 +20,7 @@ DEFAULT_DATA_DIR = Path(".aurra")
 # Found from the working directory: a checkout's root, or wherever a user keeps their own.
 DEFAULT_DATASET = Path("evals") / "cases.jsonl"
 DEFAULT_EXTRACTION_DATASET = Path("evals") / "extraction.jsonl"
+DEFAULT_CONVERSATIONS = Path("evals") / "conversations.jsonl"
 
 
 class CliError(Exception):
@@ -253,9 +254,31 @@ def _dataset(given: str | None, default: Path) -> Path:
     return dataset
 
 
+def _conversations(args: argparse.Namespace) -> int:
+    """The pipeline end to end on conversations: a measurement, exit 0 whatever the figures."""
+    from aurra_local import evaluate_conversations
+
+    dataset = Path(args.conversations)
+    if not dataset.is_file():
+        raise CliError(f"no conversations at {dataset} (run from the repository root, or pass a FILE)")
+    try:
+        profiles = evaluate_conversations.load_profiles(dataset)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    _migrate(_database_url(args.data_dir))
+    _cursor_secret(args.data_dir)
+    report = evaluate_conversations.evaluate(
+        profiles, classifier=args.classifier, extractor=args.extractor, dataset=str(dataset)
+    ).as_dict(details=not args.blind)
+    print(json.dumps(report) if args.json else evaluate_conversations.format_report(report))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.runtime.config import get_config
 
+    if args.conversations is not None:
+        return _conversations(args)
     if args.extraction:
         from aurra_core.extractors.factory import create_extractor
         from aurra_local import evaluate_extraction
@@ -321,7 +344,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from aurra_local import mcp_server
 
-    mcp_server.run(http=args.http, host=args.host, port=args.port)
+    mcp_server.run(http=args.http, host=args.host, port=args.port, log_requests=args.log_requests)
     return 0
 
 
@@ -337,21 +360,71 @@ def classifier_choices() -> tuple[str, ...]:
     return get_args(ServiceConfig.model_fields["classifier"].annotation)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="aurra", description="Aurra: memory for AI agents, run locally.")
-    sub = parser.add_subparsers(dest="command", required=True)
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions keep their paragraphs; an option's help ends with its default when it has
+    one (a flag's is off, and an option without one says in its own words what happens)."""
 
-    dev = sub.add_parser("dev", help="serve the API on 127.0.0.1 with an embedded PostgreSQL")
-    dev.add_argument("--port", type=int, default=3000)
-    dev.add_argument("--host", default="127.0.0.1")
-    dev.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if not action.option_strings or "%(default)" in text or "default:" in text:
+            return text
+        if action.default is None or isinstance(action.default, bool) or action.default == argparse.SUPPRESS:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def _command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    """A subcommand: `summary` in its parent's list, `description` at the top of its own --help."""
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=f"{summary[0].upper()}{summary[1:]}.\n\n{description}",
+        formatter_class=HelpFormatter,
+    )
+
+
+def _data_dir(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--data-dir",
+        type=Path,
+        default=DEFAULT_DATA_DIR,
+        help="where the embedded PostgreSQL, the dev key and the cursor secret are kept; "
+        "not used when AURRA_DATABASE_URL is set",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="aurra",
+        description="Aurra: memory for AI agents, run locally. `aurra COMMAND --help` describes each command.",
+        formatter_class=HelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    dev = _command(
+        sub,
+        "dev",
+        "serve the API on 127.0.0.1 with an embedded PostgreSQL",
+        "Starts an embedded PostgreSQL with pgvector (unless AURRA_DATABASE_URL is set), applies the\n"
+        "migrations, prints a dev API key (the same one across restarts) and serves the API, the\n"
+        "console at /console/ and a Swagger UI at /docs. Each request runs the real authorizer and\n"
+        "the route's handler, as in AWS. Automatic supersession stays off until\n"
+        "AURRA_LEVEL2_ENABLED=true.",
+    )
+    dev.add_argument("--port", type=int, default=3000, help="the port to listen on (0: any free port)")
+    dev.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    _data_dir(dev)
     dev.add_argument(
         "--throttle-rps",
         type=float,
         default=0.0,
         help="per-key request rate, like a usage plan's throttle (0: off)",
     )
-    dev.add_argument("--throttle-burst", type=int, default=10)
+    dev.add_argument(
+        "--throttle-burst", type=int, default=10, help="per-key burst above --throttle-rps, when it is on"
+    )
     dev.add_argument(
         "--timeout", type=int, default=30, help="seconds before an idle or stalled connection is closed"
     )
@@ -362,41 +435,80 @@ def build_parser() -> argparse.ArgumentParser:
     )
     dev.set_defaults(func=cmd_dev)
 
-    keys = sub.add_parser("keys", help="API keys, locally or in a deployed --stage").add_subparsers(
-        dest="keys_command", required=True
+    keys_command = _command(
+        sub,
+        "keys",
+        "API keys, locally or in a deployed --stage",
+        "Creates, lists, revokes and rotates API keys: in the local database (the one `aurra dev`\n"
+        "uses), or with --stage in a deployed stage through its admin function (your AWS\n"
+        "credentials). A key is printed once, as the last line.",
     )
-    for action, text in (
-        ("create", "create a key; the key is the last line printed"),
-        ("list", "list a tenant's keys"),
-        ("revoke", "refuse a key from now on"),
-        ("rotate", "replace a key; the new one is the last line"),
+    keys = keys_command.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    for action, text, description in (
+        ("create", "create a key; the key is the last line printed", "A new key for a tenant."),
+        ("list", "list a tenant's keys", "Each key's id, prefix, name, creation time and state."),
+        (
+            "revoke",
+            "refuse a key from now on",
+            "Locally at once; in a deployed stage within the authorizer's cache time (300 s by default).",
+        ),
+        (
+            "rotate",
+            "replace a key; the new one is the last line",
+            "A new key with the same tenant and settings; the old one is refused at once.",
+        ),
     ):
-        command = keys.add_parser(action, help=text)
+        command = _command(keys, action, text, description)
         if action in ("create", "list"):
-            command.add_argument("--tenant", required=True)
+            command.add_argument("--tenant", required=True, help="the tenant's name")
         if action == "create":
-            command.add_argument("--name")
+            command.add_argument("--name", help="a label for the key, shown by `keys list` (default: none)")
         if action in ("revoke", "rotate"):
-            command.add_argument("key_id")
-        command.add_argument("--stage", help="a deployed stage (uses your AWS credentials)")
-        command.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+            command.add_argument("key_id", help="the key's id, as `keys list` shows it")
+        command.add_argument(
+            "--stage",
+            help="a deployed stage (uses your AWS credentials) (default: none, the local database)",
+        )
+        _data_dir(command)
         command.set_defaults(func=cmd_keys)
 
-    invoke = sub.add_parser("invoke", help="run one handler on an event fixture")
+    invoke = _command(
+        sub,
+        "invoke",
+        "run one handler on an event fixture",
+        "Runs one Lambda function's handler on an API Gateway or scheduled event read from a JSON\n"
+        "file (events/ has one per route, and the maintenance function's schedule), against the local\n"
+        "database, and prints its result.",
+    )
     invoke.add_argument("function", help="one of: " + ", ".join(_function_names()))
-    invoke.add_argument("--event", "-e", required=True)
-    invoke.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    invoke.add_argument(
+        "--event", "-e", required=True, help="the event's JSON file, e.g. events/write_memory.json"
+    )
+    _data_dir(invoke)
     invoke.set_defaults(func=cmd_invoke)
 
-    evaluation = sub.add_parser(
-        "eval", help="measure a classifier (or --extraction, an extractor) on labeled cases"
+    evaluation = _command(
+        sub,
+        "eval",
+        "measure a classifier (or --extraction, an extractor) on labeled cases",
+        "Prints the precision and recall of the contradicts verdicts a classifier acts on, its\n"
+        "duplicate precision, a reliability table and per-category figures. --extraction measures\n"
+        "an extractor instead, --candidate-recall the candidate search, --compare two saved runs.",
     )
     evaluation.add_argument(
-        "--dataset", help=f"default {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction"
+        "--dataset",
+        help=f"the labeled cases (default: {DEFAULT_DATASET}, or {DEFAULT_EXTRACTION_DATASET} with --extraction)",
     )
-    evaluation.add_argument("--classifier", choices=classifier_choices(), default="rules")
-    evaluation.add_argument("--min-confidence", type=float, default=0.85)
-    evaluation.add_argument("--json", action="store_true")
+    evaluation.add_argument(
+        "--classifier", choices=classifier_choices(), default="rules", help="the classifier to measure"
+    )
+    evaluation.add_argument(
+        "--min-confidence",
+        type=float,
+        default=0.85,
+        help="the confidence at or above which a verdict is acted on",
+    )
+    evaluation.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluation.add_argument(
         "--blind",
         action="store_true",
@@ -429,38 +541,78 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="instead: an extractor's fact precision and recall on labeled conversations, and the topic gate",
     )
-    evaluation.add_argument("--extractor", choices=classifier_choices(), default="rules")
-    evaluation.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    evaluation.add_argument(
+        "--extractor",
+        choices=classifier_choices(),
+        default="rules",
+        help="the extractor --extraction and --conversations measure",
+    )
+    evaluation.add_argument(
+        "--conversations",
+        nargs="?",
+        const=str(DEFAULT_CONVERSATIONS),
+        metavar="FILE",
+        help=f"instead: the pipeline end to end on multi-session conversations (default {DEFAULT_CONVERSATIONS}): "
+        "update tests, extraction, forbidden facts, the topic gate; with --extractor and --classifier",
+    )
+    _data_dir(evaluation)
     evaluation.set_defaults(func=cmd_eval)
 
-    spec = sub.add_parser("openapi", help="print (or --write, --check) the merged OpenAPI document")
-    spec.add_argument("--write", action="store_true", help="write docs/openapi.json")
-    spec.add_argument("--check", action="store_true", help="fail when docs/openapi.json is out of date")
+    spec = _command(
+        sub,
+        "openapi",
+        "print (or --write, --check) the merged OpenAPI document",
+        "The OpenAPI document of every route, merged from the handlers; `aurra dev` serves the\n"
+        "same at /openapi.json.",
+    )
+    spec.add_argument("--write", action="store_true", help="write it to --file")
+    spec.add_argument("--check", action="store_true", help="fail when --file is out of date")
     spec.add_argument(
-        "--file", type=Path, default=Path("docs") / "openapi.json", help="default: docs/openapi.json"
+        "--file", type=Path, default=Path("docs") / "openapi.json", help="the committed document"
     )
     spec.set_defaults(func=cmd_openapi)
 
-    migrate = sub.add_parser("migrate", help="apply migrations to AURRA_DATABASE_URL")
+    migrate = _command(
+        sub,
+        "migrate",
+        "apply migrations to AURRA_DATABASE_URL",
+        "Applies the migrations not yet applied to the PostgreSQL (with pgvector) that\n"
+        "AURRA_DATABASE_URL names, and prints which. `aurra dev` migrates its own database itself.\n"
+        "The vector column takes AURRA_EMBEDDING_DIM (default 384) when the database is first\n"
+        "migrated. No options.",
+    )
     migrate.set_defaults(func=cmd_migrate)
 
-    indexes = sub.add_parser(
+    indexes = _command(
+        sub,
         "tenant-indexes",
-        help="build (or drop) large tenants' own HNSW indexes, as the scheduled maintenance function does",
+        "build (or drop) large tenants' own HNSW indexes, as the scheduled maintenance function does",
+        "Gives each tenant with more than 2,000 current memories its own HNSW index (its rows out of\n"
+        "the shared one), calibrates it, and drops the ones no longer needed, then prints a report.",
     )
-    indexes.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    _data_dir(indexes)
     indexes.add_argument(
         "--limit", type=int, help="at most this many tenants get one (default: AURRA_TENANT_INDEX_LIMIT)"
     )
     indexes.set_defaults(func=cmd_tenant_indexes)
 
-    mcp = sub.add_parser(
+    mcp = _command(
+        sub,
         "mcp",
-        help="an MCP server over the API (AURRA_API_KEY, AURRA_BASE_URL): stdio, or --http",
+        "an MCP server over the API (AURRA_API_KEY, AURRA_BASE_URL): stdio, or --http",
+        "Aurra as the memory of any agent that speaks MCP, through the API at AURRA_BASE_URL with\n"
+        "the key AURRA_API_KEY. Over stdio by default (what desktop clients start); with --http,\n"
+        "streamable HTTP at http://HOST:PORT/mcp, where each request may bring its own key in its\n"
+        "Authorization header. See docs/mcp.md.",
     )
     mcp.add_argument("--http", action="store_true", help="streamable HTTP at http://HOST:PORT/mcp")
-    mcp.add_argument("--host", default="127.0.0.1")
-    mcp.add_argument("--port", type=int, default=8765)
+    mcp.add_argument("--host", default="127.0.0.1", help="with --http, the address to listen on")
+    mcp.add_argument("--port", type=int, default=8765, help="with --http, the port to listen on")
+    mcp.add_argument(
+        "--log-requests",
+        action="store_true",
+        help="log each request to the Aurra API on stderr (otherwise only warnings and errors)",
+    )
     mcp.set_defaults(func=cmd_mcp)
     return parser
 

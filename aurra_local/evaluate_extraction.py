@@ -132,7 +132,9 @@ def judge(extractor: Extractor, cases: list[dict[str, Any]], model: str) -> list
     return out
 
 
-def _pr(items: list[Judged]) -> dict[str, float | int]:
+def precision_recall(items: list[Judged]) -> dict[str, float | int]:
+    """Fact precision and recall over judged conversations (1.0 when nothing was predicted,
+    or nothing expected)."""
     predicted = sum(len(j.predicted) for j in items)
     expected = sum(len(j.expected) for j in items)
     matched = sum(len(j.pairs) for j in items)
@@ -162,7 +164,7 @@ class ExtractionReport:
         return {
             "extractor": self.extractor,
             "conversations": len(self.judged),
-            **_pr(self.judged),
+            **precision_recall(self.judged),
             "errors": sum(1 for j in self.judged if j.error),
             "matching_rule": f"same subject, hedge and negation; Dice of content terms >= {MIN_DICE}",
             "gate": {
@@ -173,7 +175,7 @@ class ExtractionReport:
                 "violating_facts": violations,
             },
             "per_category": {
-                name: {"conversations": len(items), **_pr(items)}
+                name: {"conversations": len(items), **precision_recall(items)}
                 for name, items in sorted(by_category.items())
             },
             "missed": [

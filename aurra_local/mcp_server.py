@@ -12,6 +12,7 @@ sends can crash the server.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
@@ -41,6 +42,9 @@ proposed but did not dare to make on its own.
 """
 
 _BEARER = re.compile(r"^Bearer\s+(\S+)$", re.IGNORECASE)
+# The HTTP client library under the SDK logs every request at INFO. Over stdio the server's
+# stderr is the MCP client's log, so by default only its warnings and errors go there.
+HTTP_CLIENT_LOGGERS = ("httpx", "httpcore")
 _Result = TypeVar("_Result")
 
 # Arguments, described for the model that fills them in.
@@ -56,6 +60,10 @@ Topic = Annotated[
 UserId = Annotated[
     str | None,
     Field(description="The end user this memory belongs to, when one agent serves many users."),
+]
+AgentId = Annotated[
+    str | None,
+    Field(description="The agent this memory belongs to, when several agents share one Aurra tenant."),
 ]
 Timestamp = Annotated[
     str | None,
@@ -148,6 +156,7 @@ def _when(value: datetime | None) -> str:
 
 def _memory_line(memory: Memory) -> str:
     scope = f" user={memory.user_id}" if getattr(memory, "user_id", None) else ""
+    scope += f" agent={memory.agent_id}" if getattr(memory, "agent_id", None) else ""
     score = f" score={memory.score:.2f}" if memory.score is not None else ""
     validity = f"valid {_when(memory.valid_from)} .. {_when(memory.valid_to) if memory.valid_to else 'now'}"
     return f"- [{memory.id}] {memory.content} ({memory.topic}, {memory.status}, {validity}{scope}{score})"
@@ -215,6 +224,7 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
         ] = None,
         topic: Topic = None,
         user_id: UserId = None,
+        agent_id: AgentId = None,
         valid_from: Annotated[
             str | None, Field(description="When the fact became true (RFC 3339); default now.")
         ] = None,
@@ -235,7 +245,13 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
         if (content is None) == (messages is None):
             raise ToolError("Give exactly one of content (a fact) or messages (a conversation).")
         client = clients.for_request(ctx)
-        options = _given(topic=topic, user_id=user_id, valid_from=valid_from, auto_supersede=auto_supersede)
+        options = _given(
+            topic=topic,
+            user_id=user_id,
+            agent_id=agent_id,
+            valid_from=valid_from,
+            auto_supersede=auto_supersede,
+        )
         if messages is not None:
             result = await _call(
                 client.memories.add(
@@ -259,6 +275,7 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
         ] = None,
         topic: Topic = None,
         user_id: UserId = None,
+        agent_id: AgentId = None,
         as_of: Annotated[
             str | None,
             Field(description="Valid time: what was true at this moment (RFC 3339). Default now."),
@@ -276,7 +293,9 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
         one memory with its id, topic, status and valid time; with q, the most relevant first.
         """
         client = clients.for_request(ctx)
-        filters = _given(topic=topic, user_id=user_id, as_of=as_of, known_at=known_at, limit=limit)
+        filters = _given(
+            topic=topic, user_id=user_id, agent_id=agent_id, as_of=as_of, known_at=known_at, limit=limit
+        )
         if q is not None:
             page = await _call(client.memories.search_page(q, **filters))
         else:
@@ -404,9 +423,19 @@ def create_server(client_factory: ClientFactory = _default_client_factory) -> MC
     return server
 
 
-def run(*, http: bool = False, host: str = "127.0.0.1", port: int = 8765) -> None:
-    """Serve over stdio (the default) or streamable HTTP at http://HOST:PORT/mcp."""
+def quiet_http_client_logs(log_requests: bool = False) -> None:
+    """Keep the HTTP client library's per-request INFO lines off stderr, unless `log_requests`;
+    its warnings and errors still get there."""
+    level = logging.NOTSET if log_requests else logging.WARNING
+    for name in HTTP_CLIENT_LOGGERS:
+        logging.getLogger(name).setLevel(level)
+
+
+def run(*, http: bool = False, host: str = "127.0.0.1", port: int = 8765, log_requests: bool = False) -> None:
+    """Serve over stdio (the default) or streamable HTTP at http://HOST:PORT/mcp; `log_requests`
+    logs each request to the Aurra API on stderr."""
     server = create_server()
+    quiet_http_client_logs(log_requests)
     if http:
         server.run("streamable-http", host=host, port=port, stateless_http=True, json_response=True)
     else:

@@ -11,6 +11,7 @@ JSON error envelope, and no Server header names the software or its version.
 from __future__ import annotations
 
 import base64
+import errno
 import json
 import sys
 import time
@@ -186,12 +187,28 @@ class Application:
         sys.stderr.write(f"{now} {method} {path} {status.split(' ', 1)[0]} {elapsed:.1f}ms\n")
 
 
+def _create_server_or_exit(
+    application: Application, *, host: str, port: int, **options: Any
+) -> BaseWSGIServer:
+    """waitress's create_server; a port already taken ends the command with one line that says
+    what to do, not a traceback."""
+    try:
+        return create_server(application, host=host, port=port, **options)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise SystemExit(
+            f"aurra dev: {host}:{port} is already in use (another aurra dev?): stop what listens "
+            f'there, or choose another port with --port (make dev ARGS="--port 8080")'
+        ) from None
+
+
 def serve(
     host: str, port: int, *, log_search_text: bool = False, timeout_s: int = CHANNEL_TIMEOUT_S
 ) -> BaseWSGIServer:
     """The server, bound and listening; `run()` serves until `close()`. A connection idle or
     stalled mid-request for `timeout_s` is closed."""
-    server = create_server(
+    server = _create_server_or_exit(
         Application(log_search_text),
         host=host,
         port=port,

@@ -2,9 +2,9 @@
 // timeline, review the audit feed (revert, approve, dismiss), and edit the key's settings.
 
 import { ApiError, api, forgetKey, storeKey, storedKey } from "./api.js";
-import { drawTimeline } from "./timeline.js";
+import { drawTimeline, fitText } from "./timeline.js";
 import {
-  $, DAY_MS, clear, debounce, formatTime, h, isoToLocalInput, localInputToIso, percent,
+  $, DAY_MS, clear, debounce, formatTime, formatUtcInput, h, parseUtcInput, percent,
   shortId, startOfUtcDay,
 } from "./util.js";
 
@@ -49,23 +49,48 @@ function handleAuth(error) {
 
 // ------------------------------------------------------------------ time controls
 
-/** One time axis control: a day slider for scrubbing, a precise UTC input, and "now". */
+/**
+ * One time axis control: a day slider for scrubbing, a precise UTC input, and "now". The input is
+ * text in UTC (YYYY-MM-DD HH:MM:SS), shown and read the same whatever the browser's time zone
+ * and locale: a date picker would show the browser's own format, and a UTC label on it lies.
+ */
 class Clock {
   constructor(name, onChange) {
     this.name = name;
     this.range = $(`#${name}-range`);
     this.input = $(`#${name}-input`);
     this.output = $(`#${name}-out`);
+    this.error = $(`#${name}-error`);
     this.value = null; // null is "now"
     this.onChange = onChange;
     this.range.addEventListener("input", () => {
       const v = Number(this.range.value);
       this.set(v >= Number(this.range.max) ? null : clocks.start + v * DAY_MS, "range");
     });
-    this.input.addEventListener("change", () => this.set(localInputToIso(this.input.value)
-      ? Date.parse(localInputToIso(this.input.value)) : null, "input"));
+    this.input.addEventListener("input", () => this.typed(false));
+    this.input.addEventListener("change", () => this.typed(true));
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") this.typed(true);
+    });
     $(`#${name}-now`).addEventListener("click", () => this.set(null, "button"));
     this.render();
+  }
+
+  /** The text input: applied as soon as it reads as a whole time; called wrong once committed. */
+  typed(committed) {
+    const text = this.input.value.trim();
+    const value = text === "" ? null : parseUtcInput(text);
+    if (text !== "" && value === null) {
+      if (committed) {
+        this.input.setAttribute("aria-invalid", "true");
+        this.error.textContent = `"${text}" is not a time in UTC: write YYYY-MM-DD HH:MM:SS, ` +
+          "e.g. 2026-04-15 00:00:00, or leave it empty for now.";
+      }
+      return;
+    }
+    this.input.removeAttribute("aria-invalid");
+    this.error.textContent = "";
+    this.set(value, committed ? "commit" : "input");
   }
 
   iso() {
@@ -73,7 +98,10 @@ class Clock {
   }
 
   set(value, source) {
-    if (value === this.value) return;
+    if (value === this.value) {
+      if (source === "commit") this.render(source); // shown again in its one format
+      return;
+    }
     this.value = value;
     this.render(source);
     this.onChange();
@@ -90,7 +118,12 @@ class Clock {
         : Math.max(0, Math.min(max - 1, Math.round((this.value - clocks.start) / DAY_MS))));
     }
     this.range.setAttribute("aria-valuetext", text);
-    if (source !== "input") this.input.value = this.value === null ? "" : isoToLocalInput(this.iso());
+    if (source !== "input") {
+      // The text shows the value in its one format again: whatever was wrong in it is gone.
+      this.input.value = formatUtcInput(this.value);
+      this.input.removeAttribute("aria-invalid");
+      this.error.textContent = "";
+    }
   }
 }
 
@@ -203,6 +236,7 @@ function memoryFilters() {
   return {
     q: form.q.value.trim(),
     user_id: form.user_id.value.trim(),
+    agent_id: form.agent_id.value.trim(),
     topic: form.topic.value.trim(),
     include_superseded: form.include_superseded.checked ? "true" : undefined,
     as_of: clocks.as_of.iso(),
@@ -212,7 +246,42 @@ function memoryFilters() {
 
 function reloadMemories() {
   memories.cursor = null;
+  memories.applied = filterKey($("#memory-filters"));
   loadMemories(false);
+}
+
+/** The form's filters as a string: a change that leaves it the same sends no new query. */
+function filterKey(form) {
+  return JSON.stringify([...form.elements].filter((el) => el.name)
+    .map((el) => [el.name, el.type === "checkbox" ? el.checked : el.value.trim()]));
+}
+
+/**
+ * Filters apply as they are typed (debounced), at once on Enter, and on a change (a select, a
+ * checkbox, a field left); each distinct set of filters is queried once.
+ */
+function liveFilters(form, state, reload) {
+  const apply = (force) => {
+    if (force === true || filterKey(form) !== state.applied) reload();
+  };
+  const soon = debounce(apply, 250);
+  form.addEventListener("input", () => soon());
+  form.addEventListener("change", () => apply());
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+      event.preventDefault();
+      apply(true);
+    }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    apply(true);
+  });
+}
+
+/** A table cell that names its column, for the narrow layout where rows become cards. */
+function cell(column, ...children) {
+  return h("td", { dataset: { label: column } }, ...children);
 }
 
 function statusBadge(status) {
@@ -241,14 +310,16 @@ async function loadMemories(append) {
   if (!append) clear(body);
   for (const memory of page.memories) {
     body.append(h("tr", { dataset: { memoryId: memory.id } },
-      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(memory.id)}`, class: "content" }, memory.content),
-        memory.score !== undefined ? h("span", { class: "score" }, ` score ${percent(memory.score)}`) : null),
-      h("td", {}, memory.topic),
-      h("td", {}, memory.user_id ?? "—"),
-      h("td", {}, formatTime(memory.valid_from)),
-      h("td", {}, memory.valid_to ? formatTime(memory.valid_to) : "still true"),
-      h("td", {}, statusBadge(memory.status)),
-      h("td", {}, formatTime(memory.recorded_at))));
+      cell("Content", h("a", { href: `#/memory/${encodeURIComponent(memory.id)}`, class: "content" },
+        memory.content),
+      memory.score !== undefined ? h("span", { class: "score" }, ` score ${percent(memory.score)}`) : null),
+      cell("Topic", memory.topic),
+      cell("User", memory.user_id ?? "—"),
+      cell("Agent", memory.agent_id ?? "—"),
+      cell("Valid from", formatTime(memory.valid_from)),
+      cell("Valid to", memory.valid_to ? formatTime(memory.valid_to) : "still true"),
+      cell("Status", statusBadge(memory.status)),
+      cell("Recorded", formatTime(memory.recorded_at))));
   }
   clocks.widen(page.memories.map((m) => m.valid_from));
   const count = body.children.length;
@@ -272,7 +343,26 @@ async function memoryById(id) {
   return memoryCache.get(id);
 }
 
-const memoryView = { seq: 0 };
+const memoryView = { seq: 0, timeline: null, width: 0 };
+
+/** The width the timeline has to be drawn in: the figure's, inside its padding (0 while hidden). */
+function timelineWidth() {
+  const figure = $("#timeline");
+  const style = getComputedStyle(figure);
+  return Math.floor(figure.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+}
+
+/** The timeline at the width the figure has now: drawn again when that width changes. */
+function renderTimeline() {
+  const figure = $("#timeline");
+  const width = timelineWidth();
+  if (!memoryView.timeline || width <= 0) return;
+  memoryView.width = width;
+  const { caption, ...drawing } = memoryView.timeline;
+  const svg = drawTimeline({ ...drawing, width });
+  clear(figure).append(svg, h("figcaption", {}, caption));
+  fitText(svg);
+}
 
 async function loadMemory(id) {
   const seq = ++memoryView.seq;
@@ -322,45 +412,61 @@ async function loadMemory(id) {
       ["Status", statusBadge(self.status)],
       ["Topic", self.topic],
       ["User", self.user_id ?? "—"],
+      ["Agent", self.agent_id ?? "—"],
       ["Valid", `${formatTime(self.valid_from)} → ${self.valid_to ? formatTime(self.valid_to) : "still true"}`],
       ["Recorded", formatTime(self.recorded_at)],
       ["Id", h("code", {}, self.id)],
     ];
     for (const [term, value] of rows) facts.append(h("dt", {}, term), h("dd", {}, value));
   }
-  const figure = clear($("#timeline"));
-  figure.append(drawTimeline({
-    chain, links, recorded, now: Date.now(), selected: id,
-    asOf: clocks.as_of.value,
-  }));
-  figure.append(h("figcaption", {}, `${chain.length} version${chain.length === 1 ? "" : "s"} in this lineage` +
-    (knownAt ? `, as Aurra knew it at ${formatTime(knownAt)}` : "") + "."));
+  memoryView.timeline = {
+    chain, links, recorded, now: Date.now(), selected: id, asOf: clocks.as_of.value,
+    caption: `${chain.length} version${chain.length === 1 ? "" : "s"} in this lineage` +
+      (knownAt ? `, as Aurra knew it at ${formatTime(knownAt)}` : "") + ".",
+  };
+  renderTimeline();
 
   const list = clear($("#timeline-links"));
   if (!links.length) list.append(h("li", { class: "empty" }, "No supersession in this lineage."));
   for (const link of links) {
     const [from, to] = [chain.find((m) => m.id === link.from), chain.find((m) => m.id === link.to)];
     list.append(link.event
-      ? eventItem(link.event, reverted, { [from.id]: from, [to.id]: to }, () => loadMemory(id))
+      ? eventItem(link.event, revertedIds(allEvents, { [from.id]: from, [to.id]: to }),
+        { [from.id]: from, [to.id]: to }, () => loadMemory(id))
       : h("li", { class: "event" }, `"${to.content}" superseded "${from.content}" (no audit event visible).`));
   }
 
   const body = clear($("#versions-table tbody"));
   for (const version of history.versions) {
     body.append(h("tr", {},
-      h("td", {}, formatTime(version.valid_from)),
-      h("td", {}, version.valid_to ? formatTime(version.valid_to) : "still true"),
-      h("td", {}, statusBadge(version.status)),
-      h("td", {}, formatTime(version.recorded_at)),
-      h("td", {}, version.recorded_to ? formatTime(version.recorded_to) : "still believed")));
+      cell("Valid from", formatTime(version.valid_from)),
+      cell("Valid to", version.valid_to ? formatTime(version.valid_to) : "still true"),
+      cell("Status", statusBadge(version.status)),
+      cell("Recorded from", formatTime(version.recorded_at)),
+      cell("Recorded to", version.recorded_to ? formatTime(version.recorded_to) : "still believed")));
   }
 }
 
 // ------------------------------------------------------------------ audit feed
 
-function revertedIds(events) {
-  return new Set(events.filter((e) => e.type === "revert" && e.details && e.details.reverted_event_id)
-    .map((e) => e.details.reverted_event_id));
+// Supersessions reverted from this tab: their Revert goes at once, whatever a feed shows next.
+const revertedHere = new Set();
+
+/**
+ * The supersession events among `events` that were reverted. A revert event names the one it
+ * undid, but a filtered feed (by type, by user) may not hold it; the superseded memory tells as
+ * well: while a supersession stands, that memory's superseded_event_id is the event's id.
+ */
+function revertedIds(events, memoriesById = {}) {
+  const reverted = new Set(revertedHere);
+  for (const event of events) {
+    if (event.type === "revert" && event.details && event.details.reverted_event_id) {
+      reverted.add(event.details.reverted_event_id);
+    }
+    const superseded = SUPERSESSIONS.has(event.type) ? memoriesById[event.superseded_id] : null;
+    if (superseded && superseded.superseded_event_id !== event.id) reverted.add(event.id);
+  }
+  return reverted;
 }
 
 /** Two-step confirmation inside the item: the action's button becomes "Yes" and "Cancel". */
@@ -409,6 +515,12 @@ function eventItem(event, reverted, memoriesById, refresh) {
   const add = (term, value) => {
     if (value !== null && value !== undefined && value !== "") facts.push(h("dt", {}, term), h("dd", {}, value));
   };
+  // The scope of the event's memory (the audit route's user_id filter reads the same memory).
+  const subject = memoriesById[event.memory_id];
+  if (subject && (subject.user_id || subject.agent_id)) {
+    add("User", subject.user_id ?? "—");
+    add("Agent", subject.agent_id ?? "—");
+  }
   add("Verdict", event.classifier);
   add("Confidence", percent(event.confidence));
   add("Reason", event.reason);
@@ -440,7 +552,11 @@ function eventItem(event, reverted, memoriesById, refresh) {
       out.push(h("button", {
         type: "button", "aria-label": `Revert this supersession (${event.type}, ${formatTime(event.created_at)})`,
         onclick: () => confirmInline(actions, "Make the superseded memory current again?", "Yes, revert",
-          () => act(api.revert, (r) => `Reverted: "${r.restored.content}" is current again.`)),
+          () => act(async (id) => {
+            const result = await api.revert(id);
+            revertedHere.add(id);
+            return result;
+          }, (r) => `Reverted: "${r.restored.content}" is current again.`)),
       }, "Revert"));
     }
     if (event.type === "supersession_proposed" && status === "open") {
@@ -461,11 +577,17 @@ function eventItem(event, reverted, memoriesById, refresh) {
   return item;
 }
 
-const audit = { seq: 0, cursor: null, events: [] };
+const audit = { seq: 0, cursor: null, events: [], memories: {}, applied: null };
 
 function reloadAudit() {
   audit.cursor = null;
   audit.events = [];
+  audit.memories = {};
+  const form = $("#audit-filters");
+  if (form.open.checked) form.type.value = "supersession_proposed";
+  audit.applied = filterKey(form);
+  // Read the memories afresh: whether a supersession stands is theirs to say.
+  memoryCache.clear();
   loadAudit(false);
 }
 
@@ -500,14 +622,12 @@ async function loadAudit(append) {
   clear(region);
   audit.cursor = page.next_cursor;
   audit.events = append ? audit.events.concat(page.events) : page.events;
-  const byId = Object.fromEntries(contents.filter(([, m]) => m));
-  const reverted = revertedIds(audit.events);
+  Object.assign(audit.memories, Object.fromEntries(contents.filter(([, m]) => m)));
+  const byId = audit.memories;
+  const reverted = revertedIds(audit.events, byId);
   const list = clear($("#audit-events"));
   for (const event of audit.events) {
-    list.append(eventItem(event, reverted, byId, async () => {
-      memoryCache.clear();
-      reloadAudit();
-    }));
+    list.append(eventItem(event, reverted, byId, async () => reloadAudit()));
   }
   if (!audit.events.length) list.append(h("li", { class: "empty" }, open ? "The review queue is empty." : "No events."));
   $("#audit-more").hidden = !audit.cursor;
@@ -627,18 +747,19 @@ function start() {
   $("#sign-out").addEventListener("click", () => {
     forgetKey();
     memoryCache.clear();
+    revertedHere.clear();
     location.hash = "";
     signedOut();
     notice("Signed out: the key is gone from this tab.");
   });
-  const filters = $("#memory-filters");
-  filters.addEventListener("submit", (e) => { e.preventDefault(); reloadMemories(); });
-  filters.addEventListener("input", debounce(reloadMemories, 250));
+  liveFilters($("#memory-filters"), memories, reloadMemories);
   $("#memories-more").addEventListener("click", () => loadMemories(true));
-  const auditFilters = $("#audit-filters");
-  auditFilters.addEventListener("submit", (e) => { e.preventDefault(); reloadAudit(); });
-  auditFilters.addEventListener("change", reloadAudit);
+  liveFilters($("#audit-filters"), audit, reloadAudit);
   $("#audit-more").addEventListener("click", () => loadAudit(true));
+  new ResizeObserver(() => {
+    const width = timelineWidth();
+    if (width > 0 && width !== memoryView.width) renderTimeline();
+  }).observe($("#timeline"));
   $("#settings-form").addEventListener("submit", saveSettings);
   window.addEventListener("hashchange", () => route(true));
   route(false);

@@ -47,16 +47,40 @@ export function formatDay(date) {
   return date.toISOString().slice(0, 10);
 }
 
-/** A datetime-local value, read as UTC, to RFC 3339 with a zone; null when empty or invalid. */
-export function localInputToIso(value) {
-  if (!value) return null;
-  const withSeconds = value.length === 16 ? value + ":00" : value;
-  const date = new Date(withSeconds + "Z");
-  return Number.isNaN(date.getTime()) ? null : date.toISOString().replace(".000Z", "Z");
+// A time typed as UTC: "2026-04-15", "2026-04-15 10:30", "2026-04-15T10:30:05.250Z", or an
+// RFC 3339 time with another offset (converted). Never read in the browser's own time zone.
+const UTC_INPUT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?$/i;
+
+/** Milliseconds since the epoch of a time typed as UTC; null when empty or not such a time. */
+export function parseUtcInput(text) {
+  const found = UTC_INPUT.exec(String(text ?? "").trim());
+  if (!found) return null;
+  const [, year, month, day, hour = "0", minute = "0", second = "0", fraction = "", zone = ""] = found;
+  const parts = [month, day, hour, minute, second].map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), parts[0] - 1, parts[1]);
+  date.setUTCHours(parts[2], parts[3], parts[4], Number((fraction + "00").slice(0, 3)));
+  // 2026-02-30 or 24:00 would roll over into another day: not a time anyone meant.
+  if (date.getUTCFullYear() !== Number(year) || date.getUTCMonth() !== parts[0] - 1 ||
+    date.getUTCDate() !== parts[1] || date.getUTCHours() !== parts[2] || date.getUTCMinutes() !== parts[3] ||
+    date.getUTCSeconds() !== parts[4]) return null;
+  let offset = 0;
+  if (/^[+-]/.test(zone)) {
+    const digits = zone.replace(":", "");
+    const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5));
+    if (Number(digits.slice(3, 5)) > 59 || minutes > 24 * 60) return null;
+    offset = (zone[0] === "-" ? -1 : 1) * minutes * 60_000;
+  }
+  const ms = date.getTime() - offset;
+  return Number.isNaN(ms) ? null : ms;
 }
 
-export function isoToLocalInput(iso) {
-  return iso ? new Date(iso).toISOString().slice(0, 19) : "";
+/** How a UTC time input shows a time: "2026-04-15 00:00:00" (milliseconds when there are some). */
+export function formatUtcInput(ms) {
+  if (ms === null || ms === undefined) return "";
+  const text = new Date(ms).toISOString();
+  const millis = text.slice(20, 23) === "000" ? "" : text.slice(19, 23);
+  return `${text.slice(0, 10)} ${text.slice(11, 19)}${millis}`;
 }
 
 export const DAY_MS = 86_400_000;

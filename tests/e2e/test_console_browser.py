@@ -1,6 +1,7 @@
 """The console in a real browser (headless Chromium driven by Playwright) against `aurra dev`:
-sign in, the Vim-to-Emacs timeline, both time controls, revert from the audit feed, settings,
-errors as messages, labels and keyboard use, all under the console's strict CSP."""
+sign in, the Vim-to-Emacs timeline, both time controls, revert from the audit feed (filtered or
+not), live filters, user and agent scopes, a phone-sized screen, a browser outside UTC,
+settings, errors as messages, labels and keyboard use, all under the console's strict CSP."""
 
 from __future__ import annotations
 
@@ -42,8 +43,18 @@ class Page:
     """A browser tab on the console, collecting what must never happen: script errors and CSP
     violations (the console runs under a policy with no inline script or style)."""
 
-    def __init__(self, browser, base_url: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id="UTC")
+    def __init__(
+        self,
+        browser,
+        base_url: str,
+        *,
+        width: int = 1280,
+        timezone_id: str = "UTC",
+        locale: str | None = None,
+    ) -> None:
+        self.context = browser.new_context(
+            viewport={"width": width, "height": 1000}, timezone_id=timezone_id, locale=locale
+        )
         self.page = self.context.new_page()
         self.base_url = base_url
         self.problems: list[str] = []
@@ -71,6 +82,9 @@ def tab(browser, dev_server: DevServer) -> Iterator[Page]:
     assert opened.problems == []
     # Everything the console loads comes from aurra dev itself: no network needed at run time.
     assert all(url.startswith(dev_server.base_url) for url in opened.requests), opened.requests
+
+
+EDITOR_CHANGE = "User has been using Emacs as their daily editor, having moved away from Vim"
 
 
 def write(client: httpx.Client, **body) -> dict:
@@ -283,6 +297,360 @@ def test_timeline_time_controls_and_revert(tab: Page, dev_server: DevServer, new
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
     assert page.evaluate(f"sessionStorage.getItem('{KEY_STORAGE}')") is None
+
+
+def supersessions(key: str, base_url: str, scopes: list[tuple[str, str]]) -> dict[str, dict]:
+    """For each (user_id, agent_id): Vim on April 1, then Emacs superseding it on May 3; by agent_id."""
+    out = {}
+    with httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        for user, agent in scopes:
+            vim = write(
+                api,
+                content="User uses Vim",
+                topic="preferences",
+                user_id=user,
+                agent_id=agent,
+                valid_from="2026-04-01T00:00:00Z",
+            )
+            emacs = write(
+                api,
+                content=EDITOR_CHANGE,
+                topic="preferences",
+                user_id=user,
+                agent_id=agent,
+                valid_from="2026-05-03T10:00:00Z",
+                auto_supersede=True,
+            )
+            supersession = emacs["auto_supersede"]["supersession"]
+            assert supersession["superseded_id"] == vim["memory"]["id"]
+            out[agent] = {
+                "vim": vim["memory"],
+                "emacs": emacs["memory"],
+                "event": supersession["audit_event_id"],
+            }
+    return out
+
+
+def open_audit_feed(tab: Page) -> None:
+    from playwright.sync_api import expect
+
+    tab.page.get_by_role("navigation", name="Sections").get_by_role("link", name="Audit feed").click()
+    expect(tab.page.get_by_role("heading", name="Audit feed")).to_be_visible()
+
+
+def test_a_revert_shows_wherever_the_feed_is_shown_filtered_or_not(
+    tab: Page, browser, dev_server: DevServer, new_key
+) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot"), ("bob", "travel-bot")])
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        # One more event, so that the filtered feed shows fewer than the whole one.
+        assert api.patch("/agent/settings", json={"daily_model_calls_limit": 1000}).status_code == 200
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    open_audit_feed(tab)
+    events = page.locator("#audit-events > li.event")
+    expect(events).to_have_count(3)
+    # Only the supersessions: the revert events are filtered out of this feed.
+    page.get_by_label("Event type").select_option("auto_supersede")
+    expect(events).to_have_count(2)
+    alice = page.locator(f'#audit-events li[data-event-id="{pairs["support-bot"]["event"]}"]')
+    bob = page.locator(f'#audit-events li[data-event-id="{pairs["travel-bot"]["event"]}"]')
+    revert = re.compile("^Revert this supersession")
+    alice.get_by_role("button", name=revert).click()
+    alice.get_by_role("button", name="Yes, revert").click()
+    expect(page.locator("#notice")).to_have_text('Reverted: "User uses Vim" is current again.')
+    # The row says it was reverted and its Revert is gone, though the feed shows no revert event.
+    expect(alice.locator(".badge.reverted")).to_be_visible()
+    expect(alice.get_by_role("button", name=re.compile("^Revert"))).to_have_count(0)
+    expect(page.locator("#audit-events li[data-type='revert']")).to_have_count(0)
+    expect(events).to_have_count(2)
+    expect(bob.get_by_role("button", name=revert)).to_have_count(1)
+    expect(bob.locator(".badge.reverted")).to_have_count(0)
+
+    # Another tab with the same filter reads it from the API, not from what this tab did.
+    other = Page(browser, dev_server.base_url)
+    try:
+        sign_in_with_the_keyboard(other, key)
+        open_audit_feed(other)
+        expect(other.page.locator("#audit-events > li.event")).to_have_count(4)
+        other.page.get_by_label("Event type").select_option("auto_supersede")
+        expect(other.page.locator("#audit-events > li.event")).to_have_count(2)
+        there = other.page.locator(f'#audit-events li[data-event-id="{pairs["support-bot"]["event"]}"]')
+        expect(there.locator(".badge.reverted")).to_be_visible()
+        expect(there.get_by_role("button", name=re.compile("^Revert"))).to_have_count(0)
+        # Bob's supersession reverted from his memory's timeline; then the filtered feed again.
+        other.page.goto(f"{dev_server.base_url}/console/#/memory/{pairs['travel-bot']['emacs']['id']}")
+        link = other.page.locator("#timeline-links .event")
+        link.get_by_role("button", name=revert).click()
+        link.get_by_role("button", name="Yes, revert").click()
+        expect(other.page.locator("#notice")).to_have_text('Reverted: "User uses Vim" is current again.')
+        expect(other.page.locator("#timeline-links")).to_have_text("No supersession in this lineage.")
+        open_audit_feed(other)
+        expect(other.page.get_by_label("Event type")).to_have_value("auto_supersede")
+        expect(other.page.locator("#audit-events > li.event")).to_have_count(2)
+        bob_there = other.page.locator(f'#audit-events li[data-event-id="{pairs["travel-bot"]["event"]}"]')
+        expect(bob_there.locator(".badge.reverted")).to_be_visible()
+        expect(other.page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+    finally:
+        other.close()
+    assert other.problems == []
+
+    # The whole feed in the first tab: both revert events, both rows reverted, no Revert left.
+    page.get_by_label("Event type").select_option("")
+    expect(page.locator("#audit-events li[data-type='revert']")).to_have_count(2)
+    expect(alice.locator(".badge.reverted")).to_be_visible()
+    expect(bob.locator(".badge.reverted")).to_be_visible()
+    expect(page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+    # Filtered by memory, then by user: the same.
+    page.get_by_label("Memory id").fill(pairs["travel-bot"]["vim"]["id"])
+    page.keyboard.press("Enter")
+    expect(events).to_have_count(2)  # bob's supersession and its revert
+    expect(bob.locator(".badge.reverted")).to_be_visible()
+    expect(page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+    page.get_by_label("Memory id").fill("")
+    page.locator("#view-audit").get_by_label("User id").fill("alice")
+    expect(events).to_have_count(2)  # alice's supersession and its revert
+    expect(alice.locator(".badge.reverted")).to_be_visible()
+    expect(page.locator("#audit-events").get_by_role("button", name=revert)).to_have_count(0)
+
+
+def test_audit_filters_apply_as_they_are_typed_and_on_enter(
+    tab: Page, dev_server: DevServer, new_key
+) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot"), ("bob", "travel-bot")])
+    alice, bob = pairs["support-bot"]["event"], pairs["travel-bot"]["event"]
+    page = tab.page
+    page.clock.install()
+    sign_in_with_the_keyboard(tab, key)
+    open_audit_feed(tab)
+    events = page.locator("#audit-events > li.event")
+    expect(events).to_have_count(2)
+
+    def audit_requests(user: str) -> list[str]:
+        return [url for url in tab.requests if "/agent/audit?" in url and f"user_id={user}" in url]
+
+    # Typed, with no Tab and no click elsewhere: the feed follows once typing pauses.
+    user = page.locator("#view-audit").get_by_label("User id")
+    user.focus()
+    page.keyboard.type("alice")
+    expect(events).to_have_count(1)
+    expect(events.first).to_have_attribute("data-event-id", alice)
+    assert len(audit_requests("alice")) == 1, "one query once typing paused, not one per key"
+
+    # With the page's timers held, typing alone sends nothing; Enter applies at once, and the
+    # pending debounce then finds nothing new to send.
+    page.clock.pause_at(datetime.now(UTC) + timedelta(seconds=5))
+    user.fill("")
+    page.keyboard.type("bob")
+    page.wait_for_timeout(300)
+    assert audit_requests("bob") == []
+    page.keyboard.press("Enter")
+    expect(events.first).to_have_attribute("data-event-id", bob)
+    expect(events).to_have_count(1)
+    page.clock.run_for(1000)
+    page.wait_for_timeout(200)
+    assert len(audit_requests("bob")) == 1
+    page.clock.resume()
+
+    # A select applies on change; the user filter emptied, every event is back.
+    page.get_by_label("Event type").select_option("revert")
+    expect(page.locator("#audit-events")).to_have_text("No events.")
+    page.get_by_label("Event type").select_option("")
+    user.fill("")
+    expect(events).to_have_count(2)
+
+
+def test_agent_id_column_and_filter(tab: Page, dev_server: DevServer, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot"), ("alice", "travel-bot")])
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        write(api, content="User drinks sencha", topic="food", user_id="alice", agent_id="travel-bot")
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    table = page.locator("#memories-table")
+    expect(table.locator("thead th")).to_have_text(
+        ["Content", "Topic", "User", "Agent", "Valid from", "Valid to", "Status", "Recorded"]
+    )
+    rows = page.locator("#memories-table tbody tr")
+    expect(rows).to_have_count(3)
+    # Typed as for user_id: the list follows, and the API is asked for that agent only.
+    page.get_by_label("Agent id").fill("travel-bot")
+    expect(rows).to_have_count(2)
+    expect(rows.filter(has_text="sencha")).to_have_count(1)
+    for row in rows.all():
+        expect(row.locator("td").nth(3)).to_have_text("travel-bot")
+    assert any("agent_id=travel-bot" in url for url in tab.requests)
+    page.get_by_label("Topic").fill("preferences")
+    expect(rows).to_have_count(1)
+    page.get_by_label("Agent id").fill("support-bot")
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator("td").nth(3)).to_have_text("support-bot")
+    page.get_by_label("Agent id").fill("nobody")
+    expect(page.locator("#memories-summary")).to_contain_text("No memories")
+
+    # A memory's page and the audit feed name the agent too.
+    page.goto(f"{dev_server.base_url}/console/#/memory/{pairs['travel-bot']['emacs']['id']}")
+    facts = page.locator("#memory-facts")
+    expect(facts).to_contain_text("Agent")
+    expect(facts.locator("dt", has_text="Agent").locator("xpath=following-sibling::dd[1]")).to_have_text(
+        "travel-bot"
+    )
+    expect(page.locator("#timeline svg .tl-scope").last).to_have_text("user alice · agent travel-bot")
+    open_audit_feed(tab)
+    event = page.locator(f'#audit-events li[data-event-id="{pairs["travel-bot"]["event"]}"]')
+    expect(event).to_contain_text("travel-bot")
+
+
+def test_the_timeline_reads_on_a_phone(browser, dev_server: DevServer, new_key, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    pairs = supersessions(key, dev_server.base_url, [("alice", "support-bot")])
+    tab = Page(browser, dev_server.base_url, width=420)
+    try:
+        page = tab.page
+        sign_in_with_the_keyboard(tab, key)
+        page.goto(f"{dev_server.base_url}/console/#/memory/{pairs['support-bot']['emacs']['id']}")
+        timeline = page.locator("#timeline svg")
+        expect(timeline.locator(".tl-bar")).to_have_count(2)
+        page.get_by_label("as_of (UTC)").fill("2026-04-15T00:00")
+        expect(timeline.locator(".tl-asof")).to_contain_text("as of 2026-04-15")
+        layout = page.evaluate(
+            """() => {
+                const svg = document.querySelector('#timeline svg');
+                const box = svg.getBoundingClientRect();
+                const texts = [...svg.querySelectorAll('text')].map((t) => {
+                    const r = t.getBoundingClientRect();
+                    return {text: t.textContent, cls: t.getAttribute('class') || t.parentNode.getAttribute('class'),
+                            left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                            size: parseFloat(getComputedStyle(t).fontSize)};
+                });
+                return {scale: box.width / svg.viewBox.baseVal.width, left: box.left, right: box.right,
+                        texts, pageWidth: document.documentElement.scrollWidth};
+            }"""
+        )
+        # Drawn at the width it is shown at: 12-13 px text stays 12-13 px.
+        assert 0.98 <= layout["scale"] <= 1.02, layout["scale"]
+        assert layout["pageWidth"] <= 420, "nothing on the page scrolls sideways"
+        for text in layout["texts"]:
+            assert text["size"] * layout["scale"] >= 11, text
+            assert text["left"] >= layout["left"] - 1 and text["right"] <= layout["right"] + 1, text
+        # The versions' labels, their dates and the arrow's label never overlap one another.
+        words = [
+            t
+            for t in layout["texts"]
+            if t["cls"] in ("tl-label", "tl-sub", "tl-sub tl-scope", "tl-when", "tl-link-label")
+        ]
+        assert len(words) == 9
+        for i, a in enumerate(words):
+            for b in words[i + 1 :]:
+                apart = (
+                    a["right"] <= b["left"]
+                    or b["right"] <= a["left"]
+                    or a["bottom"] <= b["top"]
+                    or b["bottom"] <= a["top"]
+                )
+                assert apart, (a, b)
+        expect(timeline.locator(".tl-link-label")).to_contain_text("contradicts")
+        expect(timeline).to_have_class(re.compile(r"\btl-narrow\b"))
+        shot = tmp_path / "console-timeline-420.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"console timeline at 420 px: {shot}")
+
+        # Widened, it is drawn again for the room it has, with the labels beside the bars.
+        page.set_viewport_size({"width": 1280, "height": 1000})
+        expect(timeline).not_to_have_class(re.compile(r"\btl-narrow\b"))
+        scale = page.evaluate(
+            "() => { const svg = document.querySelector('#timeline svg');"
+            " return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }"
+        )
+        assert 0.98 <= scale <= 1.02
+    finally:
+        tab.close()
+    assert tab.problems == []
+
+
+def test_utc_inputs_are_utc_in_a_browser_elsewhere(browser, dev_server: DevServer, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    supersessions(key, dev_server.base_url, [("alice", "support-bot")])
+    # Los Angeles, US English: a date picker would show 04/14/2026, 05:00:00 PM here.
+    tab = Page(browser, dev_server.base_url, timezone_id="America/Los_Angeles", locale="en-US")
+    try:
+        page = tab.page
+        assert page.evaluate("new Date(Date.UTC(2026, 3, 15)).getTimezoneOffset()") == 420
+        sign_in_with_the_keyboard(tab, key)
+        rows = page.locator("#memories-table tbody tr")
+        expect(rows).to_have_count(1)
+        as_of = page.get_by_label("as_of (UTC)")
+        expect(as_of).to_have_attribute("placeholder", "YYYY-MM-DD HH:MM:SS")
+
+        def sent(name: str) -> list[str]:
+            return [
+                re.search(rf"{name}=([^&]+)", url).group(1).replace("%3A", ":")
+                for url in tab.requests
+                if "/agent/memories?" in url and f"{name}=" in url
+            ]
+
+        # Typed as UTC, sent as that UTC instant, shown as typed.
+        as_of.focus()
+        page.keyboard.type("2026-04-15 00:00")
+        expect(rows.first).to_contain_text("User uses Vim")
+        assert sent("as_of")[-1] == "2026-04-15T00:00:00Z"
+        expect(page.locator("#as_of-out")).to_have_text("2026-04-15 00:00 UTC")
+        expect(page.locator("#memories-summary")).to_contain_text("true as of 2026-04-15 00:00 UTC")
+        # Times in the list are UTC too, not Los Angeles time.
+        expect(rows.first).to_contain_text("2026-04-01 00:00 UTC")
+        page.keyboard.press("Enter")
+        expect(as_of).to_have_value("2026-04-15 00:00:00")
+
+        # A time with an offset is read as the instant it names, and shown in UTC.
+        page.keyboard.press("Control+a")
+        page.keyboard.type("2026-05-03T03:00:00-07:00")
+        page.keyboard.press("Enter")
+        expect(as_of).to_have_value("2026-05-03 10:00:00")
+        expect(rows.first).to_contain_text("Emacs")
+        assert sent("as_of")[-1] == "2026-05-03T10:00:00Z"
+
+        # Not a time: said so, and nothing is sent.
+        count = len(tab.requests)
+        page.keyboard.press("Control+a")
+        page.keyboard.type("2026-02-30 10:00")
+        page.keyboard.press("Enter")
+        expect(as_of).to_have_attribute("aria-invalid", "true")
+        expect(page.locator("#as_of-error")).to_contain_text("is not a time in UTC")
+        page.wait_for_timeout(400)
+        assert len(tab.requests) == count
+        expect(page.locator("#as_of-out")).to_have_text("2026-05-03 10:00 UTC")
+
+        # The slider moves in whole UTC days, and the input shows the UTC midnight it sent.
+        page.get_by_label("Valid time (as_of) slider, one step a day").focus()
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        expect(as_of).to_have_value(re.compile(r"^\d{4}-\d{2}-\d{2} 00:00:00$"))
+        expect(as_of).not_to_have_attribute("aria-invalid", "true")
+        day = as_of.input_value()[:10]
+        expect(page.locator("#as_of-out")).to_have_text(f"{day} 00:00 UTC")
+        page.wait_for_timeout(400)
+        assert sent("as_of")[-1] == f"{day}T00:00:00Z"
+
+        # known_at likewise: typed a minute before the first write, Aurra knew nothing then.
+        first = datetime.now(UTC) - timedelta(days=1)
+        page.get_by_label("known_at (UTC)").fill(first.strftime("%Y-%m-%d %H:%M"))
+        expect(page.locator("#memories-summary")).to_contain_text("No memories")
+        assert sent("known_at")[-1] == first.strftime("%Y-%m-%dT%H:%M:00Z")
+    finally:
+        tab.close()
+    assert tab.problems == []
 
 
 def test_a_key_revoked_while_signed_in_returns_to_sign_in(tab: Page, new_key) -> None:

@@ -78,9 +78,9 @@ def instantiate(name: str, tmp_path: Path, caller: Any, **ids: str) -> Path:
     return path
 
 
-def run_invoke(function: str, event_path: Path, pg_url: str) -> tuple[int, dict[str, Any]]:
+def run_invoke(function: str, event_path: Path, pg_url: str, **env_vars: str) -> tuple[int, dict[str, Any]]:
     """`aurra invoke FUNCTION --event FILE` in a subprocess: (exit code, the printed JSON)."""
-    env = dict(os.environ, AURRA_DATABASE_URL=pg_url)
+    env = dict(os.environ, AURRA_DATABASE_URL=pg_url, **env_vars)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT / "layers" / "core" / "python"), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
     )
@@ -232,7 +232,79 @@ def test_fixture_is_a_rest_proxy_event(name: str) -> None:
         assert event["headers"]["Content-Length"] == str(len(event["body"].encode()))
 
 
-# ---------------------------------------------------------------- through `aurra invoke`
+# ---------------------------------------------------------------- as shipped, through `aurra invoke`
+
+# What events/README.md says each fixture answers as shipped, its placeholder ids naming nothing
+# in the database: a proxy response's status, the authorizer's refusal, the maintenance report.
+AS_SHIPPED: dict[str, int | str] = {
+    "write_memory": 404,
+    "write_messages": 404,
+    "get_settings": 404,
+    "update_settings": 404,
+    "get_memory": 404,
+    "memory_history": 404,
+    "supersede_memory": 404,
+    "get_audit_event": 404,
+    "revert_audit_event": 404,
+    "approve_proposal": 404,
+    "dismiss_proposal": 404,
+    "list_memories": 200,
+    "search_memories": 200,
+    "list_audit": 200,
+    "list_proposals": 200,
+    "authorizer": "Unauthorized",
+    "scheduled_maintenance": "report",
+}
+EVERY_FIXTURE = sorted(path.stem for path in EVENTS.glob("*.json"))
+# The write function reads the key's settings first only when the Level 2 switch is on: its
+# fixtures run both ways.
+WRITES = [name for name in EVERY_FIXTURE if "httpMethod" in load(name) and function_for(name) == "write"]
+
+
+def shipped_function(name: str) -> str:
+    """The function `aurra invoke` is given for a fixture, as events/README.md's table names it."""
+    event = load(name)
+    if "httpMethod" in event:
+        return function_for(name)
+    if event.get("type") == "TOKEN":
+        return "authorizer"
+    assert event.get("detail-type") == "Scheduled Event", f"{name}.json: which function takes it?"
+    return "maintenance"
+
+
+def test_every_fixture_has_its_answer_as_shipped() -> None:
+    assert sorted(AS_SHIPPED) == EVERY_FIXTURE
+
+
+@pytest.mark.parametrize(
+    ("name", "level2"),
+    [(name, "false") for name in EVERY_FIXTURE] + [(name, "true") for name in WRITES],
+)
+def test_every_fixture_as_shipped_answers_as_documented_never_5xx(
+    name: str, level2: str, pg_url: str
+) -> None:
+    """`aurra invoke FUNCTION --event events/NAME.json` exactly as a newcomer runs it, unchanged."""
+    code, printed = run_invoke(
+        shipped_function(name), EVENTS / f"{name}.json", pg_url, AURRA_LEVEL2_ENABLED=level2
+    )
+    expected = AS_SHIPPED[name]
+    if expected == "Unauthorized":  # API Gateway's 401
+        assert (code, printed) == (1, {"errorMessage": "Unauthorized", "errorType": "Exception"})
+        return
+    assert code == 0, printed
+    if expected == "report":
+        assert printed["ran"] is True, printed
+        return
+    assert printed["statusCode"] < 500, printed
+    body = json.loads(printed["body"])
+    assert printed["statusCode"] == expected, body
+    if expected == 404:
+        assert body["error"]["code"] == "not_found", body
+    else:
+        assert body["next_cursor"] is None and not (body.get("memories") or body.get("events")), body
+
+
+# ---------------------------------------------------------------- through `aurra invoke`, with real ids
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -6,7 +6,9 @@ HTTP (`aurra mcp --http`, the key in the client's Authorization header).
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -21,11 +23,11 @@ import httpx2
 import pytest
 from dev_server import DevServer
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from aurra import AsyncAurra
-from aurra_local.mcp_server import create_server
+from aurra_local.mcp_server import HTTP_CLIENT_LOGGERS, create_server, quiet_http_client_logs
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"remember", "recall", "history", "supersede", "audit", "revert", "review"}
@@ -70,10 +72,37 @@ def test_tools_are_listed_with_descriptions_and_honest_annotations(dev_server: D
         "q",
         "topic",
         "user_id",
+        "agent_id",
         "as_of",
         "known_at",
         "limit",
     }
+    # Every tool whose API route takes a scope takes agent_id beside user_id, optional.
+    for name in ("remember", "recall"):
+        schema = tools[name].input_schema
+        assert {"user_id", "agent_id"} <= set(schema["properties"]), name
+        assert "agent_id" not in schema.get("required", []), name
+        assert schema["properties"]["agent_id"]["description"]
+
+
+def test_the_guide_names_every_argument_of_the_writes_and_reads(dev_server: DevServer, key: str) -> None:
+    """docs/mcp.md's table of tools lists the arguments of remember and recall as they are."""
+
+    async def scenario() -> dict[str, Any]:
+        async with in_memory(dev_server.base_url, key) as client:
+            return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    tools = run(scenario)
+    rows = {
+        found.group(1): found.group(0)
+        for found in re.finditer(
+            r"^\| `([a-z_]+)` \|.*$", (REPO / "docs" / "mcp.md").read_text(), re.MULTILINE
+        )
+    }
+    assert set(rows) >= TOOLS
+    for name in ("remember", "recall"):
+        for argument in tools[name].input_schema["properties"]:
+            assert f"`{argument}`" in rows[name], f"docs/mcp.md: {name} does not name {argument}"
 
 
 def test_vim_to_emacs_recall_in_time_history_and_revert(dev_server: DevServer, key: str) -> None:
@@ -155,30 +184,67 @@ def test_api_errors_and_bad_arguments_are_tool_errors(dev_server: DevServer, key
     assert "traceback" not in text_of(results["bad_key"]).lower()
 
 
-def test_stdio_subprocess(dev_server: DevServer, key: str) -> None:
+def _stdio_params(key: str, base_url: str, *options: str) -> StdioServerParameters:
     env = {
         **os.environ,
         "AURRA_API_KEY": key,
-        "AURRA_BASE_URL": dev_server.base_url,
+        "AURRA_BASE_URL": base_url,
         "PYTHONPATH": os.pathsep.join(
             [str(REPO / "layers/core/python"), str(REPO), str(REPO / "sdk/python/src")]
         ),
     }
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "aurra_local.cli", "mcp"], env=env, cwd=REPO
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "aurra_local.cli", "mcp", *options], env=env, cwd=REPO
     )
 
+
+def test_stdio_subprocess(dev_server: DevServer, key: str, tmp_path: Path) -> None:
+    params = _stdio_params(key, dev_server.base_url)
+    stderr = tmp_path / "stderr.txt"
+
     async def scenario() -> tuple[set[str], Any, Any]:
-        async with Client(params) as client:
-            names = {tool.name for tool in (await client.list_tools()).tools}
-            stored = await client.call_tool("remember", {"content": "User's favourite tea is sencha"})
-            found = await client.call_tool("recall", {"q": "tea"})
-            return names, stored, found
+        with stderr.open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                names = {tool.name for tool in (await client.list_tools()).tools}
+                stored = await client.call_tool("remember", {"content": "User's favourite tea is sencha"})
+                found = await client.call_tool("recall", {"q": "tea"})
+                return names, stored, found
 
     names, stored, found = run(scenario)
     assert names == TOOLS
     assert not stored.is_error, text_of(stored)
     assert "sencha" in text_of(found)
+    # The server's stderr is the MCP client's log: no line per request to the Aurra API.
+    logged = stderr.read_text()
+    assert "HTTP Request" not in logged, logged
+    assert dev_server.base_url not in logged, logged
+
+
+def test_stdio_logs_requests_to_the_api_when_asked(dev_server: DevServer, key: str, tmp_path: Path) -> None:
+    params = _stdio_params(key, dev_server.base_url, "--log-requests")
+    stderr = tmp_path / "stderr.txt"
+
+    async def scenario() -> Any:
+        with stderr.open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                return await client.call_tool("recall", {})
+
+    assert not run(scenario).is_error
+    assert "HTTP Request" in stderr.read_text()
+
+
+def test_the_http_client_keeps_its_warnings_and_errors() -> None:
+    loggers = [logging.getLogger(name) for name in HTTP_CLIENT_LOGGERS]
+    before = [logger.level for logger in loggers]
+    try:
+        quiet_http_client_logs()
+        for logger in loggers:
+            assert not logger.isEnabledFor(logging.INFO)
+            assert logger.isEnabledFor(logging.WARNING)
+            assert logger.isEnabledFor(logging.ERROR)
+    finally:
+        for logger, level in zip(loggers, before, strict=True):
+            logger.setLevel(level)
 
 
 def _free_port() -> int:
@@ -315,3 +381,51 @@ def test_review_lists_approves_and_dismisses_proposals(dev_server: DevServer, ke
     assert out["again"].is_error, "a dismissed proposal is no longer open"
     assert out["missing_id"].is_error and "event_id" in text_of(out["missing_id"])
     assert out["after"].structured_content["events"] == []
+
+
+def test_agent_id_scopes_writes_lists_and_searches(dev_server: DevServer, key: str) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with in_memory(dev_server.base_url, key) as client:
+            out = {
+                "fact": await client.call_tool(
+                    "remember",
+                    {"content": "User prefers dark mode", "user_id": "alice", "agent_id": "support-bot"},
+                ),
+                "conversation": await client.call_tool(
+                    "remember",
+                    {
+                        "messages": [{"role": "user", "content": "I moved to Berlin last month."}],
+                        "user_id": "alice",
+                        "agent_id": "travel-bot",
+                    },
+                ),
+            }
+            out["support"] = await client.call_tool("recall", {"agent_id": "support-bot"})
+            out["travel"] = await client.call_tool("recall", {"user_id": "alice", "agent_id": "travel-bot"})
+            out["search"] = await client.call_tool("recall", {"q": "dark mode", "agent_id": "travel-bot"})
+            out["search_support"] = await client.call_tool(
+                "recall", {"q": "dark mode", "agent_id": "support-bot"}
+            )
+            out["unscoped"] = await client.call_tool("recall", {"user_id": "alice"})
+            return out
+
+    out = run(scenario)
+    for name, result in out.items():
+        assert not result.is_error, (name, text_of(result))
+    assert out["fact"].structured_content["memory"]["agent_id"] == "support-bot"
+    facts = out["conversation"].structured_content["facts"]
+    assert facts and all(fact["memory"]["agent_id"] == "travel-bot" for fact in facts)
+
+    support = out["support"].structured_content["memories"]
+    assert [m["content"] for m in support] == ["User prefers dark mode"]
+    assert "agent=support-bot" in text_of(out["support"])
+    travel = out["travel"].structured_content["memories"]
+    assert travel and all("Berlin" in m["content"] and m["agent_id"] == "travel-bot" for m in travel)
+    # A search in another agent's scope never finds this agent's memory.
+    searched = out["search"].structured_content["memories"]
+    assert all(m["agent_id"] == "travel-bot" for m in searched)
+    assert "User prefers dark mode" not in [m["content"] for m in searched]
+    assert [m["content"] for m in out["search_support"].structured_content["memories"]] == [
+        "User prefers dark mode"
+    ]
+    assert len(out["unscoped"].structured_content["memories"]) == 1 + len(travel)

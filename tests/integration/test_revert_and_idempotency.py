@@ -40,8 +40,10 @@ def test_revert_restores_the_old_memory_and_keeps_both_histories(db, new_key):
     assert [v.status for v in history.versions] == ["current", "superseded", "current"]
     with pytest.raises(Conflict, match="already reverted"):
         service.revert_supersession(caller, event.id)
-    with pytest.raises(ValidationFailed):
-        service.revert_supersession(caller, result.event.id)  # a revert is not a supersession
+    with pytest.raises(
+        ValidationFailed, match=r"^a revert event is not a supersession and cannot be reverted$"
+    ):
+        service.revert_supersession(caller, result.event.id)
 
 
 def test_revert_of_an_automatic_supersession(db, new_key, configure):

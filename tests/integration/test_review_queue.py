@@ -133,10 +133,19 @@ def test_approve_refuses_what_is_not_an_open_proposal_of_current_memories(db, ne
         service.approve_proposal(caller, out.auto_supersede.proposal.audit_event_id)
     assert queue(caller, db)[0].status == ProposalStatus.OPEN  # nothing was written
     manual = queries.read_audit_page(caller, AuditListQuery(type=AuditType.MANUAL_SUPERSEDE), db).events[0]
-    with pytest.raises(ValidationFailed, match="not a proposal"):
+    with pytest.raises(ValidationFailed, match=r"^a manual_supersede event is not a proposal$"):
         service.approve_proposal(caller, manual.id)
-    with pytest.raises(ValidationFailed, match="not a proposal"):
+    with pytest.raises(ValidationFailed, match=r"^a manual_supersede event is not a proposal$"):
         service.dismiss_proposal(caller, manual.id)
+    # The message's article follows the event type's first letter.
+    emacs = put(caller, "alice uses Emacs").memory
+    auto = put(caller, "alice switched to Helix", scripted({"alice uses Emacs": (Verdict.CONTRADICTS, 0.95)}))
+    assert auto.auto_supersede.supersession.superseded_id == emacs.id
+    event_id = auto.auto_supersede.supersession.audit_event_id
+    with pytest.raises(ValidationFailed, match=r"^an auto_supersede event is not a proposal$"):
+        service.approve_proposal(caller, event_id)
+    with pytest.raises(ValidationFailed, match=r"^an auto_supersede event is not a proposal$"):
+        service.dismiss_proposal(caller, event_id)
     other, _ = new_key()
     with pytest.raises(NotFound):
         service.approve_proposal(other, out.auto_supersede.proposal.audit_event_id)

@@ -1,5 +1,6 @@
 """Every read and change is scoped by tenant: another tenant's things do not exist."""
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -89,3 +90,48 @@ def test_keys_authenticate_and_revoked_keys_are_refused(db, new_key):
     assert raw.split("_", 2)[2] not in stored
     with pytest.raises(Unauthorized):
         service.authenticate(raw)
+
+
+def test_every_foreign_key_names_the_caller(db):
+    """The API answers a broken foreign key as 404 "API key not found" (aurra_core.api.handlers):
+    sound only while every one of them is a tenant's or an API key's, named as the handler reads it."""
+    with db.transaction() as conn:
+        rows = conn.execute(
+            """SELECT c.conname, c.conrelid::regclass::text, c.confrelid::regclass::text, a.attname
+               FROM pg_constraint c
+               JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+               WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace"""
+        ).fetchall()
+    assert rows
+    for name, table, referenced, column in rows:
+        expected = {"tenants": "tenant_id", "api_keys": "api_key_id"}.get(referenced)
+        assert column == expected, (name, table, referenced, column)
+        assert name == f"{table}_{column}_fkey"
+
+
+def test_a_write_for_a_caller_that_does_not_exist_is_a_404(db, configure):
+    """What the authorizer never passes on, but an event written by hand can: a 404, never a 500,
+    with the Level 2 switch off (nothing reads the key's settings first) and on."""
+    from uuid import uuid4
+
+    from aurra_local import gateway
+
+    for level2 in ("false", "true"):
+        configure(AURRA_LEVEL2_ENABLED=level2)
+        tenant_id, key_id = str(uuid4()), str(uuid4())
+        event = gateway.proxy_event(
+            "POST",
+            "/agent/memories",
+            {"Content-Type": "application/json"},
+            b'{"content": "User uses Vim", "topic": "preferences"}',
+            "/agent/memories",
+            {},
+            {"principalId": key_id, "tenant_id": tenant_id, "api_key_id": key_id},
+        )
+        response = gateway.invoke("write", event)
+        assert response["statusCode"] == 404, (level2, response)
+        assert json.loads(response["body"])["error"] == {
+            "code": "not_found",
+            "message": "API key not found",
+            "details": [],
+        }

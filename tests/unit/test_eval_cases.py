@@ -1,7 +1,8 @@
-"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl and the tuning sets).
+"""Shape checks for the hand-labeled evaluation sets (evals/cases.jsonl, the tuning sets and
+evals/conversations.jsonl).
 
 These tests check the data, not any classifier: every line is a well-formed
-case in the labeled case format, and each set is as broad as promised.
+case in its set's format, and each set is as broad as promised.
 """
 
 from __future__ import annotations
@@ -202,3 +203,104 @@ def test_tuning_set_covers_every_readme_category_with_its_prefix(tuning_set):
         assert case["id"].startswith(f"{prefix}-{marker}"), (
             f"{case['id']}: prefix should be {prefix}-{marker}"
         )
+
+
+# ---------------------------------------------------------------- evals/conversations.jsonl
+# The end-to-end set of `aurra eval --conversations`: one end user a profile, over several
+# sessions. Its shape only, never a score.
+
+CONVERSATIONS_PATH = EVALS_DIR / "conversations.jsonl"
+PROFILE_REQUIRED_KEYS = {"id", "category", "user_id", "sessions", "updates", "forbidden"}
+PROFILE_ALLOWED_KEYS = PROFILE_REQUIRED_KEYS | {"dependents"}
+PROFILE_ID_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*-\d{2,}$")
+UPDATE_KINDS = {
+    "amount",
+    "correction",
+    "count",
+    "day",
+    "ended_activity",
+    "job_change",
+    "move",
+    "other",
+    "place",
+    "preference_change",
+    "promotion",
+    "relationship",
+    "team_size",
+    "time",
+    "tool_switch",
+    "version",
+}
+MIN_PROFILES = 76
+MIN_PROFILE_CATEGORIES = 19
+
+
+@pytest.fixture(scope="module")
+def profiles() -> list[dict]:
+    return [json.loads(line) for _, line in _load_lines(CONVERSATIONS_PATH)]
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(s, str) and s.strip() for s in value)
+
+
+def test_conversation_profiles_have_the_documented_keys(profiles):
+    assert len(profiles) >= MIN_PROFILES
+    assert len({p["category"] for p in profiles}) >= MIN_PROFILE_CATEGORIES
+    for profile in profiles:
+        pid = profile.get("id", "<no id>")
+        assert not PROFILE_REQUIRED_KEYS - profile.keys(), f"{pid}: missing keys"
+        assert not profile.keys() - PROFILE_ALLOWED_KEYS, f"{pid}: unknown keys"
+        assert PROFILE_ID_RE.match(pid), f"bad id {pid!r}"
+        assert TOPIC_RE.match(profile["category"]), f"{pid}: bad category"
+        assert _strings(profile["forbidden"]), f"{pid}: forbidden must be a list of strings"
+        for dependent in profile.get("dependents", []):
+            assert set(dependent) == {"content", "on"}, f"{pid}: a dependent is content and on"
+            assert _strings([dependent["content"], dependent["on"]]), f"{pid}: empty dependent"
+    for key in ("id", "user_id"):
+        counts = Counter(p[key] for p in profiles)
+        assert not [v for v, n in counts.items() if n > 1], f"duplicate {key}s"
+
+
+def test_conversation_sessions_are_messages_writes_in_time_order(profiles):
+    from aurra_core.models import MessagesWriteRequest
+
+    for profile in profiles:
+        pid = profile["id"]
+        sessions = profile["sessions"]
+        assert 2 <= len(sessions) <= 4, f"{pid}: 2 to 4 sessions"
+        stamps = [s["valid_from"] for s in sessions]
+        assert all(isinstance(v, str) and RFC3339_Z_RE.match(v) for v in stamps), pid
+        assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps), f"{pid}: sessions out of order"
+        for session in sessions:
+            assert set(session) == {"valid_from", "messages", "facts"}, f"{pid}: session keys"
+            # Each session is sent as it is: it must be a valid messages write.
+            MessagesWriteRequest.model_validate(
+                {
+                    "messages": session["messages"],
+                    "valid_from": session["valid_from"],
+                    "user_id": profile["user_id"],
+                    "auto_supersede": True,
+                }
+            )
+            for fact in session["facts"]:
+                assert set(fact) == FACT_REQUIRED_KEYS, f"{pid}: a fact is content and topic"
+                assert isinstance(fact["content"], str) and fact["content"].strip(), pid
+                assert TOPIC_RE.match(fact["topic"]), f"{pid}: bad topic {fact['topic']!r}"
+
+
+def test_conversation_updates_are_well_formed(profiles):
+    from aurra_core.models import MemoryListQuery
+
+    kinds: Counter[str] = Counter()
+    for profile in profiles:
+        pid = profile["id"]
+        for update in profile["updates"]:
+            assert set(update) == {"question", "new", "old", "kind"}, f"{pid}: update keys"
+            # The question is sent as a search (GET /agent/memories?q=).
+            MemoryListQuery(q=update["question"], user_id=profile["user_id"], limit=3)
+            assert _strings(update["new"]) and update["new"], f"{pid}: new must list strings"
+            assert _strings(update["old"]), f"{pid}: old must list strings"
+            assert update["kind"] in UPDATE_KINDS, f"{pid}: unknown kind {update['kind']!r}"
+            kinds[update["kind"]] += 1
+    assert sum(kinds.values()) > 0

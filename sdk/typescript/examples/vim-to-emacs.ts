@@ -1,5 +1,5 @@
 // Vim, then Emacs: Aurra supersedes the old fact, and time travel still finds it.
-// Run against a server with Level 2 on (`AURRA_LEVEL2_ENABLED=true aurra dev`).
+// Run against a server with Level 2 on (`AURRA_LEVEL2_ENABLED=true make dev` in the Aurra repository).
 import { Aurra } from "aurra";
 
 const client = new Aurra();

@@ -3,6 +3,7 @@
 import { ConfigurationError } from "./errors.js";
 import { type Fetch, Transport } from "./core/transport.js";
 import { Audit } from "./resources/audit.js";
+import { Erasures } from "./resources/erasures.js";
 import { Memories } from "./resources/memories.js";
 import { Settings } from "./resources/settings.js";
 
@@ -33,6 +34,7 @@ export class Aurra {
   readonly memories: Memories;
   readonly settings: Settings;
   readonly audit: Audit;
+  readonly erasures: Erasures;
   readonly baseURL: string;
   readonly timeout: number;
   readonly maxRetries: number;
@@ -64,6 +66,7 @@ export class Aurra {
     this.memories = new Memories(transport);
     this.settings = new Settings(transport);
     this.audit = new Audit(transport);
+    this.erasures = new Erasures(transport);
     // Never an enumerable copy of the key: a client is often logged.
   }
 }

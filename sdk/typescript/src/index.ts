@@ -15,6 +15,7 @@ export { Pager } from "./pagination.js";
 export { Memories } from "./resources/memories.js";
 export { Settings as SettingsResource } from "./resources/settings.js";
 export { Audit } from "./resources/audit.js";
+export { Erasures } from "./resources/erasures.js";
 export { VERSION } from "./version.js";
 export {
   APIConnectionError,

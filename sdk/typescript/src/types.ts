@@ -48,6 +48,7 @@ export type AuditEventType = OpenEnum<
   | "supersession_proposed"
   | "proposal_approved"
   | "proposal_dismissed"
+  | "erasure"
 >;
 
 /** The state of a `supersession_proposed` event, derived from the events that followed it. */
@@ -238,6 +239,39 @@ export interface DismissResult {
   event: AuditEvent;
 }
 
+/** What an erasure selected, as its receipt names it. Unknown selector keys a newer server sends are kept as given. */
+export interface ErasureSelector {
+  memoryId?: string;
+  userId?: string;
+  agentId?: string;
+  conversationId?: string;
+  sourceId?: string;
+  tenant?: boolean;
+  [key: string]: unknown;
+}
+
+/** How many records an erasure touched, by kind. */
+export interface ErasureCounts {
+  /** Memories erased whole (every version of each). */
+  memories: number;
+  /** Memory versions replaced by a content-free tombstone. */
+  versions: number;
+  /** Audit events about them, other than proposals, made content-free. */
+  auditEvents: number;
+  /** Review-queue proposals about them made content-free. */
+  proposals: number;
+  /** Idempotency-Key records whose stored answer named them, deleted. */
+  idempotencyRecords: number;
+}
+
+/** The receipt of an erasure: what it selected, when it ran and what it touched. */
+export interface Erasure {
+  id: string;
+  selector: ErasureSelector;
+  createdAt: string;
+  counts: ErasureCounts;
+}
+
 /** One page of memories. */
 export interface MemoryPage {
   memories: Memory[];
@@ -369,6 +403,19 @@ export interface AuditListParams {
 export interface AuditListPageParams extends AuditListParams {
   cursor?: string | null;
 }
+
+/**
+ * What to erase: exactly one selector. `memoryId` erases that memory's whole lineage;
+ * `userId` every memory of that end user (with `agentId`, only that agent's); `conversationId`
+ * and `sourceId` every memory that came from there; `tenant: true` every memory of the tenant.
+ */
+export type ErasureCreateParams = (
+  | { memoryId: string; userId?: undefined; agentId?: undefined; conversationId?: undefined; sourceId?: undefined; tenant?: undefined }
+  | { userId: string; agentId?: string; memoryId?: undefined; conversationId?: undefined; sourceId?: undefined; tenant?: undefined }
+  | { conversationId: string; memoryId?: undefined; userId?: undefined; agentId?: undefined; sourceId?: undefined; tenant?: undefined }
+  | { sourceId: string; memoryId?: undefined; userId?: undefined; agentId?: undefined; conversationId?: undefined; tenant?: undefined }
+  | { tenant: true; memoryId?: undefined; userId?: undefined; agentId?: undefined; conversationId?: undefined; sourceId?: undefined }
+);
 
 /** Params of the POST calls on an audit event. */
 export interface AuditActionParams {

@@ -1,14 +1,15 @@
 /**
  * The package as npm publishes it: `npm pack`'s tarball holds only the build,
  * README and LICENSE, and installs into a fresh project where both
- * `import { Aurra } from "aurra"` and `require("aurra")` work, types included.
+ * `import { Aurra } from "aurra"` and `require("aurra")` work, types included,
+ * without the optional peers `ai` and `zod`; with them installed, `aurra/ai` works too.
  */
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -51,7 +52,19 @@ describe("npm pack", () => {
   it("packs only the build, README, LICENSE and package.json", () => {
     const stray = files.filter((f) => !/^dist\/(esm|cjs)\/.+\.(js|d\.ts|json)$/.test(f) && !["README.md", "LICENSE", "package.json"].includes(f));
     assert.deepEqual(stray, []);
-    for (const needed of ["README.md", "LICENSE", "dist/esm/index.js", "dist/esm/index.d.ts", "dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/cjs/package.json"]) {
+    for (const needed of [
+      "README.md",
+      "LICENSE",
+      "dist/esm/index.js",
+      "dist/esm/index.d.ts",
+      "dist/cjs/index.js",
+      "dist/cjs/index.d.ts",
+      "dist/cjs/package.json",
+      "dist/esm/ai.js",
+      "dist/esm/ai.d.ts",
+      "dist/cjs/ai.js",
+      "dist/cjs/ai.d.ts",
+    ]) {
       assert.ok(files.includes(needed), `${needed} is missing from ${files.join(", ")}`);
     }
   });
@@ -96,4 +109,108 @@ void main;
     writeFileSync(join(project, "consumer.mts"), `import { Aurra } from "aurra";\nnew Aurra({ apiKey: 42 });\n`);
     await assert.rejects(run(tsc, ["-p", "tsconfig.json"], { cwd: project }));
   });
+
+  it("the main entry loads nothing but its own files: no ai, no zod, no dependency at all", () => {
+    assert.equal(existsSync(join(project, "node_modules", "ai")), false, "the optional peer ai was installed");
+    assert.equal(existsSync(join(project, "node_modules", "zod")), false, "the optional peer zod was installed");
+    const installed = join(project, "node_modules", "aurra");
+    for (const entry of ["dist/esm/index.js", "dist/cjs/index.js", "dist/esm/index.d.ts", "dist/cjs/index.d.ts"]) {
+      const external = [...moduleGraph(join(installed, entry))].filter((specifier) => !specifier.startsWith("."));
+      assert.deepEqual(external, [], `${entry} loads ${external.join(", ")}`);
+    }
+    // And the check can fail: the ai entry's graph does load ai and zod.
+    assert.deepEqual([...moduleGraph(join(installed, "dist/esm/ai.js"))].filter((s) => !s.startsWith(".")).sort(), ["ai", "zod/v4"]);
+  });
 });
+
+describe("aurra/ai, with the optional peers ai and zod installed", () => {
+  before(async () => {
+    // The versions this package is tested with, from npm's cache: no registry is reached.
+    const version = (name: string) => (JSON.parse(readFileSync(join(SDK, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    await run(NPM, ["install", "--no-audit", "--no-fund", "--offline", `ai@${version("ai")}`, `zod@${version("zod")}`], { cwd: project });
+  });
+
+  /** A consumer's script: the tools over a client with a stand-in fetch, and one tool call. */
+  const TOOLS_SCRIPT = (load: string) => `
+${load}
+const memory = {id: "m1", content: "User uses Vim", topic: "preferences", metadata: {}, valid_from: "2026-04-01T00:00:00Z",
+                valid_to: null, superseded_by: null, supersedes: null, recorded_at: "2026-04-01T00:00:00Z", status: "current",
+                user_id: "alice", agent_id: null, superseded_event_id: null};
+const fetch = async (url) => new Response(JSON.stringify({ memories: [memory], next_cursor: null }), { status: new URL(url).searchParams.get("user_id") === "alice" ? 200 : 400 });
+const tools = aurraTools({ client: new Aurra({ apiKey: "aurra_k", baseURL: "http://aurra.test", fetch }), userId: "alice" });
+Promise.resolve(tools.recall.execute({ query: "editor" }, { toolCallId: "c1", messages: [], context: {} })).then((answer) => {
+  console.log(JSON.stringify({ tools: Object.keys(tools), answer }));
+});
+`;
+  const EXPECTED = { tools: ["remember", "recall", "history", "forget"], answer: "- User uses Vim (valid from 2026-04-01; memory m1)" };
+
+  it("import { aurraTools } from 'aurra/ai' works", async () => {
+    writeFileSync(join(project, "tools.mjs"), TOOLS_SCRIPT(`import { Aurra } from "aurra";\nimport { aurraTools } from "aurra/ai";`));
+    const { stdout } = await run(process.execPath, ["tools.mjs"], { cwd: project });
+    assert.deepEqual(JSON.parse(stdout), EXPECTED);
+  });
+
+  it("require('aurra/ai') works", async () => {
+    writeFileSync(join(project, "tools.cjs"), TOOLS_SCRIPT(`const { Aurra } = require("aurra");\nconst { aurraTools } = require("aurra/ai");`));
+    const { stdout } = await run(process.execPath, ["tools.cjs"], { cwd: project });
+    assert.deepEqual(JSON.parse(stdout), EXPECTED);
+  });
+
+  it("its types fit generateText for an ES module and a CommonJS consumer", async () => {
+    // skipLibCheck: the declarations `ai` publishes do not pass a strict library check by themselves.
+    writeFileSync(
+      join(project, "tsconfig.ai.json"),
+      JSON.stringify({
+        compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "ES2022", lib: ["ES2022", "DOM"], types: [], strict: true, noEmit: true, skipLibCheck: true },
+        files: ["agent.mts", "agent.cts"],
+      }),
+    );
+    const body = `
+async function main(model: LanguageModel): Promise<string> {
+  const tools = aurraTools({ client: new Aurra({ apiKey: "aurra_k" }), userId: "alice", autoSupersede: true });
+  const result = await generateText({ model, tools, stopWhen: isStepCount(5), prompt: "I switched to Emacs" });
+  const answer: string = await tools.recall.execute({ query: "editor", asOf: "2026-04-15" }, { toolCallId: "c1", messages: [], context: {} });
+  const readOnly = aurraTools({ client: new Aurra({ apiKey: "aurra_k" }), userId: "alice", forget: false });
+  // @ts-expect-error forget: false leaves the forget tool out
+  void readOnly.forget;
+  return result.text + answer;
+}
+void main;
+`;
+    writeFileSync(join(project, "agent.mts"), `import { generateText, isStepCount, type LanguageModel } from "ai";\nimport { Aurra } from "aurra";\nimport { aurraTools } from "aurra/ai";\n${body}`);
+    writeFileSync(
+      join(project, "agent.cts"),
+      `import ai = require("ai");\nimport aurra = require("aurra");\nimport aurraAi = require("aurra/ai");\nconst { generateText, isStepCount } = ai;\nconst { Aurra } = aurra;\nconst { aurraTools } = aurraAi;\ntype LanguageModel = ai.LanguageModel;\n${body}`,
+    );
+    const tsc = join(SDK, "node_modules", ".bin", "tsc");
+    await run(tsc, ["-p", "tsconfig.ai.json"], { cwd: project }).catch((error: { stdout?: string }) => {
+      assert.fail(`aurra/ai's packed types do not compile for a consumer:\n${error.stdout}`);
+    });
+    // And a type error is caught: the tools take no user from the model.
+    writeFileSync(join(project, "agent.mts"), `import { Aurra } from "aurra";\nimport { aurraTools } from "aurra/ai";\nconst tools = aurraTools({ client: new Aurra({ apiKey: "k" }), userId: "alice" });\nvoid tools.remember.execute({ content: "x", userId: "bob" }, { toolCallId: "c", messages: [], context: {} });\n`);
+    await assert.rejects(run(tsc, ["-p", "tsconfig.ai.json"], { cwd: project }), (error: { stdout?: string }) => {
+      assert.match(error.stdout ?? "", /^agent\.mts[\s\S]*'userId' does not exist in type 'RememberInput'/);
+      return true;
+    });
+  });
+});
+
+/** Every module specifier a built file loads, following the relative ones through the package. */
+function moduleGraph(entry: string, seen = new Set<string>(), specifiers = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return specifiers;
+  seen.add(entry);
+  // Without comments: the docs in them show imports that the code does not make.
+  const source = readFileSync(entry, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
+  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']/g)) {
+    const specifier = match[1]!;
+    specifiers.add(specifier);
+    if (!specifier.startsWith(".")) continue;
+    const next = join(dirname(entry), specifier);
+    const declaration = entry.endsWith(".d.ts");
+    const file = declaration ? next.replace(/\.js$/, ".d.ts") : next;
+    if (existsSync(file)) moduleGraph(file, seen, specifiers);
+  }
+  return specifiers;
+}

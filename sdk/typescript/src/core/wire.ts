@@ -15,6 +15,8 @@ import type {
   AutoSupersedeResult,
   Decision,
   DismissResult,
+  Erasure,
+  ErasureSelector,
   Extraction,
   HistoryResult,
   Memory,
@@ -286,4 +288,36 @@ export function readApproveResult(value: unknown, path = "response"): ApproveRes
 export function readDismissResult(value: unknown, path = "response"): DismissResult {
   const o = object(value, path);
   return { event: readAuditEvent(o["event"], `${path}.event`) };
+}
+
+/** The selector's keys the SDK knows, wire name to SDK name; any other key is kept as sent. */
+const SELECTOR_KEYS: Record<string, string> = {
+  memory_id: "memoryId",
+  user_id: "userId",
+  agent_id: "agentId",
+  conversation_id: "conversationId",
+  source_id: "sourceId",
+  tenant: "tenant",
+};
+
+export function readErasure(value: unknown, path = "erasure"): Erasure {
+  const o = object(value, path);
+  const selector: ErasureSelector = {};
+  for (const [key, given] of Object.entries(object(o["selector"], `${path}.selector`))) {
+    selector[SELECTOR_KEYS[key] ?? key] = given;
+  }
+  const counts = object(o["counts"], `${path}.counts`);
+  const countsPath = `${path}.counts`;
+  return {
+    id: str(o, "id", path),
+    selector,
+    createdAt: str(o, "created_at", path),
+    counts: {
+      memories: num(counts, "memories", countsPath),
+      versions: num(counts, "versions", countsPath),
+      auditEvents: num(counts, "audit_events", countsPath),
+      proposals: nullableNum(counts, "proposals", countsPath) ?? 0,
+      idempotencyRecords: nullableNum(counts, "idempotency_records", countsPath) ?? 0,
+    },
+  };
 }

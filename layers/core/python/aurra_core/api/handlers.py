@@ -159,6 +159,22 @@ def _unexpected(exc: Exception) -> Response[str]:
     return envelope(500, "internal", "internal error")
 
 
+# Every foreign key of the schema names the caller: its tenant (`<table>_tenant_id_fkey`) or
+# its API key (`<table>_api_key_id_fkey`); tests/integration/test_tenancy.py holds the schema
+# to that. A statement that breaks one was made for a caller that does not exist, which the
+# authorizer never passes on but an event written by hand can (the events/ fixtures under
+# `aurra invoke`, as shipped): the same 404 as a read of that key's settings.
+_CALLER_FOREIGN_KEYS = ("_tenant_id_fkey", "_api_key_id_fkey")
+
+
+def _unknown_caller(exc: psycopg.errors.ForeignKeyViolation) -> Response[str]:
+    constraint = exc.diag.constraint_name or ""
+    if not constraint.endswith(_CALLER_FOREIGN_KEYS):
+        return _unexpected(exc)
+    logger.warning("no such tenant or API key", extra={"constraint": constraint})
+    return envelope(404, "not_found", "API key not found")
+
+
 def create_app() -> APIGatewayRestResolver:
     # Bodies are parsed by parse_body: objects only, nesting bounded, numbers kept checkable.
     app = PerThreadResolver(enable_validation=True, json_body_deserializer=parse_body)
@@ -168,6 +184,7 @@ def create_app() -> APIGatewayRestResolver:
     app.exception_handler(AurraError)(_domain_error)
     app.exception_handler(RequestValidationError)(_validation_error)
     app.exception_handler(psycopg.OperationalError)(_database_unavailable)
+    app.exception_handler(psycopg.errors.ForeignKeyViolation)(_unknown_caller)
     app.exception_handler(Exception)(_unexpected)
     app.not_found(_route_not_found)
     return app

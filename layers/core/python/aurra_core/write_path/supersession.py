@@ -129,6 +129,11 @@ def supersede(
     return SupersedeResult(memory=new_row.to_memory(), superseded=old_row.to_memory())
 
 
+def _an(event_type: AuditType) -> str:
+    """An event type with its article, for messages: "an auto_supersede", "a revert"."""
+    return f"{'an' if event_type.value[0] in 'aeiou' else 'a'} {event_type.value}"
+
+
 _SUPERSESSIONS = (AuditType.AUTO_SUPERSEDE, AuditType.MANUAL_SUPERSEDE, AuditType.PROPOSAL_APPROVED)
 
 
@@ -141,9 +146,7 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
             if event is None:
                 raise NotFound("audit event not found")
             if event.type not in _SUPERSESSIONS:
-                raise _invalid(
-                    "id", f"a {event.type.value} event is not a supersession and cannot be reverted"
-                )
+                raise _invalid("id", f"{_an(event.type)} event is not a supersession and cannot be reverted")
             if store.revert_of(conn, caller.tenant_id, event_id) is not None:
                 raise Conflict("this supersession was already reverted")
             store.begin_write(conn, caller.tenant_id)
@@ -189,7 +192,7 @@ def _open_proposal(conn: psycopg.Connection, caller: Caller, event_id: UUID) -> 
     if proposal is None:
         raise NotFound("audit event not found")
     if proposal.type != AuditType.SUPERSESSION_PROPOSED:
-        raise _invalid("id", f"a {proposal.type.value} event is not a proposal")
+        raise _invalid("id", f"{_an(proposal.type)} event is not a proposal")
     if proposal.status != ProposalStatus.OPEN:
         resolved = proposal.status.value if proposal.status else "resolved"
         raise Conflict(f"this proposal is no longer open: it was {resolved}")
