@@ -36,12 +36,13 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
+from aurra_core.classifiers.rules_slots import value_swap
 from aurra_core.models import Verdict
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v7"
+MODEL_ID = "aurra-rules-v8"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -2170,6 +2171,11 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
 @lru_cache(maxsize=4096)
 def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
     verdict, confidence, reason = judge_pair(old, new)
+    if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
+        # another value in the same slot (rules_slots): evidence no detector above acted on
+        swap = value_swap(old, new)
+        if swap is not None:
+            verdict, confidence, reason = Verdict.CONTRADICTS, *swap
     return verdict, max(0.0, min(1.0, confidence)), reason
 
 

@@ -1,0 +1,233 @@
+"""Slots: the (subject, attribute) a fact gives a value to, and the value, where plain code can
+tell them.
+
+"User's daily standup is at 9:30am" fills the slot (user's standup, {standup}) with the time
+9:30; "User's standup moved to 10am" fills the same slot with 10:00. A slot holds one value at a
+time, so two facts that fill the same slot with different values of the same kind (a count, a
+time, a day, an amount, a place or a version) cannot both be current: that is the value-swap
+evidence the rules classifier acts on (classifiers/rules_slots.py), and what a messages write
+records in a fact's extraction metadata.
+
+Plain code over the service's own normalisation (`text.normalize`: its typed value tokens
+`time_570`, `money_1450`, `weekday_thu`, `dayofmonth_14`), nothing learned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from aurra_core.text_analysis.text import canon, normalize, tokenize
+
+KINDS = ("count", "time", "day", "amount", "place", "version")
+
+# "User", "User's sister", "User's team", "The user's manager": who the fact is about.
+_SUBJECT = re.compile(r"^(?:the\s+)?user(?:(?:'s|\u2019s)\s+(\w+))?\b", re.IGNORECASE)
+# Whose a possessed noun makes another subject: "User's sister" is not "User".
+_PEOPLE = frozenset(
+    """
+    sister sisters brother brothers mother mom mum father dad parents wife husband partner
+    spouse son sons daughter daughters kid kids child children baby boyfriend girlfriend fiance
+    fiancee grandmother grandfather grandma grandpa aunt uncle cousin niece nephew friend friends
+    roommate flatmate neighbor neighbour boss manager colleague coworker team company employer
+    startup landlord landlady family cat dog
+    """.split()
+)
+_NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+))?\b")
+
+# Words that say a value changed or when, not what the slot is.
+_LIGHT = frozenset(
+    """
+    is are was were be been being am has have had do does did get gets got getting go goes went
+    now currently current nowadays today anymore instead still usually normally typically always
+    these days day daily last next ago yesterday tomorrow weekend month year week months years
+    weeks tonight morning every each weekly monthly again new newly just finally recently already
+    moved move moving changed change changing switched switch switching shifted shift
+    rescheduled reschedul bumped bump pushed push raised rais lowered lower increased increas
+    decreased decreas upgraded upgrad downgraded downgrad updated updat went up down dropped
+    drop starting start started from to at on in of for the a an by with this that next week
+    it its their them they his her our my your a actually officially
+    """.split()
+)
+_LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | _LIGHT
+
+# Words that say the new value replaced another: the evidence days, times and places need,
+# since several of them can hold at once without it ("yoga on Tuesdays", "yoga on Thursdays").
+CHANGE = re.compile(
+    r"\b(?:now|nowadays|these days|anymore|instead|no longer|from now on|starting|as of|"
+    r"moved|moving|changed|switched|switching|shifted|rescheduled|bumped|pushed|raised|lowered|"
+    r"increased|decreased|went (?:up|down)|dropped|upgraded|upgrading|downgraded|updated|migrated|"
+    r"migrating|relocated|relocating|transferred|got moved|is moving|are moving|promoted)\b",
+    re.IGNORECASE,
+)
+# Living somewhere: "lives in", "moved to", "is moving to", "relocated to", "based in".
+_RESIDENCE = re.compile(
+    r"\b(?:lives?|living|lived|resides?|residing|based|moved|moving|relocated|relocating|"
+    r"home (?:is|base))\b(?:\s+(?:back|over|out|down|up))?\s+(?:in|to|near)\b",
+    re.IGNORECASE,
+)
+_RESIDENCE_STEMS = frozenset(
+    canon(word)[0]
+    for word in "live lives living lived reside resides based relocated relocating home".split()
+)
+# Capitalised place or thing names after a preposition of place.
+_PLACE = re.compile(
+    r"\b(?:in|at|to|near|from)\s+(?:the\s+)?((?:[A-Z][\w'.-]*|of|de|la|le|du)(?:\s+(?:[A-Z][\w'.-]*|of|de|la|le|du))*)"
+)
+# A version: a capitalised or mixed-case name and a number ("Python 3.12", "iOS 18", "Node 20").
+_VERSION = re.compile(
+    r"\b([A-Za-z][\w+#]*?)\s+v?(\d+(?:\.\d+)*)(?![\d.]*\d)(?=\s*(?:$|[,;:!)]|\.(?!\d)|\s(?:in|on|now|for|at|"
+    r"and|with|since|last|this|today|yet|as|across|everywhere|instead|across|because)\b))"
+)
+_NOT_A_PLACE = re.compile(
+    r"^(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June|July|"
+    r"August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
+    r"I|The|A|An|User|Christmas|Easter)$"
+)
+_COUNT_WORD = re.compile(r"^\d+$")
+_WORD_NUMBERS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    subject: str  # "user", "user's team", "acme"
+    attribute: frozenset[str]  # the fact's content stems other than the value and light words
+    kind: str  # one of KINDS
+    value: str  # the value as compared ("time_600", "4", "hackney")
+    unit: str = ""  # what a count counts, what a version versions
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "subject": self.subject,
+            "attribute": " ".join(sorted(self.attribute)),
+            "kind": self.kind,
+            "value": self.value,
+        }
+
+
+def subject_of(text: str) -> str:
+    found = _SUBJECT.match(text.strip())
+    if found:
+        owned = (found.group(1) or "").lower()
+        return f"user's {owned}" if owned in _PEOPLE else "user"
+    named = _NAMED_SUBJECT.match(text.strip())
+    if named:
+        name = named.group(1).lower()
+        return f"{name}'s {named.group(2).lower()}" if named.group(2) else name
+    return ""
+
+
+def _value_kind(token: str) -> str | None:
+    if token.startswith("time_"):
+        return "time"
+    if token.startswith("weekday_"):
+        return "day"
+    if token.startswith(("money_", "percent_")):
+        return "amount"
+    if token.startswith("dayofmonth_") or token.startswith("date_"):
+        return "day"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def slots_of(text: str) -> tuple[Slot, ...]:
+    """The slots a fact fills, one for each value plain code recognises in it."""
+    subject = subject_of(text)
+    if not subject:
+        return ()
+    found = _SUBJECT.match(text.strip())
+    if found:
+        owned = (found.group(1) or "").lower()
+        # "User's standup is at 10am": the standup is the attribute, the user the subject
+        body = (
+            text.strip()[found.end() :]
+            if owned in _PEOPLE or not owned
+            else text.strip()[found.end(1) - len(owned) :]
+        )
+    else:
+        named = _NAMED_SUBJECT.match(text.strip())
+        body = text.strip()[named.end() :] if named else text
+    tokens = tokenize(normalize(body))
+    tokens = [_WORD_NUMBERS.get(t, t) for t in tokens]
+    values: list[tuple[str, str, str, int]] = []  # kind, value, unit, token index
+    for index, token in enumerate(tokens):
+        kind = _value_kind(token)
+        if kind:
+            values.append((kind, token, "", index))
+    for match in _VERSION.finditer(body):
+        name, number = match.group(1), match.group(2)
+        if name.lower() in _WORD_NUMBERS or name.isdigit() or not (name[0].isupper() or name[:1] == "i"):
+            continue
+        if name.lower() in {"at", "on", "in", "to", "for", "from", "has", "have", "is", "the", "with"}:
+            continue
+        values.append(("version", number, canon(name.lower())[0], -1))
+    version_numbers = {v[1] for v in values if v[0] == "version"}
+    for index, token in enumerate(tokens[:-1]):
+        if _COUNT_WORD.match(token) and token not in version_numbers:
+            unit_token = tokens[index + 1]
+            if unit_token.isalpha() and unit_token not in _LIGHT:
+                values.append(("count", token, canon(unit_token)[0], index))
+    places = [m.group(1) for m in _PLACE.finditer(body)]
+    for place in places:
+        words = place.split()
+        while words and words[-1].lower() in {"of", "de", "la", "le", "du"}:
+            words.pop()
+        if words and words[-1].lower() in {v[2] for v in values if v[0] == "version"}:
+            continue
+        if words and not _NOT_A_PLACE.match(words[0]):
+            values.append(("place", " ".join(w.lower() for w in words), "", -1))
+    if not values:
+        return ()
+    value_stems: set[str] = set()
+    for _, value, _unit, _ in values:
+        value_stems.add(value)
+        value_stems.update(canon(w)[0] for w in value.split() if w.isalpha())
+    base = {
+        term
+        for token in tokens
+        if token.isalpha() or "_" in token or token.replace(".", "").isdigit()
+        for term in canon(token)
+        if term not in _LIGHT_STEMS
+        and term not in value_stems
+        and not _value_kind(term)
+        and not term.startswith(("month_", "year_", "date_"))
+        and not term.replace(".", "").isdigit()
+    }
+    residence = bool(_RESIDENCE.search(body))
+    slots = []
+    for kind, value, unit, _ in values:
+        attribute = frozenset(base - {unit})
+        if kind == "place" and residence:
+            # "lives in Denver", "moved to Portland", "is moving to Bristol": one slot, home
+            attribute = (attribute - _RESIDENCE_STEMS) | {"@residence"}
+        slots.append(Slot(subject, attribute, kind, value, unit))
+    return tuple(slots)
+
+
+def same_attribute(old: Slot, new: Slot, *, changed: bool) -> bool:
+    """The two slots name the same attribute: the same words, or (when the new fact says its
+    value changed) one's words within the other's but for one."""
+    if old.subject != new.subject or old.kind != new.kind or old.unit != new.unit:
+        return False
+    if old.attribute == new.attribute:
+        return bool(old.attribute) or bool(old.unit)
+    if not changed:
+        return False
+    small, large = sorted((old.attribute, new.attribute), key=len)
+    if not small and not old.unit:
+        return False
+    return small <= large and len(large - small) <= 1
