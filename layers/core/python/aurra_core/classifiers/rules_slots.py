@@ -31,11 +31,21 @@ import re
 
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
-from aurra_core.text_analysis.slots import CHANGE, Slot, same_attribute, slots_of
+from aurra_core.text_analysis.slots import CHANGE, Slot, same_attribute, slots_of, subject_of
 from aurra_core.text_analysis.text import normalize
 
 CONFIDENCE = 0.9
 _WIDE_PLACES = frozenset(lex.COUNTRIES) | frozenset(lex.REGIONS)
+# Kinds of tools and things someone uses one of for a purpose (text_analysis/kinds.py): a switch
+# of one of these replaces the old one. Not places, languages, food, people or hobbies, which
+# people have several of.
+_TOOL_KINDS = frozenset(
+    """accounting_software ai_assistant browser calendar cloud cloud_storage code_hosting crm
+    database design_tool editor email fitness_app framework maps messaging monitoring
+    music_streaming notes office_docs operating_system package_manager password_manager phone
+    search_engine shell test_framework tracker video_call vpn wearable computer car telecom
+    bank""".split()
+)
 _NEEDS_CHANGE = frozenset({"day", "time", "place"})
 
 
@@ -117,4 +127,81 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
                     f"the same slot ({new.subject}: {' '.join(sorted(new.attribute)) or new.unit or new.kind}) "
                     f"holds another {new.kind}: {new.value} in place of {old.value}",
                 )
+    return None
+
+
+# ------------------------------------------------------------------------- tool switches
+
+# The new fact says it moved from one thing to another: "switched to", "is switching to",
+# "migrating to", "moved everything over to", "ditched X for", "replaced X with", "is on X now".
+_SWITCHED = regex_programs.compile(
+    r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
+    r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|ditch(?:ed|es|ing) \w+(?: \w+)? for|"
+    r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
+    r"trad(?:ed|ing) \w+(?: \w+)? for|(?:is|are) (?:now )?on \w+(?: \w+)? now|went with|changed to)\b"
+)
+# Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
+_LEFT = regex_programs.compile(
+    r"\b(?:from|ditch(?:ed|es|ing)|replac(?:ed|es|ing)|dropp(?:ed|ing)|swapp(?:ed|ing)|"
+    r"trad(?:ed|ing)|left|instead of|rather than|no longer|not|over)\s+(?:the\s+|their\s+|its\s+)?$"
+)
+
+
+def _things(text: str) -> dict[str, dict[str, int]]:
+    """Each kind the text names (text_analysis/kinds.py), with the phrases that name it and
+    where each starts (a word index)."""
+    from aurra_core.text_analysis import kinds
+    from aurra_core.text_analysis.kinds_index import INDEX
+
+    words = kinds._words(text)
+    found: dict[str, dict[str, int]] = {}
+    for start in range(len(words)):
+        for length in range(1, kinds._LONGEST_PHRASE + 1):
+            if start + length > len(words):
+                break
+            phrase = " ".join(words[start : start + length])
+            for kind in INDEX.get(phrase, ()):
+                found.setdefault(kind, {}).setdefault(phrase, start)
+    return found
+
+
+def _named_as_left(text: str, phrase: str) -> bool:
+    """The phrase is named as the thing left ("switched from Vim to Emacs": Vim)."""
+    from aurra_core.text_analysis import kinds
+
+    words = kinds._words(text)
+    target = phrase.split()
+    for start in range(len(words) - len(target) + 1):
+        if words[start : start + len(target)] == target:
+            return bool(_LEFT.search(" ".join(words[:start]) + " "))
+    return False
+
+
+def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says its subject switched to another thing of a
+    kind the old fact names for the same subject: "User keeps their passwords in LastPass" ->
+    "User is switching to 1Password", "User's team uses Jira" -> "User's team moved everything
+    over to Linear". None otherwise."""
+    if not _SWITCHED.search(new_text.lower()):
+        return None
+    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
+    if not old_subject or old_subject != new_subject:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _blocked(new_norm) or _HEDGED.search(old_norm) or _PAST.search(old_norm) or _REVERTED.search(new_norm):
+        return None
+    if _NEGATED.search(old_norm):
+        return None
+    old_things, new_things = _things(old_text), _things(new_text)
+    for kind in sorted(old_things.keys() & new_things.keys()):
+        if kind not in _TOOL_KINDS:
+            continue
+        olds, news = set(old_things[kind]), set(new_things[kind])
+        added = {p for p in news - olds if not _named_as_left(new_text, p)}
+        kept = {p for p in olds & news if not _named_as_left(new_text, p)}
+        if added and not kept and olds - set(added):
+            return (
+                CONFIDENCE,
+                f"switched to another {kind.replace('_', ' ')}: {sorted(added)[0]} in place of {sorted(olds)[0]}",
+            )
     return None

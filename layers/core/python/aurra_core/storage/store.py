@@ -439,6 +439,37 @@ def count_current(
     return count
 
 
+def small_scope_memories(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    embedding: Vector,
+    *,
+    scope: Scope,
+    excluded_topics: list[str],
+    at_most: int,
+) -> list[tuple[MemoryRow, float]] | None:
+    """Every current memory of the tenant's `scope` outside the excluded topics, nearest first,
+    each with its cosine similarity, whatever the similarity floor: when the scope holds at most
+    `at_most` of them; None when it holds more. One statement, an exact scan of the scope's rows
+    (at most `at_most` + 1 are read)."""
+    params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics, "q": embedding}
+    where = (
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} "
+        f"AND {scope_clause(scope, params)} AND NOT (topic = ANY(%(excluded)s))"
+    )
+    params["limit"] = at_most + 1
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
+                WHERE {where} ORDER BY (embedding <=> %(q)s) + 0, memory_id LIMIT %(limit)s""",
+            params,
+        )
+        records = cur.fetchall()
+    if len(records) > at_most:
+        return None
+    return [(_row(record), 1.0 - float(record["distance"])) for record in records]
+
+
 def find_candidates(
     conn: psycopg.Connection,
     tenant_id: UUID,

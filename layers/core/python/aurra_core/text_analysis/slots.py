@@ -41,7 +41,7 @@ _LIGHT = frozenset(
     """
     is are was were be been being am has have had do does did get gets got getting go goes went
     now currently current nowadays today anymore instead still usually normally typically always
-    these days day daily last next ago yesterday tomorrow weekend month year week months years
+    these days day daily right last next ago yesterday tomorrow weekend month year week months years
     weeks tonight morning every each weekly monthly again new newly just finally recently already
     moved move moving changed change changing switched switch switching shifted shift
     rescheduled reschedul bumped bump pushed push raised rais lowered lower increased increas
@@ -70,6 +70,11 @@ _RESIDENCE = re.compile(
 _RESIDENCE_STEMS = frozenset(
     canon(word)[0]
     for word in "live lives living lived reside resides based relocated relocating home".split()
+)
+_REASON = re.compile(
+    r",?\s+\b(?:after|because|due to|thanks to|following|now that|as a result of|since the|since they|"
+    r"since we|since it)\b",
+    re.IGNORECASE,
 )
 # Capitalised place or thing names after a preposition of place.
 _PLACE = re.compile(
@@ -161,6 +166,9 @@ def slots_of(text: str) -> tuple[Slot, ...]:
     else:
         named = _NAMED_SUBJECT.match(text.strip())
         body = text.strip()[named.end() :] if named else text
+    reason = _REASON.search(body)
+    if reason and reason.start() > 0:
+        body = body[: reason.start()]  # "11 engineers now after the new hires": why, not what
     tokens = tokenize(normalize(body))
     tokens = [_WORD_NUMBERS.get(t, t) for t in tokens]
     values: list[tuple[str, str, str, int]] = []  # kind, value, unit, token index
@@ -196,26 +204,61 @@ def slots_of(text: str) -> tuple[Slot, ...]:
     for _, value, _unit, _ in values:
         value_stems.add(value)
         value_stems.update(canon(w)[0] for w in value.split() if w.isalpha())
-    base = {
-        term
-        for token in tokens
-        if token.isalpha() or "_" in token or token.replace(".", "").isdigit()
-        for term in canon(token)
-        if term not in _LIGHT_STEMS
-        and term not in value_stems
-        and not _value_kind(term)
-        and not term.startswith(("month_", "year_", "date_"))
-        and not term.replace(".", "").isdigit()
-    }
+    segments = _segments(tokens)
+
+    def terms(part: list[str]) -> set[str]:
+        return {
+            term
+            for token in part
+            if token.isalpha() or "_" in token or token.replace(".", "").isdigit()
+            for term in canon(token)
+            if term not in _LIGHT_STEMS
+            and term not in value_stems
+            and not _value_kind(term)
+            and not term.startswith(("month_", "year_", "date_"))
+            and not term.replace(".", "").isdigit()
+        }
+
+    base = terms(tokens)
     residence = bool(_RESIDENCE.search(body))
     slots = []
-    for kind, value, unit, _ in values:
-        attribute = frozenset(base - {unit})
+    for kind, value, unit, index in values:
+        where = index if index >= 0 else _position(tokens, value, unit)
+        segment = next((part for start, part in segments if start <= where < start + len(part)), None)
+        own = terms(segment) if segment is not None and len(segments) > 1 else base
+        attribute = frozenset(own - {unit})
         if kind == "place" and residence:
             # "lives in Denver", "moved to Portland", "is moving to Bristol": one slot, home
             attribute = (attribute - _RESIDENCE_STEMS) | {"@residence"}
         slots.append(Slot(subject, attribute, kind, value, unit))
     return tuple(slots)
+
+
+# "has 3 cats and a very patient husband", "lives in Leeds with their partner": the value's own
+# phrase ends where another thing is named.
+_SEGMENT_BREAK = frozenset({"and", ",", ";", "plus", "with", "but"})
+_SEGMENT_START = frozenset({"a", "an", "the", "their", "his", "her", "its", "they", "them", "user", "some"})
+
+
+def _segments(tokens: list[str]) -> list[tuple[int, list[str]]]:
+    """The token list cut where another thing is named, each part with its start."""
+    out: list[tuple[int, list[str]]] = []
+    start = 0
+    for index in range(1, len(tokens) - 1):
+        if tokens[index] in _SEGMENT_BREAK and tokens[index + 1] in _SEGMENT_START:
+            out.append((start, tokens[start:index]))
+            start = index + 1
+    out.append((start, tokens[start:]))
+    return out
+
+
+def _position(tokens: list[str], value: str, unit: str) -> int:
+    """Where a value found in the text (a version, a place) is among the tokens."""
+    first = (unit or value).split()[0]
+    for index, token in enumerate(tokens):
+        if token == first or canon(token)[0] == canon(first)[0]:
+            return index
+    return 0
 
 
 def same_attribute(old: Slot, new: Slot, *, changed: bool) -> bool:

@@ -59,6 +59,7 @@ from aurra_core.runtime.observability import logger, metrics
 from aurra_core.storage import store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
+from aurra_core.text_analysis import slots
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
 from aurra_core.write_path.gating import gate, gate_before_settings
@@ -66,6 +67,13 @@ from aurra_core.write_path.gating import gate, gate_before_settings
 if TYPE_CHECKING:
     from pgvector import Vector
 
+# A scope of at most this many current memories is compared whole, under the similarity floor
+# too, when the classifier is the offline `rules` one (its verdicts cost nothing). A model
+# classifier keeps the floor and the 3 nearest: comparing a whole scope would cost one call
+# with up to SMALL_SCOPE candidates instead of 3 (about 60 input tokens a candidate, so some
+# 1,300 more input tokens a fact) and, where nothing clears the floor today, a call where there
+# is none (docs/architecture.md, "Candidates in small scopes").
+SMALL_SCOPE = 25
 # Facts of one messages write prepared at once (each holds a pooled connection while it searches).
 PARALLEL_FACTS = 3
 
@@ -230,6 +238,37 @@ def _candidates(
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
+def _small_scope(
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    key_settings: KeySettings,
+    candidates: list[Candidate],
+) -> list[Candidate]:
+    """With the offline classifier, every memory of a small scope (SMALL_SCOPE), the nearest
+    first: the candidates found, then the rest of the scope, whatever their similarity. Empty
+    when the classifier is a model's or the scope is larger."""
+    if get_config().classifier != "rules":
+        return []
+    found = store.small_scope_memories(
+        conn,
+        caller.tenant_id,
+        prepared.embedding,
+        scope=prepared.fact.scope,
+        excluded_topics=key_settings.excluded_categories,
+        at_most=SMALL_SCOPE,
+    )
+    if not found:
+        return []
+    seen = {c.id for c in candidates}
+    rest = [
+        Candidate(row.memory_id, row.content, row.topic, sim)
+        for row, sim in found
+        if row.memory_id not in seen
+    ]
+    return candidates + rest
+
+
 def _reserve(conn: psycopg.Connection, caller: Caller, key_settings: KeySettings) -> bool:
     """Take one call from the key's budget for today (metering/budget.py)."""
     allowed = metering.reserve_model_call(conn, caller, key_settings.daily_model_calls_limit)
@@ -338,6 +377,11 @@ def prepare(
             else None
         )
         candidates = _candidates(conn, caller, prepared, settings, reservation)
+        small = _small_scope(conn, caller, prepared, settings, candidates)
+        if small:
+            if reservation is not None and not candidates:
+                reservation = None  # nothing cleared the floor: the call is taken below
+            candidates = small
         if not candidates:
             prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
             return prepared
@@ -779,6 +823,28 @@ def extract(
     return extraction, usage
 
 
+def _extracted_metadata(metadata: dict[str, Any], method: str | None) -> dict[str, Any]:
+    """The request's metadata, and for a fact kept as said (`verbatim`: the extractor's rules
+    could not rewrite it) `extraction.method`, so that a reader can tell it from a rewritten
+    fact (docs/api.md, "Extraction"). A key `extraction` of the request's own wins."""
+    if method != "verbatim" or "extraction" in metadata:
+        return metadata
+    return {**metadata, "extraction": {"method": "verbatim"}}
+
+
+def _extraction_info(content: str, method: str | None) -> dict[str, Any]:
+    """What the audit event of an extracted fact records of how it was found: the extractor's
+    method, when it said one, and the fact's slots (text_analysis/slots.py), when plain code can
+    tell them."""
+    info: dict[str, Any] = {}
+    if method is not None:
+        info["extraction_method"] = method
+    found = slots.slots_of(content)
+    if found:
+        info["slots"] = [slot.as_dict() for slot in found]
+    return info
+
+
 def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDependencies) -> MessagesOutcome:
     """A conversation (the `messages` form of POST /memories): extract its facts, put each
     through the pipeline as if it had been sent as `content`, store them all in one
@@ -793,17 +859,23 @@ def write_messages(caller: Caller, request: MessagesWriteRequest, deps: WriteDep
     extraction, usage = extract(caller, request, key_settings, deps)
     level2_enabled = deps.flags.level2_enabled()
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
+    methods = extraction.details.get("methods") or []
     facts = []
-    for extracted in extraction.facts:
+    for number, extracted in enumerate(extraction.facts):
         message = request.messages[extracted.message_index]
+        method = methods[number] if number < len(methods) else None
         facts.append(
             Fact(
                 content=extracted.content,
                 topic=fact_topic(extracted.content, extracted.topic, request.topic),
                 valid_from=message.created_at or request.valid_from,
-                metadata=request.metadata,
+                metadata=_extracted_metadata(request.metadata, method),
                 scope=request.scope,
-                provenance={**provenance, "message_index": extracted.message_index},
+                provenance={
+                    **provenance,
+                    "message_index": extracted.message_index,
+                    **_extraction_info(extracted.content, method),
+                },
             )
         )
 
