@@ -22,13 +22,21 @@ def verdict(old: str, new: str) -> tuple[Verdict, float]:
     ("kind", "old", "new"),
     [
         ("count", "User has 3 cats and a very patient husband", "User has 4 cats now"),
-        ("count", "User's team is 8 engineers right now", "User's team is 11 engineers now after the new hires"),
+        (
+            "count",
+            "User's team is 8 engineers right now",
+            "User's team is 11 engineers now after the new hires",
+        ),
         ("time", "User's daily standup is at 9:30am", "User's standup moved to 10am"),
         ("day", "User's piano lesson is on Tuesdays", "User's piano lesson is on Thursdays now"),
         ("amount", "User's rent is $1,450 a month", "User's rent was raised to $1,600 a month"),
         ("place", "User lives in Leeds with their partner", "User is moving to Bristol next month"),
         ("place", "User parks their car at the Elm Street garage", "User parks at the Oak Avenue garage now"),
-        ("version", "User's team runs Python 3.9 in production", "User's team upgraded production to Python 3.12"),
+        (
+            "version",
+            "User's team runs Python 3.9 in production",
+            "User's team upgraded production to Python 3.12",
+        ),
     ],
 )
 def test_another_value_in_the_same_slot_is_a_contradiction_at_the_floor(kind, old, new):
@@ -67,7 +75,9 @@ def test_pairs_that_are_not_value_swaps(old, new):
 
 
 def test_a_running_total_that_goes_down_is_a_correction():
-    assert value_swap("User has read 5 books in the series", "User has read 4 books in the series") is not None
+    assert (
+        value_swap("User has read 5 books in the series", "User has read 4 books in the series") is not None
+    )
 
 
 @pytest.mark.parametrize(
@@ -101,6 +111,11 @@ def test_what_is_not_a_tool_switch(old, new):
 
 def test_slots_name_subject_attribute_kind_and_value():
     (slot,) = slots_of("User's daily standup is at 9:30am")
-    assert (slot.subject, slot.attribute, slot.kind, slot.value) == ("user", frozenset({"standup"}), "time", "time_570")
+    assert (slot.subject, slot.attribute, slot.kind, slot.value) == (
+        "user",
+        frozenset({"standup"}),
+        "time",
+        "time_570",
+    )
     assert slot.as_dict() == {"subject": "user", "attribute": "standup", "kind": "time", "value": "time_570"}
     assert slots_of("User likes jazz") == ()
