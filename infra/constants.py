@@ -135,8 +135,8 @@ EXTRACTORS = CLASSIFIERS
 # quotes them when a deployment chooses `classifier=rules`; a test keeps them equal to the
 # measured figures.
 RULES_CLASSIFIER_VERSION = "aurra-rules-v8"
-RULES_HELDOUT_PRECISION = 0.981
-RULES_HELDOUT_RECALL = 0.525
+RULES_HELDOUT_PRECISION = 0.982
+RULES_HELDOUT_RECALL = 0.535
 RULES_HELDOUT_CASES = 265
 EMBEDDERS = ("local", "bedrock")
 LOCAL_ONLY_EMBEDDERS = ("minilm", "mpnet")

@@ -138,7 +138,8 @@ _SWITCHED = regex_programs.compile(
     r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
     r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
-    r"trad(?:ed|ing) \w+(?: \w+)? for|(?:is|are) (?:now )?on \w+(?: \w+)? now|went with|changed to)\b"
+    r"trad(?:ed|ing) \w+(?: \w+)? for|(?:is|are) (?:now )?on \w+(?: \w+)? now|went with|changed to|"
+    r"ripped out \w+(?: \w+)? (?:and|for)|now)\b"
 )
 # Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
 _LEFT = regex_programs.compile(
@@ -204,4 +205,38 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
                 CONFIDENCE,
                 f"switched to another {kind.replace('_', ' ')}: {sorted(added)[0]} in place of {sorted(olds)[0]}",
             )
+    return None
+
+
+# A name the new fact says was left: "ripped out Airflow", "switched from Slack", "left Google".
+_LEFT_NAME = re.compile(
+    r"\b(?:from|ditch(?:ed|es|ing)|ripped out|rip(?:ping)? out|replac(?:ed|es|ing)|dropp(?:ed|ing)|"
+    r"got rid of|moved (?:\w+ )?(?:away )?off(?: of)?|migrat(?:ed|ing) off(?: of)?|left|quit|"
+    r"stopped using|gave up|swapp(?:ed|ing)|trad(?:ed|ing) in|instead of|no longer (?:use|uses|on|at))"
+    r"\s+(?:the\s+|their\s+|our\s+|my\s+|his\s+|her\s+)?([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)*)"
+)
+
+
+def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says its subject left a thing the old fact names
+    as theirs ("User's team uses Airflow" -> "User's team ripped out Airflow and went with
+    Dagster", "User works at Google" -> "User left Google"): the old fact is no longer true,
+    whatever kind of thing it is. None otherwise, or when the old fact itself names it as left."""
+    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
+    if not old_subject or old_subject != new_subject:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _HEDGED.search(new_norm) or _PAST.search(new_norm) or _REVERTED.search(new_norm):
+        return None
+    if _HEDGED.search(old_norm) or _PAST.search(old_norm) or _NEGATED.search(old_norm):
+        return None
+    if _ADDITIVE.search(new_norm):
+        return None
+    left_in_old = {m.group(1).lower() for m in _LEFT_NAME.finditer(old_text)}
+    for match in _LEFT_NAME.finditer(new_text):
+        name = match.group(1)
+        if name.lower() in left_in_old or name in ("I", "User"):
+            continue
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", old_text, re.IGNORECASE):
+            return (CONFIDENCE, f"the new fact says {name} was left, and the old one is about it")
     return None

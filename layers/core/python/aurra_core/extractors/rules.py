@@ -45,7 +45,9 @@ _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
-    r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)"
+    r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
+    r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
+    r"obsessed|moved|started|just|recently|currently)\b)"
 )
 # A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
 _CORRECTION_SPLIT = re.compile(
@@ -86,7 +88,7 @@ _NOT_A_FACT = re.compile(
     r"(?:love|like|hate) (?:it|that|this|your|the idea)\b|can't wait|cannot wait|bet|"
     r"feel (?:like|so|very|really|a bit|pretty)\b|think\b|believe\b|figured\b|was just|"
     r"had (?:a|an) (?:long|rough|great|good|bad|busy|crazy) (?:day|week|night|weekend)|"
-    r"just had|remember\b|read (?:that|somewhere)|heard\b|saw\b|noticed\b|wish\b)"
+    r"just had|need to|have to|gotta|got to|remember\b|read (?:that|somewhere)|heard\b|saw\b|noticed\b|wish\b)"
     r"|^I'd like (?:you|to know|to ask)|^I'll (?:check|think|get back|let you know|try)"
     r"|^I(?:'m| am) (?:(?:just |so |very |really |a bit |pretty |kind of |kinda |super )?(?:"
     r"fine|good|ok|okay|well|great|back|here|done|ready|curious|confused|kidding|joking|asking|"
@@ -101,7 +103,7 @@ _NOT_A_FACT = re.compile(
 )
 _HEDGE = re.compile(
     r"\b(?:thinking (?:about|of)|considering|consider|might|maybe|perhaps|possibly|probably|"
-    r"plan(?:s|ning)? (?:to|on)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
+    r"plan(?:s|ning)? (?:to|on \w+ing)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
     r"hop(?:e|es|ing) to|not sure|unsure|someday|some day|one day|eventually|wonder(?:ing)?|"
     r"toying with|debating|on the fence|torn between|tempted|leaning towards?|undecided|"
     r"could|should|fingers crossed|we'll see|who knows|dream(?:ing)? (?:of|about)|"
@@ -144,12 +146,16 @@ _SUBJECTLESS_PAST = re.compile(
     r"became|landed|signed|graduated|married|retired|dropped|ditched|picked up|took up|gave up|"
     r"booked|hired|passed|completed|relocated|transferred|migrated|cancel(?:l)?ed|renewed|"
     r"subscribed|unsubscribed|traded|replaced|upgraded|enrolled|accepted|welcomed|lost|"
-    r"moved back|made the switch|went back|hit|reached|turned|started using|switched over)\b",
+    r"moved back|made the switch|went back|hit|reached|turned|started using|switched over|made|"
+    r"ripped out|got rid of|sold|bought|closed on|signed|handed in|put in|gave notice)\b",
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
     r"^(?:(?:now|currently|also)\s+)?(?:switching|moving|migrating|starting|leaving|changing|"
-    r"relocating|transitioning|heading|living|working|using|running|on)\b(?!\s+(?:it|that|this)\b)",
+    r"relocating|transitioning|heading|living|working|using|running|on|based in|in the (?:middle|process) of|"
+    r"halfway through|done with|over|into|big into|really into|super into|obsessed with|"
+    r"(?:a )?(?:huge |big )?fan of|addicted to|hooked on|"
+    r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b))\b(?!\s+(?:it|that|this)\b)",
     re.IGNORECASE,
 )
 # "..., not March 3" after a value: the misstatement is not kept.
@@ -173,7 +179,8 @@ _WORK = re.compile(
     r"people|folks|devops|qa|designers?|managers?|reports|salesforce|hubspot|jira|slack|linear|"
     r"github|gitlab|aws|gcp|azure|notion|confluence|asana|trello|figma|zoom|teams|monday|clickup|"
     r"kubernetes|k8s|docker|terraform|python|java|go|rust|node|react|postgres\w*|mysql|mongo\w*|"
-    r"redis|kafka|snowflake|bigquery|datadog|sentry|quarter|q[1-4]|okrs?|migrat\w*|switch\w*)\b",
+    r"redis|kafka|snowflake|bigquery|datadog|sentry|quarter|q[1-4]|okrs?|migrat\w*|switch\w*|"
+    r"orchestration|airflow|dagster|frontend|api|apis|sdk|framework|runtime|version|upgrade\w*)\b",
     re.IGNORECASE,
 )
 
@@ -185,6 +192,7 @@ _NOT_NAMES = frozenset(
     buddhist vegan vegetarian back home here done fine good okay ok ready retired single
     married divorced pregnant""".split()
 )
+_BASE_ED = frozenset("need feed seed bleed breed speed proceed succeed exceed shred wed embed heed".split())
 _MODALS = frozenset(
     "can could will would should shall may might must can't couldn't won't wouldn't shouldn't "
     "mustn't cannot".split()
@@ -319,7 +327,8 @@ _THING_CHANGED = re.compile(
     r"((?:got |was |has been |is being |just |officially |now )*(?:moved|changed|switched|"
     r"rescheduled|pushed|bumped|raised|lowered|increased|cut|reduced|went up|went down|dropped|"
     r"shifted|cancel(?:l)?ed|extended|renewed|upgraded|downgraded|is now|are now|now|starts|"
-    r"begins|is on|is at|is in|moves)\b.*)$",
+    r"begins|is on|is at|is in|moves|(?:is|are|was) (?=[$€£\d]|now\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"up to|down to|at \d))\b.*)$",
     re.IGNORECASE,
 )
 
@@ -348,10 +357,13 @@ def _split_subject(fact: str) -> list[str]:
     if not found:
         return [fact]
     parts = _SECOND_VERB.split(fact)
-    if len(parts) == 1:
+    if len(parts) == 1 and not re.search(r"\s+and\s+(?:the\s+)?[a-z]+ (?:is|are|was|were) ", fact):
         return [fact]
     subject = found.group(1)
     out = [parts[0]]
+    own = re.split(r"\s+and\s+(?:the\s+)?(?=(?:[a-z]+) (?:is|are|was|were) )", parts[0], maxsplit=1)
+    if len(own) == 2 and own[1].split()[0] not in ("it", "that", "this", "there", "everything", "everyone"):
+        out = [own[0], f"User's {own[1]}"]
     for part in parts[1:]:
         if len(part.split()) >= 2:
             out.append(f"{subject} {part}")
@@ -360,9 +372,39 @@ def _split_subject(fact: str) -> list[str]:
     return out
 
 
+_SUBJECTLESS_PRESENT = re.compile(
+    r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:work|live|love|hate|prefer|drive|own|speak|teach|"
+    r"study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?=(?:at|in|for|from|as|on|with|a|an|the|my|"
+    r"our|remote|remotely|\w+ing|[A-Z]))",
+    re.IGNORECASE,
+)
+# Family without "my": "dad finally retired", "mom's moving to Florida".
+_KIN_FIRST = re.compile(
+    r"^(mom|mum|dad|hubby|husband|wife|sis|bro|grandma|grandpa|nan|gran|the kids|the wife|the husband|"
+    r"the boss|boss|the team|team|the company|company|the startup|the office)\b",
+    re.IGNORECASE,
+)
+# "'s" before a past participle is "has": "the team's grown to 9".
+_HAS_PARTICIPLE = re.compile(
+    r"\b(\w+)'s (?=(?:grown|gone|been|got|gotten|become|moved|changed|switched|started|doubled|"
+    r"tripled|shrunk|dropped|finished|left|hired|raised|upgraded|decided)\b)"
+)
+# Incidents of the day, not facts to keep: "my laptop died twice", "landlord fixed the heating".
+_INCIDENT = re.compile(
+    r"^User's (?!team|company)[\w' -]{1,40}? (?:finally |just |also )?(?:died|broke|broke down|crashed|"
+    r"fixed|leaked|flooded|froze|stopped working|was late|ran late|got delayed|was delayed|"
+    r"thinks|says|said|told them|keeps|is driving them|drives them)\b"
+)
+# "User's dog Biscuit", "User's dog named Bruno": the user has a dog of that name.
+_PET_NAMED = re.compile(
+    r"^User's (dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|bird|fish|tortoise|turtle) "
+    r"(?:(?:is )?(?:named|called) )?([A-Z][\w-]*)$"
+)
+
+
 def _third_person_verb(word: str) -> str:
     lower = word.lower()
-    if lower in _MODALS or lower in _IRREGULAR_PAST or lower.endswith("ed"):
+    if lower in _MODALS or lower in _IRREGULAR_PAST or (lower.endswith("ed") and lower not in _BASE_ED):
         return word
     if lower in _IRREGULAR_PRESENT:
         return _IRREGULAR_PRESENT[lower]
@@ -380,8 +422,22 @@ def _third_person_verb(word: str) -> str:
     return word + "s"
 
 
+_HOME = re.compile(
+    r"\b(?:mov(?:e|ed|ing)|live|living|lived|house|home|apartment|flat|adopt\w*|baby|babies|kids|"
+    r"married|wedding|honeymoon|vacation|holiday|trip|dog|cat|puppy|kitten|closed on|mortgage|"
+    r"rent(?:ed|ing)?|bought a|neighbou?rhood|garden|car)\b",
+    re.IGNORECASE,
+)
+_work_context = False
+
+
 def _about_work(clause: str) -> bool:
-    return bool(_WORK.search(clause))
+    if _HOME.search(clause) and not re.search(
+        r"\b(?:moved|moving|migrat\w*) (?:\w+ ){0,3}?(?:over )?to\b(?! (?:a |the )?(?:new )?(?:house|home|apartment|flat))",
+        clause,
+    ):
+        return False
+    return bool(_WORK.search(clause)) or _work_context
 
 
 def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[str]]:
@@ -414,6 +470,20 @@ def _rewrite(clause: str, group: str = "team") -> str | None:
         text = "I " + text[:1].lower() + text[1:]
     elif _SUBJECTLESS_ING.match(text) and not _FIRST_PERSON.match(text):
         text = "I'm " + text[:1].lower() + text[1:]
+    if _SUBJECTLESS_PRESENT.match(text) and not _FIRST_PERSON.match(text):
+        text = "I " + text[:1].lower() + text[1:]
+    kin = _KIN_FIRST.match(text)
+    if kin and not _FIRST_PERSON.match(text):
+        noun = re.sub(r"^the ", "", kin.group(1).lower())
+        noun = {
+            "mum": "mom",
+            "hubby": "husband",
+            "sis": "sister",
+            "bro": "brother",
+            "nan": "grandma",
+            "gran": "grandma",
+        }.get(noun, noun)
+        text = f"My {noun}{text[kin.end() :]}"
     done = _DONE_TO_MINE.match(text)
     if done:
         text = f"My {done.group(2)} was {done.group(1).lower()} {done.group(3)}"
@@ -457,6 +527,11 @@ def _rewrite(clause: str, group: str = "team") -> str | None:
         out.append(token)
     fact = " ".join(out)
     fact = _own_statement(_NOT_THAT.sub("", fact)).rstrip(" ,.!;:")
+    if _INCIDENT.match(fact):
+        return ""  # said, and never kept: not a statement to keep as said either
+    pet = _PET_NAMED.match(fact)
+    if pet:
+        fact = f"User has a {pet.group(1)} named {pet.group(2)}"
     if len(fact.split()) < 3:  # "User is", "User agrees": nothing to keep
         return None
     return fact[:MAX_CONTENT_CHARS]
@@ -563,6 +638,9 @@ class _Reader:
     def read(self, text: str, index: int) -> None:
         text = plain_english(text.replace("\u2019", "'").replace("\u2018", "'"))
         text = re.sub(r"\b([Mm]y|[Oo]ur) (name|names)'s\b", r"\1 \2 is", text)
+        text = _HAS_PARTICIPLE.sub(r"\1 has ", text)
+        global _work_context
+        _work_context = bool(_WORK.search(text))
         group = re.search(
             r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", text
         )
@@ -614,10 +692,12 @@ class _Reader:
         if _filtered(clause):
             return "skipped"
         fact = _rewrite(clause, self.group)
-        if fact is None:
+        if fact is None and not re.match(r"^(?:I|I'm|I've|my|our|we|we're|we've)\b", clause, re.IGNORECASE):
             inner = _inner_statement(clause)
             if inner is not None and not _filtered(inner):
                 fact = _rewrite(inner, self.group)
+        if fact == "":
+            return "skipped"
         if fact is None:
             return "skipped" if _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()) else "none"
         for part in _split_subject(fact):
@@ -631,7 +711,7 @@ class _Reader:
         if not rest:
             return "skipped"
         last = self.found[-1] if self.found else None
-        statement = None if _filtered(rest) else _rewrite(rest, self.group)
+        statement = None if _filtered(rest) else (_rewrite(rest, self.group) or None)
         if statement is not None and not re.search(r"\b(?:also|too|as well)\b", rest, re.IGNORECASE):
             if last is not None and corrected(last.content, rest) is not None:
                 self.found.pop()

@@ -355,12 +355,12 @@ _ALWAYS = frozenset(
 )
 
 
-def _word(match: re.Match[str], words: dict[str, str]) -> str:
+def _word(match: re.Match[str], words: dict[str, str], german: bool = False) -> str:
     word = match.group(0)
     lower = word.lower()
     if lower in _MONTHS:
         return _MONTHS[lower]
-    if lower in words and (not word[0].isupper() or lower in _ALWAYS or match.start() == 0):
+    if lower in words and (not word[0].isupper() or lower in _ALWAYS or match.start() == 0 or german):
         return words[lower]
     return word
 
@@ -372,7 +372,8 @@ def to_english(sentence: str, language: str) -> str:
     for pattern, replacement in _PHRASES[language]:
         text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
     words = _WORDS[language]
-    out = re.sub(r"(?<![\w'])[^\W\d_]+(?![\w'])", lambda m: _word(m, words), text)
+    # German writes every noun with a capital: there a capital says nothing of a name
+    out = re.sub(r"(?<![\w'])[^\W\d_]+(?![\w'])", lambda m: _word(m, words, language == "de"), text)
     out = re.sub(r"\b(?:the|a) (my|our)\b", r"\1", out)
     out = re.sub(r"\s+", " ", out).strip()
     return out[:1].upper() + out[1:] if out else out

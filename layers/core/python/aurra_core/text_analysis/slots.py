@@ -36,13 +36,14 @@ _PEOPLE = frozenset(
 )
 _NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+))?\b")
 
+_OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
 # Words that say a value changed or when, not what the slot is.
 _LIGHT = frozenset(
     """
     is are was were be been being am has have had do does did get gets got getting go goes went
     now currently current nowadays today anymore instead still usually normally typically always
     these days day daily right last next ago yesterday tomorrow weekend month year week months years
-    weeks tonight morning every each weekly monthly again new newly just finally recently already
+    weeks tonight morning twice once thrice times week weekly sprint every each weekly monthly again new newly just finally recently already
     moved move moving changed change changing switched switch switching shifted shift
     rescheduled reschedul bumped bump pushed push raised rais lowered lower increased increas
     decreased decreas upgraded upgrad downgraded downgrad updated updat went up down dropped
@@ -83,7 +84,8 @@ _PLACE = re.compile(
 # A version: a capitalised or mixed-case name and a number ("Python 3.12", "iOS 18", "Node 20").
 _VERSION = re.compile(
     r"\b([A-Za-z][\w+#]*?)\s+v?(\d+(?:\.\d+)*)(?![\d.]*\d)(?=\s*(?:$|[,;:!)]|\.(?!\d)|\s(?:in|on|now|for|at|"
-    r"and|with|since|last|this|today|yet|as|across|everywhere|instead|across|because)\b))"
+    r"and|with|since|last|this|today|yet|as|across|everywhere|instead|because|still|too|though|anyway|"
+    r"already|again|finally)\b))"
 )
 _NOT_A_PLACE = re.compile(
     r"^(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June|July|"
@@ -128,6 +130,8 @@ def subject_of(text: str) -> str:
     found = _SUBJECT.match(text.strip())
     if found:
         owned = (found.group(1) or "").lower()
+        if owned in _OWN_GROUPS:
+            return "user"  # the user's team or company: the same world as "our backend", "we"
         return f"user's {owned}" if owned in _PEOPLE else "user"
     named = _NAMED_SUBJECT.match(text.strip())
     if named:
@@ -160,7 +164,7 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         # "User's standup is at 10am": the standup is the attribute, the user the subject
         body = (
             text.strip()[found.end() :]
-            if owned in _PEOPLE or not owned
+            if owned in _PEOPLE or owned in _OWN_GROUPS or not owned
             else text.strip()[found.end(1) - len(owned) :]
         )
     else:
@@ -197,13 +201,14 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         if words and words[-1].lower() in {v[2] for v in values if v[0] == "version"}:
             continue
         if words and not _NOT_A_PLACE.match(words[0]):
-            values.append(("place", " ".join(w.lower() for w in words), "", -1))
+            values.append(("place", " ".join(w.lower() for w in words).rstrip(".'-"), "", -1))
     if not values:
         return ()
     value_stems: set[str] = set()
     for _, value, _unit, _ in values:
         value_stems.add(value)
         value_stems.update(canon(w)[0] for w in value.split() if w.isalpha())
+        value_stems.update(canon(w)[0] for w in tokenize(normalize(value)) if w.isalpha())
     segments = _segments(tokens)
 
     def terms(part: list[str]) -> set[str]:
@@ -273,4 +278,4 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool) -> bool:
     small, large = sorted((old.attribute, new.attribute), key=len)
     if not small and not old.unit:
         return False
-    return small <= large and len(large - small) <= 1
+    return small <= large and len(large - small) <= 2
