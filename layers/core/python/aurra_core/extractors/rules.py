@@ -47,12 +47,14 @@ _CLAUSE = re.compile(
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
-    r"obsessed|moved|started|just|recently|currently)\b)"
+    r"obsessed|moved|started|just|recently|currently|charging|earning|making|paying|running|using|"
+    r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b)"
 )
 # A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
 _CORRECTION_SPLIT = re.compile(
     r"[,;:]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
-    r"actually,? no|no,? actually|scratch that|or rather|correction|well,? no|no,? no)\b)",
+    r"actually,? no|no,? actually|scratch that|or rather|correction|well,? no|no,? no|no,? sorry|"
+    r"sorry,? no|no,? I mean)\b)",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -151,11 +153,12 @@ _SUBJECTLESS_PAST = re.compile(
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
-    r"^(?:(?:now|currently|also)\s+)?(?:switching|moving|migrating|starting|leaving|changing|"
+    r"^(?:(?:now|currently|also|still)\s+)?(?:switching|moving|migrating|starting|leaving|changing|up to|down to|"
     r"relocating|transitioning|heading|living|working|using|running|on|based in|in the (?:middle|process) of|"
     r"halfway through|done with|over|into|big into|really into|super into|obsessed with|"
     r"(?:a )?(?:huge |big )?fan of|addicted to|hooked on|"
-    r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b))\b(?!\s+(?:it|that|this)\b)",
+    r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b|[$€£\d]))(?:\b|(?=[$€£\d]))"
+    r"(?!\s+(?:it|that|this)\b)",
     re.IGNORECASE,
 )
 # "..., not March 3" after a value: the misstatement is not kept.
@@ -191,6 +194,9 @@ _NOT_NAMES = frozenset(
     peruvian nigerian kenyan egyptian turkish greek jewish muslim christian catholic hindu
     buddhist vegan vegetarian back home here done fine good okay ok ready retired single
     married divorced pregnant""".split()
+)
+_EMPTY_VERBS = frozenset(
+    "is was are has had does did agrees disagrees knows sees means guesses thinks hopes can will would".split()
 )
 _BASE_ED = frozenset("need feed seed bleed breed speed proceed succeed exceed shred wed embed heed".split())
 _MODALS = frozenset(
@@ -291,7 +297,8 @@ _GOES_ON = re.compile(
 
 # "... and everything is in Figma which is fine": a statement about something else.
 _OTHER_CLAUSE = re.compile(
-    r"\s+(?:and|but|so)\s+(?=(?:everything|it|it's|that|this|there|which|everyone|nobody|the \w+ "
+    r"\s+(?:and|but|so)\s+(?:honestly\s+|also\s+|plus\s+|tbh\s+|anyway\s+|luckily\s+|sadly\s+)?"
+    r"(?=(?:everything|it|it's|that|this|there|which|everyone|nobody|the \w+ "
     r"(?:is|was|are|were|has|had))\b)"
 )
 
@@ -312,7 +319,7 @@ def _own_statement(fact: str) -> str:
 
 # "Landlord raised my rent to $1,600": the change is the user's rent's.
 _DONE_TO_MINE = re.compile(
-    r"^(?:the |my |our )?[\w'-]+(?: [\w'-]+)? (raised|lowered|increased|cut|moved|changed|bumped|"
+    r"^(?!(?:I|we|We)\b)(?:the |my |our )?[\w'-]+(?: [\w'-]+)? (raised|lowered|increased|cut|moved|changed|bumped|"
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
     r"(?:my|our) ([\w'-]+(?: [\w'-]+)?) ((?:to|from|up|down|back|by)\b.*)$",
     re.IGNORECASE,
@@ -323,7 +330,8 @@ _THING_CHANGED = re.compile(
     r"1:1|one-on-one|meeting|sync|lesson|class|practice|appointment|shift|rent|lease|salary|pay|"
     r"paycheck|commute|gym|membership|subscription|plan|bill|flight|deadline|launch|release|"
     r"office|team|budget|mortgage|insurance|premium|bus|train|pickup|delivery|school run|"
-    r"allowance|rate|fee|price|tuition|contract|trial|renewal))\s+"
+    r"allowance|rate|fee|price|tuition|contract|trial|renewal|headcount|revenue|arr|mrr|user count|"
+    r"customer count|team size|hourly rate|day rate|commission|bonus|savings))\s+"
     r"((?:got |was |has been |is being |just |officially |now )*(?:moved|changed|switched|"
     r"rescheduled|pushed|bumped|raised|lowered|increased|cut|reduced|went up|went down|dropped|"
     r"shifted|cancel(?:l)?ed|extended|renewed|upgraded|downgraded|is now|are now|now|starts|"
@@ -384,6 +392,13 @@ _KIN_FIRST = re.compile(
     r"the boss|boss|the team|team|the company|company|the startup|the office)\b",
     re.IGNORECASE,
 )
+# "'s" before what only follows "is": "my husband's a chef", "my son's 6", "standup's at 9:15".
+_IS_CONTRACTED = re.compile(
+    r"\b(\w+)'s (?=(?:a|an|the|in|at|on|from|with|not|still|now|really|very|so|also|always|never|only|"
+    r"just|about|over|up|down|into|like|going|getting|moving|working|living|doing|starting|leaving|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\d|[$€£])"
+)
+_NOT_A_NOUN = frozenset("it that what there here he she let who where how".split())
 # "'s" before a past participle is "has": "the team's grown to 9".
 _HAS_PARTICIPLE = re.compile(
     r"\b(\w+)'s (?=(?:grown|gone|been|got|gotten|become|moved|changed|switched|started|doubled|"
@@ -466,6 +481,8 @@ def _rewrite(clause: str, group: str = "team") -> str | None:
         text = f"{text[now.end() :]} {now.group(1).lower()}"
     if not text or _NOT_A_FACT.match(text):
         return None
+    if re.match(r"^been\s+\w+ing\b", text, re.IGNORECASE):
+        text = "I've " + text
     if _SUBJECTLESS_PAST.match(text) and not _FIRST_PERSON.match(text):
         text = "I " + text[:1].lower() + text[1:]
     elif _SUBJECTLESS_ING.match(text) and not _FIRST_PERSON.match(text):
@@ -532,8 +549,9 @@ def _rewrite(clause: str, group: str = "team") -> str | None:
     pet = _PET_NAMED.match(fact)
     if pet:
         fact = f"User has a {pet.group(1)} named {pet.group(2)}"
-    if len(fact.split()) < 3:  # "User is", "User agrees": nothing to keep
-        return None
+    words = fact.split()
+    if len(words) < 2 or (len(words) == 2 and words[1].lower() in _EMPTY_VERBS):
+        return None  # "User is", "User agrees": nothing to keep
     return fact[:MAX_CONTENT_CHARS]
 
 
@@ -620,6 +638,28 @@ def corrected(previous: str, correction: str) -> str | None:
     return result if changed else None
 
 
+def _taken_back(previous: str, correction: str) -> str | None:
+    """ "it's amoxicillin, not penicillin" (or a lone "amoxicillin") after "User is allergic to
+    penicillin": the word it names in place of the one taken back, or of the fact's last word."""
+    said = re.sub(
+        r"^(?:it's|it is|it was|that's|I meant|I mean|make that|rather|the)\s+",
+        "",
+        correction.strip(),
+        flags=re.I,
+    ).rstrip(" .!")
+    pair = re.match(r"^(.+?),?\s+not\s+(?:the\s+)?(.+)$", said)
+    if pair:
+        new, old = pair.group(1).strip(), pair.group(2).strip()
+        if old and re.search(rf"\b{re.escape(old)}\b", previous, re.IGNORECASE):
+            return re.sub(rf"\b{re.escape(old)}\b", new, previous, count=1, flags=re.IGNORECASE)
+        return None
+    if re.fullmatch(r"[\w'-]+", said) and said.lower() not in ("no", "yes", "sorry", "wait", "oops"):
+        words = previous.split()
+        if len(words) >= 3 and words[-1].isalpha() and words[-1].lower() != said.lower():
+            return " ".join([*words[:-1], said])
+    return None
+
+
 # ------------------------------------------------------------------------- the conversation
 
 
@@ -639,6 +679,13 @@ class _Reader:
         text = plain_english(text.replace("\u2019", "'").replace("\u2018", "'"))
         text = re.sub(r"\b([Mm]y|[Oo]ur) (name|names)'s\b", r"\1 \2 is", text)
         text = _HAS_PARTICIPLE.sub(r"\1 has ", text)
+        text = _IS_CONTRACTED.sub(
+            lambda m: m.group(1) + ("'s " if m.group(1).lower() in _NOT_A_NOUN else " is "), text
+        )
+        # "my boss, Karen, is based in Denver": the name goes with the person
+        text = re.sub(r"\b([Mm]y|[Oo]ur) (\w+), ([A-Z][\w-]+), ", r"\1 \2 \3 ", text)
+        # "Freelancing update: landed a contract": the heading is not the statement
+        text = re.sub(r"(?im)^[\w ]{0,30}?\b(?:update|news|note|psa|status)\s*[:\-]\s*", "", text)
         global _work_context
         _work_context = bool(_WORK.search(text))
         group = re.search(
@@ -700,6 +747,9 @@ class _Reader:
             return "skipped"
         if fact is None:
             return "skipped" if _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()) else "none"
+        pet = re.match(r"^User's (dog|cat|puppy|kitten|rabbit|hamster|parrot|horse) ([A-Z][\w-]+) \w", fact)
+        if pet:  # "my cat Mochi is the only coworker I need": the user has a cat named Mochi
+            self.found.append(Found(f"User has a {pet.group(1)} named {pet.group(2)}", index))
         for part in _split_subject(fact):
             self.found.append(Found(part, index))
         return "fact"
@@ -718,7 +768,7 @@ class _Reader:
             self.found.append(Found(statement, index))
             return "fact"
         if last is not None:
-            fixed = corrected(last.content, rest)
+            fixed = corrected(last.content, rest) or _taken_back(last.content, rest)
             if fixed is not None:
                 self.found[-1] = Found(fixed, last.message_index, last.method)
                 return "fact"

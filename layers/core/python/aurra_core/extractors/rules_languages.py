@@ -48,6 +48,10 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bnos (?:hemos )?mudado a\b|\bnos mudamos a\b", "we moved to"),
         (r"\bme voy a mudar a\b|\bme mudo a\b|\bme estoy mudando a\b", "I'm moving to"),
         (r"\bnos vamos a mudar a\b|\bnos mudamos a\b|\bnos estamos mudando a\b", "we're moving to"),
+        (r"\btengo (\d+) años\b", r"I am \1 years old"),
+        (r"\bestoy trabajando (?:en|para)\b", "I'm working at"),
+        (r"\bestoy viviendo en\b", "I'm living in"),
+        (r"\b(?:me )?cambié de (?:empresa|trabajo|curro)\b", "I changed jobs"),
         (r"\bvivo en\b", "I live in"),
         (r"\bvivimos en\b", "we live in"),
         (r"\btrabajo (?:como|de)\b", "I work as"),
@@ -97,6 +101,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bel próximo mes\b|\bel mes que viene\b", "next month"),
     ],
     "fr": [
+        (r"\bj'ai (\d+) ans\b", r"I am \1 years old"),
         (r"\bj'ai déménagé (?:à|a|en|au)\b|\bje me suis installée? (?:à|a|en|au)\b", "I moved to"),
         (r"\bje viens de déménager (?:à|a|en|au)\b", "I just moved to"),
         (r"\bon a déménagé (?:à|a|en|au)\b|\bnous avons déménagé (?:à|a|en|au)\b", "we moved to"),
@@ -139,6 +144,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\ble mois prochain\b", "next month"),
     ],
     "de": [
+        (r"\bich bin (\d+)(?: jahre alt)?\b", r"I am \1 years old"),
         (r"\bich bin (.*?)nach (\S+) (?:um)?gezogen\b", r"I moved \1to \2"),
         (r"\bwir sind (.*?)nach (\S+) (?:um)?gezogen\b", r"we moved \1to \2"),
         (r"\bich ziehe (.*?)nach (\S+)(?: um)?\b", r"I'm moving \1to \2"),
@@ -184,6 +190,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bnächsten monat\b", "next month"),
     ],
     "pt": [
+        (r"\btenho (\d+) anos\b", r"I am \1 years old"),
+        (r"\bestou trabalhando (?:na|no|em|para)\b", "I'm working at"),
         (r"\bme mudei para\b|\bmudei-me para\b|\bmudei para\b", "I moved to"),
         (r"\bnos mudamos para\b|\bmudamos para\b", "we moved to"),
         (r"\bvou me mudar para\b|\bestou me mudando para\b", "I'm moving to"),
@@ -245,6 +253,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "ocho": "eight", "nueve": "nine", "diez": "ten", "personas": "people",
         "ingenieros": "engineers", "empleados": "employees", "al": "to the", "a": "to",
         "sénior": "senior", "jefe de": "head of", "por": "for", "mes": "month",
+        "trabajando": "working", "viviendo": "living", "es": "is", "está": "is", "vive": "lives",
+        "trabaja": "works", "empezó": "started", "dejó": "left",
     },
     "fr": {
         "mon": "my", "ma": "my", "mes": "my", "notre": "our", "nos": "our", "et": "and",
@@ -264,6 +274,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "deux": "two", "trois": "three", "quatre": "four", "cinq": "five", "six": "six",
         "sept": "seven", "huit": "eight", "neuf": "nine", "dix": "ten", "personnes": "people",
         "ingénieurs": "engineers", "développeur": "developer", "développeuse": "developer",
+        "est": "is", "vit": "lives",
     },
     "de": {
         "mein": "my", "meine": "my", "meinen": "my", "meinem": "my", "meiner": "my",
@@ -282,7 +293,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "veganer": "vegan", "jahre": "years", "monate": "months", "zwei": "two", "drei": "three",
         "vier": "four", "fünf": "five", "sechs": "six", "sieben": "seven", "acht": "eight",
         "neun": "nine", "zehn": "ten", "leute": "people", "entwickler": "developers",
-        "entwicklerin": "developer", "nach": "to", "als": "as",
+        "entwicklerin": "developer", "nach": "to", "als": "as", "alt": "old", "ist": "is",
+        "hat": "has", "wohnt": "lives", "arbeitet": "works", "geboren": "born", "im": "in",
     },
     "pt": {
         "meu": "my", "minha": "my", "meus": "my", "minhas": "my", "nosso": "our", "nossa": "our",
@@ -301,7 +313,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "vegetariana": "vegetarian", "vegano": "vegan", "anos": "years", "meses": "months",
         "dois": "two", "duas": "two", "três": "three", "quatro": "four", "cinco": "five",
         "seis": "six", "sete": "seven", "oito": "eight", "nove": "nine", "dez": "ten",
-        "pessoas": "people", "pra": "to", "pro": "to the",
+        "pessoas": "people", "pra": "to", "pro": "to the", "trabalhando": "working",
+        "morando": "living", "é": "is", "está": "is", "mora": "lives", "trabalha": "works",
     },
 }  # fmt: skip
 
