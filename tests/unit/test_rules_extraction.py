@@ -123,7 +123,7 @@ def test_another_statement_after_a_comma_is_not_glued_to_the_fact():
     [
         ("ngl im on obsidian now lol", "User is on obsidian now"),
         ("Just got promoted to staff engineer!!", "User just got promoted to staff engineer"),
-        ("finally moved to Portland last weekend 🎉", "User finally moved to Portland last weekend"),
+        ("finally moved to Portland last weekend 🎉", "User moved to Portland last weekend"),
         (
             "Standup got moved to 10am starting this week.",
             "User's standup got moved to 10am starting this week",
@@ -245,3 +245,32 @@ def test_a_tool_switch_is_a_preference_not_a_move():
     assert topics("I switched from Vim to Emacs.") == [("User switched from Vim to Emacs", "preferences")]
     assert topics("We moved everything over to Linear.")[0][1] == "work"
     assert topics("I moved to Denver.") == [("User moved to Denver", "location")]
+
+
+# ---------------------------------------------------------------- answers to the agent's questions
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "kept"),
+    [
+        ("Where do you live now?", "Lisbon, since March", "User lives in Lisbon"),
+        ("What do you use for notes these days?", "Obsidian mostly", "User uses Obsidian for notes these days"),
+        ("How many people are on your team?", "14 now", "User's team has 14 people now"),
+        ("What time is your standup?", "9:30", "User's standup is at 9:30"),
+    ],
+)
+def test_a_short_reply_to_the_agents_question_is_the_users_fact(question, reply, kept):
+    assert facts(("assistant", question), reply) == [kept]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Have you tried Obsidian?", "no"),
+        ("Where do you live?", "not sure I want to say"),
+        ("Which editor do you use?", "maybe Emacs?"),
+        ("Want me to book it?", "yes please"),
+    ],
+)
+def test_no_fact_from_a_yes_no_question_a_refusal_or_a_hedge(question, reply):
+    assert facts(("assistant", question), reply) == []

@@ -303,11 +303,28 @@ _OTHER_CLAUSE = re.compile(
 )
 
 
+# Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
+_WHY = re.compile(
+    r",?\s+(?:because|cause|cuz|since (?!\d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
+    r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
+    r"so that|so (?!far|much|many|long)|though|although|even though|lol|haha)\b"
+)
+# Words that say how it was said, not what: they only dilute a fact.
+_FILLER_WORDS = re.compile(
+    r"\b(?:honestly|basically|actually|literally|totally|seriously|definitely|lowkey|highkey|"
+    r"kind of|sort of|pretty much|officially|finally|like(?= (?:\d|a |an |the |two|three|four|five|six|ten))|"
+    r"you know|I guess|I think)\s+",
+    re.IGNORECASE,
+)
+
+
 def _own_statement(fact: str) -> str:
     """The fact up to a comma after which another statement starts: "User is switching to
     1Password this week, LastPass had one breach too many" -> "User is switching to 1Password
     this week"."""
     fact = _OTHER_CLAUSE.split(fact, maxsplit=1)[0]
+    fact = _WHY.split(fact, maxsplit=1)[0]
+    fact = _FILLER_WORDS.sub("", fact)
     parts = fact.split(", ")
     kept = [parts[0]]
     for part in parts[1:]:
@@ -660,6 +677,117 @@ def _taken_back(previous: str, correction: str) -> str | None:
     return None
 
 
+# ------------------------------------------------------------------------- answers to questions
+
+_PREPOSITION_OF = {
+    "live": "in",
+    "work": "at",
+    "study": "at",
+    "bank": "with",
+    "shop": "at",
+    "park": "at",
+    "train": "at",
+}
+_QUESTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), template)
+    for pattern, template in (
+        (r"^what do you do(?: for (?:work|a living))?\?$", "User works as {a}"),
+        (
+            r"^where (?:do|did) you (live|work|study|bank|shop|park|train)(?: now| these days)?\?$",
+            "User {v} {p} {a}",
+        ),
+        (
+            r"^where are you (based|located|living|working|staying)(?: now| these days)?\?$",
+            "User is {v} in {a}",
+        ),
+        (r"^where are you from\?$", "User is from {a}"),
+        (
+            r"^(?:what|which) (\w+(?: \w+)?) (?:do|are) you (?:using|use|on|running|driving|drive|playing)(.*)\?$",
+            "User uses {a}{r}",
+        ),
+        (r"^what (?:are|do) you (?:using|use|running|on)(.*)\?$", "User uses {a}{r}"),
+        (r"^how many (\w+(?: \w+)?) (?:do|did) you have(.*)\?$", "User has {a} {n}{r}"),
+        (
+            r"^how many (\w+(?: \w+)?) (?:are|is) (?:there )?(?:on|in) your (\w+)(.*)\?$",
+            "User's {o} has {a} {n}{r}",
+        ),
+        (r"^how (?:big|large) is your (team|company|startup|org)(.*)\?$", "User's {o} has {a}{r}"),
+        (r"^how old are you\?$", "User is {a}"),
+        (r"^how old is your (\w+)\?$", "User's {o} is {a}"),
+        (r"^(?:what time|when) is your (.+?)(?: now| these days)?\?$", "User's {o} is at {a}"),
+        (r"^(?:what|which) day is your (.+?)(?: now| these days)?\?$", "User's {o} is on {a}"),
+        (r"^(?:what|who)(?:'s| is) your (.+?)(?: now| these days)?\?$", "User's {o} is {a}"),
+        (r"^how much (?:do you pay|are you paying)(?: for)? (.+?)\?$", "User pays {a} for {o}"),
+        (r"^how much is your (.+?)(?: now| these days)?\?$", "User's {o} is {a}"),
+    )
+)
+_ANSWER_STOP = re.compile(r"[,;.!]|\s+(?:and|but|because|since|though|lol|haha)\s+|\s+-\s+")
+_NOT_AN_ANSWER = re.compile(
+    r"^(?:no|nope|nah|not|none|nothing|never|idk|dunno|i don't know|not sure|maybe|perhaps|probably|"
+    r"it depends|depends|why|what|huh|hmm|good question|none of your)\b",
+    re.IGNORECASE,
+)
+
+
+def answered(question: str, reply: str) -> str | None:
+    """The fact a short reply states as the answer to the agent's question: "Where do you live
+    now?" -> "Lisbon, since March" gives "User lives in Lisbon". Only questions that ask for a
+    value (where, what, which, how many, how old, when, who) and replies that give one: never a
+    yes or no, a refusal, a hedge or a question back. The question frames the fact; the value is
+    the user's own words."""
+    reply = _PLEASANTRY.sub("", reply.strip()).strip()
+    if not reply or reply.endswith("?") or _NOT_AN_ANSWER.match(reply) or _HEDGE.search(reply):
+        return None
+    value = _ANSWER_STOP.split(reply, maxsplit=1)[0].strip()
+    value = re.sub(
+        r"^(?:it's|its|it is|that's|that would be|we use|I use|mostly|probably)\s+", "", value, flags=re.I
+    )
+    when = re.search(r"\s+(now|these days|currently|at the moment|right now|nowadays|mostly)$", value, re.I)
+    if when:
+        value = value[: when.start()]
+    if not value or len(value.split()) > 6:
+        return None
+    question = _PLEASANTRY.sub("", question.strip()).strip()
+    question = re.sub(
+        r"^(?:and|so|also|btw|by the way|out of curiosity|just curious),?\s+", "", question, flags=re.I
+    )
+    for pattern, template in _QUESTIONS:
+        match = pattern.match(question)
+        if not match:
+            continue
+        groups = [g for g in match.groups()]
+        verb = groups[0] if groups and "{v}" in template else ""
+        noun = groups[0] if groups and "{n}" in template else ""
+        owned = groups[0] if groups and "{o}" in template and "{n}" not in template else ""
+        if "{n}" in template and "{o}" in template:
+            noun, owned = groups[0], groups[1]
+        rest = groups[-1] if groups and "{r}" in template and groups[-1] else ""
+        if "{n}" in template:
+            if not re.search(
+                r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)\b",
+                value,
+                re.I,
+            ):
+                return None
+            if noun.split()[-1].rstrip("s") in value.lower():
+                noun = ""
+        fact = template.format(
+            a=value,
+            v=_third_person_verb(verb)
+            if verb not in ("based", "located", "living", "working", "staying")
+            else verb,
+            p=_PREPOSITION_OF.get(verb.lower(), "in"),
+            n=noun,
+            o=owned.replace("your ", "their "),
+            r=rest.replace(" you ", " they ").rstrip(),
+        )
+        fact = re.sub(r"\b(in|at|on) (in|at|on|from)\b", r"\2", fact)
+        if when and when.group(1).lower() != "mostly":
+            fact = f"{fact} {when.group(1).lower()}"
+        return re.sub(r"\s+", " ", fact).strip()
+    return None
+
+
 # ------------------------------------------------------------------------- the conversation
 
 
@@ -673,6 +801,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.found: list[Found] = []
+        self.question: str | None = None  # the agent's question the next message may answer
         self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
 
     def read(self, text: str, index: int) -> None:
@@ -692,8 +821,19 @@ class _Reader:
             r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", text
         )
         self.group = group.group(1).lower() if group else "team"
-        for sentence in _sentences(text):
+        for number, sentence in enumerate(_sentences(text)):
+            if number == 0 and self.question and not _FIRST_PERSON_WORDS.search(sentence):
+                fact = answered(self.question, sentence)
+                if fact is not None:
+                    self.found.append(Found(fact, index))
+                    continue
             self._sentence(sentence, index)
+        self.question = None
+
+    def heard(self, text: str) -> None:
+        """The agent's message: only its last question is kept, as what the next reply may answer."""
+        sentences = _sentences(text.replace("\u2019", "'"))
+        self.question = sentences[-1] if sentences and sentences[-1].endswith("?") else None
 
     def _sentence(self, original: str, index: int) -> None:
         language = language_of(original)
@@ -786,8 +926,11 @@ def found_in(messages: list[Message]) -> list[Found]:
     """The facts of a conversation's user messages, in order, corrections applied."""
     reader = _Reader()
     for index, message in enumerate(messages):
+        if message.role == Role.ASSISTANT:
+            reader.heard(message.content)  # never a fact: only the frame of the reply to it
+            continue
         if message.role != Role.USER:
-            continue  # the assistant's and the system's words are not the user's facts
+            continue  # the system's words are not the user's facts
         reader.read(message.content, index)
     return reader.found
 
