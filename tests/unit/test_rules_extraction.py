@@ -254,7 +254,11 @@ def test_a_tool_switch_is_a_preference_not_a_move():
     ("question", "reply", "kept"),
     [
         ("Where do you live now?", "Lisbon, since March", "User lives in Lisbon"),
-        ("What do you use for notes these days?", "Obsidian mostly", "User uses Obsidian for notes these days"),
+        (
+            "What do you use for notes these days?",
+            "Obsidian mostly",
+            "User uses Obsidian for notes these days",
+        ),
         ("How many people are on your team?", "14 now", "User's team has 14 people now"),
         ("What time is your standup?", "9:30", "User's standup is at 9:30"),
     ],
