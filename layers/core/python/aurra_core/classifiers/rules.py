@@ -2181,6 +2181,8 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
 
 class RulesClassifier:
     model = MODEL_ID
+    # Its verdicts cost nothing: a write may ask it about every memory of a small scope.
+    offline = True
 
     def classify(
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str

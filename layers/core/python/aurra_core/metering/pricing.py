@@ -46,6 +46,7 @@ PRICES: dict[str, Price] = {
     "aurra-rules-v4": _FREE,  # usage recorded before v5
     "aurra-rules-v3": _FREE,  # usage recorded before v4
     "aurra-rules-extractor-v1": _FREE,
+    "aurra-rules-extractor-v2": _FREE,
 }
 
 _MILLION = Decimal(1_000_000)

@@ -244,11 +244,14 @@ def _small_scope(
     prepared: PreparedFact,
     key_settings: KeySettings,
     candidates: list[Candidate],
+    deps: WriteDependencies,
 ) -> list[Candidate]:
     """With the offline classifier, every memory of a small scope (SMALL_SCOPE), the nearest
     first: the candidates found, then the rest of the scope, whatever their similarity. Empty
-    when the classifier is a model's or the scope is larger."""
-    if get_config().classifier != "rules":
+    when the classifier is a model's (or any other that does not say it is offline) or the
+    scope is larger. The configuration is read first, so that a model's SDK is never loaded
+    here."""
+    if get_config().classifier != "rules" or not getattr(deps.classifier_factory(), "offline", False):
         return []
     found = store.small_scope_memories(
         conn,
@@ -377,7 +380,7 @@ def prepare(
             else None
         )
         candidates = _candidates(conn, caller, prepared, settings, reservation)
-        small = _small_scope(conn, caller, prepared, settings, candidates)
+        small = _small_scope(conn, caller, prepared, settings, candidates, deps)
         if small:
             if reservation is not None and not candidates:
                 reservation = None  # nothing cleared the floor: the call is taken below
