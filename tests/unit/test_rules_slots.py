@@ -86,7 +86,7 @@ def test_a_running_total_that_goes_down_is_a_correction():
         ("User keeps all their passwords in LastPass", "User is switching to 1Password this week"),
         ("User does all their coding in Vim", "User switched from Vim to Emacs"),
         ("User's team uses Jira for sprint planning", "User's team moved everything over to Linear"),
-        ("User just started using notion for everything", "User is on obsidian now"),
+        ("User just started using notion for everything", "User switched to obsidian"),
     ],
 )
 def test_a_switch_to_another_tool_of_the_same_kind_is_a_contradiction(old, new):

@@ -116,11 +116,15 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     if any((s.kind, s.value) in kinds_held for s in new_slots):
         return None  # the old value is said again: a restatement or a narrowing, not a swap
     changed = bool(CHANGE.search(new_text))
+    days_old = {s.value for s in old_slots if s.kind == "day"}
+    days_new = {s.value for s in new_slots if s.kind == "day"}
     running = bool(_RUNNING_TOTAL.search(new_text.lower()) or _RUNNING_TOTAL.search(old_text.lower()))
     for new in new_slots:
         for old in old_slots:
             if running and new.kind in ("count", "amount") and _grew(old, new):
                 continue
+            if new.kind == "time" and days_new != days_old:
+                continue  # "closes at 8pm on Fridays": a time of certain days, beside the other
             if _evidence(old, new, changed):
                 return (
                     CONFIDENCE,
@@ -133,13 +137,13 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
 # ------------------------------------------------------------------------- tool switches
 
 # The new fact says it moved from one thing to another: "switched to", "is switching to",
-# "migrating to", "moved everything over to", "ditched X for", "replaced X with", "is on X now".
+# "migrating to", "moved everything over to", "ditched X for", "replaced X with". Not "now"
+# alone: "now takes notes in Obsidian" may be a second tool, and stays below the threshold.
 _SWITCHED = regex_programs.compile(
     r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
     r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
-    r"trad(?:ed|ing) \w+(?: \w+)? for|(?:is|are) (?:now )?on \w+(?: \w+)? now|went with|changed to|"
-    r"ripped out \w+(?: \w+)? (?:and|for)|now)\b"
+    r"trad(?:ed|ing) \w+(?: \w+)? for|went with|changed to|ripped out \w+(?: \w+)? (?:and|for))\b"
 )
 # Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
 _LEFT = regex_programs.compile(

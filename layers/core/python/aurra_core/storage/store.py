@@ -470,6 +470,52 @@ def small_scope_memories(
     return [(_row(record), 1.0 - float(record["distance"])) for record in records]
 
 
+def dependents_of(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    *,
+    scope: Scope,
+    values: list[str],
+    excluded: list[UUID],
+    before: datetime,
+    limit: int = 20,
+) -> list[MemoryRow]:
+    """The current memories of the scope recorded before `before` (not by the transaction in
+    progress) whose content names one of `values` (case aside), other than `excluded`."""
+    params: dict[str, Any] = {
+        "tenant_id": tenant_id,
+        "patterns": [f"%{value}%" for value in values],
+        "excluded": excluded,
+        "before": before,
+        "limit": limit,
+    }
+    where = (
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} AND {scope_clause(scope, params)} "
+        "AND content ILIKE ANY(%(patterns)s) AND NOT (memory_id = ANY(%(excluded)s)) "
+        "AND recorded_at < %(before)s"
+    )
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"SELECT {_MEMORY_COLUMNS} FROM memory_versions WHERE {where} ORDER BY memory_id LIMIT %(limit)s",
+            params,
+        )
+        return [_row(record) for record in cur.fetchall()]
+
+
+def possibly_stale(conn: psycopg.Connection, tenant_id: UUID, memory_ids: list[UUID]) -> set[UUID]:
+    """Which of the memories an open `dependency_proposed` event names (none resolves it)."""
+    if not memory_ids:
+        return set()
+    rows = conn.execute(
+        """SELECT DISTINCT e.memory_id FROM audit_events e
+           WHERE e.tenant_id = %s AND e.type = 'dependency_proposed' AND e.memory_id = ANY(%s)
+             AND NOT EXISTS (SELECT 1 FROM audit_events r
+                             WHERE r.tenant_id = e.tenant_id AND r.resolves_event_id = e.id)""",
+        (tenant_id, memory_ids),
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
 def find_candidates(
     conn: psycopg.Connection,
     tenant_id: UUID,
@@ -1113,7 +1159,7 @@ def _audit_insert(
         model=model,
         candidates_examined=candidates_examined,
         details=details or {},
-        status=ProposalStatus.OPEN if type == AuditType.SUPERSESSION_PROPOSED else None,
+        status=ProposalStatus.OPEN if type in _PROPOSALS else None,
     )
     return sql, params, event
 
@@ -1126,11 +1172,13 @@ def insert_audit_event(conn: psycopg.Connection, **event: Any) -> AuditEvent:
     return audit_event
 
 
+_PROPOSALS = frozenset({AuditType.SUPERSESSION_PROPOSED, AuditType.DEPENDENCY_PROPOSED})
+
 # A proposal's status is derived from the event that resolved it, as recorded by a point in
 # transaction time; nothing about the proposal itself ever changes.
 _AUDIT_SELECT = """SELECT e.id, e.type, e.created_at, e.api_key_id, e.memory_id, e.superseded_id,
         e.classifier, e.confidence, e.reason, e.model, e.candidates_examined, e.details,
-        CASE WHEN e.type = 'supersession_proposed' THEN
+        CASE WHEN e.type IN ('supersession_proposed', 'dependency_proposed') THEN
             CASE r.type WHEN 'proposal_approved' THEN 'approved' WHEN 'proposal_dismissed' THEN 'dismissed'
                         ELSE 'open' END
         END AS status
@@ -1211,7 +1259,7 @@ def select_audit_events(
         clauses.append("e.user_id = %(user_id)s")
         params["user_id"] = user_id
     if status is not None:
-        clauses.append("e.type = 'supersession_proposed'")
+        clauses.append("e.type IN ('supersession_proposed', 'dependency_proposed')")
         clauses.append(_STATUS_FILTERS[status])
     if since is not None:
         clauses.append("e.created_at >= %(since)s")

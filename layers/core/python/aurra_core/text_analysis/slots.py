@@ -126,6 +126,19 @@ class Slot:
         }
 
 
+_PLACE_KINDS = frozenset(
+    {"place", "home", "address", "workplace", "school", "university", "airport", "lodging", "vacation"}
+)
+
+
+def _a_thing(name: str) -> bool:
+    """The name is a known thing other than a place (kinds.py: "Notion" is notes, "Slack" messaging)."""
+    from aurra_core.text_analysis import kinds
+
+    found = kinds.kinds_of(name)
+    return bool(found) and not (found & _PLACE_KINDS)
+
+
 def subject_of(text: str) -> str:
     found = _SUBJECT.match(text.strip())
     if found:
@@ -200,6 +213,8 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             words.pop()
         if words and words[-1].lower() in {v[2] for v in values if v[0] == "version"}:
             continue
+        if words and _a_thing(" ".join(words)):
+            continue  # "takes notes in Notion": a tool, not a place
         if words and not _NOT_A_PLACE.match(words[0]):
             values.append(("place", " ".join(w.lower() for w in words).rstrip(".'-"), "", -1))
     if not values:
@@ -225,7 +240,9 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         }
 
     base = terms(tokens)
-    residence = bool(_RESIDENCE.search(body))
+    # "User's office moved to Manhattan" is the office's move, not the user's home
+    owned_thing = bool(found and found.group(1) and found.group(1).lower() not in _PEOPLE)
+    residence = bool(_RESIDENCE.search(body)) and not owned_thing
     slots = []
     for kind, value, unit, index in values:
         where = index if index >= 0 else _position(tokens, value, unit)
@@ -279,3 +296,39 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool) -> bool:
     if not small and not old.unit:
         return False
     return small <= large and len(large - small) <= 2
+
+
+# A name the new fact says was left: "switched from Evernote", "ditched Slack", "left Google".
+_LEFT = re.compile(
+    r"\b(?:from|ditch(?:ed|es|ing)|ripped out|replac(?:ed|es|ing)|dropp(?:ed|ing)|got rid of|"
+    r"off(?: of)?|left|quit|stopped using|gave up|swapp(?:ed|ing)|instead of|no longer)\s+"
+    r"(?:the\s+|their\s+|our\s+|my\s+)?$",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w.+#&'-]*(?:\s+[A-Z0-9][\w.+#&'-]*)*")
+_NOT_A_NAME = frozenset({"User", "User's", "I", "I'm", "The", "A", "An"})
+
+
+def names(text: str, value: str) -> bool:
+    """Whether the text names the value, as a whole word or words, case aside."""
+    return bool(re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.IGNORECASE))
+
+
+def replaced_values(old: str, new: str) -> list[str]:
+    """The names the old fact held that the new one replaced: each name of the old fact (a
+    capitalised word or words, not its subject, not a month or a day) that the new fact does not
+    name, or names only as what was left ("switched from Evernote to Obsidian"). What a fact
+    that rested on the old one would name."""
+    out: list[str] = []
+    for match in _NAME.finditer(old):
+        name = match.group(0).rstrip(".'")
+        if name in _NOT_A_NAME or _NOT_A_PLACE.match(name.split()[0]) or len(name) < 2:
+            continue
+        left = False
+        said = False
+        for found in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", new, re.IGNORECASE):
+            said = True
+            left = left or bool(_LEFT.search(new[: found.start()]))
+        if (not said or left) and name not in out:
+            out.append(name)
+    return out

@@ -640,9 +640,63 @@ def _supersede(
         event_id=event_id,
         revise=(target, changes),
     )
+    if newer_id == created.memory_id:
+        _propose_dependents(conn, caller, target, created, event_id, now)
     return WriteOutcome(
         201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
     )
+
+
+def _propose_dependents(
+    conn: psycopg.Connection,
+    caller: Caller,
+    old: store.MemoryRow,
+    new: store.MemoryRow,
+    supersession_event_id: UUID,
+    now: datetime,
+) -> int:
+    """Queue for review the current memories of the same scope and subject that rest on a value
+    the supersession replaced ("User has about 9,000 notes in Evernote" once "User uses
+    Evernote" gave way to "User switched from Evernote to Obsidian"): a `dependency_proposed`
+    event each, never acted on (docs/api.md, "Dependent facts"). Memories this transaction
+    wrote are not theirs to lean on. Returns how many were queued."""
+    values = slots.replaced_values(old.content, new.content)
+    if not values:
+        return 0
+    subject = slots.subject_of(old.content)
+    rows = store.dependents_of(
+        conn,
+        caller.tenant_id,
+        scope=Scope(user_id=old.user_id, agent_id=old.agent_id),
+        values=values,
+        excluded=[old.memory_id, new.memory_id],
+        before=now,
+    )
+    queued = 0
+    for row in rows:
+        on = next((v for v in values if slots.names(row.content, v)), None)
+        if on is None or slots.subject_of(row.content) != subject:
+            continue
+        store.insert_audit_event(
+            conn,
+            tenant_id=caller.tenant_id,
+            type=AuditType.DEPENDENCY_PROPOSED,
+            created_at=now,
+            api_key_id=caller.api_key_id,
+            memory_id=row.memory_id,
+            superseded_id=old.memory_id,
+            reason=f"rests on {on}, which a supersession replaced",
+            details={
+                "on": on,
+                "superseded_by": str(new.memory_id),
+                "supersession_event_id": str(supersession_event_id),
+            },
+            user_id=row.user_id,
+        )
+        queued += 1
+    if queued:
+        metrics.add_metric(name="DependenciesProposed", unit=MetricUnit.Count, value=queued)
+    return queued
 
 
 def _pair_details(prepared: PreparedFact, not_acted: NotActedReason | None) -> dict[str, Any]:
