@@ -79,6 +79,19 @@ _PLEASANTRY = re.compile(
     r"so yeah|oh and|and|but|ok so|okay so)\b[\s,.!:;-]*)+",
     re.IGNORECASE,
 )
+# A request to keep what follows: "please remember that", "note that", "for the record".
+_KEEP_THIS = re.compile(
+    r"^(?:(?:can|could|would|will) you (?:please )?|please |pls |just )?(?:remember|note|keep in mind|"
+    r"make a note|take note|be aware|update your (?:notes|memory|records)|for the record|for context|"
+    r"just so you know|for your (?:info|information)|quick fyi|fyi)(?: that| of this| this)?[\s:,-]+"
+    r"(?=(?:I|I'm|I've|my|we|we're|we've|our|My|We|Our)\b)",
+    re.IGNORECASE,
+)
+# "Change my email to x@y.com", "update my address to ...": the new value is the fact.
+_SET_MINE = re.compile(
+    r"^(?:please |can you |could you )?(?:change|update|set|switch) my ([\w' -]{2,30}?) to (.+?)[.!?]*$",
+    re.IGNORECASE,
+)
 # "I ..." that says something about the conversation, not about the user's life.
 _NOT_A_FACT = re.compile(
     r"^I (?:"
@@ -840,6 +853,12 @@ class _Reader:
         sentence = to_english(original, language) if language else original
         sentence = _TOGETHER.sub(lambda m: f"User and their {m.group(1) or m.group(2)}", sentence)
         sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
+        # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
+        # request is to keep the statement, which is the fact
+        kept = _KEEP_THIS.sub("", sentence).strip()
+        if kept != sentence:
+            sentence = kept.rstrip("?").strip()
+        sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         if not sentence:
             return
         if sentence.endswith("?"):
