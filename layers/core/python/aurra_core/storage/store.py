@@ -470,36 +470,67 @@ def small_scope_memories(
     return [(_row(record), 1.0 - float(record["distance"])) for record in records]
 
 
-def dependents_of(
+def propose_dependents(
     conn: psycopg.Connection,
-    tenant_id: UUID,
+    caller_tenant_id: UUID,
+    api_key_id: UUID | None,
     *,
     scope: Scope,
-    values: list[str],
-    excluded: list[UUID],
-    before: datetime,
+    subject_pattern: str,
+    values: list[tuple[str, str]],
+    old_id: UUID,
+    new_id_: UUID,
+    supersession_event_id: UUID,
+    now: datetime,
     limit: int = 20,
-) -> list[MemoryRow]:
-    """The current memories of the scope recorded before `before` (not by the transaction in
-    progress) whose content names one of `values` (case aside), other than `excluded`."""
+) -> int:
+    """One statement: a `dependency_proposed` event for each current memory of the scope whose
+    content matches `subject_pattern` (a PostgreSQL regular expression, case aside) and names one
+    of `values` ((value, its word-bounded pattern) pairs), other than the two memories of the
+    supersession and any this transaction wrote (recorded at `now`). Returns how many."""
     params: dict[str, Any] = {
-        "tenant_id": tenant_id,
-        "patterns": [f"%{value}%" for value in values],
-        "excluded": excluded,
-        "before": before,
+        "tenant_id": caller_tenant_id,
+        "subject": subject_pattern,
+        "values": [value for value, _ in values],
+        "patterns": [pattern for _, pattern in values],
+        "excluded": [old_id, new_id_],
+        "before": now,
         "limit": limit,
+        "ids": [new_id() for _ in range(limit)],
+        "type": AuditType.DEPENDENCY_PROPOSED.value,
+        "now": now,
+        "key": api_key_id,
+        "old": old_id,
+        "new": str(new_id_),
+        "event": str(supersession_event_id),
     }
     where = (
         f"tenant_id = %(tenant_id)s AND {_CURRENT} AND {scope_clause(scope, params)} "
-        "AND content ILIKE ANY(%(patterns)s) AND NOT (memory_id = ANY(%(excluded)s)) "
-        "AND recorded_at < %(before)s"
+        "AND NOT (memory_id = ANY(%(excluded)s)) AND recorded_at < %(before)s "
+        "AND content ~* %(subject)s AND content ~* ANY(%(patterns)s)"
     )
-    with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            f"SELECT {_MEMORY_COLUMNS} FROM memory_versions WHERE {where} ORDER BY memory_id LIMIT %(limit)s",
-            params,
-        )
-        return [_row(record) for record in cur.fetchall()]
+    row = conn.execute(
+        f"""WITH dependents AS (
+                SELECT m.memory_id, m.user_id,
+                       (SELECT v.value FROM unnest(%(values)s::text[], %(patterns)s::text[]) AS v(value, pattern)
+                        WHERE m.content ~* v.pattern LIMIT 1) AS on_value,
+                       row_number() OVER (ORDER BY m.memory_id) AS n
+                FROM memory_versions m WHERE {where} ORDER BY m.memory_id LIMIT %(limit)s),
+            proposed AS (
+                INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id,
+                                          superseded_id, reason, details, user_id)
+                SELECT (%(ids)s::uuid[])[d.n], %(tenant_id)s::uuid, %(type)s::text, %(now)s::timestamptz,
+                       %(key)s::uuid, d.memory_id, %(old)s::uuid,
+                       'rests on ' || d.on_value || ', which a supersession replaced',
+                       jsonb_build_object('on', d.on_value, 'superseded_by', %(new)s::text,
+                                          'supersession_event_id', %(event)s::text),
+                       d.user_id
+                FROM dependents d
+                RETURNING 1)
+            SELECT count(*) FROM proposed""",
+        params,
+    ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def possibly_stale(conn: psycopg.Connection, tenant_id: UUID, memory_ids: list[UUID]) -> set[UUID]:

@@ -332,3 +332,25 @@ def replaced_values(old: str, new: str) -> list[str]:
         if (not said or left) and name not in out:
             out.append(name)
     return out
+
+
+def word_pattern(value: str) -> str:
+    """A PostgreSQL regular expression (ARE, applied without case) for the value as a whole word
+    or words: every character but a letter or a digit escaped."""
+    escaped = "".join(ch if ch.isalnum() else "\\" + ch if not ch.isspace() else "\\s+" for ch in value)
+    return f"(^|[^[:alnum:]_-]){escaped}($|[^[:alnum:]_-])"
+
+
+def subject_pattern(subject: str) -> str | None:
+    """A PostgreSQL regular expression (applied without case) for a fact about `subject` (as
+    `subject_of` names it): "user" takes "User ...", "The user ...", "User's team ..." and
+    "User's standup ...", never "User's sister ..."; None when the subject is not one plain code
+    can match."""
+    people = "|".join(sorted(_PEOPLE - _OWN_GROUPS))
+    if subject == "user":
+        return rf"^(the\s+)?user($|[^[:alnum:]_'])|^(the\s+)?user's\s+(?!({people})([^[:alnum:]_]|$))"
+    if subject.startswith("user's "):
+        return rf"^(the\s+)?user's\s+{re.escape(subject.split()[1])}([^[:alnum:]_]|$)"
+    if re.fullmatch(r"[a-z0-9][a-z0-9 &.-]*", subject):
+        return "^" + word_pattern(subject)[len("(^|[^[:alnum:]_-])") :]
+    return None

@@ -658,42 +658,25 @@ def _propose_dependents(
     """Queue for review the current memories of the same scope and subject that rest on a value
     the supersession replaced ("User has about 9,000 notes in Evernote" once "User uses
     Evernote" gave way to "User switched from Evernote to Obsidian"): a `dependency_proposed`
-    event each, never acted on (docs/api.md, "Dependent facts"). Memories this transaction
-    wrote are not theirs to lean on. Returns how many were queued."""
+    event each, never acted on (docs/api.md, "Dependent facts"), in one statement, and only when
+    the old memory names a value the new one replaced. Memories this transaction wrote are not
+    theirs to lean on. Returns how many were queued."""
     values = slots.replaced_values(old.content, new.content)
-    if not values:
+    subject = slots.subject_pattern(slots.subject_of(old.content))
+    if not values or subject is None:
         return 0
-    subject = slots.subject_of(old.content)
-    rows = store.dependents_of(
+    queued = store.propose_dependents(
         conn,
         caller.tenant_id,
+        caller.api_key_id,
         scope=Scope(user_id=old.user_id, agent_id=old.agent_id),
-        values=values,
-        excluded=[old.memory_id, new.memory_id],
-        before=now,
+        subject_pattern=subject,
+        values=[(value, slots.word_pattern(value)) for value in values],
+        old_id=old.memory_id,
+        new_id_=new.memory_id,
+        supersession_event_id=supersession_event_id,
+        now=now,
     )
-    queued = 0
-    for row in rows:
-        on = next((v for v in values if slots.names(row.content, v)), None)
-        if on is None or slots.subject_of(row.content) != subject:
-            continue
-        store.insert_audit_event(
-            conn,
-            tenant_id=caller.tenant_id,
-            type=AuditType.DEPENDENCY_PROPOSED,
-            created_at=now,
-            api_key_id=caller.api_key_id,
-            memory_id=row.memory_id,
-            superseded_id=old.memory_id,
-            reason=f"rests on {on}, which a supersession replaced",
-            details={
-                "on": on,
-                "superseded_by": str(new.memory_id),
-                "supersession_event_id": str(supersession_event_id),
-            },
-            user_id=row.user_id,
-        )
-        queued += 1
     if queued:
         metrics.add_metric(name="DependenciesProposed", unit=MetricUnit.Count, value=queued)
     return queued
