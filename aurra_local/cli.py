@@ -128,11 +128,14 @@ def cmd_dev(args: argparse.Namespace) -> int:
         timeout_s=args.timeout,
         head_timeout_s=args.header_timeout,
     )
-    from aurra_core.storage.db import get_database
+    from aurra_core.storage.db import Database, resolve_conninfo
     from aurra_core.webhooks.delivery import Worker
 
     if config.webhook_worker:
-        Worker(get_database()).start()  # webhooks, from the same outbox as GET /agent/events
+        # Webhooks, from the same outbox as GET /agent/events, on a connection of their own: the
+        # worker's polling through a database outage must not hold the requests' pool or its
+        # reconnection state after the outage ends.
+        Worker(Database(resolve_conninfo(config), max_size=1)).start()
     host, port = args.host, server.effective_port
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"

@@ -139,6 +139,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "settingsConcurrency": ("settings_concurrency", int),
     "auditConcurrency": ("audit_concurrency", int),
     "adminConcurrency": ("admin_concurrency", int),
+    "erasureConcurrency": ("erasure_concurrency", int),
     "terminationProtection": ("termination_protection", _bool),
     "unauthorizedAlarmThreshold": ("unauthorized_alarm_threshold", int),
     "throttledAlarmThreshold": ("throttled_alarm_threshold", int),
@@ -252,6 +253,7 @@ class AurraConfig:
     settings_concurrency: int = 5
     audit_concurrency: int = 5
     admin_concurrency: int = 2
+    erasure_concurrency: int = 2
     # None: off in dev, on elsewhere
     waf_enabled: bool | None = None
     # requests per 5 minutes from one IP address without a well-formed key, when the WAF is on
@@ -394,6 +396,7 @@ class AurraConfig:
             c.SETTINGS: self.settings_concurrency,
             c.AUDIT: self.audit_concurrency,
             c.ADMIN: self.admin_concurrency,
+            c.ERASURE: self.erasure_concurrency,
             # one run at a time anyway (an advisory lock); never more containers
             c.MIGRATE: 1,
             c.MAINTENANCE: 1,

@@ -266,6 +266,8 @@ AS_SHIPPED: dict[str, int | str] = {
     "revert_audit_event": 404,
     "approve_proposal": 404,
     "dismiss_proposal": 404,
+    "create_erasure": 404,
+    "get_erasure": 404,
     "list_memories": 200,
     "search_memories": 200,
     "export": 200,

@@ -39,11 +39,12 @@ def test_the_adapters_type_check_against_the_frameworks() -> None:
     )
 
 
-def test_the_adapters_against_the_frameworks_and_aurra_dev(pg_url: str, tmp_path: Path) -> None:
+def test_the_adapters_against_the_frameworks_and_aurra_dev(pg_url: str, tmp_path: Path, new_key) -> None:
     _require_environment()
     server = start_dev_server(pg_url, tmp_path / "dev")
+    _, key = new_key()  # a tenant of their own: the dev key's is shared by every server on this database
     try:
-        env = {**os.environ, "AURRA_BASE_URL": server.base_url, "AURRA_API_KEY": server.dev_key}
+        env = {**os.environ, "AURRA_BASE_URL": server.base_url, "AURRA_API_KEY": key}
         _run(
             [
                 str(PYTHON),

@@ -157,7 +157,7 @@ describe("aurra/ai in the AI SDK's tool loop, against aurra dev", () => {
     const { text } = await run(tools, [{ tool: "forget", input: { memoryId: emacsId } }, ANSWER]);
     const receiptId = idIn(text, new RegExp(`^Erased memory ${emacsId} and its history \\(receipt (${ID})\\)\\.$`));
     const receipt = await client.erasures.get(receiptId);
-    assert.deepEqual(receipt.selector, { memoryId: emacsId });
+    assert.deepEqual(receipt.selector, { memory_id: emacsId }); // as the server wrote it
     assert.equal(receipt.counts.memories, 2, "the lineage: Emacs and the Vim it replaced");
 
     assert.deepEqual(await client.memories.list({ userId: "carol", includeSuperseded: true }).toArray(), []);
