@@ -160,7 +160,7 @@ describe("history and forget", () => {
   });
 
   it("forget reads the memory, then erases it by id", async () => {
-    const receipt = { id: "er-1", selector: { memory_id: "m-vim" }, created_at: "2026-05-04T00:00:00Z", counts: { memories: 1, versions: 1, audit_events: 0 } };
+    const receipt = { id: "er-1", selector: { memory_id: "m-vim" }, created_at: "2026-05-04T00:00:00Z", counts: { memories: 1, versions: 1, audit_events: 0, proposals: 0, idempotency_records: 0 } };
     const mock = new MockFetch().reply(json(VIM), json(receipt, 201));
     const { text } = await run(aurraTools({ client: client(mock), userId: "alice" }), [{ tool: "forget", input: { memoryId: "m-vim" } }, ANSWER]);
     assert.equal(text, "Erased memory m-vim and its history (receipt er-1).");
