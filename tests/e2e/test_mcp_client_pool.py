@@ -11,9 +11,6 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
@@ -25,6 +22,7 @@ import httpx
 import pytest
 from dev_server import DevServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_http_process import McpProcess, running_mcp_http
 
 from aurra import AsyncAurra
 from aurra_local.mcp_server import ClientPool, _call
@@ -136,43 +134,10 @@ def test_a_key_revoked_while_pooled_is_dropped_and_closed(dev_server: DevServer,
 # ---------------------------------------------------------------- `aurra mcp --http`, as run
 
 
-@dataclass
-class McpProcess:
-    url: str
-    process: subprocess.Popen
-    api_port: int
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def mcp_http(dev_server: DevServer) -> Iterator[McpProcess]:
-    port = _free_port()
-    env = {**os.environ, "AURRA_BASE_URL": dev_server.base_url}
-    env.pop("AURRA_API_KEY", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "aurra_local.cli", "mcp", "--http", "--port", str(port)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.1)
-    else:
-        process.kill()
-        raise RuntimeError("aurra mcp --http did not start")
-    yield McpProcess(f"http://127.0.0.1:{port}/mcp", process, int(dev_server.base_url.rsplit(":", 1)[1]))
-    process.terminate()
-    process.wait(10)
+    with running_mcp_http(dev_server.base_url) as process:
+        yield process
 
 
 def open_fds(pid: int) -> int:

@@ -9,10 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +22,7 @@ from dev_server import DevServer
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_http_process import running_mcp_http
 
 from aurra import AsyncAurra
 from aurra_local.mcp_server import HTTP_CLIENT_LOGGERS, create_server, quiet_http_client_logs
@@ -276,42 +274,10 @@ def test_the_http_client_keeps_its_warnings_and_errors() -> None:
             logger.setLevel(level)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def http_mcp(dev_server: DevServer) -> Iterator[str]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "AURRA_BASE_URL": dev_server.base_url,
-        "PYTHONPATH": os.pathsep.join(
-            [str(REPO / "layers/core/python"), str(REPO), str(REPO / "sdk/python/src")]
-        ),
-    }
-    env.pop("AURRA_API_KEY", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "aurra_local.cli", "mcp", "--http", "--port", str(port)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.1)
-    else:
-        process.kill()
-        raise RuntimeError("aurra mcp --http did not start")
-    yield f"http://127.0.0.1:{port}/mcp"
-    process.terminate()
-    process.wait(10)
+    with running_mcp_http(dev_server.base_url) as process:
+        yield process.url
 
 
 def test_streamable_http_takes_each_callers_key(http_mcp: str, new_key) -> None:
