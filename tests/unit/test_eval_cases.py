@@ -209,10 +209,11 @@ def test_tuning_set_covers_every_readme_category_with_its_prefix(tuning_set):
 # The end-to-end set of `aurra eval --conversations`: one end user a profile, over several
 # sessions. Its shape only, never a score.
 
-CONVERSATIONS_PATH = EVALS_DIR / "conversations.jsonl"
+# The blind set and the holdout written after it (ids `<prefix>-hNN`), with the size each has.
+CONVERSATION_SETS = {"conversations.jsonl": 76, "conversations_holdout.jsonl": 57}
 PROFILE_REQUIRED_KEYS = {"id", "category", "user_id", "sessions", "updates", "forbidden"}
 PROFILE_ALLOWED_KEYS = PROFILE_REQUIRED_KEYS | {"dependents"}
-PROFILE_ID_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*-\d{2,}$")
+PROFILE_ID_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*-h?\d{2,}$")
 UPDATE_KINDS = {
     "amount",
     "correction",
@@ -231,13 +232,14 @@ UPDATE_KINDS = {
     "tool_switch",
     "version",
 }
-MIN_PROFILES = 76
 MIN_PROFILE_CATEGORIES = 19
 
 
-@pytest.fixture(scope="module")
-def profiles() -> list[dict]:
-    return [json.loads(line) for _, line in _load_lines(CONVERSATIONS_PATH)]
+@pytest.fixture(scope="module", params=sorted(CONVERSATION_SETS))
+def profiles(request) -> list[dict]:
+    loaded = [json.loads(line) for _, line in _load_lines(EVALS_DIR / request.param)]
+    assert len(loaded) >= CONVERSATION_SETS[request.param], request.param
+    return loaded
 
 
 def _strings(value: object) -> bool:
@@ -245,7 +247,6 @@ def _strings(value: object) -> bool:
 
 
 def test_conversation_profiles_have_the_documented_keys(profiles):
-    assert len(profiles) >= MIN_PROFILES
     assert len({p["category"] for p in profiles}) >= MIN_PROFILE_CATEGORIES
     for profile in profiles:
         pid = profile.get("id", "<no id>")
