@@ -6,6 +6,7 @@ import { type Fetch, Transport } from "./core/transport.js";
 import { readExportPage } from "./core/wire.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
+import { Events } from "./resources/events.js";
 import { Memories } from "./resources/memories.js";
 import { Settings } from "./resources/settings.js";
 import type { ExportPage, ExportParams, RequestOptions } from "./types.js";
@@ -38,6 +39,7 @@ export class Aurra {
   readonly settings: Settings;
   readonly audit: Audit;
   readonly erasures: Erasures;
+  readonly events: Events;
   readonly #transport: Transport;
   readonly baseURL: string;
   readonly timeout: number;
@@ -71,6 +73,7 @@ export class Aurra {
     this.settings = new Settings(transport);
     this.audit = new Audit(transport);
     this.erasures = new Erasures(transport);
+    this.events = new Events(transport);
     this.#transport = transport;
     // Never an enumerable copy of the key: a client is often logged.
   }

@@ -6,6 +6,7 @@
  * const client = new Aurra({ apiKey: "aurra_..." });
  * await client.memories.add({ content: "alice switched to Emacs", topic: "preferences" });
  * await client.erasures.create({ userId: "alice" });
+ * for await (const event of client.events.list({ types: ["memory.superseded"] })) console.log(event.memoryId);
  * ```
  */
 
@@ -17,6 +18,7 @@ export { Memories } from "./resources/memories.js";
 export { Settings as SettingsResource } from "./resources/settings.js";
 export { Audit } from "./resources/audit.js";
 export { Erasures } from "./resources/erasures.js";
+export { Events, EventStream } from "./resources/events.js";
 export { VERSION } from "./version.js";
 export {
   APIConnectionError,

@@ -18,6 +18,7 @@ import {
   GoneError,
   NotFoundError,
   ValidationError,
+  type AutoSupersedeMode,
   type AutoSupersedeResult,
   type SecretsMode,
   type Settings,
@@ -93,6 +94,8 @@ describe("the README's examples against aurra dev", () => {
       dailyModelCostLimitUsd: (raw["daily_model_cost_limit_usd"] as number | undefined) ?? null,
       historyRetentionDays: (raw["history_retention_days"] as number | undefined) ?? null,
       memoryRetentionDays: (raw["memory_retention_days"] as number | undefined) ?? null,
+      autoSupersedeMode: (raw["auto_supersede_mode"] as AutoSupersedeMode | undefined) ?? "sync",
+      webhooks: [],
     };
     const skipped: AutoSupersedeResult = {
       ran: false,
@@ -102,6 +105,8 @@ describe("the README's examples against aurra dev", () => {
       supersession: null,
       proposal: null,
       usage: null,
+      status: null,
+      jobId: null,
     };
 
     const stdout = await example("launch", level2Off, key);
