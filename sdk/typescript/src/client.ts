@@ -4,6 +4,7 @@ import { ConfigurationError } from "./errors.js";
 import { query } from "./core/request.js";
 import { type Fetch, Transport } from "./core/transport.js";
 import { readExportPage } from "./core/wire.js";
+import { ExportStream } from "./pagination.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
 import { Events } from "./resources/events.js";
@@ -92,15 +93,13 @@ export class Aurra {
     );
   }
 
-  /** Every record of the tenant's export (memory versions, then audit events), following the cursors. */
-  async *export(params: ExportParams = {}, options?: RequestOptions): AsyncGenerator<Record<string, unknown>> {
-    let cursor = params.cursor ?? null;
-    for (;;) {
-      const page = await this.exportPage({ ...params, cursor }, options);
-      yield* page.records;
-      if (page.nextCursor === null) return;
-      cursor = page.nextCursor;
-    }
+  /**
+   * Every record of the tenant's export (memory versions, then audit events, each with a `kind`),
+   * following the cursors; the end lines are not yielded. `stream.cursor` resumes it after a failure.
+   */
+  export(params: ExportParams = {}, options?: RequestOptions): ExportStream {
+    const { cursor, ...filters } = params;
+    return new ExportStream((at) => this.exportPage({ ...filters, cursor: at }, options), cursor ?? null);
   }
 }
 

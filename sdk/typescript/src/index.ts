@@ -13,7 +13,7 @@
 export { Aurra, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT } from "./client.js";
 export type { ClientOptions } from "./client.js";
 export type { Fetch, FetchInit } from "./core/transport.js";
-export { Pager } from "./pagination.js";
+export { ExportStream, Pager } from "./pagination.js";
 export { Memories } from "./resources/memories.js";
 export { Settings as SettingsResource } from "./resources/settings.js";
 export { Audit } from "./resources/audit.js";

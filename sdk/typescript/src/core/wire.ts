@@ -41,6 +41,9 @@ import type {
 /** The body of a 2xx answer is not what the contract promises; `path` says where. */
 export class ContractViolation extends Error {}
 
+/** An answer that stops before its end: the connection broke mid-body (worth asking again). */
+export class CutShort extends ContractViolation {}
+
 type Json = Record<string, unknown>;
 
 function object(value: unknown, path: string): Json {
@@ -365,10 +368,10 @@ export function readErasureReceipt(value: unknown, status: number | null, path =
 }
 
 export function readExportPage(value: unknown): ExportPage {
-  if (!Array.isArray(value) || value.length === 0) throw new ContractViolation("an export response has lines");
+  if (!Array.isArray(value) || value.length === 0) throw new CutShort("an export response has lines: this one had none");
   const end: unknown = value[value.length - 1];
   if (typeof end !== "object" || end === null || (end as Json)["kind"] !== "end") {
-    throw new ContractViolation('an export response ends with {"kind": "end", ...}: this one was cut short');
+    throw new CutShort('an export response ends with {"kind": "end", ...}: this one was cut short');
   }
   const next = (end as Json)["next_cursor"];
   if (next !== null && typeof next !== "string") throw new ContractViolation("next_cursor should be a string or null");
