@@ -535,6 +535,25 @@ describe("the change stream, batches, export and webhooks against aurra dev", ()
     assert.throws(() => verifyWebhook(`${body} `, signed.service, secret), WebhookVerificationError);
   });
 
+  it("credentials: redacted by default, and a key that refuses them gets a ValidationError coded sensitive_content", async () => {
+    const { client } = await tenant(level2On);
+    const card = "4539-1488-0343-6467";
+    const kept = await client.memories.add({ content: `User's card is ${card}`, userId: "bo" });
+    assert.equal(kept.memory.content, "User's card is [REDACTED:card_number]");
+    assert.equal((await client.settings.update({ secrets: "refuse" })).secrets, "refuse");
+    await assert.rejects(
+      client.memories.add({ messages: [{ role: "user", content: `my card is ${card}` }], userId: "bo" }),
+      (e: unknown) => {
+        assert.ok(e instanceof ValidationError);
+        assert.equal(e.code, "sensitive_content");
+        assert.deepEqual(e.details.map((d) => d.field), ["messages[0].content"]);
+        assert.ok(!e.message.includes(card) && !JSON.stringify(e.details).includes(card));
+        return true;
+      },
+    );
+    assert.deepEqual((await client.memories.list({ userId: "bo" }).toArray()).map((m) => m.id), [kept.memory.id]);
+  });
+
   it("asynchronous Level 2: the write answers pending, and the decision arrives in the change stream", async (t) => {
     const { client, key } = await tenant(level2On);
     const response = await fetch(`${level2On.baseURL}/agent/settings`, { headers: { Authorization: `Bearer ${key}` } });
