@@ -71,16 +71,22 @@ export function verifyWebhookSignature(
 ): void {
   const body = bytes(payload);
   const key = secretKey(secret);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = (options.now ?? new Date()).getTime() / 1000;
+  // NaN compares false with everything: it would let any timestamp through.
+  if (!(Number.isFinite(tolerance) && tolerance >= 0)) {
+    throw new InvalidArgumentError("toleranceSeconds must be a number of seconds >= 0");
+  }
+  if (!Number.isFinite(now)) throw new InvalidArgumentError("now must be a valid Date");
   const messageId = header(headers, "webhook-id");
   const stamp = header(headers, "webhook-timestamp");
   if (!/^\d{1,15}$/.test(stamp)) throw new WebhookVerificationError("webhook-timestamp is not whole Unix seconds");
   const timestamp = Number(stamp);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = (options.now ?? new Date()).getTime() / 1000;
   if (now - timestamp > tolerance) throw new WebhookVerificationError("webhook-timestamp is too old");
   if (timestamp - now > tolerance) throw new WebhookVerificationError("webhook-timestamp is in the future");
 
-  const digest = createHmac("sha256", key).update(`${messageId}.${timestamp}.`).update(body).digest("base64");
+  // The timestamp as sent: what the sender signed.
+  const digest = createHmac("sha256", key).update(`${messageId}.${stamp}.`).update(body).digest("base64");
   const expected = Buffer.from(`v1,${digest}`);
   // Every candidate is compared, in constant time, whether or not an earlier one matched.
   let matched = false;

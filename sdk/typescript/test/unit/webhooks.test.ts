@@ -130,9 +130,13 @@ describe("webhooks: the Standard Webhooks test vector", () => {
     refused(() => verifyWebhookSignature(VECTOR_BODY, twice, VECTOR_SECRET, AT_VECTOR), /sent 2 times/);
   });
 
-  it("says a malformed secret or a parsed body is the receiver's mistake, not a forged webhook", () => {
+  it("says a malformed secret, tolerance or clock, or a parsed body, is the receiver's mistake, not a forged webhook", () => {
     for (const secret of ["", "whsec_", "whsec_not base64!", "whsec_abc"]) {
       assert.throws(() => verifyWebhookSignature(VECTOR_BODY, VECTOR_HEADERS, secret, AT_VECTOR), InvalidArgumentError);
+    }
+    // A tolerance or a clock that is not a number would let any timestamp through.
+    for (const options of [{ toleranceSeconds: Number.NaN }, { toleranceSeconds: -1 }, { now: new Date("not a date") }]) {
+      assert.throws(() => verifyWebhookSignature(VECTOR_BODY, VECTOR_HEADERS, VECTOR_SECRET, options), InvalidArgumentError);
     }
     assert.throws(
       () => verifyWebhookSignature(JSON.parse(VECTOR_BODY) as never, VECTOR_HEADERS, VECTOR_SECRET, AT_VECTOR),
