@@ -52,11 +52,12 @@ export interface VerifyWebhookOptions {
 /** The `webhook-signature` value Aurra sends for this message (for tests of a receiver). */
 export function signWebhook(secret: string, messageId: string, timestamp: number, payload: WebhookPayload): string {
   if (!Number.isInteger(timestamp)) throw new InvalidArgumentError("timestamp must be whole Unix seconds");
-  const digest = createHmac("sha256", secretKey(secret))
-    .update(`${messageId}.${timestamp}.`)
-    .update(bytes(payload))
-    .digest("base64");
-  return `v1,${digest}`;
+  return signature(secretKey(secret), messageId, String(timestamp), bytes(payload));
+}
+
+/** `v1,` then the base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`, the timestamp as sent. */
+function signature(key: Buffer, messageId: string, timestamp: string, body: Uint8Array): string {
+  return `v1,${createHmac("sha256", key).update(`${messageId}.${timestamp}.`).update(body).digest("base64")}`;
 }
 
 /**
@@ -85,9 +86,7 @@ export function verifyWebhookSignature(
   if (now - timestamp > tolerance) throw new WebhookVerificationError("webhook-timestamp is too old");
   if (timestamp - now > tolerance) throw new WebhookVerificationError("webhook-timestamp is in the future");
 
-  // The timestamp as sent: what the sender signed.
-  const digest = createHmac("sha256", key).update(`${messageId}.${stamp}.`).update(body).digest("base64");
-  const expected = Buffer.from(`v1,${digest}`);
+  const expected = Buffer.from(signature(key, messageId, stamp, body));
   // Every candidate is compared, in constant time, whether or not an earlier one matched.
   let matched = false;
   for (const candidate of header(headers, "webhook-signature").split(" ")) {
