@@ -2,7 +2,8 @@
 
 It builds the package, runs its unit tests on a mock fetch, packs it and installs the tarball
 into a fresh Node project, and runs its end-to-end tests against `aurra dev` servers that it
-starts itself. Here those servers use this session's embedded PostgreSQL, and this Python.
+starts itself. Here those servers use this session's embedded PostgreSQL, and this Python, which
+also signs the webhooks the TypeScript verifier checks (the service's signer and the Python SDK's).
 """
 
 from __future__ import annotations

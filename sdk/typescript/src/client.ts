@@ -4,8 +4,10 @@ import { ConfigurationError } from "./errors.js";
 import { query } from "./core/request.js";
 import { type Fetch, Transport } from "./core/transport.js";
 import { readExportPage } from "./core/wire.js";
+import { ExportStream } from "./pagination.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
+import { Events } from "./resources/events.js";
 import { Memories } from "./resources/memories.js";
 import { Settings } from "./resources/settings.js";
 import type { ExportPage, ExportParams, RequestOptions } from "./types.js";
@@ -38,6 +40,7 @@ export class Aurra {
   readonly settings: Settings;
   readonly audit: Audit;
   readonly erasures: Erasures;
+  readonly events: Events;
   readonly #transport: Transport;
   readonly baseURL: string;
   readonly timeout: number;
@@ -71,6 +74,7 @@ export class Aurra {
     this.settings = new Settings(transport);
     this.audit = new Audit(transport);
     this.erasures = new Erasures(transport);
+    this.events = new Events(transport);
     this.#transport = transport;
     // Never an enumerable copy of the key: a client is often logged.
   }
@@ -89,15 +93,13 @@ export class Aurra {
     );
   }
 
-  /** Every record of the tenant's export (memory versions, then audit events), following the cursors. */
-  async *export(params: ExportParams = {}, options?: RequestOptions): AsyncGenerator<Record<string, unknown>> {
-    let cursor = params.cursor ?? null;
-    for (;;) {
-      const page = await this.exportPage({ ...params, cursor }, options);
-      yield* page.records;
-      if (page.nextCursor === null) return;
-      cursor = page.nextCursor;
-    }
+  /**
+   * Every record of the tenant's export (memory versions, then audit events, each with a `kind`),
+   * following the cursors; the end lines are not yielded. `stream.cursor` resumes it after a failure.
+   */
+  export(params: ExportParams = {}, options?: RequestOptions): ExportStream {
+    const { cursor, ...filters } = params;
+    return new ExportStream((at) => this.exportPage({ ...filters, cursor: at }, options), cursor ?? null);
   }
 }
 

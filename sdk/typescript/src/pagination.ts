@@ -48,3 +48,40 @@ export class Pager<Item, Page extends CursorPage> implements AsyncIterable<Item>
     return items;
   }
 }
+
+interface ExportResponse {
+  records: Record<string, unknown>[];
+  nextCursor: string | null;
+}
+
+/**
+ * The records of an export, response after response (one snapshot: writes made meanwhile are
+ * not in it). A response's records are yielded only once it has arrived whole; a response cut
+ * short is asked for again with its cursor, which gives the same response.
+ *
+ * `cursor` is the cursor of the response being read (null: the first). Should the iteration
+ * fail for good (retries spent), iterating the same stream again, or `client.export({ cursor })`,
+ * resumes with that response: no record of an earlier response comes again.
+ */
+export class ExportStream implements AsyncIterable<Record<string, unknown>> {
+  readonly #fetchPage: (cursor: string | null) => Promise<ExportResponse>;
+  /** The cursor of the response being read, to resume from. */
+  cursor: string | null;
+  /** True once the last response (`next_cursor` null) has been read whole. */
+  done = false;
+
+  /** @internal Made by `client.export`. */
+  constructor(fetchPage: (cursor: string | null) => Promise<ExportResponse>, cursor: string | null) {
+    this.#fetchPage = fetchPage;
+    this.cursor = cursor;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Record<string, unknown>, void, undefined> {
+    while (!this.done) {
+      const page = await this.#fetchPage(this.cursor);
+      yield* page.records;
+      if (page.nextCursor === null) this.done = true;
+      else this.cursor = page.nextCursor;
+    }
+  }
+}

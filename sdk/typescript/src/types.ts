@@ -147,9 +147,15 @@ export interface Supersession {
   auditEventId: string | null;
 }
 
+/**
+ * `"pending"`: the write asked for `autoSupersede: "async"` (or the key's `autoSupersedeMode` is
+ * `"async"`): it is stored, and its classification runs later as job `jobId`.
+ */
+export type AutoSupersedeStatus = OpenEnum<"pending">;
+
 /** How automatic supersession went for one write. */
 export interface AutoSupersedeResult {
-  /** True when the classifier was called. */
+  /** True when the classifier was called (false while a decision is pending). */
   ran: boolean;
   /** Null when the classifier answered. */
   skippedReason: SkippedReason | null;
@@ -164,6 +170,14 @@ export interface AutoSupersedeResult {
   proposal: Supersession | null;
   /** The write's receipt when its classification reached a model, else null. */
   usage: Usage | null;
+  /**
+   * `"pending"` when the decision comes later (asynchronous Level 2): it arrives as an audit event
+   * and a change event (`memory.superseded`, `proposal.created` or `auto_supersede.completed`).
+   * Null from a synchronous write.
+   */
+  status: AutoSupersedeStatus | null;
+  /** The pending classification's job; null unless `status` is `"pending"`. */
+  jobId: string | null;
 }
 
 /** The answer to a write of one fact. */
@@ -220,6 +234,35 @@ export interface HistoryResult {
  */
 export type SecretsMode = "redact" | "refuse";
 
+/**
+ * When a write's automatic supersession runs: `"sync"`, before the write answers; `"async"`,
+ * after it (the write answers at once with a pending `autoSupersede` block).
+ */
+export type AutoSupersedeMode = "sync" | "async";
+
+/** What a write asks of automatic supersession: on, off, on but later (`"async"`), or null/absent for the key's default. */
+export type AutoSupersedeInput = boolean | "async" | null;
+
+/** One webhook as the settings read it: the secret is write-only, `secretSet` says there is one. */
+export interface Webhook {
+  url: string;
+  events: ChangeEventType[];
+  secretSet: boolean;
+}
+
+/** One webhook as `settings.update` sets it. */
+export interface WebhookInput {
+  /** https (http and local addresses only on `aurra dev`), at most 2,048 characters. */
+  url: string;
+  /** The change event types to send, at least one. */
+  events: ChangeEventType[];
+  /**
+   * `whsec_` then the base64 of 24 to 64 random bytes; required for a new URL, and may be left
+   * out for a URL the key already has (it keeps its secret). Never read back.
+   */
+  secret?: string;
+}
+
 /** The settings of the API key in use. */
 export interface Settings {
   /** What a write does when it does not say `autoSupersede`. */
@@ -242,6 +285,10 @@ export interface Settings {
   historyRetentionDays: number | null;
   /** Days any memory is kept (then erased); null: for ever. */
   memoryRetentionDays: number | null;
+  /** When automatic supersession runs (`"sync"` on a server from before the setting). */
+  autoSupersedeMode: AutoSupersedeMode;
+  /** Where the change stream is pushed (`[]` on a server from before webhooks). */
+  webhooks: Webhook[];
 }
 
 /** One append-only audit record. */
@@ -316,6 +363,60 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
+/**
+ * What each change event's `data` holds: ids and small codes, never a memory's content. Keys
+ * are camelCase here (`superseded_by` on the wire is `supersededBy`).
+ */
+export interface ChangeEventData {
+  /** A memory was written; `supersedes` / `supersededBy` when it was stored linked to another. */
+  "memory.created": { supersedes?: string; supersededBy?: string };
+  /** A memory was retired (`memoryId`) by `supersededBy`; `eventId` is the audit event. */
+  "memory.superseded": { supersededBy: string; eventId: string; by: OpenEnum<"auto" | "manual" | "approval"> };
+  /** A supersession was undone: `memoryId` is current again. */
+  "memory.reverted": { eventId: string; revertedEventId: string; wasSupersededBy: string };
+  /** A contradiction was queued for review: `memoryId` would be superseded by `proposedBy`. */
+  "proposal.created": { eventId: string; proposedBy: string };
+  /** A proposal was approved or dismissed. */
+  "proposal.resolved": { eventId: string; proposalId: string; resolution: OpenEnum<"approved" | "dismissed"> };
+  /** Level 2 ran on a write (`memoryId`) and acted on nothing. */
+  "auto_supersede.completed": { candidatesExamined: number };
+  /** A write (`memoryId`) was stored without Level 2: the key's daily model calls were used up. */
+  "budget.exhausted": { apiKeyId: string };
+  /** Reserved for erasures (not sent yet). */
+  "erasure.completed": Record<string, unknown>;
+}
+
+/** The change stream's event types. */
+export type ChangeEventType = keyof ChangeEventData;
+
+/** One change of the stream (`events.list`) or of a webhook, of type `T`. */
+export interface ChangeEventOf<T extends ChangeEventType> {
+  /** The event's own id, stable: a webhook delivery carries it as `webhook-id` (drop repeats by it). */
+  id: string;
+  type: T;
+  /** When the change committed, rising along the stream. */
+  createdAt: string;
+  /** The scope of the event's memory. */
+  userId: string | null;
+  agentId: string | null;
+  memoryId: string | null;
+  data: ChangeEventData[T];
+}
+
+/**
+ * One change of the stream, narrowed by `type`: `if (e.type === "memory.superseded") e.data.supersededBy`.
+ * A type this SDK does not know yet (from a newer server) arrives all the same, with its `data`
+ * keys camelCased: switch on `type` with a default.
+ */
+export type ChangeEvent = { [T in ChangeEventType]: ChangeEventOf<T> }[ChangeEventType];
+
+/** One page of the change stream, oldest first. */
+export interface ChangeEventPage {
+  events: ChangeEvent[];
+  /** Always given, also on an empty page: pass it back as `after` for what committed since. */
+  nextCursor: string;
+}
+
 // ---- inputs ----------------------------------------------------------------
 
 /** One message of a conversation to extract facts from. */
@@ -338,8 +439,11 @@ interface WriteOptions {
   validFrom?: TimeInput;
   /** When it stops being true by itself (later than `validFrom`): current until then, `expired` after. */
   validTo?: TimeInput;
-  /** true or false; absent or null uses the key's `autoSupersedeDefault`. */
-  autoSupersede?: boolean | null;
+  /**
+   * true or false; `"async"`: on, but the write answers at once and the decision comes later
+   * (`autoSupersede.status` `"pending"`); absent or null uses the key's `autoSupersedeDefault`.
+   */
+  autoSupersede?: AutoSupersedeInput;
   /** Sent as `Idempotency-Key` (1..128 characters); one is generated per call when absent. */
   idempotencyKey?: string;
 }
@@ -380,8 +484,8 @@ export interface BatchFactInput {
 /** Write 1..100 facts as one unit. */
 export interface AddBatchParams {
   facts: BatchFactInput[];
-  /** For the whole batch: true or false; absent or null uses the key's `autoSupersedeDefault`. */
-  autoSupersede?: boolean | null;
+  /** For the whole batch: true, false or `"async"`; absent or null uses the key's `autoSupersedeDefault`. */
+  autoSupersede?: AutoSupersedeInput;
   /** Sent as `Idempotency-Key` (1..128 characters); one is generated per call when absent. */
   idempotencyKey?: string;
 }
@@ -455,6 +559,9 @@ export interface SettingsUpdateParams {
   historyRetentionDays?: number | null;
   /** null (for ever) or an integer >= 1. */
   memoryRetentionDays?: number | null;
+  autoSupersedeMode?: AutoSupersedeMode;
+  /** The whole list (at most 5), replacing the key's; `[]` removes them all. */
+  webhooks?: WebhookInput[];
 }
 
 /** Filters of `audit.list`. */
@@ -494,6 +601,16 @@ export interface ErasureCreateParams {
 /** Params of the POST calls on an audit event. */
 export interface AuditActionParams {
   idempotencyKey?: string;
+}
+
+/** Filters of `events.list`. */
+export interface EventListParams {
+  /** A `nextCursor` from before: the events committed after it. Absent: from the oldest kept. */
+  after?: string | null;
+  /** Only these types (a cursor belongs to its `types`). */
+  types?: ChangeEventType[];
+  /** Page size, 1..500 (default 100). */
+  limit?: number;
 }
 
 /** Per-call options, on every method. */

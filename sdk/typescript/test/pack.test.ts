@@ -64,6 +64,10 @@ describe("npm pack", () => {
       "dist/esm/ai.d.ts",
       "dist/cjs/ai.js",
       "dist/cjs/ai.d.ts",
+      "dist/esm/webhooks.js",
+      "dist/esm/webhooks.d.ts",
+      "dist/cjs/webhooks.js",
+      "dist/cjs/webhooks.d.ts",
     ]) {
       assert.ok(files.includes(needed), `${needed} is missing from ${files.join(", ")}`);
     }
@@ -120,6 +124,65 @@ void main;
     }
     // And the check can fail: the ai entry's graph does load ai and zod.
     assert.deepEqual([...moduleGraph(join(installed, "dist/esm/ai.js"))].filter((s) => !s.startsWith(".")).sort(), ["ai", "zod/v4"]);
+  });
+});
+
+describe("aurra/webhooks", () => {
+  // A delivery signed as Aurra signs it (the Standard Webhooks test vector's secret), checked at its own time.
+  const WEBHOOK_SCRIPT = (load: string) => `
+${load}
+const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const body = JSON.stringify({ id: "ev1", type: "memory.superseded", created_at: "2026-05-03T10:00:00Z", user_id: "alice",
+                              agent_id: null, memory_id: "m1", data: { superseded_by: "m2", event_id: "a1", by: "auto" } });
+const headers = { "webhook-id": "ev1", "webhook-timestamp": "1780000000", "webhook-signature": signWebhook(secret, "ev1", 1780000000, body) };
+const event = verifyWebhook(Buffer.from(body), headers, secret, { now: new Date(1780000000 * 1000) });
+let refused = false;
+try { verifyWebhook(body.replace("m2", "m3"), headers, secret, { now: new Date(1780000000 * 1000) }); } catch (e) { refused = e instanceof WebhookVerificationError && e instanceof AurraError; }
+console.log(JSON.stringify({ supersededBy: event.data.supersededBy, refused }));
+`;
+  const EXPECTED = { supersededBy: "m2", refused: true };
+
+  it("import { verifyWebhook } from 'aurra/webhooks' works, and its error is an AurraError", async () => {
+    writeFileSync(
+      join(project, "hook.mjs"),
+      WEBHOOK_SCRIPT(`import { AurraError } from "aurra";\nimport { signWebhook, verifyWebhook, WebhookVerificationError } from "aurra/webhooks";`),
+    );
+    const { stdout } = await run(process.execPath, ["hook.mjs"], { cwd: project });
+    assert.deepEqual(JSON.parse(stdout), EXPECTED);
+  });
+
+  it("require('aurra/webhooks') works", async () => {
+    writeFileSync(
+      join(project, "hook.cjs"),
+      WEBHOOK_SCRIPT(`const { AurraError } = require("aurra");\nconst { signWebhook, verifyWebhook, WebhookVerificationError } = require("aurra/webhooks");`),
+    );
+    const { stdout } = await run(process.execPath, ["hook.cjs"], { cwd: project });
+    assert.deepEqual(JSON.parse(stdout), EXPECTED);
+  });
+
+  it("its types compile for a consumer without Node's declarations, and it loads only node:crypto", async () => {
+    writeFileSync(
+      join(project, "tsconfig.webhooks.json"),
+      JSON.stringify({
+        compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "ES2022", lib: ["ES2022", "DOM"], types: [], strict: true, noEmit: true, skipLibCheck: false },
+        files: ["hook.mts"],
+      }),
+    );
+    const body = `
+export function handle(body: string, headers: Headers): string | null {
+  const event = verifyWebhook(body, headers, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  return event.type === "memory.superseded" ? event.data.supersededBy : null;
+}
+`;
+    writeFileSync(join(project, "hook.mts"), `import { verifyWebhook } from "aurra/webhooks";\n${body}`);
+    const tsc = join(SDK, "node_modules", ".bin", "tsc");
+    await run(tsc, ["-p", "tsconfig.webhooks.json"], { cwd: project }).catch((error: { stdout?: string }) => {
+      assert.fail(`aurra/webhooks' packed types do not compile for a consumer:\n${error.stdout}`);
+    });
+    const installed = join(project, "node_modules", "aurra");
+    for (const entry of ["dist/esm/webhooks.js", "dist/cjs/webhooks.js"]) {
+      assert.deepEqual([...moduleGraph(join(installed, entry))].filter((s) => !s.startsWith(".")), ["node:crypto"]);
+    }
   });
 });
 

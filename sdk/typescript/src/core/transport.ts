@@ -24,7 +24,7 @@ import type { RequestOptions } from "../types.js";
 import { VERSION } from "../version.js";
 import type { APICall } from "./request.js";
 import { RETRY_STATUSES, parseRetryAfter, retryDelay } from "./retry.js";
-import { ContractViolation } from "./wire.js";
+import { ContractViolation, CutShort } from "./wire.js";
 
 /** The part of the Fetch API the SDK uses: any `fetch` (Node, Deno, Bun, edge runtimes, undici) fits. */
 export type Fetch = (url: string, init: FetchInit) => Promise<Response>;
@@ -117,7 +117,18 @@ export class Transport {
       const canRetry = attempt < maxRetries;
       if (outcome.kind === "response") {
         const { response, text } = outcome;
-        if (response.ok) return this.parse(call, response, text);
+        if (response.ok) {
+          try {
+            return this.parse(call, response, text);
+          } catch (error) {
+            // A body cut short is a connection broken mid-answer: a read asks again, as after a
+            // network failure (an export's cursor gives the same response again).
+            const cutShort = error instanceof UnexpectedResponseError && error.cause instanceof CutShort;
+            if (!(cutShort && canRetry && call.method === "GET")) throw error;
+            await this.wait(retryDelay(attempt, null, this.random), options.signal);
+            continue;
+          }
+        }
         // A 409 to the retry of a keyed call whose first try we lost is most likely the server
         // still running that first try ("retry shortly"): our retry sends the very same body.
         const stillRunning = response.status === 409 && call.idempotencyKey !== undefined && mayBeInFlight;
@@ -202,13 +213,15 @@ export class Transport {
     let data: unknown = null;
     if (text !== "") {
       try {
-        data = call.ndjson
-          ? text
-              .split("\n")
-              .filter((line) => line.trim() !== "")
-              .map((line) => JSON.parse(line) as unknown)
-          : JSON.parse(text);
+        data = call.ndjson ? parseLines(text) : JSON.parse(text);
       } catch (error) {
+        if (error instanceof CutShort) {
+          throw new UnexpectedResponseError(
+            `Aurra's answer to ${call.method} ${call.path} was cut short: ${error.message}`,
+            response.status,
+            { cause: error },
+          );
+        }
         throw new UnexpectedResponseError(
           `Aurra answered HTTP ${response.status} with a body that is not JSON`,
           response.status,
@@ -229,6 +242,19 @@ export class Transport {
       throw error;
     }
   }
+}
+
+/** NDJSON: one value per line. Only the last line can be cut mid-way; a bad line before it is just bad. */
+function parseLines(text: string): unknown[] {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch (error) {
+      if (i === lines.length - 1) throw new CutShort("its last line is not whole");
+      throw error;
+    }
+  });
 }
 
 export function errorFromResponse(response: Response, text: string): APIStatusError {

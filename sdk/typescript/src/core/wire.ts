@@ -12,8 +12,11 @@ import type {
   ApproveResult,
   AuditEvent,
   AuditPage,
+  AutoSupersedeMode,
   AutoSupersedeResult,
   BatchWriteResult,
+  ChangeEvent,
+  ChangeEventPage,
   Decision,
   DismissResult,
   ErasureReceipt,
@@ -31,11 +34,15 @@ import type {
   SupersedeResult,
   Supersession,
   Usage,
+  Webhook,
   WriteResult,
 } from "../types.js";
 
 /** The body of a 2xx answer is not what the contract promises; `path` says where. */
 export class ContractViolation extends Error {}
+
+/** An answer that stops before its end: the connection broke mid-body (worth asking again). */
+export class CutShort extends ContractViolation {}
 
 type Json = Record<string, unknown>;
 
@@ -197,6 +204,8 @@ function readAutoSupersede(value: unknown, path: string): AutoSupersedeResult {
     supersession: nullable(o, "supersession", path, readSupersession),
     proposal: nullable(o, "proposal", path, readSupersession),
     usage: nullable(o, "usage", path, readUsage),
+    status: nullableStr(o, "status", path),
+    jobId: nullableStr(o, "job_id", path),
   };
 }
 
@@ -275,6 +284,20 @@ export function readSettings(value: unknown, path = "settings"): Settings {
     dailyModelCostLimitUsd: nullableNum(o, "daily_model_cost_limit_usd", path),
     historyRetentionDays: nullableNum(o, "history_retention_days", path),
     memoryRetentionDays: nullableNum(o, "memory_retention_days", path),
+    autoSupersedeMode: (nullableStr(o, "auto_supersede_mode", path) ?? "sync") as AutoSupersedeMode,
+    webhooks: o["webhooks"] === undefined || o["webhooks"] === null ? [] : list(o, "webhooks", path, readWebhook),
+  };
+}
+
+function readWebhook(value: unknown, path: string): Webhook {
+  const o = object(value, path);
+  return {
+    url: str(o, "url", path),
+    events: list(o, "events", path, (item, p) => {
+      if (typeof item !== "string") throw new ContractViolation(`${p} should be a string`);
+      return item as Webhook["events"][number];
+    }),
+    secretSet: bool(o, "secret_set", path),
   };
 }
 
@@ -345,12 +368,40 @@ export function readErasureReceipt(value: unknown, status: number | null, path =
 }
 
 export function readExportPage(value: unknown): ExportPage {
-  if (!Array.isArray(value) || value.length === 0) throw new ContractViolation("an export response has lines");
+  if (!Array.isArray(value) || value.length === 0) throw new CutShort("an export response has lines: this one had none");
   const end: unknown = value[value.length - 1];
   if (typeof end !== "object" || end === null || (end as Json)["kind"] !== "end") {
-    throw new ContractViolation('an export response ends with {"kind": "end", ...}: this one was cut short');
+    throw new CutShort('an export response ends with {"kind": "end", ...}: this one was cut short');
   }
   const next = (end as Json)["next_cursor"];
   if (next !== null && typeof next !== "string") throw new ContractViolation("next_cursor should be a string or null");
   return { records: value.slice(0, -1) as Record<string, unknown>[], nextCursor: next };
+}
+
+/** `superseded_by` -> `supersededBy`. */
+function camel(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * A change event, from the events list or a webhook's body. `data` holds only ids and small
+ * codes, its keys camelCased (the contract names each one per type).
+ */
+export function readChangeEvent(value: unknown, path = "event"): ChangeEvent {
+  const o = object(value, path);
+  const data = Object.fromEntries(Object.entries(dict(o, "data", path)).map(([k, v]) => [camel(k), v]));
+  return {
+    id: str(o, "id", path),
+    type: str(o, "type", path),
+    createdAt: str(o, "created_at", path),
+    userId: nullableStr(o, "user_id", path),
+    agentId: nullableStr(o, "agent_id", path),
+    memoryId: nullableStr(o, "memory_id", path),
+    data,
+  } as ChangeEvent;
+}
+
+export function readChangeEventPage(value: unknown, path = "response"): ChangeEventPage {
+  const o = object(value, path);
+  return { events: list(o, "events", path, readChangeEvent), nextCursor: str(o, "next_cursor", path) };
 }

@@ -1,10 +1,10 @@
 /** `client.settings`: the settings of the API key in use. */
 
 import { InvalidArgumentError } from "../errors.js";
-import { compact } from "../core/request.js";
+import { compact, describe } from "../core/request.js";
 import type { Transport } from "../core/transport.js";
 import { readSettings } from "../core/wire.js";
-import type { RequestOptions, Settings as SettingsResult, SettingsUpdateParams } from "../types.js";
+import type { RequestOptions, Settings as SettingsResult, SettingsUpdateParams, WebhookInput } from "../types.js";
 
 const PATH = "/agent/settings";
 
@@ -26,7 +26,8 @@ export class Settings {
    * below the server's floor of 0.85, or a `classifierModel` the deployment does not allow,
    * is a `ValidationError`. Every change is an audit event. `secrets: "refuse"` makes a write
    * carrying credentials a `ValidationError` (code `"sensitive_content"`) instead of storing
-   * them redacted.
+   * them redacted. `webhooks` replaces the key's whole list; each secret is write-only (read
+   * back as `secretSet`).
    */
   async update(params: SettingsUpdateParams, options?: RequestOptions): Promise<SettingsResult> {
     if (typeof params !== "object" || params === null) {
@@ -48,13 +49,29 @@ export class Settings {
       daily_model_cost_limit_usd: params.dailyModelCostLimitUsd,
       history_retention_days: params.historyRetentionDays,
       memory_retention_days: params.memoryRetentionDays,
+      auto_supersede_mode: params.autoSupersedeMode,
+      webhooks: params.webhooks === undefined ? undefined : webhooksBody(params.webhooks),
     });
     if (Object.keys(body).length === 0) {
       throw new InvalidArgumentError(
         "settings.update() needs at least one of autoSupersedeDefault, excludedCategories, minConfidence, " +
-          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, dailyModelCostLimitUsd, secrets, historyRetentionDays, memoryRetentionDays",
+          "classifierModel, proposalMinConfidence, dailyModelCallsLimit, dailyModelCostLimitUsd, secrets, historyRetentionDays, " +
+          "memoryRetentionDays, autoSupersedeMode, webhooks",
       );
     }
     return this.#transport.send({ method: "PATCH", path: PATH, body, parse: (data) => readSettings(data) }, options);
   }
+}
+
+function webhooksBody(webhooks: WebhookInput[]): Record<string, unknown>[] {
+  if (!Array.isArray(webhooks)) {
+    throw new InvalidArgumentError(`webhooks must be an array of { url, events, secret }, not ${describe(webhooks)}`);
+  }
+  return webhooks.map((webhook, i) => {
+    if (typeof webhook !== "object" || webhook === null || !Array.isArray(webhook.events)) {
+      throw new InvalidArgumentError(`webhooks[${i}] must be an object { url, events: [...], secret }`);
+    }
+    // Only what was given: a URL the key already has keeps its secret when none is sent.
+    return compact({ url: webhook.url, events: webhook.events, secret: webhook.secret });
+  });
 }

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { inspect, promisify } from "node:util";
@@ -18,12 +20,14 @@ import {
   GoneError,
   NotFoundError,
   ValidationError,
+  type AutoSupersedeMode,
   type AutoSupersedeResult,
   type SecretsMode,
   type Settings,
 } from "aurra";
+import { WebhookVerificationError, signWebhook, verifyWebhook } from "aurra/webhooks";
 
-import { type DevServer, SDK, startDevServer } from "./dev-server.js";
+import { type DevServer, REPO, SDK, python, startDevServer } from "./dev-server.js";
 
 const run = promisify(execFile);
 
@@ -37,7 +41,7 @@ before(async () => {
     startDevServer({ AURRA_LEVEL2_ENABLED: "true" }),
   ]);
   unusedKeys.set(level2Off, makeKeys(level2Off, 1));
-  unusedKeys.set(level2On, makeKeys(level2On, 13));
+  unusedKeys.set(level2On, makeKeys(level2On, 20));
 });
 
 after(async () => {
@@ -93,6 +97,8 @@ describe("the README's examples against aurra dev", () => {
       dailyModelCostLimitUsd: (raw["daily_model_cost_limit_usd"] as number | undefined) ?? null,
       historyRetentionDays: (raw["history_retention_days"] as number | undefined) ?? null,
       memoryRetentionDays: (raw["memory_retention_days"] as number | undefined) ?? null,
+      autoSupersedeMode: (raw["auto_supersede_mode"] as AutoSupersedeMode | undefined) ?? "sync",
+      webhooks: [],
     };
     const skipped: AutoSupersedeResult = {
       ran: false,
@@ -102,6 +108,8 @@ describe("the README's examples against aurra dev", () => {
       supersession: null,
       proposal: null,
       usage: null,
+      status: null,
+      jobId: null,
     };
 
     const stdout = await example("launch", level2Off, key);
@@ -353,3 +361,258 @@ describe("the SDK against aurra dev", () => {
     assert.deepEqual(left, [kept.memory.id]);
   });
 });
+
+describe("the change stream, batches, export and webhooks against aurra dev", () => {
+  const EMACS = "User has been using Emacs as their daily editor, having moved away from Vim";
+
+  it("events.list walks every change once, in commit order, and goes on from its cursor", async () => {
+    const [{ client }, stranger] = await Promise.all([tenant(level2On), tenant(level2On)]);
+    const vim = await client.memories.add({ content: "User uses Vim", topic: "preferences", userId: "alice" });
+    const emacs = await client.memories.add({ content: EMACS, topic: "preferences", userId: "alice", autoSupersede: true });
+    const supersession = emacs.autoSupersede.supersession;
+    assert.equal(supersession?.supersededId, vim.memory.id);
+
+    const stream = client.events.list({ limit: 1 });
+    const events = await stream.toArray();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.memoryId]),
+      [
+        ["memory.created", vim.memory.id],
+        ["memory.created", emacs.memory.id],
+        ["memory.superseded", vim.memory.id],
+      ],
+    );
+    const superseded = events[2]!;
+    assert.ok(superseded.type === "memory.superseded");
+    assert.deepEqual(superseded.data, { supersededBy: emacs.memory.id, eventId: supersession?.auditEventId, by: "auto" });
+    assert.equal(superseded.userId, "alice");
+    assert.ok(!JSON.stringify(events).includes("Vim"), "no memory content in the stream");
+    assert.equal(new Set(events.map((e) => e.id)).size, 3);
+
+    // What commits later, and only that, from the same stream's cursor.
+    const bike = await client.memories.add({ content: "User rides a bike", topic: "transport" });
+    assert.deepEqual((await stream.toArray()).map((e) => [e.type, e.memoryId]), [["memory.created", bike.memory.id]]);
+    const only = await client.events.list({ types: ["memory.superseded"] }).toArray();
+    assert.deepEqual(only.map((e) => e.id), [superseded.id]);
+
+    // Another tenant sees none of it, and cannot read on from this tenant's cursor.
+    assert.deepEqual(await stranger.client.events.list().toArray(), []);
+    await assert.rejects(stranger.client.events.listPage({ after: stream.nextCursor }), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.ok(e.details.some((d) => d.field === "cursor"), JSON.stringify(e.details));
+      return true;
+    });
+  });
+
+  it("addBatch stores the facts as one unit, in order, once per Idempotency-Key, or none of them", async () => {
+    const { client } = await tenant(level2On);
+    const idempotencyKey = randomUUID();
+    const facts = [
+      { content: "User uses Vim", topic: "preferences", userId: "alice", validFrom: "2026-01-01T00:00:00Z" },
+      { content: "User lives in Lisbon", topic: "location", userId: "alice" },
+      { content: "User likes tea", agentId: "support-bot", metadata: { fromCrm: true } },
+    ];
+    const { results } = await client.memories.addBatch({ facts, autoSupersede: false, idempotencyKey });
+    assert.deepEqual(results.map((r) => [r.created, r.memory.content]), facts.map((f) => [true, f.content]));
+    assert.equal(results[2]?.memory.agentId, "support-bot");
+    assert.deepEqual(results[2]?.memory.metadata, { fromCrm: true });
+    const again = await client.memories.addBatch({ facts, autoSupersede: false, idempotencyKey });
+    assert.deepEqual(again.results.map((r) => r.memory.id), results.map((r) => r.memory.id));
+
+    await assert.rejects(
+      client.memories.addBatch({ facts: [{ content: "User drinks coffee" }, { content: "User likes jazz", topic: "Not A Topic" }] }),
+      (e: unknown) => {
+        assert.ok(e instanceof ValidationError);
+        assert.ok(e.details.some((d) => d.field === "facts[1].topic"), JSON.stringify(e.details));
+        return true;
+      },
+    );
+    assert.deepEqual((await client.memories.list().toArray()).map((m) => m.content).sort(), facts.map((f) => f.content).sort());
+  });
+
+  it("export follows the cursors over several responses, a user's alone, and a cursor gives the same response again", async () => {
+    const { client } = await tenant(level2On);
+    await client.memories.addBatch({
+      facts: [
+        { content: "User uses Vim", userId: "alice" },
+        { content: "User rides a bike", userId: "alice" },
+        { content: "User plays chess", userId: "bob" },
+      ],
+    });
+    const stream = client.export({ limit: 1 });
+    const records = [];
+    for await (const record of stream) records.push(record);
+    assert.equal(stream.done, true);
+    const versions = records.filter((r) => r["kind"] === "memory_version");
+    assert.deepEqual(versions.map((r) => r["content"]).sort(), ["User plays chess", "User rides a bike", "User uses Vim"]);
+    assert.ok(records.every((r) => ["memory_version", "audit_event", "erasure"].includes(String(r["kind"]))));
+
+    const alice = [];
+    for await (const record of client.export({ userId: "alice" })) alice.push(record);
+    assert.deepEqual(alice.map((r) => r["content"]).sort(), ["User rides a bike", "User uses Vim"]);
+
+    const first = await client.exportPage({ limit: 1 });
+    assert.equal(first.records.length, 1);
+    assert.ok(first.nextCursor);
+    const second = await client.exportPage({ limit: 1, cursor: first.nextCursor });
+    const resumed = await client.exportPage({ limit: 1, cursor: first.nextCursor });
+    assert.deepEqual(resumed, second, "asking again with a cursor resumes exactly there");
+    assert.notDeepEqual(second.records, first.records);
+  });
+
+  it("erases a conversation's facts: gone from reads, the stream keeps ids only, and the receipt reads back", async () => {
+    const { client } = await tenant(level2On);
+    const { facts, extraction } = await client.memories.add({
+      messages: [{ role: "user", content: "I moved to Berlin last month, and I switched from Vim to Emacs." }],
+      conversationId: "conv-8812",
+      userId: "alice",
+    });
+    assert.equal(extraction.conversationId, "conv-8812");
+    assert.ok(facts.length >= 1);
+    assert.deepEqual(facts[0]?.memory.source?.messageIndexes, [0]);
+    assert.equal(facts[0]?.memory.source?.conversationId, "conv-8812");
+    const expiring = await client.memories.add({ content: "User is in Rome this week", userId: "alice", validTo: "2099-01-01T00:00:00Z" });
+    assert.equal(expiring.memory.validTo?.startsWith("2099-01-01T00:00:00"), true);
+
+    const receipt = await client.erasures.create({ conversationId: "conv-8812" });
+    assert.equal(receipt.counts.memories, facts.length);
+    assert.deepEqual((await client.erasures.get(receipt.id)).counts, receipt.counts);
+    await assert.rejects(client.memories.get(facts[0]!.memory.id), GoneError);
+    assert.deepEqual((await client.memories.list({ conversationId: "conv-8812" }).toArray()), []);
+    assert.deepEqual((await client.memories.list({ userId: "alice" }).toArray()).map((m) => m.id), [expiring.memory.id]);
+    const stream = JSON.stringify(await client.events.list().toArray());
+    assert.ok(!stream.includes("Berlin") && !stream.includes("Emacs"), "the change stream never held content");
+  });
+
+  it("a webhook arrives signed as Aurra signs it, and verifyWebhook reads it; a tampered one is refused", async () => {
+    const { client } = await tenant(level2On);
+    const receiver = await startReceiver();
+    try {
+      const secret = `whsec_${Buffer.from(`ts-e2e-${randomUUID()}`.slice(0, 32)).toString("base64")}`;
+      const settings = await client.settings.update({
+        webhooks: [{ url: receiver.url, events: ["memory.superseded"], secret }],
+      });
+      assert.deepEqual(settings.webhooks, [{ url: receiver.url, events: ["memory.superseded"], secretSet: true }]);
+      assert.ok(!JSON.stringify(await client.settings.get()).includes(secret), "the secret is write-only");
+
+      const vim = await client.memories.add({ content: "User uses Vim", topic: "preferences" });
+      const emacs = await client.memories.add({ content: EMACS, topic: "preferences", autoSupersede: true });
+      const { headers, body } = await receiver.next();
+      const event = verifyWebhook(body, headers, secret);
+      assert.ok(event.type === "memory.superseded");
+      assert.equal(event.memoryId, vim.memory.id);
+      assert.equal(event.data.supersededBy, emacs.memory.id);
+      assert.equal(event.id, headers["webhook-id"]);
+      // The stream and the webhook carry the same event.
+      const [streamed] = await client.events.list({ types: ["memory.superseded"] }).toArray();
+      assert.deepEqual(streamed, event);
+
+      assert.throws(() => verifyWebhook(body.replace("superseded", "supersedes"), headers, secret), WebhookVerificationError);
+      const otherSecret = `whsec_${Buffer.from("x".repeat(32)).toString("base64")}`;
+      assert.throws(() => verifyWebhook(body, headers, otherSecret), WebhookVerificationError);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("the TypeScript verifier accepts what the service's signer and the Python SDK's sign, and nothing else", async () => {
+    const secret = `whsec_${Buffer.from("aurra-cross-check-secret-32-bytes").toString("base64")}`;
+    const body = JSON.stringify({ id: "ev-1", type: "memory.created", created_at: "2026-05-03T10:00:00Z", memory_id: "m1", data: {} });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const script = [
+      "import json, sys",
+      "from aurra import webhooks",
+      "from aurra_core.webhooks import signing",
+      "secret, body, ts = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])",
+      "print(json.dumps({'service': signing.headers(secret, 'ev-1', ts, body), 'sdk': webhooks.sign(secret, 'ev-1', ts, body)}))",
+    ].join("\n");
+    const { stdout } = await run(python(), ["-c", script, secret, body, String(timestamp)], { cwd: REPO });
+    const signed = JSON.parse(stdout) as { service: Record<string, string>; sdk: string };
+    assert.equal(signed.service["webhook-signature"], signWebhook(secret, "ev-1", timestamp, body));
+    assert.equal(signed.sdk, signed.service["webhook-signature"]);
+    const event = verifyWebhook(body, signed.service, secret);
+    assert.deepEqual([event.id, event.type, event.memoryId], ["ev-1", "memory.created", "m1"]);
+    assert.throws(() => verifyWebhook(`${body} `, signed.service, secret), WebhookVerificationError);
+  });
+
+  it("credentials: redacted by default, and a key that refuses them gets a ValidationError coded sensitive_content", async () => {
+    const { client } = await tenant(level2On);
+    const card = "4539-1488-0343-6467";
+    const kept = await client.memories.add({ content: `User's card is ${card}`, userId: "bo" });
+    assert.equal(kept.memory.content, "User's card is [REDACTED:card_number]");
+    assert.equal((await client.settings.update({ secrets: "refuse" })).secrets, "refuse");
+    await assert.rejects(
+      client.memories.add({ messages: [{ role: "user", content: `my card is ${card}` }], userId: "bo" }),
+      (e: unknown) => {
+        assert.ok(e instanceof ValidationError);
+        assert.equal(e.code, "sensitive_content");
+        assert.deepEqual(e.details.map((d) => d.field), ["messages[0].content"]);
+        assert.ok(!e.message.includes(card) && !JSON.stringify(e.details).includes(card));
+        return true;
+      },
+    );
+    assert.deepEqual((await client.memories.list({ userId: "bo" }).toArray()).map((m) => m.id), [kept.memory.id]);
+  });
+
+  it("asynchronous Level 2: the write answers pending, and the decision arrives in the change stream", async (t) => {
+    const { client, key } = await tenant(level2On);
+    const response = await fetch(`${level2On.baseURL}/agent/settings`, { headers: { Authorization: `Bearer ${key}` } });
+    if (!("auto_supersede_mode" in ((await response.json()) as Record<string, unknown>))) {
+      return t.skip("this server has no asynchronous Level 2 yet");
+    }
+    const vim = await client.memories.add({ content: "User uses Vim", topic: "preferences" });
+    const emacs = await client.memories.add({ content: EMACS, topic: "preferences", autoSupersede: "async" });
+    assert.equal(emacs.created, true);
+    assert.equal(emacs.autoSupersede.status, "pending");
+    assert.equal(typeof emacs.autoSupersede.jobId, "string");
+    assert.equal(emacs.autoSupersede.supersession, null);
+    const stream = client.events.list({ types: ["memory.superseded"] });
+    const deadline = Date.now() + 30_000;
+    let events = await stream.toArray();
+    while (events.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      events = await stream.toArray();
+    }
+    assert.equal(events[0]?.memoryId, vim.memory.id);
+    assert.ok(events[0]?.type === "memory.superseded" && events[0].data.supersededBy === emacs.memory.id);
+  });
+});
+
+interface Delivery {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A webhook receiver on loopback: records each POST and answers 204. */
+async function startReceiver(): Promise<{ url: string; next(): Promise<Delivery>; close(): Promise<void> }> {
+  const received: Delivery[] = [];
+  const waiting: ((delivery: Delivery) => void)[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      // The raw body, exactly as received: what a signature is checked against.
+      const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const waiter = waiting.shift();
+      if (waiter) waiter(delivery);
+      else received.push(delivery);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks/aurra`,
+    next: () =>
+      new Promise<Delivery>((resolve, reject) => {
+        const ready = received.shift();
+        if (ready) return resolve(ready);
+        const timer = setTimeout(() => reject(new Error("no webhook arrived in 30 s")), 30_000);
+        waiting.push((delivery) => {
+          clearTimeout(timer);
+          resolve(delivery);
+        });
+      }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -11,6 +11,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  GoneError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
@@ -31,6 +32,7 @@ describe("errors", () => {
     [403, "forbidden", PermissionDeniedError],
     [404, "not_found", NotFoundError],
     [409, "conflict", ConflictError],
+    [410, "gone", GoneError],
     [413, "payload_too_large", PayloadTooLargeError],
     [422, "validation_error", ValidationError],
     [429, "rate_limited", RateLimitError],
@@ -54,6 +56,18 @@ describe("errors", () => {
       });
     });
   }
+
+  it("gives a refused credential (422 sensitive_content) as a ValidationError naming the field, never the credential", async () => {
+    const details = [{ field: "content", problem: "content carries a credential: aws_access_key" }];
+    const mock = new MockFetch().reply(apiError(422, "sensitive_content", "the write carries credentials", details));
+    await assert.rejects(client(mock).memories.add({ content: "my key is AKIA..." }), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.equal(e.code, "sensitive_content");
+      assert.equal(e.details[0]?.field, "content");
+      return true;
+    });
+    assert.equal(mock.requests.length, 1, "a 422 is never retried");
+  });
 
   it("gives a 429 its Retry-After in seconds, from a number or an HTTP date", async () => {
     const mock = new MockFetch().reply(apiError(429, "rate_limited", "slow down", [], { "retry-after": "7" }));

@@ -140,6 +140,8 @@ describe("memories.add", () => {
         },
         proposal: null,
         usage: READ_USAGE,
+        status: null,
+        jobId: null,
       },
       duplicateOf: null,
     });
@@ -470,5 +472,51 @@ describe("memories.addBatch", () => {
       );
     }
     assert.equal(mock.requests.length, 0);
+  });
+});
+
+describe("asynchronous Level 2", () => {
+  const PENDING = {
+    ran: false,
+    status: "pending",
+    job_id: "0193a2b4-0000-7000-8000-0000000000j1",
+    skipped_reason: null,
+    candidates_examined: 0,
+    decision: null,
+    supersession: null,
+  };
+
+  it("asks for it with autoSupersede: \"async\" and reads the pending block and its job", async () => {
+    const mock = new MockFetch().reply(json(wireWrite({ auto_supersede: PENDING }), 201));
+    const result = await client(mock).memories.add({ content: "User switched to Emacs", autoSupersede: "async" });
+    assert.equal((mock.last.body as Record<string, unknown>)["auto_supersede"], "async");
+    assert.equal(result.autoSupersede.status, "pending");
+    assert.equal(result.autoSupersede.jobId, PENDING.job_id);
+    assert.equal(result.autoSupersede.ran, false);
+    assert.equal(result.autoSupersede.supersession, null);
+  });
+
+  it("asks for it for a whole batch and for a conversation's facts", async () => {
+    const mock = new MockFetch().reply(json({ results: [wireWrite({ auto_supersede: PENDING })] }, 201));
+    const batch = await client(mock).memories.addBatch({ facts: [{ content: "User uses Vim" }], autoSupersede: "async" });
+    assert.equal((mock.last.body as Record<string, unknown>)["auto_supersede"], "async");
+    assert.equal(batch.results[0]?.autoSupersede.jobId, PENDING.job_id);
+
+    const conversation = new MockFetch().reply(
+      json({
+        facts: [wireWrite({ auto_supersede: PENDING })],
+        extraction: { extractor: "rules", model: null, facts_found: 1, prompt_version: null, usage: null },
+      }),
+    );
+    const { facts } = await client(conversation).memories.add({ messages: [{ role: "user", content: "I use Emacs now" }], autoSupersede: "async" });
+    assert.equal((conversation.last.body as Record<string, unknown>)["auto_supersede"], "async");
+    assert.equal(facts[0]?.autoSupersede.status, "pending");
+  });
+
+  it("reads a synchronous write's block as having no status and no job", async () => {
+    const mock = new MockFetch().reply(json(wireWrite(), 201));
+    const { autoSupersede } = await client(mock).memories.add({ content: "User uses Vim" });
+    assert.equal(autoSupersede.status, null);
+    assert.equal(autoSupersede.jobId, null);
   });
 });

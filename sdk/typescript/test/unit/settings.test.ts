@@ -11,7 +11,15 @@ function client(mock: MockFetch): Aurra {
 describe("settings", () => {
   it("reads every setting in camelCase", async () => {
     const mock = new MockFetch().reply(
-      json({ ...WIRE_SETTINGS, daily_model_calls_limit: 1000, daily_model_cost_limit_usd: 2.5 }),
+      json({
+        ...WIRE_SETTINGS,
+        daily_model_calls_limit: 1000,
+        daily_model_cost_limit_usd: 2.5,
+        history_retention_days: 30,
+        memory_retention_days: null,
+        auto_supersede_mode: "async",
+        webhooks: [{ url: "https://hooks.example.com/aurra", events: ["memory.superseded"], secret_set: true }],
+      }),
     );
     const settings: Settings = await client(mock).settings.get();
     assert.deepEqual(settings, {
@@ -23,8 +31,10 @@ describe("settings", () => {
       dailyModelCallsLimit: 1000,
       secrets: "redact",
       dailyModelCostLimitUsd: 2.5,
-      historyRetentionDays: null,
+      historyRetentionDays: 30,
       memoryRetentionDays: null,
+      autoSupersedeMode: "async",
+      webhooks: [{ url: "https://hooks.example.com/aurra", events: ["memory.superseded"], secretSet: true }],
     });
   });
 
@@ -36,6 +46,39 @@ describe("settings", () => {
     assert.equal(settings.dailyModelCallsLimit, null);
     assert.equal(settings.dailyModelCostLimitUsd, null);
     assert.equal(settings.secrets, "redact");
+    assert.equal(settings.autoSupersedeMode, "sync");
+    assert.deepEqual(settings.webhooks, []);
+  });
+
+  it("sends webhooks with their write-only secret, and the asynchronous mode", async () => {
+    const read = { url: "https://hooks.example.com/aurra", events: ["memory.superseded", "proposal.created"], secret_set: true };
+    const mock = new MockFetch().reply(json({ ...WIRE_SETTINGS, auto_supersede_mode: "async", webhooks: [read] }));
+    const secret = "whsec_" + Buffer.from("a".repeat(32)).toString("base64");
+    const settings = await client(mock).settings.update({
+      autoSupersedeMode: "async",
+      webhooks: [{ url: read.url, events: ["memory.superseded", "proposal.created"], secret }],
+    });
+    assert.deepEqual(mock.last.body, {
+      auto_supersede_mode: "async",
+      webhooks: [{ url: read.url, events: ["memory.superseded", "proposal.created"], secret }],
+    });
+    assert.equal(settings.autoSupersedeMode, "async");
+    assert.deepEqual(settings.webhooks, [{ url: read.url, events: ["memory.superseded", "proposal.created"], secretSet: true }]);
+    assert.ok(!JSON.stringify(settings).includes(secret));
+
+    // A URL the key already has keeps its secret: none is sent. [] removes every webhook.
+    await client(mock).settings.update({ webhooks: [{ url: read.url, events: ["memory.reverted"] }] });
+    assert.deepEqual(mock.last.body, { webhooks: [{ url: read.url, events: ["memory.reverted"] }] });
+    await client(mock).settings.update({ webhooks: [] });
+    assert.deepEqual(mock.last.body, { webhooks: [] });
+  });
+
+  it("refuses webhooks that are not a list of { url, events } before sending", async () => {
+    const mock = new MockFetch().reply(json(WIRE_SETTINGS));
+    const hook = { url: "https://hooks.example.com/aurra", events: ["memory.superseded"] };
+    await assert.rejects(client(mock).settings.update({ webhooks: hook as never }), InvalidArgumentError);
+    await assert.rejects(client(mock).settings.update({ webhooks: [{ ...hook, events: "memory.superseded" as never }] }), InvalidArgumentError);
+    assert.equal(mock.requests.length, 0);
   });
 
   it("sends and reads the secrets setting", async () => {
