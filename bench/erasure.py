@@ -8,7 +8,9 @@ the believed one), one audit event about each memory and one Idempotency-Key rec
 memories naming it; another user of the same tenant has N/10 versions that stay. Loaded with
 COPY, then VACUUM ANALYZE, on an embedded PostgreSQL of the bench's own in a temp dir.
 
-1. The service: `write_path.erasure.erase` of `{"user_id": ...}` as the API runs it. Meanwhile
+1. The service: `write_path.erasure.erase` of `{"user_id": ...}` as the API runs it (in batches of
+   `BATCH_MEMORIES` memories once the selection is larger; `--batch-memories 0`: one transaction,
+   as before batches). Meanwhile
    a writer of the same tenant takes the tenant's write lock (shared, as every write does) once
    every 50 ms: its longest wait is how long the erasure held the tenant's writes back.
 2. The floor, on a second copy of the same store: the same rows with plain SQL as the tables'
@@ -143,16 +145,15 @@ def floor(url: str, tenant: uuid.UUID) -> tuple[float, int]:
             (tenant, erasure),
         )
         conn.execute(
-            """DELETE FROM idempotency_records r WHERE tenant_id = %s AND EXISTS (
-                   SELECT 1 FROM memory_tombstones t WHERE t.erasure_id = %s
-                   AND r.response_data LIKE '%%' || t.memory_id::text || '%%')""",
+            """DELETE FROM idempotency_records WHERE tenant_id = %s AND response_data LIKE ANY (ARRAY(
+                   SELECT DISTINCT '%%' || memory_id::text || '%%' FROM memory_tombstones WHERE erasure_id = %s))""",
             (tenant, erasure),
         )
         conn.commit()
         return time.perf_counter() - started, erased
 
 
-def service(url: str, tenant: uuid.UUID, api_key_id: uuid.UUID) -> dict:
+def service(url: str, tenant: uuid.UUID, api_key_id: uuid.UUID, batch_memories: int) -> dict:
     """The service's erasure, with a writer of the same tenant beside it: seconds, the receipt's
     counts, and the writer's longest wait for the tenant's write lock."""
     from aurra_core.models import Caller, ErasureRequest
@@ -177,7 +178,7 @@ def service(url: str, tenant: uuid.UUID, api_key_id: uuid.UUID) -> dict:
     thread.start()
     time.sleep(0.2)
     started = time.perf_counter()
-    status, receipt = erasure.erase(caller, ErasureRequest(user_id=USER), db)
+    status, receipt = erasure.erase(caller, ErasureRequest(user_id=USER), db, batch_memories=batch_memories)
     seconds = time.perf_counter() - started
     time.sleep(0.2)
     stop.set()
@@ -199,6 +200,12 @@ def main() -> None:
     parser.add_argument(
         "--versions", type=int, default=10_000, help="versions of the user erased (default 10,000)"
     )
+    parser.add_argument(
+        "--batch-memories",
+        type=int,
+        default=None,
+        help="memories a batch (default the service's; 0: one transaction)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="the results as JSON")
     args = parser.parse_args()
     local_environment()
@@ -208,7 +215,11 @@ def main() -> None:
         url = cluster.create("erasure_service")
         tenant, key = load(url, args.versions)
         log(f"loaded {args.versions:,} versions of {USER} (+{args.versions // 10:,} of {OTHER})")
-        ran = service(url, tenant, key)
+        from aurra_core.write_path.erasure import BATCH_MEMORIES
+
+        batch = BATCH_MEMORIES if args.batch_memories is None else (args.batch_memories or 10**9)
+        results["batch_memories"] = batch
+        ran = service(url, tenant, key, batch)
         results["service"] = ran
         log(
             f"service: {ran['seconds']:.2f} s, {ran['counts']['versions'] / ran['seconds']:,.0f} versions/s; "

@@ -208,14 +208,18 @@ function showReceipt(receipt, answer) {
   const article = $("#receipt");
   article.hidden = false;
   $("#receipt-title").textContent = `Receipt ${receipt.id}`;
-  $("#receipt-answer").textContent = !answer ? ""
-    : answer.status === 201 ? "Erased just now. This receipt is kept for good."
-      : "This selector was already erased and nothing new matched since: this is that erasure's receipt.";
+  $("#receipt-answer").textContent = receipt.status === "running"
+    ? "Still running: a large erasure between its batches, with the counts so far. Erasing the same " +
+      "selector again completes it (so does the hourly maintenance job)."
+    : !answer ? ""
+      : answer.status === 201 ? "Erased just now. This receipt is kept for good."
+        : "This selector was already erased and nothing new matched since: this is that erasure's receipt.";
   const facts = clear($("#receipt-facts"));
   const add = (term, ...value) => facts.append(h("dt", {}, term), h("dd", {}, ...value));
   add("Receipt id", h("code", {}, receipt.id));
   add("Selector", ...describeSelector(receipt.selector));
   add("Erased at", h("time", { datetime: receipt.created_at }, formatTime(receipt.created_at)));
+  add("Status", h("span", { class: `badge ${receipt.status === "running" ? "open" : "erased"}` }, receipt.status ?? "completed"));
   const body = clear($("#receipt-counts tbody"));
   for (const [kind, meaning] of COUNT_KINDS) {
     body.append(h("tr", { dataset: { kind } },

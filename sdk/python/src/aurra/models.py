@@ -372,12 +372,15 @@ class ErasureReceipt(AurraModel):
     """The receipt of an erasure (`erasures.create`, `erasures.get`): what it selected, when,
     and what it touched. `created` is True when this call erased (201), False when the same
     selector had been erased already and nothing new matched (200, the earlier receipt); None on
-    a receipt read back with `erasures.get`."""
+    a receipt read back with `erasures.get`. `status` is "completed", or "running" on a receipt
+    read back while a large erasure is between its batches (its counts so far; sending the same
+    selector again completes it)."""
 
     id: str
     selector: dict[str, Any]
     created_at: Timestamp
     counts: ErasureCounts
+    status: str = "completed"
     created: bool | None = Field(default=None, exclude=True)
 
 
