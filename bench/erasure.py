@@ -202,36 +202,45 @@ def main() -> None:
     )
     parser.add_argument(
         "--batch-memories",
-        type=int,
         default=None,
-        help="memories a batch (default the service's; 0: one transaction)",
+        help="memories a batch, comma-separated to compare several in one run "
+        "(default the service's; 0: one transaction, as before batches)",
     )
     parser.add_argument("--out", type=Path, default=None, help="the results as JSON")
     args = parser.parse_args()
     local_environment()
+    from aurra_core.write_path.erasure import BATCH_MEMORIES
+
+    batches = (
+        [BATCH_MEMORIES] if args.batch_memories is None else [int(b) for b in args.batch_memories.split(",")]
+    )
     cluster = Cluster()
     try:
-        results: dict = {"versions": args.versions, "load_average": os.getloadavg()}
-        url = cluster.create("erasure_service")
-        tenant, key = load(url, args.versions)
-        log(f"loaded {args.versions:,} versions of {USER} (+{args.versions // 10:,} of {OTHER})")
-        from aurra_core.write_path.erasure import BATCH_MEMORIES
-
-        batch = BATCH_MEMORIES if args.batch_memories is None else (args.batch_memories or 10**9)
-        results["batch_memories"] = batch
-        ran = service(url, tenant, key, batch)
-        results["service"] = ran
-        log(
-            f"service: {ran['seconds']:.2f} s, {ran['counts']['versions'] / ran['seconds']:,.0f} versions/s; "
-            f"counts {ran['counts']}; a writer of the tenant waited at most {ran['writer_longest_wait_s']:.2f} s"
-        )
+        results: dict = {"versions": args.versions, "load_average": os.getloadavg(), "service": []}
+        for batch in batches:
+            url = cluster.create(f"erasure_service_{batch}")
+            tenant, key = load(url, args.versions)
+            ran = service(url, tenant, key, batch or 10**9)
+            ran["batch_memories"] = batch
+            results["service"].append(ran)
+            log(
+                f"service, {f'batches of {batch:,} memories' if batch else 'one transaction'}: {ran['seconds']:.2f} s, "
+                f"{ran['counts']['versions'] / ran['seconds']:,.0f} versions/s; counts {ran['counts']}; "
+                f"a writer of the tenant waited at most {ran['writer_longest_wait_s']:.2f} s"
+            )
+            cluster.drop(f"erasure_service_{batch}")
         floor_url = cluster.create("erasure_floor")
         floor_tenant, _ = load(floor_url, args.versions)
         seconds, erased = floor(floor_url, floor_tenant)
         results["floor"] = {"seconds": seconds, "versions": erased}
         log(f"floor (plain SQL, one transaction): {seconds:.2f} s, {erased / seconds:,.0f} versions/s")
-        results["ratio"] = ran["seconds"] / seconds
-        log(f"service / floor: {results['ratio']:.1f}x")
+        for ran in results["service"]:
+            ran["ratio_to_floor"] = ran["seconds"] / seconds
+            log(f"service / floor, batches of {ran['batch_memories']:,}: {ran['ratio_to_floor']:.1f}x")
+        results["load_average_after"] = os.getloadavg()
+        log(
+            f"load average before {results['load_average'][0]:.1f}, after {results['load_average_after'][0]:.1f}"
+        )
         if args.out:
             args.out.write_text(json.dumps(results, indent=2, default=str) + "\n")
     finally:

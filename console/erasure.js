@@ -198,7 +198,8 @@ async function submitErasure(event) {
   lastAnswer = answer;
   ctx.onErased();
   ctx.notice(answer.status === 201 ? `Erased: receipt ${answer.data.id}.`
-    : `Already erased, nothing new matched: receipt ${answer.data.id}.`);
+    : answer.status === 202 ? `Erasing, still running: receipt ${answer.data.id}.`
+      : `Already erased, nothing new matched: receipt ${answer.data.id}.`);
   location.hash = `#/erasures/${encodeURIComponent(answer.data.id)}`;
 }
 
@@ -212,7 +213,7 @@ function showReceipt(receipt, answer) {
     ? "Still running: a large erasure between its batches, with the counts so far. Erasing the same " +
       "selector again completes it (so does the hourly maintenance job)."
     : !answer ? ""
-      : answer.status === 201 ? "Erased just now. This receipt is kept for good."
+      : answer.status === 201 || answer.status === 202 ? "Erased just now. This receipt is kept for good."
         : "This selector was already erased and nothing new matched since: this is that erasure's receipt.";
   const facts = clear($("#receipt-facts"));
   const add = (term, ...value) => facts.append(h("dt", {}, term), h("dd", {}, ...value));

@@ -188,3 +188,21 @@ def test_the_whole_tenant_in_batches_deletes_its_records_and_keeps_a_later_write
     assert visible_ids(caller, db) == {later.memory.id}
     assert set(hits(db, theirs.strings)) == set(theirs.strings)
     assert tenant_state(db, other.tenant_id) == before
+
+
+def test_a_request_out_of_time_answers_202_running_and_the_next_one_goes_on(db, new_key):
+    caller, _ = new_key()
+    alice = seeded_user(caller, "alice", "ra")
+    request = ErasureRequest(user_id="alice")
+
+    # No time at all: each request erases one batch and answers with the running receipt.
+    answers = []
+    while not answers or answers[-1][0] == 202:
+        answers.append(erasure.erase(caller, request, db, batch_memories=2, budget_s=0))
+    assert [status for status, _ in answers] == [202, 202, 201]
+    assert len({receipt.id for _, receipt in answers}) == 1
+    assert [r.counts.memories for _, r in answers] == [2, 4, 5]
+    assert [r.status for _, r in answers] == ["running", "running", "completed"]
+    assert answers[-1][1].counts.model_dump() == EXPECTED
+    assert hits(db, alice.strings) == {}
+    assert erasure.erase(caller, request, db, batch_memories=2, budget_s=0) == (200, answers[-1][1])
