@@ -30,7 +30,7 @@ from aurra_core.storage.ids import new_id
 
 # Memories a batch erases: with their versions, events and records, about a second's work at
 # most on a loaded machine (bench/erasure.py), so a write of the tenant waits no longer.
-BATCH_MEMORIES = 2000
+BATCH_MEMORIES = 1000
 # A request starts no batch past this many seconds (the erasure function's timeout is 25 s, and
 # a batch takes about one): it answers 202 with the running receipt instead of timing out.
 REQUEST_BUDGET_S = 18.0
