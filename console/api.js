@@ -44,8 +44,10 @@ function query(params) {
   return text ? "?" + text : "";
 }
 
-export async function call(method, path, { params, body, key, idempotent } = {}) {
-  const headers = { Accept: "application/json", Authorization: `Bearer ${key ?? storedKey() ?? ""}` };
+/** One request: the response's status and its parsed JSON (or its text, with `text`). */
+async function send(method, path, { params, body, key, idempotent, text: asText } = {}) {
+  const headers = { Accept: asText ? "application/x-ndjson" : "application/json",
+    Authorization: `Bearer ${key ?? storedKey() ?? ""}` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (idempotent) headers["Idempotency-Key"] = crypto.randomUUID();
   let response;
@@ -77,7 +79,11 @@ export async function call(method, path, { params, body, key, idempotent } = {})
     throw new ApiError(response.status, "", `The API answered ${response.status} ${response.statusText}`.trim(),
       [], response.headers.get("Retry-After"));
   }
-  return data;
+  return { status: response.status, data: asText ? text : data };
+}
+
+export async function call(method, path, options) {
+  return (await send(method, path, options)).data;
 }
 
 export const api = {
@@ -90,4 +96,10 @@ export const api = {
   revert: (id) => call("POST", `/agent/audit/${encodeURIComponent(id)}/revert`, { idempotent: true }),
   approve: (id) => call("POST", `/agent/audit/${encodeURIComponent(id)}/approve`, { idempotent: true }),
   dismiss: (id) => call("POST", `/agent/audit/${encodeURIComponent(id)}/dismiss`, { idempotent: true }),
+  // The status tells a new erasure (201) from one already done (200, the receipt it had).
+  erase: (selector) => send("POST", "/agent/erasures", { body: selector }),
+  erasure: (id) => call("GET", `/agent/erasures/${encodeURIComponent(id)}`),
+  events: (params) => call("GET", "/agent/events", { params }),
+  /** One response of the export, as its NDJSON text. */
+  exportPage: (params) => send("GET", "/agent/export", { params, text: true }).then((r) => r.data),
 };

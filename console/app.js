@@ -1,14 +1,17 @@
 // The Aurra console: sign in with a key, browse memories on both time axes, read a memory's
-// timeline, review the audit feed (revert, approve, dismiss), and edit the key's settings.
+// timeline and provenance, review the audit feed (revert, approve, dismiss), follow the change
+// stream, erase with a receipt, and edit the key's settings.
 
 import { ApiError, api, forgetKey, storeKey, storedKey } from "./api.js";
+import { eraseMemory, eraseUser, showErasures, startErasures } from "./erasure.js";
+import { showEvents, startEvents } from "./stream.js";
 import { drawTimeline, fitText } from "./timeline.js";
 import {
   $, DAY_MS, clear, debounce, formatTime, formatUtcInput, h, parseUtcInput, percent,
   shortId, startOfUtcDay,
 } from "./util.js";
 
-const VIEWS = ["signin", "memories", "memory", "audit", "settings"];
+const VIEWS = ["signin", "memories", "memory", "audit", "events", "erasures", "settings"];
 // Events whose supersession a revert undoes.
 const SUPERSESSIONS = new Set(["auto_supersede", "manual_supersede", "proposal_approved"]);
 
@@ -152,7 +155,8 @@ function timeChanged() {
 function currentRoute() {
   const [, view = "memories", id] = location.hash.replace(/^#/, "").split("/");
   if (view === "memory" && id) return { view, id: decodeURIComponent(id) };
-  return { view: ["audit", "settings"].includes(view) ? view : "memories" };
+  if (view === "erasures") return { view, id: id ? decodeURIComponent(id) : undefined };
+  return { view: ["audit", "events", "settings"].includes(view) ? view : "memories" };
 }
 
 function show(view, focus) {
@@ -178,6 +182,8 @@ function route(focus = true) {
   if (target.view === "memories") reloadMemories();
   if (target.view === "memory") loadMemory(target.id);
   if (target.view === "audit") reloadAudit();
+  if (target.view === "events") showEvents();
+  if (target.view === "erasures") showErasures(target.id);
   if (target.view === "settings") loadSettings();
 }
 
@@ -238,6 +244,8 @@ function memoryFilters() {
     user_id: form.user_id.value.trim(),
     agent_id: form.agent_id.value.trim(),
     topic: form.topic.value.trim(),
+    conversation_id: form.conversation_id.value.trim(),
+    source_id: form.source_id.value.trim(),
     include_superseded: form.include_superseded.checked ? "true" : undefined,
     as_of: clocks.as_of.iso(),
     known_at: clocks.known_at.iso(),
@@ -246,6 +254,9 @@ function memoryFilters() {
 
 function reloadMemories() {
   memories.cursor = null;
+  const user = $("#memory-filters").user_id.value.trim();
+  $("#user-actions").hidden = !user;
+  $("#erase-user").textContent = `Erase everything of user "${user}"…`;
   memories.applied = filterKey($("#memory-filters"));
   loadMemories(false);
 }
@@ -288,6 +299,49 @@ function statusBadge(status) {
   return h("span", { class: `badge ${status}` }, status);
 }
 
+/** The end of a memory's validity: "still true", its expiry while ahead, or when it ended. */
+function validTo(memory) {
+  if (!memory.valid_to) return "still true";
+  const ahead = Date.parse(memory.valid_to) > Date.now() && !memory.superseded_by;
+  return ahead ? `expires ${formatTime(memory.valid_to)}` : formatTime(memory.valid_to);
+}
+
+/** A link for a source's URI only when it is http(s): anything else (javascript:, data:) is text. */
+function sourceUri(uri) {
+  let url = null;
+  try {
+    url = new URL(uri);
+  } catch {
+    url = null;
+  }
+  if (url && (url.protocol === "https:" || url.protocol === "http:")) {
+    return h("a", { href: url.href, rel: "noopener noreferrer", target: "_blank" }, uri);
+  }
+  return h("code", {}, uri);
+}
+
+/** The rows of a memory's provenance (docs/api.md, Provenance: source). */
+function sourceRows(source) {
+  if (!source) return [["Source", "none: the write named no source"]];
+  const rows = [["Type", source.type], ["Source id", source.id ? h("code", {}, source.id) : "—"]];
+  if (source.conversation_id) {
+    rows.push(["Conversation", h("code", {}, source.conversation_id), " ", h("button", {
+      type: "button", class: "quiet small", onclick: () => {
+        const form = $("#memory-filters");
+        form.reset();
+        form.conversation_id.value = source.conversation_id;
+        location.hash = "#/memories";
+      },
+    }, "List this conversation's memories")]);
+  }
+  if (Array.isArray(source.message_indexes) && source.message_indexes.length) {
+    rows.push(["Messages", source.message_indexes.join(", ")]);
+  }
+  if (source.quote !== null && source.quote !== undefined) rows.push(["Quote", h("blockquote", { class: "quote" }, source.quote)]);
+  if (source.uri) rows.push(["URI", sourceUri(source.uri)]);
+  return rows;
+}
+
 async function loadMemories(append) {
   const seq = ++memories.seq;
   const params = { ...memoryFilters(), limit: 25, cursor: append ? memories.cursor : undefined };
@@ -317,7 +371,7 @@ async function loadMemories(append) {
       cell("User", memory.user_id ?? "—"),
       cell("Agent", memory.agent_id ?? "—"),
       cell("Valid from", formatTime(memory.valid_from)),
-      cell("Valid to", memory.valid_to ? formatTime(memory.valid_to) : "still true"),
+      cell("Valid to", validTo(memory)),
       cell("Status", statusBadge(memory.status)),
       cell("Recorded", formatTime(memory.recorded_at))));
   }
@@ -343,7 +397,7 @@ async function memoryById(id) {
   return memoryCache.get(id);
 }
 
-const memoryView = { seq: 0, timeline: null, width: 0 };
+const memoryView = { seq: 0, timeline: null, width: 0, memory: null };
 
 /** The width the timeline has to be drawn in: the figure's, inside its padding (0 while hidden). */
 function timelineWidth() {
@@ -380,6 +434,17 @@ async function loadMemory(id) {
     ]);
   } catch (error) {
     if (seq !== memoryView.seq || handleAuth(error)) return;
+    memoryView.memory = null;
+    if (error instanceof ApiError && error.status === 410) {
+      // Erased: the documented answer, not an error. The details name the erasure's receipt.
+      clear(region);
+      const receipt = error.details.find((d) => d.erasure_id)?.erasure_id;
+      $("#memory-title").textContent = "Erased memory";
+      $("#memory-erased-receipt").href = receipt ? `#/erasures/${encodeURIComponent(receipt)}` : "#/erasures";
+      $("#memory-erased").hidden = false;
+      $("#memory-body").hidden = true;
+      return;
+    }
     showError(region, error);
     clear($("#timeline"));
     clear($("#timeline-links"));
@@ -389,6 +454,8 @@ async function loadMemory(id) {
   }
   if (seq !== memoryView.seq) return;
   clear(region);
+  $("#memory-erased").hidden = true;
+  $("#memory-body").hidden = false;
   const chain = history.chain;
   const byId = new Map();
   for (const page of events) for (const event of page.events) byId.set(event.id, event);
@@ -413,12 +480,18 @@ async function loadMemory(id) {
       ["Topic", self.topic],
       ["User", self.user_id ?? "—"],
       ["Agent", self.agent_id ?? "—"],
-      ["Valid", `${formatTime(self.valid_from)} → ${self.valid_to ? formatTime(self.valid_to) : "still true"}`],
+      ["Valid", `${formatTime(self.valid_from)} → ${validTo(self)}`],
       ["Recorded", formatTime(self.recorded_at)],
       ["Id", h("code", {}, self.id)],
     ];
     for (const [term, value] of rows) facts.append(h("dt", {}, term), h("dd", {}, value));
   }
+  memoryView.memory = self ?? null;
+  const source = clear($("#memory-source"));
+  for (const [term, ...value] of self ? sourceRows(self.source) : []) {
+    source.append(h("dt", {}, term), h("dd", {}, ...value));
+  }
+  $("#erase-memory").hidden = !self;
   memoryView.timeline = {
     chain, links, recorded, now: Date.now(), selected: id, asOf: clocks.as_of.value,
     caption: `${chain.length} version${chain.length === 1 ? "" : "s"} in this lineage` +
@@ -746,6 +819,21 @@ function start() {
   clocks.as_of = new Clock("as_of", debounce(timeChanged, 150));
   clocks.known_at = new Clock("known_at", debounce(timeChanged, 150));
   $("#signin-form").addEventListener("submit", signIn);
+  const context = {
+    showError, handleAuth, notice, memoryById,
+    // Whatever was read before may hold erased content: read afresh.
+    onErased: () => memoryCache.clear(),
+  };
+  startErasures(context);
+  startEvents(context);
+  $("#erase-memory").addEventListener("click", () => {
+    if (memoryView.memory) eraseMemory(memoryView.memory);
+  });
+  $("#erase-user").addEventListener("click", () => {
+    const form = $("#memory-filters");
+    const user = form.user_id.value.trim();
+    if (user) eraseUser(user, form.agent_id.value.trim());
+  });
   $("#sign-out").addEventListener("click", () => {
     forgetKey();
     memoryCache.clear();

@@ -22,7 +22,7 @@ app = create_app()
 @app.post(
     "/agent/erasures",
     status_code=201,
-    responses=documented({201: ErasureReceipt, 200: ErasureReceipt}, 410),
+    responses=documented({201: ErasureReceipt, 200: ErasureReceipt, 202: ErasureReceipt}, 410),
 )
 @tracer.capture_method
 def create_erasure(body: ErasureRequest) -> Response[ErasureReceipt]:

@@ -1,4 +1,4 @@
-"""Scheduled upkeep: the tenants' retention periods (aurra_core.write_path.retention, each
+"""Scheduled upkeep: erasures left running between batches, completed; the tenants' retention periods (aurra_core.write_path.retention, each
 erasure with its receipt); after erasures, the VACUUM that takes their old row versions off the
 tables' pages and the rebuild of the full-text indexes, and expired Idempotency-Key records
 (aurra_core.storage.erasures); large tenants' own HNSW indexes (aurra_core.storage.tenant_indexes)."""
@@ -8,6 +8,7 @@ import gc
 gc.disable()  # until imports_done() below: aurra_core/runtime/cold_start.py says why
 
 import time
+from datetime import UTC, datetime
 
 import psycopg
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -19,7 +20,7 @@ from aurra_core.runtime.observability import logger
 from aurra_core.storage import erasures
 from aurra_core.storage.db import resolve_conninfo
 from aurra_core.storage.tenant_indexes import maintain
-from aurra_core.write_path import retention
+from aurra_core.write_path import erasure, retention
 
 
 def _time_left_s(context: LambdaContext) -> float:
@@ -33,6 +34,8 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
     conninfo = resolve_conninfo(config)
     # First the retention periods' erasures and what erasures left behind (a VACUUM is minutes
     # at most), then the indexes, whose calibrations take whatever time is left.
+    # Erasures a request left running between batches (it stopped: a timeout) are completed first.
+    completed = erasure.complete_abandoned(conninfo, datetime.now(UTC))
     retained = retention.apply_retention(conninfo)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         if config.maintenance_statement_timeout_s:
@@ -53,6 +56,7 @@ def lambda_handler(event: dict, context: LambdaContext) -> dict:
     ).as_dict()
     report["erasures"] = upkeep
     report["retention"] = retained
+    report["erasures_completed"] = completed
     logger.info("tenant indexes maintained", extra={"report": report})
     for calibration in report["calibrated"]:
         if not calibration["reached"]:

@@ -759,3 +759,264 @@ def test_the_review_queue_approve_and_dismiss(tab: Page, dev_server: DevServer, 
         user.fill(name)
         expect(rows).to_have_count(2)
         expect(rows.filter(has_text="User uses Vim")).to_have_count(1)
+
+
+def test_erase_a_memory_and_a_user_with_confirmation_and_receipt(
+    tab: Page, dev_server: DevServer, new_key
+) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    alice = supersessions(key, dev_server.base_url, [("alice", "planner")])["planner"]
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        for agent, content, topic in (
+            ("planner", "User lives in Lisbon", "home"),
+            ("planner", "User likes tea", "drinks"),
+            ("coach", "User runs", "fitness"),
+        ):
+            write(api, content=content, topic=topic, user_id="carol", agent_id=agent)
+        bob = write(api, content="User uses Vim", topic="preferences", user_id="bob")["memory"]
+
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    # A memory's lineage: Emacs superseded Vim, so both go, with the three versions they recorded.
+    page.goto(f"{tab.base_url}/console/#/memory/{alice['emacs']['id']}")
+    expect(page.get_by_role("heading", name=re.compile("Emacs as their daily editor"))).to_be_visible()
+    page.get_by_role("button", name="Erase this memory…").click()
+    dialog = page.get_by_role("dialog", name="Erase this memory and its lineage")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("This erases 2 memories (3 recorded versions)")
+    expect(dialog).to_contain_text("This cannot be undone.")
+    erase = dialog.get_by_role("button", name="Erase for good")
+    confirm = dialog.get_by_label('Type "erase" to confirm')
+    expect(confirm).to_be_focused()
+    expect(erase).to_be_disabled()
+    # Escape closes it and nothing is erased.
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        assert api.get(f"/agent/memories/{alice['vim']['id']}/history").status_code == 200
+
+    page.get_by_role("button", name="Erase this memory…").click()
+    expect(dialog).to_contain_text("3 recorded versions")
+    page.keyboard.type("eras")
+    expect(erase).to_be_disabled()
+    page.keyboard.type("e")
+    expect(erase).to_be_enabled()
+    page.keyboard.press("Enter")
+    receipt = page.locator("#receipt")
+    expect(receipt).to_contain_text("Erased just now.")
+    expect(page.locator("#notice")).to_contain_text("Erased: receipt ")
+    receipt_id = page.url.rsplit("/", 1)[1]
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        stored = api.get(f"/agent/erasures/{receipt_id}").json()
+    assert stored["selector"] == {"memory_id": alice["emacs"]["id"]}
+    assert stored["counts"]["memories"] == 2 and stored["counts"]["versions"] == 3
+    expect(receipt.locator("#receipt-facts")).to_contain_text(
+        f"memory {alice['emacs']['id']} and its whole lineage"
+    )
+    expect(receipt.locator('tr[data-kind="memories"] td').nth(1)).to_have_text("2")
+    expect(receipt.locator('tr[data-kind="versions"] td').nth(1)).to_have_text("3")
+    expect(receipt.locator('tr[data-kind="audit_events"] td').nth(1)).to_have_text(
+        str(stored["counts"]["audit_events"])
+    )
+    expect(page.locator(f'#erasures-list li[data-erasure-id="{receipt_id}"]')).to_contain_text("2 memories")
+
+    # The erased Vim, opened: the documented 410, shown as erased with its receipt, not as an error.
+    page.goto(f"{tab.base_url}/console/#/memory/{alice['vim']['id']}")
+    expect(page.get_by_role("heading", name="Erased memory")).to_be_visible()
+    expect(page.locator("#memory-erased .badge")).to_have_text("erased")
+    expect(page.locator("#memory-error")).to_be_empty()
+    page.get_by_role("link", name="See the erasure's receipt").click()
+    expect(page.locator("#receipt-title")).to_have_text(f"Receipt {receipt_id}")
+
+    # Lookup by id: an unknown one is said so.
+    lookup = page.get_by_label("Receipt id")
+    lookup.fill("00000000-0000-0000-0000-000000000000")
+    page.keyboard.press("Enter")
+    expect(page.locator("#erasures-error")).to_contain_text("No erasure of this tenant has the receipt id")
+
+    # Everything of a user, one agent only: the count follows the agent, the user id confirms.
+    page.get_by_role("navigation", name="Sections").get_by_role("link", name="Memories").click()
+    rows = page.locator("#memories-table tbody tr")
+    expect(rows).to_have_count(4)  # Carol's three, Bob's one: Alice's are gone
+    page.locator("#view-memories").get_by_label("User id").fill("carol")
+    expect(rows).to_have_count(3)
+    page.get_by_role("button", name='Erase everything of user "carol"…').click()
+    dialog = page.get_by_role("dialog", name='Erase everything of user "carol"')
+    expect(dialog).to_contain_text(
+        'This erases 3 memories (3 recorded versions) of user "carol", every agent.'
+    )
+    dialog.get_by_label("Only this agent's memories (optional)").fill("planner")
+    expect(dialog).to_contain_text(
+        'This erases 2 memories (2 recorded versions) of user "carol" with agent "planner".'
+    )
+    confirm = dialog.get_by_label('Type the user id "carol" to confirm')
+    confirm.fill("caro")
+    expect(dialog.get_by_role("button", name="Erase for good")).to_be_disabled()
+    confirm.fill("carol")
+    dialog.get_by_role("button", name="Erase for good").click()
+    expect(receipt).to_contain_text("Erased just now.")
+    expect(page.locator("#receipt-facts")).to_contain_text('user "carol" with agent "planner"')
+    expect(receipt.locator('tr[data-kind="memories"] td').nth(1)).to_have_text("2")
+
+    page.get_by_role("navigation", name="Sections").get_by_role("link", name="Memories").click()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("User runs")
+    # The same selector again: nothing new matched, the receipt it had.
+    page.get_by_role("button", name='Erase everything of user "carol"…').click()
+    dialog.get_by_label("Only this agent's memories (optional)").fill("planner")
+    expect(dialog).to_contain_text('Nothing of user "carol" with agent "planner" is stored now.')
+    dialog.get_by_label('Type the user id "carol" to confirm').fill("carol")
+    dialog.get_by_role("button", name="Erase for good").click()
+    expect(receipt).to_contain_text("already erased and nothing new matched since")
+    # Bob was never touched; no content went into the location bar.
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        assert api.get(f"/agent/memories/{bob['id']}").status_code == 200
+    assert "carol" not in page.url and "Vim" not in page.url
+
+
+def test_provenance_expiry_and_a_hostile_quote_shown_as_text(
+    tab: Page, dev_server: DevServer, new_key
+) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    hostile = "<img src=x onerror=\"document.title='pwned'\">"
+    now = datetime.now(UTC)
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        extracted = api.post(
+            "/agent/memories",
+            json={
+                "messages": [{"role": "user", "content": f"I moved to Berlin {hostile} last month."}],
+                "user_id": "alice",
+                "conversation_id": "conv-8812",
+            },
+        )
+        assert extracted.status_code == 201, extracted.text
+        fact = extracted.json()["facts"][0]["memory"]
+        assert hostile in fact["source"]["quote"], fact["source"]
+        linked = write(
+            api,
+            content="User prefers aisle seats",
+            topic="travel",
+            user_id="alice",
+            source={"type": "ticket", "id": "T-9", "uri": "https://tickets.example/T-9"},
+            valid_to=(now + timedelta(days=30)).isoformat(),
+        )["memory"]
+        scripted = write(
+            api,
+            content="User has a gym membership",
+            topic="fitness",
+            user_id="alice",
+            source={"type": "crm", "id": "C-1", "uri": "javascript:alert(1)"},
+        )["memory"]
+        expired = write(
+            api,
+            content="User is on a trial plan",
+            topic="billing",
+            user_id="alice",
+            valid_from=(now - timedelta(days=10)).isoformat(),
+            valid_to=(now - timedelta(days=1)).isoformat(),
+        )["memory"]
+
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    rows = page.locator("#memories-table tbody tr")
+    expect(rows).to_have_count(3)  # the expired one is not true now
+    expect(rows.filter(has_text="aisle seats")).to_contain_text("expires ")
+    # The list filters by conversation and by source id.
+    page.get_by_label("Conversation id").fill("conv-8812")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Berlin")
+    page.get_by_label("Conversation id").fill("")
+    page.get_by_label("Source id").fill("T-9")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("aisle seats")
+
+    # The quote is text: the markup shows as written, no element is made of it, nothing ran.
+    page.goto(f"{tab.base_url}/console/#/memory/{fact['id']}")
+    source = page.locator("#memory-source")
+    expect(source.locator("blockquote")).to_have_text(fact["source"]["quote"])
+    expect(source).to_contain_text("conv-8812")
+    expect(source).to_contain_text("conversation")
+    expect(source.locator("img")).to_have_count(0)
+    assert page.locator("#view-memory img").count() == 0
+    assert page.title() != "pwned"
+    page.get_by_role("button", name="List this conversation's memories").click()
+    expect(page.get_by_label("Conversation id")).to_have_value("conv-8812")
+    expect(rows).to_have_count(1)
+
+    page.goto(f"{tab.base_url}/console/#/memory/{linked['id']}")
+    expect(page.locator("#memory-facts")).to_contain_text("→ expires ")
+    expect(
+        page.locator("#memory-source").get_by_role("link", name="https://tickets.example/T-9")
+    ).to_have_attribute("href", "https://tickets.example/T-9")
+    # A javascript: URI is never a link.
+    page.goto(f"{tab.base_url}/console/#/memory/{scripted['id']}")
+    expect(page.locator("#memory-source")).to_contain_text("javascript:alert(1)")
+    expect(page.locator("#memory-source a")).to_have_count(0)
+    assert page.locator('a[href^="javascript"]').count() == 0
+    # An expiry that has passed: the memory reads expired.
+    page.goto(f"{tab.base_url}/console/#/memory/{expired['id']}")
+    expect(page.locator("#memory-facts .badge")).to_have_text("expired")
+
+
+def test_the_change_stream_panel(tab: Page, dev_server: DevServer, new_key) -> None:
+    from playwright.sync_api import expect
+
+    _, key = new_key()
+    alice = supersessions(key, dev_server.base_url, [("alice", "planner")])["planner"]
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        assert api.patch("/agent/settings", json={"min_confidence": 0.99}).status_code == 200
+        write(
+            api,
+            content="User uses Vim",
+            topic="preferences",
+            user_id="bob",
+            valid_from="2026-04-01T00:00:00Z",
+        )
+        proposed = write(
+            api,
+            content=EDITOR_CHANGE,
+            topic="preferences",
+            user_id="bob",
+            valid_from="2026-05-03T10:00:00Z",
+            auto_supersede=True,
+        )["auto_supersede"]["proposal"]
+
+    page = tab.page
+    sign_in_with_the_keyboard(tab, key)
+    nav = page.get_by_role("navigation", name="Sections")
+    nav.get_by_role("link", name="Change stream").click()
+    expect(page.get_by_role("heading", name="Change stream")).to_be_focused()
+    events = page.locator("#events-list > li.event")
+    # Alice: two created, one superseded; Bob: two created, one proposal. Oldest first.
+    expect(events).to_have_count(6)
+    expect(events.first).to_have_attribute("data-type", "memory.created")
+    superseded = page.locator("#events-list li[data-type='memory.superseded']")
+    expect(superseded).to_contain_text('"User uses Vim"')
+    expect(superseded.get_by_role("link", name=f'"{EDITOR_CHANGE}"')).to_have_attribute(
+        "href", f"#/memory/{alice['emacs']['id']}"
+    )
+    expect(superseded).to_contain_text(alice["event"])
+    proposal = page.locator("#events-list li[data-type='proposal.created']")
+    expect(proposal).to_contain_text(proposed["audit_event_id"])
+
+    # A types filter: the walk starts again with only those.
+    page.get_by_label("memory.superseded").check()
+    page.get_by_label("proposal.created").check()
+    expect(events).to_have_count(2)
+    expect(events.nth(0)).to_have_attribute("data-type", "memory.superseded")
+    expect(events.nth(1)).to_have_attribute("data-type", "proposal.created")
+    more = page.get_by_role("button", name="Load newer events")
+    more.click()
+    expect(page.locator("#events-summary")).to_have_text("No newer events yet (2 shown).")
+    # What commits later arrives at the bottom with the cursor.
+    with httpx.Client(base_url=dev_server.base_url, headers={"Authorization": f"Bearer {key}"}) as api:
+        approved = api.post(f"/agent/audit/{proposed['audit_event_id']}/approve")
+        assert approved.status_code == 201, approved.text
+    more.click()
+    expect(events).to_have_count(3)
+    expect(events.nth(2)).to_have_attribute("data-type", "memory.superseded")
+    expect(events.nth(2)).to_contain_text("approval")

@@ -33,7 +33,8 @@ def test_a_users_memories_are_erased_with_a_receipt_and_read_as_gone(api):
     created = client.post("/agent/erasures", json={"user_id": "alice"})
     assert created.status_code == 201, created.text
     receipt = created.json()
-    assert set(receipt) == {"id", "selector", "created_at", "counts"}
+    assert set(receipt) == {"id", "selector", "created_at", "counts", "status"}
+    assert receipt["status"] == "completed"
     assert receipt["selector"] == {"user_id": "alice"} and receipt["counts"]["memories"] == 1
     assert set(receipt["counts"]) == {
         "memories",

@@ -463,9 +463,9 @@ def test_the_database_still_refuses_every_ordinary_update_and_delete(db, new_key
         _refused(db, statement, (t,), role=SERVICE_ROLE)
     other, _ = new_key()
     with pytest.raises(psycopg.errors.InsufficientPrivilege), db.tenant_transaction(other.tenant_id) as conn:
-        conn.execute("SELECT * FROM aurra_erase(gen_random_uuid(), %s, NULL, NULL, true)", (t,))
+        conn.execute("SELECT * FROM aurra_erase(gen_random_uuid(), %s, NULL, NULL, 'infinity')", (t,))
     with pytest.raises(psycopg.errors.InsufficientPrivilege), db.tenant_transaction(None) as conn:
-        conn.execute("SELECT * FROM aurra_erase(gen_random_uuid(), %s, NULL, NULL, true)", (t,))
+        conn.execute("SELECT * FROM aurra_erase(gen_random_uuid(), %s, NULL, NULL, 'infinity')", (t,))
     # and nothing changed
     assert len(visible_ids(caller, db)) == 4
 

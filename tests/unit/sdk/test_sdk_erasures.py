@@ -38,6 +38,16 @@ def test_create_posts_exactly_the_selector_and_says_whether_it_erased(client, se
     assert "Idempotency-Key" not in server.last.headers  # idempotent by itself
 
 
+def test_a_large_erasure_still_running_is_created_and_says_so(client, server) -> None:
+    server.reply(202, receipt_json(status="running"))
+    server.reply(201, receipt_json(status="completed"))
+    running = client.erasures.create(user_id="alice")
+    done = client.erasures.create(user_id="alice")
+    assert (running.status, running.created) == ("running", True)
+    assert (done.status, done.created) == ("completed", True)
+    assert server.body(0) == server.body(1) == {"user_id": "alice"}
+
+
 @pytest.mark.parametrize(
     ("kwargs", "body"),
     [

@@ -966,6 +966,11 @@ class ErasureReceipt(Model):
     selector: dict[str, Any]
     created_at: Timestamp
     counts: ErasureCounts
+    status: Literal["completed", "running"] = Field(
+        default="completed",
+        description="completed; or running: a large erasure between its batches (counts so far), "
+        "which a retry of the same selector or the maintenance job completes",
+    )
 
 
 class ApproveResult(Model):

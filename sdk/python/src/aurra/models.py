@@ -370,14 +370,17 @@ class ErasureCounts(AurraModel):
 
 class ErasureReceipt(AurraModel):
     """The receipt of an erasure (`erasures.create`, `erasures.get`): what it selected, when,
-    and what it touched. `created` is True when this call erased (201), False when the same
-    selector had been erased already and nothing new matched (200, the earlier receipt); None on
-    a receipt read back with `erasures.get`."""
+    and what it touched. `created` is True when this call erased (201, or 202 for a large
+    erasure still running), False when the same selector had been erased already and nothing new
+    matched (200, the earlier receipt); None on a receipt read back with `erasures.get`. `status`
+    is "completed", or "running" while a large erasure is between its batches (its counts so far;
+    call `erasures.create` with the same selector again to go on until it is "completed")."""
 
     id: str
     selector: dict[str, Any]
     created_at: Timestamp
     counts: ErasureCounts
+    status: str = "completed"
     created: bool | None = Field(default=None, exclude=True)
 
 

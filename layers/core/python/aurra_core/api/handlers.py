@@ -66,7 +66,7 @@ def documented(success: dict[int, Any], *errors: int) -> dict[int, dict[str, Any
     models when a route answers in more than one shape) and every error it can give."""
     responses: dict[int, dict[str, Any]] = {
         code: {
-            "description": "OK" if code == 200 else "Created",
+            "description": {200: "OK", 202: "Accepted"}.get(code, "Created"),
             "content": {"application/json": {"model": model}},
         }
         for code, model in success.items()

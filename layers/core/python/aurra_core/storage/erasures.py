@@ -1,5 +1,6 @@
 """Erasure in the store: what a selector matches, the one call that erases (the database
-function `aurra_erase`, migration 0017), receipts and tombstones.
+function `aurra_erase`, migrations 0017 and 0023), receipts and tombstones, and the progress of
+an erasure run in batches (migration 0023).
 
 Everything here runs in a transaction confined to the tenant (row-level security); the
 function itself refuses any tenant but the one the transaction names."""
@@ -22,16 +23,16 @@ from aurra_core.storage.db import one_row
 
 @dataclass(frozen=True)
 class Selection:
-    """What an erasure erases: whole memories (every version), single versions besides, or
-    the whole tenant."""
+    """What an erasure erases: whole memories (every version), single versions besides, and
+    (a whole-tenant erasure) the tenant's Idempotency-Key records created up to its start."""
 
     memories: list[UUID]
     versions: list[int]
-    whole_tenant: bool = False
+    tenant_records: datetime | None = None
 
     @property
     def empty(self) -> bool:
-        return not (self.memories or self.versions or self.whole_tenant)
+        return not (self.memories or self.versions or self.tenant_records is not None)
 
 
 def lineage_of(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID) -> list[UUID]:
@@ -72,25 +73,154 @@ def memories_where(
     return sorted((r[0] for r in rows), key=str)
 
 
-def any_memory(conn: psycopg.Connection, tenant_id: UUID) -> bool:
-    return (
-        conn.execute("SELECT 1 FROM memory_versions WHERE tenant_id = %s LIMIT 1", (tenant_id,)).fetchone()
-        is not None
-    )
+def all_memories(conn: psycopg.Connection, tenant_id: UUID) -> list[UUID]:
+    """Every memory of the tenant that has a version."""
+    rows = conn.execute(
+        "SELECT DISTINCT memory_id FROM memory_versions WHERE tenant_id = %s", (tenant_id,)
+    ).fetchall()
+    return sorted((r[0] for r in rows), key=str)
 
 
 def erase(conn: psycopg.Connection, erasure_id: UUID, tenant_id: UUID, selection: Selection) -> ErasureCounts:
     """Erase `selection` in this transaction (`aurra_erase`: tombstones, deleted versions,
-    scrubbed events, deleted Idempotency-Key records) and count what it touched."""
+    scrubbed events, deleted Idempotency-Key records) and count what it touched. An erasure in
+    batches calls it once per batch with the same id: each call counts what it did itself."""
     row = one_row(
         conn.execute(
-            "SELECT * FROM aurra_erase(%s, %s, %s::uuid[], %s::bigint[], %s)",
-            (erasure_id, tenant_id, selection.memories, selection.versions, selection.whole_tenant),
+            "SELECT * FROM aurra_erase(%s, %s, %s::uuid[], %s::bigint[], %s::timestamptz)",
+            (erasure_id, tenant_id, selection.memories, selection.versions, selection.tenant_records),
         ).fetchone()
     )
     return ErasureCounts(
         memories=row[0], versions=row[1], audit_events=row[2], proposals=row[3], idempotency_records=row[4]
     )
+
+
+# ---------------------------------------------------------------- an erasure in batches
+
+
+@dataclass(frozen=True)
+class Running:
+    """An erasure in batches, as its progress records it."""
+
+    id: UUID
+    tenant_id: UUID
+    api_key_id: UUID | None
+    selector: dict[str, Any]
+    created_at: datetime
+    counts: ErasureCounts
+    tenant_records: datetime | None
+    event_scope: dict[str, Any]
+
+    def receipt(self) -> ErasureReceipt:
+        return ErasureReceipt(
+            id=self.id,
+            selector=self.selector,
+            created_at=self.created_at,
+            counts=self.counts,
+            status="running",
+        )
+
+
+def start_running(
+    conn: psycopg.Connection,
+    *,
+    erasure_id: UUID,
+    tenant_id: UUID,
+    api_key_id: UUID | None,
+    selector: dict[str, Any],
+    created_at: datetime,
+    selection: Selection,
+    event_scope: dict[str, Any],
+) -> None:
+    """Record an erasure's selection (its memories) and its progress (nothing erased yet)."""
+    zero = ErasureCounts(memories=0, versions=0, audit_events=0, proposals=0, idempotency_records=0)
+    conn.execute(
+        """INSERT INTO erasures_running (id, tenant_id, api_key_id, selector, created_at, counts,
+               tenant_records, event_scope)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
+        (
+            erasure_id,
+            tenant_id,
+            api_key_id,
+            Jsonb(selector),
+            created_at,
+            Jsonb(zero.model_dump()),
+            selection.tenant_records,
+            Jsonb(event_scope),
+        ),
+    )
+    # One statement for the whole list (COPY is refused under row-level security).
+    conn.execute(
+        """INSERT INTO erasure_pending (erasure_id, tenant_id, memory_id)
+           SELECT %s, %s, m FROM unnest(%s::uuid[]) AS m""",
+        (erasure_id, tenant_id, selection.memories),
+    )
+
+
+_RUNNING = """SELECT id, tenant_id, api_key_id, selector, created_at, counts, tenant_records, event_scope
+              FROM erasures_running"""
+
+
+def _running(record: dict[str, Any]) -> Running:
+    return Running(**{**record, "counts": ErasureCounts(**record["counts"])})
+
+
+def running(
+    conn: psycopg.Connection, tenant_id: UUID, erasure_id: UUID, *, lock: bool = False
+) -> Running | None:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"{_RUNNING} WHERE tenant_id = %s AND id = %s{' FOR UPDATE' if lock else ''}",
+            (tenant_id, erasure_id),
+        )
+        record = cur.fetchone()
+    return _running(record) if record else None
+
+
+def running_with_selector(conn: psycopg.Connection, tenant_id: UUID, selector: dict[str, Any]) -> UUID | None:
+    """The tenant's erasure of exactly this selector that has not finished, if any."""
+    row = conn.execute(
+        "SELECT id FROM erasures_running WHERE tenant_id = %s AND selector = %s ORDER BY created_at LIMIT 1",
+        (tenant_id, Jsonb(selector)),
+    ).fetchone()
+    return row[0] if row else None
+
+
+def running_ids(conn: psycopg.Connection, started_before: datetime) -> list[tuple[UUID, UUID]]:
+    """(tenant, erasure) of every erasure not finished that started before `started_before`:
+    the maintenance job's, as the tables' owner (every tenant)."""
+    rows = conn.execute(
+        "SELECT tenant_id, id FROM erasures_running WHERE created_at < %s ORDER BY created_at",
+        (started_before,),
+    ).fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
+def next_batch(conn: psycopg.Connection, erasure_id: UUID, size: int) -> tuple[list[UUID], bool]:
+    """The next `size` memories of a running erasure, and whether they are its last."""
+    rows = conn.execute(
+        "SELECT memory_id FROM erasure_pending WHERE erasure_id = %s ORDER BY memory_id LIMIT %s",
+        (erasure_id, size + 1),
+    ).fetchall()
+    return [r[0] for r in rows[:size]], len(rows) <= size
+
+
+def batch_done(
+    conn: psycopg.Connection, running: Running, memories: list[UUID], counts: ErasureCounts
+) -> None:
+    """A batch's memories leave the list; its counts join the progress."""
+    conn.execute(
+        "DELETE FROM erasure_pending WHERE erasure_id = %s AND memory_id = ANY(%s)", (running.id, memories)
+    )
+    conn.execute(
+        "UPDATE erasures_running SET counts = %s WHERE id = %s", (Jsonb(counts.model_dump()), running.id)
+    )
+
+
+def finish_running(conn: psycopg.Connection, running: Running) -> None:
+    """The progress of a finished erasure goes (its list is empty); its receipt stays."""
+    conn.execute("DELETE FROM erasures_running WHERE id = %s", (running.id,))
 
 
 def insert_receipt(
@@ -124,10 +254,14 @@ def _receipt(record: dict[str, Any]) -> ErasureReceipt:
 
 
 def select_receipt(conn: psycopg.Connection, tenant_id: UUID, erasure_id: UUID) -> ErasureReceipt | None:
+    """The receipt of a finished erasure, or the progress of one still running."""
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(f"{_RECEIPT} WHERE tenant_id = %s AND id = %s", (tenant_id, erasure_id))
         record = cur.fetchone()
-    return _receipt(record) if record else None
+    if record:
+        return _receipt(record)
+    still = running(conn, tenant_id, erasure_id)
+    return still.receipt() if still else None
 
 
 def latest_receipt(

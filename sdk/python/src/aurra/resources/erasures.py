@@ -15,7 +15,8 @@ _SELECTORS = ("memory_id", "user_id", "conversation_id", "source_id", "tenant")
 
 def _receipt(status: int, data: Any) -> ErasureReceipt:
     receipt = ErasureReceipt.model_validate(data)
-    receipt.created = status == 201
+    # 202: a large erasure erased batches and is still running; the same call again goes on.
+    receipt.created = status in (201, 202)
     return receipt
 
 
