@@ -344,11 +344,20 @@ export interface ErasureReceipt {
   createdAt: string;
   counts: ErasureCounts;
   /**
-   * On `erasures.create`: true when this call erased (201), false when the same selector had been
-   * erased already and nothing new matched (200, the earlier receipt). Null on `erasures.get`.
+   * "completed", or "running" while a large erasure is between its batches (its counts so far):
+   * call `erasures.create` with the same selector again to go on until it is "completed". A
+   * server that predates batched erasures sends none: read as "completed".
+   */
+  status: ErasureStatus;
+  /**
+   * On `erasures.create`: true when this call erased (201, or 202 for a large erasure still
+   * running), false when the same selector had been erased already and nothing new matched (200,
+   * the earlier receipt). Null on `erasures.get`.
    */
   created: boolean | null;
 }
+
+export type ErasureStatus = "completed" | "running";
 
 /** One page of memories. */
 export interface MemoryPage {

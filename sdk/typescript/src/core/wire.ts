@@ -20,6 +20,7 @@ import type {
   Decision,
   DismissResult,
   ErasureReceipt,
+  ErasureStatus,
   ExportPage,
   Extraction,
   HistoryResult,
@@ -348,6 +349,14 @@ export function readDismissResult(value: unknown, path = "response"): DismissRes
 }
 
 /** A receipt; `status` is the answer's (201: this call erased; 200: the earlier receipt), none on a read. */
+function readErasureStatus(o: Json, path: string): ErasureStatus {
+  const value = nullableStr(o, "status", path) ?? "completed";
+  if (value !== "completed" && value !== "running") {
+    throw new ContractViolation(`${path}.status should be "completed" or "running"`);
+  }
+  return value;
+}
+
 export function readErasureReceipt(value: unknown, status: number | null, path = "receipt"): ErasureReceipt {
   const o = object(value, path);
   const counts = object(o["counts"], `${path}.counts`);
@@ -363,7 +372,9 @@ export function readErasureReceipt(value: unknown, status: number | null, path =
       proposals: num(counts, "proposals", where),
       idempotencyRecords: num(counts, "idempotency_records", where),
     },
-    created: status === null ? null : status === 201,
+    status: readErasureStatus(o, path),
+    // 202: a large erasure erased batches and is still running; the same call again goes on.
+    created: status === null ? null : status === 201 || status === 202,
   };
 }
 

@@ -32,10 +32,23 @@ describe("erasures", () => {
       selector: { user_id: "alice" },
       createdAt: "2026-12-03T10:00:00.123456Z",
       counts: { memories: 3, versions: 5, auditEvents: 4, proposals: 1, idempotencyRecords: 2 },
+      status: "completed",
       created: true,
     });
     const again = await client(mock).erasures.create({ userId: "alice" });
     assert.equal(again.created, false);
+  });
+
+  it("says a large erasure still running was created, and goes on when called again", async () => {
+    const mock = new MockFetch().reply(
+      json({ ...wireReceipt(), status: "running" }, 202),
+      json({ ...wireReceipt(), status: "completed" }, 201),
+    );
+    const running = await client(mock).erasures.create({ userId: "alice" });
+    const done = await client(mock).erasures.create({ userId: "alice" });
+    assert.deepEqual([running.status, running.created], ["running", true]);
+    assert.deepEqual([done.status, done.created], ["completed", true]);
+    assert.deepEqual(mock.requests.map((r) => r.body), [{ user_id: "alice" }, { user_id: "alice" }]);
   });
 
   it("sends every selector as the API reads it", async () => {
