@@ -15,7 +15,7 @@ from infra.application import rules_classifier_warning
 from infra.components.api import GATEWAY_RESPONSES
 from infra.components.migrations import migrations_fingerprint
 
-AURRA_FUNCTION = re.compile(r"^aurra-[a-z0-9]+-[a-z]+$")
+AURRA_FUNCTION = re.compile(r"^aurra-[a-z0-9]+-[a-z0-9_]+$")
 
 
 # ----------------------------------------------------------------- helpers
@@ -688,7 +688,9 @@ def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
 def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None:
     maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
     (rule,) = [
-        r for r in dev.of_type("AWS::Events::Rule").values() if "ScheduleExpression" in r["Properties"]
+        r
+        for r in dev.of_type("AWS::Events::Rule").values()
+        if "ScheduleExpression" in r["Properties"] and ref(r["Properties"]["Targets"][0]["Arn"]) == maintenance_id
     ]
     props = rule["Properties"]
     assert props["Name"] == "aurra-dev-maintenance"

@@ -509,6 +509,15 @@ class EventType(StrEnum):
     ERASURE_COMPLETED = "erasure.completed"
 
 
+class Level2JobMessage(Model):
+    """A queue message that nudges the Level 2 worker: the job and its tenant (ids only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    job_id: UUID
+    tenant_id: UUID
+
+
 MAX_WEBHOOKS = 5
 WEBHOOK_SECRET_PREFIX = "whsec_"
 

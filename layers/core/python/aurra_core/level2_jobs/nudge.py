@@ -5,12 +5,12 @@ until the sweeper finds it, never more."""
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from aurra_core.models import Level2JobMessage
 from aurra_core.runtime.config import get_config
 from aurra_core.runtime.observability import logger
 from aurra_core.storage.level2_jobs import JobRef
@@ -34,7 +34,7 @@ def unlisten(listener: Listener) -> None:
 
 
 def message_body(ref: JobRef) -> str:
-    return json.dumps({"job_id": str(ref.job_id), "tenant_id": str(ref.tenant_id)})
+    return Level2JobMessage(job_id=ref.job_id, tenant_id=ref.tenant_id).model_dump_json()
 
 
 @lru_cache(maxsize=1)
