@@ -690,7 +690,8 @@ def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None
     (rule,) = [
         r
         for r in dev.of_type("AWS::Events::Rule").values()
-        if "ScheduleExpression" in r["Properties"] and ref(r["Properties"]["Targets"][0]["Arn"]) == maintenance_id
+        if "ScheduleExpression" in r["Properties"]
+        and ref(r["Properties"]["Targets"][0]["Arn"]) == maintenance_id
     ]
     props = rule["Properties"]
     assert props["Name"] == "aurra-dev-maintenance"
