@@ -60,6 +60,7 @@ ALL_FUNCTIONS: tuple[str, ...] = _CATALOG["FUNCTIONS"]
 #   flags       read the Level 2 SSM parameter
 #   classifier  call the configured model classifier and extractor (Anthropic, Bedrock
 #               or an OpenAI-compatible endpoint)
+#   classifier_only  call the configured classifier's provider, not the extractor's
 #   embedder    call the configured embedder (Bedrock)
 #   api_keys    manage API Gateway API keys of the default usage plan
 #   cursors     read the secret that signs pagination cursors
@@ -77,7 +78,7 @@ CAPABILITIES = {
     # CREATE INDEX CONCURRENTLY: DDL on the writer, a session-level advisory lock
     MAINTENANCE: frozenset({"db_direct"}),
     # Asynchronous Level 2: the job's fact is embedded already; the worker classifies it.
-    LEVEL2_WORKER: frozenset({"db", "flags", "classifier"}),
+    LEVEL2_WORKER: frozenset({"db", "flags", "classifier_only"}),
 }
 # (memory MB, timeout s). API Gateway's integration timeout is 29 s.
 SIZING = {

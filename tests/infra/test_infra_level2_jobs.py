@@ -82,7 +82,7 @@ def test_only_the_write_function_and_the_worker_may_send_and_only_the_worker_rec
     worker = functions[c.LEVEL2_WORKER]["Properties"]
     assert [worker["MemorySize"], worker["Timeout"]] == list(c.SIZING[c.LEVEL2_WORKER])
     # It classifies; it never embeds, reaches the cluster itself or reads the cursor secret.
-    assert c.CAPABILITIES[c.LEVEL2_WORKER] == {"db", "flags", "classifier"}
+    assert c.CAPABILITIES[c.LEVEL2_WORKER] == {"db", "flags", "classifier_only"}
 
 
 def test_dead_letters_and_a_backlog_alarm(dev: Synth) -> None:

@@ -153,6 +153,9 @@ class PreparedFact:
     outcome: AutoSupersedeResult
     # Level 2 passed its gates and decides after the write (a job, asynchronous Level 2).
     decide_later: bool = False
+    # Asked "async" with no settings read yet: the gates that need them run in the write's
+    # transaction, before its job is written (a round trip instead of a transaction).
+    gate_when_stored: bool = False
     chosen: ClassifierVerdict | None = None
     act: bool = False
     # A contradiction below min_confidence, queued for review instead of acted on.
@@ -444,6 +447,9 @@ def prepare(
     skipped = gate_before_settings(level2_enabled=level2_enabled, requested=requested)
     if skipped is not None:
         prepared.outcome.skipped_reason = skipped
+        return prepared
+    if stored is None and requested == "async" and key_settings is None:
+        prepared.decide_later = prepared.gate_when_stored = True
         return prepared
     with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
         settings = key_settings if key_settings is not None else keys.get_key_settings(conn, caller)
@@ -854,6 +860,14 @@ def _store_one(
     locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> WriteOutcome:
     outcome = _store_fact(conn, caller, prepared, now, locked)
+    if prepared.gate_when_stored:
+        settings = keys.get_key_settings(conn, caller)
+        skipped = gate(
+            level2_enabled=True, requested="async", key_settings=settings, topic=prepared.fact.topic
+        )
+        if skipped is not None:
+            prepared.outcome.skipped_reason = skipped
+            prepared.decide_later = False
     if prepared.decide_later:
         # The job commits with the memory: a decision is never lost, whatever happens to the
         # nudge sent after the commit (a sweeper finds jobs whose nudge was lost).
