@@ -59,19 +59,28 @@ def _write(caller, content: str, user: str, mode):
     )[1]
 
 
-def latency(caller, mode, writes: int, tag: str) -> tuple[list[float], dict[str, int]]:
-    """Each write's wall time, after its scope's older memory (written with Level 2 off)."""
-    times, outcomes = [], {"superseded": 0, "pending": 0, "other": 0}
+MODES = {"off": False, "sync": True, "async": "async"}
+
+
+def latency(caller, writes: int, tag: str) -> dict[str, tuple[list[float], dict[str, int]]]:
+    """Each mode's write wall times, the modes taking turns write by write (the host's load
+    drifts: a mode timed minutes after another would carry the drift); each write after its
+    scope's older memory (written with Level 2 off)."""
+    found: dict[str, tuple[list[float], dict[str, int]]] = {
+        label: ([], {"superseded": 0, "pending": 0, "other": 0}) for label in MODES
+    }
     for i in range(writes):
-        user = f"{tag}-{i}"
-        _write(caller, f"{user} editor is vim", user, False)
-        started = time.perf_counter()
-        result = _write(caller, f"{user} editor is emacs", user, mode)
-        times.append((time.perf_counter() - started) * 1000)
-        block = result.auto_supersede
-        key = "superseded" if block.supersession else "pending" if block.status == "pending" else "other"
-        outcomes[key] += 1
-    return times, outcomes
+        for label, mode in MODES.items():
+            user = f"{tag}-{label}-{i}"
+            _write(caller, f"{user} editor is vim", user, False)
+            started = time.perf_counter()
+            result = _write(caller, f"{user} editor is emacs", user, mode)
+            times, outcomes = found[label]
+            times.append((time.perf_counter() - started) * 1000)
+            block = result.auto_supersede
+            key = "superseded" if block.supersession else "pending" if block.status == "pending" else "other"
+            outcomes[key] += 1
+    return found
 
 
 def decisions(
@@ -182,14 +191,12 @@ def main() -> int:
         with get_database().transaction() as conn:
             caller, _ = keys.create_key(conn, "bench")
         # The write path's imports and first connections, before anything is timed.
-        latency(caller, False, 3, "warm-off")
-        latency(caller, True, 2, "warm-sync")
+        latency(caller, 2, "warm")
         floor = _floor(url, caller.tenant_id, get_embedder(), args.writes)
         results: dict = {"model_ms": args.model_ms, "floor_insert": summary(floor)}
         # No worker yet: the async writes of the latency section are timed alone, their jobs
         # wait (the worker, once started, decides them before the decision section counts).
-        for label, mode in (("off", False), ("sync", True), ("async", "async")):
-            times, outcomes = latency(caller, mode, args.writes, f"lat-{label}")
+        for label, (times, outcomes) in latency(caller, args.writes, "lat").items():
             results[f"write_{label}"] = {**summary(times), "outcomes": outcomes}
             log(f"write, Level 2 {label}: {summary(times)} {outcomes}")
         worker = service.level2_worker(Database(url, max_size=get_config().level2_worker_concurrency + 1))

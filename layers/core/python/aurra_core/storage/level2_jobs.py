@@ -58,6 +58,41 @@ def insert_job(
     return job_id
 
 
+def insert_job_unless_excluded(
+    conn: psycopg.Connection,
+    *,
+    tenant_id: UUID,
+    api_key_id: UUID,
+    memory_id: UUID,
+    written_at: datetime,
+    provenance: dict[str, Any],
+    topic: str,
+) -> UUID | None:
+    """`insert_job`, unless `topic` is among the key's excluded categories (its latest
+    settings): the topic gate and the job in one statement. None when the topic is excluded."""
+    job_id = new_id()
+    row = conn.execute(
+        """INSERT INTO level2_jobs (id, tenant_id, api_key_id, memory_id, written_at, provenance)
+           SELECT %(id)s, %(tenant)s, %(key)s, %(memory)s, %(written)s, %(provenance)s
+           WHERE NOT EXISTS (
+               SELECT 1 FROM (SELECT excluded_categories FROM key_settings
+                              WHERE api_key_id = %(key)s AND tenant_id = %(tenant)s
+                              ORDER BY version DESC LIMIT 1) AS latest
+               WHERE %(topic)s::text = ANY(latest.excluded_categories))
+           RETURNING id""",
+        {
+            "id": job_id,
+            "tenant": tenant_id,
+            "key": api_key_id,
+            "memory": memory_id,
+            "written": written_at,
+            "provenance": Jsonb(provenance),
+            "topic": topic,
+        },
+    ).fetchone()
+    return None if row is None else job_id
+
+
 def claim(conn: psycopg.Connection, ref: JobRef, lease_s: float) -> Job | None:
     """Lease the job for `lease_s` seconds when it is pending and not leased (or its lease has
     passed: a worker died holding it); None otherwise (done, leased, or not this tenant's).

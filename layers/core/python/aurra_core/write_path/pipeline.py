@@ -153,8 +153,8 @@ class PreparedFact:
     outcome: AutoSupersedeResult
     # Level 2 passed its gates and decides after the write (a job, asynchronous Level 2).
     decide_later: bool = False
-    # Asked "async" with no settings read yet: the gates that need them run in the write's
-    # transaction, before its job is written (a round trip instead of a transaction).
+    # Asked "async" with no settings read yet: the one gate that needs them (the topic) runs in
+    # the statement that writes the job (a round trip fewer than a transaction of its own).
     gate_when_stored: bool = False
     chosen: ClassifierVerdict | None = None
     act: bool = False
@@ -860,27 +860,27 @@ def _store_one(
     locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> WriteOutcome:
     outcome = _store_fact(conn, caller, prepared, now, locked)
-    if prepared.gate_when_stored:
-        settings = keys.get_key_settings(conn, caller)
-        skipped = gate(
-            level2_enabled=True, requested="async", key_settings=settings, topic=prepared.fact.topic
-        )
-        if skipped is not None:
-            prepared.outcome.skipped_reason = skipped
-            prepared.decide_later = False
     if prepared.decide_later:
         # The job commits with the memory: a decision is never lost, whatever happens to the
         # nudge sent after the commit (a sweeper finds jobs whose nudge was lost).
         memory = outcome.result.memory
-        prepared.outcome.status = "pending"
-        prepared.outcome.job_id = level2_jobs.insert_job(
-            conn,
-            tenant_id=caller.tenant_id,
-            api_key_id=caller.api_key_id,
-            memory_id=memory.id,
-            written_at=memory.recorded_at,
-            provenance=prepared.fact.provenance,
-        )
+        job: dict[str, Any] = {
+            "tenant_id": caller.tenant_id,
+            "api_key_id": caller.api_key_id,
+            "memory_id": memory.id,
+            "written_at": memory.recorded_at,
+            "provenance": prepared.fact.provenance,
+        }
+        if prepared.gate_when_stored:
+            # An explicit "async" needs only the topic gate of the key's settings: in the
+            # job's own statement.
+            job_id = level2_jobs.insert_job_unless_excluded(conn, **job, topic=prepared.fact.topic)
+        else:
+            job_id = level2_jobs.insert_job(conn, **job)
+        if job_id is None:
+            prepared.outcome.skipped_reason = SkippedReason.EXCLUDED_CATEGORY
+        else:
+            prepared.outcome.status, prepared.outcome.job_id = "pending", job_id
     _record_level2_events(conn, caller, prepared, outcome)
     return outcome
 
