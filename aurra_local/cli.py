@@ -712,9 +712,9 @@ def build_parser() -> argparse.ArgumentParser:
     level2 = _command(
         sub,
         "worker",
-        "decide asynchronous Level 2 jobs (auto_supersede \"async\") of any database",
+        'decide asynchronous Level 2 jobs (auto_supersede "async") of any database',
         "Runs, as a process of its own, the worker that `aurra dev` runs inside: it claims each job\n"
-        "(auto_supersede: \"async\", or a key's auto_supersede_mode \"async\"), classifies the\n"
+        '(auto_supersede: "async", or a key\'s auto_supersede_mode "async"), classifies the\n'
         "job's fact against its candidates and records the decision (an audit event and a change\n"
         "stream event, so webhooks). Until stopped (Ctrl-C). Several may run at once: a job is\n"
         "claimed by one at a time and applied once. The database must be migrated (`aurra migrate`).\n"

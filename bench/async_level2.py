@@ -33,21 +33,24 @@ from common import ROOT, Cluster, insert_memory, local_environment, log, summary
 sys.path.insert(0, str(ROOT / "tests" / "soak"))
 
 
-def _floor(url: str, tenant_id, embedder, writes: int) -> list[float]:
-    """The insert alone: one psycopg transaction per write, the row the write path stores."""
-    import psycopg
-    from pgvector.psycopg import register_vector
+class Floor:
+    """The insert alone: one psycopg transaction per write on a connection of its own, the row
+    the write path stores (its embedding computed before the clock starts)."""
 
-    times = []
-    with psycopg.connect(url) as conn:
-        register_vector(conn)
-        for i in range(writes):
-            vector = embedder.embed(f"u{i} editor is emacs (floor)")
-            started = time.perf_counter()
-            with conn.transaction():
-                insert_memory(conn, tenant_id, f"u{i} editor is emacs (floor)", vector)
-            times.append((time.perf_counter() - started) * 1000)
-    return times
+    def __init__(self, url: str, tenant_id, embedder) -> None:
+        import psycopg
+        from pgvector.psycopg import register_vector
+
+        self.conn = psycopg.connect(url)
+        register_vector(self.conn)
+        self.tenant_id, self.embedder = tenant_id, embedder
+
+    def insert_ms(self, text: str) -> float:
+        vector = self.embedder.embed(text)
+        started = time.perf_counter()
+        with self.conn.transaction():
+            insert_memory(self.conn, self.tenant_id, text, vector)
+        return (time.perf_counter() - started) * 1000
 
 
 def _write(caller, content: str, user: str, mode):
@@ -62,14 +65,18 @@ def _write(caller, content: str, user: str, mode):
 MODES = {"off": False, "sync": True, "async": "async"}
 
 
-def latency(caller, writes: int, tag: str) -> dict[str, tuple[list[float], dict[str, int]]]:
-    """Each mode's write wall times, the modes taking turns write by write (the host's load
-    drifts: a mode timed minutes after another would carry the drift); each write after its
-    scope's older memory (written with Level 2 off)."""
+def latency(
+    caller, writes: int, tag: str, floor: Floor
+) -> tuple[list[float], dict[str, tuple[list[float], dict[str, int]]]]:
+    """The floor's and each mode's write wall times, taking turns write by write (the host's
+    load drifts: a mode timed minutes after another would carry the drift); each write after
+    its scope's older memory (written with Level 2 off)."""
     found: dict[str, tuple[list[float], dict[str, int]]] = {
         label: ([], {"superseded": 0, "pending": 0, "other": 0}) for label in MODES
     }
+    floor_ms = []
     for i in range(writes):
+        floor_ms.append(floor.insert_ms(f"{tag}-floor-{i} editor is emacs"))
         for label, mode in MODES.items():
             user = f"{tag}-{label}-{i}"
             _write(caller, f"{user} editor is vim", user, False)
@@ -80,7 +87,7 @@ def latency(caller, writes: int, tag: str) -> dict[str, tuple[list[float], dict[
             block = result.auto_supersede
             key = "superseded" if block.supersession else "pending" if block.status == "pending" else "other"
             outcomes[key] += 1
-    return found
+    return floor_ms, found
 
 
 def decisions(
@@ -191,12 +198,13 @@ def main() -> int:
         with get_database().transaction() as conn:
             caller, _ = keys.create_key(conn, "bench")
         # The write path's imports and first connections, before anything is timed.
-        latency(caller, 2, "warm")
-        floor = _floor(url, caller.tenant_id, get_embedder(), args.writes)
-        results: dict = {"model_ms": args.model_ms, "floor_insert": summary(floor)}
+        floor = Floor(url, caller.tenant_id, get_embedder())
+        latency(caller, 2, "warm", floor)
+        floor_ms, modes = latency(caller, args.writes, "lat", floor)
+        results: dict = {"model_ms": args.model_ms, "floor_insert": summary(floor_ms)}
         # No worker yet: the async writes of the latency section are timed alone, their jobs
         # wait (the worker, once started, decides them before the decision section counts).
-        for label, (times, outcomes) in latency(caller, args.writes, "lat").items():
+        for label, (times, outcomes) in modes.items():
             results[f"write_{label}"] = {**summary(times), "outcomes": outcomes}
             log(f"write, Level 2 {label}: {summary(times)} {outcomes}")
         worker = service.level2_worker(Database(url, max_size=get_config().level2_worker_concurrency + 1))
