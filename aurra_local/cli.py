@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -267,10 +268,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     )
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it as SIGTERM does
         stopped.wait()
-    except KeyboardInterrupt:
-        pass
     worker.stop()
     worker.join(timeout=10)
     return 0

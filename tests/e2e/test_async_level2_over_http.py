@@ -90,3 +90,40 @@ def test_an_async_write_that_acts_on_nothing_reports_completed(own_server):
     assert event["data"]["outcome"] in ("not_acted", "no_candidates")
     audit = client.get(f"/agent/audit/{event['data']['event_id']}").json()
     assert audit["type"] == "auto_supersede_completed" and audit["memory_id"] == answer["memory"]["id"]
+
+
+def test_aurra_worker_decides_the_jobs_of_a_database_it_is_pointed_at(pg_url, new_key, configure):
+    """`aurra worker --database-url URL`, a process of its own, decides a job another process
+    wrote, and stops on SIGTERM."""
+    import os
+    import subprocess
+    import sys
+
+    from aurra_core import service
+    from aurra_core.models import PointInTime, WriteRequest
+
+    configure(AURRA_LEVEL2_ENABLED="true")
+    caller, _ = new_key()
+    _, vim = service.write_memory(caller, WriteRequest(content="carol uses Vim", user_id="carol"))
+    _, emacs = service.write_memory(
+        caller, WriteRequest(content="carol switched to Emacs", user_id="carol", auto_supersede="async")
+    )
+    assert emacs.auto_supersede.status == "pending"
+    environment = {k: v for k, v in os.environ.items() if k != "AURRA_DATABASE_URL"}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "aurra_local.cli", "worker", "--database-url", pg_url, "--interval", "0.2"],
+        env={**environment, "AURRA_LEVEL2_ENABLED": "true"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert "aurra worker: deciding Level 2 jobs" in (worker.stdout.readline() if worker.stdout else "")
+        wait_for(
+            lambda: service.get_memory(caller, vim.memory.id, PointInTime()).status == "superseded",
+            timeout=60,
+        )
+        assert service.get_memory(caller, vim.memory.id, PointInTime()).superseded_by == emacs.memory.id
+    finally:
+        worker.terminate()
+        assert worker.wait(20) == 0
