@@ -297,3 +297,53 @@ def test_auto_supersede_takes_only_true_false_or_async(value):
 
     with pytest.raises(ValidationError):
         WriteRequest(content="x", auto_supersede=value)
+
+
+def test_a_messages_write_stores_a_job_per_fact_and_never_compares_facts_of_one_request(db, new_key):
+    from dataclasses import replace
+
+    from aurra_core.extractors.factory import get_extractor
+    from aurra_core.models import MessagesWriteRequest
+    from aurra_core.write_path.pipeline import write_messages
+
+    caller, _ = new_key()
+    vim = write(caller, "User uses Vim", auto_supersede=False, user_id="alice").memory
+    classifier = ScriptedClassifier(contradicts_when("User uses Vim"))
+    request = MessagesWriteRequest.model_validate(
+        {
+            "messages": [
+                {"role": "user", "content": "I moved to Berlin last month, and I switched from Vim to Emacs."}
+            ],
+            "user_id": "alice",
+            "topic": "preferences",
+            "auto_supersede": "async",
+        }
+    )
+    outcome = write_messages(caller, request, replace(deps(classifier), extractor_factory=get_extractor))
+    facts = outcome.result.facts
+    assert len(facts) == 2 and all(f.auto_supersede.status == "pending" for f in facts)
+    assert classifier.calls == []
+    for fact in facts:
+        worker.run_job(ref(caller, fact), deps(classifier))
+    fact_ids = {f.memory.id for f in facts}
+    # Each fact was compared with alice's memory from before the request, never with the other.
+    for _, candidates in classifier.calls:
+        assert {c.id for c in candidates} == {vim.id}
+    assert vim.id not in current_ids(caller, db)
+    (event,) = audit(caller, db, "auto_supersede")
+    assert event.superseded_id == vim.id and event.memory_id in fact_ids
+    assert event.details["extractor"] == "rules" and "message_index" in event.details
+
+
+def test_the_mode_setting_takes_sync_or_async_only(db, new_key):
+    from pydantic import ValidationError
+
+    caller, _ = new_key()
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        assert keys.get_key_settings(conn, caller).auto_supersede_mode == "sync"
+    settle(caller, db, auto_supersede_mode="async")
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        assert keys.get_key_settings(conn, caller).auto_supersede_mode == "async"
+    for wrong in ("ASYNC", "later", True, 1):
+        with pytest.raises(ValidationError):
+            SettingsPatch.model_validate({"auto_supersede_mode": wrong})
