@@ -347,3 +347,34 @@ def test_the_mode_setting_takes_sync_or_async_only(db, new_key):
     for wrong in ("ASYNC", "later", True, 1):
         with pytest.raises(ValidationError):
             SettingsPatch.model_validate({"auto_supersede_mode": wrong})
+
+
+def test_a_job_whose_decision_keeps_failing_is_given_up_and_the_write_kept(
+    db, new_key, configure, monkeypatch
+):
+    configure(AURRA_LEVEL2_MAX_ATTEMPTS="2")
+    caller, _ = new_key()
+    write(caller, "alice uses Vim", auto_supersede=False)
+    classifier = ScriptedClassifier(contradicts_when("alice uses Vim"))
+    emacs = write(caller, "alice switched to Emacs", classifier)
+    job_ref = ref(caller, emacs)
+
+    # A classifier failure is an outcome of its own; what fails here is the decision's
+    # transaction (a worker that raises), twice, each time leaving the job to its lease.
+    def failing_record(*args, **kwargs):
+        raise RuntimeError("the decision's transaction failed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(deferred, "_record", failing_record)
+        for _ in range(2):
+            with pytest.raises(RuntimeError):
+                worker.run_job(job_ref, deps(classifier))
+            with db.transaction() as conn:  # the lease passes
+                conn.execute("UPDATE level2_jobs SET lease_until = NULL WHERE id = %s", (job_ref.job_id,))
+    assert job_row(caller, db, job_ref.job_id)["status"] == "pending"
+    assert worker.run_job(job_ref, deps(classifier)) == deferred.FAILED
+    job = job_row(caller, db, job_ref.job_id)
+    assert (job["status"], job["outcome"], job["attempts"]) == ("done", "failed", 3)
+    assert emacs.memory.id in current_ids(caller, db)
+    last = stream(caller, db)[-1]
+    assert last.type == EventType.AUTO_SUPERSEDE_COMPLETED and last.data["outcome"] == "failed"

@@ -27,10 +27,14 @@ from aurra_core.write_path.pipeline import WriteDependencies
 def run_job(ref: JobRef, deps: WriteDependencies) -> str | None:
     """Claim and decide one job; its outcome, or None when there was nothing to do (done
     already, leased by another worker, or not of the tenant the nudge named)."""
+    config = get_config()
     with deps.db.tenant_transaction(ref.tenant_id) as conn:
-        job = level2_jobs.claim(conn, ref, get_config().level2_lease_s)
+        job = level2_jobs.claim(conn, ref, config.level2_lease_s)
     if job is None:
         return None
+    if job.attempts > config.level2_max_attempts:
+        logger.warning("level 2 job failed too often; given up", extra={"job_id": str(job.id)})
+        return deferred.give_up(job, deps)
     return deferred.decide(job, deps)
 
 

@@ -70,6 +70,9 @@ class ServiceConfig(BaseModel):
     # A claimed job is another worker's to claim again once this long has passed (its worker
     # died); longer than a decision can take (a classifier call is at most ~classifier_timeout_s).
     level2_lease_s: float = Field(default=60.0, gt=0, le=3600)
+    # A job whose decision failed this many times (its worker raised, or died) is completed
+    # with the outcome `failed` rather than retried for ever; its memory stays as written.
+    level2_max_attempts: int = Field(default=5, ge=1, le=100)
     # The sweeper takes up pending jobs this old that nobody holds: their nudge was lost.
     level2_sweep_after_s: float = Field(default=30.0, ge=0, le=86_400)
     # In AWS: the queue whose messages nudge the Level 2 worker (the write function sends each

@@ -53,6 +53,8 @@ PROPOSED = "proposed"
 NOT_ACTED = "not_acted"
 CANDIDATE_CHANGED = "candidate_changed"
 MEMORY_CHANGED = "memory_changed"
+# Its decision failed `level2_max_attempts` times: given up, the memory stays as written.
+FAILED = "failed"
 
 
 def decide(job: level2_jobs.Job, deps: pipeline.WriteDependencies) -> str | None:
@@ -78,6 +80,15 @@ def decide(job: level2_jobs.Job, deps: pipeline.WriteDependencies) -> str | None
     stored = pipeline.StoredFact(job.memory_id, embedding, job.written_at)
     prepared = pipeline.prepare(caller, fact, True, None, deps, deps.flags.level2_enabled(), stored=stored)
     return _record(caller, job, prepared, row, deps)
+
+
+def give_up(job: level2_jobs.Job, deps: pipeline.WriteDependencies) -> str | None:
+    """Complete a job whose decision kept failing, with the outcome `failed` (and its
+    `auto_supersede.completed` event); None when another worker completed it first."""
+    caller = Caller(tenant_id=job.tenant_id, api_key_id=job.api_key_id)
+    with deps.db.tenant_transaction(job.tenant_id) as conn:
+        row = store.select_memory(conn, job.tenant_id, job.memory_id)
+    return _record(caller, job, None, row, deps, outcome=FAILED)
 
 
 def _record(
