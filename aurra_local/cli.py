@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -136,6 +137,14 @@ def cmd_dev(args: argparse.Namespace) -> int:
         # worker's polling through a database outage must not hold the requests' pool or its
         # reconnection state after the outage ends.
         Worker(Database(resolve_conninfo(config), max_size=1)).start()
+    if config.level2_worker:
+        # Asynchronous Level 2's jobs, decided in this process as writes commit them, on
+        # connections of their own for the same reason.
+        from aurra_core import service
+
+        service.level2_worker(
+            Database(resolve_conninfo(config), max_size=config.level2_worker_concurrency + 1)
+        ).start()
     host, port = args.host, server.effective_port
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"
@@ -232,6 +241,37 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         return 2
     applied = _migrate(url)
     print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Decide asynchronous Level 2 jobs of the database at --database-url until stopped."""
+    import threading
+
+    from aurra_core import service
+    from aurra_core.runtime.config import get_config, reset_config
+    from aurra_core.storage.db import Database
+
+    url = args.database_url or os.environ.get("AURRA_DATABASE_URL")
+    if not url:
+        raise CliError("give --database-url or set AURRA_DATABASE_URL")
+    os.environ["AURRA_DATABASE_URL"] = url
+    reset_config()
+    config = get_config()
+    worker = service.level2_worker(Database(url, max_size=config.level2_worker_concurrency + 1))
+    worker.interval_s = args.interval
+    worker.start()
+    print(
+        f"aurra worker: deciding Level 2 jobs (classifier={config.classifier}, "
+        f"level2_enabled={config.level2_enabled}, {worker.concurrency} at a time)",
+        flush=True,
+    )
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it as SIGTERM does
+        stopped.wait()
+    worker.stop()
+    worker.join(timeout=10)
     return 0
 
 
@@ -667,6 +707,30 @@ def build_parser() -> argparse.ArgumentParser:
         "migrated. No options.",
     )
     migrate.set_defaults(func=cmd_migrate)
+
+    level2 = _command(
+        sub,
+        "worker",
+        'decide asynchronous Level 2 jobs (auto_supersede "async") of any database',
+        "Runs, as a process of its own, the worker that `aurra dev` runs inside: it claims each job\n"
+        '(auto_supersede: "async", or a key\'s auto_supersede_mode "async"), classifies the\n'
+        "job's fact against its candidates and records the decision (an audit event and a change\n"
+        "stream event, so webhooks). Until stopped (Ctrl-C). Several may run at once: a job is\n"
+        "claimed by one at a time and applied once. The database must be migrated (`aurra migrate`).\n"
+        "Configuration is the service's (AURRA_CLASSIFIER, AURRA_LEVEL2_ENABLED, ...);\n"
+        "AURRA_LEVEL2_WORKER_CONCURRENCY jobs at a time (default 4).",
+    )
+    level2.add_argument(
+        "--database-url",
+        help="the PostgreSQL (with pgvector) to work on, a libpq URL (default: AURRA_DATABASE_URL)",
+    )
+    level2.add_argument(
+        "--interval",
+        type=_positive_seconds,
+        default=1.0,
+        help="seconds between two looks for jobs written by other processes (its own nudges wake it at once)",
+    )
+    level2.set_defaults(func=cmd_worker)
 
     indexes = _command(
         sub,

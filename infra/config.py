@@ -400,6 +400,8 @@ class AurraConfig:
             # one run at a time anyway (an advisory lock); never more containers
             c.MIGRATE: 1,
             c.MAINTENANCE: 1,
+            # the queue's own ceiling on its invocations, and one for the sweeper's schedule
+            c.LEVEL2_WORKER: c.LEVEL2_MAX_CONCURRENCY + 1,
         }
 
     @property

@@ -43,6 +43,7 @@ AUTHORIZER = "authorizer"
 MIGRATE = "migrate"
 ADMIN = "admin"
 MAINTENANCE = "maintenance"
+LEVEL2_WORKER = "level2_worker"
 # The one list of functions and routes is functions/__init__.py (it imports nothing): read
 # by path, so the CDK app needs neither the layer nor the folder on sys.path.
 _CATALOG = runpy.run_path(str(FUNCTIONS_DIR / "__init__.py"))
@@ -59,6 +60,7 @@ ALL_FUNCTIONS: tuple[str, ...] = _CATALOG["FUNCTIONS"]
 #   flags       read the Level 2 SSM parameter
 #   classifier  call the configured model classifier and extractor (Anthropic, Bedrock
 #               or an OpenAI-compatible endpoint)
+#   classifier_only  call the configured classifier's provider, not the extractor's
 #   embedder    call the configured embedder (Bedrock)
 #   api_keys    manage API Gateway API keys of the default usage plan
 #   cursors     read the secret that signs pagination cursors
@@ -75,6 +77,8 @@ CAPABILITIES = {
     ADMIN: frozenset({"db_keys", "api_keys"}),
     # CREATE INDEX CONCURRENTLY: DDL on the writer, a session-level advisory lock
     MAINTENANCE: frozenset({"db_direct"}),
+    # Asynchronous Level 2: the job's fact is embedded already; the worker classifies it.
+    LEVEL2_WORKER: frozenset({"db", "flags", "classifier_only"}),
 }
 # (memory MB, timeout s). API Gateway's integration timeout is 29 s.
 SIZING = {
@@ -90,9 +94,21 @@ SIZING = {
     ADMIN: (512, 30),
     # Lambda's maximum: building a large tenant's HNSW index takes minutes.
     MAINTENANCE: (512, 900),
+    # A batch of up to LEVEL2_BATCH_SIZE jobs, each one classifier call (~4 s at most).
+    LEVEL2_WORKER: (1024, 60),
 }
 # How often the maintenance function runs (an EventBridge schedule).
 MAINTENANCE_SCHEDULE_MINUTES = 60
+
+# Asynchronous Level 2 (infra/components/level2_jobs.py): messages a worker invocation takes
+# at once; deliveries before a message goes to the dead-letter queue; how often the sweeper
+# looks for jobs whose message was lost; the age of the oldest message that alarms.
+LEVEL2_BATCH_SIZE = 10
+LEVEL2_MAX_RECEIVES = 5
+LEVEL2_SWEEP_MINUTES = 5
+LEVEL2_OLDEST_MESSAGE_ALARM_S = 600
+# Worker invocations at once (each holds a database connection through the proxy).
+LEVEL2_MAX_CONCURRENCY = 5
 
 # --- HTTP routes (docs/api.md): (method, path, function), from functions/__init__.py ---
 API_ROOT = "agent"
@@ -194,6 +210,7 @@ ENV_OPENAI_MODEL = "AURRA_OPENAI_MODEL"
 ENV_OPENAI_SECRET_ARN = "AURRA_OPENAI_SECRET_ARN"
 ENV_USAGE_PLAN_ID = "AURRA_USAGE_PLAN_ID"
 ENV_REST_API_ID = "AURRA_REST_API_ID"
+ENV_LEVEL2_QUEUE_URL = "AURRA_LEVEL2_QUEUE_URL"
 ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
 ENV_METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE"
 ENV_LOG_LEVEL = "POWERTOOLS_LOG_LEVEL"
@@ -270,6 +287,18 @@ def usage_plan_name(stage: str) -> str:
 
 def maintenance_rule_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-{MAINTENANCE}"
+
+
+def level2_queue_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-level2-jobs"
+
+
+def level2_dead_letter_queue_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-level2-jobs-dead"
+
+
+def level2_sweep_rule_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-level2-sweep"
 
 
 def event_rule_name(stage: str, what: str) -> str:

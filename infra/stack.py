@@ -17,6 +17,7 @@ from infra.components.functions import Functions
 from infra.components.hosting import Hosting
 from infra.components.keys import EncryptionKeys
 from infra.components.layer import CoreLayer
+from infra.components.level2_jobs import Level2Jobs
 from infra.components.maintenance import Maintenance
 from infra.components.migrations import Migrations
 from infra.components.network import Network
@@ -86,6 +87,16 @@ class AurraStack(cdk.Stack):
             "Maintenance",
             config=config,
             maintenance_function=self.functions[c.MAINTENANCE],
+            migrations=self.migrations,
+            alarm_topic=self.observability.topic,
+        )
+        self.level2_jobs = Level2Jobs(
+            self,
+            "Level2Jobs",
+            config=config,
+            network=self.network,
+            write_function=self.functions.by_name[c.WRITE],
+            worker_function=self.functions.by_name[c.LEVEL2_WORKER],
             migrations=self.migrations,
             alarm_topic=self.observability.topic,
         )

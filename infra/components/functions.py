@@ -261,7 +261,14 @@ class Functions(Construct):
                     self.migrate_security_group if "db_direct" in capabilities else self.app_security_group,
                     *(
                         [self.model_provider_security_group]
-                        if self.model_provider_security_group is not None and "classifier" in capabilities
+                        if self.model_provider_security_group is not None
+                        and (
+                            "classifier" in capabilities
+                            or (
+                                "classifier_only" in capabilities
+                                and config.classifier in ("anthropic", "openai")
+                            )
+                        )
                         else []
                     ),
                 ],
@@ -298,11 +305,14 @@ class Functions(Construct):
             flags.level2_parameter.grant_read(fn.role)
         if "cursors" in capabilities:
             flags.cursor_secret.grant_read(fn.role)
-        if "classifier" in capabilities:
-            providers = config.model_providers
-            if flags.anthropic_secret is not None:
+        if capabilities & {"classifier", "classifier_only"}:
+            # "classifier_only": the classifier's provider, not the extractor's.
+            providers = (
+                config.model_providers if "classifier" in capabilities else frozenset({config.classifier})
+            )
+            if flags.anthropic_secret is not None and "anthropic" in providers:
                 flags.anthropic_secret.grant_read(fn.role)
-            if flags.openai_secret is not None:
+            if flags.openai_secret is not None and "openai" in providers:
                 flags.openai_secret.grant_read(fn.role)
             if "bedrock" in providers:
                 for statement in self._claude_on_bedrock():

@@ -278,6 +278,9 @@ AS_SHIPPED: dict[str, int | str] = {
     "replay_webhook_delivery": 404,
     "authorizer": "Unauthorized",
     "scheduled_maintenance": "report",
+    # The job named does not exist: nothing to do, and no message failed.
+    "level2_jobs": "batch",
+    "scheduled_level2_sweep": "sweep",
 }
 EVERY_FIXTURE = sorted(path.stem for path in EVENTS.glob("*.json"))
 # The write function reads the key's settings first only when the Level 2 switch is on: its
@@ -292,8 +295,10 @@ def shipped_function(name: str) -> str:
         return function_for(name)
     if event.get("type") == "TOKEN":
         return "authorizer"
+    if "Records" in event:
+        return "level2_worker"
     assert event.get("detail-type") == "Scheduled Event", f"{name}.json: which function takes it?"
-    return "maintenance"
+    return "level2_worker" if event["resources"][0].endswith("level2-sweep") else "maintenance"
 
 
 def test_every_fixture_has_its_answer_as_shipped() -> None:
@@ -318,6 +323,12 @@ def test_every_fixture_as_shipped_answers_as_documented_never_5xx(
     assert code == 0, printed
     if expected == "report":
         assert printed["ran"] is True, printed
+        return
+    if expected == "batch":
+        assert printed == {"batchItemFailures": []}, printed
+        return
+    if expected == "sweep":
+        assert isinstance(printed["nudged"], int), printed
         return
     assert printed["statusCode"] < 500, printed
     body = json.loads(printed["body"])
@@ -533,3 +544,27 @@ def test_authorizer_fixture_refuses_a_wrong_key(token: str, tmp_path: Path, pg_u
 
     assert code == 1
     assert printed["errorMessage"] == "Unauthorized"
+
+
+def test_level2_jobs_fixture_decides_a_real_job(tmp_path: Path, pg_url: str, new_key, configure) -> None:
+    """The queue message fixture with a real job: the worker function decides it, once."""
+    from aurra_core import service
+    from aurra_core.models import PointInTime, WriteRequest
+
+    configure(AURRA_LEVEL2_ENABLED="true")
+    caller, _ = new_key()
+    _, vim = service.write_memory(caller, WriteRequest(content="alice uses Vim"))
+    _, emacs = service.write_memory(
+        caller, WriteRequest(content="alice switched to Emacs", auto_supersede="async")
+    )
+    job_id = emacs.auto_supersede.job_id
+    assert job_id is not None
+    text = (EVENTS / "level2_jobs.json").read_text()
+    assert ERASURE_ID in text and TENANT in text
+    path = tmp_path / "level2_jobs.json"
+    path.write_text(text.replace(ERASURE_ID, str(job_id)).replace(TENANT, str(caller.tenant_id)))
+    for _ in range(2):  # a redelivery changes nothing
+        code, printed = run_invoke("level2_worker", path, pg_url, AURRA_LEVEL2_ENABLED="true")
+        assert (code, printed) == (0, {"batchItemFailures": []})
+    old = service.get_memory(caller, vim.memory.id, PointInTime())
+    assert old.status == "superseded" and old.superseded_by == emacs.memory.id

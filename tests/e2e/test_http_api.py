@@ -28,6 +28,7 @@ def test_vim_to_emacs_supersession_and_time_travel(api):
         "daily_model_cost_limit_usd": None,
         "history_retention_days": None,
         "memory_retention_days": None,
+        "auto_supersede_mode": "sync",
         "webhooks": [],
     }
     vim = client.post(

@@ -37,7 +37,16 @@ SDK_TS = REPO / "sdk" / "typescript"
 MARKER = re.compile(r"^<!-- README example: (?P<what>.+?) -->$")
 EMACS = "User has been using Emacs as their daily editor, having moved away from Vim"
 # The blocks the test runs, in the README's order; every other one says why it is not run.
-RUN = ["server", "curl", "curl-conversation", "python", "typescript", "typescript-setup", "typescript-run"]
+RUN = [
+    "server",
+    "curl",
+    "curl-conversation",
+    "curl-async",
+    "python",
+    "typescript",
+    "typescript-setup",
+    "typescript-run",
+]
 
 
 @dataclass
@@ -76,7 +85,7 @@ def test_the_readme_names_each_block() -> None:
     blocks = readme_blocks()
     assert [b.name for b in blocks if b.name in RUN] == RUN
     languages = {b.name: b.language for b in blocks}
-    assert [languages[name] for name in RUN] == ["sh", "sh", "sh", "python", "ts", "sh", "sh"]
+    assert [languages[name] for name in RUN] == ["sh", "sh", "sh", "sh", "python", "ts", "sh", "sh"]
 
 
 def stated_output(block: Block, comment: str) -> list[str]:
@@ -282,6 +291,19 @@ def test_curl_conversation(ran: dict[str, str]) -> None:
     assert written["extraction"]["extractor"] == "rules" and written["extraction"]["facts_found"] == 2
     assert sorted(m["content"] for m in alice["memories"]) == sorted(content for content, _ in facts)
     assert {m["user_id"] for m in alice["memories"]} == {"alice"}
+
+
+def test_curl_async(ran: dict[str, str]) -> None:
+    text = block("curl-async").text
+    for claim in ('"status": "pending"', "# now: only Emacs", "bob's Vim retired"):
+        assert claim in text
+    written, bob, superseded = json_lines(ran["curl-async"])
+    block_ = written["auto_supersede"]
+    assert written["created"] is True and block_["status"] == "pending" and block_["job_id"]
+    assert block_["ran"] is False and block_["supersession"] is None
+    assert [m["content"] for m in bob["memories"]] == ["bob switched to Emacs"]
+    last = superseded["events"][-1]
+    assert last["user_id"] == "bob" and last["data"]["superseded_by"] == written["memory"]["id"]
 
 
 def test_python_sdk(ran: dict[str, str]) -> None:

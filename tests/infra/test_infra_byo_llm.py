@@ -44,7 +44,8 @@ def test_the_endpoints_key_is_a_secret_only_the_write_function_reads(byo: Synth)
             secret_id in json.dumps(s.get("Resource")) for s in statements(byo, ref(fn["Properties"]["Role"]))
         )
     }
-    assert readers == {c.WRITE}
+    # the write function, and the Level 2 worker, which classifies (openai here) but never extracts
+    assert readers == {c.WRITE, c.LEVEL2_WORKER}
     env = fns[c.WRITE]["Properties"]["Environment"]["Variables"]
     assert ref(env[c.ENV_OPENAI_SECRET_ARN]) == secret_id
     assert env[c.ENV_CLASSIFIER] == "openai" and env[c.ENV_EXTRACTOR] == "bedrock"

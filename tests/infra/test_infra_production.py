@@ -48,6 +48,7 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         c.ERASURE: 2,
         c.MIGRATE: 1,
         c.ADMIN: 2,
+        c.LEVEL2_WORKER: c.LEVEL2_MAX_CONCURRENCY + 1,
     }
 
 
@@ -501,7 +502,7 @@ def test_failed_rotations_backups_and_copies_reach_the_alarm_topic(dev: Synth, p
         secrets = json.dumps(pattern["detail"]["additionalEventData"]["SecretId"])
         for logical_id in synth.of_type("AWS::SecretsManager::SecretTargetAttachment"):
             assert logical_id in secrets
-        for props in [r for name, r in rules.items() if not name.endswith("-maintenance")]:
+        for props in [r for name, r in rules.items() if not name.endswith(("-maintenance", "-level2-sweep"))]:
             (target,) = props["Targets"]
             assert ref(target["Arn"]) == topic_id
         (policy,) = synth.of_type("AWS::SNS::TopicPolicy").values()

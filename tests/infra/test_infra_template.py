@@ -15,7 +15,7 @@ from infra.application import rules_classifier_warning
 from infra.components.api import GATEWAY_RESPONSES
 from infra.components.migrations import migrations_fingerprint
 
-AURRA_FUNCTION = re.compile(r"^aurra-[a-z0-9]+-[a-z]+$")
+AURRA_FUNCTION = re.compile(r"^aurra-[a-z0-9]+-[a-z0-9_]+$")
 
 
 # ----------------------------------------------------------------- helpers
@@ -537,18 +537,19 @@ def test_least_privilege_by_function(dev: Synth) -> None:
         ]
         assert reads and all("CursorSigningKey" in json.dumps(s["Resource"]) for s in reads), name
     assert {n for n, a in granted.items() if "rds-db:connect" in a} == (
-        set(c.ROUTE_FUNCTIONS) | {c.AUTHORIZER, c.ADMIN}
+        set(c.ROUTE_FUNCTIONS) | {c.AUTHORIZER, c.ADMIN, c.LEVEL2_WORKER}
     )
-    # only the write function reads the Level 2 flag
-    assert {n for n, a in granted.items() if "ssm:GetParameter" in a} == {c.WRITE}
-    # only the embedding functions call Bedrock: Titan, and Claude from the write function alone
+    # only the functions that run Level 2 read its flag: the write function and the Level 2 worker
+    assert {n for n, a in granted.items() if "ssm:GetParameter" in a} == {c.WRITE, c.LEVEL2_WORKER}
+    # only the embedding functions call Bedrock's Titan; Claude only the write function and the
+    # Level 2 worker (which classifies what a write stored)
     bedrock = {n for n, a in granted.items() if "bedrock:InvokeModel" in a}
-    assert bedrock == {c.WRITE, c.QUERY, c.SUPERSEDE}
+    assert bedrock == {c.WRITE, c.QUERY, c.SUPERSEDE, c.LEVEL2_WORKER}
     for name in bedrock:
         invoke = [s for s in statements(dev, by_name[name]) if s["Action"] == "bedrock:InvokeModel"]
         resources = [json.dumps(resolve(dev, s["Resource"], "us-east-1")) for s in invoke]
         assert all(c.TITAN_EMBED_V2 in r or "anthropic.claude" in r for r in resources), name
-        assert any("anthropic.claude" in r for r in resources) == (name == c.WRITE), name
+        assert any("anthropic.claude" in r for r in resources) == (name in (c.WRITE, c.LEVEL2_WORKER)), name
         assert not any("*" in r for r in resources), name
     for name, acts in granted.items():
         assert not any(a.endswith(":*") or a == "*" for a in acts), (name, acts)
@@ -615,7 +616,7 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
             for s in statements(prod, ref(fn["Properties"]["Role"]))
         )
     }
-    assert readers == {c.WRITE}
+    assert readers == {c.WRITE, c.LEVEL2_WORKER}
     # the Anthropic API is on the internet: NAT for the app subnets, one gateway per AZ outside dev
     assert len(prod.of_type("AWS::EC2::NatGateway")) == 2
     assert len(prod.of_type("AWS::EC2::InternetGateway")) == 1
@@ -630,7 +631,7 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
 
     for name, fn in fns.items():
         ids = [ref(g) for g in fn["Properties"]["VpcConfig"]["SecurityGroupIds"]]
-        assert any(open_to_the_internet(g) for g in ids) == (name == c.WRITE), name
+        assert any(open_to_the_internet(g) for g in ids) == (name in (c.WRITE, c.LEVEL2_WORKER)), name
     internet = [g for g in groups if open_to_the_internet(g)]
     assert len(internet) == 1
     assert [r["FromPort"] for r in groups[internet[0]]["Properties"]["SecurityGroupEgress"]] == [443]
@@ -647,7 +648,7 @@ def test_new_vpc_is_isolated_with_endpoints(dev: Synth) -> None:
         json.dumps(e["Properties"]["ServiceName"]).split(".")[-1].strip('"]}')
         for e in dev.of_type("AWS::EC2::VPCEndpoint").values()
     }
-    assert services == {"secretsmanager", "ssm", "logs", "xray", "apigateway", "bedrock-runtime"}
+    assert services == {"secretsmanager", "ssm", "logs", "xray", "apigateway", "bedrock-runtime", "sqs"}
     assert len(dev.of_type("AWS::EC2::FlowLog")) == 1
 
 
@@ -688,7 +689,10 @@ def test_migrations_run_on_deploy_with_the_fingerprint(dev: Synth) -> None:
 def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None:
     maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
     (rule,) = [
-        r for r in dev.of_type("AWS::Events::Rule").values() if "ScheduleExpression" in r["Properties"]
+        r
+        for r in dev.of_type("AWS::Events::Rule").values()
+        if "ScheduleExpression" in r["Properties"]
+        and ref(r["Properties"]["Targets"][0]["Arn"]) == maintenance_id
     ]
     props = rule["Properties"]
     assert props["Name"] == "aurra-dev-maintenance"
@@ -936,14 +940,14 @@ def test_existing_vpc_is_used_as_is(existing: Synth) -> None:
         assert fn["Properties"]["VpcConfig"]["SubnetIds"] == [f"subnet-{1:017x}", f"subnet-{2:017x}"], name
 
 
-def test_bedrock_classifier_may_invoke_claude_from_write_only(existing: Synth) -> None:
+def test_bedrock_classifier_may_invoke_claude_from_write_and_the_level2_worker_only(existing: Synth) -> None:
     for name, fn in aurra_functions(existing).items():
         claude = [
             s
             for s in statements(existing, ref(fn["Properties"]["Role"]))
             if "anthropic.claude" in json.dumps(s.get("Resource"))
         ]
-        if name == c.WRITE:
+        if name in (c.WRITE, c.LEVEL2_WORKER):
             assert claude and all(s["Action"] == "bedrock:InvokeModel" for s in claude)
         else:
             assert not claude, name

@@ -5,7 +5,7 @@ the layer only in the functions whose requests use them.
   the local MiniLM embedder computes in numpy, and tests/unit/test_embeddings.py checks that
   embedding with the other two does not load it).
 - the write pipeline and the text analysis it uses (the credentials detector among it): the
-  write function alone (the local embedder's use of the text analysis waits for its first
+  write function and the Level 2 worker (which decides with the pipeline) alone (the local embedder's use of the text analysis waits for its first
   embedding: in AWS, Titan embeds; the supersede function loads the detector on its first
   request that writes a new memory).
 - Powertools' event handler (the REST resolver and its OpenAPI validation): the functions
@@ -70,14 +70,14 @@ def _loaded(handler: str, then: str = "") -> set[str]:
 
 
 def test_every_handler_is_covered() -> None:
-    assert set(HANDLERS) == {*ROUTES, "authorizer", "migrate", "admin", "maintenance"}
+    assert set(HANDLERS) == {*ROUTES, "authorizer", "migrate", "admin", "maintenance", "level2_worker"}
 
 
 @pytest.mark.parametrize("handler", HANDLERS)
 def test_a_handler_loads_what_its_requests_use(handler: str) -> None:
     loaded = _loaded(handler)
     expected = set()
-    if handler == "write":
+    if handler in ("write", "level2_worker"):
         expected |= {
             "aurra_core.write_path.pipeline",
             "aurra_core.text_analysis.text",

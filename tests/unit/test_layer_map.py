@@ -12,6 +12,7 @@ ROOT = Path(aurra_core.__file__).parent
 ORDER = [
     {"service"},
     {"api"},
+    {"level2_jobs"},
     {"write_path"},
     {"access", "webhooks"},
     {"storage"},

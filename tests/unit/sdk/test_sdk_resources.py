@@ -73,6 +73,24 @@ def test_add_auto_supersede_false_is_sent(client, server) -> None:
     assert server.body()["auto_supersede"] is False
 
 
+def test_add_async_is_sent_and_the_pending_job_read_back(client, server) -> None:
+    job_id = str(uuid.uuid4())
+    pending = {
+        "ran": False,
+        "skipped_reason": None,
+        "candidates_examined": 0,
+        "decision": None,
+        "supersession": None,
+        "status": "pending",
+        "job_id": job_id,
+    }
+    server.reply(201, write_json(auto_supersede=pending))
+    result = client.memories.add(content="alice switched to Emacs", auto_supersede="async")
+    assert server.body()["auto_supersede"] == "async"
+    assert result.auto_supersede.status == "pending" and result.auto_supersede.job_id == job_id
+    assert result.auto_supersede.ran is False
+
+
 def test_add_refuses_a_naive_valid_from(client, server) -> None:
     with pytest.raises(InvalidArgumentError, match="valid_from must be timezone-aware"):
         client.memories.add(content="x", valid_from=datetime(2026, 5, 3, 10, 0))

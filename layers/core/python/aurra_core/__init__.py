@@ -4,6 +4,8 @@ One folder a capability; imports run down this list, never up it:
 
 - `service`: the composition root. Each handler makes one call here, and it wires the parts.
 - `api/`: what every HTTP handler shares: the resolver, the caller, the error envelope.
+- `level2_jobs/`: asynchronous Level 2's runners: claiming a job (with a lease), deciding it
+  through `write_path`, the nudges after a write and the sweeper of jobs whose nudge was lost.
 - `write_path/`: a write from request to stored row: gates, candidates, one classifier call,
   supersession (Levels 1 and 2), Idempotency-Key.
 - `access/`: tenants, API keys and their settings, the key check, key administration.

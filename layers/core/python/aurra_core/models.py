@@ -56,6 +56,10 @@ MAX_RETENTION_DAYS = 36_500
 DEFAULT_PROPOSAL_MIN_CONFIDENCE = 0.5
 # What a write carrying credentials gets: redacted to [REDACTED:<kind>], or refused (422).
 SecretsMode = Literal["redact", "refuse"]
+# When Level 2 decides: while the write waits (sync), or after it has answered (async: a job).
+AutoSupersedeMode = Literal["sync", "async"]
+# A write's `auto_supersede`: true, false, or "async" (Level 2 asked for, decided after the write).
+AutoSupersede = StrictBool | Literal["async"]
 
 
 class Model(BaseModel):
@@ -182,6 +186,8 @@ class NotActedReason(StrEnum):
     LATER_FACT_EXISTS = "later_fact_exists"
     # The candidate stopped being current while the classifier was answering.
     CANDIDATE_CHANGED = "candidate_changed"
+    # Asynchronous Level 2 found a duplicate of a memory the write had already stored: both stay.
+    ALREADY_STORED = "already_stored"
 
 
 class AuditType(StrEnum):
@@ -194,6 +200,8 @@ class AuditType(StrEnum):
     PROPOSAL_APPROVED = "proposal_approved"
     PROPOSAL_DISMISSED = "proposal_dismissed"
     ERASURE = "erasure"
+    # An asynchronous decision that acted on nothing (asynchronous Level 2).
+    AUTO_SUPERSEDE_COMPLETED = "auto_supersede_completed"
 
 
 # A memory's status: superseded by another memory, expired (its own `valid_to` has passed,
@@ -313,7 +321,7 @@ def _check_messages_expiry(messages: list["Message"], valid_to: datetime | None)
 class WriteRequest(NewMemory):
     """One fact to write (the `content` form of POST /memories)."""
 
-    auto_supersede: StrictBool | None = None
+    auto_supersede: AutoSupersede | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
     # When the fact stops being true by itself (an expiry); later than valid_from.
@@ -351,7 +359,7 @@ class BatchWriteRequest(Model):
     model_config = ConfigDict(extra="forbid")
 
     facts: Annotated[list[BatchFact], Field(min_length=1, max_length=MAX_BATCH_FACTS)]
-    auto_supersede: StrictBool | None = None
+    auto_supersede: AutoSupersede | None = None
 
 
 def _validate_message_content(value: str) -> str:
@@ -386,7 +394,7 @@ class MessagesWriteRequest(Model):
     topic: Topic | None = None
     valid_from: InputTimestamp | None = None
     metadata: Metadata = Field(default_factory=dict)
-    auto_supersede: StrictBool | None = None
+    auto_supersede: AutoSupersede | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
     valid_to: InputTimestamp | None = None
@@ -417,7 +425,7 @@ class WriteBody(Model):
     topic: Topic | None = None
     valid_from: InputTimestamp | None = None
     metadata: Metadata = Field(default_factory=dict)
-    auto_supersede: StrictBool | None = None
+    auto_supersede: AutoSupersede | None = None
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
     valid_to: InputTimestamp | None = None
@@ -499,6 +507,15 @@ class EventType(StrEnum):
     AUTO_SUPERSEDE_COMPLETED = "auto_supersede.completed"
     BUDGET_EXHAUSTED = "budget.exhausted"
     ERASURE_COMPLETED = "erasure.completed"
+
+
+class Level2JobMessage(Model):
+    """A queue message that nudges the Level 2 worker: the job and its tenant (ids only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    job_id: UUID
+    tenant_id: UUID
 
 
 MAX_WEBHOOKS = 5
@@ -589,6 +606,7 @@ class SettingsPatch(Model):
     proposal_min_confidence: Confidence | None = Field(default=None, ge=0.0, lt=1.0)
     daily_model_calls_limit: StrictInt | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_CALLS)
     secrets: SecretsMode | None = None
+    auto_supersede_mode: AutoSupersedeMode | None = None
     daily_model_cost_limit_usd: Confidence | None = Field(default=None, ge=0, le=MAX_DAILY_MODEL_COST_USD)
     history_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
     memory_retention_days: StrictInt | None = Field(default=None, ge=1, le=MAX_RETENTION_DAYS)
@@ -769,6 +787,8 @@ class KeySettings(Model):
     daily_model_calls_limit: int | None = None
     secrets: SecretsMode = "redact"
     daily_model_cost_limit_usd: float | None = None
+    # "async": Level 2, when it runs, decides after the write has answered (a job).
+    auto_supersede_mode: AutoSupersedeMode = "sync"
     # Null: kept until erased. The maintenance job erases memories no longer current for longer
     # (history) and memories recorded longer ago (memory), per tenant: the shortest of its keys'.
     history_retention_days: int | None = None
@@ -877,6 +897,10 @@ class AutoSupersedeResult(Model):
     # Set when a below-threshold contradiction was queued for review instead of acted on.
     proposal: SupersessionOutcome | None = None
     usage: Usage | None = None
+    # Asynchronous Level 2: "pending" and the job that will decide (its decision arrives as an
+    # audit event and a change-stream event); absent when Level 2 decided with the write.
+    status: Literal["pending"] | None = Field(default=None, exclude_if=lambda v: v is None)
+    job_id: UUID | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class WriteResult(Model):

@@ -49,10 +49,11 @@ from aurra_core.models import (
 )
 from aurra_core.runtime.flags import get_flag_source
 from aurra_core.storage import events, queries
-from aurra_core.storage.db import get_database
+from aurra_core.storage.db import Database, get_database
 from aurra_core.write_path import supersession
 
 if TYPE_CHECKING:
+    from aurra_core.level2_jobs.worker import Worker
     from aurra_core.write_path import pipeline as write_pipeline
     from aurra_core.write_path.redaction import Screened
 
@@ -94,17 +95,28 @@ def _once(
     return stored["status"], result_type.model_validate(stored["body"])
 
 
-def _write_dependencies() -> write_pipeline.WriteDependencies:
+def _write_dependencies(db: Database | None = None) -> write_pipeline.WriteDependencies:
     from aurra_core.extractors.factory import get_extractor
     from aurra_core.write_path import pipeline as write_pipeline
 
     return write_pipeline.WriteDependencies(
-        db=get_database(),
+        db=db or get_database(),
         embedder=get_embedder(),
         classifier_factory=get_classifier,
         flags=get_flag_source(),
         extractor_factory=get_extractor,
     )
+
+
+def _nudge_level2(caller: Caller, results: list[WriteResult]) -> None:
+    """After the write's commit: wake a worker for each job it wrote (asynchronous Level 2)."""
+    job_ids = [r.auto_supersede.job_id for r in results if r.auto_supersede.job_id is not None]
+    if not job_ids:
+        return
+    from aurra_core.level2_jobs import nudge
+    from aurra_core.storage.level2_jobs import JobRef
+
+    nudge.send([JobRef(job_id=job_id, tenant_id=caller.tenant_id) for job_id in job_ids])
 
 
 def write_memory(
@@ -129,6 +141,7 @@ def write_memory(
 
         def call_fact() -> tuple[int, WriteResult]:
             outcome = write_pipeline.write_memory(caller, fact_request, _write_dependencies())
+            _nudge_level2(caller, [outcome.result])
             return outcome.status_code, outcome.result
 
         identity = fact_request.request.model_dump(mode="json", exclude=later)
@@ -138,6 +151,7 @@ def write_memory(
 
     def call_messages() -> tuple[int, MessagesWriteResult]:
         outcome = write_pipeline.write_messages(caller, messages_request, _write_dependencies())
+        _nudge_level2(caller, outcome.result.facts)
         return outcome.status_code, outcome.result
 
     identity = messages_request.request.model_dump(mode="json", exclude=later)
@@ -158,7 +172,9 @@ def write_batch(
     request = screened.request
 
     def call() -> tuple[int, BatchWriteResult]:
-        return 201, batch.write_batch(caller, request, _write_dependencies())
+        result = batch.write_batch(caller, request, _write_dependencies())
+        _nudge_level2(caller, result.results)
+        return 201, result
 
     identity = request.model_dump(mode="json")
     return _once("write_batch", caller, idempotency_key, identity, call, BatchWriteResult)
@@ -277,6 +293,31 @@ def replay_webhook_delivery(caller: Caller, delivery_id: UUID) -> WebhookDeliver
     return delivery.replay(caller, delivery_id, get_database())
 
 
+def run_level2_job(job_id: UUID, tenant_id: UUID) -> str | None:
+    """Decide one asynchronous Level 2 job (a queue message): its outcome, None when there was
+    nothing to do (decided already, or held by another worker)."""
+    from aurra_core.level2_jobs import worker
+    from aurra_core.storage.level2_jobs import JobRef
+
+    return worker.run_job(JobRef(job_id=job_id, tenant_id=tenant_id), _write_dependencies())
+
+
+def sweep_level2_jobs() -> int:
+    """Nudge again every pending job nobody holds whose nudge was lost; how many."""
+    from aurra_core.level2_jobs import nudge, worker
+
+    found = worker.sweep(get_database())
+    nudge.send(found)
+    return len(found)
+
+
+def level2_worker(db: Database) -> Worker:
+    """A Level 2 worker thread (`aurra dev`, `aurra worker`) over its own `db`."""
+    from aurra_core.level2_jobs.worker import Worker
+
+    return Worker(_write_dependencies(db))
+
+
 def authenticate(raw_key: str) -> Caller:
     return key_check.authenticate(get_database(), raw_key)
 
@@ -293,5 +334,8 @@ def reset(*, database: bool = True) -> None:
     get_classifier.cache_clear()
     get_extractor.cache_clear()
     key_check.forget()
+    from aurra_core.level2_jobs import nudge
+
+    nudge.forget()
     if database:
         reset_database()

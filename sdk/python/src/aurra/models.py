@@ -44,6 +44,9 @@ __all__ = [
 
 # The status of a `supersession_proposed` event, derived by the server from later events.
 ProposalStatus = Literal["open", "approved", "dismissed"]
+# A write's `auto_supersede`: True, False, or "async" (Level 2 asked for, decided after the write
+# has answered; the decision arrives as an audit event and a change-stream event).
+AutoSupersede = bool | Literal["async"]
 
 
 def _aware(value: datetime) -> datetime:
@@ -103,6 +106,8 @@ class SettingsResult(AurraModel):
     # How long what is no longer current, and any memory at all, is kept (None: for ever).
     history_retention_days: int | None = None
     memory_retention_days: int | None = None
+    # When an opted-in Level 2 decides: "sync" (while the write waits) or "async" (after it).
+    auto_supersede_mode: str = "sync"
 
 
 class Decision(AurraModel):
@@ -155,7 +160,10 @@ class AutoSupersedeResult(AurraModel):
     `no_candidates`, `classifier_error`, `budget_exhausted`. `proposal` is set
     when a contradiction below the key's `min_confidence` was queued for review
     (its `audit_event_id` is the proposal to approve or dismiss); `usage` is the
-    receipt of the classifier call, when one was made.
+    receipt of the classifier call, when one was made. A write with
+    `auto_supersede="async"` answers before the decision: `ran` False, `status`
+    "pending" and the `job_id` whose decision arrives later (GET /agent/events:
+    `memory.superseded`, `proposal.created` or `auto_supersede.completed`).
     """
 
     ran: bool
@@ -164,6 +172,9 @@ class AutoSupersedeResult(AurraModel):
     decision: Decision | None = None
     supersession: Supersession | None = None
     proposal: Supersession | None = None
+    # Asynchronous Level 2 (auto_supersede="async"): "pending" and the job that will decide.
+    status: str | None = None
+    job_id: str | None = None
     usage: Usage | None = None
 
 

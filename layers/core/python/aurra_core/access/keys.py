@@ -102,8 +102,8 @@ def _insert_settings(
         """INSERT INTO key_settings (api_key_id, version, tenant_id, auto_supersede_default,
                excluded_categories, min_confidence, classifier_model, proposal_min_confidence,
                daily_model_calls_limit, secrets, daily_model_cost_limit_usd,
-               history_retention_days, memory_retention_days)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+               history_retention_days, memory_retention_days, auto_supersede_mode)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (
             key_id,
             version,
@@ -118,6 +118,7 @@ def _insert_settings(
             s.daily_model_cost_limit_usd,
             s.history_retention_days,
             s.memory_retention_days,
+            s.auto_supersede_mode,
         ),
     )
 
@@ -127,7 +128,7 @@ def _latest_settings(conn: psycopg.Connection, caller: Caller) -> tuple[int, Key
         cur.execute(
             """SELECT version, auto_supersede_default, excluded_categories, min_confidence, classifier_model,
                       proposal_min_confidence, daily_model_calls_limit, secrets, daily_model_cost_limit_usd,
-                      history_retention_days, memory_retention_days,
+                      history_retention_days, memory_retention_days, auto_supersede_mode,
                       (SELECT coalesce(jsonb_agg(jsonb_build_object('url', w.url, 'events', w.events)
                                                  ORDER BY w.position), '[]')
                        FROM webhook_endpoints w

@@ -63,6 +63,21 @@ class ServiceConfig(BaseModel):
     # `aurra dev` delivers webhooks from a thread unless this is off (tests that share one
     # database between servers keep one worker).
     webhook_worker: bool = True
+    # Asynchronous Level 2 (level2_jobs/): `aurra dev` decides jobs from a thread unless this is
+    # off, as for webhooks; at most this many at once (each mostly waits for its model call).
+    level2_worker: bool = True
+    level2_worker_concurrency: int = Field(default=4, ge=1, le=64)
+    # A claimed job is another worker's to claim again once this long has passed (its worker
+    # died); longer than a decision can take (a classifier call is at most ~classifier_timeout_s).
+    level2_lease_s: float = Field(default=60.0, gt=0, le=3600)
+    # A job whose decision failed this many times (its worker raised, or died) is completed
+    # with the outcome `failed` rather than retried for ever; its memory stays as written.
+    level2_max_attempts: int = Field(default=5, ge=1, le=100)
+    # The sweeper takes up pending jobs this old that nobody holds: their nudge was lost.
+    level2_sweep_after_s: float = Field(default=30.0, ge=0, le=86_400)
+    # In AWS: the queue whose messages nudge the Level 2 worker (the write function sends each
+    # job's id after its commit). Unset: no queue (`aurra dev` wakes its thread instead).
+    level2_queue_url: str | None = None
     # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.
     database_url: str | None = None
     db_secret_arn: str | None = None

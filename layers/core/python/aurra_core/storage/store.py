@@ -528,9 +528,11 @@ def find_candidates(
     strategy: str = "auto",
     ef_search: int | None = None,
     reservation: CallReservation | None = None,
+    excluded_ids: list[UUID] | None = None,
 ) -> list[tuple[MemoryRow, float]]:
     """The current memories of the tenant's `scope` most like a new fact, never one of an
-    excluded topic, each with its cosine similarity; none below `min_similarity`.
+    excluded topic nor of `excluded_ids`, each with its cosine similarity; none below
+    `min_similarity`.
 
     With the fact's `text` (and `topic`), hybrid: three lists, each the nearest by vector, fused
     by reciprocal rank: of all memories; of those among the nearest `NEAREST_POOL` of the
@@ -554,6 +556,9 @@ def find_candidates(
         f"tenant_id = %(tenant_id)s AND {_CURRENT} "
         f"AND {scope_clause(scope, where_params)} AND NOT (topic = ANY(%(excluded)s))"
     )
+    if excluded_ids:
+        where += " AND memory_id <> ALL(%(excluded_ids)s)"
+        where_params["excluded_ids"] = excluded_ids
     if strategy == "auto":
         strategy = _vector_strategy(conn, tenant_id, scope)
     if text is None:

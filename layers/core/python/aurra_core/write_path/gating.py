@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from aurra_core.models import KeySettings, SkippedReason
+from aurra_core.models import AutoSupersede, KeySettings, SkippedReason
 
 
-def auto_supersede_requested(requested: bool | None, key_settings: KeySettings) -> bool:
+def asks_level2(requested: AutoSupersede | None) -> bool | None:
+    """A write's `auto_supersede` as a request for Level 2: "async" asks for it as true does
+    (only its timing differs), so it opens no gate that true would not."""
+    return True if requested == "async" else requested
+
+
+def decides_later(requested: AutoSupersede | None, key_settings: KeySettings) -> bool:
+    """Whether an opted-in Level 2 decides after the write answers (a job): the request said
+    "async", or the key's `auto_supersede_mode` is "async"."""
+    return requested == "async" or key_settings.auto_supersede_mode == "async"
+
+
+def auto_supersede_requested(requested: AutoSupersede | None, key_settings: KeySettings) -> bool:
     """The request wins over the key's default."""
-    return key_settings.auto_supersede_default if requested is None else requested
+    asked = asks_level2(requested)
+    return key_settings.auto_supersede_default if asked is None else asked
 
 
-def gate_before_settings(*, level2_enabled: bool, requested: bool | None) -> SkippedReason | None:
+def gate_before_settings(*, level2_enabled: bool, requested: AutoSupersede | None) -> SkippedReason | None:
     """The gates the key's settings cannot open: a write they close never reads the settings."""
     if not level2_enabled:
         return SkippedReason.LEVEL_2_DISABLED_BY_ENV
@@ -20,7 +33,7 @@ def gate_before_settings(*, level2_enabled: bool, requested: bool | None) -> Ski
 
 
 def gate(
-    *, level2_enabled: bool, requested: bool | None, key_settings: KeySettings, topic: str
+    *, level2_enabled: bool, requested: AutoSupersede | None, key_settings: KeySettings, topic: str
 ) -> SkippedReason | None:
     """Why Level 2 must not run for this write, or None when it may."""
     skipped = gate_before_settings(level2_enabled=level2_enabled, requested=requested)

@@ -46,6 +46,7 @@ from aurra_core.extractors.factory import extraction_limit_s
 from aurra_core.models import (
     MAX_CONTENT_CHARS,
     AuditType,
+    AutoSupersede,
     AutoSupersedeResult,
     Caller,
     Decision,
@@ -67,12 +68,12 @@ from aurra_core.runtime import deadline
 from aurra_core.runtime.config import CANDIDATE_LIMIT, get_config
 from aurra_core.runtime.flags import FlagSource
 from aurra_core.runtime.observability import logger, metrics
-from aurra_core.storage import events, store
+from aurra_core.storage import events, level2_jobs, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
-from aurra_core.write_path.gating import gate, gate_before_settings
+from aurra_core.write_path.gating import decides_later, gate, gate_before_settings
 from aurra_core.write_path.redaction import Screened, redact_text, refuse_if_asked, screen
 
 if TYPE_CHECKING:
@@ -132,6 +133,17 @@ class Fact:
         return {"conversation_id": self.source.conversation_id, "source_id": self.source.id}
 
 
+@dataclass(frozen=True)
+class StoredFact:
+    """A fact already stored, decided about by asynchronous Level 2: its memory, the embedding
+    its write computed, and its write's transaction time (its candidates are memories first
+    recorded before it: `level2_jobs.first_recorded_since`)."""
+
+    memory_id: UUID
+    embedding: Vector
+    written_at: datetime
+
+
 @dataclass
 class PreparedFact:
     """A fact with everything decided outside the transaction."""
@@ -139,6 +151,11 @@ class PreparedFact:
     fact: Fact
     embedding: Vector
     outcome: AutoSupersedeResult
+    # Level 2 passed its gates and decides after the write (a job, asynchronous Level 2).
+    decide_later: bool = False
+    # Asked "async" with no settings read yet: the one gate that needs them (the topic) runs in
+    # the statement that writes the job (a round trip fewer than a transaction of its own).
+    gate_when_stored: bool = False
     chosen: ClassifierVerdict | None = None
     act: bool = False
     # A contradiction below min_confidence, queued for review instead of acted on.
@@ -239,6 +256,7 @@ def _candidates(
     prepared: PreparedFact,
     key_settings: KeySettings,
     reservation: store.CallReservation | None = None,
+    excluded_ids: list[UUID] | None = None,
 ) -> list[Candidate]:
     found = store.find_candidates(
         conn,
@@ -251,6 +269,7 @@ def _candidates(
         limit=CANDIDATE_LIMIT,
         min_similarity=get_config().candidate_floor,
         reservation=reservation,
+        excluded_ids=excluded_ids,
     )
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
@@ -322,7 +341,7 @@ def _reserve_model_call(
         return _reserve(conn, caller, key_settings, hold_usd)
 
 
-def _settlement(day: date | None, hold_usd: float, usage: Usage | None) -> tuple[date, float] | None:
+def call_settlement(day: date | None, hold_usd: float, usage: Usage | None) -> tuple[date, float] | None:
     """What a taken call's receipt changes in its day's spend: its price instead of its hold.
     A call whose cost is unknown (it failed) keeps its hold."""
     if day is None or usage is None or usage.cost_usd is None:
@@ -396,12 +415,13 @@ def _run_classifier(
 def prepare(
     caller: Caller,
     fact: Fact,
-    requested: bool | None,
+    requested: AutoSupersede | None,
     key_settings: KeySettings | None,
     deps: WriteDependencies,
     level2_enabled: bool,
     classify_until: float | None = None,
     answer_by: float | None = None,
+    stored: StoredFact | None = None,
 ) -> PreparedFact:
     """The gates (plain code, before any model), the embedding, the candidates of the fact's
     scope and, when there are some, one classifier call: only if it can end by
@@ -415,11 +435,21 @@ def prepare(
     from the key's budget, the last two in one statement unless `classify_until` must be
     checked between them (each its own transaction would pay its round trips for BEGIN, the
     row-level security settings and COMMIT again). Its commit does not wait for the flush of
-    the reservation, the one thing it writes (metering/budget.py)."""
-    prepared = PreparedFact(fact, deps.embedder.embed(fact.content), AutoSupersedeResult())
+    the reservation, the one thing it writes (metering/budget.py).
+
+    Asynchronous Level 2 (`requested` "async", or the key's `auto_supersede_mode`): once the
+    gates let it run, nothing more happens here; the fact is stored with a job
+    (`decide_later`). The job's worker prepares the `stored` fact through the same gates (with
+    the settings of its run) and the same candidate search and classifier call, never deferred
+    again, its candidates first recorded before the fact."""
+    embedding = stored.embedding if stored is not None else deps.embedder.embed(fact.content)
+    prepared = PreparedFact(fact, embedding, AutoSupersedeResult())
     skipped = gate_before_settings(level2_enabled=level2_enabled, requested=requested)
     if skipped is not None:
         prepared.outcome.skipped_reason = skipped
+        return prepared
+    if stored is None and requested == "async" and key_settings is None:
+        prepared.decide_later = prepared.gate_when_stored = True
         return prepared
     with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
         settings = key_settings if key_settings is not None else keys.get_key_settings(conn, caller)
@@ -429,6 +459,14 @@ def prepare(
         if skipped is not None:
             prepared.outcome.skipped_reason = skipped
             return prepared
+        if stored is None and decides_later(requested, settings):
+            prepared.decide_later = True
+            return prepared
+        excluded_ids = (
+            None
+            if stored is None
+            else level2_jobs.first_recorded_since(conn, caller.tenant_id, stored.written_at)
+        )
         # With no deadline to check between them, the candidates' statement also takes the
         # call from the budget, when it finds a candidate (one round trip instead of two).
         hold = _classification_hold(settings)
@@ -439,7 +477,7 @@ def prepare(
             if classify_until is None
             else None
         )
-        candidates = _candidates(conn, caller, prepared, settings, reservation)
+        candidates = _candidates(conn, caller, prepared, settings, reservation, excluded_ids)
         if not candidates:
             prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
             return prepared
@@ -493,7 +531,7 @@ def _target(
         target = store.lock_believed(conn, caller.tenant_id, target_id)
     if target is None:
         return None
-    blocked = _why_not(conn, caller, prepared, target, now, supersessors)
+    blocked = why_not(conn, caller, prepared, target, now, supersessors)
     if blocked is None:
         return target
     decision = prepared.outcome.decision
@@ -503,13 +541,13 @@ def _target(
     return None
 
 
-def _contradicts(prepared: PreparedFact) -> bool:
+def acts_on_contradiction(prepared: PreparedFact) -> bool:
     """Whether the verdict the transaction acts on or proposes is a contradiction."""
     verdict = prepared.chosen if prepared.act else prepared.proposed
     return verdict is not None and verdict.verdict == Verdict.CONTRADICTS
 
 
-def _why_not(
+def why_not(
     conn: psycopg.Connection,
     caller: Caller,
     prepared: PreparedFact,
@@ -684,7 +722,7 @@ def _supersede(
     chosen, fact = prepared.chosen, prepared.fact
     assert chosen is not None
     valid_from = fact.valid_from or now
-    details = _pair_details(prepared, None)
+    details = pair_details(prepared, None)
     event_id = new_id()
     if target.valid_from <= valid_from:
         version = _version(caller, prepared, now, supersedes=target.memory_id)
@@ -726,7 +764,7 @@ def _supersede(
     )
 
 
-def _pair_details(prepared: PreparedFact, not_acted: NotActedReason | None) -> dict[str, Any]:
+def pair_details(prepared: PreparedFact, not_acted: NotActedReason | None) -> dict[str, Any]:
     classification = prepared.classification
     assert classification is not None
     details = {**classification.details, **prepared.fact.provenance, **_receipt_details(prepared.outcome)}
@@ -792,7 +830,7 @@ def _propose(
     proposed = prepared.proposed
     assert proposed is not None
     version = _version(caller, prepared, now)
-    details = _pair_details(prepared, NotActedReason.BELOW_MIN_CONFIDENCE)
+    details = pair_details(prepared, NotActedReason.BELOW_MIN_CONFIDENCE)
     if version["valid_from"] < target.valid_from:
         newer_id, older_id = target.memory_id, version["memory_id"]
         details["backdated"] = True
@@ -822,6 +860,27 @@ def _store_one(
     locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> WriteOutcome:
     outcome = _store_fact(conn, caller, prepared, now, locked)
+    if prepared.decide_later:
+        # The job commits with the memory: a decision is never lost, whatever happens to the
+        # nudge sent after the commit (a sweeper finds jobs whose nudge was lost).
+        memory = outcome.result.memory
+        job: dict[str, Any] = {
+            "tenant_id": caller.tenant_id,
+            "api_key_id": caller.api_key_id,
+            "memory_id": memory.id,
+            "written_at": memory.recorded_at,
+            "provenance": prepared.fact.provenance,
+        }
+        if prepared.gate_when_stored:
+            # An explicit "async" needs only the topic gate of the key's settings: in the
+            # job's own statement.
+            job_id = level2_jobs.insert_job_unless_excluded(conn, **job, topic=prepared.fact.topic)
+        else:
+            job_id = level2_jobs.insert_job(conn, **job)
+        if job_id is None:
+            prepared.outcome.skipped_reason = SkippedReason.EXCLUDED_CATEGORY
+        else:
+            prepared.outcome.status, prepared.outcome.job_id = "pending", job_id
     _record_level2_events(conn, caller, prepared, outcome)
     return outcome
 
@@ -890,7 +949,7 @@ def store_facts(
     settle: dict[date, float] = {}
     for settlement in [
         *(settlements or []),
-        *(_settlement(p.reservation_day, p.hold_usd, p.outcome.usage) for p in prepared),
+        *(call_settlement(p.reservation_day, p.hold_usd, p.outcome.usage) for p in prepared),
     ]:
         if settlement is not None:
             settle[settlement[0]] = settle.get(settlement[0], 0.0) + settlement[1]
@@ -908,7 +967,7 @@ def store_facts(
         # The last lock's statement also reads the clock, once every lock is granted.
         # A target of a contradiction is read with its reverted supersessors (the revert check).
         targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
-        contradicted = {p.target_id for p in prepared if _contradicts(p)}
+        contradicted = {p.target_id for p in prepared if acts_on_contradiction(p)}
         locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]] = {}
         for memory_id in targets:
             row, now, supersessors = store.lock_believed_and_clock(
@@ -1012,7 +1071,7 @@ def extract(
         extraction.model, extraction.input_tokens, extraction.output_tokens, stopwatch.elapsed_ms
     )
     metering.emit_usage_metrics(caller, usage, source="extraction", model=extraction.model)
-    return extraction, usage, _settlement(day, hold, usage)
+    return extraction, usage, call_settlement(day, hold, usage)
 
 
 def write_messages(

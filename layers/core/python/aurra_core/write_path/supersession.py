@@ -60,7 +60,7 @@ def _leads_to(conn: psycopg.Connection, caller: Caller, start: store.MemoryRow, 
     return False
 
 
-def _ended_by(old: store.MemoryRow, new: store.MemoryRow) -> datetime:
+def ended_by(old: store.MemoryRow, new: store.MemoryRow) -> datetime:
     """The superseded memory's `valid_to`: the new one's `valid_from`, or its own expiry when
     that comes first (a supersession never makes a fact true for longer)."""
     if old.valid_to is not None and old.valid_to < new.valid_from:
@@ -165,7 +165,7 @@ def supersede(
             conn,
             old,
             now,
-            valid_to=_ended_by(old, new_row),
+            valid_to=ended_by(old, new_row),
             superseded_by=new_row.memory_id,
             superseded_event_id=event_id,
         )
@@ -292,7 +292,7 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
                 conn,
                 old,
                 now,
-                valid_to=_ended_by(old, new_row),
+                valid_to=ended_by(old, new_row),
                 superseded_by=new_row.memory_id,
                 superseded_event_id=approval_id,
             )

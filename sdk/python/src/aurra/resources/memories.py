@@ -19,6 +19,7 @@ from aurra._request import (
 )
 from aurra.errors import InvalidArgumentError
 from aurra.models import (
+    AutoSupersede,
     BatchWriteResult,
     HistoryResult,
     Memory,
@@ -55,7 +56,7 @@ def _add_call(
     topic: str | None,
     valid_from: TimestampLike | None,
     metadata: Mapping[str, Any] | None,
-    auto_supersede: bool | None,
+    auto_supersede: AutoSupersede | None,
     user_id: str | None,
     agent_id: str | None,
     idempotency_key: str | None,
@@ -100,7 +101,7 @@ MAX_BATCH_FACTS = 100
 
 
 def _batch_call(
-    facts: Sequence[FactLike], auto_supersede: bool | None, idempotency_key: str | None
+    facts: Sequence[FactLike], auto_supersede: AutoSupersede | None, idempotency_key: str | None
 ) -> APICall[BatchWriteResult]:
     if isinstance(facts, (str, bytes, Mapping)) or not 1 <= len(facts) <= MAX_BATCH_FACTS:
         raise InvalidArgumentError(f"add_batch() takes a list of 1 to {MAX_BATCH_FACTS} facts")
@@ -216,7 +217,7 @@ class Memories(SyncResource):
         topic: str | None = ...,
         valid_from: TimestampLike | None = ...,
         metadata: Mapping[str, Any] | None = ...,
-        auto_supersede: bool | None = ...,
+        auto_supersede: AutoSupersede | None = ...,
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
@@ -232,7 +233,7 @@ class Memories(SyncResource):
         topic: str | None = ...,
         valid_from: TimestampLike | None = ...,
         metadata: Mapping[str, Any] | None = ...,
-        auto_supersede: bool | None = ...,
+        auto_supersede: AutoSupersede | None = ...,
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
@@ -248,7 +249,7 @@ class Memories(SyncResource):
         topic: str | None = None,
         valid_from: TimestampLike | None = None,
         metadata: Mapping[str, Any] | None = None,
-        auto_supersede: bool | None = None,
+        auto_supersede: AutoSupersede | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
@@ -266,7 +267,9 @@ class Memories(SyncResource):
         `user_id` and `agent_id` scope the memories inside the tenant: automatic
         supersession only compares them with memories of the same user and agent (an
         absent one matches only absent). `auto_supersede=None` uses the key's
-        `auto_supersede_default`. Every call sends one `Idempotency-Key` (generated unless
+        `auto_supersede_default`; `auto_supersede="async"` asks for Level 2 as True does, but
+        the write answers before the decision (`result.auto_supersede.status == "pending"`,
+        with its `job_id`); the decision arrives as an audit event and a change-stream event. Every call sends one `Idempotency-Key` (generated unless
         given) on all its retries, so a retried write is never stored twice; a messages
         write is one unit, all of its facts or none.
         """
@@ -291,7 +294,7 @@ class Memories(SyncResource):
         self,
         facts: Sequence[FactLike],
         *,
-        auto_supersede: bool | None = None,
+        auto_supersede: AutoSupersede | None = None,
         idempotency_key: str | None = None,
     ) -> BatchWriteResult:
         """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
@@ -461,7 +464,7 @@ class AsyncMemories(AsyncResource):
         topic: str | None = ...,
         valid_from: TimestampLike | None = ...,
         metadata: Mapping[str, Any] | None = ...,
-        auto_supersede: bool | None = ...,
+        auto_supersede: AutoSupersede | None = ...,
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
@@ -477,7 +480,7 @@ class AsyncMemories(AsyncResource):
         topic: str | None = ...,
         valid_from: TimestampLike | None = ...,
         metadata: Mapping[str, Any] | None = ...,
-        auto_supersede: bool | None = ...,
+        auto_supersede: AutoSupersede | None = ...,
         user_id: str | None = ...,
         agent_id: str | None = ...,
         idempotency_key: str | None = ...,
@@ -493,7 +496,7 @@ class AsyncMemories(AsyncResource):
         topic: str | None = None,
         valid_from: TimestampLike | None = None,
         metadata: Mapping[str, Any] | None = None,
-        auto_supersede: bool | None = None,
+        auto_supersede: AutoSupersede | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
         idempotency_key: str | None = None,
@@ -523,7 +526,7 @@ class AsyncMemories(AsyncResource):
         self,
         facts: Sequence[FactLike],
         *,
-        auto_supersede: bool | None = None,
+        auto_supersede: AutoSupersede | None = None,
         idempotency_key: str | None = None,
     ) -> BatchWriteResult:
         """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
