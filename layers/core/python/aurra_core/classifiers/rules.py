@@ -38,6 +38,7 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
+from aurra_core.classifiers.rules_slots import named_switch, tool_switch, value_swap
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
@@ -46,7 +47,7 @@ from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v7"
+MODEL_ID = "aurra-rules-v8"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -2343,6 +2344,11 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
 @lru_cache(maxsize=4096)
 def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
     verdict, confidence, reason = judge_pair(old, new)
+    if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
+        # another value in the same slot (rules_slots): evidence no detector above acted on
+        swap = value_swap(old, new) or tool_switch(old, new) or named_switch(old, new)
+        if swap is not None:
+            verdict, confidence, reason = Verdict.CONTRADICTS, *swap
     return verdict, max(0.0, min(1.0, confidence)), reason
 
 
@@ -2353,6 +2359,8 @@ class RulesClassifier:
     classification at its limit; this check is what stops the work itself."""
 
     model = MODEL_ID
+    # Its verdicts cost nothing: a write may ask it about every memory of a small scope.
+    offline = True
 
     def __init__(self, limit_s: float | None = None) -> None:
         self.limit_s = limit_s
