@@ -64,7 +64,9 @@ def measure(lengths: tuple[int, ...], rounds: int) -> list[dict[str, object]]:
     for length in lengths:
         for kind in sorted(KINDS):
             old, new = adversarial_pair(kind, length)
-            classifier_ms = _cpu_ms(lambda old=old, new=new: rules._decide_cached.__wrapped__(old, new), rounds)
+            classifier_ms = _cpu_ms(
+                lambda old=old, new=new: rules._decide_cached.__wrapped__(old, new), rounds
+            )
             floor_ms = _cpu_ms(
                 lambda old=old, new=new: (normalize.__wrapped__(old), normalize.__wrapped__(new)), rounds
             )

@@ -596,10 +596,49 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
     return fact[:MAX_CONTENT_CHARS]
 
 
+# A change of something: what was changed decides the topic, not the verb ("moved from Vim to
+# Emacs" is about an editor, "switched from Berlin to Lisbon" about where the user lives).
+_CHANGE_OF = re.compile(
+    r"\b(?:mov(?:ed|es|ing)|switch(?:ed|es|ing)|relocat\w*|migrat\w*|went|changed|transferr\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _changed_thing_topic(fact: str) -> str | None:
+    """The topic of a change by the kinds of things it names (text_analysis/kinds.py): a place
+    alone makes it a move (`location`); a tool, app or device and no place makes it
+    `preferences` (`work` when the change is the team's or company's). None otherwise."""
+    if not _CHANGE_OF.search(fact):
+        return None
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    named = kinds_of(fact)
+    if not named:
+        return None
+    if named <= {"place", "home", "address", "timezone"}:
+        return "location"
+    if "place" not in named and named & _SWITCHABLE_KINDS:
+        return "work" if re.match(_TOPICS[0][1], fact) else "preferences"
+    return None
+
+
+# Kinds of things someone uses one of, and changes for another (the classifier's tool kinds).
+_SWITCHABLE_KINDS = frozenset(
+    """accounting_software ai_assistant browser calendar cloud cloud_storage code_hosting crm
+    database design_tool editor email fitness_app framework maps messaging monitoring
+    music_streaming notes office_docs operating_system package_manager password_manager phone
+    search_engine shell test_framework tracker video_call vpn wearable computer car telecom
+    bank programming_language dev_tooling social_media video_streaming news_source""".split()
+)
+
+
 def _topic(fact: str) -> str:
     sensitive = sensitive_topic(fact)
     if sensitive:
         return sensitive
+    changed = _changed_thing_topic(fact)
+    if changed is not None:
+        return changed
     for topic, pattern in _TOPICS:
         if re.search(pattern, fact, re.IGNORECASE):
             return topic
@@ -870,8 +909,9 @@ class _Reader:
         self.question_index: int | None = None
         self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
         self.work_context = False  # the message is about work: "we" is the group
-        # The message read and the span of the sentence being read, in it.
-        self.message = ""
+        # The message read (as sent, and with plain apostrophes) and the span of the sentence
+        # being read, in it.
+        self.message = self.normalized = ""
         self.sentence_span = (0, 0)
 
     def read(self, text: str, index: int) -> None:
@@ -883,7 +923,7 @@ class _Reader:
             r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", whole
         )
         self.group = group.group(1).lower() if group else "team"
-        self.message = normalized
+        self.message, self.normalized = text, normalized
         number = 0
         for start, end in _sentence_spans(normalized):
             self.sentence_span = _trimmed(normalized, start, end)
@@ -915,12 +955,13 @@ class _Reader:
         """The clause as the message has it, when its words are there in its sentence (case and
         spacing aside); else the sentence."""
         words = clause.strip(_QUOTE_TRIM).rstrip(".!?" + _QUOTE_TRIM).split()
-        quote = self._sentence_quote()
+        start, end = self.sentence_span
         if words:
-            found = re.search(r"\s+".join(re.escape(w) for w in words), quote, re.IGNORECASE)
+            pattern = re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+            found = pattern.search(self.normalized, start, end)
             if found is not None:
-                return found.group(0)
-        return quote
+                return self.message[found.start() : found.end()]
+        return self._sentence_quote()
 
     def _keep(self, content: str, indexes: tuple[int, ...], quote: str, method: str = RULES) -> None:
         self.found.append(Found(content, tuple(sorted(set(indexes))), quote or None, method))
