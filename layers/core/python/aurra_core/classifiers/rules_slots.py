@@ -65,14 +65,23 @@ def _blocked(norm: str) -> bool:
     return bool(_HEDGED.search(norm) or _ADDITIVE.search(norm) or _PAST.search(norm) or _NEGATED.search(norm))
 
 
-def _evidence(old: Slot, new: Slot, changed: bool) -> bool:
+def _evidence(old: Slot, new: Slot, changed: bool, same_owner: bool = False) -> bool:
     if old.kind != new.kind or old.value == new.value:
         return False
     if old.kind in _NEEDS_CHANGE and not changed:
         return False
     if old.kind == "place" and (old.value in _WIDE_PLACES or new.value in _WIDE_PLACES):
         return False  # "lives in Spain" -> "moved to Valencia": the city may be in the country
-    return same_attribute(old, new, changed=changed)
+    return same_attribute(old, new, changed=changed, same_owner=same_owner)
+
+
+_OWNER = re.compile(r"^(?:the\s+)?user(?:'s\s+(\w+))?\b", re.IGNORECASE)
+
+
+def _owner(text: str) -> str | None:
+    """Whose the fact is, as written: "" for "User ...", "team" for "User's team ..."."""
+    found = _OWNER.match(text.strip())
+    return (found.group(1) or "").lower() if found else None
 
 
 # A running total: what has been done so far, which only grows ("has read", "so far", "in total").
@@ -116,6 +125,8 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     if any((s.kind, s.value) in kinds_held for s in new_slots):
         return None  # the old value is said again: a restatement or a narrowing, not a swap
     changed = bool(CHANGE.search(new_text))
+    old_owner = _owner(old_text)
+    same_owner = old_owner is not None and old_owner == _owner(new_text)
     days_old = {s.value for s in old_slots if s.kind == "day"}
     days_new = {s.value for s in new_slots if s.kind == "day"}
     running = bool(_RUNNING_TOTAL.search(new_text.lower()) or _RUNNING_TOTAL.search(old_text.lower()))
@@ -125,7 +136,7 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
                 continue
             if new.kind == "time" and days_new != days_old:
                 continue  # "closes at 8pm on Fridays": a time of certain days, beside the other
-            if _evidence(old, new, changed):
+            if _evidence(old, new, changed, same_owner):
                 return (
                     CONFIDENCE,
                     f"the same slot ({new.subject}: {' '.join(sorted(new.attribute)) or new.unit or new.kind}) "
@@ -141,7 +152,8 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
 # alone: "now takes notes in Obsidian" may be a second tool, and stays below the threshold.
 _SWITCHED = regex_programs.compile(
     r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
-    r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|ditch(?:ed|es|ing) \w+(?: \w+)? for|"
+    r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|mov(?:ed|es|ing) off(?: of)? \w+(?: \w+)? (?:to|for)|"
+    r"ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
     r"trad(?:ed|ing) \w+(?: \w+)? for|went with|changed to|ripped out \w+(?: \w+)? (?:and|for))\b"
 )
@@ -215,7 +227,7 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
 # A name the new fact says was left: "ripped out Airflow", "switched from Slack", "left Google".
 _LEFT_NAME = re.compile(
     r"\b(?:from|ditch(?:ed|es|ing)|ripped out|rip(?:ping)? out|replac(?:ed|es|ing)|dropp(?:ed|ing)|"
-    r"got rid of|moved (?:\w+ )?(?:away )?off(?: of)?|migrat(?:ed|ing) off(?: of)?|left|quit|"
+    r"got rid of|mov(?:ed|es|ing) (?:\w+ )?(?:away )?off(?: of)?|migrat(?:ed|ing) off(?: of)?|left|quit|"
     r"stopped using|gave up|swapp(?:ed|ing)|trad(?:ed|ing) in|instead of|no longer (?:use|uses|on|at))"
     r"\s+(?:the\s+|their\s+|our\s+|my\s+|his\s+|her\s+)?([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)*)"
 )

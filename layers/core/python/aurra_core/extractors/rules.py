@@ -98,6 +98,7 @@ _SET_MINE = re.compile(
 _NOT_A_FACT = re.compile(
     r"^I (?:"
     r"think so|guess|suppose|see|know|agree|disagree|understand|mean|hope so|wonder|was wondering|"
+    r"mixed (?:it|them|that|those) up|got (?:it|that|this) wrong|misspoke|misremembered|mistyped|"
     r"(?:do not|don't) know|have a question|had a question|appreciate|forgot|said|asked|meant|"
     r"need (?:you|help|to know|some|a (?:recipe|recommendation|suggestion|hand|favou?r))|"
     r"want (?:you|to know|to ask)|would like (?:you|to know|to ask)|"
@@ -192,6 +193,7 @@ _WORK = re.compile(
     r"\b(?:team|teams|company|startup|org|organi[sz]ation|department|dept|engineers?|developers?|"
     r"devs|employees|staff|sprints?|standups?|stand-ups?|retros?|deploy\w*|production|prod|backend|"
     r"frontend|stack|codebase|repos?|customers?|clients?|office|headcount|hires?|hired|hiring|"
+    r"users|subscribers|signups|revenue|arr|mrr|churn|app|sprint|"
     r"product|roadmap|releases?|meetings?|all-hands|on-call|tickets?|vendors?|tooling|tools?|"
     r"platform|servers?|database|crm|saas|seats?|licen[cs]es?|infra\w*|cloud|ci|pipelines?|"
     r"people|folks|devops|qa|designers?|managers?|reports|salesforce|hubspot|jira|slack|linear|"
@@ -360,7 +362,10 @@ def _own_statement(fact: str) -> str:
 _DONE_TO_MINE = re.compile(
     r"^(?!(?:I|we|We)\b)(?:the |my |our )?[\w'-]+(?: [\w'-]+)? (raised|lowered|increased|cut|moved|changed|bumped|"
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
-    r"(?:my|our) ([\w'-]+(?: [\w'-]+)?) ((?:to|from|up|down|back|by)\b.*)$",
+    r"(?:(?:my|our) |the (?=(?:\w+ )?(?:rent|lease|standup|stand-up|retro|meeting|sync|class|lesson|practice|"
+    r"appointment|shift|salary|pay|rate|fee|price|premium|membership|subscription|plan|bill|budget|"
+    r"deadline|launch|release|mortgage|insurance|tuition|allowance|bonus|headcount)\b))"
+    r"([\w'-]+(?: [\w'-]+)?) ((?:to|from|up|down|back|by)\b.*)$",
     re.IGNORECASE,
 )
 # "Standup got moved to 10am": a thing of the user's world, and what changed about it.
@@ -370,19 +375,29 @@ _THING_CHANGED = re.compile(
     r"paycheck|commute|gym|membership|subscription|plan|bill|flight|deadline|launch|release|"
     r"office|team|budget|mortgage|insurance|premium|bus|train|pickup|delivery|school run|"
     r"allowance|rate|fee|price|tuition|contract|trial|renewal|headcount|revenue|arr|mrr|user count|"
-    r"customer count|team size|hourly rate|day rate|commission|bonus|savings))\s+"
+    r"customer count|team size|hourly rate|day rate|commission|bonus|savings|yoga|pilates|lessons?|"
+    r"club|book club|choir|rehearsal|training|therapy|session|prod|production|staging|backend|"
+    r"frontend|app|website|site|server|cluster|database|bedtime|dropoff|drop-off|swim|"
+    r"date night|dinner|check-in|check-ins|on-call|shifts|classes|meetings|sprints?|deploys?))\s+"
     r"((?:got |was |has been |is being |just |officially |now )*(?:moved|changed|switched|"
     r"rescheduled|pushed|bumped|raised|lowered|increased|cut|reduced|went up|went down|dropped|"
     r"shifted|cancel(?:l)?ed|extended|renewed|upgraded|downgraded|is now|are now|now|starts|"
-    r"begins|is on|is at|is in|moves|(?:is|are|was) (?=[$€£\d]|now\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"up to|down to|at \d))\b.*)$",
+    r"begins|is on|is at|is in|are on|are at|runs on|runs|meets|moves|"
+    r"(?:is|are|was) (?=[$€£\d]|now\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"up to|down to|at \d))(?:\b|(?<=\s)).*)$",
     re.IGNORECASE,
 )
 
 
+_OF_US = re.compile(
+    r"^(?:there(?:'s| are| is)|it's|we're|we are)\s+(?:now\s+|currently\s+)?(?:a (?:team|group) of\s+)?"
+    r"(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?: of us\b|(?!\s+\w|[\d,]))(.*)$",
+    re.IGNORECASE,
+)
 # "Spotify is 14 euros a month for me now": the user's Spotify.
 _FOR_ME = re.compile(
     r"^([A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) (is|costs|runs|comes to|went up to|is now) (.+?) (?:for|to) (?:me|us)\b(.*)$"
+    r"|^([A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) (costs|charges) (?:me|us) (.+?)()$"
 )
 # "now I live in Porto": the "now" goes last, so the statement starts with its subject.
 _NOW_FIRST = re.compile(
@@ -421,8 +436,8 @@ def _split_subject(fact: str) -> list[str]:
 
 _SUBJECTLESS_PRESENT = re.compile(
     r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:work|live|love|hate|prefer|drive|own|speak|teach|"
-    r"study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?=(?:at|in|for|from|as|on|with|a|an|the|my|"
-    r"our|remote|remotely|\w+ing|[A-Z]))",
+    r"study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?!(?:is|are|was|were)\b)"
+    r"(?=(?:at|in|for|from|as|on|with|a|an|the|my|our|remote|remotely|\w+ing)\b|(?-i:[A-Z]))",
     re.IGNORECASE,
 )
 # Family without "my": "dad finally retired", "mom's moving to Florida".
@@ -548,7 +563,12 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         text = f"My {thing.group(1).lower()} {thing.group(2)}"
     mine = _FOR_ME.match(text)
     if mine and not _FIRST_PERSON.match(text) and not _WE.match(text):
-        text = f"My {mine.group(1)} {mine.group(2)} {mine.group(3)}{mine.group(4)}".rstrip()
+        name, verb, value, rest = mine.groups()[:4] if mine.group(1) else mine.groups()[4:]
+        text = f"My {name} {verb} {value}{rest}".rstrip()
+    # "There are 12 of us on the team now", "we're a team of 6": how many the user's group is
+    many = _OF_US.match(text)
+    if many:
+        text = f"We're {many.group(1)} people{many.group(2)}"
     named = re.match(r"^I(?:'m| am) ([A-Z][a-z]+)$", text)
     if named and named.group(1).lower() not in _NOT_NAMES:
         text = f"My name is {named.group(1)}"
@@ -1049,7 +1069,13 @@ class _Reader:
             self._keep(statement, (index,), quote)
             return "fact"
         if last is not None:
-            fixed = corrected(last.content, rest) or _taken_back(last.content, rest)
+            # "I meant Braga, Porto is where I work": the value is what comes first
+            value = rest.split(",")[0].strip()
+            fixed = (
+                corrected(last.content, rest)
+                or _taken_back(last.content, rest)
+                or (corrected(last.content, f"it's {value}") if value != rest else None)
+            )
             if fixed is not None:
                 self.found[-1] = Found(
                     fixed, tuple(sorted({*last.message_indexes, index})), quote or last.quote, last.method

@@ -59,7 +59,8 @@ CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|anymore|instead|no longer|from now on|starting|as of|"
     r"moved|moving|changed|switched|switching|shifted|rescheduled|bumped|pushed|raised|lowered|"
     r"increased|decreased|went (?:up|down)|dropped|upgraded|upgrading|downgraded|updated|migrated|"
-    r"migrating|relocated|relocating|transferred|got moved|is moving|are moving|promoted)\b",
+    r"migrating|relocated|relocating|transferred|got moved|is moving|are moving|promoted|"
+    r"(?:is|are|now|got|went|back) (?:down|up) to)\b",
     re.IGNORECASE,
 )
 # Living somewhere: "lives in", "moved to", "is moving to", "relocated to", "based in".
@@ -93,6 +94,9 @@ _NOT_A_PLACE = re.compile(
     r"I|The|A|An|User|Christmas|Easter)$"
 )
 _COUNT_WORD = re.compile(r"^\d+$")
+# Around a count said without what it counts: "is 11 now", "down to 9", "up to 55".
+_BARE_BEFORE = frozenset({"is", "are", "to"})
+_BARE_AFTER = frozenset({"", "now", "today", "currently", "total", "again"})
 _WORD_NUMBERS = {
     "one": "1",
     "two": "2",
@@ -201,11 +205,15 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             continue
         values.append(("version", number, canon(name.lower())[0], -1))
     version_numbers = {v[1] for v in values if v[0] == "version"}
-    for index, token in enumerate(tokens[:-1]):
-        if _COUNT_WORD.match(token) and token not in version_numbers:
-            unit_token = tokens[index + 1]
-            if unit_token.isalpha() and unit_token not in _LIGHT:
-                values.append(("count", token, canon(unit_token)[0], index))
+    for index, token in enumerate(tokens):
+        if not _COUNT_WORD.match(token) or token in version_numbers:
+            continue
+        unit_token = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if unit_token.isalpha() and unit_token not in _LIGHT:
+            values.append(("count", token, canon(unit_token)[0], index))
+        elif index and tokens[index - 1] in _BARE_BEFORE and unit_token in _BARE_AFTER:
+            # "User's team is 11 now", "is down to 9": a count of what the slot counts, unnamed
+            values.append(("count", token, "", index))
     places = [m.group(1) for m in _PLACE.finditer(body)]
     for place in places:
         words = place.split()
@@ -283,11 +291,18 @@ def _position(tokens: list[str], value: str, unit: str) -> int:
     return 0
 
 
-def same_attribute(old: Slot, new: Slot, *, changed: bool) -> bool:
+def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = False) -> bool:
     """The two slots name the same attribute: the same words, or (when the new fact says its
-    value changed) one's words within the other's but for one."""
-    if old.subject != new.subject or old.kind != new.kind or old.unit != new.unit:
+    value changed) one's words within the other's but for one. A count without its unit ("is
+    11 now") is of the other's unit ("8 engineers") only when the new fact says it changed and
+    both facts are of the same owner (`same_owner`: "User's team" both, not "User" and "User's
+    team", which share a subject)."""
+    if old.subject != new.subject or old.kind != new.kind:
         return False
+    if old.unit != new.unit:
+        unnamed = old.kind == "count" and "" in (old.unit, new.unit)
+        if not (unnamed and changed and same_owner):
+            return False
     if old.attribute == new.attribute:
         return bool(old.attribute) or bool(old.unit)
     if not changed:
