@@ -79,3 +79,24 @@ def test_a_dependency_proposal_is_never_approved(db, new_key):
     (event,) = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
     with pytest.raises(ValidationFailed):
         supersession.approve(caller, event.id, db)
+
+
+def test_another_tenants_supersession_proposes_nothing_here_and_its_events_are_not_ours(db, new_key):
+    import pytest
+
+    from aurra_core.errors import NotFound
+
+    ours, _ = new_key()
+    theirs, _ = new_key()
+    for caller in (ours, theirs):
+        put(caller, "User uses Evernote for notes")
+        put(caller, "User has about 9,000 notes in Evernote")
+    put(theirs, "User switched from Evernote to Obsidian for notes")
+
+    assert queries.read_audit_page(ours, AuditListQuery(type="dependency_proposed"), db).events == []
+    assert memories(ours)["User has about 9,000 notes in Evernote"].possibly_stale is False
+    (event,) = queries.read_audit_page(theirs, AuditListQuery(type="dependency_proposed"), db).events
+    assert memories(theirs)["User has about 9,000 notes in Evernote"].possibly_stale is True
+    with pytest.raises(NotFound):  # their proposal cannot be dismissed from here
+        supersession.dismiss(ours, event.id, db)
+    assert memories(theirs)["User has about 9,000 notes in Evernote"].possibly_stale is True

@@ -499,7 +499,20 @@ _HOME = re.compile(
 )
 
 
+# "We moved to Portland": where the move goes decides whose it is (a place: the user's home).
+_MOVED_TO = re.compile(r"\b(?:moved|moving|relocat\w*)\s+(?:back\s+)?to\s+((?:[A-Z][\w'-]*\s*){1,3})")
+
+
+def _moves_to_a_place(clause: str) -> bool:
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    found = _MOVED_TO.search(clause)
+    return found is not None and kinds_of(found.group(1)) <= {"place"} and bool(kinds_of(found.group(1)))
+
+
 def _about_work(clause: str, work_context: bool) -> bool:
+    if _moves_to_a_place(clause):
+        return False
     if _HOME.search(clause) and not re.search(
         r"\b(?:moved|moving|migrat\w*) (?:\w+ ){0,3}?(?:over )?to\b(?! (?:a |the )?(?:new )?(?:house|home|apartment|flat))",
         clause,
