@@ -617,6 +617,12 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
             token = token.replace(token.strip(",.;:!?\"'()"), replacement)
         out.append(token)
     fact = " ".join(out)
+    # "User drives now a Tesla" (a translation's word order): the adverb before its verb
+    fact = re.sub(
+        r"^(User(?:'s \w+)?) ((?!(?:is|has|was|does)\b)\w+s) (now|still|also) (?=(?:a|an|the|their|[A-Z])\b|(?-i:[A-Z]))",
+        r"\1 \3 \2 ",
+        fact,
+    )
     fact = _own_statement(_NOT_THAT.sub("", fact)).rstrip(" ,.!;:")
     if _INCIDENT.match(fact):
         return ""  # said, and never kept: not a statement to keep as said either
