@@ -331,7 +331,8 @@ _OTHER_CLAUSE = re.compile(
 _WHY = re.compile(
     r",?\s+(?:because|cause|cuz|since (?!\d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
     r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
-    r"so that|so (?!far|much|many|long)|though|although|even though|lol|haha)\b"
+    r"so that|so (?!far|much|many|long)|though|although|even though|lol|haha|"
+    r"after (?:the|a|an|some|all|our|my|their) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b))\b"
 )
 # Words that say how it was said, not what: they only dilute a fact.
 _FILLER_WORDS = re.compile(
@@ -957,7 +958,8 @@ class _Reader:
         # Apostrophes made plain keep the message's length: positions in it are the message's.
         normalized = text.replace("\u2019", "'").replace("\u2018", "'")
         whole = _plain(normalized)
-        self.work_context = bool(_WORK.search(whole))
+        # "How's the team?" then "We're 10 now": the question says what "we" is
+        self.work_context = bool(_WORK.search(whole) or (self.question and _WORK.search(self.question)))
         group = re.search(
             r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", whole
         )
