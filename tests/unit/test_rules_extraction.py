@@ -341,3 +341,44 @@ def test_an_answer_comes_from_the_question_and_the_reply_and_a_correction_from_b
         ("assistant", "Noted."),
         ("user", "sorry, Thursdays"),
     ) == [("User's standup is on Thursdays at 3pm", (0, 2), "Thursdays")]
+
+
+# ---------------------------------------------------------------- statements without "my", and in requests
+
+
+def test_the_users_things_said_without_my_are_the_users():
+    assert facts("Rent is $1,450.") == ["User's rent is $1,450"]
+    assert facts("Prod is on Postgres 14.") == ["User's prod is on Postgres 14"]
+    assert facts("Piano lessons are Wednesdays now.") == ["User's piano lessons are Wednesdays now"]
+    assert facts("Ugh, landlord bumped the rent to $1,600.") == ["User's rent was bumped to $1,600"]
+    assert facts("Spotify costs me 11 euros a month.") == ["User's Spotify costs 11 euros a month"]
+    assert facts("There are 12 of us on the team now.") == ["User's team is 12 people on the team now"]
+
+
+def test_a_question_or_request_keeps_the_statement_it_gives_as_its_reason():
+    assert facts("I need help budgeting now that my rent is $1,600.") == ["User's rent is $1,600"]
+    assert facts("Help me plan my commute now that I live in Portland.") == ["User lives in Portland"]
+    assert facts("Could you suggest a gym schedule, given that my shifts now start at 7am?") == [
+        "User's shifts now start at 7am"
+    ]
+    assert facts("Can you help me since I'm not sure what to do?") == []
+    assert facts("Can you check this since it's broken?") == []
+
+
+def test_why_it_happened_is_not_the_fact_and_the_agents_question_says_who_we_are():
+    assert facts("Team's down to 9 after the layoffs.") == ["User's team is down to 9"]
+    assert facts(("assistant", "How's the team doing?"), ("user", "Growing! We're 10 now.")) == [
+        "User's team is 10 now"
+    ]
+    assert facts(("assistant", "How was the holiday?"), ("user", "Great, we're home now.")) == [
+        "User is home now"
+    ]
+
+
+def test_a_correction_that_names_the_value_first_and_owning_a_mixup():
+    assert facts(("user", "I live in Porto."), ("user", "Oops, I meant Braga, Porto is where I work.")) == [
+        "User lives in Braga"
+    ]
+    assert facts(
+        ("user", "My standup is at 9am."), ("user", "Actually no, it's at 9:30, I mixed it up.")
+    ) == ["User's standup is at 9:30"]

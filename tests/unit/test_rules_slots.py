@@ -119,3 +119,15 @@ def test_slots_name_subject_attribute_kind_and_value():
     )
     assert slot.as_dict() == {"subject": "user", "attribute": "standup", "kind": "time", "value": "time_570"}
     assert slots_of("User likes jazz") == ()
+
+
+def test_a_count_without_its_unit_replaces_the_same_owners_count_only_when_it_changed():
+    from aurra_core.classifiers.rules_slots import value_swap
+
+    assert value_swap("User's team is 8 engineers", "User's team is 10 now") is not None
+    assert value_swap("User's team has 12 people", "User's team is down to 9") is not None
+    # no change said: "is 10" may be something else of the team's
+    assert value_swap("User's team is 8 engineers", "User's team is 10") is None
+    # another owner: the user's age is not the team's size
+    assert value_swap("User's team is 8 engineers", "User is 35 now") is None
+    assert value_swap("User is 34", "User's team is 10 now") is None

@@ -937,6 +937,15 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, min(end, start + MAX_QUOTE_CHARS)
 
 
+# The reason a question or a request gives, when it is a statement of the user's: "now that my
+# rent is $1,600", "since we upgraded to Python 3.12", "given that my shifts start at 7am".
+_EMBEDDED = re.compile(
+    r"\b(?:now that|since|because|as|given that|seeing as|considering)\s+"
+    r"((?:I|I'm|I've|we|we're|we've|my|our|(?:the\s+)?\w+\s+(?:is|are)\s+now)\b(?:[^?,;]|,(?=\d))*)",
+    re.IGNORECASE,
+)
+
+
 class _Reader:
     """Reads a conversation's user messages in order, keeping the facts found so far, so that
     a correction can change the fact it corrects. Each fact keeps the span of the message it was
@@ -1005,6 +1014,8 @@ class _Reader:
         return self._sentence_quote()
 
     def _keep(self, content: str, indexes: tuple[int, ...], quote: str, method: str = RULES) -> None:
+        if self.found and self.found[-1].content == content:
+            return  # the same statement read twice (a request's reason, then its clause)
         self.found.append(Found(content, tuple(sorted(set(indexes))), quote or None, method))
 
     def _sentence(self, original: str, index: int) -> None:
@@ -1020,14 +1031,18 @@ class _Reader:
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         if not sentence:
             return
+        asked = sentence
         if sentence.endswith("?"):
             # "I just moved to Denver, any tips?": the statement before the question stays
             head = re.split(r",\s+(?=[^,]*\?$)", sentence)
             if len(head) < 2:
+                self._embedded(sentence, index)
                 return
             sentence = head[0]
-        if _QUESTION_START.match(sentence) or _REQUEST.match(sentence):
-            return
+        if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
+            self._embedded(asked, index)
+            if not _NOT_A_FACT.match(sentence):
+                return
         before = len(self.found)
         skipped = False
         for part in _CORRECTION_SPLIT.split(sentence):
@@ -1038,6 +1053,13 @@ class _Reader:
         if len(self.found) == before and not skipped and self._verbatim_worthy(original, sentence):
             content = " ".join(original.split()).rstrip(" ,;:")[:MAX_CONTENT_CHARS]
             self._keep(content, (index,), self._sentence_quote(), VERBATIM)
+
+    def _embedded(self, sentence: str, index: int) -> None:
+        """The statement a question or a request gives as its reason: "help me budget now that
+        my rent is $1,600", "can you update it since we're 12 now?"."""
+        found = _EMBEDDED.search(sentence)
+        if found is not None and not _filtered(found.group(1).rstrip("?")):
+            self._clause(found.group(1).rstrip(" ?.!"), index)
 
     def _verbatim_worthy(self, original: str, sentence: str) -> bool:
         """A statement about the user's life the rules could not rewrite: a first-person word in
