@@ -131,3 +131,16 @@ def test_a_count_without_its_unit_replaces_the_same_owners_count_only_when_it_ch
     # another owner: the user's age is not the team's size
     assert value_swap("User's team is 8 engineers", "User is 35 now") is None
     assert value_swap("User is 34", "User's team is 10 now") is None
+
+
+def test_a_retirement_ends_the_same_persons_work_and_only_theirs():
+    from aurra_core.classifiers.rules_slots import retired
+
+    assert retired("User's dad works at the hospital", "User's dad retired last month") is not None
+    assert retired("User works as a teacher", "User retired from teaching in June") is not None
+    # what the retirement names is not the work the old fact states
+    assert retired("User's dad works at the hospital", "User's dad retired from the army") is None
+    # someone else, a plan, or a work that was never stated
+    assert retired("User works as a teacher", "User's mom retired") is None
+    assert retired("User works at a bank", "User is thinking about retiring") is None
+    assert retired("User lives in Leeds", "User retired last year") is None

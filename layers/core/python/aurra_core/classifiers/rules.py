@@ -38,7 +38,7 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
-from aurra_core.classifiers.rules_slots import named_switch, tool_switch, value_swap
+from aurra_core.classifiers.rules_slots import named_switch, retired, tool_switch, value_swap
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
@@ -2346,7 +2346,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
     verdict, confidence, reason = judge_pair(old, new)
     if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
         # another value in the same slot (rules_slots): evidence no detector above acted on
-        swap = value_swap(old, new) or tool_switch(old, new) or named_switch(old, new)
+        swap = value_swap(old, new) or tool_switch(old, new) or named_switch(old, new) or retired(old, new)
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap
     return verdict, max(0.0, min(1.0, confidence)), reason

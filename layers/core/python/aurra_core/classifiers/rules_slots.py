@@ -256,3 +256,34 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
         if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", old_text, re.IGNORECASE):
             return (CONFIDENCE, f"the new fact says {name} was left, and the old one is about it")
     return None
+
+
+# ------------------------------------------------------------------------- retirement
+
+# "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
+# only what it names.
+_RETIRED = re.compile(
+    r"\b(?:retired|has retired|is retiring|retires)\b(?:\s+from\s+(?:the\s+|their\s+)?([\w' -]+))?"
+)
+_WORKS = re.compile(r"\b(?:works?|working|is employed|is an? \w+ at)\s+(?:at|as|for|in)?\b")
+
+
+def retired(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says its subject retired and the old one that the
+    same subject works (and, when the retirement names what it ends, it is what the old fact
+    names): "User's dad works at the hospital" -> "User's dad retired last month". None
+    otherwise."""
+    found = _RETIRED.search(new_text)
+    if found is None or not _WORKS.search(old_text):
+        return None
+    old_subject = subject_of(old_text)
+    if not old_subject or old_subject != subject_of(new_text) or _owner(old_text) != _owner(new_text):
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _blocked(new_norm) or _blocked(old_norm) or _REVERTED.search(new_norm):
+        return None
+    ended = found.group(1)
+    # the same stem: "retired from teaching" ends "works as a teacher"
+    if ended and not re.search(rf"\b{re.escape(ended.split()[0][:5])}", old_text, re.IGNORECASE):
+        return None  # "retired from the army": not the work the old fact names
+    return (CONFIDENCE, "the new fact says they retired, which ends the work the old fact states")
