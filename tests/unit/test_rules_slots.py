@@ -144,3 +144,15 @@ def test_a_retirement_ends_the_same_persons_work_and_only_theirs():
     assert retired("User works as a teacher", "User's mom retired") is None
     assert retired("User works at a bank", "User is thinking about retiring") is None
     assert retired("User lives in Leeds", "User retired last year") is None
+
+
+def test_a_move_to_a_place_never_acts_on_a_fact_that_names_no_place():
+    from uuid import UUID
+
+    from aurra_core.classifiers.rules import RulesClassifier
+
+    judge = RulesClassifier().judge
+    size = judge("User's team is 6 engineers", "User's team moved to Portland in March", UUID(int=1))
+    assert size.confidence < 0.85  # below the acting threshold: the team's size is not its place
+    home = judge("User's office is in Austin", "User's office moved to Dallas", UUID(int=1))
+    assert home.verdict.value == "contradicts" and home.confidence >= 0.85

@@ -1815,6 +1815,16 @@ def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
     return None
 
 
+def _a_place_for_no_place(named: str, old_text: str) -> bool:
+    """The value switched to is a place (text_analysis/kinds.py) and the old fact names none: a
+    move replaces a place, not whatever else the old fact said of the same subject."""
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    kinds = kinds_of(_cut(named, 4))
+    places = {"place", "home", "address", "workplace", "timezone"}
+    return bool(kinds) and kinds <= places and not (kinds_of(old_text) & places)
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -1822,6 +1832,8 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         return None
     body_o, body_n = _body(old), _body(new)
     named = match.group("v") or match.group("w") or match.group("u")
+    if _a_place_for_no_place(named, old.text):
+        return None  # "User's team moved to Portland" says nothing of the team's size
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
     if match.group("u") and named_terms & body_o:
         return None  # "rebuilt with a new Django theme" still runs on Django
