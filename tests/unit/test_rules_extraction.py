@@ -382,3 +382,27 @@ def test_a_correction_that_names_the_value_first_and_owning_a_mixup():
     assert facts(
         ("user", "My standup is at 9am."), ("user", "Actually no, it's at 9:30, I mixed it up.")
     ) == ["User's standup is at 9:30"]
+
+
+# ---------------------------------------------------------------- cost
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "I moved to Berlin, and I use Emacs now, ",
+        "I use Vim not Emacs not Nano ",
+        "lol im on obsidian now tbh and my team's grown to 9 ",
+        "help me now that my rent is $1,600 since we moved to Portland ",
+        "there are 12 of us 12 of us 12 of us ",
+        "I live in Porto. We hired 3 devs. Sorry, 4 devs. ",
+    ],
+)
+def test_a_4000_character_message_is_read_in_linear_time(unit: str) -> None:
+    # about 30 ms of CPU each now; a path quadratic in the message's length takes seconds
+    import time
+
+    text = (unit * (4000 // len(unit) + 1))[:4000]
+    started = time.thread_time()
+    RulesExtractor().extract([Message(role="user", content=text)], "unused")
+    assert time.thread_time() - started < 1.0
