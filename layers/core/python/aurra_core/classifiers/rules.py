@@ -1822,7 +1822,10 @@ def _a_place_for_no_place(named: str, old_text: str) -> bool:
 
     kinds = kinds_of(_cut(named, 4))
     places = {"place", "home", "address", "workplace", "timezone"}
-    return bool(kinds) and kinds <= places and not (kinds_of(old_text) & places)
+    if not kinds or not kinds <= places or kinds_of(old_text) & places:
+        return False
+    # a name after a preposition of place is a place the index may not know ("in Brooklyn")
+    return not re.search(r"\b(?:in|at|to|near|from)\s+(?:the\s+)?[A-Z]", old_text)
 
 
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
@@ -1832,7 +1835,7 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         return None
     body_o, body_n = _body(old), _body(new)
     named = match.group("v") or match.group("w") or match.group("u")
-    if _a_place_for_no_place(named, old.text):
+    if _a_place_for_no_place(named, old.raw):
         return None  # "User's team moved to Portland" says nothing of the team's size
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
     if match.group("u") and named_terms & body_o:
