@@ -22,8 +22,8 @@ extractor and classifier asked for. After the last session:
 - value-swap recall: the share of right updates among those of kind count, time, day, amount,
   version and place.
 - dependents: whether a current memory matching a dependent fact (the same matching rule) is
-  flagged for review once the value it leaned on changed. The service flags nothing yet, so
-  every dependent counts as not flagged; `is_flagged` is where a flag will be read.
+  flagged for review once the value it leaned on changed: an open `dependency_proposed` event
+  names it, as a read with `possibly_stale` says (`is_flagged`).
 
 It is a measurement: the targets are reported beside the figures, met or missed, and the
 command exits 0 either way.
@@ -58,7 +58,10 @@ TARGETS: tuple[tuple[str, str, str, float], ...] = (
     ("medical_legal_violations", "medical/legal violations", "<=", 0),
     ("value_swap_recall", "value-swap recall", ">=", 0.75),
 )
-DEPENDENTS_NOTE = "the service flags no memory yet: every dependent counts as not flagged"
+DEPENDENTS_NOTE = (
+    "a dependent is flagged when an open dependency_proposed event names its current memory "
+    "(read with possibly_stale)"
+)
 
 
 def load_profiles(path: Path) -> list[dict[str, Any]]:
@@ -84,8 +87,9 @@ def contains(text: str, strings: list[str]) -> bool:
 
 def is_flagged(memory: Memory) -> bool:
     """Whether the service has flagged this memory for review because a fact it leaned on
-    changed. Nothing flags memories yet."""
-    return False
+    changed: an open `dependency_proposed` event names it, as a read with `possibly_stale`
+    says."""
+    return bool(memory.possibly_stale)
 
 
 @dataclass
@@ -193,7 +197,9 @@ def _new_tenant(profile_id: str) -> Caller:
     return caller
 
 
-def _memories(caller: Caller, user_id: str, *, include_superseded: bool) -> list[Memory]:
+def _memories(
+    caller: Caller, user_id: str, *, include_superseded: bool, possibly_stale: bool = False
+) -> list[Memory]:
     """Every memory of the user, page by page, as GET /agent/memories lists them."""
     from aurra_core import service
 
@@ -203,7 +209,11 @@ def _memories(caller: Caller, user_id: str, *, include_superseded: bool) -> list
         page = service.list_memories(
             caller,
             MemoryListQuery(
-                user_id=user_id, include_superseded=include_superseded, limit=LIST_PAGE, cursor=cursor
+                user_id=user_id,
+                include_superseded=include_superseded,
+                possibly_stale=possibly_stale,
+                limit=LIST_PAGE,
+                cursor=cursor,
             ),
         )
         out.extend(page.memories)
@@ -248,7 +258,7 @@ def judge_profile(profile: dict[str, Any]) -> ProfileResult:
         pairs = pair_up([p["content"] for p in predicted], [e["content"] for e in session["facts"]])
         result.sessions.append(Judged(case, predicted, pairs))
 
-    current = _memories(caller, user_id, include_superseded=False)
+    current = _memories(caller, user_id, include_superseded=False, possibly_stale=True)
     result.current = [m.content for m in current]
     dependents = [d["content"] for d in profile.get("dependents", [])]
     for update in profile["updates"]:

@@ -84,7 +84,7 @@ def test_the_documented_example_gives_two_facts_in_the_users_scope(db, new_key):
     assert {(f.memory.user_id, f.memory.agent_id) for f in result.facts} == {("alice", None)}
     assert result.extraction.extractor == "rules" and result.extraction.facts_found == 2
     assert result.extraction.facts_dropped == 0
-    assert result.extraction.model == "aurra-rules-extractor-v1" and result.extraction.prompt_version
+    assert result.extraction.model == "aurra-rules-extractor-v2" and result.extraction.prompt_version
     assert all(
         f.created and f.auto_supersede.skipped_reason == SkippedReason.NO_CANDIDATES for f in result.facts
     )

@@ -328,7 +328,8 @@ def test_a_level_2_write_that_supersedes_sends_seven_statements(db, new_key, sma
     tenant's lock and clock, the target's lock with the clock and the revert check of a
     contradiction, and one statement for the insert, the old version's close and its closed
     copy and the audit event (store.insert_version_audited). A statement more anywhere fails
-    this (each is a round trip)."""
+    this (each is a round trip). Its subject ("alice") is not one the dependent facts' statement
+    can match: the next test has the one statement more a supersession of the user's takes."""
     caller, _ = new_key()
     _put(db, caller, 6, axis=1)  # past the (lowered) threshold: the HNSW route
     old = write_memory(caller, _request("alice uses Vim as her editor"), deps(ScriptedClassifier()))
@@ -338,6 +339,22 @@ def test_a_level_2_write_that_supersedes_sends_seven_statements(db, new_key, sma
     assert new.auto_supersede.supersession is not None
     assert new.auto_supersede.supersession.superseded_id == old.result.memory.id
     assert len(statements) == 7, "\n".join(statements)
+
+
+def test_a_supersession_that_replaces_a_name_of_the_users_sends_one_statement_more(
+    db, new_key, small_threshold, statements
+):
+    """The seven above, and one that queues the memories resting on the name replaced ("Vim")
+    as dependency proposals (store.propose_dependents: a select and its inserts in one)."""
+    caller, _ = new_key()
+    _put(db, caller, 6, axis=1)
+    old = write_memory(caller, _request("User uses Vim as their editor"), deps(ScriptedClassifier()))
+    classifier = ScriptedClassifier(contradicts_when("User uses Vim as their editor"))
+    statements.clear()
+    new = write_memory(caller, _request("User uses Emacs as their editor"), deps(classifier)).result
+    assert new.auto_supersede.supersession.superseded_id == old.result.memory.id
+    assert len(statements) == 8, "\n".join(statements)
+    assert statements[-1].startswith("WITH dependents AS")
 
 
 # ---------------------------------------------------------------- the reservation in the candidates' statement

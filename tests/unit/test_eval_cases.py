@@ -305,3 +305,44 @@ def test_conversation_updates_are_well_formed(profiles):
             assert update["kind"] in UPDATE_KINDS, f"{pid}: unknown kind {update['kind']!r}"
             kinds[update["kind"]] += 1
     assert sum(kinds.values()) > 0
+
+
+# ---------------------------------------------------------------- evals/conversations_dev*.jsonl
+# The development conversations: the shape of conversations.jsonl, ids of their own.
+
+DEV_CONVERSATIONS = sorted(EVALS_DIR.glob("conversations_dev*.jsonl"))
+
+
+def test_development_conversations_have_the_shape_of_the_blind_set():
+    from aurra_core.models import MemoryListQuery, MessagesWriteRequest
+
+    assert DEV_CONVERSATIONS, "the development conversations are missing"
+    blind_ids = {
+        json.loads(line)["id"] for name in CONVERSATION_SETS for _, line in _load_lines(EVALS_DIR / name)
+    }
+    seen: set[str] = set()
+    for path in DEV_CONVERSATIONS:
+        for _, line in _load_lines(path):
+            profile = json.loads(line)
+            pid = profile["id"]
+            assert not PROFILE_REQUIRED_KEYS - profile.keys() and not profile.keys() - PROFILE_ALLOWED_KEYS, (
+                pid
+            )
+            assert PROFILE_ID_RE.match(pid) and pid not in blind_ids and pid not in seen, pid
+            assert profile["user_id"].startswith("dev-"), pid
+            seen.add(pid)
+            stamps = [s["valid_from"] for s in profile["sessions"]]
+            assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps), pid
+            for session in profile["sessions"]:
+                MessagesWriteRequest.model_validate(
+                    {
+                        "messages": session["messages"],
+                        "valid_from": session["valid_from"],
+                        "user_id": profile["user_id"],
+                        "auto_supersede": True,
+                    }
+                )
+                assert all(set(f) == FACT_REQUIRED_KEYS for f in session["facts"]), pid
+            for update in profile["updates"]:
+                MemoryListQuery(q=update["question"], user_id=profile["user_id"], limit=3)
+                assert update["kind"] in UPDATE_KINDS and _strings(update["new"]) and update["new"], pid

@@ -202,6 +202,8 @@ class AuditType(StrEnum):
     ERASURE = "erasure"
     # An asynchronous decision that acted on nothing (asynchronous Level 2).
     AUTO_SUPERSEDE_COMPLETED = "auto_supersede_completed"
+    # A current memory that rested on a value just superseded, queued for review (never acted on).
+    DEPENDENCY_PROPOSED = "dependency_proposed"
 
 
 # A memory's status: superseded by another memory, expired (its own `valid_to` has passed,
@@ -726,6 +728,13 @@ class MemoryListQuery(Model):
     as_of: InputTimestamp | None = None
     known_at: InputTimestamp | None = None
     include_superseded: bool = False
+    possibly_stale: bool = Field(
+        default=False,
+        description=(
+            "Also say of each memory whether it may be stale: `possibly_stale` is true while an open "
+            "`dependency_proposed` event names it (a value it rested on was superseded)."
+        ),
+    )
     limit: int = Field(default=20, ge=1, le=100)
     cursor: str | None = Field(default=None, min_length=1, max_length=2048)
 
@@ -826,6 +835,14 @@ class Memory(Model):
     # The audit event that superseded this memory; null while current.
     superseded_event_id: UUID | None = None
     source: Source | None = None
+    possibly_stale: bool | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description=(
+            "Only when the read asked `possibly_stale=true`: whether an open `dependency_proposed` "
+            "event names this memory (a value it rested on was superseded)."
+        ),
+    )
     score: float | None = Field(
         default=None,
         exclude_if=lambda v: v is None,

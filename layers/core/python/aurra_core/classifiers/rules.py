@@ -38,6 +38,7 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
+from aurra_core.classifiers.rules_slots import named_switch, retired, tool_switch, value_swap
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
@@ -46,7 +47,7 @@ from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v7"
+MODEL_ID = "aurra-rules-v8"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -1814,6 +1815,19 @@ def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
     return None
 
 
+def _a_place_for_no_place(named: str, old_text: str) -> bool:
+    """The value switched to is a place (text_analysis/kinds.py) and the old fact names none: a
+    move replaces a place, not whatever else the old fact said of the same subject."""
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    kinds = kinds_of(_cut(named, 4))
+    places = {"place", "home", "address", "workplace", "timezone"}
+    if not kinds or not kinds <= places or kinds_of(old_text) & places:
+        return False
+    # a name after a preposition of place is a place the index may not know ("in Brooklyn")
+    return not re.search(r"\b(?:in|at|to|near|from)\s+(?:the\s+)?[A-Z]", old_text)
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -1821,6 +1835,8 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         return None
     body_o, body_n = _body(old), _body(new)
     named = match.group("v") or match.group("w") or match.group("u")
+    if _a_place_for_no_place(named, old.raw):
+        return None  # "User's team moved to Portland" says nothing of the team's size
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
     if match.group("u") and named_terms & body_o:
         return None  # "rebuilt with a new Django theme" still runs on Django
@@ -2343,6 +2359,11 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
 @lru_cache(maxsize=4096)
 def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
     verdict, confidence, reason = judge_pair(old, new)
+    if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
+        # another value in the same slot (rules_slots): evidence no detector above acted on
+        swap = value_swap(old, new) or tool_switch(old, new) or named_switch(old, new) or retired(old, new)
+        if swap is not None:
+            verdict, confidence, reason = Verdict.CONTRADICTS, *swap
     return verdict, max(0.0, min(1.0, confidence)), reason
 
 
@@ -2353,6 +2374,8 @@ class RulesClassifier:
     classification at its limit; this check is what stops the work itself."""
 
     model = MODEL_ID
+    # Its verdicts cost nothing: a write may ask it about every memory of a small scope.
+    offline = True
 
     def __init__(self, limit_s: float | None = None) -> None:
         self.limit_s = limit_s

@@ -1,65 +1,221 @@
 """The offline rules extractor: deterministic, free, precision first. For tests, `aurra dev`
 and teams that want no model anywhere.
 
-It reads only the user's messages and keeps their first-person statements, rewritten in the
-third person: "I moved to Berlin last month, and I use Emacs now" gives "User moved to Berlin
-last month" and "User uses Emacs now". Questions, greetings, thanks, requests to the
-assistant and passing states ("I'm tired") are not facts; the assistant's and the system's
-words never are. A hedge stays a hedge ("I'm thinking about moving to Rome" gives "User is
-thinking about moving to Rome"), and what the user says about others stays theirs ("my sister
-lives in Rome" gives "User's sister lives in Rome").
+It reads only the user's messages and keeps what the user states about themselves, their team
+and their world, rewritten in the third person, one fact per clause: "I moved to Berlin last
+month, and I use Emacs now" gives "User moved to Berlin last month" and "User uses Emacs now";
+"We moved everything over to Linear" gives "User's team moved everything over to Linear";
+"Just got promoted to staff engineer!!" gives "User just got promoted to staff engineer". It
+finds the statement inside a long turn ("anyway the reason I'm writing is that I started a new
+job at Shopify" gives "User started a new job at Shopify"), reads informal English ("im on
+obsidian now lol") and first-person statements in Spanish, French, German and Portuguese
+(extractors/rules_languages.py), and lets a correction win over what it corrects ("standup is
+on Tuesdays, no wait, it's Thursdays" gives one fact, with Thursdays).
+
+What it never keeps: questions, greetings, thanks, requests to the assistant, passing states
+("I'm tired"), hedged plans ("I'm thinking about moving to Rome", "I might get a dog"), jokes
+and hypotheticals ("if I won the lottery I'd buy a castle"), and the assistant's and the
+system's words.
+
+A statement about the user's life that its rules cannot rewrite (a first-person word in it,
+none of the above) is kept as said, one memory per sentence, with `method` "verbatim" (a
+messages write records it in the memory's metadata: docs/api.md, "Extraction").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import Extraction, capped, valid_facts
-from aurra_core.models import MAX_CONTENT_CHARS, Message, Role
+from aurra_core.extractors.rules_languages import language_of, plain_english, to_english
+from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
 
 NAME = "rules"
-MODEL_ID = "aurra-rules-extractor-v1"
-PROMPT_VERSION = "rules-v1"
+MODEL_ID = "aurra-rules-extractor-v2"
+PROMPT_VERSION = "rules-v2"
+RULES = "rules"
+VERBATIM = "verbatim"
 
-# Sentences end at . ! ? ; or a line break; a clause starts again at ", and I", " but I"...
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+# Sentences end at . ! ? ; a line break or a dash between spaces.
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*")
+_SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
 _CLAUSE = re.compile(
-    r",?\s+(?:and|but|so|although|though|while|because)\s+(?=(?:I|I'm|I've|I'd|I'll|my)\b)|"
-    r",\s+(?=(?:I|I'm|I've|I'd|I'll)\s)",
+    r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
+    r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
+    r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
+    r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
+    r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
+    r"obsessed|moved|started|just|recently|currently|charging|earning|making|paying|running|using|"
+    r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b)"
+)
+# A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
+_CORRECTION_SPLIT = re.compile(
+    r"[,;:]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
+    r"actually,? no|no,? actually|scratch that|or rather|correction|well,? no|no,? no|no,? sorry|"
+    r"sorry,? no|no,? I mean)\b)",
+    re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
     r"^(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|were|do|does|did|can|could|"
-    r"will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't)\b",
+    r"will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|any|"
+    r"anyone|anything|got any|know any)\b",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(
+    r"^(?:please|pls|plz|can you|could you|would you|will you|help me|tell me|remind me|let me know|"
+    r"show me|give me|find me|book|recommend|suggest|write|draft|explain|translate|summari[sz]e|"
+    r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule)\b",
     re.IGNORECASE,
 )
 _PLEASANTRY = re.compile(
-    r"^(?:hi|hello|hey|yo|thanks|thank you|thx|cheers|ok|okay|sure|great|cool|nice|awesome|"
-    r"good (?:morning|afternoon|evening|night)|bye|goodbye|see you|lol|haha|yes|yeah|yep|no|nope|"
-    r"please|sorry|welcome|noted|got it|sounds good|perfect|right|well|oh|ah|hmm|um)\b[\s,.!]*",
+    r"^(?:(?:hi|hello|hey|heya|hiya|yo|sup|thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|"
+    r"nice|awesome|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|lol|haha|yes|yeah|"
+    r"yep|yup|please|welcome|noted|got it|sounds good|perfect|right|well|oh|ah|hmm|um|uh|"
+    r"hola|bonjour|salut|hallo|olá|ola|oi|buenas|merci|gracias|danke|obrigad[oa]|so|anyway|"
+    r"anyways|alright|all right|also|plus|btw|by the way|fyi|quick update|update|heads up|"
+    r"news|fun fact|side note|long story short|honestly|basically|real talk|just so you know|"
+    r"so yeah|oh and|and|but|ok so|okay so)\b[\s,.!:;-]*)+",
+    re.IGNORECASE,
+)
+# A request to keep what follows: "please remember that", "note that", "for the record".
+_KEEP_THIS = re.compile(
+    r"^(?:(?:can|could|would|will) you (?:please )?|please |pls |just )?(?:remember|note|keep in mind|"
+    r"make a note|take note|be aware|update your (?:notes|memory|records)|for the record|for context|"
+    r"just so you know|for your (?:info|information)|quick fyi|fyi)(?: that| of this| this)?[\s:,-]+"
+    r"(?=(?:I|I'm|I've|my|we|we're|we've|our|My|We|Our)\b)",
+    re.IGNORECASE,
+)
+# "Change my email to x@y.com", "update my address to ...": the new value is the fact.
+_SET_MINE = re.compile(
+    r"^(?:please |can you |could you )?(?:change|update|set|switch) my ([\w' -]{2,30}?) to (.+?)[.!?]*$",
     re.IGNORECASE,
 )
 # "I ..." that says something about the conversation, not about the user's life.
 _NOT_A_FACT = re.compile(
     r"^I (?:"
     r"think so|guess|suppose|see|know|agree|disagree|understand|mean|hope so|wonder|was wondering|"
+    r"mixed (?:it|them|that|those) up|got (?:it|that|this) wrong|misspoke|misremembered|mistyped|"
     r"(?:do not|don't) know|have a question|had a question|appreciate|forgot|said|asked|meant|"
-    r"need (?:you|help|to know)|want (?:you|to know|to ask)|would like (?:you|to know|to ask)|"
+    r"need (?:you|help|to know|some|a (?:recipe|recommendation|suggestion|hand|favou?r))|"
+    r"want (?:you|to know|to ask)|would like (?:you|to know|to ask)|"
     r"wanted to ask|have to go|will (?:check|think|get back)|just (?:wanted|asked|said)|"
-    r"(?:love|like|hate) (?:it|that|this)\b)"
-    r"|^I'd like (?:you|to know|to ask)|^I'll (?:check|think|get back)"
-    r"|^I(?:'m| am) (?:(?:just |so |very |really |a bit |pretty )?(?:"
+    r"(?:love|like|hate) (?:it|that|this|your|the idea)\b|can't wait|cannot wait|bet|"
+    r"feel (?:like|so|very|really|a bit|pretty)\b|think\b|believe\b|figured\b|was just|"
+    r"had (?:a|an) (?:long|rough|great|good|bad|busy|crazy) (?:day|week|night|weekend)|"
+    r"just had|need to|have to|gotta|got to|remember\b|read (?:that|somewhere)|heard\b|saw\b|noticed\b|wish\b)"
+    r"|^I'd like (?:you|to know|to ask)|^I'll (?:check|think|get back|let you know|try)"
+    r"|^I(?:'m| am) (?:(?:just |so |very |really |a bit |pretty |kind of |kinda |super )?(?:"
     r"fine|good|ok|okay|well|great|back|here|done|ready|curious|confused|kidding|joking|asking|"
     r"wondering|sorry|glad|happy to hear|tired|hungry|thirsty|bored|sleepy|exhausted|in a hurry|"
-    r"on my way|checking|not sure|listening|excited|nervous|busy today|stressed today)\b)",
+    r"on my way|checking|not sure|listening|excited|nervous|busy today|stressed|worried|"
+    r"looking for|trying to (?:figure|decide|understand|find)|sick of|so over|dying|dead|"
+    r"jealous|lost|stuck|annoyed|frustrated|late|running late|about to|off to|heading out|"
+    r"writing|reaching out|messaging|back again|home now|out of|procrastinating|"
+    r"in (?:a|the) (?:meeting|car|queue|line)|at the (?:airport|gym|store|office) (?:now|right now)))\b"
+    r"|^My (?:bad|mistake|apologies|pleasure|question|point|guess)\b|^I'm (?:tired|sick) of\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"\b(?:thinking (?:about|of)|considering|consider|might|maybe|perhaps|possibly|probably|"
+    r"plan(?:s|ning)? (?:to|on \w+ing)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
+    r"hop(?:e|es|ing) to|not sure|unsure|someday|some day|one day|eventually|wonder(?:ing)?|"
+    r"toying with|debating|on the fence|torn between|tempted|leaning towards?|undecided|"
+    r"could|should|fingers crossed|we'll see|who knows|dream(?:ing)? (?:of|about)|"
+    r"look(?:ing)? (?:into|at) (?:getting|buying|moving|switching|adopting)|if all goes well|"
+    r"in the market for|weighing|mulling|pondering|interviewing (?:at|with|for)|"
+    r"(?-i:\bmay\b)(?! \d))\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|imagine|what if|pretend|suppose|in another life|in my dreams|hypothetically)\b|"
+    r"\bif (?:I|we|only)\b|\b(?:I|we)(?:'d| would)\b(?! (?:rather|prefer|like (?:you|my|our|it|replies|answers|to be called)))|"
+    r"\bjk\b|\bjust kidding\b|\bkidding\b|\bjoking\b|\bnot really\b|\bin theory\b|\blottery\b|"
+    r"\bwish (?:I|we)\b|\bwhen pigs fly\b|\bin (?:my|our) dreams\b",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    r"^(?:(?:oh|oops|whoops|sorry|wait|hold on|hang on|no|nope|nah|actually|hmm|err|um|uh|ugh|"
+    r"my bad|my mistake|correction|scratch that|strike that|I mean|I meant|let me correct "
+    r"(?:that|myself)|or rather|rather|well|to be clear|typo)\b[\s,.:!-]*)+",
+    re.IGNORECASE,
+)
+_STRONG_CORRECTION = re.compile(
+    r"\b(?:oops|whoops|sorry|wait|hold on|hang on|my bad|my mistake|correction|scratch that|"
+    r"strike that|I mean|I meant|let me correct|or rather|typo)\b|^(?:no|nope|nah)\b\s*[,.!]|"
+    r"^(?:no|nope|nah)\s+(?:wait|actually)\b|^actually,?\s+no\b|^well,?\s+no\b",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|User and their)\b")
-# "My wife and I bought a house": one fact about both, its verb already plural.
-_TOGETHER = re.compile(r"\b[Mm]y (\w+) and I\b(?!')")
+_WE = re.compile(r"^(?:[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|[Oo]ur)\b")
+# "My wife and I bought a house", "me and my wife": one fact about both, its verb plural.
+_TOGETHER = re.compile(r"\b(?:[Mm]y (\w+) and I|[Mm]e and my (\w+))\b(?!')")
+_INNER_SUBJECT = re.compile(
+    r"(?:^|(?<=[\s,]))(?:I|I'm|I've|I'll|[Ww]e|[Ww]e're|[Ww]e've)\s+(?!(?:mean|guess|think|know|"
+    r"feel|suppose|hope|wonder|said|told|asked|was wondering)\b)"
+)
+# A verb that starts a statement with its "I" left out: "Just got promoted", "moved to Denver".
+_SUBJECTLESS_PAST = re.compile(
+    r"^(?:(?:just|finally|recently|also|then|officially|already)\s+)*(?:moved|started|got|switched|"
+    r"quit|left|joined|bought|sold|adopted|finished|upgraded|downgraded|changed|stopped|began|"
+    r"became|landed|signed|graduated|married|retired|dropped|ditched|picked up|took up|gave up|"
+    r"booked|hired|passed|completed|relocated|transferred|migrated|cancel(?:l)?ed|renewed|"
+    r"subscribed|unsubscribed|traded|replaced|upgraded|enrolled|accepted|welcomed|lost|"
+    r"moved back|made the switch|went back|hit|reached|turned|started using|switched over|made|"
+    r"ripped out|got rid of|sold|bought|closed on|signed|handed in|put in|gave notice)\b",
+    re.IGNORECASE,
+)
+_SUBJECTLESS_ING = re.compile(
+    r"^(?:(?:now|currently|also|still)\s+)?(?:switching|moving|migrating|starting|leaving|changing|up to|down to|"
+    r"relocating|transitioning|heading|living|working|using|running|on|based in|in the (?:middle|process) of|"
+    r"halfway through|done with|over|into|big into|really into|super into|obsessed with|"
+    r"(?:a )?(?:huge |big )?fan of|addicted to|hooked on|"
+    r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b|[$€£\d]))(?:\b|(?=[$€£\d]))"
+    r"(?!\s+(?:it|that|this)\b)",
+    re.IGNORECASE,
+)
+# "..., not March 3" after a value: the misstatement is not kept.
+# Only a value is taken back so ("March 13, not March 3", "at 4pm, not 3pm"): "drinks tea, not
+# coffee" says what the user does not drink, and stays whole.
+_NOT_THAT = re.compile(
+    r"\s*(?:,\s*|\s+\()not (?!only|just|even|yet|sure|anymore|really)(?=[^,()]*(?:\d|\b[A-Z]))[^,()]+\)?\s*$"
+)
+_FIRST_PERSON_WORDS = re.compile(
+    r"(?i:\b(?:me|my|mine|myself|we|us|our|ours|yo|mi|mis|nosotros|nosotras|nuestro|nuestra|"
+    r"nuestros|nuestras|je|moi|mon|ma|mes|nous|notre|nos|ich|mich|mir|mein|meine|meinen|meinem|"
+    r"meiner|wir|uns|unser|unsere|unseren|eu|meu|minha|meus|minhas|nós|nosso|nossa)\b|\bj')"
+    r"|\bI\b|\bI'm\b|\bI've\b",
+)
+_WORK = re.compile(
+    r"\b(?:team|teams|company|startup|org|organi[sz]ation|department|dept|engineers?|developers?|"
+    r"devs|employees|staff|sprints?|standups?|stand-ups?|retros?|deploy\w*|production|prod|backend|"
+    r"frontend|stack|codebase|repos?|customers?|clients?|office|headcount|hires?|hired|hiring|"
+    r"users|subscribers|signups|revenue|arr|mrr|churn|app|sprint|"
+    r"product|roadmap|releases?|meetings?|all-hands|on-call|tickets?|vendors?|tooling|tools?|"
+    r"platform|servers?|database|crm|saas|seats?|licen[cs]es?|infra\w*|cloud|ci|pipelines?|"
+    r"people|folks|devops|qa|designers?|managers?|reports|salesforce|hubspot|jira|slack|linear|"
+    r"github|gitlab|aws|gcp|azure|notion|confluence|asana|trello|figma|zoom|teams|monday|clickup|"
+    r"kubernetes|k8s|docker|terraform|python|java|go|rust|node|react|postgres\w*|mysql|mongo\w*|"
+    r"redis|kafka|snowflake|bigquery|datadog|sentry|quarter|q[1-4]|okrs?|migrat\w*|switch\w*|"
+    r"orchestration|airflow|dagster|frontend|api|apis|sdk|framework|runtime|version|upgrade\w*)\b",
+    re.IGNORECASE,
+)
 
+_NOT_NAMES = frozenset(
+    """american british canadian australian irish scottish welsh english french german spanish
+    italian dutch swedish norwegian danish finnish polish russian ukrainian chinese japanese
+    korean indian pakistani mexican brazilian portuguese argentinian chilean colombian
+    peruvian nigerian kenyan egyptian turkish greek jewish muslim christian catholic hindu
+    buddhist vegan vegetarian back home here done fine good okay ok ready retired single
+    married divorced pregnant""".split()
+)
+_EMPTY_VERBS = frozenset(
+    "is was are has had does did agrees disagrees knows sees means guesses thinks hopes can will would".split()
+)
+_BASE_ED = frozenset("need feed seed bleed breed speed proceed succeed exceed shred wed embed heed".split())
 _MODALS = frozenset(
     "can could will would should shall may might must can't couldn't won't wouldn't shouldn't "
     "mustn't cannot".split()
@@ -67,9 +223,10 @@ _MODALS = frozenset(
 _ADVERBS = frozenset(
     "now just also recently finally still usually always often never sometimes mostly really "
     "actually currently already only even mainly generally basically definitely certainly "
-    "probably rarely seldom occasionally totally absolutely officially".split()
+    "probably rarely seldom occasionally totally absolutely officially literally honestly "
+    "mostly primarily exclusively".split()
 )
-_IRREGULAR_PRESENT = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "'m": "is"}
+_IRREGULAR_PRESENT = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
 _IRREGULAR_PAST = frozenset(
     "was were had did went got made took came saw knew thought bought brought left felt kept "
     "began became broke chose drove fell found flew forgot gave grew held heard hurt lost met "
@@ -88,23 +245,40 @@ _OBJECT_PRONOUNS = {
     "i've": "they've",
     "i'd": "they'd",
     "i'll": "they'll",
+    "our": "their",
+    "us": "them",
+    "ours": "theirs",
+    "we": "they",
+    "we're": "they're",
+    "we've": "they've",
+    "ourselves": "themselves",
 }
+_SWITCH = (
+    r"\b(?:switch\w*|migrat\w*|ditch\w*|dropp\w* \w+ for|upgrad\w*|downgrad\w*|replac\w*|"
+    r"mov\w+ (?:\w+ )?over to|on \w+ now|trad\w+ in|swapp\w*|gave up \w+ for)\b"
+)
 _TOPICS = (
+    ("work", r"^User's (?:team|company|startup|employer|manager|boss|org|department)\b"),
+    ("preferences", _SWITCH + r"(?!.*\b(?:shifts?|role|job|position|team|department)\b)"),
     (
         "location",
-        r"\b(?:live[sd]?|living|moved?|moving|relocat\w*|from|based in|hometown|city|apartment|house|flat)\b",
+        r"\b(?:lives?|living|lived|relocat\w*|based in|hometown|apartment|flat|neighbou?rhood|"
+        r"house|mov(?:ed|ing|es?) (?:back |out |away |abroad |house )?(?:to|from|into|in|out)\b"
+        r"(?! \d| (?:mon|tues|wednes|thurs|fri|satur|sun)days?| the \d| (?:noon|midnight)))",
     ),
     (
         "work",
         r"\b(?:work(?:s|ed|ing)?|job|employer|company|hired|promot\w*|boss|colleague|office|role|"
-        r"position|career|salary|freelanc\w*|startup|retired)\b",
+        r"position|career|salary|freelanc\w*|startup|retired|engineer|developer|designer|manager|"
+        r"nurse|teacher|lawyer|doctor|consultant|analyst|shifts?|reports|clients|intern\w*|"
+        r"staff|senior|junior|lead|director|head of|ceo|cto|founder)\b",
     ),
     (
         "family",
         r"\b(?:sister|brother|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|"
         r"children|child|parents?|grandm\w*|grandf\w*|married|engaged|boyfriend|girlfriend|baby|family)\b",
     ),
-    ("pets", r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|horse|fish)\b"),
+    ("pets", r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|pets?|parrots?|hamsters?|rabbits?|horses?|fish)\b"),
     (
         "food",
         r"\b(?:vegan|vegetarian|eat|eats|ate|eating|drink|drinks|coffee|tea|food|cook\w*|meat|diet|"
@@ -114,20 +288,203 @@ _TOPICS = (
     (
         "preferences",
         r"\b(?:use[sd]?|using|prefer\w*|like[sd]?|love[sd]?|hate[sd]?|favou?rite|switched|enjoy\w*|"
-        r"editor|fan of|into)\b",
+        r"editor|fan of|into|app|tool)\b",
     ),
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    """One fact found in a conversation: its content, the messages it came from (a correction's
+    fact: the corrected one's and the correction's; an answer's: the question's and the
+    reply's), the span of the last of them it was read from, and how it was found (`rules` or
+    `verbatim`)."""
+
+    content: str
+    message_indexes: tuple[int, ...]
+    quote: str | None = None
+    method: str = RULES
+
+    @property
+    def message_index(self) -> int:
+        return self.message_indexes[-1]
+
+
+# What may follow a comma and still belong to the fact: a place's region ("Portland, Oregon"),
+# a year, a list or a phrase that goes on from it. Anything else is another statement.
+_GOES_ON = re.compile(
+    r"^(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}$|\d|(?:and|or|including|plus|with|in|at|on|for|"
+    r"from|near|to|both|each|all|mostly|mainly|usually|every|twice|once|mainly|especially|"
+    r"named|called|aged|ages|since|starting|effective|as of|not)\b)"
+)
+
+
+# "... and everything is in Figma which is fine": a statement about something else.
+_OTHER_CLAUSE = re.compile(
+    r"\s+(?:and|but|so)\s+(?:honestly\s+|also\s+|plus\s+|tbh\s+|anyway\s+|luckily\s+|sadly\s+)?"
+    r"(?=(?:everything|it|it's|that|this|there|which|everyone|nobody|the \w+ "
+    r"(?:is|was|are|were|has|had))\b)"
+)
+
+
+# Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
+_WHY = re.compile(
+    r",?\s+(?:because|cause|cuz|since (?!\d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
+    r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
+    r"so that|so (?!far|much|many|long)|though|although|even though|lol|haha|"
+    r"after (?:the|a|an|some|all|our|my|their) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b))\b"
+)
+# Words that say how it was said, not what: they only dilute a fact.
+_FILLER_WORDS = re.compile(
+    r"\b(?:honestly|basically|actually|literally|totally|seriously|definitely|lowkey|highkey|"
+    r"kind of|sort of|pretty much|officially|finally|like(?= (?:\d|a |an |the |two|three|four|five|six|ten))|"
+    r"you know|I guess|I think)\s+",
+    re.IGNORECASE,
+)
+
+
+def _own_statement(fact: str) -> str:
+    """The fact up to a comma after which another statement starts: "User is switching to
+    1Password this week, LastPass had one breach too many" -> "User is switching to 1Password
+    this week"."""
+    fact = _OTHER_CLAUSE.split(fact, maxsplit=1)[0]
+    fact = _WHY.split(fact, maxsplit=1)[0]
+    fact = _FILLER_WORDS.sub("", fact)
+    parts = fact.split(", ")
+    kept = [parts[0]]
+    for part in parts[1:]:
+        if not _GOES_ON.match(part):
+            break
+        kept.append(part)
+    return ", ".join(kept)
+
+
+# "Landlord raised my rent to $1,600": the change is the user's rent's.
+_DONE_TO_MINE = re.compile(
+    r"^(?!(?:I|we|We)\b)(?:the |my |our )?[\w'-]+(?: [\w'-]+)? (raised|lowered|increased|cut|moved|changed|bumped|"
+    r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
+    r"(?:(?:my|our) |the (?=(?:\w+ )?(?:rent|lease|standup|stand-up|retro|meeting|sync|class|lesson|practice|"
+    r"appointment|shift|salary|pay|rate|fee|price|premium|membership|subscription|plan|bill|budget|"
+    r"deadline|launch|release|mortgage|insurance|tuition|allowance|bonus|headcount)\b))"
+    r"([\w'-]+(?: [\w'-]+)?) ((?:to|from|up|down|back|by)\b.*)$",
+    re.IGNORECASE,
+)
+# "Standup got moved to 10am": a thing of the user's world, and what changed about it.
+_THING_CHANGED = re.compile(
+    r"^(?:the |my |our )?((?:[a-z][\w-]* ){0,2}(?:standup|stand-up|retro|"
+    r"1:1|one-on-one|meeting|sync|lesson|class|practice|appointment|shift|rent|lease|salary|pay|"
+    r"paycheck|commute|gym|membership|subscription|plan|bill|flight|deadline|launch|release|"
+    r"office|team|budget|mortgage|insurance|premium|bus|train|pickup|delivery|school run|"
+    r"allowance|rate|fee|price|tuition|contract|trial|renewal|headcount|revenue|arr|mrr|user count|"
+    r"customer count|team size|hourly rate|day rate|commission|bonus|savings|yoga|pilates|lessons?|"
+    r"club|book club|choir|rehearsal|training|therapy|session|prod|production|staging|backend|"
+    r"frontend|app|website|site|server|cluster|database|bedtime|dropoff|drop-off|swim|"
+    r"date night|dinner|check-in|check-ins|on-call|shifts|classes|meetings|sprints?|deploys?))\s+"
+    r"((?:got |was |has been |is being |just |officially |now )*(?:moved|changed|switched|"
+    r"rescheduled|pushed|bumped|raised|lowered|increased|cut|reduced|went up|went down|dropped|"
+    r"shifted|cancel(?:l)?ed|extended|renewed|upgraded|downgraded|is now|are now|now|starts|"
+    r"begins|is on|is at|is in|are on|are at|runs on|runs|meets|moves|"
+    r"(?:is|are|was) (?=[$€£\d]|now\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"up to|down to|at \d))(?:\b|(?<=\s)).*)$",
+    re.IGNORECASE,
+)
+
+
+_OF_US = re.compile(
+    r"^(?:there(?:'s| are| is)|it's|we're|we are)\s+(?:now\s+|currently\s+)?(?:a (?:team|group) of\s+)?"
+    r"(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?: of us\b|(?!\s+\w|[\d,]))(.*)$",
+    re.IGNORECASE,
+)
+# "Spotify is 14 euros a month for me now": the user's Spotify.
+_FOR_ME = re.compile(
+    r"^([A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) (is|costs|runs|comes to|went up to|is now) (.+?) (?:for|to) (?:me|us)\b(.*)$"
+    r"|^([A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) (costs|charges) (?:me|us) (.+?)()$"
+)
+# "now I live in Porto": the "now" goes last, so the statement starts with its subject.
+_NOW_FIRST = re.compile(
+    r"^(now|these days|nowadays|currently|today|since then),?\s+(?=(?:I|we|my|our)\b)", re.IGNORECASE
+)
+# "lives in Toronto and works at a bank": two facts of one subject.
+_SECOND_VERB = re.compile(
+    r"\s+(?:and|but)\s+(?:she\s+|he\s+|they\s+)?(?:also\s+|now\s+|still\s+)?(?=(?:works|lives|has|is|uses|drives|plays|owns|speaks|"
+    r"teaches|studies|runs|loves|likes|hates|prefers|moved|started|bought|sold|joined|left|quit|"
+    r"got|switched|adopted|became|goes|takes|writes|reads|makes|manages|leads|coaches|volunteers|"
+    r"attends|rents|pays|earns|walks|rides|cooks|eats|drinks|keeps|wears|watches|listens|"
+    r"belongs|reports|commutes|travels|visits|stays|needs|wants|owes|does)\b)"
+)
+
+
+def _split_subject(fact: str) -> list[str]:
+    """ "User's sister lives in Toronto and works at a bank" -> two facts about her."""
+    found = re.match(r"^(User's \w+|User and their \w+|User)\s+", fact)
+    if not found:
+        return [fact]
+    parts = _SECOND_VERB.split(fact)
+    if len(parts) == 1 and not re.search(r"\s+and\s+(?:the\s+)?[a-z]+ (?:is|are|was|were) ", fact):
+        return [fact]
+    subject = found.group(1)
+    out = [parts[0]]
+    own = re.split(r"\s+and\s+(?:the\s+)?(?=(?:[a-z]+) (?:is|are|was|were) )", parts[0], maxsplit=1)
+    if len(own) == 2 and own[1].split()[0] not in ("it", "that", "this", "there", "everything", "everyone"):
+        out = [own[0], f"User's {own[1]}"]
+    for part in parts[1:]:
+        if len(part.split()) >= 2:
+            out.append(f"{subject} {part}")
+        else:
+            out[-1] = f"{out[-1]} and {part}"
+    return out
+
+
+_SUBJECTLESS_PRESENT = re.compile(
+    r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:work|live|love|hate|prefer|drive|own|speak|teach|"
+    r"study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?!(?:is|are|was|were)\b)"
+    r"(?=(?:at|in|for|from|as|on|with|a|an|the|my|our|remote|remotely|\w+ing)\b|(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+# Family without "my": "dad finally retired", "mom's moving to Florida".
+_KIN_FIRST = re.compile(
+    r"^(mom|mum|dad|hubby|husband|wife|sis|bro|grandma|grandpa|nan|gran|the kids|the wife|the husband|"
+    r"the boss|boss|the team|team|the company|company|the startup|the office)\b",
+    re.IGNORECASE,
+)
+# "'s" before what only follows "is": "my husband's a chef", "my son's 6", "standup's at 9:15".
+_IS_CONTRACTED = re.compile(
+    r"\b(\w+)'s (?=(?:a|an|the|in|at|on|from|with|not|still|now|really|very|so|also|always|never|only|"
+    r"just|about|over|up|down|into|like|going|getting|moving|working|living|doing|starting|leaving|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\d|[$€£])"
+)
+_NOT_A_NOUN = frozenset("it that what there here he she let who where how".split())
+# "'s" before a past participle is "has": "the team's grown to 9".
+_HAS_PARTICIPLE = re.compile(
+    r"\b(\w+)'s (?=(?:grown|gone|been|got|gotten|become|moved|changed|switched|started|doubled|"
+    r"tripled|shrunk|dropped|finished|left|hired|raised|upgraded|decided)\b)"
+)
+# Incidents of the day, not facts to keep: "my laptop died twice", "landlord fixed the heating".
+_INCIDENT = re.compile(
+    r"^User's (?!team|company)[\w' -]{1,40}? (?:finally |just |also )?(?:died|broke|broke down|crashed|"
+    r"fixed|leaked|flooded|froze|stopped working|was late|ran late|got delayed|was delayed|"
+    r"thinks|says|said|told them|keeps|is driving them|drives them)\b"
+)
+# "User's dog Biscuit", "User's dog named Bruno": the user has a dog of that name.
+_PET_NAMED = re.compile(
+    r"^User's (dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|bird|fish|tortoise|turtle) "
+    r"(?:(?:is )?(?:named|called) )?([A-Z][\w-]*)$"
 )
 
 
 def _third_person_verb(word: str) -> str:
     lower = word.lower()
-    if lower in _MODALS or lower in _IRREGULAR_PAST or lower.endswith("ed"):
+    if lower in _MODALS or lower in _IRREGULAR_PAST or (lower.endswith("ed") and lower not in _BASE_ED):
         return word
     if lower in _IRREGULAR_PRESENT:
         return _IRREGULAR_PRESENT[lower]
     if lower.endswith("n't"):  # don't -> doesn't, haven't -> hasn't
         base = lower[:-3]
-        return {"do": "doesn't", "have": "hasn't", "am": "isn't", "were": "wasn't"}.get(base, word)
+        return {"do": "doesn't", "have": "hasn't", "am": "isn't", "are": "isn't", "were": "wasn't"}.get(
+            base, word
+        )
+    if not lower.isalpha():
+        return word
     if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
         return word + "es"
     if re.search(r"[^aeiou]y$", lower):
@@ -135,35 +492,125 @@ def _third_person_verb(word: str) -> str:
     return word + "s"
 
 
-def _rewrite(clause: str) -> str | None:
-    """A first-person clause in the third person, or None when it is not one."""
+_HOME = re.compile(
+    r"\b(?:mov(?:e|ed|ing)|live|living|lived|house|home|apartment|flat|adopt\w*|baby|babies|kids|"
+    r"married|wedding|honeymoon|vacation|holiday|trip|dog|cat|puppy|kitten|closed on|mortgage|"
+    r"rent(?:ed|ing)?|bought a|neighbou?rhood|garden|car)\b",
+    re.IGNORECASE,
+)
+
+
+# "We moved to Portland": where the move goes decides whose it is (a place: the user's home).
+_MOVED_TO = re.compile(r"\b(?:moved|moving|relocat\w*)\s+(?:back\s+)?to\s+((?:[A-Z][\w'-]*\s*){1,3})")
+
+
+def _moves_to_a_place(clause: str) -> bool:
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    found = _MOVED_TO.search(clause)
+    return found is not None and kinds_of(found.group(1)) <= {"place"} and bool(kinds_of(found.group(1)))
+
+
+def _about_work(clause: str, work_context: bool) -> bool:
+    if _moves_to_a_place(clause):
+        return False
+    if _HOME.search(clause) and not re.search(
+        r"\b(?:moved|moving|migrat\w*) (?:\w+ ){0,3}?(?:over )?to\b(?! (?:a |the )?(?:new )?(?:house|home|apartment|flat))",
+        clause,
+    ):
+        return False
+    return bool(_WORK.search(clause)) or work_context
+
+
+def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[str]]:
+    """`subject` in place of "I" or "we", and the first verb after any adverbs in the third person."""
+    out = [subject]
+    rest = list(tokens)
+    while rest and (
+        rest[0].lower().strip(",") in _ADVERBS or [w.lower() for w in rest[:2]] == ["no", "longer"]
+    ):
+        out.append(rest.pop(0))
+        if out[-1].lower() == "no" and rest:
+            out.append(rest.pop(0))
+    if rest:
+        out.append(_third_person_verb(rest.pop(0)))
+    return out, rest
+
+
+def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> str | None:
+    """A first-person clause in the third person, or None when it is not one. "We" is the
+    user's `group` when the clause (or, `work_context`, its message) is about work."""
     text = clause.strip().strip(" ,-—").rstrip(".!;: ")
-    text = re.sub(
-        r"^(?:also|and|but|so|oh|well|actually|btw|by the way|fyi|anyway)\b[,\s]*", "", text, flags=re.I
-    )
+    text = _PLEASANTRY.sub("", text).strip()
     text = re.sub(r"^my\b", "My", text)
-    if not _FIRST_PERSON.match(text) or _NOT_A_FACT.match(text):
+    text = re.sub(r"^our\b", "Our", text)
+    now = _NOW_FIRST.match(text)
+    if now:
+        text = f"{text[now.end() :]} {now.group(1).lower()}"
+    if not text or _NOT_A_FACT.match(text):
+        return None
+    if re.match(r"^been\s+\w+ing\b", text, re.IGNORECASE):
+        text = "I've " + text
+    if _SUBJECTLESS_PAST.match(text) and not _FIRST_PERSON.match(text):
+        text = "I " + text[:1].lower() + text[1:]
+    elif _SUBJECTLESS_ING.match(text) and not _FIRST_PERSON.match(text):
+        text = "I'm " + text[:1].lower() + text[1:]
+    if _SUBJECTLESS_PRESENT.match(text) and not _FIRST_PERSON.match(text):
+        text = "I " + text[:1].lower() + text[1:]
+    kin = _KIN_FIRST.match(text)
+    if kin and not _FIRST_PERSON.match(text):
+        noun = re.sub(r"^the ", "", kin.group(1).lower())
+        noun = {
+            "mum": "mom",
+            "hubby": "husband",
+            "sis": "sister",
+            "bro": "brother",
+            "nan": "grandma",
+            "gran": "grandma",
+        }.get(noun, noun)
+        text = f"My {noun}{text[kin.end() :]}"
+    done = _DONE_TO_MINE.match(text)
+    if done:
+        text = f"My {done.group(2)} was {done.group(1).lower()} {done.group(3)}"
+    thing = _THING_CHANGED.match(text)
+    if thing and not _FIRST_PERSON.match(text) and not _WE.match(text):
+        text = f"My {thing.group(1).lower()} {thing.group(2)}"
+    mine = _FOR_ME.match(text)
+    if mine and not _FIRST_PERSON.match(text) and not _WE.match(text):
+        name, verb, value, rest = mine.groups()[:4] if mine.group(1) else mine.groups()[4:]
+        text = f"My {name} {verb} {value}{rest}".rstrip()
+    # "There are 12 of us on the team now", "we're a team of 6": how many the user's group is
+    many = _OF_US.match(text)
+    if many:
+        text = f"We're {many.group(1)} people{many.group(2)}"
+    named = re.match(r"^I(?:'m| am) ([A-Z][a-z]+)$", text)
+    if named and named.group(1).lower() not in _NOT_NAMES:
+        text = f"My name is {named.group(1)}"
+    if not _FIRST_PERSON.match(text) and not _WE.match(text):
+        return None
+    if _NOT_A_FACT.match(text):
         return None
     tokens = text.split()
     head = tokens[0]
-    out: list[str] = []
-    rest = tokens[1:]
+    lower = head.lower()
+    out: list[str]
     if text.startswith("User and their"):
         out, rest = tokens[:3], tokens[3:]
-    elif head == "My":
-        out = ["User's"]
+    elif head == "My" or lower == "our":
+        out, rest = ["User's"], tokens[1:]
     elif head in ("I'm", "I've", "I'd", "I'll"):
         out = ["User", {"I'm": "is", "I've": "has", "I'd": "would", "I'll": "will"}[head]]
+        rest = tokens[1:]
+    elif lower in ("we're", "we've", "we'll", "we'd"):
+        subject = f"User's {group}" if _about_work(text, work_context) else "User"
+        out = [subject, {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}[lower]]
+        rest = tokens[1:]
+    elif lower == "we":
+        out, rest = _subject_and_verb(
+            tokens[1:], f"User's {group}" if _about_work(text, work_context) else "User"
+        )
     else:  # "I": the first verb after any adverbs takes the third person
-        out = ["User"]
-        while rest and (
-            rest[0].lower().strip(",") in _ADVERBS or [w.lower() for w in rest[:2]] == ["no", "longer"]
-        ):
-            out.append(rest.pop(0))
-            if out[-1].lower() == "no":
-                out.append(rest.pop(0))
-        if rest:
-            out.append(_third_person_verb(rest.pop(0)))
+        out, rest = _subject_and_verb(tokens[1:], "User")
     for token in rest:
         bare = token.lower().strip(",.;:!?\"'()")
         if bare in _OBJECT_PRONOUNS:
@@ -171,75 +618,533 @@ def _rewrite(clause: str) -> str | None:
             token = token.replace(token.strip(",.;:!?\"'()"), replacement)
         out.append(token)
     fact = " ".join(out)
-    if len(out) < 3:  # "User is", "User agrees": nothing to keep
-        return None
+    # "User drives now a Tesla" (a translation's word order): the adverb before its verb
+    fact = re.sub(
+        r"^(User(?:'s \w+)?) ((?!(?:is|has|was|does)\b)\w+s) (now|still|also) (?=(?:a|an|the|their|[A-Z])\b|(?-i:[A-Z]))",
+        r"\1 \3 \2 ",
+        fact,
+    )
+    fact = _own_statement(_NOT_THAT.sub("", fact)).rstrip(" ,.!;:")
+    if _INCIDENT.match(fact):
+        return ""  # said, and never kept: not a statement to keep as said either
+    pet = _PET_NAMED.match(fact)
+    if pet:
+        fact = f"User has a {pet.group(1)} named {pet.group(2)}"
+    words = fact.split()
+    if len(words) < 2 or (len(words) == 2 and words[1].lower() in _EMPTY_VERBS):
+        return None  # "User is", "User agrees": nothing to keep
     return fact[:MAX_CONTENT_CHARS]
+
+
+# A change of something: what was changed decides the topic, not the verb ("moved from Vim to
+# Emacs" is about an editor, "switched from Berlin to Lisbon" about where the user lives).
+_CHANGE_OF = re.compile(
+    r"\b(?:mov(?:ed|es|ing)|switch(?:ed|es|ing)|relocat\w*|migrat\w*|went|changed|transferr\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _changed_thing_topic(fact: str) -> str | None:
+    """The topic of a change by the kinds of things it names (text_analysis/kinds.py): a place
+    alone makes it a move (`location`); a tool, app or device and no place makes it
+    `preferences` (`work` when the change is the team's or company's). None otherwise."""
+    if not _CHANGE_OF.search(fact):
+        return None
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    named = kinds_of(fact)
+    if not named:
+        return None
+    if named <= {"place", "home", "address", "timezone"}:
+        return "location"
+    if "place" not in named and named & _SWITCHABLE_KINDS:
+        return "work" if re.match(_TOPICS[0][1], fact) else "preferences"
+    return None
+
+
+# Kinds of things someone uses one of, and changes for another (the classifier's tool kinds).
+_SWITCHABLE_KINDS = frozenset(
+    """accounting_software ai_assistant browser calendar cloud cloud_storage code_hosting crm
+    database design_tool editor email fitness_app framework maps messaging monitoring
+    music_streaming notes office_docs operating_system package_manager password_manager phone
+    search_engine shell test_framework tracker video_call vpn wearable computer car telecom
+    bank programming_language dev_tooling social_media video_streaming news_source""".split()
+)
 
 
 def _topic(fact: str) -> str:
     sensitive = sensitive_topic(fact)
     if sensitive:
         return sensitive
+    changed = _changed_thing_topic(fact)
+    if changed is not None:
+        return changed
     for topic, pattern in _TOPICS:
         if re.search(pattern, fact, re.IGNORECASE):
             return topic
     return "general"
 
 
-def _pieces(pattern: re.Pattern[str], text: str, offset: int) -> list[tuple[int, str]]:
-    """`pattern.split(text)` (a pattern without groups), each piece with where it starts in
-    the message (`offset`: where `text` starts there)."""
-    pieces, start = [], 0
-    for separator in pattern.finditer(text):
-        pieces.append((offset + start, text[start : separator.start()]))
+def _inner_statement(clause: str) -> str | None:
+    """The statement inside a clause that starts elsewhere: "the reason I'm writing is that I
+    started a new job" -> "I started a new job"; "after all the drama I left Shopify" -> "I left
+    Shopify". The last subject of the clause starts its main statement."""
+    starts = [m.start() for m in _INNER_SUBJECT.finditer(clause)]
+    if not starts or starts[-1] == 0:
+        return None
+    return clause[starts[-1] :]
+
+
+def _filtered(clause: str) -> bool:
+    """A clause never kept: a hedge, a hypothetical or joke, a question or a request."""
+    text = clause.strip()
+    return bool(
+        _HEDGE.search(text)
+        or _HYPOTHETICAL.search(text)
+        or text.endswith("?")
+        or _QUESTION_START.match(text)
+        or _REQUEST.match(text)
+    )
+
+
+# ------------------------------------------------------------------------- corrections
+
+_VALUE_KINDS = (
+    ("time", r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b"),
+    ("day", r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweekends?\b"),
+    ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w* \d{1,2}\b"),
+    ("amount", r"[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[kKmM]?\b|\b\d[\d,]*(?:\.\d+)?\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|bucks)\b"),
+    ("version", r"\b[A-Za-z][\w+#]*\s+v?\d+(?:\.\d+)+\b"),
+    ("number", r"\b\d+(?:\.\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
+    ("name", r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"),
+)  # fmt: skip
+_VALUE_RES = [
+    (kind, re.compile(pattern, re.IGNORECASE if kind != "name" else 0)) for kind, pattern in _VALUE_KINDS
+]
+
+
+def _values(text: str) -> dict[str, list[re.Match[str]]]:
+    found: dict[str, list[re.Match[str]]] = {}
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _VALUE_RES:
+        for match in pattern.finditer(text):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            if kind == "name" and match.group(0) in ("User", "User's", "I", "I'm", "It's", "It"):
+                continue
+            taken.append(match.span())
+            found.setdefault(kind, []).append(match)
+    return found
+
+
+def corrected(previous: str, correction: str) -> str | None:
+    """The previous fact with the correction's values in place of its own of the same kind:
+    "User's standup is on Tuesdays at 3pm" corrected by "it's Thursdays" gives "...on Thursdays
+    at 3pm". None when the correction names no value the fact has."""
+    new_values = _values(correction)
+    old_values = _values(previous)
+    result = previous
+    changed = False
+    for kind, matches in new_values.items():
+        olds = old_values.get(kind)
+        if not olds:
+            continue
+        replacement = matches[0].group(0)
+        target = olds[-1] if kind == "name" else olds[0]
+        if target.group(0).lower() == replacement.lower():
+            continue
+        result = result.replace(target.group(0), replacement, 1)
+        changed = True
+    return result if changed else None
+
+
+def _taken_back(previous: str, correction: str) -> str | None:
+    """ "it's amoxicillin, not penicillin" (or a lone "amoxicillin") after "User is allergic to
+    penicillin": the word it names in place of the one taken back, or of the fact's last word."""
+    said = re.sub(
+        r"^(?:it's|it is|it was|that's|I meant|I mean|make that|rather|the)\s+",
+        "",
+        correction.strip(),
+        flags=re.I,
+    ).rstrip(" .!")
+    pair = re.match(r"^(.+?),?\s+not\s+(?:the\s+)?(.+)$", said)
+    if pair:
+        new, old = pair.group(1).strip(), pair.group(2).strip()
+        if old and re.search(rf"\b{re.escape(old)}\b", previous, re.IGNORECASE):
+            return re.sub(rf"\b{re.escape(old)}\b", new, previous, count=1, flags=re.IGNORECASE)
+        return None
+    if re.fullmatch(r"[\w'-]+", said) and said.lower() not in ("no", "yes", "sorry", "wait", "oops"):
+        words = previous.split()
+        if len(words) >= 3 and words[-1].isalpha() and words[-1].lower() != said.lower():
+            return " ".join([*words[:-1], said])
+    return None
+
+
+# ------------------------------------------------------------------------- answers to questions
+
+_PREPOSITION_OF = {
+    "live": "in",
+    "work": "at",
+    "study": "at",
+    "bank": "with",
+    "shop": "at",
+    "park": "at",
+    "train": "at",
+}
+_QUESTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), template)
+    for pattern, template in (
+        (r"^what do you do(?: for (?:work|a living))?\?$", "User works as {a}"),
+        (
+            r"^where (?:do|did) you (live|work|study|bank|shop|park|train)(?: now| these days)?\?$",
+            "User {v} {p} {a}",
+        ),
+        (
+            r"^where are you (based|located|living|working|staying)(?: now| these days)?\?$",
+            "User is {v} in {a}",
+        ),
+        (r"^where are you from\?$", "User is from {a}"),
+        (
+            r"^(?:what|which) (\w+(?: \w+)?) (?:do|are) you (?:using|use|on|running|driving|drive|playing)(.*)\?$",
+            "User uses {a}{r}",
+        ),
+        (r"^what (?:are|do) you (?:using|use|running|on)(.*)\?$", "User uses {a}{r}"),
+        (r"^how many (\w+(?: \w+)?) (?:do|did) you have(.*)\?$", "User has {a} {n}{r}"),
+        (
+            r"^how many (\w+(?: \w+)?) (?:are|is) (?:there )?(?:on|in) your (\w+)(.*)\?$",
+            "User's {o} has {a} {n}{r}",
+        ),
+        (r"^how (?:big|large) is your (team|company|startup|org)(.*)\?$", "User's {o} has {a}{r}"),
+        (r"^how old are you\?$", "User is {a}"),
+        (r"^how old is your (\w+)\?$", "User's {o} is {a}"),
+        (r"^(?:what time|when) is your (.+?)(?: now| these days)?\?$", "User's {o} is at {a}"),
+        (r"^(?:what|which) day is your (.+?)(?: now| these days)?\?$", "User's {o} is on {a}"),
+        (r"^(?:what|who)(?:'s| is) your (.+?)(?: now| these days)?\?$", "User's {o} is {a}"),
+        (r"^how much (?:do you pay|are you paying)(?: for)? (.+?)\?$", "User pays {a} for {o}"),
+        (r"^how much is your (.+?)(?: now| these days)?\?$", "User's {o} is {a}"),
+    )
+)
+_ANSWER_STOP = re.compile(r"[,;.!]|\s+(?:and|but|because|since|though|lol|haha)\s+|\s+-\s+")
+_NOT_AN_ANSWER = re.compile(
+    r"^(?:no|nope|nah|not|none|nothing|never|idk|dunno|i don't know|not sure|maybe|perhaps|probably|"
+    r"it depends|depends|why|what|huh|hmm|good question|none of your)\b",
+    re.IGNORECASE,
+)
+
+
+def answered(question: str, reply: str) -> str | None:
+    """The fact a short reply states as the answer to the agent's question: "Where do you live
+    now?" -> "Lisbon, since March" gives "User lives in Lisbon". Only questions that ask for a
+    value (where, what, which, how many, how old, when, who) and replies that give one: never a
+    yes or no, a refusal, a hedge or a question back. The question frames the fact; the value is
+    the user's own words."""
+    reply = _PLEASANTRY.sub("", reply.strip()).strip()
+    if not reply or reply.endswith("?") or _NOT_AN_ANSWER.match(reply) or _HEDGE.search(reply):
+        return None
+    value = _ANSWER_STOP.split(reply, maxsplit=1)[0].strip()
+    value = re.sub(
+        r"^(?:it's|its|it is|that's|that would be|we use|I use|mostly|probably)\s+", "", value, flags=re.I
+    )
+    when = re.search(r"\s+(now|these days|currently|at the moment|right now|nowadays|mostly)$", value, re.I)
+    if when:
+        value = value[: when.start()]
+    if not value or len(value.split()) > 6:
+        return None
+    question = _PLEASANTRY.sub("", question.strip()).strip()
+    question = re.sub(
+        r"^(?:and|so|also|btw|by the way|out of curiosity|just curious),?\s+", "", question, flags=re.I
+    )
+    for pattern, template in _QUESTIONS:
+        match = pattern.match(question)
+        if not match:
+            continue
+        groups = [g for g in match.groups()]
+        verb = groups[0] if groups and "{v}" in template else ""
+        noun = groups[0] if groups and "{n}" in template else ""
+        owned = groups[0] if groups and "{o}" in template and "{n}" not in template else ""
+        if "{n}" in template and "{o}" in template:
+            noun, owned = groups[0], groups[1]
+        rest = groups[-1] if groups and "{r}" in template and groups[-1] else ""
+        if "{n}" in template:
+            if not re.search(
+                r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)\b",
+                value,
+                re.I,
+            ):
+                return None
+            if noun.split()[-1].rstrip("s") in value.lower():
+                noun = ""
+        fact = template.format(
+            a=value,
+            v=_third_person_verb(verb)
+            if verb not in ("based", "located", "living", "working", "staying")
+            else verb,
+            p=_PREPOSITION_OF.get(verb.lower(), "in"),
+            n=noun,
+            o=owned.replace("your ", "their "),
+            r=rest.replace(" you ", " they ").rstrip(),
+        )
+        fact = re.sub(r"\b(in|at|on) (in|at|on|from)\b", r"\2", fact)
+        if when and when.group(1).lower() != "mostly":
+            fact = f"{fact} {when.group(1).lower()}"
+        return re.sub(r"\s+", " ", fact).strip()
+    return None
+
+
+# ------------------------------------------------------------------------- the conversation
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` starts and ends (`_SENTENCES.split`, with positions)."""
+    spans, start = [], 0
+    for separator in _SENTENCES.finditer(text):
+        if separator.end() == separator.start() == start:
+            continue
+        spans.append((start, separator.start()))
         start = separator.end()
-    pieces.append((offset + start, text[start:]))
-    return pieces
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-def _quote(original: str, start: int, piece: str) -> str:
-    """The span of the message a piece covers, as the message has it, without the spaces and
-    the punctuation around it."""
-    lead = len(piece) - len(piece.lstrip(" \t\n,-—"))
-    kept = piece.strip(" \t\n,-—").rstrip(".!;: ")
-    return original[start + lead : start + lead + len(kept)]
+def _plain(text: str) -> str:
+    """A sentence as the rules read it: informal English plain, contractions of "is" and "has"
+    spelled out, a name beside the person, a heading gone."""
+    text = plain_english(text)
+    text = re.sub(r"\b([Mm]y|[Oo]ur) (name|names)'s\b", r"\1 \2 is", text)
+    text = _HAS_PARTICIPLE.sub(r"\1 has ", text)
+    text = _IS_CONTRACTED.sub(
+        lambda m: m.group(1) + ("'s " if m.group(1).lower() in _NOT_A_NOUN else " is "), text
+    )
+    # "my boss, Karen, is based in Denver": the name goes with the person
+    text = re.sub(r"\b([Mm]y|[Oo]ur) (\w+), ([A-Z][\w-]+), ", r"\1 \2 \3 ", text)
+    # "Freelancing update: landed a contract": the heading is not the statement
+    return re.sub(r"(?im)^[\w ]{0,30}?\b(?:update|news|note|psa|status)\s*[:\-]\s*", "", text)
+
+
+_QUOTE_TRIM = " \t\n,;:-\u2014\u2013"
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """`text[start:end]` without the spaces and punctuation around it."""
+    while start < end and text[start] in _QUOTE_TRIM:
+        start += 1
+    while end > start and text[end - 1] in _QUOTE_TRIM + ".!?":
+        end -= 1
+    return start, min(end, start + MAX_QUOTE_CHARS)
+
+
+# The reason a question or a request gives, when it is a statement of the user's: "now that my
+# rent is $1,600", "since we upgraded to Python 3.12", "given that my shifts start at 7am".
+_EMBEDDED = re.compile(
+    r"\b(?:now that|since|because|as|given that|seeing as|considering)\s+"
+    r"((?:I|I'm|I've|we|we're|we've|my|our|(?:the\s+)?\w+\s+(?:is|are)\s+now)\b(?:[^?,;]|,(?=\d))*)",
+    re.IGNORECASE,
+)
+
+
+class _Reader:
+    """Reads a conversation's user messages in order, keeping the facts found so far, so that
+    a correction can change the fact it corrects. Each fact keeps the span of the message it was
+    read from: its clause as the message has it, or its whole sentence when the rules reworded
+    the clause past finding."""
+
+    def __init__(self) -> None:
+        self.found: list[Found] = []
+        self.question: str | None = None  # the agent's question the next message may answer
+        self.question_index: int | None = None
+        self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
+        self.work_context = False  # the message is about work: "we" is the group
+        # The message read (as sent, and with plain apostrophes) and the span of the sentence
+        # being read, in it.
+        self.message = self.normalized = ""
+        self.sentence_span = (0, 0)
+
+    def read(self, text: str, index: int) -> None:
+        # Apostrophes made plain keep the message's length: positions in it are the message's.
+        normalized = text.replace("\u2019", "'").replace("\u2018", "'")
+        whole = _plain(normalized)
+        # "How's the team?" then "We're 10 now": the question says what "we" is
+        self.work_context = bool(_WORK.search(whole) or (self.question and _WORK.search(self.question)))
+        group = re.search(
+            r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", whole
+        )
+        self.group = group.group(1).lower() if group else "team"
+        self.message, self.normalized = text, normalized
+        number = 0
+        for start, end in _sentence_spans(normalized):
+            self.sentence_span = _trimmed(normalized, start, end)
+            for sentence in _sentences(_plain(normalized[start:end])):
+                deadline.check()
+                if number == 0 and self.question and not _FIRST_PERSON_WORDS.search(sentence):
+                    fact = answered(self.question, sentence)
+                    if fact is not None:
+                        asked = () if self.question_index is None else (self.question_index,)
+                        self._keep(fact, (*asked, index), self._sentence_quote())
+                        number += 1
+                        continue
+                number += 1
+                self._sentence(sentence, index)
+        self.question = None
+        self.question_index = None
+
+    def heard(self, text: str, index: int) -> None:
+        """The agent's message: only its last question is kept, as what the next reply may answer."""
+        sentences = _sentences(text.replace("\u2019", "'"))
+        self.question = sentences[-1] if sentences and sentences[-1].endswith("?") else None
+        self.question_index = index if self.question is not None else None
+
+    def _sentence_quote(self) -> str:
+        start, end = self.sentence_span
+        return self.message[start:end]
+
+    def _clause_quote(self, clause: str) -> str:
+        """The clause as the message has it, when its words are there in its sentence (case and
+        spacing aside); else the sentence."""
+        words = clause.strip(_QUOTE_TRIM).rstrip(".!?" + _QUOTE_TRIM).split()
+        start, end = self.sentence_span
+        if words:
+            pattern = re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+            found = pattern.search(self.normalized, start, end)
+            if found is not None:
+                return self.message[found.start() : found.end()]
+        return self._sentence_quote()
+
+    def _keep(self, content: str, indexes: tuple[int, ...], quote: str, method: str = RULES) -> None:
+        if self.found and self.found[-1].content == content:
+            return  # the same statement read twice (a request's reason, then its clause)
+        self.found.append(Found(content, tuple(sorted(set(indexes))), quote or None, method))
+
+    def _sentence(self, original: str, index: int) -> None:
+        language = language_of(original)
+        sentence = to_english(original, language) if language else original
+        sentence = _TOGETHER.sub(lambda m: f"User and their {m.group(1) or m.group(2)}", sentence)
+        sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
+        # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
+        # request is to keep the statement, which is the fact
+        kept = _KEEP_THIS.sub("", sentence).strip()
+        if kept != sentence:
+            sentence = kept.rstrip("?").strip()
+        sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
+        if not sentence:
+            return
+        asked = sentence
+        if sentence.endswith("?"):
+            # "I just moved to Denver, any tips?": the statement before the question stays
+            head = re.split(r",\s+(?=[^,]*\?$)", sentence)
+            if len(head) < 2:
+                self._embedded(sentence, index)
+                return
+            sentence = head[0]
+        if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
+            self._embedded(asked, index)
+            if not _NOT_A_FACT.match(sentence):
+                return
+        before = len(self.found)
+        skipped = False
+        for part in _CORRECTION_SPLIT.split(sentence):
+            for clause in _CLAUSE.split(part):
+                deadline.check()
+                outcome = self._clause(clause, index)
+                skipped = skipped or outcome == "skipped"
+        if len(self.found) == before and not skipped and self._verbatim_worthy(original, sentence):
+            content = " ".join(original.split()).rstrip(" ,;:")[:MAX_CONTENT_CHARS]
+            self._keep(content, (index,), self._sentence_quote(), VERBATIM)
+
+    def _embedded(self, sentence: str, index: int) -> None:
+        """The statement a question or a request gives as its reason: "help me budget now that
+        my rent is $1,600", "can you update it since we're 12 now?"."""
+        found = _EMBEDDED.search(sentence)
+        if found is not None and not _filtered(found.group(1).rstrip("?")):
+            self._clause(found.group(1).rstrip(" ?.!"), index)
+
+    def _verbatim_worthy(self, original: str, sentence: str) -> bool:
+        """A statement about the user's life the rules could not rewrite: a first-person word in
+        it, three words or more, and nothing that is never kept."""
+        if len(original.split()) < 3 or not _FIRST_PERSON_WORDS.search(original):
+            return False
+        if _filtered(sentence) or _NOT_A_FACT.match(sentence) or _CORRECTION.match(sentence):
+            return False
+        return not re.match(r"^(?:I|we)\s*(?:'re|'m| am| are)?\s*(?:\w+\s*)?$", sentence, re.IGNORECASE)
+
+    def _clause(self, clause: str, index: int) -> str:
+        clause = clause.strip().strip(",;:")
+        if not clause:
+            return "empty"
+        marker = _CORRECTION.match(clause)
+        if marker and _STRONG_CORRECTION.search(marker.group(0)):
+            return self._correction(clause[marker.end() :].strip(), index)
+        if _filtered(clause):
+            return "skipped"
+        fact = _rewrite(clause, self.group, self.work_context)
+        if fact is None and not re.match(r"^(?:I|I'm|I've|my|our|we|we're|we've)\b", clause, re.IGNORECASE):
+            inner = _inner_statement(clause)
+            if inner is not None and not _filtered(inner):
+                fact = _rewrite(inner, self.group, self.work_context)
+        if fact == "":
+            return "skipped"
+        if fact is None:
+            return "skipped" if _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()) else "none"
+        quote = self._clause_quote(clause)
+        pet = re.match(r"^User's (dog|cat|puppy|kitten|rabbit|hamster|parrot|horse) ([A-Z][\w-]+) \w", fact)
+        if pet:  # "my cat Mochi is the only coworker I need": the user has a cat named Mochi
+            self._keep(f"User has a {pet.group(1)} named {pet.group(2)}", (index,), quote)
+        for part in _split_subject(fact):
+            self._keep(part, (index,), quote)
+        return "fact"
+
+    def _correction(self, rest: str, index: int) -> str:
+        """A correction: its statement replaces the last fact, or its values go in place of
+        the last fact's own (the fact then comes from both messages, its quote the
+        correction's)."""
+        rest = _PLEASANTRY.sub("", rest).strip()
+        if not rest:
+            return "skipped"
+        last = self.found[-1] if self.found else None
+        statement = None if _filtered(rest) else (_rewrite(rest, self.group, self.work_context) or None)
+        quote = self._clause_quote(rest)
+        if statement is not None and not re.search(r"\b(?:also|too|as well)\b", rest, re.IGNORECASE):
+            if last is not None and corrected(last.content, rest) is not None:
+                self.found.pop()
+            self._keep(statement, (index,), quote)
+            return "fact"
+        if last is not None:
+            # "I meant Braga, Porto is where I work": the value is what comes first
+            value = rest.split(",")[0].strip()
+            fixed = (
+                corrected(last.content, rest)
+                or _taken_back(last.content, rest)
+                or (corrected(last.content, f"it's {value}") if value != rest else None)
+            )
+            if fixed is not None:
+                self.found[-1] = Found(
+                    fixed, tuple(sorted({*last.message_indexes, index})), quote or last.quote, last.method
+                )
+                return "fact"
+        return "skipped"
 
 
 def facts_of(text: str) -> list[str]:
-    """The third-person facts of one user message, in order."""
-    return [fact for fact, _ in facts_and_quotes(text)]
+    """The third-person facts of one user message, in order (verbatim ones as said)."""
+    reader = _Reader()
+    reader.read(text, 0)
+    return [f.content for f in reader.found]
 
 
-def facts_and_quotes(text: str) -> list[tuple[str, str]]:
-    """The third-person facts of one user message, in order, each with the span of the
-    message it came from (its clause; the whole sentence when the sentence was rewritten
-    before its clauses were found)."""
-    found: list[tuple[str, str]] = []
-    # The same length as the message: positions in it are positions in the message.
-    normalized = text.replace("\u2019", "'")
-    for start, sentence in _pieces(_SENTENCES, normalized, 0):
-        deadline.check()
-        start += len(sentence) - len(sentence.lstrip())
-        sentence = sentence.strip()
-        pleasantry = _PLEASANTRY.match(sentence)
-        if pleasantry is not None:
-            start += pleasantry.end()
-            sentence = sentence[pleasantry.end() :]
-            start += len(sentence) - len(sentence.lstrip())
-            sentence = sentence.strip()
-        together = _TOGETHER.sub(r"User and their \1", sentence)
-        if not together or together.endswith("?") or _QUESTION_START.match(together):
+def found_in(messages: list[Message]) -> list[Found]:
+    """The facts of a conversation's user messages, in order, corrections applied."""
+    reader = _Reader()
+    for index, message in enumerate(messages):
+        if message.role == Role.ASSISTANT:
+            reader.heard(message.content, index)  # never a fact: only the frame of the reply to it
             continue
-        for clause_start, clause in _pieces(_CLAUSE, together, start):
-            fact = _rewrite(clause)
-            if not fact:
-                continue
-            if together == sentence:
-                quote = _quote(text, clause_start, clause)
-            else:
-                quote = _quote(text, start, sentence)
-            found.append((fact, quote))
-    return found
+        if message.role != Role.USER:
+            continue  # the system's words are not the user's facts
+        reader.read(message.content, index)
+    return reader.found
 
 
 class RulesExtractor:
@@ -253,30 +1158,33 @@ class RulesExtractor:
         self.limit_s = limit_s
 
     def extract(self, messages: list[Message], model: str) -> Extraction:
-        raw = []
         try:
             with deadline.limited(self.limit_s):
-                for index, message in enumerate(messages):
-                    if message.role != Role.USER:
-                        continue  # the assistant's and the system's words are not the user's facts
-                    for fact, quote in facts_and_quotes(message.content):
-                        raw.append(
-                            {
-                                "content": fact,
-                                "topic": _topic(fact),
-                                "message_indexes": [index],
-                                "quote": quote,
-                            }
-                        )
+                found = found_in(messages)
         except deadline.DeadlinePassed as exc:
             raise ExtractionError("the rules extractor did not finish within its time limit") from exc
+        raw = [
+            {
+                "content": f.content,
+                "topic": _topic(f.content),
+                "message_indexes": list(f.message_indexes),
+                "quote": f.quote,
+            }
+            for f in found
+        ]
         # Every fact is found; the first MAX_FACTS are kept and the rest counted as dropped.
         facts, dropped = capped(valid_facts(raw, messages))
+        verbatim = {(f.content, f.message_indexes) for f in found if f.method == VERBATIM}
         return Extraction(
             facts=facts,
             extractor=NAME,
             model=MODEL_ID,
             prompt_version=PROMPT_VERSION,
+            details={
+                "methods": [
+                    VERBATIM if (fact.content, fact.message_indexes) in verbatim else RULES for fact in facts
+                ]
+            },
             input_tokens=0,
             output_tokens=0,
             dropped=dropped,

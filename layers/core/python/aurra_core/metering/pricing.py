@@ -40,11 +40,13 @@ PRICES: dict[str, Price] = {
     "claude-sonnet-5": claude("2.00", "10.00"),
     # The offline rules classifier and extractor run in the function itself: no cost per call.
     "aurra-rules-v7": _FREE,
+    "aurra-rules-v8": _FREE,
     "aurra-rules-v6": _FREE,  # usage recorded before v7
     "aurra-rules-v5": _FREE,  # usage recorded before v6
     "aurra-rules-v4": _FREE,  # usage recorded before v5
     "aurra-rules-v3": _FREE,  # usage recorded before v4
     "aurra-rules-extractor-v1": _FREE,
+    "aurra-rules-extractor-v2": _FREE,
 }
 
 _MILLION = Decimal(1_000_000)

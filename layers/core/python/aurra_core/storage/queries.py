@@ -75,6 +75,18 @@ def believed_now(caller: Caller, db: Database) -> datetime:
 
 
 def read_memory_page(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
+    page = _memory_page(caller, query, db, embedder)
+    if not query.possibly_stale:
+        return page
+    # One more statement, only when asked: which of the page's memories a dependency proposal
+    # still names (storage/store.possibly_stale).
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        flagged = store.possibly_stale(conn, caller.tenant_id, [m.id for m in page.memories])
+    memories = [m.model_copy(update={"possibly_stale": m.id in flagged}) for m in page.memories]
+    return page.model_copy(update={"memories": memories})
+
+
+def _memory_page(caller: Caller, query: MemoryListQuery, db: Database, embedder: Embedder) -> MemoryPage:
     fp = cursors.fingerprint(
         q=query.q,
         topic=query.topic,
@@ -227,8 +239,12 @@ def read_memory_history(caller: Caller, memory_id: UUID, when: PointInTime, db: 
 
 
 def read_audit_page(caller: Caller, query: AuditListQuery, db: Database) -> AuditPage:
-    if query.status is not None and query.type not in (None, AuditType.SUPERSESSION_PROPOSED):
-        problem = "status applies to supersession_proposed events only"
+    if query.status is not None and query.type not in (
+        None,
+        AuditType.SUPERSESSION_PROPOSED,
+        AuditType.DEPENDENCY_PROPOSED,
+    ):
+        problem = "status applies to supersession_proposed and dependency_proposed events only"
         raise ValidationFailed(problem, [{"field": "status", "problem": problem}])
     fp = cursors.fingerprint(
         memory_id=query.memory_id,

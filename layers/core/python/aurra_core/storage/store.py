@@ -514,6 +514,118 @@ def count_current(
     return count
 
 
+def small_scope_memories(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    embedding: Vector,
+    *,
+    scope: Scope,
+    excluded_topics: list[str],
+    at_most: int,
+    excluded_ids: list[UUID] | None = None,
+) -> list[tuple[MemoryRow, float]] | None:
+    """Every current memory of the tenant's `scope` outside the excluded topics (and not one of
+    `excluded_ids`), nearest first, each with its cosine similarity, whatever the similarity
+    floor: when the scope holds at most `at_most` of them; None when it holds more. One
+    statement, an exact scan of the scope's rows (at most `at_most` + 1 are read)."""
+    params: dict[str, Any] = {"tenant_id": tenant_id, "excluded": excluded_topics, "q": embedding}
+    where = (
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} "
+        f"AND {scope_clause(scope, params)} AND NOT (topic = ANY(%(excluded)s))"
+    )
+    if excluded_ids:
+        where += " AND memory_id <> ALL(%(excluded_ids)s)"
+        params["excluded_ids"] = excluded_ids
+    params["limit"] = at_most + 1
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""SELECT {_MEMORY_COLUMNS}, embedding <=> %(q)s AS distance FROM memory_versions
+                WHERE {where} ORDER BY (embedding <=> %(q)s) + 0, memory_id LIMIT %(limit)s""",
+            params,
+        )
+        records = cur.fetchall()
+    if len(records) > at_most:
+        return None
+    return [(_row(record), 1.0 - float(record["distance"])) for record in records]
+
+
+def propose_dependents(
+    conn: psycopg.Connection,
+    caller_tenant_id: UUID,
+    api_key_id: UUID | None,
+    *,
+    scope: Scope,
+    subject_pattern: str,
+    values: list[tuple[str, str]],
+    old_id: UUID,
+    new_id_: UUID,
+    supersession_event_id: UUID,
+    now: datetime,
+    limit: int = 20,
+) -> int:
+    """One statement: a `dependency_proposed` event for each current memory of the scope whose
+    content matches `subject_pattern` (a PostgreSQL regular expression, case aside) and names one
+    of `values` ((value, its word-bounded pattern) pairs), other than the two memories of the
+    supersession and any this transaction wrote (recorded at `now`). Returns how many."""
+    params: dict[str, Any] = {
+        "tenant_id": caller_tenant_id,
+        "subject": subject_pattern,
+        "values": [value for value, _ in values],
+        "patterns": [pattern for _, pattern in values],
+        "excluded": [old_id, new_id_],
+        "before": now,
+        "limit": limit,
+        "ids": [new_id() for _ in range(limit)],
+        "type": AuditType.DEPENDENCY_PROPOSED.value,
+        "now": now,
+        "key": api_key_id,
+        "old": old_id,
+        "new": str(new_id_),
+        "event": str(supersession_event_id),
+    }
+    where = (
+        f"tenant_id = %(tenant_id)s AND {_CURRENT} AND {scope_clause(scope, params)} "
+        "AND NOT (memory_id = ANY(%(excluded)s)) AND recorded_at < %(before)s "
+        "AND content ~* %(subject)s AND content ~* ANY(%(patterns)s)"
+    )
+    row = conn.execute(
+        f"""WITH dependents AS (
+                SELECT m.memory_id, m.user_id,
+                       (SELECT v.value FROM unnest(%(values)s::text[], %(patterns)s::text[]) AS v(value, pattern)
+                        WHERE m.content ~* v.pattern LIMIT 1) AS on_value,
+                       row_number() OVER (ORDER BY m.memory_id) AS n
+                FROM memory_versions m WHERE {where} ORDER BY m.memory_id LIMIT %(limit)s),
+            proposed AS (
+                INSERT INTO audit_events (id, tenant_id, type, created_at, api_key_id, memory_id,
+                                          superseded_id, reason, details, user_id)
+                SELECT (%(ids)s::uuid[])[d.n], %(tenant_id)s::uuid, %(type)s::text, %(now)s::timestamptz,
+                       %(key)s::uuid, d.memory_id, %(old)s::uuid,
+                       'rests on ' || d.on_value || ', which a supersession replaced',
+                       jsonb_build_object('on', d.on_value, 'superseded_by', %(new)s::text,
+                                          'supersession_event_id', %(event)s::text),
+                       d.user_id
+                FROM dependents d
+                RETURNING 1)
+            SELECT count(*) FROM proposed""",
+        params,
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def possibly_stale(conn: psycopg.Connection, tenant_id: UUID, memory_ids: list[UUID]) -> set[UUID]:
+    """Which of the memories an open `dependency_proposed` event names (none resolves it)."""
+    if not memory_ids:
+        return set()
+    rows = conn.execute(
+        """SELECT DISTINCT e.memory_id FROM audit_events e
+           WHERE e.tenant_id = %s AND e.type = 'dependency_proposed' AND e.memory_id = ANY(%s)
+             AND NOT EXISTS (SELECT 1 FROM audit_events r
+                             WHERE r.tenant_id = e.tenant_id AND r.resolves_event_id = e.id)""",
+        (tenant_id, memory_ids),
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
 def find_candidates(
     conn: psycopg.Connection,
     tenant_id: UUID,
@@ -1196,7 +1308,7 @@ def _audit_insert(
         model=model,
         candidates_examined=candidates_examined,
         details=details or {},
-        status=ProposalStatus.OPEN if type == AuditType.SUPERSESSION_PROPOSED else None,
+        status=ProposalStatus.OPEN if type in _PROPOSALS else None,
     )
     return sql, params, event
 
@@ -1210,11 +1322,13 @@ def insert_audit_event(conn: psycopg.Connection, **event: Any) -> AuditEvent:
     return audit_event
 
 
+_PROPOSALS = frozenset({AuditType.SUPERSESSION_PROPOSED, AuditType.DEPENDENCY_PROPOSED})
+
 # A proposal's status is derived from the event that resolved it, as recorded by a point in
 # transaction time; nothing about the proposal itself ever changes.
 _AUDIT_SELECT = """SELECT e.id, e.type, e.created_at, e.api_key_id, e.memory_id, e.superseded_id,
         e.classifier, e.confidence, e.reason, e.model, e.candidates_examined, e.details,
-        CASE WHEN e.type = 'supersession_proposed' THEN
+        CASE WHEN e.type IN ('supersession_proposed', 'dependency_proposed') THEN
             CASE r.type WHEN 'proposal_approved' THEN 'approved' WHEN 'proposal_dismissed' THEN 'dismissed'
                         ELSE 'open' END
         END AS status
@@ -1302,7 +1416,7 @@ def select_audit_events(
             clauses.append(f"e.{column} = %({column})s")
             params[column] = value
     if status is not None:
-        clauses.append("e.type = 'supersession_proposed'")
+        clauses.append("e.type IN ('supersession_proposed', 'dependency_proposed')")
         clauses.append(_STATUS_FILTERS[status])
     if since is not None:
         clauses.append("e.created_at >= %(since)s")

@@ -196,6 +196,7 @@ def _supersede(
     assert chosen is not None and classification is not None
     event_id = new_id()
     details = _details(job, prepared, None)
+    newer: store.MemoryRow | None = None
     if target.valid_from <= fact_row.valid_from:
         newer = store.revise_version(conn, fact_row, now, supersedes=target.memory_id)
         store.revise_version(
@@ -235,6 +236,8 @@ def _supersede(
         user_id=fact_row.user_id,
         **prepared.fact.audit_source(),
     )
+    if newer is not None:
+        pipeline.propose_dependents(conn, caller, target, newer, event_id, now)
     return event_id
 
 

@@ -71,6 +71,7 @@ from aurra_core.runtime.observability import logger, metrics
 from aurra_core.storage import events, level2_jobs, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
+from aurra_core.text_analysis import slots
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
 from aurra_core.write_path.gating import decides_later, gate, gate_before_settings
@@ -79,6 +80,13 @@ from aurra_core.write_path.redaction import Screened, redact_text, refuse_if_ask
 if TYPE_CHECKING:
     from pgvector import Vector
 
+# A scope of at most this many current memories is compared whole, under the similarity floor
+# too, when the classifier is the offline `rules` one (its verdicts cost nothing). A model
+# classifier keeps the floor and the 3 nearest: comparing a whole scope would cost one call
+# with up to SMALL_SCOPE candidates instead of 3 (about 60 input tokens a candidate, so some
+# 1,300 more input tokens a fact) and, where nothing clears the floor today, a call where there
+# is none (docs/architecture.md, "Candidates in small scopes").
+SMALL_SCOPE = 25
 # Facts of one messages write prepared at once (each holds a pooled connection while it searches).
 PARALLEL_FACTS = 3
 
@@ -272,6 +280,42 @@ def _candidates(
         excluded_ids=excluded_ids,
     )
     return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
+
+
+def _small_scope(
+    conn: psycopg.Connection,
+    caller: Caller,
+    prepared: PreparedFact,
+    key_settings: KeySettings,
+    candidates: list[Candidate],
+    deps: WriteDependencies,
+    excluded_ids: list[UUID] | None = None,
+) -> list[Candidate]:
+    """With the offline classifier, every memory of a small scope (SMALL_SCOPE), the nearest
+    first: the candidates found, then the rest of the scope, whatever their similarity. Empty
+    when the classifier is a model's (or any other that does not say it is offline) or the
+    scope is larger. The configuration is read first, so that a model's SDK is never loaded
+    here."""
+    if get_config().classifier != "rules" or not getattr(deps.classifier_factory(), "offline", False):
+        return []
+    found = store.small_scope_memories(
+        conn,
+        caller.tenant_id,
+        prepared.embedding,
+        scope=prepared.fact.scope,
+        excluded_topics=key_settings.excluded_categories,
+        at_most=SMALL_SCOPE,
+        excluded_ids=excluded_ids,
+    )
+    if not found:
+        return []
+    seen = {c.id for c in candidates}
+    rest = [
+        Candidate(row.memory_id, row.content, row.topic, sim)
+        for row, sim in found
+        if row.memory_id not in seen
+    ]
+    return candidates + rest
 
 
 def _model(key_settings: KeySettings) -> str:
@@ -478,6 +522,11 @@ def prepare(
             else None
         )
         candidates = _candidates(conn, caller, prepared, settings, reservation, excluded_ids)
+        small = _small_scope(conn, caller, prepared, settings, candidates, deps, excluded_ids)
+        if small:
+            if reservation is not None and not candidates:
+                reservation = None  # nothing cleared the floor: the call is taken below
+            candidates = small
         if not candidates:
             prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
             return prepared
@@ -759,9 +808,46 @@ def _supersede(
         event_id=event_id,
         revise=(target, changes),
     )
+    if newer_id == created.memory_id:
+        propose_dependents(conn, caller, target, created, event_id, now)
     return WriteOutcome(
         201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
     )
+
+
+def propose_dependents(
+    conn: psycopg.Connection,
+    caller: Caller,
+    old: store.MemoryRow,
+    new: store.MemoryRow,
+    supersession_event_id: UUID,
+    now: datetime,
+) -> int:
+    """Queue for review the current memories of the same scope and subject that rest on a value
+    the supersession replaced ("User has about 9,000 notes in Evernote" once "User uses
+    Evernote" gave way to "User switched from Evernote to Obsidian"): a `dependency_proposed`
+    event each, never acted on (docs/api.md, "Dependent facts"), in one statement, and only when
+    the old memory names a value the new one replaced. Memories this transaction wrote are not
+    theirs to lean on. Returns how many were queued."""
+    values = slots.replaced_values(old.content, new.content)
+    subject = slots.subject_pattern(slots.subject_of(old.content))
+    if not values or subject is None:
+        return 0
+    queued = store.propose_dependents(
+        conn,
+        caller.tenant_id,
+        caller.api_key_id,
+        scope=Scope(user_id=old.user_id, agent_id=old.agent_id),
+        subject_pattern=subject,
+        values=[(value, slots.word_pattern(value)) for value in values],
+        old_id=old.memory_id,
+        new_id_=new.memory_id,
+        supersession_event_id=supersession_event_id,
+        now=now,
+    )
+    if queued:
+        metrics.add_metric(name="DependenciesProposed", unit=MetricUnit.Count, value=queued)
+    return queued
 
 
 def pair_details(prepared: PreparedFact, not_acted: NotActedReason | None) -> dict[str, Any]:
@@ -1074,6 +1160,28 @@ def extract(
     return extraction, usage, call_settlement(day, hold, usage)
 
 
+def _extracted_metadata(metadata: dict[str, Any], method: str | None) -> dict[str, Any]:
+    """The request's metadata, and for a fact kept as said (`verbatim`: the extractor's rules
+    could not rewrite it) `extraction.method`, so that a reader can tell it from a rewritten
+    fact (docs/api.md, "Extraction"). A key `extraction` of the request's own wins."""
+    if method != "verbatim" or "extraction" in metadata:
+        return metadata
+    return {**metadata, "extraction": {"method": "verbatim"}}
+
+
+def _extraction_info(content: str, method: str | None) -> dict[str, Any]:
+    """What the audit event of an extracted fact records of how it was found: the extractor's
+    method, when it said one, and the fact's slots (text_analysis/slots.py), when plain code can
+    tell them."""
+    info: dict[str, Any] = {}
+    if method is not None:
+        info["extraction_method"] = method
+    found = slots.slots_of(content)
+    if found:
+        info["slots"] = [slot.as_dict() for slot in found]
+    return info
+
+
 def write_messages(
     caller: Caller, request: MessagesWriteRequest | Screened[MessagesWriteRequest], deps: WriteDependencies
 ) -> MessagesOutcome:
@@ -1097,20 +1205,26 @@ def write_messages(
     level2_enabled = deps.flags.level2_enabled()
     conversation_id = request.conversation_id or str(new_id())
     provenance = {"extractor": extraction.extractor, "extraction_model": extraction.model}
+    methods = extraction.details.get("methods") or []
     facts = []
-    for extracted in extraction.facts:
+    for number, extracted in enumerate(extraction.facts):
         message = request.messages[extracted.message_index]
         # The extractor saw the messages redacted; its facts are scanned all the same (a model
         # may put together what no message held whole).
         content = redact_text(extracted.content)
+        method = methods[number] if number < len(methods) else None
         facts.append(
             Fact(
                 content=content,
                 topic=fact_topic(content, extracted.topic, request.topic),
                 valid_from=message.created_at or request.valid_from,
-                metadata=request.metadata,
+                metadata=_extracted_metadata(request.metadata, method),
                 scope=request.scope,
-                provenance={**provenance, "message_index": extracted.message_index},
+                provenance={
+                    **provenance,
+                    "message_index": extracted.message_index,
+                    **_extraction_info(content, method),
+                },
                 source=store.SourceRecord(
                     type="conversation",
                     id=conversation_id,

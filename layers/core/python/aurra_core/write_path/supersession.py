@@ -246,11 +246,18 @@ def revert(caller: Caller, event_id: UUID, db: Database) -> RevertResult:
 # ---------------------------------------------------------------- the review queue
 
 
-def _open_proposal(conn: psycopg.Connection, caller: Caller, event_id: UUID) -> AuditEvent:
+def _open_proposal(
+    conn: psycopg.Connection, caller: Caller, event_id: UUID, *, dependency_too: bool = False
+) -> AuditEvent:
     proposal = store.select_audit_event(conn, caller.tenant_id, event_id)
     if proposal is None:
         raise NotFound("audit event not found")
-    if proposal.type != AuditType.SUPERSESSION_PROPOSED:
+    if proposal.type == AuditType.DEPENDENCY_PROPOSED and not dependency_too:
+        raise _invalid(
+            "id",
+            "a dependency_proposed event is resolved by dismissing it, or by superseding the memory it names",
+        )
+    if proposal.type not in (AuditType.SUPERSESSION_PROPOSED, AuditType.DEPENDENCY_PROPOSED):
         raise _invalid("id", f"{_an(proposal.type)} event is not a proposal")
     if proposal.status != ProposalStatus.OPEN:
         resolved = proposal.status.value if proposal.status else "resolved"
@@ -319,10 +326,11 @@ def approve(caller: Caller, event_id: UUID, db: Database) -> ApproveResult:
 
 
 def dismiss(caller: Caller, event_id: UUID, db: Database) -> DismissResult:
-    """Close a proposal without acting on it; both memories stay as they are."""
+    """Close a proposal (of a supersession or of a dependency) without acting on it; the
+    memories stay as they are."""
     try:
         with db.tenant_transaction(caller.tenant_id) as conn:
-            proposal = _open_proposal(conn, caller, event_id)
+            proposal = _open_proposal(conn, caller, event_id, dependency_too=True)
             store.begin_write(conn, caller.tenant_id)
             assert proposal.memory_id is not None  # _open_proposal checked it
             newer = store.select_memory(conn, caller.tenant_id, proposal.memory_id)

@@ -1,0 +1,289 @@
+"""Value swaps as change evidence for the rules classifier.
+
+Two facts about the same slot (text_analysis/slots.py: the same subject and attribute) with
+different values of the same kind cannot both be current: "User's team is 8 engineers" ->
+"User's team is 11 engineers now", "User's rent is $1,450 a month" -> "User's rent was raised
+to $1,600 a month", "User's team runs Python 3.9 in production" -> "upgraded production to
+Python 3.12", "User lives in Denver" -> "User moved to Portland".
+
+Counts, amounts and versions in the same words replace each other as they stand. Days, times
+and places need the new fact to say its value is current or changed ("now", "moved to",
+"is moving to", "switched", "these days", "instead"): several of them can hold at once ("yoga
+on Tuesdays", "yoga on Thursdays"; an office in London and one in Paris; "lives in Japan",
+"lives in Osaka"), and only a change says one replaced the other. A country or region is never
+swapped for a place that may lie inside it, and two facts dated apart ("donated $500 in March",
+"$300 in November") are two events.
+
+A count that grows is replaced ("has 2 cats" -> "has 3 cats now"), but for a running total:
+"has read three of the series" -> "has read four", "has visited 12 countries so far" -> "15"
+keep both true (who has read four has read three), so growth there is no evidence and the pair
+is left to the other detectors (a `supplements` at most: never acted on). A running total that
+goes down is a correction, and evidence.
+
+Never evidence when the new fact is hedged, adds one more thing ("also", "another", "second"),
+tells of a past period or a short stay, or when either fact is negated: those are the cases a
+careful reader would not call a contradiction.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aurra_core.text_analysis import regex_programs
+from aurra_core.text_analysis import rules_lexicon as lex
+from aurra_core.text_analysis.slots import CHANGE, Slot, same_attribute, slots_of, subject_of
+from aurra_core.text_analysis.text import normalize
+
+CONFIDENCE = 0.9
+_WIDE_PLACES = frozenset(lex.COUNTRIES) | frozenset(lex.REGIONS)
+# Kinds of tools and things someone uses one of for a purpose (text_analysis/kinds.py): a switch
+# of one of these replaces the old one. Not places, languages, food, people or hobbies, which
+# people have several of.
+_TOOL_KINDS = frozenset(
+    """accounting_software ai_assistant browser calendar cloud cloud_storage code_hosting crm
+    database design_tool editor email fitness_app framework maps messaging monitoring
+    music_streaming notes office_docs operating_system package_manager password_manager phone
+    search_engine shell test_framework tracker video_call vpn wearable computer car telecom
+    bank""".split()
+)
+_NEEDS_CHANGE = frozenset({"day", "time", "place"})
+
+
+def _union(patterns: list[str]) -> re.Pattern[str]:
+    return regex_programs.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+_HEDGED = _union(lex.HEDGES)
+_ADDITIVE = _union(lex.ADDITIVE)
+_PAST = _union(lex.PAST_PERIOD + lex.HISTORICAL)
+_TEMPORARY = _union(lex.TEMPORARY)
+_NEGATED = regex_programs.compile(r"\b(?:not|no|never|nolonger|none|without|n't|cannot)\b|n't\b")
+_REVERTED = regex_programs.compile(r"\b(?:went back|back to|returned to|reverted)\b")
+
+
+def _blocked(norm: str) -> bool:
+    return bool(_HEDGED.search(norm) or _ADDITIVE.search(norm) or _PAST.search(norm) or _NEGATED.search(norm))
+
+
+def _evidence(old: Slot, new: Slot, changed: bool, same_owner: bool = False) -> bool:
+    if old.kind != new.kind or old.value == new.value:
+        return False
+    if old.kind in _NEEDS_CHANGE and not changed:
+        return False
+    if old.kind == "place" and (old.value in _WIDE_PLACES or new.value in _WIDE_PLACES):
+        return False  # "lives in Spain" -> "moved to Valencia": the city may be in the country
+    return same_attribute(old, new, changed=changed, same_owner=same_owner)
+
+
+_OWNER = re.compile(r"^(?:the\s+)?user(?:'s\s+(\w+))?\b", re.IGNORECASE)
+
+
+def _owner(text: str) -> str | None:
+    """Whose the fact is, as written: "" for "User ...", "team" for "User's team ..."."""
+    found = _OWNER.match(text.strip())
+    return (found.group(1) or "").lower() if found else None
+
+
+# A running total: what has been done so far, which only grows ("has read", "so far", "in total").
+_RUNNING_TOTAL = regex_programs.compile(
+    r"\b(?:has|have|'ve|had)\s+(?:now\s+|already\s+|just\s+|since\s+)?(?:read|visited|finished|"
+    r"completed|run|ran|climbed|written|published|watched|seen|been to|won|played|collected|saved|"
+    r"raised|donated|sold|hiked|attended|taken|passed|earned|logged|reached|hit|made|done|"
+    r"traveled|travelled|owned|met|learned|learnt|finished reading)\b|\bso far\b|\bin total\b|"
+    r"\btotal of\b|\bto date\b|\balready\b|\bup to\b|\bstreak\b|\bin a row\b"
+)
+
+
+def _number(value: str) -> float | None:
+    try:
+        return float(value.split("_")[-1].replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _grew(old: Slot, new: Slot) -> bool:
+    before, after = _number(old.value), _number(new.value)
+    return before is not None and after is not None and after > before
+
+
+def _dated(norm: str) -> set[str]:
+    return {token for token in norm.split() if token.startswith(("month_", "year_", "date_"))}
+
+
+def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact puts another value of the same kind in the old
+    fact's slot; None otherwise."""
+    old_slots, new_slots = slots_of(old_text), slots_of(new_text)
+    if not old_slots or not new_slots:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _blocked(new_norm) or _blocked(old_norm) or _TEMPORARY.search(new_norm) or _REVERTED.search(new_norm):
+        return None
+    if _dated(old_norm) != _dated(new_norm):
+        return None  # "donated $500 in March", "$300 in November": two events, both true
+    kinds_held = {(s.kind, s.value) for s in old_slots}
+    if any((s.kind, s.value) in kinds_held for s in new_slots):
+        return None  # the old value is said again: a restatement or a narrowing, not a swap
+    changed = bool(CHANGE.search(new_text))
+    old_owner = _owner(old_text)
+    same_owner = old_owner is not None and old_owner == _owner(new_text)
+    days_old = {s.value for s in old_slots if s.kind == "day"}
+    days_new = {s.value for s in new_slots if s.kind == "day"}
+    running = bool(_RUNNING_TOTAL.search(new_text.lower()) or _RUNNING_TOTAL.search(old_text.lower()))
+    for new in new_slots:
+        for old in old_slots:
+            if running and new.kind in ("count", "amount") and _grew(old, new):
+                continue
+            if new.kind == "time" and days_new != days_old:
+                continue  # "closes at 8pm on Fridays": a time of certain days, beside the other
+            if _evidence(old, new, changed, same_owner):
+                return (
+                    CONFIDENCE,
+                    f"the same slot ({new.subject}: {' '.join(sorted(new.attribute)) or new.unit or new.kind}) "
+                    f"holds another {new.kind}: {new.value} in place of {old.value}",
+                )
+    return None
+
+
+# ------------------------------------------------------------------------- tool switches
+
+# The new fact says it moved from one thing to another: "switched to", "is switching to",
+# "migrating to", "moved everything over to", "ditched X for", "replaced X with". Not "now"
+# alone: "now takes notes in Obsidian" may be a second tool, and stays below the threshold.
+_SWITCHED = regex_programs.compile(
+    r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
+    r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|mov(?:ed|es|ing) off(?: of)? \w+(?: \w+)? (?:to|for)|"
+    r"ditch(?:ed|es|ing) \w+(?: \w+)? for|"
+    r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
+    r"trad(?:ed|ing) \w+(?: \w+)? for|went with|changed to|ripped out \w+(?: \w+)? (?:and|for))\b"
+)
+# Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
+_LEFT = regex_programs.compile(
+    r"\b(?:from|ditch(?:ed|es|ing)|replac(?:ed|es|ing)|dropp(?:ed|ing)|swapp(?:ed|ing)|"
+    r"trad(?:ed|ing)|left|instead of|rather than|no longer|not|over)\s+(?:the\s+|their\s+|its\s+)?$"
+)
+
+
+def _things(text: str) -> dict[str, dict[str, int]]:
+    """Each kind the text names (text_analysis/kinds.py), with the phrases that name it and
+    where each starts (a word index)."""
+    from aurra_core.text_analysis import kinds
+    from aurra_core.text_analysis.kinds_index import INDEX
+
+    words = kinds._words(text)
+    found: dict[str, dict[str, int]] = {}
+    for start in range(len(words)):
+        for length in range(1, kinds._LONGEST_PHRASE + 1):
+            if start + length > len(words):
+                break
+            phrase = " ".join(words[start : start + length])
+            for kind in INDEX.get(phrase, ()):
+                found.setdefault(kind, {}).setdefault(phrase, start)
+    return found
+
+
+def _named_as_left(text: str, phrase: str) -> bool:
+    """The phrase is named as the thing left ("switched from Vim to Emacs": Vim)."""
+    from aurra_core.text_analysis import kinds
+
+    words = kinds._words(text)
+    target = phrase.split()
+    for start in range(len(words) - len(target) + 1):
+        if words[start : start + len(target)] == target:
+            return bool(_LEFT.search(" ".join(words[:start]) + " "))
+    return False
+
+
+def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says its subject switched to another thing of a
+    kind the old fact names for the same subject: "User keeps their passwords in LastPass" ->
+    "User is switching to 1Password", "User's team uses Jira" -> "User's team moved everything
+    over to Linear". None otherwise."""
+    if not _SWITCHED.search(new_text.lower()):
+        return None
+    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
+    if not old_subject or old_subject != new_subject:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _blocked(new_norm) or _HEDGED.search(old_norm) or _PAST.search(old_norm) or _REVERTED.search(new_norm):
+        return None
+    if _NEGATED.search(old_norm):
+        return None
+    old_things, new_things = _things(old_text), _things(new_text)
+    for kind in sorted(old_things.keys() & new_things.keys()):
+        if kind not in _TOOL_KINDS:
+            continue
+        olds, news = set(old_things[kind]), set(new_things[kind])
+        added = {p for p in news - olds if not _named_as_left(new_text, p)}
+        kept = {p for p in olds & news if not _named_as_left(new_text, p)}
+        if added and not kept and olds - set(added):
+            return (
+                CONFIDENCE,
+                f"switched to another {kind.replace('_', ' ')}: {sorted(added)[0]} in place of {sorted(olds)[0]}",
+            )
+    return None
+
+
+# A name the new fact says was left: "ripped out Airflow", "switched from Slack", "left Google".
+_LEFT_NAME = re.compile(
+    r"\b(?:from|ditch(?:ed|es|ing)|ripped out|rip(?:ping)? out|replac(?:ed|es|ing)|dropp(?:ed|ing)|"
+    r"got rid of|mov(?:ed|es|ing) (?:\w+ )?(?:away )?off(?: of)?|migrat(?:ed|ing) off(?: of)?|left|quit|"
+    r"stopped using|gave up|swapp(?:ed|ing)|trad(?:ed|ing) in|instead of|no longer (?:use|uses|on|at))"
+    r"\s+(?:the\s+|their\s+|our\s+|my\s+|his\s+|her\s+)?([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)*)"
+)
+
+
+def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says its subject left a thing the old fact names
+    as theirs ("User's team uses Airflow" -> "User's team ripped out Airflow and went with
+    Dagster", "User works at Google" -> "User left Google"): the old fact is no longer true,
+    whatever kind of thing it is. None otherwise, or when the old fact itself names it as left."""
+    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
+    if not old_subject or old_subject != new_subject:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _HEDGED.search(new_norm) or _PAST.search(new_norm) or _REVERTED.search(new_norm):
+        return None
+    if _HEDGED.search(old_norm) or _PAST.search(old_norm) or _NEGATED.search(old_norm):
+        return None
+    if _ADDITIVE.search(new_norm):
+        return None
+    left_in_old = {m.group(1).lower() for m in _LEFT_NAME.finditer(old_text)}
+    for match in _LEFT_NAME.finditer(new_text):
+        name = match.group(1)
+        if name.lower() in left_in_old or name in ("I", "User"):
+            continue
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", old_text, re.IGNORECASE):
+            return (CONFIDENCE, f"the new fact says {name} was left, and the old one is about it")
+    return None
+
+
+# ------------------------------------------------------------------------- retirement
+
+# "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
+# only what it names.
+_RETIRED = re.compile(
+    r"\b(?:retired|has retired|is retiring|retires)\b(?:\s+from\s+(?:the\s+|their\s+)?([\w' -]+))?"
+)
+_WORKS = re.compile(r"\b(?:works?|working|is employed|is an? \w+ at)\s+(?:at|as|for|in)?\b")
+
+
+def retired(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says its subject retired and the old one that the
+    same subject works (and, when the retirement names what it ends, it is what the old fact
+    names): "User's dad works at the hospital" -> "User's dad retired last month". None
+    otherwise."""
+    found = _RETIRED.search(new_text)
+    if found is None or not _WORKS.search(old_text):
+        return None
+    old_subject = subject_of(old_text)
+    if not old_subject or old_subject != subject_of(new_text) or _owner(old_text) != _owner(new_text):
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if _blocked(new_norm) or _blocked(old_norm) or _REVERTED.search(new_norm):
+        return None
+    ended = found.group(1)
+    # the same stem: "retired from teaching" ends "works as a teacher"
+    if ended and not re.search(rf"\b{re.escape(ended.split()[0][:5])}", old_text, re.IGNORECASE):
+        return None  # "retired from the army": not the work the old fact names
+    return (CONFIDENCE, "the new fact says they retired, which ends the work the old fact states")

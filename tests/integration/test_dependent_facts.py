@@ -1,0 +1,102 @@
+"""Dependent facts (write_path/pipeline._propose_dependents): when a memory is superseded, the
+current memories of the same subject that rested on the value replaced become
+`dependency_proposed` events in the review queue, never acted on; reads with `possibly_stale`
+say which memories such an event names, until it is dismissed."""
+
+from __future__ import annotations
+
+from pipeline_support import deps
+
+from aurra_core.classifiers.rules import RulesClassifier
+from aurra_core.embedders import LexicalEmbedder
+from aurra_core.models import AuditListQuery, MemoryListQuery, WriteRequest
+from aurra_core.storage import queries
+from aurra_core.storage.db import get_database
+from aurra_core.write_path import supersession
+from aurra_core.write_path.pipeline import write_memory
+
+
+def put(caller, content, user="alice"):
+    return write_memory(
+        caller,
+        WriteRequest(content=content, topic="preferences", user_id=user, auto_supersede=True),
+        deps(RulesClassifier()),
+    )
+
+
+def memories(caller, user="alice"):
+    page = queries.read_memory_page(
+        caller, MemoryListQuery(user_id=user, possibly_stale=True), get_database(), LexicalEmbedder(384)
+    )
+    return {m.content: m for m in page.memories}
+
+
+def test_a_fact_that_rested_on_the_replaced_value_is_proposed_and_flagged(db, new_key):
+    caller, _ = new_key()
+    old = put(caller, "User uses Evernote for notes")
+    notes = put(caller, "User has about 9,000 notes in Evernote")
+    put(caller, "User lives in Leeds")
+    put(caller, "User's sister uses Evernote too", user="bob")
+    new = put(caller, "User switched from Evernote to Obsidian for notes")
+    assert new.result.auto_supersede.supersession.superseded_id == old.result.memory.id
+
+    events = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
+    assert [(e.memory_id, e.superseded_id, e.details["on"]) for e in events] == [
+        (notes.result.memory.id, old.result.memory.id, "Evernote")
+    ]
+    assert events[0].status.value == "open"
+    current = memories(caller)
+    # never acted on: the dependent is still current, and flagged
+    assert current["User has about 9,000 notes in Evernote"].possibly_stale is True
+    assert current["User lives in Leeds"].possibly_stale is False
+    assert memories(caller, user="bob")["User's sister uses Evernote too"].possibly_stale is False
+
+    supersession.dismiss(caller, events[0].id, db)
+    assert memories(caller)["User has about 9,000 notes in Evernote"].possibly_stale is False
+
+
+def test_without_possibly_stale_a_read_says_nothing_of_it(db, new_key):
+    caller, _ = new_key()
+    put(caller, "User uses Evernote for notes")
+    put(caller, "User has about 9,000 notes in Evernote")
+    put(caller, "User switched from Evernote to Obsidian for notes")
+    page = queries.read_memory_page(
+        caller, MemoryListQuery(user_id="alice"), get_database(), LexicalEmbedder(384)
+    )
+    assert all(m.possibly_stale is None for m in page.memories)
+    assert "possibly_stale" not in page.memories[0].model_dump(mode="json")
+
+
+def test_a_dependency_proposal_is_never_approved(db, new_key):
+    import pytest
+
+    from aurra_core.errors import ValidationFailed
+
+    caller, _ = new_key()
+    put(caller, "User uses Evernote for notes")
+    put(caller, "User has about 9,000 notes in Evernote")
+    put(caller, "User switched from Evernote to Obsidian for notes")
+    (event,) = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
+    with pytest.raises(ValidationFailed):
+        supersession.approve(caller, event.id, db)
+
+
+def test_another_tenants_supersession_proposes_nothing_here_and_its_events_are_not_ours(db, new_key):
+    import pytest
+
+    from aurra_core.errors import NotFound
+
+    ours, _ = new_key()
+    theirs, _ = new_key()
+    for caller in (ours, theirs):
+        put(caller, "User uses Evernote for notes")
+        put(caller, "User has about 9,000 notes in Evernote")
+    put(theirs, "User switched from Evernote to Obsidian for notes")
+
+    assert queries.read_audit_page(ours, AuditListQuery(type="dependency_proposed"), db).events == []
+    assert memories(ours)["User has about 9,000 notes in Evernote"].possibly_stale is False
+    (event,) = queries.read_audit_page(theirs, AuditListQuery(type="dependency_proposed"), db).events
+    assert memories(theirs)["User has about 9,000 notes in Evernote"].possibly_stale is True
+    with pytest.raises(NotFound):  # their proposal cannot be dismissed from here
+        supersession.dismiss(ours, event.id, db)
+    assert memories(theirs)["User has about 9,000 notes in Evernote"].possibly_stale is True

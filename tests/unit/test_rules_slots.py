@@ -1,0 +1,158 @@
+"""Value swaps and tool switches as change evidence (classifiers/rules_slots.py), over the slots
+of text_analysis/slots.py: one test a kind, and the pairs that must never be acted on."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from aurra_core.classifiers.rules import RulesClassifier
+from aurra_core.classifiers.rules_slots import tool_switch, value_swap
+from aurra_core.models import Verdict
+from aurra_core.text_analysis.slots import slots_of
+
+
+def verdict(old: str, new: str) -> tuple[Verdict, float]:
+    judged = RulesClassifier().judge(old, new, uuid.uuid4())
+    return judged.verdict, judged.confidence
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new"),
+    [
+        ("count", "User has 3 cats and a very patient husband", "User has 4 cats now"),
+        (
+            "count",
+            "User's team is 8 engineers right now",
+            "User's team is 11 engineers now after the new hires",
+        ),
+        ("time", "User's daily standup is at 9:30am", "User's standup moved to 10am"),
+        ("day", "User's piano lesson is on Tuesdays", "User's piano lesson is on Thursdays now"),
+        ("amount", "User's rent is $1,450 a month", "User's rent was raised to $1,600 a month"),
+        ("place", "User lives in Leeds with their partner", "User is moving to Bristol next month"),
+        ("place", "User parks their car at the Elm Street garage", "User parks at the Oak Avenue garage now"),
+        (
+            "version",
+            "User's team runs Python 3.9 in production",
+            "User's team upgraded production to Python 3.12",
+        ),
+    ],
+)
+def test_another_value_in_the_same_slot_is_a_contradiction_at_the_floor(kind, old, new):
+    assert kind in {slot.kind for slot in slots_of(new)}
+    assert value_swap(old, new) is not None
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # days, times and places need change words: several may hold at once
+        ("User does yoga on Tuesdays", "User does yoga on Thursdays"),
+        ("User has an office in London", "User has an office in Paris"),
+        # a country and a city in it
+        ("User lives in Spain", "User moved to Valencia"),
+        # another subject
+        ("User has 3 cats", "User's sister has 4 cats"),
+        # hedged, additive, past, negated
+        ("User has 3 cats", "User might get a 4th cat, so 4 cats"),
+        ("User has 2 cars", "User also has 3 bikes"),
+        ("User lives in Denver", "User lived in Austin from 2018 to 2021"),
+        ("User pays $12 a month for Spotify", "User no longer pays $15 a month for Spotify"),
+        # two events dated apart
+        ("User donated $500 to the food bank in March", "User donated $300 to the food bank in November"),
+        # a running total that grows keeps both true
+        ("User has read three of the Expanse books", "User has read four of the Expanse books"),
+        ("User has visited 12 countries so far", "User has visited 15 countries so far"),
+        # the same value said again
+        ("User's standup is at 10am", "User's standup is at 10am now"),
+    ],
+)
+def test_pairs_that_are_not_value_swaps(old, new):
+    assert value_swap(old, new) is None
+
+
+def test_a_running_total_that_goes_down_is_a_correction():
+    assert (
+        value_swap("User has read 5 books in the series", "User has read 4 books in the series") is not None
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User keeps all their passwords in LastPass", "User is switching to 1Password this week"),
+        ("User does all their coding in Vim", "User switched from Vim to Emacs"),
+        ("User's team uses Jira for sprint planning", "User's team moved everything over to Linear"),
+        ("User just started using notion for everything", "User switched to obsidian"),
+    ],
+)
+def test_a_switch_to_another_tool_of_the_same_kind_is_a_contradiction(old, new):
+    assert tool_switch(old, new) is not None
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User uses Vim", "User's sister switched to Emacs"),
+        ("User uses Vim", "User is thinking about switching to Emacs"),
+        ("User uses Vim", "User also switched to VS Code for notebooks"),
+        ("User uses Vim", "User switched from Emacs to Vim"),
+        ("User lives in Paris", "User switched to Berlin"),
+    ],
+)
+def test_what_is_not_a_tool_switch(old, new):
+    assert tool_switch(old, new) is None
+
+
+def test_slots_name_subject_attribute_kind_and_value():
+    (slot,) = slots_of("User's daily standup is at 9:30am")
+    assert (slot.subject, slot.attribute, slot.kind, slot.value) == (
+        "user",
+        frozenset({"standup"}),
+        "time",
+        "time_570",
+    )
+    assert slot.as_dict() == {"subject": "user", "attribute": "standup", "kind": "time", "value": "time_570"}
+    assert slots_of("User likes jazz") == ()
+
+
+def test_a_count_without_its_unit_replaces_the_same_owners_count_only_when_it_changed():
+    from aurra_core.classifiers.rules_slots import value_swap
+
+    assert value_swap("User's team is 8 engineers", "User's team is 10 now") is not None
+    assert value_swap("User's team has 12 people", "User's team is down to 9") is not None
+    # no change said: "is 10" may be something else of the team's
+    assert value_swap("User's team is 8 engineers", "User's team is 10") is None
+    # another owner: the user's age is not the team's size
+    assert value_swap("User's team is 8 engineers", "User is 35 now") is None
+    assert value_swap("User is 34", "User's team is 10 now") is None
+
+
+def test_a_retirement_ends_the_same_persons_work_and_only_theirs():
+    from aurra_core.classifiers.rules_slots import retired
+
+    assert retired("User's dad works at the hospital", "User's dad retired last month") is not None
+    assert retired("User works as a teacher", "User retired from teaching in June") is not None
+    # what the retirement names is not the work the old fact states
+    assert retired("User's dad works at the hospital", "User's dad retired from the army") is None
+    # someone else, a plan, or a work that was never stated
+    assert retired("User works as a teacher", "User's mom retired") is None
+    assert retired("User works at a bank", "User is thinking about retiring") is None
+    assert retired("User lives in Leeds", "User retired last year") is None
+
+
+def test_a_move_to_a_place_never_acts_on_a_fact_that_names_no_place():
+    from uuid import UUID
+
+    from aurra_core.classifiers.rules import RulesClassifier
+
+    judge = RulesClassifier().judge
+    size = judge("User's team is 6 engineers", "User's team moved to Portland in March", UUID(int=1))
+    assert size.confidence < 0.85  # below the acting threshold: the team's size is not its place
+    home = judge("User's office is in Austin", "User's office moved to Dallas", UUID(int=1))
+    assert home.verdict.value == "contradicts" and home.confidence >= 0.85
