@@ -294,7 +294,17 @@ def test_the_edge_stack_holds_a_cloudfront_web_acl_in_us_east_1(edge: Synth, pro
     assert [r["Name"] for r in props["Rules"]] == [r["Name"] for r in api_acl["Properties"]["Rules"]]
     assert props["CustomResponseBodies"] == api_acl["Properties"]["CustomResponseBodies"]
     (logging,) = edge.of_type("AWS::WAFv2::LoggingConfiguration").values()
-    assert logging["Properties"]["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
+    # the console's searches are query strings: its log redacts them as the API's does
+    (api_logging,) = prod.of_type("AWS::WAFv2::LoggingConfiguration").values()
+    assert (
+        logging["Properties"]["RedactedFields"]
+        == api_logging["Properties"]["RedactedFields"]
+        == [
+            {"SingleHeader": {"Name": "authorization"}},
+            {"SingleHeader": {"Name": "cookie"}},
+            {"QueryString": {}},
+        ]
+    )
     assert "aws-waf-logs-aurra-prod-console" in json.dumps(logging["Properties"]["LogDestinationConfigs"])
     assert "ConsoleWebAclArn" in edge.template["Outputs"]
     # nothing else lives there

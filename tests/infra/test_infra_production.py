@@ -139,6 +139,7 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
     )
     assert logging["Properties"]["RedactedFields"] == [
         {"SingleHeader": {"Name": "authorization"}},
+        {"SingleHeader": {"Name": "cookie"}},
         {"QueryString": {}},
     ]
     names = [g["Properties"].get("LogGroupName") for g in prod.of_type("AWS::Logs::LogGroup").values()]
