@@ -14,8 +14,9 @@ a name no other distribution claims (the folder keeps its short name for the CDK
 # Functions behind an HTTP route, each with its own Powertools resolver.
 HTTP_FUNCTIONS = ("write", "query", "supersede", "settings", "audit", "erasure")
 # The API Gateway authorizer, the migration custom resource, key administration (operators
-# only) and the scheduled maintenance of large tenants' indexes.
-OTHER_FUNCTIONS = ("authorizer", "migrate", "admin", "maintenance")
+# only), the scheduled maintenance of large tenants' indexes and the change stream's dispatcher
+# (every minute: the outbox to the stage's event bus and to webhooks).
+OTHER_FUNCTIONS = ("authorizer", "migrate", "admin", "maintenance", "dispatcher")
 FUNCTIONS = HTTP_FUNCTIONS + OTHER_FUNCTIONS
 
 # (method, resource, function) for every route of the API (docs/api.md).

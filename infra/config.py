@@ -157,6 +157,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "consoleCertificateArn": ("console_certificate_arn", _optional_str),
     "consoleWafEnabled": ("console_waf_enabled", _bool),
     "consoleWebAclArn": ("console_web_acl_arn", _optional_str),
+    "webhooks": ("webhooks", _bool),
 }
 # The context key holding each stage's own settings (a mapping of stage name
 # to a mapping of the keys above).
@@ -298,6 +299,12 @@ class AurraConfig:
     # None: off in dev, on elsewhere
     termination_protection: bool | None = None
 
+    # Webhook delivery (the `webhooks` setting of keys): the dispatcher reaches the internet,
+    # so the app subnets get NAT, as for a model provider outside AWS. None: off in dev (no
+    # NAT; setting a webhook is then a 422 and the change stream is read from GET
+    # /agent/events or the event bus), on elsewhere. The event bus is there either way.
+    webhooks: bool | None = None
+
     # hosted mode: the defaults of the four settings after it
     hosted: bool = False
     # None: as `hosted`. Customer-managed KMS keys for the cluster, the
@@ -400,6 +407,8 @@ class AurraConfig:
             # one run at a time anyway (an advisory lock); never more containers
             c.MIGRATE: 1,
             c.MAINTENANCE: 1,
+            # one reader of the outbox: a late invocation waits its turn, or is dropped
+            c.DISPATCHER: 1,
         }
 
     @property
@@ -425,9 +434,14 @@ class AurraConfig:
         return "bedrock" in self.model_providers or self.embedder == "bedrock"
 
     @property
+    def resolved_webhooks(self) -> bool:
+        return (not self.is_dev) if self.webhooks is None else self.webhooks
+
+    @property
     def needs_internet(self) -> bool:
-        """Functions call a service outside AWS (the Anthropic API, an OpenAI-compatible one)."""
-        return bool(self.model_providers & {"anthropic", "openai"})
+        """Functions call a service outside AWS: the Anthropic API, an OpenAI-compatible one,
+        the tenants' webhooks."""
+        return bool(self.model_providers & {"anthropic", "openai"}) or self.resolved_webhooks
 
     @property
     def resolved_create_vpc_endpoints(self) -> bool:
@@ -496,7 +510,10 @@ class AurraConfig:
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
         if self.needs_internet and self.vpc_id is None and self.resolved_nat_gateways < 1:
-            fail("natGateways", "the anthropic and openai models need at least one NAT gateway")
+            fail(
+                "natGateways",
+                "the anthropic and openai models, and webhooks, need at least one NAT gateway",
+            )
         if not 0 <= self.db_min_capacity <= self.db_max_capacity <= 256:
             fail("dbMinCapacity", "0 <= dbMinCapacity <= dbMaxCapacity <= 256")
         for key in ("dbMinCapacity", "dbMaxCapacity"):

@@ -43,6 +43,7 @@ AUTHORIZER = "authorizer"
 MIGRATE = "migrate"
 ADMIN = "admin"
 MAINTENANCE = "maintenance"
+DISPATCHER = "dispatcher"
 # The one list of functions and routes is functions/__init__.py (it imports nothing): read
 # by path, so the CDK app needs neither the layer nor the folder on sys.path.
 _CATALOG = runpy.run_path(str(FUNCTIONS_DIR / "__init__.py"))
@@ -62,6 +63,7 @@ ALL_FUNCTIONS: tuple[str, ...] = _CATALOG["FUNCTIONS"]
 #   embedder    call the configured embedder (Bedrock)
 #   api_keys    manage API Gateway API keys of the default usage plan
 #   cursors     read the secret that signs pagination cursors
+#   webhooks    reach the internet (through NAT, when the stage has a way out): webhook URLs
 CAPABILITIES = {
     WRITE: frozenset({"db", "flags", "classifier", "embedder"}),
     QUERY: frozenset({"db", "embedder", "cursors"}),
@@ -75,6 +77,9 @@ CAPABILITIES = {
     ADMIN: frozenset({"db_keys", "api_keys"}),
     # CREATE INDEX CONCURRENTLY: DDL on the writer, a session-level advisory lock
     MAINTENANCE: frozenset({"db_direct"}),
+    # Reads every tenant's outbox as the owner (as maintenance does); its bus is granted by
+    # infra/components/change_stream.py.
+    DISPATCHER: frozenset({"db_direct", "webhooks"}),
 }
 # (memory MB, timeout s). API Gateway's integration timeout is 29 s.
 SIZING = {
@@ -90,9 +95,18 @@ SIZING = {
     ADMIN: (512, 30),
     # Lambda's maximum: building a large tenant's HNSW index takes minutes.
     MAINTENANCE: (512, 900),
+    # Started every minute, it drains until shortly before its timeout: about one minute each.
+    DISPATCHER: (256, 60),
 }
 # How often the maintenance function runs (an EventBridge schedule).
 MAINTENANCE_SCHEDULE_MINUTES = 60
+# The change stream: the dispatcher starts every minute and drains until its timeout; the
+# age of the oldest event not yet on the bus that alarms (a dispatcher that stopped, a bus that
+# refuses events), and how long the bus's archive keeps events for a replay.
+DISPATCHER_SCHEDULE_MINUTES = 1
+OUTBOX_LAG_METRIC = "OutboxLagSeconds"
+OUTBOX_LAG_ALARM_SECONDS = 300
+EVENT_ARCHIVE_RETENTION_DAYS = 30
 
 # --- HTTP routes (docs/api.md): (method, path, function), from functions/__init__.py ---
 API_ROOT = "agent"
@@ -194,6 +208,8 @@ ENV_OPENAI_MODEL = "AURRA_OPENAI_MODEL"
 ENV_OPENAI_SECRET_ARN = "AURRA_OPENAI_SECRET_ARN"
 ENV_USAGE_PLAN_ID = "AURRA_USAGE_PLAN_ID"
 ENV_REST_API_ID = "AURRA_REST_API_ID"
+ENV_EVENT_BUS_NAME = "AURRA_EVENT_BUS_NAME"
+ENV_WEBHOOKS_ENABLED = "AURRA_WEBHOOKS_ENABLED"
 ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
 ENV_METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE"
 ENV_LOG_LEVEL = "POWERTOOLS_LOG_LEVEL"
@@ -270,6 +286,27 @@ def usage_plan_name(stage: str) -> str:
 
 def maintenance_rule_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-{MAINTENANCE}"
+
+
+def event_bus_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def event_source(stage: str) -> str:
+    """The `source` of the change stream's events on the bus (aurra_core.webhooks.event_bus)."""
+    return f"{PROJECT}.{stage}"
+
+
+def event_archive_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-events"
+
+
+def dispatcher_schedule_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-dispatcher"
+
+
+def dispatcher_dlq_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-dispatcher-failed"
 
 
 def event_rule_name(stage: str, what: str) -> str:

@@ -42,6 +42,7 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         c.QUERY: 20,
         c.WRITE: 20,
         c.MAINTENANCE: 1,
+        c.DISPATCHER: 1,
         c.SUPERSEDE: 5,
         c.SETTINGS: 5,
         c.AUDIT: 5,

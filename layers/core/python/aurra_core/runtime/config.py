@@ -63,6 +63,13 @@ class ServiceConfig(BaseModel):
     # `aurra dev` delivers webhooks from a thread unless this is off (tests that share one
     # database between servers keep one worker).
     webhook_worker: bool = True
+    # Whether this deployment delivers webhooks at all: a stage without a way to the internet
+    # (its `webhooks` setting off: no NAT) refuses to set them (a 422), rather than take
+    # endpoints it could never reach.
+    webhooks_enabled: bool = True
+    # The stage's EventBridge bus, which the dispatcher publishes the change stream to (unset:
+    # no bus, as under `aurra dev`).
+    event_bus_name: str | None = None
     # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.
     database_url: str | None = None
     db_secret_arn: str | None = None
