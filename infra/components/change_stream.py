@@ -104,7 +104,6 @@ class ChangeStream(Construct):
             dimensions_map={"service": c.service_name(stage, c.DISPATCHER)},
             period=cdk.Duration.minutes(1),
             statistic="Maximum",
-            label="oldest event not on the bus (s)",
         )
         self.lag_alarm = cw.Alarm(
             self,
