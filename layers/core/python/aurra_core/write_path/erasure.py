@@ -16,8 +16,8 @@ from uuid import UUID
 import psycopg
 
 from aurra_core.errors import NotFound
-from aurra_core.models import AuditType, Caller, ErasureReceipt, ErasureRequest
-from aurra_core.storage import erasures, store
+from aurra_core.models import AuditType, Caller, ErasureReceipt, ErasureRequest, EventType, Scope
+from aurra_core.storage import erasures, events, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 
@@ -60,7 +60,8 @@ def run(
     event_scope: dict[str, Any] | None = None,
 ) -> ErasureReceipt:
     """Erase `selection` in this transaction (which holds the tenant's write lock), with its
-    `erasure` audit event and its receipt: the API's erasures and the retention periods'."""
+    `erasure` audit event, its receipt and its `erasure.completed` change event (ids and counts
+    only): the API's erasures and the retention periods'."""
     erasure_id = new_id()
     counts = erasures.erase(conn, erasure_id, tenant_id, selection)
     store.insert_audit_event(
@@ -72,7 +73,7 @@ def run(
         details={"erasure_id": str(erasure_id), "selector": selector, "counts": counts.model_dump()},
         **(event_scope or {}),
     )
-    return erasures.insert_receipt(
+    receipt = erasures.insert_receipt(
         conn,
         erasure_id=erasure_id,
         tenant_id=tenant_id,
@@ -81,6 +82,15 @@ def run(
         counts=counts,
         created_at=now,
     )
+    events.insert_event(
+        conn,
+        tenant_id,
+        EventType.ERASURE_COMPLETED,
+        scope=Scope(user_id=selector.get("user_id"), agent_id=selector.get("agent_id")),
+        memory_id=UUID(selector["memory_id"]) if "memory_id" in selector else None,
+        data={"erasure_id": str(erasure_id), "selector": selector, "counts": counts.model_dump()},
+    )
+    return receipt
 
 
 def erase(caller: Caller, request: ErasureRequest, db: Database) -> tuple[int, ErasureReceipt]:
