@@ -415,7 +415,12 @@ def test_access_log_metric_filters_count_401_429_and_authorizer_failures(dev: Sy
 
 def test_a_failed_maintenance_run_reaches_the_alarm_topic(dev: Synth) -> None:
     (topic_id,) = dev.of_type("AWS::SNS::Topic")
-    (invoke_config,) = dev.of_type("AWS::Lambda::EventInvokeConfig").values()
+    maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
+    (invoke_config,) = [
+        v
+        for v in dev.of_type("AWS::Lambda::EventInvokeConfig").values()
+        if ref(v["Properties"]["FunctionName"]) == maintenance_id
+    ]
     assert ref(invoke_config["Properties"]["DestinationConfig"]["OnFailure"]["Destination"]) == topic_id
     maintenance = aurra_functions(dev)[c.MAINTENANCE]["Properties"]
     assert any(
@@ -503,7 +508,7 @@ def test_failed_rotations_backups_and_copies_reach_the_alarm_topic(dev: Synth, p
         secrets = json.dumps(pattern["detail"]["additionalEventData"]["SecretId"])
         for logical_id in synth.of_type("AWS::SecretsManager::SecretTargetAttachment"):
             assert logical_id in secrets
-        for props in [r for name, r in rules.items() if not name.endswith("-maintenance")]:
+        for props in [r for name, r in rules.items() if not name.endswith(("-maintenance", "-dispatcher"))]:
             (target,) = props["Targets"]
             assert ref(target["Arn"]) == topic_id
         (policy,) = synth.of_type("AWS::SNS::TopicPolicy").values()
