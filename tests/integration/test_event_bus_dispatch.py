@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -181,9 +182,9 @@ def test_the_dispatcher_publishes_and_delivers_webhooks_in_one_loop(db, new_key,
         )
     memory = put(caller, "alice uses Vim").memory
 
-    clock = itertools.chain([100.0, 100.0], itertools.repeat(0.0))  # one round, then out of time
+    clock = itertools.chain([0.0, 0.0], itertools.repeat(100.0))  # one round, then out of time
     result = dispatcher.drain(
-        db, eventbridge, get_config(), time_left_s=lambda: next(clock), stop_before_s=10, sleep=lambda s: None
+        db, eventbridge, get_config(), run_for_s=90, clock=lambda: next(clock), sleep=lambda s: None
     )
     assert result["rounds"] == 1 and result["outbox_lag_s"] == 0.0
     (event,) = recorder.of(caller.tenant_id)
@@ -214,3 +215,33 @@ def test_a_deployed_stage_takes_webhooks_on_443_only(configure):
     SettingsPatch.model_validate(
         {"webhooks": [{"url": "https://hooks.example.com:443/a", "events": ["memory.created"]}]}
     )
+
+
+def test_the_dispatcher_function_publishes_from_its_configuration(db, new_key, configure, monkeypatch):
+    """The Lambda handler on its scheduled event, configured as the stack configures it (the bus
+    by name; the database from the environment), against moto."""
+    from aurra_local.gateway import LambdaContext
+    from aurra_local.lambda_functions import load_handler
+
+    configure(AURRA_EVENT_BUS_NAME=BUS, AURRA_STAGE="test", AURRA_WEBHOOKS_ENABLED="false")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-west-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    caller, _ = new_key()
+    put(caller, "alice uses Vim")
+
+    class OneRound(LambdaContext):
+        def get_remaining_time_in_millis(self) -> int:
+            return 10_000  # within the 10 s kept for the last round: one round
+
+    scheduled = json.loads((Path(__file__).parents[2] / "events" / "scheduled_dispatcher.json").read_text())
+    with mock_aws():
+        boto3.client("events").create_event_bus(Name=BUS)
+        handler = load_handler("dispatcher").lambda_handler
+        result = handler(scheduled, OneRound(function_name="dispatcher", aws_request_id="dispatch-test"))
+    assert result["rounds"] == 1 and result["published"] >= 1 and result["outbox_lag_s"] == 0.0
+    with db.transaction() as conn:
+        (cursor,) = conn.execute(
+            "SELECT last_seq FROM event_bus_cursors WHERE tenant_id = %s", (caller.tenant_id,)
+        ).fetchone()
+        assert cursor == events.last_seq(conn, caller.tenant_id) == 1

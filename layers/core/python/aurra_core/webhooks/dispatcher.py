@@ -32,21 +32,22 @@ def drain(
     bus: event_bus.EventBridgeBus | None,
     config: ServiceConfig,
     *,
-    time_left_s: Callable[[], float],
-    stop_before_s: float,
+    run_for_s: float,
+    clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
 ) -> dict[str, Any]:
-    """Rounds until fewer than `stop_before_s` seconds are left; what they did, and the lag."""
+    """Rounds for `run_for_s` seconds (at least one); what they did, and the lag."""
     published = attempts = rounds = 0
     stalled: set[str] = set()
-    while time_left_s() > stop_before_s:
+    deadline = clock() + run_for_s
+    while rounds == 0 or clock() < deadline:
         rounds += 1
         report = event_bus.publish(db, bus) if bus is not None else event_bus.PublishReport()
         stalled.update(report.stalled)
         sent = 0
         if config.webhooks_enabled:
             # each send may take its whole timeout: no more than the time left allows
-            budget = (time_left_s() - stop_before_s) / config.webhook_timeout_s
+            budget = (deadline - clock()) / config.webhook_timeout_s
             sent = delivery.run_once(db, max_sends=max(1, int(budget)))
         published += report.published
         attempts += sent
@@ -67,14 +68,14 @@ def drain(
 
 def run(*, time_left_s: Callable[[], float]) -> dict[str, Any]:
     """The dispatcher function's one call: the configured database (the owner role, which reads
-    across tenants, as maintenance does) and bus, drained until shortly before the timeout."""
+    across tenants, as maintenance does) and bus, drained until shortly before the timeout (a
+    webhook send may take its whole timeout: the last round ends before Lambda's does)."""
     config = get_config()
     db = Database(resolve_conninfo(config), max_size=1)
     bus = None
     if config.event_bus_name:
         bus = event_bus.EventBridgeBus(bus_name=config.event_bus_name, stage=config.stage)
     try:
-        # a webhook send may take its whole timeout: the last round ends before Lambda's does
-        return drain(db, bus, config, time_left_s=time_left_s, stop_before_s=config.webhook_timeout_s + 5)
+        return drain(db, bus, config, run_for_s=time_left_s() - (config.webhook_timeout_s + 5))
     finally:
         db.close()
