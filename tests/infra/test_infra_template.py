@@ -125,12 +125,20 @@ def test_each_route_reaches_its_function_through_a_proxy_integration(dev: Synth)
         assert ids[wanted[key]] in json.dumps(integration["Uri"]), key
 
 
-def test_path_ids_are_required_parameters(dev: Synth) -> None:
+def test_path_ids_are_required_parameters_and_bodies_are_the_handlers(dev: Synth) -> None:
+    (validator_id, validator), *others = dev.of_type("AWS::ApiGateway::RequestValidator").items()
+    assert others == []
+    # parameters checked by API Gateway; bodies by the handlers alone, which answer with the
+    # API's envelope: no method has a request model for a body validator to check against
+    assert validator["Properties"]["ValidateRequestParameters"] is True
+    assert validator["Properties"]["ValidateRequestBody"] is False
+    assert not dev.of_type("AWS::ApiGateway::Model")
     for (verb, path), method in routes(dev).items():
         params = method["Properties"].get("RequestParameters", {})
         if "{id}" in path:
             assert params == {"method.request.path.id": True}, (verb, path)
-        assert "RequestValidatorId" in method["Properties"]
+        assert ref(method["Properties"]["RequestValidatorId"]) == validator_id
+        assert "RequestModels" not in method["Properties"], (verb, path)
 
 
 def test_token_authorizer_on_the_bearer_header_with_a_cache(dev: Synth, prod: Synth) -> None:
@@ -650,7 +658,9 @@ def test_new_vpc_is_isolated_with_endpoints(dev: Synth) -> None:
         json.dumps(e["Properties"]["ServiceName"]).split(".")[-1].strip('"]}')
         for e in dev.of_type("AWS::EC2::VPCEndpoint").values()
     }
-    assert services == {"secretsmanager", "ssm", "logs", "xray", "apigateway", "bedrock-runtime"}
+    # no CloudWatch Logs endpoint (Lambda ships the functions' logs itself); EventBridge for the
+    # dispatcher's PutEvents
+    assert services == {"secretsmanager", "ssm", "events", "xray", "apigateway", "bedrock-runtime"}
     assert len(dev.of_type("AWS::EC2::FlowLog")) == 1
 
 
