@@ -56,7 +56,9 @@ class AurraStack(cdk.Stack):
             usage_plan_id=self.api.usage_plan.usage_plan_id,
         )
         self.console = (
-            Console(self, "Console", config=config, api=self.api) if config.console_enabled else None
+            Console(self, "Console", config=config, api=self.api, keys=self.keys)
+            if config.console_enabled
+            else None
         )
         self.migrations = Migrations(
             self,

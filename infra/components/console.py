@@ -22,12 +22,15 @@ import aws_cdk as cdk
 from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
 from constructs import Construct
 
 from infra import constants as c
 from infra.components.api import Api
+from infra.components.common import retention
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 # Viewer requests of the static behavior: the folder URL and its index document.
@@ -66,7 +69,9 @@ def security_headers() -> dict[str, str]:
 
 
 class Console(Construct):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig, api: Api) -> None:
+    def __init__(
+        self, scope: Construct, construct_id: str, *, config: AurraConfig, api: Api, keys: EncryptionKeys
+    ) -> None:
         super().__init__(scope, construct_id)
         self.log_bucket = s3.Bucket(
             self,
@@ -184,6 +189,15 @@ class Console(Construct):
             prune=True,
             retain_on_delete=False,
             memory_limit=256,
+            # its function's log group: the stage's retention and logs key, not one Lambda
+            # would make, kept forever and in clear
+            log_group=logs.LogGroup(
+                self,
+                "DeployLogs",
+                retention=retention(config.log_retention_days),
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+                encryption_key=keys.logs,
+            ),
         )
 
         self.domain_name = config.console_domain_name or self.distribution.distribution_domain_name
