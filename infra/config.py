@@ -148,6 +148,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "backupPlan": ("backup_plan", _bool),
     "backupCopyVaultArn": ("backup_copy_vault_arn", _optional_str),
     "accessLogExport": ("access_log_export", _bool),
+    "accessLogRetentionDays": ("access_log_retention_days", int),
     "domainName": ("domain_name", _optional_str),
     "certificateArn": ("certificate_arn", _optional_str),
     "hostedZoneId": ("hosted_zone_id", _optional_str),
@@ -318,6 +319,9 @@ class AurraConfig:
     # None: as `hosted`. The access log (one record per call, with key and
     # tenant) copied to an S3 bucket that is kept, for billing.
     access_log_export: bool | None = None
+    # How long the exported records are kept (S3 expires them after): a year of billing and
+    # a month to settle a dispute. Each record names a key and a tenant, so none stays forever.
+    access_log_retention_days: int = 400
     # A custom domain for the API (with an ACM certificate in the region);
     # the default execute-api endpoint is then disabled.
     domain_name: str | None = None
@@ -568,6 +572,8 @@ class AurraConfig:
             fail("quotaLimit", "at least 1")
         if self.quota_period not in QUOTA_PERIODS:
             fail("quotaPeriod", f"one of {', '.join(QUOTA_PERIODS)}")
+        if not 1 <= self.access_log_retention_days <= 3650:
+            fail("accessLogRetentionDays", "between 1 and 3650")
         if self.log_retention_days not in LOG_RETENTION_DAYS:
             fail("logRetentionDays", f"one of {LOG_RETENTION_DAYS}")
         if self.log_level not in LOG_LEVELS:

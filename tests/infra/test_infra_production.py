@@ -595,10 +595,10 @@ def test_access_log_exported_to_a_kept_bucket(prod: Synth) -> None:
         "IgnorePublicAcls": True,
         "RestrictPublicBuckets": True,
     }
-    # the records never expire; only what versioning keeps of an overwritten one, and
-    # unfinished uploads
+    # the records expire after accessLogRetentionDays (400 by default); what versioning keeps
+    # of an overwritten one after 90 days, and unfinished uploads after 7
     (rule,) = props["LifecycleConfiguration"]["Rules"]
-    assert "ExpirationInDays" not in rule and "ExpirationDate" not in rule
+    assert rule["ExpirationInDays"] == 400 and rule["Status"] == "Enabled"
     assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": 90}
     assert rule["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 7}
     (stream,) = prod.of_type("AWS::KinesisFirehose::DeliveryStream").values()
