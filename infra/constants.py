@@ -347,6 +347,10 @@ def console_headers_policy_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-console-headers"
 
 
+def console_api_headers_policy_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-console-api-headers"
+
+
 def console_router_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-console-router"
 

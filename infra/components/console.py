@@ -127,6 +127,19 @@ class Console(Construct):
                 ]
             ),
         )
+        # The API's answers through the console's origin: HSTS as well (the API sets its own
+        # other headers; its custom domain's TLS policy does not reach this host).
+        self.api_headers_policy = cloudfront.ResponseHeadersPolicy(
+            self,
+            "ApiSecurityHeaders",
+            response_headers_policy_name=c.console_api_headers_policy_name(config.stage),
+            comment="Aurra API on the console's origin: HSTS",
+            security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
+                strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
+                    access_control_max_age=cdk.Duration.days(365), include_subdomains=True, override=True
+                ),
+            ),
+        )
         self.router = cloudfront.Function(
             self,
             "Router",
@@ -160,6 +173,7 @@ class Console(Construct):
                     # header but Host (API Gateway routes on its own host name).
                     cache_policy=cloudfront.CachePolicy.CACHING_DISABLED,
                     origin_request_policy=cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+                    response_headers_policy=self.api_headers_policy,
                 )
             },
             domain_names=[config.console_domain_name] if config.console_domain_name else None,
