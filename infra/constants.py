@@ -16,6 +16,8 @@ FUNCTIONS_DIR = REPO_ROOT / "functions"
 LAYER_DIR = REPO_ROOT / "layers" / "core"
 LAYER_PYTHON_DIR = LAYER_DIR / "python"
 LAYER_REQUIREMENTS = LAYER_DIR / "requirements.txt"
+# What the layer build installs: LAYER_REQUIREMENTS resolved, pinned and hashed (infra/layer_lock.py).
+LAYER_LOCK = LAYER_DIR / "requirements.lock"
 MIGRATIONS_DIR = LAYER_PYTHON_DIR / "aurra_core" / "storage" / "migrations"
 # The web console's static files, and the security headers they are served with.
 CONSOLE_DIR = REPO_ROOT / "console"
