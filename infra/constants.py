@@ -97,7 +97,7 @@ SIZING = {
     ADMIN: (512, 30),
     # Lambda's maximum: building a large tenant's HNSW index takes minutes.
     MAINTENANCE: (512, 900),
-    # Started every minute, it drains until shortly before its timeout: about one minute each.
+    # Started every minute, it drains for 40 s (aurra_core/webhooks/dispatcher.py, RUN_FOR_S).
     DISPATCHER: (256, 60),
 }
 # How often the maintenance function runs (an EventBridge schedule).

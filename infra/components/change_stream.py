@@ -7,7 +7,7 @@ tenants' webhooks.
   `EVENT_ARCHIVE_RETENTION_DAYS` for a replay. Teams subscribe with rules of their own
   (docs/deploy.md).
 - the dispatcher function (functions/dispatcher, reserved concurrency 1), started every minute
-  by a rule; it drains until shortly before its timeout (aurra_core/webhooks/dispatcher.py). It
+  by a rule; it drains for 40 s of each minute (aurra_core/webhooks/dispatcher.py). It
   may put events on this bus and no other. It reaches the internet only when the stage delivers
   webhooks (the `webhooks` setting: NAT, functions.py's internet security group).
 - alarms to the alarm topic: the age of the oldest event not yet on the bus (the

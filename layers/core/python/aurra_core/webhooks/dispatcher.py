@@ -1,7 +1,7 @@
 """The dispatcher: the change stream leaving the database in a deployed stage.
 
 Every minute a schedule starts it (one at a time: reserved concurrency 1); it then drains in a
-loop until shortly before its timeout: each round publishes the events past each tenant's bus
+loop for `RUN_FOR_S` (and ends before its timeout whatever the time left): each round publishes the events past each tenant's bus
 cursor to the stage's EventBridge bus (event_bus.py) and runs the very webhook delivery
 `aurra dev` runs (delivery.run_once: fan-out, then the sends that are due), and waits a moment
 when a round found nothing to do. At the end it reports the age of the oldest event not yet on
@@ -25,6 +25,10 @@ from aurra_core.webhooks import delivery, event_bus
 OUTBOX_LAG_METRIC = "OutboxLagSeconds"
 # A round that did nothing waits this long before the next.
 IDLE_WAIT_S = 1.0
+# How long one run drains, at most: started every minute, a run of 40 s ends well before the
+# next one starts, even with the schedule's jitter and a cold start (reserved concurrency 1: an
+# overlap would be a throttle, and a throttle alarms).
+RUN_FOR_S = 40.0
 
 
 def drain(
@@ -76,6 +80,7 @@ def run(*, time_left_s: Callable[[], float]) -> dict[str, Any]:
     if config.event_bus_name:
         bus = event_bus.EventBridgeBus(bus_name=config.event_bus_name, stage=config.stage)
     try:
-        return drain(db, bus, config, run_for_s=time_left_s() - (config.webhook_timeout_s + 5))
+        run_for_s = min(RUN_FOR_S, time_left_s() - (config.webhook_timeout_s + 5))
+        return drain(db, bus, config, run_for_s=run_for_s)
     finally:
         db.close()
