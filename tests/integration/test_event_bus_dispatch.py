@@ -245,3 +245,35 @@ def test_the_dispatcher_function_publishes_from_its_configuration(db, new_key, c
             "SELECT last_seq FROM event_bus_cursors WHERE tenant_id = %s", (caller.tenant_id,)
         ).fetchone()
         assert cursor == events.last_seq(conn, caller.tenant_id) == 1
+
+
+def test_a_stage_without_webhooks_answers_a_422_envelope_through_the_settings_function(new_key, configure):
+    """PATCH /agent/settings through the settings Lambda handler, as API Gateway calls it."""
+    from aurra_local import gateway
+
+    configure(AURRA_WEBHOOKS_ALLOW_PRIVATE="false", AURRA_WEBHOOKS_ENABLED="false")
+    caller, _ = new_key()
+    secret = "whsec_" + base64.b64encode(b"dispatcher-webhook-secret-bytes!").decode()
+    body = {
+        "webhooks": [{"url": "https://hooks.example.com/a", "events": ["memory.created"], "secret": secret}]
+    }
+    event = gateway.proxy_event(
+        "PATCH",
+        "/agent/settings",
+        {"Content-Type": "application/json"},
+        json.dumps(body).encode(),
+        "/agent/settings",
+        {},
+        {
+            "principalId": str(caller.api_key_id),
+            "tenant_id": str(caller.tenant_id),
+            "api_key_id": str(caller.api_key_id),
+        },
+    )
+    response = gateway.invoke("settings", event)
+    assert response["statusCode"] == 422, response
+    error = json.loads(response["body"])["error"]
+    assert error["code"] == "validation_error"
+    assert [d["field"] for d in error["details"]] == ["webhooks.0.url"]
+    assert "does not deliver webhooks" in error["details"][0]["problem"]
+    assert secret not in response["body"]
