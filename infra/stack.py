@@ -98,7 +98,7 @@ class AurraStack(cdk.Stack):
             config=config,
             functions=self.functions,
             migrations=self.migrations,
-            alarm_topic=self.observability.topic,
+            observability=self.observability,
         )
         self.hosting = Hosting(
             self, "Hosting", config=config, api=self.api, database=self.database, keys=self.keys

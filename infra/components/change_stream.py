@@ -10,7 +10,7 @@ tenants' webhooks.
   by a rule; it drains for 40 s of each minute (aurra_core/webhooks/dispatcher.py). It
   may put events on this bus and no other. It reaches the internet only when the stage delivers
   webhooks (the `webhooks` setting: NAT, functions.py's internet security group).
-- alarms to the alarm topic: the age of the oldest event not yet on the bus (the
+- alarms to the alarm topic, and graphs on the stage's dashboard: the age of the oldest event not yet on the bus (the
   `OutboxLagSeconds` metric the dispatcher reports at the end of each run; no report breaches,
   a dispatcher that stopped is as late as one that cannot publish) and a failed or dropped run
   (its dead-letter queue holding one). Its errors and throttles alarm with every function's
@@ -25,7 +25,6 @@ from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_lambda_destinations as destinations
-from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
@@ -33,6 +32,7 @@ from infra import constants as c
 from infra.components.common import acknowledge
 from infra.components.functions import Functions
 from infra.components.migrations import Migrations
+from infra.components.observability import Observability
 from infra.config import AurraConfig
 
 
@@ -45,7 +45,7 @@ class ChangeStream(Construct):
         config: AurraConfig,
         functions: Functions,
         migrations: Migrations,
-        alarm_topic: sns.ITopic,
+        observability: Observability,
     ) -> None:
         super().__init__(scope, construct_id)
         stage = config.stage
@@ -97,7 +97,7 @@ class ChangeStream(Construct):
         # It reads tables the migrations create.
         self.schedule.node.add_dependency(migrations.resource)
 
-        action = cw_actions.SnsAction(alarm_topic)
+        action = cw_actions.SnsAction(observability.topic)
         self.lag_metric = cw.Metric(
             namespace=c.METRICS_NAMESPACE,
             metric_name=c.OUTBOX_LAG_METRIC,
@@ -139,3 +139,16 @@ class ChangeStream(Construct):
         )
         for alarm in (self.lag_alarm, self.dead_letter_alarm):
             alarm.add_alarm_action(action)
+        observability.dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Change stream: oldest event not on the bus (s)", left=[self.lag_metric], width=12
+            ),
+            cw.GraphWidget(
+                title="Dispatcher runs",
+                left=[
+                    self.function.metric_invocations(period=cdk.Duration.minutes(5), statistic="Sum"),
+                    self.function.metric_errors(period=cdk.Duration.minutes(5), statistic="Sum"),
+                ],
+                width=12,
+            ),
+        )

@@ -137,3 +137,9 @@ def test_webhooks_are_a_stage_setting_that_brings_nat() -> None:
     quiet = AurraConfig.from_mapping({"stage": "prod", "alarmEmail": "ops@example.com", "webhooks": "false"})
     assert not quiet.needs_internet
     assert AurraConfig.from_mapping({"webhooks": "true"}).needs_internet
+
+
+def test_the_dashboard_shows_the_lag_and_the_runs(dev: Synth) -> None:
+    (dashboard,) = dev.of_type("AWS::CloudWatch::Dashboard").values()
+    body = json.dumps(dashboard["Properties"]["DashboardBody"])
+    assert c.OUTBOX_LAG_METRIC in body and "oldest event not on the bus" in body
