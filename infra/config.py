@@ -442,10 +442,15 @@ class AurraConfig:
         return (not self.is_dev) if self.webhooks is None else self.webhooks
 
     @property
+    def models_need_internet(self) -> bool:
+        """The classifier or the extractor is outside AWS (the Anthropic API, an OpenAI-compatible
+        one)."""
+        return bool(self.model_providers & {"anthropic", "openai"})
+
+    @property
     def needs_internet(self) -> bool:
-        """Functions call a service outside AWS: the Anthropic API, an OpenAI-compatible one,
-        the tenants' webhooks."""
-        return bool(self.model_providers & {"anthropic", "openai"}) or self.resolved_webhooks
+        """Functions call a service outside AWS: a model provider, the tenants' webhooks."""
+        return self.models_need_internet or self.resolved_webhooks
 
     @property
     def resolved_create_vpc_endpoints(self) -> bool:

@@ -10,11 +10,11 @@ tenants' webhooks.
   by a rule; it drains for 40 s of each minute (aurra_core/webhooks/dispatcher.py). It
   may put events on this bus and no other. It reaches the internet only when the stage delivers
   webhooks (the `webhooks` setting: NAT, functions.py's internet security group).
-- alarms to the alarm topic, and graphs on the stage's dashboard: the age of the oldest event not yet on the bus (the
-  `OutboxLagSeconds` metric the dispatcher reports at the end of each run; no report breaches,
-  a dispatcher that stopped is as late as one that cannot publish) and a failed or dropped run
-  (its dead-letter queue holding one). Its errors and throttles alarm with every function's
-  (observability.py).
+- alarms to the alarm topic, and graphs on the stage's dashboard: the age of the oldest event
+  not yet on the bus (the `OutboxLagSeconds` metric the dispatcher reports at the end of each
+  run; no report breaches, a dispatcher that stopped is as late as one that cannot publish)
+  and a failed or dropped run (its dead-letter queue holding one). Its errors and throttles
+  alarm with every function's (observability.py).
 """
 
 from __future__ import annotations

@@ -267,7 +267,10 @@ class Functions(Construct):
                     *(
                         [self.internet_security_group]
                         if self.internet_security_group is not None
-                        and capabilities & {"classifier", "webhooks"}
+                        and (
+                            "webhooks" in capabilities
+                            or ("classifier" in capabilities and config.models_need_internet)
+                        )
                         else []
                     ),
                 ],
