@@ -144,3 +144,12 @@ def test_the_dashboard_shows_the_lag_and_the_runs(dev: Synth) -> None:
     (dashboard,) = dev.of_type("AWS::CloudWatch::Dashboard").values()
     body = json.dumps(dashboard["Properties"]["DashboardBody"])
     assert c.OUTBOX_LAG_METRIC in body and "oldest event not on the bus" in body
+
+
+def test_no_deployed_function_may_reach_private_webhook_addresses(dev: Synth, bare_prod: Synth) -> None:
+    """`aurra dev` alone turns on webhooks to http:// and private addresses; no function of a
+    stage is given the switch, so each refuses them (aurra_core/webhooks/delivery.py)."""
+    for synth in (dev, bare_prod):
+        for name, fn in aurra_functions(synth).items():
+            variables = fn["Properties"]["Environment"]["Variables"]
+            assert not any("ALLOW_PRIVATE" in v for v in variables), name
