@@ -16,7 +16,7 @@ TEST_STAMP := $(VENV)/.aurra-test
 FRAMEWORKS_VENV ?= .venv-frameworks
 FRAMEWORKS_STAMP := $(FRAMEWORKS_VENV)/.aurra-frameworks
 
-.PHONY: setup setup-test setup-mpnet setup-frameworks dev test browser
+.PHONY: setup setup-test setup-mpnet setup-frameworks dev test browser layer-lock
 
 setup: $(RUN_STAMP)
 
@@ -54,6 +54,10 @@ dev: setup
 	@echo "make dev: the aurra command is $(VENV)/bin/aurra; \`source $(VENV)/bin/activate\` puts it on your PATH"
 	embedder=$${AURRA_EMBEDDER:-minilm}; dim=384; [ "$$embedder" = mpnet ] && dim=768; \
 	AURRA_EMBEDDER=$$embedder AURRA_EMBEDDING_DIM=$${AURRA_EMBEDDING_DIM:-$$dim} $(VENV)/bin/aurra dev $(ARGS)
+
+# The Lambda layer's lock (layers/core/requirements.lock), after a change to its requirements.txt.
+layer-lock: setup-test
+	$(PY) -m infra.layer_lock
 
 # Lint, format and types first: they take seconds, the tests minutes.
 test: setup-test

@@ -595,8 +595,8 @@ def build_parser() -> argparse.ArgumentParser:
         "invoke",
         "run one handler on an event fixture",
         "Runs one Lambda function's handler on an API Gateway or scheduled event read from a JSON\n"
-        "file (events/ has one per route, and the maintenance function's schedule), against the local\n"
-        "database, and prints its result.",
+        "file (events/ has one per route, and the maintenance and dispatcher functions'\n"
+        "schedules), against the local database, and prints its result.",
     )
     invoke.add_argument("function", help="one of: " + ", ".join(_function_names()))
     invoke.add_argument(

@@ -14,9 +14,10 @@ a name no other distribution claims (the folder keeps its short name for the CDK
 # Functions behind an HTTP route, each with its own Powertools resolver.
 HTTP_FUNCTIONS = ("write", "query", "supersede", "settings", "audit", "erasure")
 # The API Gateway authorizer, the migration custom resource, key administration (operators
-# only), the scheduled maintenance of large tenants' indexes and asynchronous Level 2's worker
-# (SQS messages, and its sweeper on a schedule).
-OTHER_FUNCTIONS = ("authorizer", "migrate", "admin", "maintenance", "level2_worker")
+# only), the scheduled maintenance of large tenants' indexes, asynchronous Level 2's worker
+# (SQS messages, and its sweeper on a schedule) and the change stream's dispatcher (every minute:
+# the outbox to the stage's event bus and to webhooks).
+OTHER_FUNCTIONS = ("authorizer", "migrate", "admin", "maintenance", "level2_worker", "dispatcher")
 FUNCTIONS = HTTP_FUNCTIONS + OTHER_FUNCTIONS
 
 # (method, resource, function) for every route of the API (docs/api.md).

@@ -148,6 +148,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "backupPlan": ("backup_plan", _bool),
     "backupCopyVaultArn": ("backup_copy_vault_arn", _optional_str),
     "accessLogExport": ("access_log_export", _bool),
+    "accessLogRetentionDays": ("access_log_retention_days", int),
     "domainName": ("domain_name", _optional_str),
     "certificateArn": ("certificate_arn", _optional_str),
     "hostedZoneId": ("hosted_zone_id", _optional_str),
@@ -157,6 +158,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "consoleCertificateArn": ("console_certificate_arn", _optional_str),
     "consoleWafEnabled": ("console_waf_enabled", _bool),
     "consoleWebAclArn": ("console_web_acl_arn", _optional_str),
+    "webhooks": ("webhooks", _bool),
 }
 # The context key holding each stage's own settings (a mapping of stage name
 # to a mapping of the keys above).
@@ -298,6 +300,12 @@ class AurraConfig:
     # None: off in dev, on elsewhere
     termination_protection: bool | None = None
 
+    # Webhook delivery (the `webhooks` setting of keys): the dispatcher reaches the internet,
+    # so the app subnets get NAT, as for a model provider outside AWS. None: off in dev (no
+    # NAT; setting a webhook is then a 422 and the change stream is read from GET
+    # /agent/events or the event bus), on elsewhere. The event bus is there either way.
+    webhooks: bool | None = None
+
     # hosted mode: the defaults of the four settings after it
     hosted: bool = False
     # None: as `hosted`. Customer-managed KMS keys for the cluster, the
@@ -311,6 +319,9 @@ class AurraConfig:
     # None: as `hosted`. The access log (one record per call, with key and
     # tenant) copied to an S3 bucket that is kept, for billing.
     access_log_export: bool | None = None
+    # How long the exported records are kept (S3 expires them after): a year of billing and
+    # a month to settle a dispute. Each record names a key and a tenant, so none stays forever.
+    access_log_retention_days: int = 400
     # A custom domain for the API (with an ACM certificate in the region);
     # the default execute-api endpoint is then disabled.
     domain_name: str | None = None
@@ -402,6 +413,8 @@ class AurraConfig:
             c.MAINTENANCE: 1,
             # the queue's own ceiling on its invocations, and one for the sweeper's schedule
             c.LEVEL2_WORKER: c.LEVEL2_MAX_CONCURRENCY + 1,
+            # one reader of the outbox: a late invocation waits its turn, or is dropped
+            c.DISPATCHER: 1,
         }
 
     @property
@@ -427,9 +440,19 @@ class AurraConfig:
         return "bedrock" in self.model_providers or self.embedder == "bedrock"
 
     @property
-    def needs_internet(self) -> bool:
-        """Functions call a service outside AWS (the Anthropic API, an OpenAI-compatible one)."""
+    def resolved_webhooks(self) -> bool:
+        return (not self.is_dev) if self.webhooks is None else self.webhooks
+
+    @property
+    def models_need_internet(self) -> bool:
+        """The classifier or the extractor is outside AWS (the Anthropic API, an OpenAI-compatible
+        one)."""
         return bool(self.model_providers & {"anthropic", "openai"})
+
+    @property
+    def needs_internet(self) -> bool:
+        """Functions call a service outside AWS: a model provider, the tenants' webhooks."""
+        return self.models_need_internet or self.resolved_webhooks
 
     @property
     def resolved_create_vpc_endpoints(self) -> bool:
@@ -498,7 +521,10 @@ class AurraConfig:
         if not 1 <= self.max_azs <= 6:
             fail("maxAzs", "between 1 and 6")
         if self.needs_internet and self.vpc_id is None and self.resolved_nat_gateways < 1:
-            fail("natGateways", "the anthropic and openai models need at least one NAT gateway")
+            fail(
+                "natGateways",
+                "the anthropic and openai models, and webhooks, need at least one NAT gateway",
+            )
         if not 0 <= self.db_min_capacity <= self.db_max_capacity <= 256:
             fail("dbMinCapacity", "0 <= dbMinCapacity <= dbMaxCapacity <= 256")
         for key in ("dbMinCapacity", "dbMaxCapacity"):
@@ -553,6 +579,8 @@ class AurraConfig:
             fail("quotaLimit", "at least 1")
         if self.quota_period not in QUOTA_PERIODS:
             fail("quotaPeriod", f"one of {', '.join(QUOTA_PERIODS)}")
+        if not 1 <= self.access_log_retention_days <= 3650:
+            fail("accessLogRetentionDays", "between 1 and 3650")
         if self.log_retention_days not in LOG_RETENTION_DAYS:
             fail("logRetentionDays", f"one of {LOG_RETENTION_DAYS}")
         if self.log_level not in LOG_LEVELS:

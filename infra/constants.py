@@ -16,6 +16,8 @@ FUNCTIONS_DIR = REPO_ROOT / "functions"
 LAYER_DIR = REPO_ROOT / "layers" / "core"
 LAYER_PYTHON_DIR = LAYER_DIR / "python"
 LAYER_REQUIREMENTS = LAYER_DIR / "requirements.txt"
+# What the layer build installs: LAYER_REQUIREMENTS resolved, pinned and hashed (infra/layer_lock.py).
+LAYER_LOCK = LAYER_DIR / "requirements.lock"
 MIGRATIONS_DIR = LAYER_PYTHON_DIR / "aurra_core" / "storage" / "migrations"
 # The web console's static files, and the security headers they are served with.
 CONSOLE_DIR = REPO_ROOT / "console"
@@ -44,6 +46,7 @@ MIGRATE = "migrate"
 ADMIN = "admin"
 MAINTENANCE = "maintenance"
 LEVEL2_WORKER = "level2_worker"
+DISPATCHER = "dispatcher"
 # The one list of functions and routes is functions/__init__.py (it imports nothing): read
 # by path, so the CDK app needs neither the layer nor the folder on sys.path.
 _CATALOG = runpy.run_path(str(FUNCTIONS_DIR / "__init__.py"))
@@ -64,6 +67,7 @@ ALL_FUNCTIONS: tuple[str, ...] = _CATALOG["FUNCTIONS"]
 #   embedder    call the configured embedder (Bedrock)
 #   api_keys    manage API Gateway API keys of the default usage plan
 #   cursors     read the secret that signs pagination cursors
+#   webhooks    reach the internet (through NAT, when the stage has a way out): webhook URLs
 CAPABILITIES = {
     WRITE: frozenset({"db", "flags", "classifier", "embedder"}),
     QUERY: frozenset({"db", "embedder", "cursors"}),
@@ -79,6 +83,9 @@ CAPABILITIES = {
     MAINTENANCE: frozenset({"db_direct"}),
     # Asynchronous Level 2: the job's fact is embedded already; the worker classifies it.
     LEVEL2_WORKER: frozenset({"db", "flags", "classifier_only"}),
+    # Reads every tenant's outbox as the owner (as maintenance does); its bus is granted by
+    # infra/components/change_stream.py.
+    DISPATCHER: frozenset({"db_direct", "webhooks"}),
 }
 # (memory MB, timeout s). API Gateway's integration timeout is 29 s.
 SIZING = {
@@ -96,9 +103,18 @@ SIZING = {
     MAINTENANCE: (512, 900),
     # A batch of up to LEVEL2_BATCH_SIZE jobs, each one classifier call (~4 s at most).
     LEVEL2_WORKER: (1024, 60),
+    # Started every minute, it drains for 40 s (aurra_core/webhooks/dispatcher.py, RUN_FOR_S).
+    DISPATCHER: (256, 60),
 }
 # How often the maintenance function runs (an EventBridge schedule).
 MAINTENANCE_SCHEDULE_MINUTES = 60
+# The change stream: the dispatcher starts every minute and drains until its timeout; the
+# age of the oldest event not yet on the bus that alarms (a dispatcher that stopped, a bus that
+# refuses events), and how long the bus's archive keeps events for a replay.
+DISPATCHER_SCHEDULE_MINUTES = 1
+OUTBOX_LAG_METRIC = "OutboxLagSeconds"
+OUTBOX_LAG_ALARM_SECONDS = 300
+EVENT_ARCHIVE_RETENTION_DAYS = 30
 
 # Asynchronous Level 2 (infra/components/level2_jobs.py): messages a worker invocation takes
 # at once; deliveries before a message goes to the dead-letter queue; how often the sweeper
@@ -211,6 +227,8 @@ ENV_OPENAI_SECRET_ARN = "AURRA_OPENAI_SECRET_ARN"
 ENV_USAGE_PLAN_ID = "AURRA_USAGE_PLAN_ID"
 ENV_REST_API_ID = "AURRA_REST_API_ID"
 ENV_LEVEL2_QUEUE_URL = "AURRA_LEVEL2_QUEUE_URL"
+ENV_EVENT_BUS_NAME = "AURRA_EVENT_BUS_NAME"
+ENV_WEBHOOKS_ENABLED = "AURRA_WEBHOOKS_ENABLED"
 ENV_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME"
 ENV_METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE"
 ENV_LOG_LEVEL = "POWERTOOLS_LOG_LEVEL"
@@ -301,6 +319,27 @@ def level2_sweep_rule_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-level2-sweep"
 
 
+def event_bus_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}"
+
+
+def event_source(stage: str) -> str:
+    """The `source` of the change stream's events on the bus (aurra_core.webhooks.event_bus)."""
+    return f"{PROJECT}.{stage}"
+
+
+def event_archive_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-events"
+
+
+def dispatcher_schedule_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-dispatcher"
+
+
+def dispatcher_dlq_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-dispatcher-failed"
+
+
 def event_rule_name(stage: str, what: str) -> str:
     """An EventBridge rule that sends an event (a failed rotation, backup or copy) to the alarm topic."""
     return f"{PROJECT}-{stage}-{what}"
@@ -337,6 +376,10 @@ def backup_plan_name(stage: str) -> str:
 
 def console_headers_policy_name(stage: str) -> str:
     return f"{PROJECT}-{stage}-console-headers"
+
+
+def console_api_headers_policy_name(stage: str) -> str:
+    return f"{PROJECT}-{stage}-console-api-headers"
 
 
 def console_router_name(stage: str) -> str:

@@ -10,6 +10,7 @@ from constructs import Construct
 
 from infra import constants as c
 from infra.components.api import Api
+from infra.components.change_stream import ChangeStream
 from infra.components.console import Console
 from infra.components.database import Database
 from infra.components.flags import FlagsAndSecrets
@@ -56,7 +57,9 @@ class AurraStack(cdk.Stack):
             usage_plan_id=self.api.usage_plan.usage_plan_id,
         )
         self.console = (
-            Console(self, "Console", config=config, api=self.api) if config.console_enabled else None
+            Console(self, "Console", config=config, api=self.api, keys=self.keys)
+            if config.console_enabled
+            else None
         )
         self.migrations = Migrations(
             self,
@@ -100,6 +103,14 @@ class AurraStack(cdk.Stack):
             migrations=self.migrations,
             alarm_topic=self.observability.topic,
         )
+        self.change_stream = ChangeStream(
+            self,
+            "ChangeStream",
+            config=config,
+            functions=self.functions,
+            migrations=self.migrations,
+            observability=self.observability,
+        )
         self.hosting = Hosting(
             self, "Hosting", config=config, api=self.api, database=self.database, keys=self.keys
         )
@@ -134,6 +145,11 @@ class AurraStack(cdk.Stack):
             "DatabaseSecretArn": (self.database.secret.secret_arn, "Database credentials"),
             "DatabaseProxyEndpoint": (self.database.proxy.endpoint, "RDS Proxy endpoint"),
             "AlarmTopicArn": (self.observability.topic.topic_arn, "Subscribe to receive alarms"),
+            "EventBusName": (
+                self.change_stream.bus.event_bus_name,
+                f"The change stream's events (source {c.event_source(stage)}): subscribe with a rule",
+            ),
+            "EventBusArn": (self.change_stream.bus.event_bus_arn, "The change stream's event bus"),
             "DashboardName": (c.dashboard_name(stage), "CloudWatch dashboard"),
         }
         if self.hosting.domain is not None:

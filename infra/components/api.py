@@ -31,12 +31,13 @@ import json
 
 import aws_cdk as cdk
 from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra import constants as c
-from infra.components.common import retention
+from infra.components.common import acknowledge, retention
 from infra.components.functions import Functions
 from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
@@ -106,6 +107,57 @@ ACCESS_LOG_FIELDS = {
     "errorType": "$context.error.responseType",
     "xrayTraceId": "$context.xrayTraceId",
 }
+
+
+# What a web ACL's log never holds: API keys and session cookies, and query strings (a search's
+# text is a memory's words, and an erasure cannot reach a log; docs/privacy.md).
+WAF_REDACTED_HEADERS = (c.AUTHORIZATION_HEADER.lower(), "cookie")
+
+
+def log_web_acl(
+    scope: Construct,
+    acl: wafv2.CfnWebACL,
+    *,
+    config: AurraConfig,
+    log_group_name: str,
+    encryption_key: kms.IKey | None,
+    ids: tuple[str, str],
+) -> logs.LogGroup:
+    """The web ACL's log group and its logging configuration, redacting WAF_REDACTED_HEADERS and
+    the query string: the API's web ACL and the console's (console_firewall.py) alike."""
+    log_group_id, logging_id = ids
+    log_group = logs.LogGroup(
+        scope,
+        log_group_id,
+        # WAF writes only to log groups named aws-waf-logs-*, in the web ACL's region.
+        log_group_name=log_group_name,
+        retention=retention(config.log_retention_days),
+        removal_policy=cdk.RemovalPolicy.DESTROY,
+        encryption_key=encryption_key,
+    )
+    logging = wafv2.CfnLoggingConfiguration(
+        scope,
+        logging_id,
+        resource_arn=acl.attr_arn,
+        # the ARN without the trailing ":*" of LogGroup.log_group_arn
+        log_destination_configs=[
+            cdk.Stack.of(scope).format_arn(
+                service="logs",
+                resource="log-group",
+                resource_name=log_group_name,
+                arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
+            )
+        ],
+        redacted_fields=[
+            *(
+                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(single_header={"Name": header})
+                for header in WAF_REDACTED_HEADERS
+            ),
+            wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={}),
+        ],
+    )
+    logging.node.add_dependency(log_group)
+    return log_group
 
 
 def web_acl(
@@ -349,15 +401,23 @@ class Api(Construct):
             validation_regex=c.AUTHORIZATION_PATTERN,
             results_cache_ttl=cdk.Duration.seconds(config.authorizer_cache_ttl_seconds),
         )
-        # Path parameters are declared required and checked by API Gateway.
-        # Body validation is on as well, but no method declares a request
-        # model, so bodies reach the handlers, which own the API's 400/422
-        # answers (with `details`).
+        # Path parameters are declared required and checked by API Gateway. Bodies are not:
+        # body validation needs a request model per method, a second copy of the handlers'
+        # pydantic models that would answer API Gateway's 400 instead of the API's envelope
+        # with `details` (docs/api.md); the handlers own every 400/422. Turned on without a
+        # model it checked nothing while reading as if it did.
         self.validator = self.rest_api.add_request_validator(
             "RequestValidator",
             request_validator_name="aurra-requests",
             validate_request_parameters=True,
-            validate_request_body=True,
+            validate_request_body=False,
+        )
+        acknowledge(
+            self.rest_api,
+            "AwsSolutions-APIG2",
+            "Path parameters are validated by API Gateway; every body is validated by its "
+            "handler's pydantic model, which answers 400/422 with the API's error envelope and "
+            "per-field details. A body validator without request models would check nothing.",
         )
 
         integrations = {
@@ -442,36 +502,11 @@ class Api(Construct):
             resource_arn=self.stage.stage_arn,
             web_acl_arn=self.web_acl.attr_arn,
         )
-        # WAF writes only to log groups named aws-waf-logs-*.
-        log_group_name = c.waf_log_group_name(config.stage)
-        self.waf_logs = logs.LogGroup(
+        self.waf_logs = log_web_acl(
             self,
-            "WafLogs",
-            log_group_name=log_group_name,
-            retention=retention(config.log_retention_days),
-            removal_policy=cdk.RemovalPolicy.DESTROY,
+            self.web_acl,
+            config=config,
+            log_group_name=c.waf_log_group_name(config.stage),
             encryption_key=self.logs_key,
+            ids=("WafLogs", "WafLogging"),
         )
-        logging = wafv2.CfnLoggingConfiguration(
-            self,
-            "WafLogging",
-            resource_arn=self.web_acl.attr_arn,
-            # the ARN without the trailing ":*" of LogGroup.log_group_arn
-            log_destination_configs=[
-                cdk.Stack.of(self).format_arn(
-                    service="logs",
-                    resource="log-group",
-                    resource_name=log_group_name,
-                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
-                )
-            ],
-            # API keys never reach a log, nor does a query string (a search's text is a
-            # memory's words, and erasure cannot reach a log; docs/privacy.md)
-            redacted_fields=[
-                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
-                    single_header={"Name": c.AUTHORIZATION_HEADER.lower()}
-                ),
-                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(query_string={}),
-            ],
-        )
-        logging.node.add_dependency(self.waf_logs)

@@ -22,12 +22,15 @@ import aws_cdk as cdk
 from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
 from constructs import Construct
 
 from infra import constants as c
 from infra.components.api import Api
+from infra.components.common import retention
+from infra.components.keys import EncryptionKeys
 from infra.config import AurraConfig
 
 # Viewer requests of the static behavior: the folder URL and its index document.
@@ -66,7 +69,9 @@ def security_headers() -> dict[str, str]:
 
 
 class Console(Construct):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AurraConfig, api: Api) -> None:
+    def __init__(
+        self, scope: Construct, construct_id: str, *, config: AurraConfig, api: Api, keys: EncryptionKeys
+    ) -> None:
         super().__init__(scope, construct_id)
         self.log_bucket = s3.Bucket(
             self,
@@ -122,6 +127,19 @@ class Console(Construct):
                 ]
             ),
         )
+        # The API's answers through the console's origin: HSTS as well (the API sets its own
+        # other headers; its custom domain's TLS policy does not reach this host).
+        self.api_headers_policy = cloudfront.ResponseHeadersPolicy(
+            self,
+            "ApiSecurityHeaders",
+            response_headers_policy_name=c.console_api_headers_policy_name(config.stage),
+            comment="Aurra API on the console's origin: HSTS",
+            security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
+                strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
+                    access_control_max_age=cdk.Duration.days(365), include_subdomains=True, override=True
+                ),
+            ),
+        )
         self.router = cloudfront.Function(
             self,
             "Router",
@@ -155,6 +173,7 @@ class Console(Construct):
                     # header but Host (API Gateway routes on its own host name).
                     cache_policy=cloudfront.CachePolicy.CACHING_DISABLED,
                     origin_request_policy=cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+                    response_headers_policy=self.api_headers_policy,
                 )
             },
             domain_names=[config.console_domain_name] if config.console_domain_name else None,
@@ -184,6 +203,15 @@ class Console(Construct):
             prune=True,
             retain_on_delete=False,
             memory_limit=256,
+            # its function's log group: the stage's retention and logs key, not one Lambda
+            # would make, kept forever and in clear
+            log_group=logs.LogGroup(
+                self,
+                "DeployLogs",
+                retention=retention(config.log_retention_days),
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+                encryption_key=keys.logs,
+            ),
         )
 
         self.domain_name = config.console_domain_name or self.distribution.distribution_domain_name

@@ -10,19 +10,16 @@ A stage deployed before its edge stack serves the console without it, and synth 
 The rules are the API's own (api.py, `web_acl`): IP reputation, known bad inputs, a rate per
 Authorization value, a rate per address for requests without a well-formed key and a far
 higher one for keyed requests, bodies over 64 KiB. At the edge they see each viewer's own
-address; behind CloudFront the API's regional web ACL sees CloudFront's.
+address; behind CloudFront the API's regional web ACL sees CloudFront's. Its log redacts what
+the API's does (api.py, `log_web_acl`): the console's searches are query strings.
 """
 
 from __future__ import annotations
 
-import aws_cdk as cdk
-from aws_cdk import aws_logs as logs
-from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra import constants as c
-from infra.components.api import web_acl
-from infra.components.common import retention
+from infra.components.api import log_web_acl, web_acl
 from infra.config import AurraConfig
 
 
@@ -32,32 +29,11 @@ class ConsoleFirewall(Construct):
         self.web_acl = web_acl(
             self, "WebAcl", config=config, name=c.console_web_acl_name(config.stage), kind="CLOUDFRONT"
         )
-        # WAF writes only to log groups named aws-waf-logs-*, in the web ACL's region.
-        log_group_name = c.console_waf_log_group_name(config.stage)
-        self.logs = logs.LogGroup(
+        self.logs = log_web_acl(
             self,
-            "Logs",
-            log_group_name=log_group_name,
-            retention=retention(config.log_retention_days),
-            removal_policy=cdk.RemovalPolicy.DESTROY,
+            self.web_acl,
+            config=config,
+            log_group_name=c.console_waf_log_group_name(config.stage),
+            encryption_key=None,
+            ids=("Logs", "Logging"),
         )
-        logging = wafv2.CfnLoggingConfiguration(
-            self,
-            "Logging",
-            resource_arn=self.web_acl.attr_arn,
-            log_destination_configs=[
-                cdk.Stack.of(self).format_arn(
-                    service="logs",
-                    resource="log-group",
-                    resource_name=log_group_name,
-                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
-                )
-            ],
-            # API keys never reach a log
-            redacted_fields=[
-                wafv2.CfnLoggingConfiguration.FieldToMatchProperty(
-                    single_header={"Name": c.AUTHORIZATION_HEADER.lower()}
-                )
-            ],
-        )
-        logging.node.add_dependency(self.logs)

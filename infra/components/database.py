@@ -25,10 +25,13 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_rds as rds
+from aws_cdk import aws_sam as sam
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
@@ -198,6 +201,7 @@ class Database(Construct):
                         automatically_after=rotation,
                     )
                 )
+            self._rotation_log_groups(config, keys)
 
         self.proxy = self.cluster.add_proxy(
             "Proxy",
@@ -220,6 +224,24 @@ class Database(Construct):
         return [
             child for child in self.node.find_all() if isinstance(child, secretsmanager.CfnRotationSchedule)
         ]
+
+    def _rotation_log_groups(self, config: AurraConfig, keys: EncryptionKeys) -> None:
+        """The rotation functions' log groups, made before them (each function, from the
+        Serverless Application Repository, is named by its application's `functionName`): the
+        stage's retention and logs key, where Lambda would make a group kept forever, in clear."""
+        for app in self.node.find_all():
+            if not isinstance(app, sam.CfnApplication):
+                continue
+            name = cdk.Stack.of(self).resolve(app.parameters)["functionName"]  # a literal
+            group = logs.LogGroup(
+                cast("Construct", app.node.scope),
+                "Logs",
+                log_group_name=f"/aws/lambda/{name}",
+                retention=retention(config.log_retention_days),
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+                encryption_key=keys.logs,
+            )
+            app.node.add_dependency(group)
 
     def order_rotations_after(self, migrations: Construct) -> None:
         """Rotations start only once the deploy's migrations have run (they create the logins

@@ -175,8 +175,9 @@ class Functions(Construct):
             self.migrate_security_group, "PostgreSQL from the migrate and maintenance functions"
         )
         # HTTPS to AWS services: through the VPC endpoints when there are some, otherwise
-        # anywhere (NAT). The internet itself (an Anthropic or OpenAI-compatible API, through
-        # NAT) only for the functions that call a model provider: a group of their own.
+        # anywhere (NAT). The internet itself (an Anthropic or OpenAI-compatible API, the
+        # tenants' webhooks; through NAT) only for the functions that call a model provider or
+        # deliver webhooks: a group of their own.
         if network.has_endpoints:
             https_peer = ec2.Peer.ipv4(network.cidr)
             https_what = "HTTPS to the VPC endpoints"
@@ -185,18 +186,21 @@ class Functions(Construct):
             https_what = "HTTPS to AWS services"
         for group in (self.app_security_group, self.migrate_security_group):
             group.add_egress_rule(https_peer, ec2.Port.tcp(443), https_what)
-        self.model_provider_security_group: ec2.SecurityGroup | None = None
+        self.internet_security_group: ec2.SecurityGroup | None = None
         if config.needs_internet and network.has_internet:
-            self.model_provider_security_group = ec2.SecurityGroup(
+            self.internet_security_group = ec2.SecurityGroup(
                 self,
+                # the id and description it was created with: a new one replaces the group
                 "ModelProviderSecurityGroup",
                 vpc=vpc,
                 description="Aurra functions that call a model provider on the internet",
                 allow_all_outbound=False,
             )
-            self.model_provider_security_group.add_egress_rule(
-                ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "HTTPS to the model provider (through NAT)"
+            self.internet_security_group.add_egress_rule(
+                ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "HTTPS to model providers and webhooks (through NAT)"
             )
+        # Webhooks only where the dispatcher has a way out; elsewhere setting one is a 422.
+        self.webhooks_enabled = config.resolved_webhooks and self.internet_security_group is not None
 
         common = {
             c.ENV_STAGE: config.stage,
@@ -213,6 +217,7 @@ class Functions(Construct):
             c.ENV_LOG_LEVEL: config.log_level,
             c.ENV_BLAS_THREADS: c.BLAS_THREADS,
             c.ENV_PYDANTIC_PLUGINS: c.PYDANTIC_PLUGINS_OFF,
+            c.ENV_WEBHOOKS_ENABLED: "true" if self.webhooks_enabled else "false",
         }
         if config.daily_model_calls_limit is not None:
             common[c.ENV_DEFAULT_DAILY_MODEL_CALLS_LIMIT] = str(config.daily_model_calls_limit)
@@ -260,10 +265,11 @@ class Functions(Construct):
                 security_groups=[
                     self.migrate_security_group if "db_direct" in capabilities else self.app_security_group,
                     *(
-                        [self.model_provider_security_group]
-                        if self.model_provider_security_group is not None
+                        [self.internet_security_group]
+                        if self.internet_security_group is not None
                         and (
-                            "classifier" in capabilities
+                            "webhooks" in capabilities
+                            or ("classifier" in capabilities and config.models_need_internet)
                             or (
                                 "classifier_only" in capabilities
                                 and config.classifier in ("anthropic", "openai")

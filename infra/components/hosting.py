@@ -6,8 +6,9 @@
   is also copied to that vault, for instance in another account.
 - The access log exported to S3 (`accessLogExport`, on with `hosted`): every
   call's record (key id, tenant, route, status, latency), through Kinesis
-  Data Firehose into a bucket that is kept, never expires and blocks public
-  access: what billing reads, whatever the log group's retention.
+  Data Firehose into a bucket that is kept, blocks public access and expires
+  each record after `accessLogRetentionDays`: what billing reads, whatever the
+  log group's retention.
 - A custom domain (`domainName` with `certificateArn`): a regional API
   Gateway domain with the TLS 1.2 policy mapped to the stage, and an alias
   record when `hostedZoneId`/`hostedZoneName` are given. The default
@@ -114,11 +115,13 @@ class Hosting(Construct):
             versioned=True,
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
             removal_policy=cdk.RemovalPolicy.RETAIN,
-            # The records themselves never expire (billing reads them); what versioning keeps
-            # of an overwritten or deleted one goes after 90 days, and a delivery's unfinished
+            # The records expire after `accessLogRetentionDays` (billing reads them until then;
+            # each names a key and a tenant, so none is kept forever); what versioning keeps of
+            # an overwritten or deleted one goes after 90 days, and a delivery's unfinished
             # multipart upload after 7.
             lifecycle_rules=[
                 s3.LifecycleRule(
+                    expiration=cdk.Duration.days(config.access_log_retention_days),
                     noncurrent_version_expiration=cdk.Duration.days(90),
                     abort_incomplete_multipart_upload_after=cdk.Duration.days(7),
                 )

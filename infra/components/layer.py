@@ -1,8 +1,10 @@
 """The shared Lambda layer (layers/core), built on this machine without Docker.
 
-`pip install --platform manylinux..._<arch> --only-binary=:all:
---python-version <runtime> --implementation cp --target <out>/python` fetches
-the wheels that match the Lambda runtime and architecture whatever machine
+`pip install --require-hashes --requirement requirements.lock --platform
+manylinux..._<arch> --only-binary=:all: --python-version <runtime> --implementation cp
+--target <out>/python` installs exactly the locked wheels (every package pinned, each wheel's
+sha256 checked: infra/layer_lock.py makes the lock from requirements.txt) that match the
+Lambda runtime and architecture whatever machine
 runs synth (psycopg's binary wheel for another architecture fails at import
 with "no pq wrapper available"); then the domain package is copied next to
 them; last, the whole site is compiled to bytecode by an interpreter of the
@@ -70,8 +72,10 @@ def pip_platforms(architecture: str, python_version: str) -> list[str]:
 
 
 def pip_arguments(*, requirements: str, target: str, architecture: str, python_version: str) -> list[str]:
-    """The arguments after `pip` that install the layer's dependencies."""
-    args = ["install", "--requirement", requirements, "--target", target]
+    """The arguments after `pip` that install the layer's dependencies: `requirements` is the
+    lock, every package in it pinned and hashed (`--require-hashes`: a wheel whose hash is not
+    the locked one, or a dependency the lock lacks, stops the build)."""
+    args = ["install", "--require-hashes", "--requirement", requirements, "--target", target]
     for platform in pip_platforms(architecture, python_version):
         args += ["--platform", platform]
     args += [
@@ -265,10 +269,10 @@ def build_layer(
     """
     site = Path(output_dir) / "python"
     site.mkdir(parents=True, exist_ok=True)
-    requirements = source_dir / "requirements.txt"
+    requirements = source_dir / c.LAYER_LOCK.name
     domain = source_dir / "python"
     if not requirements.is_file():
-        raise FileNotFoundError(f"layer requirements missing: {requirements}")
+        raise FileNotFoundError(f"layer lock missing: {requirements} (python -m infra.layer_lock)")
     if not (domain / "aurra_core").is_dir():
         raise FileNotFoundError(f"layer package missing: {domain / 'aurra_core'}")
 
@@ -349,7 +353,7 @@ class CoreLayer(Construct):
             "pip "
             + " ".join(
                 pip_arguments(
-                    requirements="/asset-input/requirements.txt",
+                    requirements=f"/asset-input/{c.LAYER_LOCK.name}",
                     target="/asset-output/python",
                     architecture=config.architecture,
                     python_version=config.python_version,

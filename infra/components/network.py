@@ -115,7 +115,10 @@ class Network(Construct):
         services = {
             "SecretsManager": ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER,
             "Ssm": ec2.InterfaceVpcEndpointAwsService.SSM,
-            "Logs": ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS,
+            # the dispatcher's PutEvents to the stage's bus. No CloudWatch Logs endpoint: Lambda
+            # ships the functions' output (logs and EMF metrics) itself, and nothing in the
+            # VPC calls the Logs API.
+            "Events": ec2.InterfaceVpcEndpointAwsService.EVENTBRIDGE,
             "XRay": ec2.InterfaceVpcEndpointAwsService.XRAY,
             # the API Gateway management API: the admin function creates
             # customers' API keys and adds them to the usage plan

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 from infra_testkit import PROD_DOMAIN, REPO_ROOT, Synth, synthesize
+from test_infra_template import ref
+
+from infra import constants as c
 
 # CloudFront's managed policies (their ids are fixed by AWS).
 CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
@@ -98,6 +101,19 @@ def test_the_api_is_on_the_same_origin_uncached_with_the_authorization_header(de
     assert behavior["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST_HEADER
     assert behavior["ViewerProtocolPolicy"] == "https-only"
     assert set(behavior["AllowedMethods"]) == {"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"}
+    # the API's answers carry HSTS on this host too (a policy of their own: the console's CSP
+    # is for its pages)
+    policy_id = ref(behavior["ResponseHeadersPolicyId"])
+    policy = dev.resources[policy_id]["Properties"]["ResponseHeadersPolicyConfig"]
+    assert policy["Name"] == c.console_api_headers_policy_name("dev")
+    assert policy["SecurityHeadersConfig"] == {
+        "StrictTransportSecurity": {
+            "AccessControlMaxAgeSec": 365 * 24 * 3600,
+            "IncludeSubdomains": True,
+            "Override": True,
+        }
+    }
+    assert policy_id != ref(config["DefaultCacheBehavior"]["ResponseHeadersPolicyId"])
     origin = next(o for o in config["Origins"] if o["Id"] == behavior["TargetOriginId"])
     rest_api = next(iter(dev.of_type("AWS::ApiGateway::RestApi")))
     assert rest_api in json.dumps(origin["DomainName"])
@@ -140,8 +156,9 @@ def test_static_files_over_https_with_the_console_security_headers(dev: Synth) -
     assert default["ViewerProtocolPolicy"] == "redirect-to-https"
     assert default["CachePolicyId"] == CACHING_OPTIMIZED
     assert sorted(default["AllowedMethods"]) == ["GET", "HEAD"]
-    policy_id, policy = _one(dev, "AWS::CloudFront::ResponseHeadersPolicy")
-    assert default["ResponseHeadersPolicyId"] == {"Ref": policy_id}
+    policy_id = ref(default["ResponseHeadersPolicyId"])
+    policy = dev.resources[policy_id]
+    assert len(dev.of_type("AWS::CloudFront::ResponseHeadersPolicy")) == 2  # and the API's (HSTS)
     headers = json.loads((REPO_ROOT / "console" / "security-headers.json").read_text())
     config = policy["Properties"]["ResponseHeadersPolicyConfig"]
     security = config["SecurityHeadersConfig"]
@@ -294,7 +311,17 @@ def test_the_edge_stack_holds_a_cloudfront_web_acl_in_us_east_1(edge: Synth, pro
     assert [r["Name"] for r in props["Rules"]] == [r["Name"] for r in api_acl["Properties"]["Rules"]]
     assert props["CustomResponseBodies"] == api_acl["Properties"]["CustomResponseBodies"]
     (logging,) = edge.of_type("AWS::WAFv2::LoggingConfiguration").values()
-    assert logging["Properties"]["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
+    # the console's searches are query strings: its log redacts them as the API's does
+    (api_logging,) = prod.of_type("AWS::WAFv2::LoggingConfiguration").values()
+    assert (
+        logging["Properties"]["RedactedFields"]
+        == api_logging["Properties"]["RedactedFields"]
+        == [
+            {"SingleHeader": {"Name": "authorization"}},
+            {"SingleHeader": {"Name": "cookie"}},
+            {"QueryString": {}},
+        ]
+    )
     assert "aws-waf-logs-aurra-prod-console" in json.dumps(logging["Properties"]["LogDestinationConfigs"])
     assert "ConsoleWebAclArn" in edge.template["Outputs"]
     # nothing else lives there

@@ -36,7 +36,7 @@ from infra.components.layer import (
     pip_platforms,
     store_regex_programs,
 )
-from infra.config import PYTHON_VERSIONS, AurraConfig, ConfigError
+from infra.config import ARCHITECTURES, PYTHON_VERSIONS, AurraConfig, ConfigError
 
 # Lambda's limit on a function's code plus all its layers, unzipped.
 LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
@@ -54,6 +54,7 @@ def test_pip_targets_the_lambda_platform_not_this_machine() -> None:
     assert "--implementation cp" in text
     assert "--platform manylinux2014_aarch64" in text
     assert "--target out/python" in text
+    assert "--require-hashes" in args  # the lock, every wheel's hash checked
     assert pip_platforms("x86_64", "3.12") == ["manylinux2014_x86_64", "manylinux_2_28_x86_64"]
     assert pip_platforms("arm64", "3.13") == ["manylinux2014_aarch64", "manylinux_2_28_aarch64"]
 
@@ -74,6 +75,48 @@ def test_requirements_leave_out_what_the_runtime_has() -> None:
     names = {re.split(r"[\[=<>~!]", line)[0].lower() for line in lines if line}
     assert not names & set(RUNTIME_PROVIDED)
     assert {"pydantic", "psycopg", "pgvector", "numpy", "anthropic", "aws-lambda-powertools"} <= names
+
+
+def test_the_lock_pins_and_hashes_every_requirement_at_its_pinned_version() -> None:
+    """The layer installs requirements.lock (with --require-hashes): every pin of
+    requirements.txt is in it at the same version, and every line of it carries hashes."""
+    locked: dict[str, tuple[str, int]] = {}
+    for entry in c.LAYER_LOCK.read_text().replace("\\\n", " ").splitlines():
+        if not entry.strip() or entry.startswith("#"):
+            continue
+        requirement, *hashes = entry.split()
+        name, version = requirement.split("==")
+        assert all(h.startswith("--hash=sha256:") and len(h) == len("--hash=sha256:") + 64 for h in hashes)
+        locked[name] = (version, len(hashes))
+    for line in c.LAYER_REQUIREMENTS.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        name, version = re.split(r"==", line)
+        name = re.sub(r"\[.*\]", "", name).lower()
+        assert locked[name][0] == version, name
+    # what the pins pull in is locked too, and a compiled package has a wheel per platform
+    assert {"pydantic-core", "psycopg-binary", "typing-extensions"} <= set(locked)
+    for compiled in ("numpy", "psycopg-binary", "pydantic-core"):
+        assert locked[compiled][1] == len(ARCHITECTURES) * len(PYTHON_VERSIONS), compiled
+
+
+def test_the_lock_is_what_its_generator_writes(tmp_path: Path) -> None:
+    from infra.layer_lock import HEADER, lock_text
+
+    one = tmp_path / "a-1.0-py3-none-any.whl"
+    one.write_bytes(b"one")
+    two = tmp_path / "Some_Package-2.0-cp313-cp313-manylinux_2_28_aarch64.whl"
+    two.write_bytes(b"two")
+    three = tmp_path / "Some_Package-2.0-cp312-cp312-manylinux_2_28_x86_64.whl"
+    three.write_bytes(b"three")
+    text = lock_text([one, two, three])
+    assert text.startswith(HEADER) and c.LAYER_LOCK.read_text().startswith(HEADER)
+    assert "a==1.0 \\\n    --hash=sha256:" in text
+    assert text.count("--hash=sha256:") == 3 and "some-package==2.0" in text
+    (tmp_path / "Some_Package-2.1-py3-none-any.whl").write_bytes(b"other")
+    with pytest.raises(ValueError, match="different versions"):
+        lock_text(list(tmp_path.glob("*.whl")))
 
 
 # ------------------------------------------------------------ bytecode

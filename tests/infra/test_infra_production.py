@@ -42,6 +42,7 @@ def test_reserved_concurrency_on_the_functions_that_take_the_load(dev: Synth) ->
         c.QUERY: 20,
         c.WRITE: 20,
         c.MAINTENANCE: 1,
+        c.DISPATCHER: 1,
         c.SUPERSEDE: 5,
         c.SETTINGS: 5,
         c.AUDIT: 5,
@@ -140,6 +141,7 @@ def test_waf_rules_key_rate_ip_rate_body_size_and_logging(prod: Synth) -> None:
     )
     assert logging["Properties"]["RedactedFields"] == [
         {"SingleHeader": {"Name": "authorization"}},
+        {"SingleHeader": {"Name": "cookie"}},
         {"QueryString": {}},
     ]
     names = [g["Properties"].get("LogGroupName") for g in prod.of_type("AWS::Logs::LogGroup").values()]
@@ -414,7 +416,12 @@ def test_access_log_metric_filters_count_401_429_and_authorizer_failures(dev: Sy
 
 def test_a_failed_maintenance_run_reaches_the_alarm_topic(dev: Synth) -> None:
     (topic_id,) = dev.of_type("AWS::SNS::Topic")
-    (invoke_config,) = dev.of_type("AWS::Lambda::EventInvokeConfig").values()
+    maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
+    (invoke_config,) = [
+        v
+        for v in dev.of_type("AWS::Lambda::EventInvokeConfig").values()
+        if ref(v["Properties"]["FunctionName"]) == maintenance_id
+    ]
     assert ref(invoke_config["Properties"]["DestinationConfig"]["OnFailure"]["Destination"]) == topic_id
     maintenance = aurra_functions(dev)[c.MAINTENANCE]["Properties"]
     assert any(
@@ -502,7 +509,11 @@ def test_failed_rotations_backups_and_copies_reach_the_alarm_topic(dev: Synth, p
         secrets = json.dumps(pattern["detail"]["additionalEventData"]["SecretId"])
         for logical_id in synth.of_type("AWS::SecretsManager::SecretTargetAttachment"):
             assert logical_id in secrets
-        for props in [r for name, r in rules.items() if not name.endswith(("-maintenance", "-level2-sweep"))]:
+        for props in [
+            r
+            for name, r in rules.items()
+            if not name.endswith(("-maintenance", "-level2-sweep", "-dispatcher"))
+        ]:
             (target,) = props["Targets"]
             assert ref(target["Arn"]) == topic_id
         (policy,) = synth.of_type("AWS::SNS::TopicPolicy").values()
@@ -589,10 +600,10 @@ def test_access_log_exported_to_a_kept_bucket(prod: Synth) -> None:
         "IgnorePublicAcls": True,
         "RestrictPublicBuckets": True,
     }
-    # the records never expire; only what versioning keeps of an overwritten one, and
-    # unfinished uploads
+    # the records expire after accessLogRetentionDays (400 by default); what versioning keeps
+    # of an overwritten one after 90 days, and unfinished uploads after 7
     (rule,) = props["LifecycleConfiguration"]["Rules"]
-    assert "ExpirationInDays" not in rule and "ExpirationDate" not in rule
+    assert rule["ExpirationInDays"] == 400 and rule["Status"] == "Enabled"
     assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": 90}
     assert rule["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 7}
     (stream,) = prod.of_type("AWS::KinesisFirehose::DeliveryStream").values()

@@ -125,12 +125,20 @@ def test_each_route_reaches_its_function_through_a_proxy_integration(dev: Synth)
         assert ids[wanted[key]] in json.dumps(integration["Uri"]), key
 
 
-def test_path_ids_are_required_parameters(dev: Synth) -> None:
+def test_path_ids_are_required_parameters_and_bodies_are_the_handlers(dev: Synth) -> None:
+    (validator_id, validator), *others = dev.of_type("AWS::ApiGateway::RequestValidator").items()
+    assert others == []
+    # parameters checked by API Gateway; bodies by the handlers alone, which answer with the
+    # API's envelope: no method has a request model for a body validator to check against
+    assert validator["Properties"]["ValidateRequestParameters"] is True
+    assert validator["Properties"]["ValidateRequestBody"] is False
+    assert not dev.of_type("AWS::ApiGateway::Model")
     for (verb, path), method in routes(dev).items():
         params = method["Properties"].get("RequestParameters", {})
         if "{id}" in path:
             assert params == {"method.request.path.id": True}, (verb, path)
-        assert "RequestValidatorId" in method["Properties"]
+        assert ref(method["Properties"]["RequestValidatorId"]) == validator_id
+        assert "RequestModels" not in method["Properties"], (verb, path)
 
 
 def test_token_authorizer_on_the_bearer_header_with_a_cache(dev: Synth, prod: Synth) -> None:
@@ -525,10 +533,11 @@ def test_each_function_has_its_own_role_without_managed_policies(dev: Synth) -> 
 def test_least_privilege_by_function(dev: Synth) -> None:
     by_name = {name: ref(fn["Properties"]["Role"]) for name, fn in aurra_functions(dev).items()}
     granted = {name: actions(dev, role) for name, role in by_name.items()}
-    # the master secret (and the logins' secrets) only where the schema is changed; the
-    # paginating functions read the cursor signing key and no other secret
+    # the master secret (and the logins' secrets) only where the schema is changed or every
+    # tenant's rows are read (the dispatcher's outbox); the paginating functions read the
+    # cursor signing key and no other secret
     readers = {n for n, a in granted.items() if "secretsmanager:GetSecretValue" in a}
-    assert readers == {c.MIGRATE, c.MAINTENANCE, c.QUERY, c.AUDIT}
+    assert readers == {c.MIGRATE, c.MAINTENANCE, c.DISPATCHER, c.QUERY, c.AUDIT}
     for name in (c.QUERY, c.AUDIT):
         reads = [
             s
@@ -620,7 +629,8 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
     # the Anthropic API is on the internet: NAT for the app subnets, one gateway per AZ outside dev
     assert len(prod.of_type("AWS::EC2::NatGateway")) == 2
     assert len(prod.of_type("AWS::EC2::InternetGateway")) == 1
-    # only the function that calls the model provider may leave the VPC; the others reach AWS
+    # only the function that calls the model provider may leave the VPC (and the one that
+    # delivers webhooks); the others reach AWS
     # services through the endpoints
     cidr = next(iter(prod.of_type("AWS::EC2::VPC").values()))["Properties"]["CidrBlock"]
     groups = prod.of_type("AWS::EC2::SecurityGroup")
@@ -631,7 +641,10 @@ def test_anthropic_classifier_gets_a_secret_and_a_way_out(prod: Synth) -> None:
 
     for name, fn in fns.items():
         ids = [ref(g) for g in fn["Properties"]["VpcConfig"]["SecurityGroupIds"]]
-        assert any(open_to_the_internet(g) for g in ids) == (name in (c.WRITE, c.LEVEL2_WORKER)), name
+        # and the Level 2 worker (its classifier is outside AWS in prod) and the dispatcher, which
+        # delivers webhooks (on outside dev)
+        expected = name in (c.WRITE, c.LEVEL2_WORKER, c.DISPATCHER)
+        assert any(open_to_the_internet(g) for g in ids) == expected, name
     internet = [g for g in groups if open_to_the_internet(g)]
     assert len(internet) == 1
     assert [r["FromPort"] for r in groups[internet[0]]["Properties"]["SecurityGroupEgress"]] == [443]
@@ -648,7 +661,9 @@ def test_new_vpc_is_isolated_with_endpoints(dev: Synth) -> None:
         json.dumps(e["Properties"]["ServiceName"]).split(".")[-1].strip('"]}')
         for e in dev.of_type("AWS::EC2::VPCEndpoint").values()
     }
-    assert services == {"secretsmanager", "ssm", "logs", "xray", "apigateway", "bedrock-runtime", "sqs"}
+    # no CloudWatch Logs endpoint (Lambda ships the functions' logs itself); EventBridge for the
+    # dispatcher's PutEvents, SQS for asynchronous Level 2's queue
+    assert services == {"secretsmanager", "ssm", "events", "xray", "apigateway", "bedrock-runtime", "sqs"}
     assert len(dev.of_type("AWS::EC2::FlowLog")) == 1
 
 
@@ -691,11 +706,9 @@ def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None
     (rule,) = [
         r
         for r in dev.of_type("AWS::Events::Rule").values()
-        if "ScheduleExpression" in r["Properties"]
-        and ref(r["Properties"]["Targets"][0]["Arn"]) == maintenance_id
+        if r["Properties"]["Name"] == "aurra-dev-maintenance"
     ]
     props = rule["Properties"]
-    assert props["Name"] == "aurra-dev-maintenance"
     assert props["ScheduleExpression"] == "rate(1 hour)"  # how CDK renders 60 minutes
     assert props["State"] == "ENABLED"
     assert "HNSW" in props["Description"]
@@ -711,8 +724,11 @@ def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None
     assert permission["Principal"] == "events.amazonaws.com"
     assert ref(permission["SourceArn"]) in dev.of_type("AWS::Events::Rule")
     # a failed run waits for the next one rather than being retried
-    (invoke_config,) = dev.of_type("AWS::Lambda::EventInvokeConfig").values()
-    assert ref(invoke_config["Properties"]["FunctionName"]) == maintenance_id
+    (invoke_config,) = [
+        v
+        for v in dev.of_type("AWS::Lambda::EventInvokeConfig").values()
+        if ref(v["Properties"]["FunctionName"]) == maintenance_id
+    ]
     assert invoke_config["Properties"]["MaximumRetryAttempts"] == 0
     (migrations_id,) = dev.of_type("Custom::AurraMigrations")
     assert migrations_id in rule.get("DependsOn", [])
@@ -779,7 +795,7 @@ def test_alarms_on_errors_latency_and_classifier(dev: Synth) -> None:
     assert len(rate) == 1 and "errors / requests" in rate[0]["Expression"]
     for props in alarms.values():
         # silence is a failure only where it means something stopped
-        missing = "breaching" if props["AlarmName"].endswith("-silent") else "notBreaching"
+        missing = "breaching" if props["AlarmName"].endswith(("-silent", "-outbox-lag")) else "notBreaching"
         assert props["AlarmActions"] and props["TreatMissingData"] == missing, props["AlarmName"]
     assert len(dev.of_type("AWS::CloudWatch::Dashboard")) == 1
 

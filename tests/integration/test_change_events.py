@@ -234,3 +234,41 @@ def test_concurrent_writers_and_a_polling_reader_agree_on_every_event(db, new_ke
     final, _ = walk(caller, db)
     assert len(final) == 24
     assert [e.id for e in polled] == [e.id for e in final]
+
+
+def test_an_erasure_writes_erasure_completed_in_its_own_transaction(db, new_key, monkeypatch):
+    from aurra_core.models import ErasureRequest, PointInTime
+    from aurra_core.write_path import erasure
+
+    caller, _ = new_key()
+    kept = put(caller, "alice uses Vim", user_id="alice").memory
+    put(caller, "bob uses Emacs", user_id="bob")
+
+    # the event fails: the erasure is undone with it (one transaction), nothing is half-done
+    original = events.insert_event
+
+    def fail_after(*args, **kwargs):
+        original(*args, **kwargs)
+        raise RuntimeError("test: the transaction fails after the event")
+
+    monkeypatch.setattr(erasure.events, "insert_event", fail_after)
+    with pytest.raises(RuntimeError):
+        service.create_erasure(caller, ErasureRequest(user_id="alice"))
+    monkeypatch.undo()
+    assert service.get_memory(caller, kept.id, PointInTime()).content == "alice uses Vim"
+    assert EventType.ERASURE_COMPLETED not in {e.type for e in walk(caller, db)[0]}
+
+    status, receipt = service.create_erasure(caller, ErasureRequest(user_id="alice"))
+    assert status == 201
+    found, cursor = walk(caller, db, types="erasure.completed")
+    (event,) = found
+    assert (event.user_id, event.agent_id, event.memory_id) == ("alice", None, None)
+    assert event.data == {
+        "erasure_id": str(receipt.id),
+        "selector": {"user_id": "alice"},
+        "counts": receipt.counts.model_dump(),
+    }
+    assert "Vim" not in event.model_dump_json()
+    # the same selector again erases nothing new: the earlier receipt, no second event
+    assert service.create_erasure(caller, ErasureRequest(user_id="alice"))[0] == 200
+    assert page(caller, db, after=cursor, types="erasure.completed").events == []

@@ -206,3 +206,23 @@ def test_a_request_out_of_time_answers_202_running_and_the_next_one_goes_on(db, 
     assert answers[-1][1].counts.model_dump() == EXPECTED
     assert hits(db, alice.strings) == {}
     assert erasure.erase(caller, request, db, batch_memories=2, budget_s=0) == (200, answers[-1][1])
+
+
+def test_in_batches_erasure_completed_is_sent_once_with_the_final_counts(db, new_key, monkeypatch):
+    from test_change_events import walk
+
+    caller, _ = new_key()
+    seeded_user(caller, "alice", "bc")
+    started = crash_after_first_batch(monkeypatch)
+    with pytest.raises(TimeoutError):
+        erasure.erase(caller, ErasureRequest(user_id="alice"), db, batch_memories=2)
+    # between batches: nothing is complete, so nothing says it is
+    assert started and walk(caller, db, types="erasure.completed")[0] == []
+    monkeypatch.undo()
+
+    status, receipt = erasure.erase(caller, ErasureRequest(user_id="alice"), db, batch_memories=2)
+
+    assert status == 201 and receipt.counts.model_dump() == EXPECTED
+    (event,) = walk(caller, db, types="erasure.completed")[0]
+    assert (event.user_id, event.memory_id) == ("alice", None)
+    assert event.data == {"erasure_id": str(receipt.id), "selector": {"user_id": "alice"}, "counts": EXPECTED}

@@ -156,3 +156,36 @@ def test_settings_come_from_the_arguments_then_the_environment_only(monkeypatch,
     assert ServiceConfig(db_pool_max=9).db_pool_max == 9
     assert ServiceConfig().db_port == 5432
     assert ServiceConfig(_env_file=".env").db_port == 5432
+
+
+def test_the_service_logins_pool_prepares_nothing_and_the_owners_does(monkeypatch) -> None:
+    """Through RDS Proxy (a service login) every connection is configured with no prepared
+    statements (`prepare_threshold=None`: a prepared statement pins the proxy's connection);
+    the owner's direct connections (migrate, maintenance, dispatcher) keep psycopg's."""
+    from aurra_core.runtime.config import reset_config
+    from aurra_core.storage import db as db_module
+
+    pools: list[dict] = []
+    monkeypatch.setattr(db_module, "ConnectionPool", lambda *a, **k: pools.append(k) or object())
+    monkeypatch.setenv("AURRA_DB_USER", "aurra_service")
+    monkeypatch.setenv("AURRA_DB_HOST", PROXY)
+    reset_config()
+    db_module.get_database.cache_clear()
+    try:
+        db_module.get_database()._get_pool()
+        (through_proxy,) = pools
+        assert through_proxy["configure"] is db_module._configure_through_proxy
+        assert "password" in through_proxy["kwargs"]()  # an IAM token per new connection
+        db_module.Database("host=cluster dbname=aurra", max_size=1)._get_pool()
+        assert pools[1]["configure"] is db_module._configure  # leaves the threshold alone
+
+        class Connection:
+            prepare_threshold: int | None = 5
+
+        connection = Connection()
+        monkeypatch.setattr(db_module, "_configure", lambda conn: None)  # pgvector's type lookup
+        db_module._configure_through_proxy(connection)  # type: ignore[arg-type]
+        assert connection.prepare_threshold is None
+    finally:
+        db_module.get_database.cache_clear()
+        reset_config()

@@ -9,7 +9,7 @@ the layer only in the functions whose requests use them.
   embedding: in AWS, Titan embeds; the supersede function loads the detector on its first
   request that writes a new memory).
 - Powertools' event handler (the REST resolver and its OpenAPI validation): the functions
-  behind API Gateway's routes, not the authorizer, migrate, admin or maintenance, neither at
+  behind API Gateway's routes, not the authorizer, migrate, admin, maintenance or dispatcher, neither at
   import nor on the authorizer's first request (its first traced call asks whether tracing is
   on, which once loaded the event handler on the path of every cold API call).
 
@@ -70,7 +70,15 @@ def _loaded(handler: str, then: str = "") -> set[str]:
 
 
 def test_every_handler_is_covered() -> None:
-    assert set(HANDLERS) == {*ROUTES, "authorizer", "migrate", "admin", "maintenance", "level2_worker"}
+    assert set(HANDLERS) == {
+        *ROUTES,
+        "authorizer",
+        "migrate",
+        "admin",
+        "maintenance",
+        "level2_worker",
+        "dispatcher",
+    }
 
 
 @pytest.mark.parametrize("handler", HANDLERS)

@@ -120,3 +120,63 @@ def test_a_delay_grows_exponentially_with_jitter_and_stays_under_an_hour(monkeyp
     for attempts, (low, high) in {1: (5, 10), 2: (10, 20), 3: (20, 40), 30: (1800, 3600)}.items():
         delays = [delivery._delay(attempts) for _ in range(50)]
         assert all(low <= d <= high for d in delays) and len(set(delays)) > 1
+
+
+def test_a_name_with_one_private_address_among_public_ones_is_refused(monkeypatch) -> None:
+    """Every address the name resolves to is checked, not only the first."""
+    monkeypatch.delenv("AURRA_WEBHOOKS_ALLOW_PRIVATE", raising=False)
+    reset_config()
+    answers = [("93.184.215.14", 443), ("10.0.0.7", 443)]
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", a) for a in answers],
+    )
+    connected = []
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: connected.append(a))
+    with pytest.raises(delivery.Refused, match=r"10\.0\.0\.7"):
+        delivery.post("https://hooks.example.com/x", b"{}", {})
+    assert connected == []
+
+
+def test_a_redirect_is_an_answer_not_followed_and_the_timeout_is_short(monkeypatch) -> None:
+    """A receiver on loopback (as `aurra dev` allows) answering 307 to somewhere else: the
+    attempt's status is 307, nothing else is requested, and the connection took the short
+    timeout."""
+    import http.server
+    import threading
+
+    seen: list[str] = []
+
+    class Redirecting(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            seen.append(self.path)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(307)
+            self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Redirecting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("AURRA_WEBHOOKS_ALLOW_PRIVATE", "true")
+    monkeypatch.setenv("AURRA_WEBHOOK_TIMEOUT_S", "2.5")
+    reset_config()
+    timeouts = []
+    real_connect = socket.create_connection
+
+    def connect(address, timeout=None, *args, **kwargs):
+        timeouts.append(timeout)
+        return real_connect(address, timeout, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", connect)
+    try:
+        status = delivery.post(f"http://127.0.0.1:{server.server_port}/hook", b"{}", {})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 307 and seen == ["/hook"]
+    assert timeouts == [2.5]

@@ -527,6 +527,11 @@ WEBHOOK_SECRET_PREFIX = "whsec_"
 def _validate_webhook_url(value: str) -> str:
     from urllib.parse import urlsplit
 
+    if not get_config().webhooks_enabled:
+        raise ValueError(
+            "this deployment does not deliver webhooks (its stage has no way to the internet); "
+            "read GET /agent/events, or ask the operator for the stage's event bus"
+        )
     try:
         parts = urlsplit(value)
         port = parts.port
@@ -539,6 +544,9 @@ def _validate_webhook_url(value: str) -> str:
     if not get_config().webhooks_allow_private:
         if parts.scheme != "https":
             raise ValueError("url must be https")
+        if port not in (None, 443):
+            # a deployed stage's way out is HTTPS on 443 only (its security group)
+            raise ValueError("url must use https's port, 443")
         import ipaddress
 
         host = parts.hostname.rstrip(".").lower()

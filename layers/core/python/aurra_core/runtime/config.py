@@ -78,6 +78,13 @@ class ServiceConfig(BaseModel):
     # In AWS: the queue whose messages nudge the Level 2 worker (the write function sends each
     # job's id after its commit). Unset: no queue (`aurra dev` wakes its thread instead).
     level2_queue_url: str | None = None
+    # Whether this deployment delivers webhooks at all: a stage without a way to the internet
+    # (its `webhooks` setting off: no NAT) refuses to set them (a 422), rather than take
+    # endpoints it could never reach.
+    webhooks_enabled: bool = True
+    # The stage's EventBridge bus, which the dispatcher publishes the change stream to (unset:
+    # no bus, as under `aurra dev`).
+    event_bus_name: str | None = None
     # Local and tests: a libpq URL. In AWS: the RDS secret plus the proxy host.
     database_url: str | None = None
     db_secret_arn: str | None = None

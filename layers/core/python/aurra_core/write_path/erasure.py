@@ -23,8 +23,16 @@ from uuid import UUID
 import psycopg
 
 from aurra_core.errors import NotFound
-from aurra_core.models import AuditType, Caller, ErasureCounts, ErasureReceipt, ErasureRequest
-from aurra_core.storage import erasures, store
+from aurra_core.models import (
+    AuditType,
+    Caller,
+    ErasureCounts,
+    ErasureReceipt,
+    ErasureRequest,
+    EventType,
+    Scope,
+)
+from aurra_core.storage import erasures, events, store
 from aurra_core.storage.db import Database
 from aurra_core.storage.ids import new_id
 
@@ -78,10 +86,27 @@ def run(
     *,
     event_scope: dict[str, Any] | None = None,
 ) -> ErasureReceipt:
-    """Erase `selection` in this transaction (which holds the tenant's write lock), with its
-    `erasure` audit event and its receipt: the API's erasures and the retention periods'."""
+    """Erase `selection` in this transaction (which holds the tenant's write lock), with what
+    records its completion (`_completed`): the API's erasures and the retention periods'."""
     erasure_id = new_id()
     counts = erasures.erase(conn, erasure_id, tenant_id, selection)
+    return _completed(conn, tenant_id, api_key_id, erasure_id, selector, counts, now, now, event_scope or {})
+
+
+def _completed(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    api_key_id: UUID | None,
+    erasure_id: UUID,
+    selector: dict[str, Any],
+    counts: ErasureCounts,
+    now: datetime,
+    created_at: datetime,
+    event_scope: dict[str, Any],
+) -> ErasureReceipt:
+    """An erasure's `erasure` audit event, its receipt and its `erasure.completed` change event
+    (ids and counts only), in the transaction that erased its last memories: whether it ran in
+    one transaction or in batches."""
     store.insert_audit_event(
         conn,
         tenant_id=tenant_id,
@@ -89,17 +114,26 @@ def run(
         created_at=now,
         api_key_id=api_key_id,
         details={"erasure_id": str(erasure_id), "selector": selector, "counts": counts.model_dump()},
-        **(event_scope or {}),
+        **event_scope,
     )
-    return erasures.insert_receipt(
+    receipt = erasures.insert_receipt(
         conn,
         erasure_id=erasure_id,
         tenant_id=tenant_id,
         api_key_id=api_key_id,
         selector=selector,
         counts=counts,
-        created_at=now,
+        created_at=created_at,
     )
+    events.insert_event(
+        conn,
+        tenant_id,
+        EventType.ERASURE_COMPLETED,
+        scope=Scope(user_id=selector.get("user_id"), agent_id=selector.get("agent_id")),
+        memory_id=UUID(selector["memory_id"]) if "memory_id" in selector else None,
+        data={"erasure_id": str(erasure_id), "selector": selector, "counts": counts.model_dump()},
+    )
+    return receipt
 
 
 def erase(
@@ -172,7 +206,7 @@ def _plus(a: ErasureCounts, b: ErasureCounts) -> ErasureCounts:
 def erase_batch(db: Database, tenant_id: UUID, erasure_id: UUID, batch_memories: int) -> ErasureReceipt:
     """One batch of a running erasure, in a transaction holding the tenant's write lock
     exclusively; the last one records the receipt and the `erasure` audit event. Returns the
-    receipt: `running` with the counts so far, or the final one."""
+    receipt: `running` with the counts so far, or the final one (with its events)."""
     with db.tenant_transaction(tenant_id) as conn:
         now = store.believed_now(conn, tenant_id)
         progress = erasures.running(conn, tenant_id, erasure_id, lock=True)
@@ -190,27 +224,16 @@ def erase_batch(db: Database, tenant_id: UUID, erasure_id: UUID, batch_memories:
         if not last:
             return replace(progress, counts=counts).receipt()
         erasures.finish_running(conn, progress)
-        store.insert_audit_event(
+        return _completed(
             conn,
-            tenant_id=tenant_id,
-            type=AuditType.ERASURE,
-            created_at=now,
-            api_key_id=progress.api_key_id,
-            details={
-                "erasure_id": str(erasure_id),
-                "selector": progress.selector,
-                "counts": counts.model_dump(),
-            },
-            **{k: UUID(v) if k == "memory_id" else v for k, v in progress.event_scope.items()},
-        )
-        return erasures.insert_receipt(
-            conn,
-            erasure_id=erasure_id,
-            tenant_id=tenant_id,
-            api_key_id=progress.api_key_id,
-            selector=progress.selector,
-            counts=counts,
-            created_at=progress.created_at,
+            tenant_id,
+            progress.api_key_id,
+            erasure_id,
+            progress.selector,
+            counts,
+            now,
+            progress.created_at,
+            {k: UUID(v) if k == "memory_id" else v for k, v in progress.event_scope.items()},
         )
 
 
