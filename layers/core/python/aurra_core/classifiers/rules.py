@@ -2353,6 +2353,9 @@ class RulesClassifier:
     classification at its limit; this check is what stops the work itself."""
 
     model = MODEL_ID
+    # Its steps are bounded and it checks the deadline between them: the write pipeline runs it
+    # in the caller's thread (runtime/deadline.py), not in one of its own.
+    stops_at_deadline = True
 
     def __init__(self, limit_s: float | None = None) -> None:
         self.limit_s = limit_s

@@ -356,12 +356,19 @@ def _run_classifier(
     if answer_by is not None:
         stop_at = min(stop_at, answer_by)
     try:
-        classification = deadline.call_until(
-            stop_at,
-            lambda: _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings),
-            ClassifierError,
-            "the classifier",
-        )
+        classifier = deps.classifier_factory()
+
+        def classify() -> Classification:
+            return _classify(classifier, prepared.fact, candidates, key_settings)
+
+        if getattr(classifier, "stops_at_deadline", False):
+            # Offline work that checks the deadline between its steps (runtime/deadline.py)
+            # ends within a step of it by itself: run here, without a thread to start and
+            # wait for (on a loaded host that costs more than the classification).
+            with deadline.until(stop_at):
+                classification = classify()
+        else:
+            classification = deadline.call_until(stop_at, classify, ClassifierError, "the classifier")
     except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
         outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
         outcome.usage = metering.failed_call_receipt(stopwatch.elapsed_ms)
@@ -858,6 +865,21 @@ def _record_level2_events(
     )
 
 
+def _store_unrelated(
+    conn: psycopg.Connection, caller: Caller, prepared: list[PreparedFact], now: datetime
+) -> list[WriteOutcome]:
+    """Facts that act on no memory (none has a target): their versions inserted in one
+    statement, as `_store_fact` would insert each."""
+    created = store.insert_versions(conn, [_version(caller, p, now) for p in prepared])
+    outcomes = [
+        WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=p.outcome))
+        for p, row in zip(prepared, created, strict=True)
+    ]
+    for one, outcome in zip(prepared, outcomes, strict=True):
+        _record_level2_events(conn, caller, one, outcome)
+    return outcomes
+
+
 def _store_fact(
     conn: psycopg.Connection,
     caller: Caller,
@@ -916,7 +938,10 @@ def store_facts(
                 conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
             )
             locked[memory_id] = (row, supersessors)
-        outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
+        if targets:
+            outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
+        else:
+            outcomes = _store_unrelated(conn, caller, prepared, now)
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
         metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
