@@ -162,8 +162,9 @@ def plan_aurra(path: Path) -> Plan:
             imported["previous"] = metadata["imported"]
         metadata["imported"] = imported
         body = {k: record.get(k) for k in ("content", "topic", "valid_from", "user_id", "agent_id")}
-        # An expiry of its own (not a supersession's end) stays one.
-        if record.get("valid_to") and not record.get("superseded_by"):
+        # An expiry of its own, or the end of a supersession by a memory not in the file (an
+        # export of one user's memories), stays an end; a supersession in the file is linked.
+        if record.get("valid_to") and record.get("superseded_by") not in latest:
             body["valid_to"] = record["valid_to"]
         source = record.get("source")
         if isinstance(source, dict) and source.get("type") and source.get("id"):

@@ -868,8 +868,8 @@ def _record_level2_events(
 def _store_unrelated(
     conn: psycopg.Connection, caller: Caller, prepared: list[PreparedFact], now: datetime
 ) -> list[WriteOutcome]:
-    """Facts that act on no memory (none has a target): their versions inserted in one
-    statement, as `_store_fact` would insert each."""
+    """Facts that act on no memory (none has a target): their versions inserted as
+    `_store_fact` would insert each, sent together in one round trip (store.insert_versions)."""
     created = store.insert_versions(conn, [_version(caller, p, now) for p in prepared])
     outcomes = [
         WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=p.outcome))
