@@ -157,3 +157,39 @@ def test_the_progress_bar_is_for_a_terminal_only():
     bar.add(100)
     bar.close()
     assert "100/200 facts" in terminal.getvalue()
+
+
+def test_an_aurra_export_keeps_expiries_and_ends_by_memories_outside_the_file(tmp_path):
+    def version(memory_id, **fields):
+        record = {
+            "kind": "memory_version",
+            "id": memory_id,
+            "content": f"fact {memory_id}",
+            "topic": "general",
+            "metadata": {},
+            "valid_from": "2024-01-01T00:00:00Z",
+            "valid_to": None,
+            "superseded_by": None,
+            "recorded_at": "2024-01-01T00:00:01Z",
+            "user_id": "al",
+            "agent_id": None,
+            "source": None,
+        }
+        return record | fields
+
+    ended = {"valid_to": "2024-06-01T00:00:00Z"}
+    records = [
+        version("a", **ended, superseded_by="b"),  # superseded by a memory of the file: linked
+        version("b", valid_from="2024-06-01T00:00:00Z"),
+        version("c", **ended, superseded_by="elsewhere"),  # by one not exported with it
+        version("d", **ended, source={"type": "crm", "id": "r-1", "uri": None, "quote": None}),  # an expiry
+        {"kind": "end", "next_cursor": None},
+    ]
+    path = tmp_path / "export.ndjson"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    plan = import_formats.plan_aurra(path)
+    facts = _by_original(plan)
+    assert plan.links == [("a", "b")]
+    assert "valid_to" not in facts["a"]
+    assert facts["c"]["valid_to"] == facts["d"]["valid_to"] == "2024-06-01T00:00:00Z"
+    assert facts["d"]["source"] == {"type": "crm", "id": "r-1"}
