@@ -829,7 +829,14 @@ def _store_one(
     now: datetime,
     locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> WriteOutcome:
-    outcome = _store_fact(conn, caller, prepared, now, locked)
+    return _after_insert(conn, caller, prepared, _store_fact(conn, caller, prepared, now, locked))
+
+
+def _after_insert(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, outcome: WriteOutcome
+) -> WriteOutcome:
+    """What follows a fact's insert in its transaction, however it was inserted (on its own,
+    `_store_one`, or with the request's other facts, `_store_unrelated`)."""
     _record_level2_events(conn, caller, prepared, outcome)
     return outcome
 
@@ -871,13 +878,15 @@ def _store_unrelated(
     """Facts that act on no memory (none has a target): their versions inserted as
     `_store_fact` would insert each, sent together in one round trip (store.insert_versions)."""
     created = store.insert_versions(conn, [_version(caller, p, now) for p in prepared])
-    outcomes = [
-        WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=p.outcome))
+    return [
+        _after_insert(
+            conn,
+            caller,
+            p,
+            WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=p.outcome)),
+        )
         for p, row in zip(prepared, created, strict=True)
     ]
-    for one, outcome in zip(prepared, outcomes, strict=True):
-        _record_level2_events(conn, caller, one, outcome)
-    return outcomes
 
 
 def _store_fact(
