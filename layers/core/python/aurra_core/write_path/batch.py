@@ -112,7 +112,7 @@ def write_batch(
     order = application_order(request.facts)
     results: list[WriteResult | None] = [None] * len(request.facts)
     # With Level 2 off or not asked for, no fact reads another: each is embedded and they are
-    # stored together (one statement each, no clock read between them).
+    # stored together (their inserts sent at once, no clock read between them).
     independent = gate_before_settings(level2_enabled=level2_enabled, requested=request.auto_supersede)
     with store.write_transaction(deps.db, caller.tenant_id) as (conn, _):
         # The batch's transaction has bound its Idempotency-Key record (idempotency_claim);
