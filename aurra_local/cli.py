@@ -417,8 +417,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     from aurra_local import portability
 
     with portability.client_from_environment() as client:
-        portability.export_to_file(client, args.out, user_id=args.user_id, progress=sys.stderr)
+        portability.export_to_file(client, args.out, user_id=args.user_id, progress=_terminal(sys.stderr))
     return 0
+
+
+def _terminal(stream: Any) -> Any:
+    """`stream` when it is a terminal (a progress bar is for a person), else None: a log or a
+    pipe gets the summary alone."""
+    return stream if stream.isatty() else None
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -432,10 +438,13 @@ def cmd_import(args: argparse.Namespace) -> int:
                 fmt=args.format,
                 auto_supersede=args.auto_supersede,
                 workers=args.workers,
-                progress=sys.stderr,
+                progress=_terminal(sys.stderr),
+                user_id=args.user_id,
             )
     except portability.ImportFailed as exc:
         raise CliError(f"{args.file}: {exc}") from None
+    for note in report.notes:
+        print(f"aurra import: {note}", file=sys.stderr)
     skipped = ", ".join(f"{n} {kind}" for kind, n in sorted(report.skipped.items())) or "nothing"
     print(
         f"imported {report.facts:,} facts in {report.seconds:.1f} s: {report.created:,} stored, "
@@ -760,21 +769,28 @@ def build_parser() -> argparse.ArgumentParser:
     load = _command(
         sub,
         "import",
-        "facts from an Aurra export or a JSON Lines file, through the API",
+        "facts from an Aurra export, a JSON Lines file, Mem0 or Zep, through the API",
         "Batch writes (POST /agent/memories/batch) through the API at AURRA_BASE_URL with the key\n"
-        "AURRA_API_KEY, a progress bar on stderr. Each batch's Idempotency-Key comes from its\n"
-        "place in the file and its content: interrupted, run it again and nothing is stored\n"
-        "twice (within 24 hours). `aurra` reads `aurra export`'s file: each memory as it was last\n"
-        "recorded, its original id and transaction time under metadata.imported, its\n"
-        "supersessions linked again. `jsonl` reads one fact a line: {content, topic?,\n"
-        "valid_from?, metadata?, user_id?, agent_id?}. See docs/portability.md.",
+        "AURRA_API_KEY, a progress bar on stderr when it is a terminal. Each batch's\n"
+        "Idempotency-Key comes from its place in the file and its content: interrupted, run it\n"
+        "again and nothing is stored twice (within 24 hours). `aurra` reads `aurra export`'s\n"
+        "file; `jsonl` one fact a line: {content, topic?, valid_from?, valid_to?, metadata?,\n"
+        "user_id?, agent_id?, source?}; `mem0` Mem0's memories (get_all) and their history;\n"
+        "`zep` Zep / Graphiti entity edges. Original dates become valid time, supersessions\n"
+        "are linked again, the originals kept under metadata.imported. See docs/portability.md.",
     )
     load.add_argument("file", type=Path, help="the file to import")
-    load.add_argument("--format", choices=("aurra", "jsonl"), default="aurra", help="the file's format")
+    load.add_argument(
+        "--format", choices=("aurra", "jsonl", "mem0", "zep"), default="aurra", help="the file's format"
+    )
     load.add_argument(
         "--auto-supersede",
         action="store_true",
-        help="jsonl only: ask for automatic supersession, batch after batch (otherwise Level 2 is off)",
+        help="ask for automatic supersession, in valid-time order, batch after batch (otherwise"
+        " Level 2 is off; never for an Aurra export)",
+    )
+    load.add_argument(
+        "--user-id", help="mem0 and zep: the user_id of records that name none (Zep: no group_id)"
     )
     load.add_argument(
         "--workers", type=int, default=4, help="batches in flight at once (1 with --auto-supersede)"

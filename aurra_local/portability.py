@@ -5,11 +5,13 @@ Export writes the NDJSON of GET /agent/export, response after response, to a fil
 whole response it records, in FILE.cursor, the file's length and the cursor of the next one:
 run again after an interruption, it cuts the file back to that length and goes on from there.
 
-Import reads Aurra's own export (`aurra`) or a JSON Lines file of facts (`jsonl`), and writes
-the facts with batch writes (POST /agent/memories/batch). Each batch's Idempotency-Key is made
-of its place in the file and of its content, so an import run again after an interruption
-replays the batches already stored (the service answers them from its record, without storing
-them twice) and goes on with the rest.
+Import reads a file (import_formats.py: Aurra's own export, JSON Lines of facts, Mem0's
+memories and history, Zep / Graphiti edges), writes its facts with batch writes (POST
+/agent/memories/batch), then links the supersessions the file records (POST
+/agent/memories/{id}/supersede). Each batch's Idempotency-Key is made of its place in the file
+and of its content, and each link's of the two original ids, so an import run again after an
+interruption replays what was already stored (the service answers from its record, without
+storing twice) and goes on with the rest.
 """
 
 from __future__ import annotations
@@ -17,21 +19,18 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from aurra_local.import_formats import Fact, ImportFailed, Plan, plan_file
+
+__all__ = ["ImportFailed", "ImportReport", "export_to_file", "import_file"]
+
 MAX_BATCH_FACTS = 100
 # Under the API's 64 KiB body limit, with room for the envelope of the batch.
 MAX_BATCH_BYTES = 60 * 1024
-# The fields a fact of a batch takes (docs/api.md, POST /agent/memories/batch).
-FACT_FIELDS = ("content", "topic", "valid_from", "metadata", "user_id", "agent_id")
-
-
-class ImportFailed(Exception):
-    """A file that cannot be imported as it is: the message names the line."""
 
 
 # ---------------------------------------------------------------- export
@@ -79,88 +78,6 @@ def export_to_file(
     return records
 
 
-# ---------------------------------------------------------------- reading a file
-
-
-@dataclass
-class Fact:
-    """One fact to write, and where it came from (the line, for errors; the original memory
-    id of an Aurra export, for its lineage)."""
-
-    body: dict[str, Any]
-    line: int
-    original_id: str | None = None
-
-
-@dataclass
-class Plan:
-    facts: list[Fact] = field(default_factory=list)
-    # (original id superseded, original id that superseded it), for an Aurra export's lineages.
-    links: list[tuple[str, str]] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)
-
-
-def _lines(path: Path) -> Iterator[tuple[int, Any]]:
-    with path.open(encoding="utf-8") as f:
-        for number, text in enumerate(f, start=1):
-            if not text.strip():
-                continue
-            try:
-                yield number, json.loads(text)
-            except ValueError as exc:
-                raise ImportFailed(f"line {number}: not JSON ({exc})") from None
-
-
-def plan_aurra(path: Path) -> Plan:
-    """An Aurra export: each memory once, as its last version in the file says (its content,
-    topic, scopes, metadata and valid time), the original id, first transaction time and
-    facts under `metadata.imported`; the supersessions between them as links."""
-    latest: dict[str, tuple[int, dict[str, Any]]] = {}
-    first_seen: dict[str, tuple[int, str]] = {}
-    plan = Plan()
-    for number, record in _lines(path):
-        kind = record.get("kind") if isinstance(record, dict) else None
-        if kind == "memory_version":
-            memory_id = record["id"]
-            first_seen.setdefault(memory_id, (number, record["recorded_at"]))
-            latest[memory_id] = (number, record)
-        elif kind is None:
-            raise ImportFailed(f"line {number}: not a record of an Aurra export (no `kind`)")
-        elif kind != "end":
-            plan.skipped[kind] = plan.skipped.get(kind, 0) + 1
-    for memory_id, (first_line, recorded_at) in sorted(first_seen.items(), key=lambda item: item[1][0]):
-        _, record = latest[memory_id]
-        metadata = dict(record.get("metadata") or {})
-        imported: dict[str, Any] = {"id": memory_id, "recorded_at": recorded_at}
-        if "imported" in metadata:  # an import of an import keeps the earlier origin
-            imported["previous"] = metadata["imported"]
-        metadata["imported"] = imported
-        body = {k: record.get(k) for k in ("content", "topic", "valid_from", "user_id", "agent_id")}
-        body["metadata"] = metadata
-        plan.facts.append(Fact({k: v for k, v in body.items() if v is not None}, first_line, memory_id))
-        if record.get("superseded_by"):
-            plan.links.append((memory_id, record["superseded_by"]))
-    known = set(latest)
-    plan.links = [(old, new) for old, new in plan.links if new in known]
-    return plan
-
-
-def plan_jsonl(path: Path) -> Plan:
-    """A JSON Lines file of facts: {"content": ..., "topic"?, "valid_from"?, "metadata"?,
-    "user_id"?, "agent_id"?} a line."""
-    plan = Plan()
-    for number, record in _lines(path):
-        if not isinstance(record, dict) or not isinstance(record.get("content"), str):
-            raise ImportFailed(f"line {number}: a fact is a JSON object with a string `content`")
-        unknown = sorted(set(record) - set(FACT_FIELDS))
-        if unknown:
-            raise ImportFailed(
-                f"line {number}: unknown field {unknown[0]!r} (a fact takes {', '.join(FACT_FIELDS)})"
-            )
-        plan.facts.append(Fact({k: v for k, v in record.items() if v is not None}, number))
-    return plan
-
-
 # ---------------------------------------------------------------- writing
 
 
@@ -197,12 +114,16 @@ class ImportReport:
     links: int = 0
     links_failed: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
 class _Progress:
-    def __init__(self, total: int, stream: IO[str] | None) -> None:
-        self.total, self.stream, self.done, self.start = total, stream, 0, time.monotonic()
+    """A bar on a terminal; nothing when the stream is None (not a terminal: a log or a pipe)."""
+
+    def __init__(self, total: int, stream: IO[str] | None, what: str = "facts") -> None:
+        self.total, self.stream, self.what = total, stream, what
+        self.done, self.start = 0, time.monotonic()
 
     def add(self, n: int) -> None:
         self.done += n
@@ -212,14 +133,30 @@ class _Progress:
         width = 30
         filled = int(width * self.done / self.total) if self.total else width
         self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} facts"
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} {self.what}"
             f" ({self.done / elapsed:,.0f}/s)"
         )
         self.stream.flush()
 
     def close(self) -> None:
-        if self.stream is not None:
+        if self.stream is not None and self.total:
             self.stream.write("\n")
+
+
+def application_order(plan: Plan) -> list[Fact]:
+    """With Level 2 on, each fact must be compared with what was true before it: the facts in
+    `valid_from` order (a fact without one is valid from the import's time, so last), ties in
+    the file's order. Each scope's facts are then in their valid-time order too."""
+    return sorted(
+        plan.facts,
+        key=lambda f: (f.body.get("valid_from") is None, _instant(f.body.get("valid_from")), f.line),
+    )
+
+
+def _instant(value: Any) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(value).timestamp() if isinstance(value, str) else 0.0
 
 
 def import_file(
@@ -230,21 +167,23 @@ def import_file(
     auto_supersede: bool = False,
     workers: int = 1,
     progress: IO[str] | None = None,
+    user_id: str | None = None,
 ) -> ImportReport:
-    """Import `path` (`fmt` "aurra" or "jsonl") into the client's tenant. An Aurra export is
-    always imported with Level 2 off: its lineages are the export's, linked afterwards."""
-    from aurra.errors import APIStatusError, ValidationError
-
+    """Import `path` (`fmt`: aurra, jsonl, mem0 or zep) into the client's tenant. An Aurra
+    export is always imported with Level 2 off: its lineages are the export's. With
+    `auto_supersede`, the facts are sent in valid-time order, one batch at a time."""
     started = time.monotonic()
-    plan = plan_aurra(path) if fmt == "aurra" else plan_jsonl(path)
+    plan = plan_file(path, fmt, user_id=user_id)
     if fmt == "aurra":
         auto_supersede = False
-    report = ImportReport(facts=len(plan.facts), skipped=plan.skipped)
-    groups = batches(plan.facts)
+    report = ImportReport(facts=len(plan.facts), skipped=plan.skipped, notes=plan.notes)
+    groups = batches(application_order(plan) if auto_supersede else plan.facts)
     bar = _Progress(len(plan.facts), progress)
     new_ids: dict[str, str] = {}
 
     def send(batch: list[Fact]) -> Any:
+        from aurra.errors import ValidationError
+
         try:
             return client.memories.add_batch(
                 [f.body for f in batch],
@@ -252,7 +191,7 @@ def import_file(
                 idempotency_key=batch_key(batch, auto_supersede),
             )
         except ValidationError as exc:
-            raise ImportFailed(_where(exc, batch)) from None
+            raise ImportFailed(_where(exc, batch, plan.unit)) from None
 
     def record(batch: list[Fact], result: Any) -> None:
         for fact, written in zip(batch, result.results, strict=True):
@@ -273,24 +212,65 @@ def import_file(
                     record(batch, result)
     finally:
         bar.close()
-    for old, new in plan.links:
-        if old not in new_ids or new not in new_ids:
-            continue
-        try:
-            client.memories.supersede(
-                new_ids[old], superseded_by=new_ids[new], idempotency_key=f"import-link:{old}:{new}"
-            )
-            report.links += 1
-        except APIStatusError as exc:
-            report.links_failed += 1
-            if progress is not None:
-                progress.write(f"lineage {old} -> {new} not linked: {exc}\n")
+    _link(client, plan, new_ids, report, workers, progress)
     report.seconds = time.monotonic() - started
     return report
 
 
-def _where(exc: Any, batch: list[Fact]) -> str:
-    """A batch's 422 as the lines of the file it names."""
+def _link(
+    client: Any,
+    plan: Plan,
+    new_ids: dict[str, str],
+    report: ImportReport,
+    workers: int,
+    progress: IO[str] | None,
+) -> None:
+    """The file's supersessions between the memories written: each a manual supersession with
+    `superseded_by` (the older memory's valid_to becomes the newer one's valid_from). Links of
+    different lineages are independent, so several go at once."""
+    from aurra.errors import APIStatusError, ConflictError
+
+    pairs = [
+        (old, new)
+        for old, new in plan.links
+        if old in new_ids and new in new_ids and new_ids[old] != new_ids[new]
+    ]
+
+    def link(pair: tuple[str, str]) -> str | None:
+        old, new = pair
+        try:
+            client.memories.supersede(
+                new_ids[old], superseded_by=new_ids[new], idempotency_key=_link_key(old, new)
+            )
+        except ConflictError as exc:
+            # Already so (automatic supersession, with --auto-supersede, made the same link).
+            if client.memories.get(new_ids[old]).superseded_by == new_ids[new]:
+                return None
+            return f"supersession {old} -> {new} not linked: {exc}"
+        except APIStatusError as exc:
+            return f"supersession {old} -> {new} not linked: {exc}"
+        return None
+
+    bar = _Progress(len(pairs), progress, "supersessions")
+    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="aurra-link") as pool:
+        for failure in pool.map(link, pairs):
+            bar.add(1)
+            if failure is None:
+                report.links += 1
+            else:
+                report.links_failed += 1
+                report.notes.append(failure)
+    bar.close()
+
+
+def _link_key(old: str, new: str) -> str:
+    """A link's Idempotency-Key: its two original ids (a digest when they are long)."""
+    key = f"import-link:{old}:{new}"
+    return key if len(key) <= 128 else "import-link:" + hashlib.sha256(f"{old}:{new}".encode()).hexdigest()
+
+
+def _where(exc: Any, batch: list[Fact], unit: str = "line") -> str:
+    """A batch's 422 as the lines (or records) of the file it names."""
     problems = []
     for detail in getattr(exc, "details", None) or []:
         field_name = str(detail.get("field", ""))
@@ -299,7 +279,7 @@ def _where(exc: Any, batch: list[Fact]) -> str:
             index = int(field_name[6 : field_name.index("]")])
             rest = field_name[field_name.index("]") + 1 :].lstrip(".")
             if 0 <= index < len(batch):
-                problems.append(f"line {batch[index].line}: {rest or 'fact'}: {problem}")
+                problems.append(f"{unit} {batch[index].line}: {rest or 'fact'}: {problem}")
                 continue
         problems.append(f"{field_name}: {problem}")
     return "; ".join(problems) or str(exc)

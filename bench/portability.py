@@ -8,7 +8,11 @@
    least 1,000 facts/s. Floor: the same N rows inserted into memory_versions with plain SQL
    (one executemany of 100 rows a transaction, the embedding precomputed), in the same run,
    on the same server: what the database alone costs.
-2. Export: `aurra export` (aurra_local.portability.export_to_file) of the N versions. Target:
+2. Import with Level 2 on (`--auto-supersede`, the rules classifier) of the same file into
+   another fresh tenant: every fact compared with its scope's earlier facts. Target: at least
+   200 facts/s. Floor: for each row, the top-3 query of its scope through the same index and
+   its insert, 100 a transaction, with plain SQL: what the database alone costs.
+3. Export: `aurra export` (aurra_local.portability.export_to_file) of the N versions. Target:
    under 30 s. Floor: the same rows read with one plain SELECT and each written as a JSON line.
 
 Everything runs on 127.0.0.1 against an embedded PostgreSQL of the bench's own in a temp dir.
@@ -29,6 +33,7 @@ from common import Cluster, local_environment, log
 from write_path import DevServerHandle
 
 IMPORT_TARGET_FACTS_PER_S = 1000.0
+LEVEL2_IMPORT_TARGET_FACTS_PER_S = 200.0
 EXPORT_TARGET_S = 30.0
 
 
@@ -87,6 +92,52 @@ def sql_insert_floor(url: str, path: Path) -> float:
     return time.perf_counter() - started
 
 
+def sql_level2_floor(url: str, path: Path, n: int) -> float:
+    """The first `n` rows, each after the top-3 query of its scope (current memories, through
+    the shared index), 100 a transaction, with plain SQL: seconds."""
+    import psycopg
+    from pgvector import Vector
+    from pgvector.psycopg import register_vector
+    from psycopg.types.json import Jsonb
+
+    from aurra_core.access import keys
+
+    rows = [json.loads(line) for _, line in zip(range(n), path.open(), strict=False)]
+    with psycopg.connect(url, autocommit=True) as conn:
+        caller, _ = keys.create_key(conn, f"floor-l2-{uuid.uuid4().hex[:8]}")
+    started = time.perf_counter()
+    with psycopg.connect(url) as conn:
+        register_vector(conn)
+        for i in range(0, len(rows), 100):
+            with conn.transaction(), conn.cursor() as cur:
+                for j, r in enumerate(rows[i : i + 100]):
+                    vector = Vector([1.0, float(i + j)] + [0.0] * 382)
+                    cur.execute(
+                        """SELECT memory_id, content FROM memory_versions
+                           WHERE tenant_id = %s AND user_id = %s AND agent_id IS NULL
+                             AND recorded_to IS NULL AND valid_to IS NULL
+                           ORDER BY embedding <=> %s LIMIT 3""",
+                        (caller.tenant_id, r["user_id"], vector),
+                    )
+                    cur.fetchall()
+                    cur.execute(
+                        """INSERT INTO memory_versions (memory_id, tenant_id, content, topic, metadata,
+                               embedding, valid_from, recorded_at, user_id)
+                           VALUES (%s, %s, %s, %s, %s, %s, %s, clock_timestamp(), %s)""",
+                        (
+                            uuid.uuid4(),
+                            caller.tenant_id,
+                            r["content"],
+                            r["topic"],
+                            Jsonb(r["metadata"]),
+                            vector,
+                            r["valid_from"],
+                            r["user_id"],
+                        ),
+                    )
+    return time.perf_counter() - started
+
+
 def sql_export_floor(url: str, tenant_id: uuid.UUID, out: Path) -> tuple[float, int]:
     """The tenant's versions read with one SELECT, each written as a JSON line: seconds, rows."""
     import psycopg
@@ -112,12 +163,47 @@ def sql_export_floor(url: str, tenant_id: uuid.UUID, out: Path) -> tuple[float, 
     return time.perf_counter() - started, n
 
 
+def import_with_level2(url: str, base_url: str, source: Path, n: int, work: Path) -> dict[str, float]:
+    """The first `n` facts of `source` with --auto-supersede into a fresh tenant, beside its floor."""
+    import psycopg
+
+    from aurra import Aurra
+    from aurra_core.access import keys
+    from aurra_local import portability
+
+    part = work / "facts-level2.jsonl"
+    with source.open() as f, part.open("w") as out:
+        out.writelines(line for _, line in zip(range(n), f, strict=False))
+    with psycopg.connect(url, autocommit=True) as conn:
+        _, raw = keys.create_key(conn, "bench-import-level2")
+    log(f"import: {n:,} facts, Level 2 on (rules classifier), one batch at a time")
+    with Aurra(api_key=raw, base_url=base_url, timeout=300) as client:
+        report = portability.import_file(client, part, fmt="jsonl", auto_supersede=True, progress=None)
+    rate = report.facts / report.seconds
+    floor_s = sql_level2_floor(url, part, n)
+    log(
+        f"  aurra import --auto-supersede: {report.seconds:.1f} s, {rate:,.0f} facts/s "
+        f"(target >= {LEVEL2_IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor (top-3 query + insert): "
+        f"{floor_s:.1f} s, {n / floor_s:,.0f} rows/s; {report.duplicates:,} duplicates"
+    )
+    return {
+        "level2_facts": n,
+        "level2_import_s": report.seconds,
+        "level2_import_facts_per_s": rate,
+        "level2_import_floor_s": floor_s,
+        "level2_duplicates": report.duplicates,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=4, help="batches in flight during the import")
+    parser.add_argument(
+        "--level2-facts", type=int, help="facts of the Level 2 import (default: --facts; 0: skip it)"
+    )
     parser.add_argument("--out", type=Path, help="the results as JSON")
     args = parser.parse_args()
     local_environment()
@@ -148,6 +234,10 @@ def main() -> None:
                 f"(target >= {IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor: {floor_s:.1f} s, "
                 f"{args.facts / floor_s:,.0f} rows/s"
             )
+            level2_n = args.facts if args.level2_facts is None else args.level2_facts
+            level2: dict[str, float] = {}
+            if level2_n:
+                level2 = import_with_level2(url, base_url, source, level2_n, work)
             out = work / "export.ndjson"
             started = time.perf_counter()
             records = portability.export_to_file(client, out)
@@ -165,6 +255,7 @@ def main() -> None:
             "import_s": report.seconds,
             "import_facts_per_s": import_rate,
             "import_floor_s": floor_s,
+            **level2,
             "export_records": records,
             "export_s": export_s,
             "export_floor_s": floor_export_s,

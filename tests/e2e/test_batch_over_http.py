@@ -174,3 +174,47 @@ def test_a_batch_stays_in_its_tenant(api):
         mallory.post("/agent/memories/batch", json=body, headers={"Idempotency-Key": "k"}).status_code == 201
     )
     assert "User likes jazz" in _contents(alice) and "User likes jazz" in _contents(mallory)
+
+
+def test_source_and_expiry_per_fact_are_stored_returned_and_checked(api):
+    client, _ = api()
+    facts = [
+        {
+            "content": "User is at the Lisbon office this week",
+            "valid_from": "2026-03-02T00:00:00Z",
+            "valid_to": "2026-03-07T00:00:00Z",
+            "source": {"type": "calendar", "id": "evt-42", "uri": "https://cal.example.com/evt-42"},
+        },
+        {"content": "User likes tea", "source": {"type": "crm", "id": "contact-7"}},
+    ]
+    response = client.post("/agent/memories/batch", json={"facts": facts})
+    assert response.status_code == 201, response.text
+    trip, tea = (r["memory"] for r in response.json()["results"])
+    assert (trip["valid_to"], trip["status"]) == ("2026-03-07T00:00:00Z", "expired")
+    source = trip["source"]
+    assert (source["type"], source["id"], source["uri"]) == (
+        "calendar",
+        "evt-42",
+        "https://cal.example.com/evt-42",
+    )
+    assert (tea["source"]["type"], tea["source"]["id"], tea["valid_to"]) == ("crm", "contact-7", None)
+    assert client.get(f"/agent/memories/{trip['id']}").json()["source"]["id"] == "evt-42"
+    assert _contents(client, as_of="2026-03-04T00:00:00Z") == [trip["content"]]
+    assert _contents(client, source_id="contact-7") == ["User likes tea"]
+
+    bad = [
+        {"content": "User likes jazz"},
+        {"content": "User is away", "valid_from": "2026-05-01T00:00:00Z", "valid_to": "2026-04-01T00:00:00Z"},
+        {"content": "User likes rock", "source": {"type": "crm", "id": "c-1", "uri": "not a uri"}},
+        {"content": "User likes folk", "source": {"type": "crm"}},
+        {"content": "User was away", "valid_to": "2020-01-01T00:00:00Z"},
+    ]
+    before = sorted(_contents(client))
+    refused = client.post("/agent/memories/batch", json={"facts": bad})
+    assert refused.status_code == 422, refused.text
+    fields = {d["field"] for d in refused.json()["error"]["details"]}
+    assert {"facts[1].valid_to", "facts[2].source.uri", "facts[3].source.id"} <= fields, fields
+    # Past its valid time only by the clock (no valid_from): refused on its own, named too.
+    late = client.post("/agent/memories/batch", json={"facts": [bad[0], bad[4]]})
+    assert late.status_code == 422 and late.json()["error"]["details"][0]["field"] == "facts[1].valid_to"
+    assert sorted(_contents(client)) == before

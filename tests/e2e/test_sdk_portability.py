@@ -76,3 +76,38 @@ def test_add_batch_and_export_with_the_async_client(dev_server, new_key):
     assert [(r["kind"], r["content"], r["user_id"]) for r in records] == [
         ("memory_version", "User likes tea", "al")
     ]
+
+
+def test_add_batch_takes_each_facts_source_and_expiry(dev_server, new_key):
+    from aurra import Aurra, BatchFact
+    from aurra.errors import InvalidArgumentError, ValidationError
+
+    _, raw = new_key()
+    with Aurra(api_key=raw, base_url=dev_server.base_url) as client:
+        facts: list[BatchFact] = [
+            {
+                "content": "User is at the Lisbon office this week",
+                "valid_from": datetime(2026, 3, 2, tzinfo=UTC),
+                "valid_to": datetime(2026, 3, 7, tzinfo=UTC),
+                "source": {"type": "calendar", "id": "evt-42", "uri": None},
+            },
+            {
+                "content": "User likes tea",
+                "source": {"type": "crm", "id": "c-7", "uri": "https://crm.example.com/c-7"},
+            },
+        ]
+        trip, tea = (r.memory for r in client.memories.add_batch(facts).results)
+        assert trip.valid_to == datetime(2026, 3, 7, tzinfo=UTC) and trip.status == "expired"
+        assert trip.source is not None and (trip.source.type, trip.source.id, trip.source.uri) == (
+            "calendar",
+            "evt-42",
+            None,
+        )
+        assert tea.source is not None and tea.source.uri == "https://crm.example.com/c-7"
+        with pytest.raises(InvalidArgumentError):
+            client.memories.add_batch([{"content": "x", "valid_to": datetime(2030, 1, 1)}])  # no zone
+        with pytest.raises(ValidationError) as caught:
+            client.memories.add_batch(
+                [{"content": "x", "valid_from": "2026-05-01T00:00:00Z", "valid_to": "2026-04-01T00:00:00Z"}]
+            )
+        assert caught.value.details[0]["field"] == "facts[0].valid_to"

@@ -108,3 +108,84 @@ def test_a_batch_keeps_no_credentials_and_refuses_them_when_asked(new_key) -> No
         service.write_batch(caller, request)
     assert any(d["field"] == "facts[1].content" for d in refused.value.details)
     assert service.list_memories(caller, MemoryListQuery(limit=100)).memories == before
+
+
+def test_a_fact_takes_its_source_and_expiry_as_a_content_write_does(configure, db, new_key):
+    caller, _ = new_key()
+    facts = [
+        BatchFact(
+            content="User is at the Lisbon office this week",
+            valid_from="2026-03-02T00:00:00Z",
+            valid_to="2026-03-07T00:00:00Z",
+            source={"type": "calendar", "id": "evt-42", "uri": "https://cal.example.com/evt-42"},
+        ),
+        BatchFact(content="User likes tea", source={"type": "crm", "id": "contact-7"}),
+    ]
+    result = write_batch(caller, BatchWriteRequest(facts=facts), deps(ScriptedClassifier()))
+    trip, tea = (r.memory for r in result.results)
+    assert trip.valid_to is not None and trip.valid_to.isoformat() == "2026-03-07T00:00:00+00:00"
+    assert trip.status == "expired"
+    assert (trip.source.type, trip.source.id, trip.source.uri) == (
+        "calendar",
+        "evt-42",
+        "https://cal.example.com/evt-42",
+    )
+    assert (tea.source.type, tea.source.id, tea.source.uri, tea.valid_to) == ("crm", "contact-7", None, None)
+
+    def contents(**query) -> list[str]:
+        page = queries.read_memory_page(caller, MemoryListQuery(limit=100, **query), db, LexicalEmbedder(384))
+        return [m.content for m in page.memories]
+
+    assert contents(as_of="2026-03-04T00:00:00Z") == [trip.content]
+    assert trip.content not in contents(as_of="2026-03-08T00:00:00Z")
+    assert contents(source_id="contact-7") == ["User likes tea"]
+
+
+def test_an_expiry_before_now_without_a_valid_time_names_its_fact(configure, db, new_key):
+    from aurra_core.errors import ValidationFailed
+
+    caller, _ = new_key()
+    facts = [
+        BatchFact(content="User likes tea"),
+        BatchFact(content="User is away", valid_to="2020-01-01T00:00:00Z"),
+    ]
+    with pytest.raises(ValidationFailed) as refused:
+        write_batch(caller, BatchWriteRequest(facts=facts), deps(ScriptedClassifier()))
+    assert [d["field"] for d in refused.value.details] == ["facts[1].valid_to"]
+    assert _contents(caller, db) == []
+
+
+def test_a_slow_classifier_leaves_facts_unclassified_and_the_batch_answers_in_time(configure, db, new_key):
+    """The batch's deadline is a messages write's (AURRA_MESSAGES_WRITE_DEADLINE_S, 5 s here):
+    the first classification starts at once and is abandoned at its 4 s limit; by then no
+    other can end before the deadline, so the later facts are stored unclassified."""
+    import threading
+    import time
+
+    from aurra_core.models import SkippedReason, WriteRequest
+    from aurra_core.write_path.pipeline import write_memory
+
+    configure(AURRA_MESSAGES_WRITE_DEADLINE_S="5", AURRA_CLASSIFIER_TIMEOUT_S="4")
+    caller, _ = new_key()
+    cities = ["Lisbon", "Oslo", "Lima"]
+    for city in cities:
+        write_memory(
+            caller,
+            WriteRequest(content=f"User has a flat in {city}", user_id="ana"),
+            deps(ScriptedClassifier()),
+        )
+    release = threading.Event()
+    hanging = ScriptedClassifier(before_answer=lambda: release.wait(120))
+    facts = [BatchFact(content=f"User has a flat in {city} now", user_id="ana") for city in cities]
+    started = time.monotonic()
+    try:
+        result = write_batch(caller, BatchWriteRequest(facts=facts, auto_supersede=True), deps(hanging))
+    finally:
+        release.set()
+    elapsed = time.monotonic() - started
+    assert elapsed < 5 + 3.0, f"answered after {elapsed:.1f} s"
+    assert len(hanging.calls) == 1  # the first call started at once; none after it could end in time
+    outcomes = [r.auto_supersede for r in result.results]
+    assert all(r.created for r in result.results)
+    assert all(o.skipped_reason == SkippedReason.CLASSIFIER_ERROR and o.ran for o in outcomes)
+    assert len(_contents(caller, db)) == 6

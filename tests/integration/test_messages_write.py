@@ -249,19 +249,22 @@ def test_an_instruction_inside_a_message_is_at_most_a_fact(db, new_key):
 
 
 def test_the_whole_request_is_one_transaction(db, new_key, monkeypatch):
+    import psycopg
+
     caller, _ = new_key()
-    real_insert = store.insert_version
+    real_values = store._version_values
     inserted = []
 
-    def failing_second_insert(conn, **fields):
+    def second_row_refused(**fields):
+        # The second fact's row is one the database refuses (no content), after the first's.
         inserted.append(fields["content"])
-        if len(inserted) == 2:
-            raise RuntimeError("the database went away mid-request")
-        return real_insert(conn, **fields)
+        values = real_values(**fields)
+        return values if len(inserted) != 2 else (values[0], values[1], None, *values[3:])
 
-    monkeypatch.setattr(store, "insert_version", failing_second_insert)
-    with pytest.raises(RuntimeError):
+    monkeypatch.setattr(store, "_version_values", second_row_refused)
+    with pytest.raises(psycopg.errors.NotNullViolation):
         write_conversation(caller, ScriptedClassifier(), messages=BERLIN_EMACS)
+    assert len(inserted) == 2
     monkeypatch.undo()
     with db.tenant_transaction(caller.tenant_id) as conn:
         assert store.count_current(conn, caller.tenant_id) == 0, (

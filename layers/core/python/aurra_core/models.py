@@ -21,6 +21,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StringConstraints,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -344,11 +345,22 @@ MAX_BATCH_FACTS = 100
 
 
 class BatchFact(NewMemory):
-    """One fact of POST /agent/memories/batch: a content write's fact fields and scope. Level 2
-    is asked for once, for the whole batch (`BatchWriteRequest.auto_supersede`)."""
+    """One fact of POST /agent/memories/batch: everything a content write takes but Level 2,
+    which is asked for once, for the whole batch (`BatchWriteRequest.auto_supersede`)."""
 
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    valid_to: InputTimestamp | None = None
+    source: SourceRequest | None = None
+
+    @field_validator("valid_to")
+    @classmethod
+    def _expiry(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        # A field's check, so that a 422 names the fact's field: facts[3].valid_to.
+        valid_from = info.data.get("valid_from")
+        if valid_from is not None and value is not None and value <= valid_from:
+            raise ValueError("valid_to must be later than valid_from")
+        return value
 
     @property
     def scope(self) -> Scope:

@@ -177,6 +177,12 @@ def write_batch(
         return 201, result
 
     identity = request.model_dump(mode="json")
+    for fact in identity["facts"]:
+        # Fields a fact gained after the first release count only when given (as for a single
+        # write): a retry of a batch recorded before them keeps its identity.
+        for name in ("valid_to", "source"):
+            if fact.get(name) is None:
+                fact.pop(name, None)
     return _once("write_batch", caller, idempotency_key, identity, call, BatchWriteResult)
 
 

@@ -58,6 +58,7 @@ from aurra.models import (
     Usage,
     WriteResult,
 )
+from aurra.resources.memories import BatchFact, SourceParam
 
 __all__ = [
     "APIConnectionError",
@@ -73,6 +74,7 @@ __all__ = [
     "AuthenticationError",
     "AutoSupersedeResult",
     "BadRequestError",
+    "BatchFact",
     "BatchWriteResult",
     "ChangeEvent",
     "ConfigurationError",
@@ -101,6 +103,7 @@ __all__ = [
     "ServerError",
     "SettingsResult",
     "Source",
+    "SourceParam",
     "SupersedeResult",
     "Supersession",
     "UnexpectedResponseError",

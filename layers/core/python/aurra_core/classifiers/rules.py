@@ -2376,6 +2376,9 @@ class RulesClassifier:
     model = MODEL_ID
     # Its verdicts cost nothing: a write may ask it about every memory of a small scope.
     offline = True
+    # Its steps are bounded and it checks the deadline between them: the write pipeline runs it
+    # in the caller's thread (runtime/deadline.py), not in one of its own.
+    stops_at_deadline = True
 
     def __init__(self, limit_s: float | None = None) -> None:
         self.limit_s = limit_s

@@ -11,7 +11,10 @@ Two mechanisms, because neither alone bounds every classifier and extractor:
 - So `call_until` also sets the deadline where that work can see it: `check()` raises
   `DeadlinePassed` once it has passed. The offline classifier and extractor call it in their
   loops, so their thread stops within one step of the deadline (milliseconds: their cost is
-  linear in their input, bench/classifier_cost.py) instead of running to the end.
+  linear in their input, bench/classifier_cost.py) instead of running to the end. Work that
+  does so (the rules classifier's `stops_at_deadline`) may run in the caller's thread under
+  `until(end)` instead: back within one step of the deadline, without a thread to start and
+  wait for, which on a loaded host costs more than the classification itself.
 
 The deadline is a context variable: each thread of a messages write has its own, and
 `call_until` hands it to the thread it starts. `until(end)` sets it for the work in its block,

@@ -16,9 +16,10 @@ What that costs, and why it is still one transaction:
 - With Level 2 on, each fact's classifier call is made inside the transaction, so the lock is
   held through the model calls. Writers are not held up (the lock is shared), but a read that
   pins "now" for a first page (`believed_now`, the exclusive lock) waits for the batch to
-  commit. The calls start only while they can end within the write deadline (as for a
-  messages write, AURRA_MESSAGES_WRITE_DEADLINE_S); later facts are stored unclassified
-  (`skipped_reason: "classifier_error"`), never lost.
+  commit. The batch answers by its deadline as a messages write does (the same form:
+  AURRA_MESSAGES_WRITE_DEADLINE_S from its start, `answer_by`): a call starts only while it
+  can end by then (`classification_limit_s` before it) and is abandoned there whatever it
+  does; later facts are stored unclassified (`skipped_reason: "classifier_error"`), never lost.
 - A fact superseded by a later fact of the same batch has two versions recorded in the same
   transaction: the one believed from its insert until the later fact's, which no reader could
   ever see (it never committed on its own), and the superseded one.
@@ -35,7 +36,8 @@ from uuid import UUID
 import psycopg
 
 from aurra_core.access import keys
-from aurra_core.classifiers.claude import call_deadline
+from aurra_core.classifiers.factory import classification_limit_s
+from aurra_core.errors import ValidationFailed
 from aurra_core.models import BatchFact, BatchWriteRequest, BatchWriteResult, Caller, WriteResult
 from aurra_core.runtime.config import get_config
 from aurra_core.storage import idempotency_claim, store
@@ -67,7 +69,27 @@ class _OneTransaction(Database):
 
 
 def _fact(item: BatchFact) -> pipeline.Fact:
-    return pipeline.Fact(item.content, item.topic, item.valid_from, item.metadata, item.scope)
+    return pipeline.Fact(
+        item.content,
+        item.topic,
+        item.valid_from,
+        item.metadata,
+        item.scope,
+        source=pipeline.source_record(item.source),
+        valid_to=item.valid_to,
+    )
+
+
+def check_expiries(facts: list[BatchFact]) -> None:
+    """Each fact's expiry after its valid time (by default now), before anything is done: a
+    422 naming the fact (`facts[i].valid_to`)."""
+    for index, item in enumerate(facts):
+        try:
+            pipeline.check_expiry(item.valid_from, item.valid_to)
+        except ValidationFailed as exc:
+            raise ValidationFailed(
+                str(exc), [{**d, "field": f"facts[{index}].{d['field']}"} for d in exc.details]
+            ) from None
 
 
 def application_order(facts: list[BatchFact]) -> list[int]:
@@ -83,14 +105,14 @@ def write_batch(
     caller: Caller, request: BatchWriteRequest, deps: pipeline.WriteDependencies
 ) -> BatchWriteResult:
     config = get_config()
-    classify_until = (
-        time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)
-    )
+    answer_by = time.monotonic() + config.messages_write_deadline_s
+    classify_until = answer_by - classification_limit_s(config)
+    check_expiries(request.facts)
     level2_enabled = deps.flags.level2_enabled()
     order = application_order(request.facts)
     results: list[WriteResult | None] = [None] * len(request.facts)
     # With Level 2 off or not asked for, no fact reads another: each is embedded and they are
-    # stored together (one statement each, no clock read between them).
+    # stored together (their inserts sent at once, no clock read between them).
     independent = gate_before_settings(level2_enabled=level2_enabled, requested=request.auto_supersede)
     with store.write_transaction(deps.db, caller.tenant_id) as (conn, _):
         # The batch's transaction has bound its Idempotency-Key record (idempotency_claim);
@@ -131,6 +153,7 @@ def write_batch(
                         in_batch,
                         level2_enabled,
                         classify_until,
+                        answer_by,
                     )
                     (outcome,) = pipeline.store_facts(caller, [one], bound)
                     results[i] = outcome.result

@@ -58,6 +58,7 @@ from aurra_core.models import (
     NotActedReason,
     Scope,
     SkippedReason,
+    SourceRequest,
     SupersessionOutcome,
     Usage,
     Verdict,
@@ -418,12 +419,19 @@ def _run_classifier(
     if answer_by is not None:
         stop_at = min(stop_at, answer_by)
     try:
-        classification = deadline.call_until(
-            stop_at,
-            lambda: _classify(deps.classifier_factory(), prepared.fact, candidates, key_settings),
-            ClassifierError,
-            "the classifier",
-        )
+        classifier = deps.classifier_factory()
+
+        def classify() -> Classification:
+            return _classify(classifier, prepared.fact, candidates, key_settings)
+
+        if getattr(classifier, "stops_at_deadline", False):
+            # Offline work that checks the deadline between its steps (runtime/deadline.py)
+            # ends within a step of it by itself: run here, without a thread to start and
+            # wait for (on a loaded host that costs more than the classification).
+            with deadline.until(stop_at):
+                classification = classify()
+        else:
+            classification = deadline.call_until(stop_at, classify, ClassifierError, "the classifier")
     except Exception as exc:  # noqa: BLE001 - no classifier failure may lose a write
         outcome.skipped_reason = SkippedReason.CLASSIFIER_ERROR
         outcome.usage = metering.failed_call_receipt(stopwatch.elapsed_ms)
@@ -945,7 +953,15 @@ def _store_one(
     now: datetime,
     locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]],
 ) -> WriteOutcome:
-    outcome = _store_fact(conn, caller, prepared, now, locked)
+    return _after_insert(conn, caller, prepared, _store_fact(conn, caller, prepared, now, locked))
+
+
+def _after_insert(
+    conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, outcome: WriteOutcome
+) -> WriteOutcome:
+    """What follows a fact's insert in its transaction, however it was inserted (on its own,
+    `_store_one`, or with the request's other facts, `_store_unrelated`): its asynchronous
+    Level 2 job, and its change-stream events."""
     if prepared.decide_later:
         # The job commits with the memory: a decision is never lost, whatever happens to the
         # nudge sent after the commit (a sweeper finds jobs whose nudge was lost).
@@ -1000,6 +1016,23 @@ def _record_level2_events(
         memory_id=memory.id,
         data=data,
     )
+
+
+def _store_unrelated(
+    conn: psycopg.Connection, caller: Caller, prepared: list[PreparedFact], now: datetime
+) -> list[WriteOutcome]:
+    """Facts that act on no memory (none has a target): their versions inserted as
+    `_store_fact` would insert each, sent together in one round trip (store.insert_versions)."""
+    created = store.insert_versions(conn, [_version(caller, p, now) for p in prepared])
+    return [
+        _after_insert(
+            conn,
+            caller,
+            p,
+            WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=p.outcome)),
+        )
+        for p, row in zip(prepared, created, strict=True)
+    ]
 
 
 def _store_fact(
@@ -1060,7 +1093,10 @@ def store_facts(
                 conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
             )
             locked[memory_id] = (row, supersessors)
-        outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
+        if targets:
+            outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
+        else:
+            outcomes = _store_unrelated(conn, caller, prepared, now)
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
         metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
@@ -1078,6 +1114,15 @@ def _key_settings(caller: Caller, db: Database) -> KeySettings:
         return keys.get_key_settings(conn, caller)
 
 
+def source_record(given: SourceRequest | None) -> store.SourceRecord | None:
+    """The stored `source` of a fact whose writer named it (a content write, a batch's fact)."""
+    if given is None:
+        return None
+    # A source of type "conversation" names one: its id is the conversation's.
+    conversation_id = given.id if given.type == "conversation" else None
+    return store.SourceRecord(given.type, given.id, given.uri, conversation_id)
+
+
 def write_memory(
     caller: Caller, request: WriteRequest | Screened[WriteRequest], deps: WriteDependencies
 ) -> WriteOutcome:
@@ -1088,19 +1133,13 @@ def write_memory(
     key_settings = refuse_if_asked(caller, screened, deps.db)
     request = screened.request
     check_expiry(request.valid_from, request.valid_to)
-    source = None
-    if request.source is not None:
-        given = request.source
-        # A source of type "conversation" names one: its id is the conversation's.
-        conversation_id = given.id if given.type == "conversation" else None
-        source = store.SourceRecord(given.type, given.id, given.uri, conversation_id)
     fact = Fact(
         request.content,
         request.topic,
         request.valid_from,
         request.metadata,
         request.scope,
-        source=source,
+        source=source_record(request.source),
         valid_to=request.valid_to,
     )
     prepared = prepare(caller, fact, request.auto_supersede, key_settings, deps, deps.flags.level2_enabled())

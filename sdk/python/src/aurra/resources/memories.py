@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from typing import Any, overload
+from typing import Any, Required, TypedDict, overload
 
 from aurra._pagination import AsyncPager, PageCallFactory, Pager
 from aurra._request import (
@@ -95,13 +95,35 @@ def _add_call(
     )
 
 
-# One fact of a batch: {"content": str, "topic"?, "valid_from"?, "metadata"?, "user_id"?, "agent_id"?}.
-FactLike = Mapping[str, Any]
+class SourceParam(TypedDict, total=False):
+    """Where a fact came from, in the writer's own names: `type` and `id` (1..128 characters),
+    `uri` (optional, an absolute URI)."""
+
+    type: Required[str]
+    id: Required[str]
+    uri: str | None
+
+
+class BatchFact(TypedDict, total=False):
+    """One fact of `add_batch`: what a content write takes but `auto_supersede` (the batch's).
+    A key whose value is None is left out of the request."""
+
+    content: Required[str]
+    topic: str | None
+    valid_from: TimestampLike | None
+    # When the fact stops being true by itself (an expiry): later than valid_from.
+    valid_to: TimestampLike | None
+    metadata: Mapping[str, Any] | None
+    user_id: str | None
+    agent_id: str | None
+    source: SourceParam | None
+
+
 MAX_BATCH_FACTS = 100
 
 
 def _batch_call(
-    facts: Sequence[FactLike], auto_supersede: AutoSupersede | None, idempotency_key: str | None
+    facts: Sequence[BatchFact], auto_supersede: AutoSupersede | None, idempotency_key: str | None
 ) -> APICall[BatchWriteResult]:
     if isinstance(facts, (str, bytes, Mapping)) or not 1 <= len(facts) <= MAX_BATCH_FACTS:
         raise InvalidArgumentError(f"add_batch() takes a list of 1 to {MAX_BATCH_FACTS} facts")
@@ -109,9 +131,13 @@ def _batch_call(
     for i, fact in enumerate(facts):
         if not isinstance(fact, Mapping):
             raise InvalidArgumentError(f"facts[{i}] must be a mapping with content")
-        out = {k: v for k, v in fact.items() if v is not None}
-        if "valid_from" in out:
-            out["valid_from"] = format_timestamp(out["valid_from"], f"facts[{i}].valid_from")
+        out: dict[str, Any] = {k: v for k, v in fact.items() if v is not None}
+        for name in ("valid_from", "valid_to"):
+            if name in out:
+                out[name] = format_timestamp(out[name], f"facts[{i}].{name}")
+        source = out.get("source")
+        if isinstance(source, Mapping):
+            out["source"] = {k: v for k, v in source.items() if v is not None}
         body_facts.append(out)
     return APICall(
         "POST",
@@ -292,15 +318,16 @@ class Memories(SyncResource):
 
     def add_batch(
         self,
-        facts: Sequence[FactLike],
+        facts: Sequence[BatchFact],
         *,
         auto_supersede: AutoSupersede | None = None,
         idempotency_key: str | None = None,
     ) -> BatchWriteResult:
         """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
 
-        Each fact is a mapping with the fields of a content write: `content` (required),
-        `topic`, `valid_from`, `metadata`, `user_id`, `agent_id`. `auto_supersede` applies to
+        Each fact (`BatchFact`) has the fields of a content write: `content` (required),
+        `topic`, `valid_from`, `valid_to`, `metadata`, `user_id`, `agent_id`, `source`
+        (`{"type", "id", "uri"?}`). `auto_supersede` applies to
         the whole batch; the facts are applied in `valid_from` order, each seeing the batch's
         earlier facts, so a history sent at once supersedes itself as it happened. Returns one
         `WriteResult` per fact in the order given. One `Idempotency-Key` (generated unless
@@ -524,15 +551,16 @@ class AsyncMemories(AsyncResource):
 
     async def add_batch(
         self,
-        facts: Sequence[FactLike],
+        facts: Sequence[BatchFact],
         *,
         auto_supersede: AutoSupersede | None = None,
         idempotency_key: str | None = None,
     ) -> BatchWriteResult:
         """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
 
-        Each fact is a mapping with the fields of a content write: `content` (required),
-        `topic`, `valid_from`, `metadata`, `user_id`, `agent_id`. `auto_supersede` applies to
+        Each fact (`BatchFact`) has the fields of a content write: `content` (required),
+        `topic`, `valid_from`, `valid_to`, `metadata`, `user_id`, `agent_id`, `source`
+        (`{"type", "id", "uri"?}`). `auto_supersede` applies to
         the whole batch; the facts are applied in `valid_from` order, each seeing the batch's
         earlier facts, so a history sent at once supersedes itself as it happened. Returns one
         `WriteResult` per fact in the order given. One `Idempotency-Key` (generated unless
