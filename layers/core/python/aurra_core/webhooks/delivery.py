@@ -23,7 +23,6 @@ its tenant. `aurra dev` runs it in a thread (`Worker`).
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import random
 import socket
 import ssl
@@ -44,6 +43,7 @@ from aurra_core.models import (
     DeliveryListQuery,
     DeliveryPage,
     WebhookDelivery,
+    is_public_address,
 )
 from aurra_core.runtime.config import get_config
 from aurra_core.runtime.observability import logger
@@ -114,8 +114,7 @@ def fan_out_all(db: Database) -> int:
 
 
 def _check_address(address: str) -> None:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if not ip.is_global or ip.is_multicast:
+    if not is_public_address(address):
         raise Refused(f"refused: {address} is not a public address")
 
 
