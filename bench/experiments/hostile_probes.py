@@ -1174,6 +1174,8 @@ def races(p: Probes, database_url: str | None) -> tuple[list[str], list[str]]:
                     "POST",
                     "/agent/memories",
                     body={"content": f"{user} racing {t}", "user_id": user},
+                    # Half with a key: their stored responses must go with the memories.
+                    headers={"Idempotency-Key": f"race-{t}"} if len(t) % 2 or t[-1] in "02468ace" else None,
                     expect={201},
                 )
                 if r is not None and r.status_code == 201:
@@ -1188,6 +1190,7 @@ def races(p: Probes, database_url: str | None) -> tuple[list[str], list[str]]:
                 "POST",
                 "/agent/memories/batch",
                 body={"facts": [{"content": f"{user} batch {t}", "user_id": user} for t in ts]},
+                headers={"Idempotency-Key": f"race-batch-{ts[0]}"},
                 expect={201},
             )
             if r is not None and r.status_code == 201:
@@ -1213,6 +1216,7 @@ def races(p: Probes, database_url: str | None) -> tuple[list[str], list[str]]:
                     "POST",
                     "/agent/memories",
                     body={"content": f"{bystander} stays {t}", "user_id": bystander},
+                    headers={"Idempotency-Key": f"bystander-{t}"},
                     expect={201},
                 )
                 if r is not None and r.status_code == 201:
@@ -1230,6 +1234,7 @@ def races(p: Probes, database_url: str | None) -> tuple[list[str], list[str]]:
                     "user_id": user,
                     "conversation_id": f"{user}-conv",
                 },
+                headers={"Idempotency-Key": f"race-messages-{t}"},
                 expect={200, 201},
             )
             if r is not None and r.status_code in (200, 201) and r.json().get("facts"):

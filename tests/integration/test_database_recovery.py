@@ -171,6 +171,47 @@ def test_requests_waiting_on_a_pool_that_is_replaced_are_served_by_the_new_one(p
         db.close()
 
 
+def test_a_request_waiting_when_the_database_is_closed_opens_no_pool_of_its_own(pg_url: str) -> None:
+    """Closed (the process exits, the service resets) is not replaced: a request that was
+    waiting is answered 503 and leaves no new pool, whose threads would outlive the close."""
+    db = Database(pg_url, max_size=1, timeout_s=8.0)
+    release = threading.Event()
+    answers: list[object] = []
+
+    def hold() -> None:
+        with db.transaction() as conn:
+            conn.execute("SELECT 1")
+            release.wait(20)
+
+    def wait_for_a_connection() -> None:
+        try:
+            answers.append(_select_one(db))
+        except ServiceUnavailable as exc:
+            answers.append(type(exc))
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        deadline = time.monotonic() + 10
+        while db._pool is None or db._pool.get_stats().get("pool_available", 1) != 0:
+            assert time.monotonic() < deadline, "the holder never got its connection"
+            time.sleep(0.01)
+        pool = db._pool
+        waiter = threading.Thread(target=wait_for_a_connection)
+        waiter.start()
+        while pool.get_stats().get("requests_waiting", 0) < 1:
+            assert time.monotonic() < deadline, "the waiter never queued on the pool"
+            time.sleep(0.01)
+        db.close()  # while the holder still has its connection and the waiter waits
+        waiter.join(15)
+        assert answers == [ServiceUnavailable]
+        assert db._pool is None
+    finally:
+        release.set()
+        holder.join(15)
+        db.close()
+
+
 def test_a_statement_timeout_leaves_the_pool_in_place(pg_url: str) -> None:
     """A statement or lock timeout is the statement's, not the database's: the pool (and the
     requests waiting on it) stays."""

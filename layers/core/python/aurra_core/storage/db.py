@@ -211,6 +211,8 @@ class Database:
         # The pool in which a request found the database unreachable; cleared by the first
         # connection that succeeds after it (see `_reconnect_now`).
         self._failed_pool: ConnectionPool | None = None
+        # Pools `_reconnect_now` replaced: a request still waiting on one asks the new pool.
+        self._replaced: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
 
     def _get_pool(self) -> ConnectionPool:
         if self._pool is None:
@@ -269,7 +271,7 @@ class Database:
             try:
                 return pool, pool.getconn(timeout=max(deadline - time.monotonic(), 0.001))
             except PoolClosed:
-                if pool is self._pool:  # closed by `close()`, not replaced
+                if pool not in self._replaced:  # closed by `close()`: no new pool for it
                     raise
             except psycopg.OperationalError:  # PoolTimeout: nothing answered in time
                 self._failed_pool = pool
@@ -298,6 +300,8 @@ class Database:
             if self._failed_pool is None or self._failed_pool is not self._pool:
                 return  # another request's probe replaced it meanwhile
             stale, self._pool, self._failed_pool = self._pool, None, None
+            if stale is not None:
+                self._replaced.add(stale)
         if stale is not None:
             # Its workers may be asleep in a backoff: closing does not wait for them. Requests
             # waiting on it get PoolClosed and ask the new pool (`_borrow`).
