@@ -131,12 +131,13 @@ def test_requests_waiting_on_a_pool_that_is_replaced_are_served_by_the_new_one(p
     backoff with it). Requests that were waiting on the old pool then get PoolClosed from it:
     they are served by the new pool, not answered 503, and do not mark the new pool failed."""
     db = Database(pg_url, max_size=1, timeout_s=8.0)
-    release = threading.Event()
+    release, holding = threading.Event(), threading.Event()
     answers: list[object] = []
 
     def hold() -> None:
         with db.transaction() as conn:
             conn.execute("SELECT 1")
+            holding.set()
             release.wait(20)
 
     def wait_for_a_connection() -> None:
@@ -148,10 +149,10 @@ def test_requests_waiting_on_a_pool_that_is_replaced_are_served_by_the_new_one(p
     holder = threading.Thread(target=hold)
     holder.start()
     try:
+        # The pool's one connection is the holder's (not still being made: a request waiting
+        # then would be the holder itself).
+        assert holding.wait(10), "the holder never got its connection"
         deadline = time.monotonic() + 10
-        while db._pool is None or db._pool.get_stats().get("pool_available", 1) != 0:
-            assert time.monotonic() < deadline, "the holder never got its connection"
-            time.sleep(0.01)
         old = db._pool
         waiter = threading.Thread(target=wait_for_a_connection)
         waiter.start()
@@ -175,12 +176,13 @@ def test_a_request_waiting_when_the_database_is_closed_opens_no_pool_of_its_own(
     """Closed (the process exits, the service resets) is not replaced: a request that was
     waiting is answered 503 and leaves no new pool, whose threads would outlive the close."""
     db = Database(pg_url, max_size=1, timeout_s=8.0)
-    release = threading.Event()
+    release, holding = threading.Event(), threading.Event()
     answers: list[object] = []
 
     def hold() -> None:
         with db.transaction() as conn:
             conn.execute("SELECT 1")
+            holding.set()
             release.wait(20)
 
     def wait_for_a_connection() -> None:
@@ -192,10 +194,10 @@ def test_a_request_waiting_when_the_database_is_closed_opens_no_pool_of_its_own(
     holder = threading.Thread(target=hold)
     holder.start()
     try:
+        # The pool's one connection is the holder's (not still being made: a request waiting
+        # then would be the holder itself).
+        assert holding.wait(10), "the holder never got its connection"
         deadline = time.monotonic() + 10
-        while db._pool is None or db._pool.get_stats().get("pool_available", 1) != 0:
-            assert time.monotonic() < deadline, "the holder never got its connection"
-            time.sleep(0.01)
         pool = db._pool
         waiter = threading.Thread(target=wait_for_a_connection)
         waiter.start()
