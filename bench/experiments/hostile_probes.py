@@ -1538,6 +1538,29 @@ def messages_writes(p: Probes) -> None:
         )
 
 
+def local_pages(p: Probes) -> None:
+    """What `aurra dev` serves beside the API (console, Swagger UI): no file outside them."""
+    for path in (
+        "/console/../../pyproject.toml",
+        "/console/%2e%2e/%2e%2e/pyproject.toml",
+        "/console/..%2f..%2fpyproject.toml",
+        "/console/%00",
+        "/console/" + "a" * 5000,
+        "/console/" + "a" * 5000 + ".js",
+        "/console/app%00.js",
+        "/docs/../../etc/passwd",
+        "/docs/%2e%2e/init.js",
+        "//etc/passwd",
+        "/agent/../console/",
+        "/openapi.json/..",
+    ):
+        response = p.hit(
+            f"local page {path[:40]}", "GET", path, tenant=None, expect={200, 301, 302, 400, 404}
+        )
+        if response is not None and any(m in response.text for m in ("[project]", "root:x:", "import ")):
+            p.find(HIGH, f"local page {path[:40]}", "a file outside the served pages came back")
+
+
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -1760,6 +1783,7 @@ def main() -> int:
         export_probes(p, secrets_of_a)
         credentials_sent = credentials(p)
         cross_tenant_erasures(p, ids, {"user_id": "alice", "source_id": "doc-1", "conversation_id": "conv-a"})
+        local_pages(p)
         if not args.no_mcp:
             mcp = start_mcp(server.base_url, args.mcp_port)
             try:
