@@ -36,7 +36,7 @@ from uuid import UUID
 import psycopg
 from psycopg.rows import dict_row
 
-from aurra_core.errors import NotFound
+from aurra_core.errors import NotFound, ServiceUnavailable
 from aurra_core.models import (
     Caller,
     ChangeEvent,
@@ -239,19 +239,32 @@ def run_once(db: Database, *, max_sends: int = 100) -> int:
 
 
 class Worker(threading.Thread):
-    """`aurra dev`'s in-process delivery: `run_once` every `interval_s`, until stopped."""
+    """`aurra dev`'s in-process delivery: `run_once` every `interval_s`, until stopped. While
+    the database is unreachable it says so once, tries again less often (up to
+    `OUTAGE_INTERVAL_S`) and says when deliveries resume: not a traceback every round."""
+
+    OUTAGE_INTERVAL_S = 5.0
 
     def __init__(self, db: Database, interval_s: float = 0.25) -> None:
         super().__init__(name="aurra-webhooks", daemon=True)
         self.db, self.interval_s, self.stopping = db, interval_s, threading.Event()
 
     def run(self) -> None:
+        wait, unreachable = self.interval_s, False
         while not self.stopping.is_set():
             try:
                 run_once(self.db)
+            except ServiceUnavailable:
+                if not unreachable:
+                    logger.warning("webhook deliveries paused: the database is not reachable")
+                unreachable, wait = True, min(wait * 2, self.OUTAGE_INTERVAL_S)
             except Exception:  # noqa: BLE001 - the worker outlives a bad round
                 logger.exception("webhook delivery round failed")
-            self.stopping.wait(self.interval_s)
+            else:
+                if unreachable:
+                    logger.info("webhook deliveries resumed")
+                wait, unreachable = self.interval_s, False
+            self.stopping.wait(wait)
 
 
 # ---------------------------------------------------------------- the API's reads and replay
