@@ -262,7 +262,8 @@ class Worker(threading.Thread):
                 logger.exception("webhook delivery round failed")
             else:
                 if unreachable:
-                    logger.info("webhook deliveries resumed")
+                    # As loud as the pause it ends, so a quiet log (aurra dev's) shows both.
+                    logger.warning("webhook deliveries resumed")
                 wait, unreachable = self.interval_s, False
             self.stopping.wait(wait)
 
