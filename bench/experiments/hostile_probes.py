@@ -51,13 +51,13 @@ REPO = Path(__file__).resolve().parents[2]
 PORT = 8711
 TIMEOUT_S = 30.0
 TRACE_MARKERS = (
+    str(REPO),
     "Traceback",
     'File "',
     "psycopg",
     "SELECT ",
     "INSERT ",
     "pydantic",
-    "/work/",
     "site-packages",
 )
 HIGH, MEDIUM, LOW = "high", "medium", "low"
@@ -277,7 +277,7 @@ class Receiver:
         self.server.shutdown()
 
 
-# ---------------------------------------------------------------- helpers
+# ---------------------------------------------------------------- building blocks
 
 
 def token() -> str:
