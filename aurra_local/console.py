@@ -50,10 +50,13 @@ def _file(relative: str) -> Path | None:
     """The file under the console folder that `relative` names, never anything outside it."""
     if any(part in ("", ".", "..") for part in relative.split("/")):
         return None
-    candidate = (CONSOLE_DIR / relative).resolve()
-    if CONSOLE_DIR not in candidate.parents or candidate.suffix not in SERVED_SUFFIXES:
+    try:
+        candidate = (CONSOLE_DIR / relative).resolve()
+        if CONSOLE_DIR not in candidate.parents or candidate.suffix not in SERVED_SUFFIXES:
+            return None
+        return candidate if candidate.is_file() else None
+    except (OSError, ValueError):  # a NUL in the name, a name too long for the file system
         return None
-    return candidate if candidate.is_file() else None
 
 
 def response(path: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sys
 import threading
 import time
 import uuid
@@ -189,8 +190,10 @@ def handle(method: str, target: str, headers: dict[str, str], body: bytes | None
     lowered = {k.lower(): v for k, v in headers.items()}
     try:
         authorizer = authorize(method, resource, lowered.get("authorization"))
-    except AuthorizerFailure:
-        # The deployed API's AUTHORIZER_FAILURE gateway response (infra/components/api.py).
+    except AuthorizerFailure as exc:
+        # The deployed API's AUTHORIZER_FAILURE gateway response (infra/components/api.py), and
+        # what the authorizer raised in the log, as the integration's failures are (server.py).
+        sys.stderr.write(f"authorizer failed: {exc}\n")
         response = _error(503, "unavailable", "the service is unavailable right now; retry shortly")
         response["headers"]["Retry-After"] = "2"
         return response

@@ -17,6 +17,10 @@ from types import ModuleType
 
 PACKAGE = "aurra_functions"
 _lock = threading.RLock()
+# Handlers whose module has run to its end. sys.modules holds a module from the moment its
+# code starts running, so a request served while another one loads the same handler (the
+# first requests after `aurra dev` starts, arriving together) would find it there half-made.
+_handlers: dict[str, ModuleType] = {}
 
 
 def functions_dir() -> Path:
@@ -65,11 +69,14 @@ def function_names() -> tuple[str, ...]:
 def load_handler(function: str) -> ModuleType:
     # Loaded before: as Lambda keeps a warm handler. `aurra dev` calls this on every request,
     # where resolving the folder again costs some 0.7 ms of stat calls.
-    loaded = sys.modules.get(f"{PACKAGE}.{function}.handler")
+    loaded = _handlers.get(function)
     if loaded is not None:
         return loaded
     if function not in function_names():
         raise KeyError(f"unknown function {function!r}; one of {', '.join(function_names())}")
     root = functions_dir()
-    _load(f"{PACKAGE}.{function}", root / function / "__init__.py", package=True)
-    return _load(f"{PACKAGE}.{function}.handler", root / function / "handler.py")
+    with _lock:  # a request arriving while another loads the handler waits for the whole of it
+        _load(f"{PACKAGE}.{function}", root / function / "__init__.py", package=True)
+        handler = _load(f"{PACKAGE}.{function}.handler", root / function / "handler.py")
+        _handlers[function] = handler
+    return handler

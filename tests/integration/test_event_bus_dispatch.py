@@ -274,6 +274,6 @@ def test_a_stage_without_webhooks_answers_a_422_envelope_through_the_settings_fu
     assert response["statusCode"] == 422, response
     error = json.loads(response["body"])["error"]
     assert error["code"] == "validation_error"
-    assert [d["field"] for d in error["details"]] == ["webhooks.0.url"]
+    assert [d["field"] for d in error["details"]] == ["webhooks[0].url"]
     assert "does not deliver webhooks" in error["details"][0]["problem"]
     assert secret not in response["body"]

@@ -21,6 +21,7 @@ from aurra_core.errors import NotFound, ValidationFailed
 from aurra_core.models import DeliveryListQuery, SettingsPatch, SupersedeRequest, WriteRequest
 from aurra_core.webhooks import delivery, signing
 from aurra_core.write_path.pipeline import write_memory
+from aurra_local import gateway
 
 SECRET = "whsec_" + base64.b64encode(b"integration-webhook-secret-bytes").decode()
 
@@ -101,6 +102,10 @@ def test_the_secret_is_write_only_and_never_audited(db, new_key, configure):
         "https://localhost/a",
         "https://user:pw@hooks.example.com/a",
         "ftp://x/a",
+        "https://[64:ff9b::a9fe:a9fe]/latest",
+        "https://[2002:a00:1::1]/a",
+        "https://[::a00:1]/a",
+        "https://224.0.0.1/a",
     ],
 )
 def test_outside_dev_a_url_must_be_https_and_public(url, configure):
@@ -109,6 +114,30 @@ def test_outside_dev_a_url_must_be_https_and_public(url, configure):
         SettingsPatch.model_validate(
             {"webhooks": [{"url": url, "events": ["memory.created"], "secret": SECRET}]}
         )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/a\x00",
+        "http://127.0.0.1:9/a\r\nX-Injected: 1",
+        "http://127.0.0.1:9/a b",
+        "http://127.0.0.1:9/\x85",
+    ],
+)
+def test_a_url_with_whitespace_or_control_characters_is_a_422_not_a_500(url, new_key, configure):
+    """Even where local receivers are allowed: a NUL reached the database (500), and CR LF was
+    stored as given."""
+    configure(AURRA_WEBHOOKS_ALLOW_PRIVATE="true")
+    _, raw = new_key()
+    response = gateway.handle(
+        "PATCH",
+        "/agent/settings",
+        {"Authorization": f"Bearer {raw}", "Content-Type": "application/json"},
+        json.dumps({"webhooks": [{"url": url, "events": ["memory.created"], "secret": SECRET}]}).encode(),
+    )
+    assert response["statusCode"] == 422, response
+    assert json.loads(response["body"])["error"]["details"][0]["field"] == "webhooks[0].url"
 
 
 def test_dev_takes_a_local_http_receiver_and_at_most_five(configure):

@@ -137,6 +137,10 @@ def test_assets_have_their_types(path: str, content_type: str) -> None:
         "/console/security-headers.json",
         "/console/missing.js",
         "/console/app.js/",
+        # Names the file system refuses: a 404 like any other, not a 500.
+        "/console/\x00",
+        "/console/app\x00.js",
+        "/console/" + "a" * 5000 + ".js",
     ],
 )
 def test_nothing_else_is_served(path: str) -> None:

@@ -8,6 +8,7 @@ import socket
 import pytest
 
 from aurra import webhooks
+from aurra_core.models import is_public_address
 from aurra_core.runtime.config import reset_config
 from aurra_core.webhooks import delivery, signing
 
@@ -75,6 +76,16 @@ def test_the_sdk_verifies_what_the_service_signs_and_nothing_else() -> None:
         "0.0.0.0",
         "100.64.0.1",
         "224.0.0.1",
+        # IPv6 addresses that carry a non-public IPv4 one, which a NAT64 gateway (as a VPC's
+        # NAT gateway is) or a tunnel would carry the request on to.
+        "64:ff9b::a9fe:a9fe",
+        "64:ff9b::a00:1",
+        "64:ff9b:1::a00:1",
+        "2002:a9fe:a9fe::1",
+        "2002:7f00:1::1",
+        "::a00:1",
+        "::ffff:10.0.0.1",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",
     ],
 )
 def test_no_private_loopback_or_link_local_address_is_reached(address: str, monkeypatch) -> None:
@@ -91,6 +102,13 @@ def test_no_private_loopback_or_link_local_address_is_reached(address: str, monk
     assert connected == []
     with pytest.raises(delivery.Refused, match="https"):
         delivery.post("http://hooks.example.com/x", b"{}", {})
+
+
+@pytest.mark.parametrize(
+    "address", ["93.184.215.14", "2606:4700::1111", "64:ff9b::5db8:d70e", "2002:5db8:d70e::1"]
+)
+def test_a_public_address_is_public_also_through_nat64_or_6to4(address: str) -> None:
+    assert is_public_address(address)
 
 
 def test_a_public_address_is_connected_to_as_checked(monkeypatch) -> None:

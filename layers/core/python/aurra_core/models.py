@@ -536,6 +536,26 @@ MAX_WEBHOOKS = 5
 WEBHOOK_SECRET_PREFIX = "whsec_"
 
 
+def is_public_address(address: str) -> bool:
+    """Whether a webhook may be sent to `address` (an IP address, a zone allowed) in a deployed
+    stage: a global unicast address, and for IPv6 one that carries no IPv4 address that is not
+    (NAT64, 6to4, Teredo, IPv4-mapped or -compatible): a NAT64 gateway or a tunnel would carry
+    the request on to that address, the cloud's metadata service or a private network."""
+    import ipaddress
+
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if not ip.is_global or ip.is_multicast:
+        return False
+    if isinstance(ip, ipaddress.IPv4Address):
+        return True
+    if ip in ipaddress.ip_network("64:ff9b:1::/48"):  # NAT64 for local use (RFC 8215)
+        return False
+    embedded = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
+    if embedded is None and (ip in ipaddress.ip_network("64:ff9b::/96") or int(ip) >> 32 == 0):
+        embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)  # NAT64 (RFC 6052), IPv4-compatible
+    return embedded is None or is_public_address(str(embedded))
+
+
 def _validate_webhook_url(value: str) -> str:
     from urllib.parse import urlsplit
 
@@ -544,6 +564,10 @@ def _validate_webhook_url(value: str) -> str:
             "this deployment does not deliver webhooks (its stage has no way to the internet); "
             "read GET /agent/events, or ask the operator for the stage's event bus"
         )
+    # Whitespace and control characters (a NUL, CR LF) are no part of a URL: stored, they would
+    # only fail every delivery, or carry a header of their own into the request line.
+    if any(ord(char) <= 0x20 or 0x7F <= ord(char) <= 0x9F for char in value):
+        raise ValueError("url must not contain whitespace or control characters")
     try:
         parts = urlsplit(value)
         port = parts.port
@@ -559,16 +583,14 @@ def _validate_webhook_url(value: str) -> str:
         if port not in (None, 443):
             # a deployed stage's way out is HTTPS on 443 only (its security group)
             raise ValueError("url must use https's port, 443")
-        import ipaddress
-
         host = parts.hostname.rstrip(".").lower()
         if host == "localhost" or host.endswith(".localhost"):
             raise ValueError("url must not name a private, loopback or link-local address")
         try:
-            address = ipaddress.ip_address(host)
-        except ValueError:
-            address = None
-        if address is not None and not address.is_global:
+            public = is_public_address(host)
+        except ValueError:  # a name: its addresses are checked when a delivery resolves it
+            public = True
+        if not public:
             raise ValueError("url must not name a private, loopback or link-local address")
     return value
 

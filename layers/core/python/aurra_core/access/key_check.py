@@ -12,6 +12,9 @@ without a lever on the database.
 - A successful check is remembered in process for a short while, by a SHA-256 of the whole
   key with the hash it matched. The row is still read on every call: a revoked or rotated key
   is refused at once.
+- A lookup whose pooled connection turns out dead (its backend terminated, the database
+  restarted or failed over while it sat idle) is read once more on a fresh connection: the
+  first request after such a cut is served, not refused with a 503.
 - A secret is always checked before any failure counts against its lookup part, so the
   right secret always passes, however many wrong ones arrive for the same lookup. Failures
   are counted per lookup part only to bound what a flood of wrong secrets costs: past the
@@ -40,7 +43,7 @@ from uuid import UUID
 from aurra_core.access.keys import KEY_PREFIX, check_secret, hash_secret, is_current_hash
 from aurra_core.errors import Unauthorized
 from aurra_core.models import Caller
-from aurra_core.storage.db import Database
+from aurra_core.storage.db import ConnectionLost, Database
 
 # Exactly the alphabet keys are made of (keys.create_key): lowercase hex, then URL-safe base64.
 # Anything else (NUL, control characters, Unicode spaces that strip() or a hash would absorb)
@@ -152,6 +155,16 @@ _failures = _Failures()
 
 
 def _find(db: Database, lookup: str) -> _KeyRow | None:
+    try:
+        return _read_row(db, lookup)
+    except ConnectionLost:
+        # The pooled connection had died while idle (a terminated backend, a restart, a
+        # failover): the lookup only reads, so it is asked once more, on a fresh connection,
+        # rather than failing the request that happened to find it.
+        return _read_row(db, lookup)
+
+
+def _read_row(db: Database, lookup: str) -> _KeyRow | None:
     # The tenant is not known yet: the one function allowed to look a key up across tenants.
     with db.tenant_transaction(None) as conn:
         row = conn.execute(

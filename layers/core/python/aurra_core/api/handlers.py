@@ -114,9 +114,10 @@ def json_response(status: int, model: BaseModel) -> Response[Any]:
 
 def _problem(error: dict[str, Any]) -> tuple[str, str]:
     loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path")]
-    if len(loc) > 1 and loc[0] == "facts" and loc[1].isdigit():
-        # A batch's fact is named as the client indexes it: facts[3].content.
-        loc[:2] = [f"facts[{loc[1]}]"]
+    if len(loc) > 1 and loc[0] in ("facts", "webhooks") and loc[1].isdigit():
+        # A batch's fact and a key's webhook are named as the client indexes them (and as the
+        # checks made after validation name them): facts[3].content, webhooks[0].url.
+        loc[:2] = [f"{loc[0]}[{loc[1]}]"]
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     return ".".join(loc) or "body", message
 

@@ -33,7 +33,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from aurra_core.errors import ServiceUnavailable
 from aurra_core.runtime.config import ServiceConfig, get_config
@@ -161,6 +161,15 @@ def _confinement(tenant_id: UUID | None) -> tuple[str, str]:
 # How long a request waits for the database while it is known unreachable (libpq's minimum).
 PROBE_CONNECT_TIMEOUT_S = 2
 
+UNREACHABLE = "the database is not reachable right now; retry shortly"
+
+
+class ConnectionLost(ServiceUnavailable):
+    """The connection a transaction was lent died under it (its backend was terminated, the
+    server restarted or failed over): nothing of the transaction was committed, and a new
+    connection may well succeed at once."""
+
+
 # A connection lent again within this long of its last transaction is not checked first. The
 # check (an empty query) is a round trip on every transaction, and a write runs two or three
 # in a few milliseconds: nothing froze the process between them (a Lambda container is frozen
@@ -199,9 +208,11 @@ class Database:
         self._timeout_s = timeout_s
         self._pool: ConnectionPool | None = None
         self._lock = threading.Lock()
-        # Set when a request found the database unreachable; cleared by the first connection
-        # that succeeds after it (see `_reconnect_now`).
-        self._unreachable = False
+        # The pool in which a request found the database unreachable; cleared by the first
+        # connection that succeeds after it (see `_reconnect_now`).
+        self._failed_pool: ConnectionPool | None = None
+        # Pools `_reconnect_now` replaced: a request still waiting on one asks the new pool.
+        self._replaced: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
 
     def _get_pool(self) -> ConnectionPool:
         if self._pool is None:
@@ -224,27 +235,47 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
         """A transaction as the connecting (owner) role: migrations and administration only."""
-        if self._unreachable:
+        if self._failed_pool is not None:
             self._reconnect_now()
         borrowed: psycopg.Connection | None = None
+        pool: ConnectionPool | None = None
         try:
-            with self._get_pool().connection() as conn:
-                borrowed = conn
-                try:
+            pool, conn = self._borrow()
+            borrowed = conn
+            try:
+                with conn:  # commits, or rolls back on an error (as pool.connection() does)
                     yield conn
-                finally:
-                    _last_used[conn] = (time.monotonic(), time.time())
+            finally:
+                _last_used[conn] = (time.monotonic(), time.time())
+                pool.putconn(conn)
         except PoolTimeout as exc:
-            self._unreachable = True
-            raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+            raise ServiceUnavailable(UNREACHABLE) from exc
         except psycopg.OperationalError as exc:
-            self._unreachable = True
             # A connection lent unchecked (see CHECK_AFTER_IDLE_S) can be the first to find
             # the server gone: that is the same outage as a pool timeout, and answered alike.
             # A statement or lock timeout leaves the connection whole and stays itself.
-            if borrowed is None or borrowed.broken or borrowed.closed:
-                raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+            if borrowed is None:
+                raise ServiceUnavailable(UNREACHABLE) from exc
+            if borrowed.broken or borrowed.closed:
+                self._failed_pool = pool
+                raise ConnectionLost(UNREACHABLE) from exc
             raise
+
+    def _borrow(self) -> tuple[ConnectionPool, psycopg.Connection]:
+        """A connection of the current pool, and the pool. A request that was waiting on a pool
+        when `_reconnect_now` replaced it (its waiters get PoolClosed) asks the new pool, within
+        the same timeout: the database answered, nothing is down."""
+        deadline = time.monotonic() + self._timeout_s
+        while True:
+            pool = self._get_pool()
+            try:
+                return pool, pool.getconn(timeout=max(deadline - time.monotonic(), 0.001))
+            except PoolClosed:
+                if pool not in self._replaced:  # closed by `close()`: no new pool for it
+                    raise
+            except psycopg.OperationalError:  # PoolTimeout: nothing answered in time
+                self._failed_pool = pool
+                raise
 
     def _reconnect_now(self) -> None:
         """The pool reconnects on its own with a backoff that doubles at each failure (1, 2,
@@ -252,19 +283,28 @@ class Database:
         long. While the database is known unreachable, each request tries one connection
         itself instead: during the outage it fails at once (no wait for the pool's timeout);
         the first that succeeds replaces the pool, backoff and all, by a new one that connects
-        now."""
+        now. A failure found on a pool already replaced needs nothing: its replacement is the
+        fresh one, and replacing it again would only cut the requests it is serving short."""
+        with self._lock:
+            if self._failed_pool is not self._pool:
+                self._failed_pool = None
+                return
         try:
             extra = dict(self._kwargs()) if self._kwargs else {}
             if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(self._conninfo):
                 extra["connect_timeout"] = PROBE_CONNECT_TIMEOUT_S
             psycopg.connect(self._conninfo, **extra).close()
         except psycopg.OperationalError as exc:
-            raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
+            raise ServiceUnavailable(UNREACHABLE) from exc
         with self._lock:
-            stale, self._pool = self._pool, None
-            self._unreachable = False
+            if self._failed_pool is None or self._failed_pool is not self._pool:
+                return  # another request's probe replaced it meanwhile
+            stale, self._pool, self._failed_pool = self._pool, None, None
+            if stale is not None:
+                self._replaced.add(stale)
         if stale is not None:
-            # Its workers may be asleep in a backoff: closing does not wait for them.
+            # Its workers may be asleep in a backoff: closing does not wait for them. Requests
+            # waiting on it get PoolClosed and ask the new pool (`_borrow`).
             threading.Thread(target=stale.close, name="aurra-stale-pool-close", daemon=True).start()
 
     @contextmanager

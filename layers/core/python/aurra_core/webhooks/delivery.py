@@ -23,7 +23,6 @@ its tenant. `aurra dev` runs it in a thread (`Worker`).
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import random
 import socket
 import ssl
@@ -37,13 +36,14 @@ from uuid import UUID
 import psycopg
 from psycopg.rows import dict_row
 
-from aurra_core.errors import NotFound
+from aurra_core.errors import NotFound, ServiceUnavailable
 from aurra_core.models import (
     Caller,
     ChangeEvent,
     DeliveryListQuery,
     DeliveryPage,
     WebhookDelivery,
+    is_public_address,
 )
 from aurra_core.runtime.config import get_config
 from aurra_core.runtime.observability import logger
@@ -114,8 +114,7 @@ def fan_out_all(db: Database) -> int:
 
 
 def _check_address(address: str) -> None:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if not ip.is_global or ip.is_multicast:
+    if not is_public_address(address):
         raise Refused(f"refused: {address} is not a public address")
 
 
@@ -240,19 +239,33 @@ def run_once(db: Database, *, max_sends: int = 100) -> int:
 
 
 class Worker(threading.Thread):
-    """`aurra dev`'s in-process delivery: `run_once` every `interval_s`, until stopped."""
+    """`aurra dev`'s in-process delivery: `run_once` every `interval_s`, until stopped. While
+    the database is unreachable it says so once, tries again less often (up to
+    `OUTAGE_INTERVAL_S`) and says when deliveries resume: not a traceback every round."""
+
+    OUTAGE_INTERVAL_S = 5.0
 
     def __init__(self, db: Database, interval_s: float = 0.25) -> None:
         super().__init__(name="aurra-webhooks", daemon=True)
         self.db, self.interval_s, self.stopping = db, interval_s, threading.Event()
 
     def run(self) -> None:
+        wait, unreachable = self.interval_s, False
         while not self.stopping.is_set():
             try:
                 run_once(self.db)
+            except ServiceUnavailable:
+                if not unreachable:
+                    logger.warning("webhook deliveries paused: the database is not reachable")
+                unreachable, wait = True, min(wait * 2, self.OUTAGE_INTERVAL_S)
             except Exception:  # noqa: BLE001 - the worker outlives a bad round
                 logger.exception("webhook delivery round failed")
-            self.stopping.wait(self.interval_s)
+            else:
+                if unreachable:
+                    # As loud as the pause it ends, so a quiet log (aurra dev's) shows both.
+                    logger.warning("webhook deliveries resumed")
+                wait, unreachable = self.interval_s, False
+            self.stopping.wait(wait)
 
 
 # ---------------------------------------------------------------- the API's reads and replay
