@@ -113,8 +113,8 @@ def _lines(path: Path) -> Iterator[tuple[int, Any]]:
 
 def plan_aurra(path: Path) -> Plan:
     """An Aurra export: each memory once, as its last version in the file says (its content,
-    topic, scopes, metadata and valid time), the original id, first transaction time and
-    facts under `metadata.imported`; the supersessions between them as links."""
+    topic, scopes, metadata, valid time, expiry and source), the original id and first
+    transaction time under `metadata.imported`; the supersessions between them as links."""
     latest: dict[str, tuple[int, dict[str, Any]]] = {}
     first_seen: dict[str, tuple[int, str]] = {}
     plan = Plan()
@@ -137,11 +137,16 @@ def plan_aurra(path: Path) -> Plan:
         metadata["imported"] = imported
         body = {k: record.get(k) for k in ("content", "topic", "valid_from", "user_id", "agent_id")}
         body["metadata"] = metadata
-        plan.facts.append(Fact({k: v for k, v in body.items() if v is not None}, first_line, memory_id))
-        if record.get("superseded_by"):
+        source = record.get("source")
+        if source:  # a conversation's message indexes and quote are the file's only
+            body["source"] = {k: source.get(k) for k in ("type", "id", "uri") if source.get(k) is not None}
+        if record.get("superseded_by") in latest:
+            # Linked below, which ends it as the file says (an expiry sent too could make it
+            # expired before the link, and an expired memory cannot be superseded).
             plan.links.append((memory_id, record["superseded_by"]))
-    known = set(latest)
-    plan.links = [(old, new) for old, new in plan.links if new in known]
+        else:
+            body["valid_to"] = record.get("valid_to")  # its own expiry (or an end outside the file)
+        plan.facts.append(Fact({k: v for k, v in body.items() if v is not None}, first_line, memory_id))
     return plan
 
 

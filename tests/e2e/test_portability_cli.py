@@ -57,6 +57,18 @@ def _seed(client) -> None:
                 "valid_from": "2020-02-02T00:00:00Z",
             },
             {"content": "User likes tea"},
+            {  # an expiry already past, and where the fact came from
+                "content": "User is in Paris",
+                "user_id": "al",
+                "valid_from": "2022-06-01T00:00:00Z",
+                "valid_to": "2022-06-12T00:00:00Z",
+                "source": {"type": "calendar", "id": "event-81", "uri": "https://cal.example.com/e/81"},
+            },
+            {
+                "content": "User likes jazz",
+                "user_id": "al",
+                "source": {"type": "conversation", "id": "conv-1"},
+            },
         ]
     )
 
@@ -75,12 +87,12 @@ def test_export_then_import_into_a_fresh_tenant_round_trips(dev_server, new_key,
 
     imported = _aurra(dev_server.base_url, fresh_key, "import", str(out), "--format", "aurra")
     assert imported.returncode == 0, imported.stderr
-    assert "imported 4 facts" in imported.stdout and "1 supersessions linked" in imported.stdout
-    assert "4/4 facts" in imported.stderr  # the progress bar
+    assert "imported 6 facts" in imported.stdout and "1 supersessions linked" in imported.stdout
+    assert "6/6 facts" in imported.stderr  # the progress bar
 
     fresh = _client(dev_server, fresh_key)
     before, after = _memories(lines[:-1]), _memories(list(fresh.export()))
-    assert len(after) == len(before) == 4
+    assert len(after) == len(before) == 6
     by_original = {m["metadata"]["imported"]["id"]: m for m in after.values()}
     assert set(by_original) == set(before)
     new_to_old = {m["id"]: old for old, m in by_original.items()}
@@ -88,6 +100,7 @@ def test_export_then_import_into_a_fresh_tenant_round_trips(dev_server, new_key,
         new = by_original[old_id]
         for name in ("content", "topic", "user_id", "agent_id", "valid_from", "valid_to", "status"):
             assert new[name] == old[name], (name, old, new)
+        assert new["source"] == old["source"]  # so conversation_id and source_id still select it
         assert {k: v for k, v in new["metadata"].items() if k != "imported"} == old["metadata"]
         assert new["metadata"]["imported"]["recorded_at"] == min(
             r["recorded_at"] for r in lines[:-1] if r.get("id") == old_id
@@ -96,10 +109,15 @@ def test_export_then_import_into_a_fresh_tenant_round_trips(dev_server, new_key,
         for link in ("superseded_by", "supersedes"):
             assert (new_to_old[new[link]] if new[link] else None) == old[link], link
 
+    paris = fresh.memories.list(source_id="event-81", as_of="2022-06-05T00:00:00Z")
+    assert [m.content for m in paris] == ["User is in Paris"]
+    assert list(fresh.memories.list(source_id="event-81", as_of="2022-06-12T00:00:00Z")) == []
+    assert [m.content for m in fresh.memories.list(conversation_id="conv-1")] == ["User likes jazz"]
+
     # Run again (an interrupted import resumed): nothing is stored twice.
     again = _aurra(dev_server.base_url, fresh_key, "import", str(out), "--format", "aurra")
     assert again.returncode == 0, again.stderr
-    assert len(_memories(list(fresh.export()))) == 4
+    assert len(_memories(list(fresh.export()))) == 6
 
 
 def test_an_interrupted_export_resumes_where_it_stopped(dev_server, new_key, tmp_path: Path):

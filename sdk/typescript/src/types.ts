@@ -479,6 +479,10 @@ export interface BatchFactInput {
   agentId?: string;
   metadata?: Metadata;
   validFrom?: TimeInput;
+  /** When it stops being true by itself (later than `validFrom`): current until then, `expired` after. */
+  validTo?: TimeInput;
+  /** Where the fact came from: `type` and `id` 1..128 characters, `uri` an absolute URI. */
+  source?: { type: string; id: string; uri?: string };
 }
 
 /** Write 1..100 facts as one unit. */

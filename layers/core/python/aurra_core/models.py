@@ -334,11 +334,14 @@ MAX_BATCH_FACTS = 100
 
 
 class BatchFact(NewMemory):
-    """One fact of POST /agent/memories/batch: a content write's fact fields and scope. Level 2
-    is asked for once, for the whole batch (`BatchWriteRequest.auto_supersede`)."""
+    """One fact of POST /agent/memories/batch: a content write's fact fields, scope, expiry and
+    source. Level 2 is asked for once, for the whole batch (`BatchWriteRequest.auto_supersede`)."""
 
     user_id: ScopeId | None = None
     agent_id: ScopeId | None = None
+    # Checked against valid_from (or now) by the batch, which names the fact (facts[2].valid_to).
+    valid_to: InputTimestamp | None = None
+    source: SourceRequest | None = None
 
     @property
     def scope(self) -> Scope:

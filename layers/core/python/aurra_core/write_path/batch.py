@@ -36,6 +36,7 @@ import psycopg
 
 from aurra_core.access import keys
 from aurra_core.classifiers.claude import call_deadline
+from aurra_core.errors import ValidationFailed
 from aurra_core.models import BatchFact, BatchWriteRequest, BatchWriteResult, Caller, WriteResult
 from aurra_core.runtime.config import get_config
 from aurra_core.storage import idempotency_claim, store
@@ -67,7 +68,28 @@ class _OneTransaction(Database):
 
 
 def _fact(item: BatchFact) -> pipeline.Fact:
-    return pipeline.Fact(item.content, item.topic, item.valid_from, item.metadata, item.scope)
+    return pipeline.Fact(
+        item.content,
+        item.topic,
+        item.valid_from,
+        item.metadata,
+        item.scope,
+        source=pipeline.source_record(item.source),
+        valid_to=item.valid_to,
+    )
+
+
+def _check_expiries(facts: list[BatchFact]) -> None:
+    """Each fact's expiry after its valid time (by default now), as for a single write; the
+    error names the fact (`facts[2].valid_to`). Checked before anything is written."""
+    for index, item in enumerate(facts):
+        try:
+            pipeline.check_expiry(item.valid_from, item.valid_to)
+        except ValidationFailed as exc:
+            raise ValidationFailed(
+                exc.message,
+                [{**detail, "field": f"facts[{index}].{detail['field']}"} for detail in exc.details],
+            ) from None
 
 
 def application_order(facts: list[BatchFact]) -> list[int]:
@@ -82,6 +104,7 @@ def application_order(facts: list[BatchFact]) -> list[int]:
 def write_batch(
     caller: Caller, request: BatchWriteRequest, deps: pipeline.WriteDependencies
 ) -> BatchWriteResult:
+    _check_expiries(request.facts)
     config = get_config()
     classify_until = (
         time.monotonic() + config.messages_write_deadline_s - call_deadline(config.classifier_timeout_s)

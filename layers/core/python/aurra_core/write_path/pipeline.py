@@ -57,6 +57,7 @@ from aurra_core.models import (
     NotActedReason,
     Scope,
     SkippedReason,
+    SourceRequest,
     SupersessionOutcome,
     Usage,
     Verdict,
@@ -933,6 +934,15 @@ def _key_settings(caller: Caller, db: Database) -> KeySettings:
         return keys.get_key_settings(conn, caller)
 
 
+def source_record(given: SourceRequest | None) -> store.SourceRecord | None:
+    """The stored source of a content write's (or a batch fact's) `source`."""
+    if given is None:
+        return None
+    # A source of type "conversation" names one: its id is the conversation's.
+    conversation_id = given.id if given.type == "conversation" else None
+    return store.SourceRecord(given.type, given.id, given.uri, conversation_id)
+
+
 def write_memory(
     caller: Caller, request: WriteRequest | Screened[WriteRequest], deps: WriteDependencies
 ) -> WriteOutcome:
@@ -943,19 +953,13 @@ def write_memory(
     key_settings = refuse_if_asked(caller, screened, deps.db)
     request = screened.request
     check_expiry(request.valid_from, request.valid_to)
-    source = None
-    if request.source is not None:
-        given = request.source
-        # A source of type "conversation" names one: its id is the conversation's.
-        conversation_id = given.id if given.type == "conversation" else None
-        source = store.SourceRecord(given.type, given.id, given.uri, conversation_id)
     fact = Fact(
         request.content,
         request.topic,
         request.valid_from,
         request.metadata,
         request.scope,
-        source=source,
+        source=source_record(request.source),
         valid_to=request.valid_to,
     )
     prepared = prepare(caller, fact, request.auto_supersede, key_settings, deps, deps.flags.level2_enabled())

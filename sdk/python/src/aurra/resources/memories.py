@@ -109,8 +109,9 @@ def _batch_call(
         if not isinstance(fact, Mapping):
             raise InvalidArgumentError(f"facts[{i}] must be a mapping with content")
         out = {k: v for k, v in fact.items() if v is not None}
-        if "valid_from" in out:
-            out["valid_from"] = format_timestamp(out["valid_from"], f"facts[{i}].valid_from")
+        for name in ("valid_from", "valid_to"):
+            if name in out:
+                out[name] = format_timestamp(out[name], f"facts[{i}].{name}")
         body_facts.append(out)
     return APICall(
         "POST",
@@ -297,7 +298,7 @@ class Memories(SyncResource):
         """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
 
         Each fact is a mapping with the fields of a content write: `content` (required),
-        `topic`, `valid_from`, `metadata`, `user_id`, `agent_id`. `auto_supersede` applies to
+        `topic`, `valid_from`, `valid_to`, `metadata`, `user_id`, `agent_id`, `source`. `auto_supersede` applies to
         the whole batch; the facts are applied in `valid_from` order, each seeing the batch's
         earlier facts, so a history sent at once supersedes itself as it happened. Returns one
         `WriteResult` per fact in the order given. One `Idempotency-Key` (generated unless
@@ -529,7 +530,7 @@ class AsyncMemories(AsyncResource):
         """Write 1..100 facts as one unit (POST /agent/memories/batch): all of them or none.
 
         Each fact is a mapping with the fields of a content write: `content` (required),
-        `topic`, `valid_from`, `metadata`, `user_id`, `agent_id`. `auto_supersede` applies to
+        `topic`, `valid_from`, `valid_to`, `metadata`, `user_id`, `agent_id`, `source`. `auto_supersede` applies to
         the whole batch; the facts are applied in `valid_from` order, each seeing the batch's
         earlier facts, so a history sent at once supersedes itself as it happened. Returns one
         `WriteResult` per fact in the order given. One `Idempotency-Key` (generated unless
