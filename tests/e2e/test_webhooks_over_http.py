@@ -101,9 +101,9 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     wait_for(lambda: receiver.received)
     headers, body = receiver.received[0]
     event = webhooks.verify(body, headers, SECRET)
-    assert event["type"] == "memory.superseded" and event["memory_id"] == vim["memory"]["id"]
-    assert event["data"]["superseded_by"] == emacs["memory"]["id"]
-    assert headers["webhook-id"] == event["id"]
+    assert event.type == "memory.superseded" and event.memory_id == vim["memory"]["id"]
+    assert event.data["superseded_by"] == emacs["memory"]["id"]
+    assert headers["webhook-id"] == event.id
     assert b"Vim" not in body and b"Emacs" not in body
     # Only the subscribed type: the two memory.created events were not sent.
     time.sleep(0.5)
@@ -111,7 +111,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     with pytest.raises(webhooks.WebhookVerificationError):
         webhooks.verify(body.replace(b"superseded", b"supersedes"), headers, SECRET)
     delivered = client.get("/agent/webhooks/deliveries").json()["deliveries"]
-    assert [(d["status"], d["attempts"], d["event_id"]) for d in delivered] == [("delivered", 1, event["id"])]
+    assert [(d["status"], d["attempts"], d["event_id"]) for d in delivered] == [("delivered", 1, event.id)]
 
     # The receiver fails: retried with backoff, then dead-lettered (2 s here, 24 h by default).
     receiver.status = 500
@@ -119,7 +119,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
         "/agent/settings",
         json={"webhooks": [{"url": receiver.url, "events": ["memory.superseded", "memory.reverted"]}]},
     )  # the same URL keeps its secret
-    revert = client.post(f"/agent/audit/{event['data']['event_id']}/revert")
+    revert = client.post(f"/agent/audit/{event.data['event_id']}/revert")
     assert revert.status_code == 200
     helix = client.post(
         f"/agent/memories/{vim['memory']['id']}/supersede", json={"content": "User uses Helix"}
