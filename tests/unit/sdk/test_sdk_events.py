@@ -3,8 +3,10 @@ cursor to resume from; `list_page` is one page."""
 
 from __future__ import annotations
 
-from sdk_fakes import Server
+import pytest
+from sdk_fakes import Server, settings_json
 
+from aurra import InvalidArgumentError, Webhook
 from aurra.models import ChangeEvent, EventPage
 
 
@@ -42,3 +44,18 @@ def test_list_page_is_one_page(client, server: Server) -> None:
     page = client.events.list_page(after="c0")
     assert isinstance(page, EventPage) and page.next_cursor == "c1"
     assert dict(server.last.url.params) == {"after": "c0"}
+
+
+def test_webhooks_are_a_setting_whose_secret_is_never_read_back(client, server: Server) -> None:
+    hook = {"url": "https://hooks.example.com/aurra", "events": ["memory.superseded"]}
+    server.reply(200, {**settings_json(), "webhooks": [{**hook, "secret_set": True}]})
+    updated = client.settings.update(webhooks=[{**hook, "secret": "whsec_" + "A" * 32}])
+    assert server.body() == {"webhooks": [{**hook, "secret": "whsec_" + "A" * 32}]}
+    assert updated.webhooks == [Webhook(url=hook["url"], events=["memory.superseded"], secret_set=True)]
+    server.reply(200, settings_json())  # a server that has none to report
+    assert client.settings.update(webhooks=[]).webhooks == []
+    assert server.body() == {"webhooks": []}
+    for wrong in (hook, "https://hooks.example.com/aurra", ["https://hooks.example.com/aurra"]):
+        with pytest.raises(InvalidArgumentError):  # the list replaces the key's: a list of mappings
+            client.settings.update(webhooks=wrong)  # type: ignore[arg-type]
+    assert len(server.requests) == 2

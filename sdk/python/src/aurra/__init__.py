@@ -56,6 +56,7 @@ from aurra.models import (
     SupersedeResult,
     Supersession,
     Usage,
+    Webhook,
     WriteResult,
 )
 
@@ -106,6 +107,7 @@ __all__ = [
     "UnexpectedResponseError",
     "Usage",
     "ValidationError",
+    "Webhook",
     "WriteResult",
     "__version__",
     "webhooks",

@@ -83,6 +83,14 @@ class AurraModel(BaseModel):
         return repr(self)
 
 
+class Webhook(AurraModel):
+    """One of the key's webhooks, as settings read it back: the secret is write-only."""
+
+    url: str
+    events: list[str]
+    secret_set: bool = True
+
+
 class SettingsResult(AurraModel):
     """The settings of the API key in use (GET/PATCH /agent/settings)."""
 
@@ -103,6 +111,8 @@ class SettingsResult(AurraModel):
     # How long what is no longer current, and any memory at all, is kept (None: for ever).
     history_retention_days: int | None = None
     memory_retention_days: int | None = None
+    # Where the change stream is pushed (docs/api.md, "Webhooks").
+    webhooks: list[Webhook] = Field(default_factory=list)
 
 
 class Decision(AurraModel):
