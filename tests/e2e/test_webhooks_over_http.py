@@ -156,7 +156,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     assert receiver.received[-1][0]["webhook-id"] == failed["event_id"]
 
 
-def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, monkeypatch):
+def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, monkeypatch, dev_server):
     alice, _ = api()
     bob, _ = api()
     refused = alice.patch(
@@ -188,6 +188,28 @@ def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, mon
     delivery.run_once(db)
     listed = alice.get("/agent/webhooks/deliveries").json()["deliveries"]
     assert [(d["event_type"], d["status"]) for d in listed] == [("memory.created", "delivered")]
+    # The same through the Python SDK: the webhook as a setting, the deliveries, a replay.
+    from aurra import Aurra, NotFoundError, Webhook
+
+    def sdk(http: httpx.Client) -> Aurra:
+        return Aurra(
+            api_key=http.headers["Authorization"].removeprefix("Bearer "), base_url=dev_server.base_url
+        )
+
+    with sdk(alice) as alice_sdk, sdk(bob) as bob_sdk:
+        assert alice_sdk.settings.get().webhooks == [
+            Webhook(url="https://example.com/a", events=["memory.created"])
+        ]
+        page = alice_sdk.webhooks.deliveries(status="delivered")
+        assert [(d.id, d.event_type, d.attempts) for d in page.deliveries] == [
+            (listed[0]["id"], "memory.created", 1)
+        ]
+        assert alice_sdk.webhooks.deliveries(status="dead").deliveries == []
+        with pytest.raises(NotFoundError):
+            bob_sdk.webhooks.replay(listed[0]["id"])
+        replayed = alice_sdk.webhooks.replay(listed[0]["id"])
+        assert (replayed.id, replayed.status) == (listed[0]["id"], "pending")
+        assert bob_sdk.webhooks.deliveries().deliveries == []
     replay = bob.post(f"/agent/webhooks/deliveries/{listed[0]['id']}/replay")
     assert replay.status_code == 404 and replay.json()["error"]["code"] == "not_found"
     assert alice.post("/agent/webhooks/deliveries/not-an-id/replay").status_code == 422

@@ -38,6 +38,7 @@ from aurra.models import (
     BatchWriteResult,
     ChangeEvent,
     Decision,
+    DeliveryPage,
     DismissResult,
     ErasureCounts,
     ErasureReceipt,
@@ -57,6 +58,7 @@ from aurra.models import (
     Supersession,
     Usage,
     Webhook,
+    WebhookDelivery,
     WriteResult,
 )
 
@@ -79,6 +81,7 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "Decision",
+    "DeliveryPage",
     "DismissResult",
     "ErasureCounts",
     "ErasureReceipt",
@@ -108,6 +111,7 @@ __all__ = [
     "Usage",
     "ValidationError",
     "Webhook",
+    "WebhookDelivery",
     "WriteResult",
     "__version__",
     "webhooks",

@@ -403,6 +403,31 @@ class ChangeEvent(AurraModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+class WebhookDelivery(AurraModel):
+    """One event's delivery to one webhook URL (`webhooks.deliveries`): never the event's body."""
+
+    id: str
+    event_id: str
+    event_type: str
+    memory_id: str | None = None
+    url: str
+    status: str  # pending, delivered or dead
+    attempts: int = 0
+    created_at: Timestamp
+    next_attempt_at: Timestamp | None = None
+    last_attempt_at: Timestamp | None = None
+    last_status: int | None = None
+    last_error: str | None = None
+    delivered_at: Timestamp | None = None
+
+
+class DeliveryPage(AurraModel):
+    """One page of `webhooks.deliveries`, newest event first."""
+
+    deliveries: list[WebhookDelivery]
+    next_cursor: str | None = None
+
+
 class EventPage(AurraModel):
     """One page of `events.list_page`, oldest first; `next_cursor` is always given."""
 
