@@ -374,14 +374,19 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from aurra.errors import AurraError
     from aurra_local import portability
 
-    with portability.client_from_environment() as client:
-        portability.export_to_file(client, args.out, user_id=args.user_id, progress=sys.stderr)
+    try:
+        with portability.client_from_environment() as client:
+            portability.export_to_file(client, args.out, user_id=args.user_id, progress=sys.stderr)
+    except (AurraError, OSError) as exc:  # no key, a refused key, no server, a path not writable
+        raise CliError(f"{args.out}: {exc}") from None
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from aurra.errors import AurraError
     from aurra_local import portability
 
     try:
@@ -394,7 +399,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 progress=sys.stderr,
             )
-    except portability.ImportFailed as exc:
+    except (portability.ImportFailed, AurraError, OSError) as exc:
         raise CliError(f"{args.file}: {exc}") from None
     skipped = ", ".join(f"{n} {kind}" for kind, n in sorted(report.skipped.items())) or "nothing"
     print(

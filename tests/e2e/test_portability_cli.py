@@ -183,3 +183,16 @@ def test_a_bad_line_is_named_and_its_batch_is_not_stored(dev_server, new_key, tm
         "line 2: not JSON"
         in _aurra(dev_server.base_url, key, "import", str(path), "--format", "jsonl").stderr
     )
+
+
+def test_a_refused_key_or_a_missing_file_is_one_line_not_a_traceback(dev_server, tmp_path: Path):
+    refused = _aurra(
+        dev_server.base_url, "aurra_no_such_key", "export", "--out", str(tmp_path / "out.ndjson")
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        f"aurra export: {tmp_path / 'out.ndjson'}: missing or invalid API key"
+    ]
+    missing = _aurra(dev_server.base_url, "aurra_no_such_key", "import", str(tmp_path / "none.ndjson"))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert missing.stderr.startswith(f"aurra import: {tmp_path / 'none.ndjson'}: [Errno 2] No such file")
