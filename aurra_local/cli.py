@@ -414,10 +414,14 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from aurra.errors import AurraError
     from aurra_local import portability
 
-    with portability.client_from_environment() as client:
-        portability.export_to_file(client, args.out, user_id=args.user_id, progress=_terminal(sys.stderr))
+    try:
+        with portability.client_from_environment() as client:
+            portability.export_to_file(client, args.out, user_id=args.user_id, progress=_terminal(sys.stderr))
+    except (AurraError, OSError) as exc:  # no key, a refused key, no server, a path not writable
+        raise CliError(f"{args.out}: {exc}") from None
     return 0
 
 
@@ -428,6 +432,7 @@ def _terminal(stream: Any) -> Any:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from aurra.errors import AurraError
     from aurra_local import portability
 
     try:
@@ -441,7 +446,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 progress=_terminal(sys.stderr),
                 user_id=args.user_id,
             )
-    except portability.ImportFailed as exc:
+    except (portability.ImportFailed, AurraError, OSError) as exc:
         raise CliError(f"{args.file}: {exc}") from None
     for note in report.notes:
         print(f"aurra import: {note}", file=sys.stderr)

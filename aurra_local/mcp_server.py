@@ -31,7 +31,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from aurra import AsyncAurra
-from aurra.errors import APIStatusError, AurraError
+from aurra.errors import APIStatusError, AurraError, GoneError
 from aurra.models import AuditEvent, AurraModel, Memory, WriteResult
 
 INSTRUCTIONS = """\
@@ -334,6 +334,12 @@ async def _call(operation: Awaitable[_Result]) -> _Result:
     """Run one API call; its error becomes a tool error with the API's own message."""
     try:
         result = await operation
+    except GoneError as exc:
+        _api_answered(exc)
+        # The tool says why and where the receipt is, not the detail's field name ("id: erased").
+        raise ToolError(
+            f"This memory was erased for good (receipt [{exc.erasure_id}]): it cannot be read or changed."
+        ) from exc
     except APIStatusError as exc:
         _api_answered(exc)
         details = "; ".join(

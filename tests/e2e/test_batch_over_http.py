@@ -119,6 +119,59 @@ def test_a_bad_fact_is_a_422_naming_it_and_nothing_is_stored(api):
     assert _contents(client) == []
 
 
+def test_a_fact_keeps_its_expiry_and_source_as_a_single_write_does(api):
+    client, _ = api()
+    facts = [
+        {
+            "content": "User is in Paris",
+            "user_id": "alice",
+            "valid_from": "2026-06-01T00:00:00Z",
+            "valid_to": "2026-06-12T00:00:00Z",
+            "source": {"type": "calendar", "id": "event-81", "uri": "https://cal.example.com/e/81"},
+        },
+        {
+            "content": "User likes jazz",
+            "user_id": "alice",
+            "source": {"type": "conversation", "id": "conv-8812"},
+        },
+    ]
+    response = client.post("/agent/memories/batch", json={"facts": facts})
+    assert response.status_code == 201, response.text
+    paris, jazz = (r["memory"] for r in response.json()["results"])
+    assert (paris["valid_to"], paris["status"]) == ("2026-06-12T00:00:00Z", "expired")
+    assert paris["source"] == {
+        "type": "calendar",
+        "id": "event-81",
+        "conversation_id": None,
+        "message_indexes": None,
+        "quote": None,
+        "uri": "https://cal.example.com/e/81",
+    }
+    assert jazz["source"]["conversation_id"] == "conv-8812"
+    assert _contents(client, as_of="2026-06-05T00:00:00Z") == ["User is in Paris"]
+    assert _contents(client, as_of="2026-06-12T00:00:00Z") == []
+    assert _contents(client, source_id="event-81", as_of="2026-06-05T00:00:00Z") == ["User is in Paris"]
+    assert _contents(client, conversation_id="conv-8812") == ["User likes jazz"]
+
+
+def test_an_expiry_not_after_the_facts_valid_time_is_a_422_naming_the_fact(api):
+    client, _ = api()
+    for bad in (
+        {
+            "content": "User is in Rome",
+            "valid_from": "2026-06-01T00:00:00Z",
+            "valid_to": "2026-06-01T00:00:00Z",
+        },
+        {"content": "User is in Rome", "valid_to": "2020-01-01T00:00:00Z"},  # valid from now
+        {"content": "User is in Rome", "source": {"type": "calendar", "id": " "}},
+    ):
+        response = client.post("/agent/memories/batch", json={"facts": [{"content": "User likes jazz"}, bad]})
+        assert response.status_code == 422, response.text
+        fields = [d["field"] for d in response.json()["error"]["details"]]
+        assert fields and all(f.startswith("facts[1].") for f in fields), fields
+    assert _contents(client) == []
+
+
 def test_batch_size_bounds(api):
     client, _ = api()
     empty = client.post("/agent/memories/batch", json={"facts": []})

@@ -181,7 +181,10 @@ def test_forget_erases_a_memory_and_its_lineage_for_good(dev_server: DevServer, 
         out["again"]
     )
     assert [m["id"] for m in out["recall"].structured_content["memories"]] == [out["kept_id"]]
-    assert out["history"].is_error and "erased" in text_of(out["history"])
+    assert out["history"].is_error
+    assert text_of(out["history"]).endswith(
+        f"This memory was erased for good (receipt [{receipt['id']}]): it cannot be read or changed."
+    )
 
 
 def test_api_errors_and_bad_arguments_are_tool_errors(dev_server: DevServer, key: str) -> None:

@@ -59,6 +59,18 @@ def _seed(client) -> None:
                 "source": {"type": "crm", "id": "c-1", "uri": "https://crm.example.com/c-1"},
             },
             {"content": "User likes tea"},
+            {  # an expiry already past, and where the fact came from
+                "content": "User is in Paris",
+                "user_id": "al",
+                "valid_from": "2022-06-01T00:00:00Z",
+                "valid_to": "2022-06-12T00:00:00Z",
+                "source": {"type": "calendar", "id": "event-81", "uri": "https://cal.example.com/e/81"},
+            },
+            {
+                "content": "User likes jazz",
+                "user_id": "al",
+                "source": {"type": "conversation", "id": "conv-1"},
+            },
         ]
     )
 
@@ -77,12 +89,12 @@ def test_export_then_import_into_a_fresh_tenant_round_trips(dev_server, new_key,
 
     imported = _aurra(dev_server.base_url, fresh_key, "import", str(out), "--format", "aurra")
     assert imported.returncode == 0, imported.stderr
-    assert "imported 4 facts" in imported.stdout and "1 supersessions linked" in imported.stdout
+    assert "imported 6 facts" in imported.stdout and "1 supersessions linked" in imported.stdout
     assert "facts (" not in imported.stderr  # no progress bar when stderr is not a terminal
 
     fresh = _client(dev_server, fresh_key)
     before, after = _memories(lines[:-1]), _memories(list(fresh.export()))
-    assert len(after) == len(before) == 4
+    assert len(after) == len(before) == 6
     by_original = {m["metadata"]["imported"]["id"]: m for m in after.values()}
     assert set(by_original) == set(before)
     new_to_old = {m["id"]: old for old, m in by_original.items()}
@@ -90,6 +102,7 @@ def test_export_then_import_into_a_fresh_tenant_round_trips(dev_server, new_key,
         new = by_original[old_id]
         for name in ("content", "topic", "user_id", "agent_id", "valid_from", "valid_to", "status", "source"):
             assert new[name] == old[name], (name, old, new)
+        assert new["source"] == old["source"]  # so conversation_id and source_id still select it
         assert {k: v for k, v in new["metadata"].items() if k != "imported"} == old["metadata"]
         assert new["metadata"]["imported"]["recorded_at"] == min(
             r["recorded_at"] for r in lines[:-1] if r.get("id") == old_id
@@ -98,10 +111,15 @@ def test_export_then_import_into_a_fresh_tenant_round_trips(dev_server, new_key,
         for link in ("superseded_by", "supersedes"):
             assert (new_to_old[new[link]] if new[link] else None) == old[link], link
 
+    paris = fresh.memories.list(source_id="event-81", as_of="2022-06-05T00:00:00Z")
+    assert [m.content for m in paris] == ["User is in Paris"]
+    assert list(fresh.memories.list(source_id="event-81", as_of="2022-06-12T00:00:00Z")) == []
+    assert [m.content for m in fresh.memories.list(conversation_id="conv-1")] == ["User likes jazz"]
+
     # Run again (an interrupted import resumed): nothing is stored twice.
     again = _aurra(dev_server.base_url, fresh_key, "import", str(out), "--format", "aurra")
     assert again.returncode == 0, again.stderr
-    assert len(_memories(list(fresh.export()))) == 4
+    assert len(_memories(list(fresh.export()))) == 6
 
 
 def test_an_interrupted_export_resumes_where_it_stopped(dev_server, new_key, tmp_path: Path):
@@ -167,3 +185,16 @@ def test_a_bad_line_is_named_and_its_batch_is_not_stored(dev_server, new_key, tm
         "line 2: not JSON"
         in _aurra(dev_server.base_url, key, "import", str(path), "--format", "jsonl").stderr
     )
+
+
+def test_a_refused_key_or_a_missing_file_is_one_line_not_a_traceback(dev_server, tmp_path: Path):
+    refused = _aurra(
+        dev_server.base_url, "aurra_no_such_key", "export", "--out", str(tmp_path / "out.ndjson")
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        f"aurra export: {tmp_path / 'out.ndjson'}: missing or invalid API key"
+    ]
+    missing = _aurra(dev_server.base_url, "aurra_no_such_key", "import", str(tmp_path / "none.ndjson"))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert missing.stderr.startswith(f"aurra import: {tmp_path / 'none.ndjson'}: [Errno 2] No such file")

@@ -11,7 +11,7 @@ EMACS = "User has been using Emacs as their daily editor, having moved away from
 
 def test_add_batch_and_export_with_the_sync_client(dev_server, new_key):
     from aurra import Aurra
-    from aurra.errors import ValidationError
+    from aurra.errors import InvalidArgumentError, ValidationError
 
     _, raw = new_key()
     client = Aurra(api_key=raw, base_url=dev_server.base_url)
@@ -32,6 +32,21 @@ def test_add_batch_and_export_with_the_sync_client(dev_server, new_key):
     assert caught.value.details[0]["field"] == "facts[1].topic"
 
     records = list(client.export(limit=1))
+    # An expiry as an aware datetime, and a source, as memories.add takes them.
+    (paris,) = client.memories.add_batch(
+        [
+            {
+                "content": "User is in Paris",
+                "user_id": "al",
+                "valid_to": datetime(2099, 6, 12, tzinfo=UTC),
+                "source": {"type": "calendar", "id": "event-81"},
+            }
+        ]
+    ).results
+    assert paris.memory.valid_to == datetime(2099, 6, 12, tzinfo=UTC)
+    assert paris.memory.source is not None and paris.memory.source.id == "event-81"
+    with pytest.raises(InvalidArgumentError):  # a naive datetime is refused before sending
+        client.memories.add_batch([{"content": "User is in Rome", "valid_to": datetime(2099, 6, 12)}])
     versions = [r for r in records if r["kind"] == "memory_version"]
     assert [(v["content"], v["status"]) for v in versions] == [
         (VIM, "current"),

@@ -101,9 +101,9 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     wait_for(lambda: receiver.received)
     headers, body = receiver.received[0]
     event = webhooks.verify(body, headers, SECRET)
-    assert event["type"] == "memory.superseded" and event["memory_id"] == vim["memory"]["id"]
-    assert event["data"]["superseded_by"] == emacs["memory"]["id"]
-    assert headers["webhook-id"] == event["id"]
+    assert event.type == "memory.superseded" and event.memory_id == vim["memory"]["id"]
+    assert event.data["superseded_by"] == emacs["memory"]["id"]
+    assert headers["webhook-id"] == event.id
     assert b"Vim" not in body and b"Emacs" not in body
     # Only the subscribed type: the two memory.created events were not sent.
     time.sleep(0.5)
@@ -111,7 +111,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     with pytest.raises(webhooks.WebhookVerificationError):
         webhooks.verify(body.replace(b"superseded", b"supersedes"), headers, SECRET)
     delivered = client.get("/agent/webhooks/deliveries").json()["deliveries"]
-    assert [(d["status"], d["attempts"], d["event_id"]) for d in delivered] == [("delivered", 1, event["id"])]
+    assert [(d["status"], d["attempts"], d["event_id"]) for d in delivered] == [("delivered", 1, event.id)]
 
     # The receiver fails: retried with backoff, then dead-lettered (2 s here, 24 h by default).
     receiver.status = 500
@@ -119,7 +119,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
         "/agent/settings",
         json={"webhooks": [{"url": receiver.url, "events": ["memory.superseded", "memory.reverted"]}]},
     )  # the same URL keeps its secret
-    revert = client.post(f"/agent/audit/{event['data']['event_id']}/revert")
+    revert = client.post(f"/agent/audit/{event.data['event_id']}/revert")
     assert revert.status_code == 200
     helix = client.post(
         f"/agent/memories/{vim['memory']['id']}/supersede", json={"content": "User uses Helix"}
@@ -156,7 +156,7 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     assert receiver.received[-1][0]["webhook-id"] == failed["event_id"]
 
 
-def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, monkeypatch):
+def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, monkeypatch, dev_server):
     alice, _ = api()
     bob, _ = api()
     refused = alice.patch(
@@ -188,6 +188,28 @@ def test_webhook_settings_and_deliveries_are_the_key_and_tenant_own(api, db, mon
     delivery.run_once(db)
     listed = alice.get("/agent/webhooks/deliveries").json()["deliveries"]
     assert [(d["event_type"], d["status"]) for d in listed] == [("memory.created", "delivered")]
+    # The same through the Python SDK: the webhook as a setting, the deliveries, a replay.
+    from aurra import Aurra, NotFoundError, Webhook
+
+    def sdk(http: httpx.Client) -> Aurra:
+        return Aurra(
+            api_key=http.headers["Authorization"].removeprefix("Bearer "), base_url=dev_server.base_url
+        )
+
+    with sdk(alice) as alice_sdk, sdk(bob) as bob_sdk:
+        assert alice_sdk.settings.get().webhooks == [
+            Webhook(url="https://example.com/a", events=["memory.created"])
+        ]
+        page = alice_sdk.webhooks.deliveries(status="delivered")
+        assert [(d.id, d.event_type, d.attempts) for d in page.deliveries] == [
+            (listed[0]["id"], "memory.created", 1)
+        ]
+        assert alice_sdk.webhooks.deliveries(status="dead").deliveries == []
+        with pytest.raises(NotFoundError):
+            bob_sdk.webhooks.replay(listed[0]["id"])
+        replayed = alice_sdk.webhooks.replay(listed[0]["id"])
+        assert (replayed.id, replayed.status) == (listed[0]["id"], "pending")
+        assert bob_sdk.webhooks.deliveries().deliveries == []
     replay = bob.post(f"/agent/webhooks/deliveries/{listed[0]['id']}/replay")
     assert replay.status_code == 404 and replay.json()["error"]["code"] == "not_found"
     assert alice.post("/agent/webhooks/deliveries/not-an-id/replay").status_code == 422

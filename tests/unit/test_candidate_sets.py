@@ -62,7 +62,7 @@ def _texts(name: str) -> set[str]:
     }
 
 
-@pytest.mark.parametrize(("first", "second"), combinations(SETS, 2))
+@pytest.mark.parametrize(("first", "second"), list(combinations(SETS, 2)))
 def test_no_two_sets_share_a_fact(first: str, second: str) -> None:
     shared = _texts(first) & _texts(second)
     assert not shared, sorted(shared)

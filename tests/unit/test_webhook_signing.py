@@ -4,10 +4,13 @@ against the service's signer, and the address guard that keeps deliveries off pr
 from __future__ import annotations
 
 import socket
+from datetime import UTC, datetime
 
 import pytest
 
 from aurra import webhooks
+from aurra.errors import InvalidArgumentError
+from aurra.models import ChangeEvent
 from aurra_core.models import is_public_address
 from aurra_core.runtime.config import reset_config
 from aurra_core.webhooks import delivery, signing
@@ -33,16 +36,12 @@ def test_the_service_signs_the_published_vector() -> None:
 
 def test_the_sdk_verifies_what_the_service_signs_and_nothing_else() -> None:
     headers = signing.headers(VECTOR_SECRET, VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_BODY)
-    assert webhooks.verify(VECTOR_BODY, headers, VECTOR_SECRET, now=VECTOR_TIMESTAMP + 10) == {
-        "test": 2432232314
-    }
+    webhooks.verify_signature(VECTOR_BODY, headers, VECTOR_SECRET, now=VECTOR_TIMESTAMP + 10)
     upper = {k.upper(): v for k, v in headers.items()}  # header names in any case
-    assert webhooks.verify(VECTOR_BODY.decode(), upper, VECTOR_SECRET, now=VECTOR_TIMESTAMP) == {
-        "test": 2432232314
-    }
+    webhooks.verify_signature(VECTOR_BODY.decode(), upper, VECTOR_SECRET, now=VECTOR_TIMESTAMP)
     # Several signatures (a secret being rotated): any one that matches.
     rotated = {**headers, "webhook-signature": "v1,bm90LXRoaXMtb25l " + headers["webhook-signature"]}
-    webhooks.verify(VECTOR_BODY, rotated, VECTOR_SECRET, now=VECTOR_TIMESTAMP)
+    webhooks.verify_signature(VECTOR_BODY, rotated, VECTOR_SECRET, now=VECTOR_TIMESTAMP)
     wrong = [
         (b'{"test": 2432232315}', headers, VECTOR_SECRET, VECTOR_TIMESTAMP),
         (VECTOR_BODY, headers, "whsec_" + "A" * 32, VECTOR_TIMESTAMP),
@@ -58,7 +57,37 @@ def test_the_sdk_verifies_what_the_service_signs_and_nothing_else() -> None:
     ]
     for body, given, secret, now in wrong:
         with pytest.raises(webhooks.WebhookVerificationError):
-            webhooks.verify(body, given, secret, now=now)
+            webhooks.verify_signature(body, given, secret, now=now)
+    for tolerance in (float("nan"), -1.0, float("inf")):  # NaN would let any timestamp through
+        with pytest.raises(InvalidArgumentError):
+            webhooks.verify_signature(VECTOR_BODY, headers, VECTOR_SECRET, tolerance=tolerance)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError):
+        webhooks.verify_signature(VECTOR_BODY, headers, VECTOR_SECRET, now=float("nan"))
+
+
+def test_verify_returns_the_change_event_as_events_list_yields_it() -> None:
+    body = (
+        b'{"id": "4b0c", "type": "memory.superseded", "created_at": "2026-05-03T10:00:00.123456Z",'
+        b' "user_id": "alice", "agent_id": null, "memory_id": "m-1",'
+        b' "data": {"superseded_by": "m-2", "event_id": "e-1", "by": "auto"}}'
+    )
+    headers = signing.headers(VECTOR_SECRET, "4b0c", VECTOR_TIMESTAMP, body)
+    event = webhooks.verify(body, headers, VECTOR_SECRET, now=VECTOR_TIMESTAMP)
+    assert isinstance(event, ChangeEvent)
+    assert (event.id, event.type, event.user_id, event.memory_id) == (
+        "4b0c",
+        "memory.superseded",
+        "alice",
+        "m-1",
+    )
+    assert event.created_at == datetime(2026, 5, 3, 10, 0, 0, 123456, tzinfo=UTC)
+    assert event.data == {"superseded_by": "m-2", "event_id": "e-1", "by": "auto"}
+    # Signed, but not a change event (the specification's example body): not trusted as one.
+    vector = signing.headers(VECTOR_SECRET, VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_BODY)
+    with pytest.raises(webhooks.WebhookVerificationError, match="not a change event"):
+        webhooks.verify(VECTOR_BODY, vector, VECTOR_SECRET, now=VECTOR_TIMESTAMP)
+    with pytest.raises(webhooks.WebhookVerificationError, match="no signature"):
+        webhooks.verify(body.replace(b"m-2", b"m-3"), headers, VECTOR_SECRET, now=VECTOR_TIMESTAMP)
 
 
 @pytest.mark.parametrize(

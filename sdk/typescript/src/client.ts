@@ -8,6 +8,7 @@ import { ExportStream } from "./pagination.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
 import { Events } from "./resources/events.js";
+import { Webhooks } from "./resources/webhooks.js";
 import { Memories } from "./resources/memories.js";
 import { Settings } from "./resources/settings.js";
 import type { ExportPage, ExportParams, RequestOptions } from "./types.js";
@@ -41,6 +42,7 @@ export class Aurra {
   readonly audit: Audit;
   readonly erasures: Erasures;
   readonly events: Events;
+  readonly webhooks: Webhooks;
   readonly #transport: Transport;
   readonly baseURL: string;
   readonly timeout: number;
@@ -75,6 +77,7 @@ export class Aurra {
     this.audit = new Audit(transport);
     this.erasures = new Erasures(transport);
     this.events = new Events(transport);
+    this.webhooks = new Webhooks(transport);
     this.#transport = transport;
     // Never an enumerable copy of the key: a client is often logged.
   }

@@ -337,6 +337,40 @@ export interface ErasureCounts {
   idempotencyRecords: number;
 }
 
+/** One change event's delivery to one webhook URL (`webhooks.deliveries`): never the event's body. */
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  memoryId: string | null;
+  url: string;
+  /** `pending` (with `nextAttemptAt`), `delivered` or `dead` (retried 24 hours, then given up). */
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+export type WebhookDeliveryStatus = "pending" | "delivered" | "dead";
+
+/** One page of `webhooks.deliveries`, newest event first. */
+export interface WebhookDeliveryPage {
+  deliveries: WebhookDelivery[];
+  nextCursor: string | null;
+}
+
+/** Filters of `webhooks.deliveries`. */
+export interface WebhookDeliveryListParams {
+  status?: WebhookDeliveryStatus;
+  /** 1..100, default 50. */
+  limit?: number;
+  cursor?: string;
+}
+
 /** The receipt of an erasure: what it selected (as the server wrote it, snake_case), when, and what it touched. */
 export interface ErasureReceipt {
   id: string;
@@ -488,6 +522,10 @@ export interface BatchFactInput {
   agentId?: string;
   metadata?: Metadata;
   validFrom?: TimeInput;
+  /** When it stops being true by itself (later than `validFrom`): current until then, `expired` after. */
+  validTo?: TimeInput;
+  /** Where the fact came from: `type` and `id` 1..128 characters, `uri` an absolute URI. */
+  source?: { type: string; id: string; uri?: string };
 }
 
 /** Write 1..100 facts as one unit. */

@@ -38,6 +38,7 @@ from aurra.models import (
     BatchWriteResult,
     ChangeEvent,
     Decision,
+    DeliveryPage,
     DismissResult,
     ErasureCounts,
     ErasureReceipt,
@@ -56,6 +57,8 @@ from aurra.models import (
     SupersedeResult,
     Supersession,
     Usage,
+    Webhook,
+    WebhookDelivery,
     WriteResult,
 )
 from aurra.resources.memories import BatchFact, SourceParam
@@ -80,6 +83,7 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "Decision",
+    "DeliveryPage",
     "DismissResult",
     "ErasureCounts",
     "ErasureReceipt",
@@ -109,6 +113,8 @@ __all__ = [
     "UnexpectedResponseError",
     "Usage",
     "ValidationError",
+    "Webhook",
+    "WebhookDelivery",
     "WriteResult",
     "__version__",
     "webhooks",

@@ -18,11 +18,13 @@ from aurra.resources import (
     AsyncEvents,
     AsyncMemories,
     AsyncSettings,
+    AsyncWebhooks,
     Audit,
     Erasures,
     Events,
     Memories,
     Settings,
+    Webhooks,
 )
 
 
@@ -46,6 +48,7 @@ class Aurra:
     audit: Audit
     erasures: Erasures
     events: Events
+    webhooks: Webhooks
 
     def __init__(
         self,
@@ -63,6 +66,7 @@ class Aurra:
         self.audit = Audit(self._transport)
         self.erasures = Erasures(self._transport)
         self.events = Events(self._transport)
+        self.webhooks = Webhooks(self._transport)
 
     @property
     def base_url(self) -> str:
@@ -120,6 +124,7 @@ class AsyncAurra:
     audit: AsyncAudit
     erasures: AsyncErasures
     events: AsyncEvents
+    webhooks: AsyncWebhooks
 
     def __init__(
         self,
@@ -137,6 +142,7 @@ class AsyncAurra:
         self.audit = AsyncAudit(self._transport)
         self.erasures = AsyncErasures(self._transport)
         self.events = AsyncEvents(self._transport)
+        self.webhooks = AsyncWebhooks(self._transport)
 
     @property
     def base_url(self) -> str:

@@ -86,6 +86,14 @@ class AurraModel(BaseModel):
         return repr(self)
 
 
+class Webhook(AurraModel):
+    """One of the key's webhooks, as settings read it back: the secret is write-only."""
+
+    url: str
+    events: list[str]
+    secret_set: bool = True
+
+
 class SettingsResult(AurraModel):
     """The settings of the API key in use (GET/PATCH /agent/settings)."""
 
@@ -108,6 +116,8 @@ class SettingsResult(AurraModel):
     memory_retention_days: int | None = None
     # When an opted-in Level 2 decides: "sync" (while the write waits) or "async" (after it).
     auto_supersede_mode: str = "sync"
+    # Where the change stream is pushed (docs/api.md, "Webhooks").
+    webhooks: list[Webhook] = Field(default_factory=list)
 
 
 class Decision(AurraModel):
@@ -405,6 +415,31 @@ class ChangeEvent(AurraModel):
     agent_id: str | None = None
     memory_id: str | None = None
     data: dict[str, Any] = Field(default_factory=dict)
+
+
+class WebhookDelivery(AurraModel):
+    """One event's delivery to one webhook URL (`webhooks.deliveries`): never the event's body."""
+
+    id: str
+    event_id: str
+    event_type: str
+    memory_id: str | None = None
+    url: str
+    status: str  # pending, delivered or dead
+    attempts: int = 0
+    created_at: Timestamp
+    next_attempt_at: Timestamp | None = None
+    last_attempt_at: Timestamp | None = None
+    last_status: int | None = None
+    last_error: str | None = None
+    delivered_at: Timestamp | None = None
+
+
+class DeliveryPage(AurraModel):
+    """One page of `webhooks.deliveries`, newest event first."""
+
+    deliveries: list[WebhookDelivery]
+    next_cursor: str | None = None
 
 
 class EventPage(AurraModel):

@@ -5,8 +5,10 @@
 
 `verify` checks `webhook-signature` (`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`,
 keyed with the secret's base64 part after `whsec_`) and that `webhook-timestamp` is within
-`tolerance` seconds of now, and returns the event; it raises `WebhookVerificationError` otherwise.
-Pass the body exactly as received (bytes or str), before any JSON parsing.
+`tolerance` seconds of now, and returns the event as a `ChangeEvent` (the model
+`client.events.list()` yields); it raises `WebhookVerificationError` otherwise.
+`verify_signature` checks without reading the body. Pass the body exactly as received (bytes or
+str), before any JSON parsing.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
+import math
 import time
 from collections.abc import Mapping
-from typing import Any
 
-from aurra.errors import AurraError
+from pydantic import ValidationError
+
+from aurra.errors import AurraError, InvalidArgumentError
+from aurra.models import ChangeEvent
 
 SECRET_PREFIX = "whsec_"
 DEFAULT_TOLERANCE_S = 300
@@ -48,27 +52,47 @@ def sign(secret: str, message_id: str, timestamp: int, payload: bytes | str) -> 
     return "v1," + base64.b64encode(digest).decode()
 
 
-def verify(
+def verify_signature(
     payload: bytes | str,
     headers: Mapping[str, str],
     secret: str,
     *,
-    tolerance: int = DEFAULT_TOLERANCE_S,
+    tolerance: float = DEFAULT_TOLERANCE_S,
     now: float | None = None,
-) -> dict[str, Any]:
-    """The webhook's event (parsed JSON), once its signature and timestamp check out."""
+) -> None:
+    """Check the webhook's signature and timestamp; raise `WebhookVerificationError` unless both hold."""
+    current = time.time() if now is None else now
+    # NaN compares false with everything: it would let any timestamp through.
+    if not (math.isfinite(tolerance) and tolerance >= 0):
+        raise InvalidArgumentError("tolerance must be a number of seconds >= 0")
+    if not math.isfinite(current):
+        raise InvalidArgumentError("now must be a finite Unix time")
     message_id = _header(headers, "webhook-id")
     stamp = _header(headers, "webhook-timestamp")
     try:
         timestamp = int(stamp)
     except ValueError:
         raise WebhookVerificationError("webhook-timestamp is not an integer") from None
-    current = time.time() if now is None else now
     if abs(current - timestamp) > tolerance:
         raise WebhookVerificationError("webhook-timestamp is outside the tolerance")
     expected = sign(secret, message_id, timestamp, payload).encode()
     for candidate in _header(headers, "webhook-signature").split():
         if hmac.compare_digest(candidate.encode(), expected):
-            event: dict[str, Any] = json.loads(payload)
-            return event
+            return
     raise WebhookVerificationError("no signature matches")
+
+
+def verify(
+    payload: bytes | str,
+    headers: Mapping[str, str],
+    secret: str,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE_S,
+    now: float | None = None,
+) -> ChangeEvent:
+    """The webhook's change event, once its signature and timestamp check out."""
+    verify_signature(payload, headers, secret, tolerance=tolerance, now=now)
+    try:
+        return ChangeEvent.model_validate_json(payload)
+    except ValidationError:
+        raise WebhookVerificationError("the webhook is signed, but its body is not a change event") from None

@@ -36,6 +36,8 @@ import type {
   Supersession,
   Usage,
   Webhook,
+  WebhookDelivery,
+  WebhookDeliveryPage,
   WriteResult,
 } from "../types.js";
 
@@ -415,4 +417,31 @@ export function readChangeEvent(value: unknown, path = "event"): ChangeEvent {
 export function readChangeEventPage(value: unknown, path = "response"): ChangeEventPage {
   const o = object(value, path);
   return { events: list(o, "events", path, readChangeEvent), nextCursor: str(o, "next_cursor", path) };
+}
+
+export function readWebhookDelivery(value: unknown, path = "delivery"): WebhookDelivery {
+  const o = object(value, path);
+  return {
+    id: str(o, "id", path),
+    eventId: str(o, "event_id", path),
+    eventType: str(o, "event_type", path),
+    memoryId: nullableStr(o, "memory_id", path),
+    url: str(o, "url", path),
+    status: str(o, "status", path) as WebhookDelivery["status"],
+    attempts: num(o, "attempts", path),
+    createdAt: str(o, "created_at", path),
+    nextAttemptAt: nullableStr(o, "next_attempt_at", path),
+    lastAttemptAt: nullableStr(o, "last_attempt_at", path),
+    lastStatus: nullableNum(o, "last_status", path),
+    lastError: nullableStr(o, "last_error", path),
+    deliveredAt: nullableStr(o, "delivered_at", path),
+  };
+}
+
+export function readWebhookDeliveryPage(value: unknown, path = "response"): WebhookDeliveryPage {
+  const o = object(value, path);
+  return {
+    deliveries: list(o, "deliveries", path, readWebhookDelivery),
+    nextCursor: nullableStr(o, "next_cursor", path),
+  };
 }

@@ -196,6 +196,8 @@ function addBatchCall(params: AddBatchParams): APICall<BatchWriteResult> {
         agent_id: f.agentId,
         metadata: metadataBody(f.metadata),
         valid_from: optionalTime(f.validFrom, `facts[${i}].validFrom`),
+        valid_to: optionalTime(f.validTo, `facts[${i}].validTo`),
+        source: f.source === undefined ? undefined : compact({ ...f.source }),
       });
     }),
     auto_supersede: params.autoSupersede,

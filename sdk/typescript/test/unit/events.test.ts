@@ -157,3 +157,57 @@ describe("events", () => {
     await assert.rejects(client(mock).events.listPage(), UnexpectedResponseError);
   });
 });
+
+describe("webhooks.deliveries and webhooks.replay", () => {
+  const DELIVERY = {
+    id: "0192f0c4-0000-7000-8000-0000000000d1",
+    event_id: "0192f0c4-0000-7000-8000-0000000000c1",
+    event_type: "memory.superseded",
+    memory_id: VIM,
+    url: "https://hooks.example.com/aurra",
+    status: "dead",
+    attempts: 14,
+    created_at: "2026-05-03T10:00:00.123456Z",
+    next_attempt_at: null,
+    last_attempt_at: "2026-05-04T10:00:00.123456Z",
+    last_status: 500,
+    last_error: "HTTP 500",
+    delivered_at: null,
+  };
+
+  it("lists the deliveries with their filters and reads them in camelCase", async () => {
+    const mock = new MockFetch().reply(json({ deliveries: [DELIVERY], next_cursor: null }));
+    const page = await client(mock).webhooks.deliveries({ status: "dead", limit: 10 });
+    assert.equal(mock.last.method, "GET");
+    assert.equal(mock.last.url.pathname, "/agent/webhooks/deliveries");
+    assert.deepEqual(Object.fromEntries(mock.last.url.searchParams), { status: "dead", limit: "10" });
+    assert.equal(page.nextCursor, null);
+    assert.deepEqual(page.deliveries[0], {
+      id: DELIVERY.id,
+      eventId: DELIVERY.event_id,
+      eventType: "memory.superseded",
+      memoryId: VIM,
+      url: "https://hooks.example.com/aurra",
+      status: "dead",
+      attempts: 14,
+      createdAt: DELIVERY.created_at,
+      nextAttemptAt: null,
+      lastAttemptAt: DELIVERY.last_attempt_at,
+      lastStatus: 500,
+      lastError: "HTTP 500",
+      deliveredAt: null,
+    });
+  });
+
+  it("replays one by its id, escaped into the path", async () => {
+    const mock = new MockFetch().reply(json({ ...DELIVERY, status: "pending", next_attempt_at: "2026-05-05T10:00:00Z" }, 202));
+    const replayed = await client(mock).webhooks.replay(DELIVERY.id);
+    assert.equal(mock.last.method, "POST");
+    assert.equal(mock.last.url.pathname, `/agent/webhooks/deliveries/${DELIVERY.id}/replay`);
+    assert.equal(replayed.status, "pending");
+    const other = new MockFetch();
+    await assert.rejects(client(other).webhooks.replay(""), InvalidArgumentError);
+    await assert.rejects(client(other).webhooks.replay("../settings"), (error: unknown) => error !== null);
+    assert.ok(other.requests.every((r: RecordedRequest) => r.url.pathname.startsWith("/agent/webhooks/deliveries/")));
+  });
+});

@@ -444,6 +444,11 @@ describe("memories.addBatch", () => {
       facts: [
         { content: "User uses Vim", topic: "preferences", userId: "alice", validFrom: new Date(Date.UTC(2021, 0, 1)) },
         { content: "User likes tea", agentId: "bot", metadata: { fromCrm: true } },
+        {
+          content: "User is in Paris",
+          validTo: new Date(Date.UTC(2026, 5, 12)),
+          source: { type: "calendar", id: "event-81", uri: "https://cal.example.com/e/81" },
+        },
       ],
       autoSupersede: true,
       idempotencyKey: "batch-1",
@@ -455,6 +460,11 @@ describe("memories.addBatch", () => {
       facts: [
         { content: "User uses Vim", topic: "preferences", user_id: "alice", valid_from: "2021-01-01T00:00:00.000Z" },
         { content: "User likes tea", agent_id: "bot", metadata: { fromCrm: true } },
+        {
+          content: "User is in Paris",
+          valid_to: "2026-06-12T00:00:00.000Z",
+          source: { type: "calendar", id: "event-81", uri: "https://cal.example.com/e/81" },
+        },
       ],
       auto_supersede: true,
     });

@@ -5,6 +5,7 @@ from aurra.resources.erasures import AsyncErasures, Erasures
 from aurra.resources.events import AsyncEvents, Events
 from aurra.resources.memories import AsyncMemories, Memories
 from aurra.resources.settings import AsyncSettings, Settings
+from aurra.resources.webhooks import AsyncWebhooks, Webhooks
 
 __all__ = [
     "AsyncAudit",
@@ -12,9 +13,11 @@ __all__ = [
     "AsyncEvents",
     "AsyncMemories",
     "AsyncSettings",
+    "AsyncWebhooks",
     "Audit",
     "Erasures",
     "Events",
     "Memories",
     "Settings",
+    "Webhooks",
 ]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from aurra._request import NOT_GIVEN, APICall, NotGiven, compact, given
 from aurra.errors import InvalidArgumentError
@@ -30,16 +30,23 @@ def _update_call(
     daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
     history_retention_days: int | NotGiven | None = NOT_GIVEN,
     memory_retention_days: int | NotGiven | None = NOT_GIVEN,
+    webhooks: Sequence[Mapping[str, Any]] | None = None,
 ) -> APICall[SettingsResult]:
     if isinstance(excluded_categories, str):
         # A lone string is a Sequence too; sending its characters as topics is never what was meant.
         raise InvalidArgumentError("excluded_categories must be a list of topics, not a string")
+    if webhooks is not None and (
+        isinstance(webhooks, (str, bytes, Mapping)) or not all(isinstance(w, Mapping) for w in webhooks)
+    ):
+        # The list replaces the key's: one webhook alone must still come as a list of one.
+        raise InvalidArgumentError("webhooks must be a list of {url, events, secret} mappings")
     body = compact(
         auto_supersede_default=auto_supersede_default,
         excluded_categories=list(excluded_categories) if excluded_categories is not None else None,
         min_confidence=min_confidence,
         classifier_model=classifier_model,
         secrets=secrets,
+        webhooks=[dict(w) for w in webhooks] if webhooks is not None else None,
     ) | given(
         proposal_min_confidence=proposal_min_confidence,
         daily_model_calls_limit=daily_model_calls_limit,
@@ -51,7 +58,7 @@ def _update_call(
         raise InvalidArgumentError(
             "settings.update() needs at least one of auto_supersede_default, excluded_categories, "
             "min_confidence, classifier_model, proposal_min_confidence, daily_model_calls_limit, "
-            "secrets, daily_model_cost_limit_usd, history_retention_days, memory_retention_days"
+            "secrets, daily_model_cost_limit_usd, history_retention_days, memory_retention_days, webhooks"
         )
     return APICall("PATCH", _PATH, SettingsResult.model_validate, body=body)
 
@@ -74,6 +81,7 @@ class Settings(SyncResource):
         daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
         history_retention_days: int | NotGiven | None = NOT_GIVEN,
         memory_retention_days: int | NotGiven | None = NOT_GIVEN,
+        webhooks: Sequence[Mapping[str, Any]] | None = None,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
@@ -83,7 +91,9 @@ class Settings(SyncResource):
         take None as a value: no proposals, no limit; so do `history_retention_days` and
         `memory_retention_days` (>= 1): None keeps memories for ever. `secrets`: "redact"
         (credentials in a write are replaced by [REDACTED:<kind>]) or "refuse" (such a write
-        is a ValidationError with code "sensitive_content").
+        is a ValidationError with code "sensitive_content"). `webhooks` replaces the key's
+        list (at most 5 of {"url", "events", "secret"}; [] removes them all; a URL the key
+        already has may leave out its secret, which it keeps).
         """
         return self._transport.send(
             _update_call(
@@ -97,6 +107,7 @@ class Settings(SyncResource):
                 daily_model_cost_limit_usd,
                 history_retention_days,
                 memory_retention_days,
+                webhooks,
             )
         )
 
@@ -119,6 +130,7 @@ class AsyncSettings(AsyncResource):
         daily_model_cost_limit_usd: float | NotGiven | None = NOT_GIVEN,
         history_retention_days: int | NotGiven | None = NOT_GIVEN,
         memory_retention_days: int | NotGiven | None = NOT_GIVEN,
+        webhooks: Sequence[Mapping[str, Any]] | None = None,
     ) -> SettingsResult:
         """Change any subset of the settings; returns all of them.
 
@@ -128,7 +140,9 @@ class AsyncSettings(AsyncResource):
         take None as a value: no proposals, no limit; so do `history_retention_days` and
         `memory_retention_days` (>= 1): None keeps memories for ever. `secrets`: "redact"
         (credentials in a write are replaced by [REDACTED:<kind>]) or "refuse" (such a write
-        is a ValidationError with code "sensitive_content").
+        is a ValidationError with code "sensitive_content"). `webhooks` replaces the key's
+        list (at most 5 of {"url", "events", "secret"}; [] removes them all; a URL the key
+        already has may leave out its secret, which it keeps).
         """
         return await self._transport.send(
             _update_call(
@@ -142,5 +156,6 @@ class AsyncSettings(AsyncResource):
                 daily_model_cost_limit_usd,
                 history_retention_days,
                 memory_retention_days,
+                webhooks,
             )
         )
