@@ -74,7 +74,7 @@ CAPABILITIES = {
     SUPERSEDE: frozenset({"db", "embedder"}),
     SETTINGS: frozenset({"db"}),
     AUDIT: frozenset({"db", "cursors"}),
-    # Erasure is one transaction on the database: no model, no embedder, no cursor.
+    # Erasure runs in the database (aurra_erase): no model, no embedder, no cursor.
     ERASURE: frozenset({"db"}),
     AUTHORIZER: frozenset({"db"}),
     MIGRATE: frozenset({"db_direct", "db_logins"}),
@@ -94,7 +94,8 @@ SIZING = {
     SUPERSEDE: (512, 15),
     SETTINGS: (512, 10),
     AUDIT: (512, 10),
-    # Under API Gateway's 29 s: a large user's or tenant's erasure is one transaction.
+    # Under API Gateway's 29 s: an erasure starts no batch (1,000 memories) after 18 s and
+    # answers 202; the same request again, or the hourly maintenance run, continues it.
     ERASURE: (512, 25),
     AUTHORIZER: (512, 10),
     MIGRATE: (512, 300),

@@ -111,8 +111,13 @@ def test_proposals_manual_supersession_and_a_spent_budget(db, new_key):
         (EventType.MEMORY_SUPERSEDED, out.memory.id),
         (EventType.BUDGET_EXHAUSTED, spent.id),
     ]
-    assert found[0].data == {"event_id": str(proposal_id), "proposed_by": str(out.memory.id)}
+    assert found[0].data == {
+        "event_id": str(proposal_id),
+        "proposed_by": str(out.memory.id),
+        "kind": "supersession",
+    }
     assert found[1].data["resolution"] == "dismissed" and found[1].data["proposal_id"] == str(proposal_id)
+    assert found[1].data["kind"] == "supersession"
     assert found[2].data["superseded_by"] == str(manual.memory.id) and found[2].data["by"] == "manual"
     assert all(e.agent_id == "coder" and e.user_id is None for e in found)
 

@@ -100,3 +100,32 @@ def test_another_tenants_supersession_proposes_nothing_here_and_its_events_are_n
     with pytest.raises(NotFound):  # their proposal cannot be dismissed from here
         supersession.dismiss(ours, event.id, db)
     assert memories(theirs)["User has about 9,000 notes in Evernote"].possibly_stale is True
+
+
+def test_a_dependency_proposal_and_its_dismissal_are_on_the_change_stream(db, new_key):
+    from aurra_core.models import EventListQuery
+    from aurra_core.storage.events import read_event_page
+
+    caller, _ = new_key()
+    old = put(caller, "User uses Evernote for notes")
+    notes = put(caller, "User has about 9,000 notes in Evernote")
+    new = put(caller, "User switched from Evernote to Obsidian for notes")
+    (proposal,) = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
+    supersession.dismiss(caller, proposal.id, db)
+
+    stream = read_event_page(caller, EventListQuery(types="proposal.created,proposal.resolved"), db).events
+    assert [(e.type.value, e.memory_id, e.user_id) for e in stream] == [
+        ("proposal.created", notes.result.memory.id, "alice"),
+        ("proposal.resolved", notes.result.memory.id, "alice"),
+    ]
+    created, resolved = (e.data for e in stream)
+    assert created == {
+        "event_id": str(proposal.id),
+        "proposed_by": str(new.result.memory.id),
+        "kind": "dependency",
+        "superseded_id": str(old.result.memory.id),
+    }
+    assert resolved["kind"] == "dependency"
+    assert resolved["proposal_id"] == str(proposal.id)
+    assert resolved["resolution"] == "dismissed"
+    assert "Evernote" not in str(stream)  # ids and codes only, never content

@@ -417,10 +417,25 @@ export interface ChangeEventData {
   "memory.superseded": { supersededBy: string; eventId: string; by: OpenEnum<"auto" | "manual" | "approval"> };
   /** A supersession was undone: `memoryId` is current again. */
   "memory.reverted": { eventId: string; revertedEventId: string; wasSupersededBy: string };
-  /** A contradiction was queued for review: `memoryId` would be superseded by `proposedBy`. */
-  "proposal.created": { eventId: string; proposedBy: string };
-  /** A proposal was approved or dismissed. */
-  "proposal.resolved": { eventId: string; proposalId: string; resolution: OpenEnum<"approved" | "dismissed"> };
+  /**
+   * Something was queued for review. `kind` "supersession": a contradiction, `memoryId` would be
+   * superseded by `proposedBy`. `kind` "dependency": `memoryId` rested on the value of
+   * `supersededId`, which `proposedBy` replaced, and may be stale. (`kind` is absent on events
+   * recorded before the server said it: those are supersessions.)
+   */
+  "proposal.created": {
+    eventId: string;
+    proposedBy: string;
+    kind?: OpenEnum<"supersession" | "dependency">;
+    supersededId?: string;
+  };
+  /** A proposal was approved or dismissed; `kind` as in its `proposal.created`. */
+  "proposal.resolved": {
+    eventId: string;
+    proposalId: string;
+    resolution: OpenEnum<"approved" | "dismissed">;
+    kind?: OpenEnum<"supersession" | "dependency">;
+  };
   /** Level 2 ran on a write (`memoryId`) and acted on nothing. */
   "auto_supersede.completed": { candidatesExamined: number };
   /** A write (`memoryId`) was stored without Level 2: the key's daily model calls were used up. */
