@@ -59,11 +59,11 @@ def test_an_async_write_answers_pending_and_its_supersession_arrives_signed(own_
     wait_for(lambda: receiver.received, timeout=60)
     headers, body = receiver.received[0]
     event = webhooks.verify(body, headers, SECRET)
-    assert event["type"] == "memory.superseded" and event["memory_id"] == vim["memory"]["id"]
-    assert event["data"]["superseded_by"] == emacs["memory"]["id"]
+    assert event.type == "memory.superseded" and event.memory_id == vim["memory"]["id"]
+    assert event.data["superseded_by"] == emacs["memory"]["id"]
     assert b"Vim" not in body and b"Emacs" not in body
     # The decision came after the answer: its audit event names the job, later than the write.
-    decision = client.get(f"/agent/audit/{event['data']['event_id']}").json()
+    decision = client.get(f"/agent/audit/{event.data['event_id']}").json()
     assert decision["type"] == "auto_supersede" and decision["details"]["job_id"] == block["job_id"]
     assert datetime.fromisoformat(decision["created_at"]) > datetime.fromisoformat(
         emacs["memory"]["recorded_at"]

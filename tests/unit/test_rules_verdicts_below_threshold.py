@@ -94,6 +94,25 @@ def test_change_language_without_the_replaced_value_is_a_contradiction_not_acted
     assert verdict is Verdict.CONTRADICTS and confidence < ACTION_THRESHOLD, (verdict, confidence)
 
 
+# A move says where the subject is now; a fact that names no place is not what it changed (these
+# meet as candidates in a small scope, where every memory is compared).
+MOVED_BESIDE_A_PLACELESS_FACT = [
+    ("User uses Vim", "User moved to Berlin last month"),
+    ("User's team ships on Fridays", "User's team relocated to Austin"),
+]
+
+
+@pytest.mark.parametrize("old,new", MOVED_BESIDE_A_PLACELESS_FACT)
+def test_a_move_is_no_change_of_a_fact_that_names_no_place(old: str, new: str) -> None:
+    verdict, _ = _judge(old, new)
+    assert verdict is not Verdict.CONTRADICTS, verdict
+
+
+def test_a_move_still_changes_where_the_subject_lived() -> None:
+    verdict, _ = _judge("User lives in Leeds", "User moved to Berlin last month")
+    assert verdict is Verdict.CONTRADICTS, verdict
+
+
 @pytest.mark.parametrize("old,new", TOLD_FROM_THE_OTHER_SIDE)
 def test_a_fact_told_from_the_side_of_its_thing_is_a_duplicate_not_acted_on(old: str, new: str) -> None:
     verdict, confidence = _judge(old, new)

@@ -45,6 +45,7 @@ from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
+from aurra_core.text_analysis.slots import slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
 MODEL_ID = "aurra-rules-v8"
@@ -1102,6 +1103,8 @@ def _said_changed(pair: Pair) -> str | None:
         return None
     if evidence.typed_values(new) and not evidence.typed_values(old):
         return None  # "User's dog Max turned 3": a value the old fact never gave, not a change of it
+    if _changes_another_attribute(old, new):
+        return None  # "User moved to Berlin" says where the user lives, of which "uses Vim" says nothing
     said = evidence.change_evidence(old, new)
     if said is None or evidence.one_attribute_contradiction(old, new):
         return None  # a reading that names the replaced value decides, and may act
@@ -1116,6 +1119,17 @@ def _said_changed(pair: Pair) -> str | None:
 
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
+
+
+def _changes_another_attribute(old: Fact, new: Fact) -> bool:
+    """The new fact says where its subject now is ("moved to Berlin") and the old fact names no
+    place: the change is of where, of which the old fact says nothing. Only places: a date or a
+    count the slots miss in the old fact ("flies to Tokyo on May 12") may still be the one
+    changed."""
+    new_slots = slots_of(new.raw)
+    if not new_slots or any(slot.kind != "place" for slot in new_slots):
+        return False
+    return not any(slot.kind == "place" for slot in slots_of(old.raw))
 
 
 # Words that put a fact from the side of the thing ("Hiking is something the user loves").
