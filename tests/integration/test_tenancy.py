@@ -103,8 +103,12 @@ def test_every_foreign_key_names_the_caller(db):
                WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace"""
         ).fetchall()
     assert rows
+    # Keys between the service's own rows that no request's ids reach: a batched erasure's
+    # pending memories are inserted in the transaction that creates the erasure they name.
+    internal = {("erasure_pending", "erasures_running"): "erasure_id"}
     for name, table, referenced, column in rows:
         expected = {"tenants": "tenant_id", "api_keys": "api_key_id"}.get(referenced)
+        expected = internal.get((table, referenced), expected)
         assert column == expected, (name, table, referenced, column)
         assert name == f"{table}_{column}_fkey"
 
