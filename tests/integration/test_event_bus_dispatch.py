@@ -84,6 +84,20 @@ def bus(monkeypatch):
         )
 
 
+def drain(db, eventbridge) -> None:
+    """Rounds until one publishes nothing: the session's database holds other tests' tenants,
+    some with more events than a round takes of a tenant (EVENTS_PER_ROUND)."""
+    for _ in range(1000):
+        if not event_bus.publish(db, eventbridge).published:
+            return
+    raise AssertionError("the outbox did not drain")
+
+
+# The lag after a drain: other tests' background work (a dev server's worker) may commit an event
+# of another tenant meanwhile, which is seconds old at most; a backlog would be minutes old.
+DRAINED_LAG_S = 5.0
+
+
 def stream(caller, db) -> list[dict[str, Any]]:
     """The tenant's whole stream as GET /agent/events shows it."""
     page = events.read_event_page(caller, EventListQuery(limit=500), db)
@@ -119,14 +133,14 @@ def test_each_tenants_events_reach_the_bus_once_in_commit_order_as_the_stream_sh
     event_bus.publish(db, eventbridge)
     assert recorder.of(alice.tenant_id) + recorder.of(bob.tenant_id) == before
     put(alice, "alice drinks coffee")
-    event_bus.publish(db, eventbridge)
+    drain(db, eventbridge)
     assert recorder.of(alice.tenant_id) == stream(alice, db)
-    assert event_bus.oldest_unpublished_age_s(db) == 0.0
+    assert event_bus.oldest_unpublished_age_s(db) < DRAINED_LAG_S
 
 
 def test_a_refused_event_holds_the_cursor_and_goes_again_next_round(db, new_key, bus):
     recorder, eventbridge = bus
-    event_bus.publish(db, eventbridge)  # other tests' tenants out of the way
+    drain(db, eventbridge)  # other tests' tenants out of the way
     caller, _ = new_key()
     for n in range(5):
         put(caller, f"fact number {n}")
@@ -144,14 +158,14 @@ def test_a_refused_event_holds_the_cursor_and_goes_again_next_round(db, new_key,
     event_bus.publish(db, eventbridge)
     got = [e["id"] for e in recorder.of(caller.tenant_id)]
     assert got == [ids[0], ids[1], ids[3], ids[4], ids[2], ids[3], ids[4]]  # at least once, none skipped
-    event_bus.publish(db, eventbridge)
+    drain(db, eventbridge)
     assert len(recorder.of(caller.tenant_id)) == 7  # and the walk is done
-    assert event_bus.oldest_unpublished_age_s(db) == 0.0
+    assert event_bus.oldest_unpublished_age_s(db) < DRAINED_LAG_S
 
 
 def test_an_event_committed_while_a_round_publishes_waits_for_the_next(db, new_key, bus):
     recorder, eventbridge = bus
-    event_bus.publish(db, eventbridge)
+    drain(db, eventbridge)
     caller, _ = new_key()
     put(caller, "alice uses Vim")
     recorder.during = lambda: put(caller, "alice lives in Lyon")
