@@ -157,6 +157,24 @@ def test_every_endpoint_refuses_another_tenant(api):
     assert mallory.post(
         "/agent/memories", json={"content": "alice's secret plan", "auto_supersede": True}
     ).json()["auto_supersede"]["skipped_reason"] in ("no_candidates", None)
+    # Asynchronous Level 2's jobs: alice's job is neither listed nor readable by mallory.
+    job_id, _ = (
+        alice.post(
+            "/agent/memories", json={"content": plan, "user_id": "alice", "auto_supersede": "async"}
+        ).json()["auto_supersede"]["job_id"]
+        for plan in ("alice's plan B", "alice's plan C")
+    )
+    assert alice.get(f"/agent/jobs/{job_id}").status_code == 200
+    envelope(mallory.get(f"/agent/jobs/{job_id}"), 404, "not_found")
+    assert mallory.get("/agent/jobs").json() == {"jobs": [], "next_cursor": None}
+    assert mallory.get("/agent/jobs", params={"user_id": "alice"}).json()["jobs"] == []
+    first = alice.get("/agent/jobs", params={"limit": 1}).json()
+    assert len(first["jobs"]) == 1 and first["next_cursor"]
+    envelope(
+        mallory.get("/agent/jobs", params={"limit": 1, "cursor": first["next_cursor"]}),
+        422,
+        "validation_error",
+    )
 
 
 def test_documented_client_errors(api, dev_server):
