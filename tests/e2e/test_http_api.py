@@ -307,3 +307,24 @@ def test_swagger_ui_and_the_openapi_document_are_served_locally(dev_server):
     document = httpx.get(f"{dev_server.base_url}/openapi.json").json()
     assert "/agent/memories" in document["paths"]
     assert "swagger-ui" in httpx.get(f"{dev_server.base_url}/docs").text
+
+
+def test_job_reads_refuse_bad_input_with_the_envelope(api):
+    client, _ = api()
+    for params in (
+        {"status": "running"},
+        {"status": "nope"},
+        {"limit": "0"},
+        {"limit": "101"},
+        {"memory_id": "not-a-uuid"},
+        {"user_id": "bad user"},
+        {"cursor": "forged.cursor"},
+        {"colour": "blue"},
+    ):
+        envelope(client.get("/agent/jobs", params=params), 422, "validation_error")
+    envelope(client.get("/agent/jobs/not-a-uuid"), 422, "validation_error")
+    envelope(client.get("/agent/jobs/0192f0c4-0000-7000-8000-000000000001"), 404, "not_found")
+    assert client.get("/agent/jobs", params={"status": "done", "limit": "100"}).json() == {
+        "jobs": [],
+        "next_cursor": None,
+    }
