@@ -100,6 +100,7 @@ export const api = {
   erase: (selector) => send("POST", "/agent/erasures", { body: selector }),
   erasure: (id) => call("GET", `/agent/erasures/${encodeURIComponent(id)}`),
   events: (params) => call("GET", "/agent/events", { params }),
+  jobs: (params) => call("GET", "/agent/jobs", { params }),
   /** One response of the export, as its NDJSON text. */
   exportPage: (params) => send("GET", "/agent/export", { params, text: true }).then((r) => r.data),
 };

@@ -1,9 +1,10 @@
 // The Aurra console: sign in with a key, browse memories on both time axes, read a memory's
 // timeline and provenance, review the audit feed (revert, approve, dismiss), follow the change
-// stream, erase with a receipt, and edit the key's settings.
+// stream and the pending Level 2 decisions, erase with a receipt, and edit the key's settings.
 
 import { ApiError, api, forgetKey, storeKey, storedKey } from "./api.js";
 import { eraseMemory, eraseUser, showErasures, startErasures } from "./erasure.js";
+import { pendingFor, showJobs, startJobs, stopJobs } from "./jobs.js";
 import { showEvents, startEvents } from "./stream.js";
 import { drawTimeline, fitText } from "./timeline.js";
 import {
@@ -11,7 +12,7 @@ import {
   shortId, startOfUtcDay,
 } from "./util.js";
 
-const VIEWS = ["signin", "memories", "memory", "audit", "events", "erasures", "settings"];
+const VIEWS = ["signin", "memories", "memory", "audit", "events", "jobs", "erasures", "settings"];
 // Events whose supersession a revert undoes.
 const SUPERSESSIONS = new Set(["auto_supersede", "manual_supersede", "proposal_approved"]);
 
@@ -156,7 +157,7 @@ function currentRoute() {
   const [, view = "memories", id] = location.hash.replace(/^#/, "").split("/");
   if (view === "memory" && id) return { view, id: decodeURIComponent(id) };
   if (view === "erasures") return { view, id: id ? decodeURIComponent(id) : undefined };
-  return { view: ["audit", "events", "settings"].includes(view) ? view : "memories" };
+  return { view: ["audit", "events", "jobs", "settings"].includes(view) ? view : "memories" };
 }
 
 function show(view, focus) {
@@ -183,6 +184,8 @@ function route(focus = true) {
   if (target.view === "memory") loadMemory(target.id);
   if (target.view === "audit") reloadAudit();
   if (target.view === "events") showEvents();
+  if (target.view === "jobs") showJobs();
+  else stopJobs();
   if (target.view === "erasures") showErasures(target.id);
   if (target.view === "settings") loadSettings();
 }
@@ -190,6 +193,7 @@ function route(focus = true) {
 // ------------------------------------------------------------------ sign in
 
 function signedOut(message) {
+  stopJobs();
   $("#nav").hidden = true;
   $("#sign-out").hidden = true;
   show("signin", false);
@@ -425,12 +429,14 @@ async function loadMemory(id) {
   let history;
   let events;
   let histories;
+  let pending;
   try {
     history = await api.history(id, { known_at: knownAt });
     const ids = history.chain.map((m) => m.id);
-    [events, histories] = await Promise.all([
+    [events, histories, pending] = await Promise.all([
       Promise.all(ids.map((memoryId) => api.audit({ memory_id: memoryId, limit: 100 }))),
       Promise.all(ids.map((memoryId) => memoryId === id ? history : api.history(memoryId, { known_at: knownAt }))),
+      pendingFor(id),
     ]);
   } catch (error) {
     if (seq !== memoryView.seq || handleAuth(error)) return;
@@ -456,6 +462,8 @@ async function loadMemory(id) {
   clear(region);
   $("#memory-erased").hidden = true;
   $("#memory-body").hidden = false;
+  $("#memory-pending").hidden = !pending;
+  $("#memory-pending-age").textContent = pending ? ` since ${formatTime(pending.created_at)} (${pending.status}).` : "";
   const chain = history.chain;
   const byId = new Map();
   for (const page of events) for (const event of page.events) byId.set(event.id, event);
@@ -826,6 +834,7 @@ function start() {
   };
   startErasures(context);
   startEvents(context);
+  startJobs(context);
   $("#erase-memory").addEventListener("click", () => {
     if (memoryView.memory) eraseMemory(memoryView.memory);
   });

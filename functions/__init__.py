@@ -39,6 +39,8 @@ ROUTES = (
     ("POST", "/agent/erasures", "erasure"),
     ("GET", "/agent/erasures/{id}", "erasure"),
     ("GET", "/agent/events", "audit"),
+    ("GET", "/agent/jobs", "audit"),
+    ("GET", "/agent/jobs/{id}", "audit"),
     ("GET", "/agent/webhooks/deliveries", "settings"),
     ("POST", "/agent/webhooks/deliveries/{id}/replay", "settings"),
 )

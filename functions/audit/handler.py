@@ -1,5 +1,6 @@
 """GET /agent/audit[/{id}]: the append-only audit trail; reverts, and the review queue's
-approvals and dismissals. GET /agent/events: the change stream, in commit order."""
+approvals and dismissals. GET /agent/events: the change stream, in commit order. GET
+/agent/jobs[/{id}]: asynchronous Level 2's decisions, pending and done."""
 
 import gc
 
@@ -29,6 +30,9 @@ from aurra_core.models import (
     DismissResult,
     EventListQuery,
     EventPage,
+    JobListQuery,
+    JobPage,
+    Level2Job,
     RevertResult,
 )
 from aurra_core.runtime.cold_start import imports_done
@@ -79,6 +83,19 @@ def dismiss_proposal(
 def list_events(query: Annotated[EventListQuery, Query()]) -> Response[EventPage]:
     reject_unknown_query(app, EventListQuery)
     return json_response(200, service.list_events(current_caller(app), query))
+
+
+@app.get("/agent/jobs", responses=documented({200: JobPage}))
+@tracer.capture_method
+def list_jobs(query: Annotated[JobListQuery, Query()]) -> Response[JobPage]:
+    reject_unknown_query(app, JobListQuery)
+    return json_response(200, service.list_jobs(current_caller(app), query))
+
+
+@app.get("/agent/jobs/<job_id>", responses=documented({200: Level2Job}))
+@tracer.capture_method
+def get_job(job_id: Annotated[UUID, Path()]) -> Response[Level2Job]:
+    return json_response(200, service.get_job(current_caller(app), job_id))
 
 
 lambda_handler = lambda_entry(app)

@@ -12,7 +12,7 @@ import pytest
 from dev_server import start_dev_server
 from test_webhooks_over_http import SECRET, Receiver, client_of, wait_for
 
-from aurra import webhooks
+from aurra import Aurra, webhooks
 
 
 @pytest.fixture
@@ -69,6 +69,18 @@ def test_an_async_write_answers_pending_and_its_supersession_arrives_signed(own_
         emacs["memory"]["recorded_at"]
     )
     assert client.get(f"/agent/memories/{vim['memory']['id']}").json()["status"] == "superseded"
+    # The job reads done, naming the decision's audit event: over HTTP and through the SDK.
+    job = client.get(f"/agent/jobs/{block['job_id']}").json()
+    assert (job["status"], job["outcome"], job["audit_event_id"]) == (
+        "done",
+        "superseded",
+        event.data["event_id"],
+    )
+    assert (job["memory_id"], job["user_id"], job["attempts"]) == (emacs["memory"]["id"], "alice", 1)
+    with Aurra(api_key=own_server.dev_key, base_url=own_server.base_url) as sdk:
+        assert sdk.jobs.get(block["job_id"]).outcome == "superseded"
+        assert [j.id for j in sdk.jobs.list(status="done")] == [block["job_id"]]
+        assert list(sdk.jobs.list(status="pending")) == []
     # Nothing unacted-on to report: no auto_supersede.completed was sent.
     assert [e["type"] for e in receiver.events()] == ["memory.superseded"]
 

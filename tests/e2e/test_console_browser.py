@@ -1020,3 +1020,98 @@ def test_the_change_stream_panel(tab: Page, dev_server: DevServer, new_key) -> N
     expect(events).to_have_count(3)
     expect(events.nth(2)).to_have_attribute("data-type", "memory.superseded")
     expect(events.nth(2)).to_contain_text("approval")
+
+
+def test_pending_decisions_list_an_async_write_until_it_is_decided(browser, tmp_path: Path) -> None:
+    """An asynchronous write's job waits (no Level 2 worker in `aurra dev`): the console lists it
+    under Pending decisions, content as text, and its memory's page says so; once a worker
+    (`aurra worker`, a process of its own on the same database) decides it, both are gone."""
+    import subprocess
+    import sys
+
+    from dev_server import REPO, start_dev_server
+    from playwright.sync_api import expect
+
+    from aurra_local.embedded_postgres import EmbeddedPostgres
+
+    data = tmp_path / "data"
+    # Its own embedded database: the session's `aurra dev` runs a worker that would decide the job.
+    server = start_dev_server("", data, AURRA_DATABASE_URL="", AURRA_LEVEL2_WORKER="false")
+    tab = Page(browser, server.base_url)
+    decider = None
+    try:
+        hostile = "<img src=x onerror=\"document.title='pwned'\"> User switched from Vim to Emacs"
+        with httpx.Client(
+            base_url=server.base_url, headers={"Authorization": f"Bearer {server.dev_key}"}, timeout=30
+        ) as api:
+            write(api, content="User uses Vim", topic="preferences", user_id="dana")
+            written = write(
+                api,
+                content=hostile,
+                topic="preferences",
+                user_id="dana",
+                agent_id="coder",
+                auto_supersede="async",
+            )
+        memory_id, job_id = written["memory"]["id"], written["auto_supersede"]["job_id"]
+        assert written["auto_supersede"]["status"] == "pending" and job_id
+
+        page = tab.page
+        sign_in_with_the_keyboard(tab, server.dev_key)
+        page.get_by_role("navigation", name="Sections").get_by_role("link", name="Pending decisions").click()
+        expect(page.get_by_role("heading", name="Pending decisions")).to_be_focused()
+        rows = page.locator("#jobs-table tbody tr")
+        expect(rows).to_have_count(1)
+        row = rows.first
+        expect(row).to_have_attribute("data-job-id", job_id)
+        # The content is text, never markup: no <img> was made from it.
+        link = row.get_by_role("link", name=hostile)
+        expect(link).to_have_attribute("href", f"#/memory/{memory_id}")
+        assert page.locator("#jobs-table img").count() == 0
+        expect(row.locator("td[data-label='User']")).to_have_text("dana")
+        expect(row.locator("td[data-label='Agent']")).to_have_text("coder")
+        expect(row.locator("td[data-label='Status']")).to_have_text("pending")
+        expect(row.locator("td[data-label='Attempts']")).to_have_text("0")
+        expect(row.locator("td[data-label='Waiting']")).to_have_text(re.compile(r"^\d+ (s|min)$"))
+        expect(page.locator("#jobs-summary")).to_have_text("1 pending, newest first.")
+
+        link.click()
+        expect(page.locator("#memory-title")).to_have_text(hostile)
+        expect(page.locator("#memory-pending")).to_be_visible()
+        expect(page.locator("#memory-pending")).to_contain_text("Level 2 decision pending")
+
+        # A worker decides it: the list, read again (Refresh), no longer holds the job, and the
+        # memory's page no longer says it waits.
+        page.go_back()
+        expect(rows).to_have_count(1)
+        url = EmbeddedPostgres(data / "pgdata", keep_running=True).url
+        decider = subprocess.Popen(
+            [sys.executable, "-m", "aurra_local.cli", "worker", "--database-url", url, "--interval", "0.2"],
+            cwd=REPO,
+            env={**os.environ, "AURRA_LEVEL2_ENABLED": "true"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        with httpx.Client(
+            base_url=server.base_url, headers={"Authorization": f"Bearer {server.dev_key}"}, timeout=30
+        ) as api:
+            deadline = datetime.now(UTC) + timedelta(seconds=60)
+            while api.get(f"/agent/jobs/{job_id}").json()["status"] != "done":
+                assert datetime.now(UTC) < deadline, "the worker did not decide the job"
+                page.wait_for_timeout(200)
+        page.get_by_role("button", name="Refresh").click()
+        expect(page.locator("#jobs-summary")).to_have_text("No Level 2 decision is pending.")
+        expect(rows).to_have_count(0)
+        page.goto(f"{server.base_url}/console/#/memory/{memory_id}")
+        expect(page.locator("#memory-title")).to_have_text(hostile)
+        expect(page.locator("#memory-facts")).to_contain_text("dana")
+        expect(page.locator("#memory-pending")).to_be_hidden()
+        assert page.title() != "pwned"
+    finally:
+        if decider is not None:
+            decider.terminate()
+            decider.wait(20)
+        tab.close()
+        server.process.terminate()
+        server.process.wait(20)
+    assert tab.problems == []

@@ -56,6 +56,8 @@ PROXY_FIXTURES = [
     "get_erasure",
     "list_webhook_deliveries",
     "replay_webhook_delivery",
+    "list_jobs",
+    "get_job",
 ]
 
 pytestmark = pytest.mark.integration
@@ -276,6 +278,8 @@ AS_SHIPPED: dict[str, int | str] = {
     "list_events": 200,
     "list_webhook_deliveries": 200,
     "replay_webhook_delivery": 404,
+    "list_jobs": 200,
+    "get_job": 404,
     "authorizer": "Unauthorized",
     "scheduled_maintenance": "report",
     # The job named does not exist: nothing to do, and no message failed.
@@ -347,7 +351,8 @@ def test_every_fixture_as_shipped_answers_as_documented_never_5xx(
     elif name == "list_events":  # the change stream always gives a cursor to poll from
         assert body["events"] == [] and body["next_cursor"], body
     else:
-        assert body["next_cursor"] is None and not (body.get("memories") or body.get("events")), body
+        assert body["next_cursor"] is None, body
+        assert not (body.get("memories") or body.get("events") or body.get("jobs")), body
 
 
 # ---------------------------------------------------------------- through `aurra invoke`, with real ids
@@ -577,3 +582,33 @@ def test_level2_jobs_fixture_decides_a_real_job(tmp_path: Path, pg_url: str, new
         assert (code, printed) == (0, {"batchItemFailures": []})
     old = service.get_memory(caller, vim.memory.id, PointInTime())
     assert old.status == "superseded" and old.superseded_by == emacs.memory.id
+
+
+def test_job_fixtures_with_a_real_job(tmp_path: Path, pg_url: str, new_key, configure) -> None:
+    """`list_jobs` and `get_job` with a real pending job: the tenant's own, and no other's."""
+    from aurra_core import service
+    from aurra_core.models import WriteRequest
+
+    configure(AURRA_LEVEL2_ENABLED="true")
+    caller, _ = new_key()
+    stranger, _ = new_key()
+    _, emacs = service.write_memory(
+        caller, WriteRequest(content="alice switched to Emacs", user_id="alice", auto_supersede="async")
+    )
+    job_id = str(emacs.auto_supersede.job_id)
+    listed, body = invoke_fixture("list_jobs", tmp_path, pg_url, caller)
+    assert listed["statusCode"] == 200 and body["next_cursor"] is None, body
+    # Pending, unless a Level 2 worker of the session's `aurra dev` (same database) took it
+    # already: the fixture lists pending jobs only, so it lists this one or none.
+    same = ("id", "memory_id", "user_id", "agent_id", "created_at")
+    for job in body["jobs"]:
+        assert (job["id"], job["memory_id"], job["user_id"]) == (job_id, str(emacs.memory.id), "alice")
+        assert job["status"] in ("pending", "running")
+    assert "Emacs" not in json.dumps(body)
+    read, body = invoke_fixture("get_job", tmp_path, pg_url, caller, erasure_id=job_id)
+    assert read["statusCode"] == 200 and body["id"] == job_id and body["user_id"] == "alice", body
+    assert set(body) == {*same, "status", "attempts", "completed_at", "outcome", "audit_event_id"}
+    theirs, body = invoke_fixture("get_job", tmp_path, pg_url, stranger, erasure_id=job_id)
+    assert theirs["statusCode"] == 404 and body["error"]["code"] == "not_found"
+    _, body = invoke_fixture("list_jobs", tmp_path, pg_url, stranger)
+    assert body["jobs"] == []

@@ -157,6 +157,24 @@ def test_every_endpoint_refuses_another_tenant(api):
     assert mallory.post(
         "/agent/memories", json={"content": "alice's secret plan", "auto_supersede": True}
     ).json()["auto_supersede"]["skipped_reason"] in ("no_candidates", None)
+    # Asynchronous Level 2's jobs: alice's job is neither listed nor readable by mallory.
+    job_id, _ = (
+        alice.post(
+            "/agent/memories", json={"content": plan, "user_id": "alice", "auto_supersede": "async"}
+        ).json()["auto_supersede"]["job_id"]
+        for plan in ("alice's plan B", "alice's plan C")
+    )
+    assert alice.get(f"/agent/jobs/{job_id}").status_code == 200
+    envelope(mallory.get(f"/agent/jobs/{job_id}"), 404, "not_found")
+    assert mallory.get("/agent/jobs").json() == {"jobs": [], "next_cursor": None}
+    assert mallory.get("/agent/jobs", params={"user_id": "alice"}).json()["jobs"] == []
+    first = alice.get("/agent/jobs", params={"limit": 1}).json()
+    assert len(first["jobs"]) == 1 and first["next_cursor"]
+    envelope(
+        mallory.get("/agent/jobs", params={"limit": 1, "cursor": first["next_cursor"]}),
+        422,
+        "validation_error",
+    )
 
 
 def test_documented_client_errors(api, dev_server):
@@ -289,3 +307,24 @@ def test_swagger_ui_and_the_openapi_document_are_served_locally(dev_server):
     document = httpx.get(f"{dev_server.base_url}/openapi.json").json()
     assert "/agent/memories" in document["paths"]
     assert "swagger-ui" in httpx.get(f"{dev_server.base_url}/docs").text
+
+
+def test_job_reads_refuse_bad_input_with_the_envelope(api):
+    client, _ = api()
+    for params in (
+        {"status": "running"},
+        {"status": "nope"},
+        {"limit": "0"},
+        {"limit": "101"},
+        {"memory_id": "not-a-uuid"},
+        {"user_id": "bad user"},
+        {"cursor": "forged.cursor"},
+        {"colour": "blue"},
+    ):
+        envelope(client.get("/agent/jobs", params=params), 422, "validation_error")
+    envelope(client.get("/agent/jobs/not-a-uuid"), 422, "validation_error")
+    envelope(client.get("/agent/jobs/0192f0c4-0000-7000-8000-000000000001"), 404, "not_found")
+    assert client.get("/agent/jobs", params={"status": "done", "limit": "100"}).json() == {
+        "jobs": [],
+        "next_cursor": None,
+    }

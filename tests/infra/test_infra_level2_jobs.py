@@ -1,11 +1,12 @@
 """Asynchronous Level 2's infrastructure: the encrypted job queue with its dead-letter queue,
 the worker it feeds in batches with partial failures, the sweeper's schedule, the alarms, and
-who may send (the write function and the worker's sweeper) and nothing more."""
+who may send (the write function and the worker's sweeper) and nothing more; and the routes
+that read the jobs (GET /agent/jobs[/{id}]), served by the audit function."""
 
 from __future__ import annotations
 
 from infra_testkit import Synth
-from test_infra_template import aurra_functions, function_logical_ids, ref, statements
+from test_infra_template import aurra_functions, function_logical_ids, ref, routes, statements
 
 from infra import constants as c
 
@@ -107,3 +108,21 @@ def test_without_nat_the_functions_reach_sqs_through_an_endpoint(dev: Synth, pro
         services = [str(e["ServiceName"]) for e in endpoints]
         has_sqs = any("sqs" in name for name in services)
         assert has_sqs == bool(endpoints and any("secretsmanager" in name for name in services)), services
+
+
+def test_the_jobs_are_read_by_the_audit_function_behind_the_authorizer(dev: Synth) -> None:
+    ids = function_logical_ids(dev)
+    found = routes(dev)
+    for path in ("/agent/jobs", "/agent/jobs/{id}"):
+        props = found[("GET", path)]["Properties"]
+        assert ids[c.AUDIT] in str(props["Integration"]["Uri"]), path
+        assert (props["AuthorizationType"], props["ApiKeyRequired"]) == ("CUSTOM", True), path
+    assert found[("GET", "/agent/jobs/{id}")]["Properties"]["RequestParameters"] == {
+        "method.request.path.id": True
+    }
+    # Reading jobs is a database read with signed cursors: the audit function has no queue right.
+    assert c.CAPABILITIES[c.AUDIT] == {"db", "cursors"}
+    role_id = ref(aurra_functions(dev)[c.AUDIT]["Properties"]["Role"])
+    for st in statements(dev, role_id):
+        acted = st["Action"] if isinstance(st["Action"], list) else [st["Action"]]
+        assert not any(a.startswith("sqs:") for a in acted), st

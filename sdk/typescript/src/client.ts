@@ -8,6 +8,7 @@ import { ExportStream } from "./pagination.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
 import { Events } from "./resources/events.js";
+import { Jobs } from "./resources/jobs.js";
 import { Webhooks } from "./resources/webhooks.js";
 import { Memories } from "./resources/memories.js";
 import { Settings } from "./resources/settings.js";
@@ -42,6 +43,7 @@ export class Aurra {
   readonly audit: Audit;
   readonly erasures: Erasures;
   readonly events: Events;
+  readonly jobs: Jobs;
   readonly webhooks: Webhooks;
   readonly #transport: Transport;
   readonly baseURL: string;
@@ -77,6 +79,7 @@ export class Aurra {
     this.audit = new Audit(transport);
     this.erasures = new Erasures(transport);
     this.events = new Events(transport);
+    this.jobs = new Jobs(transport);
     this.webhooks = new Webhooks(transport);
     this.#transport = transport;
     // Never an enumerable copy of the key: a client is often logged.

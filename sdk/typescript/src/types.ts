@@ -371,6 +371,49 @@ export interface WebhookDeliveryListParams {
   cursor?: string;
 }
 
+/**
+ * One asynchronous Level 2 decision (`jobs.get`, `jobs.list`): ids and outcome, never content.
+ * An erased memory's job still lists, with its scope.
+ */
+export interface Job {
+  id: string;
+  memoryId: string;
+  /** The scope of the job's memory. */
+  userId: string | null;
+  agentId: string | null;
+  /** `pending` (waiting for a worker), `running` (a worker holds it now) or `done`. */
+  status: JobStatus;
+  /** How many times a worker took it; after 5 failures it is given up (`outcome: "failed"`). */
+  attempts: number;
+  createdAt: string;
+  completedAt: string | null;
+  /** Null until done; then `superseded`, `proposed`, `not_acted`, `candidate_changed`, ... */
+  outcome: string | null;
+  /** The audit event of the decision, when one was recorded. */
+  auditEventId: string | null;
+}
+
+export type JobStatus = OpenEnum<"pending" | "running" | "done">;
+
+export interface JobPage {
+  jobs: Job[];
+  nextCursor: string | null;
+}
+
+/** Filters of `jobs.list`. */
+export interface JobListParams {
+  /** `pending`: not decided yet (running ones included); `done`; absent: all. */
+  status?: "pending" | "done";
+  memoryId?: string;
+  userId?: string;
+  /** Page size, 1..100 (default 50). */
+  limit?: number;
+}
+
+export interface JobListPageParams extends JobListParams {
+  cursor?: string | null;
+}
+
 /** The receipt of an erasure: what it selected (as the server wrote it, snake_case), when, and what it touched. */
 export interface ErasureReceipt {
   id: string;

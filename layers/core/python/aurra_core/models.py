@@ -1134,6 +1134,44 @@ class DeliveryPage(Model):
     next_cursor: str | None
 
 
+# A job not yet decided is `pending`, or `running` while a worker's lease on it holds; `done`
+# once its decision is recorded. A list filters on `pending` (both) or `done`.
+JobStatus = Literal["pending", "running", "done"]
+
+
+class JobListQuery(Model):
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["pending", "done"] | None = None
+    memory_id: UUID | None = None
+    user_id: ScopeId | None = None
+    limit: int = Field(default=50, ge=1, le=100)
+    cursor: str | None = Field(default=None, min_length=1, max_length=2048)
+
+
+class Level2Job(Model):
+    """One asynchronous Level 2 decision, waiting or made: ids and outcome, never content."""
+
+    id: UUID
+    memory_id: UUID
+    # The scope of the job's memory (an erased memory's, from what its erasure left).
+    user_id: str | None
+    agent_id: str | None
+    status: JobStatus
+    attempts: int
+    created_at: Timestamp
+    completed_at: Timestamp | None
+    # superseded, proposed, not_acted, candidate_changed, memory_changed, failed, or a
+    # skipped_reason; null until done.
+    outcome: str | None
+    audit_event_id: UUID | None
+
+
+class JobPage(Model):
+    jobs: list[Level2Job]
+    next_cursor: str | None
+
+
 class EventPage(Model):
     events: list[ChangeEvent]
     # Always present: the position after this page, to poll from (the stream has no end).

@@ -32,7 +32,10 @@ from aurra_core.models import (
     EventPage,
     ExportQuery,
     History,
+    JobListQuery,
+    JobPage,
     KeySettings,
+    Level2Job,
     Memory,
     MemoryListQuery,
     MemoryPage,
@@ -285,6 +288,14 @@ def get_erasure(caller: Caller, erasure_id: UUID) -> ErasureReceipt:
 
 def list_events(caller: Caller, query: EventListQuery) -> EventPage:
     return events.read_event_page(caller, query, get_database())
+
+
+def list_jobs(caller: Caller, query: JobListQuery) -> JobPage:
+    return queries.read_job_page(caller, query, get_database())
+
+
+def get_job(caller: Caller, job_id: UUID) -> Level2Job:
+    return queries.read_job(caller, job_id, get_database())
 
 
 def list_webhook_deliveries(caller: Caller, query: DeliveryListQuery) -> DeliveryPage:

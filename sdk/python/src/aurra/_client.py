@@ -16,12 +16,14 @@ from aurra.resources import (
     AsyncAudit,
     AsyncErasures,
     AsyncEvents,
+    AsyncJobs,
     AsyncMemories,
     AsyncSettings,
     AsyncWebhooks,
     Audit,
     Erasures,
     Events,
+    Jobs,
     Memories,
     Settings,
     Webhooks,
@@ -48,6 +50,7 @@ class Aurra:
     audit: Audit
     erasures: Erasures
     events: Events
+    jobs: Jobs
     webhooks: Webhooks
 
     def __init__(
@@ -66,6 +69,7 @@ class Aurra:
         self.audit = Audit(self._transport)
         self.erasures = Erasures(self._transport)
         self.events = Events(self._transport)
+        self.jobs = Jobs(self._transport)
         self.webhooks = Webhooks(self._transport)
 
     @property
@@ -124,6 +128,7 @@ class AsyncAurra:
     audit: AsyncAudit
     erasures: AsyncErasures
     events: AsyncEvents
+    jobs: AsyncJobs
     webhooks: AsyncWebhooks
 
     def __init__(
@@ -142,6 +147,7 @@ class AsyncAurra:
         self.audit = AsyncAudit(self._transport)
         self.erasures = AsyncErasures(self._transport)
         self.events = AsyncEvents(self._transport)
+        self.jobs = AsyncJobs(self._transport)
         self.webhooks = AsyncWebhooks(self._transport)
 
     @property

@@ -442,6 +442,29 @@ class DeliveryPage(AurraModel):
     next_cursor: str | None = None
 
 
+class Job(AurraModel):
+    """One asynchronous Level 2 decision (`jobs.get`, `jobs.list`): ids and outcome, never content."""
+
+    id: str
+    memory_id: str
+    user_id: str | None = None
+    agent_id: str | None = None
+    status: str  # pending, running (a worker holds it) or done
+    attempts: int = 0
+    created_at: Timestamp
+    completed_at: Timestamp | None = None
+    # null until done; then superseded, proposed, not_acted, ... (docs/api.md)
+    outcome: str | None = None
+    audit_event_id: str | None = None
+
+
+class JobPage(AurraModel):
+    """One page of `jobs.list_page`, newest first."""
+
+    jobs: list[Job]
+    next_cursor: str | None = None
+
+
 class EventPage(AurraModel):
     """One page of `events.list_page`, oldest first; `next_cursor` is always given."""
 

@@ -24,6 +24,8 @@ import type {
   ExportPage,
   Extraction,
   HistoryResult,
+  Job,
+  JobPage,
   Memory,
   MemoryPage,
   MemoryVersion,
@@ -444,4 +446,25 @@ export function readWebhookDeliveryPage(value: unknown, path = "response"): Webh
     deliveries: list(o, "deliveries", path, readWebhookDelivery),
     nextCursor: nullableStr(o, "next_cursor", path),
   };
+}
+
+export function readJob(value: unknown, path = "job"): Job {
+  const o = object(value, path);
+  return {
+    id: str(o, "id", path),
+    memoryId: str(o, "memory_id", path),
+    userId: nullableStr(o, "user_id", path),
+    agentId: nullableStr(o, "agent_id", path),
+    status: str(o, "status", path),
+    attempts: num(o, "attempts", path),
+    createdAt: str(o, "created_at", path),
+    completedAt: nullableStr(o, "completed_at", path),
+    outcome: nullableStr(o, "outcome", path),
+    auditEventId: nullableStr(o, "audit_event_id", path),
+  };
+}
+
+export function readJobPage(value: unknown, path = "response"): JobPage {
+  const o = object(value, path);
+  return { jobs: list(o, "jobs", path, readJob), nextCursor: nullableStr(o, "next_cursor", path) };
 }

@@ -174,3 +174,57 @@ def select_job(conn: psycopg.Connection, tenant_id: UUID, job_id: UUID) -> dict[
             (tenant_id, job_id),
         )
         return cur.fetchone()
+
+
+# What the API shows of a job: its memory's scope (from a version, or from the tombstones an
+# erasure left), and `running` for a pending job whose lease still holds. No content.
+_API_SELECT = """
+    SELECT j.id, j.memory_id, s.user_id, s.agent_id,
+           CASE WHEN j.status = 'done' THEN 'done'
+                WHEN j.lease_until > clock_timestamp() THEN 'running'
+                ELSE 'pending' END AS status,
+           j.attempts, j.created_at, j.completed_at, j.outcome, j.audit_event_id
+    FROM level2_jobs j
+    LEFT JOIN LATERAL (
+        SELECT v.user_id, v.agent_id FROM memory_versions v
+        WHERE v.tenant_id = j.tenant_id AND v.memory_id = j.memory_id
+        UNION ALL
+        SELECT t.user_id, t.agent_id FROM memory_tombstones t
+        WHERE t.tenant_id = j.tenant_id AND t.memory_id = j.memory_id
+        LIMIT 1) s ON true"""
+
+
+def select_jobs(
+    conn: psycopg.Connection,
+    tenant_id: UUID,
+    *,
+    job_id: UUID | None = None,
+    status: str | None = None,
+    memory_id: UUID | None = None,
+    user_id: str | None = None,
+    before: tuple[datetime, UUID] | None = None,
+    limit: int = 1,
+) -> list[dict[str, Any]]:
+    """The tenant's jobs as the API shows them, newest first; `status` is the stored one
+    (pending or done)."""
+    clauses = ["j.tenant_id = %(tenant)s"]
+    params: dict[str, Any] = {"tenant": tenant_id, "limit": limit}
+    for name, value, clause in (
+        ("id", job_id, "j.id = %(id)s"),
+        ("status", status, "j.status = %(status)s"),
+        ("memory", memory_id, "j.memory_id = %(memory)s"),
+        ("user", user_id, "s.user_id = %(user)s"),
+    ):
+        if value is not None:
+            clauses.append(clause)
+            params[name] = value
+    if before is not None:
+        clauses.append("(j.created_at, j.id) < (%(at)s, %(before_id)s)")
+        params["at"], params["before_id"] = before
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            f"""{_API_SELECT} WHERE {" AND ".join(clauses)}
+                ORDER BY j.created_at DESC, j.id DESC LIMIT %(limit)s""",
+            params,
+        )
+        return cur.fetchall()

@@ -1,4 +1,5 @@
-"""Reads: list and search, get, history, and the audit trail, on both time axes."""
+"""Reads: list and search, get, history, and the audit trail, on both time axes; asynchronous
+Level 2's jobs."""
 
 from __future__ import annotations
 
@@ -20,13 +21,16 @@ from aurra_core.models import (
     Caller,
     ExportQuery,
     History,
+    JobListQuery,
+    JobPage,
+    Level2Job,
     Memory,
     MemoryListQuery,
     MemoryPage,
     PointInTime,
     format_timestamp,
 )
-from aurra_core.storage import cursors, erasures, store
+from aurra_core.storage import cursors, erasures, level2_jobs, store
 from aurra_core.storage.db import Database
 
 
@@ -301,6 +305,60 @@ def read_audit_event(caller: Caller, event_id: UUID, db: Database) -> AuditEvent
     if event is None:
         raise NotFound("audit event not found")
     return event
+
+
+# ---------------------------------------------------------------- asynchronous Level 2's jobs
+
+
+class JobCursor(cursors.CursorPosition):
+    """Where the next page of jobs starts: the last job of this page (newest first)."""
+
+    at: AwareDatetime
+    id: UUID
+
+
+JOBS_ENDPOINT = "GET /agent/jobs"
+
+
+def read_job_page(caller: Caller, query: JobListQuery, db: Database) -> JobPage:
+    fp = cursors.fingerprint(status=query.status, memory_id=query.memory_id, user_id=query.user_id)
+    before = None
+    if query.cursor:
+        position = cursors.decode(
+            query.cursor,
+            JobCursor,
+            tenant_id=caller.tenant_id,
+            endpoint=JOBS_ENDPOINT,
+            expected_fingerprint=fp,
+        )
+        before = (position.at, position.id)
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        rows = level2_jobs.select_jobs(
+            conn,
+            caller.tenant_id,
+            status=query.status,
+            memory_id=query.memory_id,
+            user_id=query.user_id,
+            before=before,
+            limit=query.limit + 1,
+        )
+    page = [Level2Job(**row) for row in rows[: query.limit]]
+    next_cursor = None
+    if len(rows) > query.limit:
+        next_cursor = cursors.encode(
+            JobCursor(f=fp, at=page[-1].created_at, id=page[-1].id),
+            tenant_id=caller.tenant_id,
+            endpoint=JOBS_ENDPOINT,
+        )
+    return JobPage(jobs=page, next_cursor=next_cursor)
+
+
+def read_job(caller: Caller, job_id: UUID, db: Database) -> Level2Job:
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        rows = level2_jobs.select_jobs(conn, caller.tenant_id, job_id=job_id)
+    if not rows:
+        raise NotFound("job not found")
+    return Level2Job(**rows[0])
 
 
 # ---------------------------------------------------------------- export

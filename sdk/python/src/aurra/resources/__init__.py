@@ -3,6 +3,7 @@
 from aurra.resources.audit import AsyncAudit, Audit
 from aurra.resources.erasures import AsyncErasures, Erasures
 from aurra.resources.events import AsyncEvents, Events
+from aurra.resources.jobs import AsyncJobs, Jobs
 from aurra.resources.memories import AsyncMemories, Memories
 from aurra.resources.settings import AsyncSettings, Settings
 from aurra.resources.webhooks import AsyncWebhooks, Webhooks
@@ -11,12 +12,14 @@ __all__ = [
     "AsyncAudit",
     "AsyncErasures",
     "AsyncEvents",
+    "AsyncJobs",
     "AsyncMemories",
     "AsyncSettings",
     "AsyncWebhooks",
     "Audit",
     "Erasures",
     "Events",
+    "Jobs",
     "Memories",
     "Settings",
     "Webhooks",
