@@ -7,6 +7,8 @@ The classifier is scripted (a test double of the classifier port); storage is re
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -155,6 +157,51 @@ def test_a_worker_killed_mid_job_leaves_a_lease_that_passes_and_the_decision_is_
     assert len(superseded) == 1
     job = job_row(caller, db, job_ref.job_id)
     assert job["attempts"] == 2 and job["status"] == "done"
+
+
+class ColdClassifier(ScriptedClassifier):
+    """A classifier whose SDK takes `load_s` to load, once, as a model's does in a fresh process."""
+
+    def __init__(self, rule, load_s: float) -> None:
+        super().__init__(rule)
+        self.load_s, self.loaded = load_s, False
+        self._load_lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._load_lock:
+            if not self.loaded:
+                time.sleep(self.load_s)
+                self.loaded = True
+
+    def warm_up(self) -> None:
+        self._load()
+
+    def classify(self, new_content, new_topic, candidates, model):
+        self._load()
+        return super().classify(new_content, new_topic, candidates, model)
+
+
+def test_a_fresh_worker_loads_its_classifier_before_it_claims_a_job(db, new_key, configure):
+    # A worker started after another died mid-job takes up the dead one's jobs first: had its
+    # classifier's loading counted against their calls' time limit, they would all end as
+    # classifier_error, which is final.
+    configure(AURRA_CLASSIFIER_TIMEOUT_S="0.3")
+    caller, _ = new_key()
+    write(caller, "alice uses Vim", auto_supersede=False)
+    classifier = ColdClassifier(contradicts_when("alice uses Vim"), load_s=1.0)
+    job_ref = ref(caller, write(caller, "alice switched to Emacs", classifier))
+    runner = worker.Worker(deps(classifier), interval_s=0.1, concurrency=1)
+    runner.start()
+    try:
+        until = time.monotonic() + 20
+        while job_row(caller, db, job_ref.job_id)["status"] == "pending" and time.monotonic() < until:
+            time.sleep(0.05)
+    finally:
+        runner.stop()
+        runner.join(10)
+    job = job_row(caller, db, job_ref.job_id)
+    assert (job["status"], job["outcome"], job["attempts"]) == ("done", deferred.SUPERSEDED, 1)
+    assert len(audit(caller, db, "auto_supersede")) == 1
 
 
 def test_a_redelivered_nudge_changes_nothing(db, new_key):

@@ -388,3 +388,14 @@ def test_aurra_eval_reports_the_calls_tokens_and_cost_as_the_provider_counted_th
     # Haiku 4.5: one cache write (5,100 x $1.25/M) and two reads (x $0.10/M), each with 120 in, 30 out.
     assert usage["cost_usd_per_call"] == pytest.approx((0.006645 + 2 * 0.00078) / 3)
     assert "2 calls read the prompt cache" in format_report(report)
+
+
+def test_warm_up_builds_the_client_once_and_sends_nothing():
+    built = []
+    clf, requests = classifier(answer(tool_message(["1|contradicts|0.96|new editor"])))
+    factory = clf._client_factory
+    clf._client_factory = lambda: built.append(1) or factory()
+    clf.warm_up()
+    assert built == [1] and requests == []
+    clf.classify("alice switched to Emacs", "preferences", [VIM], HAIKU)
+    assert built == [1] and len(requests) == 1

@@ -97,6 +97,13 @@ class ClaudeClassifier:
             self._client = self._client_factory()
         return self._client.messages
 
+    def warm_up(self) -> None:
+        """Load the SDK and build the client now, so that no call's time limit pays for them
+        (seconds on a loaded host: a fresh worker's first decisions would all time out)."""
+        import anthropic  # noqa: F401
+
+        self._messages()
+
     def classify(
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
     ) -> Classification:

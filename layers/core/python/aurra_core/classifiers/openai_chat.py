@@ -41,6 +41,13 @@ class OpenAIClassifier:
         self._model = model
         self._deadline_s = deadline_s
 
+    def warm_up(self) -> None:
+        """Load the SDK and build the client now, outside any call's time limit."""
+        import openai  # noqa: F401
+
+        if self._client is None:
+            self._client = self._client_factory()
+
     def classify(
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
     ) -> Classification:

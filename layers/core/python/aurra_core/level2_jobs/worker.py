@@ -38,6 +38,19 @@ def run_job(ref: JobRef, deps: WriteDependencies) -> str | None:
     return deferred.decide(job, deps)
 
 
+def warm_up(deps: WriteDependencies) -> None:
+    """Load the classifier's SDK and client before any job is claimed. Its first call would
+    otherwise pay for them within the call's time limit: on a loaded host a fresh worker (one
+    started after another died mid-job) answered its first jobs, the redelivered ones among
+    them, `classifier_error`, which is final. Never raises: the call itself will say."""
+    try:
+        warm = getattr(deps.classifier_factory(), "warm_up", None)
+        if warm is not None:
+            warm()
+    except Exception:  # noqa: BLE001 - a job's own call reports what is wrong
+        logger.exception("level 2 classifier not warmed up")
+
+
 def sweep(db: Database, *, older_than_s: float | None = None, at_most: int = 100) -> list[JobRef]:
     """Pending jobs nobody holds, made at least `older_than_s` ago (`level2_sweep_after_s`)."""
     older = get_config().level2_sweep_after_s if older_than_s is None else older_than_s
@@ -83,6 +96,7 @@ class Worker(threading.Thread):
         self._nudged.put(None)
 
     def run(self) -> None:
+        warm_up(self.deps)
         nudge.listen(self._nudge)
         swept_at = float("-inf")
         try:
