@@ -33,6 +33,9 @@ def record_handler(record: SQSRecord) -> None:
 @logger.inject_lambda_context
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     if "Records" in event:
+        # A job's classification has a time limit: the classifier's SDK is loaded before the
+        # first job, not within its limit (which would end it `classifier_error`, for good).
+        service.warm_up_level2_worker()
         return process_partial_response(
             event=event, record_handler=record_handler, processor=processor, context=context
         )

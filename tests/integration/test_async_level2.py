@@ -7,6 +7,7 @@ The classifier is scripted (a test double of the classifier port); storage is re
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import timedelta
@@ -425,3 +426,22 @@ def test_a_job_whose_decision_keeps_failing_is_given_up_and_the_write_kept(
     assert emacs.memory.id in current_ids(caller, db)
     last = stream(caller, db)[-1]
     assert last.type == EventType.AUTO_SUPERSEDE_COMPLETED and last.data["outcome"] == "failed"
+
+
+def test_the_worker_function_loads_its_classifier_before_its_first_job(db, new_key, configure, monkeypatch):
+    # The AWS worker (functions/level2_worker) on a cold start: the same warm-up as `aurra worker`.
+    from aurra_core import service
+    from aurra_local import gateway
+
+    configure(AURRA_CLASSIFIER_TIMEOUT_S="0.3", AURRA_LEVEL2_ENABLED="true")
+    caller, _ = new_key()
+    write(caller, "alice uses Vim", auto_supersede=False)
+    classifier = ColdClassifier(contradicts_when("alice uses Vim"), load_s=1.0)
+    job_ref = ref(caller, write(caller, "alice switched to Emacs", classifier))
+    monkeypatch.setattr(service, "get_classifier", lambda *args, **kwargs: classifier)
+    monkeypatch.setattr(service, "_level2_worker_warm", False)
+    body = json.dumps({"job_id": str(job_ref.job_id), "tenant_id": str(job_ref.tenant_id)})
+    event = {"Records": [{"messageId": "m1", "receiptHandle": "r1", "body": body, "eventSource": "aws:sqs"}]}
+    assert gateway.invoke("level2_worker", event) == {"batchItemFailures": []}
+    job = job_row(caller, db, job_ref.job_id)
+    assert (job["status"], job["outcome"]) == ("done", deferred.SUPERSEDED)

@@ -310,6 +310,21 @@ def replay_webhook_delivery(caller: Caller, delivery_id: UUID) -> WebhookDeliver
     return delivery.replay(caller, delivery_id, get_database())
 
 
+_level2_worker_warm = False
+
+
+def warm_up_level2_worker() -> None:
+    """Load the configured classifier's SDK and client once per process, before the first job,
+    not within that job's classification time limit."""
+    global _level2_worker_warm
+    if _level2_worker_warm:
+        return
+    from aurra_core.level2_jobs import worker
+
+    worker.warm_up(_write_dependencies())
+    _level2_worker_warm = True
+
+
 def run_level2_job(job_id: UUID, tenant_id: UUID) -> str | None:
     """Decide one asynchronous Level 2 job (a queue message): its outcome, None when there was
     nothing to do (decided already, or held by another worker)."""
