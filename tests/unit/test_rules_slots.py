@@ -27,6 +27,8 @@ def verdict(old: str, new: str) -> tuple[Verdict, float]:
             "User's team is 8 engineers right now",
             "User's team is 11 engineers now after the new hires",
         ),
+        ("count", "User's team is 6 engineers", "User's team grew to 9 engineers"),
+        ("count", "User's team is 12 people", "User's team shrank to 8 people"),
         ("time", "User's daily standup is at 9:30am", "User's standup moved to 10am"),
         ("day", "User's piano lesson is on Tuesdays", "User's piano lesson is on Thursdays now"),
         ("amount", "User's rent is $1,450 a month", "User's rent was raised to $1,600 a month"),

@@ -48,6 +48,7 @@ _LIGHT = frozenset(
     rescheduled reschedul bumped bump pushed push raised rais lowered lower increased increas
     decreased decreas upgraded upgrad downgraded downgrad updated updat went up down dropped
     drop starting start started from to at on in of for the a an by with this that next week
+    grew grow grows growing grown shrank shrunk shrink shrinks shrinking expanded expand
     it its their them they his her our my your a actually officially
     """.split()
 )
@@ -59,6 +60,7 @@ CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|anymore|instead|no longer|from now on|starting|as of|"
     r"moved|moving|changed|switched|switching|shifted|rescheduled|bumped|pushed|raised|lowered|"
     r"increased|decreased|went (?:up|down)|dropped|upgraded|upgrading|downgraded|updated|migrated|"
+    r"grew|has grown|shrank|has shrunk|expanded|"
     r"migrating|relocated|relocating|transferred|got moved|is moving|are moving|promoted|"
     r"(?:is|are|now|got|went|back) (?:down|up) to)\b",
     re.IGNORECASE,
