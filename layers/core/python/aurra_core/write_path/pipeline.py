@@ -288,17 +288,15 @@ def _small_scope(
     caller: Caller,
     prepared: PreparedFact,
     key_settings: KeySettings,
-    candidates: list[Candidate],
     deps: WriteDependencies,
     excluded_ids: list[UUID] | None = None,
-) -> list[Candidate]:
-    """With the offline classifier, every memory of a small scope (SMALL_SCOPE), the nearest
-    first: the candidates found, then the rest of the scope, whatever their similarity. Empty
-    when the classifier is a model's (or any other that does not say it is offline) or the
-    scope is larger. The configuration is read first, so that a model's SDK is never loaded
-    here."""
+) -> list[Candidate] | None:
+    """With the offline classifier, every memory of a small scope (SMALL_SCOPE) that candidate
+    search could find, the nearest first, whatever their similarity. None when the classifier
+    is a model's (or any other that does not say it is offline) or the scope is larger. The
+    configuration is read first, so that a model's SDK is never loaded here."""
     if get_config().classifier != "rules" or not getattr(deps.classifier_factory(), "offline", False):
-        return []
+        return None
     found = store.small_scope_memories(
         conn,
         caller.tenant_id,
@@ -308,15 +306,9 @@ def _small_scope(
         at_most=SMALL_SCOPE,
         excluded_ids=excluded_ids,
     )
-    if not found:
-        return []
-    seen = {c.id for c in candidates}
-    rest = [
-        Candidate(row.memory_id, row.content, row.topic, sim)
-        for row, sim in found
-        if row.memory_id not in seen
-    ]
-    return candidates + rest
+    if found is None:
+        return None
+    return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
 def _model(key_settings: KeySettings) -> str:
@@ -529,12 +521,18 @@ def prepare(
             if classify_until is None
             else None
         )
-        candidates = _candidates(conn, caller, prepared, settings, reservation, excluded_ids)
-        small = _small_scope(conn, caller, prepared, settings, candidates, deps, excluded_ids)
+        # A small scope is read first: when it is empty, candidate search would find nothing
+        # either (it reads the same memories), and is not run (the first fact of each scope).
+        small = _small_scope(conn, caller, prepared, settings, deps, excluded_ids)
+        candidates = (
+            [] if small == [] else _candidates(conn, caller, prepared, settings, reservation, excluded_ids)
+        )
         if small:
             if reservation is not None and not candidates:
                 reservation = None  # nothing cleared the floor: the call is taken below
-            candidates = small
+            # the candidates found, then the rest of the scope, whatever their similarity
+            seen = {c.id for c in candidates}
+            candidates = candidates + [c for c in small if c.id not in seen]
         if not candidates:
             prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
             return prepared
