@@ -219,6 +219,15 @@ def write_transaction(db: Database, tenant_id: UUID) -> Iterator[tuple[psycopg.C
         yield conn, now
 
 
+@contextmanager
+def row_write_transaction(db: Database, tenant_id: UUID) -> Iterator[psycopg.Connection]:
+    """`write_transaction` for a write that locks rows: its clock is read with the last of its
+    row locks (`lock_believed_and_clock`), never before them."""
+    with db.tenant_row_writer_transaction(tenant_id, _tenant_lock_key(tenant_id)) as conn:
+        idempotency_claim.bind(conn)
+        yield conn
+
+
 def write_clock(conn: psycopg.Connection) -> datetime:
     """The transaction time of this write. Read it after taking every row lock the write needs."""
     now: datetime = one_row(conn.execute("SELECT clock_timestamp()").fetchone())[0]

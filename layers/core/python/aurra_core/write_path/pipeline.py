@@ -1054,6 +1054,11 @@ def _store_fact(
     return _supersede(conn, caller, prepared, target, now)
 
 
+def _settle(conn: psycopg.Connection, caller: Caller, settle: dict[date, float]) -> None:
+    for day, delta in settle.items():
+        metering.settle_model_call(conn, caller, day, delta)
+
+
 def store_facts(
     caller: Caller,
     prepared: list[PreparedFact],
@@ -1073,28 +1078,29 @@ def store_facts(
     if not prepared:
         if settle:
             with db.tenant_transaction(caller.tenant_id) as conn:
-                for day, delta in settle.items():
-                    metering.settle_model_call(conn, caller, day, delta)
+                _settle(conn, caller, settle)
         return []
-    with store.write_transaction(db, caller.tenant_id) as (conn, now):
-        for day, delta in settle.items():
-            metering.settle_model_call(conn, caller, day, delta)
-        # Lock every memory the facts may act on first, in a fixed order, so two requests
-        # acting on the same memories cannot deadlock; the clock is read after the locks.
-        # The last lock's statement also reads the clock, once every lock is granted.
-        # A target of a contradiction is read with its reverted supersessors (the revert check).
-        targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
-        contradicted = {p.target_id for p in prepared if acts_on_contradiction(p)}
-        locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]] = {}
-        for memory_id in targets:
-            row, now, supersessors = store.lock_believed_and_clock(
-                conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
-            )
-            locked[memory_id] = (row, supersessors)
-        if targets:
-            outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
-        else:
+    # Lock every memory the facts may act on first, in a fixed order, so two requests acting on
+    # the same memories cannot deadlock; the clock is read after the locks, by the last lock's
+    # statement, once every lock is granted (not when the transaction begins: in a batch's
+    # transaction that would be a round trip of its own). A target of a contradiction is read
+    # with its reverted supersessors (the revert check).
+    targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
+    if not targets:
+        with store.write_transaction(db, caller.tenant_id) as (conn, now):
+            _settle(conn, caller, settle)
             outcomes = _store_unrelated(conn, caller, prepared, now)
+    else:
+        contradicted = {p.target_id for p in prepared if acts_on_contradiction(p)}
+        with store.row_write_transaction(db, caller.tenant_id) as conn:
+            _settle(conn, caller, settle)
+            locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]] = {}
+            for memory_id in targets:
+                row, now, supersessors = store.lock_believed_and_clock(
+                    conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
+                )
+                locked[memory_id] = (row, supersessors)
+            outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
         metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
