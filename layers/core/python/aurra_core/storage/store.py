@@ -317,10 +317,18 @@ def _checked(row: MemoryRow) -> MemoryRow:
     return row
 
 
-def insert_version(conn: psycopg.Connection, **version: Any) -> MemoryRow:
-    """A new version (the keywords of `_version_values`)."""
+def insert_version(
+    conn: psycopg.Connection, *, then: tuple[str, tuple[Any, ...]] | None = None, **version: Any
+) -> MemoryRow:
+    """A new version (the keywords of `_version_values`). `then`: a statement and its parameters
+    run after the insert, sent with it (pipelined: one round trip for the two)."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(_INSERT_VERSION, _version_values(**version))
+        if then is None:
+            cur.execute(_INSERT_VERSION, _version_values(**version))
+        else:
+            with conn.pipeline():
+                cur.execute(_INSERT_VERSION, _version_values(**version))
+                conn.execute(*then)
         return _checked(_row(one_row(cur.fetchone())))
 
 

@@ -988,12 +988,23 @@ def _after_insert(
 def _record_level2_events(
     conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, outcome: WriteOutcome
 ) -> None:
-    """The change-stream events of a write that no audit event or new memory says: Level 2
-    ran and acted on nothing (auto_supersede.completed), or the key's budget left it unrun
-    (budget.exhausted). In the write's transaction, with ids only."""
+    """The change-stream events of a write that no audit event or new memory says
+    (`_level2_event`). In the write's transaction."""
     result = outcome.result
     if not result.created:
         return
+    memory = result.memory
+    event = _level2_event(caller, prepared, memory.id, Scope(memory.user_id, memory.agent_id))
+    if event is not None:
+        conn.execute(*event)
+
+
+def _level2_event(
+    caller: Caller, prepared: PreparedFact, memory_id: UUID, scope: Scope
+) -> tuple[str, tuple[Any, ...]] | None:
+    """The statement of a new memory's change-stream event that no audit event or new memory
+    says, with ids only: Level 2 ran and acted on nothing (auto_supersede.completed), or the
+    key's budget left it unrun (budget.exhausted). None when it has none."""
     ran = prepared.outcome
     data: dict[str, Any]
     if ran.skipped_reason == SkippedReason.BUDGET_EXHAUSTED:
@@ -1004,16 +1015,8 @@ def _record_level2_events(
             {"candidates_examined": ran.candidates_examined},
         )
     else:
-        return
-    memory = result.memory
-    events.insert_event(
-        conn,
-        caller.tenant_id,
-        event_type,
-        scope=Scope(memory.user_id, memory.agent_id),
-        memory_id=memory.id,
-        data=data,
-    )
+        return None
+    return events.event_statement(caller.tenant_id, event_type, scope=scope, memory_id=memory_id, data=data)
 
 
 def _store_unrelated(
@@ -1021,7 +1024,17 @@ def _store_unrelated(
 ) -> list[WriteOutcome]:
     """Facts that act on no memory (none has a target): their versions inserted as
     `_store_fact` would insert each, sent together in one round trip (store.insert_versions)."""
-    created = store.insert_versions(conn, [_version(caller, p, now) for p in prepared])
+    versions = [_version(caller, p, now) for p in prepared]
+    if len(prepared) == 1 and not prepared[0].decide_later:
+        # One memory and no job (a single write; a batch's fact with Level 2 on): its
+        # change-stream event, when it has one, is sent with its insert, one round trip.
+        (one,), (version,) = prepared, versions
+        event = _level2_event(caller, one, version["memory_id"], one.fact.scope)
+        row = store.insert_version(conn, **version, then=event)
+        return [
+            WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=one.outcome))
+        ]
+    created = store.insert_versions(conn, versions)
     return [
         _after_insert(
             conn,
