@@ -189,3 +189,45 @@ def test_a_slow_classifier_leaves_facts_unclassified_and_the_batch_answers_in_ti
     assert all(r.created for r in result.results)
     assert all(o.skipped_reason == SkippedReason.CLASSIFIER_ERROR and o.ran for o in outcomes)
     assert len(_contents(caller, db)) == 6
+
+
+def test_a_level_2_batch_reads_each_facts_clock_once_and_keeps_the_change_streams_order(
+    configure, db, new_key, monkeypatch
+):
+    """A fact that acts on a memory reads the clock with that memory's lock, not again as its
+    store begins; one that Level 2 ran on and acted on nothing has its auto_supersede.completed
+    sent with its insert, still right after its memory.created."""
+    import psycopg
+
+    caller, _ = new_key()
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, params=None, **kwargs):
+        sent.append(" ".join(str(query).split()))
+        return execute(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    facts = [
+        BatchFact(content="User lives in Paris", topic="location", valid_from="2019-01-01T00:00:00Z"),
+        BatchFact(content="User lives in Berlin", topic="location", valid_from="2024-01-01T00:00:00Z"),
+        BatchFact(
+            content="User lives in Berlin with a cat", topic="location", valid_from="2025-01-01T00:00:00Z"
+        ),
+    ]
+    classifier = ScriptedClassifier(contradicts_when("User lives in Paris"))
+    paris, berlin, cat = write_batch(
+        caller, BatchWriteRequest(facts=facts, auto_supersede=True), deps(classifier)
+    ).results
+    monkeypatch.undo()
+    assert berlin.auto_supersede.supersession.superseded_id == paris.memory.id
+    assert cat.auto_supersede.ran and cat.auto_supersede.supersession is None
+    # Paris (no candidates) and the cat (acted on nothing) read it as their store begins; Berlin
+    # with Paris's lock.
+    assert sum(s == "SELECT clock_timestamp()" for s in sent) == 2
+    assert sum("clock_timestamp() AS locked_at" in s for s in sent) == 1
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        stream = conn.execute(
+            "SELECT type, memory_id FROM change_events WHERE tenant_id = %s ORDER BY seq", (caller.tenant_id,)
+        ).fetchall()
+    assert stream[-2:] == [("memory.created", cat.memory.id), ("auto_supersede.completed", cat.memory.id)]

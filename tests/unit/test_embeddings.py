@@ -3,13 +3,17 @@ import json
 import subprocess
 import sys
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 from pgvector import Vector
 
 from aurra_core.embedders import LexicalEmbedder
+from aurra_core.text_analysis import text as text_module
 from aurra_core.text_analysis.text import content_terms
+
+EVALS = Path(__file__).resolve().parents[2] / "evals"
 
 
 def test_unit_length_and_deterministic():
@@ -93,3 +97,58 @@ print(json.dumps([lexical.dimensions(), titan.to_list()[:2], "numpy" in sys.modu
     )
     dims, first, numpy_loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert dims == 384 and first == pytest.approx([0.6, 0.8]) and numpy_loaded is False
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _varied_texts() -> list[str]:
+    """Every text of the labeled sets (facts, messages, credentials, questions), and some of
+    them upper-cased and with typographic quotes and dashes: thousands of wordings."""
+    texts = [
+        s
+        for path in sorted(EVALS.glob("*.jsonl"))
+        for line in path.read_text().splitlines()
+        if line.strip()
+        for s in _strings(json.loads(line))
+    ]
+    texts = list(dict.fromkeys(t for t in texts if len(t) > 3))
+    texts += [t.upper() for t in texts[::7]]
+    texts += [t.replace("'", "\u2019").replace(" - ", " \u2014 ") for t in texts[::5]]
+    texts += [
+        f"User {i % 997} noted item {i}: prefers option {i % 13} for task {i % 101}"
+        for i in range(0, 3000, 7)
+    ]
+    return texts
+
+
+def test_skipping_substitutions_that_cannot_match_changes_no_vector(monkeypatch):
+    # The normalizer skips a substitution where the text holds none of the strings its matches
+    # need (text.Substitution); run every one on every text, as before, and compare.
+    texts = _varied_texts()
+    assert len(texts) > 10_000
+    embedder = LexicalEmbedder(384)
+    text_module.normalize.cache_clear()
+    skipping = [(text_module.normalize(t), embedder.embed(t).to_numpy().tobytes()) for t in texts]
+    steps = [v for v in vars(text_module).values() if isinstance(v, text_module.Substitution)]
+    steps += [
+        s
+        for v in vars(text_module).values()
+        if isinstance(v, list)
+        for s in v
+        if isinstance(s, text_module.Substitution)
+    ]
+    assert len(steps) > 120 and sum(step.needs != ("",) for step in steps) > 110
+    for step in steps:
+        monkeypatch.setattr(step, "needs", ("",))
+    text_module.normalize.cache_clear()
+    every = [(text_module.normalize(t), embedder.embed(t).to_numpy().tobytes()) for t in texts]
+    text_module.normalize.cache_clear()
+    assert skipping == every

@@ -71,9 +71,9 @@ def test_the_classifier_and_the_normalizer_compile_their_expressions_through_the
     # the largest word-list alternations, which cost the most to translate
     assert max(len(x) for x in EXPRESSIONS) > 4000
     assert text.TIMEZONE_NAMED_RE.pattern in EXPRESSIONS
-    assert all(pattern.pattern in EXPRESSIONS for pattern, _ in text._PHRASES)
-    steps = text._CONTRACTIONS + text._VALUES + text._UNITS + text._TIMES + text._DATES
-    assert all(pattern.pattern in EXPRESSIONS for pattern, _ in steps)
+    assert all(step.pattern.pattern in EXPRESSIONS for step in text._PHRASES)
+    steps = text._CONTRACTIONS + text._VALUES + text._UNITS + text._TIMES + text._DATES + text._MEASURES
+    assert all(step.pattern.pattern in EXPRESSIONS for step in steps)
 
 
 def test_the_topic_gate_compiles_through_the_store_what_re_compiled_without_case() -> None:
@@ -183,8 +183,8 @@ def test_programs_of_another_engine_are_translated_again(store: Path) -> None:
 
 def test_a_program_the_engine_refuses_is_translated_again(store: Path) -> None:
     expression = EXPRESSIONS[0]
-    flags, code, groups, groupindex, indexgroup = regex_programs.translate(expression)
-    damaged = {expression: (flags, code[: len(code) // 2], groups, groupindex, indexgroup)}
+    flags, code, groups, groupindex, indexgroup, needed = regex_programs.translate(expression)
+    damaged = {expression: (flags, code[: len(code) // 2], groups, groupindex, indexgroup, needed)}
     regex_programs._write(store, damaged)
     _same(regex_programs.compile(expression), re.compile(expression))
     assert expression in regex_programs._compiled
@@ -194,3 +194,39 @@ def test_a_damaged_file_is_no_store(store: Path) -> None:
     store.parent.mkdir(parents=True, exist_ok=True)
     store.write_bytes(b"\x00not marshal")
     assert regex_programs._load() == {}
+
+
+def test_every_match_holds_one_of_the_literals_of_its_expression() -> None:
+    """What lets the normalizer skip a substitution: a text holding none of them cannot match."""
+    checked = 0
+    for expression in EXPRESSIONS:
+        needed = regex_programs.literals(expression)
+        if not needed:
+            continue
+        checked += 1
+        compiled = re.compile(expression)
+        for text in TEXTS:
+            for match in compiled.finditer(text):
+                assert any(literal in text for literal in needed), (expression[:80], needed, match.group(0))
+    assert checked > 200
+
+
+@pytest.mark.parametrize(
+    ("expression", "needed"),
+    [
+        (r"\bper day\b", ("per day",)),
+        (r"\b(?:per|every|each) week\b", (" week",)),  # the longest run, not the alternatives
+        (r"\bdark (?:mode|theme)\b|\bnight mode\b", ("dark ", "night mode")),
+        (r"([$€£])\s?(\d+)", ("$", "€", "£")),
+        (r"\b(\d+)-([a-z_])", ("-",)),
+        (r"(?<=[a-z])-(?=tall)", ("tall",)),  # a lookaround's text is in the text too
+        (r"\s+", ()),
+        (r"(?:abc)?\d", ()),  # optional: needed by no match
+        (r"\bfoo\b|\d+", ()),  # one alternative needs nothing
+        (r"(?i)case", ()),  # the text may spell it otherwise
+        (r"(?i:case) word", (" word",)),
+        (r"[^abc]x", ("x",)),
+    ],
+)
+def test_the_literals_an_expression_needs(expression: str, needed: tuple[str, ...]) -> None:
+    assert regex_programs.translate(expression)[5] == needed

@@ -346,6 +346,17 @@ class Database:
             ).fetchone()
             yield conn, one_row(row)[2]
 
+    @contextmanager
+    def tenant_row_writer_transaction(self, tenant_id: UUID, lock_key: int) -> Iterator[psycopg.Connection]:
+        """`tenant_writer_transaction` for a writer that reads the clock with its row locks
+        (store.lock_believed_and_clock), after this statement: no clock read here."""
+        with self.transaction() as conn:
+            conn.execute(
+                f"SELECT {_CONFINE} FROM (SELECT pg_advisory_xact_lock_shared(%s) OFFSET 0) AS locked",
+                (*_confinement(tenant_id), lock_key),
+            )
+            yield conn
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()

@@ -29,6 +29,23 @@ class EventCursor(cursors.CursorPosition):
     s: int
 
 
+def event_statement(
+    tenant_id: UUID,
+    type: EventType,
+    *,
+    scope: Scope,
+    memory_id: UUID | None,
+    data: dict[str, Any],
+) -> tuple[str, tuple[Any, ...]]:
+    """`insert_event`'s statement and parameters, for sending with another statement in one
+    round trip (store.insert_version's `then`)."""
+    return (
+        """INSERT INTO change_events (tenant_id, type, user_id, agent_id, memory_id, data)
+           VALUES (%s, %s, %s, %s, %s, %s)""",
+        (tenant_id, type.value, scope.user_id, scope.agent_id, memory_id, Jsonb(data)),
+    )
+
+
 def insert_event(
     conn: psycopg.Connection,
     tenant_id: UUID,
@@ -40,11 +57,7 @@ def insert_event(
 ) -> None:
     """An event the triggers cannot see (no audit event or memory row of its own says it), in
     the caller's transaction: it commits with the change it describes, or not at all."""
-    conn.execute(
-        """INSERT INTO change_events (tenant_id, type, user_id, agent_id, memory_id, data)
-           VALUES (%s, %s, %s, %s, %s, %s)""",
-        (tenant_id, type.value, scope.user_id, scope.agent_id, memory_id, Jsonb(data)),
-    )
+    conn.execute(*event_statement(tenant_id, type, scope=scope, memory_id=memory_id, data=data))
 
 
 def last_seq(conn: psycopg.Connection, tenant_id: UUID) -> int:

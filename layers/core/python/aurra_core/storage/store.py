@@ -219,6 +219,15 @@ def write_transaction(db: Database, tenant_id: UUID) -> Iterator[tuple[psycopg.C
         yield conn, now
 
 
+@contextmanager
+def row_write_transaction(db: Database, tenant_id: UUID) -> Iterator[psycopg.Connection]:
+    """`write_transaction` for a write that locks rows: its clock is read with the last of its
+    row locks (`lock_believed_and_clock`), never before them."""
+    with db.tenant_row_writer_transaction(tenant_id, _tenant_lock_key(tenant_id)) as conn:
+        idempotency_claim.bind(conn)
+        yield conn
+
+
 def write_clock(conn: psycopg.Connection) -> datetime:
     """The transaction time of this write. Read it after taking every row lock the write needs."""
     now: datetime = one_row(conn.execute("SELECT clock_timestamp()").fetchone())[0]
@@ -308,10 +317,18 @@ def _checked(row: MemoryRow) -> MemoryRow:
     return row
 
 
-def insert_version(conn: psycopg.Connection, **version: Any) -> MemoryRow:
-    """A new version (the keywords of `_version_values`)."""
+def insert_version(
+    conn: psycopg.Connection, *, then: tuple[str, tuple[Any, ...]] | None = None, **version: Any
+) -> MemoryRow:
+    """A new version (the keywords of `_version_values`). `then`: a statement and its parameters
+    run after the insert, sent with it (pipelined: one round trip for the two)."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(_INSERT_VERSION, _version_values(**version))
+        if then is None:
+            cur.execute(_INSERT_VERSION, _version_values(**version))
+        else:
+            with conn.pipeline():
+                cur.execute(_INSERT_VERSION, _version_values(**version))
+                conn.execute(*then)
         return _checked(_row(one_row(cur.fetchone())))
 
 

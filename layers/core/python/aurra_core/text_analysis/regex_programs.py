@@ -12,6 +12,11 @@ expression missing from the file, or a file of another interpreter or engine ver
 compiled by `re` as before; a process that compiled any writes the file when it may write
 bytecode (the same rule and place as `.pyc`, `PYTHONPYCACHEPREFIX` included).
 
+With each program it keeps the strings one of which every match must contain (`literals`),
+read off the parsed expression while it is at hand: a text holding none of them cannot match,
+so the text normalizer skips a substitution there (its ~120 substitutions a fact were most of
+the lexical embedder's time, and most find nothing).
+
 The layer ships the file (infra/components/layer.py): the interpreter that compiles the
 layer's bytecode runs this file as a script on the expressions the classifier and the normalizer compile
 (recorded by the interpreter running synth), so Lambda's read-only /opt has it from the
@@ -40,9 +45,11 @@ _ENGINE = (
     _sre.CODESIZE,
     _sre.MAXREPEAT,
     _sre.MAXGROUPS,
+    "literals-1",  # the form of a stored program (below)
 )
 
-Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+# flags, code, groups, group index, index group (what `_sre.compile` takes), and the literals
+Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...], tuple[str, ...]]
 
 _programs: dict[str, Program] | None = None  # read from the file on first use
 _compiled: dict[str, Program] = {}  # translated by this process (to be saved)
@@ -80,7 +87,62 @@ def translate(pattern: str) -> Program:
     indexgroup: list[str | None] = [None] * parsed.state.groups
     for name, index in groupindex.items():
         indexgroup[index] = name
-    return (int(parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup))
+    needed = () if parsed.state.flags & re.IGNORECASE else _needed(parsed.data)
+    return (int(parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup), needed)
+
+
+# More alternatives than this and checking them costs about what the search would.
+_MOST_ALTERNATIVES = 16
+
+
+def _better(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The rarer requirement: longer strings, then fewer of them."""
+    return (min(map(len, a)), -len(a)) > (min(map(len, b)), -len(b))
+
+
+def _needed(items: list[tuple[Any, Any]]) -> tuple[str, ...]:
+    """Strings one of which every match of the parsed sequence `items` contains; () when none
+    is known. Sound, not complete: whatever is not understood requires nothing."""
+    best: tuple[str, ...] = ()
+    run: list[str] = []
+    for op, av in [*items, (None, None)]:
+        if op == _constants.LITERAL:
+            run.append(chr(av))
+            continue
+        found: list[tuple[str, ...]] = [("".join(run),)] if run else []
+        run = []
+        if op is not None:
+            found.append(_needed_by(op, av))
+        for candidate in found:
+            if candidate and (not best or _better(candidate, best)):
+                best = candidate
+    return best
+
+
+def _needed_by(op: Any, av: Any) -> tuple[str, ...]:
+    """What one parsed item needs (see `_needed`)."""
+    if op == _constants.SUBPATTERN:
+        _, add_flags, _, inner = av
+        return () if add_flags & re.IGNORECASE else _needed(inner.data)
+    if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _constants.POSSESSIVE_REPEAT):
+        low, _, inner = av
+        return _needed(inner.data) if low >= 1 else ()
+    if op == _constants.ATOMIC_GROUP:
+        return _needed(av.data)
+    if op == _constants.ASSERT:  # a lookahead's or lookbehind's text is in the text too
+        return _needed(av[1].data)
+    if op == _constants.BRANCH:
+        alternatives: list[str] = []
+        for branch in av[1]:
+            each = _needed(branch.data)
+            if not each:
+                return ()
+            alternatives += each
+        unique = tuple(dict.fromkeys(alternatives))
+        return unique if len(unique) <= _MOST_ALTERNATIVES else ()
+    if op == _constants.IN and len(av) <= _MOST_ALTERNATIVES and all(o == _constants.LITERAL for o, _ in av):
+        return tuple(chr(v) for _, v in av)
+    return ()
 
 
 def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the name `re` gives it
@@ -92,7 +154,7 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the name `re` give
     _expressions.append(pattern)
     program = _programs.get(pattern)
     if program is not None:
-        flags, code, groups, groupindex, indexgroup = program
+        flags, code, groups, groupindex, indexgroup, _ = program
         try:
             compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
             return compiled
@@ -100,9 +162,16 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the name `re` give
             pass  # a program the engine does not accept: translate it again
     program = translate(pattern)
     _compiled[pattern] = program
-    flags, code, groups, groupindex, indexgroup = program
+    flags, code, groups, groupindex, indexgroup, _ = program
     fresh: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
     return fresh
+
+
+def literals(pattern: str) -> tuple[str, ...]:
+    """Strings one of which every match of `pattern` (compiled through this module) contains:
+    where a text holds none of them, the expression finds nothing. () when none is known."""
+    program = _compiled.get(pattern) or (_programs or {}).get(pattern)
+    return program[5] if program is not None else ()
 
 
 def recorded() -> list[str]:

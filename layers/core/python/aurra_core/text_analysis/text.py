@@ -109,6 +109,36 @@ _TZ_WORDS = sorted(lex.TIMEZONES, key=len, reverse=True)
 # "March 3rd", "Friday", "noon"): where a value written out in words may start.
 VALUE_WORDS = frozenset(word for word in [*_NUMBER_WORDS, *_MONTHS, *_WEEKDAYS, "noon"] if " " not in word)
 
+Replacement = str | Callable[[re.Match[str]], str]
+
+
+class Substitution:
+    """One substitution of the normalisation, compiled at import (so its program is stored with
+    the others, regex_programs, instead of translated by `re` on the first request). Most find
+    nothing in a given fact, and a search that finds nothing still reads the whole text: a text
+    holding none of the strings every match needs (regex_programs.literals) is returned as it
+    is without one, as `sub` would return it."""
+
+    __slots__ = ("needs", "pattern", "replacement")
+
+    def __init__(self, pattern: str, replacement: Replacement) -> None:
+        self.pattern = regex_programs.compile(pattern)
+        self.replacement = replacement
+        # none known: the empty string, which every text holds
+        self.needs = regex_programs.literals(pattern) or ("",)
+
+    def __call__(self, text: str) -> str:
+        for needed in self.needs:
+            if needed in text:
+                return self.pattern.sub(self.replacement, text)
+        return text
+
+
+def _substitute(substitutions: list[Substitution], text: str) -> str:
+    for substitution in substitutions:
+        text = substitution(text)
+    return text
+
 
 def unify_punctuation(text: str) -> str:
     """NFKC, and typographic quotes and dashes as their plain forms."""
@@ -197,19 +227,18 @@ def _tz_time(match: re.Match[str]) -> str:
     return f" time_{minutes} utc_{(minutes - offset) % 1440} "
 
 
-_NUMBER_WORDS_RE = regex_programs.compile(
-    r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b"
-)
 _TZ_ALT = "|".join(re.escape(z) for z in _TZ_WORDS)
-_TZ_TIME_RE = regex_programs.compile(rf"\btime_(\d+)\s+(?:us\s+)?({_TZ_ALT})\b(?:\s+time)?")
+_TZ_TIMES = Substitution(rf"\btime_(\d+)\s+(?:us\s+)?({_TZ_ALT})\b(?:\s+time)?", _tz_time)
 TIMEZONE_NAMED_RE = regex_programs.compile(
     rf"(?<![\w/])({_TZ_ALT})(?![\w/])(?=\s*(?:time|hours|timezone|$|[,.;)]))"
 )
 TIMEZONE_AFTER_KEY_RE = regex_programs.compile(rf"\btimezone\s*(?:is|:)?\s*(?:us )?({_TZ_ALT})\b")
 TIMEZONE_SLASH_RE = regex_programs.compile(r"(?<![\w/])([a-z]+/[a-z_]+)\b")
-_PHRASES = [(regex_programs.compile(pattern), replacement) for pattern, replacement in lex.PHRASES]
-_STATE_CODES_RE = regex_programs.compile(
-    r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\s*(?:\d{5})?\s*(?:$|[,.;]))"
+_PHRASES = [Substitution(pattern, replacement) for pattern, replacement in lex.PHRASES]
+# ", TX" -> ", texas"
+_STATE_CODES = Substitution(
+    r",\s*(" + "|".join(lex.US_STATE_CODES) + r")\b(?=\s*(?:\d{5})?\s*(?:$|[,.;]))",
+    lambda match: ", " + lex.US_STATE_CODES[match.group(1)],
 )
 
 
@@ -224,13 +253,6 @@ _BELOW_100 = (
     + _UNIT_WORDS
     + ")"
 )
-# "four hundred and twenty", "twenty-five": one number, not three
-_COMPOUND_NUMBER_RE = regex_programs.compile(
-    rf"\b(?:({_UNIT_WORDS}|{_TEEN_WORDS}|a) hundred(?:(?: and)? ({_BELOW_100}))?|"
-    r"(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](" + _UNIT_WORDS + r"))\b"
-)
-
-
 _NUMBER_WORD_SEPARATOR = regex_programs.compile(r"[ -]")
 
 
@@ -245,19 +267,29 @@ def _compound_number(match: re.Match[str]) -> str:
     return str(hundreds * 100 + (_below_100(match.group(2)) if match.group(2) else 0))
 
 
+_NUMBER_WORDS_SUBSTITUTIONS = [
+    # "four hundred and twenty", "twenty-five": one number, not three
+    Substitution(
+        rf"\b(?:({_UNIT_WORDS}|{_TEEN_WORDS}|a) hundred(?:(?: and)? ({_BELOW_100}))?|"
+        r"(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](" + _UNIT_WORDS + r"))\b",
+        _compound_number,
+    ),
+    Substitution(
+        r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b",
+        lambda match: str(_NUMBER_WORDS[match.group(1)]),
+    ),
+]
+
+
 def _number_words(text: str) -> str:
-    text = _COMPOUND_NUMBER_RE.sub(_compound_number, text)
-    return _NUMBER_WORDS_RE.sub(lambda match: str(_NUMBER_WORDS[match.group(1)]), text)
+    return _substitute(_NUMBER_WORDS_SUBSTITUTIONS, text)
 
 
 # "400 euros", "2k dollars": money written out, as "€400" is
-_MONEY_WORDS_RE = regex_programs.compile(
-    r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|quid)\b"
+_MONEY_WORDS = Substitution(
+    r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|quid)\b",
+    lambda match: _money_amount(match.group(1), match.group(2)),
 )
-
-
-def _money_words(text: str) -> str:
-    return _MONEY_WORDS_RE.sub(lambda match: _money_amount(match.group(1), match.group(2)), text)
 
 
 def fold(text: str) -> str:
@@ -281,19 +313,9 @@ def normalize(text: str) -> str:
     return _WHITESPACE.sub(" ", normalized).strip()
 
 
-# Each step's substitutions, in the order they apply; compiled here, at import, so their programs
-# are stored with the others (regex_programs) instead of translated by `re` on the first request.
-Substitution = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
-
-
-def _substitutions(*steps: tuple[str, str | Callable[[re.Match[str]], str]]) -> list[Substitution]:
-    return [(regex_programs.compile(pattern), replacement) for pattern, replacement in steps]
-
-
-def _substitute(substitutions: list[Substitution], text: str) -> str:
-    for pattern, replacement in substitutions:
-        text = pattern.sub(replacement, text)
-    return text
+# Each step's substitutions, in the order they apply.
+def _substitutions(*steps: tuple[str, Replacement]) -> list[Substitution]:
+    return [Substitution(pattern, replacement) for pattern, replacement in steps]
 
 
 _CONTRACTIONS = _substitutions(
@@ -368,54 +390,53 @@ def _measure(kind: str, amount: float) -> str:
 
 # Lengths in centimetres, masses in kilograms, areas in square metres: "6 feet" and "183 cm"
 # are one height, rounded to the unit.
-_MEASURES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
-    (
-        regex_programs.compile(r"\b(\d)\s?(?:'|feet|foot|ft)\s?(?:(\d{1,2})\s?(?:\"|''|inches|inch|in\b))?"),
+_MEASURES = [
+    Substitution(
+        r"\b(\d)\s?(?:'|feet|foot|ft)\s?(?:(\d{1,2})\s?(?:\"|''|inches|inch|in\b))?",
         lambda match: _measure("length", int(match.group(1)) * 30.48 + int(match.group(2) or 0) * 2.54),
     ),
-    (
-        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:cm|centimet(?:er|re)s?)\b"),
+    Substitution(
+        r"\b(\d+(?:\.\d+)?)\s?(?:cm|centimet(?:er|re)s?)\b",
         lambda match: _measure("length", float(match.group(1))),
     ),
-    (
-        regex_programs.compile(r"\b(\d(?:\.\d+)?)\s?(?:m|met(?:er|re)s?)\s(?=tall)"),
+    Substitution(
+        r"\b(\d(?:\.\d+)?)\s?(?:m|met(?:er|re)s?)\s(?=tall)",
         lambda match: _measure("length", float(match.group(1)) * 100),
     ),
-    (
-        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:kg|kilos?|kilograms?)\b"),
+    Substitution(
+        r"\b(\d+(?:\.\d+)?)\s?(?:kg|kilos?|kilograms?)\b",
         lambda match: _measure("mass", float(match.group(1))),
     ),
-    (
-        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?lbs?\b"),
+    Substitution(
+        r"\b(\d+(?:\.\d+)?)\s?lbs?\b",
         lambda match: _measure("mass", float(match.group(1)) * 0.45359237),
     ),
-    (
-        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?ft|square (?:feet|foot)|sqft|ft2)"),
+    Substitution(
+        r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?ft|square (?:feet|foot)|sqft|ft2)",
         lambda match: _measure("area", float(match.group(1)) * 0.09290304),
     ),
-    (
-        regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?m\b|square met(?:er|re)s?|m2\b|m²)"),
+    Substitution(
+        r"\b(\d+(?:\.\d+)?)\s?(?:sq\.? ?m\b|square met(?:er|re)s?|m2\b|m²)",
         lambda match: _measure("area", float(match.group(1))),
     ),
 ]
 
 
 # "pounds" is a weight only where the fact speaks of weight; otherwise it may be money
-_POUNDS_OF_WEIGHT_RE = regex_programs.compile(r"\b(\d+(?:\.\d+)?)\s?pounds?\b")
+_POUNDS_OF_WEIGHT = Substitution(
+    r"\b(\d+(?:\.\d+)?)\s?pounds?\b", lambda match: _measure("mass", float(match.group(1)) * 0.45359237)
+)
 _WEIGHT_WORD = regex_programs.compile(r"\bweigh")
 
 
 def _measures(text: str) -> str:
-    for pattern, token in _MEASURES:
-        text = pattern.sub(token, text)
+    text = _substitute(_MEASURES, text)
     if _WEIGHT_WORD.search(text):
-        text = _POUNDS_OF_WEIGHT_RE.sub(
-            lambda match: _measure("mass", float(match.group(1)) * 0.45359237), text
-        )
+        text = _POUNDS_OF_WEIGHT(text)
     return text
 
 
-_GOES_LIVE = regex_programs.compile(r"\b(?:went|is|are|now|goes|going) live\b")
+_GOES_LIVE = Substitution(r"\b(?:went|is|are|now|goes|going) live\b", "ga")
 _UNITS = _substitutions(
     (r"\b(\d+)-([a-z_])", r"\1 \2"),  # "12-month", but "9-5" stays a range
     (r"(?<=[a-z])-(?=[a-z])", " "),
@@ -425,14 +446,11 @@ _UNITS = _substitutions(
 
 def _canonical_phrases(text: str) -> str:
     """State codes, the lexicon's phrases, number words, hyphens and units."""
-    # ", TX" -> ", texas"
-    text = _STATE_CODES_RE.sub(lambda match: ", " + lex.US_STATE_CODES[match.group(1)], text)
+    text = _STATE_CODES(text)
     # phrases to canonical forms
-    for pattern, repl in _PHRASES:
-        text = pattern.sub(repl, text)
-    text = _GOES_LIVE.sub("ga", text)
+    text = _GOES_LIVE(_substitute(_PHRASES, text))
     # number words (after phrases, so "two-factor" is gone)
-    text = _measures(_money_words(_number_words(text)))
+    text = _measures(_MONEY_WORDS(_number_words(text)))
     return _substitute(_UNITS, text)
 
 
@@ -460,7 +478,7 @@ _TIMES = _substitutions(
 
 def _mark_times(text: str) -> str:
     """Hour ranges, clock times (with their UTC twin when a zone is named)."""
-    return _TZ_TIME_RE.sub(_tz_time, _substitute(_TIMES, text))
+    return _TZ_TIMES(_substitute(_TIMES, text))
 
 
 _DATES = _substitutions(

@@ -288,17 +288,15 @@ def _small_scope(
     caller: Caller,
     prepared: PreparedFact,
     key_settings: KeySettings,
-    candidates: list[Candidate],
     deps: WriteDependencies,
     excluded_ids: list[UUID] | None = None,
-) -> list[Candidate]:
-    """With the offline classifier, every memory of a small scope (SMALL_SCOPE), the nearest
-    first: the candidates found, then the rest of the scope, whatever their similarity. Empty
-    when the classifier is a model's (or any other that does not say it is offline) or the
-    scope is larger. The configuration is read first, so that a model's SDK is never loaded
-    here."""
+) -> list[Candidate] | None:
+    """With the offline classifier, every memory of a small scope (SMALL_SCOPE) that candidate
+    search could find, the nearest first, whatever their similarity. None when the classifier
+    is a model's (or any other that does not say it is offline) or the scope is larger. The
+    configuration is read first, so that a model's SDK is never loaded here."""
     if get_config().classifier != "rules" or not getattr(deps.classifier_factory(), "offline", False):
-        return []
+        return None
     found = store.small_scope_memories(
         conn,
         caller.tenant_id,
@@ -308,15 +306,9 @@ def _small_scope(
         at_most=SMALL_SCOPE,
         excluded_ids=excluded_ids,
     )
-    if not found:
-        return []
-    seen = {c.id for c in candidates}
-    rest = [
-        Candidate(row.memory_id, row.content, row.topic, sim)
-        for row, sim in found
-        if row.memory_id not in seen
-    ]
-    return candidates + rest
+    if found is None:
+        return None
+    return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
 
 
 def _model(key_settings: KeySettings) -> str:
@@ -529,12 +521,18 @@ def prepare(
             if classify_until is None
             else None
         )
-        candidates = _candidates(conn, caller, prepared, settings, reservation, excluded_ids)
-        small = _small_scope(conn, caller, prepared, settings, candidates, deps, excluded_ids)
+        # A small scope is read first: when it is empty, candidate search would find nothing
+        # either (it reads the same memories), and is not run (the first fact of each scope).
+        small = _small_scope(conn, caller, prepared, settings, deps, excluded_ids)
+        candidates = (
+            [] if small == [] else _candidates(conn, caller, prepared, settings, reservation, excluded_ids)
+        )
         if small:
             if reservation is not None and not candidates:
                 reservation = None  # nothing cleared the floor: the call is taken below
-            candidates = small
+            # the candidates found, then the rest of the scope, whatever their similarity
+            seen = {c.id for c in candidates}
+            candidates = candidates + [c for c in small if c.id not in seen]
         if not candidates:
             prepared.outcome.skipped_reason = SkippedReason.NO_CANDIDATES
             return prepared
@@ -990,12 +988,23 @@ def _after_insert(
 def _record_level2_events(
     conn: psycopg.Connection, caller: Caller, prepared: PreparedFact, outcome: WriteOutcome
 ) -> None:
-    """The change-stream events of a write that no audit event or new memory says: Level 2
-    ran and acted on nothing (auto_supersede.completed), or the key's budget left it unrun
-    (budget.exhausted). In the write's transaction, with ids only."""
+    """The change-stream events of a write that no audit event or new memory says
+    (`_level2_event`). In the write's transaction."""
     result = outcome.result
     if not result.created:
         return
+    memory = result.memory
+    event = _level2_event(caller, prepared, memory.id, Scope(memory.user_id, memory.agent_id))
+    if event is not None:
+        conn.execute(*event)
+
+
+def _level2_event(
+    caller: Caller, prepared: PreparedFact, memory_id: UUID, scope: Scope
+) -> tuple[str, tuple[Any, ...]] | None:
+    """The statement of a new memory's change-stream event that no audit event or new memory
+    says, with ids only: Level 2 ran and acted on nothing (auto_supersede.completed), or the
+    key's budget left it unrun (budget.exhausted). None when it has none."""
     ran = prepared.outcome
     data: dict[str, Any]
     if ran.skipped_reason == SkippedReason.BUDGET_EXHAUSTED:
@@ -1006,16 +1015,8 @@ def _record_level2_events(
             {"candidates_examined": ran.candidates_examined},
         )
     else:
-        return
-    memory = result.memory
-    events.insert_event(
-        conn,
-        caller.tenant_id,
-        event_type,
-        scope=Scope(memory.user_id, memory.agent_id),
-        memory_id=memory.id,
-        data=data,
-    )
+        return None
+    return events.event_statement(caller.tenant_id, event_type, scope=scope, memory_id=memory_id, data=data)
 
 
 def _store_unrelated(
@@ -1023,7 +1024,17 @@ def _store_unrelated(
 ) -> list[WriteOutcome]:
     """Facts that act on no memory (none has a target): their versions inserted as
     `_store_fact` would insert each, sent together in one round trip (store.insert_versions)."""
-    created = store.insert_versions(conn, [_version(caller, p, now) for p in prepared])
+    versions = [_version(caller, p, now) for p in prepared]
+    if len(prepared) == 1 and not prepared[0].decide_later:
+        # One memory and no job (a single write; a batch's fact with Level 2 on): its
+        # change-stream event, when it has one, is sent with its insert, one round trip.
+        (one,), (version,) = prepared, versions
+        event = _level2_event(caller, one, version["memory_id"], one.fact.scope)
+        row = store.insert_version(conn, **version, then=event)
+        return [
+            WriteOutcome(201, WriteResult(created=True, memory=row.to_memory(), auto_supersede=one.outcome))
+        ]
+    created = store.insert_versions(conn, versions)
     return [
         _after_insert(
             conn,
@@ -1056,6 +1067,11 @@ def _store_fact(
     return _supersede(conn, caller, prepared, target, now)
 
 
+def _settle(conn: psycopg.Connection, caller: Caller, settle: dict[date, float]) -> None:
+    for day, delta in settle.items():
+        metering.settle_model_call(conn, caller, day, delta)
+
+
 def store_facts(
     caller: Caller,
     prepared: list[PreparedFact],
@@ -1075,28 +1091,29 @@ def store_facts(
     if not prepared:
         if settle:
             with db.tenant_transaction(caller.tenant_id) as conn:
-                for day, delta in settle.items():
-                    metering.settle_model_call(conn, caller, day, delta)
+                _settle(conn, caller, settle)
         return []
-    with store.write_transaction(db, caller.tenant_id) as (conn, now):
-        for day, delta in settle.items():
-            metering.settle_model_call(conn, caller, day, delta)
-        # Lock every memory the facts may act on first, in a fixed order, so two requests
-        # acting on the same memories cannot deadlock; the clock is read after the locks.
-        # The last lock's statement also reads the clock, once every lock is granted.
-        # A target of a contradiction is read with its reverted supersessors (the revert check).
-        targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
-        contradicted = {p.target_id for p in prepared if acts_on_contradiction(p)}
-        locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]] = {}
-        for memory_id in targets:
-            row, now, supersessors = store.lock_believed_and_clock(
-                conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
-            )
-            locked[memory_id] = (row, supersessors)
-        if targets:
-            outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
-        else:
+    # Lock every memory the facts may act on first, in a fixed order, so two requests acting on
+    # the same memories cannot deadlock; the clock is read after the locks, by the last lock's
+    # statement, once every lock is granted (not when the transaction begins: in a batch's
+    # transaction that would be a round trip of its own). A target of a contradiction is read
+    # with its reverted supersessors (the revert check).
+    targets = sorted({p.target_id for p in prepared if p.target_id is not None}, key=str)
+    if not targets:
+        with store.write_transaction(db, caller.tenant_id) as (conn, now):
+            _settle(conn, caller, settle)
             outcomes = _store_unrelated(conn, caller, prepared, now)
+    else:
+        contradicted = {p.target_id for p in prepared if acts_on_contradiction(p)}
+        with store.row_write_transaction(db, caller.tenant_id) as conn:
+            _settle(conn, caller, settle)
+            locked: dict[UUID, tuple[store.MemoryRow | None, set[UUID] | None]] = {}
+            for memory_id in targets:
+                row, now, supersessors = store.lock_believed_and_clock(
+                    conn, caller.tenant_id, memory_id, with_reverted_supersessors=memory_id in contradicted
+                )
+                locked[memory_id] = (row, supersessors)
+            outcomes = [_store_one(conn, caller, p, now, locked) for p in prepared]
     supersessions = sum(1 for o in outcomes if o.result.auto_supersede.supersession is not None)
     if supersessions:
         metrics.add_metric(name="AutoSupersessions", unit=MetricUnit.Count, value=supersessions)
