@@ -1,8 +1,10 @@
 """Revert and Idempotency-Key on a real PostgreSQL."""
 
 import threading
+import time
 from datetime import UTC, datetime
 
+import psycopg
 import pytest
 
 from aurra_core import service
@@ -146,3 +148,55 @@ def test_a_request_in_progress_makes_a_concurrent_retry_409(db, new_key, monkeyp
     t.join(10)
     assert results and results[0][0] == 201
     assert write(caller, "slow fact", key="k-slow") == results[0]
+
+
+def _cut_every_connection(pg_url: str) -> int:
+    """pg_terminate_backend on every client backend but this one, and wait until they are gone."""
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        pids = [
+            row[0]
+            for row in admin.execute(
+                """SELECT pid FROM pg_stat_activity WHERE datname = current_database()
+                   AND pid <> pg_backend_pid() AND backend_type = 'client backend'"""
+            ).fetchall()
+        ]
+        for pid in pids:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        deadline = time.monotonic() + 10
+        while admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)
+        ).fetchone() != (0,):
+            assert time.monotonic() < deadline, f"backends {pids} outlived pg_terminate_backend"
+            time.sleep(0.02)
+    return len(pids)
+
+
+def test_a_write_cut_off_before_its_answer_is_recorded_still_replays_it(pg_url, db, new_key, monkeypatch):
+    """The write commits (its key's record marked committed with it), then its connection is
+    cut before its answer is recorded: the answer is recorded on a fresh connection, so a retry
+    with the key gets the first response, not a 409 "still in progress" until the record
+    expires a day later (the soak found a key stuck so)."""
+    from aurra_core.write_path.idempotency import PostgresPersistenceLayer
+
+    caller, _ = new_key()
+    real = PostgresPersistenceLayer._update_record
+    tries: list[str] = []
+
+    def cut_first(self, data_record):
+        if not tries:
+            assert _cut_every_connection(pg_url) > 0
+        try:
+            real(self, data_record)
+        except Exception as exc:
+            tries.append(type(exc).__name__)
+            raise
+        tries.append("recorded")
+
+    monkeypatch.setattr(PostgresPersistenceLayer, "_update_record", cut_first)
+    first = write(caller, "alice uses Vim", key="k-cut")
+    assert first[0] == 201
+    monkeypatch.undo()
+    assert write(caller, "alice uses Vim", key="k-cut") == first
+    assert tries[0] == "ConnectionLost" and tries[-1] == "recorded", tries
+    with db.transaction() as conn:
+        assert store.count_current(conn, caller.tenant_id) == 1

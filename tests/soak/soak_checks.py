@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,11 +18,12 @@ from psycopg.rows import dict_row
 from soak_run import EXCLUDED, RunResult
 
 EXCLUDED_TOPICS = set(EXCLUDED)
-SUPERSESSIONS = ("auto_supersede", "manual_supersede")
+SUPERSESSIONS = ("auto_supersede", "manual_supersede", "proposal_approved")
 
 # What each operation may be answered (besides client-side timeouts). 503 only near a DB fault.
 ALLOWED = {
     "write_auto": {200, 201, 409, 503},
+    "write_async": {201, 409, 503},
     "write_plain": {200, 201, 503},
     "write_no_auto": {201, 409, 503},
     "write_excluded": {201, 409, 503},
@@ -30,6 +32,8 @@ ALLOWED = {
     "supersede": {201, 409, 503},
     "supersede_link": {201, 409, 422, 503},
     "revert": {200, 409, 503},
+    "approve": {201, 409, 503},
+    "events_list": {200, 503},
     "audit_list": {200, 503},
     "read_list": {200, 503},
     "read_get": {200, 404, 503},
@@ -83,6 +87,20 @@ def check_statuses(result: RunResult, findings: Findings) -> None:
             findings.fail(f"{a.op}: a retry with the same body was refused as a different body")
     if bad_503 > 5:
         findings.fail(f"... {bad_503} answers of 503 away from database faults in all")
+    # Once a key was answered, its request is no longer in progress: a retry gets that answer.
+    answered_at: dict[str, float] = {}
+    for a in ledger.attempts:
+        if a.key and a.status in (200, 201):
+            answered_at[a.key] = min(a.t1, answered_at.get(a.key, a.t1))
+    for a in ledger.attempts:
+        if (
+            a.key in answered_at
+            and a.status == 409
+            and "in progress" in a.detail
+            and a.t0 > answered_at[a.key]
+        ):
+            findings.fail(f"{a.op}: key {a.key} was answered, then a retry was told it is still in progress")
+            break
     for op, first, second in ledger.duplicate_sends:
         if first and second and first[0] in (200, 201) and second[0] in (200, 201) and first != second:
             findings.fail(
@@ -122,7 +140,8 @@ def _load(conn: psycopg.Connection, tenant_ids: list[str]) -> tuple[list[dict], 
         versions = cur.fetchall()
         cur.execute(
             """SELECT id::text AS id, tenant_id::text AS tenant_id, type, created_at, memory_id::text AS memory_id,
-                      superseded_id::text AS superseded_id, reverts_event_id::text AS reverts_event_id, details
+                      superseded_id::text AS superseded_id, reverts_event_id::text AS reverts_event_id,
+                      resolves_event_id::text AS resolves_event_id, details
                FROM audit_events WHERE tenant_id::text = ANY(%s)""",
             (tenant_ids,),
         )
@@ -229,6 +248,18 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
                 )
             if (tenant_id, new_id, old_id) not in manual:
                 lost.append(f"supersede {old_id} -> {new_id}: answered 201, no manual_supersede event")
+        elif ack.kind == "approve":
+            event = events_by_id.get(ack.body["event"]["id"])
+            if (
+                event is None
+                or event["type"] != "proposal_approved"
+                or event["resolves_event_id"] != ack.request["proposal_id"]
+                or event["memory_id"] != ack.body["memory"]["id"]
+                or event["superseded_id"] != ack.body["superseded"]["id"]
+            ):
+                lost.append(
+                    f"approval of {ack.request['proposal_id']}: answered 201, database has {_short(event)}"
+                )
         elif ack.kind == "revert":
             event = events_by_id.get(ack.body["event"]["id"])
             if (
@@ -246,6 +277,18 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
     findings.stats["acknowledged_changes"] = sum(acked.values())
     findings.stats["lost_writes"] = len(lost)
     unacked = ledger.unacked_tokens
+    # A keyed write that was stored is answered to its retries: they are not told "in progress"
+    # until the client gives up (its key would be stuck so: run_once records a committed call's
+    # answer even when the database went away just after the commit).
+    last_attempt: dict[str, Any] = {}
+    for a in sorted(ledger.attempts, key=lambda a: a.t0):
+        if a.key and a.key[2:] in unacked and memories_of_token.get(a.key[2:]):
+            last_attempt[a.key] = a
+    for key, a in last_attempt.items():
+        if a.status == 409 and "in progress" in a.detail:
+            findings.fail(
+                f"{a.op} {key}: stored, yet its retries were told it was in progress until the client gave up"
+            )
     findings.stats["unacknowledged_writes"] = len(unacked)
     findings.stats["unacknowledged_but_stored"] = sum(1 for t in unacked if memories_of_token.get(t))
 
@@ -368,6 +411,348 @@ def check_database(conn: psycopg.Connection, result: RunResult, findings: Findin
     findings.stats["versions"] = len(versions)
 
 
+# ---------------------------------------------------------------------------- asynchronous Level 2
+
+# A job's decision is one audit event of these types (its details name the job).
+DECISIONS = ("auto_supersede", "supersession_proposed", "auto_supersede_completed")
+# What a job may end as (migration 0020, write_path/deferred.py): an outcome, or a skipped reason.
+JOB_OUTCOMES = {
+    "superseded",
+    "proposed",
+    "not_acted",
+    "candidate_changed",
+    "memory_changed",
+    "failed",
+    "no_candidates",
+    "excluded_category",
+    "level_2_disabled_by_env",
+    "budget_exhausted",
+    "classifier_error",
+}
+
+
+def check_jobs(conn: psycopg.Connection, result: RunResult, findings: Findings) -> None:
+    """Every asynchronous write's job decided exactly once, after the service went quiet: done,
+    with one decision audit event that is the job's own, and the write kept whatever the
+    classifier did; no job for anything but a stored async write of an allowed topic."""
+    ledger = result.ledger
+    tenant_ids = [t.tenant_id for t in result.tenants]
+    tenant_of_index = {t.index: t.tenant_id for t in result.tenants}
+    versions, events = _load(conn, tenant_ids)
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            """SELECT id::text AS id, tenant_id::text AS tenant_id, memory_id::text AS memory_id, status,
+                      attempts, outcome, audit_event_id::text AS audit_event_id, lease_until,
+                      lease_until < clock_timestamp() AS lease_passed
+               FROM level2_jobs WHERE tenant_id::text = ANY(%s)""",
+            (tenant_ids,),
+        )
+        jobs = {j["id"]: j for j in cur.fetchall()}
+    first: dict[str, dict] = {}
+    believed: set[str] = set()
+    for v in versions:
+        first.setdefault(v["memory_id"], v)
+        if v["recorded_to"] is None:
+            believed.add(v["memory_id"])
+    decisions: dict[str, list[dict]] = defaultdict(list)
+    for e in events:
+        job_id = (e["details"] or {}).get("job_id")
+        if job_id is None or e["type"] not in DECISIONS:
+            continue
+        decisions[job_id].append(e)
+        if job_id not in jobs:
+            findings.fail(f"{e['type']} event {e['id']} names job {job_id}, which does not exist")
+
+    jobs_of_memory = Counter(j["memory_id"] for j in jobs.values())
+    for job in jobs.values():
+        where = f"job {job['id']} (memory {job['memory_id']})"
+        memory = first.get(job["memory_id"])
+        if memory is None or memory["tenant_id"] != job["tenant_id"]:
+            findings.fail(f"{where}: no memory of its tenant")
+            continue
+        if memory["token"] not in ledger.async_tokens:
+            findings.fail(f"{where}: a job for a write that did not ask for async ({memory['token']})")
+        if memory["topic"] in EXCLUDED_TOPICS:
+            findings.fail(f"{where}: a job for an excluded topic ({memory['topic']})")
+        if memory["memory_id"] not in believed:
+            findings.fail(f"{where}: its memory has no believed version")
+        if job["status"] != "done":
+            findings.fail(
+                f"{where} still {job['status']} once the service was quiet: attempts {job['attempts']}, "
+                f"lease until {job['lease_until']} (passed: {job['lease_passed']})"
+            )
+            continue
+        if job["outcome"] not in JOB_OUTCOMES:
+            findings.fail(f"{where}: done with an unknown outcome {job['outcome']!r}")
+        found = decisions.get(job["id"], [])
+        if len(found) != 1:
+            findings.fail(f"{where}: decided {len(found)} times: {[(e['type'], e['id']) for e in found]}")
+            continue
+        event = found[0]
+        expected_type = {"superseded": "auto_supersede", "proposed": "supersession_proposed"}.get(
+            job["outcome"], "auto_supersede_completed"
+        )
+        details = event["details"] or {}
+        if (
+            event["id"] != job["audit_event_id"]
+            or event["type"] != expected_type
+            or details.get("mode") != "async"
+            or job["memory_id"] not in (event["memory_id"], event["superseded_id"])
+            or (expected_type == "auto_supersede_completed" and details.get("outcome") != job["outcome"])
+        ):
+            findings.fail(f"{where}: outcome {job['outcome']} recorded by {_short(event)}")
+    for memory_id, n in jobs_of_memory.items():
+        if n > 1:
+            findings.fail(f"memory {memory_id} has {n} jobs: one write, one job")
+    # A stored async write of an allowed topic has its job: it committed with the memory.
+    for memory_id, v in first.items():
+        if (
+            v["token"] in ledger.async_tokens
+            and v["topic"] not in EXCLUDED_TOPICS
+            and not jobs_of_memory[memory_id]
+        ):
+            findings.fail(f"memory {memory_id} was written async ({v['token']}) and has no job")
+
+    acked_async: set[str] = set()
+    for ack in ledger.acks:
+        if ack.kind != "write" or ack.status != 201 or ack.request.get("auto_supersede") != "async":
+            continue
+        job_id = (ack.body.get("auto_supersede") or {}).get("job_id")
+        if ack.request.get("topic") in EXCLUDED_TOPICS:
+            continue
+        acked_async.add(ack.token or "")
+        job = jobs.get(job_id or "")
+        if (
+            job is None
+            or job["memory_id"] != ack.body["memory"]["id"]
+            or job["tenant_id"] != tenant_of_index[ack.tenant]
+        ):
+            findings.fail(
+                f"write {ack.token}: answered pending with job {job_id}, database has {_short(job)}"
+            )
+    findings.stats["async_writes_acknowledged"] = len(acked_async)
+    # Acknowledged only after a timeout, a 503 or a 409 "in progress": written through a fault.
+    faulted = {
+        a.key[2:]
+        for a in ledger.attempts
+        if a.key and a.key[2:] in ledger.async_tokens and a.status not in (200, 201)
+    }
+    findings.stats["async_writes_acknowledged_after_a_fault"] = len(acked_async & faulted)
+    # The writes sent while the database was down (by writers numbered after the clients).
+    while_down = {
+        ack.token
+        for ack in ledger.acks
+        if ack.token in acked_async and ack.request["metadata"]["client"] >= ledger.profile.clients
+    }
+    if result.db_faults_done.count("restart") and len(while_down) != len(result.tenants):
+        findings.fail(
+            f"of {len(result.tenants)} async writes sent while the database was down, "
+            f"{len(while_down)} were stored once it was back"
+        )
+    findings.stats["jobs"] = len(jobs)
+    findings.stats["job_outcomes"] = dict(Counter(j["outcome"] or j["status"] for j in jobs.values()))
+    findings.stats["jobs_claimed_again"] = sum(1 for j in jobs.values() if j["attempts"] > 1)
+
+
+# ---------------------------------------------------------------------------- the change stream
+
+TOKEN = re.compile(r"s[0-9a-f]{6}c\d+n\d+")
+# The change event an audit event gives (migrations 0019, 0024; deferred.py): its type, and
+# which memory it is about.
+CHANGE_OF_AUDIT = {
+    "auto_supersede": ("memory.superseded", "superseded_id"),
+    "manual_supersede": ("memory.superseded", "superseded_id"),
+    "proposal_approved": ("memory.superseded", "superseded_id"),
+    "revert": ("memory.reverted", "memory_id"),
+    "supersession_proposed": ("proposal.created", "superseded_id"),
+    "dependency_proposed": ("proposal.created", "memory_id"),
+    "proposal_dismissed": ("proposal.resolved", None),
+    "auto_supersede_completed": ("auto_supersede.completed", "memory_id"),
+}
+
+
+def _walk(http: httpx.Client, key: str, after: str | None, limit: int) -> tuple[list[dict], str]:
+    """GET /agent/events page after page from `after` until a page comes back empty (the
+    service is quiet): the events, and what went wrong (empty when nothing)."""
+    seen: list[dict] = []
+    cursor = after
+    for _ in range(1000):
+        params = {"limit": str(limit), **({"after": cursor} if cursor else {})}
+        response = http.get("/agent/events", params=params, headers={"Authorization": f"Bearer {key}"})
+        if response.status_code != 200:
+            return seen, f"answered {response.status_code}: {response.text[:200]}"
+        body = response.json()
+        if not body.get("next_cursor"):
+            return seen, f"gave a page without next_cursor: {_short(body)}"
+        cursor = body["next_cursor"]
+        if not body["events"]:
+            return seen, ""
+        seen.extend(body["events"])
+    return seen, "did not end"
+
+
+def check_change_stream(
+    conn: psycopg.Connection, base_url: str | None, result: RunResult, findings: Findings
+) -> None:
+    """Per tenant, the outbox read as the owner: numbered 1..N in commit order, one
+    memory.created per memory, one change event per audit event that changes something (and
+    none without one), no content in any event. Then the same stream over HTTP: a walk from the
+    start, and the walk the clients made during the run carried on to the end, give exactly the
+    table's events in its order. `base_url` None: the service is not answering (reported)."""
+    tenant_ids = [t.tenant_id for t in result.tenants]
+    versions, audit = _load(conn, tenant_ids)
+    first: dict[str, dict] = {}  # memory id -> its first version
+    for v in versions:
+        first.setdefault(v["memory_id"], v)
+    tokens = set(result.ledger.sent_tokens)
+    counted: Counter = Counter()
+    for tenant in result.tenants:
+        where = f"tenant {tenant.index}"
+        with conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(
+                """SELECT id::text AS id, seq, type, created_at, user_id, agent_id, memory_id::text AS memory_id, data
+                   FROM change_events WHERE tenant_id = %s ORDER BY seq NULLS FIRST, id""",
+                (tenant.tenant_id,),
+            )
+            rows = cur.fetchall()
+            last = conn.execute(
+                "SELECT last_seq FROM change_event_counters WHERE tenant_id = %s", (tenant.tenant_id,)
+            ).fetchone()
+        counted.update(r["type"] for r in rows)
+        seqs = [r["seq"] for r in rows]
+        if seqs != list(range(1, len(rows) + 1)):
+            expected = set(range(1, len(rows) + 1))
+            missing = sorted(expected - set(seqs))[:10]
+            beyond = sorted(n for n in set(seqs) - expected if n is not None)[:10]
+            repeated = [n for n, c in Counter(seqs).items() if c > 1][:10]
+            findings.fail(
+                f"{where}: change event numbers are not 1..{len(rows)}: missing {missing}, "
+                f"beyond {beyond}, repeated {repeated}, unnumbered {seqs.count(None)}"
+            )
+        if (last[0] if last else 0) != len(rows):
+            findings.fail(f"{where}: the counter says {last} events, the table holds {len(rows)}")
+        for a, b in itertools.pairwise(rows):
+            if a["created_at"] > b["created_at"]:
+                findings.fail(f"{where}: event {b['seq']} committed before event {a['seq']}")
+                break
+        memories = {m for m, v in first.items() if v["tenant_id"] == tenant.tenant_id}
+        created = Counter(r["memory_id"] for r in rows if r["type"] == "memory.created")
+        for memory_id in memories | set(created):
+            if created[memory_id] != 1:
+                findings.fail(f"{where}: memory {memory_id} has {created[memory_id]} memory.created events")
+        created_at_seq: dict[str, int] = {}
+        for r in rows:
+            v = first.get(r["memory_id"])
+            if r["type"] != "memory.created" or v is None:
+                continue
+            created_at_seq.setdefault(r["memory_id"], r["seq"])
+            if (r["data"].get("supersedes"), r["data"].get("superseded_by")) != (
+                v["supersedes"],
+                v["superseded_by"],
+            ):
+                findings.fail(f"{where}: memory.created of {r['memory_id']} says {_short(r['data'])}")
+        by_audit: dict[tuple[str, str], list[dict]] = defaultdict(list)
+        completed_of_memory: Counter = Counter()
+        for r in rows:
+            text = json.dumps(r["data"])
+            leaked = [t for t in TOKEN.findall(text) if t in tokens]
+            if leaked or "(ref " in text:
+                findings.fail(
+                    f"{where}: {r['type']} event {r['seq']} carries memory content: {_short(r['data'])}"
+                )
+            if r["memory_id"] is not None:
+                if r["memory_id"] not in memories:
+                    findings.fail(
+                        f"{where}: {r['type']} event {r['seq']} names memory {r['memory_id']}, not its tenant's"
+                    )
+                elif created_at_seq.get(r["memory_id"], r["seq"] + 1) > r["seq"]:
+                    findings.fail(
+                        f"{where}: {r['type']} event {r['seq']} comes before its memory's memory.created"
+                    )
+            if r["type"] == "auto_supersede.completed":
+                completed_of_memory[r["memory_id"]] += 1
+            if r["data"].get("event_id"):
+                by_audit[(r["type"], r["data"]["event_id"])].append(r)
+        for memory_id, n in completed_of_memory.items():
+            if n > 1:
+                findings.fail(f"{where}: memory {memory_id} was decided {n} times (auto_supersede.completed)")
+        matched: set[str] = set()
+        for e in audit:
+            if e["tenant_id"] != tenant.tenant_id or e["type"] not in CHANGE_OF_AUDIT:
+                continue
+            change_type, subject = CHANGE_OF_AUDIT[e["type"]]
+            wanted = [(change_type, subject)] + (
+                [("proposal.resolved", None)] if e["type"] == "proposal_approved" else []
+            )
+            for change_type, subject in wanted:
+                found = by_audit.get((change_type, e["id"]), [])
+                if len(found) != 1:
+                    findings.fail(
+                        f"{where}: {e['type']} event {e['id']} has {len(found)} {change_type} events"
+                    )
+                    continue
+                change = found[0]
+                matched.add(change["id"])
+                if subject is not None and change["memory_id"] != e[subject]:
+                    findings.fail(
+                        f"{where}: {change_type} of {e['type']} {e['id']} names memory {change['memory_id']}, "
+                        f"not {e[subject]}"
+                    )
+                if (
+                    change_type == "memory.superseded"
+                    and change["data"].get("superseded_by") != e["memory_id"]
+                ):
+                    findings.fail(
+                        f"{where}: {change_type} of {e['id']} says superseded by {_short(change['data'])}"
+                    )
+                if (
+                    change_type == "memory.reverted"
+                    and change["data"].get("reverted_event_id") != e["reverts_event_id"]
+                ):
+                    findings.fail(f"{where}: {change_type} of {e['id']} reverts {_short(change['data'])}")
+        for r in rows:
+            if r["data"].get("event_id") and r["id"] not in matched:
+                findings.fail(
+                    f"{where}: {r['type']} event {r['seq']} names no audit event of its kind: {_short(r['data'])}"
+                )
+
+        if base_url is None:
+            continue
+        table = [(r["id"], r["type"], r["memory_id"], r["data"]) for r in rows]
+        with httpx.Client(base_url=base_url, trust_env=False, timeout=30) as http:
+            walked, problem = _walk(http, tenant.key, None, 97)
+            if problem:
+                findings.fail(f"{where}: GET /agent/events from the start {problem}")
+            over_http = [(e["id"], e["type"], e["memory_id"], e["data"]) for e in walked]
+            if over_http != table:
+                findings.fail(
+                    f"{where}: GET /agent/events gave {len(over_http)} events, the table {len(table)}; "
+                    f"first difference at {_first_index(over_http, table)}"
+                )
+            # The walk made during the run, through the faults: a prefix, then the rest from its cursor.
+            ids = [r["id"] for r in rows]
+            during = list(tenant.stream_seen)
+            if during != ids[: len(during)]:
+                findings.fail(
+                    f"{where}: the walk during the run saw {len(during)} events, not the table's first "
+                    f"{len(during)}; first difference at {_first_index(during, ids)}"
+                )
+            rest, problem = _walk(http, tenant.key, tenant.stream_cursor, 500)
+            if problem:
+                findings.fail(f"{where}: GET /agent/events from the run's cursor {problem}")
+            if during + [e["id"] for e in rest] != ids:
+                findings.fail(
+                    f"{where}: the run's walk carried on gives {len(during)} + {len(rest)} events, "
+                    f"the table {len(ids)}"
+                )
+        findings.stats.setdefault("events_walked_during_run", {})[tenant.index] = len(during)
+    findings.stats["change_events"] = dict(counted)
+
+
+def _first_index(a: list, b: list) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
 # ---------------------------------------------------------------------------- time travel, asked again
 
 
@@ -459,6 +844,10 @@ def summarize(result: RunResult, findings: Findings) -> str:
         f"unacknowledged {s.get('unacknowledged_writes')} (of which stored {s.get('unacknowledged_but_stored')})",
         f"  database: {s.get('memories')} memories, {s.get('versions')} versions, {s.get('supersessions')} "
         f"supersessions, events {s.get('events_by_type')}, lineages {s.get('lineages')} (longest {s.get('longest_lineage')})",
+        f"  level 2 jobs {s.get('jobs')} (async writes acknowledged {s.get('async_writes_acknowledged')}): "
+        f"outcomes {s.get('job_outcomes')}, claimed again {s.get('jobs_claimed_again')}, "
+        f"acknowledged after a fault {s.get('async_writes_acknowledged_after_a_fault')}",
+        f"  change stream {s.get('change_events')}; events walked during the run {s.get('events_walked_during_run')}",
         f"  time travel re-checked {s.get('observations_rechecked')}; latency p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms; "
         f"around database faults p50 {s['p50_ms_db_faults']} ms, p99 {s['p99_ms_db_faults']} ms",
         f"  client notes {dict(ledger.notes)}",

@@ -39,6 +39,7 @@ class Profile:
     read_timeout_s: float
     call_budget_s: float  # how long one call may keep retrying
     max_observations: int  # time-travel answers re-checked at the end
+    level2_lease_s: float = 5.0  # the service's lease of a Level 2 job (AURRA_LEVEL2_LEASE_S)
     seed: int = 20260601
 
     @property
@@ -192,6 +193,7 @@ class Ledger:
         self.acks: list[Ack] = []
         self.sent_tokens: dict[str, int] = {}  # token -> tenant index, every token ever sent
         self.unacked_tokens: set[str] = set()  # sent, never acknowledged (outcome unknown or refused)
+        self.async_tokens: set[str] = set()  # sent with "auto_supersede": "async"
         self.observations: list[Observation] = []
         self.duplicate_sends: list[tuple[str, Any, Any]] = []  # (op, first answer, second answer)
         self.anomalies: list[str] = []  # things the clients saw that must never happen
@@ -230,13 +232,20 @@ class Tenant:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # Acknowledged memories of the preferences topic: id -> (subject, attribute)
     memories: dict[str, tuple[str, str]] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)  # id -> the value the memory states
     times: deque = field(default_factory=lambda: deque(maxlen=64))  # recorded_at / valid_from seen
+    # The change stream as one consumer walks it during the run (GET /agent/events): its cursor
+    # and the event ids in the order the pages gave them. One walker at a time.
+    stream_lock: threading.Lock = field(default_factory=threading.Lock)
+    stream_cursor: str | None = None
+    stream_seen: list[str] = field(default_factory=list)
 
     def remember(self, memory: dict[str, Any]) -> None:
         with self.lock:
             parsed = memory.get("content", "").split(" ")
             if memory.get("topic") == GENERAL_TOPIC and len(parsed) >= 4:
                 self.memories[memory["id"]] = (parsed[0], parsed[1])
+                self.values[memory["id"]] = parsed[3]
             for name in ("recorded_at", "valid_from"):
                 if memory.get(name):
                     self.times.append(memory[name])
@@ -396,6 +405,7 @@ class Client:
     def run(self) -> None:
         ops: list[tuple[Callable[[], None], int]] = [
             (self.write_auto, 22),
+            (self.write_async, 12),
             (self.write_plain, 8),
             (self.write_no_auto, 8),
             (self.write_excluded, 7),
@@ -404,10 +414,12 @@ class Client:
             (self.supersede_content, 8),
             (self.supersede_link, 3),
             (self.revert, 7),
+            (self.approve, 3),
             (self.read_list, 10),
             (self.read_get, 6),
             (self.read_history, 5),
             (self.read_audit, 4),
+            (self.read_events, 4),
         ]
         functions, weights = zip(*ops, strict=True)
         try:
@@ -425,22 +437,37 @@ class Client:
     # ------------------------------------------------------------------ writes
 
     def _fact_body(
-        self, *, topic: str = GENERAL_TOPIC, auto: bool | None = True, valid_from: str | None = None
+        self,
+        *,
+        topic: str = GENERAL_TOPIC,
+        auto: bool | str | None = True,
+        valid_from: str | None = None,
+        contradict: bool = False,
     ) -> tuple[str, dict[str, Any]]:
+        """A fact with a fresh token; `contradict`: another value of a memory seen (when any)."""
         token = self.token()
-        if topic == GENERAL_TOPIC:
+        subject = self.rng.choice(SUBJECTS)
+        picked = self.tenant.pick_memory(self.rng) if contradict else None
+        if picked is not None:
+            memory_id, (subject, attribute) = picked
+            seen = self.tenant.values.get(memory_id)
+            value = self.rng.choice([v for v in ATTRIBUTES[attribute] if v != seen])
+        elif topic == GENERAL_TOPIC:
             attribute = self.rng.choice(list(ATTRIBUTES))
             value = self.rng.choice(ATTRIBUTES[attribute])
         else:
             attribute, values = EXCLUDED[topic]
             value = self.rng.choice(values)
         body: dict[str, Any] = {
-            "content": fact(self.rng.choice(SUBJECTS), attribute, value, token),
+            "content": fact(subject, attribute, value, token),
             "topic": topic,
             "metadata": {"soak_token": token, "client": self.index},
         }
         if auto is not None:
             body["auto_supersede"] = auto
+        if auto == "async":
+            with self.ledger.lock:
+                self.ledger.async_tokens.add(token)
         if valid_from:
             body["valid_from"] = valid_from
         return token, body
@@ -470,20 +497,43 @@ class Client:
                 or data.get("duplicate_of") != memory.get("id")
             ):
                 self.ledger.anomaly(f"{op}: 200 that names no existing memory: {str(data)[:200]}")
-            if body.get("topic") != GENERAL_TOPIC and (data.get("auto_supersede") or {}).get("ran"):
+            level2 = data.get("auto_supersede") or {}
+            if body.get("topic") != GENERAL_TOPIC and level2.get("ran"):
                 self.ledger.anomaly(f"{op}: the classifier ran for an excluded topic: {str(data)[:200]}")
+            if body.get("auto_supersede") == "async":
+                self._judge_async(op, body, status, level2)
             self.acknowledge("write", token, status, data, body)
             self.tenant.remember(memory)
         elif status not in ("timeout", "transport", 409, 503):
             self.ledger.note(f"write answered {status}")
 
+    def _judge_async(self, op: str, body: dict[str, Any], status: int, level2: dict[str, Any]) -> None:
+        """An asynchronous write is stored at once and never classified while it waits: a job
+        decides it (its topic allowed), or nothing does (an excluded topic, no job)."""
+        if status != 201 or level2.get("ran") or level2.get("decision") or level2.get("supersession"):
+            self.ledger.anomaly(
+                f"{op}: an async write was decided while it waited: {status} {str(level2)[:200]}"
+            )
+        elif body.get("topic") == GENERAL_TOPIC:
+            if level2.get("status") != "pending" or not level2.get("job_id"):
+                self.ledger.anomaly(
+                    f"{op}: an async write answered without a pending job: {str(level2)[:200]}"
+                )
+        elif level2.get("job_id") or level2.get("skipped_reason") != "excluded_category":
+            self.ledger.anomaly(f"{op}: an async write of an excluded topic got a job: {str(level2)[:200]}")
+
     def write_auto(self) -> None:
         token, body = self._fact_body(auto=True)
         self._write("write_auto", token, body, idem=True)
 
+    def write_async(self) -> None:
+        """Level 2 after the answer, mostly contradicting a memory seen: a job decides it."""
+        token, body = self._fact_body(auto="async", contradict=self.rng.random() < 0.6)
+        self._write("write_async", token, body, idem=True)
+
     def write_plain(self) -> None:
         """No Idempotency-Key: not retried, so a timeout leaves its outcome unknown (at most once)."""
-        token, body = self._fact_body(auto=self.rng.choice([True, None]))
+        token, body = self._fact_body(auto=self.rng.choice([True, None, "async"]))
         self._write("write_plain", token, body, idem=False)
 
     def write_no_auto(self) -> None:
@@ -491,19 +541,21 @@ class Client:
         self._write("write_no_auto", token, body, idem=self.rng.random() < 0.7)
 
     def write_excluded(self) -> None:
-        token, body = self._fact_body(topic=self.rng.choice(list(EXCLUDED)), auto=True)
+        token, body = self._fact_body(
+            topic=self.rng.choice(list(EXCLUDED)), auto=self.rng.choice([True, "async"])
+        )
         self._write("write_excluded", token, body, idem=True)
 
     def write_backdated(self) -> None:
         when = datetime.now(UTC) - timedelta(
             days=self.rng.randint(1, 400), seconds=self.rng.randint(0, 86_399)
         )
-        token, body = self._fact_body(auto=True, valid_from=utc(when))
+        token, body = self._fact_body(auto=self.rng.choice([True, "async"]), valid_from=utc(when))
         self._write("write_backdated", token, body, idem=True)
 
     def duplicate_send(self) -> None:
         """The same request and Idempotency-Key twice (one after the other, or at once): one write."""
-        token, body = self._fact_body(auto=self.rng.choice([True, False]))
+        token, body = self._fact_body(auto=self.rng.choice([True, False, "async"]))
         key = f"d-{token}"
         answers: list[tuple[int | str, Any]] = [None, None]  # type: ignore[list-item]
 
@@ -589,7 +641,11 @@ class Client:
             self.ledger.note(f"supersede_link answered {status}")
 
     def revert(self) -> None:
-        kind = self.rng.choice(["auto_supersede", "manual_supersede"])
+        kind = (
+            "proposal_approved"
+            if self.rng.random() < 0.2
+            else self.rng.choice(["auto_supersede", "manual_supersede"])
+        )
         status, data = self.call("audit_list", "GET", "/agent/audit", params={"type": kind, "limit": "20"})
         events = (data or {}).get("events") or [] if status == 200 else []
         if not events:
@@ -613,6 +669,63 @@ class Client:
             self.tenant.remember((data or {}).get("restored") or {})
         elif status not in ("timeout", "transport", 409, 503):
             self.ledger.note(f"revert answered {status}")
+
+    def approve(self) -> None:
+        """A proposal from the review queue applied (a weak contradiction, sync or async)."""
+        status, data = self.call(
+            "audit_list",
+            "GET",
+            "/agent/audit",
+            params={"type": "supersession_proposed", "status": "open", "limit": "20"},
+        )
+        proposals = (data or {}).get("events") or [] if status == 200 else []
+        if not proposals:
+            return self.read_audit()
+        proposal = self.rng.choice(proposals)
+        status, data = self.call(
+            "approve",
+            "POST",
+            f"/agent/audit/{proposal['id']}/approve",
+            idem=f"a-{uuid.uuid4().hex}",
+            timeout=self.profile.write_timeout_s,
+        )
+        if status == 201:
+            event = (data or {}).get("event") or {}
+            superseded = (data or {}).get("superseded") or {}
+            if (
+                event.get("type") != "proposal_approved"
+                or superseded.get("id") != proposal["superseded_id"]
+                or superseded.get("superseded_by") != proposal["memory_id"]
+            ):
+                self.ledger.anomaly(f"approve: 201 that does not describe the approval: {str(data)[:200]}")
+            self.acknowledge(
+                "approve", None, 201, data, {"proposal_id": proposal["id"], "proposal": proposal}
+            )
+        elif status not in ("timeout", "transport", 409, 503):
+            self.ledger.note(f"approve answered {status}")
+
+    # ------------------------------------------------------------------ the change stream
+
+    def read_events(self) -> None:
+        """One page of the tenant's change stream after the cursor of the walk so far: what the
+        pages give, in order, must be the tenant's events in commit order, none missed."""
+        if not self.tenant.stream_lock.acquire(blocking=False):
+            return self.read_list()  # another client of the tenant is reading the next page
+        try:
+            params = {"limit": str(self.rng.choice([7, 50, 200]))}
+            if self.tenant.stream_cursor is not None:
+                params["after"] = self.tenant.stream_cursor
+            status, data = self.call("events_list", "GET", "/agent/events", params=params)
+            if status != 200:
+                return
+            page = (data or {}).get("events")
+            if not isinstance(page, list) or not (data or {}).get("next_cursor"):
+                self.ledger.anomaly(f"events_list: 200 that is not a page: {str(data)[:200]}")
+                return
+            self.tenant.stream_seen.extend(e["id"] for e in page)
+            self.tenant.stream_cursor = data["next_cursor"]
+        finally:
+            self.tenant.stream_lock.release()
 
     # ------------------------------------------------------------------ time-travel reads
 
@@ -700,7 +813,8 @@ class ModelFaults(threading.Thread):
 class DatabaseFaults(threading.Thread):
     """pg_terminate_backend several times and one restart (pg_ctl stop -m fast, then start), at
     fixed fractions of the run. While the database is down it probes the service itself with a
-    patient client: the answer must be a 503 with Retry-After and the error envelope."""
+    patient client: the answer must be a 503 with Retry-After and the error envelope; and
+    `while_down` sends writes that must be stored once it is back (they retry through it)."""
 
     def __init__(
         self,
@@ -711,10 +825,11 @@ class DatabaseFaults(threading.Thread):
         base_url: str,
         probe_key: str,
         fake: FakeMessagesAPI,
+        while_down: Callable[[], None],
     ):
         super().__init__(name="db-faults", daemon=True)
         self.pg, self.ledger, self.progress, self.stop_event = pg, ledger, progress, stop
-        self.fake = fake
+        self.fake, self.while_down = fake, while_down
         self.base_url, self.probe_key = base_url, probe_key
         profile = ledger.profile
         spread = [0.08 + 0.84 * (i + 0.5) / profile.terminations for i in range(profile.terminations)]
@@ -754,6 +869,8 @@ class DatabaseFaults(threading.Thread):
         t0 = time.monotonic()
         self.pg.stop()
         down_at = time.monotonic()
+        writers = threading.Thread(target=self.while_down, name="soak-writes-while-down", daemon=True)
+        writers.start()
         with httpx.Client(
             base_url=self.base_url,
             trust_env=False,
@@ -801,6 +918,9 @@ class DatabaseFaults(threading.Thread):
                 except httpx.HTTPError:
                     pass
                 time.sleep(0.2)
+        writers.join(self.ledger.profile.call_budget_s + 30)
+        if writers.is_alive():
+            self.ledger.anomaly("the writes sent while the database was down did not finish")
         with self.ledger.lock:
             self.ledger.faults.append(Fault("db_restart", t0, up_at, f"down {up_at - down_at:.1f}s"))
             self.ledger.notes["recovery_ms"] = int((recovered if recovered is not None else -0.001) * 1000)
@@ -838,8 +958,21 @@ def run_soak(
         Client(i, tenants[i % len(tenants)], base_url, ledger, stop, run_id) for i in range(profile.clients)
     ]
     threads = [threading.Thread(target=c.run, name=f"soak-client-{c.index}", daemon=True) for c in clients]
+
+    def while_down() -> None:
+        """An async write per tenant sent while the database is down: 503s, retried with the
+        same Idempotency-Key until the database is back, then stored with its job."""
+        writers = [Client(profile.clients + t.index, t, base_url, ledger, stop, run_id) for t in tenants]
+        threads = [threading.Thread(target=w.write_async, daemon=True) for w in writers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(profile.call_budget_s + 15)
+        for writer in writers:
+            writer.http.close()
+
     model = ModelFaults(fake, ledger, progress, stop)
-    database = DatabaseFaults(pg, ledger, progress, stop, base_url, tenants[0].key, fake)
+    database = DatabaseFaults(pg, ledger, progress, stop, base_url, tenants[0].key, fake, while_down)
     model.start()
     database.start()
     for thread in threads:

@@ -1,17 +1,34 @@
 """Reliability soak (issue 9): under load and injected faults, no acknowledged write is lost.
 
 Concurrent clients over several tenants write facts (with and without auto-supersession, some
-contradicting earlier ones, some in excluded categories, some back-dated), supersede them by
-hand, revert supersessions, retry with the same Idempotency-Key after short client timeouts,
-send deliberate duplicates and read back in time (as_of / known_at), against `aurra dev` with
+asking for asynchronous Level 2, some contradicting earlier ones, some in excluded categories,
+some back-dated), supersede them by hand, approve proposals from the review queue, revert
+supersessions, retry with the same Idempotency-Key after short client timeouts, send
+deliberate duplicates, walk the change stream (GET /agent/events) page by page and read back
+in time (as_of / known_at), against `aurra dev` (which decides Level 2 jobs in a thread) with
 the Claude classifier pointed at a local fake Messages API. Meanwhile the fake model turns
 slow, rate-limited, failing, garbled or silent, the database's connections are cut with
-pg_terminate_backend and the database is restarted once.
+pg_terminate_backend and the database is restarted once (while it is down, an async write
+per tenant is sent and retried until it is stored).
 
-At the end the database (read directly as its owner) must hold every acknowledged change
-exactly once, supersessions and audit events must match one for one, lineages must keep the
-bi-temporal invariants, time-travel answers seen during the run must come back the same, and
-no answer may have been a 500 (503 only around database faults, with Retry-After).
+At the end, once the service is quiet and the Level 2 worker has decided every job (bounded),
+the database (read directly as its owner) must hold every acknowledged change exactly once,
+supersessions and audit events must match one for one, lineages must keep the bi-temporal
+invariants, time-travel answers seen during the run must come back the same, no answer may
+have been a 500 (503 only around database faults, with Retry-After), and an Idempotency-Key
+whose request was carried out is never answered "still in progress" afterwards.
+
+Asynchronous Level 2: every async write answered pending has its job, done (none left pending
+past its lease), decided by exactly one audit event of its own (so at most one supersession,
+matched one for one like a synchronous write's), its fact stored whatever the classifier did;
+no other write has a job.
+
+The change stream, per tenant, read as the owner: seq 1..N in commit order, no gap, no
+repeat; one memory.created per memory; one memory.superseded per auto_supersede,
+manual_supersede or proposal_approved event, one memory.reverted per revert (the other
+audit-backed events likewise; no event naming an audit event that is not there); no fact's
+token in any event's data. Over HTTP, GET /agent/events walked from the start, and the walk
+made during the run carried on from its cursor, give the table's events in its order.
 
 The CI profile is the default; `AURRA_SOAK_PROFILE=long` runs the long one (about ten minutes):
     AURRA_SOAK_PROFILE=long .venv/bin/python -m pytest tests/soak -s
@@ -29,7 +46,15 @@ from pathlib import Path
 import httpx
 import pytest
 from fake_model import FakeMessagesAPI
-from soak_checks import Findings, check_database, check_statuses, recheck_observations, summarize
+from soak_checks import (
+    Findings,
+    check_change_stream,
+    check_database,
+    check_jobs,
+    check_statuses,
+    recheck_observations,
+    summarize,
+)
 from soak_infra import SoakPostgres, start_service
 from soak_run import Tenant, profile_from_env, run_soak
 
@@ -52,8 +77,9 @@ def _wait_until_serving(base_url: str, key: str, seconds: float = 60) -> bool:
 
 
 def _wait_until_quiet(pg: SoakPostgres, seconds: float = 60) -> None:
-    """Until calls the clients gave up on have finished inside the service: nothing running
-    in the database and the row counts unchanged for a while (bounded)."""
+    """Until calls the clients gave up on have finished inside the service and the Level 2
+    worker has decided every job: nothing running in the database, no job pending and the row
+    counts unchanged for a while (bounded: a job still pending then is reported stuck)."""
     deadline, previous = time.monotonic() + seconds, None
     while time.monotonic() < deadline:
         with pg.connect() as conn:
@@ -61,9 +87,11 @@ def _wait_until_quiet(pg: SoakPostgres, seconds: float = 60) -> None:
                 """SELECT (SELECT count(*) FROM memory_versions), (SELECT count(*) FROM audit_events),
                           (SELECT count(*) FROM idempotency_records WHERE status = 'INPROGRESS'),
                           (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-                             AND pid <> pg_backend_pid() AND state NOT IN ('idle'))"""
+                             AND pid <> pg_backend_pid() AND state NOT IN ('idle')),
+                          (SELECT count(*) FROM level2_jobs WHERE status = 'pending'),
+                          (SELECT count(*) FROM change_events)"""
             ).fetchone()
-        if snapshot == previous and snapshot[3] == 0:
+        if snapshot == previous and snapshot[3] == 0 and snapshot[4] == 0:
             return
         previous = snapshot
         time.sleep(1.5)
@@ -90,6 +118,9 @@ def test_soak(soak_pg: SoakPostgres, new_key, db, tmp_path: Path, capsys: pytest
         ANTHROPIC_BASE_URL=fake.url,
         ANTHROPIC_API_KEY="sk-test",
         AURRA_CLASSIFIER_TIMEOUT_S=str(profile.classifier_timeout_s),
+        # A job whose worker lost its connection is claimed again once its lease passes: short
+        # here (a decision takes at most ~2 s) so that happens within the run, not a minute on.
+        AURRA_LEVEL2_LEASE_S=str(profile.level2_lease_s),
     )
     findings = Findings()
     try:
@@ -104,6 +135,8 @@ def test_soak(soak_pg: SoakPostgres, new_key, db, tmp_path: Path, capsys: pytest
             findings.fail("the service did not answer again after the faults")
         with soak_pg.connect() as conn:
             check_database(conn, result, findings)
+            check_jobs(conn, result, findings)
+            check_change_stream(conn, service.base_url if serving else None, result, findings)
         if service.process.poll() is not None:
             findings.fail(f"aurra dev exited with {service.process.returncode}")
     finally:
@@ -154,4 +187,6 @@ def test_soak(soak_pg: SoakPostgres, new_key, db, tmp_path: Path, capsys: pytest
     assert result.db_faults_done.count("terminate") == profile.terminations, summary
     assert sum(result.model_requests[m] for m in result.model_requests if m != "ok") > 0, summary
     assert findings.stats["acknowledged_writes"] > 0, summary
+    assert findings.stats["async_writes_acknowledged"] > 0, summary
+    assert sum(findings.stats.get("events_walked_during_run", {}).values()) > 0, summary
     assert not findings.violations, summary + "\n--- aurra dev log (tail) ---\n" + service.log_tail()

@@ -33,6 +33,13 @@ from aurra_core.storage import erasures, idempotency_claim, store
 from aurra_core.storage.db import Database, get_database
 
 EXPIRES_AFTER_S = 24 * 3600
+# A call that committed but could not record its answer (the database went away just after the
+# commit) tries again on a fresh connection, until its invocation would time out (the claim's
+# in-progress expiry) less a moment to answer in, or for this long when it has no time limit.
+# Its record is marked committed, so it is never run again: without its answer every retry of
+# the key would be told "in progress" until the record expires, a day later.
+RECORD_ANSWER_FOR_S = 30.0
+ANSWER_MARGIN_S = 1.0
 
 # The tenant of the call in progress in this context: its record names it (an erasure of the
 # whole tenant deletes them all).
@@ -188,10 +195,11 @@ def run_once(
         done["response"] = response
         return response
 
+    payload = {"tenant_id": str(caller.tenant_id), "key": key, "body": body}
     try:
         return run_idempotent(  # type: ignore[no-any-return]
             call_and_keep,
-            {"tenant_id": str(caller.tenant_id), "key": key, "body": body},
+            payload,
             config=_CONFIG,
             persistence_store=_persistence(operation),
             key_prefix=f"aurra.{operation}",
@@ -203,10 +211,11 @@ def run_once(
     except IdempotencyPersistenceLayerError as exc:
         if "response" in done:
             # The call committed; only recording its answer failed (the database went away
-            # just after). Say what happened: an error would invite a retry that, once the
-            # record's in-progress time ran out, would do it all again.
-            logger.warning("idempotency record not completed", extra={"operation": operation})
+            # just after). Record it again once the database answers, then say what happened
+            # (an error would invite a retry, and the retry needs the answer recorded).
             committed: dict[str, Any] = done["response"]
+            if not _record_answer(operation, payload, committed):
+                logger.warning("idempotency record not completed", extra={"operation": operation})
             return committed
         if isinstance(exc.__cause__, (ServiceUnavailable, psycopg.OperationalError)):
             raise ServiceUnavailable("the database is not reachable right now; retry shortly") from exc
@@ -214,3 +223,28 @@ def run_once(
     finally:
         idempotency_claim.clear()
         _tenant.reset(tenant)
+
+
+def _record_answer(operation: str, payload: dict[str, Any], response: dict[str, Any]) -> bool:
+    """Record a committed call's answer on its key, retrying while the database is unreachable
+    (each try borrows a connection afresh: the one that failed was cut), within the call's time
+    (RECORD_ANSWER_FOR_S); whether it was recorded."""
+    claimed = idempotency_claim.current()
+    until = time.time() + RECORD_ANSWER_FOR_S
+    if claimed is not None and claimed[1] is not None:
+        until = min(until, claimed[1] / 1000 - ANSWER_MARGIN_S)
+    delay, tries = 0.05, 1
+    while True:
+        tries += 1
+        try:
+            _persistence(operation).save_success(data=payload, result=response)
+            logger.info("idempotency answer recorded again", extra={"operation": operation, "tries": tries})
+            return True
+        except (ServiceUnavailable, psycopg.OperationalError):
+            if time.time() + delay > until:
+                return False
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
+        except Exception:  # noqa: BLE001 - the call committed: answer it, whatever went wrong here
+            logger.exception("idempotency answer not recorded", extra={"operation": operation})
+            return False
