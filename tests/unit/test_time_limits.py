@@ -95,7 +95,9 @@ def test_an_abandoned_rules_classification_stops_its_own_work() -> None:
         finally:
             ended.set()
 
-    with pytest.raises(Late):
+    # Late when the caller's wait ends first; the classifier's own error when, on a loaded host,
+    # its check at the deadline ends the thread before the caller's wait wakes up.
+    with pytest.raises((Late, ClassifierError)):
         deadline.call_within(0.2, classify, Late)
     assert ended.wait(120.0)
     assert how == ["stopped"]
