@@ -107,6 +107,11 @@ MEDICAL_SAID = [
     "seit der Geburt bin ich schwerhörig",
     "tô com dor nas costas desde a cirurgia",
     "meu filho tem asma e usa bombinha",
+    "I've got a sore throat and a temperature",
+    "je suis sous antibiotiques",
+    "quebrei o braço jogando bola",
+    "ich habe mir das Bein gebrochen",
+    "tengo cita con el dermatólogo",
 ]
 
 
@@ -137,6 +142,11 @@ LEGAL_SAID = [
     "der Vermieter hat Räumungsklage eingereicht",
     "meu advogado entrou com recurso na justiça",
     "fui preso por engano em 2015",
+    "User is fighting a deportation order",
+    "estoy en libertad condicional",
+    "mon permis a été suspendu",
+    "tô respondendo processo",
+    "I accepted a police caution",
 ]
 
 
@@ -175,6 +185,14 @@ LOOK_ALIKES = [
     "la demanda de vivienda sigue subiendo",
     "tô preso no trânsito",
     "estou a processar os dados do trimestre",
+    "the beer was ice cold",
+    "we need to fix the cold start time",
+    "j'ai un rendez-vous chez le coiffeur",
+    "tengo una cita con mi novia",
+    "el proceso de selección fue largo",
+    "swelling demand for GPUs this quarter",
+    "ich arbeite beim Finanzamt",
+    "User's brother is a police officer",
 ]
 
 
