@@ -23,6 +23,7 @@ DEFAULT_DATASET = Path("evals") / "cases.jsonl"
 DEFAULT_EXTRACTION_DATASET = Path("evals") / "extraction.jsonl"
 DEFAULT_CONVERSATIONS = Path("evals") / "conversations.jsonl"
 DEFAULT_SECRETS_DATASET = Path("evals") / "secrets.jsonl"
+DEFAULT_SENSITIVE_TOPICS_DATASET = Path("evals") / "sensitive_topics_dev.jsonl"
 
 
 class CliError(Exception):
@@ -344,6 +345,21 @@ def _secrets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sensitive_topics(args: argparse.Namespace) -> int:
+    from aurra_local import evaluate_sensitive_topics
+
+    dataset = Path(args.sensitive_topics)
+    if not dataset.is_file():
+        raise CliError(f"no labeled texts at {dataset} (run from the repository root, or pass a FILE)")
+    try:
+        texts = evaluate_sensitive_topics.load_texts(dataset)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    report = evaluate_sensitive_topics.evaluate(texts)
+    print(json.dumps(report) if args.json else evaluate_sensitive_topics.format_report(report))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from aurra_core.runtime.config import get_config
 
@@ -351,6 +367,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _conversations(args)
     if args.secrets:
         return _secrets(args)
+    if args.sensitive_topics is not None:
+        return _sensitive_topics(args)
     if args.extraction:
         from aurra_core.extractors.factory import create_extractor
         from aurra_local import evaluate_extraction
@@ -693,6 +711,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--secrets",
         action="store_true",
         help="instead: the credentials detector's precision and recall per kind on labeled texts",
+    )
+    evaluation.add_argument(
+        "--sensitive-topics",
+        nargs="?",
+        const=str(DEFAULT_SENSITIVE_TOPICS_DATASET),
+        metavar="FILE",
+        help=f"instead: the medical and legal topic gate's recall on labeled texts (default {DEFAULT_SENSITIVE_TOPICS_DATASET}), "
+        "per label, language and form, and the look-alikes it gates",
     )
     _data_dir(evaluation)
     evaluation.set_defaults(func=cmd_eval)

@@ -1,7 +1,10 @@
 """The topic gate of extracted facts: a code-level lexicon, whatever a model said."""
 
+import re
+
 import pytest
 
+from aurra_core.text_analysis import sensitive_topics
 from aurra_core.text_analysis.sensitive_topics import fact_topic, sensitive_topic
 
 
@@ -77,3 +80,166 @@ def test_everyday_facts_keep_the_extractors_topic(fact):
 def test_the_callers_topic_stands_for_every_fact():
     assert fact_topic("User was diagnosed with diabetes", "preferences", "journal") == "journal"
     assert fact_topic("User uses Emacs", "preferences", "health_medical") == "health_medical"
+
+
+# Everyday phrasings: a chat names a diagnosis less often than a symptom, a pill or a visit.
+MEDICAL_SAID = [
+    "my rheumatologist thinks it's psoriatic arthritis",
+    "had my appendix out when I was nine",
+    "waiting on my blood results from Tuesday",
+    "I've been off sick all week with a chest infection",
+    "she sprained her wrist at climbing",
+    "User had a colonoscopy last month.",
+    "got my flu jab at the pharmacy",
+    "I'm 20 weeks pregnant, so no sushi for me",
+    "we've been trying to conceive for two years",
+    "User's son is on the waiting list for a knee operation.",
+    "my GP signed me off for two weeks",
+    "I wear hearing aids in both ears",
+    "my counsellor says journalling helps",
+    "User is in recovery and goes to AA meetings.",
+    "need a ground floor room, I use a mobility scooter",
+    "estoy con fisioterapia por una lesión en el hombro",
+    "mi hermano está en tratamiento por cáncer",
+    "je suis suivie par une psychologue depuis l'hiver",
+    "ma mère a été hospitalisée la semaine dernière",
+    "ich war beim Hausarzt wegen meiner Rückenschmerzen",
+    "seit der Geburt bin ich schwerhörig",
+    "tô com dor nas costas desde a cirurgia",
+    "meu filho tem asma e usa bombinha",
+    "I've got a sore throat and a temperature",
+    "je suis sous antibiotiques",
+    "quebrei o braço jogando bola",
+    "ich habe mir das Bein gebrochen",
+    "tengo cita con el dermatólogo",
+]
+
+
+@pytest.mark.parametrize("said", MEDICAL_SAID)
+def test_everyday_medical_phrasings_are_health_medical(said):
+    assert sensitive_topic(said) == "health_medical"
+
+
+LEGAL_SAID = [
+    "my solicitor thinks we have a good case",
+    "User hired an immigration lawyer last week.",
+    "the police pressed charges after the fight",
+    "my ex is taking me to court over the house",
+    "got done for drink driving in 2018",
+    "User's driving licence was revoked for a year.",
+    "User is the executor of his uncle's will.",
+    "we signed a prenup before the wedding",
+    "waiting on my indefinite leave to remain",
+    "the Home Office still hasn't decided my case",
+    "we're in family mediation over the children",
+    "HMRC opened a tax investigation into my business",
+    "the bailiffs came round about the council tax",
+    "mi exmujer me demandó por la custodia",
+    "tengo que ir al juzgado el martes",
+    "j'ai rendez-vous à la préfecture pour mon titre de séjour",
+    "mon avocate dit que le procès aura lieu en juin",
+    "ich habe eine Aufenthaltsgenehmigung bis 2027",
+    "der Vermieter hat Räumungsklage eingereicht",
+    "meu advogado entrou com recurso na justiça",
+    "fui preso por engano em 2015",
+    "User is fighting a deportation order",
+    "estoy en libertad condicional",
+    "mon permis a été suspendu",
+    "tô respondendo processo",
+    "I accepted a police caution",
+]
+
+
+@pytest.mark.parametrize("said", LEGAL_SAID)
+def test_everyday_legal_phrasings_are_legal_status(said):
+    assert sensitive_topic(said) == "legal_status"
+
+
+# Look-alikes: the same words about work, software, sport, pets and figures of speech.
+LOOK_ALIKES = [
+    "User works night shifts as a nurse at St Mary's hospital",
+    "User's husband is a lawyer",
+    "User is a paralegal at a law firm in Leeds",
+    "we booked a squash court for Thursday",
+    "my phone case cracked",
+    "the 14-day trial of the analytics tool ran out",
+    "User is on the trial period of the new CRM",
+    "that gig was sick",
+    "User took her dog to the vet for a checkup on its paw",
+    "User does keto by choice and lifts weights three times a week",
+    "I disabled dark mode in the editor",
+    "the CI test results came back green",
+    "my home office has a new standing desk",
+    "esta semana trabajo desde casa",
+    "the film is a testament to the director's patience",
+    "the thread pool executor needs more workers",
+    "we rely on inheritance in the Java code",
+    "I overstayed my welcome at the party",
+    "the lithium battery in my drone died",
+    "I'm addicted to this new show",
+    "the old design lost its appeal",
+    "Ich koche heute ein leckeres Gericht",
+    "die Freundschaft ist mir wichtig",
+    "ich arbeite im Krankenhaus an der Rezeption",
+    "je mange un avocat tous les matins",
+    "la demanda de vivienda sigue subiendo",
+    "tô preso no trânsito",
+    "estou a processar os dados do trimestre",
+    "the beer was ice cold",
+    "we need to fix the cold start time",
+    "j'ai un rendez-vous chez le coiffeur",
+    "tengo una cita con mi novia",
+    "el proceso de selección fue largo",
+    "swelling demand for GPUs this quarter",
+    "ich arbeite beim Finanzamt",
+    "User's brother is a police officer",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_look_alikes_stay_ungated(text):
+    assert sensitive_topic(text) is None
+
+
+@pytest.mark.parametrize(
+    ("entry", "letters"),
+    [
+        ("asthma", "a"),
+        ("(?:my|his|her) lawyer", "hm"),
+        ("(?<!free )trials?", "t"),
+        ("(?:the )?flu", None),  # an optional start
+        (r"\w*krank\w*", None),
+        ("[bc]ar", None),
+        ("(?:(?:a|b)c|d)", None),  # nested
+        ("(?-i:GP)", None),  # case-sensitive
+    ],
+)
+def test_the_letters_an_entry_starts_with(entry, letters):
+    found = sensitive_topics._first_letters(entry)
+    assert (found if found is None else "".join(sorted(found))) == letters
+
+
+def test_grouping_by_first_letter_matches_what_the_plain_alternation_matches():
+    """The programs behind letter lookaheads find a topic exactly where one alternation of
+    all the entries would."""
+    texts = [
+        *MEDICAL_SAID,
+        *LEGAL_SAID,
+        *LOOK_ALIKES,
+        "User was diagnosed with diabetes",
+        "my GP signed me off for two weeks",
+        "User's work visa expires in June",
+        "the 14-day trial of the analytics tool ran out",
+        "ich war beim Hausarzt wegen meiner Rückenschmerzen",
+        "User takes 20mg of fluoxetine every morning",
+        "we booked a squash court for Thursday",
+        "User is in recovery and goes to AA meetings.",
+        "User settled status application",
+        "detained by ICE last year",
+        "User prefers tea over coffee",
+    ]
+    for name, entries in (("medical", sensitive_topics._MEDICAL), ("legal", sensitive_topics._LEGAL)):
+        plain = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(entries) + r")(?![\w-])")
+        grouped = sensitive_topics._MEDICAL_RE if name == "medical" else sensitive_topics._LEGAL_RE
+        for text in texts:
+            assert bool(grouped.search(text)) == bool(plain.search(text)), (name, text)
