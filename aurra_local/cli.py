@@ -355,7 +355,8 @@ def _sensitive_topics(args: argparse.Namespace) -> int:
         texts = evaluate_sensitive_topics.load_texts(dataset)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    report = evaluate_sensitive_topics.evaluate(texts)
+    blind = args.blind or evaluate_sensitive_topics.is_blind(dataset)
+    report = evaluate_sensitive_topics.evaluate(texts, blind=blind)
     print(json.dumps(report) if args.json else evaluate_sensitive_topics.format_report(report))
     return 0
 

@@ -53,7 +53,24 @@ def _by(judged: list[tuple[dict[str, Any], str | None]], field: str) -> dict[str
     return {value: _figures([(c, t) for c, t in judged if str(c.get(field)) == value]) for value in values}
 
 
-def evaluate(texts: list[dict[str, Any]]) -> dict[str, Any]:
+_TEXT_LISTS = ("missed", "wrong_topic", "other_gated_texts")
+
+
+def is_blind(path: Path) -> bool:
+    """A held-out half is measured, never read: its texts stay unprinted."""
+    return "holdout" in path.name
+
+
+def evaluate(texts: list[dict[str, Any]], *, blind: bool = False) -> dict[str, Any]:
+    """The figures, and unless `blind` the texts missed, misfiled and gated by mistake."""
+    report = _evaluate(texts)
+    if blind:
+        for name in _TEXT_LISTS:
+            report.pop(name)
+    return report
+
+
+def _evaluate(texts: list[dict[str, Any]]) -> dict[str, Any]:
     judged = [(case, sensitive_topic(case["text"])) for case in texts]
     return {
         "texts": len(texts),
@@ -101,6 +118,10 @@ def format_report(d: dict[str, Any]) -> str:
         *[_row(label, f) for label, f in d["per_label"].items()],
         *[_row(f"lang {lang}", f) for lang, f in d["per_lang"].items()],
         *[_row(f"form {form}", f) for form, f in d["per_form"].items()],
+    ]
+    if "missed" not in d:
+        return "\n".join([*lines, "", "(blind: no text printed)"])
+    lines += [
         "",
         f"missed ({len(d['missed'])}):",
         *[f"  [{m['label']}, {m['lang']}] {m['text']}" for m in d["missed"]],

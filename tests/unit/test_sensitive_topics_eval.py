@@ -55,3 +55,15 @@ def test_a_malformed_set_is_one_line_on_stderr(tmp_path: Path, capsys: pytest.Ca
     assert cli.main(["eval", "--sensitive-topics", str(bad)]) == 2
     assert "needs a text and a label" in capsys.readouterr().err
     assert cli.main(["eval", "--sensitive-topics", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_the_held_out_half_is_measured_without_printing_a_text(capsys: pytest.CaptureFixture[str]) -> None:
+    held_out = ROOT / "evals" / "sensitive_topics_holdout.jsonl"
+    assert cli.main(["eval", "--sensitive-topics", str(held_out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["texts"] == len(load_texts(held_out))
+    assert not {"missed", "wrong_topic", "other_gated_texts"} & set(report)
+    assert cli.main(["eval", "--sensitive-topics", str(held_out)]) == 0
+    printed = capsys.readouterr().out
+    assert "(blind: no text printed)" in printed
+    assert not any(case["text"] in printed for case in load_texts(held_out))
