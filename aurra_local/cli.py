@@ -227,7 +227,7 @@ def cmd_invoke(args: argparse.Namespace) -> int:
     event = _read_json(Path(args.event), "event")
     _migrate(_database_url(args.data_dir))
     try:
-        result = gateway.invoke(args.function, event)
+        result = gateway.invoke(args.function, event, time_left_s=args.time_left)
     except Exception as exc:  # noqa: BLE001 - print what Lambda would report
         print(json.dumps({"errorMessage": str(exc), "errorType": type(exc).__name__}, indent=2))
         return 1
@@ -634,6 +634,13 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("function", help="one of: " + ", ".join(_function_names()))
     invoke.add_argument(
         "--event", "-e", required=True, help="the event's JSON file, e.g. events/write_memory.json"
+    )
+    invoke.add_argument(
+        "--time-left",
+        type=float,
+        default=30.0,
+        help="seconds the handler's context says are left, as Lambda's timeout would; the "
+        "dispatcher drains until 10 s before it (default: 30.0)",
     )
     _data_dir(invoke)
     invoke.set_defaults(func=cmd_invoke)

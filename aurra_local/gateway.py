@@ -42,17 +42,18 @@ class LambdaContext:
     aws_request_id: str
     memory_limit_in_mb: int = 1024
     function_version: str = "$LATEST"
+    time_left_s: float = 30.0
 
     @property
     def invoked_function_arn(self) -> str:
         return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:aurra-{self.function_name}"
 
     def get_remaining_time_in_millis(self) -> int:
-        return 30_000
+        return int(self.time_left_s * 1000)
 
 
-def invoke(function: str, event: dict[str, Any]) -> Any:
-    context = LambdaContext(function_name=function, aws_request_id=str(uuid.uuid4()))
+def invoke(function: str, event: dict[str, Any], time_left_s: float = 30.0) -> Any:
+    context = LambdaContext(function_name=function, aws_request_id=str(uuid.uuid4()), time_left_s=time_left_s)
     return lambda_functions.load_handler(function).lambda_handler(event, context)
 
 
