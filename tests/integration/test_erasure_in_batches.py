@@ -179,10 +179,7 @@ def test_the_whole_tenant_in_batches_deletes_its_records_and_keeps_a_later_write
     status, receipt = erasure.erase(caller, ErasureRequest(tenant=True), db, batch_memories=3)
 
     assert status == 201 and receipt.id == started[0]
-    # KNOWN DEFECT, not yet fixed: the receipt's version count has once read 11 of the 12 in a
-    # full run (not reproduced alone in 15 runs): a lineage split across two batches of this
-    # size may be counted one version short. What is erased is checked below, exactly.
-    assert receipt.counts.memories == 10 and receipt.counts.versions in (11, 12)
+    assert receipt.counts.memories == 10 and receipt.counts.versions == 12
     # The tenant's records from before it began; the later write's stays, so its retry replays.
     assert receipt.counts.idempotency_records == 2
     _, replayed = service.write_memory(caller, WriteBody(content=later.memory.content), "after-start")
