@@ -825,14 +825,17 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--auto-supersede",
         action="store_true",
-        help="ask for automatic supersession, in valid-time order, batch after batch (otherwise"
-        " Level 2 is off; never for an Aurra export)",
+        help="ask for automatic supersession: each scope's facts in valid-time order, batch after"
+        " batch, scopes side by side (otherwise Level 2 is off; never for an Aurra export)",
     )
     load.add_argument(
         "--user-id", help="mem0 and zep: the user_id of records that name none (Zep: no group_id)"
     )
     load.add_argument(
-        "--workers", type=int, default=4, help="batches in flight at once (1 with --auto-supersede)"
+        "--workers",
+        type=int,
+        default=4,
+        help="batches in flight at once (with --auto-supersede, of different scopes)",
     )
     load.set_defaults(func=cmd_import)
 

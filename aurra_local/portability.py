@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,6 +32,10 @@ __all__ = ["ImportFailed", "ImportReport", "export_to_file", "import_file"]
 MAX_BATCH_FACTS = 100
 # Under the API's 64 KiB body limit, with room for the envelope of the batch.
 MAX_BATCH_BYTES = 60 * 1024
+# With Level 2 on, the scopes are dealt into this many lanes, sent side by side. A constant,
+# not the number of workers: the batches, and so their Idempotency-Keys, are the same whatever
+# --workers a run that resumes an interrupted one is given.
+LEVEL2_LANES = 8
 
 
 # ---------------------------------------------------------------- export
@@ -143,14 +148,26 @@ class _Progress:
             self.stream.write("\n")
 
 
-def application_order(plan: Plan) -> list[Fact]:
+def application_order(facts: list[Fact]) -> list[Fact]:
     """With Level 2 on, each fact must be compared with what was true before it: the facts in
     `valid_from` order (a fact without one is valid from the import's time, so last), ties in
     the file's order. Each scope's facts are then in their valid-time order too."""
     return sorted(
-        plan.facts,
+        facts,
         key=lambda f: (f.body.get("valid_from") is None, _instant(f.body.get("valid_from")), f.line),
     )
+
+
+def level2_lanes(plan: Plan) -> list[list[Fact]]:
+    """With Level 2 on, the facts dealt into lanes by scope (user and agent), each lane in
+    valid-time order. A fact's candidates are only ever of its own scope (docs/api.md), so
+    lanes never see each other's facts: they can be sent side by side, while within a lane,
+    and so within a scope, one batch follows another."""
+    lanes: list[list[Fact]] = [[] for _ in range(LEVEL2_LANES)]
+    for fact in plan.facts:
+        scope = json.dumps([fact.body.get("user_id"), fact.body.get("agent_id")])
+        lanes[hashlib.sha256(scope.encode()).digest()[0] % LEVEL2_LANES].append(fact)
+    return [application_order(lane) for lane in lanes if lane]
 
 
 def _instant(value: Any) -> float:
@@ -169,17 +186,25 @@ def import_file(
     progress: IO[str] | None = None,
     user_id: str | None = None,
 ) -> ImportReport:
-    """Import `path` (`fmt`: aurra, jsonl, mem0 or zep) into the client's tenant. An Aurra
-    export is always imported with Level 2 off: its lineages are the export's. With
-    `auto_supersede`, the facts are sent in valid-time order, one batch at a time."""
+    """Import `path` (`fmt`: aurra, jsonl, mem0 or zep) into the client's tenant, `workers`
+    batches in flight. An Aurra export is always imported with Level 2 off: its lineages are
+    the export's. With `auto_supersede`, each scope's facts are sent in valid-time order, one
+    batch after the other (level2_lanes)."""
     started = time.monotonic()
     plan = plan_file(path, fmt, user_id=user_id)
     if fmt == "aurra":
         auto_supersede = False
     report = ImportReport(facts=len(plan.facts), skipped=plan.skipped, notes=plan.notes)
-    groups = batches(application_order(plan) if auto_supersede else plan.facts)
+    # Each lane's batches go one after the other; lanes go side by side. Level 2 off, every
+    # batch is a lane of its own.
+    if auto_supersede:
+        lanes = [batches(lane) for lane in level2_lanes(plan)]
+    else:
+        lanes = [[batch] for batch in batches(plan.facts)]
     bar = _Progress(len(plan.facts), progress)
     new_ids: dict[str, str] = {}
+    lock = threading.Lock()
+    failed = threading.Event()
 
     def send(batch: list[Fact]) -> Any:
         from aurra.errors import ValidationError
@@ -194,22 +219,32 @@ def import_file(
             raise ImportFailed(_where(exc, batch, plan.unit)) from None
 
     def record(batch: list[Fact], result: Any) -> None:
-        for fact, written in zip(batch, result.results, strict=True):
-            report.created += bool(written.created)
-            report.duplicates += not written.created
-            if fact.original_id is not None:
-                new_ids[fact.original_id] = written.memory.id
-        bar.add(len(batch))
+        with lock:
+            for fact, written in zip(batch, result.results, strict=True):
+                report.created += bool(written.created)
+                report.duplicates += not written.created
+                if fact.original_id is not None:
+                    new_ids[fact.original_id] = written.memory.id
+            bar.add(len(batch))
+
+    def run_lane(lane: list[list[Fact]]) -> None:
+        for batch in lane:
+            if failed.is_set():  # another lane failed: stop here, a run again goes on
+                return
+            try:
+                record(batch, send(batch))
+            except BaseException:
+                failed.set()
+                raise
 
     try:
-        # With Level 2 on, each batch must see the ones before it: one at a time.
-        if workers <= 1 or auto_supersede:
-            for batch in groups:
-                record(batch, send(batch))
+        if workers <= 1:
+            for lane in lanes:
+                run_lane(lane)
         else:
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aurra-import") as pool:
-                for batch, result in zip(groups, pool.map(send, groups), strict=True):
-                    record(batch, result)
+                for done in [pool.submit(run_lane, lane) for lane in lanes]:
+                    done.result()
     finally:
         bar.close()
     _link(client, plan, new_ids, report, workers, progress)

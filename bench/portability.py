@@ -172,7 +172,9 @@ def sql_export_floor(url: str, tenant_id: uuid.UUID, out: Path) -> tuple[float, 
     return time.perf_counter() - started, n
 
 
-def import_with_level2(url: str, base_url: str, source: Path, n: int, work: Path) -> dict[str, float]:
+def import_with_level2(
+    url: str, base_url: str, source: Path, n: int, work: Path, workers: int
+) -> dict[str, float]:
     """The first `n` facts of `source` with --auto-supersede into a fresh tenant, beside its floor."""
     import psycopg
 
@@ -185,9 +187,11 @@ def import_with_level2(url: str, base_url: str, source: Path, n: int, work: Path
         out.writelines(line for _, line in zip(range(n), f, strict=False))
     with psycopg.connect(url, autocommit=True) as conn:
         _, raw = keys.create_key(conn, "bench-import-level2")
-    log(f"import: {n:,} facts, Level 2 on (rules classifier), one batch at a time")
+    log(f"import: {n:,} facts, Level 2 on (rules classifier), {workers} lanes of scopes in flight")
     with Aurra(api_key=raw, base_url=base_url, timeout=300) as client:
-        report = portability.import_file(client, part, fmt="jsonl", auto_supersede=True, progress=None)
+        report = portability.import_file(
+            client, part, fmt="jsonl", auto_supersede=True, workers=workers, progress=None
+        )
     rate = report.facts / report.seconds
     floor_s = sql_level2_floor(url, part, n)
     log(
@@ -246,7 +250,7 @@ def main() -> None:
             level2_n = args.facts if args.level2_facts is None else args.level2_facts
             level2: dict[str, float] = {}
             if level2_n:
-                level2 = import_with_level2(url, base_url, source, level2_n, work)
+                level2 = import_with_level2(url, base_url, source, level2_n, work, args.workers)
             out = work / "export.ndjson"
             started = time.perf_counter()
             records = portability.export_to_file(client, out)

@@ -169,3 +169,47 @@ def test_auto_supersede_applies_the_file_in_valid_time_order(dev_server, new_key
     current = {m.content: m for m in client.memories.list(limit=100, user_id="al", topic="preferences")}
     assert set(current) == {vscode}
     assert [m.content for m in client.memories.history(current[vscode].id).chain] == [vim, emacs, vscode]
+
+
+def test_auto_supersede_sends_scopes_side_by_side_each_in_valid_time_order(
+    dev_server, new_key, tmp_path: Path
+):
+    """Twelve users' editor histories, interleaved and out of order across 400 lines, with four
+    batches in flight: each user's three editors replace each other in valid-time order, no
+    user's fact touches another's, and a run again with another --workers stores nothing twice."""
+    _, key = new_key()
+    editors = (
+        ("User uses Vim", "2020-01-01T00:00:00Z"),
+        (
+            "User has been using Emacs as their daily editor, having moved away from Vim",
+            "2021-01-01T00:00:00Z",
+        ),
+        (
+            "User has been using VS Code as their daily editor, having moved away from Emacs",
+            "2022-01-01T00:00:00Z",
+        ),
+    )
+    users = [f"u{n}" for n in range(12)]
+    lines: list[dict] = [{"content": f"User read book {n}", "user_id": users[n % 12]} for n in range(364)]
+    # Latest first in the file, so only the valid-time order gets each chain right.
+    for step, (content, when) in reversed(list(enumerate(editors))):
+        for user in users:
+            lines.insert(
+                (step * 97 + len(user) * 13) % len(lines),
+                {"content": content, "topic": "preferences", "user_id": user, "valid_from": when},
+            )
+    path = tmp_path / "facts.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    args = ("import", str(path), "--format", "jsonl", "--auto-supersede")
+    done = _aurra(dev_server.base_url, key, *args, "--workers", "4")
+    assert done.returncode == 0, done.stderr
+    client = _client(dev_server, key)
+    for user in users:
+        current = list(client.memories.list(limit=100, user_id=user, topic="preferences"))
+        assert [m.content for m in current] == [editors[2][0]], user
+        chain = client.memories.history(current[0].id).chain
+        assert [m.content for m in chain] == [e[0] for e in editors], user
+        assert {m.user_id for m in chain} == {user}
+    again = _aurra(dev_server.base_url, key, *args, "--workers", "1")
+    assert again.returncode == 0, again.stderr
+    assert _memory_count(client) == len(lines)
