@@ -229,13 +229,39 @@ def test_the_assistants_words_are_never_kept():
 
 def test_a_statement_the_rules_cannot_rewrite_is_kept_as_said():
     assert facts_and_methods("Bob from accounting gave me his old bike last week.") == [
-        ("Bob from accounting gave me his old bike last week.", "verbatim")
+        ("User said: Bob from accounting gave me his old bike last week.", "verbatim")
     ]
     assert facts_and_methods("I moved to Berlin.") == [("User moved to Berlin", "rules")]
 
 
-def test_a_sentence_without_a_word_about_the_user_is_not_kept_as_said():
+@pytest.mark.parametrize(
+    "said",
+    [
+        "gym at 6am every weekday before work, only time its empty.",
+        "rip to the winter casualties, down to 17 from 22.",
+        "farmers market on sundays now for the summer season.",
+        "14 kids, training tuesdays.",
+    ],
+)
+def test_a_statement_that_drops_its_subject_but_gives_a_value_is_kept_as_said(said):
+    assert facts_and_methods(said) == [(f"User said: {said}", "verbatim")]
+
+
+def test_a_sentence_without_a_word_about_the_user_or_a_value_is_not_kept_as_said():
     assert facts("The weather has been awful all week.") == []
+    assert facts("rooms keep overlapping") == []
+
+
+def test_a_question_after_a_statement_is_never_kept_as_said():
+    assert facts("quick one, how long do I boil an egg for a jammy yolk?") == []
+    assert facts("so 3 of us are going to Oslo on the 12th, any tips for food?") == [
+        "User said: 3 of us are going to Oslo on the 12th"
+    ]
+
+
+def test_a_correction_after_a_dash_is_a_correction():
+    kept = facts("pottery is on tuesdays\u2014 no wait, wednesdays")
+    assert not any("tuesday" in fact.lower() for fact in kept), kept
 
 
 # ---------------------------------------------------------------- topics

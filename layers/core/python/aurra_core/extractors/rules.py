@@ -17,9 +17,10 @@ What it never keeps: questions, greetings, thanks, requests to the assistant, pa
 and hypotheticals ("if I won the lottery I'd buy a castle"), and the assistant's and the
 system's words.
 
-A statement about the user's life that its rules cannot rewrite (a first-person word in it,
-none of the above) is kept as said, one memory per sentence, with `method` "verbatim" (a
-messages write records it in the memory's metadata: docs/api.md, "Extraction").
+A statement about the user's life that its rules cannot rewrite (a first-person word or a
+value in it, none of the above) is kept as said, one memory per sentence, as "User said: ..."
+with `method` "verbatim" (a messages write records it in the memory's metadata: docs/api.md,
+"Extraction").
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ MODEL_ID = "aurra-rules-extractor-v2"
 PROMPT_VERSION = "rules-v2"
 RULES = "rules"
 VERBATIM = "verbatim"
+# A verbatim fact is the user's words under this attribution: read later, out of its
+# conversation, "I moved" or "gym at 6am" says whose it is (and an agent reading its memory
+# never takes the user's "I" for its own).
+SAID = "User said: "
 
 # Sentences end at . ! ? ; a line break or a dash between spaces.
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*")
@@ -54,7 +59,7 @@ _CLAUSE = re.compile(
 )
 # A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
 _CORRECTION_SPLIT = re.compile(
-    r"[,;:]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
+    r"[,;:\u2014\u2013]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
     r"actually,? no|no,? actually|scratch that|or rather|correction|well,? no|no,? no|no,? sorry|"
     r"sorry,? no|no,? I mean)\b)",
     re.IGNORECASE,
@@ -188,6 +193,13 @@ _FIRST_PERSON_WORDS = re.compile(
     r"nuestros|nuestras|je|moi|mon|ma|mes|nous|notre|nos|ich|mich|mir|mein|meine|meinen|meinem|"
     r"meiner|wir|uns|unser|unsere|unseren|eu|meu|minha|meus|minhas|nós|nosso|nossa)\b|\bj')"
     r"|\bI\b|\bI'm\b|\bI've\b",
+)
+# A value a statement gives: a number, a time, a day, a month, a price.
+_VALUE = re.compile(
+    r"\d|[$\u20ac\u00a3]|(?i:\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|hundred|thousand|dozen|half|noon|midnight|"
+    r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|"
+    r"january|february|march|april|june|july|august|september|october|november|december)\b)"
 )
 _WORK = re.compile(
     r"\b(?:team|teams|company|startup|org|organi[sz]ation|department|dept|engineers?|developers?|"
@@ -1050,9 +1062,11 @@ class _Reader:
                 deadline.check()
                 outcome = self._clause(clause, index)
                 skipped = skipped or outcome == "skipped"
-        if len(self.found) == before and not skipped and self._verbatim_worthy(original, sentence):
-            content = " ".join(original.split()).rstrip(" ,;:")[:MAX_CONTENT_CHARS]
-            self._keep(content, (index,), self._sentence_quote(), VERBATIM)
+        # A question is never kept, even after a statement: then the statement alone is.
+        said = sentence if original.rstrip().endswith("?") else original
+        if len(self.found) == before and not skipped and self._verbatim_worthy(said, sentence):
+            said = " ".join(said.split()).rstrip(" ,;:")
+            self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
 
     def _embedded(self, sentence: str, index: int) -> None:
         """The statement a question or a request gives as its reason: "help me budget now that
@@ -1062,9 +1076,10 @@ class _Reader:
             self._clause(found.group(1).rstrip(" ?.!"), index)
 
     def _verbatim_worthy(self, original: str, sentence: str) -> bool:
-        """A statement about the user's life the rules could not rewrite: a first-person word in
-        it, three words or more, and nothing that is never kept."""
-        if len(original.split()) < 3 or not _FIRST_PERSON_WORDS.search(original):
+        """A statement about the user's life the rules could not rewrite: a first-person word or
+        a value in it (users drop the "I" and the "my": "gym at 6am every weekday", "down to 17
+        from 22"), three words or more, and nothing that is never kept."""
+        if len(original.split()) < 3 or not (_FIRST_PERSON_WORDS.search(original) or _VALUE.search(sentence)):
             return False
         if _filtered(sentence) or _NOT_A_FACT.match(sentence) or _CORRECTION.match(sentence):
             return False
