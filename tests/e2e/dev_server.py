@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,15 @@ def start_dev_server(
         if found := re.search(r"dev API key: (\S+)", line):
             key = found.group(1)
         if found := re.search(r"listening on (http://\S+)", line):
+            # What the server prints from here on (its metrics, one line a request) is read
+            # and dropped: a pipe nobody reads fills at 64 KiB, and the server's next print
+            # would then block the request making it, with its transaction open.
+            threading.Thread(target=_drain, args=(process.stdout,), daemon=True).start()
             return DevServer(found.group(1), key, process)
     process.kill()
     raise RuntimeError("aurra dev did not start")
+
+
+def _drain(stream) -> None:
+    for _ in stream:
+        pass

@@ -210,7 +210,7 @@ def test_a_dollar_budget_takes_calls_while_their_most_fits_and_counts_their_rece
     caller, _ = new_key()
     set_cost_limit(db, caller, 0.05)
     with db.tenant_transaction(caller.tenant_id) as conn:
-        hold = pipeline._classification_hold(keys.get_key_settings(conn, caller))
+        hold = pipeline.classification_hold(keys.get_key_settings(conn, caller))
     price = metering.cost_usd(HAIKU, 10_000, 100)
     assert price == 0.0105 and 0.02 < hold < 0.05 and hold > price  # the hold bounds the call
     classifier = PricedClassifier(10_000, 100)
@@ -339,3 +339,75 @@ def test_a_key_set_on_a_model_the_deployment_no_longer_allows_gets_its_default(d
     put(caller, "alice uses Vim", classifier)
     assert put(caller, "alice uses Vim daily", classifier).auto_supersede.ran
     assert asked == [HAIKU]
+
+
+def calls_counted(db, caller) -> int:
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        return metering.calls_today(conn, caller)
+
+
+def test_a_batch_takes_its_calls_at_once_and_gives_back_what_it_did_not_use(db, new_key):
+    """A limit of 3 and a batch of 6 facts of which 5 meet a candidate: 3 calls are made, the
+    other 2 facts are stored unclassified, and the day counts exactly the 3 calls made."""
+    from aurra_core.models import BatchFact, BatchWriteRequest, SkippedReason
+    from aurra_core.write_path.batch import write_batch
+
+    caller, _ = new_key()
+    set_limit(db, caller, 3)
+    classifier = supplementing()
+    facts = [BatchFact(content=f"alice uses Vim on machine {i}", topic="preferences") for i in range(6)]
+    result = write_batch(caller, BatchWriteRequest(facts=facts, auto_supersede=True), deps(classifier))
+    reasons = [r.auto_supersede.skipped_reason for r in result.results]
+    assert len(classifier.calls) == 3
+    assert reasons == [SkippedReason.NO_CANDIDATES, None, None, None, *[SkippedReason.BUDGET_EXHAUSTED] * 2]
+    assert calls_counted(db, caller) == 3
+    # No limit: the batch takes one call a fact and gives back the one it did not need.
+    set_limit(db, caller, None)
+    more = [
+        BatchFact(content=f"bob uses Emacs on machine {i}", topic="work", user_id="bob") for i in range(3)
+    ]
+    write_batch(caller, BatchWriteRequest(facts=more, auto_supersede=True), deps(classifier))
+    assert len(classifier.calls) == 5 and calls_counted(db, caller) == 5
+
+
+def test_a_batch_classifying_does_not_hold_up_the_keys_other_level_2_writes(db, new_key, configure):
+    """While a batch waits on its model, another Level 2 write of the same key takes its call
+    and is stored: the batch holds no lock on the key's budget through its classifications."""
+    import threading
+
+    from aurra_core.models import BatchFact, BatchWriteRequest
+    from aurra_core.write_path.batch import write_batch
+
+    # The batch's call may wait 20 s for its model: the other write must not wait for it.
+    configure(AURRA_CLASSIFIER_TIMEOUT_S="20", AURRA_MESSAGES_WRITE_DEADLINE_S="25")
+    caller, _ = new_key()
+    put(caller, "alice uses Vim", supplementing())
+    in_model, release = threading.Event(), threading.Event()
+
+    def waits_for_release() -> None:
+        in_model.set()
+        release.wait(60)
+
+    batch = threading.Thread(
+        target=write_batch,
+        args=(
+            caller,
+            BatchWriteRequest(
+                facts=[BatchFact(content="alice uses Vim daily", topic="preferences")], auto_supersede=True
+            ),
+            deps(
+                ScriptedClassifier(lambda new, c: (Verdict.SUPPLEMENTS, 0.7), before_answer=waits_for_release)
+            ),
+        ),
+    )
+    batch.start()
+    try:
+        assert in_model.wait(30)
+        alone = threading.Thread(target=put, args=(caller, "alice uses Vim at work", supplementing()))
+        alone.start()
+        alone.join(8)
+        assert not alone.is_alive(), "the write waited for the batch"
+        assert calls_counted(db, caller) == 2
+    finally:
+        release.set()
+        batch.join(60)

@@ -1,7 +1,15 @@
 """Metering: what a model call cost (a receipt on every write that reached a model, and the
 same figures as per-key metrics) and what a key may still spend today (its budget)."""
 
-from aurra_core.metering.budget import calls_today, cost_today, reserve_model_call, settle_model_call
+from aurra_core.metering.budget import (
+    PrepaidCalls,
+    calls_today,
+    cost_today,
+    reserve_model_call,
+    reserve_model_calls,
+    return_model_calls,
+    settle_model_call,
+)
 from aurra_core.metering.pricing import PRICES, PRICES_CHECKED, Price, cost_usd, most_usd
 from aurra_core.metering.receipts import (
     Stopwatch,
@@ -14,6 +22,7 @@ from aurra_core.metering.receipts import (
 __all__ = [
     "PRICES",
     "PRICES_CHECKED",
+    "PrepaidCalls",
     "Price",
     "Stopwatch",
     "calls_today",
@@ -25,5 +34,7 @@ __all__ = [
     "receipt",
     "reported_count",
     "reserve_model_call",
+    "reserve_model_calls",
+    "return_model_calls",
     "settle_model_call",
 ]

@@ -25,10 +25,18 @@ its hold fits under the limit, so concurrent calls can never spend past it; once
 answers, `settle_model_call` replaces its hold with the receipt's price, in the write's own
 transaction. A call whose cost is unknown (it failed) keeps its hold. A model without a price
 (an OpenAI-compatible endpoint's) holds nothing and costs nothing here: only its calls count.
+
+A batch write takes its calls at once, before its transaction (`reserve_model_calls`: as many
+as it has facts Level 2 may classify, or what the limits leave), and gives back what it did not
+use, with its calls' settlements, after it (`return_model_calls`). Taken one by one inside the
+batch's transaction, each increment would hold the key's counter row until the batch commits:
+every other Level 2 write of the key, and every other batch, would wait for the whole batch,
+model calls included. A batch that fails still pays for the calls it made.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -98,6 +106,85 @@ def settle_model_call(conn: psycopg.Connection, caller: Caller, day: date, delta
         """UPDATE model_call_counts SET cost_usd = greatest(cost_usd + %s::numeric, 0)
            WHERE api_key_id = %s AND tenant_id = %s AND day = %s""",
         (_money(delta_usd), caller.api_key_id, caller.tenant_id, day),
+    )
+
+
+@dataclass
+class PrepaidCalls:
+    """Calls a batch took from the key's budget before its transaction: each classification
+    takes one (`take`), and its settlement is kept for after the batch (`settle`)."""
+
+    day: date | None
+    left: int
+    hold_usd: float
+    delta_usd: float = 0.0
+
+    def take(self) -> date | None:
+        """One call for the next classification: its day, None when the batch's are used up."""
+        if self.day is None or self.left <= 0:
+            return None
+        self.left -= 1
+        return self.day
+
+    def settle(self, settlement: tuple[date, float] | None) -> None:
+        if settlement is not None:
+            self.delta_usd += settlement[1]
+
+
+def reserve_model_calls(
+    conn: psycopg.Connection,
+    caller: Caller,
+    wanted: int,
+    limit: int | None,
+    cost_limit: float | None = None,
+    hold_usd: float = 0.0,
+) -> PrepaidCalls:
+    """Take up to `wanted` calls at once, each holding `hold_usd`: as many as the key's limits
+    leave today. Its own short transaction: the counter row is locked only for it."""
+    params = reserve_params(caller, limit, cost_limit, hold_usd)
+    if wanted <= 0:
+        return PrepaidCalls(None, 0, hold_usd)
+    conn.execute(
+        """INSERT INTO model_call_counts (api_key_id, day, tenant_id, calls, cost_usd)
+           VALUES (%(budget_key)s, (now() AT TIME ZONE 'UTC')::date, %(budget_tenant)s, 0, 0)
+           ON CONFLICT (api_key_id, day) DO NOTHING""",
+        params,
+    )
+    day, calls, cost = conn.execute(
+        """SELECT day, calls, cost_usd FROM model_call_counts
+           WHERE api_key_id = %(budget_key)s AND day = (now() AT TIME ZONE 'UTC')::date FOR UPDATE""",
+        params,
+    ).fetchone() or (None, 0, Decimal(0))
+    taken = wanted if limit is None else min(wanted, max(limit - calls, 0))
+    hold = params["budget_hold"]
+    if cost_limit is not None:
+        room = params["budget_cost_limit"] - cost
+        taken = min(taken, int(room // hold) if hold > 0 else taken) if room >= 0 else 0
+    if taken > 0:
+        conn.execute(
+            """UPDATE model_call_counts SET calls = calls + %(taken)s,
+                   cost_usd = cost_usd + %(taken)s * %(budget_hold)s::numeric
+               WHERE api_key_id = %(budget_key)s AND day = %(day)s""",
+            {**params, "taken": taken, "day": day},
+        )
+    return PrepaidCalls(day if taken > 0 else None, taken, hold_usd)
+
+
+def return_model_calls(conn: psycopg.Connection, caller: Caller, prepaid: PrepaidCalls) -> None:
+    """Give back the calls a batch did not use, with their holds, and settle the ones it made."""
+    if prepaid.day is None or (prepaid.left == 0 and prepaid.delta_usd == 0):
+        return
+    conn.execute(
+        """UPDATE model_call_counts SET calls = greatest(calls - %s, 0),
+               cost_usd = greatest(cost_usd + %s::numeric, 0)
+           WHERE api_key_id = %s AND tenant_id = %s AND day = %s""",
+        (
+            prepaid.left,
+            _money(prepaid.delta_usd - prepaid.left * prepaid.hold_usd),
+            caller.api_key_id,
+            caller.tenant_id,
+            prepaid.day,
+        ),
     )
 
 

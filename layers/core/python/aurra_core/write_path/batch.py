@@ -20,6 +20,10 @@ What that costs, and why it is still one transaction:
   AURRA_MESSAGES_WRITE_DEADLINE_S from its start, `answer_by`): a call starts only while it
   can end by then (`classification_limit_s` before it) and is abandoned there whatever it
   does; later facts are stored unclassified (`skipped_reason: "classifier_error"`), never lost.
+- The batch's model calls are taken from the key's budget before its transaction, one for each
+  fact the gates let Level 2 classify, and what it did not use is given back after it
+  (metering/budget.py): taken inside it, each call would hold the key's counter row until the
+  batch commits, and every other Level 2 write of the key would wait for the whole batch.
 - A fact superseded by a later fact of the same batch has two versions recorded in the same
   transaction: the one believed from its insert until the later fact's, which no reader could
   ever see (it never committed on its own), and the superseded one.
@@ -35,15 +39,24 @@ from uuid import UUID
 
 import psycopg
 
+from aurra_core import metering
 from aurra_core.access import keys
 from aurra_core.classifiers.factory import classification_limit_s
 from aurra_core.errors import ValidationFailed
-from aurra_core.models import BatchFact, BatchWriteRequest, BatchWriteResult, Caller, WriteResult
+from aurra_core.models import (
+    BatchFact,
+    BatchWriteRequest,
+    BatchWriteResult,
+    Caller,
+    SkippedReason,
+    WriteResult,
+)
 from aurra_core.runtime.config import get_config
+from aurra_core.runtime.observability import logger
 from aurra_core.storage import idempotency_claim, store
 from aurra_core.storage.db import Database, one_row
 from aurra_core.write_path import pipeline
-from aurra_core.write_path.gating import gate_before_settings
+from aurra_core.write_path.gating import decides_later, gate, gate_before_settings
 
 
 class _OneTransaction(Database):
@@ -113,11 +126,66 @@ def write_batch(
     classify_until = answer_by - classification_limit_s(config)
     check_expiries(request.facts)
     level2_enabled = deps.flags.level2_enabled()
-    order = application_order(request.facts)
-    results: list[WriteResult | None] = [None] * len(request.facts)
     # With Level 2 off or not asked for, no fact reads another: each is embedded and they are
     # stored together (their inserts sent at once, no clock read between them).
     independent = gate_before_settings(level2_enabled=level2_enabled, requested=request.auto_supersede)
+    prepaid = None if independent is not None else _take_calls(caller, request, deps.db, level2_enabled)
+    try:
+        return _write(caller, request, deps, prepaid, level2_enabled, independent, classify_until, answer_by)
+    finally:
+        if prepaid is not None:
+            _return_calls(caller, prepaid, deps.db)
+
+
+def _take_calls(
+    caller: Caller, request: BatchWriteRequest, db: Database, level2_enabled: bool
+) -> metering.PrepaidCalls:
+    """The batch's model calls, taken from the key's budget in a transaction of their own:
+    one for each fact the gates let Level 2 classify now (metering/budget.py)."""
+    with db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
+        settings = keys.get_key_settings(conn, caller)
+        wanted = sum(
+            gate(
+                level2_enabled=level2_enabled,
+                requested=request.auto_supersede,
+                key_settings=settings,
+                topic=f.topic,
+            )
+            is None
+            and not decides_later(request.auto_supersede, settings)
+            for f in request.facts
+        )
+        return metering.reserve_model_calls(
+            conn,
+            caller,
+            wanted,
+            settings.daily_model_calls_limit,
+            settings.daily_model_cost_limit_usd,
+            pipeline.classification_hold(settings),
+        )
+
+
+def _return_calls(caller: Caller, prepaid: metering.PrepaidCalls, db: Database) -> None:
+    """What the batch did not use back to the budget, and the settlements of what it did."""
+    try:
+        with db.tenant_transaction(caller.tenant_id) as conn:
+            metering.return_model_calls(conn, caller, prepaid)
+    except Exception:  # noqa: BLE001 - the batch's answer stands; the budget keeps the calls
+        logger.warning("a batch's unused model calls were not given back", exc_info=True)
+
+
+def _write(
+    caller: Caller,
+    request: BatchWriteRequest,
+    deps: pipeline.WriteDependencies,
+    prepaid: metering.PrepaidCalls | None,
+    level2_enabled: bool,
+    independent: SkippedReason | None,
+    classify_until: float,
+    answer_by: float,
+) -> BatchWriteResult:
+    order = application_order(request.facts)
+    results: list[WriteResult | None] = [None] * len(request.facts)
     with store.write_transaction(deps.db, caller.tenant_id) as (conn, _):
         # The batch's transaction has bound its Idempotency-Key record (idempotency_claim);
         # the pipeline's steps below run in that transaction and must not bind it again.
@@ -131,6 +199,7 @@ def write_batch(
                 classifier_factory=deps.classifier_factory,
                 flags=deps.flags,
                 extractor_factory=deps.extractor_factory,
+                prepaid=prepaid,
             )
             if independent is not None:
                 prepared = [
@@ -159,6 +228,12 @@ def write_batch(
                         classify_until,
                         answer_by,
                     )
+                    if prepaid is not None:
+                        # settled with the batch's calls, after its transaction (see above)
+                        prepaid.settle(
+                            pipeline.call_settlement(one.reservation_day, one.hold_usd, one.outcome.usage)
+                        )
+                        one.reservation_day = None
                     (outcome,) = pipeline.store_facts(caller, [one], bound)
                     results[i] = outcome.result
         finally:

@@ -106,6 +106,8 @@ class WriteDependencies:
     classifier_factory: Callable[[], Classifier]
     flags: FlagSource
     extractor_factory: Callable[[], Extractor] = _no_extractor
+    # A batch's calls, taken from the key's budget before its transaction (metering/budget.py).
+    prepaid: metering.PrepaidCalls | None = None
 
 
 @dataclass(frozen=True)
@@ -328,7 +330,7 @@ def _billed(provider: str, key_settings: KeySettings) -> str | None:
     return _model(key_settings) if provider in ("anthropic", "bedrock") else None
 
 
-def _classification_hold(key_settings: KeySettings) -> float:
+def classification_hold(key_settings: KeySettings) -> float:
     """The most one classification of this key can cost (metering/budget.py: its hold)."""
     model = _billed(get_config().classifier, key_settings)
     if model is None:
@@ -513,12 +515,12 @@ def prepare(
         )
         # With no deadline to check between them, the candidates' statement also takes the
         # call from the budget, when it finds a candidate (one round trip instead of two).
-        hold = _classification_hold(settings)
+        hold = classification_hold(settings)
         reservation = (
             store.CallReservation(
                 caller, settings.daily_model_calls_limit, settings.daily_model_cost_limit_usd, hold
             )
-            if classify_until is None
+            if classify_until is None and deps.prepaid is None
             else None
         )
         # A small scope is read first: when it is empty, candidate search would find nothing
@@ -545,7 +547,11 @@ def prepare(
             metrics.add_metric(name="ClassifierErrors", unit=MetricUnit.Count, value=1)
             logger.warning("messages write out of time; storing the fact without classifying it")
             return prepared
-        if reservation is None:
+        if deps.prepaid is not None:
+            day = deps.prepaid.take()
+            if day is None:
+                metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
+        elif reservation is None:
             day = _reserve(conn, caller, settings, hold)
         else:
             day = reservation.day
