@@ -30,13 +30,16 @@ def start_dev_server(
     **env: str,
 ) -> DevServer:
     """`aurra dev` on a free port; its stderr (the access log) goes to `stderr_path` if given."""
-    # No webhook worker unless asked: servers of one session share its database, and a test of
-    # deliveries runs one worker of its own (tests/e2e/test_webhooks_over_http.py).
+    # No webhook or Level 2 worker unless asked: servers of one session share its database
+    # with the integration tests, whose jobs and deliveries a worker of this server would take
+    # (a test of them runs a worker of its own: tests/e2e/test_webhooks_over_http.py,
+    # tests/e2e/test_async_level2_over_http.py).
     environment = {
         **os.environ,
         "AURRA_DATABASE_URL": pg_url,
         "AURRA_LEVEL2_ENABLED": "true",
         "AURRA_WEBHOOK_WORKER": "false",
+        "AURRA_LEVEL2_WORKER": "false",
         **env,
     }
     process = subprocess.Popen(
