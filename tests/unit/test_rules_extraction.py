@@ -247,6 +247,12 @@ def test_a_statement_that_drops_its_subject_but_gives_a_value_is_kept_as_said(sa
     assert facts_and_methods(said) == [(f"User said: {said}", "verbatim")]
 
 
+@pytest.mark.parametrize("said", ["we're 12 now", "update from the crew: we're 4 now!!", "We are twelve now"])
+def test_we_and_a_bare_number_counts_the_group_not_the_users_age(said):
+    (kept,) = facts(said)
+    assert kept.startswith("User's team is "), kept
+
+
 def test_a_sentence_without_a_word_about_the_user_or_a_value_is_not_kept_as_said():
     assert facts("The weather has been awful all week.") == []
     assert facts("rooms keep overlapping") == []

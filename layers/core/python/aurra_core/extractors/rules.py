@@ -194,6 +194,11 @@ _FIRST_PERSON_WORDS = re.compile(
     r"meiner|wir|uns|unser|unsere|unseren|eu|meu|minha|meus|minhas|nós|nosso|nossa)\b|\bj')"
     r"|\bI\b|\bI'm\b|\bI've\b",
 )
+_A_NUMBER = re.compile(
+    r"^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b[.!,]*$",
+    re.IGNORECASE,
+)
 # A value a statement gives: a number, a time, a day, a month, a price.
 _VALUE = re.compile(
     r"\d|[$\u20ac\u00a3]|(?i:\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -614,12 +619,15 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         out = ["User", {"I'm": "is", "I've": "has", "I'd": "would", "I'll": "will"}[head]]
         rest = tokens[1:]
     elif lower in ("we're", "we've", "we'll", "we'd"):
-        subject = f"User's {group}" if _about_work(text, work_context) else "User"
+        # "we're 12 now" counts the group wherever it is said ("User is 12 now" is an age)
+        counted = lower == "we're" and bool(_A_NUMBER.match(" ".join(tokens[1:2])))
+        subject = f"User's {group}" if counted or _about_work(text, work_context) else "User"
         out = [subject, {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}[lower]]
         rest = tokens[1:]
     elif lower == "we":
+        counted = [t.lower() for t in tokens[1:2]] == ["are"] and bool(_A_NUMBER.match(" ".join(tokens[2:3])))
         out, rest = _subject_and_verb(
-            tokens[1:], f"User's {group}" if _about_work(text, work_context) else "User"
+            tokens[1:], f"User's {group}" if counted or _about_work(text, work_context) else "User"
         )
     else:  # "I": the first verb after any adverbs takes the third person
         out, rest = _subject_and_verb(tokens[1:], "User")
