@@ -7,7 +7,8 @@
    writes, Level 2 off) of N generated facts into a fresh tenant of `aurra dev`. Target: at
    least 1,000 facts/s. Floor: the same N rows inserted into memory_versions with plain SQL
    (one executemany of 100 rows a transaction, each fact's own embedding precomputed), in the same run,
-   on the same server: what the database alone costs.
+   on the same server: what the database alone costs; and the same over as many connections as
+   the import has batches in flight.
 2. Import with Level 2 on (`--auto-supersede`, the rules classifier) of the same file into
    another fresh tenant: every fact compared with its scope's earlier facts. Target: at least
    200 facts/s. Floor: for each row, the top-3 query of its scope through the same index and
@@ -61,11 +62,12 @@ def _embeddings(rows: list[dict]) -> list:
     return [embedder.embed(r["content"]) for r in rows]
 
 
-def sql_insert_floor(url: str, path: Path) -> float:
-    """The same rows, inserted with plain SQL, 100 a transaction: seconds."""
+def sql_insert_floor(url: str, path: Path, connections: int = 1) -> float:
+    """The same rows, inserted with plain SQL, 100 a transaction, over `connections`
+    connections at once (each its share of the transactions): seconds."""
+    from concurrent.futures import ThreadPoolExecutor
+
     import psycopg
-    from pgvector.psycopg import register_vector
-    from psycopg.types.json import Jsonb
 
     from aurra_core.access import keys
 
@@ -73,10 +75,26 @@ def sql_insert_floor(url: str, path: Path) -> float:
     vectors = _embeddings(rows)
     with psycopg.connect(url, autocommit=True) as conn:
         caller, _ = keys.create_key(conn, f"floor-{uuid.uuid4().hex[:8]}")
+    starts = list(range(0, len(rows), 100))
     started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=connections) as pool:
+        list(
+            pool.map(
+                lambda share: _insert_rows(url, caller.tenant_id, rows, vectors, starts[share::connections]),
+                range(connections),
+            )
+        )
+    return time.perf_counter() - started
+
+
+def _insert_rows(url: str, tenant_id: uuid.UUID, rows: list[dict], vectors: list, starts: list[int]) -> None:
+    import psycopg
+    from pgvector.psycopg import register_vector
+    from psycopg.types.json import Jsonb
+
     with psycopg.connect(url) as conn:
         register_vector(conn)
-        for i in range(0, len(rows), 100):
+        for i in starts:
             now = datetime.now(UTC)
             with conn.transaction(), conn.cursor() as cur:
                 cur.executemany(
@@ -86,7 +104,7 @@ def sql_insert_floor(url: str, path: Path) -> float:
                     [
                         (
                             uuid.uuid4(),
-                            caller.tenant_id,
+                            tenant_id,
                             r["content"],
                             r["topic"],
                             Jsonb(r["metadata"]),
@@ -98,7 +116,6 @@ def sql_insert_floor(url: str, path: Path) -> float:
                         for j, r in enumerate(rows[i : i + 100])
                     ],
                 )
-    return time.perf_counter() - started
 
 
 def sql_level2_floor(url: str, path: Path, n: int) -> float:
@@ -242,10 +259,12 @@ def main() -> None:
             report = portability.import_file(client, source, fmt="jsonl", workers=args.workers, progress=None)
             import_rate = report.facts / report.seconds
             floor_s = sql_insert_floor(url, source)
+            parallel_floor_s = sql_insert_floor(url, source, connections=args.workers)
             log(
                 f"  aurra import: {report.seconds:.1f} s, {import_rate:,.0f} facts/s "
                 f"(target >= {IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor: {floor_s:.1f} s, "
-                f"{args.facts / floor_s:,.0f} rows/s"
+                f"{args.facts / floor_s:,.0f} rows/s; over {args.workers} connections at once: "
+                f"{parallel_floor_s:.1f} s, {args.facts / parallel_floor_s:,.0f} rows/s"
             )
             level2_n = args.facts if args.level2_facts is None else args.level2_facts
             level2: dict[str, float] = {}
@@ -268,6 +287,7 @@ def main() -> None:
             "import_s": report.seconds,
             "import_facts_per_s": import_rate,
             "import_floor_s": floor_s,
+            "import_parallel_floor_s": parallel_floor_s,
             **level2,
             "export_records": records,
             "export_s": export_s,
