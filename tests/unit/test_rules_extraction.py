@@ -214,6 +214,7 @@ def test_corrected_puts_a_value_of_the_same_kind_in_place():
         "I'm so tired today.",
         "We're wondering about Tucson or maybe Albuquerque.",
         "I wish I had a boat, jk",
+        "I keep daydreaming about moving to Lisbon next year",
     ],
 )
 def test_questions_hedges_jokes_and_pleasantries_are_never_kept(said):
