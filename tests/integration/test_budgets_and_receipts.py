@@ -232,6 +232,31 @@ def test_a_dollar_budget_takes_calls_while_their_most_fits_and_counts_their_rece
     assert spent(db, caller) == Decimal("0.0420") + Decimal(str(hold))
 
 
+def test_a_batch_under_a_dollar_budget_holds_what_it_may_spend_and_keeps_only_its_receipts(
+    db, new_key, configure
+):
+    """The same $0.05 budget, the five facts in one batch: the batch holds one most-cost a fact
+    it may classify, as many as fit; after it, the key's spend is the three receipts alone."""
+    from aurra_core.models import BatchFact, BatchWriteRequest
+    from aurra_core.write_path.batch import write_batch
+
+    configure(AURRA_CLASSIFIER="bedrock")
+    caller, _ = new_key()
+    set_cost_limit(db, caller, 0.05)
+    classifier = PricedClassifier(10_000, 100)
+    put(caller, "alice uses Vim", classifier)
+    facts = [BatchFact(content=f"alice uses Vim on machine {i}", topic="preferences") for i in range(5)]
+    result = write_batch(caller, BatchWriteRequest(facts=facts, auto_supersede=True), deps(classifier))
+    ran = [r.auto_supersede.ran for r in result.results]
+    with db.tenant_transaction(caller.tenant_id) as conn:
+        hold = pipeline.classification_hold(keys.get_key_settings(conn, caller))
+    held = int(Decimal("0.05") // Decimal(str(hold)))  # the holds that fit under the limit at once
+    assert 1 <= held < 5
+    assert ran == [True] * held + [False] * (5 - held)
+    assert spent(db, caller) == Decimal("0.0105") * held
+    assert calls_counted(db, caller) == held
+
+
 def test_concurrent_calls_never_hold_more_than_the_dollar_limit(pg_url, new_key):
     """Twelve connections reserving at once, each call holding $0.01 of a $0.05 budget: five
     are taken, whatever the interleaving; settling them leaves their prices."""

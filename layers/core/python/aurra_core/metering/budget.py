@@ -141,25 +141,27 @@ def reserve_model_calls(
 ) -> PrepaidCalls:
     """Take up to `wanted` calls at once, each holding `hold_usd`: as many as the key's limits
     leave today. Its own short transaction: the counter row is locked only for it."""
-    params = reserve_params(caller, limit, cost_limit, hold_usd)
     if wanted <= 0:
         return PrepaidCalls(None, 0, hold_usd)
-    conn.execute(
-        """INSERT INTO model_call_counts (api_key_id, day, tenant_id, calls, cost_usd)
+    params = reserve_params(caller, limit, cost_limit, hold_usd)
+    # The day's counter, created if new, locked and read in one statement.
+    row = conn.execute(
+        """INSERT INTO model_call_counts AS m (api_key_id, day, tenant_id, calls, cost_usd)
            VALUES (%(budget_key)s, (now() AT TIME ZONE 'UTC')::date, %(budget_tenant)s, 0, 0)
-           ON CONFLICT (api_key_id, day) DO NOTHING""",
+           ON CONFLICT (api_key_id, day) DO UPDATE SET calls = m.calls
+           RETURNING day, calls, cost_usd""",
         params,
-    )
-    day, calls, cost = conn.execute(
-        """SELECT day, calls, cost_usd FROM model_call_counts
-           WHERE api_key_id = %(budget_key)s AND day = (now() AT TIME ZONE 'UTC')::date FOR UPDATE""",
-        params,
-    ).fetchone() or (None, 0, Decimal(0))
-    taken = wanted if limit is None else min(wanted, max(limit - calls, 0))
-    hold = params["budget_hold"]
+    ).fetchone()
+    assert row is not None  # an upsert's RETURNING always has its row
+    day, calls, cost = row
+    taken = wanted if limit is None else max(0, min(wanted, limit - calls))
+    hold: Decimal = params["budget_hold"]
     if cost_limit is not None:
         room = params["budget_cost_limit"] - cost
-        taken = min(taken, int(room // hold) if hold > 0 else taken) if room >= 0 else 0
+        if room < 0:
+            taken = 0
+        elif hold > 0:
+            taken = min(taken, int(room // hold))
     if taken > 0:
         conn.execute(
             """UPDATE model_call_counts SET calls = calls + %(taken)s,

@@ -228,12 +228,6 @@ def _write(
                         classify_until,
                         answer_by,
                     )
-                    if prepaid is not None:
-                        # settled with the batch's calls, after its transaction (see above)
-                        prepaid.settle(
-                            pipeline.call_settlement(one.reservation_day, one.hold_usd, one.outcome.usage)
-                        )
-                        one.reservation_day = None
                     (outcome,) = pipeline.store_facts(caller, [one], bound)
                     results[i] = outcome.result
         finally:

@@ -557,11 +557,14 @@ def prepare(
             day = reservation.day
             if day is None:
                 metrics.add_metric(name="BudgetExhausted", unit=MetricUnit.Count, value=1)
-        if day is not None:
+        if day is not None and deps.prepaid is None:
             prepared.reservation_day, prepared.hold_usd = day, hold
     _run_classifier(
         caller, prepared, candidates, settings, deps, reserved=day is not None, answer_by=answer_by
     )
+    if deps.prepaid is not None:
+        # a batch's call is settled with the batch's calls, after its transaction
+        deps.prepaid.settle(call_settlement(day, hold, prepared.outcome.usage))
     return prepared
 
 
