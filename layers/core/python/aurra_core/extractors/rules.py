@@ -34,6 +34,7 @@ from aurra_core.extractors.rules_languages import language_of, plain_english, to
 from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
+from aurra_core.text_analysis.text import VALUE_WORDS
 
 NAME = "rules"
 MODEL_ID = "aurra-rules-extractor-v2"
@@ -200,12 +201,13 @@ _A_NUMBER = re.compile(
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b[.!,]*$",
     re.IGNORECASE,
 )
-# A value a statement gives: a number, a time, a day, a month, a price.
+# A value a statement gives: a number, a time, a day, a month, a price (in words, those the
+# normaliser reads as values).
 _VALUE = re.compile(
-    r"\d|[$\u20ac\u00a3]|(?i:\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"fifteen|twenty|thirty|forty|fifty|hundred|thousand|dozen|half|noon|midnight|"
-    r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|"
-    r"january|february|march|april|june|july|august|september|october|november|december)\b)"
+    r"\d|[$\u20ac\u00a3]|\b(?:"
+    + "|".join(sorted(VALUE_WORDS, key=len, reverse=True))
+    + r")s?\b|\b(?:weekdays?|weekends?|midnight|half)\b",
+    re.IGNORECASE,
 )
 _WORK = re.compile(
     r"\b(?:team|teams|company|startup|org|organi[sz]ation|department|dept|engineers?|developers?|"
@@ -555,6 +557,14 @@ def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[
     return out, rest
 
 
+def _counts_us(tokens: list[str]) -> bool:
+    """ "we're 12 now", "we are twelve": how many the group is, wherever it is said (as the
+    user's own, "User is 12 now" would be an age)."""
+    words = [t.lower() for t in tokens[:3]]
+    count = words[1:2] if words[:1] == ["we're"] else words[2:3] if words[:2] == ["we", "are"] else []
+    return bool(count) and bool(_A_NUMBER.match(count[0]))
+
+
 def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> str | None:
     """A first-person clause in the third person, or None when it is not one. "We" is the
     user's `group` when the clause (or, `work_context`, its message) is about work."""
@@ -620,15 +630,12 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         out = ["User", {"I'm": "is", "I've": "has", "I'd": "would", "I'll": "will"}[head]]
         rest = tokens[1:]
     elif lower in ("we're", "we've", "we'll", "we'd"):
-        # "we're 12 now" counts the group wherever it is said ("User is 12 now" is an age)
-        counted = lower == "we're" and bool(_A_NUMBER.match(" ".join(tokens[1:2])))
-        subject = f"User's {group}" if counted or _about_work(text, work_context) else "User"
+        subject = f"User's {group}" if _counts_us(tokens) or _about_work(text, work_context) else "User"
         out = [subject, {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}[lower]]
         rest = tokens[1:]
     elif lower == "we":
-        counted = [t.lower() for t in tokens[1:2]] == ["are"] and bool(_A_NUMBER.match(" ".join(tokens[2:3])))
         out, rest = _subject_and_verb(
-            tokens[1:], f"User's {group}" if counted or _about_work(text, work_context) else "User"
+            tokens[1:], f"User's {group}" if _counts_us(tokens) or _about_work(text, work_context) else "User"
         )
     else:  # "I": the first verb after any adverbs takes the third person
         out, rest = _subject_and_verb(tokens[1:], "User")
