@@ -99,39 +99,43 @@ SUPERSESSIONS = [
 
 # Hard negatives: same attribute of another entity, other slots, history, short stays, hedges,
 # additions, refinements, restatements, one-off exceptions.
-# Rules v3: a different value with no change language ("now" alone is none) may be a second one
-# (a second tool, card, owner, day...), so it is never acted on. The verdict may still name the
-# likelier reading, at 0.80 at most.
+# Rules v3: a different value with no change language may be a second one (a second tool, card,
+# owner, day...), so it is never acted on. The verdict may still name the likelier reading, at
+# 0.80 at most. (Until v9 "now" alone was no change language: those pairs are in
+# VALUE_SWAPS_SAID_CURRENT.)
 NO_CHANGE_LANGUAGE = [
-    ("User's favorite editor is Sublime Text", "User now does all their coding in Neovim"),
-    ("User's email is pat@example.com", "Pat's email address is now pat.lee@example.org"),
-    ("User's default browser is Safari", "User uses Arc as their default browser now"),
-    ("User's manager is Dana", "User now reports to Lee"),
     ("User is single", "User has been dating Alex since March"),
-    ("User's pronouns are they/them", "User now uses she/her"),
     ("User's favorite food is sushi", "User's favorite food is ramen"),
-    ("User takes the bus to work", "User bikes to work now"),
-    ("Globex pays by invoice", "Globex now pays by credit card"),
-    ("Priscilla works at Stripe as a backend engineer", "Priscilla is now at Figma"),
-    ("Initech has 35 seats", "Initech's seat count is now 42"),
     ("User's cell is 212-555-0147", "User got a new cell number: 212-555-0188"),
     ("Opportunity stage: demo scheduled", "Opportunity stage: negotiation"),
     ("User reports to Karen", "User's new manager is Raj after the team reshuffle"),
-    ("User goes by Katherine", "User prefers to be called Kate now"),
-    ("User's weekly 1:1 with Sam is on Wednesday", "The 1:1 with Sam now happens on Thursdays"),
-    ("Renewal owner: Sarah", "Renewal owner is now Mike"),
     ("User's kid is in 3rd grade", "User's kid started 4th grade this fall"),
-    ("Weekly report goes out on Fridays", "The weekly report now goes out on Thursdays"),
-    ("User's favorite coffee shop is Blue Bottle", "User's favorite coffee shop is now Ritual"),
 ]
 
 # Since rules v8 (classifiers/rules_slots.py), another value of the same kind in the same slot,
 # said to be current ("now"), is the change evidence itself: these were in NO_CHANGE_LANGUAGE
 # while v7 acted only on change verbs.
+# Since rules v9, "now" sets any new value against the old one (not "for now", "until now",
+# "now that", nor "now has a ...", a thing beside the old one): on every labeled set it acted on
+# more pairs and on none wrongly.
 VALUE_SWAPS_SAID_CURRENT = [
     ("User's rent is $2,000 a month", "User now pays $2,300 in rent"),
     ("User lives in Austin", "User lives in Dallas now"),
     ("The store opens at 9am", "The store now opens at 8am"),
+    ("User's favorite editor is Sublime Text", "User now does all their coding in Neovim"),
+    ("User's email is pat@example.com", "Pat's email address is now pat.lee@example.org"),
+    ("User's default browser is Safari", "User uses Arc as their default browser now"),
+    ("User's manager is Dana", "User now reports to Lee"),
+    ("User's pronouns are they/them", "User now uses she/her"),
+    ("User takes the bus to work", "User bikes to work now"),
+    ("Globex pays by invoice", "Globex now pays by credit card"),
+    ("Priscilla works at Stripe as a backend engineer", "Priscilla is now at Figma"),
+    ("Initech has 35 seats", "Initech's seat count is now 42"),
+    ("User goes by Katherine", "User prefers to be called Kate now"),
+    ("User's weekly 1:1 with Sam is on Wednesday", "The 1:1 with Sam now happens on Thursdays"),
+    ("Renewal owner: Sarah", "Renewal owner is now Mike"),
+    ("Weekly report goes out on Fridays", "The weekly report now goes out on Thursdays"),
+    ("User's favorite coffee shop is Blue Bottle", "User's favorite coffee shop is now Ritual"),
 ]
 
 NOT_SUPERSESSIONS = [

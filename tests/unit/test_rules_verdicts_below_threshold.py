@@ -21,13 +21,21 @@ ACTION_THRESHOLD = 0.85
 # Change language about the old fact's value, with no detector naming what it replaced: most
 # likely a contradiction, never acted on.
 SAID_CHANGED = [
+    ("User prefers calls over texts", "User prefers WhatsApp messages to calls from now on"),
+    ("User's gym is in Leith", "User renewed the gym membership; it now covers the pool"),
+    ("User's mailing address is on Birch Road", "User changed the mailing address; mail goes to the office"),
+]
+
+# Since rules v9 a number of the same kind in place of the old one, beside the same word in both,
+# is the replaced value named ("pass ... ends in 7730", "atenolol ... 50mg"), and "now" is change
+# language: acted on.
+SAID_CHANGED_WITH_THE_VALUE = [
     ("User's transit pass number ends in 5521", "User renewed the transit pass; the new number ends in 7730"),
     ("User takes 25mg of atenolol daily", "User's atenolol dose was raised to 50mg daily"),
     (
         "Dmitri's mailing address is 4 Birch Rd, Salem",
         "Dmitri's mail should go to 19 Cedar Ln, Dover from now on",
     ),
-    ("User prefers calls over texts", "User prefers WhatsApp messages to calls from now on"),
 ]
 
 # The same fact with the thing it names made the subject: a duplicate, never acted on.
@@ -92,6 +100,12 @@ def test_change_language_without_the_replaced_value_is_a_contradiction_not_acted
 ) -> None:
     verdict, confidence = _judge(old, new)
     assert verdict is Verdict.CONTRADICTS and confidence < ACTION_THRESHOLD, (verdict, confidence)
+
+
+@pytest.mark.parametrize("old,new", SAID_CHANGED_WITH_THE_VALUE)
+def test_change_language_with_the_replaced_value_is_acted_on(old: str, new: str) -> None:
+    verdict, confidence = _judge(old, new)
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION_THRESHOLD, (verdict, confidence)
 
 
 # A move says where the subject is now; a fact that names no place is not what it changed (these

@@ -38,7 +38,7 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
-from aurra_core.classifiers.rules_slots import named_switch, retired, tool_switch, value_swap
+from aurra_core.classifiers.rules_slots import named_switch, retired, running_total, tool_switch, value_swap
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
@@ -48,7 +48,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v8"
+MODEL_ID = "aurra-rules-v9"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -994,7 +994,8 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
             0.85,
             "a differently qualified slot (e.g. work vs personal) holds its own value",
         )
-    if slot == "attribute" and not pair.ending:
+    # "down to 17 from 22" names the old fact's number, whatever words come with it
+    if slot == "attribute" and not pair.ending and not _to_new_from_old(old, new):
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
         return (Verdict.SUPPLEMENTS, 0.75, "about a part of what the old fact names")
@@ -1038,7 +1039,12 @@ def _explicit_change(old: Fact, new: Fact) -> tuple[float, str] | None:
     completed = _completion(old, new) or _moved_elsewhere(old, new)
     if completed:
         return (0.9, completed)
-    from_to = _from_old_value(old, new) or _used_to_now(old, new) or _down_or_up_to(old, new)
+    from_to = (
+        _from_old_value(old, new)
+        or _used_to_now(old, new)
+        or _down_or_up_to(old, new)
+        or _to_new_from_old(old, new)
+    )
     if from_to:
         return (0.92, from_to)
     resumed = _resumed(old, new)
@@ -1074,9 +1080,17 @@ def _unchanged(pair: Pair) -> Decision:
             shown_refinement = quoted(refinement.group(0), new)
             return (Verdict.SUPPLEMENTS, 0.9, f"the same fact made more specific ('{shown_refinement}')")
         return (Verdict.SUPPLEMENTS, 0.85, "keeps everything the old fact says and adds detail")
-    changed = _said_changed(pair)
-    if changed:
-        return (Verdict.CONTRADICTS, evidence.UNPROVEN_CEILING, changed)
+    change_words = _said_changed(pair)
+    if change_words:
+        said_change = f"says the old fact's value changed ('{change_words}')"
+        number_swap = _anchored_number_swap(old, new)
+        if number_swap:
+            return (Verdict.CONTRADICTS, 0.86, f"{said_change}: {number_swap}")
+        return (
+            Verdict.CONTRADICTS,
+            evidence.UNPROVEN_CEILING,
+            f"{said_change}, without naming what it replaced",
+        )
     if pair.relation == "describes":
         if _told_from_the_other_side(pair):
             return (Verdict.DUPLICATE, 0.75, "the same fact told from the side of the thing it names")
@@ -1093,7 +1107,7 @@ def _unchanged(pair: Pair) -> Decision:
 
 
 def _said_changed(pair: Pair) -> str | None:
-    """'renewed their passport; the new number ends in 9902', 'is on Core from now on': change
+    """The words that say so: 'renewed their passport; the new number ends in 9902', 'is on Core from now on': change
     language about what the old fact states, where no detector found the replaced value. Likelier
     a change than an addition, but without the value it never acts."""
     old, new = pair.old, pair.new
@@ -1115,10 +1129,59 @@ def _said_changed(pair: Pair) -> str | None:
         return None  # "is delayed" -> "is delayed because ...": the old fact says it already
     if said.endswith("s") and re.search(rf"\b{re.escape(said)}\s*(?:[,;.]|\band\b|\bor\b|$)", new.text):
         return None  # "brown switches and a split layout": a plural noun, not a verb with its object
-    return f"says the old fact's value changed ('{shown(said)}'), without naming what it replaced"
+    return shown(said)
 
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
+# A number as the normaliser writes it: an amount ("money_2150", "2300", "3.15") or a time of day.
+_NUMBER_KIND = ((re.compile(r"^(?:money_)?\d[\d.,]*$"), "amount"), (re.compile(r"^time_\d+$"), "time"))
+# Words next to a number that say how it is counted, not what it is of ("a month", "per week").
+_UNIT_WORDS = frozenset(
+    canon(w)[0] for w in "user say now day week month year hour minute time each per".split()
+)
+# How many content words either side of a number say what it is of.
+_ANCHOR_WINDOW = 2
+
+
+def _numbers(fact: Fact) -> list[tuple[str, str, set[str]]]:
+    """Each number of the fact: its kind, its value, and the content words beside it."""
+    found = []
+    for i, term in enumerate(fact.terms):
+        for pattern, kind in _NUMBER_KIND:
+            if pattern.match(term):
+                value = term.removeprefix("money_").replace(",", "")
+                near = fact.terms[max(0, i - _ANCHOR_WINDOW) : i] + fact.terms[i + 1 : i + 1 + _ANCHOR_WINDOW]
+                found.append(
+                    (kind, value, {t for t in near if not _NUMBER_KIND[0][0].match(t)} - _UNIT_WORDS)
+                )
+    return found
+
+
+def _grew(before: str, after: str) -> bool:
+    try:
+        return float(after.replace(",", "")) > float(before.replace(",", ""))
+    except ValueError:
+        return False
+
+
+def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
+    """'pickup is at 3.15' -> 'school changed their hours so pickup is 2.45 now': with change
+    language already found, a number of the same kind in place of the old one, beside the same
+    word in both, and the old number not said again. The word says which slot the number fills,
+    which the change word alone does not."""
+    new_numbers = _numbers(new)
+    new_values = {value for _, value, _ in new_numbers}
+    running = bool(running_total(old.text) or running_total(new.text))
+    for kind, value, near in _numbers(old):
+        if value in new_values:
+            continue  # the old value said again: kept, or a part of it
+        for new_kind, new_value, new_near in new_numbers:
+            shared = near & new_near
+            if running and _grew(value, new_value):
+                continue  # "has read 3" -> "has now read 4": a running total, both true
+            if new_kind == kind and shared:
+                return f"{new_value} in place of {value} beside '{said(shared, new, old)}'"
+    return None
 
 
 def _changes_another_attribute(old: Fact, new: Fact) -> bool:
@@ -1705,6 +1768,21 @@ def _down_or_up_to(old: Fact, new: Fact) -> str | None:
 
 
 _COUNTED = regex_programs.compile(lex.COUNTED)
+_TO_FROM = regex_programs.compile(
+    r"\bto (?P<y>(?:money_)?\d+(?:[.,]\d+)*) from (?P<x>(?:money_)?\d+(?:[.,]\d+)*)(?![.,]?\w)"
+)
+
+
+def _to_new_from_old(old: Fact, new: Fact) -> str | None:
+    """'has 22 plants' -> 'down to 17 from 22': the new fact names the old fact's number as the
+    one it changed from, and a number the old fact does not have as the one it changed to."""
+    for match in _TO_FROM.finditer(new.text):
+        was, now = match.group("x"), match.group("y")
+        if was in old.term_set and now not in old.term_set:
+            return f"the new fact says it changed to {quoted(now, new)} from {quoted(was, new, old)}, the old value"
+    return None
+
+
 _MOVED_HOME = regex_programs.compile(lex.MOVED_HOME)
 _RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown", "headquarter"})
 

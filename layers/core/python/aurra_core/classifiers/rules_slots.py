@@ -94,6 +94,11 @@ _RUNNING_TOTAL = regex_programs.compile(
 )
 
 
+def running_total(text: str) -> bool:
+    """Whether the text counts what has been done so far, which only grows."""
+    return bool(_RUNNING_TOTAL.search(text.lower()))
+
+
 def _number(value: str) -> float | None:
     try:
         return float(value.split("_")[-1].replace(",", ""))
@@ -129,7 +134,7 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     same_owner = old_owner is not None and old_owner == _owner(new_text)
     days_old = {s.value for s in old_slots if s.kind == "day"}
     days_new = {s.value for s in new_slots if s.kind == "day"}
-    running = bool(_RUNNING_TOTAL.search(new_text.lower()) or _RUNNING_TOTAL.search(old_text.lower()))
+    running = running_total(new_text) or running_total(old_text)
     for new in new_slots:
         for old in old_slots:
             if running and new.kind in ("count", "amount") and _grew(old, new):

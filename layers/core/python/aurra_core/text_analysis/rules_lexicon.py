@@ -729,7 +729,7 @@ ADDITIVE = [
     r"\bnew (?:second|additional)\b",
     r"\badditional\b",
     r"\bmore than one\b",
-    r"\bother\b",
+    r"(?<!\bevery )\bother\b",  # "every other Friday" is how often, not one more
 ]
 # A past period the new fact describes, next to which the old (current) fact can stand.
 HISTORICAL = [
@@ -1554,9 +1554,14 @@ CHANGE_EVIDENCE = [
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
-    # rules v6: "these days" sets the value against what it was (plain "now" only says it is current)
+    # rules v6: "these days" sets the value against what it was
     r"\bnowadays\b",
+    # "now" sets the value against what it was, except where it is not about this value's time
+    # ("for now", "until now", "now that ...") or adds a thing beside the old ("now has a dog")
+    r"(?<!\bfor )(?<!\buntil )(?<!\bby )(?<!\bjust )(?<!\bright )\bnow\b(?! that\b)"
+    r"(?! (?:also |even )?(?:has|have|owns?|got|gets) (?:a|an|another|two|three|some)\b)",
     r"\b(?:is|are|am|was|were|now|got|been) (?:down|up) to \d",
+    r"\bto (?:money_)?\d+(?:[.,]\d+)* from (?:money_)?\d",  # "down to 17 from 22"
     r"\bfrom (?:today|tomorrow)\b",
     # rules v5: a thing rebuilt on another, one traded for another
     r"\bported (?:\w+ ){0,3}?(?:to|onto)\b|\bre-?(?:implemented|platformed|written)\b",

@@ -1,0 +1,67 @@
+"""Rules v9: "now" as change evidence, a number in place of the old one beside the same word,
+"to N from M", and "every other" as a frequency.
+
+None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
+be acted on, so a rule that acted on everything would fail here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aurra_core.classifiers.rules import judge_pair
+from aurra_core.models import Verdict
+
+ACTION = 0.85
+
+ACTED_ON = [
+    # "now" sets the value against the old one
+    ("User's standup is on Mondays", "User's standup is on Tuesdays now"),
+    ("User's band rehearses on Thursdays", "User's band rehearses on Fridays now"),
+    # a number of the same kind, beside the same word, with change language
+    ("User's ferry leaves at 7.40", "The timetable changed, so the ferry leaves at 8.10 now"),
+    ("User sells the mugs for £12 each", "User's mugs are 15 now"),
+    # the new fact names the old number as the one it changed from
+    ("User has 14 chickens", "Foxes got some, down to 9 from 14"),
+    ("User's rent is $1,450", "User's rent went up to $1,600 from $1,450."),
+]
+
+NOT_ACTED_ON = [
+    # "now" that is not about this value's time, or a thing beside the old one
+    ("User's standup is on Mondays", "User's standup is on Mondays for now"),
+    ("User has a cat named Pixel", "User now has a dog named Rufus"),
+    ("User's team uses Slack", "Now that the office reopened, User's team meets on Fridays"),
+    # a number beside another word: another slot
+    ("User's ferry leaves at 7.40", "The timetable changed, so the bus leaves at 8.10 now"),
+    # the old number said again
+    ("User sells the mugs for £12 each", "User's mugs are still 12 now, the bowls are 20"),
+    # a running total grows and stays true
+    ("User has read 3 of the books so far", "User has now read 4 of the books so far"),
+    # "to N from M" that does not name the old fact's number
+    ("User has 14 chickens", "User drove to 90 from 70 on the motorway"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ACTED_ON)
+def test_a_new_value_said_as_a_change_is_acted_on(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION, (verdict, confidence, reason)
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_ACTED_ON)
+def test_the_same_words_about_another_slot_or_time_are_not_acted_on(old: str, new: str) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert not (verdict is Verdict.CONTRADICTS and confidence >= ACTION), (verdict, confidence, reason)
+
+
+def test_every_other_week_is_how_often_not_one_more() -> None:
+    """'every other Friday' -> 'every other Thursday': 'other' is a frequency here, not an
+    additive one; 'the other studio' still is another one."""
+    verdict, confidence, reason = judge_pair(
+        "User's cleaner comes every other Friday", "User's cleaner comes every other Thursday now"
+    )
+    assert verdict is Verdict.CONTRADICTS and confidence >= ACTION, (verdict, confidence, reason)
+    verdict, confidence, reason = judge_pair(
+        "User's pottery class is on Fridays", "User's pottery class at the other studio is on Thursdays now"
+    )
+    assert not (verdict is Verdict.CONTRADICTS and confidence >= ACTION), (verdict, confidence, reason)
