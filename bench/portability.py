@@ -4,19 +4,22 @@
     .venv/bin/python bench/portability.py --facts 20000    # a loaded machine: say so with the figures
 
 1. Import: `aurra import --format jsonl` (aurra_local.portability.import_file, the SDK's batch
-   writes, Level 2 off) of N generated facts into a fresh tenant of `aurra dev`. Target: at
+   writes, Level 2 off) of N generated facts into `aurra dev` on a fresh database. Target: at
    least 1,000 facts/s. Floor: the same N rows inserted into memory_versions with plain SQL
    (one executemany of 100 rows a transaction, each fact's own embedding precomputed), in the same run,
    on the same server: what the database alone costs; and the same over as many connections as
    the import has batches in flight.
 2. Import with Level 2 on (`--auto-supersede`, the rules classifier) of the same file into
-   another fresh tenant: every fact compared with its scope's earlier facts. Target: at least
+   `aurra dev` on another fresh database: every fact compared with its scope's earlier facts. Target: at least
    200 facts/s. Floor: for each row, the top-3 query of its scope through the same index and
    its insert, 100 a transaction, with plain SQL: what the database alone costs.
 3. Export: `aurra export` (aurra_local.portability.export_to_file) of the N versions. Target:
    under 30 s. Floor: the same rows read with one plain SELECT and each written as a JSON line.
 
 Everything runs on 127.0.0.1 against an embedded PostgreSQL of the bench's own in a temp dir.
+Each import and each floor inserts into a database of its own, so every one starts from an empty
+index: a floor run after the import into the same table would insert into a larger index, a
+harder job than the import's.
 """
 
 from __future__ import annotations
@@ -190,9 +193,10 @@ def sql_export_floor(url: str, tenant_id: uuid.UUID, out: Path) -> tuple[float, 
 
 
 def import_with_level2(
-    url: str, base_url: str, source: Path, n: int, work: Path, workers: int
+    url: str, base_url: str, floor_url: str, source: Path, n: int, work: Path, workers: int
 ) -> dict[str, float]:
-    """The first `n` facts of `source` with --auto-supersede into a fresh tenant, beside its floor."""
+    """The first `n` facts of `source` with --auto-supersede into a fresh database, beside its
+    floor in another."""
     import psycopg
 
     from aurra import Aurra
@@ -210,7 +214,7 @@ def import_with_level2(
             client, part, fmt="jsonl", auto_supersede=True, workers=workers, progress=None
         )
     rate = report.facts / report.seconds
-    floor_s = sql_level2_floor(url, part, n)
+    floor_s = sql_level2_floor(floor_url, part, n)
     log(
         f"  aurra import --auto-supersede: {report.seconds:.1f} s, {rate:,.0f} facts/s "
         f"(target >= {LEVEL2_IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor (top-3 query + insert): "
@@ -234,6 +238,9 @@ def main() -> None:
     parser.add_argument(
         "--level2-facts", type=int, help="facts of the Level 2 import (default: --facts; 0: skip it)"
     )
+    parser.add_argument(
+        "--shared-buffers", help="the cluster's shared_buffers (default: the embedded server's)"
+    )
     parser.add_argument("--out", type=Path, help="the results as JSON")
     args = parser.parse_args()
     local_environment()
@@ -241,10 +248,12 @@ def main() -> None:
     from aurra_core.access import keys
     from aurra_local import portability
 
-    cluster = Cluster()
+    cluster = Cluster(shared_buffers=args.shared_buffers)
     work = Path(tempfile.mkdtemp(prefix="aurra-bench-portability-"))
     server = None
     try:
+        # Every import and every floor goes into a database of its own, so each inserts into
+        # an index that starts as empty as the others'.
         url = cluster.create("portability")
         server = DevServerHandle(url, work / "dev")
         base_url = f"http://{server.host}:{server.port}"
@@ -258,27 +267,44 @@ def main() -> None:
         with Aurra(api_key=raw, base_url=base_url, timeout=300) as client:
             report = portability.import_file(client, source, fmt="jsonl", workers=args.workers, progress=None)
             import_rate = report.facts / report.seconds
-            floor_s = sql_insert_floor(url, source)
-            parallel_floor_s = sql_insert_floor(url, source, connections=args.workers)
-            log(
-                f"  aurra import: {report.seconds:.1f} s, {import_rate:,.0f} facts/s "
-                f"(target >= {IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor: {floor_s:.1f} s, "
-                f"{args.facts / floor_s:,.0f} rows/s; over {args.workers} connections at once: "
-                f"{parallel_floor_s:.1f} s, {args.facts / parallel_floor_s:,.0f} rows/s"
-            )
-            level2_n = args.facts if args.level2_facts is None else args.level2_facts
-            level2: dict[str, float] = {}
-            if level2_n:
-                level2 = import_with_level2(url, base_url, source, level2_n, work, args.workers)
             out = work / "export.ndjson"
             started = time.perf_counter()
             records = portability.export_to_file(client, out)
             export_s = time.perf_counter() - started
         floor_export_s, floor_rows = sql_export_floor(url, caller.tenant_id, work / "floor.ndjson")
+        server.stop()
+        server = None
+        floor_s = sql_insert_floor(cluster.create("floor"), source)
+        cluster.drop("floor")
+        parallel_floor_s = sql_insert_floor(
+            cluster.create("floor-parallel"), source, connections=args.workers
+        )
+        cluster.drop("floor-parallel")
+        log(
+            f"  aurra import: {report.seconds:.1f} s, {import_rate:,.0f} facts/s "
+            f"(target >= {IMPORT_TARGET_FACTS_PER_S:,.0f}); plain SQL floor: {floor_s:.1f} s, "
+            f"{args.facts / floor_s:,.0f} rows/s; over {args.workers} connections at once: "
+            f"{parallel_floor_s:.1f} s, {args.facts / parallel_floor_s:,.0f} rows/s"
+        )
         log(
             f"  aurra export: {records:,} records in {export_s:.1f} s (target < {EXPORT_TARGET_S:.0f} s); "
             f"plain SQL floor: {floor_rows:,} rows in {floor_export_s:.1f} s"
         )
+        cluster.drop("portability")
+        level2_n = args.facts if args.level2_facts is None else args.level2_facts
+        level2: dict[str, float] = {}
+        if level2_n:
+            level2_url = cluster.create("level2")
+            server = DevServerHandle(level2_url, work / "dev-level2")
+            level2 = import_with_level2(
+                level2_url,
+                f"http://{server.host}:{server.port}",
+                cluster.create("level2-floor"),
+                source,
+                level2_n,
+                work,
+                args.workers,
+            )
         results = {
             "facts": args.facts,
             "workers": args.workers,
