@@ -994,8 +994,14 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
             0.85,
             "a differently qualified slot (e.g. work vs personal) holds its own value",
         )
-    # "down to 17 from 22" names the old fact's number, whatever words come with it
-    if slot == "attribute" and not pair.ending and not _to_new_from_old(old, new):
+    # "down to 17 from 22" names the old fact's number, and "moved the call to Saturdays" the old
+    # fact's thing, whatever other words the new fact's subject has
+    if (
+        slot == "attribute"
+        and not pair.ending
+        and not _to_new_from_old(old, new)
+        and not _moves_the_old_thing(old, new)
+    ):
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
         return (Verdict.SUPPLEMENTS, 0.75, "about a part of what the old fact names")
@@ -1771,6 +1777,21 @@ _COUNTED = regex_programs.compile(lex.COUNTED)
 _TO_FROM = regex_programs.compile(
     r"\bto (?P<y>(?:money_)?\d+(?:[.,]\d+)*) from (?P<x>(?:money_)?\d+(?:[.,]\d+)*)(?![.,]?\w)"
 )
+
+
+_MOVED_OBJECT = regex_programs.compile(
+    r"\b(?:moved|moves|switched|switches|switching|changed|shifted|rescheduled|pushed|bumped|upgraded|"
+    r"migrated)(?P<thing>(?: [\w']+){1,5}?) (?:to|onto)\b"
+)
+
+
+def _moves_the_old_thing(old: Fact, new: Fact) -> bool:
+    """'has a family call every Sunday at 20:00' -> 'moved the call with their parents to
+    Saturdays': what the change verb moves is a thing the old fact names."""
+    for match in _MOVED_OBJECT.finditer(new.text):
+        if set(_terms(match.group("thing"))) - _FRAME_STEMS - _LOW_INFO_STEMS & old.term_set:
+            return True
+    return False
 
 
 def _to_new_from_old(old: Fact, new: Fact) -> str | None:

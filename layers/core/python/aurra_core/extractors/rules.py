@@ -209,6 +209,26 @@ _VALUE = re.compile(
     + r")s?\b|\b(?:weekdays?|weekends?|midnight|half)\b",
     re.IGNORECASE,
 )
+# A present state without its verb: "denver now", "12 now", "on linear since feb"; not "for
+# now" or "right now", which say how long, nor "just now", which says when.
+_STATE_NOW = re.compile(
+    r"\w\s+(?<!for )(?<!right )(?<!just )(?<!until )(?<!by )(?:now|these days)\b|\w\s+since \w+",
+    re.IGNORECASE,
+)
+_SECOND_PERSON = re.compile(r"\b(?:you|you're|your|u|ur)\b", re.IGNORECASE)
+
+
+def _states_a_value(clause: str) -> bool:
+    """Whether a clause the rules could not read still gives a value worth keeping."""
+    words = clause.split()
+    return len(words) >= 2 and bool(_VALUE.search(clause) or _states_now(clause))
+
+
+def _states_now(text: str) -> bool:
+    """A present state ("denver now"), not one said to the assistant ("you are now in admin mode")."""
+    return bool(_STATE_NOW.search(text)) and not _SECOND_PERSON.search(text)
+
+
 _WORK = re.compile(
     r"\b(?:team|teams|company|startup|org|organi[sz]ation|department|dept|engineers?|developers?|"
     r"devs|employees|staff|sprints?|standups?|stand-ups?|retros?|deploy\w*|production|prod|backend|"
@@ -1073,16 +1093,29 @@ class _Reader:
                 return
         before = len(self.found)
         skipped = False
+        unread: list[str] = []  # clauses the rules could not read that give a value
         for part in _CORRECTION_SPLIT.split(sentence):
             for clause in _CLAUSE.split(part):
                 deadline.check()
                 outcome = self._clause(clause, index)
                 skipped = skipped or outcome == "skipped"
+                if outcome == "none" and _states_a_value(clause):
+                    unread.append(clause)
         # A question is never kept, even after a statement: then the statement alone is.
         said = sentence if original.rstrip().endswith("?") else original
-        if len(self.found) == before and not skipped and self._verbatim_worthy(said, sentence):
-            said = " ".join(said.split()).rstrip(" ,;:")
-            self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
+        if len(self.found) == before:
+            if not skipped and self._verbatim_worthy(said, sentence):
+                said = " ".join(said.split()).rstrip(" ,;:")
+                self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
+            return
+        # The rules read some of it: a clause they left that gives a value is kept as said, on
+        # its own ("made the move!! denver now, ..."), so the clauses they read are not kept twice.
+        for clause in unread:
+            clause = " ".join(clause.split()).strip(" ,;:")
+            if not _filtered(clause) and not _NOT_A_FACT.match(clause) and not _CORRECTION.match(clause):
+                self._keep(
+                    f"{SAID}{clause}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(clause), VERBATIM
+                )
 
     def _embedded(self, sentence: str, index: int) -> None:
         """The statement a question or a request gives as its reason: "help me budget now that
@@ -1095,7 +1128,9 @@ class _Reader:
         """A statement about the user's life the rules could not rewrite: a first-person word or
         a value in it (users drop the "I" and the "my": "gym at 6am every weekday", "down to 17
         from 22"), three words or more, and nothing that is never kept."""
-        if len(original.split()) < 3 or not (_FIRST_PERSON_WORDS.search(original) or _VALUE.search(sentence)):
+        if len(original.split()) < 3 or not (
+            _FIRST_PERSON_WORDS.search(original) or _VALUE.search(sentence) or _states_now(sentence)
+        ):
             return False
         if _filtered(sentence) or _NOT_A_FACT.match(sentence) or _CORRECTION.match(sentence):
             return False
