@@ -1,5 +1,6 @@
 """Rules v9: "now" as change evidence, a number in place of the old one beside the same word,
-"to N from M", and "every other" as a frequency.
+"to N from M", "every other" as a frequency, versions replaced by name, and a move to another
+tool of the old one's kind.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -7,12 +8,21 @@ be acted on, so a rule that acted on everything would fail here.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
-from aurra_core.classifiers.rules import judge_pair
+from aurra_core.classifiers.rules import RulesClassifier
 from aurra_core.models import Verdict
 
 ACTION = 0.85
+
+
+def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
+    """The classifier's verdict on one pair, as Level 2 gets it."""
+    verdict = RulesClassifier().judge(old, new, uuid.uuid4())
+    return verdict.verdict, verdict.confidence, verdict.reason
+
 
 ACTED_ON = [
     # "now" sets the value against the old one
@@ -24,6 +34,17 @@ ACTED_ON = [
     # the new fact names the old number as the one it changed from
     ("User has 14 chickens", "Foxes got some, down to 9 from 14"),
     ("User's rent is $1,450", "User's rent went up to $1,600 from $1,450."),
+    # every version the old fact names, given another by name
+    (
+        "User's shop still runs on PHP 7.4 and Laravel 8.2",
+        "User's shop is on PHP 8.3 and Laravel 11.0 as of May",
+    ),
+    (
+        "User's robot still runs on ROS 1.16",
+        "User finally moved the robot to 2.4, had to rewrite the drivers",
+    ),
+    # a move to another tool of the old one's kind
+    ("User keeps their passwords in 1Password", "User moved to Bitwarden, 300 logins imported"),
 ]
 
 NOT_ACTED_ON = [
@@ -39,6 +60,12 @@ NOT_ACTED_ON = [
     ("User has read 3 of the books so far", "User has now read 4 of the books so far"),
     # "to N from M" that does not name the old fact's number
     ("User has 14 chickens", "User drove to 90 from 70 on the motorway"),
+    # one of several values of the old fact: replacing it would retire the others
+    ("User pays 9.99 for music, 12.99 for films and 40 for the pool", "User's pool raised it to 45"),
+    # not every named version given another
+    ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
+    # a version-like number with nothing of the old fact's thing
+    ("User is still on Blender 3.6", "User's train leaves at 2.45 now"),
 ]
 
 

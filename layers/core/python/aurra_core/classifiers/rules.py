@@ -1001,6 +1001,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
         and not pair.ending
         and not _to_new_from_old(old, new)
         and not _moves_the_old_thing(old, new)
+        and not _named_versions_replaced(old, new)
     ):
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
@@ -1050,6 +1051,7 @@ def _explicit_change(old: Fact, new: Fact) -> tuple[float, str] | None:
         or _used_to_now(old, new)
         or _down_or_up_to(old, new)
         or _to_new_from_old(old, new)
+        or _named_versions_replaced(old, new)
     )
     if from_to:
         return (0.92, from_to)
@@ -1140,7 +1142,10 @@ def _said_changed(pair: Pair) -> str | None:
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
 # A number as the normaliser writes it: an amount ("money_2150", "2300", "3.15") or a time of day.
-_NUMBER_KIND = ((re.compile(r"^(?:money_)?\d[\d.,]*$"), "amount"), (re.compile(r"^time_\d+$"), "time"))
+_NUMBER_KIND = (
+    (re.compile(r"^(?:money_)?\d[\d.,]*(?:/\w+)?$"), "amount"),
+    (re.compile(r"^time_\d+$"), "time"),
+)
 # Words next to a number that say how it is counted, not what it is of ("a month", "per week").
 _UNIT_WORDS = frozenset(
     canon(w)[0] for w in "user say now day week month year hour minute time each per".split()
@@ -1149,17 +1154,17 @@ _UNIT_WORDS = frozenset(
 _ANCHOR_WINDOW = 2
 
 
-def _numbers(fact: Fact) -> list[tuple[str, str, set[str]]]:
-    """Each number of the fact: its kind, its value, and the content words beside it."""
+def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
+    """Each number of the fact: its kind, its value, whether it was written as money, and the
+    content words beside it."""
     found = []
     for i, term in enumerate(fact.terms):
         for pattern, kind in _NUMBER_KIND:
             if pattern.match(term):
-                value = term.removeprefix("money_").replace(",", "")
+                value = term.removeprefix("money_").split("/")[0].replace(",", "")  # "55/month"
                 near = fact.terms[max(0, i - _ANCHOR_WINDOW) : i] + fact.terms[i + 1 : i + 1 + _ANCHOR_WINDOW]
-                found.append(
-                    (kind, value, {t for t in near if not _NUMBER_KIND[0][0].match(t)} - _UNIT_WORDS)
-                )
+                beside = {t for t in near if not _NUMBER_KIND[0][0].match(t)} - _UNIT_WORDS
+                found.append((kind, value, term.startswith("money_"), beside))
     return found
 
 
@@ -1176,12 +1181,18 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
     word in both, and the old number not said again. The word says which slot the number fills,
     which the change word alone does not."""
     new_numbers = _numbers(new)
-    new_values = {value for _, value, _ in new_numbers}
+    new_values = {value for _, value, _, _ in new_numbers}
+    old_numbers = _numbers(old)
     running = bool(running_total(old.text) or running_total(new.text))
-    for kind, value, near in _numbers(old):
+    for kind, value, money, near in old_numbers:
         if value in new_values:
             continue  # the old value said again: kept, or a part of it
-        for new_kind, new_value, new_near in new_numbers:
+        if any(
+            (other_kind, other_money) == (kind, money) and other != value and other not in new_values
+            for other_kind, other, other_money, _ in old_numbers
+        ):
+            continue  # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others
+        for new_kind, new_value, _, new_near in new_numbers:
             shared = near & new_near
             if running and _grew(value, new_value):
                 continue  # "has read 3" -> "has now read 4": a running total, both true
@@ -1794,6 +1805,50 @@ def _moves_the_old_thing(old: Fact, new: Fact) -> bool:
     return False
 
 
+# A thing and its version: "python 3.9", "blender 3.6", "ios 17.2" (normalised text).
+_NAMED_VERSION = regex_programs.compile(r"\b(?P<name>[a-z][a-z+#-]{1,20}) v?(?P<version>\d+(?:\.\d+)+)\b")
+_STILL_OR_AS_OF = regex_programs.compile(r"\bstill\b|\bas of\b")
+_STILL = regex_programs.compile(r"\bstill\b")
+_VERSION = regex_programs.compile(r"(?<![\d.])\d+\.\d+(?:\.\d+)?(?![\d.]*\d)")
+
+
+def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
+    """'still on Python 3.9 and Django 3.2' -> 'is on Python 3.12 and Django 5.1 as of last
+    Tuesday': every version the old fact names is given another one, by name, in the new fact,
+    and one of them says the old ones were waiting for it ('still') or when it changed ('as
+    of'), or says it changed. The names make it the same slot; every one replaced leaves
+    nothing of the old fact standing."""
+    old_versions = {m.group("name"): m.group("version") for m in _NAMED_VERSION.finditer(old.text)}
+    new_versions = {m.group("name"): m.group("version") for m in _NAMED_VERSION.finditer(new.text)}
+    bare = _VERSION.findall(new.text)
+    if (
+        len(old_versions) == 1
+        and len(bare) == 1
+        and _STILL.search(old.text)
+        and evidence.change_evidence(old, new)
+    ):
+        # "the bot still runs on Python 3.9" -> "finally bumped the bot to 3.12": the one version
+        # it was waiting to change, given another without repeating the name, about a thing
+        # both facts name
+        ((name, version),) = old_versions.items()
+        shared = (old.term_set & new.term_set) - _UNIT_WORDS - {"still", version}
+        if bare[0] != version and name not in lex.STOPWORDS and shared:
+            return f"the version the old fact was still on is given another: {name} {version} -> {bare[0]}"
+    names = (set(old_versions) - lex.STOPWORDS) & set(new_versions)
+    if not old_versions or set(old_versions) != names:
+        return None
+    if any(old_versions[name] == new_versions[name] for name in names):
+        return None
+    if not (
+        _STILL_OR_AS_OF.search(old.text)
+        or _STILL_OR_AS_OF.search(new.text)
+        or evidence.change_evidence(old, new)
+    ):
+        return None
+    replaced = ", ".join(f"{name} {old_versions[name]} -> {new_versions[name]}" for name in sorted(names))
+    return f"every version the old fact names is given another: {replaced}"
+
+
 def _to_new_from_old(old: Fact, new: Fact) -> str | None:
     """'has 22 plants' -> 'down to 17 from 22': the new fact names the old fact's number as the
     one it changed from, and a number the old fact does not have as the one it changed to."""
@@ -2381,7 +2436,9 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         and subject_relation(old_fact, new_fact)[0] != "different"
     ):
         proposal = (Verdict.CONTRADICTS, 0.9, resumed)
-    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced or resumed)
+    # every named version given another, with 'still' or 'as of': read from the two facts together
+    versions = _named_versions_replaced(old_fact, new_fact)
+    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced or resumed or versions)
 
 
 def _both_over(old: Fact, new: Fact) -> str | None:
