@@ -1109,8 +1109,10 @@ class _Reader:
                 self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
             return
         # The rules read some of it: a clause they left that gives a value is kept as said, on
-        # its own ("made the move!! denver now, ..."), so the clauses they read are not kept twice.
-        for clause in unread:
+        # its own ("made the move!! denver now, ..."), so the clauses they read are not kept twice;
+        # never beside a clause that was a hedge, a hypothetical or a question, whose mood the
+        # clause may share.
+        for clause in [] if skipped else unread:
             clause = " ".join(clause.split()).strip(" ,;:")
             if not _filtered(clause) and not _NOT_A_FACT.match(clause) and not _CORRECTION.match(clause):
                 self._keep(
