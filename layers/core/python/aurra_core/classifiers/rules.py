@@ -38,7 +38,14 @@ from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
-from aurra_core.classifiers.rules_slots import named_switch, retired, running_total, tool_switch, value_swap
+from aurra_core.classifiers.rules_slots import (
+    grew,
+    named_switch,
+    retired,
+    running_total,
+    tool_switch,
+    value_swap,
+)
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
 from aurra_core.models import Verdict
@@ -1115,9 +1122,10 @@ def _unchanged(pair: Pair) -> Decision:
 
 
 def _said_changed(pair: Pair) -> str | None:
-    """The words that say so: 'renewed their passport; the new number ends in 9902', 'is on Core from now on': change
-    language about what the old fact states, where no detector found the replaced value. Likelier
-    a change than an addition, but without the value it never acts."""
+    """The change words, as the user wrote them, of change language about what the old fact
+    states where no detector found the replaced value ('renewed their passport; the new number
+    ends in 9902', 'is on Core from now on'). Likelier a change than an addition; without the
+    value (`_anchored_number_swap`) it never acts."""
     old, new = pair.old, pair.new
     if pair.change is None or pair.relation == "describes" or _hedge(new.text) or _denies(old):
         # an end restates an old fact that says the thing is over; "User's daughter just turned
@@ -1142,10 +1150,8 @@ def _said_changed(pair: Pair) -> str | None:
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
 # A number as the normaliser writes it: an amount ("money_2150", "2300", "3.15") or a time of day.
-_NUMBER_KIND = (
-    (re.compile(r"^(?:money_)?\d[\d.,]*(?:/\w+)?$"), "amount"),
-    (re.compile(r"^time_\d+$"), "time"),
-)
+_AMOUNT_TERM = re.compile(r"^(?:money_)?\d[\d.,]*(?:/\w+)?$")
+_NUMBER_KIND = ((_AMOUNT_TERM, "amount"), (re.compile(r"^time_\d+$"), "time"))
 # Words next to a number that say how it is counted, not what it is of ("a month", "per week").
 _UNIT_WORDS = frozenset(
     canon(w)[0] for w in "user say now day week month year hour minute time each per".split()
@@ -1163,16 +1169,9 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
             if pattern.match(term):
                 value = term.removeprefix("money_").split("/")[0].replace(",", "")  # "55/month"
                 near = fact.terms[max(0, i - _ANCHOR_WINDOW) : i] + fact.terms[i + 1 : i + 1 + _ANCHOR_WINDOW]
-                beside = {t for t in near if not _NUMBER_KIND[0][0].match(t)} - _UNIT_WORDS
+                beside = {t for t in near if not _AMOUNT_TERM.match(t)} - _UNIT_WORDS
                 found.append((kind, value, term.startswith("money_"), beside))
     return found
-
-
-def _grew(before: str, after: str) -> bool:
-    try:
-        return float(after.replace(",", "")) > float(before.replace(",", ""))
-    except ValueError:
-        return False
 
 
 def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
@@ -1194,7 +1193,7 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             continue  # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others
         for new_kind, new_value, _, new_near in new_numbers:
             shared = near & new_near
-            if running and _grew(value, new_value):
+            if running and grew(value, new_value):
                 continue  # "has read 3" -> "has now read 4": a running total, both true
             if new_kind == kind and shared:
                 return f"{new_value} in place of {value} beside '{said(shared, new, old)}'"
@@ -2436,9 +2435,11 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         and subject_relation(old_fact, new_fact)[0] != "different"
     ):
         proposal = (Verdict.CONTRADICTS, 0.9, resumed)
-    # every named version given another, with 'still' or 'as of': read from the two facts together
-    versions = _named_versions_replaced(old_fact, new_fact)
-    return evidence.hold_to_evidence(old_fact, new_fact, proposal, replaced or resumed or versions)
+    construction = replaced or resumed
+    if not construction and proposal[0] is Verdict.CONTRADICTS:
+        # every named version given another, with 'still' or 'as of': read from the two facts together
+        construction = _named_versions_replaced(old_fact, new_fact)
+    return evidence.hold_to_evidence(old_fact, new_fact, proposal, construction)
 
 
 def _both_over(old: Fact, new: Fact) -> str | None:

@@ -106,9 +106,14 @@ def _number(value: str) -> float | None:
         return None
 
 
-def _grew(old: Slot, new: Slot) -> bool:
-    before, after = _number(old.value), _number(new.value)
+def grew(old_value: str, new_value: str) -> bool:
+    """Whether the new number ("4", "money_2300") is larger than the old one."""
+    before, after = _number(old_value), _number(new_value)
     return before is not None and after is not None and after > before
+
+
+def _grew(old: Slot, new: Slot) -> bool:
+    return grew(old.value, new.value)
 
 
 def _dated(norm: str) -> set[str]:

@@ -1112,7 +1112,9 @@ class _Reader:
         # its own ("made the move!! denver now, ..."), so the clauses they read are not kept twice;
         # never beside a clause that was a hedge, a hypothetical or a question, whose mood the
         # clause may share.
-        for clause in [] if skipped else unread:
+        if skipped:
+            return
+        for clause in unread:
             clause = " ".join(clause.split()).strip(" ,;:")
             if not _filtered(clause) and not _NOT_A_FACT.match(clause) and not _CORRECTION.match(clause):
                 self._keep(
