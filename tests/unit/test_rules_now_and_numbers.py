@@ -45,6 +45,13 @@ ACTED_ON = [
     ),
     # a move to another tool of the old one's kind
     ("User keeps their passwords in 1Password", "User moved to Bitwarden, 300 logins imported"),
+    # a role at another place: the employer replaced
+    ("User is a data analyst at Kestrel Bank", "User is a data analyst at Orchard Health now"),
+    # a memory kept as said is about whom its sentence is about: here the partner the old fact names
+    (
+        "User's partner Ines is a pharmacist at Boots",
+        "User said: Ines just started a new job, she's a pharmacist at Superdrug now",
+    ),
 ]
 
 NOT_ACTED_ON = [
@@ -66,6 +73,11 @@ NOT_ACTED_ON = [
     ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
     # a version-like number with nothing of the old fact's thing
     ("User is still on Blender 3.6", "User's train leaves at 2.45 now"),
+    # the user's own new job, kept as said, is not the partner's
+    (
+        "User's partner Ines is a pharmacist at Boots",
+        "User said: I just started a new job, I'm a pharmacist at Superdrug now",
+    ),
 ]
 
 

@@ -69,6 +69,7 @@ class Subject:
 _REPORTING = regex_programs.compile(lex.REPORTING_CLAUSE)
 _SPEAKER = regex_programs.compile(lex.SPEAKER_CLAUSE)
 _CORRECTION = regex_programs.compile(lex.CORRECTION_LEAD_IN)
+_VERBATIM = regex_programs.compile(lex.VERBATIM_LEAD_IN)
 
 
 def strip_reporting(norm: str) -> tuple[str, str | None]:
@@ -551,6 +552,19 @@ def analyze(raw: str) -> Fact:
     tokens = tokenize(text)
     names = _names(raw)
     subject = parse_subject(tokens, names, reporter)
+    said = _VERBATIM.match(text)
+    if said is not None and len(text) > said.end():
+        # Kept as the user said it: about someone else when the sentence names them ("Hana
+        # just started at Figma", "my wife's at Figma now"); else the user's own.
+        own_words = text[said.end() :]
+        own_tokens = tokenize(own_words)
+        # its first word starts the user's sentence: a name only if it is one there
+        own_subject = parse_subject(own_tokens, _names(re.sub(r"^\s*\S+\s+\S+:\s*", "", raw)), None)
+        # A capital word before "is" may be a thing ("Practice is Smile Dental"); before any
+        # other verb ("Hana just started", "Ray moved") it is someone.
+        named = own_subject.kind == "name" and not re.match(r"^\S+\s+(?:is|was|are|'s)\b", own_words)
+        if named or own_subject.relations:
+            text, tokens, subject = own_words, own_tokens, own_subject
     terms: list[str] = []
     for tok in tokens:
         if tok in lex.STOPWORDS or tok in {",", ";", ":", "(", ")", '"', "!", "?", "'s"}:

@@ -47,7 +47,11 @@ VERBATIM = "verbatim"
 SAID = "User said: "
 
 # Sentences end at . ! ? ; a line break or a dash between spaces.
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*")
+# A sentence ends at its stop, but not at a title's or a place's abbreviation ("St. James's").
+_SENTENCES = re.compile(
+    r"(?<=[.!?;])(?<!\bSt\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMt\.)(?<!\bJr\.)"
+    r"\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*"
+)
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
@@ -216,6 +220,18 @@ _STATE_NOW = re.compile(
     re.IGNORECASE,
 )
 _SECOND_PERSON = re.compile(r"\b(?:you|you're|your|u|ur)\b", re.IGNORECASE)
+# Someone of the user's world, by name, doing or being something: "Mateo quit guitar over the
+# holidays", "Noor got a postdoc at Erasmus", "Ren turned five last week".
+_PERSON_ACTS = re.compile(
+    r"^(?:(?:[Aa]nd|[Bb]ut|[Aa]lso|[Pp]lus|[Ss]o|[Tt]hen)\s+)?(?!(?:I|The|This|That|It|There|Here|Thanks|"
+    r"Sorry|Yes|Yeah|No|Ok|Okay|Sure|Hi|Hello|Hey|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
+    r"Sunday|Today|Tomorrow|Yesterday|Please|Just|Anyway|Well)\b)"
+    r"[A-Z][a-z]+\s+(?:(?:just|finally|now|also|still|already|recently|officially)\s+)?"
+    r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
+    r"plays|takes|starts|goes|does)\b"
+)
+# "he wants to", "she might": a hedge that is someone else's, not the user's mood.
+_THIRD_PERSON_START = re.compile(r"^(?:(?:and|but|also|plus|so|then)\s+)?(?:he|she|they)\b", re.IGNORECASE)
 
 
 def _states_a_value(clause: str) -> bool:
@@ -743,6 +759,27 @@ def _inner_statement(clause: str) -> str | None:
     return clause[starts[-1] :]
 
 
+def _hedged_by_someone_else(clause: str) -> list[str]:
+    """The parts of a clause that are a hedge about a third party ("he wants to play drums now"),
+    when every hedged part of it is: not the user's mood, so they leave the rest a statement.
+    A hypothetical, a question or a request is never someone else's. Empty when there is none."""
+    parts = [p for p in re.split(r",\s*", clause.strip()) if p]
+    hedged = [p for p in parts if _filtered(p)]
+    if not hedged or len(hedged) == len(parts):
+        return []
+    for part in hedged:
+        if not (
+            _THIRD_PERSON_START.match(part)
+            and _HEDGE.search(part)
+            and not _HYPOTHETICAL.search(part)
+            and not part.endswith("?")
+            and not _QUESTION_START.match(part)
+            and not _REQUEST.match(part)
+        ):
+            return []
+    return hedged
+
+
 def _filtered(clause: str) -> bool:
     """A clause never kept: a hedge, a hypothetical or joke, a question or a request."""
     text = clause.strip()
@@ -815,7 +852,10 @@ def _taken_back(previous: str, correction: str) -> str | None:
         correction.strip(),
         flags=re.I,
     ).rstrip(" .!")
-    pair = re.match(r"^(.+?),?\s+not\s+(?:the\s+)?(.+)$", said)
+    # "it's tree nuts, not peanuts"; "it's tree nuts, peanuts are fine"
+    pair = re.match(r"^(.+?),?\s+not\s+(?:the\s+)?(.+)$", said) or re.match(
+        r"^([^,]+),\s+(?:the\s+)?([^,]+?)\s+(?:is|are|was|were)\s+(?:fine|ok|okay|no problem)\b", said, re.I
+    )
     if pair:
         new, old = pair.group(1).strip(), pair.group(2).strip()
         if old and re.search(rf"\b{re.escape(old)}\b", previous, re.IGNORECASE):
@@ -1093,16 +1133,29 @@ class _Reader:
                 return
         before = len(self.found)
         skipped = False
+        others_hedged: list[str] = []  # someone else's hedge: "he wants to play drums now"
         unread: list[str] = []  # clauses the rules could not read that give a value
         for part in _CORRECTION_SPLIT.split(sentence):
             for clause in _CLAUSE.split(part):
                 deadline.check()
+                others = _hedged_by_someone_else(clause)
+                if others:
+                    others_hedged.extend(others)
+                    for part in others:
+                        clause = clause.replace(part, "")
+                    clause = re.sub(r"\s*,(?:\s*,)+", ",", clause).strip(" ,;:")
                 outcome = self._clause(clause, index)
                 skipped = skipped or outcome == "skipped"
-                if outcome == "none" and _states_a_value(clause):
+                if outcome == "none" and (_states_a_value(clause) or _PERSON_ACTS.match(clause.strip())):
                     unread.append(clause)
         # A question is never kept, even after a statement: then the statement alone is.
         said = sentence if original.rstrip().endswith("?") else original
+        if others_hedged and not skipped:
+            # the statement without what someone else only wants or plans
+            for part in others_hedged:
+                said, sentence = said.replace(part, ""), sentence.replace(part, "")
+            said = re.sub(r"\s*,(?:\s*,)+", ",", said).strip(" ,;:")
+            sentence = re.sub(r"\s*,(?:\s*,)+", ",", sentence).strip(" ,;:")
         if len(self.found) == before:
             if not skipped and self._verbatim_worthy(said, sentence):
                 said = " ".join(said.split()).rstrip(" ,;:")
@@ -1133,7 +1186,10 @@ class _Reader:
         a value in it (users drop the "I" and the "my": "gym at 6am every weekday", "down to 17
         from 22"), three words or more, and nothing that is never kept."""
         if len(original.split()) < 3 or not (
-            _FIRST_PERSON_WORDS.search(original) or _VALUE.search(sentence) or _states_now(sentence)
+            _FIRST_PERSON_WORDS.search(original)
+            or _VALUE.search(sentence)
+            or _states_now(sentence)
+            or _PERSON_ACTS.match(sentence)
         ):
             return False
         if _filtered(sentence) or _NOT_A_FACT.match(sentence) or _CORRECTION.match(sentence):

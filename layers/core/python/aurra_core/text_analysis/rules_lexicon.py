@@ -1765,6 +1765,10 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
         r"\bjoined\s+(?P<v>[^,;.]+)",
         r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+(?:at|of)\s+(?P<v>[^,;.]+)",
+        # "a senior UX researcher at Figma": any role at a place, but a student's (a school)
+        r"\b(?:"
+        + "|".join(sorted(ROLE_NOUNS - {"student", "senior", "junior", "staff"}))
+        + r")\s+at\s+(?P<v>[^,;.]+)",
     ],
     "manager": [
         r"\breports? to\s+(?P<v>[^,;.]+)",
@@ -1809,6 +1813,11 @@ SPEAKER_CLAUSE = (
     r"^(?P<r>[a-z][\w&.]*(?: [a-z][\w&.]*){0,2})(?: 's)? (?:admin|rep|representative|contact|champion|cto|ceo|cfo|"
     r"cio|vp|lead|manager|buyer|owner|founder|head|director|team)\b[^:]{0,40}:\s*\"?"
 )
+
+# A memory kept as the user said it (the extractor's verbatim method): "User said: Hana just
+# started at Figma". When its sentence names someone ("Hana", "my wife"), that is its subject,
+# not the user who said it (classifiers/rules_facts.analyze).
+VERBATIM_LEAD_IN = r"^user said:\s*"
 
 # "Correction:", "Update:", "FYI" before the fact.
 CORRECTION_LEAD_IN = (
