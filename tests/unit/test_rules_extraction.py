@@ -491,3 +491,28 @@ def test_a_correction_that_says_the_old_word_is_fine_takes_it_back():
         "prawns" in fact
         for fact in facts("My son is allergic to prawns. Sorry, it's shellfish, prawns are fine.")
     )
+
+
+def test_out_and_in_is_a_switch():
+    assert facts("Dropbox is out, Google Drive's in, the storage was cheaper.") == [
+        "User switched from Dropbox to Google Drive"
+    ]
+    assert not any("switched" in fact for fact in facts("Dropbox is out of space again."))
+
+
+def test_a_labelled_note_is_read_for_what_it_says():
+    assert facts("Note for future rentals: automatic gearbox from now on.") == [
+        "User said: Note for future rentals: automatic gearbox from now on."
+    ]
+    assert facts("Note: I might move to Lisbon.") == []
+
+
+def test_no_longer_states_what_has_ended_and_is_not_a_correction():
+    assert "User said: No longer with the book club" in facts(
+        "No longer with the book club \u2014 too many late shifts."
+    )
+
+
+def test_so_theres_n_of_us_now_is_a_statement_of_its_own():
+    kept = facts("we hired three testers in March so there's eleven of us now")
+    assert any("eleven" in fact for fact in kept) and any("three testers" in fact for fact in kept), kept

@@ -56,6 +56,7 @@ _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[M
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
+    r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
@@ -149,7 +150,7 @@ _HYPOTHETICAL = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
-    r"^(?:(?:oh|oops|whoops|sorry|wait|hold on|hang on|no|nope|nah|actually|hmm|err|um|uh|ugh|"
+    r"^(?:(?:oh|oops|whoops|sorry|wait|hold on|hang on|no(?! longer\b)|nope|nah|actually|hmm|err|um|uh|ugh|"
     r"my bad|my mistake|correction|scratch that|strike that|I mean|I meant|let me correct "
     r"(?:that|myself)|or rather|rather|well|to be clear|typo)\b[\s,.:!-]*)+",
     re.IGNORECASE,
@@ -216,7 +217,17 @@ _VALUE = re.compile(
 # A present state without its verb: "denver now", "12 now", "on linear since feb"; not "for
 # now" or "right now", which say how long, nor "just now", which says when.
 _STATE_NOW = re.compile(
-    r"\w\s+(?<!for )(?<!right )(?<!just )(?<!until )(?<!by )(?:now|these days)\b|\w\s+since \w+",
+    r"\w\s+(?<!for )(?<!right )(?<!just )(?<!until )(?<!by )(?:now|these days)\b|\w\s+since \w+|"
+    r"^no longer\b",  # "No longer with the choir": what has ended
+    re.IGNORECASE,
+)
+_NAMED = r"[A-Z][\w.&+-]*(?: [A-Z0-9][\w.&+-]*){0,2}"
+_OUT_IN = re.compile(
+    rf"^(?P<old>{_NAMED})(?: is|'s) (?:out|gone|history|done)\s*[,;]\s*(?:and\s+)?(?P<new>{_NAMED})(?: is|'s) in\b"
+)
+# A label before what to keep: "Note for future bookings: aisle from now on", "For the record: ...".
+_NOTE_LABEL = re.compile(
+    r"^(?:note|fyi|for the record|for future reference|for reference|for next time)(?: for [\w ]{1,30}?)?\s*:\s+",
     re.IGNORECASE,
 )
 _SECOND_PERSON = re.compile(r"\b(?:you|you're|your|u|ur)\b", re.IGNORECASE)
@@ -1113,7 +1124,7 @@ class _Reader:
         sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
         # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
         # request is to keep the statement, which is the fact
-        kept = _KEEP_THIS.sub("", sentence).strip()
+        kept = _NOTE_LABEL.sub("", _KEEP_THIS.sub("", sentence)).strip()
         if kept != sentence:
             sentence = kept.rstrip("?").strip()
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
@@ -1127,6 +1138,17 @@ class _Reader:
                 self._embedded(sentence, index)
                 return
             sentence = head[0]
+        swapped = _OUT_IN.match(sentence)
+        if swapped is not None:
+            # "QuickBooks is out, Xero's in": a switch, said as the old thing gone and the new one come
+            self._keep(
+                f"User switched from {swapped.group('old')} to {swapped.group('new')}",
+                (index,),
+                self._sentence_quote(),
+            )
+            sentence = sentence[swapped.end() :].strip(" ,;:.!")
+            if not sentence:
+                return
         if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
             self._embedded(asked, index)
             if not _NOT_A_FACT.match(sentence):
