@@ -134,7 +134,10 @@ def test_a_supersession_arrives_signed_and_a_failing_receiver_is_dead_lettered_t
     failed, first = wait_for(dead, timeout=60)
     assert (first["event_type"], failed["event_type"]) == ("memory.reverted", "memory.superseded")
     assert first["memory_id"] == failed["memory_id"] == vim["memory"]["id"]
-    assert failed["attempts"] >= 2 and first["attempts"] >= 2
+    # The revert's delivery was retried with backoff. The supersession's waited behind it (in
+    # order per memory) for about the whole window, which counts from its creation: on a loaded
+    # host its first attempt may already be past the window, and it is dead-lettered there.
+    assert first["attempts"] >= 2 and failed["attempts"] >= 1
     assert failed["last_status"] == 500 and failed["last_error"] == "HTTP 500"
     failed_attempts = [e for e in receiver.events() if e["id"] == failed["event_id"]]
     assert len(failed_attempts) == failed["attempts"]
