@@ -55,11 +55,13 @@ def seed_scope(caller, *, user_id=None, agent_id=None, label="x") -> Seeded:
     clf = QuotingClassifier()
     place_a, place_b, food_a, food_b = (token(label) for _ in range(4))
     for content in (
-        f"User moved to {place_a}",
-        f"User moved to {place_b}",
-        f"User likes {food_a}",
-        f"User likes {food_b}",
-        f"User moved to {place_b} again",
+        # words shared beside each random token keep every pair above the candidate floor (with
+        # "User moved to <token>" alone, about 1 pair in 300 fell under it and found no candidate)
+        f"User moved house to the seaside town of {place_a}",
+        f"User moved house to the seaside town of {place_b}",
+        f"User likes eating the spicy noodle dish {food_a}",
+        f"User likes eating the spicy noodle dish {food_b}",
+        f"User moved house to the seaside town of {place_b} again",
     ):
         outcome = write_memory(
             caller,
@@ -67,7 +69,7 @@ def seed_scope(caller, *, user_id=None, agent_id=None, label="x") -> Seeded:
             deps(clf),
         )
         seeded.memory_ids.append(outcome.result.memory.id)
-        if content == f"User moved to {place_b}":
+        if content == f"User moved house to the seaside town of {place_b}":
             # every count the erasure tests expect rests on this supersession: say so if it failed
             block = outcome.result.auto_supersede
             assert block is not None and block.supersession is not None, block
