@@ -70,6 +70,10 @@ _REPORTING = regex_programs.compile(lex.REPORTING_CLAUSE)
 _SPEAKER = regex_programs.compile(lex.SPEAKER_CLAUSE)
 _CORRECTION = regex_programs.compile(lex.CORRECTION_LEAD_IN)
 _VERBATIM = regex_programs.compile(lex.VERBATIM_LEAD_IN)
+_VERBATIM_AS_WRITTEN = regex_programs.compile("(?i)" + lex.VERBATIM_LEAD_IN)
+# A capital word before "is" may be a thing ("Practice is Smile Dental"); before any other verb
+# ("Hana just started", "Ray moved") it is someone.
+_NAMED_THING = regex_programs.compile(r"^\S+\s+(?:is|was|are|'s)\b")
 
 
 def strip_reporting(norm: str) -> tuple[str, str | None]:
@@ -559,10 +563,8 @@ def analyze(raw: str) -> Fact:
         own_words = text[said.end() :]
         own_tokens = tokenize(own_words)
         # its first word starts the user's sentence: a name only if it is one there
-        own_subject = parse_subject(own_tokens, _names(re.sub(r"^\s*\S+\s+\S+:\s*", "", raw)), None)
-        # A capital word before "is" may be a thing ("Practice is Smile Dental"); before any
-        # other verb ("Hana just started", "Ray moved") it is someone.
-        named = own_subject.kind == "name" and not re.match(r"^\S+\s+(?:is|was|are|'s)\b", own_words)
+        own_subject = parse_subject(own_tokens, _names(_VERBATIM_AS_WRITTEN.sub("", raw, count=1)), None)
+        named = own_subject.kind == "name" and not _NAMED_THING.match(own_words)
         if named or own_subject.relations:
             text, tokens, subject = own_words, own_tokens, own_subject
     terms: list[str] = []

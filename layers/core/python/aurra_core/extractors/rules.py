@@ -778,17 +778,23 @@ def _hedged_by_someone_else(clause: str) -> list[str]:
     hedged = [p for p in parts if _filtered(p)]
     if not hedged or len(hedged) == len(parts):
         return []
+    # (a part starting "he", "she" or "they" is never a question's or a request's start)
     for part in hedged:
         if not (
             _THIRD_PERSON_START.match(part)
             and _HEDGE.search(part)
             and not _HYPOTHETICAL.search(part)
             and not part.endswith("?")
-            and not _QUESTION_START.match(part)
-            and not _REQUEST.match(part)
         ):
             return []
     return hedged
+
+
+def _without(text: str, parts: list[str]) -> str:
+    """`text` with `parts` taken out, and the commas they leave side by side made one."""
+    for part in parts:
+        text = text.replace(part, "")
+    return re.sub(r"\s*,(?:\s*,)+", ",", text).strip(" ,;:")
 
 
 def _filtered(clause: str) -> bool:
@@ -1163,9 +1169,7 @@ class _Reader:
                 others = _hedged_by_someone_else(clause)
                 if others:
                     others_hedged.extend(others)
-                    for part in others:
-                        clause = clause.replace(part, "")
-                    clause = re.sub(r"\s*,(?:\s*,)+", ",", clause).strip(" ,;:")
+                    clause = _without(clause, others)
                 outcome = self._clause(clause, index)
                 skipped = skipped or outcome == "skipped"
                 if outcome == "none" and (_states_a_value(clause) or _PERSON_ACTS.match(clause.strip())):
@@ -1174,10 +1178,7 @@ class _Reader:
         said = sentence if original.rstrip().endswith("?") else original
         if others_hedged and not skipped:
             # the statement without what someone else only wants or plans
-            for part in others_hedged:
-                said, sentence = said.replace(part, ""), sentence.replace(part, "")
-            said = re.sub(r"\s*,(?:\s*,)+", ",", said).strip(" ,;:")
-            sentence = re.sub(r"\s*,(?:\s*,)+", ",", sentence).strip(" ,;:")
+            said, sentence = _without(said, others_hedged), _without(sentence, others_hedged)
         if len(self.found) == before:
             if not skipped and self._verbatim_worthy(said, sentence):
                 said = " ".join(said.split()).rstrip(" ,;:")

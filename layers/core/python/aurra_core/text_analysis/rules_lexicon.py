@@ -1764,7 +1764,7 @@ VALUE_FRAMES: dict[str, list[str]] = {
     "employer": [
         r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
         r"\bjoined\s+(?P<v>[^,;.]+)",
-        r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+(?:at|of)\s+(?P<v>[^,;.]+)",
+        r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+of\s+(?P<v>[^,;.]+)",
         # "a senior UX researcher at Figma": any role at a place, but a student's (a school)
         r"\b(?:"
         + "|".join(sorted(ROLE_NOUNS - {"student", "senior", "junior", "staff"}))
