@@ -158,3 +158,88 @@ def test_a_move_to_a_place_never_acts_on_a_fact_that_names_no_place():
     assert size.confidence < 0.85  # below the acting threshold: the team's size is not its place
     home = judge("User's office is in Austin", "User's office moved to Dallas", UUID(int=1))
     assert home.verdict.value == "contradicts" and home.confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a memory kept as said: its lead-in and its label are not the slot
+        (
+            "User said: Fixed stuff: pottery class Monday evenings at the Clay Loft, 7 to 9",
+            "User said: pottery's Thursdays now, same time.",
+        ),
+        # a British dot time, moved
+        (
+            "User said: Constraints: daily standup at 9:30",
+            "User said: standup got shoved to 10.45 because the Bangalore team joined",
+        ),
+        # the part of a city after it is not the slot
+        ("User is in Melbourne, Brunswick", "User is in Brisbane now, New Farm"),
+        # what is versioned is the slot, whatever else each sentence says
+        (
+            "User's backend is Django 3.2 on Python 3.8",
+            "User said: Django 5.1 and Python 3.12, took two sprints and one very bad Friday.",
+        ),
+    ],
+)
+def test_value_swaps_said_loosely_are_contradictions_at_the_floor(old, new):
+    assert value_swap(old, new) is not None
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two flights, not two versions of one thing
+        ("User's outbound flight is UA 857.", "User's return flight is UA 858."),
+        # two systems, each on its own version
+        ("User's backend runs Django 3.2", "User's admin service runs Django 4.2"),
+        # someone else, named, in a memory kept as said
+        ("User's pottery class is on Mondays", "User said: Nora's pottery class is on Thursdays now"),
+        # where the user is, without a change
+        ("User is in Melbourne", "User is in Brisbane"),
+    ],
+)
+def test_loose_value_swaps_that_are_not_contradictions(old, new):
+    assert value_swap(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "token"),
+    [
+        ("standup at 10.45", "time_645"),
+        ("moved to 10.45am", "time_645"),
+        ("pickup's 2.45 now", "time_885"),
+        ("le train de 7h12", "time_432"),
+        ("de trein van 6u48", "time_408"),
+        ("swimming at half ten", "time_630"),
+        ("lesson at quarter past nine", "time_555"),
+        ("quarter to eleven", "time_645"),
+    ],
+)
+def test_clock_times_as_people_write_them(said, token):
+    from aurra_core.text_analysis.text import normalize
+
+    assert token in normalize(said).split()
+
+
+@pytest.mark.parametrize(
+    "said", ["upgraded to 3.12", "costs 10.45 now", "at 3.5%", "Python 3.10", "the price is 2.45 today"]
+)
+def test_numbers_that_are_not_clock_times(said):
+    from aurra_core.text_analysis.text import normalize
+
+    assert "time_" not in normalize(said)
+
+
+def test_an_amount_a_period_is_an_amount_with_its_currency_unsaid():
+    (slot,) = slots_of("User's rent is 2,300 a month now")
+    assert (slot.kind, slot.value) == ("amount", "money_2300")
+    # a few a month are times, not money; a month's name is not a place
+    assert {s.kind for s in slots_of("User goes climbing 2 a month")} == set()
+    assert not [
+        s
+        for s in slots_of("User said: The landlord bumped me to 2,300 a month starting in August.")
+        if s.kind == "place"
+    ]

@@ -55,7 +55,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v10"
+MODEL_ID = "aurra-rules-v11"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:

@@ -28,6 +28,7 @@ careful reader would not call a contradiction.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
@@ -65,14 +66,41 @@ def _blocked(norm: str) -> bool:
     return bool(_HEDGED.search(norm) or _ADDITIVE.search(norm) or _PAST.search(norm) or _NEGATED.search(norm))
 
 
-def _evidence(old: Slot, new: Slot, changed: bool, same_owner: bool = False) -> bool:
+def _evidence(
+    old: Slot, new: Slot, changed: bool, same_owner: bool = False, one_version: bool = False
+) -> bool:
     if old.kind != new.kind or old.value == new.value:
         return False
+    if (
+        old.kind == "version"
+        and old.unit
+        and old.unit == new.unit
+        and old.subject == new.subject
+        and one_version
+    ):
+        # "backend is Django 3.2" -> "Django 5.1 and Python 3.12": what is versioned is the slot,
+        # whatever else each sentence says, when each names one version of it; not when both
+        # say what runs it and share no word of it ("backend", "admin service": two systems)
+        # A version is dotted ("3.2") or of a known thing ("iOS 18"): "UA 857" -> "UA 858" are two flights
+        versioned = "." in old.value + new.value or _known_thing(old.unit)
+        old_what, new_what = old.attribute - _RUNS_ON, new.attribute - _RUNS_ON
+        if versioned and not (old_what and new_what and not old_what & new_what):
+            return True
     if old.kind in _NEEDS_CHANGE and not changed:
         return False
     if old.kind == "place" and (old.value in _WIDE_PLACES or new.value in _WIDE_PLACES):
         return False  # "lives in Spain" -> "moved to Valencia": the city may be in the country
     return same_attribute(old, new, changed=changed, same_owner=same_owner)
+
+
+# The verbs of running a version, which say nothing of what runs it.
+_RUNS_ON = frozenset({"run", "use", "deploy", "build", "ship", "host", "serv"})
+
+
+def _known_thing(name: str) -> bool:
+    from aurra_core.text_analysis import kinds
+
+    return bool(kinds.kinds_of(name))
 
 
 _OWNER = re.compile(r"^(?:the\s+)?user(?:'s\s+(\w+))?\b", re.IGNORECASE)
@@ -140,13 +168,18 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     days_old = {s.value for s in old_slots if s.kind == "day"}
     days_new = {s.value for s in new_slots if s.kind == "day"}
     running = running_total(new_text) or running_total(old_text)
+    versions = Counter(s.unit for s in (*old_slots, *new_slots) if s.kind == "version")
+    # every version the old fact names is given another: replacing it retires none of them
+    all_versions = {s.unit for s in old_slots if s.kind == "version"} <= {
+        s.unit for s in new_slots if s.kind == "version"
+    }
     for new in new_slots:
         for old in old_slots:
             if running and new.kind in ("count", "amount") and _grew(old, new):
                 continue
             if new.kind == "time" and days_new != days_old:
                 continue  # "closes at 8pm on Fridays": a time of certain days, beside the other
-            if _evidence(old, new, changed, same_owner):
+            if _evidence(old, new, changed, same_owner, one_version=versions[old.unit] == 2 and all_versions):
                 return (
                     CONFIDENCE,
                     f"the same slot ({new.subject}: {' '.join(sorted(new.attribute)) or new.unit or new.kind}) "

@@ -49,7 +49,9 @@ _LIGHT = frozenset(
     decreased decreas upgraded upgrad downgraded downgrad updated updat went up down dropped
     drop starting start started from to at on in of for the a an by with this that next week
     grew grow grows growing grown shrank shrunk shrink shrinks shrinking expanded expand
-    it its their them they his her our my your a actually officially
+    it its their them they his her our my your me us a actually officially same time
+    about around roughly approximately like
+    shoved
     """.split()
 )
 _LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | _LIGHT
@@ -58,7 +60,7 @@ _LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | 
 # since several of them can hold at once without it ("yoga on Tuesdays", "yoga on Thursdays").
 CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|anymore|instead|no longer|from now on|starting|as of|"
-    r"moved|moving|changed|switched|switching|shifted|rescheduled|bumped|pushed|raised|lowered|"
+    r"moved|moving|changed|switched|switching|shifted|rescheduled|bumped|pushed|shoved|raised|lowered|"
     r"increased|decreased|went (?:up|down)|dropped|upgraded|upgrading|downgraded|updated|migrated|"
     r"grew|has grown|shrank|has shrunk|expanded|"
     r"migrating|relocated|relocating|transferred|got moved|is moving|are moving|promoted|"
@@ -90,12 +92,19 @@ _VERSION = re.compile(
     r"and|with|since|last|this|today|yet|as|across|everywhere|instead|because|still|too|though|anyway|"
     r"already|again|finally)\b))"
 )
+_WITHIN_PLACE = re.compile(
+    r"(?:\s+(?:now|today|these days))?,\s+(?:near\s+|off\s+)?([A-Z][\w'-]*(?:\s+[A-Z0-9][\w'-]*){0,2})"
+    r"(?=\s*(?:$|[,.;!]))"
+)
 _NOT_A_PLACE = re.compile(
     r"^(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June|July|"
     r"August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
     r"I|The|A|An|User|Christmas|Easter)$"
 )
 _COUNT_WORD = re.compile(r"^\d+$")
+_PER_PERIOD = [[per, period] for per in ("a", "per", "each", "every") for period in ("month", "week", "year")]
+# Below it, "a month" counts times ("2 a month"), not money.
+_LEAST_AMOUNT = 20
 # Around a count said without what it counts: "is 11 now", "down to 9", "up to 55".
 _BARE_BEFORE = frozenset({"is", "are", "to"})
 _BARE_AFTER = frozenset({"", "now", "today", "currently", "total", "again"})
@@ -171,9 +180,42 @@ def _value_kind(token: str) -> str | None:
     return None
 
 
+# A memory kept as the user said it ("User said: Fixed stuff: pottery class Monday evenings"):
+# the lead-in, a label before the statement and the user's own subject say nothing of the slot.
+_SAID = re.compile(r"^user said:\s*", re.IGNORECASE)
+_LABEL = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+:\s+(?=\S)")
+_FILLER = re.compile(r"^(?:(?:so|and|ok|okay|um|also|but|plus|yeah|right|well)\b[\s,]*)+", re.IGNORECASE)
+_OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'll|I'd|we|we're|we've|we'll)(?![\w'])", re.IGNORECASE)
+_MY_THING = re.compile(r"^(?:my|our)\s+(\w+)\b", re.IGNORECASE)
+
+
+def _as_said(text: str) -> str | None:
+    """A memory kept as said, as a fact of the slots' shape: "User ..." when the sentence is the
+    user's own (or names no one), "User's sister ..." when it starts with a relation; None when
+    it is about someone named ("Nora moved up a level"), whose slots its words cannot place."""
+    said = _SAID.match(text.strip())
+    if said is None:
+        return text
+    rest = _FILLER.sub("", _LABEL.sub("", text.strip()[said.end() :], count=1)).strip()
+    mine = _MY_THING.match(rest)
+    if mine:  # "my sister's in Leeds now", "our backend is Django 5.1"
+        return f"User's {mine.group(1).lower()}{rest[mine.end() :]}"
+    own = _OWN_SUBJECT.match(rest)
+    if own:
+        return f"User {rest[own.end() :].strip()}"
+    named = _NAMED_SUBJECT.match(rest)
+    if named and not _a_thing(named.group(1)) and not _NOT_A_PLACE.match(named.group(1).split()[0]):
+        return None
+    return f"User {rest}"
+
+
 @lru_cache(maxsize=4096)
 def slots_of(text: str) -> tuple[Slot, ...]:
     """The slots a fact fills, one for each value plain code recognises in it."""
+    said = _as_said(text)
+    if said is None:
+        return ()
+    text = said
     subject = subject_of(text)
     if not subject:
         return ()
@@ -211,12 +253,21 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         if not _COUNT_WORD.match(token) or token in version_numbers:
             continue
         unit_token = tokens[index + 1] if index + 1 < len(tokens) else ""
-        if unit_token.isalpha() and unit_token not in _LIGHT:
+        if tokens[index + 1 : index + 3] in _PER_PERIOD and int(token) >= _LEAST_AMOUNT:
+            # "bumped me to 2,300 a month": an amount a period, its currency left unsaid
+            values.append(("amount", f"money_{token}", "", index))
+        elif unit_token.isalpha() and unit_token not in _LIGHT:
             values.append(("count", token, canon(unit_token)[0], index))
         elif index and tokens[index - 1] in _BARE_BEFORE and unit_token in _BARE_AFTER:
             # "User's team is 11 now", "is down to 9": a count of what the slot counts, unnamed
             values.append(("count", token, "", index))
     places = [m.group(1) for m in _PLACE.finditer(body)]
+    # "in Melbourne, Brunswick", "in Brisbane now, New Farm": the part of the place, not the slot
+    within = [
+        part.group(1)
+        for m in _PLACE.finditer(body)
+        if (part := _WITHIN_PLACE.match(body, m.end())) is not None
+    ]
     for place in places:
         words = place.split()
         while words and words[-1].lower() in {"of", "de", "la", "le", "du"}:
@@ -225,11 +276,13 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             continue
         if words and _a_thing(" ".join(words)):
             continue  # "takes notes in Notion": a tool, not a place
-        if words and not _NOT_A_PLACE.match(words[0]):
+        if words and not _NOT_A_PLACE.match(words[0].rstrip(".,;:!?")):
             values.append(("place", " ".join(w.lower() for w in words).rstrip(".'-"), "", -1))
     if not values:
         return ()
     value_stems: set[str] = set()
+    for name in within:
+        value_stems.update(canon(w)[0] for w in tokenize(normalize(name)) if w.isalpha())
     for _, value, _unit, _ in values:
         value_stems.add(value)
         value_stems.update(canon(w)[0] for w in value.split() if w.isalpha())
@@ -245,7 +298,7 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             if term not in _LIGHT_STEMS
             and term not in value_stems
             and not _value_kind(term)
-            and not term.startswith(("month_", "year_", "date_"))
+            and not term.startswith(("month_", "year_", "date_", "hours_"))
             and not term.replace(".", "").isdigit()
         }
 
@@ -306,7 +359,8 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = Fa
         if not (unnamed and changed and same_owner):
             return False
     if old.attribute == new.attribute:
-        return bool(old.attribute) or bool(old.unit)
+        # "User is in Melbourne" -> "User is in Brisbane now": where the user is, said to change
+        return bool(old.attribute) or bool(old.unit) or (old.kind == "place" and changed)
     if not changed:
         return False
     small, large = sorted((old.attribute, new.attribute), key=len)

@@ -464,7 +464,44 @@ def _hour_range(match: re.Match[str]) -> str:
     )
 
 
+def _spoken_time(match: re.Match[str]) -> str:
+    """ "half past 10", "quarter past 9", "quarter to 11", and the British "at half 10"."""
+    words, hour = match.group(1), int(match.group(2))
+    minutes = {"half past": 30, "half": 30, "quarter past": 15, "quarter to": -15}[words]
+    if minutes < 0:
+        hour, minutes = (hour - 1) % 24, 45
+    prefix = "at " if match.group(0).startswith("at ") else ""
+    return f"{prefix} time_{_clock(hour, minutes, None)} "
+
+
+def _clock_24h(match: re.Match[str]) -> str:
+    """ "7h12", "6u48": a 24-hour clock, so no hour is taken for the afternoon."""
+    return f" time_{int(match.group(1)) * 60 + int(match.group(2))} "
+
+
+def _dot_time(match: re.Match[str]) -> str:
+    return f"{match.group(1)} time_{_clock(int(match.group(2)), int(match.group(3)), None)} "
+
+
+# Clock times written with a dot ("standup at 10.45", as British English writes them) or with
+# "h"/"u" ("le train de 7h12", "de trein van 6u48"). A dot time only after "at" or a verb that
+# moves something to a time: "upgraded to 3.12" is a version, "costs 10.45" an amount.
+_DOT_TIME_AFTER = (
+    r"(\bat|\b(?:moved|pushed|bumped|shoved|shifted|rescheduled|changed|brought forward|"
+    r"put back) to)"
+)
+_NOT_A_CLOCK_UNIT = (
+    r"(?!\s*(?:%|percent|kg|km|mi|miles|lbs|k\b|m\b|secs?|seconds|mins?|minutes|hours?|hrs?|"
+    r"euros?|dollars?|pounds?|gb|mb|tb|x\b))"
+)
 _TIMES = _substitutions(
+    (r"\b(half past|quarter past|quarter to) (\d{1,2})\b(?![.:\d])", _spoken_time),
+    (r"\bat (half) (\d{1,2})\b(?![.:\d])" + _NOT_A_CLOCK_UNIT, _spoken_time),
+    (r"\b(\d{1,2})[.h]([0-5]\d)\s?(am|pm|a\.m\.|p\.m\.)", _time_token),
+    (r"\b([01]?\d|2[0-3])[hu]([0-5]\d)\b", _clock_24h),
+    (_DOT_TIME_AFTER + r" (\d{1,2})\.([0-5]\d)(?![\d.])" + _NOT_A_CLOCK_UNIT, _dot_time),
+    # "pickup's 2.45 now": a time said to have changed, on the five minutes
+    (r"(\bis|'s) (1[0-2]|0?[1-9])\.([0-5][05])(?![\d.])(?= (?:now|these days|instead)\b)", _dot_time),
     # hour ranges, then times ("9am pacific" keeps its UTC twin for comparisons across zones)
     (
         r"\b(\d{1,2})(?::(\d\d))?\s?(am|pm)?\s?(?:to|-|until|till)\s?(\d{1,2})(?::(\d\d))?\s?(am|pm)?\b(?!\s*(?:seats|people|users|kids|years|days|weeks|months|minutes|mins|hours|hrs|miles|km|kg|lbs|employees|licenses|percent|%))",
