@@ -516,3 +516,60 @@ def test_no_longer_states_what_has_ended_and_is_not_a_correction():
 def test_so_theres_n_of_us_now_is_a_statement_of_its_own():
     kept = facts("we hired three testers in March so there's eleven of us now")
     assert any("eleven" in fact for fact in kept) and any("three testers" in fact for fact in kept), kept
+
+
+def test_a_correction_after_a_filler_no_replaces_the_misstatement():
+    assert facts("I'm 31, um no, 41") == ["User is 41"]
+    # "um" and "no" are Portuguese words too: an English sentence is still read as English
+    assert facts("I'm 31, no sorry, 41") == ["User is 41"]
+
+
+def test_a_correction_of_several_values_replaces_them_value_for_value():
+    assert facts("I lift on Tuesdays and Fridays — sorry no, Tuesdays and Thursdays.") == [
+        "User lifts on Tuesdays and Thursdays"
+    ]
+    assert corrected("User lifts on Tuesdays and Fridays", "Tuesdays and Thursdays") == (
+        "User lifts on Tuesdays and Thursdays"
+    )
+
+
+def test_the_items_of_a_numbered_list_are_statements_of_their_own():
+    found = facts(
+        "Couple of updates before you book Saturday: 1) we've gone fully vegetarian since the summer, "
+        "2) budget's more like €120 for two now, prices here are mad"
+    )
+    assert any("vegetarian" in f for f in found)
+    assert any("€120 for two now" in f for f in found)
+    # what leads the list in is not an item, and an age in brackets is not a list
+    assert not any("book Saturday" in f for f in found)
+    assert any("football" in f for f in facts("leo (9) has football at 9 w hackney wick fc, and I coach it"))
+
+
+def test_a_name_after_a_comma_starts_a_statement_of_its_own():
+    found = facts("My old boss went to a competitor, Thabo Mokoena's my manager now")
+    assert "User said: Thabo Mokoena's my manager now" in found
+
+
+def test_a_statement_that_starts_like_a_question_but_gives_a_value_is_kept():
+    assert facts("Did 28k last Wednesday and it felt good honestly.") == [
+        "User said: Did 28k last Wednesday and it felt good honestly."
+    ]
+    assert facts("Did you see my message?") == []
+    # "schedule's sorted" is not a request to schedule
+    assert facts("schedule's sorted: I lift Tuesdays and Fridays") == ["User lifts Tuesdays and Fridays"]
+
+
+def test_spanish_no_longer_and_a_new_post_are_read():
+    assert facts("ya no vivo en Sevilla, me mudé a Valencia en julio, conseguí plaza en La Fe") == [
+        "User no longer lives in Seville",
+        "User moved to Valencia in July",
+        "User started working at La Fe",
+    ]
+
+
+def test_a_dutch_or_italian_statement_the_rules_cannot_read_is_kept_as_said():
+    said = "Ik werk niet meer bij Proximus, sinds juni zit ik bij Telenet in Mechelen."
+    assert facts(said) == [f"User said: {said}"]
+    assert facts("Mia moglie insegna matematica al liceo.") == [
+        "User said: Mia moglie insegna matematica al liceo."
+    ]

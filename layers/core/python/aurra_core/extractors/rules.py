@@ -50,13 +50,16 @@ SAID = "User said: "
 # A sentence ends at its stop, but not at a title's or a place's abbreviation ("St. James's").
 _SENTENCES = re.compile(
     r"(?<=[.!?;])(?<!\bSt\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMt\.)(?<!\bJr\.)"
-    r"\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*"
+    r"\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*|"
+    r"(?<=[:,;])\s+(?=[1-9]\)\s)"  # "Couple of updates: 1) ..., 2) ...": each item its own
 )
+_LIST_ITEM = re.compile(r"^[1-9]\)\s+")
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
+    r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"  # ", Thabo Mokoena's my manager now"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
@@ -67,19 +70,19 @@ _CLAUSE = re.compile(
 _CORRECTION_SPLIT = re.compile(
     r"[,;:\u2014\u2013]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
     r"actually,? no|no,? actually|scratch that|or rather|correction|well,? no|no,? no|no,? sorry|"
-    r"sorry,? no|no,? I mean)\b)",
+    r"sorry,? no|no,? I mean)\b|(?:um|uh|er|erm),? no,)",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
     r"^(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|were|do|does|did|can|could|"
     r"will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|any|"
-    r"anyone|anything|got any|know any)\b",
+    r"anyone|anything|got any|know any)\b(?!\s+[\d$\u20ac\u00a3])",  # "Did 28k last Wednesday": done
     re.IGNORECASE,
 )
 _REQUEST = re.compile(
     r"^(?:please|pls|plz|can you|could you|would you|will you|help me|tell me|remind me|let me know|"
     r"show me|give me|find me|book|recommend|suggest|write|draft|explain|translate|summari[sz]e|"
-    r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule)\b",
+    r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule)\b(?!'s\b)",  # "schedule's sorted"
     re.IGNORECASE,
 )
 _PLEASANTRY = re.compile(
@@ -158,7 +161,8 @@ _CORRECTION = re.compile(
 _STRONG_CORRECTION = re.compile(
     r"\b(?:oops|whoops|sorry|wait|hold on|hang on|my bad|my mistake|correction|scratch that|"
     r"strike that|I mean|I meant|let me correct|or rather|typo)\b|^(?:no|nope|nah)\b\s*[,.!]|"
-    r"^(?:no|nope|nah)\s+(?:wait|actually)\b|^actually,?\s+no\b|^well,?\s+no\b",
+    r"^(?:no|nope|nah)\s+(?:wait|actually)\b|^actually,?\s+no\b|^well,?\s+no\b|"
+    r"^(?:um|uh|er|erm),?\s+no\s*,",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|User and their)\b")
@@ -198,7 +202,8 @@ _NOT_THAT = re.compile(
 _FIRST_PERSON_WORDS = re.compile(
     r"(?i:\b(?:me|my|mine|myself|we|us|our|ours|yo|mi|mis|nosotros|nosotras|nuestro|nuestra|"
     r"nuestros|nuestras|je|moi|mon|ma|mes|nous|notre|nos|ich|mich|mir|mein|meine|meinen|meinem|"
-    r"meiner|wir|uns|unser|unsere|unseren|eu|meu|minha|meus|minhas|nós|nosso|nossa)\b|\bj')"
+    r"meiner|wir|uns|unser|unsere|unseren|eu|meu|minha|meus|minhas|nós|nosso|nossa|"
+    r"ik|mijn|wij|ons|onze|io|mio|mia|miei|noi|nostro|nostra|nostri|nostre)\b|\bj')"
     r"|\bI\b|\bI'm\b|\bI've\b",
 )
 _A_NUMBER = re.compile(
@@ -851,6 +856,13 @@ def corrected(previous: str, correction: str) -> str | None:
         olds = old_values.get(kind)
         if not olds:
             continue
+        if kind != "name" and len(matches) == len(olds) > 1:
+            # "Tuesdays and Fridays", corrected to "Tuesdays and Thursdays": value for value
+            for target, match in zip(olds, matches, strict=True):
+                if target.group(0).lower() != match.group(0).lower():
+                    result = result.replace(target.group(0), match.group(0), 1)
+                    changed = True
+            continue
         replacement = matches[0].group(0)
         target = olds[-1] if kind == "name" else olds[0]
         if target.group(0).lower() == replacement.lower():
@@ -1124,6 +1136,9 @@ class _Reader:
         self.found.append(Found(content, tuple(sorted(set(indexes))), quote or None, method))
 
     def _sentence(self, original: str, index: int) -> None:
+        original = _LIST_ITEM.sub("", original)
+        if original.rstrip().endswith(":"):
+            return  # what leads in a list ("Couple of updates before you book Saturday:"), not an item
         language = language_of(original)
         sentence = to_english(original, language) if language else original
         sentence = _TOGETHER.sub(lambda m: f"User and their {m.group(1) or m.group(2)}", sentence)

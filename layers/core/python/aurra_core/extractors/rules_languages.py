@@ -38,12 +38,19 @@ _MARKERS = {
     ),
 }
 _ENGLISH = set(
-    "i i'm i've my we we're our the and is are in at to with now have has use live work moved".split()
+    "i i'm i've my we we're our the and is are in at to with now have has use live work moved "
+    "um uh so ok okay lol it's that's".split()  # the fillers of English speech ("I'm 31, um no, 41")
 )
 
 # (pattern, replacement) in order, per language; patterns are matched case-insensitively.
 _PHRASES: dict[str, list[tuple[str, str]]] = {
     "es": [
+        (r"\bya no vivo en\b", "I no longer live in"),
+        (r"\bya no trabajo en\b", "I no longer work at"),
+        (
+            r"\bconsegu[ií] (?:una )?plaza en\b|\bconsegu[ií] (?:un )?(?:trabajo|curro|puesto) en\b",
+            "I started working at",
+        ),
         (r"\bme (?:he )?mudado a\b|\bme mudé a\b|\bme mude a\b", "I moved to"),
         (r"\bnos (?:hemos )?mudado a\b|\bnos mudamos a\b", "we moved to"),
         (r"\bme voy a mudar a\b|\bme mudo a\b|\bme estoy mudando a\b", "I'm moving to"),
@@ -341,7 +348,8 @@ _MONTHS = {
 
 
 def _words(sentence: str) -> list[str]:
-    return re.findall(r"[^\W\d_]+'?|[^\W\d_]*'", sentence.lower())
+    # "i'm", "j'ai": a contraction is one word
+    return re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?'?|[^\W\d_]*'", sentence.lower())
 
 
 def language_of(sentence: str) -> str | None:
