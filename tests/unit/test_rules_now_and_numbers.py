@@ -39,6 +39,11 @@ ACTED_ON = [
         "User's shop still runs on PHP 7.4 and Laravel 8.2",
         "User's shop is on PHP 8.3 and Laravel 11.0 as of May",
     ),
+    # the version alone, still waiting to change, and an upgrade of it that names no other thing
+    (
+        "User is still on blender 3.6",
+        "User said: took the plunge, on 4.2 now, the addon dev finally updated it.",
+    ),
     (
         "User's robot still runs on ROS 1.16",
         "User finally moved the robot to 2.4, had to rewrite the drivers",
@@ -71,6 +76,9 @@ NOT_ACTED_ON = [
     ("User pays 9.99 for music, 12.99 for films and 40 for the pool", "User's pool raised it to 45"),
     # not every named version given another
     ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
+    # the version of another thing, or an older number than the one the old fact was still on
+    ("User is still on Blender 3.6", "User's Python is on 3.12 now"),
+    ("User is still on Blender 3.6", "User said: the app is on 2.1 now"),
     # a version-like number with nothing of the old fact's thing
     ("User is still on Blender 3.6", "User's train leaves at 2.45 now"),
     # the user's own new job, kept as said, is not the partner's

@@ -1811,6 +1811,18 @@ _STILL = regex_programs.compile(r"\bstill\b")
 _VERSION = regex_programs.compile(r"(?<![\d.])\d+\.\d+(?:\.\d+)?(?![\d.]*\d)")
 
 
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def _names_another_thing(text: str, name: str) -> bool:
+    """Whether the text names a known thing (kinds.py) other than `name`: "User's Python is on
+    3.12 now" is Python's version, not Blender's."""
+    from aurra_core.text_analysis import kinds
+
+    return any(kinds.kinds_of(word) for word in re.findall(r"[a-z][a-z+#-]+", text) if word != name)
+
+
 def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
     """'still on Python 3.9 and Django 3.2' -> 'is on Python 3.12 and Django 5.1 as of last
     Tuesday': every version the old fact names is given another one, by name, in the new fact,
@@ -1831,7 +1843,15 @@ def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
         # both facts name
         ((name, version),) = old_versions.items()
         shared = (old.term_set & new.term_set) - _UNIT_WORDS - {"still", version}
-        if bare[0] != version and name not in lex.STOPWORDS and shared:
+        # "is still on Blender 3.6" -> "on 4.2 now": an old fact of the version alone needs
+        # no other word in common
+        version_alone = (
+            not (old.term_set - _UNIT_WORDS - _FRAME_STEMS - {"still", name, version})
+            and _version_key(bare[0]) > _version_key(version)  # an upgrade
+            and not _names_another_thing(new.text, name)
+        )
+        named_new = set(new_versions) - lex.STOPWORDS
+        if bare[0] != version and name not in lex.STOPWORDS and (shared or version_alone) and not named_new:
             return f"the version the old fact was still on is given another: {name} {version} -> {bare[0]}"
     names = (set(old_versions) - lex.STOPWORDS) & set(new_versions)
     if not old_versions or set(old_versions) != names:
