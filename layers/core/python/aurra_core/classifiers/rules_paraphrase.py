@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.rules_facts import Fact
@@ -47,6 +49,23 @@ _QUALIFIED_USE = regex_programs.compile(lex.QUALIFIED_USE)
 RESTATEMENT_STEMS = frozenset(term for word in lex.RESTATEMENT_WORDS for term in canon(word))
 
 
+@dataclass(frozen=True)
+class _Wording:
+    not_a_restatement: bool
+    qualified_use: bool
+    universal: bool
+
+
+@lru_cache(maxsize=8192)
+def _wording(text: str) -> _Wording:
+    """Read once a text: a new fact is in a pair with each of its candidates."""
+    return _Wording(
+        not_a_restatement=bool(_NOT_A_RESTATEMENT.search(text)),
+        qualified_use=bool(_QUALIFIED_USE.search(text)),
+        universal=bool(_UNIVERSAL.search(text)),
+    )
+
+
 def paraphrase(
     old: Fact,
     new: Fact,
@@ -59,12 +78,12 @@ def paraphrase(
     words; None when it does not. The statements are each fact's content terms, subject
     included; `widen` adds a term's families ("beer" -> "alcohol"); `one_word_swapped` says the
     two are the same wording with one word replaced ("Sami plays chess" / "Sami plays poker")."""
-    marker = _NOT_A_RESTATEMENT.search(new.text)
-    if marker or evidence.change_evidence(old, new):
+    new_wording, old_wording = _wording(new.text), _wording(old.text)
+    if new_wording.not_a_restatement or evidence.change_evidence(old, new):
         return None
-    if _QUALIFIED_USE.search(new.text) and not _QUALIFIED_USE.search(old.text):
+    if new_wording.qualified_use and not old_wording.qualified_use:
         return None  # "uses an iPhone for work": a qualified slot, not a restatement
-    if _UNIVERSAL.search(new.text) and not _UNIVERSAL.search(old.text):
+    if new_wording.universal and not old_wording.universal:
         return None  # "allergic to all nuts": wider than the old fact
     if not _same_values(old, new) or _attitude(old) != _attitude(new):
         return None

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
 
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
@@ -62,8 +64,38 @@ _NEGATED = regex_programs.compile(r"\b(?:not|no|never|nolonger|none|without|n't|
 _REVERTED = regex_programs.compile(r"\b(?:went back|back to|returned to|reverted)\b")
 
 
+@dataclass(frozen=True)
+class _Mood:
+    """What of a fact's wording keeps it from being change evidence, read once a text: each
+    text is compared with several others (a new fact with each candidate, a memory with each
+    later fact of its scope) and each detector below asks the same questions."""
+
+    hedged: bool
+    additive: bool
+    past: bool
+    negated: bool
+    temporary: bool
+    reverted: bool
+
+    @property
+    def blocked(self) -> bool:
+        return self.hedged or self.additive or self.past or self.negated
+
+
+@lru_cache(maxsize=8192)
+def _mood(norm: str) -> _Mood:
+    return _Mood(
+        hedged=bool(_HEDGED.search(norm)),
+        additive=bool(_ADDITIVE.search(norm)),
+        past=bool(_PAST.search(norm)),
+        negated=bool(_NEGATED.search(norm)),
+        temporary=bool(_TEMPORARY.search(norm)),
+        reverted=bool(_REVERTED.search(norm)),
+    )
+
+
 def _blocked(norm: str) -> bool:
-    return bool(_HEDGED.search(norm) or _ADDITIVE.search(norm) or _PAST.search(norm) or _NEGATED.search(norm))
+    return _mood(norm).blocked
 
 
 def _evidence(
@@ -155,7 +187,8 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     if not old_slots or not new_slots:
         return None
     old_norm, new_norm = normalize(old_text), normalize(new_text)
-    if _blocked(new_norm) or _blocked(old_norm) or _TEMPORARY.search(new_norm) or _REVERTED.search(new_norm):
+    new_mood = _mood(new_norm)
+    if new_mood.blocked or _blocked(old_norm) or new_mood.temporary or new_mood.reverted:
         return None
     if _dated(old_norm) != _dated(new_norm):
         return None  # "donated $500 in March", "$300 in November": two events, both true
@@ -249,9 +282,10 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     if not old_subject or old_subject != new_subject:
         return None
     old_norm, new_norm = normalize(old_text), normalize(new_text)
-    if _blocked(new_norm) or _HEDGED.search(old_norm) or _PAST.search(old_norm) or _REVERTED.search(new_norm):
+    old_mood, new_mood = _mood(old_norm), _mood(new_norm)
+    if new_mood.blocked or old_mood.hedged or old_mood.past or new_mood.reverted:
         return None
-    if _NEGATED.search(old_norm):
+    if old_mood.negated:
         return None
     old_things, new_things = _things(old_text), _things(new_text)
     for kind in sorted(old_things.keys() & new_things.keys()):
@@ -286,11 +320,12 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     if not old_subject or old_subject != new_subject:
         return None
     old_norm, new_norm = normalize(old_text), normalize(new_text)
-    if _HEDGED.search(new_norm) or _PAST.search(new_norm) or _REVERTED.search(new_norm):
+    old_mood, new_mood = _mood(old_norm), _mood(new_norm)
+    if new_mood.hedged or new_mood.past or new_mood.reverted:
         return None
-    if _HEDGED.search(old_norm) or _PAST.search(old_norm) or _NEGATED.search(old_norm):
+    if old_mood.hedged or old_mood.past or old_mood.negated:
         return None
-    if _ADDITIVE.search(new_norm):
+    if new_mood.additive:
         return None
     left_in_old = {m.group(1).lower() for m in _LEFT_NAME.finditer(old_text)}
     for match in _LEFT_NAME.finditer(new_text):
@@ -324,7 +359,7 @@ def retired(old_text: str, new_text: str) -> tuple[float, str] | None:
     if not old_subject or old_subject != subject_of(new_text) or _owner(old_text) != _owner(new_text):
         return None
     old_norm, new_norm = normalize(old_text), normalize(new_text)
-    if _blocked(new_norm) or _blocked(old_norm) or _REVERTED.search(new_norm):
+    if _blocked(new_norm) or _blocked(old_norm) or _mood(new_norm).reverted:
         return None
     ended = found.group(1)
     # the same stem: "retired from teaching" ends "works as a teacher"
