@@ -573,3 +573,37 @@ def test_a_dutch_or_italian_statement_the_rules_cannot_read_is_kept_as_said():
     assert facts("Mia moglie insegna matematica al liceo.") == [
         "User said: Mia moglie insegna matematica al liceo."
     ]
+
+
+def test_a_value_after_a_comma_or_a_count_now_stays_with_its_fact():
+    assert facts("I've moved my workouts to the evening, around 6pm, same Equinox.") == [
+        "User has moved their workouts to the evening, around 6pm"
+    ]
+    assert facts("lost 2 to rugby lol so 12 now. honestly easier") == ["User lost 2 to rugby so 12 now"]
+    # what comes of it, said with "so", is still cut: the fact is the move
+    assert facts("I moved to Denver so the commute is shorter") == ["User moved to Denver"]
+
+
+def test_a_hedged_consequence_does_not_hedge_what_it_follows():
+    assert facts(
+        "Also Ren turned five last week and is obsessed with trains, so maybe something for him too."
+    ) == ["User said: Also Ren turned five last week and is obsessed with trains"]
+    assert facts("I might move to Denver, so maybe I'll sell the car") == []
+
+
+def test_a_regret_and_a_purpose_are_not_hedges():
+    found = facts("raised my rate to 75 for everyone, nobody even blinked, should've done it a year ago.")
+    assert len(found) == 1 and "raised my rate to 75" in found[0]
+    found = facts("Day rate's 475 now, been charging that since September, should've done it ages ago.")
+    assert found[0] == "User's day rate is 475 now"
+    assert "User has been charging that" not in found  # what "that" names is elsewhere
+    assert facts("I moved to Denver so I could be near family") == ["User moved to Denver"]
+    assert facts("I should be moving to Berlin") == []
+    assert facts("I might move so I could be near family") == []
+
+
+def test_what_the_user_does_now_after_a_comma_is_a_statement_of_its_own():
+    assert facts("switched gyms, climbing at vital williamsburg now, way less crowded.") == [
+        "User switched gyms",
+        "User is climbing at vital williamsburg now",
+    ]

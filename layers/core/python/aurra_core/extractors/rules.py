@@ -64,7 +64,8 @@ _CLAUSE = re.compile(
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
     r"obsessed|moved|started|just|recently|currently|charging|earning|making|paying|running|using|"
-    r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b)"
+    r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b|"
+    r"[a-z]{2,}ing (?=(?:at|in|on|for|with|from|to|my|our)\b)[^,]*\bnow\b)"  # ", climbing at Vital now"
 )
 # A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
 _CORRECTION_SPLIT = re.compile(
@@ -138,7 +139,7 @@ _HEDGE = re.compile(
     r"plan(?:s|ning)? (?:to|on \w+ing)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
     r"hop(?:e|es|ing) to|not sure|unsure|someday|some day|one day|eventually|wonder(?:ing)?|"
     r"toying with|debating|on the fence|torn between|tempted|leaning towards?|undecided|"
-    r"could|should|fingers crossed|we'll see|who knows|(?:day)?dream(?:s|ing|ed)? (?:of|about)|"
+    r"(?:could|should)(?!'ve\b)|fingers crossed|we'll see|who knows|(?:day)?dream(?:s|ing|ed)? (?:of|about)|"
     r"fantasi[sz](?:e|es|ing) about|"
     r"look(?:ing)? (?:into|at) (?:getting|buying|moving|switching|adopting)|if all goes well|"
     r"in the market for|weighing|mulling|pondering|interviewing (?:at|with|for)|"
@@ -245,6 +246,11 @@ _PERSON_ACTS = re.compile(
     r"[A-Z][a-z]+\s+(?:(?:just|finally|now|also|still|already|recently|officially)\s+)?"
     r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
     r"plays|takes|starts|goes|does)\b"
+)
+# "..., so maybe something for him too": a hedged consequence of a statement.
+_SO_HEDGED = re.compile(
+    r"^,?\s*so\s+(?:maybe|perhaps|probably|I might|I may|I could|I should|we might|we could|we should)\b",
+    re.IGNORECASE,
 )
 # "he wants to", "she might": a hedge that is someone else's, not the user's mood.
 _THIRD_PERSON_START = re.compile(r"^(?:(?:and|but|also|plus|so|then)\s+)?(?:he|she|they)\b", re.IGNORECASE)
@@ -387,7 +393,8 @@ class Found:
 _GOES_ON = re.compile(
     r"^(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}$|\d|(?:and|or|including|plus|with|in|at|on|for|"
     r"from|near|to|both|each|all|mostly|mainly|usually|every|twice|once|mainly|especially|"
-    r"named|called|aged|ages|since|starting|effective|as of|not)\b)"
+    r"named|called|aged|ages|since|starting|effective|as of|not)\b|"
+    r"(?:around|about|roughly|approximately|by|until|till|before|after)\s+[\d$\u20ac\u00a3])"  # ", around 6pm"
 )
 
 
@@ -399,11 +406,14 @@ _OTHER_CLAUSE = re.compile(
 )
 
 
+# "lost 2 to rugby so 12 now": what it comes to, a count now, is the fact's own end.
+_COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) now\b"
 # Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
 _WHY = re.compile(
     r",?\s+(?:because|cause|cuz|since (?!\d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
     r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
-    r"so that|so (?!far|much|many|long)|though|although|even though|lol|haha|"
+    r"so that|so (?!far|much|many|long|" + _COUNT_NOW + r")|though|although|even though|"
+    r"(?:lol|haha)(?! so " + _COUNT_NOW + r")|"
     r"after (?:the|a|an|some|all|our|my|their) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b))\b"
 )
 # Words that say how it was said, not what: they only dilute a fact.
@@ -713,6 +723,8 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
     words = fact.split()
     if len(words) < 2 or (len(words) == 2 and words[1].lower() in _EMPTY_VERBS):
         return None  # "User is", "User agrees": nothing to keep
+    if len(words) <= 5 and words[-1].lower() in ("that", "it", "this", "them", "those"):
+        return None  # "User has been charging that": what it names is elsewhere
     return fact[:MAX_CONTENT_CHARS]
 
 
@@ -802,11 +814,17 @@ def _without(text: str, parts: list[str]) -> str:
     return re.sub(r"\s*,(?:\s*,)+", ",", text).strip(" ,;:")
 
 
+# "moved it to neoforge so they could have create": what a change was for, not a hedge on it
+_PURPOSE = re.compile(
+    r",?\s+so(?: that)? (?:they|he|she|it|I|we|you|everyone) (?:could|can|would|might)\b.*$", re.IGNORECASE
+)
+
+
 def _filtered(clause: str) -> bool:
     """A clause never kept: a hedge, a hypothetical or joke, a question or a request."""
     text = clause.strip()
     return bool(
-        _HEDGE.search(text)
+        _HEDGE.search(_PURPOSE.sub("", text))
         or _HYPOTHETICAL.search(text)
         or text.endswith("?")
         or _QUESTION_START.match(text)
@@ -1186,6 +1204,11 @@ class _Reader:
                     others_hedged.extend(others)
                     clause = _without(clause, others)
                 outcome = self._clause(clause, index)
+                if outcome == "skipped" and _SO_HEDGED.match(clause.strip()):
+                    # "Ren turned five, so maybe something for him too": what the user may do
+                    # about it, not the mood of what they said
+                    others_hedged.append(clause)
+                    continue
                 skipped = skipped or outcome == "skipped"
                 if outcome == "none" and (_states_a_value(clause) or _PERSON_ACTS.match(clause.strip())):
                     unread.append(clause)
