@@ -607,3 +607,9 @@ def test_what_the_user_does_now_after_a_comma_is_a_statement_of_its_own():
         "User switched gyms",
         "User is climbing at vital williamsburg now",
     ]
+
+
+def test_we_both_is_the_two_of_them_not_a_second_thing():
+    assert facts("we've both gone fully vegetarian since the summer") == [
+        "User has gone fully vegetarian since the summer"
+    ]

@@ -243,3 +243,11 @@ def test_an_amount_a_period_is_an_amount_with_its_currency_unsaid():
         for s in slots_of("User said: The landlord bumped me to 2,300 a month starting in August.")
         if s.kind == "place"
     ]
+
+
+def test_gone_vegetarian_is_a_change_of_diet():
+    found, confidence = verdict("User is pescatarian", "User has gone fully vegetarian since the summer")
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    # gone somewhere is not a change of anything the old fact says
+    found, confidence = verdict("User lives in Rome", "User has gone to Milan for the week")
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

@@ -634,6 +634,8 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
     text = _PLEASANTRY.sub("", text).strip()
     text = re.sub(r"^my\b", "My", text)
     text = re.sub(r"^our\b", "Our", text)
+    # "we've both gone vegetarian": the two of them, not a second thing
+    text = re.sub(r"^((?:[Ww]e|[Ww]e've|[Ww]e're|[Ww]e'll))\s+both\b", r"\1", text)
     now = _NOW_FIRST.match(text)
     if now:
         text = f"{text[now.end() :]} {now.group(1).lower()}"

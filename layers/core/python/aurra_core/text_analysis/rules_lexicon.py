@@ -1524,6 +1524,10 @@ CHANGE_EVIDENCE = [
     r"\bcalled off\b",
     r"\bleft\b(?! (?:hand|side|handed))",
     r"\bbecame\b|\bhas become\b",
+    # "has gone fully vegetarian", "went vegan": became
+    r"\b(?:has|have|'ve) gone (?:fully |full |completely |totally )?[a-z-]+(?:arian|an|free|based)\b|"
+    r"\bwent (?:fully |full |completely |totally )?(?:vegan|vegetarian|pescatarian|plant-based|keto|paleo|"
+    r"gluten-free|dairy-free|sober|teetotal)\b",
     r"\binstead\b",
     r"\bfrom [\w$€£.,\- ]{1,40}? to\b",
     r"\bpromoted\b|\bdemoted\b",
