@@ -613,3 +613,10 @@ def test_we_both_is_the_two_of_them_not_a_second_thing():
     assert facts("we've both gone fully vegetarian since the summer") == [
         "User has gone fully vegetarian since the summer"
     ]
+
+
+def test_a_weekday_in_another_language_is_read_as_one():
+    from aurra_core.extractors.rules_languages import to_english
+
+    assert "Thursdays" in to_english("Und Handball ist jetzt donnerstags", "de")
+    assert "Tuesday" in to_english("je fais du yoga le mardi maintenant", "fr")

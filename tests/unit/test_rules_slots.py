@@ -251,3 +251,20 @@ def test_gone_vegetarian_is_a_change_of_diet():
     # gone somewhere is not a change of anything the old fact says
     found, confidence = verdict("User lives in Rome", "User has gone to Milan for the week")
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("said", "token"),
+    [
+        ("el pádel es los jueves", "weekday_thu"),
+        ("Handball ist jetzt donnerstags", "weekday_thu"),
+        ("yoga le mardi", "weekday_tue"),
+        ("le prove sono il giovedì", "weekday_thu"),
+        ("de training is op maandag", "weekday_mon"),
+        ("a aula é na quinta-feira", "weekday_thu"),
+    ],
+)
+def test_weekdays_in_the_other_languages_users_write_in(said, token):
+    from aurra_core.text_analysis.text import normalize
+
+    assert token in normalize(said).split()

@@ -347,6 +347,22 @@ _MONTHS = {
 }  # fmt: skip
 
 
+_ENGLISH_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_DAY_NAMES = {
+    "es": "lunes martes miércoles jueves viernes sábado domingo",
+    "fr": "lundi mardi mercredi jeudi vendredi samedi dimanche",
+    "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+    "it": "lunedì martedì mercoledì giovedì venerdì sabato domenica",
+    "pt": "segunda-feira terça-feira quarta-feira quinta-feira sexta-feira sábado domingo",
+}
+# Weekdays, in any of these languages: "el pádel es los jueves", "Handball ist jetzt donnerstags".
+_DAYS: dict[str, str] = {}
+for _names in _DAY_NAMES.values():
+    for _name, _day in zip(_names.split(), _ENGLISH_DAYS, strict=True):
+        _DAYS.setdefault(_name, _day)
+        _DAYS.setdefault(_name + "s", _day + "s")  # "jeudis", "donnerstags", "sábados"
+
+
 def _words(sentence: str) -> list[str]:
     # "i'm", "j'ai": a contraction is one word
     return re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?'?|[^\W\d_]*'", sentence.lower())
@@ -381,6 +397,8 @@ def _word(match: re.Match[str], words: dict[str, str], german: bool = False) -> 
     lower = word.lower()
     if lower in _MONTHS:
         return _MONTHS[lower]
+    if lower in _DAYS:
+        return _DAYS[lower]
     if lower in words and (not word[0].isupper() or lower in _ALWAYS or match.start() == 0 or german):
         return words[lower]
     return word

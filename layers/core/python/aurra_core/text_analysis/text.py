@@ -69,6 +69,21 @@ _WEEKDAYS = {
     "sat": "sat",
     "sun": "sun",
 }
+# The weekdays in the other languages users write in (Spanish, French, German, Italian, Dutch,
+# Portuguese): "el pádel es los jueves", "Handball ist jetzt donnerstags".
+_FOREIGN_WEEKDAYS = {
+    name: code
+    for names in (
+        "lunes martes miércoles jueves viernes sábado domingo",
+        "lundi mardi mercredi jeudi vendredi samedi dimanche",
+        "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+        "lunedì martedì mercoledì giovedì venerdì sabato domenica",
+        "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag",
+        "segunda-feira terça-feira quarta-feira quinta-feira sexta-feira sábado domingo",
+    )
+    for name, code in zip(names.split(), ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), strict=True)
+}
+_WEEKDAYS.update(_FOREIGN_WEEKDAYS)
 _NUMBER_WORDS = {
     "zero": 0,
     "one": 1,
@@ -548,7 +563,9 @@ _DATES = _substitutions(
         lambda match: f" month_{_MONTHS[match.group(1)[:3]]} ",
     ),
     (
-        r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b",
+        r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        + "|".join(sorted(_FOREIGN_WEEKDAYS, key=len, reverse=True))
+        + r")s?\b",
         lambda match: f" weekday_{_WEEKDAYS[match.group(1)]} ",
     ),
 )
