@@ -72,7 +72,7 @@ _WEEKDAYS = {
 # The weekdays in the other languages users write in (Spanish, French, German, Italian, Dutch,
 # Portuguese): "el pádel es los jueves", "Handball ist jetzt donnerstags".
 _FOREIGN_WEEKDAYS = {
-    name: code
+    name.replace("-", " "): code  # folded text has "quinta feira"
     for names in (
         "lunes martes miércoles jueves viernes sábado domingo",
         "lundi mardi mercredi jeudi vendredi samedi dimanche",
