@@ -268,3 +268,17 @@ def test_weekdays_in_the_other_languages_users_write_in(said, token):
     from aurra_core.text_analysis.text import normalize
 
     assert token in normalize(said).split()
+
+
+def test_a_channel_someone_lives_in_is_not_a_home_a_move_ends():
+    from aurra_core.classifiers import rules
+    from aurra_core.classifiers.rules_facts import analyze
+
+    old = analyze("User's team lives in a channel called #design-crit where they post work in progress")
+    new = analyze("User said: as of November, the whole company moved to Microsoft Teams.")
+    assert rules._moved_elsewhere(old, new) is None
+    assert "location" not in rules.frame_values(old)
+    # a home still is
+    assert rules._moved_elsewhere(
+        analyze("User lives in a flat in Leeds"), analyze("User moved to Manchester")
+    )

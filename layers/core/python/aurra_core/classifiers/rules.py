@@ -1880,6 +1880,7 @@ def _to_new_from_old(old: Fact, new: Fact) -> str | None:
 
 _MOVED_HOME = regex_programs.compile(lex.MOVED_HOME)
 _RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown", "headquarter"})
+_LIVES_IN_A_THING = regex_programs.compile(r"\bliv(?:e|es|ed|ing) in " + lex.NOT_A_HOME)
 
 
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
@@ -1888,6 +1889,8 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     old_place = frame_values(old).get("location", set())
     if not (old.term_set & _RESIDENCE_TERMS or old_place):
         return None
+    if _LIVES_IN_A_THING.search(old.text):
+        return None  # "the team lives in a channel called #design-crit": not a home
     move = _MOVED_HOME.search(new.text)
     if not move or (old_place & new.term_set):
         return None

@@ -1760,9 +1760,16 @@ ONE_OFF = (
 SOME_DAYS = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|on) (?:mon|tue|wed|thu|fri|sat|sun)|weekends?\b"
 
 # Frames that read a value from its wording: where someone lives, works, whom they report to...
+# Where something "lives" that is not a home: "the team lives in a channel called #design-crit".
+NOT_A_HOME = (
+    r"(?:a |an |the |their |our |one )?(?:\w+ )?(?:channel|chat|thread|folder|doc|document|spreadsheet|sheet|"
+    r"notebook|app|inbox|repo|repository|drive|tab|terminal|browser|group|board|wiki|workspace|calendar|head)s?\b"
+)
 VALUE_FRAMES: dict[str, list[str]] = {
     "location": [
-        r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
+        r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)(?!\s+(?:now |still )?(?:in |at )?"
+        + NOT_A_HOME
+        + r")\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
         r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
     ],
     "employer": [
