@@ -620,3 +620,11 @@ def test_a_weekday_in_another_language_is_read_as_one():
 
     assert "Thursdays" in to_english("Und Handball ist jetzt donnerstags", "de")
     assert "Tuesday" in to_english("je fais du yoga le mardi maintenant", "fr")
+
+
+def test_someone_else_moving_in_portuguese_or_german_is_a_move():
+    assert facts("meine Mutter ist nach Hamburg gezogen") == ["User's mother moved to Hamburg"]
+    assert facts("ich bin nach Berlin umgezogen") == ["User moved to Berlin"]
+    from aurra_core.extractors.rules_languages import to_english
+
+    assert to_english("minha mãe se mudou pra Floripa", "pt") == "My mother moved to Floripa"

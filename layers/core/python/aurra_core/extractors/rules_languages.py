@@ -190,6 +190,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bwir sind\b", "we are"),
         (r"\bnicht mehr\b", "no longer"),
         (r"\bwohnt in\b|\blebt in\b", "lives in"),
+        (r"\bist (?:jetzt )?nach (\S+) gezogen\b|\bist (?:jetzt )?nach (\S+) umgezogen\b", r"moved to \1\2"),
         (r"\barbeitet bei\b", "works at"),
         (r"\bletzten monat\b|\bletzen monat\b", "last month"),
         (r"\bletzte woche\b", "last week"),
@@ -197,6 +198,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bnächsten monat\b", "next month"),
     ],
     "pt": [
+        (r"\bse mudou (?:pra|para|pro|para o|para a)\b", "moved to"),  # "minha mãe se mudou pra Floripa"
         (r"\btenho (\d+) anos\b", r"I am \1 years old"),
         (r"\bestou trabalhando (?:na|no|em|para)\b", "I'm working at"),
         (r"\bme mudei para\b|\bmudei-me para\b|\bmudei para\b", "I moved to"),
