@@ -628,3 +628,15 @@ def test_someone_else_moving_in_portuguese_or_german_is_a_move():
     from aurra_core.extractors.rules_languages import to_english
 
     assert to_english("minha mãe se mudou pra Floripa", "pt") == "My mother moved to Floripa"
+
+
+def test_a_thing_left_and_the_one_used_now_said_apart_are_one_switch():
+    assert "User's team switched from jira to linear" in facts(
+        "we're 9 now on the platform team. and we finally ditched jira, been on linear since feb"
+    )
+    assert facts("And we finally got off Jira, the whole squad moved to Linear last week.") == [
+        "User's team switched from Jira to Linear"
+    ]
+    # no new thing named: what was left stays as said
+    assert facts("I ditched my car, now on the bus every day") == ["User ditched their car"]
+    assert facts("We dropped Slack last year") == ["User's team dropped Slack last year"]

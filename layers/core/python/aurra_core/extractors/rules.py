@@ -247,6 +247,19 @@ _PERSON_ACTS = re.compile(
     r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
     r"plays|takes|starts|goes|does)\b"
 )
+# A thing the user (or their team) stopped using, as the rules word it: "User's team ditched jira".
+_LEFT_THING = re.compile(
+    r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:ditched|dropped|got off|moved off(?: of)?|"
+    r"got rid of|stopped using|moved away from) (?:the |our |their )?(?P<x>[\w.+-]+(?: [A-Z][\w.+-]*)?)"
+    r"(?: over \w+| in \w+| last \w+| this \w+)?$"
+)
+# The thing used now, said after it: "been on linear since feb", "the whole squad moved to
+# Linear", "the whole team lives in Linear now", "we've been on Octopus since December".
+_NOW_ON = re.compile(
+    r"\b(?:been|now|we're|we are|moved|switched|lives|living|lives|went|is|are)\b(?:\s+(?:all|fully|completely|over|everything))?"
+    r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
+    r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+)
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
     r"^,?\s*so\s+(?:maybe|perhaps|probably|I might|I may|I could|I should|we might|we could|we should)\b",
@@ -1214,6 +1227,7 @@ class _Reader:
                 skipped = skipped or outcome == "skipped"
                 if outcome == "none" and (_states_a_value(clause) or _PERSON_ACTS.match(clause.strip())):
                     unread.append(clause)
+        self._switch_said_in_two(sentence, before)
         # A question is never kept, even after a statement: then the statement alone is.
         said = sentence if original.rstrip().endswith("?") else original
         if others_hedged and not skipped:
@@ -1236,6 +1250,28 @@ class _Reader:
                 self._keep(
                     f"{SAID}{clause}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(clause), VERBATIM
                 )
+
+    def _switch_said_in_two(self, sentence: str, before: int) -> None:
+        """ "we finally ditched jira, been on linear since feb": the thing left and the thing now
+        used, said apart, are one switch. The fact that names the thing left becomes "User's
+        team switched from Jira to Linear" (the statement of the new one stays as it is)."""
+        for position in range(before, len(self.found)):
+            found = self.found[position]
+            left = _LEFT_THING.match(found.content)
+            if left is None:
+                continue
+            old = left.group("x")
+            at = sentence.lower().find(old.lower())
+            now = _NOW_ON.search(sentence, at + len(old)) if at >= 0 else None
+            if now is None or now.group("y").lower() == old.lower():
+                continue
+            self.found[position] = Found(
+                f"{left.group('s')} switched from {old} to {now.group('y')}",
+                found.message_indexes,
+                found.quote,
+                found.method,
+            )
+            return
 
     def _embedded(self, sentence: str, index: int) -> None:
         """The statement a question or a request gives as its reason: "help me budget now that
