@@ -640,3 +640,9 @@ def test_a_thing_left_and_the_one_used_now_said_apart_are_one_switch():
     # no new thing named: what was left stays as said
     assert facts("I ditched my car, now on the bus every day") == ["User ditched their car"]
     assert facts("We dropped Slack last year") == ["User's team dropped Slack last year"]
+
+
+def test_a_team_moving_off_a_tool_is_the_teams_not_a_move_of_home():
+    assert facts("Our team had a rough quarter. Also we moved off Asana over Christmas.")[-1] == (
+        "User's team moved off Asana over Christmas"
+    )

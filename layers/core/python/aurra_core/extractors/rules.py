@@ -610,7 +610,8 @@ def _about_work(clause: str, work_context: bool) -> bool:
     if _moves_to_a_place(clause):
         return False
     if _HOME.search(clause) and not re.search(
-        r"\b(?:moved|moving|migrat\w*) (?:\w+ ){0,3}?(?:over )?to\b(?! (?:a |the )?(?:new )?(?:house|home|apartment|flat))",
+        r"\b(?:moved|moving|migrat\w*) (?:\w+ ){0,3}?(?:over )?to\b(?! (?:a |the )?(?:new )?(?:house|home|apartment|flat))"
+        r"|\b(?:moved|moving|migrat\w*) off\b",  # "we moved off Asana": a tool left, not a home
         clause,
     ):
         return False
