@@ -646,3 +646,15 @@ def test_a_team_moving_off_a_tool_is_the_teams_not_a_move_of_home():
     assert facts("Our team had a rough quarter. Also we moved off Asana over Christmas.")[-1] == (
         "User's team moved off Asana over Christmas"
     )
+
+
+def test_let_go_and_its_now_are_a_switch_and_a_place_named_for_someone_keeps_its_name():
+    assert facts("we let Riverford go, it's Oddbox now, comes tuesdays")[0].endswith(
+        "switched from Riverford to Oddbox"
+    )
+    assert facts("Mateo moved schools, he's at St Anne's now.") == [
+        "User said: Mateo moved schools, he's at St Anne's now."
+    ]
+    assert facts("Sarah's now at Google") == ["User said: Sarah is now at Google"]
+    # a state at the moment is a present state, kept as said when the rules cannot read it
+    assert facts("all fantasy at the moment") == ["User said: all fantasy at the moment"]

@@ -223,7 +223,7 @@ _VALUE = re.compile(
 # A present state without its verb: "denver now", "12 now", "on linear since feb"; not "for
 # now" or "right now", which say how long, nor "just now", which says when.
 _STATE_NOW = re.compile(
-    r"\w\s+(?<!for )(?<!right )(?<!just )(?<!until )(?<!by )(?:now|these days)\b|\w\s+since \w+|"
+    r"\w\s+(?<!for )(?<!right )(?<!just )(?<!until )(?<!by )(?:now|these days|at the moment)\b|\w\s+since \w+|"
     r"^no longer\b",  # "No longer with the choir": what has ended
     re.IGNORECASE,
 )
@@ -249,8 +249,9 @@ _PERSON_ACTS = re.compile(
 )
 # A thing the user (or their team) stopped using, as the rules word it: "User's team ditched jira".
 _LEFT_THING = re.compile(
-    r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:ditched|dropped|got off|moved off(?: of)?|"
-    r"got rid of|stopped using|moved away from) (?:the |our |their )?(?P<x>[\w.+-]+(?: [A-Z][\w.+-]*)?)"
+    r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:(?:ditched|dropped|got off|moved off(?: of)?|"
+    r"got rid of|stopped using|moved away from) (?:the |our |their )?(?P<x>[\w.+-]+(?: [A-Z][\w.+-]*)?)|"
+    r"let (?:the |our |their )?(?P<let>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) go)"
     r"(?: over \w+| in \w+| last \w+| this \w+)?$"
 )
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
@@ -258,7 +259,8 @@ _LEFT_THING = re.compile(
 _NOW_ON = re.compile(
     r"\b(?:been|now|we're|we are|moved|switched|lives|living|lives|went|is|are)\b(?:\s+(?:all|fully|completely|over|everything))?"
     r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
-    r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
+    r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b"  # "we let Riverford go, it's Oddbox now"
 )
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
@@ -549,6 +551,14 @@ _IS_CONTRACTED = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\d|[$€£])"
 )
 _NOT_A_NOUN = frozenset("it that what there here he she let who where how".split())
+_AT_A_NAME = re.compile(r"\b(?:at|to|from|near|in)\s+(?:St\.?\s+|Saint\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?$")
+
+
+def _place_named_for(match: re.Match[str]) -> bool:
+    """ "he's at St Anne's now": a place named for someone, whose "'s" is not "is"."""
+    return bool(match.group(1)[:1].isupper() and _AT_A_NAME.search(match.string[: match.end(1)]))
+
+
 # "'s" before a past participle is "has": "the team's grown to 9".
 _HAS_PARTICIPLE = re.compile(
     r"\b(\w+)'s (?=(?:grown|gone|been|got|gotten|become|moved|changed|switched|started|doubled|"
@@ -1068,7 +1078,10 @@ def _plain(text: str) -> str:
     text = re.sub(r"\b([Mm]y|[Oo]ur) (name|names)'s\b", r"\1 \2 is", text)
     text = _HAS_PARTICIPLE.sub(r"\1 has ", text)
     text = _IS_CONTRACTED.sub(
-        lambda m: m.group(1) + ("'s " if m.group(1).lower() in _NOT_A_NOUN else " is "), text
+        lambda m: (
+            m.group(1) + ("'s " if m.group(1).lower() in _NOT_A_NOUN or _place_named_for(m) else " is ")
+        ),
+        text,
     )
     # "my boss, Karen, is based in Denver": the name goes with the person
     text = re.sub(r"\b([Mm]y|[Oo]ur) (\w+), ([A-Z][\w-]+), ", r"\1 \2 \3 ", text)
@@ -1261,13 +1274,14 @@ class _Reader:
             left = _LEFT_THING.match(found.content)
             if left is None:
                 continue
-            old = left.group("x")
+            old = left.group("x") or left.group("let")
             at = sentence.lower().find(old.lower())
             now = _NOW_ON.search(sentence, at + len(old)) if at >= 0 else None
-            if now is None or now.group("y").lower() == old.lower():
+            new = now and (now.group("y") or now.group("it"))
+            if not new or new.lower() == old.lower():
                 continue
             self.found[position] = Found(
-                f"{left.group('s')} switched from {old} to {now.group('y')}",
+                f"{left.group('s')} switched from {old} to {new}",
                 found.message_indexes,
                 found.quote,
                 found.method,
