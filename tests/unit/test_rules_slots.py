@@ -216,6 +216,10 @@ def test_loose_value_swaps_that_are_not_contradictions(old, new):
         ("swimming at half ten", "time_630"),
         ("lesson at quarter past nine", "time_555"),
         ("quarter to eleven", "time_645"),
+        ("an appointment at 10 o'clock", "time_600"),
+        ("swimming is thursdays at five", "time_1020"),
+        ("training at 6 on Fridays", "time_1080"),
+        ("the rent is €1.150 per month", "money_1150"),
     ],
 )
 def test_clock_times_as_people_write_them(said, token):
@@ -225,7 +229,16 @@ def test_clock_times_as_people_write_them(said, token):
 
 
 @pytest.mark.parametrize(
-    "said", ["upgraded to 3.12", "costs 10.45 now", "at 3.5%", "Python 3.10", "the price is 2.45 today"]
+    "said",
+    [
+        "upgraded to 3.12",
+        "costs 10.45 now",
+        "at 3.5%",
+        "Python 3.10",
+        "the price is 2.45 today",
+        "ranked at 3 on the list",
+        "at 6 every morning",
+    ],
 )
 def test_numbers_that_are_not_clock_times(said):
     from aurra_core.text_analysis.text import normalize
@@ -282,3 +295,12 @@ def test_a_channel_someone_lives_in_is_not_a_home_a_move_ends():
     assert rules._moved_elsewhere(
         analyze("User lives in a flat in Leeds"), analyze("User moved to Manchester")
     )
+
+
+def test_a_value_that_went_to_another_is_a_change_but_going_to_events_is_not():
+    found, confidence = verdict(
+        "User said: - day rate: $650", "User said: day rate went to 720 USD on March 1, all clients."
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    found, confidence = verdict("User went to 3 concerts in May", "User went to 5 concerts in June")
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

@@ -1524,6 +1524,9 @@ CHANGE_EVIDENCE = [
     r"\bcalled off\b",
     r"\bleft\b(?! (?:hand|side|handed))",
     r"\bbecame\b|\bhas become\b",
+    # "day rate went to 720 USD", "landlord put the rent to €1.240": a value set anew
+    r"\bwent (?:up |down )?to (?=[$\u20ac\u00a3]|money_|time_|[\d.,]+ ?(?:usd|eur|gbp|euros?|dollars?|pounds?|an hour|a (?:day|week|month|year)|per)\b)|"
+    r"\bput (?:the |their |my |our |his |her )?\w+ (?:up |down )?to (?=[$\u20ac\u00a3\d]|money_)",
     # "has gone fully vegetarian", "went vegan": became
     r"\b(?:has|have|'ve) gone (?:fully |full |completely |totally )?[a-z-]+(?:arian|an|free|based)\b|"
     r"\bwent (?:fully |full |completely |totally )?(?:vegan|vegetarian|pescatarian|plant-based|keto|paleo|"

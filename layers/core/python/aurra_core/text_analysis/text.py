@@ -200,7 +200,12 @@ def _money(match: re.Match[str]) -> str:
     return _money_amount(match.group(2), match.group(3))
 
 
+_DOTTED_THOUSANDS = regex_programs.compile(r"^\d{1,3}(?:\.\d{3})+$")
+
+
 def _money_amount(digits: str, multiplier: str | None) -> str:
+    if _DOTTED_THOUSANDS.match(digits):
+        digits = digits.replace(".", "")  # "€1.150": a thousand and fifty, as most of Europe writes it
     amount = float(digits.replace(",", ""))
     mult = {
         "k": 1e3,
@@ -513,6 +518,12 @@ _TIMES = _substitutions(
     (r"\b(half past|quarter past|quarter to) (\d{1,2})\b(?![.:\d])", _spoken_time),
     (r"\bat (half) (\d{1,2})\b(?![.:\d])" + _NOT_A_CLOCK_UNIT, _spoken_time),
     (r"\b(\d{1,2})[.h]([0-5]\d)\s?(am|pm|a\.m\.|p\.m\.)", _time_token),
+    (r"\b(1[0-2]|0?[1-9])()\s?o'clock\b()", _time_token),  # "at 10 o'clock"
+    # "thursdays at five", "at 6 on Fridays": an hour alone after "at", where the clause ends
+    (
+        r"(?<=\bat )(1[0-2]|0?[1-9])()(?![\d.:,]\d)(?=\s*(?:$|[,.;!]|\s(?:on (?:weekday_|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|sharp|tonight)))()",
+        _time_token,
+    ),
     (r"\b([01]?\d|2[0-3])[hu]([0-5]\d)\b", _clock_24h),
     (_DOT_TIME_AFTER + r" (\d{1,2})\.([0-5]\d)(?![\d.])" + _NOT_A_CLOCK_UNIT, _dot_time),
     # "pickup's 2.45 now": a time said to have changed, on the five minutes
