@@ -304,3 +304,24 @@ def test_a_value_that_went_to_another_is_a_change_but_going_to_events_is_not():
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
     found, confidence = verdict("User went to 3 concerts in May", "User went to 5 concerts in June")
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        (
+            "User is working as junior backend developer in a fintech in Stockholm",
+            "User is senior developer",
+            True,
+        ),
+        ("User is assistant manager at the Aldi on Crown Road", "User got store manager", True),
+        # another person, a hedge, a second job, a past period
+        ("User is a senior engineer", "User's wife is a junior engineer", False),
+        ("User is a junior developer", "User is thinking about becoming a senior developer", False),
+        ("User is a staff nurse", "User is a senior nurse at another hospital on weekends", False),
+        ("User is a senior engineer at Google", "User was a junior engineer at Google in 2015", False),
+    ],
+)
+def test_the_same_job_at_another_rank_is_a_promotion(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

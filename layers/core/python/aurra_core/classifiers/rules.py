@@ -41,6 +41,7 @@ from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphras
 from aurra_core.classifiers.rules_slots import (
     grew,
     named_switch,
+    rank_change,
     retired,
     running_total,
     tool_switch,
@@ -2555,7 +2556,13 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
     verdict, confidence, reason = judge_pair(old, new)
     if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
         # another value in the same slot (rules_slots): evidence no detector above acted on
-        swap = value_swap(old, new) or tool_switch(old, new) or named_switch(old, new) or retired(old, new)
+        swap = (
+            value_swap(old, new)
+            or tool_switch(old, new)
+            or named_switch(old, new)
+            or retired(old, new)
+            or rank_change(old, new)
+        )
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap
     return verdict, max(0.0, min(1.0, confidence)), reason

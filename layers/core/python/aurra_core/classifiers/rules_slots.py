@@ -337,6 +337,53 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     return None
 
 
+# ------------------------------------------------------------------------- rank changes
+
+# The rank words of a job title: what a promotion changes ("junior developer" -> "senior
+# developer", "assistant manager" -> "store manager").
+_RANKS = frozenset(
+    """junior senior staff principal lead head chief assistant associate deputy store area regional
+    general executive trainee intern""".split()
+)
+_JOBS = frozenset(lex.ROLE_NOUNS) - _RANKS
+_TITLE = regex_programs.compile(
+    r"\b(?:is|as|got|became|promoted to|made|now)\s+(?:a |an |the )?(?P<ranks>(?:[a-z]+ ){1,3}?)"
+    r"(?:(?P<field>[a-z]+) )?(?P<job>" + "|".join(sorted(_JOBS)) + r")\b"
+)
+
+
+def _title(text: str) -> tuple[frozenset[str], str] | None:
+    """(the rank words, the job) of the one title the text gives, or None."""
+    found = [
+        (
+            frozenset(w for w in (m.group("ranks") + (m.group("field") or "")).split() if w in _RANKS),
+            m.group("job"),
+        )
+        for m in _TITLE.finditer(text.lower())
+    ]
+    titles = [(ranks, job) for ranks, job in found if ranks]
+    return titles[0] if len(titles) == 1 else None
+
+
+def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact gives the same subject the same job at another rank:
+    "User is working as junior backend developer" -> "User is senior developer", "User is
+    assistant manager at the Aldi" -> "User got store manager". None otherwise."""
+    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
+    if not old_subject or old_subject != new_subject or _owner(old_text) != _owner(new_text):
+        return None
+    old_title, new_title = _title(old_text), _title(new_text)
+    if old_title is None or new_title is None or old_title[1] != new_title[1] or old_title[0] == new_title[0]:
+        return None
+    if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
+        return None
+    return (
+        CONFIDENCE,
+        f"the same job ({new_title[1]}) at another rank: {' '.join(sorted(new_title[0]))} in place of "
+        f"{' '.join(sorted(old_title[0]))}",
+    )
+
+
 # ------------------------------------------------------------------------- retirement
 
 # "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
