@@ -325,3 +325,22 @@ def test_a_value_that_went_to_another_is_a_change_but_going_to_events_is_not():
 def test_the_same_job_at_another_rank_is_a_promotion(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+def test_a_capital_that_starts_a_sentence_kept_as_said_is_not_someone():
+    # "Bin day" starts the user's sentence; "Nora's" and "Mateo moved" name someone
+    assert {
+        s.value for s in slots_of("User said: Bin day here is Wednesday, recycling every other week.")
+    } == {"weekday_wed"}
+    assert slots_of("User said: Nora's pottery class is on Thursdays now") == ()
+    assert slots_of("User said: Mateo moved schools, he is at St Anne's now.") == ()
+
+
+def test_a_place_named_with_a_common_word_is_a_place():
+    # "Canary" is a bird, "Canary Wharf" a place; "Google Docs" is still a tool
+    found, confidence = verdict(
+        "User's office is in Kings Cross",
+        "User said: The company moved us, now the office is at Canary Wharf.",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    assert not [s for s in slots_of("User takes notes in Google Docs") if s.kind == "place"]

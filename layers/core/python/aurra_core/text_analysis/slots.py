@@ -146,11 +146,32 @@ _PLACE_KINDS = frozenset(
 )
 
 
+# Kinds whose words are common words before they are names: "Canary Wharf" is no bird,
+# "Orange County" no colour.
+_COMMON_WORD_KINDS = frozenset(
+    {
+        "bird",
+        "pet",
+        "cat",
+        "dog",
+        "color",
+        "plant",
+        "animal_food",
+        "beverage",
+        "dairy",
+        "nuts",
+        "spice",
+        "meal",
+        "cuisine",
+    }
+)
+
+
 def _a_thing(name: str) -> bool:
     """The name is a known thing other than a place (kinds.py: "Notion" is notes, "Slack" messaging)."""
     from aurra_core.text_analysis import kinds
 
-    found = kinds.kinds_of(name)
+    found = kinds.kinds_of(name) - _COMMON_WORD_KINDS
     return bool(found) and not (found & _PLACE_KINDS)
 
 
@@ -186,6 +207,13 @@ _SAID = re.compile(r"^user said:\s*", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+:\s+(?=\S)")
 _FILLER = re.compile(r"^(?:(?:so|and|ok|okay|um|also|but|plus|yeah|right|well)\b[\s,]*)+", re.IGNORECASE)
 _OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'll|I'd|we|we're|we've|we'll)(?![\w'])", re.IGNORECASE)
+# Someone by name, as a sentence starts with them: "Nora's lesson is at 9:15", "Mateo moved
+# schools"; not "Bin day here is Wednesday" or "Practice is Smile Dental", a capital at a
+# sentence's start.
+_SOMEONE_NAMED = re.compile(
+    r"^([A-Z][a-z]+)(?:'s\b|(?: [A-Z][a-z]+)? (?:just |now |finally |also |still |officially )?"
+    r"(?!is\b|was\b|are\b|has\b)[a-z]+(?:ed|s)\b)"
+)
 _MY_THING = re.compile(r"^(?:my|our)\s+(\w+)\b", re.IGNORECASE)
 
 
@@ -203,8 +231,8 @@ def _as_said(text: str) -> str | None:
     own = _OWN_SUBJECT.match(rest)
     if own:
         return f"User {rest[own.end() :].strip()}"
-    named = _NAMED_SUBJECT.match(rest)
-    if named and not _a_thing(named.group(1)) and not _NOT_A_PLACE.match(named.group(1).split()[0]):
+    named = _SOMEONE_NAMED.match(rest)
+    if named and not _a_thing(named.group(1)) and not _NOT_A_PLACE.match(named.group(1)):
         return None
     return f"User {rest}"
 
