@@ -658,3 +658,19 @@ def test_let_go_and_its_now_are_a_switch_and_a_place_named_for_someone_keeps_its
     assert facts("Sarah's now at Google") == ["User said: Sarah is now at Google"]
     # a state at the moment is a present state, kept as said when the rules cannot read it
     assert facts("all fantasy at the moment") == ["User said: all fantasy at the moment"]
+
+
+def test_no_more_is_an_ended_state_not_a_correction():
+    assert facts("got store manager!!! same store. no more early shifts, it's 9 to 6 now") == [
+        "User got store manager",
+        "User said: no more early shifts, it's 9 to 6 now",
+    ]
+
+
+def test_where_are_you_now_is_answered_with_where_the_user_is():
+    found = facts(
+        "so I'm not in Berlin any more",
+        ("assistant", "Oh! Where are you now?"),
+        "Lisbon. Alfama, tiny flat, lots of stairs.",
+    )
+    assert "User is in Lisbon" in found

@@ -154,7 +154,7 @@ _HYPOTHETICAL = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
-    r"^(?:(?:oh|oops|whoops|sorry|wait|hold on|hang on|no(?! longer\b)|nope|nah|actually|hmm|err|um|uh|ugh|"
+    r"^(?:(?:oh|oops|whoops|sorry|wait|hold on|hang on|no(?! longer\b| more\b)|nope|nah|actually|hmm|err|um|uh|ugh|"
     r"my bad|my mistake|correction|scratch that|strike that|I mean|I meant|let me correct "
     r"(?:that|myself)|or rather|rather|well|to be clear|typo)\b[\s,.:!-]*)+",
     re.IGNORECASE,
@@ -965,6 +965,7 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "User is {v} in {a}",
         ),
         (r"^where are you from\?$", "User is from {a}"),
+        (r"^(?:so )?where are you (?:now|these days)\?$", "User is in {a}"),
         (
             r"^(?:what|which) (\w+(?: \w+)?) (?:do|are) you (?:using|use|on|running|driving|drive|playing)(.*)\?$",
             "User uses {a}{r}",
