@@ -674,3 +674,13 @@ def test_where_are_you_now_is_answered_with_where_the_user_is():
         "Lisbon. Alfama, tiny flat, lots of stairs.",
     )
     assert "User is in Lisbon" in found
+
+
+def test_what_a_statement_makes_counted_is_a_count_of_its_own():
+    assert "User has six grandchildren" in facts(
+        "Our daughter Eleanor was safely delivered of a baby boy on Saturday, which makes six grandchildren in all."
+    )
+    assert "User has 3 cats" in facts("we adopted another rescue, that makes 3 cats now")
+    # times and units are not things the user has
+    assert facts("I ran again today, which makes 5 times this week") == ["User ran again today"]
+    assert facts("that makes sense") == []

@@ -247,6 +247,15 @@ _PERSON_ACTS = re.compile(
     r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
     r"plays|takes|starts|goes|does)\b"
 )
+# What a statement comes to, counted: "which makes six grandchildren in all", "that makes 3 cats".
+_MAKES_N = re.compile(
+    r"\b(?:which|that|this|so that) makes (?:it |us )?(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve) (?P<noun>[a-z]+)\b(?: in all| in total| altogether| now)?",
+    re.IGNORECASE,
+)
+_NOT_COUNTED = frozenset(
+    "years months weeks days hours minutes times euros dollars pounds miles km kilometres kilometers points".split()
+)
 # A thing the user (or their team) stopped using, as the rules word it: "User's team ditched jira".
 _LEFT_THING = re.compile(
     r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:(?:ditched|dropped|got off|moved off(?: of)?|"
@@ -1243,6 +1252,10 @@ class _Reader:
                 if outcome == "none" and (_states_a_value(clause) or _PERSON_ACTS.match(clause.strip())):
                     unread.append(clause)
         self._switch_said_in_two(sentence, before)
+        total = _MAKES_N.search(sentence)
+        if total and total.group("noun").lower() not in _NOT_COUNTED:
+            # "... a baby boy, which makes six grandchildren in all": the count it comes to
+            self._keep(f"User has {total.group('n')} {total.group('noun')}", (index,), self._sentence_quote())
         # A question is never kept, even after a statement: then the statement alone is.
         said = sentence if original.rstrip().endswith("?") else original
         if others_hedged and not skipped:
