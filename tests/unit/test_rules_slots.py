@@ -344,3 +344,9 @@ def test_a_place_named_with_a_common_word_is_a_place():
     )
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
     assert not [s for s in slots_of("User takes notes in Google Docs") if s.kind == "place"]
+
+
+def test_moving_everything_to_another_tool_of_the_kind_is_a_switch():
+    old = "User said: All my passwords are in LastPass, also the ones of my parents."
+    assert tool_switch(old, "User moved everything to Bitwarden") is not None
+    assert tool_switch(old, "User moved everything to the new flat") is None

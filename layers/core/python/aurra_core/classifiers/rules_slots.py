@@ -228,7 +228,7 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
 # alone: "now takes notes in Obsidian" may be a second tool, and stays below the threshold.
 _SWITCHED = regex_programs.compile(
     r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
-    r"mov(?:ed|es|ing) to|"
+    r"mov(?:ed|es|ing) to|mov(?:ed|es|ing) (?:everything|it all|all of it|us|them|the whole \w+) to|"
     r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|mov(?:ed|es|ing) off(?: of)? \w+(?: \w+)? (?:to|for)|"
     r"ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
