@@ -684,3 +684,12 @@ def test_what_a_statement_makes_counted_is_a_count_of_its_own():
     # times and units are not things the user has
     assert facts("I ran again today, which makes 5 times this week") == ["User ran again today"]
     assert facts("that makes sense") == []
+
+
+def test_the_value_said_before_whose_thing_it_is_is_kept():
+    assert (
+        facts("i live in chicago, i am on a team of 5 engineers, and vim is my editor")[-1]
+        == "User's editor is vim"
+    )
+    assert facts("Lisbon is our base now") == ["User's base is Lisbon now"]
+    assert facts("Hana is my wife") == ["User's wife is Hana"]

@@ -247,6 +247,12 @@ _PERSON_ACTS = re.compile(
     r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
     r"plays|takes|starts|goes|does)\b"
 )
+# "vim is my editor", "Lisbon is our base now": the value first, whose thing after it.
+_IS_MINE = re.compile(
+    r"^(?P<value>(?!(?:it|that|this|there|he|she|they|what|who|which|everything|nothing)\b)[\w.+#-]+(?: [\w.+#-]+)?) "
+    r"(?:is|are) (?P<whose>my|our) (?P<what>[a-z]+(?: (?!now\b|these\b)[a-z]+)?)(?P<rest> now| these days)?$",
+    re.IGNORECASE,
+)
 # What a statement comes to, counted: "which makes six grandchildren in all", "that makes 3 cats".
 _MAKES_N = re.compile(
     r"\b(?:which|that|this|so that) makes (?:it |us )?(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|"
@@ -667,6 +673,12 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
     text = _PLEASANTRY.sub("", text).strip()
     text = re.sub(r"^my\b", "My", text)
     text = re.sub(r"^our\b", "Our", text)
+    inverted = _IS_MINE.match(text)
+    if inverted:  # "vim is my editor": the user's editor is Vim
+        text = (
+            f"{inverted.group('whose').capitalize()} {inverted.group('what')} is {inverted.group('value')}"
+            f"{inverted.group('rest') or ''}"
+        )
     # "we've both gone vegetarian": the two of them, not a second thing
     text = re.sub(r"^((?:[Ww]e|[Ww]e've|[Ww]e're|[Ww]e'll))\s+both\b", r"\1", text)
     now = _NOW_FIRST.match(text)
