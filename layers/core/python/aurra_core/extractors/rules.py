@@ -247,6 +247,8 @@ _PERSON_ACTS = re.compile(
     r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
     r"plays|takes|starts|goes|does)\b"
 )
+# A count as it is said in a sentence: "12", "twelve".
+_SMALL_NUMBER = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # "vim is my editor", "Lisbon is our base now": the value first, whose thing after it.
 _IS_MINE = re.compile(
     r"^(?P<value>(?!(?:it|that|this|there|he|she|they|what|who|which|everything|nothing)\b)[\w.+#-]+(?: [\w.+#-]+)?) "
@@ -255,8 +257,8 @@ _IS_MINE = re.compile(
 )
 # What a statement comes to, counted: "which makes six grandchildren in all", "that makes 3 cats".
 _MAKES_N = re.compile(
-    r"\b(?:which|that|this|so that) makes (?:it |us )?(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|"
-    r"eleven|twelve) (?P<noun>[a-z]+)\b(?: in all| in total| altogether| now)?",
+    r"\b(?:which|that|this|so that) makes (?:it |us )?(?P<n>" + _SMALL_NUMBER + r") (?P<noun>[a-z]+)\b"
+    r"(?: in all| in total| altogether| now)?",
     re.IGNORECASE,
 )
 _NOT_COUNTED = frozenset(
@@ -272,7 +274,7 @@ _LEFT_THING = re.compile(
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
 # Linear", "the whole team lives in Linear now", "we've been on Octopus since December".
 _NOW_ON = re.compile(
-    r"\b(?:been|now|we're|we are|moved|switched|lives|living|lives|went|is|are)\b(?:\s+(?:all|fully|completely|over|everything))?"
+    r"\b(?:been|now|we're|we are|moved|switched|lives|living|went|is|are)\b(?:\s+(?:all|fully|completely|over|everything))?"
     r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
     r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
     r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b"  # "we let Riverford go, it's Oddbox now"
@@ -437,7 +439,7 @@ _OTHER_CLAUSE = re.compile(
 
 
 # "lost 2 to rugby so 12 now": what it comes to, a count now, is the fact's own end.
-_COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) now\b"
+_COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?" + _SMALL_NUMBER + r" now\b"
 # Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
 _WHY = re.compile(
     r",?\s+(?:because|cause|cuz|since (?!\d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from aurra_core.text_analysis.text import FOREIGN_WEEKDAYS
+
 # Words that mark a sentence as written in a language: at least two of them must be present,
 # more than of any other, before its phrase table is used.
 _MARKERS = {
@@ -349,20 +351,22 @@ _MONTHS = {
 }  # fmt: skip
 
 
-_ENGLISH_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_DAY_NAMES = {
-    "es": "lunes martes miércoles jueves viernes sábado domingo",
-    "fr": "lundi mardi mercredi jeudi vendredi samedi dimanche",
-    "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag",
-    "it": "lunedì martedì mercoledì giovedì venerdì sabato domenica",
-    "pt": "segunda-feira terça-feira quarta-feira quinta-feira sexta-feira sábado domingo",
+_ENGLISH_DAYS = {
+    "mon": "Monday",
+    "tue": "Tuesday",
+    "wed": "Wednesday",
+    "thu": "Thursday",
+    "fri": "Friday",
+    "sat": "Saturday",
+    "sun": "Sunday",
 }
-# Weekdays, in any of these languages: "el pádel es los jueves", "Handball ist jetzt donnerstags".
+# Weekdays, in any of these languages (the normaliser's table): "el pádel es los jueves",
+# "Handball ist jetzt donnerstags". One word each: a sentence is translated word by word.
 _DAYS: dict[str, str] = {}
-for _names in _DAY_NAMES.values():
-    for _name, _day in zip(_names.split(), _ENGLISH_DAYS, strict=True):
-        _DAYS.setdefault(_name, _day)
-        _DAYS.setdefault(_name + "s", _day + "s")  # "jeudis", "donnerstags", "sábados"
+for _name, _code in FOREIGN_WEEKDAYS.items():
+    if " " not in _name:
+        _DAYS[_name] = _ENGLISH_DAYS[_code]
+        _DAYS.setdefault(_name + "s", _ENGLISH_DAYS[_code] + "s")  # "jeudis", "donnerstags", "sábados"
 
 
 def _words(sentence: str) -> list[str]:

@@ -1762,12 +1762,12 @@ ONE_OFF = (
 # A value scoped to some days: "on Fridays", "weekends".
 SOME_DAYS = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|on) (?:mon|tue|wed|thu|fri|sat|sun)|weekends?\b"
 
-# Frames that read a value from its wording: where someone lives, works, whom they report to...
 # Where something "lives" that is not a home: "the team lives in a channel called #design-crit".
 NOT_A_HOME = (
     r"(?:a |an |the |their |our |one )?(?:\w+ )?(?:channel|chat|thread|folder|doc|document|spreadsheet|sheet|"
     r"notebook|app|inbox|repo|repository|drive|tab|terminal|browser|group|board|wiki|workspace|calendar|head)s?\b"
 )
+# Frames that read a value from its wording: where someone lives, works, whom they report to...
 VALUE_FRAMES: dict[str, list[str]] = {
     "location": [
         r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)(?!\s+(?:now |still )?(?:in |at )?"

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import canon, normalize, tokenize
 
 KINDS = ("count", "time", "day", "amount", "place", "version")
@@ -203,7 +204,7 @@ def _value_kind(token: str) -> str | None:
 
 # A memory kept as the user said it ("User said: Fixed stuff: pottery class Monday evenings"):
 # the lead-in, a label before the statement and the user's own subject say nothing of the slot.
-_SAID = re.compile(r"^user said:\s*", re.IGNORECASE)
+_SAID = re.compile(lex.VERBATIM_LEAD_IN, re.IGNORECASE)
 _LABEL = re.compile(r"^(?:[A-Za-z]+\s+){0,2}[A-Za-z]+:\s+(?=\S)")
 _FILLER = re.compile(r"^(?:(?:so|and|ok|okay|um|also|but|plus|yeah|right|well)\b[\s,]*)+", re.IGNORECASE)
 _OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'll|I'd|we|we're|we've|we'll)(?![\w'])", re.IGNORECASE)
@@ -289,13 +290,13 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         elif index and tokens[index - 1] in _BARE_BEFORE and unit_token in _BARE_AFTER:
             # "User's team is 11 now", "is down to 9": a count of what the slot counts, unnamed
             values.append(("count", token, "", index))
-    places = [m.group(1) for m in _PLACE.finditer(body)]
-    # "in Melbourne, Brunswick", "in Brisbane now, New Farm": the part of the place, not the slot
-    within = [
-        part.group(1)
-        for m in _PLACE.finditer(body)
-        if (part := _WITHIN_PLACE.match(body, m.end())) is not None
-    ]
+    places: list[str] = []
+    within: list[str] = []  # "in Melbourne, Brunswick": the part of the place, not the slot
+    for found_place in _PLACE.finditer(body):
+        places.append(found_place.group(1))
+        part = _WITHIN_PLACE.match(body, found_place.end())
+        if part is not None:
+            within.append(part.group(1))
     for place in places:
         words = place.split()
         while words and words[-1].lower() in {"of", "de", "la", "le", "du"}:

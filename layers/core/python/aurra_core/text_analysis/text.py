@@ -70,8 +70,9 @@ _WEEKDAYS = {
     "sun": "sun",
 }
 # The weekdays in the other languages users write in (Spanish, French, German, Italian, Dutch,
-# Portuguese): "el pádel es los jueves", "Handball ist jetzt donnerstags".
-_FOREIGN_WEEKDAYS = {
+# Portuguese): "el pádel es los jueves", "Handball ist jetzt donnerstags". The extractor's
+# translation names them in English from the same table.
+FOREIGN_WEEKDAYS = {
     name.replace("-", " "): code  # folded text has "quinta feira"
     for names in (
         "lunes martes miércoles jueves viernes sábado domingo",
@@ -83,7 +84,7 @@ _FOREIGN_WEEKDAYS = {
     )
     for name, code in zip(names.split(), ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), strict=True)
 }
-_WEEKDAYS.update(_FOREIGN_WEEKDAYS)
+_WEEKDAYS.update(FOREIGN_WEEKDAYS)
 _NUMBER_WORDS = {
     "zero": 0,
     "one": 1,
@@ -575,7 +576,7 @@ _DATES = _substitutions(
     ),
     (
         r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-        + "|".join(sorted(_FOREIGN_WEEKDAYS, key=len, reverse=True))
+        + "|".join(sorted(FOREIGN_WEEKDAYS, key=len, reverse=True))
         + r")s?\b",
         lambda match: f" weekday_{_WEEKDAYS[match.group(1)]} ",
     ),
