@@ -155,7 +155,9 @@ def test_a_diet_against_eating_what_it_excludes_contradicts_without_acting() -> 
 
 def test_every_reason_names_what_decided() -> None:
     verdict = judge("User's note app is Notion", "User's note app is Obsidian")
-    assert verdict.verdict == Verdict.CONTRADICTS and "given another value" in verdict.reason, verdict
+    assert verdict.verdict == Verdict.CONTRADICTS and "notes app Notion -> Obsidian" in verdict.reason, (
+        verdict
+    )
     verdict = judge("User's note app is Notion", "User's note app is now Obsidian")
     assert "change evidence: 'now'" in verdict.reason, verdict
     verdict = judge("User takes notes in Notion", "User switched from Notion to Obsidian")

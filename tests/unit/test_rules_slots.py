@@ -11,6 +11,7 @@ from aurra_core.classifiers.rules import RulesClassifier
 from aurra_core.classifiers.rules_slots import tool_switch, value_swap
 from aurra_core.models import Verdict
 from aurra_core.text_analysis.slots import slots_of
+from aurra_core.text_analysis.text import normalize
 
 
 def verdict(old: str, new: str) -> tuple[Verdict, float]:
@@ -223,7 +224,6 @@ def test_loose_value_swaps_that_are_not_contradictions(old, new):
     ],
 )
 def test_clock_times_as_people_write_them(said, token):
-    from aurra_core.text_analysis.text import normalize
 
     assert token in normalize(said).split()
 
@@ -241,7 +241,6 @@ def test_clock_times_as_people_write_them(said, token):
     ],
 )
 def test_numbers_that_are_not_clock_times(said):
-    from aurra_core.text_analysis.text import normalize
 
     assert "time_" not in normalize(said)
 
@@ -278,7 +277,6 @@ def test_gone_vegetarian_is_a_change_of_diet():
     ],
 )
 def test_weekdays_in_the_other_languages_users_write_in(said, token):
-    from aurra_core.text_analysis.text import normalize
 
     assert token in normalize(said).split()
 
@@ -350,3 +348,74 @@ def test_moving_everything_to_another_tool_of_the_kind_is_a_switch():
     old = "User said: All my passwords are in LastPass, also the ones of my parents."
     assert tool_switch(old, "User moved everything to Bitwarden") is not None
     assert tool_switch(old, "User moved everything to the new flat") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "token"),
+    [
+        ("The landlord bumped me to 2,300 a month", "money_2300"),
+        ("User is charging 60/h atm", "money_60"),
+        ("User raised their rate to 0.14 a word", "money_0p14"),
+        ("User charges 0.12 CAD a word", "money_0p12"),
+        ("User earns 75 per hour", "money_75"),
+    ],
+)
+def test_an_amount_a_period_is_money_and_cents_are_kept(said, token):
+    assert token in normalize(said).split()
+
+
+@pytest.mark.parametrize("said", ["User runs 5 a week now", "User takes 2 a day", "User visits 1 a month"])
+def test_a_few_a_period_counts_times_not_money(said):
+    assert "money_" not in normalize(said)
+
+
+def test_a_rate_in_place_of_a_rate_is_a_new_value_but_pay_is_not_rent():
+    found, confidence = verdict(
+        "User charges 0.12 CAD a word", "User raised their rate to 0.14 a word, CAD, for all new clients"
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    new = "User said: The landlord bumped me to 2,300 a month starting in August."
+    found, confidence = verdict("User rents a one-bedroom in Astoria for $2,150 a month", new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    # the two share only "a month": take-home pay is not the rent
+    _, confidence = verdict("User takes home about $5,400 a month as a paralegal", new)
+    assert confidence < 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User uses Todoist for everything", "User said: Been on TickTick three weeks now"),
+        ("User's team tracks bugs in Jira", "User's team is on Linear now"),
+        (
+            "User's team uses Jira for all their sprint planning",
+            "User's team moved everything over to Linear",
+        ),
+    ],
+)
+def test_another_named_tool_of_the_kind_with_a_change_word_is_a_switch(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_switch_to_a_tool_says_nothing_of_the_team_that_uses_it():
+    _, confidence = verdict(
+        "User's team is 8 engineers right now", "User's team moved everything over to Linear"
+    )
+    assert confidence < 0.85
+    # without a change word two tools of a kind can sit side by side
+    _, confidence = verdict("User keeps notes in Evernote", "User keeps notes in Obsidian")
+    assert confidence < 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User uses Jira at work", "User uses Trello for the wedding planning now"),
+        ("User uses Vim at work", "User uses Emacs for personal projects now"),
+        ("User uses Chrome for work", "User uses Firefox for banking now"),
+    ],
+)
+def test_a_tool_for_another_purpose_than_the_old_ones_sits_beside_it(old, new):
+    found, confidence = verdict(old, new)
+    assert found is not Verdict.CONTRADICTS and confidence < 0.85

@@ -56,7 +56,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v11"
+MODEL_ID = "aurra-rules-v12"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -2028,6 +2028,12 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     named = match.group("v") or match.group("w") or match.group("u")
     if _a_place_for_no_place(named, old.raw):
         return None  # "User's team moved to Portland" says nothing of the team's size
+    named_words = set(named.lower().split())
+    if any(
+        values & named_words and name in lex.TOOL_CLASSES and name not in old.classes
+        for name, values in new.classes.items()
+    ):
+        return None  # "moved everything over to Linear" is about the tracker, not the team's size
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
     if match.group("u") and named_terms & body_o:
         return None  # "rebuilt with a new Django theme" still runs on Django
@@ -2177,7 +2183,11 @@ def _class_findings(context: SlotContext) -> list[Finding]:
         label = f"{name} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
         said_as = f"{name.replace('_', ' ')} {_class_values(name, old_values, context.old)} -> "
         said_as += _class_values(name, new_values, context.new)
-        if single and marker:
+        purpose = _another_purpose(context.old, context.new) if name in lex.TOOL_CLASSES else None
+        if purpose:
+            another = f", but for '{purpose}': another one beside the first"
+            findings.append((0.7, label + another, said_as + another))
+        elif single and marker:
             findings.append((0.93, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'"))
         elif single and context.template is not None:
             wording = " in the same wording: one value at a time"
@@ -2192,6 +2202,37 @@ def _class_findings(context: SlotContext) -> list[Finding]:
             both = ", but both can hold together"
             findings.append((0.7, label + both, said_as + both))
     return findings
+
+
+_PURPOSE = regex_programs.compile(
+    r"\b(?:for (?:the |my |our |their |his |her |a |an )?(?P<what>[a-z]+(?: [a-z]+)?)|at (?P<where>work|home|school))\b"
+)
+# "for everything", "for now": no purpose of its own
+_NO_PURPOSE = frozenset(
+    canon(word)[0] for word in "everything all anything stuff now good ages years months weeks".split()
+)
+
+
+def _purposes(fact: Fact) -> list[tuple[str, set[str]]]:
+    found = []
+    for match in _PURPOSE.finditer(fact.raw.lower()):
+        terms = set(_terms(match.group("what") or match.group("where"))) - _LOW_INFO_STEMS - _NO_PURPOSE
+        if terms:
+            found.append((match.group(0), terms))
+    return found
+
+
+def _another_purpose(old: Fact, new: Fact) -> str | None:
+    """ "uses Trello for the wedding planning now" beside "uses Jira at work": each tool said with
+    a purpose of its own, so the old one may well still be in use."""
+    old_purposes = _purposes(old)
+    if not old_purposes:
+        return None
+    old_terms = set().union(*(terms for _, terms in old_purposes))
+    for said_for, terms in _purposes(new):
+        if not terms & old_terms:
+            return said_for
+    return None
 
 
 def _marker(context: SlotContext) -> str:
@@ -2234,10 +2275,17 @@ def _typed_findings(context: SlotContext) -> list[Finding]:
     return findings
 
 
+# "$5,400 a month" take-home pay and "2,300 a month" rent share only their period
+_PERIOD_STEMS = frozenset(
+    canon(word)[0] for word in "month months year years week weeks hour hours day days night".split()
+)
+
+
 def _typed_anchored(context: SlotContext, kind: str) -> bool:
     """Whether two values of this kind are about the same thing."""
     implied = kind in ("phone", "email", "pronouns", "age", "hours") or kind.startswith("count of")
-    anchored = implied or bool(context.shared_attrs) or bool(context.anchor) or context.same_thing
+    anchor = context.anchor - _PERIOD_STEMS if kind == "money" else context.anchor
+    anchored = implied or bool(context.shared_attrs) or bool(anchor) or context.same_thing
     if kind in ("dayofmonth", "percent"):
         anchored = anchored and bool(context.shared_attrs)
     dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")

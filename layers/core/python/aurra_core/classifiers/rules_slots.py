@@ -161,7 +161,7 @@ def running_total(text: str) -> bool:
 
 def _number(value: str) -> float | None:
     try:
-        return float(value.split("_")[-1].replace(",", ""))
+        return float(value.split("_")[-1].replace(",", "").replace("p", "."))  # money_0p14
     except ValueError:
         return None
 

@@ -417,14 +417,28 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         customer churned""".split()
     ),
     "cloud": frozenset("aws azure gcp".split()),
+    # tools a person or a team keeps one of at a time
+    "task_app": frozenset("todoist ticktick omnifocus wunderlist".split()),
+    "tracker": frozenset("jira linear asana trello clickup youtrack basecamp".split()),
+    "notes_app": frozenset("notion evernote obsidian onenote logseq".split()),
+    "password_manager": frozenset("1password lastpass bitwarden dashlane keepass".split()),
+    "code_host": frozenset("github gitlab bitbucket".split()),
+    "ci": frozenset("jenkins circleci travis buildkite teamcity".split()),
+    "budget_app": frozenset("ynab quicken".split()),
 }
+# Classes of named tools: a switch to one is about that tool, not about whatever else the old
+# fact says of the team that uses it
+TOOL_CLASSES = frozenset(
+    "editor browser cloud task_app tracker notes_app password_manager code_host ci budget_app".split()
+)
 
 # Classes whose members replace each other in a slot (a person has one editor of choice, one
 # diet, one plan). Languages, payment methods and the like can be held together, so a change
 # between them needs a stated change to count.
 SINGLE_VALUED_CLASSES = frozenset(
     """editor browser os diet plan billing theme pronoun relationship release_stage deal_stage
-    frequency commute laptop_model phone_model""".split()
+    frequency commute laptop_model phone_model task_app tracker notes_app password_manager
+    budget_app""".split()
 )
 
 # States that follow each other. A fact in one state is no longer true once the same thing is
@@ -603,7 +617,7 @@ ATTRIBUTES: dict[str, dict[str, Any]] = {
         "family": "money",
         "cues": "salary pay wage wages raise earns income compensation".split(),
     },
-    "rent": {"single": True, "family": "money", "cues": "rent".split()},
+    "rent": {"single": True, "family": "money", "cues": "rent landlord".split()},
     "price": {"single": True, "family": "money", "cues": "price budget cost costs fee fees".split()},
     "bank": {"single": True, "family": "money", "cues": "bank banks banking".split()},
     "payment": {

@@ -103,9 +103,6 @@ _NOT_A_PLACE = re.compile(
     r"I|The|A|An|User|Christmas|Easter)$"
 )
 _COUNT_WORD = re.compile(r"^\d+$")
-_PER_PERIOD = [[per, period] for per in ("a", "per", "each", "every") for period in ("month", "week", "year")]
-# Below it, "a month" counts times ("2 a month"), not money.
-_LEAST_AMOUNT = 20
 # Around a count said without what it counts: "is 11 now", "down to 9", "up to 55".
 _BARE_BEFORE = frozenset({"is", "are", "to"})
 _BARE_AFTER = frozenset({"", "now", "today", "currently", "total", "again"})
@@ -282,10 +279,7 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         if not _COUNT_WORD.match(token) or token in version_numbers:
             continue
         unit_token = tokens[index + 1] if index + 1 < len(tokens) else ""
-        if tokens[index + 1 : index + 3] in _PER_PERIOD and int(token) >= _LEAST_AMOUNT:
-            # "bumped me to 2,300 a month": an amount a period, its currency left unsaid
-            values.append(("amount", f"money_{token}", "", index))
-        elif unit_token.isalpha() and unit_token not in _LIGHT:
+        if unit_token.isalpha() and unit_token not in _LIGHT:
             values.append(("count", token, canon(unit_token)[0], index))
         elif index and tokens[index - 1] in _BARE_BEFORE and unit_token in _BARE_AFTER:
             # "User's team is 11 now", "is down to 9": a count of what the slot counts, unnamed

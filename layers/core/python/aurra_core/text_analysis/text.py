@@ -219,6 +219,9 @@ def _money_amount(digits: str, multiplier: str | None) -> str:
         "billion": 1e9,
     }
     amount *= mult.get((multiplier or "").strip(), 1)
+    if amount < 100 and amount != round(amount):
+        # "0.12 CAD a word" and "0.14": cents are the value when the amount is small
+        return f" money_{round(amount, 2):g}".replace(".", "p") + " "
     return f" money_{round(amount)} "
 
 
@@ -308,8 +311,15 @@ def _number_words(text: str) -> str:
 
 # "400 euros", "2k dollars": money written out, as "€400" is
 _MONEY_WORDS = Substitution(
-    r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|quid)\b",
+    r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|cad|aud|nzd|chf|quid)\b",
     lambda match: _money_amount(match.group(1), match.group(2)),
+)
+# "2,300 a month", "60/h", "0.14 a word": an amount a period is money with its currency unsaid.
+# Below 20, "a month" and "a week" count times ("2 a month", "5 a week"), not money.
+_MONEY_PER_PERIOD = Substitution(
+    r"\b(\d+\.\d+|[2-9]\d|\d{3,})\s?(?P<per>(?:an?|each|every|/)\s?"
+    r"(?:month|mo|week|wk|year|yr|hour|hr|h|word|night)\b|(?:monthly|weekly|yearly|hourly)\b)",
+    lambda match: _money_amount(match.group(1), None) + match.group("per"),
 )
 
 
@@ -471,7 +481,7 @@ def _canonical_phrases(text: str) -> str:
     # phrases to canonical forms
     text = _GOES_LIVE(_substitute(_PHRASES, text))
     # number words (after phrases, so "two-factor" is gone)
-    text = _measures(_MONEY_WORDS(_number_words(text)))
+    text = _measures(_MONEY_PER_PERIOD(_MONEY_WORDS(_number_words(text))))
     return _substitute(_UNITS, text)
 
 
