@@ -312,6 +312,14 @@ def test_a_correction_after_a_dash_is_a_correction():
     assert not any("tuesday" in fact.lower() for fact in kept), kept
 
 
+def test_a_corrected_number_keeps_the_unit_the_correction_gives_it():
+    # the dose is a medical fact: its topic stays the gated one
+    assert topics("my GP upped the dose, I'm on 150 now \u2014 no wait sorry, 100 milligrams")[-1] == (
+        "User is on 100 milligrams now",
+        "health_medical",
+    )
+
+
 # ---------------------------------------------------------------- topics
 
 

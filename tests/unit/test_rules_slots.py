@@ -419,3 +419,18 @@ def test_a_switch_to_a_tool_says_nothing_of_the_team_that_uses_it():
 def test_a_tool_for_another_purpose_than_the_old_ones_sits_beside_it(old, new):
     found, confidence = verdict(old, new)
     assert found is not Verdict.CONTRADICTS and confidence < 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what the user charges is their price; a rate an hour is one too
+        ("User charges thirty five euro a lesson", "User put the price up to forty euro as of the 1st"),
+        ("User is charging 60/h atm, mostly book covers", "User's rate is 75 an hour now"),
+        # an auditor at a firm works there, as an engineer at one does
+        ("User is an auditor at KPMG in Dublin", "User started at Deloitte on the 1st of August"),
+    ],
+)
+def test_prices_rates_and_employers_said_in_other_words(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

@@ -889,7 +889,8 @@ _VALUE_KINDS = (
     ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w* \d{1,2}\b"),
     ("amount", r"[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[kKmM]?\b|\b\d[\d,]*(?:\.\d+)?\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|bucks)\b"),
     ("version", r"\b[A-Za-z][\w+#]*\s+v?\d+(?:\.\d+)+\b"),
-    ("number", r"\b\d+(?:\.\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
+    # "on 150 now, no wait, 100 milligrams": a number with its unit replaces the number
+    ("number", r"\b\d+(?:\.\d+)?(?:\s?(?:mg|milligrams?|mcg|micrograms?|ml|units?|kg|kilos?|km|miles?)\b)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
     ("name", r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"),
 )  # fmt: skip
 _VALUE_RES = [

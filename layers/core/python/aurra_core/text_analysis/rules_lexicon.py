@@ -618,7 +618,11 @@ ATTRIBUTES: dict[str, dict[str, Any]] = {
         "cues": "salary pay wage wages raise earns income compensation".split(),
     },
     "rent": {"single": True, "family": "money", "cues": "rent landlord".split()},
-    "price": {"single": True, "family": "money", "cues": "price budget cost costs fee fees".split()},
+    "price": {
+        "single": True,
+        "family": "money",
+        "cues": "price budget cost costs fee fees charge charges charging rate rates".split(),
+    },
     "bank": {"single": True, "family": "money", "cues": "bank banks banking".split()},
     "payment": {
         "single": True,
@@ -656,7 +660,11 @@ ROLE_NOUNS = frozenset(
     professor lecturer student intern associate specialist coordinator administrator admin executive
     founder cofounder owner principal staff senior junior chief accountant lawyer attorney barista chef
     writer recruiter salesperson rep representative supervisor technician pharmacist paralegal
-    strategist marketer operator dentist therapist employee contractor freelancer""".split()
+    strategist marketer operator dentist therapist employee contractor freelancer auditor actuary
+    economist radiographer radiologist physiotherapist physio surgeon physician paramedic midwife
+    electrician plumber carpenter mechanic librarian cashier pilot firefighter photographer journalist
+    translator receptionist tutor instructor illustrator animator surveyor optometrist bartender
+    waiter waitress""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").

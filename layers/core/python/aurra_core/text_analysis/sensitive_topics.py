@@ -89,7 +89,7 @@ _MEDICAL = [
     r"medications?",
     r"medicines?",
     r"prescri\w*",
-    r"\d+\s?(?:mg|mcg|ml)\b",
+    r"\d+\s?(?:mg|mcg|ml|milligrams?|micrograms?)\b",
     r"dos(?:e|es|age)",
     r"pills?",
     r"tablets? (?:of|a day|daily)",
