@@ -428,7 +428,7 @@ def test_a_tool_for_another_purpose_than_the_old_ones_sits_beside_it(old, new):
         ("User charges thirty five euro a lesson", "User put the price up to forty euro as of the 1st"),
         ("User is charging 60/h atm, mostly book covers", "User's rate is 75 an hour now"),
         # an auditor at a firm works there, as an engineer at one does
-        ("User is an auditor at KPMG in Dublin", "User started at Deloitte on the 1st of August"),
+        ("User is an auditor at KPMG in Dublin", "User started a new job at Deloitte"),
     ],
 )
 def test_prices_rates_and_employers_said_in_other_words(old, new):
