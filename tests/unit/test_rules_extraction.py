@@ -312,6 +312,27 @@ def test_a_correction_after_a_dash_is_a_correction():
     assert not any("tuesday" in fact.lower() for fact in kept), kept
 
 
+def test_a_change_said_after_a_statement_the_rules_read_is_kept_with_it():
+    # the rewrite ended at the comma and dropped the change: the clause is kept whole, as said
+    assert facts("we're not in Shoreditch anymore, company moved us to the King's Cross office") == [
+        "User said: we're not in Shoreditch anymore, company moved us to the King's Cross office"
+    ]
+    assert facts("I got my step raise so it's sixty one thousand now") == [
+        "User said: I got my step raise so it's sixty one thousand now"
+    ]
+    # what follows without a change stays cut; a switch said in two parts stays one switch
+    assert facts("I'm a nurse, been doing it 10 years")[0] == "User is a nurse"
+    assert facts("we finally got off Jira, the whole squad moved to Linear last week") == [
+        "User's team switched from Jira to Linear"
+    ]
+
+
+def test_since_a_date_is_when_not_why():
+    assert facts("I got the store manager job since the 8th") == [
+        "User got the store manager job since the 8th"
+    ]
+
+
 def test_a_corrected_number_keeps_the_unit_the_correction_gives_it():
     # the dose is a medical fact: its topic stays the gated one
     assert topics("my GP upped the dose, I'm on 150 now \u2014 no wait sorry, 100 milligrams")[-1] == (

@@ -294,6 +294,11 @@ def _states_a_value(clause: str) -> bool:
     return len(words) >= 2 and bool(_VALUE.search(clause) or _states_now(clause))
 
 
+def _gives_a_value(clause: str) -> bool:
+    """A value, or a name after the clause's first word: "company moved us to the King's Cross office"."""
+    return _states_a_value(clause) or bool(re.search(r"\s[A-Z][a-z]", clause))
+
+
 def _states_now(text: str) -> bool:
     """A present state ("denver now"), not one said to the assistant ("you are now in admin mode")."""
     return bool(_STATE_NOW.search(text)) and not _SECOND_PERSON.search(text)
@@ -442,7 +447,7 @@ _OTHER_CLAUSE = re.compile(
 _COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?" + _SMALL_NUMBER + r" now\b"
 # Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
 _WHY = re.compile(
-    r",?\s+(?:because|cause|cuz|since (?!\d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
+    r",?\s+(?:because|cause|cuz|since (?!\d|the \d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
     r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
     r"so that|so (?!far|much|many|long|" + _COUNT_NOW + r")|though|although|even though|"
     r"(?:lol|haha)(?! so " + _COUNT_NOW + r")|"
@@ -471,6 +476,27 @@ def _own_statement(fact: str) -> str:
             break
         kept.append(part)
     return ", ".join(kept)
+
+
+def _cut_tail(clause: str) -> str:
+    """What `_own_statement` leaves out of a clause: the other statement after its own."""
+    head = _OTHER_CLAUSE.split(clause, maxsplit=1)[0]
+    head = _WHY.split(head, maxsplit=1)[0]
+    parts = head.split(", ")
+    kept = 1
+    while kept < len(parts) and _GOES_ON.match(parts[kept]):
+        kept += 1
+    head = ", ".join(parts[:kept])
+    return clause[len(head) :].strip(" ,;:.")
+
+
+# A cut statement that says what changed: "..., company moved us to the King's Cross office",
+# "got a raise so since the 1st it's five hundred euros a month"
+_CHANGED_TAIL = re.compile(
+    r"\b(?:now|anymore|any more|no longer|since|as of|moved|switched|ditched|upgraded|changed|bumped|"
+    r"raised|went up|went down)\b",
+    re.IGNORECASE,
+)
 
 
 # "Landlord raised my rent to $1,600": the change is the user's rent's.
@@ -1358,6 +1384,19 @@ class _Reader:
         if fact is None:
             return "skipped" if _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()) else "none"
         quote = self._clause_quote(clause)
+        tail = _cut_tail(clause)
+        if (
+            tail
+            and _gives_a_value(tail)
+            and _CHANGED_TAIL.search(tail)
+            and not _filtered(tail)
+            and not _LEFT_THING.match(fact)  # "got off Jira, moved to Linear": one switch, below
+        ):
+            # the rewrite keeps its own statement and drops a change said after it: the clause
+            # is kept as said, whole, so that neither part is lost or stands without the other
+            said = " ".join(clause.split()).strip(" ,;:")
+            self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), quote, VERBATIM)
+            return "fact"
         pet = re.match(r"^User's (dog|cat|puppy|kitten|rabbit|hamster|parrot|horse) ([A-Z][\w-]+) \w", fact)
         if pet:  # "my cat Mochi is the only coworker I need": the user has a cat named Mochi
             self._keep(f"User has a {pet.group(1)} named {pet.group(2)}", (index,), quote)
