@@ -491,10 +491,11 @@ def _cut_tail(clause: str) -> str:
 
 
 # A cut statement that says what changed: "..., company moved us to the King's Cross office",
-# "got a raise so since the 1st it's five hundred euros a month"
+# "got a raise so since the 1st it's five hundred euros a month"; not "since 2019", which says
+# how long a state has held
 _CHANGED_TAIL = re.compile(
-    r"\b(?:now|anymore|any more|no longer|since|as of|moved|switched|ditched|upgraded|changed|bumped|"
-    r"raised|went up|went down)\b",
+    r"\b(?:now|anymore|any more|no longer|since the \d+(?:st|nd|rd|th)|as of|moved|switched|ditched|upgraded|"
+    r"changed|bumped|raised|went up|went down)\b",
     re.IGNORECASE,
 )
 
