@@ -434,3 +434,11 @@ def test_a_tool_for_another_purpose_than_the_old_ones_sits_beside_it(old, new):
 def test_prices_rates_and_employers_said_in_other_words(old, new):
     found, confidence = verdict(old, new)
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_moving_a_thing_named_in_several_words_is_change_language():
+    found, confidence = verdict(
+        "User's team has a standing family video call every Sunday at 20:00 their time",
+        "User has moved the call with their parents to Saturdays at 18h their time",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

@@ -1530,7 +1530,7 @@ GENERIC_NAME_WORDS = frozenset(
 # deliberately absent: they say what is current, not that the old value stopped being so.
 CHANGE_EVIDENCE = [
     r"\bswitch(?:ed|es|ing)\b",
-    r"\bmov(?:ed|es|ing)(?: [\w']+){0,3}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",
+    r"\bmov(?:ed|es|ing)(?: [\w']+){0,5}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",
     r"\brelocat(?:ed|es|ing)\b",
     r"\bchang(?:ed|es|ing)\b",
     r"\breplac(?:ed|es|ing)\b",
