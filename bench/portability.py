@@ -121,19 +121,24 @@ def _insert_rows(url: str, tenant_id: uuid.UUID, rows: list[dict], vectors: list
                 )
 
 
-def sql_level2_floor(url: str, path: Path, n: int) -> float:
-    """The first `n` rows, each after the top-3 query of its scope (current memories, through
-    the shared index), 100 a transaction, with plain SQL: seconds."""
+def sql_level2_floor(url: str, path: Path, n: int, after: int = 0) -> float:
+    """The first `n` rows (or the `n` after the first `after`, which are inserted first and
+    not timed, so the scopes already hold them), each after the top-3 query of its scope
+    (current memories, through the shared index), 100 a transaction, with plain SQL: seconds."""
     import psycopg
     from pgvector.psycopg import register_vector
     from psycopg.types.json import Jsonb
 
     from aurra_core.access import keys
 
-    rows = [json.loads(line) for _, line in zip(range(n), path.open(), strict=False)]
-    vectors = _embeddings(rows)
+    every = [json.loads(line) for _, line in zip(range(after + n), path.open(), strict=False)]
     with psycopg.connect(url, autocommit=True) as conn:
         caller, _ = keys.create_key(conn, f"floor-l2-{uuid.uuid4().hex[:8]}")
+    if after:
+        before = every[:after]
+        _insert_rows(url, caller.tenant_id, before, _embeddings(before), list(range(0, after, 100)))
+    rows = every[after:]
+    vectors = _embeddings(rows)
     started = time.perf_counter()
     with psycopg.connect(url) as conn:
         register_vector(conn)
