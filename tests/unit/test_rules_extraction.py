@@ -353,6 +353,15 @@ def test_a_tool_switch_is_a_preference_not_a_move():
 # ---------------------------------------------------------------- answers to the agent's questions
 
 
+def test_back_somewhere_is_a_fact_and_back_alone_is_not():
+    assert facts("I'm back") == []
+    assert facts("we had the baby, so three kids now, and I'm back in an office") == [
+        "User had the baby",
+        "User is back in an office",
+        "User said: so three kids now",
+    ]
+
+
 @pytest.mark.parametrize(
     ("question", "reply", "kept"),
     [
@@ -444,6 +453,39 @@ def test_an_answer_comes_from_the_question_and_the_reply_and_a_correction_from_b
         ("assistant", "Noted."),
         ("user", "sorry, Thursdays"),
     ) == [("User's standup is on Thursdays at 3pm", (0, 2), "Thursdays")]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "kept"),
+    [
+        (
+            "Sure! Is that still Thursdays in Hackney?",
+            "nope Tuesdays now. same place",
+            ["User said: Tuesdays in Hackney now"],
+        ),
+        (
+            "Are you still starting at 8:30 and getting on at Finch?",
+            "finch yes but nah ten o'clock now, we got flexible hours after the reorg",
+            ["User is starting at ten o'clock and getting on at Finch now", "User got flexible hours"],
+        ),
+        ("Do you still teach on Mondays?", "no, Wednesdays now", ["User teaches on Wednesdays now"]),
+    ],
+)
+def test_another_value_in_reply_to_whether_one_still_holds_is_the_new_value(question, reply, kept):
+    assert facts(("assistant", question), ("user", reply)) == kept
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Is it still Thursdays?", "yes"),
+        ("Still at 6?", "nope"),
+        ("Are you still on Postgres 14?", "no, still 14"),
+        ("Still Tuesdays?", "maybe Wednesdays now, not sure"),
+    ],
+)
+def test_a_yes_a_bare_no_or_a_hedge_to_whether_a_value_still_holds_keeps_nothing(question, reply):
+    assert facts(("assistant", question), ("user", reply)) == []
 
 
 # ---------------------------------------------------------------- statements without "my", and in requests

@@ -220,6 +220,7 @@ def test_loose_value_swaps_that_are_not_contradictions(old, new):
         ("an appointment at 10 o'clock", "time_600"),
         ("swimming is thursdays at five", "time_1020"),
         ("training at 6 on Fridays", "time_1080"),
+        ("User starts work at eight thirty downtown", "time_510"),
         ("the rent is €1.150 per month", "money_1150"),
     ],
 )
@@ -238,6 +239,8 @@ def test_clock_times_as_people_write_them(said, token):
         "the price is 2.45 today",
         "ranked at 3 on the list",
         "at 6 every morning",
+        "at 3 45 minutes",
+        "the 8 30 train",
     ],
 )
 def test_numbers_that_are_not_clock_times(said):

@@ -124,7 +124,7 @@ _NOT_A_FACT = re.compile(
     r"just had|need to|have to|gotta|got to|remember\b|read (?:that|somewhere)|heard\b|saw\b|noticed\b|wish\b)"
     r"|^I'd like (?:you|to know|to ask)|^I'll (?:check|think|get back|let you know|try)"
     r"|^I(?:'m| am) (?:(?:just |so |very |really |a bit |pretty |kind of |kinda |super )?(?:"
-    r"fine|good|ok|okay|well|great|back|here|done|ready|curious|confused|kidding|joking|asking|"
+    r"fine|good|ok|okay|well|great|back(?! (?:in|at|on|with|to work)\b)|here|done|ready|curious|confused|kidding|joking|asking|"
     r"wondering|sorry|glad|happy to hear|tired|hungry|thirsty|bored|sleepy|exhausted|in a hurry|"
     r"on my way|checking|not sure|listening|excited|nervous|busy today|stressed|worried|"
     r"looking for|trying to (?:figure|decide|understand|find)|sick of|so over|dying|dead|"
@@ -911,7 +911,8 @@ def _filtered(clause: str) -> bool:
 # ------------------------------------------------------------------------- corrections
 
 _VALUE_KINDS = (
-    ("time", r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b"),
+    ("time", r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|"
+             r"\b(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*o'clock\b"),
     ("day", r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweekends?\b"),
     ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w* \d{1,2}\b"),
     ("amount", r"[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[kKmM]?\b|\b\d[\d,]*(?:\.\d+)?\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|bucks)\b"),
@@ -1104,6 +1105,53 @@ def answered(question: str, reply: str) -> str | None:
     return None
 
 
+_STILL = re.compile(r"(?:\b(?P<who>are you|do you)\s+)?\bstill\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
+_NO_LONGER = re.compile(r"^(?:no|nope|nah|not anymore|not any more|not really)\b[\s,.!-]*", re.IGNORECASE)
+_STILL_KINDS = ("day", "time", "amount", "number", "name")
+_ANSWER_THEN_STATEMENT = re.compile(r",\s+(?=(?:I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
+
+
+def still_changed(question: str, reply: str) -> tuple[str, str] | None:
+    """The agent asked whether a value still holds and the reply gives another: "is that still
+    Thursdays in Hackney?" -> "nope Tuesdays now" gives "User said: Tuesdays in Hackney now". The
+    question's words frame the fact, with the reply's value in place of the one it asked about.
+    Returns the fact and what the reply says after its answer, to be read as any statement."""
+    asked = _STILL.search(question.strip())
+    reply = _PLEASANTRY.sub("", reply.strip()).strip()
+    if asked is None or not reply or reply.endswith("?") or _HEDGE.search(reply):
+        return None
+    # "ten o'clock now, we got flexible hours": the answer, then a statement of its own
+    answer, *rest = _ANSWER_THEN_STATEMENT.split(reply, maxsplit=1)
+    denied = _NO_LONGER.match(answer)
+    said = answer[denied.end() :] if denied else answer
+    if not denied and not re.search(r"\bnow\b", said, re.IGNORECASE):
+        return None
+    if len(said.split()) > 12 or _FIRST_PERSON_WORDS.search(said):
+        return None
+    what = asked.group("what").strip()
+    olds, news = _values(what), _values(f"- {said}")
+    for kind in _STILL_KINDS:
+        if not olds.get(kind) or not news.get(kind):
+            continue
+        old, new = olds[kind][0].group(0), news[kind][0].group(0)
+        if old.lower() == new.lower() or new.lower() in what.lower():
+            continue
+        statement = what.replace(old, new, 1)
+        statement = re.sub(
+            r"\b(?:you|your)\b", lambda m: {"you": "they", "your": "their"}[m.group(0)], statement
+        )
+        who = (asked.group("who") or "").lower()
+        if who == "are you":  # "are you still starting at 8:30?": the user is
+            fact = f"User is {statement} now"
+        elif who == "do you":  # "do you still teach on Mondays?": the user does
+            verb, _, tail = statement.partition(" ")
+            fact = f"User {_third_person_verb(verb)} {tail} now"
+        else:  # "is that still Thursdays in Hackney?": what "that" is, the conversation says
+            fact = f"{SAID}{statement} now"
+        return fact[:MAX_CONTENT_CHARS], " ".join(rest).strip()
+    return None
+
+
 # ------------------------------------------------------------------------- the conversation
 
 
@@ -1202,8 +1250,15 @@ class _Reader:
                         self._keep(fact, (*asked, index), self._sentence_quote())
                         number += 1
                         continue
+                if number == 0 and self.question:
+                    changed = still_changed(self.question, sentence)
+                    if changed is not None:
+                        asked = () if self.question_index is None else (self.question_index,)
+                        self._keep(changed[0], (*asked, index), self._sentence_quote())
+                        sentence = changed[1]
                 number += 1
-                self._sentence(sentence, index)
+                if sentence:
+                    self._sentence(sentence, index)
         self.question = None
         self.question_index = None
 

@@ -537,6 +537,8 @@ _TIMES = _substitutions(
     ),
     (r"\b([01]?\d|2[0-3])[hu]([0-5]\d)\b", _clock_24h),
     (_DOT_TIME_AFTER + r" (\d{1,2})\.([0-5]\d)(?![\d.])" + _NOT_A_CLOCK_UNIT, _dot_time),
+    # "starts at eight thirty" (number words make it "at 8 30"): minutes on the quarter hour
+    (_DOT_TIME_AFTER + r" (1[0-2]|0?[1-9]) (15|30|45)\b(?![\d.])" + _NOT_A_CLOCK_UNIT, _dot_time),
     # "pickup's 2.45 now": a time said to have changed, on the five minutes
     (r"(\bis|'s) (1[0-2]|0?[1-9])\.([0-5][05])(?![\d.])(?= (?:now|these days|instead)\b)", _dot_time),
     # hour ranges, then times ("9am pacific" keeps its UTC twin for comparisons across zones)
