@@ -445,3 +445,20 @@ def test_moving_a_thing_named_in_several_words_is_change_language():
         "User has moved the call with their parents to Saturdays at 18h their time",
     )
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_memory_kept_as_said_names_no_slot_so_it_can_replace_a_value_of_one():
+    found, confidence = verdict(
+        "User's band practices Thursdays at this rehearsal place in Hackney",
+        "User said: Tuesdays in Hackney now",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
+    # "like eight engineers" and "like seven minutes" share only "like"
+    _, confidence = verdict(
+        "User's team is like eight engineers at Tollgate Logistics here in Lagos",
+        "User said: and honestly the caching worked, builds are like seven minutes but now code review is the bottleneck",
+    )
+    assert confidence < 0.85

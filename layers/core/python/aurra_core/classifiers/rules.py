@@ -383,13 +383,17 @@ def _slot_relation(old: Fact, new: Fact) -> str | None:
             set(new.subject.slot) & old.term_set
         ):
             return "attribute"
-    elif heads_old and not heads_new:
+    elif heads_old and not heads_new and not _KEPT_AS_SAID.match(new.text):
+        # a memory kept as said ("User said: Tuesdays in Hackney now") names no slot of its own
         known = new.term_set | _attr_cues(new) | _class_nouns(new)
         if not _fuzzy_overlap(_expand(heads_old), _expand(known)) and not (
             set(old.subject.slot) & new.term_set
         ):
             return "attribute"
     return None
+
+
+_KEPT_AS_SAID = regex_programs.compile(lex.VERBATIM_LEAD_IN)
 
 
 _TYPED_NOUNS = {
@@ -1153,9 +1157,12 @@ _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
 # A number as the normaliser writes it: an amount ("money_2150", "2300", "3.15") or a time of day.
 _AMOUNT_TERM = re.compile(r"^(?:money_)?\d[\d.,]*(?:/\w+)?$")
 _NUMBER_KIND = ((_AMOUNT_TERM, "amount"), (re.compile(r"^time_\d+$"), "time"))
-# Words next to a number that say how it is counted, not what it is of ("a month", "per week").
+# Words next to a number that say how it is counted, not what it is of ("a month", "per week"),
+# or how nearly ("like eight engineers", "like seven minutes").
 _UNIT_WORDS = frozenset(
-    canon(w)[0] for w in "user say now day week month year hour minute time each per".split()
+    canon(w)[0]
+    for w in """user say now day week month year hour minute time each per like about around roughly
+    approximately almost nearly only just""".split()
 )
 # How many content words either side of a number say what it is of.
 _ANCHOR_WINDOW = 2
