@@ -353,6 +353,36 @@ def test_a_tool_switch_is_a_preference_not_a_move():
 # ---------------------------------------------------------------- answers to the agent's questions
 
 
+def test_a_no_that_answers_the_agents_question_corrects_nothing_said_before():
+    # it used to go in place of the previous fact's value: "User moved to Seattle in Hilux"
+    assert facts(
+        ("user", "we moved to Seattle in April!"),
+        ("assistant", "Congrats! Are you going to keep the Civic?"),
+        ("user", "nope, the Hilux only"),
+    ) == ["User moved to Seattle in April"]
+    assert facts(
+        ("user", "My standup is on Tuesdays at 3pm."),
+        ("assistant", "Is that every week?"),
+        ("user", "nope, Thursdays too"),
+    ) == ["User's standup is on Tuesdays at 3pm"]
+    # a correction in so many words still corrects, question or not
+    assert facts(
+        ("user", "My standup is on Tuesdays at 3pm."),
+        ("assistant", "Is that right?"),
+        ("user", "sorry, Thursdays"),
+    ) == ["User's standup is on Thursdays at 3pm"]
+    # the newcomer's conversation: the answer, then a statement of its own
+    assert facts(
+        ("user", "quick update, we moved to Seattle in April!"),
+        ("assistant", "Congrats! Are you still on Sublime Text for the new job?"),
+        ("user", "nope, VS Code now, and we are 9 engineers now"),
+    ) == [
+        "User moved to Seattle in April",
+        "User is on VS Code for the new job now",
+        "User's team is 9 engineers now",
+    ]
+
+
 def test_back_somewhere_is_a_fact_and_back_alone_is_not():
     assert facts("I'm back") == []
     assert facts("we had the baby, so three kids now, and I'm back in an office") == [

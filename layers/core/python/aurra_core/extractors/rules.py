@@ -166,6 +166,7 @@ _STRONG_CORRECTION = re.compile(
     r"^(?:um|uh|er|erm),?\s+no\s*,",
     re.IGNORECASE,
 )
+_BARE_NO = re.compile(r"^(?:no|nope|nah)\b[\s,.!]*$", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|User and their)\b")
 _WE = re.compile(r"^(?:[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|[Oo]ur)\b")
 # "My wife and I bought a house", "me and my wife": one fact about both, its verb plural.
@@ -1108,7 +1109,9 @@ def answered(question: str, reply: str) -> str | None:
 _STILL = re.compile(r"(?:\b(?P<who>are you|do you)\s+)?\bstill\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
 _NO_LONGER = re.compile(r"^(?:no|nope|nah|not anymore|not any more|not really)\b[\s,.!-]*", re.IGNORECASE)
 _STILL_KINDS = ("day", "time", "amount", "number", "name")
-_ANSWER_THEN_STATEMENT = re.compile(r",\s+(?=(?:I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
+_ANSWER_THEN_STATEMENT = re.compile(
+    r",\s+(?:(?:and|but|so|also|plus)\s+)?(?=(?:I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE
+)
 
 
 def still_changed(question: str, reply: str) -> tuple[str, str] | None:
@@ -1220,6 +1223,9 @@ class _Reader:
         self.found: list[Found] = []
         self.question: str | None = None  # the agent's question the next message may answer
         self.question_index: int | None = None
+        # Reading the first sentence of a reply to the agent's question: its "nope," answers
+        # the question and corrects nothing the user said before it.
+        self.answering = False
         self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
         self.work_context = False  # the message is about work: "we" is the group
         # The message read (as sent, and with plain apostrophes) and the span of the sentence
@@ -1256,9 +1262,11 @@ class _Reader:
                         asked = () if self.question_index is None else (self.question_index,)
                         self._keep(changed[0], (*asked, index), self._sentence_quote())
                         sentence = changed[1]
+                self.answering = number == 0 and self.question is not None
                 number += 1
                 if sentence:
                     self._sentence(sentence, index)
+                self.answering = False
         self.question = None
         self.question_index = None
 
@@ -1427,7 +1435,12 @@ class _Reader:
             return "empty"
         marker = _CORRECTION.match(clause)
         if marker and _STRONG_CORRECTION.search(marker.group(0)):
-            return self._correction(clause[marker.end() :].strip(), index)
+            if not (self.answering and _BARE_NO.match(marker.group(0))):
+                return self._correction(clause[marker.end() :].strip(), index)
+            # "Are you keeping the Civic?" -> "nope, the Hilux only": an answer, not a correction
+            clause = clause[marker.end() :].strip()
+            if not clause:
+                return "skipped"
         if _filtered(clause):
             return "skipped"
         fact = _rewrite(clause, self.group, self.work_context)
