@@ -36,7 +36,7 @@ from uuid import UUID
 
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
-from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze
+from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
     grew,
@@ -383,7 +383,7 @@ def _slot_relation(old: Fact, new: Fact) -> str | None:
             set(new.subject.slot) & old.term_set
         ):
             return "attribute"
-    elif heads_old and not heads_new and not _KEPT_AS_SAID.match(new.text):
+    elif heads_old and not heads_new and not kept_as_said(new):
         # a memory kept as said ("User said: Tuesdays in Hackney now") names no slot of its own
         known = new.term_set | _attr_cues(new) | _class_nouns(new)
         if not _fuzzy_overlap(_expand(heads_old), _expand(known)) and not (
@@ -391,9 +391,6 @@ def _slot_relation(old: Fact, new: Fact) -> str | None:
         ):
             return "attribute"
     return None
-
-
-_KEPT_AS_SAID = regex_programs.compile(lex.VERBATIM_LEAD_IN)
 
 
 _TYPED_NOUNS = {
@@ -1161,8 +1158,8 @@ _NUMBER_KIND = ((_AMOUNT_TERM, "amount"), (re.compile(r"^time_\d+$"), "time"))
 # or how nearly ("like eight engineers", "like seven minutes").
 _UNIT_WORDS = frozenset(
     canon(w)[0]
-    for w in """user say now day week month year hour minute time each per like about around roughly
-    approximately almost nearly only just""".split()
+    for w in """user say now day night week month year hour minute time each per like about around
+    roughly approximately almost nearly only just""".split()
 )
 # How many content words either side of a number say what it is of.
 _ANCHOR_WINDOW = 2
@@ -2282,16 +2279,11 @@ def _typed_findings(context: SlotContext) -> list[Finding]:
     return findings
 
 
-# "$5,400 a month" take-home pay and "2,300 a month" rent share only their period
-_PERIOD_STEMS = frozenset(
-    canon(word)[0] for word in "month months year years week weeks hour hours day days night".split()
-)
-
-
 def _typed_anchored(context: SlotContext, kind: str) -> bool:
     """Whether two values of this kind are about the same thing."""
     implied = kind in ("phone", "email", "pronouns", "age", "hours") or kind.startswith("count of")
-    anchor = context.anchor - _PERIOD_STEMS if kind == "money" else context.anchor
+    # "$5,400 a month" take-home pay and "2,300 a month" rent share only how they are counted
+    anchor = context.anchor - _UNIT_WORDS if kind == "money" else context.anchor
     anchored = implied or bool(context.shared_attrs) or bool(anchor) or context.same_thing
     if kind in ("dayofmonth", "percent"):
         anchored = anchored and bool(context.shared_attrs)

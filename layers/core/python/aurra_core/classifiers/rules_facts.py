@@ -548,6 +548,11 @@ def _attributes(terms: set[str], text: str) -> set[str]:
 _ROLE_STEMS = frozenset(canon(w)[0] for w in lex.ROLE_NOUNS)
 
 
+def kept_as_said(fact: Fact) -> bool:
+    """Whether the fact is a memory the extractor kept as the user said it ("User said: ...")."""
+    return _VERBATIM.match(fact.full) is not None
+
+
 @lru_cache(maxsize=2048)
 def analyze(raw: str) -> Fact:
     full = normalize(raw)

@@ -467,28 +467,23 @@ def _own_statement(fact: str) -> str:
     """The fact up to a comma after which another statement starts: "User is switching to
     1Password this week, LastPass had one breach too many" -> "User is switching to 1Password
     this week"."""
-    fact = _OTHER_CLAUSE.split(fact, maxsplit=1)[0]
-    fact = _WHY.split(fact, maxsplit=1)[0]
-    fact = _FILLER_WORDS.sub("", fact)
-    parts = fact.split(", ")
-    kept = [parts[0]]
-    for part in parts[1:]:
-        if not _GOES_ON.match(part):
-            break
-        kept.append(part)
-    return ", ".join(kept)
+    return _FILLER_WORDS.sub("", _own_part(fact))
 
 
 def _cut_tail(clause: str) -> str:
     """What `_own_statement` leaves out of a clause: the other statement after its own."""
-    head = _OTHER_CLAUSE.split(clause, maxsplit=1)[0]
+    return clause[len(_own_part(clause)) :].strip(" ,;:.")
+
+
+def _own_part(text: str) -> str:
+    """The start of the text up to where another statement starts (fillers still in it)."""
+    head = _OTHER_CLAUSE.split(text, maxsplit=1)[0]
     head = _WHY.split(head, maxsplit=1)[0]
     parts = head.split(", ")
     kept = 1
-    while kept < len(parts) and _GOES_ON.match(parts[kept]):
+    while kept < len(parts) and _GOES_ON.match(_FILLER_WORDS.sub("", parts[kept])):
         kept += 1
-    head = ", ".join(parts[:kept])
-    return clause[len(head) :].strip(" ,;:.")
+    return ", ".join(parts[:kept])
 
 
 # A cut statement that says what changed: "..., company moved us to the King's Cross office",
@@ -1132,6 +1127,7 @@ def still_changed(question: str, reply: str) -> tuple[str, str] | None:
     if len(said.split()) > 12 or _FIRST_PERSON_WORDS.search(said):
         return None
     what = asked.group("what").strip()
+    # a name is never the first word of a text (`_values`); the reply's may be ("Globex now")
     olds, news = _values(what), _values(f"- {said}")
     for kind in _STILL_KINDS:
         if not olds.get(kind) or not news.get(kind):
