@@ -86,6 +86,16 @@ NOT_ACTED_ON = [
         "User's partner Ines is a pharmacist at Boots",
         "User said: I just started a new job, I'm a pharmacist at Superdrug now",
     ),
+    # the team's size changed, not who runs it: "after the reorg" is no value of "runs"
+    (
+        "User runs the pricing team",
+        "User said: After the reorg the pricing team grew to six, two analysts came over.",
+    ),
+    # a time moved to, when the old fact holds no time or count: another thing moved
+    (
+        "User needs a mini boss for next week now",
+        "User said: we moved dnd to 7 because two of them have babies now and need to be home early.",
+    ),
 ]
 
 

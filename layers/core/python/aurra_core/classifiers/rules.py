@@ -2039,6 +2039,8 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     ):
         return None  # "moved everything over to Linear" is about the tracker, not the team's size
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
+    if named_terms and all(_AMOUNT_TERM.match(t) for t in named_terms) and not _numbers(old):
+        return None  # "moved dnd to 7" gives a time or a count, and the old fact holds neither
     if match.group("u") and named_terms & body_o:
         return None  # "rebuilt with a new Django theme" still runs on Django
     value = named_terms - body_o
@@ -2419,6 +2421,8 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if set(old_slot) <= _VERB_STEMS and set(new_slot) & {"after", "befor", "sinc", "until", "dur"}:
+        return None  # "runs the pricing team" -> "after the reorg the pricing team grew": no value swapped
     if set(old_slot) <= _KIND_NOUN_STEMS:
         return None  # "has a Netflix account" -> "Netflix password was changed": an attribute of it
     if (set(new_slot) - old.term_set) & _KIND_NOUN_STEMS and not set(old_slot) & _KIND_NOUN_STEMS:
