@@ -52,6 +52,15 @@ ACTED_ON = [
     ("User keeps their passwords in 1Password", "User moved to Bitwarden, 300 logins imported"),
     # a role at another place: the employer replaced
     ("User is a data analyst at Kestrel Bank", "User is a data analyst at Orchard Health now"),
+    # a memory kept as said is about the person of the old fact it names
+    (
+        "User's son Ollie's bedtime is half seven",
+        "User said: we gave up fighting it and moved Ollie's bedtime to eight o'clock since the new year",
+    ),
+    (
+        "User's wife Priya drives the Civic to work every day",
+        "User said: we sold the Civic last month, Priya is doing the train now",
+    ),
     # a memory kept as said is about whom its sentence is about: here the partner the old fact names
     (
         "User's partner Ines is a pharmacist at Boots",
@@ -90,6 +99,29 @@ NOT_ACTED_ON = [
     (
         "User runs the pricing team",
         "User said: After the reorg the pricing team grew to six, two analysts came over.",
+    ),
+    # someone of theirs is not the person the old fact names
+    ("User's son Leo plays football on Tuesdays", "User said: Leo's friend Sam plays on Thursdays now"),
+    ("User's son Leo plays football on Tuesdays", "Leo's friend Sam plays on Thursdays now"),
+    # a shared schedule word ("5-day", "day rate") says nothing of which amount
+    (
+        "User said: - standard 5-day site audit package = $3,250",
+        "User said: day rate went to 720 USD on March 1",
+    ),
+    # whose the facts are ("User's team") is no anchor for another value of theirs
+    ("User's team uses GitHub Actions for CI", "User's team is eleven engineers now"),
+    ("User's team does 1 week each rn", "User's team is 9 now"),
+    ("User's team eats everything", "User's team has moved their big run to Sunday evenings"),
+    ("User runs the pricing team", "User's team moved off Tableau to Looker last month"),
+    # a count of something else is not the old count said again without its unit
+    (
+        "User said: 5 players, they just hit level 4.",
+        "User said: we moved dnd to 7 because two have babies now.",
+    ),
+    # a version is not a model number
+    (
+        "User said: it lives on a raspberry pi 4 in my closet",
+        "User said: finally bumped the bot to 3.12, had to reflash the pi",
     ),
     # a time moved to, when the old fact holds no time or count: another thing moved
     (

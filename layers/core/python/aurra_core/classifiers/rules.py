@@ -53,7 +53,7 @@ from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
-from aurra_core.text_analysis.slots import slots_of
+from aurra_core.text_analysis.slots import OWN_GROUPS, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
 MODEL_ID = "aurra-rules-v12"
@@ -276,6 +276,7 @@ def _related_people(old: Fact, new: Fact) -> Relation:
     if (
         subject_old.relations
         and subject_new.kind == "name"
+        and not subject_new.relations  # "Leo's friend Sam" is not Leo
         and set(subject_new.key) & {canon(a)[0] for a in subject_old.apposition}
     ):
         return "same", "same person named in both"
@@ -286,6 +287,16 @@ def _related_people(old: Fact, new: Fact) -> Relation:
         and not subject_new.key
     ):
         return "compatible", "subject left implicit"
+    if subject_old.relations and not subject_new.relations and kept_as_said(new):
+        # "User's son Ollie's bedtime is half seven" / "User said: we moved Ollie's bedtime to
+        # eight": a memory kept as said is about the person it names
+        named = ({canon(a)[0] for a in subject_old.apposition} | {subject_old.relations[-1]}) & (
+            new.term_set | _names_in(new)
+        )
+        # not "Leo's friend Sam plays on Thursdays now": someone of theirs
+        theirs = re.search(rf"\b\w+'s\s+(?:{'|'.join(sorted(lex.RELATION_NOUNS))})\b", new.raw, re.I)
+        if named and not theirs:
+            return "same", f"the {said(sorted(named), new, old)} the old fact is about, in the user's words"
     who_old = "'s ".join(("the subject", *(said([rel], old) for rel in subject_old.relations)))
     who_new = "'s ".join(("the subject", *(said([rel], new) for rel in subject_new.relations)))
     return "different", f"different people ({who_old} vs {who_new})"
@@ -1175,6 +1186,8 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
                 value = term.removeprefix("money_").split("/")[0].replace(",", "")  # "55/month"
                 near = fact.terms[max(0, i - _ANCHOR_WINDOW) : i] + fact.terms[i + 1 : i + 1 + _ANCHOR_WINDOW]
                 beside = {t for t in near if not _AMOUNT_TERM.match(t)} - _UNIT_WORDS
+                if fact.terms[i + 1 : i + 2] and fact.terms[i + 1] in _UNIT_WORDS:
+                    beside -= OWN_GROUPS  # "team does 1 week each": a span, not the team's number
                 found.append((kind, value, term.startswith("money_"), beside))
     return found
 
@@ -1200,6 +1213,8 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             shared = near & new_near
             if running and grew(value, new_value):
                 continue  # "has read 3" -> "has now read 4": a running total, both true
+            if ("." in value) != ("." in new_value) and not money:
+                continue  # "a raspberry pi 4" -> "bumped the bot to 3.12": a version, not a model number
             if new_kind == kind and shared:
                 return f"{new_value} in place of {value} beside '{said(shared, new, old)}'"
     return None
@@ -2044,7 +2059,11 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     if match.group("u") and named_terms & body_o:
         return None  # "rebuilt with a new Django theme" still runs on Django
     value = named_terms - body_o
-    anchor = (body_o & body_n) - value - RESTATEMENT_STEMS  # a shared "eat" or "use" is no anchor
+    # a shared "eat" or "use" is no anchor, nor whom both are about ("User's team")
+    whose = (set(old.subject.slot) | set(new.subject.slot)) & OWN_GROUPS
+    anchor = (body_o & body_n) - value - RESTATEMENT_STEMS - whose - {"now"}
+    if value and all(_AMOUNT_TERM.match(t) for t in value):
+        anchor -= _UNIT_WORDS  # "went to 720" and "a 5-day package": the day counts, it is no slot
     old_value = body_o - anchor - {"now"}
     if not anchor and old.subject.kind == "thing":
         anchor = set(
@@ -2286,7 +2305,12 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     implied = kind in ("phone", "email", "pronouns", "age", "hours") or kind.startswith("count of")
     # "$5,400 a month" take-home pay and "2,300 a month" rent share only how they are counted
     anchor = context.anchor - _UNIT_WORDS if kind == "money" else context.anchor
-    anchored = implied or bool(context.shared_attrs) or bool(anchor) or context.same_thing
+    attrs = context.shared_attrs
+    if kind == "money":
+        # "a 5-day audit package = $3,250" and "day rate went to 720": a shared schedule word
+        # says nothing of which amount
+        attrs = {a for a in attrs if lex.ATTRIBUTES.get(a, {}).get("family") == "money"}
+    anchored = implied or bool(attrs) or bool(anchor) or context.same_thing
     if kind in ("dayofmonth", "percent"):
         anchored = anchored and bool(context.shared_attrs)
     dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")
@@ -2421,6 +2445,8 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if set(words) <= (set(old.subject.slot) & OWN_GROUPS) | _FRAME_STEMS:
+        return None  # "User's team uses GitHub Actions" -> "is eleven engineers now": only whose
     if set(old_slot) <= _VERB_STEMS and set(new_slot) & {"after", "befor", "sinc", "until", "dur"}:
         return None  # "runs the pricing team" -> "after the reorg the pricing team grew": no value swapped
     if set(old_slot) <= _KIND_NOUN_STEMS:

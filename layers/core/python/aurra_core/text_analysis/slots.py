@@ -37,7 +37,7 @@ _PEOPLE = frozenset(
 )
 _NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+))?\b")
 
-_OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
+OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
 # Words that say a value changed or when, not what the slot is.
 _LIGHT = frozenset(
     """
@@ -177,7 +177,7 @@ def subject_of(text: str) -> str:
     found = _SUBJECT.match(text.strip())
     if found:
         owned = (found.group(1) or "").lower()
-        if owned in _OWN_GROUPS:
+        if owned in OWN_GROUPS:
             return "user"  # the user's team or company: the same world as "our backend", "we"
         return f"user's {owned}" if owned in _PEOPLE else "user"
     named = _NAMED_SUBJECT.match(text.strip())
@@ -251,7 +251,7 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         # "User's standup is at 10am": the standup is the attribute, the user the subject
         body = (
             text.strip()[found.end() :]
-            if owned in _PEOPLE or owned in _OWN_GROUPS or not owned
+            if owned in _PEOPLE or owned in OWN_GROUPS or not owned
             else text.strip()[found.end(1) - len(owned) :]
         )
     else:
@@ -381,6 +381,9 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = Fa
         unnamed = old.kind == "count" and "" in (old.unit, new.unit)
         if not (unnamed and changed and same_owner):
             return False
+        bare, named = (old, new) if old.unit == "" else (new, old)
+        if not bare.attribute <= named.attribute:
+            return False  # "5 players" -> "moved dnd to 7": a number of something else, not "is 7 now"
     if old.attribute == new.attribute:
         # "User is in Melbourne" -> "User is in Brisbane now": where the user is, said to change
         return bool(old.attribute) or bool(old.unit) or (old.kind == "place" and changed)
@@ -440,7 +443,7 @@ def subject_pattern(subject: str) -> str | None:
     `subject_of` names it): "user" takes "User ...", "The user ...", "User's team ..." and
     "User's standup ...", never "User's sister ..."; None when the subject is not one plain code
     can match."""
-    people = "|".join(sorted(_PEOPLE - _OWN_GROUPS))
+    people = "|".join(sorted(_PEOPLE - OWN_GROUPS))
     if subject == "user":
         return rf"^(the\s+)?user($|[^[:alnum:]_'])|^(the\s+)?user's\s+(?!({people})([^[:alnum:]_]|$))"
     if subject.startswith("user's "):
