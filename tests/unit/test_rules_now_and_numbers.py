@@ -100,6 +100,8 @@ NOT_ACTED_ON = [
         "User runs the pricing team",
         "User said: After the reorg the pricing team grew to six, two analysts came over.",
     ),
+    # who a named person is stays when something of theirs changes
+    ("User's daughter Wanjiru", "User said: so swimming changed for Wanjiru, it's Sundays now"),
     # someone of theirs is not the person the old fact names
     ("User's son Leo plays football on Tuesdays", "User said: Leo's friend Sam plays on Thursdays now"),
     ("User's son Leo plays football on Tuesdays", "Leo's friend Sam plays on Thursdays now"),

@@ -1547,6 +1547,7 @@ def _another_instance(ended: str, old: Fact, new: Fact) -> bool:
 # Verbs that carry no value of their own: "runs on Django" / "was rebuilt with ... Django" keep the value
 _VERB_STEMS = frozenset(canon(verb)[0] for verb in VERBS) - lex.LIKING - lex.DISLIKING
 _KIND_NOUN_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
+_RELATION_STEMS = frozenset(canon(word)[0] for word in lex.RELATION_NOUNS)
 _PRIMARY_STEMS = frozenset(canon(word)[0] for word in lex.PRIMARY_QUALIFIERS)
 
 
@@ -2447,6 +2448,8 @@ def _template_finding(
         return None
     if set(words) <= (set(old.subject.slot) & OWN_GROUPS) | _FRAME_STEMS:
         return None  # "User's team uses GitHub Actions" -> "is eleven engineers now": only whose
+    if set(old_slot) & _RELATION_STEMS and old.subject.apposition and not set(new_slot) & _RELATION_STEMS:
+        return None  # "User's daughter Wanjiru" -> "swimming changed for Wanjiru": who she is stays
     if set(old_slot) <= _VERB_STEMS and set(new_slot) & {"after", "befor", "sinc", "until", "dur"}:
         return None  # "runs the pricing team" -> "after the reorg the pricing team grew": no value swapped
     if set(old_slot) <= _KIND_NOUN_STEMS:
