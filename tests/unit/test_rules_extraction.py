@@ -403,6 +403,11 @@ def test_back_somewhere_is_a_fact_and_back_alone_is_not():
         ),
         ("How many people are on your team?", "14 now", "User's team has 14 people now"),
         ("What time is your standup?", "9:30", "User's standup is at 9:30"),
+        # about someone or something of the user's the question names
+        ("What time is Leo's football?", "half five", "User said: Leo's football is at half five"),
+        ("Which day is Maya's swimming now?", "thursdays", "User said: Maya's swimming is on thursdays"),
+        ("What's the stack?", "node and go mostly", "User's stack is node and go"),
+        ("Where do you live now?", "Lisbon and Porto", "User lives in Lisbon and Porto"),
     ],
 )
 def test_a_short_reply_to_the_agents_question_is_the_users_fact(question, reply, kept):
@@ -416,6 +421,10 @@ def test_a_short_reply_to_the_agents_question_is_the_users_fact(question, reply,
         ("Where do you live?", "not sure I want to say"),
         ("Which editor do you use?", "maybe Emacs?"),
         ("Want me to book it?", "yes please"),
+        # advice asked for, a plan, the weather: not a fact of the user's
+        ("What's the best way to learn Rust?", "the book"),
+        ("What's the plan for Saturday?", "brunch then the match"),
+        ("What's the weather like there?", "rainy as always"),
     ],
 )
 def test_no_fact_from_a_yes_no_question_a_refusal_or_a_hedge(question, reply):

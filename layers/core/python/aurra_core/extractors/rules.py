@@ -1030,11 +1030,32 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(?:what time|when) is your (.+?)(?: now| these days)?\?$", "User's {o} is at {a}"),
         (r"^(?:what|which) day is your (.+?)(?: now| these days)?\?$", "User's {o} is on {a}"),
         (r"^(?:what|who)(?:'s| is) your (.+?)(?: now| these days)?\?$", "User's {o} is {a}"),
+        # about someone or something of the user's the question names: "What time is Leo's football?"
+        (
+            r"^(?:what time|when) (?:is|are) (?!(?:your|you|it|that|this|there)\b)(.+?)(?: now| these days)?\?$",
+            "User said: {o} is at {a}",
+        ),
+        (
+            r"^(?:what|which) days? (?:is|are) (?!(?:your|you|it|that|this|there)\b)(.+?)(?: on)?"
+            r"(?: now| these days)?\?$",
+            "User said: {o} is on {a}",
+        ),
+        # a short name of a thing ("the stack"), not advice asked for ("the best way to learn Rust")
+        (
+            r"^what(?:'s| is) the (?!(?:best|easiest|quickest|fastest|right|plan)\b)"
+            r"((?:(?!like\b|to\b|for\b|of\b)[\w-]+\s?){1,3})(?: now| these days)?\?$",
+            "User's {o} is {a}",
+        ),
         (r"^how much (?:do you pay|are you paying)(?: for)? (.+?)\?$", "User pays {a} for {o}"),
         (r"^how much is your (.+?)(?: now| these days)?\?$", "User's {o} is {a}"),
     )
 )
-_ANSWER_STOP = re.compile(r"[,;.!]|\s+(?:and|but|because|since|though|lol|haha)\s+|\s+-\s+")
+# "node and go" is one answer; "Lisbon, and I love it" or "Lisbon and we love it" ends it
+_ANSWER_STOP = re.compile(
+    r"[,;.!]|\s+(?:but|because|since|though|lol|haha)\s+|\s+-\s+|"
+    r"\s+and\s+(?=(?:I|I'm|I've|we|we're|my|our|it|it's|he|she|they|there)\b)",
+    re.IGNORECASE,
+)
 _NOT_AN_ANSWER = re.compile(
     r"^(?:no|nope|nah|not|none|nothing|never|idk|dunno|i don't know|not sure|maybe|perhaps|probably|"
     r"it depends|depends|why|what|huh|hmm|good question|none of your)\b",
