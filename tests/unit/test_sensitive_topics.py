@@ -28,6 +28,10 @@ from aurra_core.text_analysis.sensitive_topics import fact_topic, sensitive_topi
         "User is in remission from cancer",
         "User has chronic back pain",
         "User uses an EpiPen",
+        "User smokes like half a pack a day",
+        "User quit smoking in March",
+        "User is an ex-smoker",
+        "User is cleared to run again",
     ],
 )
 def test_medical_matters_are_health_medical(fact):
@@ -52,6 +56,7 @@ def test_medical_matters_are_health_medical(fact):
         "User is going through a divorce",
         "User got a DUI",
         "User is seeking asylum",
+        "User is a Canadian citizen",
     ],
 )
 def test_legal_matters_are_legal_status(fact):
@@ -72,6 +77,9 @@ def test_legal_matters_are_legal_status(fact):
         "User plays chess on weekends",
         "User switched to VS Code",
         "User's favourite season is autumn",
+        "User bought a smoker for brisket",
+        "User loves smoked salmon",
+        "User is a senior citizen volunteer",
     ],
 )
 def test_everyday_facts_keep_the_extractors_topic(fact):

@@ -20,6 +20,17 @@ HEALTH_MEDICAL = "health_medical"
 LEGAL_STATUS = "legal_status"
 
 _MEDICAL = [
+    # tobacco and nicotine use: health information, as a doctor's intake form asks it
+    r"cigarettes?",
+    r"nicotine",
+    r"vap(?:e|es|ing)",
+    r"quit smoking",
+    r"(?:non-|ex-|heavy |light |social |chain-)smokers?",
+    r"(?:is|am|was|'m|not) a smoker",
+    r"smok(?:es|ing|ed) (?:like |about |around )?(?:a|half a|\d+|one|two|ten|twenty) (?:packs?|cigarettes?|a day)",
+    r"smoking (?:habit|again|less|more)",
+    # back to an activity on a clinician's word
+    r"cleared to (?:run|train|play|drive|work|fly|lift|exercise|swim|return) again",
     # conditions and diagnoses
     r"diagnos\w*",
     r"disease\w*",
@@ -583,6 +594,7 @@ _LEGAL = [
     r"refugee status",
     r"undocumented",
     r"citizenship",
+    r"(?<!senior )(?<!fellow )citizens?",
     r"naturali[sz]\w*",
     r"custody",
     r"divorc\w*",
