@@ -341,6 +341,27 @@ def test_a_corrected_number_keeps_the_unit_the_correction_gives_it():
     )
 
 
+def test_a_correction_in_one_breath_replaces_the_value_it_takes_back():
+    # the phrase of the same head noun
+    assert facts("I'm on day shifts now \u2014 wait no, mid shifts, like two pm to ten pm") == [
+        "User is on mid shifts now"
+    ]
+    # "not X anymore, Y": the old one named, then the new
+    assert facts(
+        "I work night shifts at St. Luke's \u2014 sorry, not St. Luke's anymore, Makati Med since June, old habit haha."
+    ) == ["User works night shifts at Makati Med since June"]
+    # a name that starts the correction is the value, whole; "St." ends no sentence
+    assert facts("I work night shifts at St. Luke's, sorry, Makati Med") == [
+        "User works night shifts at Makati Med"
+    ]
+
+
+def test_a_hedged_plan_and_a_question_without_its_mark_are_not_facts():
+    assert facts("gonna be swimming instead i guess") == []
+    assert facts("whats a decent laptop under 700 bucks for browsing and netflix") == []
+    assert facts("I'm going to Lisbon in May") == ["User is going to Lisbon in May"]
+
+
 # ---------------------------------------------------------------- topics
 
 

@@ -75,7 +75,8 @@ _CORRECTION_SPLIT = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
-    r"^(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|were|do|does|did|can|could|"
+    r"^(?:what|who|whom|whose|which|where|when|why|how|whats|hows|wheres|whos|whys|"
+    r"is|are|am|was|were|do|does|did|can|could|"
     r"will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|any|"
     r"anyone|anything|got any|know any)\b(?!\s+[\d$\u20ac\u00a3])",  # "Did 28k last Wednesday": done
     re.IGNORECASE,
@@ -892,11 +893,19 @@ _PURPOSE = re.compile(
 )
 
 
+# "gonna be swimming instead I guess": a plan, hedged
+_GUESSED_PLAN = re.compile(
+    r"\b(?:gonna|going to|will|'ll)\b.*\bI (?:guess|suppose)\b|\bI (?:guess|suppose)\b.*\b(?:gonna|going to|will|'ll)\b",
+    re.IGNORECASE,
+)
+
+
 def _filtered(clause: str) -> bool:
     """A clause never kept: a hedge, a hypothetical or joke, a question or a request."""
     text = clause.strip()
     return bool(
         _HEDGE.search(_PURPOSE.sub("", text))
+        or _GUESSED_PLAN.search(text)
         or _HYPOTHETICAL.search(text)
         or text.endswith("?")
         or _QUESTION_START.match(text)
@@ -915,7 +924,8 @@ _VALUE_KINDS = (
     ("version", r"\b[A-Za-z][\w+#]*\s+v?\d+(?:\.\d+)+\b"),
     # "on 150 now, no wait, 100 milligrams": a number with its unit replaces the number
     ("number", r"\b\d+(?:\.\d+)?(?:\s?(?:mg|milligrams?|mcg|micrograms?|ml|units?|kg|kilos?|km|miles?)\b)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
-    ("name", r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"),
+    # "St. Luke's", "Dr. Okafor": the abbreviation's full stop ends no sentence
+    ("name", r"(?<!^)(?<![.!?]\s)\b(?:(?:St|Dr|Mt|Ft|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"),
 )  # fmt: skip
 _VALUE_RES = [
     (kind, re.compile(pattern, re.IGNORECASE if kind != "name" else 0)) for kind, pattern in _VALUE_KINDS
@@ -977,11 +987,25 @@ def _taken_back(previous: str, correction: str) -> str | None:
     pair = re.match(r"^(.+?),?\s+not\s+(?:the\s+)?(.+)$", said) or re.match(
         r"^([^,]+),\s+(?:the\s+)?([^,]+?)\s+(?:is|are|was|were)\s+(?:fine|ok|okay|no problem)\b", said, re.I
     )
+    # "not St. Luke's anymore, Makati Med since June, old habit": the old one, then the new
+    taken = re.match(r"^not\s+(?:at\s+|in\s+|the\s+)?(.+?)(?:\s+any\s?more)?,\s+([^,]+)", said, re.I)
+    if taken and not pair:
+        old, new = taken.group(1).strip(), taken.group(2).strip()
+        if re.search(rf"\b{re.escape(old)}(?!\w)", previous, re.IGNORECASE):
+            return re.sub(rf"\b{re.escape(old)}(?!\w)", new, previous, count=1, flags=re.IGNORECASE)
+        return None
     if pair:
         new, old = pair.group(1).strip(), pair.group(2).strip()
         if old and re.search(rf"\b{re.escape(old)}\b", previous, re.IGNORECASE):
             return re.sub(rf"\b{re.escape(old)}\b", new, previous, count=1, flags=re.IGNORECASE)
         return None
+    # "on day shifts now", then "mid shifts": the phrase of the same head noun, replaced
+    phrase = said.split(",")[0].split()
+    if 2 <= len(phrase) <= 3 and all(re.fullmatch(r"[a-z][\w'-]*", w) for w in phrase):
+        modifiers = r"\s+".join([r"[\w'-]+"] * (len(phrase) - 1))
+        head = re.search(rf"\b{modifiers}\s+{re.escape(phrase[-1])}\b", previous, re.IGNORECASE)
+        if head and head.group(0).lower() != " ".join(phrase):
+            return previous[: head.start()] + " ".join(phrase) + previous[head.end() :]
     if re.fullmatch(r"[\w'-]+", said) and said.lower() not in ("no", "yes", "sorry", "wait", "oops"):
         words = previous.split()
         if len(words) >= 3 and words[-1].isalpha() and words[-1].lower() != said.lower():
@@ -1508,8 +1532,11 @@ class _Reader:
         if last is not None:
             # "I meant Braga, Porto is where I work": the value is what comes first
             value = rest.split(",")[0].strip()
+            # "sorry, Makati Med": a name that starts the correction is a value, not a capital
+            named = corrected(last.content, f"it's {value}") if value[:1].isupper() else None
             fixed = (
-                corrected(last.content, rest)
+                named
+                or corrected(last.content, rest)
                 or _taken_back(last.content, rest)
                 or (corrected(last.content, f"it's {value}") if value != rest else None)
             )
