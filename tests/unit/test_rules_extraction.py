@@ -356,6 +356,21 @@ def test_a_correction_in_one_breath_replaces_the_value_it_takes_back():
     ]
 
 
+def test_she_or_he_names_the_relative_of_that_gender_named_last():
+    assert facts("can u help me plan a trip to see my sister, she lives in graz. going for easter") == [
+        "User's sister lives in graz"
+    ]
+    assert facts("my husband works nights at Amazon. he sleeps in the day") == [
+        "User's husband works nights at Amazon",
+        "User's husband sleeps in the day",
+    ]
+    assert facts("can you help me write a toast for my brother, he's getting married in June") == [
+        "User's brother's getting married in June"
+    ]
+    # no relative of that gender named: not read as one
+    assert facts("my dad lives in Leeds. She's in Paris") == ["User's dad lives in Leeds"]
+
+
 def test_a_hedged_plan_and_a_question_without_its_mark_are_not_facts():
     assert facts("gonna be swimming instead i guess") == []
     assert facts("whats a decent laptop under 700 bucks for browsing and netflix") == []

@@ -1254,6 +1254,28 @@ _EMBEDDED = re.compile(
 )
 
 
+# Whom "she" or "he" at the start of a clause names: the user's relative of that gender named
+# last in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
+_SHE = "sister mother mom mum wife girlfriend daughter aunt niece grandma grandmother fiancee stepmother stepdaughter"
+_HE = "brother father dad husband boyfriend son uncle nephew grandpa grandfather fiance stepfather stepson"
+_RELATIVE = re.compile(
+    r"\b(?:my|our)\s+(?:(?:little|big|older|younger|baby|eldest|oldest|youngest|twin)\s+)?"
+    rf"(?P<rel>{'|'.join(f'{w}s?' for w in (_SHE + ' ' + _HE).split())})\b(?!'s)",
+    re.IGNORECASE,
+)
+_PRONOUN_START = re.compile(
+    r"^(?P<lead>(?:and|but|so|also|anyway|plus)\s+)?(?P<pronoun>she|he)\b", re.IGNORECASE
+)
+_STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
+
+
+def _gender(relation: str) -> str | None:
+    word = relation.lower()
+    if word in _SHE.split():
+        return "she"
+    return "he" if word in _HE.split() else None
+
+
 class _Reader:
     """Reads a conversation's user messages in order, keeping the facts found so far, so that
     a correction can change the fact it corrects. Each fact keeps the span of the message it was
@@ -1269,6 +1291,7 @@ class _Reader:
         self.answering = False
         self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
         self.work_context = False  # the message is about work: "we" is the group
+        self.relatives: dict[str, str] = {}  # "she" / "he" -> "my sister": the last one named
         # The message read (as sent, and with plain apostrophes) and the span of the sentence
         # being read, in it.
         self.message = self.normalized = ""
@@ -1354,6 +1377,11 @@ class _Reader:
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         if not sentence:
             return
+        for named in _RELATIVE.finditer(sentence):
+            relation = named.group("rel")
+            gender = _gender(relation)
+            if gender is not None:  # one relative, not "my sisters"
+                self.relatives[gender] = f"my {relation.lower()}"
         asked = sentence
         if sentence.endswith("?"):
             # "I just moved to Denver, any tips?": the statement before the question stays
@@ -1375,6 +1403,12 @@ class _Reader:
                 return
         if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
             self._embedded(asked, index)
+            if _REQUEST.match(sentence) and not sentence.endswith("?"):
+                # "can you help me plan a trip to see my sister, she lives in Graz": a statement
+                # after the request is the user's, read on its own
+                _, *tail = _STATEMENT_AFTER_COMMA.split(sentence, maxsplit=1)
+                if tail:
+                    self._sentence(tail[0], index)
             if not _NOT_A_FACT.match(sentence):
                 return
         before = len(self.found)
@@ -1474,6 +1508,10 @@ class _Reader:
         clause = clause.strip().strip(",;:")
         if not clause:
             return "empty"
+        pronoun = _PRONOUN_START.match(clause)
+        if pronoun and pronoun.group("pronoun").lower() in self.relatives:
+            relative = self.relatives[pronoun.group("pronoun").lower()]
+            clause = f"{pronoun.group('lead') or ''}{relative}{clause[pronoun.end() :]}"
         marker = _CORRECTION.match(clause)
         if marker and _STRONG_CORRECTION.search(marker.group(0)):
             if not (self.answering and _BARE_NO.match(marker.group(0))):
