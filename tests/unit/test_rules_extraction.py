@@ -51,6 +51,12 @@ def test_we_is_the_company_when_the_message_names_it():
 
 def test_we_at_home_is_the_user():
     assert facts("We adopted a rescue greyhound.") == ["User adopted a rescue greyhound"]
+    # "people" without a count is who they are, not a headcount; the kids make it the household
+    assert facts("we're not big fish people") == ["User is not big fish people"]
+    assert facts("we moved the kids to Brookside in January") == [
+        "User moved the kids to Brookside in January"
+    ]
+    assert facts("we're 12 people now") == ["User's team is 12 people now"]
 
 
 # ---------------------------------------------------------------- changes in progress

@@ -313,7 +313,7 @@ _WORK = re.compile(
     r"users|subscribers|signups|revenue|arr|mrr|churn|app|sprint|"
     r"product|roadmap|releases?|meetings?|all-hands|on-call|tickets?|vendors?|tooling|tools?|"
     r"platform|servers?|database|crm|saas|seats?|licen[cs]es?|infra\w*|cloud|ci|pipelines?|"
-    r"people|folks|devops|qa|designers?|managers?|reports|salesforce|hubspot|jira|slack|linear|"
+    r"(?<=\d )people|(?<=\d )folks|devops|qa|designers?|managers?|reports|salesforce|hubspot|jira|slack|linear|"
     r"github|gitlab|aws|gcp|azure|notion|confluence|asana|trello|figma|zoom|teams|monday|clickup|"
     r"kubernetes|k8s|docker|terraform|python|java|go|rust|node|react|postgres\w*|mysql|mongo\w*|"
     r"redis|kafka|snowflake|bigquery|datadog|sentry|quarter|q[1-4]|okrs?|migrat\w*|switch\w*|"
@@ -657,8 +657,22 @@ def _moves_to_a_place(clause: str) -> bool:
     return found is not None and kinds_of(found.group(1)) <= {"place"} and bool(kinds_of(found.group(1)))
 
 
+# "we" beside the user's family is the household, whatever else the message is about, unless
+# the clause names the work itself
+_WORK_NAMED = re.compile(
+    r"\b(?:team|company|startup|office|engineers?|developers?|employees|staff|sprints?|standups?|"
+    r"clients?|customers?|colleagues?)\b",
+    re.IGNORECASE,
+)
+_FAMILY = re.compile(
+    r"\b(?:kids?|children|son|daughter|baby|wife|husband|partner|boyfriend|girlfriend|mum|mom|dad|"
+    r"parents|family|grandkids|grandchildren)\b",
+    re.IGNORECASE,
+)
+
+
 def _about_work(clause: str, work_context: bool) -> bool:
-    if _moves_to_a_place(clause):
+    if _moves_to_a_place(clause) or (_FAMILY.search(clause) and not _WORK_NAMED.search(clause)):
         return False
     if _HOME.search(clause) and not re.search(
         r"\b(?:moved|moving|migrat\w*) (?:\w+ ){0,3}?(?:over )?to\b(?! (?:a |the )?(?:new )?(?:house|home|apartment|flat))"
