@@ -373,8 +373,11 @@ def test_she_or_he_names_the_relative_of_that_gender_named_last():
     assert facts("can you help me write a toast for my brother, he's getting married in June") == [
         "User's brother's getting married in June"
     ]
-    # no relative of that gender named: not read as one
+    # no relative of that gender named, or two: not read as one
     assert facts("my dad lives in Leeds. She's in Paris") == ["User's dad lives in Leeds"]
+    assert "User's sister seems happier" not in facts(
+        "An update on my mother. She moved to a flat nearer to my sister, and she seems happier."
+    )
 
 
 def test_a_hedged_plan_and_a_question_without_its_mark_are_not_facts():

@@ -52,6 +52,11 @@ ACTED_ON = [
     ("User keeps their passwords in 1Password", "User moved to Bitwarden, 300 logins imported"),
     # a role at another place: the employer replaced
     ("User is a data analyst at Kestrel Bank", "User is a data analyst at Orchard Health now"),
+    # "now" after the number is no span of time: the team's size
+    (
+        "User's team is a team of 6 on the payments squad",
+        "User's team is a team of 9 now, 3 new hires started",
+    ),
     # a memory kept as said is about the person of the old fact it names
     (
         "User's son Ollie's bedtime is half seven",

@@ -1163,6 +1163,8 @@ def _said_changed(pair: Pair) -> str | None:
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
 # A number as the normaliser writes it: an amount ("money_2150", "2300", "3.15") or a time of day.
+# What a number counts when it is a span of time ("1 week each"), not how many
+_SPAN_UNITS = frozenset({"minut", "hour", "day", "night", "week", "month", "year"})
 _AMOUNT_TERM = re.compile(r"^(?:money_)?\d[\d.,]*(?:/\w+)?$")
 _NUMBER_KIND = ((_AMOUNT_TERM, "amount"), (re.compile(r"^time_\d+$"), "time"))
 # Words next to a number that say how it is counted, not what it is of ("a month", "per week"),
@@ -1186,7 +1188,7 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
                 value = term.removeprefix("money_").split("/")[0].replace(",", "")  # "55/month"
                 near = fact.terms[max(0, i - _ANCHOR_WINDOW) : i] + fact.terms[i + 1 : i + 1 + _ANCHOR_WINDOW]
                 beside = {t for t in near if not _AMOUNT_TERM.match(t)} - _UNIT_WORDS
-                if fact.terms[i + 1 : i + 2] and fact.terms[i + 1] in _UNIT_WORDS:
+                if fact.terms[i + 1 : i + 2] and fact.terms[i + 1] in _SPAN_UNITS:
                     beside -= OWN_GROUPS  # "team does 1 week each": a span, not the team's number
                 found.append((kind, value, term.startswith("money_"), beside))
     return found

@@ -1268,8 +1268,8 @@ _EMBEDDED = re.compile(
 )
 
 
-# Whom "she" or "he" at the start of a clause names: the user's relative of that gender named
-# last in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
+# Whom "she" or "he" at the start of a clause names: the user's one relative of that gender
+# named so far in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
 _SHE = "sister mother mom mum wife girlfriend daughter aunt niece grandma grandmother fiancee stepmother stepdaughter"
 _HE = "brother father dad husband boyfriend son uncle nephew grandpa grandfather fiance stepfather stepson"
 _RELATIVE = re.compile(
@@ -1305,7 +1305,7 @@ class _Reader:
         self.answering = False
         self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
         self.work_context = False  # the message is about work: "we" is the group
-        self.relatives: dict[str, str] = {}  # "she" / "he" -> "my sister": the last one named
+        self.relatives: dict[str, set[str]] = {}  # "she" / "he" -> the relatives of that gender named
         # The message read (as sent, and with plain apostrophes) and the span of the sentence
         # being read, in it.
         self.message = self.normalized = ""
@@ -1391,11 +1391,6 @@ class _Reader:
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         if not sentence:
             return
-        for named in _RELATIVE.finditer(sentence):
-            relation = named.group("rel")
-            gender = _gender(relation)
-            if gender is not None:  # one relative, not "my sisters"
-                self.relatives[gender] = f"my {relation.lower()}"
         asked = sentence
         if sentence.endswith("?"):
             # "I just moved to Denver, any tips?": the statement before the question stays
@@ -1417,12 +1412,12 @@ class _Reader:
                 return
         if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
             self._embedded(asked, index)
-            if _REQUEST.match(sentence) and not sentence.endswith("?"):
+            request, *tail = _STATEMENT_AFTER_COMMA.split(sentence, maxsplit=1)
+            self._named_relatives(request)
+            if _REQUEST.match(sentence) and not sentence.endswith("?") and tail:
                 # "can you help me plan a trip to see my sister, she lives in Graz": a statement
                 # after the request is the user's, read on its own
-                _, *tail = _STATEMENT_AFTER_COMMA.split(sentence, maxsplit=1)
-                if tail:
-                    self._sentence(tail[0], index)
+                self._sentence(tail[0], index)
             if not _NOT_A_FACT.match(sentence):
                 return
         before = len(self.found)
@@ -1496,6 +1491,14 @@ class _Reader:
             )
             return
 
+    def _named_relatives(self, text: str) -> None:
+        """Remember the user's relatives `text` names, for a "she" or "he" after it."""
+        for named in _RELATIVE.finditer(text):
+            relation = named.group("rel")
+            gender = _gender(relation)
+            if gender is not None:  # one relative, not "my sisters"
+                self.relatives.setdefault(gender, set()).add(f"my {relation.lower()}")
+
     def _embedded(self, sentence: str, index: int) -> None:
         """The statement a question or a request gives as its reason: "help me budget now that
         my rent is $1,600", "can you update it since we're 12 now?"."""
@@ -1523,9 +1526,10 @@ class _Reader:
         if not clause:
             return "empty"
         pronoun = _PRONOUN_START.match(clause)
-        if pronoun and pronoun.group("pronoun").lower() in self.relatives:
-            relative = self.relatives[pronoun.group("pronoun").lower()]
-            clause = f"{pronoun.group('lead') or ''}{relative}{clause[pronoun.end() :]}"
+        named = self.relatives.get(pronoun.group("pronoun").lower(), set()) if pronoun else set()
+        if pronoun and len(named) == 1:  # "my mother ... my sister ... she": not a guess
+            clause = f"{pronoun.group('lead') or ''}{next(iter(named))}{clause[pronoun.end() :]}"
+        self._named_relatives(clause)  # after its own "she": "she moved nearer to my sister"
         marker = _CORRECTION.match(clause)
         if marker and _STRONG_CORRECTION.search(marker.group(0)):
             if not (self.answering and _BARE_NO.match(marker.group(0))):
