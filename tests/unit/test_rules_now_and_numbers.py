@@ -57,6 +57,17 @@ ACTED_ON = [
         "User's team is a team of 6 on the payments squad",
         "User's team is a team of 9 now, 3 new hires started",
     ),
+    # a value said to hold from a date on, since a recent time, or after a cut
+    (
+        "User said: in my building the garbage for segregation is collected on Tuesday",
+        "User said: Small change: from June the segregation is collected on Thursday.",
+    ),
+    (
+        "User said: Bin day here is Wednesday, recycling every other week.",
+        "User said: From 9 Feb collection is Monday, recycling still fortnightly.",
+    ),
+    ("User's AWS budget is $18k/month", "User said: @bot budget got cut after the Q3 review → $14k/month."),
+    ("User's team tracks everything in Trello", "User's team has been on Linear since last sprint"),
     # a memory kept as said is about the person of the old fact it names
     (
         "User's son Ollie's bedtime is half seven",
@@ -105,6 +116,10 @@ NOT_ACTED_ON = [
         "User runs the pricing team",
         "User said: After the reorg the pricing team grew to six, two analysts came over.",
     ),
+    # a taste is no value of a move
+    ("User's dad likes cooking", "User's dad moved in with them in October"),
+    # a period from a month to another is not a value from then on
+    ("User is in Lisbon in May", "User is in Porto from June to August"),
     # who a named person is stays when something of theirs changes
     ("User's daughter Wanjiru", "User said: so swimming changed for Wanjiru, it's Sundays now"),
     # someone of theirs is not the person the old fact names

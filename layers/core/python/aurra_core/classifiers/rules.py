@@ -2450,6 +2450,12 @@ def _template_finding(
         return None
     if set(words) <= (set(old.subject.slot) & OWN_GROUPS) | _FRAME_STEMS:
         return None  # "User's team uses GitHub Actions" -> "is eleven engineers now": only whose
+    tastes = lex.LIKING | lex.DISLIKING | {"lov"}
+    dated_move = "mov" in new_slot or any(t.startswith(("month_", "date_", "year_")) for t in new_slot)
+    if set(old_slot) & tastes and not set(new_slot) & tastes and dated_move:
+        return (
+            None  # "dad likes cooking" -> "dad moved in with them in October": a taste is no value of a move
+        )
     if set(old_slot) & _RELATION_STEMS and old.subject.apposition and not set(new_slot) & _RELATION_STEMS:
         return None  # "User's daughter Wanjiru" -> "swimming changed for Wanjiru": who she is stays
     if set(old_slot) <= _VERB_STEMS and set(new_slot) & {"after", "befor", "sinc", "until", "dur"}:

@@ -1592,6 +1592,12 @@ CHANGE_EVIDENCE = [
     r"\b(?:is|are|am|was|were|now|got|been) (?:down|up) to \d",
     r"\bto (?:money_)?\d+(?:[.,]\d+)* from (?:money_)?\d",  # "down to 17 from 22"
     r"\bfrom (?:today|tomorrow)\b",
+    # a value said to hold from a date on ("from June the bins go on Thursday", "the rent to
+    # €1,240 from January"), since a recent time, or a change named as such ("small change:")
+    r"\bfrom (?:month_\d+|date_\d+_\d+)\b(?! (?:to|until|till)\b)",
+    r"\bsince last (?:week|month|sprint|year|term|quarter|season)\b",
+    r"\b(?:got|was|were|been|is|are) cut\b",
+    r"\bchanges? (?:in|of|to)\b|\bchange:",
     # rules v5: a thing rebuilt on another, one traded for another
     r"\bported (?:\w+ ){0,3}?(?:to|onto)\b|\bre-?(?:implemented|platformed|written)\b",
     r"\btraded (?:\w+ ){0,4}?for\b",
