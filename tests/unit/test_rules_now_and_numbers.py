@@ -57,6 +57,12 @@ ACTED_ON = [
         "User's team is a team of 6 on the payments squad",
         "User's team is a team of 9 now, 3 new hires started",
     ),
+    # design apps and photo editors are tools of a kind, one at a time
+    (
+        "User's design team does UI + handoff in Sketch",
+        "User's team finished the switch: everything is in Figma now",
+    ),
+    ("User edits photos in Lightroom", "User said: moved to darktable last month"),
     # a value said to hold from a date on, since a recent time, or after a cut
     (
         "User said: in my building the garbage for segregation is collected on Tuesday",
@@ -116,6 +122,8 @@ NOT_ACTED_ON = [
         "User runs the pricing team",
         "User said: After the reorg the pricing team grew to six, two analysts came over.",
     ),
+    # a second tool for a purpose of its own
+    ("User edits photos in Lightroom", "User said: I also use Photoshop for retouching"),
     # a taste is no value of a move
     ("User's dad likes cooking", "User's dad moved in with them in October"),
     # a period from a month to another is not a value from then on

@@ -425,11 +425,14 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     "code_host": frozenset("github gitlab bitbucket".split()),
     "ci": frozenset("jenkins circleci travis buildkite teamcity".split()),
     "budget_app": frozenset("ynab quicken".split()),
+    "design_app": frozenset("figma sketch penpot framer invision".split()),
+    "photo_editor": frozenset("lightroom darktable luminar".split()),
 }
 # Classes of named tools: a switch to one is about that tool, not about whatever else the old
 # fact says of the team that uses it
 TOOL_CLASSES = frozenset(
-    "editor browser cloud task_app tracker notes_app password_manager code_host ci budget_app".split()
+    """editor browser cloud task_app tracker notes_app password_manager code_host ci budget_app
+    design_app photo_editor""".split()
 )
 
 # Classes whose members replace each other in a slot (a person has one editor of choice, one
@@ -438,7 +441,7 @@ TOOL_CLASSES = frozenset(
 SINGLE_VALUED_CLASSES = frozenset(
     """editor browser os diet plan billing theme pronoun relationship release_stage deal_stage
     frequency commute laptop_model phone_model task_app tracker notes_app password_manager
-    budget_app""".split()
+    budget_app design_app photo_editor""".split()
 )
 
 # States that follow each other. A fact in one state is no longer true once the same thing is
