@@ -56,7 +56,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import OWN_GROUPS, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v12"
+MODEL_ID = "aurra-rules-v13"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
