@@ -124,6 +124,14 @@ NOT_ACTED_ON = [
     ),
     # a second tool for a purpose of its own
     ("User edits photos in Lightroom", "User said: I also use Photoshop for retouching"),
+    # nothing said the same but "now" or a number is no same wording
+    ("User is staying on 14 for now", "User said: and logic is 11.1 now"),
+    ("User said: idk if my plugins work on 15", "User said: ok updated to macOS 15 over xmas"),
+    # a ticket's number is no count
+    (
+        "User said: yeah that's the plan, ticket INFRA-94 for the runners",
+        "User said: INFRA-88 closed old Jenkins box decommissioned, everything builds on GitHub Actions now",
+    ),
     # a taste is no value of a move
     ("User's dad likes cooking", "User's dad moved in with them in October"),
     # a period from a month to another is not a value from then on

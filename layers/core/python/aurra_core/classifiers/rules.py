@@ -1163,6 +1163,7 @@ def _said_changed(pair: Pair) -> str | None:
 
 _CAUSE = regex_programs.compile(r"\b(?:because|due to)\b")
 # A number as the normaliser writes it: an amount ("money_2150", "2300", "3.15") or a time of day.
+_IDENTIFIER_NUMBER = re.compile(r"\b[A-Za-z]{2,}-(\d+)\b")
 # What a number counts when it is a span of time ("1 week each"), not how many
 _SPAN_UNITS = frozenset({"minut", "hour", "day", "night", "week", "month", "year"})
 _AMOUNT_TERM = re.compile(r"^(?:money_)?\d[\d.,]*(?:/\w+)?$")
@@ -1182,7 +1183,10 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
     """Each number of the fact: its kind, its value, whether it was written as money, and the
     content words beside it."""
     found = []
+    identifiers = set(_IDENTIFIER_NUMBER.findall(fact.raw))  # "INFRA-94" is a ticket, not 94 of something
     for i, term in enumerate(fact.terms):
+        if term in identifiers:
+            continue
         for pattern, kind in _NUMBER_KIND:
             if pattern.match(term):
                 value = term.removeprefix("money_").split("/")[0].replace(",", "")  # "55/month"
@@ -2448,6 +2452,8 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if not {w for w in words if not _AMOUNT_TERM.match(w)} - _FRAME_STEMS - {"now"}:
+        return None  # "staying on 14 for now" / "logic is 11.1 now": nothing said the same but "now"
     if set(words) <= (set(old.subject.slot) & OWN_GROUPS) | _FRAME_STEMS:
         return None  # "User's team uses GitHub Actions" -> "is eleven engineers now": only whose
     tastes = lex.LIKING | lex.DISLIKING | {"lov"}
