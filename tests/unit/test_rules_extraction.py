@@ -380,6 +380,16 @@ def test_she_or_he_names_the_relative_of_that_gender_named_last():
     )
 
 
+def test_chat_shorthand_promotions_emoji_and_shouting():
+    assert facts("PROMOTED \U0001f389\U0001f389 mid-level dev as of today") == [
+        "User got promoted to mid-level dev as of today"
+    ]
+    # an emoji between two lowercase words ends a thought
+    assert facts("rip streak \U0001f480 quit duolingo, the owl won") == ["User quit duolingo"]
+    # shouted, then kept as said rather than dropped
+    assert facts("MARCO GOT HEAD CHEF!!! \U0001f979") == ["User said: MARCO GOT HEAD CHEF!"]
+
+
 def test_a_hedged_plan_and_a_question_without_its_mark_are_not_facts():
     assert facts("gonna be swimming instead i guess") == []
     assert facts("whats a decent laptop under 700 bucks for browsing and netflix") == []
@@ -663,9 +673,10 @@ def test_a_labelled_note_is_read_for_what_it_says():
 
 
 def test_no_longer_states_what_has_ended_and_is_not_a_correction():
-    assert "User said: No longer with the book club" in facts(
+    assert "User is no longer with the book club" in facts(
         "No longer with the book club \u2014 too many late shifts."
     )
+    assert facts("not at Acme anymore") == ["User is not at Acme anymore"]
 
 
 def test_so_theres_n_of_us_now_is_a_statement_of_its_own():

@@ -63,6 +63,8 @@ ACTED_ON = [
         "User's team finished the switch: everything is in Figma now",
     ),
     ("User edits photos in Lightroom", "User said: moved to darktable last month"),
+    # the user acting on the named person's attribute
+    ("User's son Ollie's bedtime is half seven", "User moved Ollie's bedtime to eight o'clock"),
     # a value said to hold from a date on, since a recent time, or after a cut
     (
         "User said: in my building the garbage for segregation is collected on Tuesday",

@@ -287,6 +287,11 @@ def _related_people(old: Fact, new: Fact) -> Relation:
         and not subject_new.key
     ):
         return "compatible", "subject left implicit"
+    if subject_old.relations and not subject_new.relations and subject_old.slot:
+        # "User's son Ollie's bedtime is half seven" / "User moved Ollie's bedtime to eight"
+        for name in subject_old.apposition:
+            if re.search(rf"\b{re.escape(name)}'s\s+{re.escape(subject_old.slot[-1])}", new.raw, re.I):
+                return "same", f"{name}'s {said([subject_old.slot[-1]], new, old)} in both"
     if subject_old.relations and not subject_new.relations and kept_as_said(new):
         # "User's son Ollie's bedtime is half seven" / "User said: we moved Ollie's bedtime to
         # eight": a memory kept as said is about the person it names

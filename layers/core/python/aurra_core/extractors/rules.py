@@ -51,7 +51,9 @@ SAID = "User said: "
 _SENTENCES = re.compile(
     r"(?<=[.!?;])(?<!\bSt\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMt\.)(?<!\bJr\.)"
     r"\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*|"
-    r"(?<=[:,;])\s+(?=[1-9]\)\s)"  # "Couple of updates: 1) ..., 2) ...": each item its own
+    r"(?<=[:,;])\s+(?=[1-9]\)\s)|"  # "Couple of updates: 1) ..., 2) ...": each item its own
+    # "rip streak 💀 quit duolingo": an emoji between two lowercase words ends a thought
+    r"(?<=[a-z])\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=[a-z])"
 )
 _LIST_ITEM = re.compile(r"^[1-9]\)\s+")
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
@@ -189,6 +191,7 @@ _SUBJECTLESS_PAST = re.compile(
 )
 _SUBJECTLESS_ING = re.compile(
     r"^(?:(?:now|currently|also|still)\s+)?(?:switching|moving|migrating|starting|leaving|changing|up to|down to|"
+    r"not (?:in|at|with|on) (?=\S+(?: \S+)? (?:any ?more|now)\b)|no longer (?:in|at|with|on)|"
     r"relocating|transitioning|heading|living|working|using|running|on|based in|in the (?:middle|process) of|"
     r"halfway through|done with|over|into|big into|really into|super into|obsessed with|"
     r"(?:a )?(?:huge |big )?fan of|addicted to|hooked on|"
@@ -1383,6 +1386,16 @@ class _Reader:
         sentence = to_english(original, language) if language else original
         sentence = _TOGETHER.sub(lambda m: f"User and their {m.group(1) or m.group(2)}", sentence)
         sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
+        letters = [c for c in sentence if c.isalpha()]
+        if (
+            len(sentence.split()) >= 2
+            and len(letters) >= 8
+            and sum(c.isupper() for c in letters) > 0.8 * len(letters)
+        ):
+            # "MARCO GOT HEAD CHEF!!!": shouted, read as a sentence
+            sentence = sentence[0] + sentence[1:].lower()
+        # "PROMOTED mid-level dev as of today": the user got promoted to it
+        sentence = re.sub(r"^promoted\s+(?:to\s+)?", "got promoted to ", sentence, flags=re.IGNORECASE)
         # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
         # request is to keep the statement, which is the fact
         kept = _NOTE_LABEL.sub("", _KEEP_THIS.sub("", sentence)).strip()
