@@ -107,6 +107,10 @@ NOT_ACTED_ON = [
     ("User has 14 chickens", "User drove to 90 from 70 on the motorway"),
     # one of several values of the old fact: replacing it would retire the others
     ("User pays 9.99 for music, 12.99 for films and 40 for the pool", "User's pool raised it to 45"),
+    (
+        "User said: netflix 10.99, spotify family 19.99, and the climbing gym at 55/month.",
+        "User's gym raised it to 62",
+    ),
     # not every named version given another
     ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
     # the version of another thing, or an older number than the one the old fact was still on

@@ -1216,7 +1216,10 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
         if value in new_values:
             continue  # the old value said again: kept, or a part of it
         if any(
-            (other_kind, other_money) == (kind, money) and other != value and other not in new_values
+            other_kind == kind
+            and (other_money == money or "." in other)
+            and other != value
+            and other not in new_values
             for other_kind, other, other_money, _ in old_numbers
         ):
             continue  # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others
