@@ -373,6 +373,8 @@ def test_she_or_he_names_the_relative_of_that_gender_named_last():
     assert facts("can you help me write a toast for my brother, he's getting married in June") == [
         "User's brother's getting married in June"
     ]
+    # a pronoun after "and" is no noun of the user's
+    assert "User's he was fine with it" not in facts("I told my boss and he was fine with it")
     # no relative of that gender named, or two: not read as one
     assert facts("my dad lives in Leeds. She's in Paris") == ["User's dad lives in Leeds"]
     assert "User's sister seems happier" not in facts(

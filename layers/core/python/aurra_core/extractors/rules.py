@@ -566,7 +566,9 @@ def _split_subject(fact: str) -> list[str]:
     subject = found.group(1)
     out = [parts[0]]
     own = re.split(r"\s+and\s+(?:the\s+)?(?=(?:[a-z]+) (?:is|are|was|were) )", parts[0], maxsplit=1)
-    if len(own) == 2 and own[1].split()[0] not in ("it", "that", "this", "there", "everything", "everyone"):
+    # not a pronoun: "told their boss and he was fine with it" is not "User's he ..."
+    not_owned = ("it", "that", "this", "there", "everything", "everyone", "he", "she", "they", "we", "you")
+    if len(own) == 2 and own[1].split()[0] not in not_owned:
         out = [own[0], f"User's {own[1]}"]
     for part in parts[1:]:
         if len(part.split()) >= 2:
