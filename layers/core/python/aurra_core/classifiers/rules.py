@@ -287,24 +287,37 @@ def _related_people(old: Fact, new: Fact) -> Relation:
         and not subject_new.key
     ):
         return "compatible", "subject left implicit"
-    if subject_old.relations and not subject_new.relations and subject_old.slot:
-        # "User's son Ollie's bedtime is half seven" / "User moved Ollie's bedtime to eight"
-        for name in subject_old.apposition:
-            if re.search(rf"\b{re.escape(name)}'s\s+{re.escape(subject_old.slot[-1])}", new.raw, re.I):
-                return "same", f"{name}'s {said([subject_old.slot[-1]], new, old)} in both"
-    if subject_old.relations and not subject_new.relations and kept_as_said(new):
-        # "User's son Ollie's bedtime is half seven" / "User said: we moved Ollie's bedtime to
-        # eight": a memory kept as said is about the person it names
-        named = ({canon(a)[0] for a in subject_old.apposition} | {subject_old.relations[-1]}) & (
-            new.term_set | _names_in(new)
-        )
-        # not "Leo's friend Sam plays on Thursdays now": someone of theirs
-        theirs = re.search(rf"\b\w+'s\s+(?:{'|'.join(sorted(lex.RELATION_NOUNS))})\b", new.raw, re.I)
-        if named and not theirs:
-            return "same", f"the {said(sorted(named), new, old)} the old fact is about, in the user's words"
+    if subject_old.relations and not subject_new.relations:
+        same = _the_person_named(old, new)
+        if same:
+            return "same", same
     who_old = "'s ".join(("the subject", *(said([rel], old) for rel in subject_old.relations)))
     who_new = "'s ".join(("the subject", *(said([rel], new) for rel in subject_new.relations)))
     return "different", f"different people ({who_old} vs {who_new})"
+
+
+# "Leo's friend", "Ana's mum": someone of a named person's
+_SOMEONE_OF_THEIRS = re.compile(rf"\b\w+'s\s+(?:{'|'.join(sorted(lex.RELATION_NOUNS))})\b", re.IGNORECASE)
+
+
+def _the_person_named(old: Fact, new: Fact) -> str | None:
+    """Why a new fact about the user is about the relative the old fact is about ("User's son
+    Ollie's bedtime is half seven"): it names their attribute ("User moved Ollie's bedtime to
+    eight"), or it is kept as said and names them ("User said: we moved Ollie's bedtime"), not
+    someone of theirs ("Leo's friend Sam plays on Thursdays now")."""
+    subject = old.subject
+    if subject.slot:
+        for name in subject.apposition:
+            if re.search(rf"\b{re.escape(name)}'s\s+{re.escape(subject.slot[-1])}", new.raw, re.I):
+                return f"{name}'s {said([subject.slot[-1]], new, old)} in both"
+    if not kept_as_said(new) or _SOMEONE_OF_THEIRS.search(new.raw):
+        return None
+    named = ({canon(a)[0] for a in subject.apposition} | {subject.relations[-1]}) & (
+        new.term_set | _names_in(new)
+    )
+    return (
+        f"the {said(sorted(named), new, old)} the old fact is about, in the user's words" if named else None
+    )
 
 
 def _named_or_thing_subjects(old: Fact, new: Fact) -> Relation:
@@ -1561,7 +1574,9 @@ def _another_instance(ended: str, old: Fact, new: Fact) -> bool:
 # Verbs that carry no value of their own: "runs on Django" / "was rebuilt with ... Django" keep the value
 _VERB_STEMS = frozenset(canon(verb)[0] for verb in VERBS) - lex.LIKING - lex.DISLIKING
 _KIND_NOUN_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
-_RELATION_STEMS = frozenset(canon(word)[0] for word in lex.RELATION_NOUNS)
+_TASTE_STEMS = lex.LIKING | lex.DISLIKING
+# Words that date a clause ("after the reorg"), which no verb's value is
+_WHEN_STEMS = frozenset(canon(word)[0] for word in ("after", "before", "since", "until", "during"))
 _PRIMARY_STEMS = frozenset(canon(word)[0] for word in lex.PRIMARY_QUALIFIERS)
 
 
@@ -2464,15 +2479,14 @@ def _template_finding(
         return None  # "staying on 14 for now" / "logic is 11.1 now": nothing said the same but "now"
     if set(words) <= (set(old.subject.slot) & OWN_GROUPS) | _FRAME_STEMS:
         return None  # "User's team uses GitHub Actions" -> "is eleven engineers now": only whose
-    tastes = lex.LIKING | lex.DISLIKING | {"lov"}
     dated_move = "mov" in new_slot or any(t.startswith(("month_", "date_", "year_")) for t in new_slot)
-    if set(old_slot) & tastes and not set(new_slot) & tastes and dated_move:
-        return (
-            None  # "dad likes cooking" -> "dad moved in with them in October": a taste is no value of a move
-        )
-    if set(old_slot) & _RELATION_STEMS and old.subject.apposition and not set(new_slot) & _RELATION_STEMS:
+    if set(old_slot) & _TASTE_STEMS and not set(new_slot) & _TASTE_STEMS and dated_move:
+        # "dad likes cooking" -> "dad moved in with them in October": a taste is no value of a move
+        return None
+    relations = evidence.RELATION_STEMS
+    if set(old_slot) & relations and old.subject.apposition and not set(new_slot) & relations:
         return None  # "User's daughter Wanjiru" -> "swimming changed for Wanjiru": who she is stays
-    if set(old_slot) <= _VERB_STEMS and set(new_slot) & {"after", "befor", "sinc", "until", "dur"}:
+    if set(old_slot) <= _VERB_STEMS and set(new_slot) & _WHEN_STEMS:
         return None  # "runs the pricing team" -> "after the reorg the pricing team grew": no value swapped
     if set(old_slot) <= _KIND_NOUN_STEMS:
         return None  # "has a Netflix account" -> "Netflix password was changed": an attribute of it

@@ -438,7 +438,7 @@ def ranked_below(old: Fact, new: Fact) -> str | None:
 _PREFERRED_OVER = regex_programs.compile(lex.PREFERRED_OVER)
 _PREFERS = regex_programs.compile(lex.PREFERS)
 _WRITTEN_NEGATION = regex_programs.compile(lex.WRITTEN_NEGATION)
-_RELATION_STEMS = frozenset(term for word in lex.RELATION_NOUNS for term in canon(word))
+RELATION_STEMS = frozenset(term for word in lex.RELATION_NOUNS for term in canon(word))
 
 
 def diet_denied(old: Fact, new: Fact) -> str | None:
@@ -446,7 +446,7 @@ def diet_denied(old: Fact, new: Fact) -> str | None:
     eating what the old fact says they eat."""
     if not _EATING.search(old.text) or negated(old) or not _WRITTEN_NEGATION.search(new.raw.lower()):
         return None
-    if new.subject.relations != old.subject.relations or set(new.subject.slot) & _RELATION_STEMS:
+    if new.subject.relations != old.subject.relations or set(new.subject.slot) & RELATION_STEMS:
         return None  # "User's son doesn't eat meat" is about the son
     for diet, excluded in lex.DIET_EXCLUDES.items():
         eaten = excluded & set(old.tokens)

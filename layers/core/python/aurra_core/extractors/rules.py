@@ -669,9 +669,16 @@ _WORK_NAMED = re.compile(
     r"clients?|customers?|colleagues?)\b",
     re.IGNORECASE,
 )
+# The user's relatives by the pronoun that stands for them ("my sister, she lives in Graz")
+_SHE = frozenset(
+    """sister mother mom mum wife girlfriend daughter aunt niece grandma grandmother fiancee
+    stepmother stepdaughter""".split()
+)
+_HE = frozenset(
+    "brother father dad husband boyfriend son uncle nephew grandpa grandfather fiance stepfather stepson".split()
+)
 _FAMILY = re.compile(
-    r"\b(?:kids?|children|son|daughter|baby|wife|husband|partner|boyfriend|girlfriend|mum|mom|dad|"
-    r"parents|family|grandkids|grandchildren)\b",
+    rf"\b(?:{'|'.join(sorted(_SHE | _HE))}|kids?|children|baby|partner|parents|family|grandkids|grandchildren)\b",
     re.IGNORECASE,
 )
 
@@ -1275,24 +1282,16 @@ _EMBEDDED = re.compile(
 
 # Whom "she" or "he" at the start of a clause names: the user's one relative of that gender
 # named so far in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
-_SHE = "sister mother mom mum wife girlfriend daughter aunt niece grandma grandmother fiancee stepmother stepdaughter"
-_HE = "brother father dad husband boyfriend son uncle nephew grandpa grandfather fiance stepfather stepson"
+# "My sisters" names no one relative.
 _RELATIVE = re.compile(
     r"\b(?:my|our)\s+(?:(?:little|big|older|younger|baby|eldest|oldest|youngest|twin)\s+)?"
-    rf"(?P<rel>{'|'.join(f'{w}s?' for w in (_SHE + ' ' + _HE).split())})\b(?!'s)",
+    rf"(?P<rel>{'|'.join(sorted(_SHE | _HE))})\b(?!'s)",
     re.IGNORECASE,
 )
 _PRONOUN_START = re.compile(
     r"^(?P<lead>(?:and|but|so|also|anyway|plus)\s+)?(?P<pronoun>she|he)\b", re.IGNORECASE
 )
 _STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
-
-
-def _gender(relation: str) -> str | None:
-    word = relation.lower()
-    if word in _SHE.split():
-        return "she"
-    return "he" if word in _HE.split() else None
 
 
 class _Reader:
@@ -1509,10 +1508,9 @@ class _Reader:
     def _named_relatives(self, text: str) -> None:
         """Remember the user's relatives `text` names, for a "she" or "he" after it."""
         for named in _RELATIVE.finditer(text):
-            relation = named.group("rel")
-            gender = _gender(relation)
-            if gender is not None:  # one relative, not "my sisters"
-                self.relatives.setdefault(gender, set()).add(f"my {relation.lower()}")
+            relation = named.group("rel").lower()
+            gender = "she" if relation in _SHE else "he"
+            self.relatives.setdefault(gender, set()).add(f"my {relation}")
 
     def _embedded(self, sentence: str, index: int) -> None:
         """The statement a question or a request gives as its reason: "help me budget now that
@@ -1603,13 +1601,14 @@ class _Reader:
         if last is not None:
             # "I meant Braga, Porto is where I work": the value is what comes first
             value = rest.split(",")[0].strip()
-            # "sorry, Makati Med": a name that starts the correction is a value, not a capital
-            named = corrected(last.content, f"it's {value}") if value[:1].isupper() else None
+            # "sorry, Makati Med": a name that starts the correction is the value, whole, not a
+            # capital letter; else it is tried last
+            named_first = value[:1].isupper()
             fixed = (
-                named
+                (corrected(last.content, f"it's {value}") if named_first else None)
                 or corrected(last.content, rest)
                 or _taken_back(last.content, rest)
-                or (corrected(last.content, f"it's {value}") if value != rest else None)
+                or (corrected(last.content, f"it's {value}") if value != rest and not named_first else None)
             )
             if fixed is not None:
                 self.found[-1] = Found(
