@@ -59,6 +59,27 @@ def test_we_at_home_is_the_user():
     assert facts("we're 12 people now") == ["User's team is 12 people now"]
 
 
+def test_we_in_a_message_about_the_family_is_the_household():
+    # the wife's company is named after the comma, and elsewhere in the message: the move is theirs
+    said = (
+        "That whole thing fell through, the role my wife was going for got frozen. "
+        "We're going to Denver instead, her company has an office there."
+    )
+    assert "User is going to Denver instead" in facts(said)
+    assert facts("the girls joined a swim team, so we've moved our big shop to Sunday evenings")[-1] == (
+        "User has moved their big shop to Sunday evenings"
+    )
+    # the clause's own work words still make it the team's
+    assert facts("My wife says hi. We're on Linear now.") == ["User's team is on Linear now"]
+
+
+def test_we_are_with_a_number_is_how_many_the_team_is():
+    assert facts("update from our side: we are with 5 now, a new guy joined last week") == [
+        "User's team is with 5 now"
+    ]
+    assert facts("we're with the in-laws this weekend") == ["User is with the in-laws this weekend"]
+
+
 # ---------------------------------------------------------------- changes in progress
 
 
@@ -861,3 +882,23 @@ def test_the_value_said_before_whose_thing_it_is_is_kept():
     )
     assert facts("Lisbon is our base now") == ["User's base is Lisbon now"]
     assert facts("Hana is my wife") == ["User's wife is Hana"]
+
+
+def test_a_date_said_first_is_not_what_the_user_is_on():
+    # "on the 25th I start ...": the statement is the one its subject starts, as "after all the
+    # drama I left Shopify" is; it was "User is on the 25th they start at Orchard Health"
+    assert facts("My last day is Friday, and on the 25th I start at Orchard Health as a data scientist.")[
+        -1
+    ] == ("User starts at Orchard Health as a data scientist")
+    assert facts("On Friday I hand in my notice.") == ["User hands in their notice"]
+    assert facts("on the 5th floor now") == ["User is on the 5th floor now"]
+    # "now" first stays with the statement it dates, before the comma
+    assert facts("Now the training is 4pm, same days.") == ["User's training is 4pm now"]
+
+
+def test_a_word_ending_in_ing_is_not_always_a_verb():
+    # "Everything at Brightloop runs on AWS" was "User is everything at Brightloop..."
+    assert facts("Everything at Brightloop runs on AWS now.") == [
+        "User said: Everything at Brightloop runs on AWS now."
+    ]
+    assert facts("running 3 times a week now") == ["User is running 3 times a week now"]

@@ -192,9 +192,13 @@ _SUBJECTLESS_PAST = re.compile(
 _SUBJECTLESS_ING = re.compile(
     r"^(?:(?:now|currently|also|still)\s+)?(?:switching|moving|migrating|starting|leaving|changing|up to|down to|"
     r"not (?:in|at|with|on) (?=\S+(?: \S+)? (?:any ?more|now)\b)|no longer (?:in|at|with|on)|"
-    r"relocating|transitioning|heading|living|working|using|running|on|based in|in the (?:middle|process) of|"
+    r"relocating|transitioning|heading|living|working|using|running|"
+    # "on Linear now"; not a date ("on the 25th I start at Orchard Health", "on Friday we ...")
+    r"on(?! (?:the \d+(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?),? (?:I|we)\b)|based in|in the (?:middle|process) of|"
     r"halfway through|done with|over|into|big into|really into|super into|obsessed with|"
     r"(?:a )?(?:huge |big )?fan of|addicted to|hooked on|"
+    r"(?!\w*thing\b|(?:morning|evening|spring|wedding|meeting|building|ceiling|sibling|king|ring|string|"
+    r"clothing|pudding|painting|earring|offspring)\b)"
     r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b|[$€£\d]))(?:\b|(?=[$€£\d]))"
     r"(?!\s+(?:it|that|this)\b)",
     re.IGNORECASE,
@@ -543,7 +547,7 @@ _FOR_ME = re.compile(
 )
 # "now I live in Porto": the "now" goes last, so the statement starts with its subject.
 _NOW_FIRST = re.compile(
-    r"^(now|these days|nowadays|currently|today|since then),?\s+(?=(?:I|we|my|our)\b)", re.IGNORECASE
+    r"^(now|these days|nowadays|currently|today|since then),?\s+(?=(?:I|we|my|our|the)\b)", re.IGNORECASE
 )
 # "lives in Toronto and works at a bank": two facts of one subject.
 _SECOND_VERB = re.compile(
@@ -678,7 +682,8 @@ _HE = frozenset(
     "brother father dad husband boyfriend son uncle nephew grandpa grandfather fiance stepfather stepson".split()
 )
 _FAMILY = re.compile(
-    rf"\b(?:{'|'.join(sorted(_SHE | _HE))}|kids?|children|baby|partner|parents|family|grandkids|grandchildren)\b",
+    rf"\b(?:{'|'.join(sorted(_SHE | _HE))}|kids?|children|baby|partner|parents|family|grandkids|grandchildren|"
+    r"the (?:girls|boys|twins))\b",
     re.IGNORECASE,
 )
 
@@ -692,7 +697,9 @@ def _about_work(clause: str, work_context: bool) -> bool:
         clause,
     ):
         return False
-    return bool(_WORK.search(clause)) or work_context
+    # what the clause says before a comma: "we're going to Denver instead, her company has an
+    # office there" is a move of the household's
+    return bool(_WORK.search(clause.split(",")[0])) or work_context
 
 
 def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[str]]:
@@ -711,9 +718,11 @@ def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[
 
 
 def _counts_us(tokens: list[str]) -> bool:
-    """ "we're 12 now", "we are twelve": how many the group is, wherever it is said (as the
+    """ "we're 12 now", "we are twelve", "we are with 5": how many the group is, wherever it is said (as the
     user's own, "User is 12 now" would be an age)."""
-    words = [t.lower() for t in tokens[:3]]
+    words = [t.lower() for t in tokens[:4]]
+    if words[1:2] == ["with"] or words[2:3] == ["with"]:  # "we are with 5" (a calque of "we are five")
+        words.remove("with")
     count = words[1:2] if words[:1] == ["we're"] else words[2:3] if words[:2] == ["we", "are"] else []
     return bool(count) and bool(_A_NUMBER.match(count[0]))
 
@@ -735,7 +744,9 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
     text = re.sub(r"^((?:[Ww]e|[Ww]e've|[Ww]e're|[Ww]e'll))\s+both\b", r"\1", text)
     now = _NOW_FIRST.match(text)
     if now:
-        text = f"{text[now.end() :]} {now.group(1).lower()}"
+        # before a comma, where the statement it dates ends ("the training is 4pm now, same days")
+        statement, comma, after = text[now.end() :].partition(",")
+        text = f"{statement} {now.group(1).lower()}{comma}{after}"
     if not text or _NOT_A_FACT.match(text):
         return None
     if re.match(r"^been\s+\w+ing\b", text, re.IGNORECASE):
@@ -1320,7 +1331,12 @@ class _Reader:
         normalized = text.replace("\u2019", "'").replace("\u2018", "'")
         whole = _plain(normalized)
         # "How's the team?" then "We're 10 now": the question says what "we" is
-        self.work_context = bool(_WORK.search(whole) or (self.question and _WORK.search(self.question)))
+        # A message that names the user's family makes "we" the household unless the clause
+        # itself is about work ("my wife's company has an office there. We're going to Denver")
+        self.work_context = bool(
+            (_WORK.search(whole) and not _FAMILY.search(whole))
+            or (self.question and _WORK.search(self.question))
+        )
         group = re.search(
             r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", whole
         )
