@@ -76,6 +76,11 @@ ACTED_ON = [
     ),
     ("User's AWS budget is $18k/month", "User said: @bot budget got cut after the Q3 review → $14k/month."),
     ("User's team tracks everything in Trello", "User's team has been on Linear since last sprint"),
+    # from a recent point on: "as of this month" holds the value from this month
+    (
+        "User goes into the office on Tuesdays and Thursdays and works from home the rest of the week",
+        "User said: The firm has a new hybrid policy as of this month: fixed team days, and ours are Mondays and Wednesdays.",
+    ),
     # a memory kept as said is about the person of the old fact it names
     (
         "User's son Ollie's bedtime is half seven",
@@ -93,6 +98,8 @@ ACTED_ON = [
 ]
 
 NOT_ACTED_ON = [
+    # "still ... as of this month": the same value, said again
+    ("User works at Canva", "User still works at Canva as of this month"),
     # "now" that is not about this value's time, or a thing beside the old one
     ("User's standup is on Mondays", "User's standup is on Mondays for now"),
     ("User has a cat named Pixel", "User now has a dog named Rufus"),

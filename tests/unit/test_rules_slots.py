@@ -316,6 +316,32 @@ def test_a_value_that_went_to_another_is_a_change_but_going_to_events_is_not():
             True,
         ),
         ("User is assistant manager at the Aldi on Crown Road", "User got store manager", True),
+        # a title the user said on its own, kept as said; a charge nurse is a nurse's rank
+        (
+            "User is a senior backend engineer at a fintech",
+            "User said: staff engineer as of the April cycle.",
+            True,
+        ),
+        (
+            "User is a staff nurse in the cardiac ICU",
+            "User got the charge nurse position on the cardiac ICU",
+            True,
+        ),
+        # a rank said on its own is the old title's job at that rank
+        (
+            "User said: senior engineer at a logistics startup, 4 yrs in.",
+            "User said: staff as of monday",
+            True,
+        ),
+        ("User is a junior designer", "User said: senior now", True),
+        ("User is a senior engineer", "User said: staff meeting moved to monday", False),
+        # someone the user's own words name, or relate
+        ("User is a staff nurse", "User said: Nora got promoted to senior nurse", False),
+        (
+            "User said: my sister is a senior engineer at Google",
+            "User said: staff engineer as of April.",
+            False,
+        ),
         # another person, a hedge, a second job, a past period
         ("User is a senior engineer", "User's wife is a junior engineer", False),
         ("User is a junior developer", "User is thinking about becoming a senior developer", False),
@@ -462,3 +488,24 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
         "User said: and honestly the caching worked, builds are like seven minutes but now code review is the bottleneck",
     )
     assert confidence < 0.85
+
+
+def test_a_version_of_a_known_thing_named_before_its_unit_is_replaced():
+    # "Lightroom Classic 12": Lightroom is the known thing, "Classic" the word before the number;
+    # what else the old fact says of the laptop does not make it another slot
+    found, confidence = verdict(
+        "User is on Lightroom Classic 12 on a MacBook Pro with 16 GB of RAM",
+        "User is on Lightroom Classic 14 now",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_sentence_kept_as_said_that_starts_with_a_capital_is_the_users_own():
+    # "Owing" starts the sentence; it is no one's name
+    found, confidence = verdict(
+        "User's team holds their weekly staff meeting on Monday mornings at 9:30",
+        "User said: Owing to the longer commute for several colleagues, the staff meeting has been moved to 10:15 on Mondays.",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    found, confidence = verdict("User works at Google now", "User said: Hana just started at Figma")
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

@@ -80,6 +80,11 @@ def test_legal_matters_are_legal_status(fact):
         "User bought a smoker for brisket",
         "User loves smoked salmon",
         "User is a senior citizen volunteer",
+        # a job in health care is the user's work, not their health
+        "User is a staff nurse in the cardiac ICU at St. Vincent's",
+        "User got the charge nurse position on the cardiac ICU",
+        "User works as a paramedic",
+        "User has been a GP for ten years",
     ],
 )
 def test_everyday_facts_keep_the_extractors_topic(fact):
@@ -253,3 +258,16 @@ def test_grouping_by_first_letter_matches_what_the_plain_alternation_matches():
         grouped = sensitive_topics._MEDICAL_RE if name == "medical" else sensitive_topics._LEGAL_RE
         for text in texts:
             assert bool(grouped.search(text)) == bool(plain.search(text)), (name, text)
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "User is a nurse and has cardiac arrhythmia",
+        "User is in the ICU",
+        "User is seeing a GP about their knee",
+        "User's nurse said the scan is clear",
+    ],
+)
+def test_a_health_matter_beside_or_without_a_health_job_is_still_medical(fact):
+    assert sensitive_topic(fact) == "health_medical"

@@ -58,6 +58,9 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
             continue
         words = match.group(0).strip()
         return Worded(words, quoted, words, new)
+    recent = _AS_OF_RECENT.search(new.raw.lower())
+    if recent and not _STILL.search(new.full):
+        return Worded(recent.group(0), quoted, recent.group(0), new)
     negated = negated_old_value(old, new)
     if negated:
         return Worded(f"not {negated}", _not_said, negated, new, old)
@@ -113,6 +116,8 @@ def _not_realized(text: str, match: re.Match[str]) -> bool:
 
 
 _AS_OF = regex_programs.compile(lex.AS_OF)
+_AS_OF_RECENT = regex_programs.compile(lex.AS_OF_RECENT)
+_STILL = regex_programs.compile(r"\bstill\b")
 _AS_OF_PRESENT = regex_programs.compile(lex.AS_OF_PRESENT)
 _PRESENT = (9999, 99, 99)
 

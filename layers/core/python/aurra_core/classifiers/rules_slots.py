@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from aurra_core.classifiers.rules_facts import analyze
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import CHANGE, Slot, same_attribute, slots_of, subject_of
@@ -114,7 +115,12 @@ def _evidence(
         # whatever else each sentence says, when each names one version of it; not when both
         # say what runs it and share no word of it ("backend", "admin service": two systems)
         # A version is dotted ("3.2") or of a known thing ("iOS 18"): "UA 857" -> "UA 858" are two flights
-        versioned = "." in old.value + new.value or _known_thing(old.unit)
+        # ("Lightroom Classic 12": the known thing is a word of the slot, "classic" its unit)
+        versioned = (
+            "." in old.value + new.value
+            or _known_thing(old.unit)
+            or any(_known_thing(word) for word in old.attribute & new.attribute)
+        )
         old_what, new_what = old.attribute - _RUNS_ON, new.attribute - _RUNS_ON
         if versioned and not (old_what and new_what and not old_what & new_what):
             return True
@@ -343,12 +349,19 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
 # developer", "assistant manager" -> "store manager").
 _RANKS = frozenset(
     """junior senior staff principal lead head chief assistant associate deputy store area regional
-    general executive trainee intern""".split()
+    general executive trainee intern charge sous""".split()
 )
 _JOBS = frozenset(lex.ROLE_NOUNS) - _RANKS
 _TITLE = regex_programs.compile(
-    r"\b(?:is|as|got|became|promoted to|made|now)\s+(?:a |an |the )?(?P<ranks>(?:[a-z]+ ){1,3}?)"
+    r"(?:\b(?:is|as|got|became|promoted to|made|now)|^user said:)\s+(?:a |an |the )?(?P<ranks>(?:[a-z]+ ){1,3}?)"
     r"(?:(?P<field>[a-z]+) )?(?P<job>" + "|".join(sorted(_JOBS)) + r")\b"
+)
+
+
+# A rank said on its own, as a title is said in chat ("staff as of monday", "promoted to senior!")
+_RANK_ALONE = regex_programs.compile(
+    r"^user said:\s+(?:(?:got )?promoted to |made )?(" + "|".join(sorted(_RANKS)) + r")\b"
+    r"(?:\s+(?:now|as of|since|from|starting)\b|\W*$)"
 )
 
 
@@ -372,7 +385,15 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     old_subject, new_subject = subject_of(old_text), subject_of(new_text)
     if not old_subject or old_subject != new_subject or _owner(old_text) != _owner(new_text):
         return None
+    # whom a memory kept as said is about, as its own words say ("User said: my sister is a
+    # senior engineer", "User said: Nora got promoted to senior nurse": not the user)
+    old_whom, new_whom = analyze(old_text).subject, analyze(new_text).subject
+    if (old_whom.kind, old_whom.key, old_whom.relations) != (new_whom.kind, new_whom.key, new_whom.relations):
+        return None
     old_title, new_title = _title(old_text), _title(new_text)
+    rank_alone = _RANK_ALONE.match(new_text.lower())
+    if new_title is None and old_title is not None and rank_alone:
+        new_title = (frozenset({rank_alone.group(1)}), old_title[1])  # "staff as of monday"
     if old_title is None or new_title is None or old_title[1] != new_title[1] or old_title[0] == new_title[0]:
         return None
     if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):

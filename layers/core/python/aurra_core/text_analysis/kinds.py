@@ -112,6 +112,7 @@ KINDS: dict[str, list[str]] = {
     "crm": "crm salesforce hubspot pipedrive zoho".split(),
     "accounting_software": "accounting-software bookkeeping quickbooks xero freshbooks sage".split(),
     "design_tool": "design-tool figma sketch photoshop illustrator canva".split(),
+    "photo_editor": "photo-editor lightroom lightroom-classic capture-one darktable luminar".split(),
     "password_manager": "password-manager 1password lastpass bitwarden dashlane keepass".split(),
     "cloud_storage": "cloud-storage dropbox google-drive onedrive icloud-drive box.com".split(),
     "social_media": (

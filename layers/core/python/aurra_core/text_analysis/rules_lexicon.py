@@ -1666,6 +1666,14 @@ FUTURE_TIME = (
     r"\bnext (?:year|month|week|spring|summer|fall|autumn|winter|quarter|semester)\b|"
     r"\bin (?:a few|two|three|four|six|\d+) (?:days|weeks|months|years)\b|\bsoon\b|\blater this\b"
 )
+# A value said to hold from a recent point on, as written (the normaliser reads "as of this
+# month" as "currently"): "as of this month", "as of monday", "as of last week", "as of the
+# April cycle", "as of the February release". Change evidence unless the value is "still" so.
+AS_OF_RECENT = (
+    r"\bas of (?:this (?:week|month|year|quarter)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"last (?:week|month|sprint|year|quarter)|yesterday|"
+    r"(?:the|our) (?:[\w-]+ ){0,2}(?:release|cycle|sprint|update|rollout|reorg|restructure|review))\b"
+)
 # "as of <when>": the date a fact says its value holds from (normalised dates: month_11,
 # date_3_5, year_2026), or the present ("as of this month").
 AS_OF = (

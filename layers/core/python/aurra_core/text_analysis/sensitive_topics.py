@@ -959,10 +959,24 @@ _LEGAL_RE = _compile(_LEGAL)
 regex_programs.save()
 
 
+# A job in health care and where it is done ("is a staff nurse in the cardiac ICU", "got the
+# charge nurse position on the ward", "works as a paramedic"): the user's work, not their
+# health. Only the job's words are set aside; anything else the text says is read as before.
+_CARE_WORK = re.compile(
+    r"(?:\b(?:is|am|was|been|became|becomes|got|promoted to|training to be)\s+(?:a|an|the)\s+|\bas\s+(?:a\s+|an\s+)?)"
+    r"(?:[\w-]+ ){0,2}?(?:nurse|paramedic|doctor|physician|surgeon|pharmacist|midwife|"
+    r"medic|orderly|care assistant|healthcare assistant|physiotherapist|radiographer|sonographer|"
+    r"phlebotomist|anaesthetist|anesthetist|dentist|gp)(?: position| job| role| post)?"
+    r"(?:\s+(?:in|on|at|for|with)\s+(?:the |a |an )?(?:[\w'&.-]+ ){0,3}?"
+    r"(?:icu|ward|unit|department|hospital|clinic|a&e|er|practice|surgery|trust|infirmary|service))?",
+    re.IGNORECASE,
+)
+
+
 def sensitive_topic(text: str) -> str | None:
     """`health_medical` or `legal_status` when the text names such a matter, else None. A
     fact that names both is medical: the stricter reading of the two is the same gate."""
-    normalized = text.replace("\u2019", "'")
+    normalized = _CARE_WORK.sub(" ", text.replace("\u2019", "'"))
     if _MEDICAL_RE.search(normalized):
         return HEALTH_MEDICAL
     if _LEGAL_RE.search(normalized):
