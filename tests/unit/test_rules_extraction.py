@@ -902,3 +902,9 @@ def test_a_word_ending_in_ing_is_not_always_a_verb():
         "User said: Everything at Brightloop runs on AWS now."
     ]
     assert facts("running 3 times a week now") == ["User is running 3 times a week now"]
+
+
+def test_an_at_mention_that_opens_a_message_is_not_kept_as_said():
+    assert facts("@assistant our EKS clusters are on 1.27 and extended support pricing kicks in soon.") == [
+        "User said: our EKS clusters are on 1.27 and extended support pricing kicks in soon."
+    ]

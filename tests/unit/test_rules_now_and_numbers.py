@@ -76,6 +76,11 @@ ACTED_ON = [
     ),
     ("User's AWS budget is $18k/month", "User said: @bot budget got cut after the Q3 review → $14k/month."),
     ("User's team tracks everything in Trello", "User's team has been on Linear since last sprint"),
+    # a new job about to start, as a move about to happen
+    (
+        "User is a data analyst at Hollis Insurance, mostly SQL + Tableau",
+        "User is starting at Monzo on the 1st as an analytics engineer",
+    ),
     # from a recent point on: "as of this month" holds the value from this month
     (
         "User goes into the office on Tuesdays and Thursdays and works from home the rest of the week",
@@ -98,6 +103,16 @@ ACTED_ON = [
 ]
 
 NOT_ACTED_ON = [
+    # "hire 2 more designers": an increment, not the team's new size
+    (
+        "User said: context: senior product designer at Loomly, 4-person design team",
+        "User said: now I have to hire 2 more designers, can you help me write a JD",
+    ),
+    # a part of the line, closed for a season
+    (
+        "User takes metro Line 6 from Oporto to Nuevos Ministerios every morning",
+        "User said: ok so they closed a chunk of Line 6 por obras all summer",
+    ),
     # "still ... as of this month": the same value, said again
     ("User works at Canva", "User still works at Canva as of this month"),
     # "now" that is not about this value's time, or a thing beside the old one

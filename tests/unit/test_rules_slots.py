@@ -335,6 +335,12 @@ def test_a_value_that_went_to_another_is_a_change_but_going_to_events_is_not():
         ),
         ("User is a junior designer", "User said: senior now", True),
         ("User is a senior engineer", "User said: staff meeting moved to monday", False),
+        # a title without a rank, then the same job at one
+        ("User is a software engineer at Shopify", "User got promoted to senior software engineer", True),
+        ("User is a designer at Figma", "User is a lead designer now", True),
+        ("User is a designer at Figma", "User is a senior designer", False),  # no word of a change
+        # two jobs: a promotion in one would retire the other
+        ("User is a designer at Figma and a photographer on weekends", "User is a lead designer now", False),
         # someone the user's own words name, or relate
         ("User is a staff nurse", "User said: Nora got promoted to senior nurse", False),
         (
@@ -509,3 +515,107 @@ def test_a_sentence_kept_as_said_that_starts_with_a_capital_is_the_users_own():
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
     found, confidence = verdict("User works at Google now", "User said: Hana just started at Figma")
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        ("User works as a junior analyst at KPMG", "User got promoted, they're a senior analyst now", True),
+        ("User is an associate at Baker & Co", "User made partner this year", True),
+        ("User works as a line cook at Nopi", "User got promoted to sous chef", True),
+        # a line cook and a sous chef: one job at two ranks; a rank said alone in a sentence
+        ("User works as a line cook at Taberna Azul", "User is sous chef now", True),
+        ("User is a mid-level dev at Kesto", "User said: guess who's officially a senior now", True),
+        ("User is a junior designer", "User said: my brother is a senior now", False),
+        # the role as the user said it
+        (
+            "User said: Been an associate at Harrow & Lisle for six years, corporate M&A.",
+            "User made partner at H&L as of Jan 1",
+            True,
+        ),
+        # a promotion the user gave, hoped for, or someone else's
+        (
+            "User is a software engineer at Shopify",
+            "User promoted two of their reports to senior engineer",
+            False,
+        ),
+        (
+            "User is a software engineer at Shopify",
+            "User is hoping to get promoted to senior engineer",
+            False,
+        ),
+        ("User is a software engineer at Shopify", "User's wife got promoted to senior engineer", False),
+    ],
+)
+def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+def test_a_named_thing_before_a_role_is_the_role_not_a_value():
+    # "the iOS lead" is a job; "iOS 17" a deployment target: one does not replace the other
+    found, confidence = verdict(
+        "User is the iOS lead at Pocketwise",
+        "User said: As of the February release our minimum deployment target is iOS 17",
+    )
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+def test_everything_is_no_value_of_a_slot():
+    found, confidence = verdict(
+        "User is the only DevOps person at Brightloop", "User said: Everything at Brightloop runs on AWS now."
+    )
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        (
+            "User rehearses on Wednesday evenings in St Michael's church hall",
+            "User now rehearses at the Methodist hall on Bridge Street",
+            True,
+        ),
+        (
+            "User is bouldering at Brooklyn Boulders 3x a week",
+            "User is bouldering at Vital Williamsburg now",
+            True,
+        ),
+        (
+            "User volunteers at the Oxfam bookshop on Thursday mornings",
+            "User volunteers at the Red Cross shop now",
+            True,
+        ),
+        # ways of working out are one thing done; "has been training there since feb" says it holds
+        (
+            "User lifts at the PureGym on Deansgate mon/wed/fri before work",
+            "User has been training at the Gymbox in Spinningfields since feb",
+            True,
+        ),
+        ("User lifts at the PureGym on Deansgate", "User swims at the Aquatics Centre now", False),
+        # another thing done, a second place, a week's exception, someone else
+        (
+            "User plays football at Hackney Marshes on Sundays",
+            "User plays tennis at Regent's Park now",
+            False,
+        ),
+        ("User trains at Fitness First on Baker Street", "User also trains at PureGym now", False),
+        (
+            "User rehearses at St Michael's church hall",
+            "User is rehearsing at the Methodist hall this week",
+            False,
+        ),
+        ("User's daughter swims at Kings Hall", "User's son swims at London Fields now", False),
+        # no word of a change: two places may both hold
+        ("User volunteers at the Oxfam bookshop", "User volunteers at the Red Cross shop", False),
+    ],
+)
+def test_the_same_thing_done_at_another_named_place_replaces_it(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+def test_everything_that_is_what_is_done_is_a_value():
+    # "read only on paper" -> "read everything on it now": what is read, the verb shared
+    found, confidence = verdict("User read only on paper", "User read everything on it now")
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

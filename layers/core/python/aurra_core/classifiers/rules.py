@@ -39,8 +39,10 @@ from aurra_core.classifiers.base import Candidate, Classification, ClassifierVer
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
+    activity_elsewhere,
     grew,
     named_switch,
+    promotion,
     rank_change,
     retired,
     running_total,
@@ -1255,6 +1257,10 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
                 continue  # "has read 3" -> "has now read 4": a running total, both true
             if ("." in value) != ("." in new_value) and not money:
                 continue  # "a raspberry pi 4" -> "bumped the bot to 3.12": a version, not a model number
+            if re.search(
+                rf"(?<![\d.]){re.escape(new_value)}\s+(?:more|extra|additional|further)\b", new.text
+            ):
+                continue  # "hire 2 more designers": an increment, not the team's new size
             if new_kind == kind and shared:
                 return f"{new_value} in place of {value} beside '{said(shared, new, old)}'"
     return None
@@ -1445,6 +1451,10 @@ def _fuzzy_overlap(a: AbstractSet[str], b: AbstractSet[str]) -> set[str]:
     return out
 
 
+_A_PIECE_OF = re.compile(r"^(?:a |the )?(?:chunk|part|section|stretch|portion|bit) of\b")
+_FOR_A_SEASON = re.compile(r"\b(?:all|for the|over the) (?:summer|winter|spring|autumn|fall)\b")
+
+
 def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
     """The new fact says the thing the old one asserts is over: (old term, phrase)."""
     old_values = _expand(_body(old) | {canon(a)[0] for a in old.subject.apposition}) - {
@@ -1479,8 +1489,10 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     or _possessed(clause, match)
                     or _scoped_elsewhere(match.group("x"), phrase, old)
                     or _restored_after(new, clause, match.end())
+                    or _A_PIECE_OF.search(match.group("x"))
+                    or _FOR_A_SEASON.search(clause)
                 ):
-                    continue
+                    continue  # ... "closed a chunk of Line 6 all summer": a part, for a season
                 if old_negative or _SCHEDULED_END.search(old.text):
                     continue  # the old fact already said it was gone, or when it would end: they agree
                 return sorted(hit)[0], match.group(0).strip()
@@ -2468,6 +2480,10 @@ def _wording_findings(context: SlotContext) -> list[Finding]:
     return []
 
 
+# "everything", "nothing", "everyone"...: no value of a slot, whatever they stand in for
+_QUANTIFIER_STEMS = frozenset("everyth noth someth anyth everyon everybody nobody someon anyon".split())
+
+
 def _template_finding(
     old: Fact, new: Fact, template: tuple[list[str], list[str], list[str]], marker: str | None
 ) -> Finding | None:
@@ -2487,6 +2503,10 @@ def _template_finding(
     ):
         return None
     if _other_named_one(old, new, old_slot, new_slot):
+        return None
+    if set(old_slot + new_slot) & _QUANTIFIER_STEMS and not set(words) & VERBS:
+        # "only DevOps person at Brightloop" -> "everything at Brightloop runs on AWS now": only a
+        # name shared; "read only on paper" -> "read everything on it now" is what is read
         return None
     if not {w for w in words if not _AMOUNT_TERM.match(w)} - _FRAME_STEMS - {"now"}:
         return None  # "staying on 14 for now" / "logic is 11.1 now": nothing said the same but "now"
@@ -2691,6 +2711,8 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or named_switch(old, new)
             or retired(old, new)
             or rank_change(old, new)
+            or promotion(old, new)
+            or activity_elsewhere(old, new)
         )
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap

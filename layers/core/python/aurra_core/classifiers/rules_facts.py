@@ -386,6 +386,10 @@ def _classes(tokens: list[str], text: str) -> dict[str, set[str]]:
     return out
 
 
+# What a class member names a role or a group by, when it stands before them
+_ROLE_MODIFIED = lex.ROLE_NOUNS | frozenset("dev devs role position job".split())
+
+
 def _class_value(name: str, token: str, tokens: list[str], index: int, text: str) -> str | None:
     """The value a class member stands for here, or None when the context says it is not one."""
     if name == "deal_stage" and token == "customer" and not re.search(r"\b(?:a|an|paying) customer\b", text):
@@ -396,6 +400,8 @@ def _class_value(name: str, token: str, tokens: list[str], index: int, text: str
         and not re.search(r"\b(?:by|via|over) (?:phone|call)\b|\bcall\b", text)
     ):
         return None
+    if index + 1 < len(tokens) and tokens[index + 1] in _ROLE_MODIFIED:
+        return None  # "the iOS lead", "an Android developer", "the Python team": a role, not a value
     value = _COMMUTE_MODES.get(token, token) if name == "commute" else token
     if token in _VERSIONED and index + 1 < len(tokens) and re.fullmatch(r"\d+(?:\.\d+)*", tokens[index + 1]):
         value = f"{token} {tokens[index + 1]}"

@@ -349,19 +349,38 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
 # developer", "assistant manager" -> "store manager").
 _RANKS = frozenset(
     """junior senior staff principal lead head chief assistant associate deputy store area regional
-    general executive trainee intern charge sous""".split()
+    general executive trainee intern charge sous mid-level""".split()
 )
-_JOBS = frozenset(lex.ROLE_NOUNS) - _RANKS
+# One job by other names: a line cook and a sous chef work one job at two ranks
+_SAME_JOB = {"cook": "chef", "dev": "developer", "programmer": "developer", "swe": "engineer"}
+_JOBS = (frozenset(lex.ROLE_NOUNS) | frozenset(_SAME_JOB)) - _RANKS
 _TITLE = regex_programs.compile(
-    r"(?:\b(?:is|as|got|became|promoted to|made|now)|^user said:)\s+(?:a |an |the )?(?P<ranks>(?:[a-z]+ ){1,3}?)"
+    r"(?:\b(?:is|as|got|became|promoted to|made|now)|^user said:)\s+(?:a |an |the )?(?P<ranks>(?:[a-z-]+ ){1,3}?)"
     r"(?:(?P<field>[a-z]+) )?(?P<job>" + "|".join(sorted(_JOBS)) + r")\b"
 )
 
 
-# A rank said on its own, as a title is said in chat ("staff as of monday", "promoted to senior!")
+# A rank said on its own, as a title is said in chat ("staff as of monday", "promoted to senior!",
+# "guess who's officially a senior now")
 _RANK_ALONE = regex_programs.compile(
-    r"^user said:\s+(?:(?:got )?promoted to |made )?(" + "|".join(sorted(_RANKS)) + r")\b"
-    r"(?:\s+(?:now|as of|since|from|starting)\b|\W*$)"
+    r"(?:^user said:\s+|\b(?:'s|is|am|'m) (?:officially |now )?(?:a |an )?)(?:(?:got )?promoted to |made )?"
+    r"(" + "|".join(sorted(_RANKS)) + r")\b(?:\s+(?:now|as of|since|from|starting)\b|\W*$)"
+)
+
+
+# Any title, ranked or not ("is a software engineer", "works as a line cook")
+_ANY_TITLE = regex_programs.compile(
+    r"\b(?:is|as)\s+(?:a |an |the )?(?P<words>(?:[a-z-]+ ){0,3}?)(?P<job>" + "|".join(sorted(_JOBS)) + r")\b"
+)
+# A promotion the subject got ("got promoted to sous chef", "was promoted"), not one they gave
+# ("promoted two of their reports"), and partnership made ("made partner")
+_PROMOTED = regex_programs.compile(
+    r"\b(?:got|get|gets|getting|was|been|be|is|'s|just|finally|officially)\s+promoted\b|"
+    r"\bmade (?:partner|director|principal|vp)\b"
+)
+_HOLDS_A_ROLE = regex_programs.compile(
+    r"^user (?:(?:is|works as|is working as|has been)\s+|said:\s+(?:(?:i'm|i am|im|i've been|been)\s+)?)"
+    r"(?:(?:a |an |the )?(?:[a-z-]+ ){0,3}?(?:" + "|".join(sorted(lex.ROLE_NOUNS)) + r"))\b"
 )
 
 
@@ -370,7 +389,7 @@ def _title(text: str) -> tuple[frozenset[str], str] | None:
     found = [
         (
             frozenset(w for w in (m.group("ranks") + (m.group("field") or "")).split() if w in _RANKS),
-            m.group("job"),
+            _SAME_JOB.get(m.group("job"), m.group("job")),
         )
         for m in _TITLE.finditer(text.lower())
     ]
@@ -378,22 +397,46 @@ def _title(text: str) -> tuple[frozenset[str], str] | None:
     return titles[0] if len(titles) == 1 else None
 
 
+def _one_role(text: str) -> bool:
+    """Whether the fact names one job: "a designer at Figma and a photographer on weekends" names
+    two, and a promotion in one would retire the other with it."""
+    words = re.findall(r"[a-z]+", text.lower())
+    jobs = sum(word in _JOBS for word in words)  # "junior analyst": one job at a rank
+    return jobs == 1 or (jobs == 0 and sum(word in lex.ROLE_NOUNS for word in words) == 1)  # "an associate"
+
+
+def _same_whom(old_text: str, new_text: str) -> bool:
+    """Whether both facts are about the same one: the same subject and owner as written, and,
+    for a memory kept as said, as its own words say ("User said: my sister is a senior
+    engineer", "User said: Nora got promoted to senior nurse": not the user)."""
+    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
+    if not old_subject or old_subject != new_subject or _owner(old_text) != _owner(new_text):
+        return False
+    old_whom, new_whom = analyze(old_text).subject, analyze(new_text).subject
+    return (old_whom.kind, old_whom.key, old_whom.relations) == (
+        new_whom.kind,
+        new_whom.key,
+        new_whom.relations,
+    )
+
+
 def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact gives the same subject the same job at another rank:
     "User is working as junior backend developer" -> "User is senior developer", "User is
     assistant manager at the Aldi" -> "User got store manager". None otherwise."""
-    old_subject, new_subject = subject_of(old_text), subject_of(new_text)
-    if not old_subject or old_subject != new_subject or _owner(old_text) != _owner(new_text):
-        return None
-    # whom a memory kept as said is about, as its own words say ("User said: my sister is a
-    # senior engineer", "User said: Nora got promoted to senior nurse": not the user)
-    old_whom, new_whom = analyze(old_text).subject, analyze(new_text).subject
-    if (old_whom.kind, old_whom.key, old_whom.relations) != (new_whom.kind, new_whom.key, new_whom.relations):
+    if not _same_whom(old_text, new_text):
         return None
     old_title, new_title = _title(old_text), _title(new_text)
-    rank_alone = _RANK_ALONE.match(new_text.lower())
+    rank_alone = _RANK_ALONE.search(new_text.lower())
     if new_title is None and old_title is not None and rank_alone:
         new_title = (frozenset({rank_alone.group(1)}), old_title[1])  # "staff as of monday"
+    if old_title is None and new_title is not None and CHANGE.search(new_text.lower()):
+        # "is a designer at Figma" -> "is a lead designer now": the job, now at a rank
+        unranked = [
+            _SAME_JOB.get(m.group("job"), m.group("job")) for m in _ANY_TITLE.finditer(old_text.lower())
+        ]
+        if unranked == [new_title[1]] and _one_role(old_text):
+            old_title = (frozenset(), new_title[1])
     if old_title is None or new_title is None or old_title[1] != new_title[1] or old_title[0] == new_title[0]:
         return None
     if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
@@ -401,8 +444,91 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     return (
         CONFIDENCE,
         f"the same job ({new_title[1]}) at another rank: {' '.join(sorted(new_title[0]))} in place of "
-        f"{' '.join(sorted(old_title[0]))}",
+        f"{' '.join(sorted(old_title[0])) or 'none'}",
     )
+
+
+def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says the subject of an old fact that gives their job
+    was promoted: "User works as a line cook at Nopi" -> "User got promoted to sous chef". None
+    otherwise."""
+    new_lower, old_lower = new_text.lower(), old_text.lower()
+    promoted = _PROMOTED.search(new_lower)
+    if (
+        promoted is None
+        or not _HOLDS_A_ROLE.match(old_lower)
+        or not _one_role(old_text)
+        or not _same_whom(old_text, new_text)
+    ):
+        return None
+    if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
+        return None  # "hopes to get promoted", "was a cook in 2019"
+    return (CONFIDENCE, f"the subject of the old fact's job was {promoted.group(0).strip()}")
+
+
+# ------------------------------------------------------------------------- places of an activity
+
+# "User rehearses on Wednesday evenings in St Michael's church hall" -> "User now rehearses at the
+# Methodist hall": the same thing done, at another named place. The words between the verb and
+# the place may be only when and how often.
+_DONE_AT = regex_programs.compile(
+    r"(?i)^user(?:'s (?P<owner>\w+))? (?:(?:now|still|currently|usually|mostly|also|normally) )*"
+    r"(?P<verb>(?:is |are |has been |have been )?[a-z]+)\b(?P<middle>(?: [\w'/-]+){0,5}?) (?:at|in|out of) (?:the |a )?"
+    r"(?P<place>(?-i:[A-Z][\w'&.-]*)(?: (?-i:[A-Z][\w'&.-]*|of|on|de|la)){0,4})"
+)
+_WHEN_WORDS = frozenset(
+    """on every most a an the week weeks day days morning mornings evening evenings night nights
+    afternoon afternoons weekend weekends weekday weekdays twice once times x monday mondays
+    tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays
+    sunday sundays now still usually mostly also""".split()
+)
+_LIGHT_VERBS = frozenset("is are was were has have had be been am lives live stays stay goes go".split())
+# Ways of working out, one thing done ("lifts at PureGym" -> "has been training at Gymbox")
+_EXERCISE = frozenset(
+    "lifts lift lifting trains train training climbs climb climbing boulders boulder bouldering works-out".split()
+)
+
+
+def _done_at(text: str) -> tuple[str, str, str] | None:
+    """(whose, what is done, where) when the fact says the subject does a thing at a named place."""
+    found = _DONE_AT.match(text.strip())
+    if found is None:
+        return None
+    verb = found.group("verb").lower()
+    middle = {w.lower() for w in found.group("middle").split()}
+    # when and how often: "3x a week", "mon/wed/fri", "before work"
+    when = _WHEN_WORDS | {
+        w for w in middle if re.fullmatch(r"\d+x?|(?:mon|tue|wed|thu|fri|sat|sun)(?:/\w+)*", w)
+    }
+    if verb.split()[-1] in _LIGHT_VERBS or not middle <= when:
+        return None
+    done = verb.split()[-1]
+    return (
+        (found.group("owner") or "").lower(),
+        "exercise" if done in _EXERCISE else done,
+        found.group("place"),
+    )
+
+
+def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says, with a word of change, that the subject does
+    the same thing at another named place; None otherwise."""
+    old, new = _done_at(old_text), _done_at(new_text)
+    if old is None or new is None or old[:2] != new[:2] or not _same_whom(old_text, new_text):
+        return None
+    old_place, new_place = old[2].lower().split(), new[2].lower().split()
+    if set(old_place) & set(new_place) - {"of", "on", "de", "la", "st"}:
+        return None  # "the Methodist hall" in "the Methodist hall on Bridge Street": the same place
+    new_norm = normalize(new_text)
+    # a word of change, or "has been training at Gymbox since feb"
+    changed = CHANGE.search(new_text.lower()) or re.search(
+        r"\b(?:has|have) been \w+ing\b.*\bsince\b", new_text.lower()
+    )
+    if not changed or _blocked(new_norm) or _blocked(normalize(old_text)):
+        return None
+    if _mood(new_norm).temporary or _ADDITIVE.search(new_norm):
+        return None  # "is rehearsing at the Methodist hall this week", "also trains at PureGym"
+    return (CONFIDENCE, f"the same thing done ({new[1]}) at another place: {new[2]} in place of {old[2]}")
 
 
 # ------------------------------------------------------------------------- retirement

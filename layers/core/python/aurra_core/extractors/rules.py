@@ -89,6 +89,8 @@ _REQUEST = re.compile(
     r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule)\b(?!'s\b)",  # "schedule's sorted"
     re.IGNORECASE,
 )
+# An @-mention that opens a message: "@bot", "@assistant,"
+_MENTION = re.compile(r"^@[\w.-]+[,:]?\s+")
 _PLEASANTRY = re.compile(
     r"^(?:(?:hi|hello|hey|heya|hiya|yo|sup|thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|"
     r"nice|awesome|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|lol|haha|yes|yeah|"
@@ -1391,6 +1393,10 @@ class _Reader:
         return self._sentence_quote()
 
     def _keep(self, content: str, indexes: tuple[int, ...], quote: str, method: str = RULES) -> None:
+        if content.startswith(SAID):
+            # "@assistant our EKS clusters are on 1.27": whom the message was addressed to is no
+            # word of what was said
+            content = SAID + _MENTION.sub("", content[len(SAID) :], count=1)
         if self.found and self.found[-1].content == content:
             return  # the same statement read twice (a request's reason, then its clause)
         self.found.append(Found(content, tuple(sorted(set(indexes))), quote or None, method))

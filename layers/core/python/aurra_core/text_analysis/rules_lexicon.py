@@ -667,7 +667,7 @@ ROLE_NOUNS = frozenset(
     economist radiographer radiologist physiotherapist physio surgeon physician paramedic midwife
     electrician plumber carpenter mechanic librarian cashier pilot firefighter photographer journalist
     translator receptionist tutor instructor illustrator animator surveyor optometrist bartender
-    waiter waitress""".split()
+    waiter waitress cook clerk""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
@@ -1558,7 +1558,8 @@ CHANGE_EVIDENCE = [
     r"gluten-free|dairy-free|sober|teetotal)\b",
     r"\binstead\b",
     r"\bfrom [\w$€£.,\- ]{1,40}? to\b",
-    r"\bpromoted\b|\bdemoted\b",
+    # the subject's promotion, not one the user gave ("User promoted two of their reports")
+    r"(?<!\buser )\bpromoted\b|(?<!\buser )\bdemoted\b",
     r"\brenamed\b",
     r"\bsold\b|\btraded in\b|\bgot rid of\b|\b(?:gave|given) up\b|\bditched\b|\bdropped\b|\babandoned\b|"
     r"\bscrapped\b|\bstopped seeing\b",
@@ -1599,6 +1600,10 @@ CHANGE_EVIDENCE = [
     # €1,240 from January"), since a recent time, or a change named as such ("small change:")
     r"\bfrom (?:month_\d+|date_\d+_\d+)\b(?! (?:to|until|till)\b)",
     r"\bsince last (?:week|month|sprint|year|term|quarter|season)\b",
+    # a new job or school about to start, as a move about to happen ("is moving to"): "is
+    # starting at Monzo on the 1st", "starts at St Anne's in September"
+    r"\b(?:is|am|are) starting (?:a new (?:job|role) )?(?:at|with)\b|"
+    r"\bstarts? (?:a new (?:job|role) )?at (?:[\w'&.-]+ ){1,3}?(?:on|next|in|from)\b",
     r"\b(?:got|was|were|been|is|are) cut\b",
     r"\bchanges? (?:in|of|to)\b|\bchange:",
     # rules v5: a thing rebuilt on another, one traded for another
