@@ -496,27 +496,6 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
     assert confidence < 0.85
 
 
-def test_a_version_of_a_known_thing_named_before_its_unit_is_replaced():
-    # "Lightroom Classic 12": Lightroom is the known thing, "Classic" the word before the number;
-    # what else the old fact says of the laptop does not make it another slot
-    found, confidence = verdict(
-        "User is on Lightroom Classic 12 on a MacBook Pro with 16 GB of RAM",
-        "User is on Lightroom Classic 14 now",
-    )
-    assert found is Verdict.CONTRADICTS and confidence >= 0.85
-
-
-def test_a_sentence_kept_as_said_that_starts_with_a_capital_is_the_users_own():
-    # "Owing" starts the sentence; it is no one's name
-    found, confidence = verdict(
-        "User's team holds their weekly staff meeting on Monday mornings at 9:30",
-        "User said: Owing to the longer commute for several colleagues, the staff meeting has been moved to 10:15 on Mondays.",
-    )
-    assert found is Verdict.CONTRADICTS and confidence >= 0.85
-    found, confidence = verdict("User works at Google now", "User said: Hana just started at Figma")
-    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
-
-
 @pytest.mark.parametrize(
     ("old", "new", "acted"),
     [
@@ -550,22 +529,6 @@ def test_a_sentence_kept_as_said_that_starts_with_a_capital_is_the_users_own():
 def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
-
-
-def test_a_named_thing_before_a_role_is_the_role_not_a_value():
-    # "the iOS lead" is a job; "iOS 17" a deployment target: one does not replace the other
-    found, confidence = verdict(
-        "User is the iOS lead at Pocketwise",
-        "User said: As of the February release our minimum deployment target is iOS 17",
-    )
-    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
-
-
-def test_everything_is_no_value_of_a_slot():
-    found, confidence = verdict(
-        "User is the only DevOps person at Brightloop", "User said: Everything at Brightloop runs on AWS now."
-    )
-    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
 
 
 @pytest.mark.parametrize(
@@ -615,7 +578,38 @@ def test_the_same_thing_done_at_another_named_place_replaces_it(old, new, acted)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
 
 
-def test_everything_that_is_what_is_done_is_a_value():
-    # "read only on paper" -> "read everything on it now": what is read, the verb shared
-    found, confidence = verdict("User read only on paper", "User read everything on it now")
-    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "Lightroom Classic 12": Lightroom is the known thing, "Classic" the word before the
+        # number; what else the old fact says of the laptop does not make it another slot
+        (
+            "User is on Lightroom Classic 12 on a MacBook Pro with 16 GB of RAM",
+            "User is on Lightroom Classic 14 now",
+            True,
+        ),
+        # "Owing" starts the user's sentence: no one's name; "Hana just started" names her
+        (
+            "User's team holds their weekly staff meeting on Monday mornings at 9:30",
+            "User said: Owing to the longer commute for several colleagues, the staff meeting has been moved to 10:15 on Mondays.",
+            True,
+        ),
+        ("User works at Google now", "User said: Hana just started at Figma", False),
+        # "the iOS lead" is a job; "iOS 17" a deployment target
+        (
+            "User is the iOS lead at Pocketwise",
+            "User said: As of the February release our minimum deployment target is iOS 17",
+            False,
+        ),
+        # "everything" is no value of a slot, unless it is what the shared verb is done to
+        (
+            "User is the only DevOps person at Brightloop",
+            "User said: Everything at Brightloop runs on AWS now.",
+            False,
+        ),
+        ("User read only on paper", "User read everything on it now", True),
+    ],
+)
+def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
