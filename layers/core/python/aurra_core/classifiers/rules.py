@@ -55,7 +55,7 @@ from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
-from aurra_core.text_analysis.slots import OWN_GROUPS, slots_of
+from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
 MODEL_ID = "aurra-rules-v14"
@@ -264,20 +264,11 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
             return "same", "the one the other fact names by its name"  # "User's dog Max" / "Max"
         if set(name.key) & other_terms:
             return "describes", "the new fact is about someone the old fact names"
-        if _NAME_ACTS.match((new if subject_new.kind == "name" else old).raw):
+        if about_someone_named((new if subject_new.kind == "name" else old).raw):
             # the user's own words name someone else ("User said: Nora got promoted to senior
             # nurse"), whom the other fact does not name
             return "different", f"different people (the subject vs {said(name.key, new, old)})"
     return _named_or_thing_subjects(old, new)
-
-
-# A memory kept as said whose sentence starts with someone's name and what they did ("User
-# said: Nora got promoted", "Hana just started at Figma"), not a capital that starts a sentence
-# ("Owing to the commute, ...")
-_NAME_ACTS = re.compile(
-    r"^(?i:user said:)\s*[A-Z][a-z]+\s+(?:just |now |also |finally |recently )?"
-    r"(?:got|is|was|has|had|gets|became|[a-z]+ed|[a-z]+s)\b(?!\s+to\b)"
-)
 
 
 def _related_people(old: Fact, new: Fact) -> Relation:

@@ -209,8 +209,8 @@ _OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'll|I'd|we|we're|we've|we'll)(?![\w'
 # schools"; not "Bin day here is Wednesday" or "Practice is Smile Dental", a capital at a
 # sentence's start.
 _SOMEONE_NAMED = re.compile(
-    r"^([A-Z][a-z]+)(?:'s\b|(?: [A-Z][a-z]+)? (?:just |now |finally |also |still |officially )?"
-    r"(?!is\b|was\b|are\b|has\b)[a-z]+(?:ed|s)\b)"
+    r"^([A-Z][a-z]+)(?:'s\b|(?: [A-Z][a-z]+)? (?:just |now |finally |also |still |officially |recently )?"
+    r"(?:got|gets|became|(?!is\b|was\b|are\b|has\b)[a-z]+(?:ed|s))\b)"
 )
 _MY_THING = re.compile(r"^(?:my|our)\s+(\w+)\b", re.IGNORECASE)
 
@@ -236,6 +236,13 @@ def _as_said(text: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
+def about_someone_named(text: str) -> bool:
+    """Whether a memory kept as said is about someone its sentence starts with by name ("User
+    said: Nora got promoted", "Hana just started at Figma"), not the user ("Owing to the
+    commute, ...", "Practice is Smile Dental")."""
+    return _SAID.match(text.strip()) is not None and _as_said(text) is None
+
+
 def slots_of(text: str) -> tuple[Slot, ...]:
     """The slots a fact fills, one for each value plain code recognises in it."""
     said = _as_said(text)
