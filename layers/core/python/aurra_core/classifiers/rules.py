@@ -2186,7 +2186,11 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
             "a narrower slot than the old fact's (e.g. 'parking spot rent' / 'rent')",
         )
     context = _slot_context(old, new, relation, marker)
-    findings = _class_findings(context) + _typed_findings(context) + _frame_findings(context)
+    findings = (
+        _class_findings(context) + _typed_findings(context) + _frame_findings(context) + _rate_findings(context)
+    )
+    if not findings and _rates_of_other_things(context):
+        return (Verdict.NEW_FACT, 0.75, "two things done, each at its own rate")
     if not findings:
         findings = _wording_findings(context)
     if not findings:
@@ -2412,6 +2416,53 @@ def _typed_finding(
     if marker:
         return (0.93, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")
     return (0.88, f"{label} in the same slot", f"{said_as} in the same slot")
+
+
+_RATE_STEMS = frozenset(
+    canon(word)[0]
+    for word in "x time times a per each every week weekly month monthly day daily fortnight once twice "
+    "thrice days nights session sessions run runs class classes shift shifts hour hours hrs".split()
+)
+
+
+def _rate_findings(context: SlotContext) -> list[Finding]:
+    """How often one thing is done, changed: "goes to the gym twice a week" -> "4x a week now".
+    The same activity, or a new fact that says nothing but the new rate ("on 5 a week now")."""
+    old, new, marker = context.old, context.new, context.marker
+    findings: list[Finding] = []
+    for key in set(old.rates) & set(new.rates):
+        old_values, new_values = old.rates[key], new.rates[key]
+        if len(old_values) != 1 or len(new_values) != 1 or old_values == new_values:
+            continue  # two rates in one fact are two activities
+        anchor = _rate_anchor(context)
+        said_besides = {term for term in _body(new) - _RATE_STEMS - {"now"} if not term.isdigit()}
+        elliptic = marker is not None and len(old.rates) == 1 and not said_besides
+        if not (anchor or elliptic or context.same_thing):
+            continue
+        unit, period = key.split("/")
+        label = f"{unit} a {period} {min(old_values)} -> {min(new_values)}"
+        if elliptic and not anchor:
+            label += _RATE_SAID_ALONE
+        if marker:
+            findings.append((0.9, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'"))
+        else:
+            findings.append((0.86 if anchor else 0.8, f"{label} for the same activity", f"{label} for the same activity"))
+    return findings
+
+
+_RATE_SAID_ALONE = ", the new rate said on its own"
+
+
+def _rates_of_other_things(context: SlotContext) -> bool:
+    """Both facts say how often something is done, and share nothing else ("swims twice a week" /
+    "goes to yoga 3 times a week now")."""
+    shared = set(context.old.rates) & set(context.new.rates)
+    return bool(shared) and not _rate_anchor(context) and not context.same_thing
+
+
+def _rate_anchor(context: SlotContext) -> set[str]:
+    """What both facts speak about besides how often."""
+    return {term for term in context.anchor if term not in _RATE_STEMS and not term.isdigit()}
 
 
 def _frame_findings(context: SlotContext) -> list[Finding]:
@@ -2735,6 +2786,7 @@ class RulesClassifier:
                 for candidate in candidates:
                     deadline.check()
                     verdicts.append(self.judge(candidate.content, new_content, candidate.id))
+                verdicts = _one_reading_of_a_bare_rate(verdicts)
         except deadline.DeadlinePassed as exc:
             raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         return Classification(
@@ -2748,6 +2800,22 @@ class RulesClassifier:
     def judge(self, old: str, new: str, candidate_id: UUID) -> ClassifierVerdict:
         verdict, confidence, reason = _decide_cached(old, new)
         return ClassifierVerdict(candidate_id, verdict, round(confidence, 2), reason)
+
+
+def _one_reading_of_a_bare_rate(verdicts: list[ClassifierVerdict]) -> list[ClassifierVerdict]:
+    """"On 5 a week now" replaces the rate of the one memory that has one; when several do, which
+    of them it means is not said, and none is acted on."""
+    alone = [v for v in verdicts if v.verdict is Verdict.CONTRADICTS and _RATE_SAID_ALONE in v.reason]
+    if len(alone) < 2:
+        return verdicts
+    return [
+        ClassifierVerdict(
+            v.candidate_id, v.verdict, min(v.confidence, 0.8), f"{v.reason}; other memories have such a rate too"
+        )
+        if v in alone
+        else v
+        for v in verdicts
+    ]
 
 
 # Every expression of the classifier's modules is compiled by now: keep the programs any of

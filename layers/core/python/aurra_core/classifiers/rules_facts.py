@@ -310,6 +310,7 @@ class Fact:
     classes: dict[str, set[str]] = field(default_factory=dict)
     typed: dict[str, set[str]] = field(default_factory=dict)
     counts: dict[str, set[int]] = field(default_factory=dict)  # unit -> numbers ("50 seats")
+    rates: dict[str, set[int]] = field(default_factory=dict)  # "times/week" -> {3} ("3x a week")
     states: dict[str, set[str]] = field(default_factory=dict)  # lifecycle -> states
     attrs: set[str] = field(default_factory=set)
     memo: dict[str, Any] = field(default_factory=dict)  # derived views, computed once per fact
@@ -472,6 +473,34 @@ def _counts(tokens: list[str]) -> dict[str, set[int]]:
     return out
 
 
+# How often: "twice a week", "3x a week", "on 5 a week now", "4 days a week", "2 sessions
+# weekly". What is counted (times, days, hours) and per what make the key: "3x a week" and
+# "4 days a week" are not one rate.
+_RATE = regex_programs.compile(
+    r"(?<![\w.$£€])(\d{1,2}|once|twice|thrice) ?(x|times?|days?|nights?|mornings?|evenings?|"
+    r"sessions?|runs?|classes|shifts?|hours?|hrs)?(?: ?/ ?| (?:a|an|per|each|every) )"
+    r"(week|wk|month|day|fortnight)\b|"
+    r"(?<![\w.$£€])(\d{1,2}|once|twice|thrice) ?(x|times?|days?|nights?|sessions?|runs?|classes|shifts?|hours?|hrs)? "
+    r"(weekly|monthly|daily)\b"
+)
+_RATE_NUMBERS = {"once": 1, "twice": 2, "thrice": 3}
+_RATE_UNITS = {"x": "times", "time": "times", "session": "times", "run": "times", "class": "times", "hr": "hour"}
+_RATE_PERIODS = {"wk": "week", "weekly": "week", "monthly": "month", "daily": "day"}
+
+
+def _rates(text: str) -> dict[str, set[int]]:
+    out: dict[str, set[int]] = {}
+    for match in _RATE.finditer(text):
+        number, unit, period = match.group(1, 2, 3) if match.group(1) else match.group(4, 5, 6)
+        if unit is None and period == "day" and number not in _RATE_NUMBERS:
+            continue  # "5 a day" is as often a dose or a count as a rate; "twice a day" is a rate
+        unit = "class" if unit == "classes" else (unit or "times").removesuffix("s")
+        unit = _RATE_UNITS.get(unit, unit)
+        value = _RATE_NUMBERS.get(number) or int(number)
+        out.setdefault(f"{unit}/{_RATE_PERIODS.get(period, period)}", set()).add(value)
+    return out
+
+
 _NOT_REALIZED_BEFORE = regex_programs.compile(lex.NOT_REALIZED_BEFORE)
 
 
@@ -599,6 +628,7 @@ def analyze(raw: str) -> Fact:
     fact.classes = _classes(tokens, text)
     fact.typed = _typed(text)
     fact.counts = _counts(tokens)
+    fact.rates = _rates(text)
     fact.states = _states(tokens, text)
     fact.attrs = _attributes(set(terms), text)
     return fact
