@@ -50,7 +50,10 @@ ACTED_ON = [
     # the same thing done at another rate, with a word of change
     ("User goes to the pool twice a week", "User goes to the pool 4x a week now"),
     ("User is in the office 3 days a week", "User is in the office 2 days a week now"),
-    ("User volunteers at the shelter 6 hours a month", "User volunteers at the shelter 10 hours a month these days"),
+    (
+        "User volunteers at the shelter 6 hours a month",
+        "User volunteers at the shelter 10 hours a month these days",
+    ),
     # nothing but the new rate, said as a change
     ("User rows 3x a week on the canal", "User is on 5 a week now"),
 ]
@@ -85,12 +88,18 @@ def test_a_bare_new_rate_is_acted_on_only_when_one_memory_has_a_rate() -> None:
     classifier = RulesClassifier()
     rowing, choir, dog = (
         Candidate(uuid.uuid4(), content, "hobbies", 0.5)
-        for content in ("User rows 3x a week on the canal", "User sings in a choir twice a week", "User has a dog")
+        for content in (
+            "User rows 3x a week on the canal",
+            "User sings in a choir twice a week",
+            "User has a dog",
+        )
     )
 
     def acted(candidates: list[Candidate]) -> set[uuid.UUID]:
         verdicts = classifier.classify("User is on 5 a week now", "hobbies", candidates, "rules").verdicts
-        return {v.candidate_id for v in verdicts if v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION}
+        return {
+            v.candidate_id for v in verdicts if v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION
+        }
 
     assert acted([rowing, dog]) == {rowing.id}
     assert acted([rowing, choir, dog]) == set()

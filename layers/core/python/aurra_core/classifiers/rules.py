@@ -2187,7 +2187,10 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
         )
     context = _slot_context(old, new, relation, marker)
     findings = (
-        _class_findings(context) + _typed_findings(context) + _frame_findings(context) + _rate_findings(context)
+        _class_findings(context)
+        + _typed_findings(context)
+        + _frame_findings(context)
+        + _rate_findings(context)
     )
     if not findings and _rates_of_other_things(context):
         return (Verdict.NEW_FACT, 0.75, "two things done, each at its own rate")
@@ -2446,7 +2449,9 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
         if marker:
             findings.append((0.9, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'"))
         else:
-            findings.append((0.86 if anchor else 0.8, f"{label} for the same activity", f"{label} for the same activity"))
+            findings.append(
+                (0.86 if anchor else 0.8, f"{label} for the same activity", f"{label} for the same activity")
+            )
     return findings
 
 
@@ -2803,14 +2808,17 @@ class RulesClassifier:
 
 
 def _one_reading_of_a_bare_rate(verdicts: list[ClassifierVerdict]) -> list[ClassifierVerdict]:
-    """"On 5 a week now" replaces the rate of the one memory that has one; when several do, which
-    of them it means is not said, and none is acted on."""
+    """A new rate said on its own ("on 5 a week now") replaces the rate of the one memory that has
+    one; when several do, which of them it means is not said, and none is acted on."""
     alone = [v for v in verdicts if v.verdict is Verdict.CONTRADICTS and _RATE_SAID_ALONE in v.reason]
     if len(alone) < 2:
         return verdicts
     return [
         ClassifierVerdict(
-            v.candidate_id, v.verdict, min(v.confidence, 0.8), f"{v.reason}; other memories have such a rate too"
+            v.candidate_id,
+            v.verdict,
+            min(v.confidence, 0.8),
+            f"{v.reason}; other memories have such a rate too",
         )
         if v in alone
         else v

@@ -484,7 +484,14 @@ _RATE = regex_programs.compile(
     r"(weekly|monthly|daily)\b"
 )
 _RATE_NUMBERS = {"once": 1, "twice": 2, "thrice": 3}
-_RATE_UNITS = {"x": "times", "time": "times", "session": "times", "run": "times", "class": "times", "hr": "hour"}
+_RATE_UNITS = {
+    "x": "times",
+    "time": "times",
+    "session": "times",
+    "run": "times",
+    "class": "times",
+    "hr": "hour",
+}
 _RATE_PERIODS = {"wk": "week", "weekly": "week", "monthly": "month", "daily": "day"}
 
 
