@@ -1,6 +1,8 @@
 """Rules v15: how often a thing is done ("twice a week", "3x a week", "4 days a week") is a value
 of its own, replaced when the same thing is done at another rate with a word of change, or when
 the new fact says nothing but the new rate ("on 5 a week now") and only one memory has a rate.
+A number said alone ("on 28 now") is the new value of a count the same way; of the user in
+person ("is 34 now") it is an age.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -56,6 +58,9 @@ ACTED_ON = [
     ),
     # nothing but the new rate, said as a change
     ("User rows 3x a week on the canal", "User is on 5 a week now"),
+    # nothing but the new number, said as a change, of the one count the old fact has
+    ("User teaches a class of 22 pupils", "User is on 25 now"),
+    ("User has 14 kids in the under-10s squad", "User said: so 12 now"),
 ]
 
 NOT_ACTED_ON = [
@@ -69,6 +74,17 @@ NOT_ACTED_ON = [
     ("User is in the office 3 days a week", "User is on 5 a week now"),
     # two rates in the old fact: which one changed is not said
     ("User rows 3x a week and swims twice a week", "User is on 5 a week now"),
+    # a number of the user in person is an age, not a count of theirs
+    ("User has 2 kids", "User is 34 now"),
+    ("User teaches a class of 22 pupils", "User is 41 now"),
+    # more said than the number: what it counts is not known
+    ("User has 14 kids in the under-10s squad", "User said: lost 2 to rugby, so 12 now"),
+    # the same number again
+    ("User teaches a class of 22 pupils", "User is on 22 now"),
+    # a number of nothing named
+    ("User said: tables of six ish", "User is on 8 now"),
+    # two counts in the old fact
+    ("User teaches 22 pupils and 3 teaching assistants", "User is on 25 now"),
 ]
 
 
@@ -84,7 +100,7 @@ def test_a_rate_of_another_thing_or_said_without_change_is_not_acted_on(old: str
     assert not (verdict is Verdict.CONTRADICTS and confidence >= ACTION), reason
 
 
-def test_a_bare_new_rate_is_acted_on_only_when_one_memory_has_a_rate() -> None:
+def test_a_bare_new_value_is_acted_on_only_when_one_memory_has_such_a_value() -> None:
     classifier = RulesClassifier()
     rowing, choir, dog = (
         Candidate(uuid.uuid4(), content, "hobbies", 0.5)
@@ -103,3 +119,13 @@ def test_a_bare_new_rate_is_acted_on_only_when_one_memory_has_a_rate() -> None:
 
     assert acted([rowing, dog]) == {rowing.id}
     assert acted([rowing, choir, dog]) == set()
+
+
+def test_a_bare_new_number_is_acted_on_only_when_one_memory_has_a_count() -> None:
+    classifier = RulesClassifier()
+    pupils, hens = (
+        Candidate(uuid.uuid4(), content, "work", 0.5)
+        for content in ("User teaches a class of 22 pupils", "User has 14 kids in the under-10s squad")
+    )
+    verdicts = classifier.classify("User is on 25 now", "work", [pupils, hens], "rules").verdicts
+    assert not any(v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION for v in verdicts)

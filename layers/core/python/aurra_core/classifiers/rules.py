@@ -2191,6 +2191,7 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
         + _typed_findings(context)
         + _frame_findings(context)
         + _rate_findings(context)
+        + _bare_count_findings(context)
     )
     if not findings and _rates_of_other_things(context):
         return (Verdict.NEW_FACT, 0.75, "two things done, each at its own rate")
@@ -2445,7 +2446,7 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
         unit, period = key.split("/")
         label = f"{unit} a {period} {min(old_values)} -> {min(new_values)}"
         if elliptic and not anchor:
-            label += _RATE_SAID_ALONE
+            label += _SAID_ALONE
         if marker:
             findings.append((0.9, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'"))
         else:
@@ -2455,7 +2456,29 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
     return findings
 
 
-_RATE_SAID_ALONE = ", the new rate said on its own"
+_SAID_ALONE = ", the new value said on its own"
+
+
+# What a count is of: a plural noun ("22 pupils", "26 kids"), or one of the irregular ones
+_PLURAL_NOUN = r"[a-z]+[^s\W]s|people|children|staff|men|women|sheep|fish|deer"
+
+
+def _bare_count_findings(context: SlotContext) -> list[Finding]:
+    """A number said on its own as the new value ("two new kids joined, so I'm on 28 now") of the
+    one count the old fact has ("26 kids this year"). Not an age ("is 34 now")."""
+    old, new, marker = context.old, context.new, context.marker
+    if marker is None or new.counts or new.rates or _age(new) or old.rates:
+        return []
+    numbers = {term for term in _body(new) if term.isdigit()}
+    if len(numbers) != 1 or _body(new) - numbers - {"now"}:
+        return []
+    counted = [slot for slot in slots_of(old.raw) if slot.kind == "count"]
+    if len(counted) != 1 or not counted[0].unit or counted[0].value in numbers:
+        return []
+    if not re.search(rf"\b{counted[0].value} (?:\w+ )?(?:{_PLURAL_NOUN})\b", old.text):
+        return []  # "tables of six ish": a number of nothing named
+    label = f"count of {counted[0].unit} {counted[0].value} -> {min(numbers)}{_SAID_ALONE}"
+    return [(0.88, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'")]
 
 
 def _rates_of_other_things(context: SlotContext) -> bool:
@@ -2791,7 +2814,7 @@ class RulesClassifier:
                 for candidate in candidates:
                     deadline.check()
                     verdicts.append(self.judge(candidate.content, new_content, candidate.id))
-                verdicts = _one_reading_of_a_bare_rate(verdicts)
+                verdicts = _one_reading_of_a_bare_value(verdicts)
         except deadline.DeadlinePassed as exc:
             raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         return Classification(
@@ -2807,10 +2830,11 @@ class RulesClassifier:
         return ClassifierVerdict(candidate_id, verdict, round(confidence, 2), reason)
 
 
-def _one_reading_of_a_bare_rate(verdicts: list[ClassifierVerdict]) -> list[ClassifierVerdict]:
-    """A new rate said on its own ("on 5 a week now") replaces the rate of the one memory that has
-    one; when several do, which of them it means is not said, and none is acted on."""
-    alone = [v for v in verdicts if v.verdict is Verdict.CONTRADICTS and _RATE_SAID_ALONE in v.reason]
+def _one_reading_of_a_bare_value(verdicts: list[ClassifierVerdict]) -> list[ClassifierVerdict]:
+    """A new rate or number said on its own ("on 5 a week now", "on 28 now") replaces the value of
+    the one memory that has one; when several do, which of them it means is not said, and none is
+    acted on."""
+    alone = [v for v in verdicts if v.verdict is Verdict.CONTRADICTS and _SAID_ALONE in v.reason]
     if len(alone) < 2:
         return verdicts
     return [
@@ -2818,7 +2842,7 @@ def _one_reading_of_a_bare_rate(verdicts: list[ClassifierVerdict]) -> list[Class
             v.candidate_id,
             v.verdict,
             min(v.confidence, 0.8),
-            f"{v.reason}; other memories have such a rate too",
+            f"{v.reason}; other memories have such a value too",
         )
         if v in alone
         else v

@@ -203,7 +203,8 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None  # the old value is said again: a restatement or a narrowing, not a swap
     changed = bool(CHANGE.search(new_text))
     old_owner = _owner(old_text)
-    same_owner = old_owner is not None and old_owner == _owner(new_text)
+    # a number said alone of the user in person ("User is 34 now") is an age, not a count of theirs
+    same_owner = bool(old_owner) and old_owner == _owner(new_text)
     days_old = {s.value for s in old_slots if s.kind == "day"}
     days_new = {s.value for s in new_slots if s.kind == "day"}
     running = running_total(new_text) or running_total(old_text)
