@@ -32,6 +32,11 @@ from aurra_core.text_analysis.sensitive_topics import fact_topic, sensitive_topi
         "User quit smoking in March",
         "User is an ex-smoker",
         "User is cleared to run again",
+        # talking therapies, symptoms and the body's measures
+        "User has CBT every other Tuesday",
+        "User is keeping a mood diary",
+        "User gets short of breath on hills",
+        "User weighs 74 kg",
     ],
 )
 def test_medical_matters_are_health_medical(fact):
@@ -57,6 +62,8 @@ def test_medical_matters_are_health_medical(fact):
         "User got a DUI",
         "User is seeking asylum",
         "User is a Canadian citizen",
+        "User's permesso di soggiorno is up for renewal",
+        "User's titre de séjour expires in October",
     ],
 )
 def test_legal_matters_are_legal_status(fact):
@@ -85,6 +92,8 @@ def test_legal_matters_are_legal_status(fact):
         "User got the charge nurse position on the cardiac ICU",
         "User works as a paramedic",
         "User has been a GP for ten years",
+        # what weighs something is not the user
+        "User's carry-on bag weighs 7 kg",
     ],
 )
 def test_everyday_facts_keep_the_extractors_topic(fact):

@@ -40,6 +40,7 @@ from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_sai
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
     activity_elsewhere,
+    grade_change,
     grew,
     named_switch,
     promotion,
@@ -2782,6 +2783,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or retired(old, new)
             or rank_change(old, new)
             or promotion(old, new)
+            or grade_change(old, new)
             or activity_elsewhere(old, new)
         )
         if swap is not None:

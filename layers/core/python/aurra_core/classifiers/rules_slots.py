@@ -449,6 +449,46 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
+# A grade on a pay or career ladder, or a school year: "band 5", "SDE-1", "L4", "level 3",
+# "grade 7", "in Year 2". The word before the number says which ladder.
+_GRADE = regex_programs.compile(
+    r"\b(band|level|grade|sde|swe|ic|l|e|p|g)[ -]?(\d{1,2})\b(?![.,:]\d)(?! ?(?:%|years?|yrs?|months?|kg|km))|"
+    r"\b(?:in|into|started|starting|starts|entering|entered|is|'s|now) (year) (\d{1,2})\b"
+)
+# The new fact says the grade was reached: a promotion, or a word of change.
+_GRADE_REACHED = regex_programs.compile(
+    r"\b(?:got|gets|made|promo\w*|promoted|moved up|bumped|up to|now|effective|as of|starting|started|"
+    r"officially|finally)\b"
+)
+
+
+def _grades(text: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for match in _GRADE.finditer(text.lower()):
+        ladder, number = match.group(1, 2) if match.group(1) else match.group(3, 4)
+        out.setdefault(ladder, set()).add(number)
+    return out
+
+
+def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact puts the same subject at another grade of the one
+    ladder the old fact names, as reached: "User is a band 5 staff nurse" -> "User got the band
+    6", "User is SDE-1 at Flipkart" -> "promo came thru, SDE-2 effective april 1". None
+    otherwise."""
+    if not _same_whom(old_text, new_text) or not _GRADE_REACHED.search(new_text.lower()):
+        return None
+    old_grades, new_grades = _grades(old_text), _grades(new_text)
+    if len(old_grades) != 1 or len(new_grades) != 1 or old_grades.keys() != new_grades.keys():
+        return None
+    ((ladder, olds),) = old_grades.items()
+    news = new_grades[ladder]
+    if len(olds) != 1 or len(news) != 1 or olds == news:
+        return None
+    if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
+        return None  # "hopes to make band 6", "was band 4 in 2019"
+    return (CONFIDENCE, f"the same ladder ({ladder}) at another grade: {min(news)} in place of {min(olds)}")
+
+
 def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact says the subject of an old fact that gives their job
     was promoted: "User works as a line cook at Nopi" -> "User got promoted to sous chef". None

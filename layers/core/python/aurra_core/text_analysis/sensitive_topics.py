@@ -29,6 +29,16 @@ _MEDICAL = [
     r"(?:is|am|was|'m|not) a smoker",
     r"smok(?:es|ing|ed) (?:like |about |around )?(?:a|half a|\d+|one|two|ten|twenty) (?:packs?|cigarettes?|a day)",
     r"smoking (?:habit|again|less|more)",
+    # talking therapies, symptoms and the body's measures, as a clinic's notes keep them
+    r"cbt",
+    r"dbt",
+    r"emdr",
+    r"mood (?:diary|journal|tracker|tracking)",
+    r"(?:winded|breathless|out of breath|short of breath|shortness of breath)",
+    r"(?:user|i|he|she) weighs? (?:about |around |roughly )?\d+(?:\.\d+)? ?(?:kg|kgs|kilos?|lbs?|pounds|stone)",
+    r"amlodipine",
+    r"ramipril",
+    r"edoxaban",
     # back to an activity on a clinician's word
     r"cleared to (?:run|train|play|drive|work|fly|lift|exercise|swim|return) again",
     # conditions and diagnoses
@@ -613,7 +623,9 @@ _LEGAL = [
     r"tribunal",
     r"aufenthaltstitel",
     r"permiso de residencia",
-    r"titre de séjour",
+    r"titre (?:de|of) séjour",
+    r"permesso di soggiorno",
+    r"tarjeta de residencia",
     # everyday phrasings: courts, police, lawyers, papers, estates, taxes, debts
     r"(?:to|in|before|out of|outside of?) court",
     r"court[- ](?:fees?|summons|appearance|ruling|proceedings|ordered|appointed)",
