@@ -61,6 +61,8 @@ ACTED_ON = [
     # nothing but the new number, said as a change, of the one count the old fact has
     ("User teaches a class of 22 pupils", "User is on 25 now"),
     ("User has 14 kids in the under-10s squad", "User said: so 12 now"),
+    # the count of the same thing, whatever else the old sentence told of it
+    ("User keeps 5 goats (3 nannies, 2 wethers) and the milk yield is down", "User said: so 7 goats now."),
 ]
 
 NOT_ACTED_ON = [
@@ -83,6 +85,10 @@ NOT_ACTED_ON = [
     ("User teaches a class of 22 pupils", "User is on 22 now"),
     # a number of nothing named
     ("User said: tables of six ish", "User is on 8 now"),
+    # a count of another thing
+    ("User's team keeps everything in one shared spreadsheet", "User's team is 6 now"),
+    # two counts of the same thing in the old fact: which one changed is not said
+    ("User fosters 2 cats at home and 3 cats at the rescue", "User has 4 cats now"),
     # two counts in the old fact
     ("User teaches 22 pupils and 3 teaching assistants", "User is on 25 now"),
 ]

@@ -634,3 +634,26 @@ def test_the_same_thing_done_at_another_named_place_replaces_it(old, new, acted)
 def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # a thing of a kind held one at a time, another one said as current
+        ("User keeps the shop's accounts in Sage", "User is on FreeAgent since March", True),
+        ("User said: the books are in QuickBooks, ugh", "User uses Xero now", True),
+        ("User streams music on Spotify", "User is on Tidal now", True),
+        # a second one for a purpose of its own, another's, added, or only thought of
+        ("User keeps the shop's accounts in Sage", "User uses FreeAgent for the charity's books now", False),
+        ("User keeps the shop's accounts in Sage", "User's brother is on FreeAgent now", False),
+        ("User keeps the shop's accounts in Sage", "User also uses FreeAgent now", False),
+        ("User keeps the shop's accounts in Sage", "User might move to FreeAgent", False),
+        # no word of change: both may be so
+        ("User keeps the shop's accounts in Sage", "User likes FreeAgent", False),
+        # the user's words about someone they name
+        ("User said: Nora keeps her accounts in Sage", "User is on FreeAgent now", False),
+    ],
+)
+def test_another_thing_of_a_kind_held_one_at_a_time_replaces_the_first(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

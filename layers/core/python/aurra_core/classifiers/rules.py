@@ -43,6 +43,7 @@ from aurra_core.classifiers.rules_slots import (
     grade_change,
     grew,
     named_switch,
+    one_at_a_time,
     promotion,
     rank_change,
     retired,
@@ -2341,6 +2342,8 @@ def _typed_findings(context: SlotContext) -> list[Finding]:
     for kind, old_values, new_values in typed:
         if not _typed_anchored(context, kind):
             continue
+        if kind.startswith("count of ") and len(old_values) > 1 and len(new_values) == 1:
+            continue  # "2 dogs at home and 3 at the shelter" -> "4 dogs now": which of them is not said
         label = (
             f"{_KIND_NAMES.get(kind, kind)} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
         )
@@ -2779,6 +2782,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
         swap = (
             value_swap(old, new)
             or tool_switch(old, new)
+            or one_at_a_time(old, new)
             or named_switch(old, new)
             or retired(old, new)
             or rank_change(old, new)

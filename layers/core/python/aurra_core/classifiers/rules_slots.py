@@ -35,7 +35,15 @@ from functools import lru_cache
 from aurra_core.classifiers.rules_facts import analyze
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
-from aurra_core.text_analysis.slots import CHANGE, Slot, same_attribute, slots_of, subject_of
+from aurra_core.text_analysis.slots import (
+    CHANGE,
+    Slot,
+    about_someone_named,
+    names,
+    same_attribute,
+    slots_of,
+    subject_of,
+)
 from aurra_core.text_analysis.text import normalize
 
 CONFIDENCE = 0.9
@@ -213,10 +221,13 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     all_versions = {s.unit for s in old_slots if s.kind == "version"} <= {
         s.unit for s in new_slots if s.kind == "version"
     }
+    units = Counter(s.unit for s in old_slots if s.kind == "count")
     for new in new_slots:
         for old in old_slots:
             if running and new.kind in ("count", "amount") and _grew(old, new):
                 continue
+            if old.kind == "count" and units[old.unit] > 1 and not new.attribute:
+                continue  # "2 dogs at home and 3 at the shelter": which count "4 dogs now" is, is not said
             if new.kind == "time" and days_new != days_old:
                 continue  # "closes at 8pm on Fridays": a time of certain days, beside the other
             if _evidence(old, new, changed, same_owner, one_version=versions[old.unit] == 2 and all_versions):
@@ -305,6 +316,85 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
             return (
                 CONFIDENCE,
                 f"switched to another {kind.replace('_', ' ')}: {sorted(added)[0]} in place of {sorted(olds)[0]}",
+            )
+    return None
+
+
+# Kinds a person or a team has one of at a time: books kept in one accounting package, one
+# phone, one mobile carrier. A second one said with "now" replaces the first.
+_ONE_AT_A_TIME = frozenset(
+    """accounting_software crm telecom music_streaming vpn search_engine shell wearable phone
+    calendar fitness_app""".split()
+)
+# Words that name such a kind rather than one of its things
+_KIND_WORDS = (
+    "bookkeeping accounting accounting-software crm phone phones smartphone cellphone mobile "
+    "mobile-phone calendar vpn shell terminal watch smartwatch music music-streaming streaming "
+    "search search-engine carrier network fitness-app"
+)
+
+
+@lru_cache(maxsize=1)
+def _kind_words() -> frozenset[str]:
+    """`_KIND_WORDS` as `_things` gives its phrases."""
+    from aurra_core.text_analysis import kinds
+
+    return frozenset(word for name in _KIND_WORDS.split() for word in kinds._words(name.replace("-", " ")))
+
+
+# "is on Xero since 1 July": the day the new one began
+_SINCE_WHEN = regex_programs.compile(
+    r"\bsince (?:the )?(?:\d{1,2}(?:st|nd|rd|th)? )?(?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+    r"\bsince (?:last|this) (?:week|month|year|spring|summer|autumn|fall|winter)\b"
+)
+# a purpose of its own: "uses HubSpot for the newsletter now" may be a second one
+_FOR_A_PURPOSE = regex_programs.compile(
+    r"\bfor (?:the |my |our |their |his |her |a |an )?(?!now\b|good\b)[a-z]+"
+)
+
+
+_KEPT_AS_SAID = regex_programs.compile("(?i)" + lex.VERBATIM_LEAD_IN)
+
+
+def _said_by_the_user_of_their_own(old_text: str, new_text: str) -> bool:
+    """The old memory is the user's words about their own world ("User said: bookkeeping is in
+    QuickBooks Online"), and the new fact is about the user."""
+    return (
+        _KEPT_AS_SAID.match(old_text.strip()) is not None
+        and not about_someone_named(old_text)
+        and subject_of(new_text) == "user"
+        and _owner(new_text) == ""
+    )
+
+
+def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact says the subject now has another thing of a kind
+    held one at a time (`_ONE_AT_A_TIME`) than the old fact names: "User does the books in
+    QuickBooks" -> "User is on Xero since 1 July". None otherwise."""
+    new_lower = new_text.lower()
+    if not (CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower)) or _FOR_A_PURPOSE.search(new_lower):
+        return None
+    if not (_same_whom(old_text, new_text) or _said_by_the_user_of_their_own(old_text, new_text)):
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    old_mood, new_mood = _mood(old_norm), _mood(new_norm)
+    if new_mood.blocked or new_mood.additive or new_mood.reverted or old_mood.hedged or old_mood.past:
+        return None
+    if old_mood.negated:
+        return None
+    old_things, new_things = _things(old_text), _things(new_text)
+    for kind in sorted(old_things.keys() & new_things.keys() & _ONE_AT_A_TIME):
+        olds = {phrase for phrase in old_things[kind] if phrase not in _kind_words()}
+        news = {phrase for phrase in new_things[kind] if phrase not in _kind_words()}
+        if (
+            len(olds) == 1
+            and len(news) == 1
+            and not olds & news
+            and not any(names(new_text, o) for o in olds)
+        ):
+            return (
+                CONFIDENCE,
+                f"another {kind.replace('_', ' ')} (one at a time): {min(news)} in place of {min(olds)}",
             )
     return None
 

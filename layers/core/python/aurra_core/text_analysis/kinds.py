@@ -110,7 +110,10 @@ KINDS: dict[str, list[str]] = {
     "notes": "notes note-taking notion evernote obsidian onenote apple-notes roam bear-notes".split(),
     "code_hosting": "repository repo repos github gitlab bitbucket".split(),
     "crm": "crm salesforce hubspot pipedrive zoho".split(),
-    "accounting_software": "accounting-software bookkeeping quickbooks xero freshbooks sage".split(),
+    "accounting_software": (
+        "accounting-software bookkeeping quickbooks xero freshbooks sage freeagent myob wave-accounting "
+        "zoho-books kashflow"
+    ).split(),
     "design_tool": "design-tool figma sketch photoshop illustrator canva".split(),
     "photo_editor": "photo-editor lightroom lightroom-classic capture-one darktable luminar".split(),
     "password_manager": "password-manager 1password lastpass bitwarden dashlane keepass".split(),

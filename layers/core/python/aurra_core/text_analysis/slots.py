@@ -399,6 +399,10 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = Fa
     small, large = sorted((old.attribute, new.attribute), key=len)
     if not small and not old.unit:
         return False
+    if old.kind == "count" and old.unit and old.unit == new.unit and not new.attribute:
+        # "so 9 hens now": a count of the same thing said with nothing else, whatever else the
+        # old sentence told of it ("6 hens (2 buff orpingtons...) and egg production dropped")
+        return True
     return small <= large and len(large - small) <= 2
 
 
