@@ -749,8 +749,9 @@ def test_a_statement_that_starts_like_a_question_but_gives_a_value_is_kept():
 
 
 def test_spanish_no_longer_and_a_new_post_are_read():
+    # the place no longer lived in and the new one are one move
     assert facts("ya no vivo en Sevilla, me mudé a Valencia en julio, conseguí plaza en La Fe") == [
-        "User no longer lives in Seville",
+        "User moved from Seville to Valencia",
         "User moved to Valencia in July",
         "User started working at La Fe",
     ]
@@ -829,6 +830,24 @@ def test_a_thing_left_and_the_one_used_now_said_apart_are_one_switch():
     # no new thing named: what was left stays as said
     assert facts("I ditched my car, now on the bus every day") == ["User ditched their car"]
     assert facts("We dropped Slack last year") == ["User's team dropped Slack last year"]
+
+
+def test_a_place_a_tool_or_an_employer_no_longer_so_and_the_new_one_are_one_change():
+    # where the user no longer is, then where they are: one move that names both
+    assert facts("I'm not in Leeds any more, I'm in York now") == [
+        "User moved from Leeds to York",
+        "User is in York now",
+    ]
+    assert "User's team switched from Trello to Asana" in facts(
+        "we don't use Trello these days, moved everything over to Asana in May"
+    )
+    assert facts("I left Monzo in March, joined Starling in May") == ["User left Monzo for Starling"]
+    # no new one named, or one the rules cannot read: what is no longer so stays as it is, or the
+    # clause is kept as said
+    assert facts("I'm not in Leeds any more") == ["User is not in Leeds any more"]
+    assert facts("we're not in Soho anymore, the company moved us to the Camden office") == [
+        "User said: we're not in Soho anymore, the company moved us to the Camden office"
+    ]
 
 
 def test_a_team_moving_off_a_tool_is_the_teams_not_a_move_of_home():

@@ -279,16 +279,28 @@ _NOT_COUNTED = frozenset(
 _LEFT_THING = re.compile(
     r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:(?:ditched|dropped|got off|moved off(?: of)?|"
     r"got rid of|stopped using|moved away from) (?:the |our |their )?(?P<x>[\w.+-]+(?: [A-Z][\w.+-]*)?)|"
-    r"let (?:the |our |their )?(?P<let>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) go)"
+    r"let (?:the |our |their )?(?P<let>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) go|"
+    # where the user no longer is: "is not in Berlin any more", "no longer lives in Seville"
+    r"(?:is not|isn't|is no longer|no longer lives?) (?:in|at) (?P<place>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"(?: any ?more)?|"
+    # a tool no longer used: "doesn't use Jira these days"
+    r"(?:doesn't|does not|don't|do not|no longer) use (?:the |our |their )?(?P<tool>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"(?: any ?more| these days| now)?|"
+    # an employer left: "left Flipkart in March", "is not at Flipkart anymore"
+    r"(?:left|quit|is not at|isn't at|is no longer at|no longer works at) (?P<job>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"(?: any ?more)?)"
     r"(?: over \w+| in \w+| last \w+| this \w+)?$"
 )
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
-# Linear", "the whole team lives in Linear now", "we've been on Octopus since December".
+# Linear", "the whole team lives in Linear now", "we've been on Octopus since December",
+# "moved everything over to Linear", "I'm in Lisbon", "joined Swiggy in July".
 _NOW_ON = re.compile(
-    r"\b(?:been|now|we're|we are|moved|switched|lives|living|went|is|are)\b(?:\s+(?:all|fully|completely|over|everything))?"
+    r"\b(?:been|now|we're|we are|moved|switched|lives|living|live|went|is|are|(?i:i'm|im|i am))\b"
+    r"(?:\s+(?:all|fully|completely|over|everything|it|now|here)){0,2}"
     r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
     r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
-    r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b"  # "we let Riverford go, it's Oddbox now"
+    r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b|"  # "we let Riverford go, it's Oddbox now"
+    r"\b(?:joined|started at|am at|(?i:i'm) at|now at) (?P<j>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
 )
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
@@ -1513,14 +1525,26 @@ class _Reader:
             left = _LEFT_THING.match(found.content)
             if left is None:
                 continue
-            old = left.group("x") or left.group("let")
+            old = (
+                left.group("x")
+                or left.group("let")
+                or left.group("place")
+                or left.group("tool")
+                or left.group("job")
+            )
             at = sentence.lower().find(old.lower())
             now = _NOW_ON.search(sentence, at + len(old)) if at >= 0 else None
-            new = now and (now.group("y") or now.group("it"))
+            new = now and (now.group("y") or now.group("it") or now.group("j"))
             if not new or new.lower() == old.lower():
                 continue
+            if left.group("place"):
+                changed = f"moved from {old} to {new}"  # "not in Berlin any more, I'm in Lisbon"
+            elif left.group("job"):
+                changed = f"left {old} for {new}"  # "not at Flipkart anymore, joined Swiggy"
+            else:
+                changed = f"switched from {old} to {new}"
             self.found[position] = Found(
-                f"{left.group('s')} switched from {old} to {new}",
+                f"{left.group('s')} {changed}",
                 found.message_indexes,
                 found.quote,
                 found.method,
@@ -1591,7 +1615,8 @@ class _Reader:
             and _gives_a_value(tail)
             and _CHANGED_TAIL.search(tail)
             and not _filtered(tail)
-            and not _LEFT_THING.match(fact)  # "got off Jira, moved to Linear": one switch, below
+            # "got off Jira, moved to Linear": one switch, below
+            and not (_LEFT_THING.match(fact) and _NOW_ON.search(tail))
         ):
             # the rewrite keeps its own statement and drops a change said after it: the clause
             # is kept as said, whole, so that neither part is lost or stands without the other
