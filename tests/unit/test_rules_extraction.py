@@ -757,6 +757,19 @@ def test_spanish_no_longer_and_a_new_post_are_read():
     ]
 
 
+def test_where_one_lives_now_and_works_since_in_spanish_german_and_french_are_read():
+    assert facts("ya estoy en Monterrey, llegamos el lunes")[0] == "User now lives in Monterrey"
+    assert facts("seit März bin ich bei Zeiss in Jena") == ["User works at Zeiss in Jena"]
+    assert "User is engineer at Airbus" in facts("je suis ingénieure chez Airbus depuis mai")
+
+
+def test_a_subject_alone_or_with_a_bare_verb_is_no_fact_and_the_sentence_stays():
+    # "the work of my wife" read as a clause gave "User works" and "User's wife"
+    assert facts("nos cambiamos hace un mes por el trabajo de mi esposa") == [
+        "User said: nos cambiamos hace un mes por el trabajo de mi esposa"
+    ]
+
+
 def test_a_dutch_or_italian_statement_the_rules_cannot_read_is_kept_as_said():
     said = "Ik werk niet meer bij Proximus, sinds juni zit ik bij Telenet in Mechelen."
     assert facts(said) == [f"User said: {said}"]

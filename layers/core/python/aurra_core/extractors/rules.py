@@ -302,6 +302,11 @@ _NOW_ON = re.compile(
     r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b|"  # "we let Riverford go, it's Oddbox now"
     r"\b(?:joined|started at|am at|(?i:i'm) at|now at) (?P<j>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
 )
+# What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
+_SAYS_NOTHING = re.compile(
+    r"^User(?:'s [\w-]+| (?:works|is|has|does|did|talked|mistakes|caved|said|will|can|was|went|goes|got|"
+    r"must|should|would|could))[.!]?$"
+)
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
     r"^,?\s*so\s+(?:maybe|perhaps|probably|I might|I may|I could|I should|we might|we could|we should)\b",
@@ -1411,6 +1416,8 @@ class _Reader:
             content = SAID + _MENTION.sub("", content[len(SAID) :], count=1)
         if self.found and self.found[-1].content == content:
             return  # the same statement read twice (a request's reason, then its clause)
+        if _SAYS_NOTHING.match(content):
+            return  # "User's wife", "User works": a clause's subject and no more; the sentence stays
         self.found.append(Found(content, tuple(sorted(set(indexes))), quote or None, method))
 
     def _sentence(self, original: str, index: int) -> None:

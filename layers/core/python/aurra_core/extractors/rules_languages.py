@@ -48,6 +48,9 @@ _ENGLISH = set(
 _PHRASES: dict[str, list[tuple[str, str]]] = {
     "es": [
         (r"\bya no vivo en\b", "I no longer live in"),
+        # "ya estoy en Guadalajara": where the user is now, said as arrived
+        (r"\b(?:ya|ahora) (?:estoy|vivo) en\b", "I now live in"),
+        (r"\b(?:ya|ahora) (?:estamos|vivimos) en\b", "we now live in"),
         (r"\bya no trabajo en\b", "I no longer work at"),
         (
             r"\bconsegu[ií] (?:una )?plaza en\b|\bconsegu[ií] (?:un )?(?:trabajo|curro|puesto) en\b",
@@ -123,6 +126,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bje bosse (?:chez|à|pour)\b", "I work at"),
         (r"\bj'ai commencé (?:chez|à)\b", "I started at"),
         (r"\bj'ai quitté\b", "I left"),
+        (r"\bj'ai (?:reçu|eu|obtenu)\b", "I got"),
+        (r"\bje suis (.+?) chez\b", r"I am \1 at"),
         (r"\bj'ai arrêté\b", "I stopped"),
         (r"\bj'ai été promue? (?:à|au poste de)?\b", "I got promoted to"),
         (r"\bje suis passée? (?:à|sur)\b", "I switched to"),
@@ -167,6 +172,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bwir wohnen in\b|\bwir leben in\b", "we live in"),
         (r"\bich arbeite (jetzt )?als\b", r"I work \1as"),
         (r"\bich arbeite (jetzt )?(?:bei|für)\b", r"I work \1at"),
+        # "seit Oktober bin ich bei Bosch": where the user works, since when
+        (r"\bbin ich (jetzt )?bei\b", r"I work \1at"),
         (r"\bich habe (.*?)bei (\S+) angefangen\b", r"I started \1at \2"),
         (r"\bich habe (.*?)gekündigt\b", r"I quit \1"),
         (r"\bich wurde (.*?)befördert\b|\bich bin (.*?)befördert worden\b", r"I got promoted \1\2"),
