@@ -37,6 +37,11 @@ from aurra_core.text_analysis.sensitive_topics import fact_topic, sensitive_topi
         "User is keeping a mood diary",
         "User gets short of breath on hills",
         "User weighs 74 kg",
+        # the body as a habit's reason, and what a gut or a pregnancy asks of a diet
+        "User cut out caffeine because of their heart",
+        "User gets heartburn from spicy food",
+        "User is on a low FODMAP diet",
+        "User is breastfeeding so no alcohol",
     ],
 )
 def test_medical_matters_are_health_medical(fact):
@@ -94,6 +99,9 @@ def test_legal_matters_are_legal_status(fact):
         "User has been a GP for ten years",
         # what weighs something is not the user
         "User's carry-on bag weighs 7 kg",
+        # a heart or a gut that is no body's
+        "User's heart is set on Lisbon",
+        "User goes with their gut on hiring",
     ],
 )
 def test_everyday_facts_keep_the_extractors_topic(fact):

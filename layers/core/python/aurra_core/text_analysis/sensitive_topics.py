@@ -36,6 +36,13 @@ _MEDICAL = [
     r"mood (?:diary|journal|tracker|tracking)",
     r"(?:winded|breathless|out of breath|short of breath|shortness of breath)",
     r"(?:user|i|he|she) weighs? (?:about |around |roughly )?\d+(?:\.\d+)? ?(?:kg|kgs|kilos?|lbs?|pounds|stone)",
+    r"heartburn",
+    r"bloat(?:ed|ing)",
+    r"(?:low[- ])?fodmap",
+    r"breastfeed\w*",
+    r"heart scare",
+    # the body as the reason for a habit: "cut out caffeine because of my heart"
+    r"(?:because of|for|after|on account of) (?:my|his|her|their) (?:heart|liver|kidneys?|stomach|gut|bowels?|lungs?|joints)",
     r"amlodipine",
     r"ramipril",
     r"edoxaban",
