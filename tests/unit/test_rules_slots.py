@@ -524,6 +524,13 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
             False,
         ),
         ("User is a software engineer at Shopify", "User's wife got promoted to senior engineer", False),
+        # a step up said as reached, at the same employer: the role replaced
+        ("User is a sales assistant at Currys", "User got bumped up to supervisor at Currys", True),
+        ("User is an associate at Bain", "User said: made it to consultant at Bain as of this cycle", True),
+        # a rank said alone of the one job the old fact gives
+        ("User works as a paralegal at Hale & Co", "User is senior now", True),
+        ("User works as a paralegal at Hale & Co", "User hopes to be senior by next year", False),
+        ("User works as a paralegal at Hale & Co", "User's sister is senior now", False),
     ],
 )
 def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):

@@ -521,6 +521,13 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     rank_alone = _RANK_ALONE.search(new_text.lower())
     if new_title is None and old_title is not None and rank_alone:
         new_title = (frozenset({rank_alone.group(1)}), old_title[1])  # "staff as of monday"
+    if old_title is None and new_title is None and rank_alone and CHANGE.search(new_text.lower()):
+        # "works as an analyst at KPMG" -> "is senior now": the one job, now at a rank
+        unranked = [
+            _SAME_JOB.get(m.group("job"), m.group("job")) for m in _ANY_TITLE.finditer(old_text.lower())
+        ]
+        if len(unranked) == 1 and _one_role(old_text):
+            old_title, new_title = (frozenset(), unranked[0]), (frozenset({rank_alone.group(1)}), unranked[0])
     if old_title is None and new_title is not None and CHANGE.search(new_text.lower()):
         # "is a designer at Figma" -> "is a lead designer now": the job, now at a rank
         unranked = [

@@ -1675,7 +1675,7 @@ FUTURE_TIME = (
 # month" as "currently"): "as of this month", "as of monday", "as of last week", "as of the
 # April cycle", "as of the February release". Change evidence unless the value is "still" so.
 AS_OF_RECENT = (
-    r"\bas of (?:this (?:week|month|year|quarter)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"\bas of (?:this (?:week|month|year|quarter|cycle|round|term|semester|season)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"last (?:week|month|sprint|year|quarter)|yesterday|"
     r"(?:the|our) (?:[\w-]+ ){0,2}(?:release|cycle|sprint|update|rollout|reorg|restructure|review))\b"
 )
@@ -1853,7 +1853,11 @@ VALUE_FRAMES: dict[str, list[str]] = {
     "role": [
         r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
         r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
-        r"\b(?:is|was|as|became|becomes) (?:a|an|the|their|our|his|her) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
+        # "made it to consultant", "got bumped up to account executive": a step up, said as reached
+        r"\b(?:made it|bumped up|moved up|stepped up) (?:to|as) (?:a |an |the )?(?P<v>(?:[a-z]+ ){0,3}(?:"
+        + "|".join(sorted(ROLE_NOUNS))
+        + r"))\b",
+        r"\b(?:is|was|as|became|becomes|am|i'm|im) (?:a|an|the|their|our|his|her|my) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r")\b(?: (?:of|for) [a-z]+)?)",
     ],
