@@ -135,3 +135,18 @@ def test_a_bare_new_number_is_acted_on_only_when_one_memory_has_a_count() -> Non
     )
     verdicts = classifier.classify("User is on 25 now", "work", [pupils, hens], "rules").verdicts
     assert not any(v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION for v in verdicts)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # a night off is what a person has, not a thing that ended
+        ("User's partner's only night off is Sunday", "User's partner's night off is Tuesday now", True),
+        ("User's day off is Wednesday", "User's day off is Friday now", True),
+        # the same end said again is no return of what ended
+        ("User's doorbell chime is off", "User's doorbell chime is off again", False),
+    ],
+)
+def test_a_night_off_is_no_ending_and_an_end_said_again_is_no_return(old: str, new: str, acted: bool) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason

@@ -60,7 +60,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v14"
+MODEL_ID = "aurra-rules-v15"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -851,6 +851,8 @@ def _resumed(old: Fact, new: Fact) -> str | None:
     if _ONE_OFF.search(new.text) or _first(_TEMPORARY, new.text) or _EVENT_PLACE.search(new.text):
         return None  # "drank again at the wedding": once, not a habit taken up again
     ended = set(_abandoned(old)) - _FRAME_STEMS
+    if _ENDED_STATES & old.term_set & new.term_set:
+        return None  # "alarm is off" -> "alarm is off again": the same end, said again
     if _denies(old) and not evidence.negated(new):
         # "avoids dairy", "the Peloton membership is cancelled": what the old fact says is over
         ended |= evidence.content(old) - _FRAME_STEMS - _LOW_INFO_STEMS - set(old.subject.key) - _ENDED_STATES

@@ -926,7 +926,8 @@ OLD_NEGATIVE = [
     r"\bsold\b",
     r"\bleft\b(?! on| over| to pay| in the)",  # "$18,000 left on the loan" is what remains
     r"\bdisabled\b",
-    r"\boff\b",
+    # "night off", "day off", "time off": what a person has, not a thing over
+    r"(?<!\bnight )(?<!\bnights )(?<!\bday )(?<!\bdays )(?<!\btime )(?<!\bweek )(?<!\bweekend )\boff\b",
     # rules v6: an old fact that says the thing is already over ("the account is closed")
     r"\b(?:closed|lapsed|expired|deactivated|deleted|churned|terminated|ended)\b(?!-)",
 ]
