@@ -162,7 +162,17 @@ def _about_something_else(old: Fact, evidence_onwards: str) -> bool:
         for term in canon(token)
         if term not in _LOW_INFO
     }
+    if (
+        terms
+        and all(term.startswith(_WHEN_TOKENS) for term in terms)
+        and not _TO_NEXT.match(evidence_onwards[left.end() :])
+    ):
+        return False  # "went up to £1,200 from March": the date it holds from, not a value left
     return bool(terms) and not terms & (old.term_set | day_parts(old))
+
+
+_WHEN_TOKENS = ("month_", "date_", "year_", "dayofmonth_")
+_TO_NEXT = regex_programs.compile(r"\s*to\b")
 
 
 def day_parts(fact: Fact) -> set[str]:
