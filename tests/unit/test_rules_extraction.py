@@ -744,6 +744,17 @@ def test_a_statement_that_starts_like_a_question_but_gives_a_value_is_kept():
         "User said: Did 28k last Wednesday and it felt good honestly."
     ]
     assert facts("Did you see my message?") == []
+    # one that drops its "I", with no question mark and nobody addressed, is a statement
+    assert facts("Did two splits last week so I'm running six colonies now.") == [
+        "User did two splits last week",
+        "User is running six colonies now",
+    ]
+    assert facts("did you move to Leeds") == []
+    # a clause in passing ("and I love it") leaves a clause the rules could not read kept as said
+    assert facts("Three weeks in at Orchard Health and I love it.") == [
+        "User said: Three weeks in at Orchard Health and I love it."
+    ]
+    assert facts("swimming twice a week instead") == ["User said: swimming twice a week instead"]
     # "schedule's sorted" is not a request to schedule
     assert facts("schedule's sorted: I lift Tuesdays and Fridays") == ["User lifts Tuesdays and Fridays"]
 
@@ -860,6 +871,42 @@ def test_a_place_a_tool_or_an_employer_no_longer_so_and_the_new_one_are_one_chan
     assert facts("I'm not in Leeds any more") == ["User is not in Leeds any more"]
     assert facts("we're not in Soho anymore, the company moved us to the Camden office") == [
         "User said: we're not in Soho anymore, the company moved us to the Camden office"
+    ]
+
+
+def test_a_question_said_as_an_exclamation_and_a_parent_without_my_lose_no_statement():
+    assert facts("how is it already december, we moved to York in june!!") == ["User moved to York in june"]
+    assert facts("how do I do this, any tips") == []
+    assert facts("the GP switched mum to a new inhaler last week") == [
+        "User said: the GP switched mum to a new inhaler last week"
+    ]
+
+
+def test_a_statement_of_its_own_after_the_one_read_is_not_left_out():
+    assert facts("I moved to York last month, rent is 850 a month") == [
+        "User moved to York last month",
+        "User's rent is 850 a month",
+    ]
+    # after a number, an emoji ends the thought too: the question after it is no part of it
+    assert "User said: BA432 is 7:15 not 8:15" in facts(
+        "argh, I read the wrong line, BA432 is 7:15 not 8:15 🙃 can you redo the plan?"
+    )
+
+
+def test_may_after_a_word_of_time_is_the_month_not_a_hedge():
+    assert facts("we moved to Leeds in may") == ["User moved to Leeds in may"]
+    assert facts("landlord raised it €1,350 from may") == ["User's rent went up to €1,350 from may"]
+    assert facts("we may switch to Linear next month") == []
+
+
+def test_what_a_landlord_a_gym_or_a_boss_sets_is_the_users_own():
+    assert facts("landlord raised it €1,350 from june") == ["User's rent went up to €1,350 from june"]
+    assert facts("ugh the gym put the membership up to 70") == ["User's membership is now 70"]
+    assert facts("boss bumped me to 2,600 a month") == ["User's pay went up to 2,600 a month"]
+    # a raise by a share is no new amount, and one only planned is not a change made
+    assert "User's rent went up to 4%" not in facts("the landlord raised the rent by 4%")
+    assert facts("my landlord is raising it to 1,400 next month") == [
+        "User's landlord is raising it to 1,400 next month"
     ]
 
 

@@ -42,6 +42,10 @@ from aurra_core.text_analysis.sensitive_topics import fact_topic, sensitive_topi
         "User gets heartburn from spicy food",
         "User is on a low FODMAP diet",
         "User is breastfeeding so no alcohol",
+        # injuries and their repair
+        "User has a torn ACL",
+        "User had knee reconstruction in May",
+        "User had a skin graft on their arm",
     ],
 )
 def test_medical_matters_are_health_medical(fact):
@@ -102,6 +106,7 @@ def test_legal_matters_are_legal_status(fact):
         # a heart or a gut that is no body's
         "User's heart is set on Lisbon",
         "User goes with their gut on hiring",
+        "User is leading the reconstruction of the old mill",
     ],
 )
 def test_everyday_facts_keep_the_extractors_topic(fact):

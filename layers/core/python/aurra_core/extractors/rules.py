@@ -52,8 +52,9 @@ _SENTENCES = re.compile(
     r"(?<=[.!?;])(?<!\bSt\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMt\.)(?<!\bJr\.)"
     r"\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+|(?<=\.\.\.)\s*|"
     r"(?<=[:,;])\s+(?=[1-9]\)\s)|"  # "Couple of updates: 1) ..., 2) ...": each item its own
-    # "rip streak 💀 quit duolingo": an emoji between two lowercase words ends a thought
-    r"(?<=[a-z])\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=[a-z])"
+    # "rip streak 💀 quit duolingo", "6:40 not 7:40 🙃 redo the timing?": an emoji between a word
+    # or a number and a lowercase word ends a thought
+    r"(?<=[a-z0-9])\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=[a-z])"
 )
 _LIST_ITEM = re.compile(r"^[1-9]\)\s+")
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
@@ -76,6 +77,14 @@ _CORRECTION_SPLIT = re.compile(
     r"sorry,? no|no,? I mean)\b|(?:um|uh|er|erm),? no,)",
     re.IGNORECASE,
 )
+# A statement that drops its "I" and so starts as a question could: "Did two splits last week",
+# "Had the baby in September", "Have been on TickTick three weeks now".
+_DROPPED_I = re.compile(
+    r"^(?:did|had|have|has|was)\s+(?!it\b|that\b|this\b|there\b|he\b|she\b|they\b|we\b|i\b|[\d$\u20ac\u00a3])",
+    re.IGNORECASE,
+)
+# The other side addressed: "do you know", "can u", "have you got".
+_ADDRESSED = re.compile(r"\b(?:you|u|ya|your|ur|anyone|anybody|someone|somebody)\b", re.IGNORECASE)
 _QUESTION_START = re.compile(
     r"^(?:what|who|whom|whose|which|where|when|why|how|whats|hows|wheres|whos|whys|"
     r"is|are|am|was|were|do|does|did|can|could|"
@@ -114,6 +123,51 @@ _SET_MINE = re.compile(
     r"^(?:please |can you |could you )?(?:change|update|set|switch) my ([\w' -]{2,30}?) to (.+?)[.!?]*$",
     re.IGNORECASE,
 )
+# Someone who sets what the user pays or earns, setting it: "landlord raised it €1,290 from
+# april", "the gym put the membership up to 62", "boss bumped me to 2,300 a month". What was set
+# is the user's: "My rent went up to €1,290 from april". `_PROVIDED` names what each one sets
+# when the sentence says only "it", "me" or "us".
+_PROVIDER_SET = re.compile(
+    r"\b(?:my |the |our )?(?P<who>landlord|landlady|letting agent|gym|insurer|insurance company|boss|"
+    r"manager|employer|nursery|daycare|creche|council)\s+(?:has |have |just |finally |also )?"
+    r"(?P<verb>raised|put up|upped|increased|bumped|hiked|jacked up|put|moved|cut|lowered|dropped|reduced|"
+    r"changed)\s+(?:(?P<it>it|me|us)|(?:the|my|our) (?P<what>[a-z]+(?: (?!to\b|by\b|up\b)[a-z]+)?))(?: up)?\s+(?:to\s+)?"
+    r"(?=[£$€₹]\s?\d|\d)",
+    re.IGNORECASE,
+)
+_PROVIDED = {
+    "landlord": "rent",
+    "landlady": "rent",
+    "letting agent": "rent",
+    "gym": "gym membership",
+    "insurer": "insurance premium",
+    "insurance company": "insurance premium",
+    "boss": "pay",
+    "manager": "pay",
+    "employer": "pay",
+    "nursery": "nursery fees",
+    "daycare": "daycare fees",
+    "creche": "creche fees",
+    "council": "council tax",
+}
+_SET_DOWN = frozenset({"cut", "lowered", "dropped", "reduced"})
+
+
+def _set_by_provider(match: re.Match[str]) -> str:
+    verb = match.group("verb").lower()
+    if match.group("what") and verb not in ("put", "moved", "changed"):
+        return match.group(0)  # "landlord raised my rent to $1,600": the rewrite reads it as it is
+    what = match.group("what") or _PROVIDED[match.group("who").lower()]
+    went = (
+        "went down to"
+        if verb in _SET_DOWN
+        else "is now"
+        if verb in ("put", "moved", "changed")
+        else "went up to"
+    )
+    return f"my {what} {went} "
+
+
 # "I ..." that says something about the conversation, not about the user's life.
 _NOT_A_FACT = re.compile(
     r"^I (?:"
@@ -148,6 +202,9 @@ _HEDGE = re.compile(
     r"fantasi[sz](?:e|es|ing) about|"
     r"look(?:ing)? (?:into|at) (?:getting|buying|moving|switching|adopting)|if all goes well|"
     r"in the market for|weighing|mulling|pondering|interviewing (?:at|with|for)|"
+    # "may" the modal, not the month: "in may", "from may", "since may", "last may" are dates
+    r"(?<!\bin )(?<!\bfrom )(?<!\bsince )(?<!\buntil )(?<!\btill )(?<!\bby )(?<!\bmid )(?<!\bearly )"
+    r"(?<!\blate )(?<!\bof )(?<!\bthis )(?<!\bnext )(?<!\blast )(?<!\bin early )"
     r"(?-i:\bmay\b)(?! \d))\b",
     re.IGNORECASE,
 )
@@ -215,7 +272,9 @@ _FIRST_PERSON_WORDS = re.compile(
     r"(?i:\b(?:me|my|mine|myself|we|us|our|ours|yo|mi|mis|nosotros|nosotras|nuestro|nuestra|"
     r"nuestros|nuestras|je|moi|mon|ma|mes|nous|notre|nos|ich|mich|mir|mein|meine|meinen|meinem|"
     r"meiner|wir|uns|unser|unsere|unseren|eu|meu|minha|meus|minhas|nós|nosso|nossa|"
-    r"ik|mijn|wij|ons|onze|io|mio|mia|miei|noi|nostro|nostra|nostri|nostre)\b|\bj')"
+    r"ik|mijn|wij|ons|onze|io|mio|mia|miei|noi|nostro|nostra|nostri|nostre|"
+    # "switched mom to eliquis": a parent or partner named as in the family, without "my"
+    r"mom|mum|mommy|mummy|dad|daddy|hubby|wifey)\b|\bj')"
     r"|\bI\b|\bI'm\b|\bI've\b",
 )
 _A_NUMBER = re.compile(
@@ -228,7 +287,9 @@ _A_NUMBER = re.compile(
 _VALUE = re.compile(
     r"\d|[$\u20ac\u00a3]|\b(?:"
     + "|".join(sorted(VALUE_WORDS, key=len, reverse=True))
-    + r")s?\b|\b(?:weekdays?|weekends?|midnight|half)\b",
+    + r")s?\b|\b(?:weekdays?|weekends?|midnight|half)\b|"
+    # how often: "swimming twice a week instead"
+    r"\b(?:once|twice|thrice|\w+ times) (?:a|per|every) (?:day|week|month|year)\b",
     re.IGNORECASE,
 )
 # A present state without its verb: "denver now", "12 now", "on linear since feb"; not "for
@@ -495,6 +556,10 @@ def _own_statement(fact: str) -> str:
     1Password this week, LastPass had one breach too many" -> "User is switching to 1Password
     this week"."""
     return _FILLER_WORDS.sub("", _own_part(fact))
+
+
+# A statement with a subject of its own: "TP1347 is 6:40 not 7:40", "the flight's at 9".
+_OWN_STATEMENT = re.compile(r"^[\w'&.-]+(?: [\w'&.-]+){0,3}? (?:is|are|was|were|'s) \S", re.IGNORECASE)
 
 
 def _cut_tail(clause: str) -> str:
@@ -1444,6 +1509,7 @@ class _Reader:
         if kept != sentence:
             sentence = kept.rstrip("?").strip()
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
+        sentence = _PROVIDER_SET.sub(_set_by_provider, sentence)
         if not sentence:
             return
         asked = sentence
@@ -1464,6 +1530,27 @@ class _Reader:
             )
             sentence = sentence[swapped.end() :].strip(" ,;:.!")
             if not sentence:
+                return
+        if (
+            _DROPPED_I.match(sentence)
+            and not asked.rstrip().endswith("?")
+            and "," not in sentence
+            and not _ADDRESSED.search(sentence)
+        ):
+            # "Did two splits last week so I'm running six colonies now.": a statement that drops
+            # its "I", not a question (no question mark, nobody asked)
+            asked = sentence = "I " + sentence[0].lower() + sentence[1:]
+        if (
+            _QUESTION_START.match(sentence)
+            and not _REQUEST.match(sentence)
+            and not asked.rstrip().endswith("?")
+        ):
+            # "where did the time go, Ava turned 4 in august!!": a question said as an
+            # exclamation; what follows its comma is a statement
+            exclaimed, *rest = re.split(r",\s+", sentence, maxsplit=1)
+            if rest:
+                self._named_relatives(exclaimed)
+                self._sentence(rest[0], index)
                 return
         if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
             self._embedded(asked, index)
@@ -1487,6 +1574,8 @@ class _Reader:
                     others_hedged.extend(others)
                     clause = _without(clause, others)
                 outcome = self._clause(clause, index)
+                if outcome == "skipped" and _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()):
+                    continue  # "and I love it": said about the conversation or in passing, no mood of the rest
                 if outcome == "skipped" and _SO_HEDGED.match(clause.strip()):
                     # "Ren turned five, so maybe something for him too": what the user may do
                     # about it, not the mood of what they said
@@ -1635,6 +1724,12 @@ class _Reader:
             self._keep(f"User has a {pet.group(1)} named {pet.group(2)}", (index,), quote)
         for part in _split_subject(fact):
             self._keep(part, (index,), quote)
+        # "I read the wrong line on the booking, TP1347 is 6:40 not 7:40": a statement of its own
+        # after the one read, which the rewrite left out: read, or kept as said
+        own_tail = tail and _gives_a_value(tail) and _OWN_STATEMENT.match(tail) and not _filtered(tail)
+        if own_tail and self._clause(tail, index) == "none":
+            said = " ".join(tail.split()).strip(" ,;:")
+            self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(tail), VERBATIM)
         return "fact"
 
     def _correction(self, rest: str, index: int) -> str:
