@@ -893,6 +893,17 @@ def test_a_statement_of_its_own_after_the_one_read_is_not_left_out():
     )
 
 
+def test_the_answer_to_which_day_or_what_time_it_is_now_names_what_was_moved():
+    assert facts("my book club got moved", ("assistant", "Ok! Which day is it now?"), "wednesdays") == [
+        "User's book club got moved",
+        "User's book club is on wednesdays now",
+    ]
+    # nothing said to have moved: "it" is not guessed
+    assert facts("I love my new job", ("assistant", "Which day is it now?"), "thursdays") == [
+        "User loves their new job"
+    ]
+
+
 def test_may_after_a_word_of_time_is_the_month_not_a_hedge():
     assert facts("we moved to Leeds in may") == ["User moved to Leeds in may"]
     assert facts("landlord raised it €1,350 from may") == ["User's rent went up to €1,350 from may"]

@@ -1267,6 +1267,21 @@ def answered(question: str, reply: str) -> str | None:
     return None
 
 
+# "retro got moved" then "which day is it now?": "it" is what the user just said was moved
+_MOVED_THING = re.compile(
+    r"^User's ([\w -]{2,30}?) (?:got |was |has been |is being )?(?:moved|changed|rescheduled|shifted)\b"
+)
+
+
+def _it_named(question: str, found: list[Found]) -> str:
+    """The agent's question with its "it" named, when the user's last fact says what moved."""
+    moved = _MOVED_THING.match(found[-1].content) if found else None
+    if moved is None or not re.search(r"\b(?:is|was) it\b", question, re.IGNORECASE):
+        return question
+    named = re.sub(r"\b(is|was) it\b", rf"\1 your {moved.group(1)}", question, count=1, flags=re.IGNORECASE)
+    return re.sub(r"^(?:sure|ok|okay|got it|great|no problem)[,!.]?\s+", "", named, flags=re.IGNORECASE)
+
+
 _STILL = re.compile(r"(?:\b(?P<who>are you|do you)\s+)?\bstill\s+(?P<what>[^?]+)\?$", re.IGNORECASE)
 _NO_LONGER = re.compile(r"^(?:no|nope|nah|not anymore|not any more|not really)\b[\s,.!-]*", re.IGNORECASE)
 _STILL_KINDS = ("day", "time", "amount", "number", "name")
@@ -1432,7 +1447,10 @@ class _Reader:
             for sentence in _sentences(_plain(normalized[start:end])):
                 deadline.check()
                 if number == 0 and self.question and not _FIRST_PERSON_WORDS.search(sentence):
-                    fact = answered(self.question, sentence)
+                    named = _it_named(self.question, self.found)
+                    fact = answered(named, sentence)
+                    if fact is not None and named != self.question and not fact.endswith(" now"):
+                        fact += " now"  # the answer about what was just moved is where it moved to
                     if fact is not None:
                         asked = () if self.question_index is None else (self.question_index,)
                         self._keep(fact, (*asked, index), self._sentence_quote())
