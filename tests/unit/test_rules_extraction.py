@@ -866,6 +866,9 @@ def test_a_place_a_tool_or_an_employer_no_longer_so_and_the_new_one_are_one_chan
         "we don't use Trello these days, moved everything over to Asana in May"
     )
     assert facts("I left Monzo in March, joined Starling in May") == ["User left Monzo for Starling"]
+    assert facts("I'm not in Leeds any more, we relocated to Manchester last month")[0] == (
+        "User moved from Leeds to Manchester"
+    )
     # no new one named, or one the rules cannot read: what is no longer so stays as it is, or the
     # clause is kept as said
     assert facts("I'm not in Leeds any more") == ["User is not in Leeds any more"]

@@ -356,7 +356,7 @@ _LEFT_THING = re.compile(
 # Linear", "the whole team lives in Linear now", "we've been on Octopus since December",
 # "moved everything over to Linear", "I'm in Lisbon", "joined Swiggy in July".
 _NOW_ON = re.compile(
-    r"\b(?:been|now|we're|we are|moved|switched|lives|living|live|went|is|are|(?i:i'm|im|i am))\b"
+    r"\b(?:been|now|we're|we are|moved|relocated|switched|lives|living|live|went|is|are|(?i:i'm|im|i am))\b"
     r"(?:\s+(?:all|fully|completely|over|everything|it|now|here)){0,2}"
     r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
     r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
