@@ -664,3 +664,10 @@ def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
 def test_another_thing_of_a_kind_held_one_at_a_time_replaces_the_first(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+def test_the_reason_for_another_thing_held_one_at_a_time_names_both_as_written():
+    judged = RulesClassifier().judge(
+        "User listens to music on Spotify", "User is on Apple Music now", uuid.uuid4()
+    )
+    assert "Apple Music in place of Spotify" in judged.reason

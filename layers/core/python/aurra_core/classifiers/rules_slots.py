@@ -392,11 +392,19 @@ def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
             and not olds & news
             and not any(names(new_text, o) for o in olds)
         ):
+            new_said, old_said = _as_written(new_text, min(news)), _as_written(old_text, min(olds))
             return (
                 CONFIDENCE,
-                f"another {kind.replace('_', ' ')} (one at a time): {min(news)} in place of {min(olds)}",
+                f"another {kind.replace('_', ' ')} (one at a time): {new_said} in place of {old_said}",
             )
     return None
+
+
+def _as_written(text: str, phrase: str) -> str:
+    """A phrase of `_things` (its words' stems, "appl music") as the text writes it ("Apple Music")."""
+    pattern = r"\s+".join(rf"{re.escape(word)}[\w'.+-]*" for word in phrase.split())
+    found = re.search(rf"(?<![\w-]){pattern}", text, re.IGNORECASE)
+    return found.group(0) if found else phrase
 
 
 # A name the new fact says was left: "ripped out Airflow", "switched from Slack", "left Google".
