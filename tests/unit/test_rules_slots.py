@@ -531,16 +531,7 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
         ("User works as a paralegal at Hale & Co", "User is senior now", True),
         ("User works as a paralegal at Hale & Co", "User hopes to be senior by next year", False),
         ("User works as a paralegal at Hale & Co", "User's sister is senior now", False),
-    ],
-)
-def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
+        # another grade of the same ladder, reached; not hoped for, someone else's, or only named
         (
             "User is a band 7 physiotherapist at Leeds General",
             "User finally got band 8a... band 8 that is",
@@ -548,13 +539,12 @@ def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, ne
         ),
         ("User is an L4 engineer at Amazon", "User is L5 now", True),
         ("User is SWE-2 at a payments startup", "User said: promo landed, SWE-3 as of this cycle", True),
-        # hoped for, someone else's, or a grade said without its being reached
         ("User is an L4 engineer at Amazon", "User hopes to get L5 next cycle", False),
         ("User is an L4 engineer at Amazon", "User's manager got L7", False),
         ("User is a band 5 staff nurse", "User has a band 6 interview next week", False),
     ],
 )
-def test_another_grade_of_the_same_ladder_reached_replaces_the_old_one(old, new, acted):
+def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
 

@@ -2440,11 +2440,11 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
     The same activity, or a new fact that says nothing but the new rate ("on 5 a week now")."""
     old, new, marker = context.old, context.new, context.marker
     findings: list[Finding] = []
+    anchor = _rate_anchor(context)
     for key in set(old.rates) & set(new.rates):
         old_values, new_values = old.rates[key], new.rates[key]
         if len(old_values) != 1 or len(new_values) != 1 or old_values == new_values:
             continue  # two rates in one fact are two activities
-        anchor = _rate_anchor(context)
         said_besides = {term for term in _body(new) - _RATE_STEMS - {"now"} if not term.isdigit()}
         elliptic = marker is not None and len(old.rates) == 1 and not said_besides
         if not (anchor or elliptic or context.same_thing):
@@ -2849,7 +2849,7 @@ def _one_reading_of_a_bare_value(verdicts: list[ClassifierVerdict]) -> list[Clas
         ClassifierVerdict(
             v.candidate_id,
             v.verdict,
-            min(v.confidence, 0.8),
+            min(v.confidence, evidence.UNPROVEN_CEILING),
             f"{v.reason}; other memories have such a value too",
         )
         if v in alone

@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from aurra_core.classifiers.rules_facts import analyze
+from aurra_core.classifiers.rules_facts import analyze, kept_as_said
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import (
@@ -353,14 +353,11 @@ _FOR_A_PURPOSE = regex_programs.compile(
 )
 
 
-_KEPT_AS_SAID = regex_programs.compile("(?i)" + lex.VERBATIM_LEAD_IN)
-
-
 def _said_by_the_user_of_their_own(old_text: str, new_text: str) -> bool:
     """The old memory is the user's words about their own world ("User said: bookkeeping is in
     QuickBooks Online"), and the new fact is about the user."""
     return (
-        _KEPT_AS_SAID.match(old_text.strip()) is not None
+        kept_as_said(analyze(old_text))
         and not about_someone_named(old_text)
         and subject_of(new_text) == "user"
         and _owner(new_text) == ""
