@@ -238,3 +238,75 @@ def test_a_count_or_amount_replaced_in_the_same_words_is_acted_on(old: str, new:
 def test_what_ended_or_is_denied_must_be_the_old_facts_own(old: str, new: str) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert not (verdict is Verdict.CONTRADICTS and confidence >= ACTION), (verdict, confidence, reason)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # the right value, then the old fact's named as wrong, in the same frame
+        ("User's daughter Isla is in year 5", "User said: correction, Isla is in year 6 not year 5", True),
+        ("User's train is at 8:10", "User said: my train is at 7:40, not 8:10", True),
+        # the correction is of another thing than the old fact names
+        ("User's standup is at 9:30", "User said: the planning call is at 10:30 not 9:30", False),
+        ("User's flat is in Leeds", "User's office is in York not Leeds", False),
+        # "not" before no value of the old fact's
+        ("User's daughter Isla is in year 5", "User said: Isla is in year 6 not reception", False),
+    ],
+)
+def test_a_value_given_with_the_old_one_named_as_wrong_is_a_correction(
+    old: str, new: str, acted: bool
+) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # a new one of a role held one at a time, which the old fact names for the same subject
+        (
+            "User's physio is Priya at the Western General",
+            "User said: new physio as well, a woman called Jo",
+            True,
+        ),
+        ("User's boss is Tomasz", "User's new manager is Efua", True),
+        ("User cycles with a club in Bristol on Sundays", "User joined a new cycling club in Bath", True),
+        # a kind held many at a time, another kind, or a modifier the old one lacks: one more
+        ("User has a dog named Rex", "User got a new dog", False),
+        ("User is in a book club", "User joined a new cycling club", False),
+        # nobody named for the new one to be in place of, or someone else's
+        ("User wants a physio", "User has a new physio", False),
+        ("User's son has a physio called Ann", "User has a new physio", False),
+        # the role the user fills is not one they have
+        ("User is an account manager at a bank", "User's new manager is Efua", False),
+    ],
+)
+def test_a_new_one_of_a_role_held_one_at_a_time_replaces_the_named_one(
+    old: str, new: str, acted: bool
+) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "also" before one more change adds nothing beside the old fact
+        ("User plays in a sunday league team", "User has packed in the sunday league", True),
+        ("User plays in a sunday league team", "User also quit the sunday league", True),
+        # "this week only": the end is of one occasion
+        ("User's piano lesson is on Thursdays", "User's piano lesson is cancelled this week only", False),
+    ],
+)
+def test_names_one_more_change_and_one_off_ends_are_read_as_they_are(old: str, new: str, acted: bool) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
+    _, _, reason = judge_pair("User works from a coworking called Heden", "User is at Second Home now")
+    assert "additive" not in reason
+    _, _, reason = judge_pair(
+        "User works from a coworking called Heden", "User works at a second coworking now"
+    )
+    assert "additive" in reason

@@ -907,6 +907,29 @@ def test_the_answer_to_which_day_or_what_time_it_is_now_names_what_was_moved():
     ]
 
 
+def test_it_after_what_moved_in_the_same_sentence_names_it_and_its_correction_wins():
+    assert "User's standup is at 10:15" in facts(
+        "our PM moved standup so ppl can do school drop-off, it's at 10am— no wait, 10:15"
+    )
+    assert "User's bank is Monzo now" in facts("we changed banks, it is Monzo now")
+    # what follows "it's" is how it feels, not where it went: "it" is not named
+    assert facts("they moved the deadline, it's brutal") == []
+    assert facts("I changed my mind, it's Friday") == ["User changed their mind"]
+
+
+def test_the_next_thing_done_after_a_comma_with_its_i_left_out_is_a_statement():
+    assert facts("moved to Hobart just after Easter, got a job at a vet hospital in Sandy Bay") == [
+        "User moved to Hobart just after Easter",
+        "User got a job at a vet hospital in Sandy Bay",
+    ]
+    assert facts("finally updated to Sequoia last night") == ["User updated to Sequoia last night"]
+    # after a clause about someone else, whose the next thing is is not said: not split off as the user's
+    assert not any(
+        fact.startswith("User got")
+        for fact in facts("my brother's not in Leeds anymore, got a job at the Co-op in York")
+    )
+
+
 def test_may_after_a_word_of_time_is_the_month_not_a_hedge():
     assert facts("we moved to Leeds in may") == ["User moved to Leeds in may"]
     assert facts("landlord raised it €1,350 from may") == ["User's rent went up to €1,350 from may"]

@@ -328,6 +328,29 @@ def test_a_bare_new_value_is_acted_on_only_when_one_memory_has_such_a_value() ->
     assert acted([rowing, choir, dog]) == set()
 
 
+def test_a_bare_new_weekday_is_acted_on_only_when_one_memory_has_a_weekday() -> None:
+    classifier = RulesClassifier()
+    shelter, choir, dog = (
+        Candidate(uuid.uuid4(), content, "hobbies", 0.5)
+        for content in (
+            "User walks dogs at the shelter every Tuesday morning",
+            "User sings in a choir on Friday evenings",
+            "User has a dog",
+        )
+    )
+
+    def acted(candidates: list[Candidate]) -> set[uuid.UUID]:
+        verdicts = classifier.classify(
+            "User is on Thursday mornings now", "hobbies", candidates, "rules"
+        ).verdicts
+        return {
+            v.candidate_id for v in verdicts if v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION
+        }
+
+    assert acted([shelter, dog]) == {shelter.id}
+    assert acted([shelter, choir, dog]) == set()
+
+
 def test_a_bare_new_number_is_acted_on_only_when_one_memory_has_a_count() -> None:
     classifier = RulesClassifier()
     pupils, hens = (
@@ -363,5 +386,65 @@ def test_a_night_off_is_no_ending_and_an_end_said_again_is_no_return(old: str, n
     ],
 )
 def test_the_date_a_value_holds_from_is_no_value_left(old: str, new: str, acted: bool) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "as of the February release" dates the change; it is no part of an old quantity
+        (
+            "User's app supports iOS 15 and up",
+            "User said: as of the March release our minimum target is iOS 17",
+            True,
+        ),
+        # a share of the users on a version is not the user's own version
+        (
+            "User said: about 6% on iOS 15 right now",
+            "User said: as of the March release our minimum target is iOS 17",
+            False,
+        ),
+        # "3 out of the 12" is a part of the old quantity
+        ("User has 12 hens", "User gave 3 out of the 12 to a neighbour", False),
+    ],
+)
+def test_a_dated_change_is_no_part_and_a_share_is_no_value_of_the_users(
+    old: str, new: str, acted: bool
+) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        ("User is an auditor at KPMG in Dublin", "User started at Deloitte on the 1st of August", True),
+        ("User works at KPMG", "User joined Deloitte as a senior auditor", True),
+        ("User works at Acme as a nurse", "User started working at St James's Hospital", True),
+        # a start at a place not named, a name joined as no role, another office of the same employer
+        ("User works at KPMG", "User started at the gym on Mondays", False),
+        ("User works at KPMG", "User joined Strava", False),
+        ("User works at KPMG", "User started at KPMG's Cork office", False),
+        # someone else's start, or one only thought of
+        ("User works at KPMG", "User's wife started at Deloitte", False),
+        ("User works at KPMG", "User is thinking of applying, might have started at Deloitte by May", False),
+    ],
+)
+def test_a_start_at_another_named_employer_ends_the_old_one(old: str, new: str, acted: bool) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # the name both give with another number is what the old fact's thing holds
+        ("User's laptop is still on macOS 13", "User updated to macOS 14 over the weekend", True),
+        # another name on another thing is a different attribute
+        ("User's laptop is still on macOS 13", "User updated their phone to iOS 18", False),
+    ],
+)
+def test_a_name_given_another_number_is_the_old_things_value(old: str, new: str, acted: bool) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason

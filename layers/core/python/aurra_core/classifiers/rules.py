@@ -60,7 +60,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v15"
+MODEL_ID = "aurra-rules-v16"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -961,6 +961,8 @@ def _hedge(text: str) -> re.Match[str] | None:
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
+    if additive and (_in_a_name(additive.group(0), new.raw) or _ALSO_CHANGED.search(new.text)):
+        additive = None  # "is at Second Home now", "also switched to Ostbloc": a name, one more change
     if additive and pair.counted is None and not pair.ending:
         return (
             Verdict.NEW_FACT,
@@ -989,6 +991,22 @@ def _independent_or_hedged(pair: Pair) -> Decision | None:
             f"hedged language ('{quoted(hedge.group(0), new)}'): a plan, not a change",
         )
     return (Verdict.NEW_FACT, 0.7, f"hedged language ('{quoted(hedge.group(0), new)}') about something else")
+
+
+# "also switched to X": one more change the user tells of, not one more thing beside the old one
+_ALSO_CHANGED = regex_programs.compile(
+    r"\balso (?:just |finally )?(?:switched|moved|changed|swapped|ditched|dropped|left|quit|upgraded)\b"
+)
+
+
+def _in_a_name(word: str, raw: str) -> bool:
+    """Every time the word is written, it is capitalized inside the sentence: part of a name
+    ("Second Home"), not the additive word."""
+    found = list(re.finditer(rf"\b{re.escape(word)}\b", raw, re.IGNORECASE))
+    return bool(found) and all(
+        match.group(0)[:1].isupper() and raw[: match.start()].rstrip()[-1:] not in ("", ".", "!", "?", ":")
+        for match in found
+    )
 
 
 def _reverted_or_counted(pair: Pair) -> Decision | None:
@@ -1050,6 +1068,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
         and not _to_new_from_old(old, new)
         and not _moves_the_old_thing(old, new)
         and not _named_versions_replaced(old, new)
+        and not _renumbered(old, new)
     ):
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
@@ -1231,6 +1250,8 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
     language already found, a number of the same kind in place of the old one, beside the same
     word in both, and the old number not said again. The word says which slot the number fills,
     which the change word alone does not."""
+    if _SHARE_ON.search(old.raw):
+        return None  # "about 6% on iOS 15": a share of the users, not the user's own version
     new_numbers = _numbers(new)
     new_values = {value for _, value, _, _ in new_numbers}
     old_numbers = _numbers(old)
@@ -1486,6 +1507,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     or _restored_after(new, clause, match.end())
                     or _A_PIECE_OF.search(match.group("x"))
                     or _FOR_A_SEASON.search(clause)
+                    or _ONE_OFF.search(clause)
                 ):
                     continue  # ... "closed a chunk of Line 6 all summer": a part, for a season
                 if old_negative or _SCHEDULED_END.search(old.text):
@@ -1938,6 +1960,24 @@ def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
     return f"every version the old fact names is given another: {replaced}"
 
 
+_NAME_AND_NUMBER = regex_programs.compile(r"\b(?P<name>[a-z][a-z+#-]{1,20}) v?(?P<number>\d+(?:\.\d+)*)\b")
+
+
+def _renumbered(old: Fact, new: Fact) -> bool:
+    """'User's macbook is still on macOS 14' -> 'User updated to macOS 15': a name both facts
+    give with another number is the thing the old fact's subject holds, whatever it is called."""
+
+    def numbered(fact: Fact) -> dict[str, str]:
+        return {
+            m.group("name"): m.group("number")
+            for m in _NAME_AND_NUMBER.finditer(fact.text)
+            if m.group("name") not in lex.STOPWORDS and canon(m.group("name"))[0] not in _UNIT_WORDS
+        }
+
+    numbered_old, numbered_new = numbered(old), numbered(new)
+    return any(numbered_new.get(name) not in (None, number) for name, number in numbered_old.items())
+
+
 def _to_new_from_old(old: Fact, new: Fact) -> str | None:
     """'has 22 plants' -> 'down to 17 from 22': the new fact names the old fact's number as the
     one it changed from, and a number the old fact does not have as the one it changed to."""
@@ -2196,6 +2236,7 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
         + _frame_findings(context)
         + _rate_findings(context)
         + _bare_count_findings(context)
+        + _bare_day_findings(context)
     )
     if not findings and _rates_of_other_things(context):
         return (Verdict.NEW_FACT, 0.75, "two things done, each at its own rate")
@@ -2253,10 +2294,15 @@ def _slot_context(old: Fact, new: Fact, relation: str, marker: str | None) -> Sl
     )
 
 
+_SHARE_ON = regex_programs.compile(r"\d\s*%\s*(?:of (?:\w+ ){1,2})?(?:(?:are|is|still) )?(?:on|use|using)\b")
+
+
 def _class_findings(context: SlotContext) -> list[Finding]:
     """Closed-class values (editors, plans, diets...) replaced."""
     findings: list[Finding] = []
     marker = context.marker
+    if _SHARE_ON.search(context.old.raw):
+        return findings  # "about 6% on iOS 15": a share of the users, not the one value the user has
     for name, old_values, new_values in class_conflicts(context.old, context.new):
         single = (
             name in lex.SINGLE_VALUED_CLASSES
@@ -2487,6 +2533,28 @@ def _bare_count_findings(context: SlotContext) -> list[Finding]:
     return [(0.88, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'")]
 
 
+# Words beside a weekday that say when in it, not what is done: "on Wednesday afternoons now"
+_PART_OF_DAY = frozenset(
+    canon(word)[0]
+    for word in "now every other morning mornings afternoon afternoons evening evenings night nights".split()
+)
+
+
+def _bare_day_findings(context: SlotContext) -> list[Finding]:
+    """A weekday said on its own as the new value ("I'm on Wednesday afternoons now") of the one
+    weekday the old fact gives ("volunteers at the food bank every Monday morning")."""
+    old, new, marker = context.old, context.new, context.marker
+    days_old, days_new = old.typed.get("weekday", set()), new.typed.get("weekday", set())
+    if marker is None or len(days_old) != 1 or len(days_new) != 1 or days_old == days_new:
+        return []
+    if _body(new) - days_new - _PART_OF_DAY:
+        return []
+    shown_old, shown_new = said(days_old, old), said(days_new, new)
+    label = f"days {min(days_old)} -> {min(days_new)}{_SAID_ALONE}"
+    said_as = f"days {shown_old} -> {shown_new}{_SAID_ALONE}"
+    return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
+
+
 def _rates_of_other_things(context: SlotContext) -> bool:
     """Both facts say how often something is done, and share nothing else ("swims twice a week" /
     "goes to yoga 3 times a week now")."""
@@ -2677,6 +2745,14 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     if replaced and proposal[1] <= evidence.UNPROVEN_CEILING and _counts_a_thing(old_fact, replaced):
         # "has 5 direct reports" -> "has 3 direct reports": no detector knows the unit, the words do
         proposal = (Verdict.CONTRADICTS, 0.87, f"the count of the same thing: {shown(replaced)}")
+    renewed = (
+        None
+        if _hedge(new_fact.text)
+        else (_corrected_inline(old_fact, new_fact) or _a_new_one(old_fact, new_fact))
+    )
+    if renewed and not (proposal[0] is Verdict.CONTRADICTS and proposal[1] >= evidence.ACTION_THRESHOLD):
+        proposal = (Verdict.CONTRADICTS, 0.88, renewed)
+        replaced = replaced or renewed
     resumed = None if _hedge(new_fact.text) else _resumed(old_fact, new_fact)
     if (
         resumed
@@ -2687,8 +2763,29 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     construction = replaced or resumed
     if not construction and proposal[0] is Verdict.CONTRADICTS:
         # every named version given another, with 'still' or 'as of': read from the two facts together
-        construction = _named_versions_replaced(old_fact, new_fact)
+        construction = _named_versions_replaced(old_fact, new_fact) or _started_elsewhere(old_fact, new_fact)
     return evidence.hold_to_evidence(old_fact, new_fact, proposal, construction)
+
+
+# A start at a named employer: "started at Deloitte", "joined Monzo as a data analyst"
+_STARTED_AT = re.compile(
+    r"\b(?:started (?:at|with|working (?:at|for)|a (?:new )?(?:job|role) (?:at|with))|began at"
+    r"|joined (?=[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)* as an? ))\s*(?=[A-Z])"
+)
+
+
+def _started_elsewhere(old: Fact, new: Fact) -> str | None:
+    """'is an auditor at KPMG' -> 'started at Deloitte on the 1st of August': a start at another
+    named employer says the old one is over; a start at a place not named ("started at the gym")
+    or one the old fact names says nothing of it."""
+    started = _STARTED_AT.search(new.raw)
+    if started is None or _hedge(new.text):
+        return None
+    employers_old = frame_values(old).get("employer", set()) - _GENERIC_VALUE_WORDS
+    employers_new = frame_values(new).get("employer", set()) - _GENERIC_VALUE_WORDS
+    if not employers_old or not employers_new or employers_old & (employers_new | new.term_set):
+        return None
+    return f"'{quoted(started.group(0).strip(), new)}' another employer"
 
 
 def _both_over(old: Fact, new: Fact) -> str | None:
@@ -2712,6 +2809,102 @@ _EVENT_PLACE = regex_programs.compile(lex.EVENT_PLACE)
 _RESUMED_WORD = regex_programs.compile(
     r"\b(?:again|resumed|reopened|restarted|reactivated|reinstated|renewed)\b"
 )
+
+
+# "year 4 not year 3", "7:15, not 8:15": the right value, then the one it corrects
+_NOT_THAT = regex_programs.compile(
+    r"(?P<before>\b[a-z]+ )?(?P<right>[\w:.'-]+(?: [\w:.'-]+)?),? not (?P<wrong>[\w:.'-]+(?: [\w:.'-]+)?)\b"
+)
+
+
+def _corrected_inline(old: Fact, new: Fact) -> str | None:
+    """'Oscar is in year 3' -> 'correction: Oscar is in year 4 not year 3': the new fact gives a
+    value and names the old fact's as wrong, in the same frame ('in year 3' / 'in year 4'), with
+    the same words but for one."""
+    for match in _NOT_THAT.finditer(new.text):
+        right, wrong = match.group("right").split(), match.group("wrong").split()
+        if len(right) != len(wrong) or right == wrong:
+            continue
+        if not re.search(rf"\b{re.escape(match.group('wrong'))}\b", old.text):
+            continue
+        if re.search(rf"\b{re.escape(match.group('right'))}\b", old.text):
+            continue  # the old fact has the right value already: nothing of it is corrected
+        differ = [(a, b) for a, b in zip(right, wrong, strict=True) if a != b]
+        if len(differ) != 1 or not _same_kind_of_word(*differ[0]):
+            continue
+        before = match.group("before")
+        if before and not re.search(
+            rf"\b{re.escape(before.strip())} {re.escape(match.group('wrong'))}\b", old.text
+        ):
+            continue  # "the office is in York not Leeds" corrects where the office is, not the flat
+        clause = re.split(r"[,;:]", new.text[: match.start()])[-1]
+        named = {term for token in tokenize(clause) if token not in lex.STOPWORDS for term in canon(token)}
+        if not (named - {"user", "said"}) & old.term_set:
+            continue  # "the retro is at 10:30 not 9:30" corrects the retro, which the old fact does not name
+        return f"a correction: '{quoted(match.group(0).removeprefix(before or ''), new)}'"
+    return None
+
+
+def _same_kind_of_word(a: str, b: str) -> bool:
+    """Two numbers, two times, two weekdays or two words of the same shape ("4"/"3", "7:15"/"8:15")."""
+
+    def shape(word: str) -> str:
+        if re.fullmatch(r"\d+(?:[:.]\d+)?(?:am|pm)?", word):
+            return "number"
+        if word.startswith("weekday_") or word.startswith("time_"):
+            return word.split("_")[0]
+        return "word"
+
+    return shape(a) == shape(b) and shape(a) != "word"
+
+
+# Things a person or a team has one of at a time, by the role they fill: "a new physio" is in
+# place of the one the old fact names
+_ONE_OF_A_KIND = frozenset(
+    canon(word)[0]
+    for word in """physio physiotherapist cardiologist dentist gp doctor therapist counsellor counselor
+    psychiatrist manager boss landlord landlady coach trainer tutor group club gym office flat apartment
+    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber""".split()
+)
+_A_NEW = regex_programs.compile(r"\bnew (?P<first>[a-z-]+)(?: (?P<second>[a-z]+))?\b")
+# Other names of the same role
+_ROLE_NAMES = {
+    canon(role)[0]: {canon(name)[0] for name in names.split()}
+    for role, names in (
+        ("manager", "boss supervisor"),
+        ("boss", "manager supervisor"),
+        ("physio", "physiotherapist"),
+        ("physiotherapist", "physio"),
+    )
+}
+
+
+def _a_new_one(old: Fact, new: Fact) -> str | None:
+    """'User's physio is Sarah at the Royal' -> 'new physio too, a guy called Callum': a new one of
+    a thing held one at a time, which the old fact names for the same subject, is in place of the
+    old one. Its modifier, if any, is one the old fact has ('a new running group' for 'runs with a
+    group'); else it may be another one ('a new book group' beside a running group)."""
+    if subject_relation(old, new)[0] == "different":
+        return None
+    for match in _A_NEW.finditer(new.text):
+        first = canon(match.group("first"))[0]
+        second = canon(match.group("second"))[0] if match.group("second") else ""
+        # "a new physio", or "a new running group": a modifier, then the kind
+        kind, modifier = (first, None) if first in _ONE_OF_A_KIND else (second, first)
+        if kind not in _ONE_OF_A_KIND or not ({kind} | _ROLE_NAMES.get(kind, set())) & old.term_set:
+            continue
+        if modifier and modifier not in old.term_set:
+            continue
+        held = {kind} | _ROLE_NAMES.get(kind, set())
+        if any(
+            re.search(rf"\b(?:is|am|are|as) (?:a|an|the)\b[^,.;]*?\b{re.escape(k)}\w*", old.text)
+            for k in held
+        ):
+            continue  # "User is a customer success manager": the role the user fills, not one they have
+        if not (evidence.proper_names(old) or re.search(r"\b(?:at|in|with|called|named)\b", old.text)):
+            continue  # "User wants a physio" names no one the new one could be in place of
+        return f"a new {said([kind], new)} in place of the one the old fact names"
+    return None
 
 
 def _counts_a_thing(old: Fact, replaced: str) -> bool:

@@ -70,6 +70,27 @@ _CLAUSE = re.compile(
     r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b|"
     r"[a-z]{2,}ing (?=(?:at|in|on|for|with|from|to|my|our)\b)[^,]*\bnow\b)"  # ", climbing at Vital now"
 )
+# ", got a job at a vet hospital": the next thing done, its "I" left out, after a statement of the
+# user's own; after one about someone else ("he's not at Amazon anymore, got a job at Royal Mail",
+# "ortho says it's not just tendinitis, got a cortisone shot") whose it is is not said, and the
+# sentence stays whole
+_THEN_DONE = re.compile(
+    r",\s+(?=(?:got (?:a|an|my|our|promoted|married|engaged)|bought|sold|landed|upgraded|updated|adopted|hired)\b)"
+)
+_SOMEONE_ELSE_SAID = re.compile(
+    r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.IGNORECASE
+)
+
+
+def _clauses(part: str) -> list[str]:
+    clauses = []
+    for clause in _CLAUSE.split(part):
+        the_users_own = _SUBJECTLESS_PAST.match(clause) or _FIRST_PERSON.match(clause)
+        about_someone_else = _SOMEONE_ELSE_SAID.search(clause) or _FAMILY.search(clause)
+        clauses.extend(_THEN_DONE.split(clause) if the_users_own and not about_someone_else else [clause])
+    return clauses
+
+
 # A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
 _CORRECTION_SPLIT = re.compile(
     r"[,;:\u2014\u2013]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
@@ -239,7 +260,7 @@ _INNER_SUBJECT = re.compile(
 )
 # A verb that starts a statement with its "I" left out: "Just got promoted", "moved to Denver".
 _SUBJECTLESS_PAST = re.compile(
-    r"^(?:(?:just|finally|recently|also|then|officially|already)\s+)*(?:moved|started|got|switched|"
+    r"^(?:(?:just|finally|recently|also|then|officially|already)\s+)*(?:moved|started|got|switched|updated|"
     r"quit|left|joined|bought|sold|adopted|finished|upgraded|downgraded|changed|stopped|began|"
     r"became|landed|signed|graduated|married|retired|dropped|ditched|picked up|took up|gave up|"
     r"booked|hired|passed|completed|relocated|transferred|migrated|cancel(?:l)?ed|renewed|"
@@ -1273,6 +1294,47 @@ _MOVED_THING = re.compile(
 )
 
 
+# "moved standup so ppl can do drop-off, it's at 10:15", "swimming changed for Wanjiru, it's
+# Sundays now": what moved, then "it" for it
+_MOVED_THEN_IT = re.compile(
+    r"^(?P<head>(?:.*?\b(?:moved|changed|rescheduled|shifted|pushed|bumped)\s+(?:the\s+|our\s+|my\s+)?"
+    r"(?!(?:to|from|for|with|in|into|on|at|up|down|back|over|out|away|it|that|this|everything)\b)"
+    r"(?P<object>[a-z][\w-]+)|.*?\b(?P<subject>[a-z][\w-]+)\s+(?:got\s+|has\s+|was\s+)?"
+    r"(?:moved|changed|rescheduled|shifted|pushed|bumped)(?:\s+for\s+(?P<whose>[A-Z][\w-]+))?)"
+    r"\b[^,;]*[,;]\s+)it(?:'s|\u2019s| is)\s+",
+    re.IGNORECASE,
+)
+# Words that are no thing that moves: "it changed everything", "moved to Leeds"
+_NOT_MOVED_THINGS = frozenset(
+    "to from in into on up down back over out away house home flat everything things it that this "
+    "we i they he she my our me us them jobs job mind plans plan".split()
+)
+
+
+_A_VALUE_NEXT = re.compile(
+    r"(?:at|on|in|every|from|now|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|noon|midnight|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|[A-Z\d]"
+)
+
+
+def _it_is_what_moved(sentence: str) -> str:
+    """The sentence with its "it" named, when it follows what it says moved: "our PM moved
+    standup so ppl can do drop-off, it's at 10:15" reads "... , our standup is at 10:15"."""
+    said = _MOVED_THEN_IT.match(sentence)
+    if said is None:
+        return sentence
+    what = (said.group("object") or said.group("subject")).lower()
+    if what in _NOT_MOVED_THINGS or not _A_VALUE_NEXT.match(sentence[said.end() :]):
+        return sentence  # "they moved the deadline, it's brutal": how it feels, not where it went
+    if said.group("object") and what.endswith("s") and not what.endswith("ss"):
+        what = what[:-1]  # "changed banks, it's Monzo now": the one bank it is now
+    if said.group("whose"):
+        owner = f"{said.group('whose')}'s"  # "swimming changed for Wanjiru": hers
+    else:
+        owner = "our" if re.search(r"\b(?:we|our|us)\b", said.group("head"), re.IGNORECASE) else "my"
+    return f"{said.group('head')}{owner} {what} is {sentence[said.end() :]}"
+
+
 def _it_named(question: str, found: list[Found]) -> str:
     """The agent's question with its "it" named, when the user's last fact says what moved."""
     moved = _MOVED_THING.match(found[-1].content) if found else None
@@ -1528,6 +1590,7 @@ class _Reader:
             sentence = kept.rstrip("?").strip()
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         sentence = _PROVIDER_SET.sub(_set_by_provider, sentence)
+        sentence = _it_is_what_moved(sentence)
         if not sentence:
             return
         asked = sentence
@@ -1585,7 +1648,7 @@ class _Reader:
         others_hedged: list[str] = []  # someone else's hedge: "he wants to play drums now"
         unread: list[str] = []  # clauses the rules could not read that give a value
         for part in _CORRECTION_SPLIT.split(sentence):
-            for clause in _CLAUSE.split(part):
+            for clause in _clauses(part):
                 deadline.check()
                 others = _hedged_by_someone_else(clause)
                 if others:

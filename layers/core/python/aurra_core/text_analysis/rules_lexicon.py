@@ -869,6 +869,7 @@ ENDING = [
     r"left the team|moved on|was let go|was laid off|was fired)\b",
     r"\bdropped (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\bditched (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
+    r"\b(?:packed|jacked) in (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\s\-\.]+)",
     r"\b(?:cancel(?:l)?ed|called off) (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"\bsold (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\s\-\.]+)",
     r"\b(?:has |have )?left (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[A-Za-z][\w\s\-\.&]+)",
@@ -894,7 +895,7 @@ ENDING = [
     r"\bturned (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) off\b",
     r"\bmoved (?:[\w']+ ){0,3}?off (?:of )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?)",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:is|are|was|were) nolonger\b",
-    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:stopped|ended|finished|wrapped up|were cancel(?:l)?ed|was cancel(?:l)?ed)\b",
+    r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:stopped|ended|finished|wrapped up|(?:were|was|is|got) cancel(?:l)?ed)\b",
     r"\b(?:laid off|fired|let go|resigned|retired|dismissed|terminated) (?:from |by )?(?:(?:his|her|their|my|the|a|an) )?(?:job at |role at |position at )?(?P<x>[\w\-\.& ]+)",
     r"\b(?:traded in|traded|swapped|exchanged|sold off|returned) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\. ]{1,200}?) (?:for|and)\b",
     r"\b(?:rather than|in place of) (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+)?)",
@@ -955,9 +956,10 @@ TRIED = [
 ]
 # A part of the old quantity, not a new value of it: "uses 12 of those seats".
 SUBSET = [
-    r"(?<!instead )\bof (?:those|these|them|the|its|their|our|his|her)\b",
-    r"\bout of\b",
-    r"\bpart of\b",
+    # "as of the February release" dates a change; "part of the move" and "out of it" name a cause
+    r"(?<!instead )(?<!as )(?<!part )\bof (?:those|these|them|the|its|their|our|his|her)\b",
+    r"\bout of\b(?! (?:it|that|this)\b)",
+    r"\bpart of\b(?! (?:the|a|our|their|my) (?:move|migration|switch|upgrade|reorg|deal|process|plan|change|rollout)\b)",
     r"\bsome of\b",
     r"\bone of\b",
     r"\bamong\b",
@@ -1546,6 +1548,7 @@ CHANGE_EVIDENCE = [
     r"\banymore\b",
     r"\bstopped\b",
     r"\bquit\b",
+    r"\b(?:packed|jacked) in\b",
     r"\bcancel(?:l)?(?:ed|s|ing)?\b",
     r"\bcalled off\b",
     r"\bleft\b(?! (?:hand|side|handed))",
@@ -1801,6 +1804,7 @@ PARTS_OF_DAY = ((300, 720, "morning"), (720, 1020, "afternoon"), (1020, 1320, "e
 ONE_OFF = (
     r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
     r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
+    r"\bthis (?:week|month) only\b|"
     r"\bfor (?:today|tomorrow)\b|\bso far\b"
 )
 
