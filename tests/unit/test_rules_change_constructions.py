@@ -9,9 +9,11 @@ denied or only expected).
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
-from aurra_core.classifiers.rules import judge_pair
+from aurra_core.classifiers.rules import RulesClassifier, judge_pair
 from aurra_core.models import Verdict
 
 ACTION = 0.85
@@ -310,3 +312,34 @@ def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
         "User works from a coworking called Heden", "User works at a second coworking now"
     )
     assert "additive" in reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # what was moved, named in another form of the old fact's word
+        (
+            "User's choir rehearses at St Jude's on Tuesdays",
+            "User moved rehearsals to the village hall",
+            True,
+        ),
+        # a rank given by someone, for the same job
+        ("User is a line cook at a bistro", "User said: the owner made me sous chef last month", True),
+        ("User is a nurse on a surgical ward", "User said: they made her head nurse", False),
+        # a title given by someone, a promotion in a ranked service, a grade in Roman numerals
+        ("User is a shift lead at a coffee chain", "User said: they made me store manager", True),
+        ("User is a constable in the Met", "User got promoted to sergeant", True),
+        ("User is an Analyst II at a bank", "User said: finally got Analyst III", True),
+        # a device held one at a time, acquired; not one for another use or another person
+        ("User has an iPhone 12", "User bought a Pixel 9", True),
+        ("User has an iPhone 12", "User got a work phone, a Pixel 9", False),
+        ("User has an iPhone 12", "User bought a Pixel 9 for their daughter", False),
+        # an app got is not a device: it may sit beside the old one
+        ("User uses Spotify", "User got Apple Music with the new phone", False),
+    ],
+)
+def test_a_thing_moved_a_rank_given_and_a_device_bought_are_changes(old: str, new: str, acted: bool) -> None:
+    # as Level 2 gets it: the detectors, then the slot readings of rules_slots
+    judged = RulesClassifier().judge(old, new, uuid.uuid4())
+    verdict, confidence, reason = judged.verdict, judged.confidence, judged.reason
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason

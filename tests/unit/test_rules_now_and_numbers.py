@@ -448,3 +448,31 @@ def test_a_start_at_another_named_employer_ends_the_old_one(old: str, new: str, 
 def test_a_name_given_another_number_is_the_old_things_value(old: str, new: str, acted: bool) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # the one amount, gone the way the new fact says, about the same thing
+        ("User is charging 45/h for portraits", "User said: raised my rate to 55 for new clients", True),
+        (
+            "User donates £15 a month to the food bank",
+            "User has raised their food bank gift to twenty pounds a month",
+            True,
+        ),
+        ("User's day rate is €380", "User said: bumped it to 420 from january", True),
+        ("User pays £70 a month for the allotment", "User said: the council cut it to 55", True),
+        # said to go up, and smaller; money raised for a cause; another period; an increment
+        ("User's rent is £900 a month", "User said: they raised it to 850", False),
+        ("User earns £2,800 a month", "User raised £3,200 for the hospice", False),
+        ("User's rent is £900 a month", "User said: they raised it to 1,100 a year", False),
+        ("User's rent is £900 a month", "User said: they raised it by 50", False),
+        # nothing says it is the same amount
+        ("User pays £60 a month for the gym", "User bumped their savings to 90", False),
+    ],
+)
+def test_an_amount_said_to_go_up_or_down_to_a_number_replaces_the_one_amount(
+    old: str, new: str, acted: bool
+) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason

@@ -2128,6 +2128,14 @@ def _a_place_for_no_place(named: str, old_text: str) -> bool:
     return not re.search(r"\b(?:in|at|to|near|from)\s+(?:the\s+)?[A-Z]", old_text)
 
 
+def _moved_object_terms(match: re.Match[str]) -> set[str]:
+    """The terms of what a switch says it moved: "moved rehearsals to ..." gives "rehearsal"."""
+    moved = re.match(
+        r"\s*(?:\w+\s+)?(?P<what>(?:\w+\s+){1,2}?)(?:to|into|over to)\b", match.string[match.start() :]
+    )
+    return set(_terms(moved.group("what"))) if moved else set()
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -2159,6 +2167,12 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         anchor = set(
             old.subject.key & new.subject.key
         )  # "The blog runs on WordPress" -> "was rebuilt on Hugo"
+    if not anchor:
+        # "rehearses at Soundcheck" -> "moved rehearsals to a space in SoDo": one word in two forms
+        anchor = (
+            _fuzzy_overlap((body_n - value - whose) & _moved_object_terms(match), body_o) - RESTATEMENT_STEMS
+        )
+        old_value -= anchor
     if not anchor:
         # "prefers tea" -> "switched to coffee": two things of one kind
         anchor = (_expand(old_value) & _expand(value)) - old_value - value
@@ -2211,8 +2225,13 @@ def _one_off(new: Fact, marker: str | None) -> Decision | None:
     return None
 
 
+_RAISED_FOR = regex_programs.compile(r"\braised (?:money_[\d.,]+|\d[\d.,]*)(?: \w+){0,2} for\b")
+
+
 def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] | None) -> Decision | None:
     """A single-valued slot with a new value in place of the old one."""
+    if _RAISED_FOR.search(new.text):
+        return (Verdict.NEW_FACT, 0.75, "money raised for a cause, not a new value of the old amount")
     if _first(_SUBSET, new.text) and (
         set(old.counts) or old.typed.get("money") or re.search(r"\d", old.text)
     ):
@@ -2748,7 +2767,11 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     renewed = (
         None
         if _hedge(new_fact.text)
-        else (_corrected_inline(old_fact, new_fact) or _a_new_one(old_fact, new_fact))
+        else (
+            _corrected_inline(old_fact, new_fact)
+            or _a_new_one(old_fact, new_fact)
+            or _amount_moved(old_fact, new_fact)
+        )
     )
     if renewed and not (proposal[0] is Verdict.CONTRADICTS and proposal[1] >= evidence.ACTION_THRESHOLD):
         proposal = (Verdict.CONTRADICTS, 0.88, renewed)
@@ -2809,6 +2832,58 @@ _EVENT_PLACE = regex_programs.compile(lex.EVENT_PLACE)
 _RESUMED_WORD = regex_programs.compile(
     r"\b(?:again|resumed|reopened|restarted|reactivated|reinstated|renewed)\b"
 )
+
+
+# An amount said to go up or down: "raised my rate to 75", "bumped the Roth to 300", "cut it to 40"
+_AMOUNT_UP = regex_programs.compile(
+    r"\b(?:rais(?:ed|ing)|put (?:it |them |the \w+ )?up|upped|increased|bump(?:ed|ing)|hiked|jacked up|"
+    r"(?:went|gone|goes|going) up|got a (?:pay )?raise|pay rise)\b"
+)
+_AMOUNT_DOWN = regex_programs.compile(
+    r"\b(?:cut|lowered|reduced|(?:went|gone|goes|came|come) down|brought (?:it |them )?down|knocked (?:it )?down)\b"
+)
+_PERIODS = frozenset({"hour", "h", "day", "week", "month", "year", "annum"})
+# Words that name the amount's slot whatever it is of: "raised my rate to 75"
+_AMOUNT_SLOT_WORDS = frozenset(canon(w)[0] for w in "rate price fee salary pay rent".split())
+
+
+def _amount_moved(old: Fact, new: Fact) -> str | None:
+    """'is charging 60/h' -> 'raised my rate to 75': the old fact's one amount, written as money,
+    and the new fact's one number, said to have gone the way it went (up, and larger; down, and
+    smaller), and about the same thing: the same period ('a month'), a word both give beside it,
+    or a word for any amount's slot ('rate', 'price'). An increment ('raised it by 50') is not the
+    new value."""
+    up, down = _AMOUNT_UP.search(new.text), _AMOUNT_DOWN.search(new.text)
+    if bool(up) == bool(down) or re.search(r"\bby (?:money_)?\d", new.text) or "%" in new.raw:
+        return None
+    if new.counts or subject_relation(old, new)[0] == "different":
+        return None
+    old_amounts = [number for number in _numbers(old) if number[0] == "amount"]
+    new_amounts = [number for number in _numbers(new) if number[0] == "amount"]
+    if len(old_amounts) != 1 or len(new_amounts) != 1 or not old_amounts[0][2]:
+        return None
+    (_, was, _, beside_old), (_, now, _, beside_new) = old_amounts[0], new_amounts[0]
+    try:
+        ratio = float(now) / float(was)
+    except (ValueError, ZeroDivisionError):
+        return None
+    if not (1 < ratio <= 3 if up else 1 / 3 <= ratio < 1):
+        return None
+    periods_old = (old.term_set & _PERIODS) | ({"hour"} if re.search(r"/h(?:r|our)?\b", old.raw) else set())
+    periods_new = (new.term_set & _PERIODS) | ({"hour"} if re.search(r"/h(?:r|our)?\b", new.raw) else set())
+    if periods_old and periods_new and not periods_old & periods_new:
+        return None  # "£950 a month" and "raised it to 1,200 a year": another amount
+    same = (
+        bool(periods_old & periods_new)
+        or bool((beside_old & beside_new) - _UNIT_WORDS)
+        or bool(new.term_set & _AMOUNT_SLOT_WORDS)
+        or bool(re.search(r"\b(?:rais|put|bump|upped|increas|hik|cut|lower|reduc)\w* it\b", new.text))
+    )
+    if not same:
+        return None
+    moved = up or down
+    assert moved is not None
+    return f"'{quoted(moved.group(0), new)}' to {now} from the old fact's {was}"
 
 
 # "year 4 not year 3", "7:15, not 8:15": the right value, then the one it corrects

@@ -353,6 +353,18 @@ _FOR_A_PURPOSE = regex_programs.compile(
 )
 
 
+# "ended up getting the iPhone 15 Pro", "got the Pixel 9": one of a kind held one at a time,
+# acquired, is in place of the one before; a second one for another use is not
+_ACQUIRED = regex_programs.compile(
+    r"\b(?:got|bought|ended up (?:getting|buying|with)|picked up|upgraded to|treated (?:myself|themselves) to)\b"
+)
+_DEVICES = frozenset({"phone", "wearable"})  # got a new one: the old one is put away; not so an app
+_ANOTHER_USE = regex_programs.compile(
+    r"\b(?:work|personal|spare|backup|second|old|burner|kids?'?s?|son'?s?|daughter'?s?|wife'?s?|husband'?s?|"
+    r"partner'?s?|mum'?s?|mom'?s?|dad'?s?)\s+(?:phone|watch|number|line|account)\b"
+)
+
+
 def _said_by_the_user_of_their_own(old_text: str, new_text: str) -> bool:
     """The old memory is the user's words about their own world ("User said: bookkeeping is in
     QuickBooks Online"), and the new fact is about the user."""
@@ -369,7 +381,10 @@ def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
     held one at a time (`_ONE_AT_A_TIME`) than the old fact names: "User does the books in
     QuickBooks" -> "User is on Xero since 1 July". None otherwise."""
     new_lower = new_text.lower()
-    if not (CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower)) or _FOR_A_PURPOSE.search(new_lower):
+    acquired = _ACQUIRED.search(new_lower) and not _ANOTHER_USE.search(new_lower)
+    if not (CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower) or acquired) or _FOR_A_PURPOSE.search(
+        new_lower
+    ):
         return None
     if not (_same_whom(old_text, new_text) or _said_by_the_user_of_their_own(old_text, new_text)):
         return None
@@ -380,7 +395,8 @@ def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
     if old_mood.negated:
         return None
     old_things, new_things = _things(old_text), _things(new_text)
-    for kind in sorted(old_things.keys() & new_things.keys() & _ONE_AT_A_TIME):
+    kinds = _ONE_AT_A_TIME if CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower) else _DEVICES
+    for kind in sorted(old_things.keys() & new_things.keys() & kinds):
         olds = {phrase for phrase in old_things[kind] if phrase not in _kind_words()}
         news = {phrase for phrase in new_things[kind] if phrase not in _kind_words()}
         if (
@@ -480,6 +496,16 @@ _HOLDS_A_ROLE = regex_programs.compile(
 )
 
 
+# A rank given by someone: "chef made me sous chef", "they made her head nurse"
+_MADE_RANK = regex_programs.compile(
+    r"\b(?:made|making|bumped|moved) (?P<whom>me|them|him|her|us)(?: up)?(?: to)? (?:a |an |the )?(?:"
+    + "|".join(sorted(_RANKS))
+    + r")\b|\bgot made (?:a |an |the )?(?:"
+    + "|".join(sorted(_RANKS))
+    + r")\b"
+)
+
+
 def _title(text: str) -> tuple[frozenset[str], str] | None:
     """(the rank words, the job) of the one title the text gives, or None."""
     found = [
@@ -533,8 +559,13 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
         ]
         if len(unranked) == 1 and _one_role(old_text):
             old_title, new_title = (frozenset(), unranked[0]), (frozenset({rank_alone.group(1)}), unranked[0])
-    if old_title is None and new_title is not None and CHANGE.search(new_text.lower()):
-        # "is a designer at Figma" -> "is a lead designer now": the job, now at a rank
+    made = _MADE_RANK.search(new_text.lower())
+    if made and made.group("whom") not in ("me", "us", None) and new_text.lower().startswith("user said:"):
+        made = None  # "User said: they made her head nurse": someone else's rank
+    reached = CHANGE.search(new_text.lower()) or made
+    if old_title is None and new_title is not None and reached:
+        # "is a designer at Figma" -> "is a lead designer now", "chef made me sous chef": the job,
+        # now at a rank
         unranked = [
             _SAME_JOB.get(m.group("job"), m.group("job")) for m in _ANY_TITLE.finditer(old_text.lower())
         ]
@@ -555,8 +586,12 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 # "grade 7", "in Year 2". The word before the number says which ladder.
 _GRADE = regex_programs.compile(
     r"\b(band|level|grade|sde|swe|ic|l|e|p|g)[ -]?(\d{1,2})\b(?![.,:]\d)(?! ?(?:%|years?|yrs?|months?|kg|km))|"
-    r"\b(?:in|into|started|starting|starts|entering|entered|is|'s|now) (year) (\d{1,2})\b"
+    r"\b(?:in|into|started|starting|starts|entering|entered|is|'s|now) (year) (\d{1,2})\b|"
+    # "Engineer II" -> "Engineer III": a title's grade in Roman numerals
+    r"\b(engineer|analyst|developer|associate|scientist|designer|consultant|specialist|technician)"
+    r" (i{1,3}|iv|v|vi{1,3})\b(?!')"
 )
+_ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii": "7", "viii": "8"}
 # The new fact says the grade was reached: a promotion, or a word of change.
 _GRADE_REACHED = regex_programs.compile(
     r"\b(?:got|gets|made|promo\w*|promoted|moved up|bumped|up to|now|effective|as of|starting|started|"
@@ -567,7 +602,10 @@ _GRADE_REACHED = regex_programs.compile(
 def _grades(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for match in _GRADE.finditer(text.lower()):
-        ladder, number = match.group(1, 2) if match.group(1) else match.group(3, 4)
+        if match.group(5):
+            ladder, number = match.group(5), _ROMAN[match.group(6)]
+        else:
+            ladder, number = match.group(1, 2) if match.group(1) else match.group(3, 4)
         out.setdefault(ladder, set()).add(number)
     return out
 
@@ -591,12 +629,31 @@ def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     return (CONFIDENCE, f"the same ladder ({ladder}) at another grade: {min(news)} in place of {min(olds)}")
 
 
+# A title given by someone: "they made me store manager"
+_MADE_TITLE = regex_programs.compile(
+    r"\bmade (?P<whom>me|them|him|her) (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:"
+    + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
+    + r")\b(?: (?:"
+    + "|".join(sorted(lex.ROLE_NOUNS))
+    + r")\b)?"
+)
+
+
+def _made_a_title(new_lower: str) -> re.Match[str] | None:
+    """The title given, and to the user when the memory is the user's words ("User said: they
+    made me store manager"; not "they made her head nurse")."""
+    made = _MADE_TITLE.search(new_lower)
+    if made and new_lower.startswith("user said:") and made.group("whom") != "me":
+        return None
+    return made
+
+
 def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact says the subject of an old fact that gives their job
     was promoted: "User works as a line cook at Nopi" -> "User got promoted to sous chef". None
     otherwise."""
     new_lower, old_lower = new_text.lower(), old_text.lower()
-    promoted = _PROMOTED.search(new_lower)
+    promoted = _PROMOTED.search(new_lower) or _made_a_title(new_lower)
     if (
         promoted is None
         or not _HOLDS_A_ROLE.match(old_lower)
@@ -606,6 +663,11 @@ def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None
     if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
         return None  # "hopes to get promoted", "was a cook in 2019"
+    if re.search(r"\b(?:volunteer|part-time|side|weekend|hobby)\b", old_lower):
+        return None  # a promotion at work leaves the volunteering, the side job, as it was
+    given = promoted.group(0).strip().removeprefix("made me ").removeprefix("made them ")
+    if given != promoted.group(0).strip():
+        return (CONFIDENCE, f"the subject of the old fact's job was given another title: {given}")
     return (CONFIDENCE, f"the subject of the old fact's job was {promoted.group(0).strip()}")
 
 

@@ -667,7 +667,8 @@ ROLE_NOUNS = frozenset(
     economist radiographer radiologist physiotherapist physio surgeon physician paramedic midwife
     electrician plumber carpenter mechanic librarian cashier pilot firefighter photographer journalist
     translator receptionist tutor instructor illustrator animator surveyor optometrist bartender
-    waiter waitress cook clerk""".split()
+    waiter waitress cook clerk sergeant constable inspector detective captain lieutenant corporal
+    apprentice journeyman foreman solicitor barrister vet""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
