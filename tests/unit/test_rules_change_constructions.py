@@ -326,6 +326,15 @@ def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
         # a rank given by someone, for the same job
         ("User is a line cook at a bistro", "User said: the owner made me sous chef last month", True),
         ("User is a nurse on a surgical ward", "User said: they made her head nurse", False),
+        # the same thing done at another place, written all in lower case as chat often is
+        ("User is bouldering at the arch 3x a week", "User is climbing at castle climbing centre now", True),
+        ("User swims at the leisure centre on mondays", "User swims at the lido these days", True),
+        ("User is bouldering at the arch 3x a week", "User is climbing at home now", False),
+        (
+            "User is bouldering at the arch 3x a week",
+            "User is also climbing at castle climbing centre now",
+            False,
+        ),
         # a title given by someone, a promotion in a ranked service, a grade in Roman numerals
         ("User is a shift lead at a coffee chain", "User said: they made me store manager", True),
         ("User is a constable in the Met", "User got promoted to sergeant", True),

@@ -930,6 +930,34 @@ def test_the_next_thing_done_after_a_comma_with_its_i_left_out_is_a_statement():
     )
 
 
+def test_a_statement_in_a_script_without_spaces_is_kept_as_said():
+    # Japanese has no spaces between words: its length is in characters, not words
+    assert facts("10月からリードアーティストになりました 5人のチームを見ることに.") == [
+        "User said: 10月からリードアーティストになりました 5人のチームを見ることに."
+    ]
+
+
+def test_a_schedule_is_no_count_and_a_heading_with_its_subject_is_no_statement():
+    assert facts("update on the custody stuff: the judge signed it in august. it's 2-2-3 now.") == [
+        "User said: the judge signed it in august.",
+        "User said: it's 2-2-3 now.",
+    ]
+    assert facts("it's 8 of us now") == ["User's team is 8 people now"]
+
+
+def test_what_the_user_has_now_stays_beside_a_hedge_about_next_year():
+    assert "User said: Four allotments now" in facts(
+        "Four allotments now, so next year we'll probably sell veg."
+    )
+
+
+def test_the_job_a_switch_of_jobs_names_after_a_comma_stays_with_it():
+    assert topics("I switched jobs, data engineer at Monzo since March") == [
+        ("User said: I switched jobs, data engineer at Monzo since March", "work")
+    ]
+    assert topics("I switched jobs") == [("User switched jobs", "work")]
+
+
 def test_may_after_a_word_of_time_is_the_month_not_a_hedge():
     assert facts("we moved to Leeds in may") == ["User moved to Leeds in may"]
     assert facts("landlord raised it €1,350 from may") == ["User's rent went up to €1,350 from may"]

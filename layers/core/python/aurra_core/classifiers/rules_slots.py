@@ -694,9 +694,29 @@ _EXERCISE = frozenset(
 )
 
 
+# The same, written all in lower case as chat often is ("is bouldering at brooklyn boulders 3x a
+# week"): the place ends where when, how often or a word of change begins
+_DONE_AT_LOWER = regex_programs.compile(
+    r"(?i)^user(?:'s (?P<owner>\w+))? (?:(?:now|still|currently|usually|mostly|also|normally) )*"
+    r"(?P<verb>(?:is |are |has been |have been )?[a-z]+)\b(?P<middle>(?: [\w'/-]+){0,5}?) (?:at|out of) (?:the |a )?"
+    r"(?P<place>[a-z][\w'&.-]*(?: [a-z][\w'&.-]*){0,3}?)"
+    r"(?= (?:\d|now\b|these days|since\b|on\b|every\b|most\b|mostly\b|before\b|after\b|with\b)|\W*$|,)"
+)
+# What follows "at" that is no named place: "at home", "at least", "at the moment"
+_NO_PLACE = frozenset(
+    """home work school night nights lunch least most moment weekend weekends night-time first last
+    times all once work-from-home uni college church gym office""".split()
+)
+
+
 def _done_at(text: str) -> tuple[str, str, str] | None:
     """(whose, what is done, where) when the fact says the subject does a thing at a named place."""
-    found = _DONE_AT.match(text.strip())
+    text = text.strip()
+    found = _DONE_AT.match(text)
+    if found is None and not re.search(r"[A-Z]", text[4:]):
+        found = _DONE_AT_LOWER.match(text)
+        if found is not None and found.group("place").split()[0] in _NO_PLACE | {"the", "a"}:
+            found = None
     if found is None:
         return None
     verb = found.group("verb").lower()

@@ -391,11 +391,21 @@ _SAYS_NOTHING = re.compile(
 )
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
-    r"^,?\s*so\s+(?:maybe|perhaps|probably|I might|I may|I could|I should|we might|we could|we should)\b",
+    r"^,?\s*so\s+(?:(?:next|this) (?:year|month|week|season),?\s+)?(?:maybe|perhaps|probably|I might|I may|I could|"
+    r"I should|we might|we could|we should|I'll probably|we'll probably|I'd probably|we'd probably)\b",
     re.IGNORECASE,
 )
 # "he wants to", "she might": a hedge that is someone else's, not the user's mood.
 _THIRD_PERSON_START = re.compile(r"^(?:(?:and|but|also|plus|so|then)\s+)?(?:he|she|they)\b", re.IGNORECASE)
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _word_count(text: str) -> int:
+    """Words, where a script written without spaces (Japanese, Chinese, Korean) counts one word
+    for every two of its characters."""
+    return len(text.split()) + len(_CJK.findall(text)) // 2
 
 
 def _states_a_value(clause: str) -> bool:
@@ -609,6 +619,11 @@ _CHANGED_TAIL = re.compile(
 )
 
 
+_CHANGE_WITHOUT_VALUE = re.compile(
+    r"\b(?:switched|changed) (?:jobs|roles|teams|companies|careers|gyms|schools|banks|doctors)$|\bgot a new job$"
+)
+
+
 # "Landlord raised my rent to $1,600": the change is the user's rent's.
 _DONE_TO_MINE = re.compile(
     r"^(?!(?:I|we|We)\b)(?:the |my |our )?[\w'-]+(?: [\w'-]+)? (raised|lowered|increased|cut|moved|changed|bumped|"
@@ -642,7 +657,8 @@ _THING_CHANGED = re.compile(
 
 _OF_US = re.compile(
     r"^(?:there(?:'s| are| is)|it's|we're|we are)\s+(?:now\s+|currently\s+)?(?:a (?:team|group) of\s+)?"
-    r"(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?: of us\b|(?!\s+\w|[\d,]))(.*)$",
+    # "it's 2-2-3 now" is a schedule, "it's 7:30" a time: no count of anyone
+    r"(\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?: of us\b|(?!\s+\w|[\d,:./x-]))(.*)$",
     re.IGNORECASE,
 )
 # "Spotify is 14 euros a month for me now": the user's Spotify.
@@ -957,6 +973,8 @@ def _changed_thing_topic(fact: str) -> str | None:
     `preferences` (`work` when the change is the team's or company's). None otherwise."""
     if not _CHANGE_OF.search(fact):
         return None
+    if re.search(r"\b(?:switched|changed) (?:jobs|roles|careers|employers|companies)\b", fact, re.IGNORECASE):
+        return "work"  # "switched jobs": of the job, whatever the verb
     from aurra_core.text_analysis.kinds import kinds_of
 
     named = kinds_of(fact)
@@ -1427,8 +1445,13 @@ def _plain(text: str) -> str:
     )
     # "my boss, Karen, is based in Denver": the name goes with the person
     text = re.sub(r"\b([Mm]y|[Oo]ur) (\w+), ([A-Z][\w-]+), ", r"\1 \2 \3 ", text)
-    # "Freelancing update: landed a contract": the heading is not the statement
-    return re.sub(r"(?im)^[\w ]{0,30}?\b(?:update|news|note|psa|status)\s*[:\-]\s*", "", text)
+    # "Freelancing update: landed a contract", "update on the ex stuff: ...": the heading is not
+    # the statement
+    return re.sub(
+        r"(?im)^[\w ]{0,30}?\b(?:update|news|note|psa|status)(?: (?:on|about|re) [\w' ]{1,30})?\s*[:\-]\s*",
+        "",
+        text,
+    )
 
 
 _QUOTE_TRIM = " \t\n,;:-\u2014\u2013"
@@ -1746,7 +1769,7 @@ class _Reader:
         """A statement about the user's life the rules could not rewrite: a first-person word or
         a value in it (users drop the "I" and the "my": "gym at 6am every weekday", "down to 17
         from 22"), three words or more, and nothing that is never kept."""
-        if len(original.split()) < 3 or not (
+        if _word_count(original) < 3 or not (
             _FIRST_PERSON_WORDS.search(original)
             or _VALUE.search(sentence)
             or _states_now(sentence)
@@ -1790,7 +1813,9 @@ class _Reader:
         if (
             tail
             and _gives_a_value(tail)
-            and _CHANGED_TAIL.search(tail)
+            # "..., company moved us to King's Cross"; "I switched jobs, senior UX designer at
+            # Klarna": what the change named no value of is said after it
+            and (_CHANGED_TAIL.search(tail) or _CHANGE_WITHOUT_VALUE.search(fact))
             and not _filtered(tail)
             # "got off Jira, moved to Linear": one switch, below
             and not (_LEFT_THING.match(fact) and _NOW_ON.search(tail))
