@@ -476,3 +476,24 @@ def test_an_amount_said_to_go_up_or_down_to_a_number_replaces_the_one_amount(
 ) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # one more got, numbered: the count is now the ordinal
+        ("User's bakery runs 2 vans", "User has got a 3rd van on the road now", True),
+        ("User has 2 cats", "User adopted a third cat last week", True),
+        # an ordinal not got, or not one more than the old count, or someone else's
+        ("User ran 3 marathons", "User is training for a 4th marathon", False),
+        ("User has 2 cats", "User adopted a fourth cat last week", False),
+        ("User has 2 kids", "User's sister had a third kid", False),
+        # a weekday said on its own with "goes" and "these days"
+        ("User visits their gran on Sundays", "User goes Saturdays these days", True),
+    ],
+)
+def test_one_more_got_and_a_bare_weekday_with_goes_are_the_new_values(
+    old: str, new: str, acted: bool
+) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason

@@ -2099,13 +2099,20 @@ _SWITCHED_TO = regex_programs.compile(lex.SWITCHED_TO)
 
 
 def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
-    """'has 2 kids' -> 'welcomed a third baby': the stated count changed."""
+    """'has 2 kids' -> 'welcomed a third baby', '(3 vans' -> 'got a 4th van': the stated count
+    changed."""
     ordinals = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
-    for match in re.finditer(r"\b(second|third|fourth|fifth|sixth) (\w+)(?: (\w+))?", new.text):
+    for match in re.finditer(
+        r"\b(second|third|fourth|fifth|sixth|ordinal_\d{1,2}) (\w+)(?: (\w+))?", new.text
+    ):
+        nth = ordinals.get(match.group(1)) or int(match.group(1).removeprefix("ordinal_"))
+        counts = {unit: set(numbers) for unit, numbers in old.counts.items()}
+        for number, noun in re.findall(r"\b(\d{1,2}) ([a-z]+)\b", old.text):
+            counts.setdefault(canon(noun)[0], set()).add(int(number))  # "(3 vans": a count no slot reads
         units = [canon(word)[0] for word in match.groups()[1:] if word]
-        unit = next((unit for unit in units if unit in old.counts), "")
-        if unit and ordinals[match.group(1)] - 1 in old.counts[unit]:
-            previous = ordinals[match.group(1)] - 1
+        unit = next((unit for unit in units if unit in counts), "")
+        if unit and nth - 1 in counts[unit]:
+            previous = nth - 1
             return (
                 Verdict.CONTRADICTS,
                 0.88,
@@ -2113,6 +2120,22 @@ def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
                 f"a {quoted(match.group(1), new)} one makes {previous + 1}",
             )
     return None
+
+
+# Got one more: "adopted a third dog", "has got a 4th van on the road", "hired a fifth engineer"
+_GOT_ONE_MORE = regex_programs.compile(
+    r"\b(?:got|has got|have got|bought|hired|adopted|welcomed|added|had|took on|opened)\s+(?:a|an|our|my|their)\s+"
+    r"(?:second|third|fourth|fifth|sixth|ordinal_\d{1,2})\b(?!(?: \w+)? for\b)"
+)
+
+
+def _one_more_got(old: Fact, new: Fact) -> str | None:
+    """The count grew by one got ('adopted a third dog' after 'has 2 dogs'): the new count is the
+    change, said by the getting; an ordinal alone ('her third marathon') is not."""
+    if _GOT_ONE_MORE.search(new.text) is None or subject_relation(old, new)[0] == "different":
+        return None
+    grown = _count_growth(old, new)
+    return grown[2] if grown else None
 
 
 def _a_place_for_no_place(named: str, old_text: str) -> bool:
@@ -2555,7 +2578,8 @@ def _bare_count_findings(context: SlotContext) -> list[Finding]:
 # Words beside a weekday that say when in it, not what is done: "on Wednesday afternoons now"
 _PART_OF_DAY = frozenset(
     canon(word)[0]
-    for word in "now every other morning mornings afternoon afternoons evening evenings night nights".split()
+    for word in "now every other morning mornings afternoon afternoons evening evenings night nights go goes "
+    "going there these days nowadays".split()
 )
 
 
@@ -2771,10 +2795,12 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
             _corrected_inline(old_fact, new_fact)
             or _a_new_one(old_fact, new_fact)
             or _amount_moved(old_fact, new_fact)
+            or _one_more_got(old_fact, new_fact)
         )
     )
-    if renewed and not (proposal[0] is Verdict.CONTRADICTS and proposal[1] >= evidence.ACTION_THRESHOLD):
-        proposal = (Verdict.CONTRADICTS, 0.88, renewed)
+    if renewed:
+        if not (proposal[0] is Verdict.CONTRADICTS and proposal[1] >= evidence.ACTION_THRESHOLD):
+            proposal = (Verdict.CONTRADICTS, 0.88, renewed)
         replaced = replaced or renewed
     resumed = None if _hedge(new_fact.text) else _resumed(old_fact, new_fact)
     if (

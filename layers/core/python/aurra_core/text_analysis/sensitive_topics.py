@@ -127,6 +127,7 @@ _MEDICAL = [
     r"tablets? (?:of|a day|daily)",
     r"insulin",
     r"metformin",
+    r"blood (?:type|group)",
     r"antidepressants?",
     r"antibiotics?",
     r"ssris?",
