@@ -149,6 +149,14 @@ MEDICAL_SAID = [
     "quebrei o braço jogando bola",
     "ich habe mir das Bein gebrochen",
     "tengo cita con el dermatólogo",
+    # medicines by brand, tests, pregnancy and care in the wording of several countries
+    "switched from salbutamol to a symbicort inhaler",
+    "the echocardiogram is booked for the 3rd",
+    "third trimester now and sleeping badly",
+    "still on the camhs waiting list",
+    "User's blood type is O negative",
+    "mijn vader ligt in het ziekenhuis",
+    "papa ko sugar ki bimari hai",
 ]
 
 
@@ -184,6 +192,13 @@ LEGAL_SAID = [
     "mon permis a été suspendu",
     "tô respondendo processo",
     "I accepted a police caution",
+    # immigration papers by their names, family courts, tenancies
+    "my i-485 is still pending",
+    "the EU Blue Card came through",
+    "czekam na karta pobytu",
+    "our decree absolute arrived this morning",
+    "the landlord served a section 21 notice",
+    "cafcass are writing their report",
 ]
 
 
@@ -195,6 +210,7 @@ def test_everyday_legal_phrasings_are_legal_status(said):
 # Look-alikes: the same words about work, software, sport, pets and figures of speech.
 LOOK_ALIKES = [
     "User works night shifts as a nurse at St Mary's hospital",
+    "ich arbeite als Pflegekraft im Krankenhaus in Köln",
     "User's husband is a lawyer",
     "User is a paralegal at a law firm in Leeds",
     "we booked a squash court for Thursday",
