@@ -689,7 +689,7 @@ _MEDICAL = [
     r"reçete\w*",
     r"acil servis\w*",
     r"kan tahlili",
-    r"şeker hastası",
+    r"şeker hastası",  # noqa: RUF001 (Turkish dotless i)
     r"sugar ki bimari",
     r"bp ki dawai",
     r"dawai",
