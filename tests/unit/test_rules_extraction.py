@@ -958,6 +958,21 @@ def test_the_job_a_switch_of_jobs_names_after_a_comma_stays_with_it():
     assert topics("I switched jobs") == [("User switched jobs", "work")]
 
 
+def test_a_thing_left_and_the_one_now_in_two_sentences_of_one_message_are_one_switch():
+    assert (
+        facts("I'm not in Glasgow any more. I'm in Dundee since June.")[0]
+        == "User moved from Glasgow to Dundee"
+    )
+    assert (
+        facts("dropped Evernote. Been on Obsidian a month now.")[0]
+        == "User switched from Evernote to Obsidian"
+    )
+    # a later sentence about someone else is theirs, not what the user moved to
+    assert (
+        facts("I'm not in Glasgow any more. My sister is in Perth.")[0] == "User is not in Glasgow any more"
+    )
+
+
 def test_may_after_a_word_of_time_is_the_month_not_a_hedge():
     assert facts("we moved to Leeds in may") == ["User moved to Leeds in may"]
     assert facts("landlord raised it €1,350 from may") == ["User's rent went up to €1,350 from may"]

@@ -359,7 +359,7 @@ _NOT_COUNTED = frozenset(
 )
 # A thing the user (or their team) stopped using, as the rules word it: "User's team ditched jira".
 _LEFT_THING = re.compile(
-    r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:(?:ditched|dropped|got off|moved off(?: of)?|"
+    r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:(?:ditched|dropped|cancel(?:l)?ed|got off|moved off(?: of)?|"
     r"got rid of|stopped using|moved away from) (?:the |our |their )?(?P<x>[\w.+-]+(?: [A-Z][\w.+-]*)?)|"
     r"let (?:the |our |their )?(?P<let>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) go|"
     # where the user no longer is: "is not in Berlin any more", "no longer lives in Seville"
@@ -383,6 +383,12 @@ _NOW_ON = re.compile(
     r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
     r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b|"  # "we let Riverford go, it's Oddbox now"
     r"\b(?:joined|started at|am at|(?i:i'm) at|now at) (?P<j>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+)
+# A statement that opens with the user: "I'm in Lisbon", "we've been on Linear", "moved to Leeds"
+_OPENS_WITH_THE_USER = re.compile(
+    r"^(?:(?:and|so|but|now|anyway)\s+)?(?:I|I'm|I've|I am|we|we're|we've|we are|been|now|moved|relocated|"
+    r"switched|joined|started)\b",
+    re.IGNORECASE,
 )
 # What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
 _SAYS_NOTHING = re.compile(
@@ -1526,11 +1532,12 @@ class _Reader:
         )
         self.group = group.group(1).lower() if group else "team"
         self.message, self.normalized = text, normalized
-        number = 0
+        number, first, read = 0, len(self.found), []
         for start, end in _sentence_spans(normalized):
             self.sentence_span = _trimmed(normalized, start, end)
             for sentence in _sentences(_plain(normalized[start:end])):
                 deadline.check()
+                read.append(sentence)
                 if number == 0 and self.question and not _FIRST_PERSON_WORDS.search(sentence):
                     named = _it_named(self.question, self.found)
                     fact = answered(named, sentence)
@@ -1552,6 +1559,7 @@ class _Reader:
                 if sentence:
                     self._sentence(sentence, index)
                 self.answering = False
+        self._switch_said_apart(read, first)
         self.question = None
         self.question_index = None
 
@@ -1737,19 +1745,44 @@ class _Reader:
             new = now and (now.group("y") or now.group("it") or now.group("j"))
             if not new or new.lower() == old.lower():
                 continue
-            if left.group("place"):
-                changed = f"moved from {old} to {new}"  # "not in Berlin any more, I'm in Lisbon"
-            elif left.group("job"):
-                changed = f"left {old} for {new}"  # "not at Flipkart anymore, joined Swiggy"
-            else:
-                changed = f"switched from {old} to {new}"
-            self.found[position] = Found(
-                f"{left.group('s')} {changed}",
-                found.message_indexes,
-                found.quote,
-                found.method,
-            )
+            self._as_switch(position, left, old, new)
             return
+
+    def _switch_said_apart(self, sentences: list[str], first: int) -> None:
+        """ "Not in Berlin any more. We're in Lisbon since May.": the thing left in one sentence
+        and the one now in a later statement of the user's own, in one message, are one switch
+        as well. Only a statement that opens with the user ("I'm", "we've been", "moved"): "my
+        sister is in Paris" is hers."""
+        for position in range(first, len(self.found)):
+            left = _LEFT_THING.match(self.found[position].content)
+            if left is None:
+                continue
+            old = next(group for group in ("x", "let", "place", "tool", "job") if left.group(group))
+            old = left.group(old)
+            at = next((i for i, said in enumerate(sentences) if old.lower() in said.lower()), None)
+            if at is None:
+                continue
+            for said in sentences[at + 1 :]:
+                # the first word's capital is the sentence's, not a name's
+                now = (
+                    _NOW_ON.search(said[:1].lower() + said[1:]) if _OPENS_WITH_THE_USER.match(said) else None
+                )
+                new = now and (now.group("y") or now.group("it") or now.group("j"))
+                if new and new.lower() != old.lower():
+                    self._as_switch(position, left, old, new)
+                    return
+
+    def _as_switch(self, position: int, left: re.Match[str], old: str, new: str) -> None:
+        found = self.found[position]
+        if left.group("place"):
+            changed = f"moved from {old} to {new}"  # "not in Berlin any more, I'm in Lisbon"
+        elif left.group("job"):
+            changed = f"left {old} for {new}"  # "not at Flipkart anymore, joined Swiggy"
+        else:
+            changed = f"switched from {old} to {new}"
+        self.found[position] = Found(
+            f"{left.group('s')} {changed}", found.message_indexes, found.quote, found.method
+        )
 
     def _named_relatives(self, text: str) -> None:
         """Remember the user's relatives `text` names, for a "she" or "he" after it."""
