@@ -497,3 +497,22 @@ def test_one_more_got_and_a_bare_weekday_with_goes_are_the_new_values(
 ) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "'s" before a preposition, a number or "now" is "is": no part of anything
+        ("User's retro is at 4:30", "User said: retro's at 3 now", True),
+        ("User's squad is 7 people", "User said: squad's 10 now after the hires", True),
+        # a later version of the same line said as an upgrade to it
+        ("User is on Node 18.2", "User said: upgraded to 18.19 over the weekend", True),
+        ("User is on Node 18.2", "User said: upgraded Deno to 18.19", False),
+        ("User is on Node 18.2", "User said: upgraded to 20.1", False),
+        # an hour said for something with people, not a time
+        ("User's retro is at 4:30", "User said: retro's at 3 people now", False),
+    ],
+)
+def test_is_said_short_an_hour_alone_and_an_upgrade_in_line_are_read(old: str, new: str, acted: bool) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason

@@ -1245,6 +1245,18 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
     return found
 
 
+class _AtTheHour:
+    """Whether a bare number is said as an hour: "at 10", "at 7 now", no unit after it."""
+
+    _pattern = re.compile(r"\bat (?P<n>\d{1,2})\b(?! ?(?:%|[a-z]+s\b|minutes|mins|people|kids))")
+
+    def search(self, text: str, value: str) -> bool:
+        return any(m.group("n") == value and 1 <= int(value) <= 23 for m in self._pattern.finditer(text))
+
+
+_AT_THE_HOUR = _AtTheHour()
+
+
 def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
     """'pickup is at 3.15' -> 'school changed their hours so pickup is 2.45 now': with change
     language already found, a number of the same kind in place of the old one, beside the same
@@ -1268,7 +1280,10 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
         ):
             continue  # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others
         for new_kind, new_value, _, new_near in new_numbers:
-            shared = near & new_near
+            shared, shown_new = near & new_near, new_value
+            if kind == "time" and new_kind == "amount" and _AT_THE_HOUR.search(new.text, new_value):
+                # "standup's at 10 now" in place of "at 9:30": an hour said without its minutes
+                new_kind, new_value = "time", f"time_{int(new_value) * 60}"
             if running and grew(value, new_value):
                 continue  # "has read 3" -> "has now read 4": a running total, both true
             if ("." in value) != ("." in new_value) and not money:
@@ -1278,7 +1293,7 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             ):
                 continue  # "hire 2 more designers": an increment, not the team's new size
             if new_kind == kind and shared:
-                return f"{new_value} in place of {value} beside '{said(shared, new, old)}'"
+                return f"{quoted(shown_new, new)} in place of {quoted(value, old)} beside '{said(shared, new, old)}'"
     return None
 
 
@@ -1741,12 +1756,26 @@ _PRONOUNS = frozenset({"it", "them", "they", "that", "thi", "this"})
 _STATE_WORDS = frozenset(canon(word)[0] for words in lex.STATES.values() for word in words)  # "closed-won"
 
 
+# Words after "'s" that make it "is" or "has": "standup's at 10 now", "team's 9 now", "rent's gone up"
+_AFTER_IS = frozenset(
+    """at in on now still not been got gone going moved moving back off up down over a an the
+    finally officially just only""".split()
+)
+
+
+def _is_not_has(tokens: list[str], index: int) -> bool:
+    """The "'s" at `index` is "is" or "has", not whose: what follows it is a preposition, a
+    number, a value or an adverb, never a thing owned."""
+    after = tokens[index + 1]
+    return after in _AFTER_IS or after[:1].isdigit() or "_" in after
+
+
 def _part_of_old_one(old: Fact, new: Fact) -> str | None:
     """'replaced the Civic's tires', 'upgraded the MacBook's RAM': what changed belongs to the old
     fact's thing; the thing itself stays."""
     tokens = new.tokens
     for index in range(2, len(tokens) - 1):
-        if tokens[index] != "'s" or tokens[index - 1] in lex.PRINCIPAL_WORDS:
+        if tokens[index] != "'s" or tokens[index - 1] in lex.PRINCIPAL_WORDS or _is_not_has(tokens, index):
             continue
         owner, owned = canon(tokens[index - 1])[0], canon(tokens[index + 1])[0]
         if owner in new.subject.key | old.subject.key:
@@ -1761,7 +1790,7 @@ def _someone_elses(old: Fact, new: Fact) -> str | None:
     fact changes a thing of someone the old fact does not name."""
     tokens = new.tokens
     for index in range(2, len(tokens) - 1):
-        if tokens[index] != "'s" or tokens[index - 1] in lex.PRINCIPAL_WORDS:
+        if tokens[index] != "'s" or tokens[index - 1] in lex.PRINCIPAL_WORDS or _is_not_has(tokens, index):
             continue
         owner = canon(tokens[index - 1])[0]
         owned = {canon(token)[0] for token in tokens[index + 1 : index + 3]}
@@ -1912,7 +1941,32 @@ def _names_another_thing(text: str, name: str) -> bool:
     3.12 now" is Python's version, not Blender's."""
     from aurra_core.text_analysis import kinds
 
-    return any(kinds.kinds_of(word) for word in re.findall(r"[a-z][a-z+#-]+", text) if word != name)
+    return any(
+        kinds.kinds_of(word) - _NO_THING_KINDS
+        for word in re.findall(r"[a-z][a-z+#-]+", text)
+        if word != name and word not in _CHANGE_VERBS  # "upgraded" is a change, not a plan
+    )
+
+
+_CHANGE_VERBS = frozenset("upgraded updated bumped moved migrated switched downgraded went jumped".split())
+# Kinds that say when or where, not what runs a version: "over the weekend", "in London"
+_NO_THING_KINDS = frozenset({"weekday", "month", "season", "time", "date", "place", "timezone"})
+
+
+_UPGRADED = regex_programs.compile(
+    r"\b(?:upgraded|updated|bumped|moved|migrated|went|jumped)(?: (?P<what>\w+))? to\b"
+)
+
+
+def _upgraded_in_line(version: str, bare: str, old: Fact, new: Fact) -> bool:
+    """'is on Python 3.9' -> 'upgraded to 3.12 last week': a later version of the same major line,
+    said as an upgrade to it, is of the one thing the old fact runs."""
+    old_key, new_key = _version_key(version), _version_key(bare)
+    upgraded = _UPGRADED.search(new.text)
+    what = upgraded.group("what") if upgraded else None
+    if what and what not in ("it", "everything", "us", "them") and canon(what)[0] not in old.term_set:
+        return False  # "upgraded Deno to 18.19": another thing's version
+    return bool(upgraded) and old_key[0] == new_key[0] and new_key > old_key
 
 
 def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
@@ -1927,7 +1981,9 @@ def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
     if (
         len(old_versions) == 1
         and len(bare) == 1
-        and _STILL.search(old.text)
+        and (
+            _STILL.search(old.text) or _upgraded_in_line(next(iter(old_versions.values())), bare[0], old, new)
+        )
         and evidence.change_evidence(old, new)
     ):
         # "the bot still runs on Python 3.9" -> "finally bumped the bot to 3.12": the one version
@@ -1938,13 +1994,19 @@ def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
         # "is still on Blender 3.6" -> "on 4.2 now": an old fact of the version alone needs
         # no other word in common
         version_alone = (
-            not (old.term_set - _UNIT_WORDS - _FRAME_STEMS - {"still", name, version})
+            not (old.term_set - _UNIT_WORDS - _FRAME_STEMS - {"still", name, version} - set(canon(name)))
             and _version_key(bare[0]) > _version_key(version)  # an upgrade
             and not _names_another_thing(new.text, name)
         )
         named_new = set(new_versions) - lex.STOPWORDS
         if bare[0] != version and name not in lex.STOPWORDS and (shared or version_alone) and not named_new:
-            return f"the version the old fact was still on is given another: {name} {version} -> {bare[0]}"
+            if _STILL.search(old.text):
+                return (
+                    f"the version the old fact was still on is given another: {name} {version} -> {bare[0]}"
+                )
+            return (
+                f"a later version of the same line, said as an upgrade to it: {name} {version} -> {bare[0]}"
+            )
     names = (set(old_versions) - lex.STOPWORDS) & set(new_versions)
     if not old_versions or set(old_versions) != names:
         return None
