@@ -129,3 +129,41 @@ def test_a_dependency_proposal_and_its_dismissal_are_on_the_change_stream(db, ne
     assert resolved["proposal_id"] == str(proposal.id)
     assert resolved["resolution"] == "dismissed"
     assert "Evernote" not in str(stream)  # ids and codes only, never content
+
+
+def test_a_fact_of_the_same_message_that_points_back_at_the_replaced_one_is_proposed(db, new_key):
+    from datetime import UTC, datetime
+
+    from aurra_core.extractors.rules import RulesExtractor
+    from aurra_core.models import MessagesWriteRequest
+    from aurra_core.write_path.pipeline import write_messages
+
+    caller, _ = new_key()
+    extractor = RulesExtractor()
+    base = deps(RulesClassifier())
+    dependencies = type(base)(base.db, base.embedder, base.classifier_factory, base.flags, lambda: extractor)
+
+    def said(text, day, user="alice"):
+        request = MessagesWriteRequest(
+            messages=[{"role": "user", "content": text}],
+            user_id=user,
+            valid_from=datetime(2026, 3, day, tzinfo=UTC),
+            auto_supersede=True,
+        )
+        return write_messages(caller, request, dependencies).result
+
+    first = said("I live in Leeds and I rent a flat there for 900 a month.", 1)
+    said("My sister lives in Leeds and works there.", 2, user="bob")
+    assert [f.memory.content for f in first.facts] == [
+        "User lives in Leeds",
+        "User rents a flat there for 900 a month",
+    ]
+    said("I moved to York last week.", 20)
+
+    events = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
+    flat = first.facts[1].memory.id
+    # the flat "there" rested on Leeds; nothing of bob's, whose Leeds was not replaced
+    assert [(e.memory_id, e.superseded_id, e.details["on"]) for e in events] == [
+        (flat, first.facts[0].memory.id, "Leeds")
+    ]
+    assert memories(caller)["User rents a flat there for 900 a month"].possibly_stale is True

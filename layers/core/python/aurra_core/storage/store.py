@@ -584,6 +584,10 @@ def small_scope_memories(
     return [(_row(record), 1.0 - float(record["distance"])) for record in records]
 
 
+# Words that point back at a place or a thing named before them in the same message
+_POINTS_BACK = r"\m(there|in it|on it|with it|the place|that place)\M"
+
+
 def propose_dependents(
     conn: psycopg.Connection,
     caller_tenant_id: UUID,
@@ -596,12 +600,17 @@ def propose_dependents(
     new_id_: UUID,
     supersession_event_id: UUID,
     now: datetime,
+    said_with: tuple[str, list[int]] | None = None,
     limit: int = 20,
 ) -> int:
     """One statement: a `dependency_proposed` event for each current memory of the scope whose
     content matches `subject_pattern` (a PostgreSQL regular expression, case aside) and names one
     of `values` ((value, its word-bounded pattern) pairs), other than the two memories of the
-    supersession and any this transaction wrote (recorded at `now`). Returns how many."""
+    supersession and any this transaction wrote (recorded at `now`). `said_with`: the old
+    memory's conversation and message indexes; a memory taken from the same message that points
+    back at what it said ("pays 180 a month for a desk there") rests on it too, and the event
+    names the first value. Returns how many."""
+    conversation, indexes = said_with or (None, [])
     params: dict[str, Any] = {
         "tenant_id": caller_tenant_id,
         "subject": subject_pattern,
@@ -617,17 +626,23 @@ def propose_dependents(
         "old": old_id,
         "new": str(new_id_),
         "event": str(supersession_event_id),
+        "conversation": conversation,
+        "indexes": indexes,
+        "back": _POINTS_BACK,
+        "first": values[0][0] if values else None,
     }
     where = (
         f"tenant_id = %(tenant_id)s AND {_CURRENT} AND {scope_clause(scope, params)} "
         "AND NOT (memory_id = ANY(%(excluded)s)) AND recorded_at < %(before)s "
-        "AND content ~* %(subject)s AND content ~* ANY(%(patterns)s)"
+        "AND ((content ~* %(subject)s AND content ~* ANY(%(patterns)s)) "
+        "OR (%(conversation)s::text IS NOT NULL AND conversation_id = %(conversation)s::text "
+        "AND source_message_indexes && %(indexes)s::int[] AND content ~* %(back)s))"
     )
     row = conn.execute(
         f"""WITH dependents AS (
                 SELECT m.memory_id, m.user_id,
-                       (SELECT v.value FROM unnest(%(values)s::text[], %(patterns)s::text[]) AS v(value, pattern)
-                        WHERE m.content ~* v.pattern LIMIT 1) AS on_value,
+                       COALESCE((SELECT v.value FROM unnest(%(values)s::text[], %(patterns)s::text[]) AS v(value, pattern)
+                                 WHERE m.content ~* v.pattern LIMIT 1), %(first)s::text) AS on_value,
                        row_number() OVER (ORDER BY m.memory_id) AS n
                 FROM memory_versions m WHERE {where} ORDER BY m.memory_id LIMIT %(limit)s),
             proposed AS (

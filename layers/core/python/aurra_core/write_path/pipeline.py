@@ -842,8 +842,9 @@ def propose_dependents(
     the supersession replaced ("User has about 9,000 notes in Evernote" once "User uses
     Evernote" gave way to "User switched from Evernote to Obsidian"): a `dependency_proposed`
     event each, never acted on (docs/api.md, "Dependent facts"), in one statement, and only when
-    the old memory names a value the new one replaced. Memories this transaction wrote are not
-    theirs to lean on. Returns how many were queued."""
+    the old memory names a value the new one replaced. A memory taken from the same message as the
+    old one that points back at it ("User pays 180€ a month for a desk there") rests on it as well.
+    Memories this transaction wrote are not theirs to lean on. Returns how many were queued."""
     values = slots.replaced_values(old.content, new.content)
     subject = slots.subject_pattern(slots.subject_of(old.content))
     if not values or subject is None:
@@ -859,6 +860,9 @@ def propose_dependents(
         new_id_=new.memory_id,
         supersession_event_id=supersession_event_id,
         now=now,
+        said_with=(old.conversation_id, old.source_message_indexes)
+        if old.conversation_id and old.source_message_indexes
+        else None,
     )
     if queued:
         metrics.add_metric(name="DependenciesProposed", unit=MetricUnit.Count, value=queued)
