@@ -339,6 +339,15 @@ def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
         ("User is a shift lead at a coffee chain", "User said: they made me store manager", True),
         ("User is a constable in the Met", "User got promoted to sergeant", True),
         ("User is an Analyst II at a bank", "User said: finally got Analyst III", True),
+        # titles in trades, banks, hospitals and shops, and a title made as it is reached
+        ("User is a sales assistant at a garden centre", "User got promoted to supervisor", True),
+        ("User is a junior doctor in Glasgow", "User said: I'm a registrar now", True),
+        ("User is a teller at a building society", "User said: they made me a personal banker", True),
+        ("User is an associate at a consultancy", "User said: made engagement manager this cycle", True),
+        ("User is a line cook at a bistro", "User said: my risotto made the head chef cry", False),
+        # a move to the other one of a kind leaves the first; working at the other one as well does not
+        ("User works at the Leeds office", "User moved to the other office in Bradford last month", True),
+        ("User works at the Leeds office", "User also works at the other office on Fridays", False),
         # a device held one at a time, acquired; not one for another use or another person
         ("User has an iPhone 12", "User bought a Pixel 9", True),
         ("User has an iPhone 12", "User got a work phone, a Pixel 9", False),

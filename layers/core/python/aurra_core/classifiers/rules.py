@@ -788,7 +788,8 @@ def _another_of_its_kind(pair: Pair) -> Decision | None:
             "a differently qualified slot (e.g. work vs personal) holds its own value",
         )
     qualified = _qualified_other(pair.old, pair.new)
-    if qualified:
+    if qualified and not _MOVED_TO_ANOTHER.search(pair.new.text):
+        # "works at the other office on Fridays" is another one; "moved to the other office" leaves the first
         return (Verdict.NEW_FACT, 0.8, f"about another one ('{qualified}'), not the one the old fact names")
     return None
 
@@ -961,8 +962,17 @@ def _hedge(text: str) -> re.Match[str] | None:
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
-    if additive and (_in_a_name(additive.group(0), new.raw) or _ALSO_CHANGED.search(new.text)):
-        additive = None  # "is at Second Home now", "also switched to Ostbloc": a name, one more change
+    if additive and (
+        _in_a_name(additive.group(0), new.raw)
+        or _ALSO_CHANGED.search(new.text)
+        or (
+            additive.group(0).split()[-1] in ("other", "another", "own")
+            and _MOVED_TO_ANOTHER.search(new.text)
+        )
+    ):
+        # "is at Second Home now", "also switched to Ostbloc", "moved to the other office": a
+        # name, one more change, a change to another one
+        additive = None
     if additive and pair.counted is None and not pair.ending:
         return (
             Verdict.NEW_FACT,
@@ -993,6 +1003,10 @@ def _independent_or_hedged(pair: Pair) -> Decision | None:
     return (Verdict.NEW_FACT, 0.7, f"hedged language ('{quoted(hedge.group(0), new)}') about something else")
 
 
+_MOVED_TO_ANOTHER = regex_programs.compile(
+    r"\b(?:moved|switched|changed|transferred|relocated|swapped)\b(?:\s+\w+){0,3}?\s+(?:to|into|over to)\s+"
+    r"(?:the other|another|an other|(?:my|our|their|his|her) own)\b"
+)
 # "also switched to X": one more change the user tells of, not one more thing beside the old one
 _ALSO_CHANGED = regex_programs.compile(
     r"\balso (?:just |finally )?(?:switched|moved|changed|swapped|ditched|dropped|left|quit|upgraded)\b"

@@ -629,8 +629,12 @@ def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     return (CONFIDENCE, f"the same ladder ({ladder}) at another grade: {min(news)} in place of {min(olds)}")
 
 
-# A title given by someone: "they made me store manager"
+# A title given by someone: "they made me store manager"; or made, as a title is reached: "made
+# engagement manager this cycle" (not "made the manager cry")
 _MADE_TITLE = regex_programs.compile(
+    r"\bmade (?:it to )?(?!the |a |an |my |our |his |her |their )(?:[a-z-]+ ){0,2}?(?:"
+    + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
+    + r")\b(?=\s*(?:$|[.!,;)]|this\b|last\b|as of\b|from\b|at\b|in\b|today\b|yesterday\b|finally\b))|"
     r"\bmade (?P<whom>me|them|him|her) (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:"
     + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
     + r")\b(?: (?:"
@@ -643,7 +647,7 @@ def _made_a_title(new_lower: str) -> re.Match[str] | None:
     """The title given, and to the user when the memory is the user's words ("User said: they
     made me store manager"; not "they made her head nurse")."""
     made = _MADE_TITLE.search(new_lower)
-    if made and new_lower.startswith("user said:") and made.group("whom") != "me":
+    if made and new_lower.startswith("user said:") and made.group("whom") not in ("me", None):
         return None
     return made
 
@@ -665,7 +669,7 @@ def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None  # "hopes to get promoted", "was a cook in 2019"
     if re.search(r"\b(?:volunteer|part-time|side|weekend|hobby)\b", old_lower):
         return None  # a promotion at work leaves the volunteering, the side job, as it was
-    given = promoted.group(0).strip().removeprefix("made me ").removeprefix("made them ")
+    given = re.sub(r"^made (?:me |them |it to )?", "", promoted.group(0).strip())
     if given != promoted.group(0).strip():
         return (CONFIDENCE, f"the subject of the old fact's job was given another title: {given}")
     return (CONFIDENCE, f"the subject of the old fact's job was {promoted.group(0).strip()}")

@@ -668,7 +668,10 @@ ROLE_NOUNS = frozenset(
     electrician plumber carpenter mechanic librarian cashier pilot firefighter photographer journalist
     translator receptionist tutor instructor illustrator animator surveyor optometrist bartender
     waiter waitress cook clerk sergeant constable inspector detective captain lieutenant corporal
-    apprentice journeyman foreman solicitor barrister vet""".split()
+    apprentice journeyman foreman solicitor barrister vet assistant registrar resident fellow postdoc
+    teller banker carer caregiver aide porter courier cleaner labourer laborer welder roofer baker
+    butcher hairdresser barber stylist editor producer reporter copywriter planner buyer tester
+    agent adviser advisor trainee""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
