@@ -345,6 +345,19 @@ def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
         ("User is a teller at a building society", "User said: they made me a personal banker", True),
         ("User is an associate at a consultancy", "User said: made engagement manager this cycle", True),
         ("User is a line cook at a bistro", "User said: my risotto made the head chef cry", False),
+        # a rank said in the user's own words, a promotion from one title to the next, a bump to a title
+        (
+            "User is a nurse at a children's hospital",
+            "User said: got the promotion, I'm a senior nurse now",
+            True,
+        ),
+        (
+            "User is a data analyst at a bank",
+            "User said: promoted from data analyst to senior data analyst",
+            True,
+        ),
+        ("User is an analyst at a fund", "User said: I got bumped to associate", True),
+        ("User is an analyst at a fund", "User said: my flight got bumped to tuesday", False),
         # a move to the other one of a kind leaves the first; working at the other one as well does not
         ("User works at the Leeds office", "User moved to the other office in Bradford last month", True),
         ("User works at the Leeds office", "User also works at the other office on Fridays", False),

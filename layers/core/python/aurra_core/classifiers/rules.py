@@ -1188,6 +1188,9 @@ def _unchanged(pair: Pair) -> Decision:
         return (Verdict.SUPPLEMENTS, 0.8, "describes the thing the old fact names")
     for name, old_values in frame_values(old).items():
         if old_values and old_values <= new.term_set:
+            reached = pair.change or re.search(r"\b(?:finally|now|officially|promoted)\b", new.text)
+            if name == "role" and (frame_values(new).get("role", set()) - old_values) and reached:
+                continue  # "after 2 years as a software engineer I'm finally a tech lead": a new role
             return (Verdict.SUPPLEMENTS, 0.75, f"the old {name} still holds; the new fact adds to it")
     assigned = _assignment_conflict(old, new)
     if assigned:

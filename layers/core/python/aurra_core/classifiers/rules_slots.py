@@ -467,7 +467,9 @@ _RANKS = frozenset(
 _SAME_JOB = {"cook": "chef", "dev": "developer", "programmer": "developer", "swe": "engineer"}
 _JOBS = (frozenset(lex.ROLE_NOUNS) | frozenset(_SAME_JOB)) - _RANKS
 _TITLE = regex_programs.compile(
-    r"(?:\b(?:is|as|got|became|promoted to|made|now)|^user said:)\s+(?:a |an |the )?(?P<ranks>(?:[a-z-]+ ){1,3}?)"
+    r"(?:\b(?:is|as|got|became|promoted to|made|now|i'm|im|i am)|^user said:(?!(?: \w+){0,3}? promoted from)|"
+    r"\bpromoted from [^,.;]{1,40}? to)"
+    r"\s+(?:(?:officially|finally|now) )?(?:a |an |the )?(?P<ranks>(?:[a-z-]+ ){1,3}?)"
     r"(?:(?P<field>[a-z]+) )?(?P<job>" + "|".join(sorted(_JOBS)) + r")\b"
 )
 
@@ -488,7 +490,11 @@ _ANY_TITLE = regex_programs.compile(
 # ("promoted two of their reports"), and partnership made ("made partner")
 _PROMOTED = regex_programs.compile(
     r"\b(?:got|get|gets|getting|was|been|be|is|'s|just|finally|officially)\s+promoted\b|"
-    r"\bmade (?:partner|director|principal|vp)\b"
+    r"\bmade (?:partner|director|principal|vp)\b|"
+    # "got bumped to associate", "bumped up to team lead"
+    r"\b(?:got |was |been )?bumped (?:up )?to (?:a |an |the )?(?:[a-z-]+ )?(?:"
+    + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
+    + r")\b"
 )
 _HOLDS_A_ROLE = regex_programs.compile(
     r"^user (?:(?:is|works as|is working as|has been)\s+|said:\s+(?:(?:i'm|i am|im|i've been|been)\s+)?)"

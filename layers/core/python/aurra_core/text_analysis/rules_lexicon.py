@@ -1866,7 +1866,7 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:made it|bumped up|moved up|stepped up) (?:to|as) (?:a |an |the )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r"))\b",
-        r"\b(?:is|was|as|became|becomes|am|i'm|im) (?:a|an|the|their|our|his|her|my) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
+        r"\b(?:is|was|as|became|becomes|am|i'm|im)(?: now| finally| officially)? (?:a|an|the|their|our|his|her|my) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r")\b(?: (?:of|for) [a-z]+)?)",
     ],
