@@ -1,4 +1,4 @@
-"""Rules v5 and v6: change constructions read in more forms, each scoped to the old fact's value.
+"""Rules v5, v6 and v16: change constructions read in more forms, each scoped to the old fact's value.
 
 None of these pairs appear in any set under evals/: they exercise the general constructions
 (a thing traded or rebuilt, "used to X, now Y", another thing ranked above the old choice, a diet
@@ -242,67 +242,101 @@ def test_what_ended_or_is_denied_must_be_the_old_facts_own(old: str, new: str) -
     assert not (verdict is Verdict.CONTRADICTS and confidence >= ACTION), (verdict, confidence, reason)
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        # the right value, then the old fact's named as wrong, in the same frame
-        ("User's daughter Isla is in year 5", "User said: correction, Isla is in year 6 not year 5", True),
-        ("User's train is at 8:10", "User said: my train is at 7:40, not 8:10", True),
-        # the correction is of another thing than the old fact names
-        ("User's standup is at 9:30", "User said: the planning call is at 10:30 not 9:30", False),
-        ("User's flat is in Leeds", "User's office is in York not Leeds", False),
-        # "not" before no value of the old fact's
-        ("User's daughter Isla is in year 5", "User said: Isla is in year 6 not reception", False),
-    ],
-)
-def test_a_value_given_with_the_old_one_named_as_wrong_is_a_correction(
+# Rules v16, as Level 2 gets them (the detectors, then the slot readings of rules_slots): each
+# reading acts where its words say so, and its twin does not.
+V16_PAIRS = [
+    # -- a value given with the old one named as wrong
+    # the right value, then the old fact's named as wrong, in the same frame
+    ("User's daughter Isla is in year 5", "User said: correction, Isla is in year 6 not year 5", True),
+    ("User's train is at 8:10", "User said: my train is at 7:40, not 8:10", True),
+    # the correction is of another thing than the old fact names
+    ("User's standup is at 9:30", "User said: the planning call is at 10:30 not 9:30", False),
+    ("User's flat is in Leeds", "User's office is in York not Leeds", False),
+    # "not" before no value of the old fact's
+    ("User's daughter Isla is in year 5", "User said: Isla is in year 6 not reception", False),
+    # -- a new one of a role held one at a time
+    # a new one of a role held one at a time, which the old fact names for the same subject
+    (
+        "User's physio is Priya at the Western General",
+        "User said: new physio as well, a woman called Jo",
+        True,
+    ),
+    ("User's boss is Tomasz", "User's new manager is Efua", True),
+    ("User cycles with a club in Bristol on Sundays", "User joined a new cycling club in Bath", True),
+    # a kind held many at a time, another kind, or a modifier the old one lacks: one more
+    ("User has a dog named Rex", "User got a new dog", False),
+    ("User is in a book club", "User joined a new cycling club", False),
+    # nobody named for the new one to be in place of, or someone else's
+    ("User wants a physio", "User has a new physio", False),
+    ("User's son has a physio called Ann", "User has a new physio", False),
+    # the role the user fills is not one they have
+    ("User is an account manager at a bank", "User's new manager is Efua", False),
+    # -- one more change, and an end of one occasion
+    # "also" before one more change adds nothing beside the old fact
+    ("User plays in a sunday league team", "User has packed in the sunday league", True),
+    ("User plays in a sunday league team", "User also quit the sunday league", True),
+    # "this week only": the end is of one occasion
+    ("User's piano lesson is on Thursdays", "User's piano lesson is cancelled this week only", False),
+    # -- a thing moved, a place, a title, a device
+    # what was moved, named in another form of the old fact's word
+    (
+        "User's choir rehearses at St Jude's on Tuesdays",
+        "User moved rehearsals to the village hall",
+        True,
+    ),
+    # a rank given by someone, for the same job
+    ("User is a line cook at a bistro", "User said: the owner made me sous chef last month", True),
+    ("User is a nurse on a surgical ward", "User said: they made her head nurse", False),
+    # the same thing done at another place, written all in lower case as chat often is
+    ("User is bouldering at the arch 3x a week", "User is climbing at castle climbing centre now", True),
+    ("User swims at the leisure centre on mondays", "User swims at the lido these days", True),
+    ("User is bouldering at the arch 3x a week", "User is climbing at home now", False),
+    (
+        "User is bouldering at the arch 3x a week",
+        "User is also climbing at castle climbing centre now",
+        False,
+    ),
+    # a title given by someone, a promotion in a ranked service, a grade in Roman numerals
+    ("User is a shift lead at a coffee chain", "User said: they made me store manager", True),
+    ("User is a constable in the Met", "User got promoted to sergeant", True),
+    ("User is an Analyst II at a bank", "User said: finally got Analyst III", True),
+    # titles in trades, banks, hospitals and shops, and a title made as it is reached
+    ("User is a sales assistant at a garden centre", "User got promoted to supervisor", True),
+    ("User is a junior doctor in Glasgow", "User said: I'm a registrar now", True),
+    ("User is a teller at a building society", "User said: they made me a personal banker", True),
+    ("User is an associate at a consultancy", "User said: made engagement manager this cycle", True),
+    ("User is a line cook at a bistro", "User said: my risotto made the head chef cry", False),
+    # a rank said in the user's own words, a promotion from one title to the next, a bump to a title
+    (
+        "User is a nurse at a children's hospital",
+        "User said: got the promotion, I'm a senior nurse now",
+        True,
+    ),
+    (
+        "User is a data analyst at a bank",
+        "User said: promoted from data analyst to senior data analyst",
+        True,
+    ),
+    ("User is an analyst at a fund", "User said: I got bumped to associate", True),
+    ("User is an analyst at a fund", "User said: my flight got bumped to tuesday", False),
+    # a move to the other one of a kind leaves the first; working at the other one as well does not
+    ("User works at the Leeds office", "User moved to the other office in Bradford last month", True),
+    ("User works at the Leeds office", "User also works at the other office on Fridays", False),
+    # a device held one at a time, acquired; not one for another use or another person
+    ("User has an iPhone 12", "User bought a Pixel 9", True),
+    ("User has an iPhone 12", "User got a work phone, a Pixel 9", False),
+    ("User has an iPhone 12", "User bought a Pixel 9 for their daughter", False),
+    # an app got is not a device: it may sit beside the old one
+    ("User uses Spotify", "User got Apple Music with the new phone", False),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "acted"), V16_PAIRS)
+def test_rules_v16_change_constructions_act_only_where_the_words_say_so(
     old: str, new: str, acted: bool
 ) -> None:
-    verdict, confidence, reason = judge_pair(old, new)
-    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        # a new one of a role held one at a time, which the old fact names for the same subject
-        (
-            "User's physio is Priya at the Western General",
-            "User said: new physio as well, a woman called Jo",
-            True,
-        ),
-        ("User's boss is Tomasz", "User's new manager is Efua", True),
-        ("User cycles with a club in Bristol on Sundays", "User joined a new cycling club in Bath", True),
-        # a kind held many at a time, another kind, or a modifier the old one lacks: one more
-        ("User has a dog named Rex", "User got a new dog", False),
-        ("User is in a book club", "User joined a new cycling club", False),
-        # nobody named for the new one to be in place of, or someone else's
-        ("User wants a physio", "User has a new physio", False),
-        ("User's son has a physio called Ann", "User has a new physio", False),
-        # the role the user fills is not one they have
-        ("User is an account manager at a bank", "User's new manager is Efua", False),
-    ],
-)
-def test_a_new_one_of_a_role_held_one_at_a_time_replaces_the_named_one(
-    old: str, new: str, acted: bool
-) -> None:
-    verdict, confidence, reason = judge_pair(old, new)
-    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        # "also" before one more change adds nothing beside the old fact
-        ("User plays in a sunday league team", "User has packed in the sunday league", True),
-        ("User plays in a sunday league team", "User also quit the sunday league", True),
-        # "this week only": the end is of one occasion
-        ("User's piano lesson is on Thursdays", "User's piano lesson is cancelled this week only", False),
-    ],
-)
-def test_names_one_more_change_and_one_off_ends_are_read_as_they_are(old: str, new: str, acted: bool) -> None:
-    verdict, confidence, reason = judge_pair(old, new)
-    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+    judged = RulesClassifier().judge(old, new, uuid.uuid4())
+    assert (judged.verdict is Verdict.CONTRADICTS and judged.confidence >= ACTION) is acted, judged.reason
 
 
 def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
@@ -312,65 +346,3 @@ def test_an_additive_word_inside_a_name_is_no_additive_language() -> None:
         "User works from a coworking called Heden", "User works at a second coworking now"
     )
     assert "additive" in reason
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        # what was moved, named in another form of the old fact's word
-        (
-            "User's choir rehearses at St Jude's on Tuesdays",
-            "User moved rehearsals to the village hall",
-            True,
-        ),
-        # a rank given by someone, for the same job
-        ("User is a line cook at a bistro", "User said: the owner made me sous chef last month", True),
-        ("User is a nurse on a surgical ward", "User said: they made her head nurse", False),
-        # the same thing done at another place, written all in lower case as chat often is
-        ("User is bouldering at the arch 3x a week", "User is climbing at castle climbing centre now", True),
-        ("User swims at the leisure centre on mondays", "User swims at the lido these days", True),
-        ("User is bouldering at the arch 3x a week", "User is climbing at home now", False),
-        (
-            "User is bouldering at the arch 3x a week",
-            "User is also climbing at castle climbing centre now",
-            False,
-        ),
-        # a title given by someone, a promotion in a ranked service, a grade in Roman numerals
-        ("User is a shift lead at a coffee chain", "User said: they made me store manager", True),
-        ("User is a constable in the Met", "User got promoted to sergeant", True),
-        ("User is an Analyst II at a bank", "User said: finally got Analyst III", True),
-        # titles in trades, banks, hospitals and shops, and a title made as it is reached
-        ("User is a sales assistant at a garden centre", "User got promoted to supervisor", True),
-        ("User is a junior doctor in Glasgow", "User said: I'm a registrar now", True),
-        ("User is a teller at a building society", "User said: they made me a personal banker", True),
-        ("User is an associate at a consultancy", "User said: made engagement manager this cycle", True),
-        ("User is a line cook at a bistro", "User said: my risotto made the head chef cry", False),
-        # a rank said in the user's own words, a promotion from one title to the next, a bump to a title
-        (
-            "User is a nurse at a children's hospital",
-            "User said: got the promotion, I'm a senior nurse now",
-            True,
-        ),
-        (
-            "User is a data analyst at a bank",
-            "User said: promoted from data analyst to senior data analyst",
-            True,
-        ),
-        ("User is an analyst at a fund", "User said: I got bumped to associate", True),
-        ("User is an analyst at a fund", "User said: my flight got bumped to tuesday", False),
-        # a move to the other one of a kind leaves the first; working at the other one as well does not
-        ("User works at the Leeds office", "User moved to the other office in Bradford last month", True),
-        ("User works at the Leeds office", "User also works at the other office on Fridays", False),
-        # a device held one at a time, acquired; not one for another use or another person
-        ("User has an iPhone 12", "User bought a Pixel 9", True),
-        ("User has an iPhone 12", "User got a work phone, a Pixel 9", False),
-        ("User has an iPhone 12", "User bought a Pixel 9 for their daughter", False),
-        # an app got is not a device: it may sit beside the old one
-        ("User uses Spotify", "User got Apple Music with the new phone", False),
-    ],
-)
-def test_a_thing_moved_a_rank_given_and_a_device_bought_are_changes(old: str, new: str, acted: bool) -> None:
-    # as Level 2 gets it: the detectors, then the slot readings of rules_slots
-    judged = RulesClassifier().judge(old, new, uuid.uuid4())
-    verdict, confidence, reason = judged.verdict, judged.confidence, judged.reason
-    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
