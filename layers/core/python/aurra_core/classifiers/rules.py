@@ -1262,16 +1262,12 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
     return found
 
 
-class _AtTheHour:
+_AT_A_NUMBER = regex_programs.compile(r"\bat (?P<n>\d{1,2})\b(?! ?(?:%|[a-z]+s\b|minutes|mins|people|kids))")
+
+
+def _said_as_an_hour(text: str, value: str) -> bool:
     """Whether a bare number is said as an hour: "at 10", "at 7 now", no unit after it."""
-
-    _pattern = re.compile(r"\bat (?P<n>\d{1,2})\b(?! ?(?:%|[a-z]+s\b|minutes|mins|people|kids))")
-
-    def search(self, text: str, value: str) -> bool:
-        return any(m.group("n") == value and 1 <= int(value) <= 23 for m in self._pattern.finditer(text))
-
-
-_AT_THE_HOUR = _AtTheHour()
+    return any(m.group("n") == value and 1 <= int(value) <= 23 for m in _AT_A_NUMBER.finditer(text))
 
 
 def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
@@ -1298,7 +1294,7 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             continue  # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others
         for new_kind, new_value, _, new_near in new_numbers:
             shared, shown_new = near & new_near, new_value
-            if kind == "time" and new_kind == "amount" and _AT_THE_HOUR.search(new.text, new_value):
+            if kind == "time" and new_kind == "amount" and _said_as_an_hour(new.text, new_value):
                 # "standup's at 10 now" in place of "at 9:30": an hour said without its minutes
                 new_kind, new_value = "time", f"time_{int(new_value) * 60}"
             if running and grew(value, new_value):

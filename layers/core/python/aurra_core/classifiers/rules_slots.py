@@ -492,23 +492,13 @@ _PROMOTED = regex_programs.compile(
     r"\b(?:got|get|gets|getting|was|been|be|is|'s|just|finally|officially)\s+promoted\b|"
     r"\bmade (?:partner|director|principal|vp)\b|"
     # "got bumped to associate", "bumped up to team lead"
-    r"\b(?:got |was |been )?bumped (?:up )?to (?:a |an |the )?(?:[a-z-]+ )?(?:"
+    r"\b(?:got |was |been )?bumped (?:me |them )?(?:up )?to (?:a |an |the )?(?:[a-z-]+ )?(?:"
     + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
     + r")\b"
 )
 _HOLDS_A_ROLE = regex_programs.compile(
     r"^user (?:(?:is|works as|is working as|has been)\s+|said:\s+(?:(?:i'm|i am|im|i've been|been)\s+)?)"
     r"(?:(?:a |an |the )?(?:[a-z-]+ ){0,3}?(?:" + "|".join(sorted(lex.ROLE_NOUNS)) + r"))\b"
-)
-
-
-# A rank given by someone: "chef made me sous chef", "they made her head nurse"
-_MADE_RANK = regex_programs.compile(
-    r"\b(?:made|making|bumped|moved) (?P<whom>me|them|him|her|us)(?: up)?(?: to)? (?:a |an |the )?(?:"
-    + "|".join(sorted(_RANKS))
-    + r")\b|\bgot made (?:a |an |the )?(?:"
-    + "|".join(sorted(_RANKS))
-    + r")\b"
 )
 
 
@@ -565,10 +555,12 @@ def rank_change(old_text: str, new_text: str) -> tuple[float, str] | None:
         ]
         if len(unranked) == 1 and _one_role(old_text):
             old_title, new_title = (frozenset(), unranked[0]), (frozenset({rank_alone.group(1)}), unranked[0])
-    made = _MADE_RANK.search(new_text.lower())
-    if made and made.group("whom") not in ("me", "us", None) and new_text.lower().startswith("user said:"):
-        made = None  # "User said: they made her head nurse": someone else's rank
-    reached = CHANGE.search(new_text.lower()) or made
+    # "chef made me sous chef", "got bumped up to senior": a rank given, said as reached
+    reached = (
+        CHANGE.search(new_text.lower())
+        or _made_a_title(new_text.lower())
+        or _PROMOTED.search(new_text.lower())
+    )
     if old_title is None and new_title is not None and reached:
         # "is a designer at Figma" -> "is a lead designer now", "chef made me sous chef": the job,
         # now at a rank
