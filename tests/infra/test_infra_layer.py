@@ -308,7 +308,9 @@ def test_the_compiled_domain_package_imports_without_compiling(tmp_path: Path, r
 STORED_PROGRAMS_MATCH = textwrap.dedent(
     """
     import importlib.util, json, re, sys
-    path, expressions, texts = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+    with open(sys.argv[2], encoding="utf-8") as given:
+        checked = json.load(given)
+    path, expressions, texts = sys.argv[1], checked["expressions"], checked["texts"]
     spec = importlib.util.spec_from_file_location("regex_programs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -357,6 +359,9 @@ def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
         "my password is Orchid-7731, card 4539 1488 0343 6467, postgres://app:Xk29sLq@db/app",
     ]
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    # in a file, not the command line: the expressions outgrow what one argument may hold
+    checked = tmp_path / "checked.json"
+    checked.write_text(json.dumps({"expressions": expressions, "texts": texts}), encoding="utf-8")
     done = subprocess.run(
         [
             runtime_python,
@@ -364,8 +369,7 @@ def test_the_layer_stores_the_rules_and_text_expressions_for_its_interpreter(
             "-c",
             STORED_PROGRAMS_MATCH,
             str(site / "aurra_core" / "text_analysis" / "regex_programs.py"),
-            json.dumps(expressions),
-            json.dumps(texts),
+            str(checked),
         ],
         capture_output=True,
         text=True,
