@@ -152,18 +152,23 @@ def test_a_fact_of_the_same_message_that_points_back_at_the_replaced_one_is_prop
         )
         return write_messages(caller, request, dependencies).result
 
-    first = said("I live in Leeds and I rent a flat there for 900 a month.", 1)
+    first = said("I code everything in Vim. I live in Leeds and I rent a flat there for 900 a month.", 1)
     said("My sister lives in Leeds and works there.", 2, user="bob")
     assert [f.memory.content for f in first.facts] == [
+        "User codes everything in Vim",
         "User lives in Leeds",
         "User rents a flat there for 900 a month",
     ]
+    # the editor said in the same message is no place the flat is "there" in
+    switched = said("I switched from Vim to Neovim.", 10)
+    assert switched.facts[0].auto_supersede.supersession.superseded_id == first.facts[0].memory.id
+    assert queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events == []
     said("I moved to York last week.", 20)
 
     events = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
-    flat = first.facts[1].memory.id
+    flat = first.facts[2].memory.id
     # the flat "there" rested on Leeds; nothing of bob's, whose Leeds was not replaced
     assert [(e.memory_id, e.superseded_id, e.details["on"]) for e in events] == [
-        (flat, first.facts[0].memory.id, "Leeds")
+        (flat, first.facts[1].memory.id, "Leeds")
     ]
     assert memories(caller)["User rents a flat there for 900 a month"].possibly_stale is True

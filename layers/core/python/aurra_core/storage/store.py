@@ -584,10 +584,6 @@ def small_scope_memories(
     return [(_row(record), 1.0 - float(record["distance"])) for record in records]
 
 
-# Words that point back at a place or a thing named before them in the same message
-_POINTS_BACK = r"\m(there|in it|on it|with it|the place|that place)\M"
-
-
 def propose_dependents(
     conn: psycopg.Connection,
     caller_tenant_id: UUID,
@@ -600,17 +596,18 @@ def propose_dependents(
     new_id_: UUID,
     supersession_event_id: UUID,
     now: datetime,
-    said_with: tuple[str, list[int]] | None = None,
+    said_with: tuple[str, list[int], str] | None = None,
     limit: int = 20,
 ) -> int:
     """One statement: a `dependency_proposed` event for each current memory of the scope whose
     content matches `subject_pattern` (a PostgreSQL regular expression, case aside) and names one
     of `values` ((value, its word-bounded pattern) pairs), other than the two memories of the
     supersession and any this transaction wrote (recorded at `now`). `said_with`: the old
-    memory's conversation and message indexes; a memory taken from the same message that points
-    back at what it said ("pays 180 a month for a desk there") rests on it too, and the event
-    names the first value. Returns how many."""
-    conversation, indexes = said_with or (None, [])
+    memory's conversation, its message indexes, and a PostgreSQL expression of the words that
+    point back at what it said; a memory taken from the same message that has them ("pays 180 a
+    month for a desk there") rests on it too, and the event names the first value. Returns how
+    many."""
+    conversation, indexes, points_back = said_with or (None, [], "")
     params: dict[str, Any] = {
         "tenant_id": caller_tenant_id,
         "subject": subject_pattern,
@@ -628,7 +625,7 @@ def propose_dependents(
         "event": str(supersession_event_id),
         "conversation": conversation,
         "indexes": indexes,
-        "back": _POINTS_BACK,
+        "back": points_back,
         "first": values[0][0] if values else None,
     }
     where = (

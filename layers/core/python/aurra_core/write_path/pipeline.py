@@ -830,6 +830,24 @@ def _supersede(
     )
 
 
+# Words that point back, in the same message, at a place ("a flat there") or at a thing ("the
+# notes in it"): which ones depends on what the supersession replaced, so that "there" leans on
+# Leeds, not on the Vim said in the same message
+_POINTS_BACK_AT_A_PLACE = r"\m(there|the place|that place)\M"
+_POINTS_BACK_AT_A_THING = r"\m(in it|on it|with it|for it)\M"
+
+
+def _points_back(values: list[str]) -> str:
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    places = {"place", "home", "address", "workplace"}
+    return (
+        _POINTS_BACK_AT_A_PLACE
+        if any(kinds_of(value) & places for value in values)
+        else _POINTS_BACK_AT_A_THING
+    )
+
+
 def propose_dependents(
     conn: psycopg.Connection,
     caller: Caller,
@@ -860,7 +878,7 @@ def propose_dependents(
         new_id_=new.memory_id,
         supersession_event_id=supersession_event_id,
         now=now,
-        said_with=(old.conversation_id, old.source_message_indexes)
+        said_with=(old.conversation_id, old.source_message_indexes, _points_back(values))
         if old.conversation_id and old.source_message_indexes
         else None,
     )
