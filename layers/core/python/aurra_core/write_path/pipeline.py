@@ -830,11 +830,11 @@ def _supersede(
     )
 
 
-# Words that point back, in the same message, at a place ("a flat there") or at a thing ("the
-# notes in it"): which ones depends on what the supersession replaced, so that "there" leans on
+# Words that point back, in the same message, at a place ("a flat there") or at a thing ("300
+# passwords in there", "the notes in it"): which ones depends on what the supersession replaced, so that "there" leans on
 # Leeds, not on the Vim said in the same message
 _POINTS_BACK_AT_A_PLACE = r"\m(there|the place|that place)\M"
-_POINTS_BACK_AT_A_THING = r"\m(in it|on it|with it|for it)\M"
+_POINTS_BACK_AT_A_THING = r"\m(in it|on it|with it|for it|in there|on there)\M"
 
 
 def _points_back(values: list[str]) -> str:
