@@ -3060,9 +3060,10 @@ def _a_new_one(old: Fact, new: Fact) -> str | None:
     a thing held one at a time, which the old fact names for the same subject, is in place of the
     old one. Its modifier, if any, is one the old fact has ('a new running group' for 'runs with a
     group'); else it may be another one ('a new book group' beside a running group)."""
-    if subject_relation(old, new)[0] == "different":
-        return None
-    for match in _A_NEW.finditer(new.text):
+    found = list(_A_NEW.finditer(new.text))
+    if not found or subject_relation(old, new)[0] == "different":
+        return None  # the subject's relation is read only where "new" is said
+    for match in found:
         first = canon(match.group("first"))[0]
         second = canon(match.group("second"))[0] if match.group("second") else ""
         # "a new physio", or "a new running group": a modifier, then the kind

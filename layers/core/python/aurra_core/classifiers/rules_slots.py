@@ -466,6 +466,8 @@ _RANKS = frozenset(
 # One job by other names: a line cook and a sous chef work one job at two ranks
 _SAME_JOB = {"cook": "chef", "dev": "developer", "programmer": "developer", "swe": "engineer"}
 _JOBS = (frozenset(lex.ROLE_NOUNS) | frozenset(_SAME_JOB)) - _RANKS
+# a job or a rank, as one alternation of the expressions below
+_TITLE_WORDS = "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
 _TITLE = regex_programs.compile(
     r"(?:\b(?:is|as|got|became|promoted to|made|now|i'm|im|i am)|^user said:(?!(?: \w+){0,3}? promoted from)|"
     r"\bpromoted from [^,.;]{1,40}? to)"
@@ -493,7 +495,7 @@ _PROMOTED = regex_programs.compile(
     r"\bmade (?:partner|director|principal|vp)\b|"
     # "got bumped to associate", "bumped up to team lead"
     r"\b(?:got |was |been )?bumped (?:me |them )?(?:up )?to (?:a |an |the )?(?:[a-z-]+ )?(?:"
-    + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
+    + _TITLE_WORDS
     + r")\b"
 )
 _HOLDS_A_ROLE = regex_programs.compile(
@@ -631,10 +633,10 @@ def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 # engagement manager this cycle" (not "made the manager cry")
 _MADE_TITLE = regex_programs.compile(
     r"\bmade (?:it to )?(?!the |a |an |my |our |his |her |their )(?:[a-z-]+ ){0,2}?(?:"
-    + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
+    + _TITLE_WORDS
     + r")\b(?=\s*(?:$|[.!,;)]|this\b|last\b|as of\b|from\b|at\b|in\b|today\b|yesterday\b|finally\b))|"
     r"\bmade (?P<whom>me|them|him|her) (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:"
-    + "|".join(sorted(lex.ROLE_NOUNS | _RANKS))
+    + _TITLE_WORDS
     + r")\b(?: (?:"
     + "|".join(sorted(lex.ROLE_NOUNS))
     + r")\b)?"
@@ -678,9 +680,13 @@ def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
 # "User rehearses on Wednesday evenings in St Michael's church hall" -> "User now rehearses at the
 # Methodist hall": the same thing done, at another named place. The words between the verb and
 # the place may be only when and how often.
-_DONE_AT = regex_programs.compile(
+# whose, what is done, and the words between it and where (only when and how often may be)
+_DONE_LEAD = (
     r"(?i)^user(?:'s (?P<owner>\w+))? (?:(?:now|still|currently|usually|mostly|also|normally) )*"
-    r"(?P<verb>(?:is |are |has been |have been )?[a-z]+)\b(?P<middle>(?: [\w'/-]+){0,5}?) (?:at|in|out of) (?:the |a )?"
+    r"(?P<verb>(?:is |are |has been |have been )?[a-z]+)\b(?P<middle>(?: [\w'/-]+){0,5}?) "
+)
+_DONE_AT = regex_programs.compile(
+    _DONE_LEAD + r"(?:at|in|out of) (?:the |a )?"
     r"(?P<place>(?-i:[A-Z][\w'&.-]*)(?: (?-i:[A-Z][\w'&.-]*|of|on|de|la)){0,4})"
 )
 _WHEN_WORDS = frozenset(
@@ -699,9 +705,7 @@ _EXERCISE = frozenset(
 # The same, written all in lower case as chat often is ("is bouldering at brooklyn boulders 3x a
 # week"): the place ends where when, how often or a word of change begins
 _DONE_AT_LOWER = regex_programs.compile(
-    r"(?i)^user(?:'s (?P<owner>\w+))? (?:(?:now|still|currently|usually|mostly|also|normally) )*"
-    r"(?P<verb>(?:is |are |has been |have been )?[a-z]+)\b(?P<middle>(?: [\w'/-]+){0,5}?) (?:at|out of) (?:the |a )?"
-    r"(?P<place>[a-z][\w'&.-]*(?: [a-z][\w'&.-]*){0,3}?)"
+    _DONE_LEAD + r"(?:at|out of) (?:the |a )?(?P<place>[a-z][\w'&.-]*(?: [a-z][\w'&.-]*){0,3}?)"
     r"(?= (?:\d|now\b|these days|since\b|on\b|every\b|most\b|mostly\b|before\b|after\b|with\b)|\W*$|,)"
 )
 # What follows "at" that is no named place: "at home", "at least", "at the moment"
