@@ -4,7 +4,11 @@ would keep, and whether the topic gate holds for every medical and legal fact.
 The labeled set (`evals/extraction.jsonl`) gives each conversation the facts a careful person
 would extract. A predicted fact matches an expected one when all of these hold:
 
-1. the same subject: "User", or the same "User's <someone>" ("User's sister" is not "User");
+1. the same subject: "User", or the same "User's <someone>" ("User's sister" is not "User"),
+   where the words for a parent or a grandparent are one ("User's mum" is "User's mother").
+   A fact kept as said ("User said: my sister is in Paris") has the subject of what was said:
+   "my sister" is "User's sister", "I" is "User", and a sentence that opens with neither
+   ("welp Kai is at Coburg West now") may be about anyone;
 2. the same certainty: both hedged ("thinking about", "considering", "might", "may", "plans
    to", ...) or neither, so "User moved to Rome" never matches "User is thinking about moving
    to Rome";
@@ -43,19 +47,57 @@ _HEDGE = re.compile(
 # "not sure" is a hedge, not a negation.
 _NEGATION = re.compile(r"\b(?:not(?! sure)|no longer|never|stopped|quit|anymore)\b|n't\b")
 _SUBJECT = re.compile(r"^(user's \w+(?: \w+)?|user(?: and their \w+)?)\b")
+# A fact kept as said: "User said: ..." (the verbatim method's form).
+_SAID = "user said: "
+_SAID_OWN = re.compile(
+    r"^(?:(?:and|so|but|also|oh|ok|okay|well)\s+)?(?:i|i'm|im|i've|i'd|i'll|me|we|we're|we've)\b"
+)
+_SAID_MINE = re.compile(r"^(?:(?:and|so|but|also|oh|ok|okay|well)\s+)?(?:my|our) (\w+)")
+# One word for one relation, as a labeler writes it.
+_RELATION = {
+    "mum": "mother",
+    "mom": "mother",
+    "mam": "mother",
+    "mummy": "mother",
+    "mommy": "mother",
+    "dad": "father",
+    "daddy": "father",
+    "grandma": "grandmother",
+    "gran": "grandmother",
+    "granny": "grandmother",
+    "nan": "grandmother",
+    "nana": "grandmother",
+    "grandpa": "grandfather",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
+    "hubby": "husband",
+}
 
 
 def load_conversations(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def _subject(text: str) -> str:
-    found = _SUBJECT.match(fold(text))
+def _relation(word: str) -> str:
+    word = word.removesuffix("'s")
+    return _RELATION.get(word, word)
+
+
+def _subject(text: str) -> str | None:
+    """Whom a fact is about; None when a fact kept as said does not say (it may be anyone)."""
+    folded = fold(text)
+    if folded.startswith(_SAID):
+        said = folded[len(_SAID) :]
+        mine = _SAID_MINE.match(said)
+        if mine is not None:
+            return f"user's {_relation(mine.group(1))}"
+        return "user" if _SAID_OWN.match(said) else None
+    found = _SUBJECT.match(folded)
     if not found:
-        return fold(text).split(" ")[0]
+        return folded.split(" ")[0]
     subject = found.group(1)
     # "User's dog Rex" and "User's dog": the relation is the first word after the possessive.
-    return " ".join(subject.split()[:2]) if subject.startswith("user's") else subject
+    return f"user's {_relation(subject.split()[1])}" if subject.startswith("user's") else subject
 
 
 def _dice(a: str, b: str) -> float:
@@ -66,7 +108,8 @@ def _dice(a: str, b: str) -> float:
 def match_score(predicted: str, expected: str) -> float:
     """The Dice score of a matching pair, or 0.0 when the rule above says they do not match."""
     p, e = fold(predicted), fold(expected)
-    if _subject(p) != _subject(e):
+    said, labeled = _subject(p), _subject(e)
+    if said is not None and labeled is not None and said != labeled:
         return 0.0
     if bool(_HEDGE.search(p)) != bool(_HEDGE.search(e)):
         return 0.0

@@ -61,6 +61,17 @@ def test_the_labeled_set_covers_what_extraction_must_get_right():
         ("User's brother lives in Rome", "User's sister lives in Rome", False),
         ("User uses Vim", "User doesn't use Vim", False),  # polarity
         ("User no longer works at Acme", "User no longer works at Acme", True),
+        ("User's mum loves Vera Lynn", "User's mother loves Vera Lynn", True),  # one relation, two words
+        ("User's dad loves Vera Lynn", "User's mother loves Vera Lynn", False),
+        # kept as said: the subject is what was said about
+        ("User said: my sister lives in Rome now", "User's sister lives in Rome", True),
+        ("User said: my sister lives in Rome now", "User lives in Rome", False),
+        ("User said: I live in Rome now", "User's sister lives in Rome", False),
+        (
+            "User said: welp Kai is at Coburg West Primary now.",
+            "User's son Kai is at Coburg West Primary",
+            True,
+        ),
     ],
 )
 def test_the_matching_rule(predicted, expected, matches):

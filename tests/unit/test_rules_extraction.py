@@ -242,10 +242,29 @@ def test_corrected_puts_a_value_of_the_same_kind_in_place():
         "We're wondering about Tucson or maybe Albuquerque.",
         "I wish I had a boat, jk",
         "I keep daydreaming about moving to Lisbon next year",
+        "I see, thanks",
+        "I see what you mean.",
     ],
 )
 def test_questions_hedges_jokes_and_pleasantries_are_never_kept(said):
     assert facts(said) == []
+
+
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        # "I see" is the conversation's only when nothing follows it
+        ("I see a therapist on Wednesdays at 4 pm", "User sees a therapist on Wednesdays at 4 pm"),
+        # a comma inside brackets ends no statement: the aside goes with it
+        (
+            "i've got asthma (on a clenil inhaler, the brown one)",
+            "User has got asthma (on a clenil inhaler, the brown one)",
+        ),
+        ("I have a dog (a beagle, Max)", "User has a dog (a beagle, Max)"),
+    ],
+)
+def test_a_statement_is_kept_whole(said, fact):
+    assert facts(said) == [fact]
 
 
 def test_the_assistants_words_are_never_kept():
@@ -1022,6 +1041,29 @@ def test_where_are_you_now_is_answered_with_where_the_user_is():
         "Lisbon. Alfama, tiny flat, lots of stairs.",
     )
     assert "User is in Lisbon" in found
+
+
+@pytest.mark.parametrize(
+    "first, later, switch",
+    [
+        (
+            "so I'm not in Berlin any more",
+            "Lisbon. Alfama, tiny flat, lots of stairs.",
+            "User moved from Berlin to Lisbon",
+        ),
+        ("I left Stripe in January", "I'm now a senior PM at Intercom", "User left Stripe for Intercom"),
+        (
+            "I'm not in Denver anymore",
+            "signed a lease in Austin last week",
+            "User moved from Denver to Austin",
+        ),
+        # someone else's place; a place is no employer: what was left stays as said
+        ("I'm not in Denver anymore", "my sister is in Paris", "User is not in Denver anymore"),
+        ("I left Stripe in January", "I'm in Lisbon these days", "User left Stripe in January"),
+    ],
+)
+def test_a_thing_left_and_the_one_now_in_a_later_message_are_one_switch(first, later, switch):
+    assert facts(first, ("assistant", "Oh! Where are you now?"), later)[0] == switch
 
 
 def test_what_a_statement_makes_counted_is_a_count_of_its_own():

@@ -192,7 +192,8 @@ def _set_by_provider(match: re.Match[str]) -> str:
 # "I ..." that says something about the conversation, not about the user's life.
 _NOT_A_FACT = re.compile(
     r"^I (?:"
-    r"think so|guess|suppose|see|know|agree|disagree|understand|mean|hope so|wonder|was wondering|"
+    # "I see, thanks", "I see what you mean"; "I see a therapist on Wednesdays" is a fact
+    r"think so|guess|suppose|see(?=\s*(?:[,.!?;:)-]|$|(?:what|why|how|that|your|now|so|ok|okay|thanks)\b))|know|agree|disagree|understand|mean|hope so|wonder|was wondering|"
     r"mixed (?:it|them|that|those) up|got (?:it|that|this) wrong|misspoke|misremembered|mistyped|"
     r"(?:do not|don't) know|have a question|had a question|appreciate|forgot|said|asked|meant|"
     r"need (?:you|help|to know|some|a (?:recipe|recommendation|suggestion|hand|favou?r))|"
@@ -384,6 +385,24 @@ _NOW_ON = re.compile(
     r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b|"  # "we let Riverford go, it's Oddbox now"
     r"\b(?:joined|started at|am at|(?i:i'm) at|now at) (?P<j>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
 )
+# What a later message's fact says the subject has now, by the kind of thing left before it:
+# "User is in Lisbon", "User signed a lease in Austin"; "User is now a senior PM at Intercom",
+# "User joined Starling"; "User's team is on Linear now", "User uses Obsidian now".
+_NAME = r"(?P<y>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+_NOW_HELD = {
+    "place": re.compile(
+        r"^(?P<s>User(?:'s \w+)?) (?:is (?:now )?(?:in|based in|living in)|lives in|now lives in|"
+        rf"(?:has )?(?:moved|relocated) to|signed a lease in|rents in) {_NAME}"
+    ),
+    "job": re.compile(
+        r"^(?P<s>User(?:'s \w+)?) (?:is (?:now )?(?:(?:an?|the) [\w -]+? )?at|(?:has )?joined|started at|"
+        rf"works at|now works at|is working at) {_NAME}"
+    ),
+    "tool": re.compile(
+        r"^(?P<s>User(?:'s \w+)?) (?:is (?:now )?(?:on|using)|uses|now uses|(?:has )?switched to) "
+        rf"{_NAME}(?: now)?$"
+    ),
+}
 # A statement that opens with the user: "I'm in Lisbon", "we've been on Linear", "moved to Leeds"
 _OPENS_WITH_THE_USER = re.compile(
     r"^(?:(?:and|so|but|now|anyway)\s+)?(?:I|I'm|I've|I am|we|we're|we've|we are|been|now|moved|relocated|"
@@ -599,6 +618,26 @@ def _own_statement(fact: str) -> str:
 _OWN_STATEMENT = re.compile(r"^[\w'&.-]+(?: [\w'&.-]+){0,3}? (?:is|are|was|were|'s) \S", re.IGNORECASE)
 
 
+def _outside_brackets(text: str) -> str:
+    """The text with every comma inside brackets masked: "a dog (a beagle, Max)" is one
+    statement, whose aside goes with it. Same length as the text."""
+    depth, out = 0, []
+    for char in text:
+        depth += char == "("
+        out.append("\0" if char == "," and depth > 0 else char)
+        depth -= char == ")" and depth > 0
+    return "".join(out)
+
+
+def _starts(parts: list[str]) -> list[int]:
+    """Where each part of a text split at ", " starts in it."""
+    starts, at = [], 0
+    for part in parts:
+        starts.append(at)
+        at += len(part) + 2
+    return starts
+
+
 def _cut_tail(clause: str) -> str:
     """What `_own_statement` leaves out of a clause: the other statement after its own."""
     return clause[len(_own_part(clause)) :].strip(" ,;:.")
@@ -608,7 +647,8 @@ def _own_part(text: str) -> str:
     """The start of the text up to where another statement starts (fillers still in it)."""
     head = _OTHER_CLAUSE.split(text, maxsplit=1)[0]
     head = _WHY.split(head, maxsplit=1)[0]
-    parts = head.split(", ")
+    parts = _outside_brackets(head).split(", ")
+    parts = [head[start : start + len(part)] for start, part in zip(_starts(parts), parts, strict=True)]
     kept = 1
     while kept < len(parts) and _GOES_ON.match(_FILLER_WORDS.sub("", parts[kept])):
         kept += 1
@@ -1772,6 +1812,38 @@ class _Reader:
                     self._as_switch(position, left, old, new)
                     return
 
+    def switches_across_messages(self) -> None:
+        """ "so I'm not in Berlin any more" ... (the agent asks where) ... "Lisbon. Alfama, tiny
+        flat": a thing left in one message and, in a later message of the conversation, the one
+        of the same kind the same subject now has are one switch too. The kind must agree: a
+        place left with a place now, an employer with an employer, a tool with a tool."""
+        for position, found in enumerate(self.found):
+            left = _LEFT_THING.match(found.content)
+            if left is None:
+                continue
+            kind = "place" if left.group("place") else "job" if left.group("job") else "tool"
+            old = (
+                left.group(kind)
+                if kind != "tool"
+                else left.group("x") or left.group("let") or left.group("tool")
+            )
+            said = found.message_indexes[-1] if found.message_indexes else -1
+            for later in self.found[position + 1 :]:
+                if not later.message_indexes or min(later.message_indexes) <= said:
+                    continue  # the same message: read as one (`_switch_said_apart`)
+                now = _NOW_HELD[kind].match(later.content)
+                if now is None or now.group("s") != left.group("s") or now.group("y").lower() == old.lower():
+                    continue
+                self._as_switch(position, left, old, now.group("y"))
+                joined = self.found[position]
+                self.found[position] = Found(
+                    joined.content,
+                    tuple(sorted({*joined.message_indexes, *later.message_indexes})),
+                    joined.quote,
+                    joined.method,
+                )
+                break
+
     def _as_switch(self, position: int, left: re.Match[str], old: str, new: str) -> None:
         found = self.found[position]
         if left.group("place"):
@@ -1923,6 +1995,7 @@ def found_in(messages: list[Message]) -> list[Found]:
         if message.role != Role.USER:
             continue  # the system's words are not the user's facts
         reader.read(message.content, index)
+    reader.switches_across_messages()
     return reader.found
 
 
