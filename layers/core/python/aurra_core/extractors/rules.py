@@ -136,7 +136,10 @@ _KEEP_THIS = re.compile(
     r"^(?:(?:can|could|would|will) you (?:please )?|please |pls |just )?(?:remember|note|keep in mind|"
     r"make a note|take note|be aware|update your (?:notes|memory|records)|for the record|for context|"
     r"just so you know|for your (?:info|information)|quick fyi|fyi)(?: that| of this| this)?[\s:,-]+"
-    r"(?=(?:I|I'm|I've|my|we|we're|we've|our|My|We|Our)\b)",
+    r"(?=(?:I|I'm|I've|my|we|we're|we've|our|My|We|Our)\b)|"
+    # "remind me physio is twice a week": what to remember, not a reminder to set ("remind me to")
+    r"^(?:(?:hey|hi|oh|and|also|pls|please),?\s+)*remind me(?: that)?\s+(?!(?:to|how|what|when|where|why|who|which|"
+    r"of|about|again|later|tomorrow)\b)",
     re.IGNORECASE,
 )
 # "Change my email to x@y.com", "update my address to ...": the new value is the fact.
@@ -340,6 +343,21 @@ _PERSON_ACTS = re.compile(
     r"[A-Z][a-z]+\s+(?:(?:just|finally|now|also|still|already|recently|officially)\s+)?"
     r"(?:[a-z]+ed|got|quit|left|began|became|took|went|made|won|lost|turned|is|was|has|had|works|lives|"
     r"plays|takes|starts|goes|does)\b"
+)
+# What the user's world is now, said without "I" or a value: a change or an end ("LastPass is
+# gone, subscription cancelled", "mid-migration from MySQL to Postgres", "still with Kranich",
+# "the old rota doesn't work anymore"), or someone of it in the third person ("her teacher is
+# Ms Okafor", "she's in linz", "maya joined to do level design").
+_WORLD_STATE = re.compile(
+    r"\b(?:any ?more|no longer|still (?:with|at|in|on|doing|using|remote|there)|is gone|are gone|done with|"
+    r"(?:re)?joined|switched|migrat\w+|mid-\w+|cancel+ed|quit|retired|closed (?:down)?|shut down|"
+    r"got (?:approved|signed|accepted|rejected|frozen|cancel+ed|hired|fired|promoted|married|engaged)|"
+    r"signed|finished|wrapped up|went (?:up|down)|(?:is|are) over)\b|"
+    r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?(?:(?:he|she|they)(?:'s|'re| is| are| has| had| was| were| got|"
+    r" just| works| lives| goes| loves| hates| started| moved| left)|(?:his|her|their) \w+(?:'s| is| are| was| has))\b|"
+    r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?[a-z]{3,} (?:just |finally |also )?(?:joined|left|quit|moved|started|"
+    r"retired|graduated)\b",
+    re.IGNORECASE,
 )
 # A count as it is said in a sentence: "12", "twelve".
 _SMALL_NUMBER = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -1879,6 +1897,7 @@ class _Reader:
             or _VALUE.search(sentence)
             or _states_now(sentence)
             or _PERSON_ACTS.match(sentence)
+            or _WORLD_STATE.search(sentence)
         ):
             return False
         if _filtered(sentence) or _NOT_A_FACT.match(sentence) or _CORRECTION.match(sentence):
