@@ -108,6 +108,13 @@ ACTED_ON = [
         "User's partner Ines is a pharmacist at Boots",
         "User said: Ines just started a new job, she's a pharmacist at Superdrug now",
     ),
+    # another number of the old fact beside words of its own, none of them the new number's:
+    # of another thing, so no list of values the swap would retire
+    (
+        "User is on Lightroom Classic 12 on a 2019 Intel MacBook Pro with 16 GB of RAM",
+        "User is on Lightroom Classic 14 now",
+    ),
+    ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now"),
 ]
 
 NOT_ACTED_ON = [

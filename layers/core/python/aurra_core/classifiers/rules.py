@@ -1281,17 +1281,27 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
     new_values = {value for _, value, _, _ in new_numbers}
     old_numbers = _numbers(old)
     running = bool(running_total(old.text) or running_total(new.text))
+    new_anchors = set().union(*(new_near for _, _, _, new_near in new_numbers)) if new_numbers else set()
     for kind, value, money, near in old_numbers:
         if value in new_values:
             continue  # the old value said again: kept, or a part of it
-        if any(
-            other_kind == kind
+        others = [
+            (other, other_near)
+            for other_kind, other, other_money, other_near in old_numbers
+            if other_kind == kind
             and (other_money == money or "." in other)
             and other != value
             and other not in new_values
-            for other_kind, other, other_money, _ in old_numbers
+        ]
+        # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others. A
+        # count beside words of its own, none of which the new number has ("Lightroom Classic
+        # 12 on a MacBook with 16 GB", "2 flats (one in Kazimierz)"), is of another thing.
+        if others and (
+            money
+            or "." in value
+            or any("." in other or other_near & new_anchors for other, other_near in others)
         ):
-            continue  # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others
+            continue
         for new_kind, new_value, _, new_near in new_numbers:
             shared, shown_new = near & new_near, new_value
             if kind == "time" and new_kind == "amount" and _said_as_an_hour(new.text, new_value):
