@@ -157,6 +157,12 @@ MEDICAL_SAID = [
     "User's blood type is O negative",
     "mijn vader ligt in het ziekenhuis",
     "papa ko sugar ki bimari hai",
+    # the dentist named without "my", what it costs, and who pays for the user's care
+    "new dentist is Dr. Patel",
+    "she quoted $380 for the night guard",
+    "my wife has gone right off red wine, it gives her headaches now",
+    "Blue Cross, through my wife's employer",
+    "the dental work came to $1,200",
 ]
 
 
@@ -246,6 +252,8 @@ LOOK_ALIKES = [
     "swelling demand for GPUs this quarter",
     "ich arbeite beim Finanzamt",
     "User's brother is a police officer",
+    "the new boss is a headache",
+    "User works at a dental practice in Leeds",
 ]
 
 

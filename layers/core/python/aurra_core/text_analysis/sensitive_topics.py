@@ -176,6 +176,18 @@ _MEDICAL = [
     r"(?:my|his|her|their|user's) (?:doctor|gp|oncologist|cardiologist|psychiatrist|therapist)",
     r"meds",
     r"(?:my|his|her|their|user's) dentist",
+    # "new dentist is Dr. Patel", "at the dentist", "a night guard for grinding"
+    r"(?:new|old|the) dentist",
+    # (a dental practice or clinic is as often where the user works: not named here)
+    r"dental (?:cleaning|check-?ups?|work|appointment|implants?|crowns?|plan|insurance|care)",
+    r"(?:night|mouth|bite) guard",
+    # "it gives her headaches", "has a splitting headache"; "the new boss is a headache" is not
+    r"headaches",
+    r"(?:have|has|had|got|get|gets|getting|with|gives? (?:me|him|her|them)) (?:a |an )?(?:bad |terrible |awful |"
+    r"splitting |tension |cluster )?headache",
+    # who pays for the user's care
+    r"(?:health|medical|dental) (?:insurance|cover|coverage|plan)",
+    r"(?:Blue Cross|Blue Shield|Bupa|Medibank|Aetna|Cigna|Kaiser Permanente|UnitedHealthcare|Humana)",
     r"dentist (?:appointment|visit)",
     r"(?:doctor|gp|dentist)'s appointment",
     r"(?:doctor|gp|medical|hospital) appointment",
