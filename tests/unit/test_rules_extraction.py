@@ -1071,6 +1071,19 @@ def test_a_thing_left_and_the_one_now_in_a_later_message_are_one_switch(first, l
     assert facts(first, ("assistant", "Oh! Where are you now?"), later)[0] == switch
 
 
+def test_a_thing_said_gone_and_one_of_its_kind_used_now_are_one_switch():
+    # the one now used said first, then the one gone: two password managers
+    assert facts("I moved everything to Bitwarden. LastPass is gone, subscription cancelled.") == [
+        "User moved everything to Bitwarden",
+        "User switched from LastPass to Bitwarden",
+    ]
+    # no thing of one kind: what is gone stays as said
+    assert facts("Priya is gone. We use Notion now.")[0] == "User said: Priya is gone."
+    assert facts("I moved to Leeds. LastPass is gone, subscription cancelled.")[1] == (
+        "User said: LastPass is gone, subscription cancelled."
+    )
+
+
 def test_what_a_statement_makes_counted_is_a_count_of_its_own():
     assert "User has six grandchildren" in facts(
         "Our daughter Eleanor was safely delivered of a baby boy on Saturday, which makes six grandchildren in all."

@@ -352,7 +352,7 @@ _WORLD_STATE = re.compile(
     r"\b(?:any ?more|no longer|still (?:with|at|in|on|doing|using|remote|there)|is gone|are gone|done with|"
     r"(?:re)?joined|switched|migrat\w+|mid-\w+|cancel+ed|quit|retired|closed (?:down)?|shut down|"
     r"got (?:approved|signed|accepted|rejected|frozen|cancel+ed|hired|fired|promoted|married|engaged)|"
-    r"signed|finished|wrapped up|went (?:up|down)|(?:is|are) over)\b|"
+    r"signed|finished|wrapped up|went (?:up|down)|(?:is|are) over|decommissioned|deprecated)\b|"
     r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?(?:(?:he|she|they)(?:'s|'re| is| are| has| had| was| were| got|"
     r" just| works| lives| goes| loves| hates| started| moved| left)|(?:his|her|their) \w+(?:'s| is| are| was| has))\b|"
     r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?[a-z]{3,} (?:just |finally |also )?(?:joined|left|quit|moved|started|"
@@ -421,6 +421,17 @@ _NOW_HELD = {
         rf"{_NAME}(?: now)?$"
     ),
 }
+# A thing said to be gone, kept as said: "LastPass is gone, subscription cancelled", "the
+# Jenkins box is decommissioned", "Notion cancelled".
+_GONE = re.compile(
+    r"^User said: (?:(?:so|and|also|ok|well)\s+)?(?:the |our |my |old )*(?P<x>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"(?: (?:box|boxes|server|servers|subscription|account|plan))? (?:is |are |'s |got |has been |was )?"
+    r"(?:gone|cancel+ed|decommissioned|deleted|uninstalled|shut down|history)\b"
+)
+# "everything builds on GitHub Actions now": all of what the thing gone did.
+_ALL_OF_IT = re.compile(r"^(?:(?:and|so|now)\s+)?(?:everything|all of it|it's all|all)\b", re.IGNORECASE)
+# Kinds of names that are no thing used: people and where the user lives or works.
+_NOT_THINGS = frozenset({"relatives", "people", "person", "place", "employer"})
 # A statement that opens with the user: "I'm in Lisbon", "we've been on Linear", "moved to Leeds"
 _OPENS_WITH_THE_USER = re.compile(
     r"^(?:(?:and|so|but|now|anyway)\s+)?(?:I|I'm|I've|I am|we|we're|we've|we are|been|now|moved|relocated|"
@@ -1618,6 +1629,7 @@ class _Reader:
                     self._sentence(sentence, index)
                 self.answering = False
         self._switch_said_apart(read, first)
+        self._gone_said_apart(read, first)
         self.question = None
         self.question_index = None
 
@@ -1861,6 +1873,36 @@ class _Reader:
                     joined.method,
                 )
                 break
+
+    def _gone_said_apart(self, sentences: list[str], first: int) -> None:
+        """ "I moved everything to Bitwarden. LastPass is gone, subscription cancelled.": a
+        thing said to be gone and, in another sentence of the user's own in the same message
+        (before it or after), the one now used, both known things of one kind (two password
+        managers, two databases), are one switch. The kinds decide: "Priya is gone" names no
+        thing, and "moved to Leeds" is no password manager."""
+        from aurra_core.text_analysis.kinds import kinds_of
+
+        for position in range(first, len(self.found)):
+            gone = _GONE.match(self.found[position].content)
+            if gone is None:
+                continue
+            old = gone.group("x")
+            kinds = kinds_of(old) - _NOT_THINGS
+            if not kinds:
+                continue
+            for said in sentences:
+                if old.lower() in said.lower() or not (
+                    _OPENS_WITH_THE_USER.match(said) or _ALL_OF_IT.match(said)
+                ):
+                    continue
+                now = _NOW_ON.search(said[:1].lower() + said[1:])
+                new = now and (now.group("y") or now.group("it") or now.group("j") or "").rstrip(".,;:!")
+                if new and kinds_of(new) & kinds:
+                    found = self.found[position]
+                    self.found[position] = Found(
+                        f"User switched from {old} to {new}", found.message_indexes, found.quote, RULES
+                    )
+                    break
 
     def _as_switch(self, position: int, left: re.Match[str], old: str, new: str) -> None:
         found = self.found[position]
