@@ -661,3 +661,27 @@ def test_the_reason_for_another_thing_held_one_at_a_time_names_both_as_written()
         "User listens to music on Spotify", "User is on Apple Music now", uuid.uuid4()
     )
     assert "Apple Music in place of Spotify" in judged.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        ("User works night shifts at Makati Med since June", "User is on mid shifts now", True),
+        (
+            "User works 1st shift at an amazon warehouse outside columbus",
+            "User said: bid onto 2nd shift finally.",
+            True,
+        ),
+        ("User is on days on the ward", "User said: I'm on nights now", True),
+        # someone else's shift, a second one, one week only, a feeling about the same one
+        ("User's wife works night shifts", "User is on day shifts now", False),
+        ("User works night shifts", "User also picks up weekend shifts now", False),
+        ("User works night shifts", "User is on day shifts this week only", False),
+        ("User works night shifts", "User hates night shifts now", False),
+        # two shifts in the old fact: no one rota to replace
+        ("User works early shifts and some late shifts", "User is on night shifts now", False),
+    ],
+)
+def test_another_shift_said_as_a_change_replaces_the_one_worked(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

@@ -48,6 +48,7 @@ from aurra_core.classifiers.rules_slots import (
     rank_change,
     retired,
     running_total,
+    shift_change,
     tool_switch,
     value_swap,
 )
@@ -3167,6 +3168,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or one_at_a_time(old, new)
             or named_switch(old, new)
             or retired(old, new)
+            or shift_change(old, new)
             or rank_change(old, new)
             or promotion(old, new)
             or grade_change(old, new)

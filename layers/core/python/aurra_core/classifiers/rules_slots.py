@@ -766,6 +766,49 @@ def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None
 
 # "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
 # only what it names.
+# ------------------------------------------------------------------------- the shift worked
+
+# Which shift: "works night shifts", "is on mid shifts now", "bid onto 2nd shift", "on nights".
+# One at a time: a worker is on one rota.
+_SHIFT = regex_programs.compile(
+    r"\b(?P<kind>night|day|mid|middle|early|late|morning|evening|afternoon|graveyard|swing|overnight|"
+    r"opening|closing|1st|2nd|3rd|first|second|third)\s+shifts?\b|"
+    r"\bon (?P<bare>nights|days|lates|earlies|mids|graveyards)\b"
+)
+_SHIFT_SAME = {"nights": "night", "days": "day", "lates": "late", "earlies": "early", "mids": "mid",
+               "middle": "mid", "graveyards": "graveyard", "overnight": "night", "graveyard": "night",
+               "1st": "first", "2nd": "second", "3rd": "third"}  # fmt: skip
+# The new shift said as reached: "now", "moved to", "switched", "bid onto", "finally".
+_SHIFT_CHANGED = regex_programs.compile(
+    r"\b(?:now|moved|switched|changed|bid onto|bid on|got onto|put (?:me|us|them) on|finally|since)\b"
+)
+
+
+def _shifts(text: str) -> set[str]:
+    found = set()
+    for match in _SHIFT.finditer(text.lower()):
+        word = match.group("kind") or match.group("bare")
+        found.add(_SHIFT_SAME.get(word, word))
+    return found
+
+
+def shift_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact gives the shift its subject works and the new one
+    puts the same subject on another, said as a change: "User works night shifts at Makati
+    Med" -> "User is on mid shifts now", "User works 1st shift" -> "bid onto 2nd shift
+    finally". One shift each: "night shifts and some weekend days" is no one rota."""
+    old_shifts, new_shifts = _shifts(old_text), _shifts(new_text)
+    if len(old_shifts) != 1 or len(new_shifts) != 1 or old_shifts == new_shifts:
+        return None
+    if not _SHIFT_CHANGED.search(new_text.lower()) or not _same_whom(old_text, new_text):
+        return None
+    new_mood = _mood(normalize(new_text))
+    if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
+        return None  # "also covers early shifts", "on nights this week only", "used to do days"
+    (old,), (new,) = old_shifts, new_shifts
+    return (CONFIDENCE, f"the subject works another shift: {new} in place of {old}")
+
+
 _RETIRED = re.compile(
     r"\b(?:retired|has retired|is retiring|retires)\b(?:\s+from\s+(?:the\s+|their\s+)?([\w' -]+))?"
 )
