@@ -108,13 +108,12 @@ ACTED_ON = [
         "User's partner Ines is a pharmacist at Boots",
         "User said: Ines just started a new job, she's a pharmacist at Superdrug now",
     ),
-    # another number of the old fact beside words of its own, none of them the new number's:
-    # of another thing, so no list of values the swap would retire
+    # another number of the old fact that measures another thing (a unit of its own, none of
+    # the new number's words): no list of values the swap would retire
     (
         "User is on Lightroom Classic 12 on a 2019 Intel MacBook Pro with 16 GB of RAM",
         "User is on Lightroom Classic 14 now",
     ),
-    ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now"),
 ]
 
 NOT_ACTED_ON = [
@@ -148,6 +147,10 @@ NOT_ACTED_ON = [
         "User said: netflix 10.99, spotify family 19.99, and the climbing gym at 55/month.",
         "User's gym raised it to 62",
     ),
+    # another number of the old fact without a unit: of the same list, perhaps, or of the
+    # same one (an age beside a school year: "3 in place of 7" would be the wrong reason)
+    ("User's son Leo (7) just started Year 2", "User said: Leo is in Year 3 now"),
+    ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now"),
     # not every named version given another
     ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
     # the version of another thing, or an older number than the one the old fact was still on

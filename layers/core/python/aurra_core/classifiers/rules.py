@@ -1240,6 +1240,12 @@ _UNIT_WORDS = frozenset(
     for w in """user say now day night week month year hour minute time each per like about around
     roughly approximately almost nearly only just""".split()
 )
+# Units a number measures in, which make it a measure of a thing, not a count in a list.
+_MEASURES = frozenset(
+    canon(w)[0]
+    for w in """gb tb mb kb ram ghz mhz kg km mg mcg ml lb lbs inch cm mm hp kw kwh mph mpg
+    litre liter gallon""".split()
+)
 # How many content words either side of a number say what it is of.
 _ANCHOR_WINDOW = 2
 
@@ -1295,12 +1301,15 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             and other not in new_values
         ]
         # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others. A
-        # count beside words of its own, none of which the new number has ("Lightroom Classic
-        # 12 on a MacBook with 16 GB", "2 flats (one in Kazimierz)"), is of another thing.
+        # measure of another thing ("Lightroom Classic 12 on a MacBook with 16 GB") is no
+        # other value of the list: beside a unit of its own, and none of the new number's words.
         if others and (
             money
             or "." in value
-            or any("." in other or other_near & new_anchors for other, other_near in others)
+            or any(
+                "." in other or other_near & new_anchors or not other_near & _MEASURES
+                for other, other_near in others
+            )
         ):
             continue
         for new_kind, new_value, _, new_near in new_numbers:
