@@ -163,6 +163,13 @@ MEDICAL_SAID = [
     "my wife has gone right off red wine, it gives her headaches now",
     "Blue Cross, through my wife's employer",
     "the dental work came to $1,200",
+    # medicines by their generic stem, and conditions and care said in passing
+    "on lisinopril 10mg since the spring",
+    "takes atorvastatin at night",
+    "User has atrial fibrillation",
+    "cut my hand on a panel, 6 stitches, clinic put me on keflex",
+    "my mum's on donepezil now",
+    "the practice nurse wants a food diary",
 ]
 
 
@@ -205,6 +212,10 @@ LEGAL_SAID = [
     "our decree absolute arrived this morning",
     "the landlord served a section 21 notice",
     "cafcass are writing their report",
+    # a divorce's orders
+    "the conditional order was granted in December",
+    "Final order came through on the 11th",
+    "financial order was sealed in March",
 ]
 
 
@@ -254,6 +265,8 @@ LOOK_ALIKES = [
     "User's brother is a police officer",
     "the new boss is a headache",
     "User works at a dental practice in Leeds",
+    "the final order of the tournament is set",
+    "User drives a petrol car to the Bristol office",
 ]
 
 
