@@ -685,3 +685,49 @@ def test_the_reason_for_another_thing_held_one_at_a_time_names_both_as_written()
 def test_another_shift_said_as_a_change_replaces_the_one_worked(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        (
+            "User's son Mateo started year 9 at Hillside Academy",
+            "User said: Mateo moved schools, he's at St Anne's now.",
+            True,
+        ),
+        (
+            "User's son Leo is in 2nd grade at Maple Grove Elementary",
+            "User said: so Leo has been at Cedar Hills Elementary since spring break.",
+            True,
+        ),
+        (
+            "User's son Kai (8) is at Brunswick North Primary",
+            "User said: welp Kai is at Coburg West Primary now.",
+            True,
+        ),
+        # another child, a club besides school, a plan, a friend of the child
+        (
+            "User's son Kai is at Brunswick North Primary",
+            "User said: my daughter Mia is at Coburg West Primary now",
+            False,
+        ),
+        (
+            "User's son Kai is at Brunswick North Primary",
+            "User said: Kai also does Saturday club at Coburg West Primary now",
+            False,
+        ),
+        (
+            "User's son Kai is at Brunswick North Primary",
+            "User said: Kai might move to Coburg West Primary",
+            False,
+        ),
+        (
+            "User's son Kai is at Brunswick North Primary",
+            "User said: welp Kai's friend Tom is at Coburg West Primary now.",
+            False,
+        ),
+    ],
+)
+def test_another_school_said_as_a_change_replaces_the_one_attended(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

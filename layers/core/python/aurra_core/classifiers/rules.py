@@ -48,6 +48,7 @@ from aurra_core.classifiers.rules_slots import (
     rank_change,
     retired,
     running_total,
+    school_change,
     shift_change,
     tool_switch,
     value_swap,
@@ -3178,6 +3179,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or named_switch(old, new)
             or retired(old, new)
             or shift_change(old, new)
+            or school_change(old, new)
             or rank_change(old, new)
             or promotion(old, new)
             or grade_change(old, new)

@@ -766,6 +766,61 @@ def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None
 
 # "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
 # only what it names.
+# ------------------------------------------------------------------------- the school attended
+
+# A school by its name: "Hillside Academy", "Coburg West Primary", "St Anne's" (after "moved schools").
+_SCHOOL = re.compile(
+    r"\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3} (?:Primary|Elementary|Academy|High School|High|"
+    r"Middle School|Grammar|School|College|Kindergarten|Montessori|Nursery|Preschool|Junior School|Infants))\b"
+)
+_MOVED_SCHOOLS = re.compile(
+    r"\b(?:moved|changed|switched) schools\b.*?\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3})"
+)
+_SCHOOL_CHANGED = re.compile(
+    r"\b(?:now|since|moved|changed|switched|transferred|started at|starts at)\b", re.IGNORECASE
+)
+
+
+def _same_person(old_text: str, new_text: str) -> bool:
+    """The same one, or the one the old fact names ("User's son Mateo") named alone in the new
+    one ("User said: Mateo moved schools")."""
+    if _same_whom(old_text, new_text):
+        return True
+    old_whom, new_whom = analyze(old_text).subject, analyze(new_text).subject
+    if not old_whom.relations:
+        return False
+    if new_whom.kind == "name":
+        return bool(old_whom.apposition & new_whom.key)
+    # "welp Kai is at Coburg West now": the name after a word that starts the sentence
+    return (
+        kept_as_said(analyze(new_text))
+        and not new_whom.relations
+        and any(
+            re.search(rf"\b{re.escape(name)}(?:'s| is| has| goes| moved| started)\b", new_text, re.IGNORECASE)
+            for name in old_whom.apposition
+        )
+    )
+
+
+def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact gives the school someone attends and the new one
+    puts the same one at another, said as a change: "User's son Kai is at Brunswick North
+    Primary" -> "welp Kai is at Coburg West Primary now", "Mateo moved schools, he's at St
+    Anne's now". A child goes to one school at a time."""
+    old_schools = {m.group(1) for m in _SCHOOL.finditer(old_text)}
+    moved = _MOVED_SCHOOLS.search(new_text)
+    new_schools = {m.group(1) for m in _SCHOOL.finditer(new_text)} | ({moved.group(1)} if moved else set())
+    if len(old_schools) != 1 or len(new_schools) != 1 or old_schools == new_schools:
+        return None
+    if not (moved or _SCHOOL_CHANGED.search(new_text)) or not _same_person(old_text, new_text):
+        return None
+    new_mood = _mood(normalize(new_text))
+    if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
+        return None  # "might move to St Anne's", "also does Saturday club at ...", "was at ... in 2019"
+    (old,), (new,) = old_schools, new_schools
+    return (CONFIDENCE, f"another school for the same one: {new} in place of {old}")
+
+
 # ------------------------------------------------------------------------- the shift worked
 
 # Which shift: "works night shifts", "is on mid shifts now", "bid onto 2nd shift", "on nights".
