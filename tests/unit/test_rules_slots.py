@@ -731,3 +731,25 @@ def test_another_shift_said_as_a_change_replaces_the_one_worked(old, new, acted)
 def test_another_school_said_as_a_change_replaces_the_one_attended(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "(don't judge)" is said to the listener: no negation of the fact
+        (
+            "User's setup is Airflow 2.6 on python 3.9 (don't judge)",
+            "User said: workers + scheduler are on Airflow 2.10 and Python 3.12.",
+            True,
+        ),
+        # a negation of the fact's own, in brackets or not, still keeps it
+        (
+            "User's setup is Airflow 2.6 on python 3.9 (not in prod)",
+            "User said: workers + scheduler are on Airflow 2.10 and Python 3.12.",
+            False,
+        ),
+    ],
+)
+def test_an_aside_to_the_listener_is_no_mood_of_the_fact(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

@@ -91,8 +91,15 @@ class _Mood:
         return self.hedged or self.additive or self.past or self.negated
 
 
+# An aside to the listener ("(don't judge)", "(don't ask)", "(ugh)"): no mood of the fact's.
+_ASIDE = re.compile(
+    r"\((?:do not|never) (?:judge|ask|laugh|tell)[^)]*\)|\((?:ugh|lol|haha|sigh|i know)[^)]*\)"
+)
+
+
 @lru_cache(maxsize=8192)
 def _mood(norm: str) -> _Mood:
+    norm = _ASIDE.sub(" ", norm)
     return _Mood(
         hedged=bool(_HEDGED.search(norm)),
         additive=bool(_ADDITIVE.search(norm)),
