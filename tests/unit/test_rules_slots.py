@@ -753,3 +753,13 @@ def test_another_school_said_as_a_change_replaces_the_one_attended(old, new, act
 def test_an_aside_to_the_listener_is_no_mood_of_the_fact(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+def test_a_named_relatives_shift_is_read_from_works_nights_and_their_name_alone():
+    found, confidence = verdict(
+        "User's husband Ray works nights at the distribution center",
+        "User said: Ray moved to day shifts in February",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    found, confidence = verdict("User's husband Ray works nights", "User said: my sister moved to day shifts")
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

@@ -835,7 +835,7 @@ def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 _SHIFT = regex_programs.compile(
     r"\b(?P<kind>night|day|mid|middle|early|late|morning|evening|afternoon|graveyard|swing|overnight|"
     r"opening|closing|1st|2nd|3rd|first|second|third)\s+shifts?\b|"
-    r"\bon (?P<bare>nights|days|lates|earlies|mids|graveyards)\b"
+    r"\b(?:on|works?|working|does|doing) (?P<bare>nights|days|lates|earlies|mids|graveyards)\b"
 )
 _SHIFT_SAME = {"nights": "night", "days": "day", "lates": "late", "earlies": "early", "mids": "mid",
                "middle": "mid", "graveyards": "graveyard", "overnight": "night", "graveyard": "night",
@@ -862,7 +862,7 @@ def shift_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     old_shifts, new_shifts = _shifts(old_text), _shifts(new_text)
     if len(old_shifts) != 1 or len(new_shifts) != 1 or old_shifts == new_shifts:
         return None
-    if not _SHIFT_CHANGED.search(new_text.lower()) or not _same_whom(old_text, new_text):
+    if not _SHIFT_CHANGED.search(new_text.lower()) or not _same_person(old_text, new_text):
         return None
     new_mood = _mood(normalize(new_text))
     if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
