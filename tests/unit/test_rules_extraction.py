@@ -1084,6 +1084,36 @@ def test_a_thing_said_gone_and_one_of_its_kind_used_now_are_one_switch():
     )
 
 
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        # a title given, after the heading of the news
+        (
+            "Big change at work - they made me team lead for the SME pod, so now I have five salespeople under me.",
+            "User was made team lead for the SME pod",
+        ),
+        ("my boss made me shift supervisor last week", "User was made shift supervisor last week"),
+        (
+            "Guess who got bumped up to head chef when Luca left 😅 Now I'm doing the ordering.",
+            "User got bumped up to head chef when Luca left",
+        ),
+        # what an upgrade went to, said after it, is kept with it
+        (
+            "we finally did the PG upgrade over the weekend, straight to 16 with a blue/green deployment.",
+            "User said: we finally did the PG upgrade over the weekend, straight to 16 with a blue/green deployment.",
+        ),
+        # a new one of someone the user has
+        ("New teacher is Mr. Abernathy at MacPhail.", "User said: New teacher is Mr. Abernathy at MacPhail."),
+    ],
+)
+def test_news_said_in_passing_is_kept(said, fact):
+    assert facts(said)[0] == fact
+
+
+def test_made_me_is_a_title_only_when_a_title_is_given():
+    assert not any(f.startswith("User was made") for f in facts("they made me feel welcome"))
+
+
 def test_what_a_statement_makes_counted_is_a_count_of_its_own():
     assert "User has six grandchildren" in facts(
         "Our daughter Eleanor was safely delivered of a baby boy on Saturday, which makes six grandchildren in all."

@@ -54,7 +54,7 @@ _SENTENCES = re.compile(
     r"(?<=[:,;])\s+(?=[1-9]\)\s)|"  # "Couple of updates: 1) ..., 2) ...": each item its own
     # "rip streak 💀 quit duolingo", "6:40 not 7:40 🙃 redo the timing?": an emoji between a word
     # or a number and a lowercase word ends a thought
-    r"(?<=[a-z0-9])\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=[a-z])"
+    r"(?<=[a-z0-9])\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=[A-Za-z])"
 )
 _LIST_ITEM = re.compile(r"^[1-9]\)\s+")
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
@@ -353,6 +353,8 @@ _WORLD_STATE = re.compile(
     r"(?:re)?joined|switched|migrat\w+|mid-\w+|cancel+ed|quit|retired|closed (?:down)?|shut down|"
     r"got (?:approved|signed|accepted|rejected|frozen|cancel+ed|hired|fired|promoted|married|engaged)|"
     r"signed|finished|wrapped up|went (?:up|down)|(?:is|are) over|decommissioned|deprecated)\b|"
+    # "New teacher is Mr. Abernathy at MacPhail": a new one of someone the user has
+    r"^(?:(?:and|so|also|plus)\s+)?(?:the |our |my |his |her |their )?new \w+(?: \w+)? (?:is|'s)\b|"
     r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?(?:(?:he|she|they)(?:'s|'re| is| are| has| had| was| were| got|"
     r" just| works| lives| goes| loves| hates| started| moved| left)|(?:his|her|their) \w+(?:'s| is| are| was| has))\b|"
     r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?[a-z]{3,} (?:just |finally |also )?(?:joined|left|quit|moved|started|"
@@ -695,7 +697,24 @@ _CHANGED_TAIL = re.compile(
 
 
 _CHANGE_WITHOUT_VALUE = re.compile(
-    r"\b(?:switched|changed) (?:jobs|roles|teams|companies|careers|gyms|schools|banks|doctors)$|\bgot a new job$"
+    r"\b(?:switched|changed) (?:jobs|roles|teams|companies|careers|gyms|schools|banks|doctors)$|\bgot a new job$|"
+    # "did the PG upgrade over the weekend, straight to 16": what it was upgraded to comes after
+    r"\b(?:did|finished|completed|done with) (?:the |our |a )?(?:[\w.+-]+ )?(?:upgrade|migration|cutover|switch)\b"
+)
+# "Big change at work -", "News:", "Update on the flat -": what leads in the news.
+_NEWS_HEADING = re.compile(
+    r"^(?:(?:big|small|quick|some|an?|little|huge)\s+)?(?:change|changes|news|update|updates)"
+    r"(?:\s+(?:at|on|from|about)\s+[\w' ]{1,30}?)?\s*[-:\u2013\u2014]\s+",
+    re.IGNORECASE,
+)
+# "they made me team lead for the SME pod", "my boss just made me shift supervisor".
+_GIVEN_TO_ME = re.compile(
+    r"^(?:they|he|she|management|my (?:boss|manager|chef|director)|the (?:boss|company|firm))\s+"
+    r"(?:just |finally |officially )?made me (?:the |a |an )?(?P<title>[\w -]*?\b(?:lead|head|manager|director|"
+    r"supervisor|chef|captain|partner|principal|engineer|editor|officer|coordinator|chair|president|vp|associate|"
+    r"consultant|analyst|architect|foreman|sergeant|skipper|sister|specialist|owner))"
+    r"(?=$|[,.;!]| (?:for|at|of|on|in|last|this|yesterday|today|when|after)\b)",
+    re.IGNORECASE,
 )
 
 
@@ -1684,6 +1703,11 @@ class _Reader:
             sentence = sentence[0] + sentence[1:].lower()
         # "PROMOTED mid-level dev as of today": the user got promoted to it
         sentence = re.sub(r"^promoted\s+(?:to\s+)?", "got promoted to ", sentence, flags=re.IGNORECASE)
+        # "Big change at work - they made me team lead": the heading of the news is no part of it
+        sentence = _NEWS_HEADING.sub("", sentence)
+        # "they made me team lead", "Guess who got bumped up to head chef": a title given the user
+        sentence = _GIVEN_TO_ME.sub(lambda m: f"I was made {m.group('title')}", sentence)
+        sentence = re.sub(r"^guess who\s+(?=got|just|is|made|finally)", "I ", sentence, flags=re.IGNORECASE)
         # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
         # request is to keep the statement, which is the fact
         kept = _NOTE_LABEL.sub("", _KEEP_THIS.sub("", sentence)).strip()
