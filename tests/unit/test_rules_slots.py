@@ -763,3 +763,21 @@ def test_a_named_relatives_shift_is_read_from_works_nights_and_their_name_alone(
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
     found, confidence = verdict("User's husband Ray works nights", "User said: my sister moved to day shifts")
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # an instrument switched to, by the one the old fact names by relation and name
+        (
+            "User's daughter Saanvi (10) takes violin lessons on Wednesdays",
+            "User said: So Saanvi swapped to cello",
+            True,
+        ),
+        ("User's daughter Saanvi takes violin lessons", "User said: my son Arjun swapped to cello", False),
+        ("User plays guitar in a band", "User also switched to bass for one song", False),
+    ],
+)
+def test_an_instrument_switched_to_replaces_the_one_played(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

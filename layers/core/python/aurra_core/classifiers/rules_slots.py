@@ -56,7 +56,7 @@ _TOOL_KINDS = frozenset(
     database design_tool editor email fitness_app framework maps messaging monitoring
     music_streaming notes office_docs operating_system package_manager password_manager phone
     search_engine shell test_framework tracker video_call vpn wearable computer car telecom
-    bank""".split()
+    bank instrument""".split()
 )
 _NEEDS_CHANGE = frozenset({"day", "time", "place"})
 
@@ -257,6 +257,7 @@ _SWITCHED = regex_programs.compile(
     r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|mov(?:ed|es|ing) off(?: of)? \w+(?: \w+)? (?:to|for)|"
     r"ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
+    r"swapp(?:ed|ing) (?:over )?to|"
     r"trad(?:ed|ing) \w+(?: \w+)? for|went with|changed to|ripped out \w+(?: \w+)? (?:and|for))\b"
 )
 # Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
@@ -304,8 +305,8 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     if not _SWITCHED.search(new_text.lower()):
         return None
     old_subject, new_subject = subject_of(old_text), subject_of(new_text)
-    if not old_subject or old_subject != new_subject:
-        return None
+    if not (old_subject and old_subject == new_subject) and not _same_person(old_text, new_text):
+        return None  # "User's daughter Saanvi takes violin" -> "So Saanvi swapped to cello": hers
     old_norm, new_norm = normalize(old_text), normalize(new_text)
     old_mood, new_mood = _mood(old_norm), _mood(new_norm)
     if new_mood.blocked or old_mood.hedged or old_mood.past or new_mood.reverted:
