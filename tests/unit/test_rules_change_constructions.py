@@ -55,11 +55,23 @@ ACTED_ON = [
     ("User's dentist appointment is June 3 at 10 am", "User rescheduled the dentist to June 10"),
     ("User owes $9,000 left on their car loan", "User paid off the car loan"),
     ("User lives in Glasgow", "User doesn't live in Glasgow anymore; they're back in Dundee"),
+    # the same move said of the thing the old fact names, or of the subject's own base
+    (
+        "User rents a fixed desk at Casa Azulejo Cowork in Anjos",
+        "User moved their desk to Oficina Nove in Marvila",
+    ),
+    ("User said: project is on Unity 2021.3 LTS with URP.", "User moved Anzuelo to Unity 6"),
+    ("Acme's HQ is in Austin", "Acme relocated its headquarters to Dallas"),
 ]
 
 # Change-like words about another one, someone else, somewhere else, or a change that did not
 # happen (yet): never acted on.
 NOT_ACTED_ON = [
+    # something moved, not the user: no home ended (v16 read "moved their desk to" as a move)
+    ("User is a freelance illustrator based in Lisbon", "User moved their desk to Oficina Nove in Marvila"),
+    # a version or a time in place of none the old fact holds (v16 acted on both)
+    ("User is making a cozy fishing game called Anzuelo", "User moved Anzuelo to Unity 6"),
+    ("User struggles to eat before training", "User switched to training at 12:30 in their lunch break"),
     ("User has a checking account at Chase", "User closed the savings account at Chase"),
     ("User's account is active", "User cancelled the account's add-on storage"),
     ("User has a premium account", "User's premium account expired last year but was renewed"),
