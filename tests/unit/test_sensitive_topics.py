@@ -170,6 +170,9 @@ MEDICAL_SAID = [
     "cut my hand on a panel, 6 stitches, clinic put me on keflex",
     "my mum's on donepezil now",
     "the practice nurse wants a food diary",
+    # a body part that hurts
+    "my knee has been twinging on the descents",
+    "User has a dodgy back",
 ]
 
 
@@ -267,6 +270,7 @@ LOOK_ALIKES = [
     "User works at a dental practice in Leeds",
     "the final order of the tournament is set",
     "User drives a petrol car to the Bristol office",
+    "the back office is stiff competition",
 ]
 
 

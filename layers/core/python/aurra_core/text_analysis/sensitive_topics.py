@@ -205,6 +205,13 @@ _MEDICAL = [
     # anticoagulants, antibiotics, antivirals, bisphosphonates, benzodiazepines, biologics)
     r"\w{3,}(?:pril|sartan|olol|statin|dipine|prazole|oxetine|triptan|gliptin|gliflozin|xaban|parin|floxacin|"
     r"cycline|cillin|mycin|navir|dronate|lukast|setron|azepam|zolam|coxib|tidine|lizumab|ximab|umab)",
+    # a body part that hurts: "my knee hurts", "knee has been twinging", "a dodgy back"
+    r"(?:knees?|back|shoulders?|hips?|ankles?|wrists?|neck|elbows?|foot|feet|chest|stomach|tummy|throat|jaw|"
+    r"tooth|teeth|hamstrings?|calf|calves|achilles)(?:'s| is| are| has| have| keeps?| kept)?(?: been| started)?"
+    r" (?:hurt\w*|ach\w*|twing\w*|sore|swollen|killing me|playing up|clicking|locking|giving (?:out|way)|"
+    r"stiff|numb|throbbing|bothering me|flaring up|flared up)",
+    r"(?:sore|bad|dodgy|stiff|swollen|painful|injured|busted|achy|twisted|sprained|pulled) (?:knees?|back|"
+    r"shoulders?|hips?|ankles?|wrists?|neck|elbows?|hamstrings?|calf|calves|achilles|groin)",
     r"donepezil",
     r"memantine",
     r"cephalexin",
