@@ -1300,6 +1300,12 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             and (other_money == money or "." in other)
             and other != value
             and other not in new_values
+            # "23 units across two buildings" -> "41 units now across three buildings": each
+            # given another beside its own word, none retired
+            and not any(
+                new_kind == other_kind and new_value != other and other_near & new_near - near
+                for new_kind, new_value, _, new_near in new_numbers
+            )
         ]
         # "netflix 10.99, spotify 19.99, the gym 55": replacing it would retire the others. A
         # measure of another thing ("Lightroom Classic 12 on a MacBook with 16 GB") is no
