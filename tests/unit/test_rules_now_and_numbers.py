@@ -114,6 +114,11 @@ ACTED_ON = [
         "User is on Lightroom Classic 12 on a 2019 Intel MacBook Pro with 16 GB of RAM",
         "User is on Lightroom Classic 14 now",
     ),
+    # every number of the old fact given another beside its own word: none retired
+    (
+        "User is property manager for a housing co-op, 23 units across two buildings in Headingley",
+        "User is looking after 41 units now across three buildings",
+    ),
 ]
 
 NOT_ACTED_ON = [
