@@ -317,6 +317,9 @@ V16_PAIRS = [
     ("User is a junior doctor in Glasgow", "User said: I'm a registrar now", True),
     ("User is a teller at a building society", "User said: they made me a personal banker", True),
     ("User is an associate at a consultancy", "User said: made engagement manager this cycle", True),
+    # the extractor's form of "they made me team lead for the SME pod"
+    ("User is an account executive at Pesapoint", "User was made team lead for the SME pod", True),
+    ("User is an account executive at Pesapoint", "User's friend was made team lead for the SME pod", False),
     ("User is a line cook at a bistro", "User said: my risotto made the head chef cry", False),
     # a rank said in the user's own words, a promotion from one title to the next, a bump to a title
     (

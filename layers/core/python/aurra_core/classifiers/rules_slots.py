@@ -642,7 +642,8 @@ def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 _MADE_TITLE = regex_programs.compile(
     r"\bmade (?:it to )?(?!the |a |an |my |our |his |her |their )(?:[a-z-]+ ){0,2}?(?:"
     + _TITLE_WORDS
-    + r")\b(?=\s*(?:$|[.!,;)]|this\b|last\b|as of\b|from\b|at\b|in\b|today\b|yesterday\b|finally\b))|"
+    + r")\b(?=\s*(?:$|[.!,;)]|this\b|last\b|as of\b|from\b|at\b|in\b|today\b|yesterday\b|finally\b|for\b|of\b|"
+    r"on\b|over\b|when\b|after\b))|"
     r"\bmade (?P<whom>me|them|him|her) (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:"
     + _TITLE_WORDS
     + r")\b(?: (?:"
