@@ -67,6 +67,8 @@ ACTED_ON = [
 # Change-like words about another one, someone else, somewhere else, or a change that did not
 # happen (yet): never acted on.
 NOT_ACTED_ON = [
+    # "non negotiable" is a must: nothing of it ended, so nothing is back
+    ("User said: Coffee is non negotiable", "User said: so morning coffee is back on"),
     # something moved, not the user: no home ended (v16 read "moved their desk to" as a move)
     ("User is a freelance illustrator based in Lisbon", "User moved their desk to Oficina Nove in Marvila"),
     # a version or a time in place of none the old fact holds (v16 acted on both)

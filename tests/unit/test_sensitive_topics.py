@@ -173,6 +173,8 @@ MEDICAL_SAID = [
     # a body part that hurts
     "my knee has been twinging on the descents",
     "User has a dodgy back",
+    "endo switched me to taking the levo at bedtime",
+    "TSH came back at 6.2",
 ]
 
 

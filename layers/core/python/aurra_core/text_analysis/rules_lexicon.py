@@ -1524,7 +1524,10 @@ COMMON_SENTENCE_STARTS = frozenset(
     client account subscription payment tier email phone address timezone timezone role title
     manager champion contact renewal project website data mobile app company headquarters users
     as of in on at per this that these those there here new old currently recently today yesterday
-    last next every each all both no not never also just still""".split()
+    last next every each all both no not never also just still
+    school work class classes practice training rehearsal rehearsals gym lunch dinner breakfast pickup
+    dropoff church therapy physio swim swimming football soccer ballet piano choir band shift shifts
+    daycare nursery kindergarten uni college term semester lessons lesson practise commute bedtime""".split()
 )
 
 # Common nouns that are often written as part of a name ("New York City", "Bank of America"):

@@ -212,6 +212,10 @@ _MEDICAL = [
     r"stiff|numb|throbbing|bothering me|flaring up|flared up)",
     r"(?:sore|bad|dodgy|stiff|swollen|painful|injured|busted|achy|twisted|sprained|pulled) (?:knees?|back|"
     r"shoulders?|hips?|ankles?|wrists?|neck|elbows?|hamstrings?|calf|calves|achilles|groin)",
+    # the endocrinologist and the thyroid, as users shorten them
+    r"(?:my|the|her|his|their|an?) endo",
+    r"levo",
+    r"tsh",
     r"donepezil",
     r"memantine",
     r"cephalexin",
