@@ -114,6 +114,8 @@ ACTED_ON = [
         "User is on Lightroom Classic 12 on a 2019 Intel MacBook Pro with 16 GB of RAM",
         "User is on Lightroom Classic 14 now",
     ),
+    # a routine named first in the user's sentence is no person's name ("Swim is saturdays")
+    ("User said: Swim is saturdays at 8am at the Y", "User said: swim is sundays 11am now"),
     # every number of the old fact given another beside its own word: none retired
     (
         "User is property manager for a housing co-op, 23 units across two buildings in Headingley",
