@@ -663,121 +663,92 @@ def test_the_reason_for_another_thing_held_one_at_a_time_names_both_as_written()
     assert "Apple Music in place of Spotify" in judged.reason
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        ("User works night shifts at Makati Med since June", "User is on mid shifts now", True),
-        (
-            "User works 1st shift at an amazon warehouse outside columbus",
-            "User said: bid onto 2nd shift finally.",
-            True,
-        ),
-        ("User is on days on the ward", "User said: I'm on nights now", True),
-        # someone else's shift, a second one, one week only, a feeling about the same one
-        ("User's wife works night shifts", "User is on day shifts now", False),
-        ("User works night shifts", "User also picks up weekend shifts now", False),
-        ("User works night shifts", "User is on day shifts this week only", False),
-        ("User works night shifts", "User hates night shifts now", False),
-        # two shifts in the old fact: no one rota to replace
-        ("User works early shifts and some late shifts", "User is on night shifts now", False),
-    ],
-)
-def test_another_shift_said_as_a_change_replaces_the_one_worked(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        (
-            "User's son Mateo started year 9 at Hillside Academy",
-            "User said: Mateo moved schools, he's at St Anne's now.",
-            True,
-        ),
-        (
-            "User's son Leo is in 2nd grade at Maple Grove Elementary",
-            "User said: so Leo has been at Cedar Hills Elementary since spring break.",
-            True,
-        ),
-        (
-            "User's son Kai (8) is at Brunswick North Primary",
-            "User said: welp Kai is at Coburg West Primary now.",
-            True,
-        ),
-        # another child, a club besides school, a plan, a friend of the child
-        (
-            "User's son Kai is at Brunswick North Primary",
-            "User said: my daughter Mia is at Coburg West Primary now",
-            False,
-        ),
-        (
-            "User's son Kai is at Brunswick North Primary",
-            "User said: Kai also does Saturday club at Coburg West Primary now",
-            False,
-        ),
-        (
-            "User's son Kai is at Brunswick North Primary",
-            "User said: Kai might move to Coburg West Primary",
-            False,
-        ),
-        (
-            "User's son Kai is at Brunswick North Primary",
-            "User said: welp Kai's friend Tom is at Coburg West Primary now.",
-            False,
-        ),
-    ],
-)
-def test_another_school_said_as_a_change_replaces_the_one_attended(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        # "(don't judge)" is said to the listener: no negation of the fact
-        (
-            "User's setup is Airflow 2.6 on python 3.9 (don't judge)",
-            "User said: workers + scheduler are on Airflow 2.10 and Python 3.12.",
-            True,
-        ),
-        # a negation of the fact's own, in brackets or not, still keeps it
-        (
-            "User's setup is Airflow 2.6 on python 3.9 (not in prod)",
-            "User said: workers + scheduler are on Airflow 2.10 and Python 3.12.",
-            False,
-        ),
-    ],
-)
-def test_an_aside_to_the_listener_is_no_mood_of_the_fact(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
-
-
-def test_a_named_relatives_shift_is_read_from_works_nights_and_their_name_alone():
-    found, confidence = verdict(
+# Rules v17's readings, each beside its twin: another shift, another school, an instrument
+# switched to, each of the one the old fact names (by relation and name when the new names
+# them alone), and an aside to the listener that is no mood of the fact.
+V17_READINGS = [
+    # another shift said as a change: a worker is on one rota
+    ("User works night shifts at Makati Med since June", "User is on mid shifts now", True),
+    (
+        "User works 1st shift at an amazon warehouse outside columbus",
+        "User said: bid onto 2nd shift finally.",
+        True,
+    ),
+    ("User is on days on the ward", "User said: I'm on nights now", True),
+    # someone else's shift, a second one, one week only, a feeling about the same one
+    ("User's wife works night shifts", "User is on day shifts now", False),
+    ("User works night shifts", "User also picks up weekend shifts now", False),
+    ("User works night shifts", "User is on day shifts this week only", False),
+    ("User works night shifts", "User hates night shifts now", False),
+    # two shifts in the old fact: no one rota to replace
+    ("User works early shifts and some late shifts", "User is on night shifts now", False),
+    (
         "User's husband Ray works nights at the distribution center",
         "User said: Ray moved to day shifts in February",
-    )
-    assert found is Verdict.CONTRADICTS and confidence >= 0.85
-    found, confidence = verdict("User's husband Ray works nights", "User said: my sister moved to day shifts")
-    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+        True,
+    ),
+    ("User's husband Ray works nights", "User said: my sister moved to day shifts", False),
+    # another school said as a change: a child goes to one school at a time
+    (
+        "User's son Mateo started year 9 at Hillside Academy",
+        "User said: Mateo moved schools, he's at St Anne's now.",
+        True,
+    ),
+    (
+        "User's son Leo is in 2nd grade at Maple Grove Elementary",
+        "User said: so Leo has been at Cedar Hills Elementary since spring break.",
+        True,
+    ),
+    (
+        "User's son Kai (8) is at Brunswick North Primary",
+        "User said: welp Kai is at Coburg West Primary now.",
+        True,
+    ),
+    # another child, a club besides school, a plan, a friend of the child
+    (
+        "User's son Kai is at Brunswick North Primary",
+        "User said: my daughter Mia is at Coburg West Primary now",
+        False,
+    ),
+    (
+        "User's son Kai is at Brunswick North Primary",
+        "User said: Kai also does Saturday club at Coburg West Primary now",
+        False,
+    ),
+    (
+        "User's son Kai is at Brunswick North Primary",
+        "User said: Kai might move to Coburg West Primary",
+        False,
+    ),
+    (
+        "User's son Kai is at Brunswick North Primary",
+        "User said: welp Kai's friend Tom is at Coburg West Primary now.",
+        False,
+    ),
+    # an instrument switched to, by the one the old fact names by relation and name
+    (
+        "User's daughter Saanvi (10) takes violin lessons on Wednesdays",
+        "User said: So Saanvi swapped to cello",
+        True,
+    ),
+    ("User's daughter Saanvi takes violin lessons", "User said: my son Arjun swapped to cello", False),
+    ("User plays guitar in a band", "User also switched to bass for one song", False),
+    # "(don't judge)" is said to the listener: no negation of the fact
+    (
+        "User's setup is Airflow 2.6 on python 3.9 (don't judge)",
+        "User said: workers + scheduler are on Airflow 2.10 and Python 3.12.",
+        True,
+    ),
+    # a negation of the fact's own, in brackets or not, still keeps it
+    (
+        "User's setup is Airflow 2.6 on python 3.9 (not in prod)",
+        "User said: workers + scheduler are on Airflow 2.10 and Python 3.12.",
+        False,
+    ),
+]
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "acted"),
-    [
-        # an instrument switched to, by the one the old fact names by relation and name
-        (
-            "User's daughter Saanvi (10) takes violin lessons on Wednesdays",
-            "User said: So Saanvi swapped to cello",
-            True,
-        ),
-        ("User's daughter Saanvi takes violin lessons", "User said: my son Arjun swapped to cello", False),
-        ("User plays guitar in a band", "User also switched to bass for one song", False),
-    ],
-)
-def test_an_instrument_switched_to_replaces_the_one_played(old, new, acted):
+@pytest.mark.parametrize(("old", "new", "acted"), V17_READINGS)
+def test_rules_v17_readings_act_where_their_words_say_so(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

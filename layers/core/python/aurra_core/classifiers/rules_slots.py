@@ -811,6 +811,23 @@ def _same_person(old_text: str, new_text: str) -> bool:
     )
 
 
+def _the_one_replaced(
+    old_values: set[str], new_values: set[str], changed: bool, old_text: str, new_text: str
+) -> tuple[str, str] | None:
+    """(old, new) when the old fact gives one value of a thing held one at a time and the new
+    fact another, for the same one, said as a change (`changed`), with no hedge, no second one
+    ("also"), nothing for a while ("this week only") and nothing past; None otherwise."""
+    if len(old_values) != 1 or len(new_values) != 1 or old_values == new_values:
+        return None
+    if not changed or not _same_person(old_text, new_text):
+        return None
+    new_mood = _mood(normalize(new_text))
+    if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
+        return None
+    (old,), (new,) = old_values, new_values
+    return old, new
+
+
 def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the old fact gives the school someone attends and the new one
     puts the same one at another, said as a change: "User's son Kai is at Brunswick North
@@ -819,15 +836,11 @@ def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     old_schools = {m.group(1) for m in _SCHOOL.finditer(old_text)}
     moved = _MOVED_SCHOOLS.search(new_text)
     new_schools = {m.group(1) for m in _SCHOOL.finditer(new_text)} | ({moved.group(1)} if moved else set())
-    if len(old_schools) != 1 or len(new_schools) != 1 or old_schools == new_schools:
+    changed = bool(moved or _SCHOOL_CHANGED.search(new_text))
+    replaced = _the_one_replaced(old_schools, new_schools, changed, old_text, new_text)
+    if replaced is None:
         return None
-    if not (moved or _SCHOOL_CHANGED.search(new_text)) or not _same_person(old_text, new_text):
-        return None
-    new_mood = _mood(normalize(new_text))
-    if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
-        return None  # "might move to St Anne's", "also does Saturday club at ...", "was at ... in 2019"
-    (old,), (new,) = old_schools, new_schools
-    return (CONFIDENCE, f"another school for the same one: {new} in place of {old}")
+    return (CONFIDENCE, f"another school for the same one: {replaced[1]} in place of {replaced[0]}")
 
 
 # ------------------------------------------------------------------------- the shift worked
@@ -862,15 +875,11 @@ def shift_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     Med" -> "User is on mid shifts now", "User works 1st shift" -> "bid onto 2nd shift
     finally". One shift each: "night shifts and some weekend days" is no one rota."""
     old_shifts, new_shifts = _shifts(old_text), _shifts(new_text)
-    if len(old_shifts) != 1 or len(new_shifts) != 1 or old_shifts == new_shifts:
+    changed = bool(_SHIFT_CHANGED.search(new_text.lower()))
+    replaced = _the_one_replaced(old_shifts, new_shifts, changed, old_text, new_text)
+    if replaced is None:
         return None
-    if not _SHIFT_CHANGED.search(new_text.lower()) or not _same_person(old_text, new_text):
-        return None
-    new_mood = _mood(normalize(new_text))
-    if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
-        return None  # "also covers early shifts", "on nights this week only", "used to do days"
-    (old,), (new,) = old_shifts, new_shifts
-    return (CONFIDENCE, f"the subject works another shift: {new} in place of {old}")
+    return (CONFIDENCE, f"the subject works another shift: {replaced[1]} in place of {replaced[0]}")
 
 
 _RETIRED = re.compile(
