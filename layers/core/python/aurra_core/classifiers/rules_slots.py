@@ -812,11 +812,12 @@ def _same_person(old_text: str, new_text: str) -> bool:
 
 
 def _the_one_replaced(
-    old_values: set[str], new_values: set[str], changed: bool, old_text: str, new_text: str
-) -> tuple[str, str] | None:
-    """(old, new) when the old fact gives one value of a thing held one at a time and the new
-    fact another, for the same one, said as a change (`changed`), with no hedge, no second one
-    ("also"), nothing for a while ("this week only") and nothing past; None otherwise."""
+    old_values: set[str], new_values: set[str], changed: bool, old_text: str, new_text: str, what: str
+) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact gives one value of a thing held one at a time
+    (`what` says which) and the new fact another, for the same one, said as a change
+    (`changed`), with no hedge, no second one ("also"), nothing for a while ("this week only")
+    and nothing past; None otherwise."""
     if len(old_values) != 1 or len(new_values) != 1 or old_values == new_values:
         return None
     if not changed or not _same_person(old_text, new_text):
@@ -825,7 +826,7 @@ def _the_one_replaced(
     if new_mood.blocked or new_mood.temporary or _blocked(normalize(old_text)):
         return None
     (old,), (new,) = old_values, new_values
-    return old, new
+    return (CONFIDENCE, f"{what}: {new} in place of {old}")
 
 
 def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -837,10 +838,9 @@ def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     moved = _MOVED_SCHOOLS.search(new_text)
     new_schools = {m.group(1) for m in _SCHOOL.finditer(new_text)} | ({moved.group(1)} if moved else set())
     changed = bool(moved or _SCHOOL_CHANGED.search(new_text))
-    replaced = _the_one_replaced(old_schools, new_schools, changed, old_text, new_text)
-    if replaced is None:
-        return None
-    return (CONFIDENCE, f"another school for the same one: {replaced[1]} in place of {replaced[0]}")
+    return _the_one_replaced(
+        old_schools, new_schools, changed, old_text, new_text, "another school for the same one"
+    )
 
 
 # ------------------------------------------------------------------------- the shift worked
@@ -876,10 +876,9 @@ def shift_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     finally". One shift each: "night shifts and some weekend days" is no one rota."""
     old_shifts, new_shifts = _shifts(old_text), _shifts(new_text)
     changed = bool(_SHIFT_CHANGED.search(new_text.lower()))
-    replaced = _the_one_replaced(old_shifts, new_shifts, changed, old_text, new_text)
-    if replaced is None:
-        return None
-    return (CONFIDENCE, f"the subject works another shift: {replaced[1]} in place of {replaced[0]}")
+    return _the_one_replaced(
+        old_shifts, new_shifts, changed, old_text, new_text, "the subject works another shift"
+    )
 
 
 _RETIRED = re.compile(
