@@ -2274,6 +2274,9 @@ def _moved_object_terms(match: re.Match[str]) -> set[str]:
     return set(_terms(moved.group("what"))) if moved else set()
 
 
+_MOVED_BY_NAME = re.compile(r"\b(?:moved|migrated|ported|upgraded|switched) [A-Z][\w'-]+ (?:over )?to\b")
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -2292,9 +2295,14 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
     if named_terms and all(_AMOUNT_TERM.match(t) for t in named_terms) and not _numbers(old):
         return None  # "moved dnd to 7" gives a time or a count, and the old fact holds neither
-    if any(_AMOUNT_TERM.match(t) or t.startswith("time_") for t in named_terms) and not _numbers(old):
-        # "moved Anzuelo to Unity 6", "switched to training at 12:30": a version or a time in
-        # place of none ("is making a game called Anzuelo", "struggles to eat before training")
+    if not _numbers(old) and (
+        any(t.startswith("time_") for t in named_terms)
+        or (named_terms and all(_AMOUNT_TERM.match(t) for t in named_terms))
+        or (any(_AMOUNT_TERM.match(t) for t in named_terms) and _MOVED_BY_NAME.search(new.raw))
+    ):
+        # "switched to training at 12:30", "moved Anzuelo to Unity 6": a time, or a version of
+        # a thing moved by its name, in place of none ("struggles to eat before training", "is
+        # making a game called Anzuelo")
         return None
     if match.group("u") and named_terms & body_o:
         return None  # "rebuilt with a new Django theme" still runs on Django
