@@ -771,10 +771,6 @@ def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None
     return (CONFIDENCE, f"the same thing done ({new[1]}) at another place: {new[2]} in place of {old[2]}")
 
 
-# ------------------------------------------------------------------------- retirement
-
-# "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
-# only what it names.
 # ------------------------------------------------------------------------- the school attended
 
 # A school by its name: "Hillside Academy", "Coburg West Primary", "St Anne's" (after "moved schools").
@@ -881,6 +877,10 @@ def shift_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
+# ------------------------------------------------------------------------- retirement
+
+# "User's dad retired last month": the end of working, whoever for. "retired from teaching" ends
+# only what it names.
 _RETIRED = re.compile(
     r"\b(?:retired|has retired|is retiring|retires)\b(?:\s+from\s+(?:the\s+|their\s+)?([\w' -]+))?"
 )
