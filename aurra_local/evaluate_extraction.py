@@ -35,6 +35,7 @@ from typing import Any
 from aurra_core.extractors.base import Extractor
 from aurra_core.models import Message
 from aurra_core.runtime.config import DEFAULT_CLASSIFIER_MODEL, DEFAULT_EXCLUDED_CATEGORIES
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import content_terms, fold
 
@@ -53,25 +54,6 @@ _SAID_OWN = re.compile(
     r"^(?:(?:and|so|but|also|oh|ok|okay|well)\s+)?(?:i|i'm|im|i've|i'd|i'll|me|we|we're|we've)\b"
 )
 _SAID_MINE = re.compile(r"^(?:(?:and|so|but|also|oh|ok|okay|well)\s+)?(?:my|our) (\w+)")
-# One word for one relation, as a labeler writes it.
-_RELATION = {
-    "mum": "mother",
-    "mom": "mother",
-    "mam": "mother",
-    "mummy": "mother",
-    "mommy": "mother",
-    "dad": "father",
-    "daddy": "father",
-    "grandma": "grandmother",
-    "gran": "grandmother",
-    "granny": "grandmother",
-    "nan": "grandmother",
-    "nana": "grandmother",
-    "grandpa": "grandfather",
-    "grandad": "grandfather",
-    "granddad": "grandfather",
-    "hubby": "husband",
-}
 
 
 def load_conversations(path: Path) -> list[dict[str, Any]]:
@@ -79,8 +61,10 @@ def load_conversations(path: Path) -> list[dict[str, Any]]:
 
 
 def _relation(word: str) -> str:
+    """One word for one relation, as the rules read it ("mum" is "mother", "kid" is "child")."""
     word = word.removesuffix("'s")
-    return _RELATION.get(word, word)
+    same = lex.SYNONYMS.get(word, word)
+    return same if " " not in same else word
 
 
 def _subject(text: str) -> str | None:

@@ -2095,17 +2095,6 @@ _RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown", "headquarte
 _LIVES_IN_A_THING = regex_programs.compile(r"\bliv(?:e|es|ed|ing) in " + lex.NOT_A_HOME)
 
 
-# "moved their desk to", "moved the stall to", "moved Anzuelo to": something moved, not the
-# user; "moved back to", "moved us to", "moved house to", "relocated its headquarters to" are
-# the subject's own move.
-_MOVED_A_THING = re.compile(
-    r"^(?:moved|moves|relocated|relocates) (?!(?:us|me|back|out|over|away|house|home|recently|just|finally|"
-    r"officially|permanently|in|into|to|here|there|all|again|abroad|across|up|down|hq|headquarters|"
-    r"(?:its|their|the|our|my|his|her) (?:headquarters|hq|head office|base|home|family|house|whole family))\b)[\w']+",
-    re.IGNORECASE,
-)
-
-
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     """'lives in Leeds' -> 'finished the move; I'm in Manchester now': a move ends the old home,
     unless the new fact still names the old place."""
@@ -2117,8 +2106,6 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     move = _MOVED_HOME.search(new.text)
     if not move or (old_place & new.term_set):
         return None
-    if _MOVED_A_THING.match(move.group(0)):
-        return None  # "moved their desk to Oficina Nove", "moved Mum to Coimbra": not the user's home
     return f"the new fact says they moved ('{quoted(move.group(0), new)}'), which ends the home the old fact states"
 
 

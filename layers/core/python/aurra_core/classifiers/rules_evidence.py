@@ -260,7 +260,7 @@ def negation_scope(fact: Fact) -> set[str]:
     up to a word that dates it ("hasn't eaten meat since the spring" negates the meat)."""
     scope: set[str] = set()
     inside = False
-    for token in _said_as_words(fact.tokens):
+    for token in fact.tokens:
         words = lex.SYNONYMS.get(token, token).split()
         if token in _CLAUSE_BREAK or token in _SCOPE_ENDS:
             inside = False
@@ -274,26 +274,11 @@ def negation_scope(fact: Fact) -> set[str]:
 _SCOPE_ENDS = frozenset({"since", "anymore", "nolonger", "nowadays", "fromnowon", "now"})
 
 
-def _said_as_words(tokens: list[str]) -> list[str]:
-    """The tokens with "non negotiable" (a must, no negation of anything) as one word."""
-    if "non" not in tokens:
-        return tokens
-    out: list[str] = []
-    for token in tokens:
-        if token == "negotiable" and out and out[-1] == "non":
-            out[-1] = "nonnegotiable"
-            continue
-        out.append(token)
-    return out
-
-
 def negated(fact: Fact) -> bool:
     """A negation as written, or one a word stands for ("teetotal" reads "not drink alcohol")."""
     cached: bool | None = fact.memo.get("negated")  # asked ~8 times a pair of each fact
     if cached is None:
-        spelled = {
-            word for token in _said_as_words(fact.tokens) for word in lex.SYNONYMS.get(token, token).split()
-        }
+        spelled = {word for token in fact.tokens for word in lex.SYNONYMS.get(token, token).split()}
         cached = fact.memo["negated"] = bool(spelled & _NEGATION_STEMS)
     return cached
 

@@ -649,24 +649,8 @@ def _own_statement(fact: str) -> str:
 _OWN_STATEMENT = re.compile(r"^[\w'&.-]+(?: [\w'&.-]+){0,3}? (?:is|are|was|were|'s) \S", re.IGNORECASE)
 
 
-def _outside_brackets(text: str) -> str:
-    """The text with every comma inside brackets masked: "a dog (a beagle, Max)" is one
-    statement, whose aside goes with it. Same length as the text."""
-    depth, out = 0, []
-    for char in text:
-        depth += char == "("
-        out.append("\0" if char == "," and depth > 0 else char)
-        depth -= char == ")" and depth > 0
-    return "".join(out)
-
-
-def _starts(parts: list[str]) -> list[int]:
-    """Where each part of a text split at ", " starts in it."""
-    starts, at = [], 0
-    for part in parts:
-        starts.append(at)
-        at += len(part) + 2
-    return starts
+# ", " outside brackets: "a dog (a beagle, Max)" is one statement, whose aside goes with it
+_COMMA_OUTSIDE_BRACKETS = re.compile(r", (?![^()]*\))")
 
 
 def _cut_tail(clause: str) -> str:
@@ -678,8 +662,7 @@ def _own_part(text: str) -> str:
     """The start of the text up to where another statement starts (fillers still in it)."""
     head = _OTHER_CLAUSE.split(text, maxsplit=1)[0]
     head = _WHY.split(head, maxsplit=1)[0]
-    parts = _outside_brackets(head).split(", ")
-    parts = [head[start : start + len(part)] for start, part in zip(_starts(parts), parts, strict=True)]
+    parts = _COMMA_OUTSIDE_BRACKETS.split(head)
     kept = 1
     while kept < len(parts) and _GOES_ON.match(_FILLER_WORDS.sub("", parts[kept])):
         kept += 1

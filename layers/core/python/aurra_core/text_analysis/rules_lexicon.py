@@ -119,7 +119,19 @@ SYNONYMS = {
     "toddler": "child",
     "mom": "mother",
     "mum": "mother",
+    "mommy": "mother",
+    "mummy": "mother",
+    "mam": "mother",
     "dad": "father",
+    "daddy": "father",
+    "grandma": "grandmother",
+    "gran": "grandmother",
+    "granny": "grandmother",
+    "nana": "grandmother",
+    "grandpa": "grandfather",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
+    "hubby": "husband",
     "spouse": "partner",
     "fiance": "partner",
     "fiancee": "partner",
@@ -347,6 +359,8 @@ PHRASES = [
     (r"\bdate of birth\b|\bbirth ?date\b", "birth"),
     (r"\bas of (?:today|now|right now|this (?:week|month|year|quarter))\b", "currently"),
     (r"\bfrom now on\b", "fromnowon"),
+    # "coffee is non negotiable": a must, no negation of anything
+    (r"\bnon[- ]?negotiable\b", "nonnegotiable"),
     # rules v6: "spicy food is not their thing anymore" dislikes spicy food
     (
         r"^(?:(?:the )?user (?:says|said) )?(?P<thing>[\w\- ]{2,40}?) (?:is|are|'s|'re) (?:not|no longer|n't) "
@@ -1992,7 +2006,12 @@ WRITTEN_NEGATION = r"n't\b|\bnot\b|\bnever\b|\bno longer\b|\bstopped\b|\bquit\b|
 
 # A move of home: "moved into an assisted-living home", "finished the move".
 MOVED_HOME = (
-    r"\b(?:moved|moves|relocated|relocates)(?: [\w']+){0,3}? (?:to|into|in with)\b|"
+    # the subject's own move ("moved back to", "moved us to", "relocated its headquarters to"),
+    # not something moved ("moved their desk to", "moved Anzuelo to", "moved Mum to")
+    r"\b(?:moved|moves|relocated|relocates)(?= (?:to|into|in|us|me|back|out|over|away|house|home|recently|just|"
+    r"finally|officially|permanently|here|there|all|again|abroad|across|up|down|hq|headquarters|"
+    r"(?:its|their|the|our|my|his|her) (?:headquarters|hq|head office|base|home|family|house|whole family))\b)"
+    r"(?: [\w']+){0,3}? (?:to|into|in with)\b|"
     r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b"
 )
 
