@@ -2261,7 +2261,9 @@ def _moved_object_terms(match: re.Match[str]) -> set[str]:
     return set(_terms(moved.group("what"))) if moved else set()
 
 
-_MOVED_BY_NAME = re.compile(r"\b(?:moved|migrated|ported|upgraded|switched) [A-Z][\w'-]+ (?:over )?to\b")
+_MOVED_BY_NAME = regex_programs.compile(
+    r"\b(?:moved|migrated|ported|upgraded|switched) [A-Z][\w'-]+ (?:over )?to\b"
+)
 
 
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:

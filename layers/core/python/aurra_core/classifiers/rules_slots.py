@@ -774,15 +774,15 @@ def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None
 # ------------------------------------------------------------------------- the school attended
 
 # A school by its name: "Hillside Academy", "Coburg West Primary", "St Anne's" (after "moved schools").
-_SCHOOL = re.compile(
+_SCHOOL = regex_programs.compile(
     r"\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3} (?:Primary|Elementary|Academy|High School|High|"
     r"Middle School|Grammar|School|College|Kindergarten|Montessori|Nursery|Preschool|Junior School|Infants))\b"
 )
-_MOVED_SCHOOLS = re.compile(
+_MOVED_SCHOOLS = regex_programs.compile(
     r"\b(?:moved|changed|switched) schools\b.*?\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3})"
 )
-_SCHOOL_CHANGED = re.compile(
-    r"\b(?:now|since|moved|changed|switched|transferred|started at|starts at)\b", re.IGNORECASE
+_SCHOOL_CHANGED = regex_programs.compile(
+    r"(?i)\b(?:now|since|moved|changed|switched|transferred|started at|starts at)\b"
 )
 
 
