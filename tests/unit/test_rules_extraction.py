@@ -1041,11 +1041,24 @@ def test_no_more_is_an_ended_state_not_a_correction():
 
 def test_where_are_you_now_is_answered_with_where_the_user_is():
     found = facts(
-        "so I'm not in Berlin any more",
+        "we finally moved!",
         ("assistant", "Oh! Where are you now?"),
         "Lisbon. Alfama, tiny flat, lots of stairs.",
     )
     assert "User is in Lisbon" in found
+
+
+def test_the_answer_that_completes_a_switch_is_not_kept_again_beside_it():
+    # kept, "User is in Portland" would be a second current memory of the move
+    assert facts(
+        "I am not in Denver any more.",
+        ("assistant", "Where are you now?"),
+        "Portland. And we are 9 engineers now",
+    ) == ["User moved from Denver to Portland", "User's team is 9 engineers now"]
+    # more said than the place stays
+    assert facts(
+        "I left Stripe in January", ("assistant", "Where are you now?"), "I'm now a senior PM at Intercom"
+    ) == ["User left Stripe for Intercom", "User is now a senior PM at Intercom"]
 
 
 @pytest.mark.parametrize(

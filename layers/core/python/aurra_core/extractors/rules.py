@@ -415,7 +415,7 @@ _NOW_HELD = {
         rf"(?:has )?(?:moved|relocated) to|signed a lease in|rents in) {_NAME}"
     ),
     "job": re.compile(
-        r"^(?P<s>User(?:'s \w+)?) (?:is (?:now )?(?:(?:an?|the) [\w -]+? )?at|(?:has )?joined|started at|"
+        r"^(?P<s>User(?:'s \w+)?) (?:is (?:now )?(?P<title>(?:an?|the) [\w -]+? )?at|(?:has )?joined|started at|"
         rf"works at|now works at|is working at) {_NAME}"
     ),
     "tool": re.compile(
@@ -423,6 +423,8 @@ _NOW_HELD = {
         rf"{_NAME}(?: now)?$"
     ),
 }
+# What may follow the value of a statement of the thing now held and add nothing to it.
+_NOTHING_MORE = re.compile(r"(?:\s+now)?[\s.!,;]*")
 # A thing said to be gone, kept as said: "LastPass is gone, subscription cancelled", "the
 # Jenkins box is decommissioned", "Notion cancelled".
 _GONE = re.compile(
@@ -1879,6 +1881,11 @@ class _Reader:
                     joined.quote,
                     joined.method,
                 )
+                # "User is in Portland" says nothing the switch does not: kept, it would be a
+                # second current memory of one fact, which the request never compares with the
+                # first (a request never supersedes what it wrote). More said stays.
+                if not now.groupdict().get("title") and _NOTHING_MORE.fullmatch(later.content[now.end() :]):
+                    self.found.remove(later)
                 break
 
     def _gone_said_apart(self, sentences: list[str], first: int) -> None:
