@@ -792,8 +792,8 @@ def test_spanish_no_longer_and_a_new_post_are_read():
 
 def test_where_one_lives_now_and_works_since_in_spanish_german_and_french_are_read():
     assert facts("ya estoy en Monterrey, llegamos el lunes")[0] == "User now lives in Monterrey"
-    assert facts("seit März bin ich bei Zeiss in Jena") == ["User works at Zeiss in Jena"]
-    assert "User is engineer at Airbus" in facts("je suis ingénieure chez Airbus depuis mai")
+    assert facts("seit März bin ich bei Zeiss in Jena") == ["User works at Zeiss in Jena since March"]
+    assert "User is engineer at Airbus since May" in facts("je suis ingénieure chez Airbus depuis mai")
 
 
 def test_a_subject_alone_or_with_a_bare_verb_is_no_fact_and_the_sentence_stays():
@@ -803,11 +803,49 @@ def test_a_subject_alone_or_with_a_bare_verb_is_no_fact_and_the_sentence_stays()
     ]
 
 
-def test_a_dutch_or_italian_statement_the_rules_cannot_read_is_kept_as_said():
-    said = "Ik werk niet meer bij Proximus, sinds juni zit ik bij Telenet in Mechelen."
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Ik woon in Utrecht en ik werk bij Bol.com.", ["User lives in Utrecht", "User works at Bol.com"]),
+        (
+            "Ik werk niet meer bij Proximus, sinds juni zit ik bij Telenet in Mechelen.",
+            ["User left Proximus for Telenet", "User works at Telenet in Mechelen since June"],
+        ),
+        ("hey hey, nieuws: ik ben verhuisd naar Leiden!", ["User moved to Leiden"]),
+        ("Mijn vriendin woont in Rotterdam.", ["User's girlfriend lives in Rotterdam"]),
+        ("Ik heb twee katten en een hond.", ["User has two cats and a dog"]),
+        ("Mi sono trasferita a Torino il mese scorso!", ["User moved to Turin last month"]),
+        (
+            "Abito a Bologna e lavoro come ingegnere alla Ducati.",
+            ["User lives in Bologna", "User works as engineer at the Ducati"],
+        ),
+        ("Non lavoro più da Enel, adesso lavoro da Eni.", ["User left Enel for Eni"]),
+        ("Siamo passati a GitHub il mese scorso.", ["User's team switched to GitHub last month"]),
+        # "da casa" is from home, no employer: kept as said
+        ("Lavoro da casa tre giorni a settimana.", ["User said: Lavoro da casa tre giorni a settimana."]),
+    ],
+)
+def test_dutch_and_italian_statements_are_kept_in_english(said, kept):
+    assert facts(said) == kept
+
+
+def test_a_dutch_statement_the_rules_cannot_read_is_kept_as_said():
+    said = "Nog steeds dinsdag tot donderdag op kantoor maar de trein is nu die van 6u48, veel te vroeg eigenlijk."
     assert facts(said) == [f"User said: {said}"]
-    assert facts("Mia moglie insegna matematica al liceo.") == [
-        "User said: Mia moglie insegna matematica al liceo."
+
+
+def test_a_dated_statement_after_a_comma_is_its_own_fact():
+    # "since June" opens a statement of its own, not a reason why
+    assert facts("I no longer work at Proximus, since June I work at Telenet in Mechelen.") == [
+        "User left Proximus for Telenet",
+        "User works at Telenet in Mechelen since June",
+    ]
+    assert facts("I moved to Leeds, since March I rent a flat there") == [
+        "User moved to Leeds",
+        "User rents a flat there since March",
+    ]
+    assert facts("I quit coffee since January is dry month") == [
+        "User quit coffee since January is dry month"
     ]
 
 

@@ -62,6 +62,8 @@ _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
+    # "I left Proximus, since June I work at Telenet": a statement of its own, dated
+    r",\s+(?=since (?:(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
     r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"  # ", Thabo Mokoena's my manager now"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
@@ -390,7 +392,7 @@ _LEFT_THING = re.compile(
     r"(?:doesn't|does not|don't|do not|no longer) use (?:the |our |their )?(?P<tool>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
     r"(?: any ?more| these days| now)?|"
     # an employer left: "left Flipkart in March", "is not at Flipkart anymore"
-    r"(?:left|quit|is not at|isn't at|is no longer at|no longer works at) (?P<job>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"(?:left|quit|is not at|isn't at|is no longer at|no longer works at|doesn't work at|does not work at) (?P<job>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
     r"(?: any ?more)?)"
     r"(?: over \w+| in \w+| last \w+| this \w+)?$"
 )
@@ -403,7 +405,7 @@ _NOW_ON = re.compile(
     r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
     r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
     r"\bit's (?P<it>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) now\b|"  # "we let Riverford go, it's Oddbox now"
-    r"\b(?:joined|started at|am at|(?i:i'm) at|now at) (?P<j>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
+    r"\b(?:joined|started at|am at|(?i:i'm) at|now at|work at|works at|working at) (?P<j>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
 )
 # What a later message's fact says the subject has now, by the kind of thing left before it:
 # "User is in Lisbon", "User signed a lease in Austin"; "User is now a senior PM at Intercom",
@@ -625,7 +627,7 @@ _OTHER_CLAUSE = re.compile(
 _COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?" + _SMALL_NUMBER + r" now\b"
 # Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
 _WHY = re.compile(
-    r",?\s+(?:because|cause|cuz|since (?!\d|the \d|year|last|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
+    r",?\s+(?:because|cause|cuz|since (?!\d|the \d|year|last|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
     r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
     r"so that|so (?!far|much|many|long|" + _COUNT_NOW + r")|though|although|even though|"
     r"(?:lol|haha)(?! so " + _COUNT_NOW + r")|"
@@ -747,7 +749,9 @@ _FOR_ME = re.compile(
 )
 # "now I live in Porto": the "now" goes last, so the statement starts with its subject.
 _NOW_FIRST = re.compile(
-    r"^(now|these days|nowadays|currently|today|since then),?\s+(?=(?:I|we|my|our|the)\b)", re.IGNORECASE
+    r"^(now|these days|nowadays|currently|today|since then|since (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
+    r"since last \w+),?\s+(?=(?:I|we|my|our|the)\b)",
+    re.IGNORECASE,
 )
 # "lives in Toronto and works at a bank": two facts of one subject.
 _SECOND_VERB = re.compile(
@@ -946,7 +950,8 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
     if now:
         # before a comma, where the statement it dates ends ("the training is 4pm now, same days")
         statement, comma, after = text[now.end() :].partition(",")
-        text = f"{statement} {now.group(1).lower()}{comma}{after}"
+        when = now.group(1)[:1].lower() + now.group(1)[1:]  # "Since June": the month keeps its capital
+        text = f"{statement} {when}{comma}{after}"
     if not text or _NOT_A_FACT.match(text):
         return None
     if re.match(r"^been\s+\w+ing\b", text, re.IGNORECASE):
@@ -1821,7 +1826,7 @@ class _Reader:
             )
             at = sentence.lower().find(old.lower())
             now = _NOW_ON.search(sentence, at + len(old)) if at >= 0 else None
-            new = now and (now.group("y") or now.group("it") or now.group("j"))
+            new = now and (now.group("y") or now.group("it") or now.group("j") or "").rstrip(".,;:!")
             if not new or new.lower() == old.lower():
                 continue
             self._as_switch(position, left, old, new)

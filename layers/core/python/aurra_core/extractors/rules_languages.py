@@ -1,5 +1,5 @@
-"""Spanish, French, German and Portuguese first-person statements, put in English words for the
-rules extractor, and informal English put in plain English.
+"""Spanish, French, German, Portuguese, Dutch and Italian first-person statements, put in English
+words for the rules extractor, and informal English put in plain English.
 
 Not a translator: a phrase table for the ways people say where they live, where and as what
 they work, what they use, have, like, moved to and switched to, and a small dictionary of the
@@ -37,6 +37,19 @@ _MARKERS = {
         "eu meu minha meus minhas moro trabalho tenho sou estou uso usamos mudei agora e em no na "
         "com mas que um uma do da mês passado chamo nós nosso nossa também cachorro gato filhos "
         "empresa equipe desde".split()
+    ),
+    "nl": set(
+        "ik mijn wij we ons onze woon wonen werk werken heb hebben ben zijn gebruik gebruiken "
+        "verhuisd nu sinds bij het een met maar ook niet meer naar vorige maand jaar week heet "
+        "hond kat kinderen bedrijf zit zitten nog steeds woont werkt heeft zus broer vriendin "
+        "vriend vrouw moeder vader".split()
+    ),
+    "it": set(
+        "io mio mia miei mie noi nostro nostra abito vivo lavoro ho sono sto uso usiamo "
+        "trasferito trasferita trasferiti adesso ora il lo gli della del anche molto mese scorso "
+        "anno settimana chiamo siamo abbiamo figli cane gatto azienda non più perché è di come "
+        "allora ancora sempre presso al alla moglie marito sorella fratello madre padre ragazza "
+        "ragazzo".split()
     ),
 }
 _ENGLISH = set(
@@ -248,6 +261,96 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bno ano passado\b|\bano passado\b", "last year"),
         (r"\bmês que vem\b|\bpróximo mês\b", "next month"),
     ],
+    "nl": [
+        (r"\bik ben (\d+)(?: jaar(?: oud)?)?\b", r"I am \1 years old"),
+        (r"\bik woon niet meer in\b", "I no longer live in"),
+        (r"\bik werk niet meer (?:bij|voor|in)\b", "I no longer work at"),
+        (r"\bik ben (.*?)verhuisd naar\b", r"I moved \1to"),
+        (r"\b(?:we|wij) zijn (.*?)verhuisd naar\b", r"we moved \1to"),
+        (r"\bik verhuis (.*?)naar\b|\bik ga (.*?)verhuizen naar\b", r"I'm moving \1\2to"),
+        (
+            r"\b(?:we|wij) verhuizen (.*?)naar\b|\b(?:we|wij) gaan (.*?)verhuizen naar\b",
+            r"we're moving \1\2to",
+        ),
+        (r"\b(?:ik woon|woon ik) (nu )?in\b", r"I live \1in"),
+        (r"\b(?:we|wij) wonen (nu )?in\b|\bwonen (?:we|wij) (nu )?in\b", r"we live \1\2in"),
+        (r"\b(?:ik werk|werk ik) (nu )?als\b", r"I work \1as"),
+        (r"\b(?:ik werk|werk ik) (nu )?(?:bij|voor)\b", r"I work \1at"),
+        # "sinds juni zit ik bij Telenet": where the user works
+        (r"\b(?:ik zit|zit ik) (nu )?bij\b", r"I work \1at"),
+        (r"\bik ben (.*?)begonnen (?:bij|als)\b", r"I started \1at"),
+        (r"\bik ben (.*?)gestopt met\b", r"I \1stopped"),
+        (r"\bik heb (.*?)ontslag genomen\b", r"I quit \1"),
+        (r"\bik ben (.*?)(?:gepromoveerd|bevorderd) tot\b", r"I got \1promoted to"),
+        (r"\bik ben (.*?)overgestapt (?:naar|op)\b", r"I \1switched to"),
+        (r"\b(?:we|wij) zijn (.*?)overgestapt (?:naar|op)\b", r"we \1switched to"),
+        (r"\bik heet\b|\bmijn naam is\b", "my name is"),
+        (r"\bdie (?:heet|heten)\b|\bgenaamd\b", "named"),
+        (r"\bik gebruik\b", "I use"),
+        (r"\b(?:we|wij) gebruiken\b", "we use"),
+        (r"\bik hou van\b|\bik houd van\b", "I love"),
+        (r"\bik heb een hekel aan\b", "I hate"),
+        (r"\bik spreek\b", "I speak"),
+        (r"\bik speel\b", "I play"),
+        (r"\bik rijd\b", "I drive"),
+        (r"\bik betaal\b", "I pay"),
+        (r"\b(?:ik heb|heb ik)\b", "I have"),
+        (r"\b(?:we|wij) hebben\b|\bhebben (?:we|wij)\b", "we have"),
+        (r"\b(?:ik ben|ben ik)\b", "I am"),
+        (r"\b(?:we|wij) zijn\b|\bzijn (?:we|wij)\b", "we are"),
+        (r"\bniet meer\b", "no longer"),
+        (r"\bwoont in\b", "lives in"),
+        (r"\bwerkt (?:bij|voor)\b", "works at"),
+        (r"\bis (?:nu )?verhuisd naar\b", "moved to"),
+        (r"\bvorige maand\b", "last month"),
+        (r"\bvorige week\b", "last week"),
+        (r"\bvorig jaar\b", "last year"),
+        (r"\bvolgende maand\b", "next month"),
+    ],
+    "it": [
+        (r"\bho (\d+) anni\b", r"I am \1 years old"),
+        (r"\bnon (?:abito|vivo) più (?:a|in)\b", "I no longer live in"),
+        (r"\bnon lavoro più (?:da|per|presso|in|a|alla|al)\b", "I no longer work at"),
+        (r"\bmi sono (.*?)trasferit[oa] (?:a|in)\b", r"I moved \1to"),
+        (r"\bci siamo (.*?)trasferiti (?:a|in)\b", r"we moved \1to"),
+        (r"\bmi trasferisco (.*?)(?:a|in)\b|\bmi sto trasferendo (?:a|in)\b", r"I'm moving \1to"),
+        (r"\bci trasferiamo (?:a|in)\b", "we're moving to"),
+        (r"\b(?:abito|vivo) (?:adesso |ora )?(?:a|in)\b", "I live in"),
+        (r"\b(?:abitiamo|viviamo) (?:a|in)\b", "we live in"),
+        (r"\blavoro come\b", "I work as"),
+        # "lavoro da Google", not "lavoro da casa" (from home) nor "da tre anni" (for three years)
+        (r"\blavoro (?:per|presso|alla|al)\b|\blavoro (?:da|a|in)\b(?= (?-i:[A-Z]))", "I work at"),
+        (r"\bho iniziato (?:a lavorare )?(?:da|presso|in|a|alla|al)\b", "I started at"),
+        (r"\bho lasciato\b", "I left"),
+        (r"\bho smesso di\b", "I stopped"),
+        (r"\bsono stat[oa] promoss[oa] a\b|\bmi hanno promoss[oa] a\b", "I got promoted to"),
+        (r"\bsono passat[oa] (?:a|su)\b", "I switched to"),
+        (r"\bsiamo passati (?:a|su)\b", "we switched to"),
+        (r"\bmi chiamo\b|\bil mio nome è\b", "my name is"),
+        (r"\bche si chiama\b|\bsi chiama\b|\bchiamat[oa]\b", "named"),
+        (r"\busiamo\b", "we use"),
+        (r"\buso\b", "I use"),
+        (r"\badoro\b|\bamo\b", "I love"),
+        (r"\bmi piace\b|\bmi piacciono\b", "I like"),
+        (r"\bpreferisco\b", "I prefer"),
+        (r"\bodio\b", "I hate"),
+        (r"\bparlo\b", "I speak"),
+        (r"\bgioco\b", "I play"),
+        (r"\bguido\b", "I drive"),
+        (r"\bpago\b", "I pay"),
+        (r"\bnon (\w+) più\b", r"no longer \1"),
+        (r"\babbiamo\b", "we have"),
+        (r"\bho\b", "I have"),
+        (r"\bsiamo\b", "we are"),
+        (r"\bsono\b", "I am"),
+        (r"\babita (?:a|in)\b|\bvive (?:a|in)\b", "lives in"),
+        (r"\blavora (?:per|presso|alla|al)\b|\blavora (?:da|a|in)\b(?= (?-i:[A-Z]))", "works at"),
+        (r"\bsi è trasferit[oa] (?:a|in)\b", "moved to"),
+        (r"\bil mese scorso\b|\bmese scorso\b", "last month"),
+        (r"\bla settimana scorsa\b", "last week"),
+        (r"\bl'anno scorso\b", "last year"),
+        (r"\bil mese prossimo\b", "next month"),
+    ],
 }
 
 _WORDS: dict[str, dict[str, str]] = {
@@ -334,6 +437,41 @@ _WORDS: dict[str, dict[str, str]] = {
         "pessoas": "people", "pra": "to", "pro": "to the", "trabalhando": "working",
         "morando": "living", "é": "is", "está": "is", "mora": "lives", "trabalha": "works",
     },
+    "nl": {
+        "mijn": "my", "ons": "our", "onze": "our", "en": "and", "in": "in", "bij": "at",
+        "met": "with", "voor": "for", "een": "a", "de": "the", "het": "the", "van": "of",
+        "nu": "now", "ook": "also", "sinds": "since", "hond": "dog", "honden": "dogs",
+        "kat": "cat", "katten": "cats", "poes": "cat", "zoon": "son", "dochter": "daughter",
+        "kinderen": "kids", "zus": "sister", "zuster": "sister", "broer": "brother",
+        "moeder": "mother", "mama": "mom", "vader": "father", "papa": "dad", "vrouw": "wife",
+        "man": "husband", "vriendin": "girlfriend", "vriend": "boyfriend", "baan": "job",
+        "bedrijf": "company", "team": "team", "huis": "house", "appartement": "apartment",
+        "auto": "car", "ingenieur": "engineer", "leraar": "teacher", "lerares": "teacher",
+        "docent": "teacher", "arts": "doctor", "dokter": "doctor", "verpleegkundige": "nurse",
+        "jaar": "years", "maanden": "months", "twee": "two", "drie": "three", "vier": "four",
+        "vijf": "five", "zes": "six", "zeven": "seven", "acht": "eight", "negen": "nine",
+        "tien": "ten", "mensen": "people", "naar": "to", "als": "as", "is": "is",
+        "heeft": "has", "woont": "lives", "werkt": "works", "op": "on", "nog": "still",
+        "steeds": "still", "deze": "this", "maand": "month",
+    },
+    "it": {
+        "mio": "my", "mia": "my", "miei": "my", "mie": "my", "nostro": "our", "nostra": "our",
+        "e": "and", "in": "in", "con": "with", "per": "for", "un": "a", "una": "a", "uno": "a",
+        "il": "the", "lo": "the", "la": "the", "gli": "the", "le": "the", "di": "of",
+        "del": "of the", "della": "of the", "ora": "now", "adesso": "now", "anche": "also",
+        "cane": "dog", "cani": "dogs", "gatto": "cat", "gatti": "cats", "figlio": "son",
+        "figlia": "daughter", "figli": "kids", "sorella": "sister", "fratello": "brother",
+        "madre": "mother", "mamma": "mom", "padre": "father", "papà": "dad", "moglie": "wife",
+        "marito": "husband", "ragazza": "girlfriend", "ragazzo": "boyfriend", "lavoro": "job",
+        "azienda": "company", "squadra": "team", "casa": "house", "appartamento": "apartment",
+        "macchina": "car", "ingegnere": "engineer", "insegnante": "teacher",
+        "professore": "teacher", "professoressa": "teacher", "medico": "doctor",
+        "infermiera": "nurse", "infermiere": "nurse", "anni": "years", "mesi": "months",
+        "due": "two", "tre": "three", "quattro": "four", "cinque": "five", "sei": "six",
+        "sette": "seven", "otto": "eight", "nove": "nine", "dieci": "ten", "persone": "people",
+        "è": "is", "abita": "lives", "lavora": "works", "ancora": "still", "sempre": "always",
+        "al": "at the", "alla": "at the", "insegna": "teaches", "studia": "studies",
+    },
 }  # fmt: skip
 
 # Places with an English name of their own.
@@ -342,6 +480,9 @@ _PLACES = {
     "nova iorque": "New York", "münchen": "Munich", "köln": "Cologne", "wien": "Vienna",
     "genève": "Geneva", "bruxelles": "Brussels", "praga": "Prague", "varsovia": "Warsaw",
     "atenas": "Athens", "roma": "Rome", "milán": "Milan", "zürich": "Zurich", "nürnberg": "Nuremberg",
+    "milano": "Milan", "torino": "Turin", "firenze": "Florence", "napoli": "Naples",
+    "venezia": "Venice", "genova": "Genoa", "padova": "Padua", "den haag": "The Hague",
+    "antwerpen": "Antwerp", "brussel": "Brussels", "gent": "Ghent",
 }  # fmt: skip
 _PLACE = re.compile(r"\b(" + "|".join(re.escape(p) for p in _PLACES) + r")\b", re.IGNORECASE)
 _MONTHS = {
@@ -354,7 +495,10 @@ _MONTHS = {
     "juni": "June", "juli": "July", "oktober": "October", "dezember": "December",
     "janeiro": "January", "fevereiro": "February", "março": "March", "maio": "May",
     "junho": "June", "julho": "July", "setembro": "September", "outubro": "October",
-    "novembro": "November", "dezembro": "December",
+    "novembro": "November", "dezembro": "December", "januari": "January", "februari": "February",
+    "maart": "March", "mei": "May", "augustus": "August", "gennaio": "January",
+    "febbraio": "February", "aprile": "April", "maggio": "May", "giugno": "June",
+    "luglio": "July", "settembre": "September", "ottobre": "October", "dicembre": "December",
 }  # fmt: skip
 
 
@@ -382,7 +526,7 @@ def _words(sentence: str) -> list[str]:
 
 
 def language_of(sentence: str) -> str | None:
-    """ "es", "fr", "de" or "pt" when the sentence's own words say so; None for English or when
+    """ "es", "fr", "de", "pt", "nl" or "it" when the sentence's own words say so; None for English or when
     they do not."""
     words = _words(sentence)
     if not words:
