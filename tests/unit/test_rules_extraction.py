@@ -834,6 +834,24 @@ def test_a_dutch_statement_the_rules_cannot_read_is_kept_as_said():
     assert facts(said) == [f"User said: {said}"]
 
 
+def test_a_fact_the_phrase_table_leaves_half_untranslated_is_kept_as_said_instead():
+    # "ik heb zelf last van mijn onderrug" read as "User has zelf last of their onderrug" said
+    # neither what the user said nor what it means
+    said = "maar ik heb zelf last van mijn onderrug haha, ironic for a physio."
+    assert facts(said) == ["User said: maar ik heb zelf last van mijn onderrug ironic for a physio."]
+    assert facts("Mia moglie insegna matematica al liceo.") == [
+        "User said: Mia moglie insegna matematica al liceo."
+    ]
+    assert facts("Mein Team ist komplett auf GitHub umgestiegen, mit GitHub Actions für CI") == [
+        "User said: Mein Team ist komplett auf GitHub umgestiegen, mit GitHub Actions für CI"
+    ]
+    # a name with a dot in it is no word left untranslated
+    assert facts("Ik woon in Utrecht en ik werk bij Bol.com.") == [
+        "User lives in Utrecht",
+        "User works at Bol.com",
+    ]
+
+
 def test_a_dated_statement_after_a_comma_is_its_own_fact():
     # "since June" opens a statement of its own, not a reason why
     assert facts("I no longer work at Proximus, since June I work at Telenet in Mechelen.") == [

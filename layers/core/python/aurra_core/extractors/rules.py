@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import Extraction, capped, valid_facts
-from aurra_core.extractors.rules_languages import language_of, plain_english, to_english
+from aurra_core.extractors.rules_languages import language_of, plain_english, to_english, untranslated
 from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
@@ -1785,8 +1785,9 @@ class _Reader:
         if total and total.group("noun").lower() not in _NOT_COUNTED:
             # "... a baby boy, which makes six grandchildren in all": the count it comes to
             self._keep(f"User has {total.group('n')} {total.group('noun')}", (index,), self._sentence_quote())
-        # A question is never kept, even after a statement: then the statement alone is.
-        said = sentence if original.rstrip().endswith("?") else original
+        # A question is never kept, even after a statement: then the statement alone is (in the
+        # user's words when it was translated: the question is their last sentence).
+        said = original if not original.rstrip().endswith("?") else sentence if not language else ""
         if others_hedged and not skipped:
             # the statement without what someone else only wants or plans
             said, sentence = _without(said, others_hedged), _without(sentence, others_hedged)
@@ -1800,6 +1801,16 @@ class _Reader:
         # never beside a clause that was a hedge, a hypothetical or a question, whose mood the
         # clause may share.
         if skipped:
+            return
+        if language:
+            # A fact the phrase table left half in the user's language ("User has zelf last of
+            # their onderrug") says neither what they said nor what it means; nor does a clause
+            # of the translation the rules could not read: the sentence is kept as said instead.
+            garbled = [f for f in self.found[before:] if untranslated(f.content, original)]
+            if garbled or unread:
+                self.found[before:] = [f for f in self.found[before:] if f not in garbled]
+                said = " ".join(original.split()).rstrip(" ,;:")
+                self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
             return
         for clause in unread:
             clause = " ".join(clause.split()).strip(" ,;:")

@@ -629,3 +629,43 @@ def plain_english(text: str) -> str:
         text = re.sub(pattern, replacement, text)
     text = re.sub(r"([!?.])\1+", r"\1", text)
     return re.sub(r"[ \t]+", " ", text).strip()
+
+
+# English words a translated fact may keep from the sentence it was read from: the words of
+# both languages (a place's "in", a name's "is") and those English speakers mix in.
+_SHARED = frozenset(
+    """a an the and or but of to in on at for with from by as is are was were be been am has have
+    had do does did not no now still also just since last next this that these those it its their
+    they them he she his her we our my me i user very much more less new old one two three four
+    five six seven eight nine ten year years month months week weeks day days job team""".split()
+)
+
+
+def _english_words() -> frozenset[str]:
+    words: set[str] = set(_SHARED) | _ENGLISH
+    for table in _WORDS.values():
+        for english in table.values():
+            words.update(english.lower().split())
+    for phrases in _PHRASES.values():
+        for _, english in phrases:
+            words.update(re.findall(r"[a-z']+", english.lower()))
+    words.update(name.lower() for name in (*_MONTHS.values(), *_DAYS.values()))
+    return frozenset(words)
+
+
+_ENGLISH_WORDS = _english_words()
+
+
+def untranslated(fact: str, original: str) -> bool:
+    """Whether a fact read from a translated sentence keeps a word of the user's language the
+    table did not translate: a lower-case word of the original sentence that is no English word
+    the tables give (names, capitalised, pass)."""
+    said = {word.strip(_EDGES).lower() for word in original.split()}
+    for word in fact.split():
+        word = word.strip(_EDGES)
+        if word.isalpha() and word.islower() and word in said and word not in _ENGLISH_WORDS:
+            return True  # "Bol.com" is no word, "Lezennes" a name
+    return False
+
+
+_EDGES = ".,;:!?()[]\"'"
