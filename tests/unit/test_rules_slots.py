@@ -752,3 +752,33 @@ V17_READINGS = [
 def test_rules_v17_readings_act_where_their_words_say_so(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+# A higher rung of one career ladder, reached (rules v18): one holds one rung at a time.
+CAREER_STEPS = [
+    ("User said: 3rd yr apprentice electrician in red deer.", "User is a journeyman now", True),
+    ("User is an apprentice plumber at Dyno", "User qualified as a journeyman in March", True),
+    (
+        "User is a postdoc in the hydrology group at Utrecht University",
+        "User started as assistant professor on 1 June",
+        True,
+    ),
+    ("User is a staff nurse on the cardiology ward", "User got junior sister on the same ward", True),
+    ("User is a sous chef at Nopi", "User is head chef now", True),
+    ("User is a lecturer in history", "User is now a senior lecturer", True),
+    # hoped for, another one's, a second job kept beside the rung, the rung only named
+    ("User is a constable", "User hopes to make sergeant next year", False),
+    ("User is a constable", "User's brother is a sergeant now", False),
+    ("User is a postdoc and a part-time barista", "User started as assistant professor in June", False),
+    ("User is a constable", "User passed their sergeant's exam", False),
+    ("User is a line cook at Nopi", "User said: I finally talked to the head chef about it", False),
+    ("User is a line cook at Nopi", "User said: they made me sous chef!", True),
+    # no rung reached: held, with no word of change
+    ("User is a postdoc", "User is an assistant professor's favourite student", False),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "acted"), CAREER_STEPS)
+def test_a_higher_rung_of_one_career_ladder_reached_is_in_place_of_the_old(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

@@ -40,6 +40,7 @@ from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_sai
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
     activity_elsewhere,
+    career_step,
     grade_change,
     grew,
     named_switch,
@@ -62,7 +63,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v17"
+MODEL_ID = "aurra-rules-v18"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -3203,6 +3204,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or rank_change(old, new)
             or promotion(old, new)
             or grade_change(old, new)
+            or career_step(old, new)
             or activity_elsewhere(old, new)
         )
         if swap is not None:

@@ -637,6 +637,105 @@ def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     return (CONFIDENCE, f"the same ladder ({ladder}) at another grade: {min(news)} in place of {min(olds)}")
 
 
+# Titles on one career ladder, lowest first, each rung by its names: one holds one rung at a
+# time, so a higher rung reached ("is a journeyman now", "started as assistant professor") is in
+# place of the old. Only titles no other sense shares: not "teacher" (a head of department still
+# teaches), "resident" (of a city), "partner" (a spouse) or "master" (a degree).
+_LADDERS = (
+    ("apprentice", "journeyman", "master electrician|master plumber|master carpenter"),
+    (
+        "phd student|phd candidate|doctoral student|doctoral candidate",
+        "postdoc|postdoctoral researcher|postdoctoral fellow",
+        "assistant professor",
+        "associate professor",
+        "full professor",
+    ),
+    ("lecturer", "senior lecturer", "reader"),
+    (
+        "police constable|constable",
+        "police sergeant|sergeant|skipper",
+        "inspector",
+        "chief inspector",
+        "superintendent",
+    ),
+    (
+        "student nurse",
+        "staff nurse",
+        "junior sister|charge nurse|senior staff nurse",
+        "ward sister|ward manager",
+        "matron",
+    ),
+    (
+        "commis chef|commis|line cook",
+        "chef de partie",
+        "sous chef|sous-chef",
+        "head chef|chef de cuisine",
+        "executive chef",
+    ),
+    (
+        "head of department|head of year",
+        "assistant head|assistant principal",
+        "deputy head|vice principal|deputy principal",
+    ),
+    ("trainee solicitor", "solicitor", "senior associate"),
+    (
+        "medical student",
+        "junior doctor|foundation doctor|house officer",
+        "specialty registrar|registrar",
+        "consultant surgeon",
+    ),
+)
+_RUNGS = {
+    name: (ladder, step)
+    for ladder, rungs in enumerate(_LADDERS)
+    for step, names in enumerate(rungs)
+    for name in names.split("|")
+}
+# A rung said as the subject's title: "is a journeyman", "started as assistant professor", "User
+# said: 3rd yr apprentice electrician", "has been a skipper since the 6th"
+_RUNG = regex_programs.compile(
+    r"(?:\b(?:is|as|got|became|become|been|promoted to|(?:bumped|moved) up to|i'm|im|i am|qualified as|"
+    # "they made me head chef", not "made the head chef cry"
+    r"made(?: me| them| him| her)?(?! the| a | an | my| their| our| his| her))|"
+    r"^user said:)\s+(?:(?:officially|finally|now|just) )?(?:(?:a|an|the|my|their) )?(?:[\w-]+ ){0,2}?"
+    r"(?P<rung>" + "|".join(sorted(_RUNGS, key=len, reverse=True)) + r")\b(?!'s)"
+)
+# The rung said as reached, not only held
+_RUNG_REACHED = regex_programs.compile(
+    r"\b(?:now|got|became|promoted|made|passed|qualified|started|starting|starts|since|as of|from|"
+    r"effective|officially|finally|new)\b"
+)
+
+
+def _rungs(text: str) -> dict[tuple[int, int], str]:
+    """Each rung the text gives as a title, with the name it is said by."""
+    return {_RUNGS[m.group("rung")]: m.group("rung") for m in _RUNG.finditer(text.lower())}
+
+
+def career_step(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact puts the old fact's subject on a higher rung of
+    the one career ladder the old fact's title is on, as reached: "User said: 3rd yr apprentice
+    electrician" -> "User is a journeyman now", "User is a postdoc in the hydrology group" ->
+    "User started as assistant professor on 1 June". None otherwise."""
+    if not _same_whom(old_text, new_text) or not _RUNG_REACHED.search(new_text.lower()):
+        return None
+    old_rungs, new_rungs = _rungs(old_text), _rungs(new_text)
+    if len(old_rungs) != 1:
+        return None
+    (((ladder, step), said),) = old_rungs.items()
+    # no job beside the rung but its trade, said right after it ("apprentice electrician"): a
+    # second job ("a postdoc and a part-time barista") is not left with the rung
+    rest = re.sub(rf"\b{re.escape(said)}(?: [a-z]+)?", " ", old_text.lower())
+    if any(word in _JOBS for word in re.findall(r"[a-z]+", rest)):
+        return None
+    higher = [rung for rung in new_rungs if rung[0] == ladder and rung[1] > step]
+    if len(higher) != 1 or len({rung[0] for rung in new_rungs}) != 1:
+        return None
+    if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
+        return None  # "hopes to make sergeant", "was a constable in 2019"
+    return (CONFIDENCE, "a higher rung of the old fact's career ladder, reached: in place of the old title")
+
+
 # A title given by someone: "they made me store manager"; or made, as a title is reached: "made
 # engagement manager this cycle" (not "made the manager cry")
 _MADE_TITLE = regex_programs.compile(
