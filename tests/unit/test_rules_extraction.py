@@ -820,6 +820,7 @@ def test_a_subject_alone_or_with_a_bare_verb_is_no_fact_and_the_sentence_stays()
             ["User lives in Bologna", "User works as engineer at the Ducati"],
         ),
         ("Non lavoro più da Enel, adesso lavoro da Eni.", ["User left Enel for Eni"]),
+        ("Ho due gatti e un cane che si chiama Pippo.", ["User has two cats and a dog named Pippo"]),
         ("Siamo passati a GitHub il mese scorso.", ["User's team switched to GitHub last month"]),
         # "da casa" is from home, no employer: kept as said
         ("Lavoro da casa tre giorni a settimana.", ["User said: Lavoro da casa tre giorni a settimana."]),
@@ -832,6 +833,14 @@ def test_dutch_and_italian_statements_are_kept_in_english(said, kept):
 def test_a_dutch_statement_the_rules_cannot_read_is_kept_as_said():
     said = "Nog steeds dinsdag tot donderdag op kantoor maar de trein is nu die van 6u48, veel te vroeg eigenlijk."
     assert facts(said) == [f"User said: {said}"]
+
+
+def test_english_with_words_dutch_or_italian_share_is_read_as_english():
+    from aurra_core.extractors.rules_languages import language_of
+
+    assert language_of("we met in the week at Mia's") is None
+    assert language_of("Come on, non-stop work at Mia and Al's") is None
+    assert facts("Come on, I work at Ben and Al's non-profit") == ["User works at Ben and Al's non-profit"]
 
 
 def test_a_fact_the_phrase_table_leaves_half_untranslated_is_kept_as_said_instead():

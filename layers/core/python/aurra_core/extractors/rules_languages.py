@@ -16,7 +16,8 @@ import unicodedata
 from aurra_core.text_analysis.text import FOREIGN_WEEKDAYS
 
 # Words that mark a sentence as written in a language: at least two of them must be present,
-# more than of any other, before its phrase table is used.
+# more than of any other, before its phrase table is used. None an English word too ("we",
+# "met", "come", "non"), nor a name ("Ben", "Mia", "Al").
 _MARKERS = {
     "es": set(
         "yo mi mis vivo trabajo tengo soy estoy uso usamos me mudé nos mudamos ahora el la los las "
@@ -39,16 +40,17 @@ _MARKERS = {
         "empresa equipe desde".split()
     ),
     "nl": set(
-        "ik mijn wij we ons onze woon wonen werk werken heb hebben ben zijn gebruik gebruiken "
-        "verhuisd nu sinds bij het een met maar ook niet meer naar vorige maand jaar week heet "
+        "ik mijn wij ons onze woon wonen werk werken heb hebben zijn gebruik gebruiken "
+        "verhuisd nu sinds bij het een maar ook niet meer naar vorige maand jaar heet "
         "hond kat kinderen bedrijf zit zitten nog steeds woont werkt heeft zus broer vriendin "
         "vriend vrouw moeder vader".split()
     ),
     "it": set(
-        "io mio mia miei mie noi nostro nostra abito vivo lavoro ho sono sto uso usiamo "
-        "trasferito trasferita trasferiti adesso ora il lo gli della del anche molto mese scorso "
-        "anno settimana chiamo siamo abbiamo figli cane gatto azienda non più perché è di come "
-        "allora ancora sempre presso al alla moglie marito sorella fratello madre padre ragazza "
+        "mio miei mie noi nostro nostra abito lavoro sono sto usiamo "
+        "trasferito trasferita trasferiti adesso gli della del anche molto mese scorso "
+        "anno settimana chiamo siamo abbiamo figli cane gatto azienda più perché è "
+        "allora ancora sempre presso alla moglie marito sorella fratello madre padre ragazza "
+        "gatti cani due quattro cinque chiama "
         "ragazzo".split()
     ),
 }
