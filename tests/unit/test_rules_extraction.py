@@ -808,6 +808,10 @@ def test_a_subject_alone_or_with_a_bare_verb_is_no_fact_and_the_sentence_stays()
     [
         ("Ik woon in Utrecht en ik werk bij Bol.com.", ["User lives in Utrecht", "User works at Bol.com"]),
         (
+            "ik woon in Haarlem en werk als verpleegkundige in het Spaarne Gasthuis.",
+            ["User lives in Haarlem", "User works as nurse in the Spaarne Gasthuis"],
+        ),
+        (
             "Ik werk niet meer bij Proximus, sinds juni zit ik bij Telenet in Mechelen.",
             ["User left Proximus for Telenet", "User works at Telenet in Mechelen since June"],
         ),

@@ -276,6 +276,9 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         ),
         (r"\b(?:ik woon|woon ik) (nu )?in\b", r"I live \1in"),
         (r"\b(?:we|wij) wonen (nu )?in\b|\bwonen (?:we|wij) (nu )?in\b", r"we live \1\2in"),
+        # "ik woon in Haarlem en werk als verpleegkundige": the second verb's "ik" left out
+        (r"\b(?:en|maar) (?:ik )?werk (nu )?als\b", r"and I work \1as"),
+        (r"\b(?:en|maar) (?:ik )?werk (nu )?(?:bij|voor)\b", r"and I work \1at"),
         (r"\b(?:ik werk|werk ik) (nu )?als\b", r"I work \1as"),
         (r"\b(?:ik werk|werk ik) (nu )?(?:bij|voor)\b", r"I work \1at"),
         # "sinds juni zit ik bij Telenet": where the user works
