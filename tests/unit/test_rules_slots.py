@@ -782,3 +782,22 @@ CAREER_STEPS = [
 def test_a_higher_rung_of_one_career_ladder_reached_is_in_place_of_the_old(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+def test_a_memory_kept_as_said_in_another_language_is_judged_in_english_words():
+    # the memory keeps the user's words; the rules read them through the extractor's tables
+    found, confidence = verdict(
+        "User lives in Bologna",
+        "User said: Mi sono trasferita a Torino per un lavoro nuovo, adesso sono in uno studio grande.",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    found, confidence = verdict(
+        "User works at Decathlon in Lille",
+        "User said: Je commence chez Leroy Merlin lundi dernier, toujours dans le marketing.",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    # someone else's move, said in Italian, is still theirs
+    found, confidence = verdict(
+        "User lives in Bologna", "User said: Mia sorella si è trasferita a Torino il mese scorso."
+    )
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

@@ -139,7 +139,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bje travaille (?:comme|en tant que)\b", "I work as"),
         (r"\bje travaille (?:chez|à|a|pour|au)\b", "I work at"),
         (r"\bje bosse (?:chez|à|pour)\b", "I work at"),
-        (r"\bj'ai commencé (?:chez|à)\b", "I started at"),
+        (r"\bj'ai commencé (?:chez|à)\b|\bje commence (?:chez|à)\b", "I started at"),
         (r"\bj'ai quitté\b", "I left"),
         (r"\bj'ai (?:reçu|eu|obtenu)\b", "I got"),
         (r"\bje suis (.+?) chez\b", r"I am \1 at"),
