@@ -867,7 +867,7 @@ def test_a_fact_the_phrase_table_leaves_half_untranslated_is_kept_as_said_instea
     assert facts("Ik werk als platform engineer bij een fintech in Utrecht.") == [
         "User works as platform engineer at a fintech in Utrecht"
     ]
-    assert facts("j'habite à lyon")[0] == "User lives in lyon"
+    assert facts("j'habite à lyon et mon chat s'appelle pistache")[0] == "User lives in lyon"
 
 
 def test_a_dated_statement_after_a_comma_is_its_own_fact():
