@@ -791,11 +791,12 @@ def test_a_memory_kept_as_said_in_another_language_is_judged_in_english_words():
         "User said: Mi sono trasferita a Torino per un lavoro nuovo, adesso sono in uno studio grande.",
     )
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    # a reading left half in the user's words is none: the brother's fact is not the mother's move
     found, confidence = verdict(
-        "User works at Decathlon in Lille",
-        "User said: Je commence chez Leroy Merlin lundi dernier, toujours dans le marketing.",
+        "User said: meu irmão caio mora perto dela, ele trabalha remoto pro nubank",
+        "User said: mudança de planos kkkk minha mãe se mudou pra floripa com meu padrasto mês passado",
     )
-    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
     # someone else's move, said in Italian, is still theirs
     found, confidence = verdict(
         "User lives in Bologna", "User said: Mia sorella si è trasferita a Torino il mese scorso."

@@ -56,7 +56,7 @@ from aurra_core.classifiers.rules_slots import (
 )
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
-from aurra_core.extractors.rules_languages import language_of, to_english
+from aurra_core.extractors.rules_languages import language_of, to_english, untranslated
 from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
@@ -3200,7 +3200,12 @@ def _in_english(text: str) -> str:
         return text
     said = text[len(_KEPT_AS_SAID) :]
     language = language_of(said)
-    return _KEPT_AS_SAID + to_english(said, language) if language else text
+    if not language:
+        return text
+    english = to_english(said, language)
+    # a reading left half in the user's words is no reading: whose and what it says are guesses
+    # ("my irmão caio lives perto dela" is read as the user's own)
+    return text if untranslated(english, said) else _KEPT_AS_SAID + english
 
 
 @lru_cache(maxsize=4096)
