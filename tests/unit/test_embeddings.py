@@ -152,3 +152,18 @@ def test_skipping_substitutions_that_cannot_match_changes_no_vector(monkeypatch)
     every = [(text_module.normalize(t), embedder.embed(t).to_numpy().tobytes()) for t in texts]
     text_module.normalize.cache_clear()
     assert skipping == every
+
+
+def test_an_offline_embedder_reads_a_memory_kept_as_said_in_another_language_in_english():
+    from aurra_core.embedders import ReadInEnglish
+
+    lexical = LexicalEmbedder(384)
+    e = ReadInEnglish(lexical)
+    said = "User said: ik ben verhuisd naar Leiden, het is heerlijk"
+    # the memory is embedded as the tables read it, so an English question meets it
+    assert e.embed(said) == lexical.embed("User said: I moved to Leiden, the is heerlijk")
+    question = lexical.embed("Where did the user move to?").to_numpy()
+    assert float(e.embed(said).to_numpy() @ question) > float(lexical.embed(said).to_numpy() @ question)
+    # English, and anything not kept as said, is embedded as it is
+    assert e.embed("User said: I moved to Leiden") == lexical.embed("User said: I moved to Leiden")
+    assert e.embed("ik ben verhuisd naar Leiden") == lexical.embed("ik ben verhuisd naar Leiden")

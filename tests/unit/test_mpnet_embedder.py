@@ -79,11 +79,12 @@ def test_a_split_archive_is_read_in_place(tmp_path):
 
 
 def test_create_embedder_checks_the_dimension():
-    from aurra_core.embedders import create_embedder
+    from aurra_core.embedders import ReadInEnglish, create_embedder
     from aurra_core.embedders.mpnet import MPNetEmbedder
 
     embedder = create_embedder(ServiceConfig(embedder="mpnet", embedding_dim=768))
-    assert isinstance(embedder, MPNetEmbedder) and embedder.dim == 768
+    assert isinstance(embedder, ReadInEnglish) and isinstance(embedder.embedder, MPNetEmbedder)
+    assert embedder.dim == 768
     with pytest.raises(ValueError, match="768 dimensions"):
         create_embedder(ServiceConfig(embedder="mpnet"))  # the default column has 384
     assert ServiceConfig(embedder="mpnet", embedding_dim=768).candidate_floor == 0.2

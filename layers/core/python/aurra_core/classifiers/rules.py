@@ -56,7 +56,7 @@ from aurra_core.classifiers.rules_slots import (
 )
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
-from aurra_core.extractors.rules_languages import language_of, to_english, untranslated
+from aurra_core.extractors.rules_languages import read_in_english
 from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
@@ -3189,28 +3189,11 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
     )
 
 
-_KEPT_AS_SAID = "User said: "
-
-
-def _in_english(text: str) -> str:
-    """A memory kept as the user said it in another language, read through the extractor's
-    phrase tables ("User said: Mi sono trasferita a Torino ..." as "User said: I moved to Turin
-    ..."): the memory keeps the user's words, and the rules read English. Only to judge it."""
-    if not text.startswith(_KEPT_AS_SAID):
-        return text
-    said = text[len(_KEPT_AS_SAID) :]
-    language = language_of(said)
-    if not language:
-        return text
-    english = to_english(said, language)
-    # a reading left half in the user's words is no reading: whose and what it says are guesses
-    # ("my irmão caio lives perto dela" is read as the user's own)
-    return text if untranslated(english, said) else _KEPT_AS_SAID + english
-
-
 @lru_cache(maxsize=4096)
 def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
-    old, new = _in_english(old), _in_english(new)
+    # a memory kept as said in another language is read as the phrase tables read it, when
+    # they read it whole: half read, whose and what it says are guesses
+    old, new = read_in_english(old, whole_only=True), read_in_english(new, whole_only=True)
     verdict, confidence, reason = judge_pair(old, new)
     if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
         # another value in the same slot (rules_slots): evidence no detector above acted on

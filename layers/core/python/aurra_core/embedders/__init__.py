@@ -101,6 +101,24 @@ class BedrockTitanEmbedder:
         return Vector(payload["embedding"])
 
 
+class ReadInEnglish:
+    """An offline embedder, which knows English only, given a memory kept as said in Spanish,
+    French, German, Portuguese, Dutch or Italian, embeds it as the extractor's phrase tables
+    read it ("User said: ik ben verhuisd naar Leiden" as "User said: I moved to Leiden"), so an
+    English question finds it; the memory's content stays the user's words."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+        self.dim = embedder.dim
+        self.name = embedder.name
+
+    def embed(self, text: str) -> Vector:
+        from aurra_core.extractors.rules_languages import read_in_english
+
+        vector: Vector = self.embedder.embed(read_in_english(text))
+        return vector
+
+
 def create_embedder(config: ServiceConfig) -> Embedder:
     if config.embedder == "bedrock":
         return BedrockTitanEmbedder(config.embedding_dim)
@@ -112,7 +130,7 @@ def create_embedder(config: ServiceConfig) -> Embedder:
                 f"the minilm embedder has {MiniLMEmbedder.dim} dimensions, "
                 f"not AURRA_EMBEDDING_DIM={config.embedding_dim}"
             )
-        return MiniLMEmbedder()
+        return ReadInEnglish(MiniLMEmbedder())
     if config.embedder == "mpnet":
         from aurra_core.embedders.mpnet import MPNetEmbedder  # weights load on the first embed()
 
@@ -121,8 +139,8 @@ def create_embedder(config: ServiceConfig) -> Embedder:
                 f"the mpnet embedder has {MPNetEmbedder.dim} dimensions, "
                 f"not AURRA_EMBEDDING_DIM={config.embedding_dim}"
             )
-        return MPNetEmbedder()
-    return LexicalEmbedder(config.embedding_dim)
+        return ReadInEnglish(MPNetEmbedder())
+    return ReadInEnglish(LexicalEmbedder(config.embedding_dim))
 
 
 @lru_cache(maxsize=1)

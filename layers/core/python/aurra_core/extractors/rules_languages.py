@@ -675,3 +675,24 @@ def untranslated(fact: str, original: str) -> bool:
 
 
 _EDGES = ".,;:!?()[]\"'"
+
+
+_KEPT_AS_SAID = "User said: "
+
+
+def read_in_english(text: str, whole_only: bool = False) -> str:
+    """A memory kept as the user said it in one of these languages ("User said: Mi sono
+    trasferita a Torino ..."), as the phrase tables read it ("User said: I moved to Turin ..."),
+    for what reads English only: the rules classifier, which asks for a reading the tables
+    made whole (`whole_only`), and the offline embedders. The memory keeps the user's words.
+    Any other text is returned as it is."""
+    if not text.startswith(_KEPT_AS_SAID):
+        return text
+    said = text[len(_KEPT_AS_SAID) :]
+    language = language_of(said)
+    if not language:
+        return text
+    english = to_english(said, language)
+    if whole_only and untranslated(english, said):
+        return text
+    return _KEPT_AS_SAID + english
