@@ -870,6 +870,12 @@ def test_a_fact_the_phrase_table_leaves_half_untranslated_is_kept_as_said_instea
     assert facts("j'habite à lyon et mon chat s'appelle pistache")[0] == "User lives in lyon"
 
 
+def test_a_translated_clause_the_rules_cannot_read_keeps_the_sentence_as_said():
+    # read, "sou dev mobile em recife" alone would have dropped the framework and the employer
+    said = "sou dev mobile em recife, trabalho com react native numa fintech chamada Navi Pay."
+    assert facts(said) == [f"User said: {said}"]
+
+
 def test_a_dated_statement_after_a_comma_is_its_own_fact():
     # "since June" opens a statement of its own, not a reason why
     assert facts("I no longer work at Proximus, since June I work at Telenet in Mechelen.") == [

@@ -1778,7 +1778,13 @@ class _Reader:
                     others_hedged.append(clause)
                     continue
                 skipped = skipped or outcome == "skipped"
-                if outcome == "none" and (_states_a_value(clause) or _PERSON_ACTS.match(clause.strip())):
+                if outcome == "none" and (
+                    _states_a_value(clause)
+                    or _PERSON_ACTS.match(clause.strip())
+                    # translated, a clause the rules could not read is as likely a statement
+                    # ("trabalho com react native numa fintech"): the sentence is kept as said
+                    or (language and _word_count(clause) >= 3 and not _filtered(clause))
+                ):
                     unread.append(clause)
         self._switch_said_in_two(sentence, before)
         total = _MAKES_N.search(sentence)
