@@ -791,7 +791,7 @@ def test_a_memory_kept_as_said_in_another_language_is_judged_in_english_words():
         "User said: Mi sono trasferita a Torino per un lavoro nuovo, adesso sono in uno studio grande.",
     )
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
-    # a reading left half in the user's words is none: the brother's fact is not the mother's move
+    # the brother's fact is not the mother's move
     found, confidence = verdict(
         "User said: meu irmão caio mora perto dela, ele trabalha remoto pro nubank",
         "User said: mudança de planos kkkk minha mãe se mudou pra floripa com meu padrasto mês passado",
@@ -802,3 +802,32 @@ def test_a_memory_kept_as_said_in_another_language_is_judged_in_english_words():
         "User lives in Bologna", "User said: Mia sorella si è trasferita a Torino il mese scorso."
     )
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+def test_whose_news_it_is_is_read_past_its_heading():
+    # "big news my sister moved": the sister's move, not the user's
+    for new in (
+        "User said: big news my sister moved to Floripa last month",
+        "User said: change of plans kkkk my mother moved to Floripa last month",
+        "User said: mudança de planos kkkk minha mãe se mudou pra floripa com meu padrasto mês passado",
+    ):
+        found, confidence = verdict("User lives in Recife", new)
+        assert not (found is Verdict.CONTRADICTS and confidence >= 0.85), new
+    found, confidence = verdict("User lives in Recife", "User said: big news I finally moved to Floripa")
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_move_does_not_retire_an_old_fact_that_gives_two_homes():
+    # the mother's home and the user's own, in one memory kept as said: the user's would go too
+    found, confidence = verdict(
+        "User said: oii, minha mãe mora em recife e vai fazer 60 anos em maio, quero organizar uma festa "
+        "surpresa mas eu moro em são paulo",
+        "User said: mudança de planos kkkk minha mãe se mudou pra floripa com meu padrasto mês passado",
+    )
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+    # one home, the mother's, is hers to move
+    found, confidence = verdict(
+        "User's mother lives in Recife",
+        "User said: mudança de planos kkkk minha mãe se mudou pra floripa com meu padrasto mês passado",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

@@ -473,6 +473,7 @@ def frame_values(fact: Fact) -> dict[str, set[str]]:
 
 def _frame_values(fact: Fact) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
+    each: dict[str, set[frozenset[str]]] = {}
     for clause in re.split(r";", fact.text):
         clause = clause.strip()
         deadline.check()
@@ -483,7 +484,17 @@ def _frame_values(fact: Fact) -> dict[str, set[str]]:
                     terms = {term for term in _terms(value) if term not in {"now", "new", "still", "nowaday"}}
                     if terms:
                         out.setdefault(name, set()).update(terms)
+                        each.setdefault(name, set()).add(frozenset(terms))
+    fact.memo["frames_each"] = each
     return out
+
+
+def _frames_given_apart(fact: Fact, name: str) -> int:
+    """How many values the fact gives a frame in statements of their own: "my mother lives in
+    recife ... I live in são paulo" gives the home two."""
+    frame_values(fact)
+    each: dict[str, set[frozenset[str]]] = fact.memo["frames_each"]
+    return len(each.get(name, ()))
 
 
 def _broad_place(terms: set[str], raw: str) -> bool:
@@ -3191,9 +3202,8 @@ def replaced_in_place(old: Fact, new: Fact) -> str | None:
 
 @lru_cache(maxsize=4096)
 def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
-    # a memory kept as said in another language is read as the phrase tables read it, when
-    # they read it whole: half read, whose and what it says are guesses
-    old, new = read_in_english(old, whole_only=True), read_in_english(new, whole_only=True)
+    # a memory kept as said in another language is read as the phrase tables read it
+    old, new = read_in_english(old), read_in_english(new)
     verdict, confidence, reason = judge_pair(old, new)
     if confidence < 0.85 or verdict not in (Verdict.CONTRADICTS, Verdict.DUPLICATE):
         # another value in the same slot (rules_slots): evidence no detector above acted on
@@ -3213,7 +3223,19 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
         )
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap
+    if verdict is Verdict.CONTRADICTS and confidence >= 0.85 and _two_homes_one_move(old, new):
+        return Verdict.CONTRADICTS, 0.8, "the old fact gives two homes; which one the move ends is not said"
     return verdict, max(0.0, min(1.0, confidence)), reason
+
+
+def _two_homes_one_move(old: str, new: str) -> bool:
+    """ "my mother lives in recife ... I live in são paulo" -> "my mother moved to floripa", "lives
+    in Leeds and my sister lives in York" -> "moved to Manchester": a move ends one home, and
+    the old fact, which gives two, would take the other with it."""
+    old_fact, new_fact = analyze(old), analyze(new)
+    if _frames_given_apart(old_fact, "location") < 2:
+        return False
+    return bool(_MOVED_HOME.search(new_fact.full) or frame_values(new_fact).get("location"))
 
 
 class RulesClassifier:

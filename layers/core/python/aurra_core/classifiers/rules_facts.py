@@ -70,6 +70,7 @@ _REPORTING = regex_programs.compile(lex.REPORTING_CLAUSE)
 _SPEAKER = regex_programs.compile(lex.SPEAKER_CLAUSE)
 _CORRECTION = regex_programs.compile(lex.CORRECTION_LEAD_IN)
 _VERBATIM = regex_programs.compile(lex.VERBATIM_LEAD_IN)
+_HEADING = regex_programs.compile(lex.NEWS_HEADING)  # the text is normalised: lower case
 _VERBATIM_AS_WRITTEN = regex_programs.compile("(?i)" + lex.VERBATIM_LEAD_IN)
 # A capital word before "is" may be a thing ("Practice is Smile Dental"); before any other verb
 # ("Hana just started", "Ray moved") it is someone.
@@ -607,7 +608,8 @@ def analyze(raw: str) -> Fact:
     if said is not None and len(text) > said.end():
         # Kept as the user said it: about someone else when the sentence names them ("Hana
         # just started at Figma", "my wife's at Figma now"); else the user's own.
-        own_words = text[said.end() :]
+        # past the heading of the news ("big news", "change of plans kkkk"): whose it is
+        own_words = _HEADING.sub("", text[said.end() :].lstrip())
         own_tokens = tokenize(own_words)
         # its first word starts the user's sentence: a name only if it is one there
         own_subject = parse_subject(own_tokens, _names(_VERBATIM_AS_WRITTEN.sub("", raw, count=1)), None)

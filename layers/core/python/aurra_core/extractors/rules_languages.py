@@ -37,7 +37,7 @@ _MARKERS = {
     "pt": set(
         "eu meu minha meus minhas moro trabalho tenho sou estou uso usamos mudei agora e em no na "
         "com mas que um uma do da mês passado chamo nós nosso nossa também cachorro gato filhos "
-        "empresa equipe desde".split()
+        "empresa equipe desde mora ele ela dele dela pra pro tá então".split()
     ),
     "nl": set(
         "ik mijn wij ons onze woon wonen werk werken heb hebben zijn gebruik gebruiken "
@@ -62,6 +62,8 @@ _ENGLISH = set(
 # (pattern, replacement) in order, per language; patterns are matched case-insensitively.
 _PHRASES: dict[str, list[tuple[str, str]]] = {
     "es": [
+        (r"\bcambio de planes\b", "change of plans"),
+        (r"\b(?:grandes )?novedades\b|\bnoticias\b", "news"),
         (r"\bya no vivo en\b", "I no longer live in"),
         # "ya estoy en Guadalajara": where the user is now, said as arrived
         (r"\b(?:ya|ahora) (?:estoy|vivo) en\b", "I now live in"),
@@ -128,6 +130,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bel próximo mes\b|\bel mes que viene\b", "next month"),
     ],
     "fr": [
+        (r"\bchangement de plans?\b", "change of plans"),
+        (r"\b(?:grosse|grande) nouvelle\b|\bnouvelles\b", "big news"),
         (r"\bj'ai (\d+) ans\b", r"I am \1 years old"),
         (r"\bj'ai déménagé (?:à|a|en|au)\b|\bje me suis installée? (?:à|a|en|au)\b", "I moved to"),
         (r"\bje viens de déménager (?:à|a|en|au)\b", "I just moved to"),
@@ -222,6 +226,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bnächsten monat\b", "next month"),
     ],
     "pt": [
+        (r"\bmudança de planos?\b", "change of plans"),
+        (r"\b(?:grande )?novidades?\b|\bnotícias\b", "news"),
         (r"\bse mudou (?:pra|para|pro|para o|para a)\b", "moved to"),  # "minha mãe se mudou pra Floripa"
         (r"\btenho (\d+) anos\b", r"I am \1 years old"),
         (r"\bestou trabalhando (?:na|no|em|para)\b", "I'm working at"),
@@ -264,6 +270,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bmês que vem\b|\bpróximo mês\b", "next month"),
     ],
     "nl": [
+        (r"\bgroot nieuws\b|\bnieuws\b", "news"),
         (r"\bik ben (\d+)(?: jaar(?: oud)?)?\b", r"I am \1 years old"),
         (r"\bik woon niet meer in\b", "I no longer live in"),
         (r"\bik werk niet meer (?:bij|voor|in)\b", "I no longer work at"),
@@ -313,6 +320,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bvolgende maand\b", "next month"),
     ],
     "it": [
+        (r"\bcambio di programma\b", "change of plans"),
+        (r"\bnovità\b|\bnotizie\b", "news"),
         (r"\bho (\d+) anni\b", r"I am \1 years old"),
         (r"\bnon (?:abito|vivo) più (?:a|in)\b", "I no longer live in"),
         (r"\bnon lavoro più (?:da|per|presso|in|a|alla|al)\b", "I no longer work at"),
@@ -680,19 +689,13 @@ _EDGES = ".,;:!?()[]\"'"
 _KEPT_AS_SAID = "User said: "
 
 
-def read_in_english(text: str, whole_only: bool = False) -> str:
+def read_in_english(text: str) -> str:
     """A memory kept as the user said it in one of these languages ("User said: Mi sono
     trasferita a Torino ..."), as the phrase tables read it ("User said: I moved to Turin ..."),
-    for what reads English only: the rules classifier, which asks for a reading the tables
-    made whole (`whole_only`), and the offline embedders. The memory keeps the user's words.
-    Any other text is returned as it is."""
+    for what reads English only: the rules classifier and the offline embedders. The memory
+    keeps the user's words. Any other text is returned as it is."""
     if not text.startswith(_KEPT_AS_SAID):
         return text
     said = text[len(_KEPT_AS_SAID) :]
     language = language_of(said)
-    if not language:
-        return text
-    english = to_english(said, language)
-    if whole_only and untranslated(english, said):
-        return text
-    return _KEPT_AS_SAID + english
+    return _KEPT_AS_SAID + to_english(said, language) if language else text

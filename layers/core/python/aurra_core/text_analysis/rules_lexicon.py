@@ -2005,6 +2005,15 @@ PREFERS = (
 WRITTEN_NEGATION = r"n't\b|\bnot\b|\bnever\b|\bno longer\b|\bstopped\b|\bquit\b|\bgave up\b|\bcut out\b"
 
 # A move of home: "moved into an assisted-living home", "finished the move".
+# What heads a piece of news said in chat, before whom it is about: "big news", "update:",
+# "change of plans", "guess what", a laugh. Repeated: "change of plans kkkk my mother ...".
+NEWS_HEADING = (
+    r"^(?:(?:(?:big|good|bad|some|quick|small|huge|exciting|sad|more|other) )?(?:news|updates?)\b|"
+    r"change of plans?\b|plot twist\b|guess what\b|fun fact\b|k{3,}\b|(?:ha){2,}\b|lol+\b|lmao\b)"
+    r"(?:[\s:,!.-]+(?:(?:big|good|bad|some|quick|small|huge|exciting|sad|more|other) )?(?:news|updates?)\b|"
+    r"[\s:,!.-]+change of plans?\b|[\s:,!.-]+k{3,}\b|[\s:,!.-]+(?:ha){2,}\b|[\s:,!.-]+lol+\b)*[\s:,!.-]*"
+)
+
 MOVED_HOME = (
     # the subject's own move ("moved back to", "moved us to", "relocated its headquarters to"),
     # not something moved ("moved their desk to", "moved Anzuelo to", "moved Mum to")

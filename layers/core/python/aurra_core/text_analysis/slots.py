@@ -213,6 +213,7 @@ _SOMEONE_NAMED = re.compile(
     r"(?:got|gets|became|(?!is\b|was\b|are\b|has\b)[a-z]+(?:ed|s))\b)"
 )
 _MY_THING = re.compile(r"^(?:my|our)\s+(\w+)\b", re.IGNORECASE)
+_HEADING = re.compile(lex.NEWS_HEADING, re.IGNORECASE)
 
 
 def _as_said(text: str) -> str | None:
@@ -223,6 +224,7 @@ def _as_said(text: str) -> str | None:
     if said is None:
         return text
     rest = _FILLER.sub("", _LABEL.sub("", text.strip()[said.end() :], count=1)).strip()
+    rest = _HEADING.sub("", rest)  # "big news my sister moved": the sister's
     mine = _MY_THING.match(rest)
     if mine:  # "my sister's in Leeds now", "our backend is Django 5.1"
         return f"User's {mine.group(1).lower()}{rest[mine.end() :]}"
