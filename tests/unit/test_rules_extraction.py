@@ -876,6 +876,20 @@ def test_a_translated_clause_the_rules_cannot_read_keeps_the_sentence_as_said():
     assert facts(said) == [f"User said: {said}"]
 
 
+def test_nothing_of_a_translation_is_kept_as_said_in_its_words_and_no_question_is_kept():
+    said = (
+        "oye update, ya no estoy en Farmacias del Ahorro, me cambié a Farmacias Guadalajara desde el 3 de julio, "
+        "turno de tarde now, pagan mejor"
+    )
+    # was also "User said: Oye update, no longer I am in Farmacias of the Ahorro"
+    assert facts(said) == [f"User said: {said}"]
+    kept = facts(
+        "hola so trabajo de farmacéutica en Farmacias del Ahorro aquí en Guadalajara, turno de mañana, y quiero "
+        "sacar una certificación en farmacia clínica, which ones are actually worth it?"
+    )
+    assert kept[-1].endswith("certificación en farmacia clínica") and not any("?" in fact for fact in kept)
+
+
 def test_a_dated_statement_after_a_comma_is_its_own_fact():
     # "since June" opens a statement of its own, not a reason why
     assert facts("I no longer work at Proximus, since June I work at Telenet in Mechelen.") == [

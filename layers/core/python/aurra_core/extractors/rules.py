@@ -1811,11 +1811,20 @@ class _Reader:
         if language:
             # A fact the phrase table left half in the user's language ("User has zelf last of
             # their onderrug") says neither what they said nor what it means; nor does a clause
-            # of the translation the rules could not read: the sentence is kept as said instead.
-            garbled = [f for f in self.found[before:] if untranslated(f.content, original)]
+            # of the translation the rules could not read, nor a clause of it kept "as said" in
+            # the translation's words: the sentence is kept as said, in the user's, instead.
+            garbled = [
+                f for f in self.found[before:] if f.method == VERBATIM or untranslated(f.content, original)
+            ]
             if garbled or unread:
                 self.found[before:] = [f for f in self.found[before:] if f not in garbled]
-                said = " ".join(original.split()).rstrip(" ,;:")
+                # a question at its end is never kept ("..., which ones are actually worth it?")
+                said = (
+                    re.split(r",\s+(?=[^,]*\?\s*$)", original)[0]
+                    if original.rstrip().endswith("?")
+                    else original
+                )
+                said = " ".join(said.split()).rstrip(" ,;:")
                 self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
             return
         for clause in unread:
