@@ -1817,7 +1817,9 @@ class _Reader:
                 f for f in self.found[before:] if f.method == VERBATIM or untranslated(f.content, original)
             ]
             if garbled or unread:
-                self.found[before:] = [f for f in self.found[before:] if f not in garbled]
+                # one memory of the sentence: what the rules read of it beside it would be a
+                # second, and a later change retires only one of the two
+                del self.found[before:]
                 # a question at its end is never kept ("..., which ones are actually worth it?")
                 said = (
                     re.split(r",\s+(?=[^,]*\?\s*$)", original)[0]
