@@ -890,6 +890,17 @@ def test_nothing_of_a_translation_is_kept_as_said_in_its_words_and_no_question_i
     assert kept[-1].endswith("certificación en farmacia clínica") and not any("?" in fact for fact in kept)
 
 
+def test_a_translated_sentence_kept_as_said_is_its_one_memory():
+    # what the rules read of it ("User works as farmacéutica ...") is not kept beside it
+    assert facts(
+        "hola so trabajo de farmacéutica en Farmacias del Ahorro aquí en Guadalajara, turno de mañana, y quiero "
+        "sacar una certificación en farmacia clínica"
+    ) == [
+        "User said: hola so trabajo de farmacéutica en Farmacias del Ahorro aquí en Guadalajara, turno de mañana, "
+        "y quiero sacar una certificación en farmacia clínica"
+    ]
+
+
 def test_a_dated_statement_after_a_comma_is_its_own_fact():
     # "since June" opens a statement of its own, not a reason why
     assert facts("I no longer work at Proximus, since June I work at Telenet in Mechelen.") == [

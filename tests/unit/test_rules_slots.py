@@ -831,3 +831,11 @@ def test_a_move_does_not_retire_an_old_fact_that_gives_two_homes():
         "User said: mudança de planos kkkk minha mãe se mudou pra floripa com meu padrasto mês passado",
     )
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_count_said_in_dutch_words_past_ten_is_read():
+    found, confidence = verdict(
+        "User said: Onze productiecluster draait op Kubernetes, twaalf nodes, en de rekening van AWS is echt te hoog.",
+        "User said: na de opruimactie zitten we nu op acht nodes, en de helft draait op spot.",
+    )
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

@@ -43,7 +43,7 @@ _MARKERS = {
         "ik mijn wij ons onze woon wonen werk werken heb hebben zijn gebruik gebruiken "
         "verhuisd nu sinds bij het een maar ook niet meer naar vorige maand jaar heet "
         "hond kat kinderen bedrijf zit zitten nog steeds woont werkt heeft zus broer vriendin "
-        "vriend vrouw moeder vader".split()
+        "vriend vrouw moeder vader op echt te dus geen veel heel wel draait".split()
     ),
     "it": set(
         "mio miei mie noi nostro nostra abito lavoro sono sto usiamo "
@@ -369,6 +369,7 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
 
 _WORDS: dict[str, dict[str, str]] = {
     "es": {
+        "once": "eleven", "doce": "twelve", "veinte": "twenty", "treinta": "thirty", "cien": "hundred",
         "mi": "my", "mis": "my", "nuestro": "our", "nuestra": "our", "nuestros": "our",
         "nuestras": "our", "y": "and", "en": "in", "con": "with", "para": "for", "un": "a",
         "una": "a", "el": "the", "la": "the", "los": "the", "las": "the", "de": "of", "del": "of the",
@@ -392,6 +393,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "trabaja": "works", "empezó": "started", "dejó": "left",
     },
     "fr": {
+        "onze": "eleven", "douze": "twelve", "vingt": "twenty", "trente": "thirty", "cent": "hundred",
         "mon": "my", "ma": "my", "mes": "my", "notre": "our", "nos": "our", "et": "and",
         "à": "in", "au": "in", "en": "in", "avec": "with", "pour": "for", "un": "a", "une": "a",
         "le": "the", "la": "the", "les": "the", "l'": "the ", "de": "of", "du": "of the",
@@ -412,6 +414,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "est": "is", "vit": "lives",
     },
     "de": {
+        "elf": "eleven", "zwölf": "twelve", "zwanzig": "twenty", "dreißig": "thirty", "hundert": "hundred",
         "mein": "my", "meine": "my", "meinen": "my", "meinem": "my", "meiner": "my",
         "unser": "our", "unsere": "our", "unseren": "our", "und": "and", "in": "in", "bei": "at",
         "mit": "with", "für": "for", "ein": "a", "eine": "a", "einen": "a", "der": "the",
@@ -432,6 +435,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "hat": "has", "wohnt": "lives", "arbeitet": "works", "geboren": "born", "im": "in",
     },
     "pt": {
+        "onze": "eleven", "doze": "twelve", "vinte": "twenty", "trinta": "thirty", "cem": "hundred",
         "meu": "my", "minha": "my", "meus": "my", "minhas": "my", "nosso": "our", "nossa": "our",
         "e": "and", "em": "in", "no": "in the", "na": "in the", "com": "with", "para": "for",
         "um": "a", "uma": "a", "o": "the", "os": "the", "as": "the", "de": "of", "do": "of the",
@@ -452,6 +456,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "morando": "living", "é": "is", "está": "is", "mora": "lives", "trabalha": "works",
     },
     "nl": {
+        "elf": "eleven", "twaalf": "twelve", "twintig": "twenty", "dertig": "thirty", "honderd": "hundred",
         "mijn": "my", "ons": "our", "onze": "our", "en": "and", "in": "in", "bij": "at",
         "met": "with", "voor": "for", "een": "a", "de": "the", "het": "the", "van": "of",
         "nu": "now", "ook": "also", "sinds": "since", "hond": "dog", "honden": "dogs",
@@ -469,6 +474,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "steeds": "still", "deze": "this", "maand": "month",
     },
     "it": {
+        "undici": "eleven", "dodici": "twelve", "venti": "twenty", "trenta": "thirty", "cento": "hundred",
         "mio": "my", "mia": "my", "miei": "my", "mie": "my", "nostro": "our", "nostra": "our",
         "e": "and", "in": "in", "con": "with", "per": "for", "un": "a", "una": "a", "uno": "a",
         "il": "the", "lo": "the", "la": "the", "gli": "the", "le": "the", "di": "of",
