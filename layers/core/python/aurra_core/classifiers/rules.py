@@ -465,15 +465,26 @@ _FIRM_FRAMES = frozenset({"location", "employer", "manager", "champion", "school
 
 
 def frame_values(fact: Fact) -> dict[str, set[str]]:
+    """Each frame's value terms, of all its statements together."""
     cached = fact.memo.get("frames")
     if cached is None:
-        cached = fact.memo["frames"] = _frame_values(fact)
+        cached = fact.memo["frames"] = {
+            name: set().union(*values) for name, values in _frame_statements(fact).items()
+        }
     return cached
 
 
-def _frame_values(fact: Fact) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    each: dict[str, set[frozenset[str]]] = {}
+def _frame_statements(fact: Fact) -> dict[str, set[frozenset[str]]]:
+    """Each frame's values, one a statement: "my mother lives in recife ... I live in são paulo"
+    gives the home two."""
+    cached = fact.memo.get("frame_statements")
+    if cached is None:
+        cached = fact.memo["frame_statements"] = _read_frames(fact)
+    return cached
+
+
+def _read_frames(fact: Fact) -> dict[str, set[frozenset[str]]]:
+    out: dict[str, set[frozenset[str]]] = {}
     for clause in re.split(r";", fact.text):
         clause = clause.strip()
         deadline.check()
@@ -483,18 +494,8 @@ def _frame_values(fact: Fact) -> dict[str, set[str]]:
                     value = _cut(match.group("v"))
                     terms = {term for term in _terms(value) if term not in {"now", "new", "still", "nowaday"}}
                     if terms:
-                        out.setdefault(name, set()).update(terms)
-                        each.setdefault(name, set()).add(frozenset(terms))
-    fact.memo["frames_each"] = each
+                        out.setdefault(name, set()).add(frozenset(terms))
     return out
-
-
-def _frames_given_apart(fact: Fact, name: str) -> int:
-    """How many values the fact gives a frame in statements of their own: "my mother lives in
-    recife ... I live in são paulo" gives the home two."""
-    frame_values(fact)
-    each: dict[str, set[frozenset[str]]] = fact.memo["frames_each"]
-    return len(each.get(name, ()))
 
 
 def _broad_place(terms: set[str], raw: str) -> bool:
@@ -3233,7 +3234,7 @@ def _two_homes_one_move(old: str, new: str) -> bool:
     in Leeds and my sister lives in York" -> "moved to Manchester": a move ends one home, and
     the old fact, which gives two, would take the other with it."""
     old_fact, new_fact = analyze(old), analyze(new)
-    if _frames_given_apart(old_fact, "location") < 2:
+    if len(_frame_statements(old_fact).get("location", ())) < 2:
         return False
     return bool(_MOVED_HOME.search(new_fact.full) or frame_values(new_fact).get("location"))
 

@@ -107,16 +107,15 @@ class ReadInEnglish:
     read it ("User said: ik ben verhuisd naar Leiden" as "User said: I moved to Leiden"), so an
     English question finds it; the memory's content stays the user's words."""
 
-    def __init__(self, embedder: Any) -> None:
+    def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self.dim = embedder.dim
-        self.name = embedder.name
+        self.name: str = getattr(embedder, "name", "")
 
     def embed(self, text: str) -> Vector:
         from aurra_core.extractors.rules_languages import read_in_english
 
-        vector: Vector = self.embedder.embed(read_in_english(text))
-        return vector
+        return self.embedder.embed(read_in_english(text))
 
 
 def create_embedder(config: ServiceConfig) -> Embedder:

@@ -15,6 +15,10 @@ from aurra_core.text_analysis.text import fold
 # many and reports the rest as dropped (`Extraction.dropped`, the response's `facts_dropped`).
 MAX_FACTS = 50
 _TOPIC = re.compile(TOPIC_PATTERN)
+# A verbatim fact is the user's words under this attribution: read later, out of its
+# conversation, "I moved" or "gym at 6am" says whose it is (and an agent reading its memory
+# never takes the user's "I" for its own).
+SAID = "User said: "
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from aurra_core.errors import ExtractionError
-from aurra_core.extractors.base import Extraction, capped, valid_facts
+from aurra_core.extractors.base import SAID, Extraction, capped, valid_facts
 from aurra_core.extractors.rules_languages import language_of, plain_english, to_english, untranslated
 from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
@@ -41,10 +41,6 @@ MODEL_ID = "aurra-rules-extractor-v2"
 PROMPT_VERSION = "rules-v2"
 RULES = "rules"
 VERBATIM = "verbatim"
-# A verbatim fact is the user's words under this attribution: read later, out of its
-# conversation, "I moved" or "gym at 6am" says whose it is (and an agent reading its memory
-# never takes the user's "I" for its own).
-SAID = "User said: "
 
 # Sentences end at . ! ? ; a line break or a dash between spaces.
 # A sentence ends at its stop, but not at a title's or a place's abbreviation ("St. James's").
@@ -57,13 +53,15 @@ _SENTENCES = re.compile(
     r"(?<=[a-z0-9])\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=[A-Za-z])"
 )
 _LIST_ITEM = re.compile(r"^[1-9]\)\s+")
+# A month by its name or its abbreviation, in any case: "since June", "since feb"
+_MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
     # "I left Proximus, since June I work at Telenet": a statement of its own, dated
-    r",\s+(?=since (?:(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
+    r",\s+(?=since (?:" + _MONTH + r"|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
     r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"  # ", Thabo Mokoena's my manager now"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
@@ -627,11 +625,11 @@ _OTHER_CLAUSE = re.compile(
 _COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?" + _SMALL_NUMBER + r" now\b"
 # Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
 _WHY = re.compile(
-    r",?\s+(?:because|cause|cuz|since (?!\d|the \d|year|last|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|then|"
+    r",?\s+(?:because|cause|cuz|since (?!\d|the \d|year|last|" + _MONTH + r"\b|then|"
     r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
     r"so that|so (?!far|much|many|long|" + _COUNT_NOW + r")|though|although|even though|"
     r"(?:lol|haha)(?! so " + _COUNT_NOW + r")|"
-    r"after (?:the|a|an|some|all|our|my|their) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b))\b"
+    r"after (?:the|a|an|some|all|our|my|their) (?!" + _MONTH + r"\b))\b"
 )
 # Words that say how it was said, not what: they only dilute a fact.
 _FILLER_WORDS = re.compile(
@@ -749,7 +747,7 @@ _FOR_ME = re.compile(
 )
 # "now I live in Porto": the "now" goes last, so the statement starts with its subject.
 _NOW_FIRST = re.compile(
-    r"^(now|these days|nowadays|currently|today|since then|since (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
+    r"^(now|these days|nowadays|currently|today|since then|since " + _MONTH + r"|"
     r"since last \w+),?\s+(?=(?:I|we|my|our|the)\b)",
     re.IGNORECASE,
 )
@@ -1792,8 +1790,8 @@ class _Reader:
             # "... a baby boy, which makes six grandchildren in all": the count it comes to
             self._keep(f"User has {total.group('n')} {total.group('noun')}", (index,), self._sentence_quote())
         # A question is never kept, even after a statement: then the statement alone is (in the
-        # user's words when it was translated: the question is their last sentence).
-        said = original if not original.rstrip().endswith("?") else sentence if not language else ""
+        # user's words when it was translated).
+        said = sentence if original.rstrip().endswith("?") and not language else _before_question(original)
         if others_hedged and not skipped:
             # the statement without what someone else only wants or plans
             said, sentence = _without(said, others_hedged), _without(sentence, others_hedged)
@@ -1813,20 +1811,13 @@ class _Reader:
             # their onderrug") says neither what they said nor what it means; nor does a clause
             # of the translation the rules could not read, nor a clause of it kept "as said" in
             # the translation's words: the sentence is kept as said, in the user's, instead.
-            garbled = [
-                f for f in self.found[before:] if f.method == VERBATIM or untranslated(f.content, original)
-            ]
-            if garbled or unread:
+            if unread or any(
+                f.method == VERBATIM or untranslated(f.content, original) for f in self.found[before:]
+            ):
                 # one memory of the sentence: what the rules read of it beside it would be a
                 # second, and a later change retires only one of the two
                 del self.found[before:]
-                # a question at its end is never kept ("..., which ones are actually worth it?")
-                said = (
-                    re.split(r",\s+(?=[^,]*\?\s*$)", original)[0]
-                    if original.rstrip().endswith("?")
-                    else original
-                )
-                said = " ".join(said.split()).rstrip(" ,;:")
+                said = " ".join(_before_question(original).split()).rstrip(" ,;:")
                 self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
             return
         for clause in unread:
@@ -2084,6 +2075,12 @@ class _Reader:
                 )
                 return "fact"
         return "skipped"
+
+
+def _before_question(said: str) -> str:
+    """The statement before a question that ends the sentence ("trabajo en X, which ones are
+    worth it?" -> "trabajo en X"); the sentence itself when it asks nothing."""
+    return re.split(r",\s+(?=[^,]*\?\s*$)", said)[0] if said.rstrip().endswith("?") else said
 
 
 def facts_of(text: str) -> list[str]:

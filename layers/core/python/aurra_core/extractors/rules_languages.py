@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from aurra_core.extractors.base import SAID
 from aurra_core.text_analysis.text import FOREIGN_WEEKDAYS
 
 # Words that mark a sentence as written in a language: at least two of them must be present,
@@ -674,6 +675,7 @@ def _english_words() -> frozenset[str]:
 
 
 _ENGLISH_WORDS = _english_words()
+_EDGES = ".,;:!?()[]\"'"  # around a word, not of it
 
 
 def untranslated(fact: str, original: str) -> bool:
@@ -689,19 +691,13 @@ def untranslated(fact: str, original: str) -> bool:
     return left >= 2 and left >= 0.3 * len(words)
 
 
-_EDGES = ".,;:!?()[]\"'"
-
-
-_KEPT_AS_SAID = "User said: "
-
-
 def read_in_english(text: str) -> str:
     """A memory kept as the user said it in one of these languages ("User said: Mi sono
     trasferita a Torino ..."), as the phrase tables read it ("User said: I moved to Turin ..."),
     for what reads English only: the rules classifier and the offline embedders. The memory
     keeps the user's words. Any other text is returned as it is."""
-    if not text.startswith(_KEPT_AS_SAID):
+    if not text.startswith(SAID):
         return text
-    said = text[len(_KEPT_AS_SAID) :]
+    said = text[len(SAID) :]
     language = language_of(said)
-    return _KEPT_AS_SAID + to_english(said, language) if language else text
+    return SAID + to_english(said, language) if language else text

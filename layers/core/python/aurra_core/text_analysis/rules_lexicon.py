@@ -2004,16 +2004,15 @@ PREFERS = (
 # "vegetarian"): a fact that takes up a diet in these words denies eating what it excludes.
 WRITTEN_NEGATION = r"n't\b|\bnot\b|\bnever\b|\bno longer\b|\bstopped\b|\bquit\b|\bgave up\b|\bcut out\b"
 
-# A move of home: "moved into an assisted-living home", "finished the move".
 # What heads a piece of news said in chat, before whom it is about: "big news", "update:",
 # "change of plans", "guess what", a laugh. Repeated: "change of plans kkkk my mother ...".
-NEWS_HEADING = (
-    r"^(?:(?:(?:big|good|bad|some|quick|small|huge|exciting|sad|more|other) )?(?:news|updates?)\b|"
-    r"change of plans?\b|plot twist\b|guess what\b|fun fact\b|k{3,}\b|(?:ha){2,}\b|lol+\b|lmao\b)"
-    r"(?:[\s:,!.-]+(?:(?:big|good|bad|some|quick|small|huge|exciting|sad|more|other) )?(?:news|updates?)\b|"
-    r"[\s:,!.-]+change of plans?\b|[\s:,!.-]+k{3,}\b|[\s:,!.-]+(?:ha){2,}\b|[\s:,!.-]+lol+\b)*[\s:,!.-]*"
+_HEADING_WORDS = (
+    r"(?:(?:(?:big|good|bad|some|quick|small|huge|exciting|sad|more|other) )?(?:news|updates?)|"
+    r"change of plans?|plot twist|guess what|fun fact|k{3,}|(?:ha){2,}|lol+|lmao)\b"
 )
+NEWS_HEADING = rf"^{_HEADING_WORDS}(?:[\s:,!.-]+{_HEADING_WORDS})*[\s:,!.-]*"
 
+# A move of home: "moved into an assisted-living home", "finished the move".
 MOVED_HOME = (
     # the subject's own move ("moved back to", "moved us to", "relocated its headquarters to"),
     # not something moved ("moved their desk to", "moved Anzuelo to", "moved Mum to")
