@@ -310,6 +310,11 @@ V16_PAIRS = [
         "User is also climbing at castle climbing centre now",
         False,
     ),
+    # the extractor's form of "switched gyms, I'm at Rockhouse Junction now": where they work out
+    ("User boulders at Granite Loft on Dundas 3x a week", "User switched gyms to Rockhouse Junction", True),
+    ("User lifts at PureGym on Mill Road", "User changed gyms to the Gym Group", True),
+    ("User's son Leo trains at Granite Loft", "User switched gyms to Rockhouse Junction", False),
+    ("User swims at the Oasis leisure centre", "User switched gyms to Rockhouse Junction", False),
     # a title given by someone, a promotion in a ranked service, a grade in Roman numerals
     ("User is a shift lead at a coffee chain", "User said: they made me store manager", True),
     ("User is a constable in the Met", "User got promoted to sergeant", True),

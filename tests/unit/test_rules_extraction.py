@@ -1046,6 +1046,26 @@ def test_it_after_what_moved_in_the_same_sentence_names_it_and_its_correction_wi
     assert facts("I changed my mind, it's Friday") == ["User changed their mind"]
 
 
+def test_a_kind_of_place_changed_then_the_one_it_is_now_is_one_switch():
+    assert facts("Switched gyms, I'm at Rockhouse Junction now, 5 min from my new job.") == [
+        "User switched gyms to Rockhouse Junction, 5 min from their new job"
+    ]
+    assert facts("I changed coworking, now I go to Copernico in Centrale") == [
+        "User changed coworking to Copernico in Centrale"
+    ]
+    assert facts("We moved offices, kings cross now.") == ["User moved offices to kings cross"]
+    # a job changed: whom they work for now, which the "now" says changed
+    assert facts("my sister changed jobs, she's at the Royal Free now") == [
+        "User's sister works at the Royal Free now"
+    ]
+    assert facts("Switched jobs, I'm at Stripe now doing product ops.") == [
+        "User works at Stripe now doing product ops"
+    ]
+    # no place said to hold now: the switch alone
+    assert facts("changed gyms, worst decision ever") == ["User changed gyms"]
+    assert facts("we changed banks, it is Monzo now") == ["User changed banks", "User's bank is Monzo now"]
+
+
 def test_the_next_thing_done_after_a_comma_with_its_i_left_out_is_a_statement():
     assert facts("moved to Hobart just after Easter, got a job at a vet hospital in Sandy Bay") == [
         "User moved to Hobart just after Easter",

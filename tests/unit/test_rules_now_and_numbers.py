@@ -42,6 +42,8 @@ ACTED_ON = [
     # the new fact names the old number as the one it changed from
     ("User has 14 chickens", "Foxes got some, down to 9 from 14"),
     ("User's rent is $1,450", "User's rent went up to $1,600 from $1,450."),
+    # a length of time beside the rate is no second rate the new one could be of
+    ("User's rate is 450€/day project ~15 days", "User bumped their rate to 520€/day for new clients"),
     # every version the old fact names, given another by name
     (
         "User's shop still runs on PHP 7.4 and Laravel 8.2",
@@ -150,6 +152,7 @@ NOT_ACTED_ON = [
     ("User has 14 chickens", "User drove to 90 from 70 on the motorway"),
     # one of several values of the old fact: replacing it would retire the others
     ("User pays 9.99 for music, 12.99 for films and 40 for the pool", "User's pool raised it to 45"),
+    ("User pays 450 a day, 300 a day for the team", "User bumped their rate to 520 a day"),
     (
         "User said: netflix 10.99, spotify family 19.99, and the climbing gym at 55/month.",
         "User's gym raised it to 62",

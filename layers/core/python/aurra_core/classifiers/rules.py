@@ -1284,6 +1284,17 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
     return found
 
 
+def _span_numbers(fact: Fact) -> set[str]:
+    """The numbers of the fact that count a span of time ("15 days", "3 years"); not a rate's
+    period ("450/day", "450 a day")."""
+    return {found.group(1).replace(",", "") for found in _SPAN_NUMBER.finditer(fact.raw)}
+
+
+_SPAN_NUMBER = regex_programs.compile(
+    r"(?<![\d.,/])(\d[\d,]*)\s*(?:days|weeks|months|years|hours|hrs|minutes|mins|nights)\b"
+)
+
+
 _AT_A_NUMBER = regex_programs.compile(r"\bat (?P<n>\d{1,2})\b(?! ?(?:%|[a-z]+s\b|minutes|mins|people|kids))")
 
 
@@ -1304,6 +1315,7 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
     old_numbers = _numbers(old)
     running = bool(running_total(old.text) or running_total(new.text))
     new_anchors = set().union(*(new_near for _, _, _, new_near in new_numbers)) if new_numbers else set()
+    spans = _span_numbers(old)
     for kind, value, money, near in old_numbers:
         if value in new_values:
             continue  # the old value said again: kept, or a part of it
@@ -1311,6 +1323,8 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             (other, other_near)
             for other_kind, other, other_money, other_near in old_numbers
             if other_kind == kind
+            # "450/day, projects of ~15 days": a length of time beside a rate, no second rate
+            and (other not in spans or value in spans)
             and (other_money == money or "." in other)
             and other != value
             and other not in new_values

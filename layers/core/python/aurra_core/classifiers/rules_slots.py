@@ -823,9 +823,19 @@ _NO_PLACE = frozenset(
 )
 
 
+# "User switched gyms to Rockhouse Junction": where they work out now, the gym named
+_GYM_SWITCHED = regex_programs.compile(
+    r"(?i)^user(?:'s (?P<owner>\w+))? (?:has )?(?:switched|changed|moved) (?:climbing )?gyms to (?:the )?"
+    r"(?P<place>[\w'&.-]+(?: [\w'&.-]+){0,3}?)(?=,|\.|$| (?:now|in|on|near|by)\b)"
+)
+
+
 def _done_at(text: str) -> tuple[str, str, str] | None:
     """(whose, what is done, where) when the fact says the subject does a thing at a named place."""
     text = text.strip()
+    gym = _GYM_SWITCHED.match(text)
+    if gym is not None:
+        return ((gym.group("owner") or "").lower(), "exercise", gym.group("place"))
     found = _DONE_AT.match(text)
     if found is None and not re.search(r"[A-Z]", text[4:]):
         found = _DONE_AT_LOWER.match(text)

@@ -1411,6 +1411,56 @@ _NOT_MOVED_THINGS = frozenset(
 )
 
 
+# "switched gyms, I'm at Rockhouse Junction now", "Ines changed jobs, she is at the Royal Free
+# now", "moved offices, kings cross now", "changed coworking, now I go to Copernico": the kind of
+# place changed, then the one it is now, said in the statement after it
+_KIND_SWITCHED = re.compile(
+    r"^(?P<head>(?:(?:and|so|also)\s+)?(?:I|we|she|he|they|[A-Z][a-z]+|my \w+|our \w+)?\s*"
+    r"(?:'ve\s+|have\s+|has\s+)?(?:just\s+|finally\s+|also\s+)?)"
+    r"(?P<verb>switched|changed|moved|swapped)\s+(?P<kind>gym|job|office|coworking(?: space)?|school|dentist|"
+    r"doctor|gp|club|studio|bank|clinic|pharmac(?:y|ie)|vet|nurser(?:y|ie)|daycare|church|pool|salon|"
+    r"barber|hospital|practice|team|stall|climbing gym|yoga studio)s?\s*(?:[,;:!.\u2013\u2014-]+|\s+and)\s+"
+    r"(?P<then>(?:(?:and|so)\s+)?(?:(?P<lead>now)\s+)?(?:(?:I|we|she|he|they)(?:'m|'re|'s| am| are| is)?\s+)?"
+    r"(?:(?:go|goes|going)\s+)?(?:at|to|in|with)?\s*)"
+    r"(?P<value>(?:the\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,4}?)"
+    r"(?:(?P<when>\s+(?:now|these days|instead))\b|\s*(?=[,;!?]|\.(?:\s|$)|$))",
+    re.IGNORECASE,
+)
+# What follows "switched gyms, " that is no place: "it's closer", "which is great", "no idea why"
+_NO_KIND_VALUE = frozenset(
+    "it its it's this that which there here no not so still but because though way much more less "
+    "really finally anyway my our their his her".split()
+)
+
+
+def _kind_switched_to(sentence: str) -> str:
+    """ "Switched gyms, I'm at Rockhouse Junction now, 5 min from work" reads "Switched gyms to
+    Rockhouse Junction, 5 min from work": one switch, the place it is now named in it. A job
+    reads "works at X now", which says whom they work for (and "now" that it changed). Only a place said to
+    hold now ("now", "these days", "now I go to"): "changed gyms, worst decision" is no place.
+    What is done there ("climbing at X now") stays a statement of its own, which says it."""
+    said = _KIND_SWITCHED.match(sentence)
+    if said is None or not (said.group("lead") or said.group("when")):
+        return sentence
+    value = said.group("value")
+    first = value.split()[0].lower()
+    if first in _NO_KIND_VALUE or first.endswith("ing") or " at " in value or len(value) < 3:
+        return sentence  # "climbing at X now": what is done there, a statement of its own
+    kind = said.group("kind").lower()
+    rest = sentence[said.end() :]
+    if kind == "job":
+        head = said.group("head")
+        who = head.split()[-1].lower() if head.split() else "i"
+        head = head if head.strip() else "I "
+        return f"{head}{'work' if who in ('i', 'we', 'they') else 'works'} at {value} now{rest}"
+    plural = (
+        kind
+        if kind.endswith(("coworking", "coworking space"))
+        else re.sub(r"(?<=[^aeiou])y$", "ie", kind) + "s"
+    )
+    return f"{said.group('head')}{said.group('verb')} {plural} to {value}{rest}"
+
+
 _A_VALUE_NEXT = re.compile(
     r"(?:at|on|in|every|from|now|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|noon|midnight|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|[A-Z\d]"
@@ -1703,7 +1753,7 @@ class _Reader:
             sentence = kept.rstrip("?").strip()
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         sentence = _PROVIDER_SET.sub(_set_by_provider, sentence)
-        sentence = _it_is_what_moved(sentence)
+        sentence = _kind_switched_to(_it_is_what_moved(sentence))
         if not sentence:
             return
         asked = sentence
