@@ -276,6 +276,14 @@ V16_PAIRS = [
         True,
     ),
     ("User's boss is Tomasz", "User's new manager is Efua", True),
+    # a child's teacher, whoever's it is, one at a time; a teacher of another subject is one more
+    ("User's son's teacher is Mrs Patel", "User's son's new teacher is Mr Okafor", True),
+    (
+        "User's daughter's piano teacher is Mrs Patel",
+        "User's daughter has a new maths teacher, Mr Okafor",
+        False,
+    ),
+    ("User is a teacher at Hillside Primary", "User's new teacher is Mr Okafor", False),
     ("User cycles with a club in Bristol on Sundays", "User joined a new cycling club in Bath", True),
     # a kind held many at a time, another kind, or a modifier the old one lacks: one more
     ("User has a dog named Rex", "User got a new dog", False),
@@ -308,6 +316,17 @@ V16_PAIRS = [
     (
         "User is bouldering at the arch 3x a week",
         "User is also climbing at castle climbing centre now",
+        False,
+    ),
+    # what the user's group does ("we" is read as the team), the user does with it
+    (
+        "User rehearses on Wednesday evenings in St Michael's church hall",
+        "User's team now rehearses at the Methodist hall on Bridge Street",
+        True,
+    ),
+    (
+        "User's sister rehearses in St Michael's church hall",
+        "User's team now rehearses at the Methodist hall",
         False,
     ),
     # the extractor's form of "switched gyms, I'm at Rockhouse Junction now": where they work out

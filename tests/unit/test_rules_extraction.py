@@ -1054,6 +1054,11 @@ def test_a_kind_of_place_changed_then_the_one_it_is_now_is_one_switch():
         "User changed coworking to Copernico in Centrale"
     ]
     assert facts("We moved offices, kings cross now.") == ["User moved offices to kings cross"]
+    # said as two sentences, the first shouted
+    assert facts("WE MOVED OFFICES. kings cross now.") == ["User moved offices to kings cross"]
+    assert facts("my sister changed jobs! she's at the Royal Free now.") == [
+        "User's sister works at the Royal Free now"
+    ]
     # a job changed: whom they work for now, which the "now" says changed
     assert facts("my sister changed jobs, she's at the Royal Free now") == [
         "User's sister works at the Royal Free now"

@@ -98,6 +98,12 @@ def test_a_switch_to_another_tool_of_the_same_kind_is_a_contradiction(old, new):
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
 
 
+def test_a_tool_named_in_two_words_is_one_value_of_its_kind():
+    old = "User edits everything in Lightroom Classic"
+    assert verdict(old, "User moved to Capture One in May, not going back") == (Verdict.CONTRADICTS, 0.93)
+    assert verdict(old, "User also uses Capture One for tethering")[0] is not Verdict.CONTRADICTS
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -3109,7 +3109,7 @@ _ONE_OF_A_KIND = frozenset(
     canon(word)[0]
     for word in """physio physiotherapist cardiologist dentist gp doctor therapist counsellor counselor
     psychiatrist manager boss landlord landlady coach trainer tutor group club gym office flat apartment
-    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber""".split()
+    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber teacher""".split()
 )
 _A_NEW = regex_programs.compile(r"\bnew (?P<first>[a-z-]+)(?: (?P<second>[a-z]+))?\b")
 # Other names of the same role

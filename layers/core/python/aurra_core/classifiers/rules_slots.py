@@ -859,10 +859,18 @@ def _done_at(text: str) -> tuple[str, str, str] | None:
     )
 
 
+_OUR_TEAM = regex_programs.compile(r"^User's team\b")
+
+
 def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact says, with a word of change, that the subject does
     the same thing at another named place; None otherwise."""
     old, new = _done_at(old_text), _done_at(new_text)
+    if old is not None and new is not None and {old[0], new[0]} == {"", "team"}:
+        # "User rehearses in St Michael's hall" -> "User's team now rehearses at the Methodist
+        # hall": what the user's group does, the user does with it ("we" is read as the team)
+        old, new = ("", *old[1:]), ("", *new[1:])
+        old_text, new_text = _OUR_TEAM.sub("User", old_text, 1), _OUR_TEAM.sub("User", new_text, 1)
     if old is None or new is None or old[:2] != new[:2] or not _same_whom(old_text, new_text):
         return None
     old_place, new_place = old[2].lower().split(), new[2].lower().split()

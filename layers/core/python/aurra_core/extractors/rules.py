@@ -1414,18 +1414,23 @@ _NOT_MOVED_THINGS = frozenset(
 # "switched gyms, I'm at Rockhouse Junction now", "Ines changed jobs, she is at the Royal Free
 # now", "moved offices, kings cross now", "changed coworking, now I go to Copernico": the kind of
 # place changed, then the one it is now, said in the statement after it
-_KIND_SWITCHED = re.compile(
-    r"^(?P<head>(?:(?:and|so|also)\s+)?(?:I|we|she|he|they|[A-Z][a-z]+|my \w+|our \w+)?\s*"
+_KIND_HEAD = (
+    r"(?P<head>(?:(?:and|so|also)\s+)?(?:I|we|she|he|they|[A-Z][a-z]+|my \w+|our \w+)?\s*"
     r"(?:'ve\s+|have\s+|has\s+)?(?:just\s+|finally\s+|also\s+)?)"
     r"(?P<verb>switched|changed|moved|swapped)\s+(?P<kind>gym|job|office|coworking(?: space)?|school|dentist|"
     r"doctor|gp|club|studio|bank|clinic|pharmac(?:y|ie)|vet|nurser(?:y|ie)|daycare|church|pool|salon|"
-    r"barber|hospital|practice|team|stall|climbing gym|yoga studio)s?\s*(?:[,;:!.\u2013\u2014-]+|\s+and)\s+"
+    r"barber|hospital|practice|team|stall|climbing gym|yoga studio)s?"
+)
+_KIND_SWITCHED = re.compile(
+    rf"^{_KIND_HEAD}\s*(?:[,;:!.\u2013\u2014-]+|\s+and)\s+"
     r"(?P<then>(?:(?:and|so)\s+)?(?:(?P<lead>now)\s+)?(?:(?:I|we|she|he|they)(?:'m|'re|'s| am| are| is)?\s+)?"
     r"(?:(?:go|goes|going)\s+)?(?:at|to|in|with)?\s*)"
     r"(?P<value>(?:the\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,4}?)"
     r"(?:(?P<when>\s+(?:now|these days|instead))\b|\s*(?=[,;!?]|\.(?:\s|$)|$))",
     re.IGNORECASE,
 )
+# The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
+_KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
 # What follows "switched gyms, " that is no place: "it's closer", "which is great", "no idea why"
 _NO_KIND_VALUE = frozenset(
     "it its it's this that which there here no not so still but because though way much more less "
@@ -1563,6 +1568,29 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
+def _kind_headlines_joined(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Each sentence's span and text; a switch said on its own ("WE MOVED OFFICES.") and the
+    sentence after it that says where it is now ("kings cross now.") are one sentence, the
+    switch's words made plain ("We moved offices, kings cross now.")."""
+    joined: list[tuple[int, int, str]] = []
+    skip = False
+    for (start, end), after in zip(spans, [*spans[1:], None], strict=True):
+        if skip:
+            skip = False
+            continue
+        headline = text[start:end].strip()
+        if after is not None and _KIND_HEADLINE.match(headline):
+            if headline.isupper():
+                headline = headline.capitalize().replace(" i ", " I ")
+            together = f"{headline.rstrip(' .!')}, {text[after[0] : after[1]].strip()}"
+            if _kind_switched_to(together) != together:
+                joined.append((start, after[1], together))
+                skip = True
+                continue
+        joined.append((start, end, text[start:end]))
+    return joined
+
+
 def _plain(text: str) -> str:
     """A sentence as the rules read it: informal English plain, contractions of "is" and "has"
     spelled out, a name beside the person, a heading gone."""
@@ -1659,9 +1687,9 @@ class _Reader:
         self.group = group.group(1).lower() if group else "team"
         self.message, self.normalized = text, normalized
         number, first, read = 0, len(self.found), []
-        for start, end in _sentence_spans(normalized):
+        for start, end, said in _kind_headlines_joined(normalized, _sentence_spans(normalized)):
             self.sentence_span = _trimmed(normalized, start, end)
-            for sentence in _sentences(_plain(normalized[start:end])):
+            for sentence in _sentences(_plain(said)):
                 deadline.check()
                 read.append(sentence)
                 if number == 0 and self.question and not _FIRST_PERSON_WORDS.search(sentence):

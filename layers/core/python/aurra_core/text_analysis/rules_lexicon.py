@@ -322,6 +322,8 @@ PHRASES = [
     (r"\bdark (?:mode|theme|themes)\b", "darkmode"),
     (r"\blight (?:mode|theme|themes)\b", "lightmode"),
     (r"\bvs ?code\b|\bvisual studio code\b", "vscode"),
+    (r"\bcapture ?one\b", "captureone"),
+    (r"\baffinity photo\b", "affinityphoto"),
     (r"\bnew york city\b|\bnyc\b", "new york"),
     (r"\bsan francisco\b|\bsf\b", "san francisco"),
     (r"\bpassed away\b|\bwas put down\b|\bwas put to sleep\b|\bdied\b", "died"),
@@ -440,7 +442,7 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     "ci": frozenset("jenkins circleci travis buildkite teamcity".split()),
     "budget_app": frozenset("ynab quicken".split()),
     "design_app": frozenset("figma sketch penpot framer invision".split()),
-    "photo_editor": frozenset("lightroom darktable luminar".split()),
+    "photo_editor": frozenset("lightroom darktable luminar captureone affinityphoto".split()),
 }
 # Classes of named tools: a switch to one is about that tool, not about whatever else the old
 # fact says of the team that uses it
