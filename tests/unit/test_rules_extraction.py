@@ -1066,6 +1066,11 @@ def test_a_kind_of_place_changed_then_the_one_it_is_now_is_one_switch():
     assert facts("Switched jobs, I'm at Stripe now doing product ops.") == [
         "User works at Stripe now doing product ops"
     ]
+    # "now that" a thing holds, run on into what followed from it: what holds now, kept
+    assert facts("now that I'm associate prof they've put me on the hiring committee") == [
+        "User is associate prof now",
+        "User said: they've put me on the hiring committee",
+    ]
     # no place said to hold now: the switch alone
     assert facts("changed gyms, worst decision ever") == ["User changed gyms"]
     assert facts("we changed banks, it is Monzo now") == ["User changed banks", "User's bank is Monzo now"]

@@ -763,6 +763,9 @@ def test_rules_v17_readings_act_where_their_words_say_so(old, new, acted):
 # A higher rung of one career ladder, reached (rules v18): one holds one rung at a time.
 CAREER_STEPS = [
     ("User said: 3rd yr apprentice electrician in red deer.", "User is a journeyman now", True),
+    # a rung said short, as academics say it
+    ("User is an assistant professor in hydrology at Otago", "User is associate prof now", True),
+    ("User is an assistant prof in hydrology", "User hopes to be associate prof soon", False),
     ("User is an apprentice plumber at Dyno", "User qualified as a journeyman in March", True),
     (
         "User is a postdoc in the hydrology group at Utrecht University",

@@ -171,13 +171,20 @@ _RUNNING_TOTAL = regex_programs.compile(
     r"completed|run|ran|climbed|written|published|watched|seen|been to|won|played|collected|saved|"
     r"raised|donated|sold|hiked|attended|taken|passed|earned|logged|reached|hit|made|done|"
     r"traveled|travelled|owned|met|learned|learnt|finished reading)\b|\bso far\b|\bin total\b|"
-    r"\btotal of\b|\bto date\b|\balready\b|\bup to\b|\bstreak\b|\bin a row\b"
+    r"\btotal of\b|\bto date\b|\balready\b|\bstreak\b|\bin a row\b"
+)
+# "up to 40 books": so far; "putting the rent up to 1,975", "bumped it up to 12": raised to
+_UP_TO = regex_programs.compile(r"\bup to\b")
+_RAISED_UP_TO = regex_programs.compile(
+    r"\b(?:put|puts|putting|went|go|goes|going|gone|bump\w*|rais\w*|push\w*|jump\w*|increas\w*|hik\w*|"
+    r"bring\w*|brought|mov\w*)\b(?: \S+){0,3}? up to\b"
 )
 
 
 def running_total(text: str) -> bool:
     """Whether the text counts what has been done so far, which only grows."""
-    return bool(_RUNNING_TOTAL.search(text.lower()))
+    lower = text.lower()
+    return bool(_RUNNING_TOTAL.search(lower) or (_UP_TO.search(lower) and not _RAISED_UP_TO.search(lower)))
 
 
 def _number(value: str) -> float | None:
@@ -646,9 +653,9 @@ _LADDERS = (
     (
         "phd student|phd candidate|doctoral student|doctoral candidate",
         "postdoc|postdoctoral researcher|postdoctoral fellow",
-        "assistant professor",
-        "associate professor",
-        "full professor",
+        "assistant professor|assistant prof|asst prof",
+        "associate professor|associate prof|assoc prof",
+        "full professor|full prof",
     ),
     ("lecturer", "senior lecturer", "reader"),
     (

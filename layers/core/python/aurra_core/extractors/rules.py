@@ -1431,6 +1431,11 @@ _KIND_SWITCHED = re.compile(
 )
 # The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
 _KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
+_NOW_THAT_RUN_ON = re.compile(
+    r"^now that (?P<held>(?:I|I'm|I am|we|we're|we are|my|our)\b[^,;]+?)\s+"
+    r"(?P<next>(?:they|he|she)(?:'ve|'re|'s|'ll|'d| have| has| are| is| will| had)\s)",
+    re.IGNORECASE,
+)
 # What follows "switched gyms, " that is no place: "it's closer", "which is great", "no idea why"
 _NO_KIND_VALUE = frozenset(
     "it its it's this that which there here no not so still but because though way much more less "
@@ -1782,6 +1787,13 @@ class _Reader:
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         sentence = _PROVIDER_SET.sub(_set_by_provider, sentence)
         sentence = _kind_switched_to(_it_is_what_moved(sentence))
+        run_on = _NOW_THAT_RUN_ON.match(sentence)
+        if run_on is not None:
+            # "now that I'm associate prof they've put me on the hiring committee": what holds
+            # now, then what followed from it, run on without a comma: each read on its own
+            self._sentence(f"{run_on.group('held')} now", index)
+            self._sentence(sentence[run_on.start("next") :], index)
+            return
         if not sentence:
             return
         asked = sentence
