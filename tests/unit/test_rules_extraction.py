@@ -1071,6 +1071,10 @@ def test_a_kind_of_place_changed_then_the_one_it_is_now_is_one_switch():
         "User is associate prof now",
         "User said: they've put me on the hiring committee",
     ]
+    # a slot moved by whom it is for keeps whose slot it is
+    assert facts("food bank moved my slot to sundays 10-1") == [
+        "User's food bank slot was moved to sundays 10-1"
+    ]
     # no place said to hold now: the switch alone
     assert facts("changed gyms, worst decision ever") == ["User changed gyms"]
     assert facts("we changed banks, it is Monzo now") == ["User changed banks", "User's bank is Monzo now"]

@@ -44,6 +44,13 @@ ACTED_ON = [
     ("User's rent is $1,450", "User's rent went up to $1,600 from $1,450."),
     # a length of time beside the rate is no second rate the new one could be of
     ("User's rate is 450€/day project ~15 days", "User bumped their rate to 520€/day for new clients"),
+    # a count for this term in place of the one for the moment ("back to back" returns to nothing)
+    (
+        "User teaches piano from home, 14 students at the moment",
+        "User said: 22 students this term which is great but tuesdays are now back to back 3:30 til 8",
+    ),
+    # every version the old fact names, a later one reached at last
+    ("User's main client app is rails 7.0 on ruby 3.1", "User said: ok finally on ruby 3.3 + rails 7.2"),
     # every version the old fact names, given another by name
     (
         "User's shop still runs on PHP 7.4 and Laravel 8.2",
@@ -163,6 +170,8 @@ NOT_ACTED_ON = [
     ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now"),
     # not every named version given another
     ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
+    # "finally" on an older version of one of them is no upgrade of every one
+    ("User's main client app is rails 7.0 on ruby 3.1", "User said: ok finally on ruby 3.3 + rails 6.1"),
     # the version of another thing, or an older number than the one the old fact was still on
     ("User is still on Blender 3.6", "User's Python is on 3.12 now"),
     ("User is still on Blender 3.6", "User said: the app is on 2.1 now"),

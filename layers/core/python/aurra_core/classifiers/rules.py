@@ -1997,6 +1997,7 @@ def _moves_the_old_thing(old: Fact, new: Fact) -> bool:
 _NAMED_VERSION = regex_programs.compile(r"\b(?P<name>[a-z][a-z+#-]{1,20}) v?(?P<version>\d+(?:\.\d+)+)\b")
 _STILL_OR_AS_OF = regex_programs.compile(r"\bstill\b|\bas of\b")
 _STILL = regex_programs.compile(r"\bstill\b")
+_FINALLY = regex_programs.compile(r"\bfinally\b")
 _VERSION = regex_programs.compile(r"(?<![\d.])\d+\.\d+(?:\.\d+)?(?![\d.]*\d)")
 
 
@@ -2080,10 +2081,13 @@ def _named_versions_replaced(old: Fact, new: Fact) -> str | None:
         return None
     if any(old_versions[name] == new_versions[name] for name in names):
         return None
+    upgraded = all(_version_key(new_versions[name]) > _version_key(old_versions[name]) for name in names)
     if not (
         _STILL_OR_AS_OF.search(old.text)
         or _STILL_OR_AS_OF.search(new.text)
         or evidence.change_evidence(old, new)
+        # "ok finally on ruby 3.3 + rails 7.2": every one a later version, reached at last
+        or (upgraded and _FINALLY.search(new.text))
     ):
         return None
     replaced = ", ".join(f"{name} {old_versions[name]} -> {new_versions[name]}" for name in sorted(names))

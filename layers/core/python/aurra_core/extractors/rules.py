@@ -704,8 +704,17 @@ _GIVEN_TO_ME = re.compile(
 
 
 # "Landlord raised my rent to $1,600": the change is the user's rent's.
+# What is moved that says nothing of what it is for without who moved it ("my slot", "my shift")
+_GENERIC_SLOTS = frozenset(
+    "slot slots shift shifts session sessions spot time day days hours schedule".split()
+)
+# Who moves a thing of the user's and is no place or organisation it belongs to
+_PEOPLE = frozenset(
+    "they he she boss manager landlord landlady coach teacher trainer dentist doctor gp wife husband "
+    "partner mum mom dad sister brother manager supervisor company work".split()
+)
 _DONE_TO_MINE = re.compile(
-    r"^(?!(?:I|we|We)\b)(?:the |my |our )?[\w'-]+(?: [\w'-]+)? (raised|lowered|increased|cut|moved|changed|bumped|"
+    r"^(?!(?:I|we|We)\b)(?:the |my |our )?(?P<agent>[\w'-]+(?: [\w'-]+)?) (raised|lowered|increased|cut|moved|changed|bumped|"
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
     r"(?:(?:my|our) |the (?=(?:\w+ )?(?:rent|lease|standup|stand-up|retro|meeting|sync|class|lesson|practice|"
     r"appointment|shift|salary|pay|rate|fee|price|premium|membership|subscription|plan|bill|budget|"
@@ -974,7 +983,14 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         text = f"My {noun}{text[kin.end() :]}"
     done = _DONE_TO_MINE.match(text)
     if done:
-        text = f"My {done.group(2)} was {done.group(1).lower()} {done.group(3)}"
+        what = done.group(3)
+        if (
+            what.lower() in _GENERIC_SLOTS
+            and done.group("agent").islower()
+            and done.group("agent") not in _PEOPLE
+        ):
+            what = f"{done.group('agent')} {what}"  # "food bank moved my slot to sundays": the food bank slot
+        text = f"My {what} was {done.group(2).lower()} {done.group(4)}"
     thing = _THING_CHANGED.match(text)
     if thing and not _FIRST_PERSON.match(text) and not _WE.match(text):
         text = f"My {thing.group(1).lower()} {thing.group(2)}"

@@ -955,7 +955,8 @@ OLD_NEGATIVE = [
 # "went back to X": which value is current after a detour.
 REVERSION = [
     r"\b(?:went|gone|going|switched|moved|came|come|got) back to (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
-    r"\b(?:is|are|am|was|now) back (?:on|to|with) (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
+    # ("back to back": one after another, nothing returned to)
+    r"\b(?:is|are|am|was|now) back (?:on|to(?! back\b)|with) (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
     r"\bback to using (?P<t>[\w\-\.\+# ]+)",
     r"\breturned to (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
     r"\brevert(?:ed|s|ing)? (?:back )?to (?:using |the |her |his |their |my )?(?P<t>[\w\-\.\+# ]+)",
