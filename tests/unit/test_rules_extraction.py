@@ -119,7 +119,7 @@ def test_the_statement_inside_a_long_turn_is_found():
 
 def test_the_main_statement_after_an_aside_is_kept():
     assert facts("after all the drama with the reorg I left Shopify and I'm now a design lead at Canva") == [
-        "User left Shopify",
+        "User left Shopify for Canva",
         "User is now a design lead at Canva",
     ]
 
@@ -992,7 +992,7 @@ def test_a_place_a_tool_or_an_employer_no_longer_so_and_the_new_one_are_one_chan
     assert "User's team switched from Trello to Asana" in facts(
         "we don't use Trello these days, moved everything over to Asana in May"
     )
-    assert facts("I left Monzo in March, joined Starling in May") == ["User left Monzo for Starling"]
+    assert facts("I left Monzo in March, joined Starling in May") == ["User left Monzo for Starling in March"]
     assert facts("I'm not in Leeds any more, we relocated to Manchester last month")[0] == (
         "User moved from Leeds to Manchester"
     )
@@ -1197,7 +1197,7 @@ def test_the_answer_that_completes_a_switch_is_not_kept_again_beside_it():
     # more said than the place stays
     assert facts(
         "I left Stripe in January", ("assistant", "Where are you now?"), "I'm now a senior PM at Intercom"
-    ) == ["User left Stripe for Intercom", "User is now a senior PM at Intercom"]
+    ) == ["User left Stripe for Intercom in January", "User is now a senior PM at Intercom"]
 
 
 @pytest.mark.parametrize(
@@ -1208,7 +1208,11 @@ def test_the_answer_that_completes_a_switch_is_not_kept_again_beside_it():
             "Lisbon. Alfama, tiny flat, lots of stairs.",
             "User moved from Berlin to Lisbon",
         ),
-        ("I left Stripe in January", "I'm now a senior PM at Intercom", "User left Stripe for Intercom"),
+        (
+            "I left Stripe in January",
+            "I'm now a senior PM at Intercom",
+            "User left Stripe for Intercom in January",
+        ),
         (
             "I'm not in Denver anymore",
             "signed a lease in Austin last week",
@@ -1221,6 +1225,19 @@ def test_the_answer_that_completes_a_switch_is_not_kept_again_beside_it():
 )
 def test_a_thing_left_and_the_one_now_in_a_later_message_are_one_switch(first, later, switch):
     assert facts(first, ("assistant", "Oh! Where are you now?"), later)[0] == switch
+
+
+def test_a_thing_left_and_the_one_now_in_the_same_message_are_one_switch():
+    # what the sentences left apart, the facts still join, and what was left keeps its date
+    assert facts("I left Stripe in January. Since March I'm a senior PM at Intercom, loving it.") == [
+        "User left Stripe for Intercom in January",
+        "User is a senior PM at Intercom since March",
+    ]
+    # a title held now with its "I'm" left out is the user's, and a statement of its own
+    assert facts("Big news: left Stripe in January! Now a senior PM at Intercom.") == [
+        "User left Stripe for Intercom in January",
+        "User is now a senior PM at Intercom",
+    ]
 
 
 def test_a_thing_said_gone_and_one_of_its_kind_used_now_are_one_switch():

@@ -392,7 +392,7 @@ _LEFT_THING = re.compile(
     # an employer left: "left Flipkart in March", "is not at Flipkart anymore"
     r"(?:left|quit|is not at|isn't at|is no longer at|no longer works at|doesn't work at|does not work at) (?P<job>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
     r"(?: any ?more)?)"
-    r"(?: over \w+| in \w+| last \w+| this \w+)?$"
+    r"(?P<when> over \w+| in \w+| last \w+| this \w+)?$"
 )
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
 # Linear", "the whole team lives in Linear now", "we've been on Octopus since December",
@@ -1447,6 +1447,7 @@ _KIND_SWITCHED = re.compile(
 )
 # The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
 _KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
+_NOW_A_TITLE = re.compile(r"^now (?=(?:an?|the) [\w -]+? (?:at|for|with) [A-Z])", re.IGNORECASE)
 _NOW_THAT_RUN_ON = re.compile(
     r"^now that (?P<held>(?:I|I'm|I am|we|we're|we are|my|our)\b[^,;]+?)\s+"
     r"(?P<next>(?:they|he|she)(?:'ve|'re|'s|'ll|'d| have| has| are| is| will| had)\s)",
@@ -1803,6 +1804,8 @@ class _Reader:
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         sentence = _PROVIDER_SET.sub(_set_by_provider, sentence)
         sentence = _kind_switched_to(_it_is_what_moved(sentence))
+        # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
+        sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
         run_on = _NOW_THAT_RUN_ON.match(sentence)
         if run_on is not None:
             # "now that I'm associate prof they've put me on the hiring committee": what holds
@@ -1998,8 +2001,11 @@ class _Reader:
             )
             said = found.message_indexes[-1] if found.message_indexes else -1
             for later in self.found[position + 1 :]:
-                if not later.message_indexes or min(later.message_indexes) <= said:
-                    continue  # the same message: read as one (`_switch_said_apart`)
+                if not later.message_indexes or min(later.message_indexes) < said:
+                    continue
+                # the same message as well: its sentences were read as one (`_switch_said_apart`),
+                # and what they left apart ("left Stripe in January ... I'm now a senior PM at
+                # Intercom") its facts still join
                 now = _NOW_HELD[kind].match(later.content)
                 if now is None or now.group("s") != left.group("s") or now.group("y").lower() == old.lower():
                     continue
@@ -2056,8 +2062,9 @@ class _Reader:
             changed = f"left {old} for {new}"  # "not at Flipkart anymore, joined Swiggy"
         else:
             changed = f"switched from {old} to {new}"
+        when = left.group("when") or ""  # "left Stripe in January": when stays with the switch
         self.found[position] = Found(
-            f"{left.group('s')} {changed}", found.message_indexes, found.quote, found.method
+            f"{left.group('s')} {changed}{when}", found.message_indexes, found.quote, found.method
         )
 
     def _named_relatives(self, text: str) -> None:
