@@ -77,6 +77,19 @@ def test_pairs_that_are_not_value_swaps(old, new):
     assert value_swap(old, new) is None
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's main DB is on Postgres 13", "User's analytics DB is on Postgres 16"),
+        ("User's staging server runs Ubuntu 22.04", "User's prod server runs Ubuntu 24.04"),
+    ],
+)
+def test_a_version_of_another_one_of_a_kind_replaces_nothing(old, new):
+    # each names one of its own that runs the version ("main DB", "analytics DB"): two systems
+    assert value_swap(old, new) is None
+    assert verdict(old, new)[0] is not Verdict.CONTRADICTS
+
+
 def test_a_running_total_that_goes_down_is_a_correction():
     assert (
         value_swap("User has read 5 books in the series", "User has read 4 books in the series") is not None

@@ -146,6 +146,27 @@ def _evidence(
     return same_attribute(old, new, changed=changed, same_owner=same_owner)
 
 
+# Whose thing a fact is about, named with a word that tells it from others: "User's main DB"
+_QUALIFIED_THING = regex_programs.compile(
+    r"^user's (?P<which>[a-z]+) (?P<thing>[a-z]+) (?:is|are|runs?|was)\b"
+)
+# Words before a thing that say when, not which one
+_NOT_WHICH = frozenset("new old current previous latest first whole entire".split())
+
+
+def _two_of_a_kind(old_text: str, new_text: str) -> bool:
+    """Both name the same kind of thing, each with a word of its own: "User's main DB is on
+    Postgres 13" / "User's analytics DB is on Postgres 16": two DBs, each its own version."""
+    old, new = _QUALIFIED_THING.match(old_text.lower()), _QUALIFIED_THING.match(new_text.lower())
+    return (
+        old is not None
+        and new is not None
+        and old.group("thing") == new.group("thing")
+        and old.group("which") != new.group("which")
+        and not {old.group("which"), new.group("which")} & _NOT_WHICH
+    )
+
+
 # The verbs of running a version, which say nothing of what runs it.
 _RUNS_ON = frozenset({"run", "use", "deploy", "build", "ship", "host", "serv"})
 
@@ -236,8 +257,11 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
         s.unit for s in new_slots if s.kind == "version"
     }
     units = Counter(s.unit for s in old_slots if s.kind == "count")
+    two_of_a_kind = _two_of_a_kind(old_text, new_text)
     for new in new_slots:
         for old in old_slots:
+            if two_of_a_kind and old.kind == "version":
+                continue  # "main DB" on Postgres 13, "analytics DB" on 16: each its own version
             if running and new.kind in ("count", "amount") and _grew(old, new):
                 continue
             if old.kind == "count" and units[old.unit] > 1 and not new.attribute:
