@@ -1075,6 +1075,11 @@ def test_a_kind_of_place_changed_then_the_one_it_is_now_is_one_switch():
     assert facts("food bank moved my slot to sundays 10-1") == [
         "User's food bank slot was moved to sundays 10-1"
     ]
+    # an irregular past is no present tense, its "I" left out or not
+    assert facts("withdrew from the Berlin marathon 😭 what can I do for fitness?") == [
+        "User withdrew from the Berlin marathon"
+    ]
+    assert facts("I withdrew from the Berlin marathon") == ["User withdrew from the Berlin marathon"]
     # no place said to hold now: the switch alone
     assert facts("changed gyms, worst decision ever") == ["User changed gyms"]
     assert facts("we changed banks, it is Monzo now") == ["User changed banks", "User's bank is Monzo now"]

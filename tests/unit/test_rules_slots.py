@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from aurra_core.classifiers.rules import RulesClassifier
-from aurra_core.classifiers.rules_slots import tool_switch, value_swap
+from aurra_core.classifiers.rules_slots import named_switch, tool_switch, value_swap
 from aurra_core.models import Verdict
 from aurra_core.text_analysis.slots import slots_of
 from aurra_core.text_analysis.text import normalize
@@ -861,3 +861,33 @@ def test_a_count_said_in_dutch_words_past_ten_is_read():
         "User said: na de opruimactie zitten we nu op acht nodes, en de helft draait op spot.",
     )
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User uses Slack", "User moved everything over from Slack"),
+        ("User is training for the Berlin Marathon in September", "User withdrew from the Berlin Marathon"),
+        ("User is doing a Coursera course on ML", "User dropped out of Coursera"),
+    ],
+)
+def test_a_thing_the_subject_left_by_name_ends_the_old_fact(old, new):
+    assert named_switch(old, new) is not None
+    assert verdict(old, new)[0] is Verdict.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # "from" with no word of change leaves nothing
+        ("User lives in Berlin", "User is from Berlin"),
+        ("User lives in Berlin", "User just got back from Berlin"),
+        ("User shops at Zalando", "User ordered a coat from Zalando"),
+        ("User works at Google", "User got an offer from Google"),
+        # one withdraws from a race, not from the city one lives in
+        ("User lives in Berlin", "User withdrew from Berlin"),
+    ],
+)
+def test_a_name_after_from_or_a_withdrawal_is_not_always_left(old, new):
+    assert named_switch(old, new) is None
+    assert verdict(old, new)[0] is not Verdict.CONTRADICTS

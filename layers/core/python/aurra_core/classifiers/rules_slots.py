@@ -461,11 +461,18 @@ def _as_written(text: str, phrase: str) -> str:
 
 # A name the new fact says was left: "ripped out Airflow", "switched from Slack", "left Google".
 _LEFT_NAME = re.compile(
-    r"\b(?:from|ditch(?:ed|es|ing)|ripped out|rip(?:ping)? out|replac(?:ed|es|ing)|dropp(?:ed|ing)|"
+    # "from" only after a word of change: "switched from Slack", "moved everything over from
+    # Jira"; not "is from Berlin", "got back from Berlin", "ordered a coat from Zalando"
+    r"\b(?:(?:switch|mov|migrat|chang|convert|transition|upgrad|downgrad|relocat|port)(?:ed|es|ing|e|s)?"
+    r"(?: [\w-]+){0,3}? from|ditch(?:ed|es|ing)|ripped out|rip(?:ping)? out|replac(?:ed|es|ing)|dropp(?:ed|ing)|"
     r"got rid of|mov(?:ed|es|ing) (?:\w+ )?(?:away )?off(?: of)?|migrat(?:ed|ing) off(?: of)?|left|quit|"
-    r"stopped using|gave up|swapp(?:ed|ing)|trad(?:ed|ing) in|instead of|no longer (?:use|uses|on|at))"
-    r"\s+(?:the\s+|their\s+|our\s+|my\s+|his\s+|her\s+)?([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)*)"
+    r"stopped using|gave up|swapp(?:ed|ing)|trad(?:ed|ing) in|instead of|no longer (?:use|uses|on|at)|"
+    r"(?P<out>withdr(?:ew|awn|aws?) from|pull(?:ed|ing) out of|dropp(?:ed|ing) out of))"
+    r"\s+(?:the\s+|their\s+|our\s+|my\s+|his\s+|her\s+)?(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)*)"
 )
+
+
+_HOME = regex_programs.compile(r"(?i)\b(?:lives?|living|based|located|resides?|moved) in\b")
 
 
 def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -484,9 +491,11 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None
     if new_mood.additive:
         return None
-    left_in_old = {m.group(1).lower() for m in _LEFT_NAME.finditer(old_text)}
+    left_in_old = {m.group("name").lower() for m in _LEFT_NAME.finditer(old_text)}
     for match in _LEFT_NAME.finditer(new_text):
-        name = match.group(1)
+        name = match.group("name")
+        if match.group("out") and _HOME.search(old_text):
+            continue  # one withdraws from a race or a course, not from the city one lives in
         if name.lower() in left_in_old or name in ("I", "User"):
             continue
         if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", old_text, re.IGNORECASE):

@@ -270,7 +270,8 @@ _SUBJECTLESS_PAST = re.compile(
     r"booked|hired|passed|completed|relocated|transferred|migrated|cancel(?:l)?ed|renewed|"
     r"subscribed|unsubscribed|traded|replaced|upgraded|enrolled|accepted|welcomed|lost|"
     r"moved back|made the switch|went back|hit|reached|turned|started using|switched over|made|"
-    r"ripped out|got rid of|sold|bought|closed on|signed|handed in|put in|gave notice)\b",
+    r"ripped out|got rid of|sold|bought|closed on|signed|handed in|put in|gave notice|withdrew|"
+    r"pulled out of|dropped out of|pulled out)\b",
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
@@ -526,7 +527,10 @@ _IRREGULAR_PAST = frozenset(
     "paid put quit ran read said sold sent set sat slept spent spoke stood stole swam taught "
     "told understood woke won wore wrote built caught dealt dug drew ate fed fought hid hit led "
     "lent let lit meant rode rang rose shook shot shut sang sank slid spun split spread stuck "
-    "struck swore swept swung tore threw".split()
+    "struck swore swept swung tore threw withdrew overdrew undertook overtook forgave foresaw "
+    "mistook overcame became bore blew bled bred clung crept fled flung froze ground hung knelt "
+    "leapt overslept overspent rebuilt resold retook rewrote sought shone shrank sprang stank "
+    "stung strove strode upheld withheld wove wept wound".split()
 )
 _OBJECT_PRONOUNS = {
     "my": "their",
