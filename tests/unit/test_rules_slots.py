@@ -891,3 +891,62 @@ def test_a_thing_the_subject_left_by_name_ends_the_old_fact(old, new):
 def test_a_name_after_from_or_a_withdrawal_is_not_always_left(old, new):
     assert named_switch(old, new) is None
     assert verdict(old, new)[0] is not Verdict.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User plays tennis on Tuesdays", "User plays squash on Thursdays now"),
+        ("User has piano lessons on Mondays", "User has guitar lessons on Wednesdays now"),
+    ],
+)
+def test_another_activity_on_another_day_replaces_nothing(old, new):
+    # a person plays two sports, learns two instruments: each its own day
+    assert verdict(old, new)[0] is not Verdict.CONTRADICTS or verdict(old, new)[1] < 0.85
+
+
+def test_the_same_activity_on_another_day_still_replaces_it():
+    assert verdict("User plays tennis on Tuesdays", "User plays tennis on Thursdays now") == (
+        Verdict.CONTRADICTS,
+        0.93,
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a number or a time beside a name of its own is that one's
+        ("User pays 10 a month for Spotify", "User pays 12 a month for Netflix now"),
+        ("User uses Postgres 14 at work", "User uses SQLite 3 for side projects now"),
+        ("User's meeting with Sam is at 10", "User's meeting with Ana is at 11 now"),
+        # a number of another thing counted, another activity, a thing pointed at
+        ("User's team has 8 engineers", "User's team has 3 designers now"),
+        ("User runs 20km a week", "User cycles 50km a week now"),
+        ("User goes to the gym three times a week", "User switched gyms to one closer to the office"),
+        # money moved between accounts, another one's attribute, another policy
+        ("User banks with Chase", "User transferred $500 from Chase to a high-yield savings account at Ally"),
+        ("User's car insurance is with Geico", "User switched home insurance to Lemonade"),
+        # another child of the user's
+        ("User's kid goes to Hillside Primary", "User's older kid goes to Oakwood High now"),
+    ],
+)
+def test_a_value_of_another_thing_in_like_words_replaces_nothing(old, new):
+    found, confidence = verdict(old, new)
+    assert found is not Verdict.CONTRADICTS or confidence < 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the same checks leave these changes acted on
+        (
+            "User's mailing address is 12 Elm St, Springfield.",
+            "User's mail should go to 88 Oak Ave, Shelbyville from now on.",
+        ),
+        ("Priya leads the payments team", "Priya moved over to lead the search team"),
+        ("User's phone plan has 10 GB of data.", "User upgraded to an unlimited data plan."),
+    ],
+)
+def test_a_change_said_in_like_words_is_still_acted_on(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

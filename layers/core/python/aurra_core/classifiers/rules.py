@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from difflib import Match, SequenceMatcher
@@ -794,9 +795,29 @@ def _other_subject(pair: Pair) -> Decision | None:
     return None
 
 
+_WHICH_ONE = regex_programs.compile(
+    r"(?i)^user's (?:older|younger|eldest|oldest|youngest|middle|other|second|little|big|baby) "
+    r"(?P<who>kid|child|son|daughter|sister|brother|boy|girl|cousin)\b"
+)
+
+
+def _another_child(plain: str, qualified: str) -> bool:
+    """ "User's kid" / "User's older kid": of two, the qualified one is another than the plain."""
+    found = _WHICH_ONE.match(qualified)
+    if found is None:
+        return False
+    return re.match(rf"(?i)^user's {found.group('who')}\b", plain) is not None
+
+
 def _another_of_its_kind(pair: Pair) -> Decision | None:
     """'User's account has 2FA' -> 'User's work account doesn't have 2FA': a qualifier the old
     fact does not have, on a thing the old fact names, makes it another one of its kind."""
+    if _another_child(pair.old.raw, pair.new.raw) or _another_child(pair.new.raw, pair.old.raw):
+        return (
+            Verdict.NEW_FACT,
+            0.85,
+            "another one of the user's family ('older', 'younger'): not the one named",
+        )
     if _slot_relation(pair.old, pair.new) == "qualifier":
         return (
             Verdict.NEW_FACT,
@@ -1284,6 +1305,28 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
     return found
 
 
+# "one closer to the office", "the one that ...": a thing pointed at, no count of one
+_ONE_AS_A_PRONOUN = regex_programs.compile(r"(?i)\bone (?:[a-z]+er|that|which|near|by)\b")
+
+
+def _counted(fact: Fact, value: str) -> str | None:
+    """The word a number counts, right after it ("8 engineers" -> "engin"), if any."""
+    for index, term in enumerate(fact.terms[:-1]):
+        if term.removeprefix("money_").split("/")[0].replace(",", "") == value:
+            after = fact.terms[index + 1]
+            return None if after in _UNIT_WORDS or _AMOUNT_TERM.match(after) else after
+    return None
+
+
+def _counts_another(old: Fact, value: str, new: Fact, new_value: str) -> bool:
+    """ "8 engineers" / "3 designers now": each number counts a thing of its own."""
+    counted_old, counted_new = _counted(old, value), _counted(new, new_value)
+    if not counted_old or not counted_new or counted_old == counted_new or counted_new in old.term_set:
+        return False
+    # "12 Elm St" / "88 Oak Ave": a name after the number is where, not what it counts
+    return not ({counted_old} & evidence.proper_names(old) or {counted_new} & evidence.proper_names(new))
+
+
 def _span_numbers(fact: Fact) -> set[str]:
     """The numbers of the fact that count a span of time ("15 days", "3 years"); not a rate's
     period ("450/day", "450 a day")."""
@@ -1310,6 +1353,10 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
     which the change word alone does not."""
     if _SHARE_ON.search(old.raw):
         return None  # "about 6% on iOS 15": a share of the users, not the user's own version
+    if _other_activity(old, new) or _ONE_AS_A_PRONOUN.search(new.raw):
+        return None  # "runs 20km" / "cycles 50km"; "switched gyms to one closer": no count
+    if _each_named_apart(old, new):
+        return None  # "Postgres 14" / "SQLite 3", "meeting with Sam at 10" / "with Ana at 11"
     new_numbers = _numbers(new)
     new_values = {value for _, value, _, _ in new_numbers}
     old_numbers = _numbers(old)
@@ -1360,7 +1407,7 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
                 rf"(?<![\d.]){re.escape(new_value)}\s+(?:more|extra|additional|further)\b", new.text
             ):
                 continue  # "hire 2 more designers": an increment, not the team's new size
-            if new_kind == kind and shared:
+            if new_kind == kind and shared and not _counts_another(old, value, new, new_value):
                 return f"{quoted(shown_new, new)} in place of {quoted(value, old)} beside '{said(shared, new, old)}'"
     return None
 
@@ -1917,10 +1964,17 @@ _FROM_TO = regex_programs.compile(lex.FROM_TO)
 _PREFERRED_OVER = regex_programs.compile(lex.PREFERRED_OVER)
 
 
+_MONEY_MOVED = regex_programs.compile(
+    r"(?i)\b(?:transferr?ed|sent|moved|paid|wired|withdrew|deposited)\s+(?:about\s+|around\s+)?[$\u00a3\u20ac]?\d"
+)
+
+
 def _from_old_value(old: Fact, new: Fact) -> str | None:
     """'Acme has 30 seats' -> 'Acme reduced its seats from 30 to 22', 'prefers Python' -> 'prefers Go
     over Python': the new fact names the old value as what it left, and a value the old fact does
     not have as what it chose."""
+    if _MONEY_MOVED.search(new.raw):
+        return None  # "transferred $500 from Chase to Ally": money moved, the account stays
     for match in [*_FROM_TO.finditer(new.text), *_PREFERRED_OVER.finditer(new.text)]:
         start = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS - {"nowaday"}
         end = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS
@@ -2298,6 +2352,45 @@ _MOVED_BY_NAME = regex_programs.compile(
 )
 
 
+# What a switch names that is no value: "to one closer", "to another", "to something cheaper"
+_NO_VALUE_NAMED = regex_programs.compile(
+    r"(?i)\s*(?:a |an |the )?(?:new )?(?:(?:one|1) (?:\w+er|that|which|near|by|in|on|with)\b|another\b|"
+    r"something\b|somewhere\b|someone\b)"
+)
+# A thing's own attribute switched: "the phone's language", "the car's tires"
+_ANOTHERS_THING = regex_programs.compile(r"(?i)\b(?:the|my|our|their|his|her) [a-z]+'s [a-z]+\b")
+
+
+# Words before a thing that are no qualifier of it: articles, possessives, verbs and prepositions
+_NO_QUALIFIER = frozenset(
+    """a an the my our their his her its this that new old same one switched changed moved swapped
+    migrated upgraded replaced ditched dropped left quit is are was were has have uses use using on
+    in at with to from for""".split()
+)
+
+
+def _qualified_apart(old_raw: str, new_raw: str, stem: str, named: str) -> bool:
+    """The word before the thing (`stem`) differs in the two facts and is no article or
+    possessive: "car insurance" / "home insurance", "work laptop" / "gaming laptop". Not when
+    that word is what the switch names ("moved over to lead the search team"): then it is
+    the new value, not which one of two."""
+
+    def before(raw: str) -> str | None:
+        found = re.search(rf"(?i)\b([a-z]+) {re.escape(stem)}\w*", raw)
+        return found.group(1).lower() if found else None
+
+    old_word, new_word = before(old_raw), before(new_raw)
+    return bool(
+        old_word
+        and new_word
+        and old_word != new_word
+        and not {old_word, new_word} & (_NO_QUALIFIER | VERBS)
+        and old_word not in new_raw.lower()
+        and new_word not in old_raw.lower()
+        and new_word not in named.lower().split()
+    )
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -2307,6 +2400,10 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     named = match.group("v") or match.group("w") or match.group("u")
     if _a_place_for_no_place(named, old.raw):
         return None  # "User's team moved to Portland" says nothing of the team's size
+    if _NO_VALUE_NAMED.match(named):
+        return None  # "switched gyms to one closer to the office": which one is not said
+    if _ANOTHERS_THING.search(new.raw[: match.end() + 1]):
+        return None  # "switched the phone's language to Spanish": the phone's, not what the user speaks
     named_words = set(named.lower().split())
     if any(
         values & named_words and name in lex.TOOL_CLASSES and name not in old.classes
@@ -2349,6 +2446,8 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         anchor = (_expand(old_value) & _expand(value)) - old_value - value
     if not value or not anchor or not old_value or old_value <= new.term_set:
         return None
+    if any(_qualified_apart(old.raw, new.raw, term, named) for term in anchor):
+        return None  # "car insurance with Geico" / "switched home insurance to Lemonade": two policies
     if all(_fuzzy_overlap({term}, new.term_set) for term in old_value):
         return None  # "a member of the gym" -> "the gym membership was upgraded": still a member
     return match.group(0).split()[0], anchor, value
@@ -2609,7 +2708,11 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     anchored = implied or bool(attrs) or bool(anchor) or context.same_thing
     if kind in ("dayofmonth", "percent"):
         anchored = anchored and bool(context.shared_attrs)
+    if _each_named_apart(context.old, context.new):
+        return False  # "10 a month for Spotify" / "12 a month for Netflix now": two things' values
     dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")
+    if dated and _other_activity(context.old, context.new):
+        return False  # "plays tennis on Tuesdays" / "plays squash on Thursdays now": each its own day
     if dated and context.events_old != context.events_new and (context.events_new or not context.anchor):
         # "renewal call on the 10th" is another event than the renewal; "rescheduled the dentist to
         # May 12" names no other event than the dentist appointment
@@ -2621,6 +2724,46 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     ):
         return False  # "a son, Leo, who is 7" / "a daughter, Mia, who is 4": two people's ages
     return anchored
+
+
+# What is done at a time or on a day, of which a person does several: a sport, an instrument, a
+# language learned, a hobby
+_ACTIVITY_KINDS = frozenset({"sport", "instrument", "human_language", "hobby"})
+
+
+# Ways of moving a person does several of: "runs 20km a week" is not "cycles 50km a week"
+_EXERCISE_STEMS = frozenset(canon(w)[0] for w in "run cycle swim walk hike row lift climb ski skate".split())
+
+
+def _other_activity(old: Fact, new: Fact) -> bool:
+    """Each fact names an activity of one kind the other does not (tennis, squash): two."""
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    def activities(terms: Iterable[str]) -> set[str]:
+        found = {kind for term in terms for kind in kinds_of(term) & _ACTIVITY_KINDS}
+        return found | ({"exercise"} if set(terms) & _EXERCISE_STEMS else set())
+
+    return bool(activities(old.term_set - new.term_set) & activities(new.term_set - old.term_set))
+
+
+def _each_named_apart(old: Fact, new: Fact) -> bool:
+    """Each fact names, as what its number is of, someone or something the other does not: a
+    number or a time beside them is each one's ("meeting with Sam at 10" / "with Ana at 11",
+    "pays 10 for Spotify" / "12 for Netflix", "Postgres 14" / "SQLite 3"). A name that is the
+    value itself ("12 Elm St" / "88 Oak Ave") is not what the number is of."""
+
+    def of_a_name(fact: Fact, names: set[str]) -> bool:
+        return any(
+            re.search(
+                rf"(?i)\b(?:with|for|of|from|at) (?:the )?{re.escape(n)}\w*|\b{re.escape(n)}\w* v?\d",
+                fact.raw,
+            )
+            for n in names
+        )
+
+    return of_a_name(old, evidence.names_missing(old, new)) and of_a_name(
+        new, evidence.names_missing(new, old)
+    )
 
 
 def _narrower_slot(old: Fact, new: Fact) -> bool:
@@ -2676,6 +2819,8 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
     The same activity, or a new fact that says nothing but the new rate ("on 5 a week now")."""
     old, new, marker = context.old, context.new, context.marker
     findings: list[Finding] = []
+    if _each_named_apart(old, new) or _other_activity(old, new):
+        return findings  # "10 a month for Spotify" / "12 for Netflix"; "runs" / "cycles" 50km a week
     anchor = _rate_anchor(context)
     for key in set(old.rates) & set(new.rates):
         old_values, new_values = old.rates[key], new.rates[key]
@@ -2839,6 +2984,8 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if len(old_slot) > 1 and _other_activity(old, new):
+        return None  # "tennis Tuesdays" -> "squash Thursdays now": another activity, its own day
     if set(old_slot + new_slot) & _QUANTIFIER_STEMS and not set(words) & VERBS:
         # "only DevOps person at Brightloop" -> "everything at Brightloop runs on AWS now": only a
         # name shared; "read only on paper" -> "read everything on it now" is what is read
