@@ -346,3 +346,20 @@ def test_development_conversations_have_the_shape_of_the_blind_set():
             for update in profile["updates"]:
                 MemoryListQuery(q=update["question"], user_id=profile["user_id"], limit=3)
                 assert update["kind"] in UPDATE_KINDS and _strings(update["new"]) and update["new"], pid
+
+
+# ---------------------------------------------------------------- evals/probes.jsonl
+
+
+def test_probe_pairs_are_well_formed_and_both_kinds_are_there():
+    probes = [json.loads(line) for _, line in _load_lines(EVALS_DIR / "probes.jsonl")]
+    assert len({p["id"] for p in probes}) == len(probes)
+    for probe in probes:
+        assert set(probe) == REQUIRED_KEYS | {"also"}
+        assert probe["label"] in LABELS and probe["label"] not in probe["also"]
+        assert set(probe["also"]) <= LABELS
+        assert probe["old"]["content"].strip() and probe["new"]["content"].strip()
+    kinds = Counter(p["category"] for p in probes)
+    assert kinds == {"probe_keep": 400, "probe_replace": 100}
+    assert all(p["label"] == "contradicts" for p in probes if p["category"] == "probe_replace")
+    assert all(p["label"] != "contradicts" for p in probes if p["category"] == "probe_keep")

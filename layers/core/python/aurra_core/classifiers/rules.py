@@ -2363,7 +2363,7 @@ _ANOTHERS_THING = regex_programs.compile(r"(?i)\b(?:the|my|our|their|his|her) [a
 
 # Words before a thing that are no qualifier of it: articles, possessives, verbs and prepositions
 _NO_QUALIFIER = frozenset(
-    """a an the my our their his her its this that new old same one switched changed moved swapped
+    """a an the my our their his her its this that new old same one other another different switched changed moved swapped
     migrated upgraded replaced ditched dropped left quit is are was were has have uses use using on
     in at with to from for""".split()
 )
