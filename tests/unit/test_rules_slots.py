@@ -945,6 +945,12 @@ def test_a_value_of_another_thing_in_like_words_replaces_nothing(old, new):
         ),
         ("Priya leads the payments team", "Priya moved over to lead the search team"),
         ("User's phone plan has 10 GB of data.", "User upgraded to an unlimited data plan."),
+        # one thing counted in two words ("beehives", "hives"); a model number is no count
+        ("User has got an allotment and 2 beehives", "User has got 3 hives now"),
+        (
+            "User is switching from their Pixel 7 to an iPhone 16 when their contract ends on the 30th",
+            "User said: got the iPhone 16, whatsapp came over fine, the pixel is in a drawer now.",
+        ),
     ],
 )
 def test_a_change_said_in_like_words_is_still_acted_on(old, new):

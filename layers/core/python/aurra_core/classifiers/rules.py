@@ -1309,22 +1309,34 @@ def _numbers(fact: Fact) -> list[tuple[str, str, bool, set[str]]]:
 _ONE_AS_A_PRONOUN = regex_programs.compile(r"(?i)\bone (?:[a-z]+er|that|which|near|by)\b")
 
 
+_NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
+
+
 def _counted(fact: Fact, value: str) -> str | None:
-    """The word a number counts, right after it ("8 engineers" -> "engin"), if any."""
-    for index, term in enumerate(fact.terms[:-1]):
-        if term.removeprefix("money_").split("/")[0].replace(",", "") == value:
-            after = fact.terms[index + 1]
-            return None if after in _UNIT_WORDS or _AMOUNT_TERM.match(after) else after
+    """The plural noun a number counts, written right after it ("8 engineers", "eight
+    engineers" -> "engineers"), if any: a name or a unit after it ("Pixel 7 to", "12 Elm St",
+    "50km") is no thing counted."""
+    for found in re.finditer(r"(?<![\w.,])(\d[\d,]*|[a-z]+) ([a-z]+s)\b", fact.raw):
+        number = found.group(1).replace(",", "")
+        if _NUMBER_WORDS.get(number, number) == value:
+            return found.group(2)
     return None
 
 
 def _counts_another(old: Fact, value: str, new: Fact, new_value: str) -> bool:
-    """ "8 engineers" / "3 designers now": each number counts a thing of its own."""
+    """ "8 engineers" / "3 designers now": each number counts a thing of its own ("2 beehives" /
+    "3 hives" count one thing)."""
     counted_old, counted_new = _counted(old, value), _counted(new, new_value)
-    if not counted_old or not counted_new or counted_old == counted_new or counted_new in old.term_set:
+    if not counted_old or not counted_new:
         return False
-    # "12 Elm St" / "88 Oak Ave": a name after the number is where, not what it counts
-    return not ({counted_old} & evidence.proper_names(old) or {counted_new} & evidence.proper_names(new))
+    return not (
+        counted_old.endswith(counted_new)
+        or counted_new.endswith(counted_old)
+        or counted_new in old.raw.lower()
+    )
 
 
 def _span_numbers(fact: Fact) -> set[str]:
