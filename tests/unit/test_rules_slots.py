@@ -928,6 +928,8 @@ def test_the_same_activity_on_another_day_still_replaces_it():
         ("User's car insurance is with Geico", "User switched home insurance to Lemonade"),
         # another child of the user's
         ("User's kid goes to Hillside Primary", "User's older kid goes to Oakwood High now"),
+        # a language learned beside one spoken
+        ("User speaks Spanish", "User is learning French now"),
     ],
 )
 def test_a_value_of_another_thing_in_like_words_replaces_nothing(old, new):

@@ -2613,7 +2613,11 @@ def _class_findings(context: SlotContext) -> list[Finding]:
         label = f"{name} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
         said_as = f"{name.replace('_', ' ')} {_class_values(name, old_values, context.old)} -> "
         said_as += _class_values(name, new_values, context.new)
-        purpose = _another_purpose(context.old, context.new) if name in lex.TOOL_CLASSES else None
+        purpose = (
+            _another_purpose(context.old, context.new)
+            if name in lex.TOOL_CLASSES or name == "language"
+            else None
+        )
         if purpose:
             another = f", but for '{purpose}': another one beside the first"
             findings.append((0.7, label + another, said_as + another))
@@ -2624,7 +2628,7 @@ def _class_findings(context: SlotContext) -> list[Finding]:
             findings.append((0.88, label + wording, said_as + wording))
         elif single:
             findings.append((0.8, label, said_as))
-        elif marker and marker != "nowadays":
+        elif marker and marker != "nowadays" and not _learning_one_side(context.old, context.new):
             findings.append((0.87, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'"))
         else:
             # "speaks French" -> "speaks German these days": in a slot that holds several, "these
@@ -2632,6 +2636,16 @@ def _class_findings(context: SlotContext) -> list[Finding]:
             both = ", but both can hold together"
             findings.append((0.7, label + both, said_as + both))
     return findings
+
+
+_LEARNING_STEMS = frozenset(
+    canon(w)[0] for w in "learning learn studying study practising practicing".split()
+)
+
+
+def _learning_one_side(old: Fact, new: Fact) -> bool:
+    """ "speaks Spanish" / "is learning French now": one is had, the other learned; both hold."""
+    return bool(old.term_set & _LEARNING_STEMS) != bool(new.term_set & _LEARNING_STEMS)
 
 
 _PURPOSE = regex_programs.compile(
@@ -2693,6 +2707,10 @@ def _typed_findings(context: SlotContext) -> list[Finding]:
             continue
         if kind.startswith("count of ") and len(old_values) > 1 and len(new_values) == 1:
             continue  # "2 dogs at home and 3 at the shelter" -> "4 dogs now": which of them is not said
+        if kind.startswith("count of ") and _qualified_apart(
+            context.old.raw, context.new.raw, kind.removeprefix("count of "), ""
+        ):
+            continue  # "5 backend engineers" / "2 frontend engineers now": two groups counted
         label = (
             f"{_KIND_NAMES.get(kind, kind)} {'/'.join(sorted(old_values))} -> {'/'.join(sorted(new_values))}"
         )
@@ -2976,6 +2994,15 @@ def _wording_findings(context: SlotContext) -> list[Finding]:
 _QUANTIFIER_STEMS = frozenset("everyth noth someth anyth everyon everybody nobody someon anyon".split())
 
 
+def _two_things_priced(old_slot: list[str], new_slot: list[str]) -> bool:
+    """Both slots give a number and a word beside it, and the words differ ('1,200 rent' / '80
+    electricity'): the number of another thing, not a new value of the same one."""
+    old_words = {t for t in old_slot if not _AMOUNT_TERM.match(t) and t != "now"}
+    new_words = {t for t in new_slot if not _AMOUNT_TERM.match(t) and t != "now"}
+    numbers = any(_AMOUNT_TERM.match(t) for t in old_slot) and any(_AMOUNT_TERM.match(t) for t in new_slot)
+    return numbers and bool(old_words) and bool(new_words) and not old_words & new_words
+
+
 def _template_finding(
     old: Fact, new: Fact, template: tuple[list[str], list[str], list[str]], marker: str | None
 ) -> Finding | None:
@@ -2996,6 +3023,8 @@ def _template_finding(
         return None
     if _other_named_one(old, new, old_slot, new_slot):
         return None
+    if _two_things_priced(old_slot, new_slot):
+        return None  # "pays 1,200 rent" -> "pays 80 for electricity now": a number of another thing
     if len(old_slot) > 1 and _other_activity(old, new):
         return None  # "tennis Tuesdays" -> "squash Thursdays now": another activity, its own day
     if set(old_slot + new_slot) & _QUANTIFIER_STEMS and not set(words) & VERBS:
