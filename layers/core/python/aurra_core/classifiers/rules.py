@@ -47,6 +47,7 @@ from aurra_core.classifiers.rules_slots import (
     named_switch,
     one_at_a_time,
     promotion,
+    qualified_apart,
     rank_change,
     retired,
     running_total,
@@ -2373,36 +2374,6 @@ _NO_VALUE_NAMED = regex_programs.compile(
 _ANOTHERS_THING = regex_programs.compile(r"(?i)\b(?:the|my|our|their|his|her) [a-z]+'s [a-z]+\b")
 
 
-# Words before a thing that are no qualifier of it: articles, possessives, verbs and prepositions
-_NO_QUALIFIER = frozenset(
-    """a an the my our their his her its this that new old same one other another different switched changed moved swapped
-    migrated upgraded replaced ditched dropped left quit is are was were has have uses use using on
-    in at with to from for""".split()
-)
-
-
-def _qualified_apart(old_raw: str, new_raw: str, stem: str, named: str) -> bool:
-    """The word before the thing (`stem`) differs in the two facts and is no article or
-    possessive: "car insurance" / "home insurance", "work laptop" / "gaming laptop". Not when
-    that word is what the switch names ("moved over to lead the search team"): then it is
-    the new value, not which one of two."""
-
-    def before(raw: str) -> str | None:
-        found = re.search(rf"(?i)\b([a-z]+) {re.escape(stem)}\w*", raw)
-        return found.group(1).lower() if found else None
-
-    old_word, new_word = before(old_raw), before(new_raw)
-    return bool(
-        old_word
-        and new_word
-        and old_word != new_word
-        and not {old_word, new_word} & (_NO_QUALIFIER | VERBS)
-        and old_word not in new_raw.lower()
-        and new_word not in old_raw.lower()
-        and new_word not in named.lower().split()
-    )
-
-
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -2458,7 +2429,7 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         anchor = (_expand(old_value) & _expand(value)) - old_value - value
     if not value or not anchor or not old_value or old_value <= new.term_set:
         return None
-    if any(_qualified_apart(old.raw, new.raw, term, named) for term in anchor):
+    if any(qualified_apart(old.raw, new.raw, term, named) for term in anchor):
         return None  # "car insurance with Geico" / "switched home insurance to Lemonade": two policies
     if all(_fuzzy_overlap({term}, new.term_set) for term in old_value):
         return None  # "a member of the gym" -> "the gym membership was upgraded": still a member
@@ -2707,8 +2678,8 @@ def _typed_findings(context: SlotContext) -> list[Finding]:
             continue
         if kind.startswith("count of ") and len(old_values) > 1 and len(new_values) == 1:
             continue  # "2 dogs at home and 3 at the shelter" -> "4 dogs now": which of them is not said
-        if kind.startswith("count of ") and _qualified_apart(
-            context.old.raw, context.new.raw, kind.removeprefix("count of "), ""
+        if kind.startswith("count of ") and qualified_apart(
+            context.old.raw, context.new.raw, kind.removeprefix("count of ")
         ):
             continue  # "5 backend engineers" / "2 frontend engineers now": two groups counted
         label = (

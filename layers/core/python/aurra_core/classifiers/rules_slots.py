@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from aurra_core.classifiers.rules_facts import analyze, kept_as_said
+from aurra_core.classifiers.rules_facts import VERBS, analyze, kept_as_said
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import (
@@ -146,24 +146,36 @@ def _evidence(
     return same_attribute(old, new, changed=changed, same_owner=same_owner)
 
 
-# Whose thing a fact is about, named with a word that tells it from others: "User's main DB"
-_QUALIFIED_THING = regex_programs.compile(
-    r"^user's (?P<which>[a-z]+) (?P<thing>[a-z]+) (?:is|are|runs?|was)\b"
+# Words before a thing that are no qualifier of it: articles, possessives, words of when,
+# verbs and prepositions
+_NO_QUALIFIER = frozenset(
+    """a an the my our their his her its this that new old same one other another different current
+    previous latest first whole entire switched changed moved swapped migrated upgraded replaced
+    ditched dropped left quit is are was were has have uses use using on in at with to from
+    for""".split()
 )
-# Words before a thing that say when, not which one
-_NOT_WHICH = frozenset("new old current previous latest first whole entire".split())
 
 
-def _two_of_a_kind(old_text: str, new_text: str) -> bool:
-    """Both name the same kind of thing, each with a word of its own: "User's main DB is on
-    Postgres 13" / "User's analytics DB is on Postgres 16": two DBs, each its own version."""
-    old, new = _QUALIFIED_THING.match(old_text.lower()), _QUALIFIED_THING.match(new_text.lower())
-    return (
-        old is not None
-        and new is not None
-        and old.group("thing") == new.group("thing")
-        and old.group("which") != new.group("which")
-        and not {old.group("which"), new.group("which")} & _NOT_WHICH
+def qualified_apart(old_raw: str, new_raw: str, stem: str, named: str = "") -> bool:
+    """The word before the thing (`stem`) differs in the two facts and is no article or
+    possessive: "car insurance" / "home insurance", "main DB" / "analytics DB", "backend
+    engineers" / "frontend engineers": another one of a kind. Not when that word is what a
+    switch names (`named`: "moved over to lead the search team"): then it is the new value,
+    not which one of two."""
+
+    def before(raw: str) -> str | None:
+        found = re.search(rf"(?i)\b([a-z]+) {re.escape(stem)}\w*", raw)
+        return found.group(1).lower() if found else None
+
+    old_word, new_word = before(old_raw), before(new_raw)
+    return bool(
+        old_word
+        and new_word
+        and old_word != new_word
+        and not {old_word, new_word} & (_NO_QUALIFIER | VERBS)
+        and old_word not in new_raw.lower()
+        and new_word not in old_raw.lower()
+        and new_word not in named.lower().split()
     )
 
 
@@ -257,10 +269,12 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
         s.unit for s in new_slots if s.kind == "version"
     }
     units = Counter(s.unit for s in old_slots if s.kind == "count")
-    two_of_a_kind = _two_of_a_kind(old_text, new_text)
     for new in new_slots:
         for old in old_slots:
-            if two_of_a_kind and old.kind == "version":
+            if old.kind == "version" and any(
+                qualified_apart(old_text, new_text, term)
+                for term in (old.attribute & new.attribute) - _RUNS_ON
+            ):
                 continue  # "main DB" on Postgres 13, "analytics DB" on 16: each its own version
             if running and new.kind in ("count", "amount") and _grew(old, new):
                 continue

@@ -707,7 +707,6 @@ _GIVEN_TO_ME = re.compile(
 )
 
 
-# "Landlord raised my rent to $1,600": the change is the user's rent's.
 # What is moved that says nothing of what it is for without who moved it ("my slot", "my shift")
 _GENERIC_SLOTS = frozenset(
     "slot slots shift shifts session sessions spot time day days hours schedule".split()
@@ -715,8 +714,9 @@ _GENERIC_SLOTS = frozenset(
 # Who moves a thing of the user's and is no place or organisation it belongs to
 _PEOPLE = frozenset(
     "they he she boss manager landlord landlady coach teacher trainer dentist doctor gp wife husband "
-    "partner mum mom dad sister brother manager supervisor company work".split()
+    "partner mum mom dad sister brother supervisor company work".split()
 )
+# "Landlord raised my rent to $1,600": the change is the user's rent's.
 _DONE_TO_MINE = re.compile(
     r"^(?!(?:I|we|We)\b)(?:the |my |our )?(?P<agent>[\w'-]+(?: [\w'-]+)?) (raised|lowered|increased|cut|moved|changed|bumped|"
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
@@ -1467,9 +1467,9 @@ _NO_KIND_VALUE = frozenset(
 def _kind_switched_to(sentence: str) -> str:
     """ "Switched gyms, I'm at Rockhouse Junction now, 5 min from work" reads "Switched gyms to
     Rockhouse Junction, 5 min from work": one switch, the place it is now named in it. A job
-    reads "works at X now", which says whom they work for (and "now" that it changed). Only a place said to
-    hold now ("now", "these days", "now I go to"): "changed gyms, worst decision" is no place.
-    What is done there ("climbing at X now") stays a statement of its own, which says it."""
+    reads "works at X now", which says whom they work for (and "now" that it changed). Only a
+    place said to hold now ("now", "these days", "now I go to"): "changed gyms, worst decision"
+    is no place. What is done there ("climbing at X now") stays a statement of its own."""
     said = _KIND_SWITCHED.match(sentence)
     if said is None or not (said.group("lead") or said.group("when")):
         return sentence
