@@ -118,6 +118,33 @@ def test_a_kind_finds_its_instances_that_share_no_word(db, new_key):
     assert found.index(firefox) > 0
 
 
+def test_a_question_lifts_the_memories_that_answer_it(db, new_key):
+    """q="Where does the user work?" shares no word with "User left Shopify for Canva" and the
+    vector ranks that memory last; the question's form (a workplace, about the user) lifts it
+    to the top, and not the sister's job, nor anything for a text that asks nothing."""
+    caller, _ = new_key()
+    query = unit(10)
+    with db.transaction() as conn:
+        for i in range(10):
+            put(conn, caller.tenant_id, f"User enjoys hobby number {i}", near(query, 500 + i, 0.8))
+        sisters = put(
+            conn, caller.tenant_id, "User's sister is a nurse at St James's", near(query, 520, 0.7)
+        ).memory_id
+        canva = put(conn, caller.tenant_id, "User left Shopify for Canva", unit(11)).memory_id
+    found = [m.id for m in search(db, caller, query, q="Where does the user work?", limit=20).memories]
+    assert found[0] == canva
+    # the sister's job is no answer about the user: below every hobby, where the vector has it
+    assert found.index(sisters) == 11
+    # the sister's question lifts the sister's job, not the user's
+    asked = [
+        m.id for m in search(db, caller, query, q="Where does the user's sister work?", limit=20).memories
+    ]
+    assert asked[0] == sisters
+    # a text that is no such question ranks by vector and words alone: Canva last
+    plain = [m.id for m in search(db, caller, query, q="hobby", limit=20).memories]
+    assert plain[-1] == canva
+
+
 def test_every_filter_holds_in_every_list(db, new_key):
     """Each memory outside the filters comes twice: once near the query by vector (without its
     words), once with its words (far by vector). If either list missed a filter, its twin would

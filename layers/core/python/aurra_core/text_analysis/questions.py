@@ -1,0 +1,239 @@
+"""What a question asks for, so that a search ranks the memories that answer it.
+
+"Where does the user work?" shares no word with "User left Shopify for Canva", and a small
+embedding model rarely finds them alike; yet the question says what its answer looks like: a
+workplace. A search (`store.fused_ranking`) reads the question once (`read_question`) and fuses
+one more list, the memories that could answer it (`Question.answers`): a workplace, a home, a
+count, an amount, a time of day, a day, a date or a version, about the one the question is
+about ("the user's sister" is not the user). It only lifts memories among those the search
+already ranks; a text that is not a question of these forms reads as None and changes nothing.
+
+Written from the forms questions take in English, never from an evaluation set's texts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from aurra_core.text_analysis import rules_lexicon as lex
+
+
+class Answer(Enum):
+    WORKPLACE = "workplace"
+    HOME = "home"
+    COUNT = "count"
+    AMOUNT = "amount"
+    TIME = "time"
+    DAY = "day"
+    DATE = "date"
+    VERSION = "version"
+
+
+# a typographic apostrophe ("user\u2019s") is read as a plain one
+_TYPOGRAPHIC_APOSTROPHE = "\u2019"
+_SPECIFIC = frozenset({Answer.WORKPLACE, Answer.HOME})
+
+_AUX = r"(?:does|do|did|is|are|was|were|will|has|have)"
+# The one a question is about, as it names them: "the user", "the user's sister", "Rhona".
+_WHO = r"(?P<who>[\w' .&-]+?)"
+
+# Each form: a question's opening words (or words anywhere, for "how many"), the answers it
+# takes. Order matters only for readability: a question may take the answers of several.
+_FORMS: tuple[tuple[re.Pattern[str], frozenset[Answer]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), frozenset(answers))
+    for pattern, answers in (
+        (rf"\bwhere {_AUX} {_WHO} (?:work|working|worked|employed|job)\b", {Answer.WORKPLACE}),
+        (rf"\bwho {_AUX} {_WHO} (?:work(?:s|ing)? for|employed by)\b", {Answer.WORKPLACE}),
+        (
+            r"\b(?:which|what) (?:company|firm|employer|organi[sz]ation|agency|business|hospital|school|"
+            r"university|lab) (?:does|do|did|is|are) (?P<who>[\w' .&-]+?) (?:work|employed|teach)",
+            {Answer.WORKPLACE},
+        ),
+        (
+            r"\bwhat (?:is|'s|was) (?P<who>[\w' .&-]+?)'s (?:job|employer|workplace|occupation|"
+            r"profession|role|position|title|work status|employment(?: status)?)\b",
+            {Answer.WORKPLACE},
+        ),
+        (rf"\bwhat {_AUX} {_WHO} do (?:for (?:a living|work)|now|these days)\b", {Answer.WORKPLACE}),
+        (rf"\bwhere {_AUX} {_WHO} (?:live|living|lives|reside|residing|stay|staying|based)\b", {Answer.HOME}),
+        (rf"\bwhere {_AUX} {_WHO} (?:moving|relocating|moved|relocated)\b", {Answer.HOME}),
+        (
+            r"\b(?:which|what) (?:city|town|country|neighbou?rhood|area|suburb|state|county|part of town) "
+            rf"{_AUX} {_WHO} (?:live|living|lives|based|moving|moved|in)\b",
+            {Answer.HOME},
+        ),
+        (r"\bwhat (?:is|'s) (?P<who>[\w' .&-]+?)'s (?:address|home ?town|city)\b", {Answer.HOME}),
+        (r"\bhow many\b", {Answer.COUNT}),
+        (r"\bhow (?:old|long|far|often|big|large)\b", {Answer.COUNT}),
+        (r"\bhow much\b", {Answer.AMOUNT}),
+        (
+            r"\bwhat (?:is|'s) (?P<who>[\w' .&-]+?)'s (?:\w+ )?(?:rent|salary|rate|budget|price|"
+            r"fee|pay|income|mortgage|bill|cost|dose|dosage|weight)\b",
+            {Answer.AMOUNT},
+        ),
+        (r"\b(?:at )?what time\b|\bwhat hours\b|\bwhich (?:train|bus|flight|shift)\b", {Answer.TIME}),
+        (r"\b(?:on )?(?:which|what) days?\b|\bhow often\b", {Answer.DAY}),
+        (r"^\W*when\b", {Answer.TIME, Answer.DAY, Answer.DATE}),
+        (r"\b(?:which|what) (?:\w+ )?(?:version|release)\b", {Answer.VERSION}),
+    )
+)
+
+# Whose the answer is: "the user's sister" -> "sister", "the user's daughter Ava" -> "daughter"
+# or "Ava"; "the user" -> nobody else. "The user's rent" asks what the user pays, so a word of
+# what is asked about is no relation.
+_RELATION = re.compile(r"\b[Uu]ser's (\w+)(?: ([A-Z][\w'-]+))?")
+_ASKED_ABOUT = frozenset(
+    """job employer workplace occupation profession role position title work employment address
+    hometown home city rent salary rate budget price fee pay income mortgage bill cost dose dosage
+    weight age birthday name current main usual new first last latest biggest favourite favorite
+    preferred primary monthly weekly hourly daily annual yearly commute diet schedule routine
+    shift shifts status relationship""".split()
+)
+_NAMED = re.compile(r"^[A-Z][\w'-]+(?: [A-Z][\w'-]+)?$")
+_JUST_THE_USER = re.compile(r"^(?:the )?user$", re.IGNORECASE)
+
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    "hundred|thousand|dozen|a couple|a few|half|single|double|twice|once"
+)
+_WEEKDAYS = (
+    r"mon(?:day)?s?|tue(?:s(?:day)?)?s?|wed(?:nesday)?s?|thu(?:rs(?:day)?)?s?|fri(?:day)?s?|"
+    r"sat(?:urday)?s?|sun(?:day)?s?|weekends?|weekdays?|daily|every day|each day|nightly|weekly"
+)
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+
+_WORK_WORDS = re.compile(
+    r"\b(?:works?|worked|working|employ(?:ed|er|ment)|jobs?|joined|hired|freelanc\w*|contract(?:s|ed|or|ing)?|"
+    r"consult(?:ant|ing)|intern(?:ing|ship)?|self-employed|unemployed|retired|laid off|redundant|quit|"
+    r"resigned|promoted|promotion|started (?:at|a new job|with)|office|shifts?|clinic|hospital|"
+    r"trabaj\w*|travail\w*|taf|arbeit\w*|lavor\w*|emprego|trabalh\w*)\b"
+    r"|\bleft (?:\S+ ){1,4}?for\b"
+    r"|\b(?:now|i'm|i am|she's|he's|they're) (?:at|with) \w"
+    r"|\b(?:lead|head|chief|manager|engineer|developer|designer|analyst|nurse|teacher|consultant|"
+    r"director|researcher|scientist|accountant|pm|vp|cto|ceo|cfo|founder|pharmacist|doctor|lawyer|"
+    r"architect|associate|partner|officer|specialist|coordinator|administrator|assistant|clerk|"
+    r"technician|editor|writer|translator|auditor|registrar|professor|prof|lecturer|postdoc|"
+    r"paramedic|chef|pilot|barista|cashier|driver|electrician|plumber|mechanic)s?\b[^.]*?\b(?:at|for|with|in)\b"
+    r"|\b(?:does|doing|did) [\w -]+? (?:at|for)\b",
+    re.IGNORECASE,
+)
+_HOME_WORDS = re.compile(
+    r"(?i:\b(?:live[sd]?|living|reside[sd]?|moved|moving|move[sd]?|relocat\w*|based|home|house|flat|"
+    r"apartment|condo|studio|place (?:in|near|outside)|rent(?:s|ed|ing)?|mortgage|neighbou?rhood|"
+    r"mudado|mudamos|mudei|vivo|vive|vivimos|moro|habite|habitons|wohne?|wohnen|abito|viviamo)\b)"
+    r"|\b(?:in|to|from|near|outside) [A-Z]",
+)
+_HAS_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+_HAS_TIME = re.compile(
+    r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock|h)\b|\b\d{1,2}[:h]\d{2}\b|"
+    r"\b(?:noon|midday|midnight|morning|mornings|afternoons?|evenings?|nights?|half (?:past )?\w+|"
+    r"quarter (?:past|to) \w+|early|late|lunch(?:time)?|breakfast|dinner(?:time)?|bedtime|"
+    r"(?:after|before) (?:work|school))\b",
+    re.IGNORECASE,
+)
+_HAS_DAY = re.compile(rf"\b(?:{_WEEKDAYS})\b", re.IGNORECASE)
+_HAS_DATE = re.compile(
+    rf"\b(?:{_MONTHS})\b|\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|"
+    r"\b(?:next|last|this) (?:week|month|year|spring|summer|autumn|fall|winter)\b|\btomorrow\b|\btoday\b",
+    re.IGNORECASE,
+)
+_HAS_VERSION = re.compile(
+    r"\bv?\d+(?:\.\d+)+\b|\b(?:version|v|release) ?\d+\b|\b[A-Za-z]+ ?\d+\b", re.IGNORECASE
+)
+_HAS_AMOUNT = re.compile(r"[$€£¥₹]|\d|\b(?:" + _NUMBER_WORDS + r")\b", re.IGNORECASE)
+
+_SHOWS: dict[Answer, re.Pattern[str]] = {
+    Answer.WORKPLACE: _WORK_WORDS,
+    Answer.HOME: _HOME_WORDS,
+    Answer.COUNT: _HAS_NUMBER,
+    Answer.AMOUNT: _HAS_AMOUNT,
+    Answer.TIME: _HAS_TIME,
+    Answer.DAY: _HAS_DAY,
+    Answer.DATE: _HAS_DATE,
+    Answer.VERSION: _HAS_VERSION,
+}
+
+# A memory about someone of the user's ("User's sister lives in Graz"; their team or company
+# too), or kept as said and about a third person ("User said: she's in Linz").
+_OTHERS = lex.RELATION_NOUNS | {"team", "company", "employer", "band", "lab", "club", "family", "household"}
+_SOMEONE_ELSES = re.compile(r"^user's (\w+)", re.IGNORECASE)
+_SAID_OF_ANOTHER = re.compile(
+    r"^user said: (?:\W*\w+\W+){0,3}?(?:she|he|they|her|his|their)\b", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    answers_wanted: frozenset[Answer]
+    # The user's relation the question is about ("sister"), or None for the user themselves
+    # (or someone named, whom a memory's wording cannot be held to).
+    relation: str | None
+    about_the_user: bool
+    # The relation's name, when the question gives it ("the user's daughter Ava"), or the one
+    # named ("Where does Marco work?").
+    name: str | None = None
+
+    @property
+    def specific(self) -> bool:
+        """Whether the answer has wording of its own (a workplace, a home), rather than any
+        number, time or day, which many memories show."""
+        return bool(self.answers_wanted & _SPECIFIC)
+
+    def answers(self, content: str) -> bool:
+        """Whether a memory could answer the question: it shows an answer of a wanted kind,
+        about the one asked about."""
+        content = content.replace(_TYPOGRAPHIC_APOSTROPHE, "'")
+        if not any(_SHOWS[a].search(content) for a in self.answers_wanted):
+            return False
+        someone = _SOMEONE_ELSES.match(content)
+        if someone is not None and someone.group(1).lower() not in _OTHERS:
+            someone = None  # "User's database runs Postgres 16" is about the user's own
+        if self.relation is not None:
+            return (
+                _mentions(content, self.relation)
+                or (self.name is not None and _mentions(content, self.name))
+                or bool(_SAID_OF_ANOTHER.match(content))
+            )
+        if self.about_the_user:
+            return someone is None
+        if self.name is not None:
+            return _mentions(content, self.name) or bool(_SAID_OF_ANOTHER.match(content))
+        return True
+
+
+def _mentions(content: str, word: str) -> bool:
+    # "daughter" in "User's daughter's school"; "team" in "teams"
+    return re.search(rf"\b{re.escape(word)}(?:s|es)?\b", content, re.IGNORECASE) is not None
+
+
+@lru_cache(maxsize=1024)
+def read_question(text: str) -> Question | None:
+    """The answers a question asks for, and whose; None when the text asks none of these."""
+    text = text.replace(_TYPOGRAPHIC_APOSTROPHE, "'")
+    wanted: set[Answer] = set()
+    who: str | None = None
+    for form, answers in _FORMS:
+        found = form.search(text)
+        if found is None:
+            continue
+        wanted |= answers
+        if who is None and "who" in form.groupindex and found.group("who"):
+            who = found.group("who").strip()
+    if not wanted:
+        return None
+    relation = _RELATION.search(text)
+    if relation is not None and relation.group(1).lower() in _ASKED_ABOUT:
+        relation = None
+    about_the_user = relation is None and (who is None or _JUST_THE_USER.match(who) is not None)
+    if relation is None:
+        # Someone the question names ("Where does Marco work?"), whom the answer mentions.
+        named = who if who is not None and not about_the_user and _NAMED.match(who) else None
+        return Question(frozenset(wanted), None, about_the_user, named)
+    return Question(frozenset(wanted), relation.group(1).lower(), False, relation.group(2))

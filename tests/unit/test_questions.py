@@ -1,0 +1,87 @@
+"""What a question asks for (`text_analysis.questions`): the answers it takes, and whose."""
+
+from __future__ import annotations
+
+import pytest
+
+from aurra_core.text_analysis.questions import Answer, read_question
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("Where does the user work?", {Answer.WORKPLACE}),
+        ("Who is the user working for?", {Answer.WORKPLACE}),
+        ("What is the user's job?", {Answer.WORKPLACE}),
+        ("Where does the user live?", {Answer.HOME}),
+        ("Which city does the user live in?", {Answer.HOME}),
+        ("Where is the user moving?", {Answer.HOME}),
+        ("How many people are on the user's team?", {Answer.COUNT}),
+        ("How old is the user?", {Answer.COUNT}),
+        ("How much rent does the user pay?", {Answer.AMOUNT}),
+        ("What is the user's monthly rent?", {Answer.AMOUNT}),
+        ("What time does the standup start?", {Answer.TIME}),
+        ("On which day does the cleaner come?", {Answer.DAY}),
+        ("When does the user walk the dog?", {Answer.TIME, Answer.DAY, Answer.DATE}),
+        ("Which Postgres version does the team run?", {Answer.VERSION}),
+    ],
+)
+def test_a_question_asks_for_its_answers(question, wanted):
+    asked = read_question(question)
+    assert asked is not None and asked.answers_wanted == wanted
+
+
+@pytest.mark.parametrize(
+    "text", ["editor", "Lisbon apartment lease", "what editor does alice use", "tools I use when coding"]
+)
+def test_a_text_that_asks_none_of_these_reads_as_none(text):
+    assert read_question(text) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "memory", "answers"),
+    [
+        ("Where does the user work?", "User left Shopify for Canva", True),
+        ("Where does the user work?", "User is now a design lead at Canva", True),
+        ("Where does the user work?", "User said: big news, new job at Coolblue", True),
+        ("Where does the user work?", "User loves Figma", False),
+        # someone else's job answers nothing about the user's
+        ("Where does the user work?", "User's sister works at Google", False),
+        ("Where does the user's sister work?", "User's sister works at Google", True),
+        ("Where does the user's sister work?", "User works at Canva", False),
+        # kept as said about a third person: "she"
+        ("Where does the user's sister live?", "User said: she's in Linz now.", True),
+        ("Where does the user\u2019s daughter Ava work?", "User said: Ava got a job at the bakery", True),
+        ("Where does Marco work?", "Marco joined Stripe in May", True),
+        ("Where does Marco work?", "User joined Stripe in May", False),
+        ("Where does the user live?", "User moved from Berlin to Lisbon", True),
+        ("Where does the user live?", "User bought a place in Quorn", True),
+        ("Where does the user live?", "User is coeliac", False),
+        ("How many people are on the user's team?", "User's team grew to six", True),
+        ("How many people are on the user's team?", "User's team uses Jira", False),
+        ("What time does the user run?", "User runs at 6:30am", True),
+        ("What time does the user run?", "User runs along the river", False),
+        ("On which day does the user swim?", "User swims on Thursdays now", True),
+        ("How much rent does the user pay?", "User pays $2,050 a month", True),
+        ("Which Postgres version does the user run?", "User's database runs Postgres 16", True),
+    ],
+)
+def test_a_memory_answers_a_question_of_its_kind_about_the_one_asked_about(question, memory, answers):
+    asked = read_question(question)
+    assert asked is not None
+    assert asked.answers(memory) is answers
+
+
+def test_the_answers_of_a_workplace_or_a_home_have_wording_of_their_own():
+    specific = read_question("Where does the user work?")
+    broad = read_question("How many cats does the user have?")
+    assert specific is not None and specific.specific
+    assert broad is not None and not broad.specific
+
+
+def test_what_a_question_asks_about_is_no_relation():
+    """ "the user's rent" asks the user's rent: the user, not someone called rent."""
+    asked = read_question("What is the user's monthly rent?")
+    assert asked is not None and asked.relation is None and asked.about_the_user
+    of_the_team = read_question("How many engineers are on the user's team?")
+    assert of_the_team is not None and of_the_team.relation == "team"
