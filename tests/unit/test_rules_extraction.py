@@ -1331,3 +1331,53 @@ def test_an_at_mention_that_opens_a_message_is_not_kept_as_said():
     assert facts("@assistant our EKS clusters are on 1.27 and extended support pricing kicks in soon.") == [
         "User said: our EKS clusters are on 1.27 and extended support pricing kicks in soon."
     ]
+
+
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        # a statement, then a conjunction and a hedge of its own: the statement is kept
+        (
+            "anyway I'm now training for the Royal Parks half in October and want to meal prep on sundays.",
+            "User is now training for the Royal Parks half in October",
+        ),
+        ("We moved to Denver so I might look for a new gym", "User moved to Denver"),
+        ("I love Vim but maybe I should try Emacs", "User loves Vim"),
+        ("My sister got married and wants to move to Paris", "User's sister got married"),
+    ],
+)
+def test_a_statement_before_a_hedge_of_its_own_is_kept(said, fact):
+    assert facts(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the hedge is of the whole, or the statement itself weighs an option or a plan
+        "Moving to Rome and getting a dog, maybe",
+        "I'm moving to Rome and maybe",
+        "I'm thinking of moving to Rome and getting a dog",
+        "we were looking at lisbon but now maybe somewhere in the uk",
+        "plan is to drop down for 4 weeks and see how i feel, maybe go to 25 after that",
+    ],
+)
+def test_a_hedge_of_the_whole_or_a_plan_before_it_keeps_nothing(said):
+    assert facts(said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "priya got the job at the rspca hospital in putney!!",
+        "Blue Card is finally done!!",
+        "new physio too, a guy called Callum, less chatty lol.",
+    ],
+)
+def test_news_of_the_users_world_without_a_first_person_word_is_kept_as_said(said):
+    kept = facts(said)
+    assert len(kept) == 1 and kept[0].startswith("User said: ")
+
+
+@pytest.mark.parametrize("said", ["the weather is done for the day", "that is all sorted then thanks"])
+def test_done_or_sorted_said_of_the_conversation_is_not_news(said):
+    assert facts(said) == []

@@ -353,7 +353,11 @@ _WORLD_STATE = re.compile(
     r"\b(?:any ?more|no longer|still (?:with|at|in|on|doing|using|remote|there)|is gone|are gone|done with|"
     r"(?:re)?joined|switched|migrat\w+|mid-\w+|cancel+ed|quit|retired|closed (?:down)?|shut down|"
     r"got (?:approved|signed|accepted|rejected|frozen|cancel+ed|hired|fired|promoted|married|engaged)|"
-    r"signed|finished|wrapped up|went (?:up|down)|(?:is|are) over|decommissioned|deprecated)\b|"
+    r"signed|finished|wrapped up|went (?:up|down)|(?:is|are) over|decommissioned|deprecated|"
+    # "priya got the job at the rspca", "Blue Card is finally done", "a guy called Callum"
+    r"got (?:the|a|her|his|their) (?:new )?(?:job|offer|position|role|place|contract|visa|permit)|"
+    r"(?:is|are) (?:finally|now|officially) (?:done|through|approved|sorted|official|granted)|"
+    r"(?:a|the) (?:guy|man|woman|lady|girl|bloke|chap|doctor|dr) (?:called|named) [A-Z]\w*)\b|"
     # "New teacher is Mr. Abernathy at MacPhail": a new one of someone the user has
     r"^(?:(?:and|so|also|plus)\s+)?(?:the |our |my |his |her |their )?new \w+(?: \w+)? (?:is|'s)\b|"
     r"^(?:(?:and|but|so|also|plus|anyway|oh)\s+)?(?:(?:he|she|they)(?:'s|'re| is| are| has| had| was| were| got|"
@@ -1873,6 +1877,7 @@ class _Reader:
         skipped = False
         others_hedged: list[str] = []  # someone else's hedge: "he wants to play drums now"
         unread: list[str] = []  # clauses the rules could not read that give a value
+        heads_unread: list[str] = []  # statements before a hedge the rules could not read
         for part in _CORRECTION_SPLIT.split(sentence):
             for clause in _clauses(part):
                 deadline.check()
@@ -1881,6 +1886,15 @@ class _Reader:
                     others_hedged.extend(others)
                     clause = _without(clause, others)
                 outcome = self._clause(clause, index)
+                head = _statement_before_hedge(clause) if outcome == "skipped" else None
+                if (
+                    head is not None
+                    and self._clause(head, index) == "none"
+                    and self._verbatim_worthy(head, head)
+                ):
+                    # the statement is kept though the hedge after it is not (and no memory
+                    # of the whole sentence is: it would say the hedge too)
+                    heads_unread.append(head)
                 if outcome == "skipped" and _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()):
                     continue  # "and I love it": said about the conversation or in passing, no mood of the rest
                 if outcome == "skipped" and _SO_HEDGED.match(clause.strip()):
@@ -1908,6 +1922,9 @@ class _Reader:
         if others_hedged and not skipped:
             # the statement without what someone else only wants or plans
             said, sentence = _without(said, others_hedged), _without(sentence, others_hedged)
+        for head in heads_unread:
+            head = " ".join(head.split()).strip(" ,;:")
+            self._keep(f"{SAID}{head}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(head), VERBATIM)
         if len(self.found) == before:
             if not skipped and self._verbatim_worthy(said, sentence):
                 said = " ".join(said.split()).rstrip(" ,;:")
@@ -2192,6 +2209,46 @@ class _Reader:
                 )
                 return "fact"
         return "skipped"
+
+
+# "I'm now training for the Royal Parks half and want to meal prep on sundays", "we ditched
+# British Gas, been on Octopus since December so the smart meter should work now": a statement,
+# then a conjunction and a hedge of its own. The hedge's mood does not reach back over it.
+_CONJUNCTION = re.compile(r"\s+(?:and|so|but|though|although)\s+", re.IGNORECASE)
+# What ends a plan said after a statement ("..., and maybe", "... but who knows"): a hedge
+# of the whole, not a clause of its own.
+_HEDGE_OF_THE_WHOLE = re.compile(
+    r"(?:^|,\s*)(?:maybe|perhaps|probably|possibly|not sure|who knows|we'll see|hopefully|fingers crossed|"
+    r"I (?:think|guess|suppose|hope)|or (?:maybe )?not)\W*$",
+    re.IGNORECASE,
+)
+
+
+_WEIGHED = re.compile(
+    r"\b(?:plan|plans|idea|goal|looking at|looked at|eyeing|option|options)\b", re.IGNORECASE
+)
+
+
+def _statement_before_hedge(clause: str) -> str | None:
+    """The statement before the conjunction that opens a clause's hedge, when there is one of
+    three words or more that is no hedge, question or request itself; else None."""
+    text = clause.strip()
+    if text.endswith("?") or _QUESTION_START.match(text) or _REQUEST.match(text):
+        return None
+    starts = [
+        m.start() for m in (_HEDGE.search(text), _HYPOTHETICAL.search(text), _GUESSED_PLAN.search(text)) if m
+    ]
+    if not starts:
+        return None
+    conjunctions = [c for c in _CONJUNCTION.finditer(text, 0, min(starts)) if c.end() <= min(starts)]
+    if not conjunctions:
+        return None
+    head, rest = text[: conjunctions[-1].start()], text[conjunctions[-1].end() :]
+    if _word_count(head) < 3 or _filtered(head) or _HEDGE_OF_THE_WHOLE.search(rest.strip()):
+        return None
+    # "plan is to drop down for 4-6 weeks and see", "we were looking at lisbon but now maybe":
+    # a plan or an option weighed is no statement of how things are, before a hedge or not
+    return None if _WEIGHED.search(head) else head
 
 
 def _before_question(said: str) -> str:
