@@ -5,6 +5,8 @@ alone. Per query, in one transaction each (as the service runs them, tenant role
   one to know there is more);
 - vector list, depth 200, and word list, depth 200: the two lists the fusion reads;
 - fused (service): store.search_memories, both lists and the fusion in Python;
+- fused, a question: the same for a question about the same person ("Where does Kalo live?"),
+  which adds the list of memories that could answer it;
 - first page (service): queries.read_memory_page, which adds the query's embedding (local
   lexical embedder) and the short transaction that pins the snapshot;
 - a later page: the same with the first page's cursor (every page re-ranks the snapshot).
@@ -36,11 +38,20 @@ class Timed:
         self.into.append((time.perf_counter() - self.started) * 1000)
 
 
+# A question's search adds the memories that could answer it (text_analysis/questions.py).
+QUESTIONS = (
+    "Where does {name} live?",
+    "Where does {name} work?",
+    "How many kids does {name} have?",
+    "What time does {name} start work?",
+)
+
 KINDS = (
     "vector, one page (before)",
     "vector list, depth 200",
     "word list, depth 200",
     "fused (service)",
+    "fused, a question (service)",
     "first page (service)",
     "a later page (service)",
 )
@@ -65,8 +76,11 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
         for i in range(queries + 5):
             caller, _ = rng.choice(store.callers)
             tenant_id = caller.tenant_id
-            text = " ".join(fact(rng, rng.choice(store.names_of.get(tenant_id) or NAMES)).split()[:4])
+            name = rng.choice(store.names_of.get(tenant_id) or NAMES)
+            text = " ".join(fact(rng, name).split()[:4])
             vector = embedder.embed(text)
+            question = rng.choice(QUESTIONS).format(name=name)
+            question_vector = embedder.embed(question)
             now = datetime.now(UTC)
             where, params = memory_store.snapshot_filter(
                 tenant_id,
@@ -94,10 +108,21 @@ def run(store, queries: int, rng: random.Random, log=print) -> dict:
                     include_superseded=False,
                     topic=None,
                 )
-            with Timed(timings[KINDS[4]]):
+            with Timed(timings[KINDS[4]]), db.tenant_transaction(tenant_id) as conn:
+                memory_store.search_memories(
+                    conn,
+                    tenant_id,
+                    question_vector,
+                    question,
+                    known_at=now,
+                    as_of=now,
+                    include_superseded=False,
+                    topic=None,
+                )
+            with Timed(timings[KINDS[5]]):
                 first = reads.read_memory_page(caller, MemoryListQuery(q=text), db, embedder)
             if first.next_cursor is not None:
-                with Timed(timings[KINDS[5]]):
+                with Timed(timings[KINDS[6]]):
                     reads.read_memory_page(
                         caller, MemoryListQuery(q=text, cursor=first.next_cursor), db, embedder
                     )
