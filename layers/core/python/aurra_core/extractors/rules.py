@@ -1877,7 +1877,7 @@ class _Reader:
         skipped = False
         others_hedged: list[str] = []  # someone else's hedge: "he wants to play drums now"
         unread: list[str] = []  # clauses the rules could not read that give a value
-        heads_unread: list[str] = []  # statements before a hedge the rules could not read
+        stated_unread: list[str] = []  # statements before a hedge the rules could not read
         for part in _CORRECTION_SPLIT.split(sentence):
             for clause in _clauses(part):
                 deadline.check()
@@ -1886,15 +1886,15 @@ class _Reader:
                     others_hedged.extend(others)
                     clause = _without(clause, others)
                 outcome = self._clause(clause, index)
-                head = _statement_before_hedge(clause) if outcome == "skipped" else None
+                stated = _statement_before_hedge(clause) if outcome == "skipped" else None
                 if (
-                    head is not None
-                    and self._clause(head, index) == "none"
-                    and self._verbatim_worthy(head, head)
+                    stated is not None
+                    and self._clause(stated, index) == "none"
+                    and self._verbatim_worthy(stated, stated)
                 ):
                     # the statement is kept though the hedge after it is not (and no memory
                     # of the whole sentence is: it would say the hedge too)
-                    heads_unread.append(head)
+                    stated_unread.append(stated)
                 if outcome == "skipped" and _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()):
                     continue  # "and I love it": said about the conversation or in passing, no mood of the rest
                 if outcome == "skipped" and _SO_HEDGED.match(clause.strip()):
@@ -1922,9 +1922,9 @@ class _Reader:
         if others_hedged and not skipped:
             # the statement without what someone else only wants or plans
             said, sentence = _without(said, others_hedged), _without(sentence, others_hedged)
-        for head in heads_unread:
-            head = " ".join(head.split()).strip(" ,;:")
-            self._keep(f"{SAID}{head}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(head), VERBATIM)
+        for stated in stated_unread:
+            stated = " ".join(stated.split()).strip(" ,;:")
+            self._keep(f"{SAID}{stated}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(stated), VERBATIM)
         if len(self.found) == before:
             if not skipped and self._verbatim_worthy(said, sentence):
                 said = " ".join(said.split()).rstrip(" ,;:")
