@@ -958,3 +958,32 @@ def test_a_value_of_another_thing_in_like_words_replaces_nothing(old, new):
 def test_a_change_said_in_like_words_is_still_acted_on(old, new):
     found, confidence = verdict(old, new)
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User is renting in Rathmines", "User moved to Galway"),
+        ("User rents a flat in Dublin", "User moved to Galway"),
+        ("User is in a studio in Bushwick off the Jefferson stop", "User moved to Astoria"),
+    ],
+)
+def test_a_home_rented_or_lived_in_is_where_the_user_lives_and_a_move_ends_it(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a home named beside another, without a move: maybe a second one
+        ("User lives in Austin", "User is renting in Denver"),
+        # a thing rented, a hotel stayed in: no home
+        ("User lives in Austin", "User rents a storage unit in Denver"),
+        ("User rents a flat in Dublin", "User rents a car in Galway"),
+        ("User lives in Leeds", "User is in a hotel in Paris"),
+    ],
+)
+def test_a_home_named_without_a_move_or_a_thing_rented_is_not_acted_on(old, new):
+    found, confidence = verdict(old, new)
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

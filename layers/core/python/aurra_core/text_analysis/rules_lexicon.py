@@ -1840,6 +1840,7 @@ NOT_A_HOME = (
     r"(?:a |an |the |their |our |one )?(?:\w+ )?(?:channel|chat|thread|folder|doc|document|spreadsheet|sheet|"
     r"notebook|app|inbox|repo|repository|drive|tab|terminal|browser|group|board|wiki|workspace|calendar|head)s?\b"
 )
+HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bungalow|cottage)"
 # Frames that read a value from its wording: where someone lives, works, whom they report to...
 VALUE_FRAMES: dict[str, list[str]] = {
     "location": [
@@ -1847,6 +1848,14 @@ VALUE_FRAMES: dict[str, list[str]] = {
         + NOT_A_HOME
         + r")\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
         r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
+        # a home rented, or lived in, is where they live: "is renting in Rathmines", "rents a
+        # flat in Dublin", "is in a studio in Bushwick"
+        r"\b(?:rents?|renting)\s+(?:(?:a |an |the |their |our |my )?(?:\w+ )?"
+        + HOME_NOUNS
+        + r"\s+)?in\s+(?P<v>[^,;.]+)",
+        r"\b(?:is|are|am|'m)\s+in\s+(?:a |an |the |their |our |my )(?:\w+ )?"
+        + HOME_NOUNS
+        + r"\s+in\s+(?P<v>[^,;.]+)",
     ],
     "employer": [
         r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
