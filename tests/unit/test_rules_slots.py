@@ -966,6 +966,8 @@ def test_a_change_said_in_like_words_is_still_acted_on(old, new):
         ("User is renting in Rathmines", "User moved to Galway"),
         ("User rents a flat in Dublin", "User moved to Galway"),
         ("User is in a studio in Bushwick off the Jefferson stop", "User moved to Astoria"),
+        # a new home of their own is a move
+        ("User lives alone in Bournemouth", "User said: I am writing from my new flat in Exeter."),
     ],
 )
 def test_a_home_rented_or_lived_in_is_where_the_user_lives_and_a_move_ends_it(old, new):
@@ -982,6 +984,9 @@ def test_a_home_rented_or_lived_in_is_where_the_user_lives_and_a_move_ends_it(ol
         ("User lives in Austin", "User rents a storage unit in Denver"),
         ("User rents a flat in Dublin", "User rents a car in Galway"),
         ("User lives in Leeds", "User is in a hotel in Paris"),
+        # a new place may be a restaurant; someone else's new flat is theirs
+        ("User lives in Leeds", "User found a new place in town for sushi"),
+        ("User lives in Leeds", "User's sister loves her new flat in York"),
     ],
 )
 def test_a_home_named_without_a_move_or_a_thing_rented_is_not_acted_on(old, new):

@@ -1613,6 +1613,8 @@ CHANGE_EVIDENCE = [
     r"\bpassed away\b|\bdied\b|\bwelcomed\b",
     r"\benabled\b|\bdisabled\b|\bturned (?:on|off)\b",
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
+    # "writing from my new flat in Exeter": a home of their own, new
+    r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b",
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
     # rules v6: "these days" sets the value against what it was
@@ -2032,7 +2034,10 @@ MOVED_HOME = (
     r"finally|officially|permanently|here|there|all|again|abroad|across|up|down|hq|headquarters|"
     r"(?:its|their|the|our|my|his|her) (?:headquarters|hq|head office|base|home|family|house|whole family))\b)"
     r"(?: [\w']+){0,3}? (?:to|into|in with)\b|"
-    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b"
+    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b|"
+    # "writing from my new flat in Exeter": a home of their own, new (not "a new place in town",
+    # which may be a restaurant)
+    r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b"
 )
 
 # A switch to a named value: "switched to X", "replaced ... with X".
