@@ -1381,3 +1381,33 @@ def test_news_of_the_users_world_without_a_first_person_word_is_kept_as_said(sai
 @pytest.mark.parametrize("said", ["the weather is done for the day", "that is all sorted then thanks"])
 def test_done_or_sorted_said_of_the_conversation_is_not_news(said):
     assert facts(said) == []
+
+
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        # a title held now, said as the first stretch in it
+        ("first month as Staff Engineer and I'm drowning in RFC reviews.", "User is now a Staff Engineer"),
+        ("my first week as head of design, it's a lot", "User is now a head of design"),
+        # a title reached, then what came with it
+        (
+            "Since making Associate Partner in November I've got a business development target",
+            "User made Associate Partner in November",
+        ),
+        # an adverb of degree before the verb is no verb
+        ("I barely write code anymore", "User barely writes code anymore"),
+        ("I hardly sleep", "User hardly sleeps"),
+    ],
+)
+def test_a_title_said_as_the_first_stretch_in_it_or_reached_is_kept(said, fact):
+    assert facts(said)[0] == fact
+
+
+def test_a_first_day_still_to_come_is_no_title_held():
+    assert facts("first day as a nurse on the ward tomorrow") == []
+
+
+def test_someones_first_week_at_a_place_is_kept():
+    """Said of how the week went, the place is where they started; kept in the user's words."""
+    kept = facts("Aoife's first week at Greenfield Educate Together went grand.")
+    assert kept == ["User said: Aoife's first week at Greenfield Educate Together went grand."]

@@ -522,7 +522,7 @@ _ADVERBS = frozenset(
     "now just also recently finally still usually always often never sometimes mostly really "
     "actually currently already only even mainly generally basically definitely certainly "
     "probably rarely seldom occasionally totally absolutely officially literally honestly "
-    "mostly primarily exclusively".split()
+    "mostly primarily exclusively barely hardly scarcely nearly almost".split()
 )
 _IRREGULAR_PRESENT = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
 _IRREGULAR_PAST = frozenset(
@@ -709,6 +709,45 @@ _GIVEN_TO_ME = re.compile(
     r"(?=$|[,.;!]| (?:for|at|of|on|in|last|this|yesterday|today|when|after)\b)",
     re.IGNORECASE,
 )
+
+
+# A title: capitalised words ("Staff Engineer", "Associate Partner") or a known rank's last word.
+_TITLE = (
+    r"(?P<title>(?-i:[A-Z][\w-]*(?: (?:of |and )?[A-Z][\w-]*){0,4})|"
+    r"(?:[a-z-]+ ){0,3}(?:lead|head|manager|director|supervisor|chef|captain|partner|principal|engineer|"
+    r"editor|officer|coordinator|associate|consultant|analyst|architect|sergeant|sister|specialist|nurse|"
+    r"teacher|lecturer|professor|prof|developer|designer|scientist|researcher|accountant)"
+    r"(?: of [a-z]+(?: [a-z]+)?)?)"
+)
+# a first day still to come is no title held
+_NOT_YET = r"(?!.*\b(?:tomorrow|next|starts?|starting|will|'ll|going to|gonna|soon)\b)"
+# "first month as Staff Engineer and ...", "my first week as head of design,"
+_FIRST_PERIOD_AS = re.compile(
+    r"^"
+    + _NOT_YET
+    + r"(?:(?:it's |its )?(?:my )?)first (?:day|week|month|fortnight|year|shift|term|quarter) as (?:a |an |the )?"
+    + _TITLE
+    + r"(?=$|[,.;!]| and\b| at\b| in\b| for\b)",
+    re.IGNORECASE,
+)
+# "Since making Associate Partner in November I've got ...": the title reached, then the rest
+_SINCE_REACHING = re.compile(
+    r"^since (?:making|becoming|being (?:made|promoted to)|getting promoted to|my promotion to) (?:a |an |the )?"
+    + _TITLE
+    + r"(?P<when> (?:in|on|last|this) \w+)?,?\s+(?=\w)",
+    re.IGNORECASE,
+)
+# "Aoife's first week at Greenfield Educate Together went grand": Aoife started there
+_FIRST_PERIOD_AT = re.compile(
+    r"^(?P<who>(?:my |our )?[A-Z][\w-]+)'s first (?:day|week|month|term|year|semester) at "
+    r"(?P<place>[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)"
+    # how it went is said of the week, not of the place
+    r"(?: (?:went|was|has been|is going|seems)\b[^,.;!]*)?(?=[,.;!]|$)",
+)
+
+
+def _article(title: str) -> str:
+    return "an" if title[:1].lower() in "aeiou" else "a"
 
 
 # What is moved that says nothing of what it is for without who moved it ("my slot", "my shift")
@@ -1803,6 +1842,16 @@ class _Reader:
         sentence = _NEWS_HEADING.sub("", sentence)
         # "they made me team lead", "Guess who got bumped up to head chef": a title given the user
         sentence = _GIVEN_TO_ME.sub(lambda m: f"I was made {m.group('title')}", sentence)
+        # "first month as Staff Engineer and I'm drowning": a title the user holds now;
+        # "Since making Associate Partner in November I've got a target": one reached
+        sentence = _FIRST_PERIOD_AS.sub(
+            lambda m: f"I'm now {_article(m.group('title'))} {m.group('title')}", sentence
+        )
+        sentence = _SINCE_REACHING.sub(
+            lambda m: f"I made {m.group('title')}{m.group('when') or ''}, ", sentence
+        )
+        # "Aoife's first week at Greenfield went grand": she started there
+        sentence = _FIRST_PERIOD_AT.sub(lambda m: f"{m.group('who')} started at {m.group('place')}", sentence)
         sentence = re.sub(r"^guess who\s+(?=got|just|is|made|finally)", "I ", sentence, flags=re.IGNORECASE)
         # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
         # request is to keep the statement, which is the fact
