@@ -1411,3 +1411,36 @@ def test_someones_first_week_at_a_place_is_kept():
     """Said of how the week went, the place is where they started; kept in the user's words."""
     kept = facts("Aoife's first week at Greenfield Educate Together went grand.")
     assert kept == ["User said: Aoife's first week at Greenfield Educate Together went grand."]
+
+
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        ("first week at Stripe done! any tips for onboarding?", "User started at Stripe"),
+        ("my first day at Monzo was wild", "User started at Monzo"),
+        # a named model of a thing the user has, said inside a question
+        (
+            "how do i stop my iPhone 15 suggesting contacts in the share sheet, its annoying",
+            "User has an iPhone 15",
+        ),
+        ("is my 2019 Civic due for a service at 60k miles?", "User has a 2019 Civic"),
+        ("can my Pixel 8 Pro do satellite SOS?", "User has a Pixel 8 Pro"),
+    ],
+)
+def test_a_first_week_somewhere_or_a_model_owned_said_in_a_question_is_kept(said, fact):
+    assert facts(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "first week at the new school starts tomorrow",
+        # one of old, someone else's, the kind's word alone, or one only wanted
+        "how do I back up my old iPhone 12 before I sell it?",
+        "can you help me fix my dad's Kindle?",
+        "why does my phone die so fast?",
+        "should I get an iPhone 16?",
+    ],
+)
+def test_a_first_week_to_come_or_a_thing_not_owned_now_is_not_kept(said):
+    assert facts(said) == []

@@ -739,10 +739,11 @@ _SINCE_REACHING = re.compile(
 )
 # "Aoife's first week at Greenfield Educate Together went grand": Aoife started there
 _FIRST_PERIOD_AT = re.compile(
-    r"^(?P<who>(?:my |our )?[A-Z][\w-]+)'s first (?:day|week|month|term|year|semester) at "
+    r"^" + _NOT_YET + r"(?:(?P<who>(?:my |our )?[A-Z][\w-]+)'s |(?:(?:it's |its )?my )?)"
+    r"(?-i:first) (?:day|week|month|term|year|semester) at "
     r"(?P<place>[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)"
     # how it went is said of the week, not of the place
-    r"(?: (?:went|was|has been|is going|seems)\b[^,.;!]*)?(?=[,.;!]|$)",
+    r"(?: (?:went|was|has been|is going|seems|done|over|behind me)\b[^,.;!]*)?(?=[,.;!]|$)",
 )
 
 
@@ -1704,6 +1705,25 @@ _EMBEDDED = re.compile(
 )
 
 
+# "my iPhone 15", "my 2019 Civic", "my Galaxy S23 Ultra": a model of a thing the user has, by
+# its name; never one of old or someone else's ("my old iPhone 12", "my dad's Kindle").
+_OWNED_MODEL = re.compile(
+    r"\bmy (?!(?:old|previous|former|ex|last|first|late|dead|broken|stolen|\w+'s)\b)"
+    r"(?P<thing>(?:(?:19|20)\d\d )?[A-Za-z][\w+-]*(?: (?:[A-Z0-9][\w+-]*|pro|max|mini|plus|air|ultra|lite)){0,3})\b"
+)
+# Things a person has one or a few of, whose model they name.
+_OWNED_KINDS = frozenset(
+    {"phone", "computer", "tablet", "wearable", "car", "two_wheeler", "camera", "game_console", "audio"}
+)
+
+
+def _is_a_named_model(thing: str) -> bool:
+    """A name (a capital or a number in it, not just the kind's word) of a kind people own."""
+    from aurra_core.text_analysis import kinds
+
+    return bool(re.search(r"[A-Z0-9]", thing)) and bool(kinds.kinds_of(thing) & _OWNED_KINDS)
+
+
 # Whom "she" or "he" at the start of a clause names: the user's one relative of that gender
 # named so far in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
 # "My sisters" names no one relative.
@@ -1850,8 +1870,11 @@ class _Reader:
         sentence = _SINCE_REACHING.sub(
             lambda m: f"I made {m.group('title')}{m.group('when') or ''}, ", sentence
         )
-        # "Aoife's first week at Greenfield went grand": she started there
-        sentence = _FIRST_PERIOD_AT.sub(lambda m: f"{m.group('who')} started at {m.group('place')}", sentence)
+        # "Aoife's first week at Greenfield went grand": she started there; "first week at
+        # Stripe done!": the user did
+        sentence = _FIRST_PERIOD_AT.sub(
+            lambda m: f"{m.group('who') or 'I'} started at {m.group('place')}", sentence
+        )
         sentence = re.sub(r"^guess who\s+(?=got|just|is|made|finally)", "I ", sentence, flags=re.IGNORECASE)
         # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
         # request is to keep the statement, which is the fact
@@ -1910,6 +1933,7 @@ class _Reader:
             exclaimed, *rest = re.split(r",\s+", sentence, maxsplit=1)
             if rest:
                 self._named_relatives(exclaimed)
+                self._embedded(exclaimed, index)
                 self._sentence(rest[0], index)
                 return
         if _QUESTION_START.match(sentence) or _REQUEST.match(sentence) or _NOT_A_FACT.match(sentence):
@@ -2150,6 +2174,11 @@ class _Reader:
         found = _EMBEDDED.search(sentence)
         if found is not None and not _filtered(found.group(1).rstrip("?")):
             self._clause(found.group(1).rstrip(" ?.!"), index)
+        # "how do i stop my iPhone 15 suggesting contacts?": a named thing of theirs, asked about
+        owned = _OWNED_MODEL.search(sentence)
+        if owned is not None and _is_a_named_model(owned.group("thing")):
+            thing = owned.group("thing")
+            self._keep(f"User has {_article(thing)} {thing}", (index,), self._clause_quote(owned.group(0)))
 
     def _verbatim_worthy(self, original: str, sentence: str) -> bool:
         """A statement about the user's life the rules could not rewrite: a first-person word or
