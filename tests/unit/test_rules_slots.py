@@ -992,3 +992,19 @@ def test_a_home_rented_or_lived_in_is_where_the_user_lives_and_a_move_ends_it(ol
 def test_a_home_named_without_a_move_or_a_thing_rented_is_not_acted_on(old, new):
     found, confidence = verdict(old, new)
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a short title at a place names the employer, as a long one does
+        (
+            "User's brother Ravi is a backend dev at Infosys in Pune",
+            "User said: Ravi started at Flipkart last month",
+        ),
+        ("User is a PM at Intercom", "User started at Linear in May"),
+    ],
+)
+def test_a_short_title_at_a_place_names_the_employer_a_new_start_replaces(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

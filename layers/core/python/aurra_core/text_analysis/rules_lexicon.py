@@ -687,7 +687,7 @@ ROLE_NOUNS = frozenset(
     apprentice journeyman foreman solicitor barrister vet assistant registrar resident fellow postdoc
     teller banker carer caregiver aide porter courier cleaner labourer laborer welder roofer baker
     butcher hairdresser barber stylist editor producer reporter copywriter planner buyer tester
-    agent adviser advisor trainee""".split()
+    agent adviser advisor trainee dev swe sde sre pm qa""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
