@@ -1008,3 +1008,15 @@ def test_a_home_named_without_a_move_or_a_thing_rented_is_not_acted_on(old, new)
 def test_a_short_title_at_a_place_names_the_employer_a_new_start_replaces(old, new):
     found, confidence = verdict(old, new)
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User has 4 hives", "User has 7 colonies now"),
+        ("User teaches 20 pupils", "User has 25 students now"),
+    ],
+)
+def test_a_count_of_the_same_things_by_another_name_is_one_count(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85

@@ -283,6 +283,16 @@ SYNONYMS = {
     "reside": "live",
     "resides": "live",
     "residing": "live",
+    # what is counted, by another name: "four hives" / "seven colonies", "five students" /
+    # "eight tutees"
+    "colony": "hive",
+    "colonies": "hive",
+    "beehive": "hive",
+    "beehives": "hive",
+    "tutee": "student",
+    "tutees": "student",
+    "pupil": "student",
+    "pupils": "student",
 }
 
 # Phrase rewrites (regex -> replacement) applied to the normalised text before tokenising.
