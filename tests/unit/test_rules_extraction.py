@@ -1444,3 +1444,11 @@ def test_a_first_week_somewhere_or_a_model_owned_said_in_a_question_is_kept(said
 )
 def test_a_first_week_to_come_or_a_thing_not_owned_now_is_not_kept(said):
     assert facts(said) == []
+
+
+def test_what_could_not_be_done_is_a_statement_not_a_hedge():
+    assert facts("we couldn't find a flat in York so we're staying in Leeds") == [
+        "User couldn't find a flat in York",
+        "User is staying in Leeds",
+    ]
+    assert facts("I could move to Berlin") == []

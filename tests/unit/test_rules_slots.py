@@ -1020,3 +1020,33 @@ def test_a_short_title_at_a_place_names_the_employer_a_new_start_replaces(old, n
 def test_a_count_of_the_same_things_by_another_name_is_one_count(old, new):
     found, confidence = verdict(old, new)
     assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what was not possible is no hedge
+        (
+            "User does a pottery class on Tuesday evenings",
+            "User said: I gave up the pottery in june, couldn't keep doing the tuesdays after my hours changed.",
+        ),
+        # since something new is a change
+        ("User's standup is at 9:30", "User's standup is at 10:15 since the new manager joined"),
+    ],
+)
+def test_what_could_not_go_on_or_a_value_since_something_new_is_a_change(old, new):
+    found, confidence = verdict(old, new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User uses Vim", "User could switch to Emacs"),
+        # the new year is a date, not a new thing
+        ("User has a dog", "User has had a cat since the new year"),
+    ],
+)
+def test_a_could_or_the_new_year_is_not_acted_on(old, new):
+    found, confidence = verdict(old, new)
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)

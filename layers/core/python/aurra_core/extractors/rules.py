@@ -223,7 +223,7 @@ _HEDGE = re.compile(
     r"plan(?:s|ning)? (?:to|on \w+ing)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
     r"hop(?:e|es|ing) to|not sure|unsure|someday|some day|one day|eventually|wonder(?:ing)?|"
     r"toying with|debating|on the fence|torn between|tempted|leaning towards?|undecided|"
-    r"(?:could|should)(?!'ve\b)|fingers crossed|we'll see|who knows|(?:day)?dream(?:s|ing|ed)? (?:of|about)|"
+    r"(?:could(?!n't| not\b)|should)(?!'ve\b)|fingers crossed|we'll see|who knows|(?:day)?dream(?:s|ing|ed)? (?:of|about)|"
     r"fantasi[sz](?:e|es|ing) about|"
     r"look(?:ing)? (?:into|at) (?:getting|buying|moving|switching|adopting)|if all goes well|"
     r"in the market for|weighing|mulling|pondering|interviewing (?:at|with|for)|"

@@ -722,7 +722,8 @@ HEDGES = [
     r"\bwants? to\b(?! be (?:called|addressed|referred to|named|contacted|reached|emailed))",
     r"\bhop(?:e|es|ing) to\b",
     r"\bhopes\b",
-    r"\bcould\b",
+    # "couldn't keep doing the tuesdays": what was not possible, no hedge
+    r"\bcould\b(?!\s*(?:not\b|n't))",
     r"\bnot sure\b",
     r"\bundecided\b",
     r"\blooking (?:into|at)\b",
@@ -1623,6 +1624,8 @@ CHANGE_EVIDENCE = [
     r"\bpassed away\b|\bdied\b|\bwelcomed\b",
     r"\benabled\b|\bdisabled\b|\bturned (?:on|off)\b",
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
+    # "start time is quarter past nine since the new contract": since something new
+    r"\bsince (?:the|my|our|their|his|her) new\b(?! year)",
     # "writing from my new flat in Exeter": a home of their own, new
     r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b",
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
