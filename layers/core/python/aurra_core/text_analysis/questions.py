@@ -19,6 +19,7 @@ from enum import Enum
 from functools import lru_cache
 
 from aurra_core.text_analysis import rules_lexicon as lex
+from aurra_core.text_analysis.text import MONTH_NAMES, NUMBER_WORDS, WEEKDAY_NAMES
 
 
 class Answer(Enum):
@@ -95,19 +96,16 @@ _ASKED_ABOUT = frozenset(
 _NAMED = re.compile(r"^[A-Z][\w'-]+(?: [A-Z][\w'-]+)?$")
 _JUST_THE_USER = re.compile(r"^(?:the )?user$", re.IGNORECASE)
 
-_NUMBER_WORDS = (
-    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-    "hundred|thousand|dozen|a couple|a few|half|single|double|twice|once"
-)
-_WEEKDAYS = (
-    r"mon(?:day)?s?|tue(?:s(?:day)?)?s?|wed(?:nesday)?s?|thu(?:rs(?:day)?)?s?|fri(?:day)?s?|"
-    r"sat(?:urday)?s?|sun(?:day)?s?|weekends?|weekdays?|daily|every day|each day|nightly|weekly"
-)
-_MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december|"
-    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+
+def _any_of(words: frozenset[str] | set[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# The normaliser's words for numbers, weekdays (in the languages users write in) and months,
+# and how else a count, a day or a date is said.
+_NUMBER_WORDS = _any_of(NUMBER_WORDS | {"thousand", "a few", "half", "single", "double", "twice", "once"})
+_WEEKDAYS = rf"(?:{_any_of(WEEKDAY_NAMES)})s?|weekends?|weekdays?|daily|every day|each day|nightly|weekly"
+_MONTHS = _any_of(MONTH_NAMES)
 
 _WORK_WORDS = re.compile(
     r"\b(?:works?|worked|working|employ(?:ed|er|ment)|jobs?|joined|hired|freelanc\w*|contract(?:s|ed|or|ing)?|"

@@ -124,6 +124,10 @@ _TZ_WORDS = sorted(lex.TIMEZONES, key=len, reverse=True)
 # Words the normaliser reads as a value on their own or with the words after them ("three",
 # "March 3rd", "Friday", "noon"): where a value written out in words may start.
 VALUE_WORDS = frozenset(word for word in [*_NUMBER_WORDS, *_MONTHS, *_WEEKDAYS, "noon"] if " " not in word)
+# The same words by what they name, for what a search's question asks (questions.py).
+NUMBER_WORDS = frozenset(_NUMBER_WORDS)
+MONTH_NAMES = frozenset(_MONTHS)
+WEEKDAY_NAMES = frozenset(_WEEKDAYS)
 
 Replacement = str | Callable[[re.Match[str]], str]
 
