@@ -85,3 +85,10 @@ def test_what_a_question_asks_about_is_no_relation():
     assert asked is not None and asked.relation is None and asked.about_the_user
     of_the_team = read_question("How many engineers are on the user's team?")
     assert of_the_team is not None and of_the_team.relation == "team"
+
+
+def test_a_group_the_user_is_in_answers_for_the_user():
+    asked = read_question("Where does the user work?")
+    assert asked is not None
+    assert asked.answers("User's company moved the team to an office in Leeds")
+    assert not asked.answers("User's boss works at Google")

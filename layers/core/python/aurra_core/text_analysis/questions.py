@@ -158,9 +158,10 @@ _SHOWS: dict[Answer, re.Pattern[str]] = {
     Answer.VERSION: _HAS_VERSION,
 }
 
-# A memory about someone of the user's ("User's sister lives in Graz"; their team or company
-# too), or kept as said and about a third person ("User said: she's in Linz").
-_OTHERS = lex.RELATION_NOUNS | {"team", "company", "employer", "band", "lab", "club", "family", "household"}
+# A memory about someone of the user's ("User's sister lives in Graz"), or kept as said and
+# about a third person ("User said: she's in Linz"). A group the user is in is the user's own
+# ("User's company moved to Leeds" answers where the user works).
+_OTHERS = lex.RELATION_NOUNS
 _SOMEONE_ELSES = re.compile(r"^user's (\w+)", re.IGNORECASE)
 _SAID_OF_ANOTHER = re.compile(
     r"^user said: (?:\W*\w+\W+){0,3}?(?:she|he|they|her|his|their)\b", re.IGNORECASE
