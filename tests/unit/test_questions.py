@@ -92,3 +92,21 @@ def test_a_group_the_user_is_in_answers_for_the_user():
     assert asked is not None
     assert asked.answers("User's company moved the team to an office in Leeds")
     assert not asked.answers("User's boss works at Google")
+
+
+@pytest.mark.parametrize(
+    ("question", "memory", "answers"),
+    [
+        ("Does the user still sing in the church choir?", "User gave it up in July", True),
+        ("Does the user still sing in the church choir?", "User sings in the choir on Thursdays", False),
+        ("Does the user drink coffee anymore?", "User has quit coffee", True),
+        # the same relation by another word
+        ("Is the user's dad still working?", "User's father retired in May", True),
+        ("Is the user's dad still working?", "User's mum retired in May", False),
+        ("Where does the user's mum live?", "User's mother lives in Leeds", True),
+    ],
+)
+def test_whether_something_still_holds_is_answered_by_its_end(question, memory, answers):
+    asked = read_question(question)
+    assert asked is not None
+    assert asked.answers(memory) is answers

@@ -4,7 +4,7 @@
 embedding model rarely finds them alike; yet the question says what its answer looks like: a
 workplace. A search (`store.fused_ranking`) reads the question once (`read_question`) and fuses
 one more list, the memories that could answer it (`Question.answers`): a workplace, a home, a
-count, an amount, a time of day, a day, a date or a version, about the one the question is
+count, an amount, a time of day, a day, a date, a version or an end, about the one the question is
 about ("the user's sister" is not the user). It only lifts memories among those the search
 already ranks; a text that is not a question of these forms reads as None and changes nothing.
 
@@ -31,11 +31,12 @@ class Answer(Enum):
     DAY = "day"
     DATE = "date"
     VERSION = "version"
+    ENDED = "ended"
 
 
 # a typographic apostrophe ("user\u2019s") is read as a plain one
 _TYPOGRAPHIC_APOSTROPHE = "\u2019"
-_SPECIFIC = frozenset({Answer.WORKPLACE, Answer.HOME})
+_SPECIFIC = frozenset({Answer.WORKPLACE, Answer.HOME, Answer.ENDED})
 
 _AUX = r"(?:does|do|did|is|are|was|were|will|has|have)"
 # The one a question is about, as it names them: "the user", "the user's sister", "Rhona".
@@ -79,6 +80,13 @@ _FORMS: tuple[tuple[re.Pattern[str], frozenset[Answer]], ...] = tuple(
         (r"\b(?:on )?(?:which|what) days?\b|\bhow often\b", {Answer.DAY}),
         (r"^\W*when\b", {Answer.TIME, Answer.DAY, Answer.DATE}),
         (r"\b(?:which|what) (?:\w+ )?(?:version|release)\b", {Answer.VERSION}),
+        # "Does the user still sing in the choir?": whether it ended
+        (rf"^\W*(?:does|do|is|are|has|have|did) {_WHO} still\b", {Answer.ENDED}),
+        (
+            r"^\W*(?:does|do|is|are|has|have|did) (?P<who>(?:the )?user(?:'s \w+)?|[A-Z][\w'-]+)\b"
+            r".*\b(?:any ?more|no longer)\b",
+            {Answer.ENDED},
+        ),
     )
 )
 
@@ -147,6 +155,13 @@ _HAS_VERSION = re.compile(
 )
 _HAS_AMOUNT = re.compile(r"[$€£¥₹]|\d|\b(?:" + _NUMBER_WORDS + r")\b", re.IGNORECASE)
 
+_HAS_ENDED = re.compile(
+    r"\b(?:quit|quits|stopped|stops|gave (?:it |that |them )?up|given (?:it )?up|giving (?:it )?up|no longer|"
+    r"not any ?more|any ?more|(?:is|are|was) over|done with|retired|ended|finished with|dropped out|"
+    r"left|cancel+ed|pulled out|packed (?:it )?in|called it a day|hung up)\b",
+    re.IGNORECASE,
+)
+
 _SHOWS: dict[Answer, re.Pattern[str]] = {
     Answer.WORKPLACE: _WORK_WORDS,
     Answer.HOME: _HOME_WORDS,
@@ -156,6 +171,7 @@ _SHOWS: dict[Answer, re.Pattern[str]] = {
     Answer.DAY: _HAS_DAY,
     Answer.DATE: _HAS_DATE,
     Answer.VERSION: _HAS_VERSION,
+    Answer.ENDED: _HAS_ENDED,
 }
 
 # A memory about someone of the user's ("User's sister lives in Graz"), or kept as said and
@@ -208,8 +224,16 @@ class Question:
 
 
 def _mentions(content: str, word: str) -> bool:
-    # "daughter" in "User's daughter's school"; "team" in "teams"
-    return re.search(rf"\b{re.escape(word)}(?:s|es)?\b", content, re.IGNORECASE) is not None
+    # "daughter" in "User's daughter's school"; "team" in "teams"; "dad" in "User's father"
+    words = _any_of(_same_relation(word.lower()))
+    return re.search(rf"\b(?:{words})(?:s|es)?\b", content, re.IGNORECASE) is not None
+
+
+@lru_cache(maxsize=256)
+def _same_relation(word: str) -> frozenset[str]:
+    """The word and the words the rules read as the same relation ("dad", "father", "daddy")."""
+    same = lex.SYNONYMS.get(word, word)
+    return frozenset({word, same} | {w for w, s in lex.SYNONYMS.items() if s == same})
 
 
 @lru_cache(maxsize=1024)
