@@ -110,3 +110,17 @@ def test_whether_something_still_holds_is_answered_by_its_end(question, memory, 
     asked = read_question(question)
     assert asked is not None
     assert asked.answers(memory) is answers
+
+
+def test_only_someone_of_the_users_or_a_group_of_their_people_is_asked_of():
+    """ "the user's office" or "the user's bakery" is the user's own: any memory of the user's
+    that shows the answer; "the user's sister" is hers."""
+    office = read_question("Where is the user's office?")
+    assert office is not None and office.relation is None and office.about_the_user
+    assert office.answers("User's company moved them to a new campus in Sandyford")
+    bakery = read_question("How many employees does the user's bakery have?")
+    assert bakery is not None and bakery.answers("User said: so there are six people on payroll now")
+    sister = read_question("Where does the user's sister live?")
+    assert sister is not None and sister.relation == "sister"
+    role = read_question("What is the user's current nursing role?")
+    assert role is not None and role.answers("User is a staff nurse on the cardiology ward at the Royal")

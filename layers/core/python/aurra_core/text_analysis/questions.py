@@ -55,8 +55,14 @@ _FORMS: tuple[tuple[re.Pattern[str], frozenset[Answer]], ...] = tuple(
             {Answer.WORKPLACE},
         ),
         (
-            r"\bwhat (?:is|'s|was) (?P<who>[\w' .&-]+?)'s (?:job|employer|workplace|occupation|"
+            # "What is the user's current nursing role?"
+            r"\bwhat (?:is|'s|was) (?P<who>[\w' .&-]+?)'s (?:\w+ ){0,2}(?:job|employer|workplace|occupation|"
             r"profession|role|position|title|work status|employment(?: status)?)\b",
+            {Answer.WORKPLACE},
+        ),
+        (
+            r"\bwhere (?:is|are|was) (?P<who>[\w' .&-]+?)'s (?:\w+ )?(?:office|workplace|desk|studio|shop|"
+            r"clinic|practice|stall|pitch|surgery)\b",
             {Answer.WORKPLACE},
         ),
         (rf"\bwhat {_AUX} {_WHO} do (?:for (?:a living|work)|now|these days)\b", {Answer.WORKPLACE}),
@@ -91,15 +97,11 @@ _FORMS: tuple[tuple[re.Pattern[str], frozenset[Answer]], ...] = tuple(
 )
 
 # Whose the answer is: "the user's sister" -> "sister", "the user's daughter Ava" -> "daughter"
-# or "Ava"; "the user" -> nobody else. "The user's rent" asks what the user pays, so a word of
-# what is asked about is no relation.
+# or "Ava"; "the user" -> nobody else. Only someone of the user's, or a group of their own
+# people, is asked of: "the user's rent", "the user's office" ask what is the user's.
 _RELATION = re.compile(r"\b[Uu]ser's (\w+)(?: ([A-Z][\w'-]+))?")
-_ASKED_ABOUT = frozenset(
-    """job employer workplace occupation profession role position title work employment address
-    hometown home city rent salary rate budget price fee pay income mortgage bill cost dose dosage
-    weight age birthday name current main usual new first last latest biggest favourite favorite
-    preferred primary monthly weekly hourly daily annual yearly commute diet schedule routine
-    shift shifts status relationship""".split()
+_ASKED_OF = lex.RELATION_NOUNS | frozenset(
+    {"team", "band", "choir", "club", "lab", "family", "household", "fiancé", "fiancée", "mate", "bestie"}
 )
 _NAMED = re.compile(r"^[A-Z][\w'-]+(?: [A-Z][\w'-]+)?$")
 _JUST_THE_USER = re.compile(r"^(?:the )?user$", re.IGNORECASE)
@@ -252,8 +254,8 @@ def read_question(text: str) -> Question | None:
     if not wanted:
         return None
     relation = _RELATION.search(text)
-    if relation is not None and relation.group(1).lower() in _ASKED_ABOUT:
-        relation = None
+    if relation is not None and relation.group(1).lower() not in _ASKED_OF:
+        relation = None  # "the user's office", "the user's rent": the user's own
     about_the_user = relation is None and (who is None or _JUST_THE_USER.match(who) is not None)
     if relation is None:
         # Someone the question names ("Where does Marco work?"), whom the answer mentions.
