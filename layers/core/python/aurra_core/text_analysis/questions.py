@@ -120,7 +120,7 @@ _MONTHS = _any_of(MONTH_NAMES)
 _WORK_WORDS = re.compile(
     r"\b(?:works?|worked|working|employ(?:ed|er|ment)|jobs?|joined|hired|freelanc\w*|contract(?:s|ed|or|ing)?|"
     r"consult(?:ant|ing)|intern(?:ing|ship)?|self-employed|unemployed|retired|laid off|redundant|quit|"
-    r"resigned|promoted|promotion|started (?:at|a new job|with)|office|shifts?|clinic|hospital|"
+    r"resigned|promoted|promotion|started (?:at|a new job|with)|office|campus|company|firm|shifts?|clinic|hospital|"
     r"trabaj\w*|travail\w*|taf|arbeit\w*|lavor\w*|emprego|trabalh\w*)\b"
     r"|\bleft (?:\S+ ){1,4}?for\b"
     r"|\b(?:now|i'm|i am|she's|he's|they're) (?:at|with) \w"
