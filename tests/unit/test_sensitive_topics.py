@@ -336,3 +336,21 @@ def test_grouping_by_first_letter_matches_what_the_plain_alternation_matches():
 )
 def test_a_health_matter_beside_or_without_a_health_job_is_still_medical(fact):
     assert sensitive_topic(fact) == "health_medical"
+
+
+@pytest.mark.parametrize(
+    ("fact", "topic"),
+    [
+        ("User grinds their teeth at night", "health_medical"),
+        ("User has had a cracked molar for a few weeks", "health_medical"),
+        ("User's company is filing their I-140 soon", "legal_status"),
+        ("User will file the I-765 for their husband", "legal_status"),
+    ],
+)
+def test_a_tooths_trouble_and_immigration_forms_by_name_are_gated(fact, topic):
+    assert sensitive_topic(fact) == topic
+
+
+@pytest.mark.parametrize("fact", ["User's house has cavity walls", "User grinds their own coffee beans"])
+def test_a_cavity_wall_or_grinding_coffee_is_not_health(fact):
+    assert sensitive_topic(fact) is None
