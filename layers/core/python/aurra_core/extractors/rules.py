@@ -700,12 +700,17 @@ _NEWS_HEADING = re.compile(
     r"(?:\s+(?:at|on|from|about)\s+[\w' ]{1,30}?)?\s*[-:\u2013\u2014]\s+",
     re.IGNORECASE,
 )
+# The last word of a title given or held ("team lead", "head of design", "Band 6 sister"): ranks
+# no other sense shares when they follow "made me" or "as".
+_RANKS = (
+    r"(?:lead|head|manager|director|supervisor|chef|captain|partner|principal|engineer|editor|officer|"
+    r"coordinator|chair|president|vp|associate|consultant|analyst|architect|foreman|sergeant|skipper|sister|"
+    r"specialist|owner|nurse|teacher|lecturer|professor|prof|developer|designer|scientist|researcher|accountant)"
+)
 # "they made me team lead for the SME pod", "my boss just made me shift supervisor".
 _GIVEN_TO_ME = re.compile(
     r"^(?:they|he|she|management|my (?:boss|manager|chef|director)|the (?:boss|company|firm))\s+"
-    r"(?:just |finally |officially )?made me (?:the |a |an )?(?P<title>[\w -]*?\b(?:lead|head|manager|director|"
-    r"supervisor|chef|captain|partner|principal|engineer|editor|officer|coordinator|chair|president|vp|associate|"
-    r"consultant|analyst|architect|foreman|sergeant|skipper|sister|specialist|owner))"
+    r"(?:just |finally |officially )?made me (?:the |a |an )?(?P<title>[\w -]*?\b" + _RANKS + r")"
     r"(?=$|[,.;!]| (?:for|at|of|on|in|last|this|yesterday|today|when|after)\b)",
     re.IGNORECASE,
 )
@@ -714,10 +719,7 @@ _GIVEN_TO_ME = re.compile(
 # A title: capitalised words ("Staff Engineer", "Associate Partner") or a known rank's last word.
 _TITLE = (
     r"(?P<title>(?-i:[A-Z][\w-]*(?: (?:of |and )?[A-Z][\w-]*){0,4})|"
-    r"(?:[a-z-]+ ){0,3}(?:lead|head|manager|director|supervisor|chef|captain|partner|principal|engineer|"
-    r"editor|officer|coordinator|associate|consultant|analyst|architect|sergeant|sister|specialist|nurse|"
-    r"teacher|lecturer|professor|prof|developer|designer|scientist|researcher|accountant)"
-    r"(?: of [a-z]+(?: [a-z]+)?)?)"
+    r"(?:[a-z-]+ ){0,3}" + _RANKS + r"(?: of [a-z]+(?: [a-z]+)?)?)"
 )
 # a first day still to come is no title held
 _NOT_YET = r"(?!.*\b(?:tomorrow|next|starts?|starting|will|'ll|going to|gonna|soon)\b)"
@@ -2318,7 +2320,7 @@ def _statement_before_hedge(clause: str) -> str | None:
     ]
     if not starts:
         return None
-    conjunctions = [c for c in _CONJUNCTION.finditer(text, 0, min(starts)) if c.end() <= min(starts)]
+    conjunctions = list(_CONJUNCTION.finditer(text, 0, min(starts)))
     if not conjunctions:
         return None
     head, rest = text[: conjunctions[-1].start()], text[conjunctions[-1].end() :]

@@ -100,9 +100,8 @@ _FORMS: tuple[tuple[re.Pattern[str], frozenset[Answer]], ...] = tuple(
 # or "Ava"; "the user" -> nobody else. Only someone of the user's, or a group of their own
 # people, is asked of: "the user's rent", "the user's office" ask what is the user's.
 _RELATION = re.compile(r"\b[Uu]ser's (\w+)(?: ([A-Z][\w'-]+))?")
-_ASKED_OF = lex.RELATION_NOUNS | frozenset(
-    {"team", "band", "choir", "club", "lab", "family", "household", "fiancé", "fiancée", "mate", "bestie"}
-)
+_PEOPLE = lex.RELATION_NOUNS | frozenset({"fiancé", "fiancée", "mate", "bestie"})
+_ASKED_OF = _PEOPLE | frozenset({"team", "band", "choir", "club", "lab", "family", "household"})
 _NAMED = re.compile(r"^[A-Z][\w'-]+(?: [A-Z][\w'-]+)?$")
 _JUST_THE_USER = re.compile(r"^(?:the )?user$", re.IGNORECASE)
 
@@ -117,6 +116,8 @@ _NUMBER_WORDS = _any_of(NUMBER_WORDS | {"thousand", "a few", "half", "single", "
 _WEEKDAYS = rf"(?:{_any_of(WEEKDAY_NAMES)})s?|weekends?|weekdays?|daily|every day|each day|nightly|weekly"
 _MONTHS = _any_of(MONTH_NAMES)
 
+# (a student is at a school, not a workplace; "cooks lunch at home" is a verb)
+_ROLES = (lex.ROLE_NOUNS - {"student", "cook"}) | {"partner", "sister", "prof", "driver"}
 _WORK_WORDS = re.compile(
     r"\b(?:works?|worked|working|employ(?:ed|er|ment)|jobs?|joined|hired|freelanc\w*|contract(?:s|ed|or|ing)?|"
     r"consult(?:ant|ing)|intern(?:ing|ship)?|self-employed|unemployed|retired|laid off|redundant|quit|"
@@ -124,11 +125,8 @@ _WORK_WORDS = re.compile(
     r"trabaj\w*|travail\w*|taf|arbeit\w*|lavor\w*|emprego|trabalh\w*)\b"
     r"|\bleft (?:\S+ ){1,4}?for\b"
     r"|\b(?:now|i'm|i am|she's|he's|they're) (?:at|with) \w"
-    r"|\b(?:lead|head|chief|manager|engineer|developer|designer|analyst|nurse|teacher|consultant|"
-    r"director|researcher|scientist|accountant|pm|vp|cto|ceo|cfo|founder|pharmacist|doctor|lawyer|"
-    r"architect|associate|partner|officer|specialist|coordinator|administrator|assistant|clerk|"
-    r"technician|editor|writer|translator|auditor|registrar|professor|prof|lecturer|postdoc|"
-    r"paramedic|chef|pilot|barista|cashier|driver|electrician|plumber|mechanic)s?\b[^.]*?\b(?:at|for|with|in)\b"
+    # a role at a place: the rules' role nouns, and a partner, a sister (the rank) or a driver
+    rf"|\b(?:{_any_of(_ROLES)})s?\b[^.]*?\b(?:at|for|with|in)\b"
     r"|\b(?:does|doing|did) [\w -]+? (?:at|for)\b",
     re.IGNORECASE,
 )
@@ -179,7 +177,6 @@ _SHOWS: dict[Answer, re.Pattern[str]] = {
 # A memory about someone of the user's ("User's sister lives in Graz"), or kept as said and
 # about a third person ("User said: she's in Linz"). A group the user is in is the user's own
 # ("User's company moved to Leeds" answers where the user works).
-_OTHERS = lex.RELATION_NOUNS
 _SOMEONE_ELSES = re.compile(r"^user's (\w+)", re.IGNORECASE)
 _SAID_OF_ANOTHER = re.compile(
     r"^user said: (?:\W*\w+\W+){0,3}?(?:she|he|they|her|his|their)\b", re.IGNORECASE
@@ -210,7 +207,7 @@ class Question:
         if not any(_SHOWS[a].search(content) for a in self.answers_wanted):
             return False
         someone = _SOMEONE_ELSES.match(content)
-        if someone is not None and someone.group(1).lower() not in _OTHERS:
+        if someone is not None and someone.group(1).lower() not in _PEOPLE:
             someone = None  # "User's database runs Postgres 16" is about the user's own
         if self.relation is not None:
             return (
@@ -226,16 +223,17 @@ class Question:
 
 
 def _mentions(content: str, word: str) -> bool:
-    # "daughter" in "User's daughter's school"; "team" in "teams"; "dad" in "User's father"
-    words = _any_of(_same_relation(word.lower()))
-    return re.search(rf"\b(?:{words})(?:s|es)?\b", content, re.IGNORECASE) is not None
+    return _mention_of(word.lower()).search(content) is not None
 
 
 @lru_cache(maxsize=256)
-def _same_relation(word: str) -> frozenset[str]:
-    """The word and the words the rules read as the same relation ("dad", "father", "daddy")."""
+def _mention_of(word: str) -> re.Pattern[str]:
+    """The word, or any the rules read as the same relation ("dad", "father", "daddy"), with a
+    plural ending: "daughter" in "User's daughter's school", "team" in "teams". Compiled once a
+    word: a search asks it of every memory it ranks."""
     same = lex.SYNONYMS.get(word, word)
-    return frozenset({word, same} | {w for w, s in lex.SYNONYMS.items() if s == same})
+    words = {word, same} | {w for w, s in lex.SYNONYMS.items() if s == same}
+    return re.compile(rf"\b(?:{_any_of(words)})(?:s|es)?\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1024)

@@ -1569,6 +1569,11 @@ GENERIC_NAME_WORDS = frozenset(
 # A contradiction is acted on (confidence >= 0.85) only when the new fact carries one of these,
 # or explicitly negates the old value. "now", "currently", "as of", "still" and "new" are
 # deliberately absent: they say what is current, not that the old value stopped being so.
+# What a home is called: "rents a flat in", "my new place in".
+HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bungalow|cottage)"
+# "writing from my new flat in Exeter": a home of their own, new; a move, and a word of change
+# (not a "new place" or "new room", which may be a restaurant or a room at work)
+NEW_HOME_OF_THEIR_OWN = r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b"
 CHANGE_EVIDENCE = [
     r"\bswitch(?:ed|es|ing)\b",
     r"\bmov(?:ed|es|ing)(?: [\w']+){0,5}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",
@@ -1626,8 +1631,7 @@ CHANGE_EVIDENCE = [
     r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
     # "start time is quarter past nine since the new contract": since something new
     r"\bsince (?:the|my|our|their|his|her) new\b(?! year)",
-    # "writing from my new flat in Exeter": a home of their own, new
-    r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b",
+    NEW_HOME_OF_THEIR_OWN,
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
     # rules v6: "these days" sets the value against what it was
@@ -1855,7 +1859,6 @@ NOT_A_HOME = (
     r"(?:a |an |the |their |our |one )?(?:\w+ )?(?:channel|chat|thread|folder|doc|document|spreadsheet|sheet|"
     r"notebook|app|inbox|repo|repository|drive|tab|terminal|browser|group|board|wiki|workspace|calendar|head)s?\b"
 )
-HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bungalow|cottage)"
 # Frames that read a value from its wording: where someone lives, works, whom they report to...
 VALUE_FRAMES: dict[str, list[str]] = {
     "location": [
@@ -2047,10 +2050,7 @@ MOVED_HOME = (
     r"finally|officially|permanently|here|there|all|again|abroad|across|up|down|hq|headquarters|"
     r"(?:its|their|the|our|my|his|her) (?:headquarters|hq|head office|base|home|family|house|whole family))\b)"
     r"(?: [\w']+){0,3}? (?:to|into|in with)\b|"
-    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b|"
-    # "writing from my new flat in Exeter": a home of their own, new (not "a new place in town",
-    # which may be a restaurant)
-    r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b"
+    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b|" + NEW_HOME_OF_THEIR_OWN
 )
 
 # A switch to a named value: "switched to X", "replaced ... with X".
