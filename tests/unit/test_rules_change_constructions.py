@@ -293,6 +293,19 @@ V16_PAIRS = [
     ("User's son has a physio called Ann", "User has a new physio", False),
     # the role the user fills is not one they have
     ("User is an account manager at a bank", "User's new manager is Efua", False),
+    # a place one goes to, by its kind: a CrossFit gym's "box", a dentist's practice, an office's
+    # campus, when the new one is said as the subject's
+    ("User does crossfit at CrossFit Nordhavn 4x a week", "User said: new box is CrossFit Valby", True),
+    ("User's dentist is Smile Dental in Rathmines", "User said: new practice is Parnell Dental", True),
+    ("User's office is in Grand Canal Dock", "User's company moved them to a new campus in Sandyford", True),
+    (
+        "User works at Google in the Dublin office",
+        "User said: google opened a new campus in Sandyford",
+        False,
+    ),
+    ("User does crossfit at CrossFit Nordhavn", "User said: the box got a new rower", False),
+    # "Box" is a name here, not a place of the user's
+    ("User has a cat named Box", "User said: new box is CrossFit Valby", False),
     # -- one more change, and an end of one occasion
     # "also" before one more change adds nothing beside the old fact
     ("User plays in a sunday league team", "User has packed in the sunday league", True),

@@ -30,6 +30,8 @@ def verdict(old: str, new: str) -> tuple[Verdict, float]:
         ),
         ("count", "User's team is 6 engineers", "User's team grew to 9 engineers"),
         ("count", "User's team is 12 people", "User's team shrank to 8 people"),
+        # when each count holds ("at the moment", "this term") is no part of what is counted
+        ("count", "User has five students at the moment", "User has eight students this term"),
         ("time", "User's daily standup is at 9:30am", "User's standup moved to 10am"),
         ("day", "User's piano lesson is on Tuesdays", "User's piano lesson is on Thursdays now"),
         ("amount", "User's rent is $1,450 a month", "User's rent was raised to $1,600 a month"),
@@ -88,6 +90,26 @@ def test_a_version_of_another_one_of_a_kind_replaces_nothing(old, new):
     # each names one of its own that runs the version ("main DB", "analytics DB"): two systems
     assert value_swap(old, new) is None
     assert verdict(old, new)[0] is not Verdict.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "User's billing db is on pg16 since the migration in december",
+        "User's billing db is on PG 16 since the migration in december",
+    ],
+)
+def test_a_version_written_onto_its_name_is_that_version(new):
+    # "pg16" is Postgres 16: the same slot as "PostgreSQL 11", said as changed
+    found, confidence = verdict("User's billing db is on PostgreSQL 11", new)
+    assert found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
+def test_a_version_written_onto_another_name_is_another_thing():
+    found, confidence = verdict(
+        "User's billing db is on PostgreSQL 11", "User's billing db talks to node18 services now"
+    )
+    assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
 
 
 def test_a_running_total_that_goes_down_is_a_correction():
@@ -546,6 +568,15 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
         # a step up said as reached, at the same employer: the role replaced
         ("User is a sales assistant at Currys", "User got bumped up to supervisor at Currys", True),
         ("User is an associate at Bain", "User said: made it to consultant at Bain as of this cycle", True),
+        # a partner is a title where it is made; else whom one lives with, or someone else's made
+        (
+            "User is an engagement manager at Brightwater Partners",
+            "User made Associate Partner in November",
+            True,
+        ),
+        ("User is an engagement manager at Acme", "User made their partner dinner in November", False),
+        ("User is an engagement manager at Acme", "User's partner made senior partner in November", False),
+        ("User lives with their partner Sam", "User made associate partner in November", False),
         # a rank said alone of the one job the old fact gives
         ("User works as a paralegal at Hale & Co", "User is senior now", True),
         ("User works as a paralegal at Hale & Co", "User hopes to be senior by next year", False),

@@ -3272,7 +3272,16 @@ _ONE_OF_A_KIND = frozenset(
     canon(word)[0]
     for word in """physio physiotherapist cardiologist dentist gp doctor therapist counsellor counselor
     psychiatrist manager boss landlord landlady coach trainer tutor group club gym office flat apartment
-    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber teacher""".split()
+    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber teacher box
+    practice clinic campus salon""".split()
+)
+# Places one goes to, named by their kind: a new one is the subject's only where it is said as
+# theirs ("new box is CrossFit Valby", "moved them to a new campus"; not "Google opened a new campus")
+_PLACES_OF_ONES_OWN = frozenset(canon(word)[0] for word in "box practice clinic campus salon".split())
+_ONES_OWN_NEW = regex_programs.compile(
+    r"(?i)\bnew (?:[a-z]+ )?(?:box|practice|clinic|campus|salon)(?:'s| is| was)\b|"
+    r"\b(?:to|at|into|joined|my|our|their|user's) (?:a |the |my |our |their )?new (?:[a-z]+ )?"
+    r"(?:box|practice|clinic|campus|salon)\b"
 )
 _A_NEW = regex_programs.compile(r"\bnew (?P<first>[a-z-]+)(?: (?P<second>[a-z]+))?\b")
 # Other names of the same role
@@ -3283,6 +3292,10 @@ _ROLE_NAMES = {
         ("boss", "manager supervisor"),
         ("physio", "physiotherapist"),
         ("physiotherapist", "physio"),
+        # a CrossFit gym is a "box"; a dentist's or a doctor's is a practice; an office, a campus
+        ("box", "gym crossfit"),
+        ("practice", "dentist dental gp surgery"),
+        ("campus", "office"),
     )
 }
 
@@ -3305,6 +3318,11 @@ def _a_new_one(old: Fact, new: Fact) -> str | None:
         if modifier and modifier not in old.term_set:
             continue
         held = {kind} | _ROLE_NAMES.get(kind, set())
+        if kind in _PLACES_OF_ONES_OWN and (
+            not _ONES_OWN_NEW.search(new.text)
+            or not any(canon(word)[0] in held for word in re.findall(r"\b[a-z][\w-]*", old.raw))
+        ):
+            continue  # "Google opened a new campus", "a cat named Box": no place the subject goes to
         if any(
             re.search(rf"\b(?:is|am|are|as) (?:a|an|the)\b[^,.;]*?\b{re.escape(k)}\w*", old.text)
             for k in held

@@ -791,11 +791,12 @@ def career_step(old_text: str, new_text: str) -> tuple[float, str] | None:
 
 
 # A title given by someone: "they made me store manager"; or made, as a title is reached: "made
-# engagement manager this cycle" (not "made the manager cry")
+# engagement manager this cycle", "made associate partner in November" (not "made the manager
+# cry"; a partner is a title only where it is made, else it is as often whom one lives with)
 _MADE_TITLE = regex_programs.compile(
     r"\bmade (?:it to )?(?!the |a |an |my |our |his |her |their )(?:[a-z-]+ ){0,2}?(?:"
     + _TITLE_WORDS
-    + r")\b(?=\s*(?:$|[.!,;)]|this\b|last\b|as of\b|from\b|at\b|in\b|today\b|yesterday\b|finally\b|for\b|of\b|"
+    + r"|partner)\b(?=\s*(?:$|[.!,;)]|this\b|last\b|as of\b|from\b|at\b|in\b|today\b|yesterday\b|finally\b|for\b|of\b|"
     r"on\b|over\b|when\b|after\b))|"
     r"\bmade (?P<whom>me|them|him|her) (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:"
     + _TITLE_WORDS

@@ -261,6 +261,7 @@ SYNONYMS = {
     "k8s": "kubernetes",
     "postgresql": "postgres",
     "psql": "postgres",
+    "pg": "postgres",
     "mbp": "macbook pro",
     "doctorate": "phd",
     "cycles": "bike",
@@ -352,6 +353,11 @@ PHRASES = [
     (r"\bgoogle pay\b", "googlepay"),
     (r"\bcar ?sharing\b", "carsharing"),
     (r"\bnet[- ]?(\d+)\b", r"net\1"),
+    # a version written onto its name ("pg16", "python3.12", "node18"): the name, then the version
+    (
+        r"\b(pg|postgres|postgresql|python|node|php|ruby|java|ios|android|ubuntu|debian|fedora)(\d+(?:\.\d+)*)\b",
+        r"\1 \2",
+    ),
     (r"\bper (month|week|year)\b", r"\1ly"),
     (r"\bper day\b", "daily"),
     (r"\bper hour\b", "hourly"),

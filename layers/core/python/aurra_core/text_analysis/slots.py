@@ -53,6 +53,7 @@ _LIGHT = frozenset(
     it its their them they his her our my your me us a actually officially same time
     about around roughly approximately like
     shoved
+    moment term semester season quarter into winter summer spring autumn
     """.split()
 )
 _LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | _LIGHT
