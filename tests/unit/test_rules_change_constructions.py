@@ -304,6 +304,28 @@ V16_PAIRS = [
         False,
     ),
     ("User does crossfit at CrossFit Nordhavn", "User said: the box got a new rower", False),
+    # an office's new building, where the subject's company is now; not one it bought
+    (
+        "User's office is in Kreuzberg",
+        "User said: the whole company is in a new building on Warschauer Straße in Friedrichshain",
+        True,
+    ),
+    (
+        "User's office is in Kreuzberg",
+        "User said: the company bought a new building in Friedrichshain",
+        False,
+    ),
+    # a gym membership moved is where they work out now
+    (
+        "User boulders three times a week at The Foundry in Sheffield",
+        "User moved their membership over to Climbing Works in January",
+        True,
+    ),
+    (
+        "User boulders three times a week at The Foundry in Sheffield",
+        "User's sister moved her membership over to Climbing Works",
+        False,
+    ),
     # "Box" is a name here, not a place of the user's
     ("User has a cat named Box", "User said: new box is CrossFit Valby", False),
     # -- one more change, and an end of one occasion

@@ -568,6 +568,35 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
         # a step up said as reached, at the same employer: the role replaced
         ("User is a sales assistant at Currys", "User got bumped up to supervisor at Currys", True),
         ("User is an associate at Bain", "User said: made it to consultant at Bain as of this cycle", True),
+        # a title of rank words run together is one title ("a senior associate")
+        ("User is a senior associate in the disputes team at Brenner & Loh", "User was made partner", True),
+        # a promotion said of oneself in the user's words, with no one else before it in its clause
+        (
+            "User is an assistant professor of chemistry at Ohio State",
+            "User said: Tenure came through, got the bump to associate professor effective July 1!",
+            True,
+        ),
+        (
+            "User is an audit senior at Harwell Grant",
+            "User said: Promotion to audit manager went through, effective 1 October.",
+            True,
+        ),
+        (
+            "User is an audit senior at Harwell Grant",
+            "User said: my sister's promotion to audit manager went through",
+            False,
+        ),
+        ("User is an audit senior at Harwell Grant", "User said: Priya got the bump to audit manager", False),
+        (
+            "User's wife is an audit senior at Harwell Grant",
+            "User said: Promotion to audit manager went through",
+            False,
+        ),
+        (
+            "User is an audit senior at Harwell Grant",
+            "User said: hoping my promotion to audit manager went through",
+            False,
+        ),
         # a partner is a title where it is made; else whom one lives with, or someone else's made
         (
             "User is an engagement manager at Brightwater Partners",

@@ -3273,15 +3273,17 @@ _ONE_OF_A_KIND = frozenset(
     for word in """physio physiotherapist cardiologist dentist gp doctor therapist counsellor counselor
     psychiatrist manager boss landlord landlady coach trainer tutor group club gym office flat apartment
     nursery daycare school job role accountant lawyer solicitor vet hairdresser barber teacher box
-    practice clinic campus salon""".split()
+    practice clinic campus salon building""".split()
 )
 # Places one goes to, named by their kind: a new one is the subject's only where it is said as
 # theirs ("new box is CrossFit Valby", "moved them to a new campus"; not "Google opened a new campus")
-_PLACES_OF_ONES_OWN = frozenset(canon(word)[0] for word in "box practice clinic campus salon".split())
+_PLACES_OF_ONES_OWN = frozenset(
+    canon(word)[0] for word in "box practice clinic campus salon building".split()
+)
 _ONES_OWN_NEW = regex_programs.compile(
-    r"(?i)\bnew (?:[a-z]+ )?(?:box|practice|clinic|campus|salon)(?:'s| is| was)\b|"
-    r"\b(?:to|at|into|joined|my|our|their|user's) (?:a |the |my |our |their )?new (?:[a-z]+ )?"
-    r"(?:box|practice|clinic|campus|salon)\b"
+    r"(?i)\bnew (?:[a-z]+ )?(?:box|practice|clinic|campus|salon|building)(?:'s| is| was)\b|"
+    r"\b(?:to|at|into|joined|my|our|their|user's|(?:is|are|'s|'re) (?:now )?in) (?:a |the |my |our |their )?"
+    r"new (?:[a-z]+ )?(?:box|practice|clinic|campus|salon|building)\b"
 )
 _A_NEW = regex_programs.compile(r"\bnew (?P<first>[a-z-]+)(?: (?P<second>[a-z]+))?\b")
 # Other names of the same role
@@ -3296,6 +3298,7 @@ _ROLE_NAMES = {
         ("box", "gym crossfit"),
         ("practice", "dentist dental gp surgery"),
         ("campus", "office"),
+        ("building", "office"),
     )
 }
 

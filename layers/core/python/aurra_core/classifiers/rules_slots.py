@@ -555,10 +555,12 @@ _ANY_TITLE = regex_programs.compile(
 _PROMOTED = regex_programs.compile(
     r"\b(?:got|get|gets|getting|was|been|be|is|'s|just|finally|officially)\s+promoted\b|"
     r"\bmade (?:partner|director|principal|vp)\b|"
-    # "got bumped to associate", "bumped up to team lead"
-    r"\b(?:got |was |been )?bumped (?:me |them )?(?:up )?to (?:a |an |the )?(?:[a-z-]+ )?(?:"
-    + _TITLE_WORDS
-    + r")\b"
+    # "got bumped to associate", "bumped up to team lead", "got the bump to associate professor"
+    r"\b(?:(?:got |was |been )?bumped (?:me |them )?|(?:got|get|gets|getting) the bump )(?:up )?to "
+    r"(?:a |an |the )?(?:[a-z-]+ )?(?:" + _TITLE_WORDS + r")\b|"
+    # "promotion to audit manager went through"
+    r"\bpromotion to (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:" + _TITLE_WORDS + r")\b (?:finally )?"
+    r"(?:went|has gone|came|has come) through\b"
 )
 _HOLDS_A_ROLE = regex_programs.compile(
     r"^user (?:(?:is|works as|is working as|has been)\s+|said:\s+(?:(?:i'm|i am|im|i've been|been)\s+)?)"
@@ -583,8 +585,15 @@ def _one_role(text: str) -> bool:
     """Whether the fact names one job: "a designer at Figma and a photographer on weekends" names
     two, and a promotion in one would retire the other with it."""
     words = re.findall(r"[a-z]+", text.lower())
-    jobs = sum(word in _JOBS for word in words)  # "junior analyst": one job at a rank
-    return jobs == 1 or (jobs == 0 and sum(word in lex.ROLE_NOUNS for word in words) == 1)  # "an associate"
+    jobs = sum(word in _JOBS for word in words)
+    if jobs:
+        return jobs == 1  # "junior analyst": one job at a rank
+    # "an associate", "a senior associate": one title, its words run together
+    titles = sum(
+        word in lex.ROLE_NOUNS and (index == 0 or words[index - 1] not in lex.ROLE_NOUNS)
+        for index, word in enumerate(words)
+    )
+    return titles == 1
 
 
 def _same_whom(old_text: str, new_text: str) -> bool:
@@ -815,6 +824,23 @@ def _made_a_title(new_lower: str) -> re.Match[str] | None:
     return made
 
 
+# What may come before a promotion said of oneself, in its own clause: "I got the bump", "my
+# promotion to", "and finally got the bump"
+_OWN_CLAUSE_LEAD = frozenset("i i've i'm ive im my and so just finally also officially".split())
+
+
+def _the_users_own(old_text: str, new_lower: str, promoted: re.Match[str]) -> bool:
+    """A memory of the user's words whose promotion has no one else before it in its clause
+    ("User said: Tenure came through, got the bump to associate professor"; "User said: Promotion
+    to audit manager went through"), beside an old fact of the user's own job."""
+    if not new_lower.startswith("user said:") or analyze(old_text).subject.kind != "principal":
+        return False
+    if _owner(old_text):
+        return False  # "User's wife is a pharmacist": someone else's job
+    clause = re.split(r"[.,;:!?]", new_lower[: promoted.start()])[-1].split()
+    return all(word in _OWN_CLAUSE_LEAD for word in clause)
+
+
 def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact says the subject of an old fact that gives their job
     was promoted: "User works as a line cook at Nopi" -> "User got promoted to sous chef". None
@@ -825,17 +851,21 @@ def promotion(old_text: str, new_text: str) -> tuple[float, str] | None:
         promoted is None
         or not _HOLDS_A_ROLE.match(old_lower)
         or not _one_role(old_text)
-        or not _same_whom(old_text, new_text)
+        or not (_same_whom(old_text, new_text) or _the_users_own(old_text, new_lower, promoted))
     ):
         return None
     if _blocked(normalize(new_text)) or _blocked(normalize(old_text)):
         return None  # "hopes to get promoted", "was a cook in 2019"
+    if re.search(
+        r"\b(?:hop(?:e|es|ing)|wish(?:es|ing)?|if|whether|fingers crossed)\b", new_lower[: promoted.start()]
+    ):
+        return None  # "hoping my promotion to audit manager went through"
     if re.search(r"\b(?:volunteer|part-time|side|weekend|hobby)\b", old_lower):
         return None  # a promotion at work leaves the volunteering, the side job, as it was
     given = re.sub(r"^made (?:me |them |it to )?", "", promoted.group(0).strip())
     if given != promoted.group(0).strip():
         return (CONFIDENCE, f"the subject of the old fact's job was given another title: {given}")
-    return (CONFIDENCE, f"the subject of the old fact's job was {promoted.group(0).strip()}")
+    return (CONFIDENCE, f"the subject of the old fact's job was promoted ('{promoted.group(0).strip()}')")
 
 
 # ------------------------------------------------------------------------- places of an activity
@@ -856,7 +886,7 @@ _WHEN_WORDS = frozenset(
     """on every most a an the week weeks day days morning mornings evening evenings night nights
     afternoon afternoons weekend weekends weekday weekdays twice once times x monday mondays
     tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays
-    sunday sundays now still usually mostly also""".split()
+    sunday sundays now still usually mostly also one two three four five six seven""".split()
 )
 _LIGHT_VERBS = frozenset("is are was were has have had be been am lives live stays stay goes go".split())
 # Ways of working out, one thing done ("lifts at PureGym" -> "has been training at Gymbox")
@@ -878,9 +908,11 @@ _NO_PLACE = frozenset(
 )
 
 
-# "User switched gyms to Rockhouse Junction": where they work out now, the gym named
+# "User switched gyms to Rockhouse Junction", "moved their membership over to Climbing Works":
+# where they work out now, the gym named
 _GYM_SWITCHED = regex_programs.compile(
-    r"(?i)^user(?:'s (?P<owner>\w+))? (?:has )?(?:switched|changed|moved) (?:climbing )?gyms to (?:the )?"
+    r"(?i)^user(?:'s (?P<owner>\w+))? (?:has )?(?:(?:switched|changed|moved) (?:climbing )?gyms|"
+    r"(?:switched|moved|transferred) (?:their|my|his|her) (?:gym )?membership(?: over)?) to (?:the )?"
     r"(?P<place>[\w'&.-]+(?: [\w'&.-]+){0,3}?)(?=,|\.|$| (?:now|in|on|near|by)\b)"
 )
 
