@@ -326,6 +326,15 @@ V16_PAIRS = [
         "User's sister moved her membership over to Climbing Works",
         False,
     ),
+    # a time since the end counted to today is no one-off; "today only" is
+    ("User smokes about 10 a day", "User quit smoking in July, 12 weeks smoke-free today", True),
+    ("User goes to the gym on Mondays", "User stopped going to the gym today only", False),
+    # settled into a home somewhere else; not someone else's, nor a flat owned to let
+    ("User lives in Solna", "User got a flat in Södermalm", True),
+    ("User lives in Amsterdam Noord", "User is all unpacked in Utrecht, in Lombok", True),
+    ("User lives in Solna", "User's sister got a flat in Södermalm", False),
+    ("User lives in Solna", "User unpacked the boxes in the garage", False),
+    ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
     # "Box" is a name here, not a place of the user's
     ("User has a cat named Box", "User said: new box is CrossFit Valby", False),
     # -- one more change, and an end of one occasion

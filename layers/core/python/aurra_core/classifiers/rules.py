@@ -1650,7 +1650,7 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     or _restored_after(new, clause, match.end())
                     or _A_PIECE_OF.search(match.group("x"))
                     or _FOR_A_SEASON.search(clause)
-                    or _ONE_OFF.search(clause)
+                    or (_ONE_OFF.search(clause) and not _MILESTONE.search(clause))
                 ):
                     continue  # ... "closed a chunk of Line 6 all summer": a part, for a season
                 if old_negative or _SCHEDULED_END.search(old.text):
@@ -3051,6 +3051,8 @@ def _other_named_one(old: Fact, new: Fact, old_slot: list[str], new_slot: list[s
 
 
 _ONE_OFF = regex_programs.compile(lex.ONE_OFF)
+# A time since the end, counted to today: "12 weeks smoke-free today" is no one-off
+_MILESTONE = regex_programs.compile(r"\b\d+ (?:days?|weeks?|months?|years?) (?:[\w-]+ ){0,3}today\b")
 _RESTORED = regex_programs.compile(lex.RESTORED)
 _EPISODE = regex_programs.compile(lex.EPISODE)
 _LEFT_FROM = regex_programs.compile(lex.LEFT_FROM)

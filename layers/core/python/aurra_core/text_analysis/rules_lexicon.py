@@ -1580,6 +1580,8 @@ HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bu
 # "writing from my new flat in Exeter": a home of their own, new; a move, and a word of change
 # (not a "new place" or "new room", which may be a restaurant or a room at work)
 NEW_HOME_OF_THEIR_OWN = r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b"
+# Settled into a home somewhere: "is all unpacked in Utrecht", "got a flat in Södermalm"
+MOVED_IN = r"\b(?:all |finally |fully )?unpacked in\b|\bgot (?:a|an|our|my|their) (?:own )?(?:flat|apartment|condo) in\b"
 CHANGE_EVIDENCE = [
     r"\bswitch(?:ed|es|ing)\b",
     r"\bmov(?:ed|es|ing)(?: [\w']+){0,5}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",
@@ -1638,6 +1640,7 @@ CHANGE_EVIDENCE = [
     # "start time is quarter past nine since the new contract": since something new
     r"\bsince (?:the|my|our|their|his|her) new\b(?! year)",
     NEW_HOME_OF_THEIR_OWN,
+    MOVED_IN,
     r"\bsigned (?:the|a|their|its) (?:contract|deal|agreement|order form)\b",
     r"\bfromnowon\b",
     # rules v6: "these days" sets the value against what it was
@@ -2056,7 +2059,10 @@ MOVED_HOME = (
     r"finally|officially|permanently|here|there|all|again|abroad|across|up|down|hq|headquarters|"
     r"(?:its|their|the|our|my|his|her) (?:headquarters|hq|head office|base|home|family|house|whole family))\b)"
     r"(?: [\w']+){0,3}? (?:to|into|in with)\b|"
-    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b|" + NEW_HOME_OF_THEIR_OWN
+    r"\b(?:finished|completed|made) (?:the|their|her|his|our|my) move\b|"
+    + NEW_HOME_OF_THEIR_OWN
+    + "|"
+    + MOVED_IN
 )
 
 # A switch to a named value: "switched to X", "replaced ... with X".
