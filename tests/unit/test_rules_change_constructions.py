@@ -335,6 +335,13 @@ V16_PAIRS = [
     ("User lives in Solna", "User's sister got a flat in Södermalm", False),
     ("User lives in Solna", "User unpacked the boxes in the garage", False),
     ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
+    # a move takes the user from where they were said to be, home or not; not from a year or a
+    # class, nor from the place they moved within
+    ("User is in Park Slope, Brooklyn", "User moved to Astoria in december", True),
+    ("User is in Denver (cap hill)", "User moved to Boise", True),
+    ("User is in Year 7", "User moved to Leeds", False),
+    ("User is in Denver", "User moved to the Highlands in Denver", False),
+    ("User is in Denver", "User's sister moved to Boise", False),
     # "Box" is a name here, not a place of the user's
     ("User has a cat named Box", "User said: new box is CrossFit Valby", False),
     # -- one more change, and an end of one occasion

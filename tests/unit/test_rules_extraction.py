@@ -1452,3 +1452,23 @@ def test_what_could_not_be_done_is_a_statement_not_a_hedge():
         "User is staying in Leeds",
     ]
     assert facts("I could move to Berlin") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        (
+            "new year new borough, I'm in Astoria, moved in december because rent in the slope got ridiculous.",
+            "User moved to Astoria in december",
+        ),
+        ("I'm in Leeds, moved here last year.", "User moved to Leeds last year"),
+    ],
+)
+def test_where_the_user_is_said_with_the_move_that_took_them_there_is_the_move(said, fact):
+    assert fact in facts(said)
+
+
+def test_a_place_the_user_is_in_beside_something_else_moved_is_no_move():
+    found = facts("I'm in London, moved the meeting to Friday")
+    assert "User is in London" in found
+    assert not any("moved to London" in fact for fact in found)

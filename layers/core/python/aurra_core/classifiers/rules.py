@@ -2194,10 +2194,24 @@ _RESIDENCE_TERMS = frozenset({"live", "liv", "homebase", "hometown", "headquarte
 _LIVES_IN_A_THING = regex_programs.compile(r"\bliv(?:e|es|ed|ing) in " + lex.NOT_A_HOME)
 
 
+# "User is in Park Slope, Brooklyn": the whole fact is where the user is; a move takes them from
+# it, home or not. Not a year, a group or a class ("is in Year 7").
+_IN_A_PLACE = regex_programs.compile(
+    r"^User (?:is|'s) (?:now |currently |still )?in (?!(?:Year|Grade|Group|Team|Class|Room|Band|Level|"
+    r"Stage|Phase|Set|Form|Division|League)\b)(?P<place>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*)){0,2}"
+    r"(?:, (?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*)){0,2})?)(?: \([^)]*\))?[.!]?$"
+)
+
+
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     """'lives in Leeds' -> 'finished the move; I'm in Manchester now': a move ends the old home,
     unless the new fact still names the old place."""
     old_place = frame_values(old).get("location", set())
+    in_a_place = _IN_A_PLACE.match(old.raw)
+    if in_a_place:
+        old_place = old_place | {
+            term for word in re.findall(r"[\w'-]+", in_a_place.group("place")) for term in canon(word.lower())
+        }
     if not (old.term_set & _RESIDENCE_TERMS or old_place):
         return None
     if _LIVES_IN_A_THING.search(old.text):

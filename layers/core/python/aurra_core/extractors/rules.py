@@ -1538,6 +1538,10 @@ def _kind_switched_to(sentence: str) -> str:
     return f"{said.group('head')}{said.group('verb')} {plural} to {value}{rest}"
 
 
+_IN_A_PLACE_MOVED = re.compile(
+    r"\b(?P<lead>I'm|I am|[Ww]e're|[Ww]e are) (?:now )?in (?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2}), "
+    r"(?:(?:I|we) )?moved(?: here| there)? (?P<when>(?:in|last|this) [\w-]+)"
+)
 _A_VALUE_NEXT = re.compile(
     r"(?:at|on|in|every|from|now|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|noon|midnight|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|[A-Z\d]"
@@ -1886,6 +1890,14 @@ class _Reader:
         sentence = _SET_MINE.sub(lambda m: f"My {m.group(1)} is {m.group(2)}", sentence)
         sentence = _PROVIDER_SET.sub(_set_by_provider, sentence)
         sentence = _kind_switched_to(_it_is_what_moved(sentence))
+        # "I'm in Astoria, moved in december": where the user is, said as the move that took them there
+        sentence = _IN_A_PLACE_MOVED.sub(
+            lambda m: (
+                f"{'we' if m.group('lead').lower().startswith('we') else 'I'} moved to "
+                f"{m.group('place')} {m.group('when')}"
+            ),
+            sentence,
+        )
         # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
         run_on = _NOW_THAT_RUN_ON.match(sentence)
