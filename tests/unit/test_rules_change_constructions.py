@@ -335,6 +335,22 @@ V16_PAIRS = [
     ("User lives in Solna", "User's sister got a flat in Södermalm", False),
     ("User lives in Solna", "User unpacked the boxes in the garage", False),
     ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
+    # a child settled in at another school is there now; a friend of the child's is someone else
+    (
+        "User's daughter Maya is 11 and in Year 6 at Oakfield Primary",
+        "User said: Maya's settled in at Riverside Academy, she's in Year 7",
+        True,
+    ),
+    (
+        "User's daughter Maya is at Oakfield Primary",
+        "User said: Maya's best friend started at Riverside Academy",
+        False,
+    ),
+    (
+        "User's daughter Maya is at Oakfield Primary",
+        "User said: Maya's friend is settling in at Riverside Academy",
+        False,
+    ),
     # a move takes the user from where they were said to be, home or not; not from a year or a
     # class, nor from the place they moved within
     ("User is in Park Slope, Brooklyn", "User moved to Astoria in december", True),

@@ -986,7 +986,15 @@ _MOVED_SCHOOLS = regex_programs.compile(
     r"\b(?:moved|changed|switched) schools\b.*?\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3})"
 )
 _SCHOOL_CHANGED = regex_programs.compile(
-    r"(?i)\b(?:now|since|moved|changed|switched|transferred|started at|starts at)\b"
+    r"(?i)\b(?:now|since|moved|changed|switched|transferred|started at|starts at|settled in at|settling in at)\b"
+)
+
+
+# "Maya's friend", "Kai's teacher": someone of theirs, not them
+_SOMEONE_OF_THEIRS = (
+    r"(?:best |new |old )?(?:"
+    + "|".join(sorted(lex.RELATION_NOUNS | {"classmate", "classmates", "coach", "teacher"}))
+    + r")\b"
 )
 
 
@@ -999,13 +1007,18 @@ def _same_person(old_text: str, new_text: str) -> bool:
     if not old_whom.relations:
         return False
     if new_whom.kind == "name":
-        return bool(old_whom.apposition & new_whom.key)
+        # "Maya's friend started at Riverside": someone of Maya's, not Maya
+        return bool(old_whom.apposition & new_whom.key) and not new_whom.relations
     # "welp Kai is at Coburg West now": the name after a word that starts the sentence
     return (
         kept_as_said(analyze(new_text))
         and not new_whom.relations
         and any(
-            re.search(rf"\b{re.escape(name)}(?:'s| is| has| goes| moved| started)\b", new_text, re.IGNORECASE)
+            re.search(
+                rf"\b{re.escape(name)}(?:'s(?! {_SOMEONE_OF_THEIRS})| is| has| goes| moved| started)\b",
+                new_text,
+                re.IGNORECASE,
+            )
             for name in old_whom.apposition
         )
     )
