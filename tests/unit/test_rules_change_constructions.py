@@ -335,6 +335,37 @@ V16_PAIRS = [
     ("User lives in Solna", "User's sister got a flat in Södermalm", False),
     ("User lives in Solna", "User unpacked the boxes in the garage", False),
     ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
+    # whom the user has in a role held one at a time, named anew and said as new or as now; not
+    # the same one, someone else's, another role, nor with nothing to say which came first
+    (
+        "User's manager Priya wants a written proposal",
+        "User said: so Tomasz is my manager now and he's much more of a details guy.",
+        True,
+    ),
+    ("User's boss Dana wants a growth plan doc by friday", "User's new manager is Marcus", True),
+    ("User's manager Priya wants a written proposal", "User's manager is Priya now", False),
+    ("User's manager Priya wants a written proposal", "User's sister's new manager is Tomasz", False),
+    ("User's manager Priya wants a written proposal", "User said: so Tomasz is my mentor now", False),
+    ("User's manager Priya wants a written proposal", "User's manager is Tomasz", False),
+    ("User's sister Ana lives in Porto", "User's new sister is Bea", False),
+    # a third party's job left and where they are now; a job got
+    (
+        "User's husband Arjun works crazy hours at Deloitte (consulting)",
+        "User said: arjun finally quit he's at Stripe now doing product ops.",
+        True,
+    ),
+    (
+        "User's girlfriend Ines is a pharmacist at Boots in Camden",
+        "User said: Ines changed jobs, she's at the Royal Free now",
+        True,
+    ),
+    (
+        "User's wife Priya is a vet at a clinic in Clapham",
+        "User said: priya got the job at the rspca hospital in putney!",
+        True,
+    ),
+    ("User works at Acme", "User's brother got the job at Google", False),
+    ("User is an auditor at KPMG", "User started at the gym", False),
     # a child settled in at another school is there now; a friend of the child's is someone else
     (
         "User's daughter Maya is 11 and in Year 6 at Oakfield Primary",

@@ -3117,6 +3117,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         else (
             _corrected_inline(old_fact, new_fact)
             or _a_new_one(old_fact, new_fact)
+            or _role_filled_by_another(old_fact, new_fact)
             or _amount_moved(old_fact, new_fact)
             or _one_more_got(old_fact, new_fact)
         )
@@ -3351,6 +3352,54 @@ def _a_new_one(old: Fact, new: Fact) -> str | None:
             continue  # "User wants a physio" names no one the new one could be in place of
         return f"a new {said([kind], new)} in place of the one the old fact names"
     return None
+
+
+# Whom the user has in a role held one at a time, by name: "User's manager Priya wants ...",
+# "User's boss is Dana"; and the one in it now: "User's new manager is Marcus", "User's manager is
+# Marcus Lee now", "User said: so Tomasz is my manager now"
+_ROLE_HOLDER = regex_programs.compile(
+    r"^User's (?P<role>[a-z]+) (?:is )?(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b"
+)
+_ROLE_HOLDER_NOW = regex_programs.compile(
+    r"^User's (?P<new>new )?(?P<role>[a-z]+) is (?P<now>now )?(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)"
+    r"(?P<after> now)?\b|"
+    r"^User said: (?:(?:so|and|but|well|ok|okay),? )?(?P<said>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)"
+    r"(?:'s| is) (?P<snow>now )?my (?P<snew>new )?(?P<srole>[a-z]+)(?P<safter> now)?\b"
+)
+_PEOPLE_HELD_ONE_AT_A_TIME = frozenset(
+    canon(word)[0]
+    for word in "manager boss supervisor landlord landlady coach tutor accountant lawyer solicitor".split()
+)
+
+
+def _role_filled_by_another(old: Fact, new: Fact) -> str | None:
+    """'User's manager Priya wants a written proposal' -> 'User said: so Tomasz is my manager
+    now': the one the user has in a role held one at a time is another, named, said as new or as
+    now; so the old fact's holder of it is not any more."""
+    held = _ROLE_HOLDER.match(old.raw)
+    now = _ROLE_HOLDER_NOW.match(new.raw)
+    if held is None or now is None:
+        return None
+    role_new = now.group("role") or now.group("srole")
+    name_new = now.group("name") or now.group("said")
+    if not (
+        now.group("new")
+        or now.group("now")
+        or now.group("after")
+        or now.group("snow")
+        or now.group("snew")
+        or now.group("safter")
+    ):
+        return None  # "User's manager is Tomasz": which came first is not said
+    old_role, new_role = canon(held.group("role"))[0], canon(role_new)[0]
+    if old_role not in _PEOPLE_HELD_ONE_AT_A_TIME or not ({new_role} | _ROLE_NAMES.get(new_role, set())) & {
+        old_role
+    }:
+        return None
+    old_name, new_name = set(held.group("name").lower().split()), set(name_new.lower().split())
+    if old_name & new_name:
+        return None  # the same one, named again
+    return f"a new {role_new} ({name_new}) in place of the one the old fact names ({held.group('name')})"
 
 
 def _counts_a_thing(old: Fact, replaced: str) -> bool:

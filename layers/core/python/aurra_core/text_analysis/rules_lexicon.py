@@ -1636,7 +1636,7 @@ CHANGE_EVIDENCE = [
     r"\bwent ga\b|\b(?:is|are|was|were) (?:now )?(?:done|over|finished|complete)\b|\bdefended\b",
     r"\bpassed away\b|\bdied\b|\bwelcomed\b",
     r"\benabled\b|\bdisabled\b|\bturned (?:on|off)\b",
-    r"\b(?:started|took|got|landed|accepted) a new (?:job|role|position)\b",
+    r"\b(?:started|took|got|landed|accepted) (?:a new|the) (?:job|role|position)\b",
     # "start time is quarter past nine since the new contract": since something new
     r"\bsince (?:the|my|our|their|his|her) new\b(?! year)",
     NEW_HOME_OF_THEIR_OWN,
@@ -1887,6 +1887,10 @@ VALUE_FRAMES: dict[str, list[str]] = {
     "employer": [
         r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
         r"\bjoined\s+(?P<v>[^,;.]+)",
+        # a job left, and where they are now: "quit, he's at Stripe now", "got the job at the RSPCA"
+        r"\b(?:changed jobs|quit|left)\b[^.;]{0,30}?\b(?:he|she|they)(?:'s| is| are|'re) (?:now )?at\s+(?P<v>[^,;.]+)",
+        r"\bgot the job at\s+(?P<v>[^,;.]+)",
+        r"\bworks? (?:crazy |long |late |odd )?hours at\s+(?P<v>[^,;.(]+)",
         r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+of\s+(?P<v>[^,;.]+)",
         # "a senior UX researcher at Figma": any role at a place, but a student's (a school)
         r"\b(?:"
