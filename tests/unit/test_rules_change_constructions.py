@@ -366,6 +366,10 @@ V16_PAIRS = [
     ),
     ("User works at Acme", "User's brother got the job at Google", False),
     ("User is an auditor at KPMG", "User started at the gym", False),
+    # where an app is hosted is one cloud at a time; "Fly.io" is one name
+    ("User's team hosts on Heroku", "User said: Everything at Brightloop runs on AWS now.", True),
+    ("User's app is hosted on Heroku", "User's app runs on Fly.io now", True),
+    ("User's app is hosted on Heroku", "User said: ended up trying Fly.io for a side project", False),
     # a child settled in at another school is there now; a friend of the child's is someone else
     (
         "User's daughter Maya is 11 and in Year 6 at Oakfield Primary",

@@ -99,9 +99,14 @@ def strip_reporting(norm: str) -> tuple[str, str | None]:
     return norm, reporter
 
 
+_JOINED_NAMES = [(re.compile(pattern, re.IGNORECASE), joined) for pattern, joined in lex.JOINED_NAMES]
+
+
 def _names(original: str) -> set[str]:
     """Lower-cased words written with a capital that are names, not sentence starts or lexicon words."""
     text = unify_punctuation(original)
+    for pattern, joined in _JOINED_NAMES:  # "Fly.io" is one name, as the terms have it
+        text = pattern.sub(joined.capitalize(), text)
     out = set()
     tokens = re.findall(r"(?<!\w)[A-Za-z][\w&.\-]*", text)  # "5K" holds no name
     for i, tok in enumerate(tokens):

@@ -296,6 +296,10 @@ SYNONYMS = {
     "pupils": "student",
 }
 
+# Names of one thing written with a dot ("Fly.io"): one word each, in the normalised text and
+# among a fact's names alike
+JOINED_NAMES = [(r"\bfly\.io\b", "flyio")]
+
 # Phrase rewrites (regex -> replacement) applied to the normalised text before tokenising.
 PHRASES = [
     (r"\bcan ?not stand\b|\bcan't stand\b|\bcannot stand\b", "hate"),
@@ -392,6 +396,7 @@ PHRASES = [
     (r"\bhead of\b", "head"),
     (r"\bclass of (year_\d+)", r"\1"),
     (r"\b(?:is |are )?(?:based|located|residing) in\b", "lives in"),
+    *JOINED_NAMES,
     (r"\bsoc ?2\b", "soc2"),
     (r"\biso ?27001\b", "iso27001"),
 ]
@@ -448,7 +453,7 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         """lead prospect discovery qualification demo evaluation proposal negotiation
         customer churned""".split()
     ),
-    "cloud": frozenset("aws azure gcp".split()),
+    "cloud": frozenset("aws azure gcp heroku flyio vercel netlify digitalocean".split()),
     # tools a person or a team keeps one of at a time
     "task_app": frozenset("todoist ticktick omnifocus wunderlist".split()),
     "tracker": frozenset("jira linear asana trello clickup youtrack basecamp".split()),
