@@ -326,6 +326,18 @@ V16_PAIRS = [
         "User's sister moved her membership over to Climbing Works",
         False,
     ),
+    # an end said in a clause of its own after "and"; a time since the end counted to yesterday
+    (
+        "User is currently on QuickBooks Online",
+        "User said: We did it, Xero went live 1 July and QuickBooks is cancelled",
+        True,
+    ),
+    ("User is on QuickBooks Online", "User said: Xero went live and the old invoices are cancelled", False),
+    (
+        "User smokes like half a pack a day",
+        "User said: quick brag, quit smoking, three months no cigarettes as of yesterday",
+        True,
+    ),
     # a time since the end counted to today is no one-off; "today only" is
     ("User smokes about 10 a day", "User quit smoking in July, 12 weeks smoke-free today", True),
     ("User goes to the gym on Mondays", "User stopped going to the gym today only", False),

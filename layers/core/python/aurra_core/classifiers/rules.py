@@ -1629,7 +1629,10 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
         old_values |= set(old.subject.key) - _FRAME_STEMS
     old_values |= evidence.day_parts(old)
     old_negative = _first(_OLD_NEGATIVE, old.text)
-    for clause in re.split(r";|,? but ", new.text):
+    # "xero went live and quickbooks is cancelled": a clause after "and" with its own subject
+    for clause in re.split(
+        r";|,? but |,? and (?=[\w.-]+ (?:is|are|was|were|got|has been|have been) )", new.text
+    ):
         for pattern, matches in _ending_matches(clause):
             deadline.check()
             for match in matches:
@@ -3065,8 +3068,11 @@ def _other_named_one(old: Fact, new: Fact, old_slot: list[str], new_slot: list[s
 
 
 _ONE_OFF = regex_programs.compile(lex.ONE_OFF)
-# A time since the end, counted to today: "12 weeks smoke-free today" is no one-off
-_MILESTONE = regex_programs.compile(r"\b\d+ (?:days?|weeks?|months?|years?) (?:[\w-]+ ){0,3}today\b")
+# A time since the end, counted to today: "12 weeks smoke-free today", "three months no cigarettes
+# as of yesterday" is no one-off
+_MILESTONE = regex_programs.compile(
+    r"\b\d+ (?:days?|weeks?|months?|years?) (?:[\w-]+ ){0,3}(?:as of )?(?:today|yesterday)\b"
+)
 _RESTORED = regex_programs.compile(lex.RESTORED)
 _EPISODE = regex_programs.compile(lex.EPISODE)
 _LEFT_FROM = regex_programs.compile(lex.LEFT_FROM)
