@@ -378,6 +378,12 @@ V16_PAIRS = [
     ),
     ("User works at Acme", "User's brother got the job at Google", False),
     ("User is an auditor at KPMG", "User started at the gym", False),
+    # a home kept as said in Italian, read in English, is ended by a move
+    (
+        "User said: abito a Bologna, zona Bolognina, e cerco un corso di ceramica la sera.",
+        "User moved to Turin, San Salvario",
+        True,
+    ),
     # where an app is hosted is one cloud at a time; "Fly.io" is one name
     ("User's team hosts on Heroku", "User said: Everything at Brightloop runs on AWS now.", True),
     ("User's app is hosted on Heroku", "User's app runs on Fly.io now", True),

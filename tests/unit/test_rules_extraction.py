@@ -1472,3 +1472,24 @@ def test_a_place_the_user_is_in_beside_something_else_moved_is_no_move():
     found = facts("I'm in London, moved the meeting to Friday")
     assert "User is in London" in found
     assert not any("moved to London" in fact for fact in found)
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # Italian by its own words ("abito", "di", "cerco", "sera"), not Spanish by "la" and "un"
+        (
+            "User said: abito a Bologna, zona Bolognina, e cerco un corso di ceramica la sera.",
+            "User said: I live in Bologna",
+        ),
+        # one developer ("ich bin Entwickler"), where "5 Entwickler" are several
+        (
+            "User said: Kurze Frage: ich bin Embedded-Entwickler bei Siemens in Erlangen",
+            "I am a Embedded-developer at Siemens",
+        ),
+    ],
+)
+def test_a_memory_kept_as_said_is_read_in_english_by_its_own_language(said, read):
+    from aurra_core.extractors.rules_languages import read_in_english
+
+    assert read in read_in_english(said)

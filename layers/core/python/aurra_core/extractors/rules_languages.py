@@ -47,7 +47,7 @@ _MARKERS = {
         "vriend vrouw moeder vader op echt te dus geen veel heel wel draait".split()
     ),
     "it": set(
-        "mio miei mie noi nostro nostra abito lavoro sono sto usiamo "
+        "mio miei mie noi nostro nostra abito lavoro sono sto usiamo di il nel nella cerco sera "
         "trasferito trasferita trasferiti adesso gli della del anche molto mese scorso "
         "anno settimana chiamo siamo abbiamo figli cane gatto azienda più perché è "
         "allora ancora sempre presso alla moglie marito sorella fratello madre padre ragazza "
@@ -191,6 +191,8 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bich (?:wohne|lebe) (jetzt |nun |mittlerweile )?in\b", r"I live \1in"),
         (r"\bwir wohnen in\b|\bwir leben in\b", "we live in"),
         (r"\bich arbeite (jetzt )?als\b", r"I work \1as"),
+        # "ich bin Embedded-Entwickler bei Siemens": one developer, where "5 Entwickler" are several
+        (r"\bich bin (?:jetzt )?(?:ein |eine )?([\w-]*?)entwickler(?:in)?\b", r"I am a \1developer"),
         (r"\bich arbeite (jetzt )?(?:bei|für)\b", r"I work \1at"),
         # "seit Oktober bin ich bei Bosch": where the user works, since when
         (r"\bbin ich (jetzt )?bei\b", r"I work \1at"),
