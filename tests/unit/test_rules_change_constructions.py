@@ -378,6 +378,12 @@ V16_PAIRS = [
     ),
     ("User works at Acme", "User's brother got the job at Google", False),
     ("User is an auditor at KPMG", "User started at the gym", False),
+    # a tool of a kind held one at a time, the user's on one side and their team's on the other:
+    # one tool they use; not someone else's, nor one for another purpose
+    ("User's team tracks everything in Trello", "User uses Linear now", True),
+    ("User uses Jira", "User's team uses Linear now", True),
+    ("User's team uses Jira", "User uses Linear now for their side project", False),
+    ("User's team tracks everything in Trello", "User's wife uses Linear now", False),
     # a home kept as said in Italian, read in English, is ended by a move
     (
         "User said: abito a Bologna, zona Bolognina, e cerco un corso di ceramica la sera.",

@@ -1117,6 +1117,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
     if (
         slot == "attribute"
         and not pair.ending
+        and not _the_groups_tool(old, new)
         and not _to_new_from_old(old, new)
         and not _moves_the_old_thing(old, new)
         and not _named_versions_replaced(old, new)
@@ -1126,6 +1127,22 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
     if slot == "part" and not pair.ending:
         return (Verdict.SUPPLEMENTS, 0.75, "about a part of what the old fact names")
     return None
+
+
+# Groups the user is one of: what the group uses, the user uses with it
+_USERS_GROUPS = frozenset(canon(word)[0] for word in "team company startup household family band org".split())
+
+
+def _the_groups_tool(old: Fact, new: Fact) -> bool:
+    """'User's team tracks everything in Trello' -> 'User uses Linear now': a tool of a kind held
+    one at a time, the user's on one side and their group's on the other, is one tool they use."""
+    slots = {tuple(old.subject.slot), tuple(new.subject.slot)}
+    if len(slots) != 2 or () not in slots:
+        return False
+    (group,) = slots - {()}
+    if group[0] not in _USERS_GROUPS:  # "User's team tracks everything in ..." reads ("team", "track", ...)
+        return False
+    return any(name in lex.TOOL_CLASSES for name, _old, _new in class_conflicts(old, new))
 
 
 def _changed(pair: Pair) -> Decision | None:
