@@ -1493,3 +1493,23 @@ def test_a_memory_kept_as_said_is_read_in_english_by_its_own_language(said, read
     from aurra_core.extractors.rules_languages import read_in_english
 
     assert read in read_in_english(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        (
+            "We're a four-piece indie band from Glasgow called Paper Lanterns, I play drums.",
+            "User's band is a four-piece indie band from Glasgow called Paper Lanterns",
+        ),
+        ("so we're a five-piece!", "User's band is a five-piece"),
+        ("we are a small choir", "User's choir is a small choir"),
+    ],
+)
+def test_we_are_a_band_is_the_users_band(said, fact):
+    # the band is the user's, not the user ("User is a four-piece indie band")
+    assert fact in facts(said)
+
+
+def test_we_are_a_team_is_not_read_as_a_band():
+    assert not any("band" in fact for fact in facts("we're a team of 6 engineers"))

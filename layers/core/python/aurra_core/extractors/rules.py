@@ -988,6 +988,13 @@ def _counts_us(tokens: list[str]) -> bool:
     return bool(count) and bool(_A_NUMBER.match(count[0]))
 
 
+_WE_ARE_A_GROUP = re.compile(
+    r"^(?:(?:so|and|but|now)\s+)?(?:[Ww]e're|[Ww]e are|[Ww]e're now|[Ww]e are now)\s+"
+    r"(?P<what>an? (?:(?:\w+)-piece\b(?:[\w ]*?\b(?P<group>band)\b)?|(?:[\w-]+ ){0,2}"
+    r"(?P<named>band|duo|trio|quartet|choir)\b).*)$"
+)
+
+
 def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> str | None:
     """A first-person clause in the third person, or None when it is not one. "We" is the
     user's `group` when the clause (or, `work_context`, its message) is about work."""
@@ -1003,6 +1010,10 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         )
     # "we've both gone vegetarian": the two of them, not a second thing
     text = re.sub(r"^((?:[Ww]e|[Ww]e've|[Ww]e're|[Ww]e'll))\s+both\b", r"\1", text)
+    # "we're a four-piece indie band", "so we're a five-piece!": the user's band is one
+    text = _WE_ARE_A_GROUP.sub(
+        lambda m: f"Our {'choir' if m.group('named') == 'choir' else 'band'} is {m.group('what')}", text
+    )
     now = _NOW_FIRST.match(text)
     if now:
         # before a comma, where the statement it dates ends ("the training is 4pm now, same days")
