@@ -486,3 +486,22 @@ V16_PAIRS = [
 def test_rules_v16_readings_act_only_where_the_words_say_so(old: str, new: str, acted: bool) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("User said: Hey, I moved to Linz last week", "hey"),
+        ("User said: Achja, I play futsal on Thursdays", "achja"),
+        ("User said: Bhai office shift ho gaya", "bhai"),
+    ],
+)
+def test_a_word_that_opens_what_the_user_said_names_no_one(said, name):
+    # "Hey" was read as a person the fact is about ("different named subjects (Achja vs Hey)")
+    fact = analyze(said)
+    assert name not in fact.names
+    assert fact.subject.key != frozenset({name})
+
+
+def test_a_name_that_opens_what_the_user_said_is_still_a_name():
+    assert "tomasz" in analyze("User said: Tomasz is my manager now").names

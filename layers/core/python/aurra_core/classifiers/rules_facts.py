@@ -108,12 +108,20 @@ def _names(original: str) -> set[str]:
     for pattern, joined in _JOINED_NAMES:  # "Fly.io" is one name, as the terms have it
         text = pattern.sub(joined.capitalize(), text)
     out = set()
-    tokens = re.findall(r"(?<!\w)[A-Za-z][\w&.\-]*", text)  # "5K" holds no name
-    for i, tok in enumerate(tokens):
+    found = list(re.finditer(r"(?<!\w)[A-Za-z][\w&.\-]*", text))  # "5K" holds no name
+    for i, match in enumerate(found):
+        tok = match.group(0)
         low = tok.lower().rstrip(".")
         if not tok[0].isupper() or low in lex.STOPWORDS or low in lex.PRINCIPAL_WORDS:
             continue
-        if i == 0 and (low in lex.COMMON_SENTENCE_STARTS or low in VERBS or low in lex.SYNONYMS):
+        # the first word of the text, or of what the user said ("User said: Hey, I moved ...")
+        starts = i == 0 or text[: match.start()].rstrip().lower().endswith("said:")
+        if starts and (
+            low in lex.COMMON_SENTENCE_STARTS
+            or low in VERBS
+            or low in lex.SYNONYMS
+            or low in lex.INTERJECTIONS
+        ):
             continue
         if tok.isupper() and len(tok) <= 4 and (low in lex.SYNONYMS or low in lex.US_STATE_CODES):
             continue

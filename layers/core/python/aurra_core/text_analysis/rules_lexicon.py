@@ -1556,6 +1556,15 @@ ANTONYMS = [
 # Named entities that are not subjects: words starting a sentence with a capital letter that are
 # ordinary words. The first word of a fact is a name only if it is not one of these and not in
 # another list of this module.
+# Words that open what someone says and name no one: "Hey, I moved to Linz", "Achja, ...",
+# "Buenoo pues ...", "Bhai office shift ho gaya"
+INTERJECTIONS = frozenset(
+    """hey hi hello hiya yo oh ah ahh ach achja ja jo na naja nee ok okay okey so well yeah yep
+    yes no nope um uh hmm wow omg lol haha bueno buenoo pues vale oye hola ciao allora boh ecco
+    alors bon bref salut slt coucou olá ola oi oii entao então bom hallo moin servus tja
+    bhai yaar arre acha achha accha welp anyway anyways update fyi btw""".split()
+)
+
 COMMON_SENTENCE_STARTS = frozenset(
     """now rent got since before after from reach friends plan best card correction standup the a an
     our my their his her its we i they he she it team weekly daily monthly office dentist doctor
