@@ -390,6 +390,17 @@ V16_PAIRS = [
         "User moved to Turin, San Salvario",
         True,
     ),
+    # a home and an office kept as said in Hindi, read in English, and their moves
+    (
+        "User said: Pune mein rehta hu, articleship khatam ho gayi last year.",
+        "User said: Mumbai shift ho gaya, Andheri mein PG le liya",
+        True,
+    ),
+    (
+        "User said: mera office gurgaon mein hai, cyber city, aur main daily metro se jaata hu",
+        "User said: bhai office shift ho gaya noida sector 62 mein",
+        True,
+    ),
     # where an app is hosted is one cloud at a time; "Fly.io" is one name
     ("User's team hosts on Heroku", "User said: Everything at Brightloop runs on AWS now.", True),
     ("User's app is hosted on Heroku", "User's app runs on Fly.io now", True),

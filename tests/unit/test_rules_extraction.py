@@ -1482,6 +1482,10 @@ def test_a_place_the_user_is_in_beside_something_else_moved_is_no_move():
             "User said: abito a Bologna, zona Bolognina, e cerco un corso di ceramica la sera.",
             "User said: I live in Bologna",
         ),
+        # Hindi in Latin letters: where the user lives, moved, works
+        ("User said: Pune mein rehta hu, articleship khatam ho gayi last year.", "User said: I live in Pune"),
+        ("User said: Mumbai shift ho gaya, Andheri mein PG le liya", "User said: I moved to Mumbai"),
+        ("User said: bhai office shift ho gaya noida sector 62 mein", "The office moved to noida sector 62"),
         # one developer ("ich bin Entwickler"), where "5 Entwickler" are several
         (
             "User said: Kurze Frage: ich bin Embedded-Entwickler bei Siemens in Erlangen",
@@ -1513,3 +1517,16 @@ def test_we_are_a_band_is_the_users_band(said, fact):
 
 def test_we_are_a_team_is_not_read_as_a_band():
     assert not any("band" in fact for fact in facts("we're a team of 6 engineers"))
+
+
+def test_hindi_in_latin_letters_is_read_only_by_its_own_words():
+    from aurra_core.extractors.rules_languages import language_of
+
+    assert language_of("Mumbai shift ho gaya, Andheri mein PG le liya") == "hi"
+    # "mein" alone is as often German ("mein Hund"); English with a Hindi word is English
+    assert language_of("ich wohne in Berlin und mein Hund heißt Bello") == "de"
+    assert language_of("I moved to Berlin and the office is in Mitte, yaar") is None
+
+
+def test_where_the_user_lives_said_in_hindi_is_kept_in_english():
+    assert "User lives in Pune" in facts("Pune mein rehta hu, articleship khatam ho gayi last year.")

@@ -1,5 +1,6 @@
-"""Spanish, French, German, Portuguese, Dutch and Italian first-person statements, put in English
-words for the rules extractor, and informal English put in plain English.
+"""Spanish, French, German, Portuguese, Dutch, Italian and Hindi written in Latin letters
+("Hinglish") first-person statements, put in English words for the rules extractor, and informal
+English put in plain English.
 
 Not a translator: a phrase table for the ways people say where they live, where and as what
 they work, what they use, have, like, moved to and switched to, and a small dictionary of the
@@ -45,6 +46,11 @@ _MARKERS = {
         "verhuisd nu sinds bij het een maar ook niet meer naar vorige maand jaar heet "
         "hond kat kinderen bedrijf zit zitten nog steeds woont werkt heeft zus broer vriendin "
         "vriend vrouw moeder vader op echt te dus geen veel heel wel draait".split()
+    ),
+    "hi": set(
+        "hai hain hoon hu hun mein mera meri ka ki ko se ne tha thi gaya gayi gaye kar diya liya yaar "
+        "bhai abhi aur nahi bahut raha rahi karta karti wala wali sab yahi kya kyun toh bhi baje "
+        "rehta rehti chahiye pe dekhta jaata jaati".split()
     ),
     "it": set(
         "mio miei mie noi nostro nostra abito lavoro sono sto usiamo di il nel nella cerco sera "
@@ -368,6 +374,16 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bl'anno scorso\b", "last year"),
         (r"\bil mese prossimo\b", "next month"),
     ],
+    # Hindi written in Latin letters, as chat mixes it with English ("Hinglish")
+    "hi": [
+        (r"\bmera office ([\w ]+?) mein hai\b", r"my office is in \1"),
+        (r"\b(?:hamara |mera )?office shift ho (?:gaya|gayi) ([\w ]+?) mein\b", r"the office moved to \1"),
+        (r"\b(?!office\b|shift\b|time\b|timing\b)(\w+) shift ho (?:gaya|gayi|gaye)\b", r"I moved to \1"),
+        (r"\b(\w+(?: \w+)?) mein reh(?:ta|ti|te) (?:hu|hoon|hun|hain)\b", r"I live in \1"),
+        (r"\b(\w+(?: \w+)?) mein kaam kar(?:ta|ti) (?:hu|hoon|hun)\b", r"I work at \1"),
+        (r"\babhi (\d+(?:\.\d+)?) ?kg (?:hu|hoon|hun)\b", r"I weigh \1 kg now"),
+        (r"\b(\d+(?:\.\d+)?) ?kg pe aa (?:gaya|gayi)\b", r"I'm down to \1 kg"),
+    ],
 }
 
 _WORDS: dict[str, dict[str, str]] = {
@@ -495,6 +511,10 @@ _WORDS: dict[str, dict[str, str]] = {
         "è": "is", "abita": "lives", "lavora": "works", "ancora": "still", "sempre": "always",
         "al": "at the", "alla": "at the", "insegna": "teaches", "studia": "studies",
     },
+    "hi": {
+        "mein": "in", "hai": "is", "hain": "are", "mera": "my", "meri": "my", "aur": "and", "abhi": "now",
+        "ab": "now", "bhi": "also", "nahi": "not", "yaar": "", "bhai": "",
+    },
 }  # fmt: skip
 
 # Places with an English name of their own.
@@ -549,7 +569,7 @@ def _words(sentence: str) -> list[str]:
 
 
 def language_of(sentence: str) -> str | None:
-    """ "es", "fr", "de", "pt", "nl" or "it" when the sentence's own words say so; None for English or when
+    """ "es", "fr", "de", "pt", "nl", "it" or "hi" when the sentence's own words say so; None for English or when
     they do not."""
     words = _words(sentence)
     if not words:
