@@ -390,6 +390,16 @@ V16_PAIRS = [
         "User moved to Turin, San Salvario",
         True,
     ),
+    # "also" that opens one more piece of news in the user's words adds nothing to the old fact;
+    # "also" of a second one still does
+    (
+        "User hops on discord sundays to playtest",
+        "User said: also playtests are saturday nights now, jules picked up weekend shifts",
+        True,
+    ),
+    ("User's standup is at 9:30", "User said: oh and also standup is at 10:15 now", True),
+    ("User plays tennis on Tuesdays", "User also plays tennis on Thursdays now", False),
+    ("User plays tennis on Tuesdays", "User said: also plays squash on Thursdays now", False),
     # a home and an office kept as said in Hindi, read in English, and their moves
     (
         "User said: Pune mein rehta hu, articleship khatam ho gayi last year.",
