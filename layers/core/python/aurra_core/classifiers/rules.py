@@ -1001,13 +1001,18 @@ def _hedge(text: str) -> re.Match[str] | None:
 _NEWS_OPENING = regex_programs.compile(r"(?:user said:\s*)?(?:(?:and|oh|ok|okay|so|plus)\b[ ,:]*)*")
 
 
+def _news_opening_end(text: str) -> int:
+    opening = _NEWS_OPENING.match(text)  # it matches every text, if only by nothing
+    return opening.end() if opening else 0
+
+
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
     if additive and (
         _in_a_name(additive.group(0), new.raw)
         # "User said: also playtests are saturday nights now": one more piece of news, opened
-        or (additive.start() == _NEWS_OPENING.match(new.text).end() and kept_as_said(new))
+        or (additive.start() == _news_opening_end(new.text) and kept_as_said(new))
         or _ALSO_CHANGED.search(new.text)
         or (
             additive.group(0).split()[-1] in ("other", "another", "own")
