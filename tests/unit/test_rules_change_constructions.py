@@ -400,6 +400,8 @@ V16_PAIRS = [
     ("User's standup is at 9:30", "User said: oh and also standup is at 10:15 now", True),
     ("User plays tennis on Tuesdays", "User also plays tennis on Thursdays now", False),
     ("User plays tennis on Tuesdays", "User said: also plays squash on Thursdays now", False),
+    ("User has a dog named Rex", "User said: also we got a second dog now", False),
+    ("User has a dog named Rex", "User said: second dog arrived, his name is Bo", False),
     # a home and an office kept as said in Hindi, read in English, and their moves
     (
         "User said: Pune mein rehta hu, articleship khatam ho gayi last year.",

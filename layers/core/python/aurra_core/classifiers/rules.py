@@ -997,22 +997,26 @@ def _hedge(text: str) -> re.Match[str] | None:
     return None
 
 
-# What opens a piece of news before "also": "and also ...", "oh and also ...", "ok also ..."
-_NEWS_OPENING = regex_programs.compile(r"(?:user said:\s*)?(?:(?:and|oh|ok|okay|so|plus)\b[ ,:]*)*")
+# What opens one more piece of news: "and also ...", "oh and also ...", "second, ..."
+_NEWS_OPENING = regex_programs.compile(
+    r"(?:user said:\s*)?(?:(?:and|oh|ok|okay|so|plus)\b[ ,:]*)*(?=also\b|(?:second|third)\s*[,:])"
+)
 
 
 def _news_opening_end(text: str) -> int:
-    opening = _NEWS_OPENING.match(text)  # it matches every text, if only by nothing
-    return opening.end() if opening else 0
+    opening = _NEWS_OPENING.match(text)
+    return opening.end() if opening else -1
 
 
 def _independent_or_hedged(pair: Pair) -> Decision | None:
     new = pair.new
     additive = _first(_ADDITIVE, new.text)
+    if additive and additive.start() == _news_opening_end(new.text) and kept_as_said(new):
+        # "User said: also playtests are saturday nights now", "second, the Y reshuffled ...": one
+        # more piece of news, opened; what follows may still add one ("also we got a second dog")
+        additive = _first(_ADDITIVE, new.text[additive.end() :])
     if additive and (
         _in_a_name(additive.group(0), new.raw)
-        # "User said: also playtests are saturday nights now": one more piece of news, opened
-        or (additive.start() == _news_opening_end(new.text) and kept_as_said(new))
         or _ALSO_CHANGED.search(new.text)
         or (
             additive.group(0).split()[-1] in ("other", "another", "own")
