@@ -413,6 +413,15 @@ V16_PAIRS = [
         "User said: bhai office shift ho gaya noida sector 62 mein",
         True,
     ),
+    # everything exported out of one notes app into another, everyone moved onto another chat
+    (
+        "User keeps all their reading notes in Notion",
+        "User said: Exported everything out of Notion into Obsidian over the weekend",
+        True,
+    ),
+    ("User's team runs everything through Slack", "User said: IT moved everyone onto Microsoft Teams", True),
+    ("User uses Evernote", "User said: exported everything out of Evernote to back it up", False),
+    ("User keeps all their reading notes in Notion", "User exported a PDF from Notion", False),
     # where an app is hosted is one cloud at a time; "Fly.io" is one name
     ("User's team hosts on Heroku", "User said: Everything at Brightloop runs on AWS now.", True),
     ("User's app is hosted on Heroku", "User's app runs on Fly.io now", True),

@@ -298,7 +298,10 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
 # alone: "now takes notes in Obsidian" may be a second tool, and stays below the threshold.
 _SWITCHED = regex_programs.compile(
     r"\b(?:switch(?:ed|es|ing)? (?:over )?(?:to|from)|made the switch to|migrat(?:ed|es|ing) (?:\w+ ){0,2}?to|"
-    r"mov(?:ed|es|ing) to|mov(?:ed|es|ing) (?:everything|it all|all of it|us|them|the whole \w+) to|"
+    r"mov(?:ed|es|ing) to|mov(?:ed|es|ing) (?:everything|everyone|everybody|it all|all of it|us|them|the whole \w+) "
+    r"(?:on)?to|"
+    # "exported everything out of Notion into Obsidian"
+    r"export(?:ed|ing) (?:everything|it all|all of it|all (?:my|our|their) \w+) (?:out of|from) \w+(?: \w+)? (?:in)?to|"
     r"mov(?:ed|es|ing) (?:\w+ ){0,3}?over to|mov(?:ed|es|ing) off(?: of)? \w+(?: \w+)? (?:to|for)|"
     r"ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
@@ -307,7 +310,7 @@ _SWITCHED = regex_programs.compile(
 )
 # Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
 _LEFT = regex_programs.compile(
-    r"\b(?:from|ditch(?:ed|es|ing)|replac(?:ed|es|ing)|dropp(?:ed|ing)|swapp(?:ed|ing)|"
+    r"\b(?:from|out of|ditch(?:ed|es|ing)|replac(?:ed|es|ing)|dropp(?:ed|ing)|swapp(?:ed|ing)|"
     r"trad(?:ed|ing)|left|instead of|rather than|no longer|not|over)\s+(?:the\s+|their\s+|its\s+)?$"
 )
 
