@@ -413,6 +413,14 @@ V16_PAIRS = [
         "User said: bhai office shift ho gaya noida sector 62 mein",
         True,
     ),
+    # a child the user moved to a school named as one; not a city, nor another child
+    (
+        "User's son Kabir just started Year 3 at Oakfield Primary here in Reading",
+        "User ended up moving Kabir to St Luke's C of E after half term",
+        True,
+    ),
+    ("User's son Kabir is at Oakfield Primary", "User moved Kabir to Leeds", False),
+    ("User's son Kabir is at Oakfield Primary", "User moved Ana to St Luke's Primary", False),
     # everything exported out of one notes app into another, everyone moved onto another chat
     (
         "User keeps all their reading notes in Notion",

@@ -986,7 +986,12 @@ _SCHOOL = regex_programs.compile(
     r"Middle School|Grammar|School|College|Kindergarten|Montessori|Nursery|Preschool|Junior School|Infants))\b"
 )
 _MOVED_SCHOOLS = regex_programs.compile(
-    r"\b(?:moved|changed|switched) schools\b.*?\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3})"
+    r"\b(?:moved|changed|switched) schools\b.*?\bat ((?:St\.? )?[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3})|"
+    # "ended up moving Kabir to St Luke's C of E": a child moved to a school named as one
+    r"\b(?:moved|moving|transferred|transferring) (?-i:[A-Z][\w-]+) to ("
+    r"(?:St\.?|Saint) [A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}(?: (?:C of E|CofE|CE|Primary|Academy|School))?|"
+    r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2} (?:Primary|Academy|School|High|Elementary|College|Montessori))"
+    r"(?= (?:after|in|from|this|last|at|for)\b|[,.!]|$)"
 )
 _SCHOOL_CHANGED = regex_programs.compile(
     r"(?i)\b(?:now|since|moved|changed|switched|transferred|started at|starts at|settled in at|settling in at)\b"
@@ -1012,6 +1017,13 @@ def _same_person(old_text: str, new_text: str) -> bool:
     if new_whom.kind == "name":
         # "Maya's friend started at Riverside": someone of Maya's, not Maya
         return bool(old_whom.apposition & new_whom.key) and not new_whom.relations
+    if any(
+        re.search(
+            rf"\b(?:moved|moving|transferred|transferring) {re.escape(name)}\b", new_text, re.IGNORECASE
+        )
+        for name in old_whom.apposition
+    ):
+        return True  # "User ended up moving Kabir to St Luke's": Kabir, moved
     # "welp Kai is at Coburg West now": the name after a word that starts the sentence
     return (
         kept_as_said(analyze(new_text))
@@ -1052,7 +1064,9 @@ def school_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     Anne's now". A child goes to one school at a time."""
     old_schools = {m.group(1) for m in _SCHOOL.finditer(old_text)}
     moved = _MOVED_SCHOOLS.search(new_text)
-    new_schools = {m.group(1) for m in _SCHOOL.finditer(new_text)} | ({moved.group(1)} if moved else set())
+    new_schools = {m.group(1) for m in _SCHOOL.finditer(new_text)} | (
+        {moved.group(1) or moved.group(2)} if moved else set()
+    )
     changed = bool(moved or _SCHOOL_CHANGED.search(new_text))
     return _the_one_replaced(
         old_schools, new_schools, changed, old_text, new_text, "another school for the same one"
