@@ -773,8 +773,9 @@ def test_a_statement_that_starts_like_a_question_but_gives_a_value_is_kept():
     ]
     assert facts("did you move to Leeds") == []
     # a clause in passing ("and I love it") leaves a clause the rules could not read kept as said
-    assert facts("Three weeks in at Orchard Health and I love it.") == [
-        "User said: Three weeks in at Orchard Health and I love it."
+    # (weeks in at a place named, "Three weeks in at Orchard Health", the rules read as a start)
+    assert facts("Three weeks in at the new place and I love it.") == [
+        "User said: Three weeks in at the new place and I love it."
     ]
     assert facts("swimming twice a week instead") == ["User said: swimming twice a week instead"]
     # "schedule's sorted" is not a request to schedule
@@ -1530,3 +1531,18 @@ def test_hindi_in_latin_letters_is_read_only_by_its_own_words():
 
 def test_where_the_user_lives_said_in_hindi_is_kept_in_english():
     assert "User lives in Pune" in facts("Pune mein rehta hu, articleship khatam ho gayi last year.")
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Three weeks in at Orchard Health and I love it.", "User started at Orchard Health"),
+        ("Ten weeks in at Klarna and it's been intense", "User started at Klarna"),
+    ],
+)
+def test_weeks_in_at_a_named_place_is_a_start_there(said, fact):
+    assert fact in facts(said)
+
+
+def test_weeks_in_at_a_place_not_named_is_no_start():
+    assert not any("started" in fact for fact in facts("six months in at the new place"))

@@ -749,6 +749,12 @@ _FIRST_PERIOD_AT = re.compile(
 )
 
 
+_WEEKS_IN_AT = re.compile(
+    r"^(?i:(?:so|and|well|ok|okay)[, ]+)?(?i:two|three|four|five|six|seven|eight|nine|ten|a few|\d+) "
+    r"(?i:weeks|months) in at (?P<place>[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)"
+)
+
+
 def _article(title: str) -> str:
     return "an" if title[:1].lower() in "aeiou" else "a"
 
@@ -1892,6 +1898,8 @@ class _Reader:
         sentence = _FIRST_PERIOD_AT.sub(
             lambda m: f"{m.group('who') or 'I'} started at {m.group('place')}", sentence
         )
+        # "Three weeks in at Orchard Health and I love it": there, since weeks ago
+        sentence = _WEEKS_IN_AT.sub(lambda m: f"I started at {m.group('place')}", sentence)
         sentence = re.sub(r"^guess who\s+(?=got|just|is|made|finally)", "I ", sentence, flags=re.IGNORECASE)
         # "Please remember that I moved to Berlin", "can you note that we're 12 now?": the
         # request is to keep the statement, which is the fact
