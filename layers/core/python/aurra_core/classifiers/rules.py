@@ -3323,22 +3323,21 @@ def _same_kind_of_word(a: str, b: str) -> bool:
 
 # Things a person or a team has one of at a time, by the role they fill: "a new physio" is in
 # place of the one the old fact names
+# Places one goes to, named by their kind: a new one is the subject's only where it is said as
+# theirs ("new box is CrossFit Valby", "moved them to a new campus"; not "Google opened a new campus")
+_PLACE_KINDS = "box practice clinic campus salon building".split()
 _ONE_OF_A_KIND = frozenset(
     canon(word)[0]
     for word in """physio physiotherapist cardiologist dentist gp doctor therapist counsellor counselor
     psychiatrist manager boss landlord landlady coach trainer tutor group club gym office flat apartment
-    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber teacher box
-    practice clinic campus salon building""".split()
+    nursery daycare school job role accountant lawyer solicitor vet hairdresser barber teacher""".split()
+    + _PLACE_KINDS
 )
-# Places one goes to, named by their kind: a new one is the subject's only where it is said as
-# theirs ("new box is CrossFit Valby", "moved them to a new campus"; not "Google opened a new campus")
-_PLACES_OF_ONES_OWN = frozenset(
-    canon(word)[0] for word in "box practice clinic campus salon building".split()
-)
+_PLACES_OF_ONES_OWN = frozenset(canon(word)[0] for word in _PLACE_KINDS)
 _ONES_OWN_NEW = regex_programs.compile(
-    r"(?i)\bnew (?:[a-z]+ )?(?:box|practice|clinic|campus|salon|building)(?:'s| is| was)\b|"
+    rf"(?i)\bnew (?:[a-z]+ )?(?:{'|'.join(_PLACE_KINDS)})(?:'s| is| was)\b|"
     r"\b(?:to|at|into|joined|my|our|their|user's|(?:is|are|'s|'re) (?:now )?in) (?:a |the |my |our |their )?"
-    r"new (?:[a-z]+ )?(?:box|practice|clinic|campus|salon|building)\b"
+    rf"new (?:[a-z]+ )?(?:{'|'.join(_PLACE_KINDS)})\b"
 )
 _A_NEW = regex_programs.compile(r"\bnew (?P<first>[a-z-]+)(?: (?P<second>[a-z]+))?\b")
 # Other names of the same role
