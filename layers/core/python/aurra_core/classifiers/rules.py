@@ -311,7 +311,7 @@ def _related_people(old: Fact, new: Fact) -> Relation:
 
 
 # "Leo's friend", "Ana's mum": someone of a named person's
-_SOMEONE_OF_THEIRS = re.compile(rf"\b\w+'s\s+(?:{'|'.join(sorted(lex.RELATION_NOUNS))})\b", re.IGNORECASE)
+_SOMEONE_OF_THEIRS = re.compile(rf"\b\w+'s\s+{lex.SOMEONE_OF_THEIRS}", re.IGNORECASE)
 
 
 def _the_person_named(old: Fact, new: Fact) -> str | None:

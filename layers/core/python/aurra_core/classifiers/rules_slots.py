@@ -998,14 +998,6 @@ _SCHOOL_CHANGED = regex_programs.compile(
 )
 
 
-# "Maya's friend", "Kai's teacher": someone of theirs, not them
-_SOMEONE_OF_THEIRS = (
-    r"(?:best |new |old )?(?:"
-    + "|".join(sorted(lex.RELATION_NOUNS | {"classmate", "classmates", "coach", "teacher"}))
-    + r")\b"
-)
-
-
 def _same_person(old_text: str, new_text: str) -> bool:
     """The same one, or the one the old fact names ("User's son Mateo") named alone in the new
     one ("User said: Mateo moved schools")."""
@@ -1030,7 +1022,7 @@ def _same_person(old_text: str, new_text: str) -> bool:
         and not new_whom.relations
         and any(
             re.search(
-                rf"\b{re.escape(name)}(?:'s(?! {_SOMEONE_OF_THEIRS})| is| has| goes| moved| started)\b",
+                rf"\b{re.escape(name)}(?:'s(?! {lex.SOMEONE_OF_THEIRS})| is| has| goes| moved| started)\b",
                 new_text,
                 re.IGNORECASE,
             )

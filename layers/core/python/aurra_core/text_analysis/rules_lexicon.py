@@ -1556,6 +1556,13 @@ ANTONYMS = [
 # Named entities that are not subjects: words starting a sentence with a capital letter that are
 # ordinary words. The first word of a fact is a name only if it is not one of these and not in
 # another list of this module.
+# Someone of someone's, after "X's": "Maya's best friend", "Ollie's teacher"
+SOMEONE_OF_THEIRS = (
+    r"(?:best |new |old )?(?:"
+    + "|".join(sorted(RELATION_NOUNS | {"classmate", "classmates", "coach", "teacher"}))
+    + r")\b"
+)
+
 # Words that open what someone says and name no one: "Hey, I moved to Linz", "Achja, ...",
 # "Buenoo pues ...", "Bhai office shift ho gaya"
 INTERJECTIONS = frozenset(
