@@ -3397,11 +3397,15 @@ def _a_new_one(old: Fact, new: Fact) -> str | None:
 _ROLE_HOLDER = regex_programs.compile(
     r"^User's (?P<role>[a-z]+) (?:is )?(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b"
 )
-_ROLE_HOLDER_NOW = regex_programs.compile(
-    r"^User's (?P<new>new )?(?P<role>[a-z]+) is (?P<now>now )?(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)"
-    r"(?P<after> now)?\b|"
-    r"^User said: (?:(?:so|and|but|well|ok|okay),? )?(?P<said>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)"
-    r"(?:'s| is) (?P<snow>now )?my (?P<snew>new )?(?P<srole>[a-z]+)(?P<safter> now)?\b"
+_ROLE_HOLDER_NOW = (
+    regex_programs.compile(
+        r"^User's (?P<new>new )?(?P<role>[a-z]+) is (?P<now>now )?"
+        r"(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)(?P<after> now)?\b"
+    ),
+    regex_programs.compile(
+        r"^User said: (?:(?:so|and|but|well|ok|okay),? )?(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)"
+        r"(?:'s| is) (?P<now>now )?my (?P<new>new )?(?P<role>[a-z]+)(?P<after> now)?\b"
+    ),
 )
 _PEOPLE_HELD_ONE_AT_A_TIME = frozenset(
     canon(word)[0]
@@ -3414,19 +3418,11 @@ def _role_filled_by_another(old: Fact, new: Fact) -> str | None:
     now': the one the user has in a role held one at a time is another, named, said as new or as
     now; so the old fact's holder of it is not any more."""
     held = _ROLE_HOLDER.match(old.raw)
-    now = _ROLE_HOLDER_NOW.match(new.raw)
+    now = next((m for m in (p.match(new.raw) for p in _ROLE_HOLDER_NOW) if m), None)
     if held is None or now is None:
         return None
-    role_new = now.group("role") or now.group("srole")
-    name_new = now.group("name") or now.group("said")
-    if not (
-        now.group("new")
-        or now.group("now")
-        or now.group("after")
-        or now.group("snow")
-        or now.group("snew")
-        or now.group("safter")
-    ):
+    role_new, name_new = now.group("role"), now.group("name")
+    if not (now.group("new") or now.group("now") or now.group("after")):
         return None  # "User's manager is Tomasz": which came first is not said
     old_role, new_role = canon(held.group("role"))[0], canon(role_new)[0]
     if old_role not in _PEOPLE_HELD_ONE_AT_A_TIME or not ({new_role} | _ROLE_NAMES.get(new_role, set())) & {

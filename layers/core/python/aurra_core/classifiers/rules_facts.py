@@ -100,6 +100,7 @@ def strip_reporting(norm: str) -> tuple[str, str | None]:
 
 
 _JOINED_NAMES = [(re.compile(pattern, re.IGNORECASE), joined) for pattern, joined in lex.JOINED_NAMES]
+_SAID_OPENING = re.compile(r"\s*\w+ said:\s*", re.IGNORECASE)
 
 
 def _names(original: str) -> set[str]:
@@ -108,15 +109,15 @@ def _names(original: str) -> set[str]:
     for pattern, joined in _JOINED_NAMES:  # "Fly.io" is one name, as the terms have it
         text = pattern.sub(joined.capitalize(), text)
     out = set()
-    found = list(re.finditer(r"(?<!\w)[A-Za-z][\w&.\-]*", text))  # "5K" holds no name
-    for i, match in enumerate(found):
+    # the first word of the text, or of what the user said ("User said: Hey, I moved ...")
+    said = _SAID_OPENING.match(text)
+    first_said = said.end() if said else 0
+    for i, match in enumerate(re.finditer(r"(?<!\w)[A-Za-z][\w&.\-]*", text)):  # "5K" holds no name
         tok = match.group(0)
         low = tok.lower().rstrip(".")
         if not tok[0].isupper() or low in lex.STOPWORDS or low in lex.PRINCIPAL_WORDS:
             continue
-        # the first word of the text, or of what the user said ("User said: Hey, I moved ...")
-        starts = i == 0 or text[: match.start()].rstrip().lower().endswith("said:")
-        if starts and (
+        if (i == 0 or match.start() == first_said) and (
             low in lex.COMMON_SENTENCE_STARTS
             or low in VERBS
             or low in lex.SYNONYMS

@@ -995,9 +995,8 @@ def _counts_us(tokens: list[str]) -> bool:
 
 
 _WE_ARE_A_GROUP = re.compile(
-    r"^(?:(?:so|and|but|now)\s+)?(?:[Ww]e're|[Ww]e are|[Ww]e're now|[Ww]e are now)\s+"
-    r"(?P<what>an? (?:(?:\w+)-piece\b(?:[\w ]*?\b(?P<group>band)\b)?|(?:[\w-]+ ){0,2}"
-    r"(?P<named>band|duo|trio|quartet|choir)\b).*)$"
+    r"^(?:(?:so|and|but|now)\s+)?[Ww]e(?:'re| are)\s+(?:now\s+)?"
+    r"(?P<what>an? (?:\w+-piece|(?:[\w-]+ ){0,2}(?P<named>band|duo|trio|quartet|choir))\b.*)$"
 )
 
 
