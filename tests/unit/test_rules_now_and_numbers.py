@@ -6,7 +6,9 @@ with a word of change, or when the new fact says nothing but the new rate ("on 5
 and only one memory has a rate; a number said alone ("on 28 now") as the new value of a count
 the same way (of the user in person, "is 34 now", an age). Rules v16: amounts said to go up or
 down to a number, a start at another employer, one more got and numbered, a weekday, an hour
-and a version said on their own, "'s" for "is".
+and a version said on their own, "'s" for "is". Rules v22: a time of day or a version number
+said on its own ("on the 06:48 now", "bumped to 3.12") as the new value of the one the old fact
+gives, and "from this month" or a reshuffled schedule as words of change.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -505,3 +507,79 @@ def test_a_word_that_opens_what_the_user_said_names_no_one(said, name):
 
 def test_a_name_that_opens_what_the_user_said_is_still_a_name():
     assert "tomasz" in analyze("User said: Tomasz is my manager now").names
+
+
+V22_PAIRS = [
+    # -- a time said on its own, of the one time the old fact gives
+    ("User takes the 7:25 from Woking into Waterloo every weekday", "User is on the 6:55 now", True),
+    ("User gets the 07:50 bus to campus", "User said: I'm on the 8:20 bus these days", True),
+    # an appointment is one event, not a timetable; a time with another thing done is another thing
+    ("User has a dentist appointment at 3pm on Friday", "User is on the 6:55 now", False),
+    ("User does the 6am walks with the dog", "User does yoga at 7 now", False),
+    ("User takes the 7:25 from Woking into Waterloo every weekday", "User wants to be on the 6:55", False),
+    # -- a version said on its own, of the one version the old fact gives
+    ("User's billing service runs on Python 3.9 (sigh)", "User got the billing svc bumped to 3.12", True),
+    ("User's GKE clusters are on 1.28", "User said: all clusters on 1.31 as of monday", True),
+    ("User's game Lanternfall is v1.4 on Steam", "User said: v2.0 went live today!", True),
+    ("User's home server runs Debian 12.2", "User upgraded to 12.5 over the weekend", True),
+    ("User's home server runs Debian 11.9", "User upgraded to 12.5 over the weekend", False),
+    # two versions in the old fact, something else said of the new one, an amount, a measure
+    ("User's main API is on Django 3.2 + Python 3.8", "User's team is on 4.2 now", False),
+    ("User's phone runs iOS 17.4", "User's Mac is on 14.2 now", False),
+    ("User's home server runs Debian 11.9", "User is also on 12.5 on the new box", False),
+    ("User's home server runs Debian 11.9", "User said: planning to go to 12.5 soon", False),
+    ("User runs 5.5 miles on Sundays", "User is at 6.5 km now", False),
+    ("User's billing service runs on Python 3.9 (sigh)", "User said: the coffee there is 3.50 now", False),
+    # -- words of change: "from this month", a schedule reshuffled
+    ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
+    (
+        "User's gymnastics class is at 9am on Saturdays",
+        "User said: the club reshuffled the timetable so the gymnastics class is at 11am on Saturdays",
+        True,
+    ),
+    (
+        "User said: Nursery opens at 8:00.",
+        "User said: nursery opens at 7:45 on the inset day this month",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "acted"), V22_PAIRS)
+def test_rules_v22_readings_act_only_where_the_words_say_so(old: str, new: str, acted: bool) -> None:
+    verdict, confidence, reason = judge_pair(old, new)
+    assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
+
+
+@pytest.mark.parametrize(
+    ("said", "with_value", "another_with_value"),
+    [
+        (
+            "User is on the 6:55 now",
+            "User takes the 7:25 from Woking into Waterloo every weekday",
+            "User gets the 17:40 home from Waterloo",
+        ),
+        (
+            "User said: bumped it to 3.12",
+            "User's billing service runs on Python 3.9",
+            "User's data notebooks run on Python 3.10",
+        ),
+    ],
+)
+def test_a_time_or_version_said_alone_is_acted_on_only_when_one_memory_has_one(
+    said: str, with_value: str, another_with_value: str
+) -> None:
+    classifier = RulesClassifier()
+    first, second, dog = (
+        Candidate(uuid.uuid4(), content, "work", 0.5)
+        for content in (with_value, another_with_value, "User has a dog")
+    )
+
+    def acted(candidates: list[Candidate]) -> set[uuid.UUID]:
+        verdicts = classifier.classify(said, "work", candidates, "rules").verdicts
+        return {
+            v.candidate_id for v in verdicts if v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION
+        }
+
+    assert acted([first, dog]) == {first.id}
+    assert acted([first, second, dog]) == set()

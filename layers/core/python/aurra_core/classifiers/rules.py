@@ -40,7 +40,9 @@ from aurra_core.classifiers.base import Candidate, Classification, ClassifierVer
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
+    SAID_ALONE,
     activity_elsewhere,
+    bare_version,
     career_step,
     grade_change,
     grew,
@@ -2558,6 +2560,7 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
         + _rate_findings(context)
         + _bare_count_findings(context)
         + _bare_day_findings(context)
+        + _bare_time_findings(context)
     )
     if not findings and _rates_of_other_things(context):
         return (Verdict.NEW_FACT, 0.75, "two things done, each at its own rate")
@@ -2883,7 +2886,7 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
         unit, period = key.split("/")
         label = f"{unit} a {period} {min(old_values)} -> {min(new_values)}"
         if elliptic and not anchor:
-            label += _SAID_ALONE
+            label += SAID_ALONE
         if marker:
             findings.append((0.9, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'"))
         else:
@@ -2891,9 +2894,6 @@ def _rate_findings(context: SlotContext) -> list[Finding]:
                 (0.86 if anchor else 0.8, f"{label} for the same activity", f"{label} for the same activity")
             )
     return findings
-
-
-_SAID_ALONE = ", the new value said on its own"
 
 
 # What a count is of: a plural noun ("22 pupils", "26 kids"), or one of the irregular ones
@@ -2914,7 +2914,7 @@ def _bare_count_findings(context: SlotContext) -> list[Finding]:
         return []
     if not re.search(rf"\b{counted[0].value} (?:\w+ )?(?:{_PLURAL_NOUN})\b", old.text):
         return []  # "tables of six ish": a number of nothing named
-    label = f"count of {counted[0].unit} {counted[0].value} -> {min(numbers)}{_SAID_ALONE}"
+    label = f"count of {counted[0].unit} {counted[0].value} -> {min(numbers)}{SAID_ALONE}"
     return [(0.88, f"{label} with '{marker}'", f"{label} with '{_marker(context)}'")]
 
 
@@ -2936,8 +2936,33 @@ def _bare_day_findings(context: SlotContext) -> list[Finding]:
     if _body(new) - days_new - _PART_OF_DAY:
         return []
     shown_old, shown_new = said(days_old, old), said(days_new, new)
-    label = f"days {min(days_old)} -> {min(days_new)}{_SAID_ALONE}"
-    said_as = f"days {shown_old} -> {shown_new}{_SAID_ALONE}"
+    label = f"days {min(days_old)} -> {min(days_new)}{SAID_ALONE}"
+    said_as = f"days {shown_old} -> {shown_new}{SAID_ALONE}"
+    return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
+
+
+# Words beside a time that say which one it is, not what is done: "on the 06:48 now", "the
+# 8:04 train these days"
+_ONE_OF_A_TIMETABLE = frozenset(
+    canon(word)[0] for word in "now on the one train bus tram ferry coach shuttle these days nowadays".split()
+)
+
+
+def _bare_time_findings(context: SlotContext) -> list[Finding]:
+    """A time said on its own as the new value ("I'm on the 06:48 now") of the one time the old
+    fact gives ("gets the 07:12 from Reading every day"). Not a time with anything else said of
+    it ("the 6am walks" / "the evening one at 7"), which may be another thing done."""
+    old, new, marker = context.old, context.new, context.marker
+    times_old, times_new = old.typed.get("time", set()), new.typed.get("time", set())
+    if marker is None or len(times_old) != 1 or len(times_new) != 1 or times_old == times_new:
+        return []
+    if set(new.typed) != {"time"} or _body(new) - times_new - _ONE_OF_A_TIMETABLE:
+        return []
+    if context.events_old or set(old.typed) - {"time", "weekday"}:
+        return []  # "a dentist appointment at 3pm on Friday", "flies out at 7 on June 3": one event
+    shown_old, shown_new = said(times_old, old), said(times_new, new)
+    label = f"time {min(times_old)} -> {min(times_new)}{SAID_ALONE}"
+    said_as = f"time {shown_old} -> {shown_new}{SAID_ALONE}"
     return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
 
 
@@ -3517,6 +3542,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or grade_change(old, new)
             or career_step(old, new)
             or activity_elsewhere(old, new)
+            or bare_version(old, new)
         )
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap
@@ -3580,7 +3606,7 @@ def _one_reading_of_a_bare_value(verdicts: list[ClassifierVerdict]) -> list[Clas
     """A new rate or number said on its own ("on 5 a week now", "on 28 now") replaces the value of
     the one memory that has one; when several do, which of them it means is not said, and none is
     acted on."""
-    alone = [v for v in verdicts if v.verdict is Verdict.CONTRADICTS and _SAID_ALONE in v.reason]
+    alone = [v for v in verdicts if v.verdict is Verdict.CONTRADICTS and SAID_ALONE in v.reason]
     if len(alone) < 2:
         return verdicts
     return [

@@ -37,6 +37,7 @@ from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import (
     CHANGE,
+    LIGHT_STEMS,
     Slot,
     about_someone_named,
     names,
@@ -44,9 +45,12 @@ from aurra_core.text_analysis.slots import (
     slots_of,
     subject_of,
 )
-from aurra_core.text_analysis.text import normalize
+from aurra_core.text_analysis.text import canon, normalize
 
 CONFIDENCE = 0.9
+# Said in the reason of a new value given without its name ("on 1.30 now", "on the 06:48 now"),
+# which the classifier acts on only when one candidate has such a value (rules.py)
+SAID_ALONE = ", the new value said on its own"
 _WIDE_PLACES = frozenset(lex.COUNTRIES) | frozenset(lex.REGIONS)
 # Kinds of tools and things someone uses one of for a purpose (text_analysis/kinds.py): a switch
 # of one of these replaces the old one. Not places, languages, food, people or hobbies, which
@@ -1132,3 +1136,84 @@ def retired(old_text: str, new_text: str) -> tuple[float, str] | None:
     if ended and not re.search(rf"\b{re.escape(ended.split()[0][:5])}", old_text, re.IGNORECASE):
         return None  # "retired from the army": not the work the old fact names
     return (CONFIDENCE, "the new fact says they retired, which ends the work the old fact states")
+
+
+# ------------------------------------------------------------------------- versions said alone
+
+# A version number as written: dotted ("1.30", "24.04", "v2.3") or marked ("v3"). Not an amount,
+# a time of day or a measure ("$3.50", "at 6.30", "5.5 km", "4.5 stars", "2.5x").
+_VERSION_NUMBER = re.compile(
+    r"(?<![\w.$€£¥₹:/-])(?<!\bat )(?:[vV](\d+(?:\.\d+)*)|(\d+\.\d+(?:\.\d+)?))"
+    r"(?![\w.%/:-]|\s*(?:%|percent|k\b|m\b|x\b|km|kg|mi\b|miles|lbs?\b|stars?|hours?|hrs?|h\b|mins?\b|"
+    r"minutes|gb|tb|mb|ghz|l\b|litres?|liters?|pm\b|am\b|p\.m|a\.m|o'clock|points?|pts|gpa|mg|ml))"
+)
+# Saying a version is out or in use: a release, an upgrade as a noun
+_RELEASED = re.compile(r"\b(?:went live|is live|is out|released|shipped|upgrade|rolled out)\b", re.IGNORECASE)
+# Besides the version and the change, what the new fact may say and still give nothing else
+_STOPWORD_STEMS = frozenset(canon(word)[0] for word in lex.STOPWORDS if canon(word))
+_VERSION_LIGHT = frozenset(
+    canon(word)[0]
+    for word in """all both whole entire two three four everything everywhere finally officially as
+    friday monday tuesday wednesday thursday saturday sunday live out released shipped rolled
+    upgrade user said we our team so""".split()
+)
+# Short names of what is versioned, read as the word they stand for
+_SHORT_NAMES = {"svc": "service", "env": "environment", "repo": "repository", "prod": "production"}
+
+
+def _versions(text: str) -> dict[str, str]:
+    """Each version number of the text, with the name it versions ("" when said alone)."""
+    named = {slot.value: slot.unit for slot in slots_of(text) if slot.kind == "version"}
+    found: dict[str, str] = {}
+    for match in _VERSION_NUMBER.finditer(text):
+        value = match.group(1) or match.group(2)
+        found[value] = named.get(value, "")
+    for value, unit in named.items():
+        found.setdefault(value, unit)
+    return found
+
+
+def _words(text: str) -> set[str]:
+    """The word stems of a text, short names read in full."""
+    tokens = (_SHORT_NAMES.get(token, token) for token in re.findall(r"[a-z][a-z']+", text.lower()))
+    return {canon(token)[0] for token in tokens if canon(token)}
+
+
+def bare_version(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the new fact gives a version said without its name, as
+    current or changed, in place of the one version the old fact gives: "EKS clusters are on
+    1.27" -> "all three clusters on 1.30 as of friday", "ingestion service is on Python 3.9" ->
+    "got the ingestion svc bumped to 3.12", "Pebblenote is v2.3" -> "v3.0 went live today". A
+    named line keeps its major number ("Node 18.2" -> "upgraded to 20.1" may be of another).
+    The new fact says nothing the old one does not, besides the version and the change: "the
+    Mac is on 14.2 now" is not of "the phone runs iOS 17". Two versions in either fact ("Django
+    3.2 + Python 3.8" -> "on 4.2 now") leave which one unsaid."""
+    old_versions, new_versions = _versions(old_text), _versions(new_text)
+    if len(old_versions) != 1 or len(new_versions) != 1:
+        return None
+    ((old_value, old_name),) = old_versions.items()
+    ((new_value, new_name),) = new_versions.items()
+    if old_value == new_value or (old_name and new_name) or old_value.count(".") != new_value.count("."):
+        return None  # both named: the value swap reads them
+    if old_name and old_value.split(".")[0] != new_value.split(".")[0]:
+        return None  # "on Node 18.2" -> "upgraded to 20.1": another line may be what was upgraded
+    marker = CHANGE.search(new_text) or _RELEASED.search(new_text)
+    if marker is None:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    mood = _mood(new_norm)
+    old_mood = _mood(old_norm)
+    if mood.hedged or mood.past or mood.negated or mood.temporary or mood.reverted:
+        return None
+    if old_mood.negated or old_mood.past:
+        return None  # a hedge elsewhere in the old fact ("pricing kicks in soon") leaves its version
+    if mood.additive and _ADDITIVE.search(re.sub(r"\bboth\b", " ", new_norm)):
+        return None  # "also on 3.12 for the new service"; "both clusters" are the old fact's
+    said_besides = _words(new_text) - _words(old_text) - _STOPWORD_STEMS - LIGHT_STEMS - _VERSION_LIGHT
+    if said_besides - {new_name}:
+        return None
+    shown_marker = marker.group(0)
+    return (
+        0.88,
+        f"version {old_value} -> {new_value}{SAID_ALONE} with '{shown_marker}'",
+    )

@@ -1673,6 +1673,9 @@ CHANGE_EVIDENCE = [
     r"\b(?:is|are|am|was|were|now|got|been) (?:down|up) to \d",
     r"\bto (?:money_)?\d+(?:[.,]\d+)* from (?:money_)?\d",  # "down to 17 from 22"
     r"\bfrom (?:today|tomorrow)\b",
+    # "from this month school starts at 8:15", "the Y reshuffled the kids' schedule"
+    r"\bfrom this (?:week|month|term|semester|season|year)\b",
+    r"\breshuffled (?:\w+ ){0,3}?(?:schedule|timetable|rota|hours|times)\b",
     # a value said to hold from a date on ("from June the bins go on Thursday", "the rent to
     # €1,240 from January"), since a recent time, or a change named as such ("small change:")
     r"\bfrom (?:month_\d+|date_\d+_\d+)\b(?! (?:to|until|till)\b)",
@@ -1830,10 +1833,10 @@ PHRASE_BOUNDARY = (
 CURRENT_OR_CHANGED = (
     r"\b(?:now|nowadays|anymore|nolonger|fromnowon|instead|switch\w*|mov(?:ed|es|ing|e)|relocat\w*|changed|changes|changing|change (?:to|from|of|in)|"
     r"replac\w*|upgrad\w*|downgrad\w*|migrat\w*|transferr\w*|promoted|renamed?|went (?:up|down)|raised|lowered|"
-    r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|delayed|"
+    r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|reshuffled|delayed|"
     r"brought forward|slipped|slid|shifted|re-?booked|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
     r"new|joined|correction|actually|updated?|converted|since|starting|as of|effective|raise|welcomed|signed|"
-    r"from (?:date|month|weekday|now|today|next)_?\w*)\b"
+    r"from (?:date|month|weekday|now|today|next)_?\w*|from this (?:week|month|term|semester|season|year))\b"
 )
 
 # Quantifiers that widen a fact: "allergic to all nuts".

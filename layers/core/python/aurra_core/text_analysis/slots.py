@@ -56,7 +56,7 @@ _LIGHT = frozenset(
     moment term semester season quarter into winter summer spring autumn
     """.split()
 )
-_LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | _LIGHT
+LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | _LIGHT
 
 # Words that say the new value replaced another: the evidence days, times and places need,
 # since several of them can hold at once without it ("yoga on Tuesdays", "yoga on Thursdays").
@@ -90,7 +90,7 @@ _PLACE = re.compile(
 )
 # A version: a capitalised or mixed-case name and a number ("Python 3.12", "iOS 18", "Node 20").
 _VERSION = re.compile(
-    r"\b([A-Za-z][\w+#]*?)\s+v?(\d+(?:\.\d+)*)(?![\d.]*\d)(?=\s*(?:$|[,;:!)]|\.(?!\d)|\s(?:in|on|now|for|at|"
+    r"\b([A-Za-z][\w+#]*?)\s+v?(\d+(?:\.\d+)*)(?![\d.]*\d)(?=\s*(?:$|[,;:!)(+&]|\.(?!\d)|\s(?:in|on|now|for|at|"
     r"and|with|since|last|this|today|yet|as|across|everywhere|instead|because|still|too|though|anyway|"
     r"already|again|finally)\b))"
 )
@@ -328,7 +328,7 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             for token in part
             if token.isalpha() or "_" in token or token.replace(".", "").isdigit()
             for term in canon(token)
-            if term not in _LIGHT_STEMS
+            if term not in LIGHT_STEMS
             and term not in value_stems
             and not _value_kind(term)
             and not term.startswith(("month_", "year_", "date_", "hours_"))
