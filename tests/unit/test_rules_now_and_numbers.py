@@ -8,7 +8,8 @@ the same way (of the user in person, "is 34 now", an age). Rules v16: amounts sa
 down to a number, a start at another employer, one more got and numbered, a weekday, an hour
 and a version said on their own, "'s" for "is". Rules v22: a time of day or a version number
 said on its own ("on the 06:48 now", "bumped to 3.12") as the new value of the one the old fact
-gives, and "from this month" or a reshuffled schedule as words of change.
+gives, an amount said on its own ("it's $1,950 now") of the one amount the old fact pays each
+month or year, and "from this month" or a reshuffled schedule as words of change.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -169,7 +170,6 @@ NOT_ACTED_ON = [
     # another number of the old fact without a unit: of the same list, perhaps, or of the
     # same one (an age beside a school year: "3 in place of 7" would be the wrong reason)
     ("User's son Leo (7) just started Year 2", "User said: Leo is in Year 3 now"),
-    ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now"),
     # not every named version given another
     ("User's shop runs on PHP 7.4 and Laravel 8.2", "User's shop is on Laravel 11.0 now"),
     # "finally" on an older version of one of them is no upgrade of every one
@@ -530,6 +530,22 @@ V22_PAIRS = [
     ("User's home server runs Debian 11.9", "User said: planning to go to 12.5 soon", False),
     ("User runs 5.5 miles on Sundays", "User is at 6.5 km now", False),
     ("User's billing service runs on Python 3.9 (sigh)", "User said: the coffee there is 3.50 now", False),
+    # -- an amount said on its own, of the one amount the old fact pays again and again
+    (
+        "User's rent is $1,800 a month for a one bed in Leith",
+        "User said: lease renewed and it's $1,950 now",
+        True,
+    ),
+    ("User said: the VPS is ~$80/month", "User said: bill is ~$45/month now.", True),
+    # a one-off price; another period; something else's amount
+    ("User bought a road bike for $900", "User said: it's $700 now", False),
+    ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
+    ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # -- a count that opens what the user said is no one's name: the count of flats, read as one
+    # (v16 read it as a number without a unit, and rightly did not act on that reading)
+    ("User lets out 2 flats in Porto", "User said: Three flats now", True),
+    ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now", True),
+    ("User lets out 2 flats in Porto", "User said: Three flats on their street are for sale", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

@@ -2561,6 +2561,7 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
         + _bare_count_findings(context)
         + _bare_day_findings(context)
         + _bare_time_findings(context)
+        + _bare_amount_findings(context)
     )
     if not findings and _rates_of_other_things(context):
         return (Verdict.NEW_FACT, 0.75, "two things done, each at its own rate")
@@ -2963,6 +2964,37 @@ def _bare_time_findings(context: SlotContext) -> list[Finding]:
     shown_old, shown_new = said(times_old, old), said(times_new, new)
     label = f"time {min(times_old)} -> {min(times_new)}{SAID_ALONE}"
     said_as = f"time {shown_old} -> {shown_new}{SAID_ALONE}"
+    return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
+
+
+# What an amount is per: a recurring amount gives one of these
+_AMOUNT_PERIODS = frozenset(canon(word)[0] for word in "hour night week month year".split())
+# Words beside an amount that say nothing but that it is the amount now: "bill is ~$240/month
+# now", "the renewal went through and it's $2,350 now"
+_AN_AMOUNT_NOW = _AMOUNT_PERIODS | frozenset(
+    canon(word)[0]
+    for word in """now bill cost price fee rate total renewal renew renewed lease contract plan
+    subscription went through up down per each monthly
+    yearly annual weekly nightly hourly these days nowadays""".split()
+)
+
+
+def _bare_amount_findings(context: SlotContext) -> list[Finding]:
+    """An amount said on its own as the new value ("it's $2,350 now", "bill is ~$240/month now")
+    of the one amount the old fact pays or charges again and again ("rent is $2,000 a month").
+    Not of a one-off price ("bought a bike for $600"), nor per another period."""
+    old, new, marker = context.old, context.new, context.marker
+    money_old, money_new = old.typed.get("money", set()), new.typed.get("money", set())
+    if marker is None or len(money_old) != 1 or len(money_new) != 1 or money_old == money_new:
+        return []
+    periods_old, periods_new = _body(old) & _AMOUNT_PERIODS, _body(new) & _AMOUNT_PERIODS
+    if len(periods_old) != 1 or (periods_new and periods_new != periods_old):
+        return []
+    if set(new.typed) != {"money"} or _body(new) - money_new - _AN_AMOUNT_NOW or context.events_old:
+        return []
+    shown_old, shown_new = said(money_old, old), said(money_new, new)
+    label = f"amount {min(money_old)} -> {min(money_new)}{SAID_ALONE}"
+    said_as = f"amount {shown_old} -> {shown_new}{SAID_ALONE}"
     return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
 
 

@@ -101,7 +101,9 @@ _WITHIN_PLACE = re.compile(
 _NOT_A_PLACE = re.compile(
     r"^(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June|July|"
     r"August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
-    r"I|The|A|An|User|Christmas|Easter)$"
+    r"I|The|A|An|User|Christmas|Easter|"
+    # a count that opens what the user said ("Three flats now"), no one named
+    r"One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Both|All|Half|Most)$"
 )
 _COUNT_WORD = re.compile(r"^\d+$")
 # Around a count said without what it counts: "is 11 now", "down to 9", "up to 55".
