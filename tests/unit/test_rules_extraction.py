@@ -358,6 +358,44 @@ def test_a_correction_after_a_dash_is_a_correction():
     assert not any("tuesday" in fact.lower() for fact in kept), kept
 
 
+def test_a_correction_whose_value_comes_after_an_aside_corrects_the_last_fact():
+    # the value comes after the aside, in its own clause ("it's ...", "it is ...")
+    assert facts(
+        "Doc changed my metformin to 1000 mg twice a day - no wait, sorry, just looked at the box, "
+        "it's 850 mg twice a day."
+    ) == ["User's metformin was changed to 850 mg twice a day"]
+    assert facts(
+        "I have an appointment at the Sint-Jan hospital on 3 February at 10 o'clock.",
+        ("assistant", "Noted."),
+        "No, wait, I look in the letter: it is 11 o'clock.",
+    ) == ["User has an appointment at the Sint-Jan hospital on 3 February at 11 o'clock"]
+    # a percent corrects a percent, and the value after "not" is the one taken back
+    assert facts(
+        "Our loan is 320k fixed for 10 years at 4.1%. Ah wait sorry, just pulled up the contract, it's 3.85% not 4.1."
+    ) == ["User's loan is 320k fixed for 10 years at 3.85%"]
+
+
+def test_a_rate_or_term_that_is_fixed_is_a_fact_not_an_incident():
+    assert facts("My loan is fixed for 10 years at 4.1%.") == ["User's loan is fixed for 10 years at 4.1%"]
+    # a repair is still an incident of the day
+    assert facts("Our landlord fixed the heating") == []
+
+
+def test_an_apology_before_other_news_drops_none_of_it():
+    # nothing of the last fact's kind follows the apology: every statement is read as said
+    kept = facts(
+        "I'm allergic to penicillin and ibuprofen. Sorry, I always mix up my list. Codeine gives me hives."
+    )
+    assert "User is allergic to penicillin and ibuprofen" in kept
+    assert any("Codeine gives me hives" in fact for fact in kept), kept
+    assert any("mix" in fact for fact in kept), kept
+    # a later statement with its own subject is no correction of the last fact
+    assert facts("My standup is at 9:15. Sorry, I'm tired. My gym class is at 6pm.") == [
+        "User's standup is at 9:15",
+        "User's gym class is at 6pm",
+    ]
+
+
 def test_a_change_said_after_a_statement_the_rules_read_is_kept_with_it():
     # the rewrite ended at the comma and dropped the change: the clause is kept whole, as said
     assert facts("we're not in Shoreditch anymore, company moved us to the King's Cross office") == [

@@ -93,7 +93,7 @@ def _clauses(part: str) -> list[str]:
 
 # A correction inside a sentence: "on Tuesdays, no wait, it's Thursdays".
 _CORRECTION_SPLIT = re.compile(
-    r"[,;:\u2014\u2013]\s*(?=(?:no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
+    r"(?:[,;:\u2014\u2013]|\s-)\s*(?=(?:(?:ah|oh),?\s+(?:wait|sorry|no)|no\s*,?\s*wait|wait\s*,?\s*no|wait|sorry|oops|whoops|my bad|I mean|I meant|"
     r"actually,? no|no,? actually|scratch that|or rather|correction|well,? no|no,? no|no,? sorry|"
     r"sorry,? no|no,? I mean)\b|(?:um|uh|er|erm),? no,)",
     re.IGNORECASE,
@@ -241,7 +241,7 @@ _HYPOTHETICAL = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
-    r"^(?:(?:oh|oops|whoops|sorry|wait|hold on|hang on|no(?! longer\b| more\b)|nope|nah|actually|hmm|err|um|uh|ugh|"
+    r"^(?:(?:oh|ah|oops|whoops|sorry|wait|hold on|hang on|no(?! longer\b| more\b)|nope|nah|actually|hmm|err|um|uh|ugh|"
     r"my bad|my mistake|correction|scratch that|strike that|I mean|I meant|let me correct "
     r"(?:that|myself)|or rather|rather|well|to be clear|typo)\b[\s,.:!-]*)+",
     re.IGNORECASE,
@@ -882,9 +882,11 @@ _HAS_PARTICIPLE = re.compile(
     r"tripled|shrunk|dropped|finished|left|hired|raised|upgraded|decided)\b)"
 )
 # Incidents of the day, not facts to keep: "my laptop died twice", "landlord fixed the heating".
+# Not a rate or a term that is fixed ("the loan is fixed for 10 years at 4.1%").
 _INCIDENT = re.compile(
     r"^User's (?!team|company)[\w' -]{1,40}? (?:finally |just |also )?(?:died|broke|broke down|crashed|"
-    r"fixed|leaked|flooded|froze|stopped working|was late|ran late|got delayed|was delayed|"
+    r"fixed(?! (?:for|at|until|till|rate|term)\b)|leaked|flooded|froze|stopped working|was late|ran late|"
+    r"got delayed|was delayed|"
     r"thinks|says|said|told them|keeps|is driving them|drives them)\b"
 )
 # "User's dog Biscuit", "User's dog named Bruno": the user has a dog of that name.
@@ -1245,8 +1247,11 @@ _VALUE_KINDS = (
     ("day", r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweekends?\b"),
     ("date", r"\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w* \d{1,2}\b"),
     ("amount", r"[$€£]\s?\d[\d,]*(?:\.\d+)?\s?[kKmM]?\b|\b\d[\d,]*(?:\.\d+)?\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|bucks)\b"),
-    ("version", r"\b[A-Za-z][\w+#]*\s+v?\d+(?:\.\d+)+\b"),
+    # "Python 3.12", not "is 4.1" or "it's 3.85"
+    ("version", r"\b(?!(?:is|s|was|at|to|of|on|in|by|from|not|now|and|or|about|around|than|like)\b)"
+                r"[A-Za-z][\w+#]*\s+v?\d+(?:\.\d+)+\b"),
     # "on 150 now, no wait, 100 milligrams": a number with its unit replaces the number
+    ("percent", r"\b\d+(?:[.,]\d+)?\s?%"),
     ("number", r"\b\d+(?:\.\d+)?(?:\s?(?:mg|milligrams?|mcg|micrograms?|ml|units?|kg|kilos?|km|miles?)\b)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"),
     # "St. Luke's", "Dr. Okafor": the abbreviation's full stop ends no sentence
     ("name", r"(?<!^)(?<![.!?]\s)\b(?:(?:St|Dr|Mt|Ft|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"),
@@ -1270,11 +1275,29 @@ def _values(text: str) -> dict[str, list[re.Match[str]]]:
     return found
 
 
+# The value a correction said after an aside gives: "(no wait, sorry, just looked at the box,)
+# it's 850 mg", "(no, wait,) I look in the letter: it is 11 o'clock"
+_VALUE_SAID = re.compile(
+    r"(?:^|[:,;]\s*)((?:it'?s|it is|it was|that'?s|that is|they'?re|they are)\s+[^,;:]+?)[.!]*$",
+    re.IGNORECASE,
+)
+# "it's 3.85% not 4.1": the value after "not" is the one taken back, not the correction
+_TAKEN_BACK_VALUE = re.compile(r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
 def corrected(previous: str, correction: str) -> str | None:
     """The previous fact with the correction's values in place of its own of the same kind:
     "User's standup is on Tuesdays at 3pm" corrected by "it's Thursdays" gives "...on Thursdays
     at 3pm". None when the correction names no value the fact has."""
-    new_values = _values(correction)
+    new_values = {
+        kind: kept
+        for kind, matches in _values(correction).items()
+        if (
+            kept := [
+                m for m in matches if kind == "name" or not _TAKEN_BACK_VALUE.search(correction[: m.start()])
+            ]
+        )
+    }
     old_values = _values(previous)
     result = previous
     changed = False
@@ -1780,6 +1803,10 @@ class _Reader:
         # being read, in it.
         self.message = self.normalized = ""
         self.sentence_span = (0, 0)
+        # A correction said before its value: "no wait, sorry, just looked at the box, it's 850
+        # mg": the next clause that gives a value is what it corrects to
+        self.correcting = False
+        self.corrected_before = False  # the sentence being read corrected a fact said before it
 
     def read(self, text: str, index: int) -> None:
         # Apostrophes made plain keep the message's length: positions in it are the message's.
@@ -1797,6 +1824,7 @@ class _Reader:
         )
         self.group = group.group(1).lower() if group else "team"
         self.message, self.normalized = text, normalized
+        self.correcting = False
         number, first, read = 0, len(self.found), []
         for start, end, said in _kind_headlines_joined(normalized, _sentence_spans(normalized)):
             self.sentence_span = _trimmed(normalized, start, end)
@@ -1979,6 +2007,7 @@ class _Reader:
             if not _NOT_A_FACT.match(sentence):
                 return
         before = len(self.found)
+        self.corrected_before = False
         skipped = False
         others_hedged: list[str] = []  # someone else's hedge: "he wants to play drums now"
         unread: list[str] = []  # clauses the rules could not read that give a value
@@ -2031,6 +2060,8 @@ class _Reader:
             stated = " ".join(stated.split()).strip(" ,;:")
             self._keep(f"{SAID}{stated}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(stated), VERBATIM)
         if len(self.found) == before:
+            if self.corrected_before:
+                return  # it corrected a fact of an earlier sentence: nothing of it is unread
             if not skipped and self._verbatim_worthy(said, sentence):
                 said = " ".join(said.split()).rstrip(" ,;:")
                 self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
@@ -2238,6 +2269,10 @@ class _Reader:
             clause = f"{pronoun.group('lead') or ''}{next(iter(named))}{clause[pronoun.end() :]}"
         self._named_relatives(clause)  # after its own "she": "she moved nearer to my sister"
         marker = _CORRECTION.match(clause)
+        value_said = _VALUE_SAID.search(clause) if self.correcting and not marker else None
+        if value_said and self._correction(value_said.group(1), index, value_first=True) == "fact":
+            self.correcting = False
+            return "fact"
         if marker and _STRONG_CORRECTION.search(marker.group(0)):
             if not (self.answering and _BARE_NO.match(marker.group(0))):
                 return self._correction(clause[marker.end() :].strip(), index)
@@ -2286,19 +2321,32 @@ class _Reader:
             self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(tail), VERBATIM)
         return "fact"
 
-    def _correction(self, rest: str, index: int) -> str:
+    def _correction(self, rest: str, index: int, value_first: bool = False) -> str:
         """A correction: its statement replaces the last fact, or its values go in place of
         the last fact's own (the fact then comes from both messages, its quote the
-        correction's)."""
+        correction's). `value_first`: the value came after an aside ("no wait, I look in the
+        letter: it is 11 o'clock"), so it goes in place of the last fact's before any statement
+        of the aside is read."""
         rest = _PLEASANTRY.sub("", rest).strip()
         if not rest:
+            self.correcting = bool(self.found)
             return "skipped"
         last = self.found[-1] if self.found else None
+        if value_first:
+            fixed = corrected(last.content, rest) if last is not None else None
+            if last is None or fixed is None:
+                return "none"  # no value of the last fact's kind: the clause is read as said
+            self.found[-1] = Found(
+                fixed, tuple(sorted({*last.message_indexes, index})), self._clause_quote(rest), last.method
+            )
+            self.corrected_before = True
+            return "fact"
         statement = None if _filtered(rest) else (_rewrite(rest, self.group, self.work_context) or None)
         quote = self._clause_quote(rest)
         if statement is not None and not re.search(r"\b(?:also|too|as well)\b", rest, re.IGNORECASE):
             if last is not None and corrected(last.content, rest) is not None:
                 self.found.pop()
+                self.corrected_before = True
             self._keep(statement, (index,), quote)
             return "fact"
         if last is not None:
@@ -2317,6 +2365,7 @@ class _Reader:
                 self.found[-1] = Found(
                     fixed, tuple(sorted({*last.message_indexes, index})), quote or last.quote, last.method
                 )
+                self.corrected_before = True
                 return "fact"
         return "skipped"
 
