@@ -9,7 +9,8 @@ down to a number, a start at another employer, one more got and numbered, a week
 and a version said on their own, "'s" for "is". Rules v22: a time of day or a version number
 said on its own ("on the 06:48 now", "bumped to 3.12") as the new value of the one the old fact
 gives, an amount said on its own ("it's $1,950 now") of the one amount the old fact pays each
-month or year, and "from this month" or a reshuffled schedule as words of change.
+month or year, "from this month" or a reshuffled schedule as words of change, and a helpdesk,
+a site's platform, a music, video or CAD app as tools one works in one of.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -546,6 +547,15 @@ V22_PAIRS = [
     ("User lets out 2 flats in Porto", "User said: Three flats now", True),
     ("User owns 2 flats in Kraków that they rent out (one in Kazimierz)", "User said: Three flats now", True),
     ("User lets out 2 flats in Porto", "User said: Three flats on their street are for sale", False),
+    # -- one tool of a kind a person or team works in, another said as current or changed:
+    # a helpdesk, a site's platform, a music or video app, a CAD app
+    ("User makes beats in GarageBand on their iPad", "User upgraded to Ableton on a used MacBook", True),
+    ("User's food blog runs on WordPress", "User said: the blog is fully on Hugo now", True),
+    ("User edits their vlogs in iMovie", "User edits in DaVinci Resolve now", True),
+    ("User's office draws everything in ArchiCAD", "User's office moved everything over to Revit", True),
+    # one more beside the first, each for its own purpose
+    ("User makes beats in GarageBand on their iPad", "User also started using Ableton for live sets", False),
+    ("User's team uses Zendesk for tickets", "User's team uses Intercom for live chat", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

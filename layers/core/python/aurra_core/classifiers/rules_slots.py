@@ -60,7 +60,8 @@ _TOOL_KINDS = frozenset(
     database design_tool editor email fitness_app framework maps messaging monitoring
     music_streaming notes office_docs operating_system package_manager password_manager phone
     search_engine shell test_framework tracker video_call vpn wearable computer car telecom
-    bank instrument""".split()
+    bank instrument task_manager helpdesk website_platform music_production cad video_editor
+    budgeting_app newsletter_tool""".split()
 )
 _NEEDS_CHANGE = frozenset({"day", "time", "place"})
 

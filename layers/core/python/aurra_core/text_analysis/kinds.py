@@ -108,6 +108,30 @@ KINDS: dict[str, list[str]] = {
         "clickup monday.com basecamp youtrack github-issues"
     ).split(),
     "notes": "notes note-taking notion evernote obsidian onenote apple-notes roam bear-notes".split(),
+    "task_manager": (
+        "task-manager to-do-list todo-list todo-app todoist ticktick things-3 omnifocus microsoft-to-do "
+        "any.do remember-the-milk google-tasks"
+    ).split(),
+    "helpdesk": (
+        "helpdesk help-desk support-desk ticketing-system zendesk intercom freshdesk help-scout "
+        "gorgias kayako zoho-desk"
+    ).split(),
+    "website_platform": (
+        "blog-platform website-builder cms wordpress wordpress.com ghost substack squarespace wix "
+        "webflow hugo jekyll blogger tumblr beehiiv shopify woocommerce bigcommerce"
+    ).split(),
+    "music_production": (
+        "daw garageband ableton ableton-live logic-pro fl-studio pro-tools cubase reaper bitwig studio-one"
+    ).split(),
+    "cad": "cad autocad archicad revit sketchup vectorworks solidworks fusion-360 rhino3d".split(),
+    "video_editor": (
+        "video-editor premiere premiere-pro final-cut final-cut-pro davinci-resolve imovie capcut lumafusion"
+    ).split(),
+    "budgeting_app": (
+        "budgeting-app budget-app ynab you-need-a-budget mint monarch-money copilot-money goodbudget "
+        "pocketguard emma-app"
+    ).split(),
+    "newsletter_tool": "newsletter-tool mailchimp convertkit kit.com buttondown mailerlite".split(),
     "code_hosting": "repository repo repos github gitlab bitbucket".split(),
     "crm": "crm salesforce hubspot pipedrive zoho".split(),
     "accounting_software": (

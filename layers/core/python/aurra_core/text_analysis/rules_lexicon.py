@@ -464,12 +464,19 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     "budget_app": frozenset("ynab quicken".split()),
     "design_app": frozenset("figma sketch penpot framer invision".split()),
     "photo_editor": frozenset("lightroom darktable luminar captureone affinityphoto".split()),
+    "helpdesk": frozenset("zendesk intercom freshdesk gorgias kayako helpscout".split()),
+    "site_platform": frozenset(
+        "wordpress ghost substack squarespace wix webflow hugo jekyll blogger".split()
+    ),
+    "music_app": frozenset("garageband ableton cubase reaper bitwig protools".split()),
+    "cad_app": frozenset("autocad archicad revit sketchup vectorworks solidworks".split()),
+    "video_app": frozenset("premiere finalcut davinci imovie capcut lumafusion".split()),
 }
 # Classes of named tools: a switch to one is about that tool, not about whatever else the old
 # fact says of the team that uses it
 TOOL_CLASSES = frozenset(
     """editor browser cloud task_app tracker notes_app password_manager code_host ci budget_app
-    design_app photo_editor""".split()
+    design_app photo_editor helpdesk site_platform music_app cad_app video_app""".split()
 )
 
 # Classes whose members replace each other in a slot (a person has one editor of choice, one
@@ -478,7 +485,7 @@ TOOL_CLASSES = frozenset(
 SINGLE_VALUED_CLASSES = frozenset(
     """editor browser os diet plan billing theme pronoun relationship release_stage deal_stage
     frequency commute laptop_model phone_model task_app tracker notes_app password_manager
-    budget_app design_app photo_editor""".split()
+    budget_app design_app photo_editor site_platform cad_app""".split()
 )
 
 # States that follow each other. A fact in one state is no longer true once the same thing is
