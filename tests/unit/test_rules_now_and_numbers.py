@@ -10,7 +10,7 @@ and a version said on their own, "'s" for "is". Rules v22: a time of day or a ve
 said on its own ("on the 06:48 now", "bumped to 3.12") as the new value of the one the old fact
 gives, an amount said on its own ("it's $1,950 now") of the one amount the old fact pays each
 month or year, "from this month" or a reshuffled schedule as words of change, and a helpdesk,
-a site's platform, a music, video or CAD app as tools one works in one of.
+a site's platform, a music, video or CAD app, an energy supplier as things one has one of.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -553,6 +553,7 @@ V22_PAIRS = [
     ("User's food blog runs on WordPress", "User said: the blog is fully on Hugo now", True),
     ("User edits their vlogs in iMovie", "User edits in DaVinci Resolve now", True),
     ("User's office draws everything in ArchiCAD", "User's office moved everything over to Revit", True),
+    ("User's energy is with EDF", "User switched to Octopus last month", True),
     # one more beside the first, each for its own purpose
     ("User makes beats in GarageBand on their iPad", "User also started using Ableton for live sets", False),
     ("User's team uses Zendesk for tickets", "User's team uses Intercom for live chat", False),

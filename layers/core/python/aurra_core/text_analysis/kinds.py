@@ -358,7 +358,8 @@ KINDS: dict[str, list[str]] = {
         "travis git mercurial"
     ).split(),
     "workplace": (
-        "office remote remotely hybrid on-site onsite in-office wfh work-from-home coworking headquarters hq"
+        "office remote remotely hybrid on-site onsite in-office wfh work-from-home coworking headquarters hq "
+        "co-working hot-desk wework regus industrious second-home"
     ).split(),
     "department": (
         "department engineering marketing sales finance hr human-resources legal customer-success"
@@ -420,8 +421,14 @@ KINDS: dict[str, list[str]] = {
     "telecom": (
         "mobile-carrier phone-carrier internet-provider isp broadband "
         "mobile-plan data-plan verizon at&t t-mobile vodafone o2 "
-        "comcast xfinity spectrum bt-broadband virgin-media"
+        "comcast xfinity spectrum bt-broadband virgin-media starlink hyperoptic community-fibre "
+        "sky-broadband plusnet"
     ).split(),
+    "energy_supplier": (
+        "energy-supplier energy-provider electricity-supplier gas-supplier octopus octopus-energy "
+        "british-gas edf eon e.on ovo ovo-energy scottish-power con-edison"
+    ).split(),
+    "meal_kit": "meal-kit hellofresh gousto blue-apron mindful-chef home-chef".split(),
     "delivery": (
         "food-delivery takeout takeaway doordash uber-eats grubhub deliveroo just-eat instacart postmates"
     ).split(),

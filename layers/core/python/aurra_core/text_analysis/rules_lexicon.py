@@ -471,6 +471,8 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     "music_app": frozenset("garageband ableton cubase reaper bitwig protools".split()),
     "cad_app": frozenset("autocad archicad revit sketchup vectorworks solidworks".split()),
     "video_app": frozenset("premiere finalcut davinci imovie capcut lumafusion".split()),
+    "energy_supplier": frozenset("octopus edf eon ovo".split()),
+    "meal_kit": frozenset("hellofresh gousto".split()),
 }
 # Classes of named tools: a switch to one is about that tool, not about whatever else the old
 # fact says of the team that uses it
@@ -485,7 +487,7 @@ TOOL_CLASSES = frozenset(
 SINGLE_VALUED_CLASSES = frozenset(
     """editor browser os diet plan billing theme pronoun relationship release_stage deal_stage
     frequency commute laptop_model phone_model task_app tracker notes_app password_manager
-    budget_app design_app photo_editor site_platform cad_app""".split()
+    budget_app design_app photo_editor site_platform cad_app energy_supplier""".split()
 )
 
 # States that follow each other. A fact in one state is no longer true once the same thing is
