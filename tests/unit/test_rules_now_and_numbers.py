@@ -514,6 +514,7 @@ V22_PAIRS = [
     # -- a time said on its own, of the one time the old fact gives
     ("User takes the 7:25 from Woking into Waterloo every weekday", "User is on the 6:55 now", True),
     ("User gets the 07:50 bus to campus", "User said: I'm on the 8:20 bus these days", True),
+    ("User takes the 8:15 ferry to Circular Quay every morning", "User is on the 7:45 boat now", True),
     # an appointment is one event, not a timetable; a time with another thing done is another thing
     ("User has a dentist appointment at 3pm on Friday", "User is on the 6:55 now", False),
     ("User does the 6am walks with the dog", "User does yoga at 7 now", False),

@@ -2945,7 +2945,8 @@ def _bare_day_findings(context: SlotContext) -> list[Finding]:
 # Words beside a time that say which one it is, not what is done: "on the 06:48 now", "the
 # 8:04 train these days"
 _ONE_OF_A_TIMETABLE = frozenset(
-    canon(word)[0] for word in "now on the one train bus tram ferry coach shuttle these days nowadays".split()
+    canon(word)[0]
+    for word in "now on the one train bus tram ferry boat coach shuttle flight these days nowadays".split()
 )
 
 
