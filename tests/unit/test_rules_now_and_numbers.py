@@ -10,7 +10,8 @@ and a version said on their own, "'s" for "is". Rules v22: a time of day or a ve
 said on its own ("on the 06:48 now", "bumped to 3.12") as the new value of the one the old fact
 gives, an amount said on its own ("it's $1,950 now") of the one amount the old fact pays each
 month or year, "from this month" or a reshuffled schedule as words of change, and a helpdesk,
-a site's platform, a music, video or CAD app, an energy supplier as things one has one of.
+a site's platform, a music, video or CAD app, an energy supplier as things one has one of, and
+a title said without an article ("is headteacher now").
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -558,6 +559,14 @@ V22_PAIRS = [
     # one more beside the first, each for its own purpose
     ("User makes beats in GarageBand on their iPad", "User also started using Ableton for live sets", False),
     ("User's team uses Zendesk for tickets", "User's team uses Intercom for live chat", False),
+    # -- a title said without an article ("is headteacher now", "became engineering manager")
+    ("User is a deputy head at a primary school", "User is headteacher now", True),
+    ("User is a senior designer at Spotify", "User is design lead now", True),
+    ("User is a team lead", "User became engineering manager last month", True),
+    ("User works as a cashier at Tesco", "User is a team leader at Tesco now", True),
+    # a first name that is a title too is a name; a rank word alone is no title
+    ("User is Dev, 34", "User is now a senior PM at Intercom", False),
+    ("User is a nurse at St James's", "User is in Denver now", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

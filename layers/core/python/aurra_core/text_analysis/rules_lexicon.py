@@ -702,6 +702,10 @@ ATTRIBUTES: dict[str, dict[str, Any]] = {
     },
 }
 
+# Words of rank that are a title only with a job beside them ("is senior now" is no title).
+_RANK_WORDS = frozenset("senior junior staff principal chief associate owner fellow resident head".split())
+# Titles that are first names too, read only with an article: "User is Dev, 34" is a name.
+_NAMES_TOO = frozenset({"dev", "cook", "porter", "baker", "butcher", "barber", "carpenter", "fellow"})
 # Job titles: "is a senior engineer", "was promoted to CIO".
 ROLE_NOUNS = frozenset(
     """engineer developer programmer manager director head lead vp svp evp president cto ceo cfo cio coo
@@ -717,7 +721,10 @@ ROLE_NOUNS = frozenset(
     apprentice journeyman foreman solicitor barrister vet assistant registrar resident fellow postdoc
     teller banker carer caregiver aide porter courier cleaner labourer laborer welder roofer baker
     butcher hairdresser barber stylist editor producer reporter copywriter planner buyer tester
-    agent adviser advisor trainee dev swe sde sre pm qa""".split()
+    agent adviser advisor trainee dev swe sde sre pm qa leader headteacher headmaster headmistress
+    superintendent dean provost chairman chairwoman chairperson treasurer sommelier chemist biologist
+    physicist statistician mathematician psychologist psychiatrist counsellor counselor coach trainer
+    nanny""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
@@ -1962,6 +1969,11 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:is|was|as|became|becomes|am|i'm|im)(?: now| finally| officially)? (?:a|an|the|their|our|his|her|my) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r")\b(?: (?:of|for) [a-z]+)?)",
+        # a title said without an article: "is headteacher now", "became engineering manager";
+        # not a rank word alone ("is senior now")
+        r"\b(?:is|became|becomes|am|i'm|im)(?: now| finally| officially)? (?P<v>(?:[a-z]+ ){0,2}(?:"
+        + "|".join(sorted(ROLE_NOUNS - _RANK_WORDS - _NAMES_TOO))
+        + r"))\b(?= (?:now|at|in|since|for|last|this|from|after|as of|on)\b|\s*$|\s*[,.;!])",
     ],
 }
 
