@@ -11,7 +11,8 @@ said on its own ("on the 06:48 now", "bumped to 3.12") as the new value of the o
 gives, an amount said on its own ("it's $1,950 now") of the one amount the old fact pays each
 month or year, "from this month" or a reshuffled schedule as words of change, and a helpdesk,
 a site's platform, a music, video or CAD app, an energy supplier as things one has one of, and
-a title said without an article ("is headteacher now").
+a title said without an article ("is headteacher now"), a job taken with another employer and
+a home called home; "on the side" adds one.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -567,6 +568,15 @@ V22_PAIRS = [
     # a first name that is a title too is a name; a rank word alone is no title
     ("User is Dev, 34", "User is now a senior PM at Intercom", False),
     ("User is a nurse at St James's", "User is in Denver now", False),
+    # -- a job taken with another employer, a home called home
+    ("User works at Deloitte", "User took a job with KPMG", True),
+    ("User works at Deloitte", "User's new employer is KPMG", True),
+    ("User lives in Leeds", "User calls York home now", True),
+    # a job on the side, a contract for the summer, someone else's job or home
+    ("User works at Deloitte", "User took a job with KPMG on the side", False),
+    ("User works at Deloitte", "User got a contract with the BBC for the summer", False),
+    ("User works at Deloitte", "User's wife took a job with KPMG", False),
+    ("User lives in Leeds", "User's sister calls York home", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

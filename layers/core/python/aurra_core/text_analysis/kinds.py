@@ -118,7 +118,7 @@ KINDS: dict[str, list[str]] = {
     ).split(),
     "website_platform": (
         "blog-platform website-builder cms wordpress wordpress.com ghost substack squarespace wix "
-        "webflow hugo jekyll blogger tumblr beehiiv shopify woocommerce bigcommerce"
+        "webflow hugo jekyll tumblr beehiiv shopify woocommerce bigcommerce"
     ).split(),
     "music_production": (
         "daw garageband ableton ableton-live logic-pro fl-studio pro-tools cubase reaper bitwig studio-one"
@@ -288,6 +288,13 @@ KINDS: dict[str, list[str]] = {
         "surfing skiing snowboarding boxing yoga pilates weightlifting crossfit jogging marathon "
         "marathons triathlon padel pickleball table-tennis martial-arts judo karate fencing rowing "
         "hiking"
+    ).split(),
+    "gym": (
+        "gym gyms gym-membership fitness-club health-club leisure-centre climbing-gym bouldering-gym "
+        "puregym the-gym-group planet-fitness anytime-fitness equinox virgin-active david-lloyd "
+        "nuffield-health gold's-gym la-fitness 24-hour-fitness crunch-fitness orangetheory f45 "
+        "snap-fitness basic-fit mcfit smart-fit fitness-first jetts goodlife-fitness life-time-fitness "
+        "ymca blink-fitness"
     ).split(),
     "instrument": (
         "instrument instruments piano guitar violin cello viola drums flute clarinet saxophone "

@@ -465,9 +465,7 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     "design_app": frozenset("figma sketch penpot framer invision".split()),
     "photo_editor": frozenset("lightroom darktable luminar captureone affinityphoto".split()),
     "helpdesk": frozenset("zendesk intercom freshdesk gorgias kayako helpscout".split()),
-    "site_platform": frozenset(
-        "wordpress ghost substack squarespace wix webflow hugo jekyll blogger".split()
-    ),
+    "site_platform": frozenset("wordpress ghost substack squarespace wix webflow hugo jekyll".split()),
     "music_app": frozenset("garageband ableton cubase reaper bitwig protools".split()),
     "cad_app": frozenset("autocad archicad revit sketchup vectorworks solidworks".split()),
     "video_app": frozenset("premiere finalcut davinci imovie capcut lumafusion".split()),
@@ -724,7 +722,13 @@ ROLE_NOUNS = frozenset(
     agent adviser advisor trainee dev swe sde sre pm qa leader headteacher headmaster headmistress
     superintendent dean provost chairman chairwoman chairperson treasurer sommelier chemist biologist
     physicist statistician mathematician psychologist psychiatrist counsellor counselor coach trainer
-    nanny""".split()
+    nanny realtor broker underwriter dispatcher machinist lifeguard curator archivist hygienist
+    optician anaesthetist anesthesiologist cardiologist oncologist sonographer phlebotomist caretaker
+    janitor gardener landscaper chauffeur postman postwoman soldier sailor medic housekeeper
+    concierge pastor priest rabbi imam vicar artist musician singer drummer guitarist dancer actor
+    actress podcaster youtuber streamer estimator draughtsman draftsman joiner plasterer bricklayer
+    scaffolder glazier tiler decorator upholsterer tailor seamstress florist jeweller jeweler
+    locksmith""".split()
 )
 
 # Nouns whose counts are a single quantity of the subject ("50 seats").
@@ -807,7 +811,7 @@ ADDITIVE = [
     r"\bboth\b",
     r"\bsecondary\b",
     r"\bspare\b",
-    r"\bside (?:job|gig|project|hustle|business)\b",
+    r"\bside (?:job|gig|project|hustle|business)\b|\bon the side\b",
     r"\badded\b",
     r"\bnew (?:second|additional)\b",
     r"\badditional\b",
@@ -1674,6 +1678,9 @@ CHANGE_EVIDENCE = [
     r"\bpassed away\b|\bdied\b|\bwelcomed\b",
     r"\benabled\b|\bdisabled\b|\bturned (?:on|off)\b",
     r"\b(?:started|took|got|landed|accepted) (?:a new|the) (?:job|role|position)\b",
+    # "took a job with KPMG", "accepted an offer from Monzo", "new employer is Arup"
+    r"\b(?:took|accepted|landed|got) (?:a |an |the )?(?:new )?(?:full-?time |permanent )?"
+    r"(?:job|role|position|offer) (?:with|at|from)\b|\bnew employer\b",
     # "start time is quarter past nine since the new contract": since something new
     r"\bsince (?:the|my|our|their|his|her) new\b(?! year)",
     NEW_HOME_OF_THEIR_OWN,
@@ -1923,6 +1930,9 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:is|are|am|'m)\s+in\s+(?:a |an |the |their |our |my )(?:\w+ )?"
         + HOME_NOUNS
         + r"\s+in\s+(?P<v>[^,;.]+)",
+        # "home is York now", "calls Lisbon home": the place, not a kind of home ("home is a flat")
+        r"\bhome (?:is|:)\s+(?:now\s+)?(?!(?:a|an|the|my|our|their|his|her)\b)(?P<v>[^,;.]+)",
+        r"\bcalls?\s+(?P<v>(?!(?:it|this|that|the|a)\b)[^,;.]+?)\s+home\b",
     ],
     "employer": [
         r"\b(?:works?|working|job|position|employed|started)\s+(?:at|for|by)\s+(?P<v>[^,;.]+)",
@@ -1930,6 +1940,10 @@ VALUE_FRAMES: dict[str, list[str]] = {
         # a job left, and where they are now: "quit, he's at Stripe now", "got the job at the RSPCA"
         r"\b(?:changed jobs|quit|left)\b[^.;]{0,30}?\b(?:he|she|they)(?:'s| is| are|'re) (?:now )?at\s+(?P<v>[^,;.]+)",
         r"\bgot the job at\s+(?P<v>[^,;.]+)",
+        # "took a job with KPMG", "accepted an offer from Monzo", "new employer is Arup"
+        r"\b(?:took|accepted|landed|got) (?:a |an |the )?(?:new |full-?time |permanent )?"
+        r"(?:job|role|position|offer)\s+(?:with|at|from)\s+(?P<v>[^,;.]+)",
+        r"\bemployer (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
         r"\bworks? (?:crazy |long |late |odd )?hours at\s+(?P<v>[^,;.(]+)",
         r"\b(?:engineer|manager|analyst|designer|developer|director|scientist|consultant|nurse|teacher|cto|ceo|cfo|cio|vp|officer|intern|associate)\s+of\s+(?P<v>[^,;.]+)",
         # "a senior UX researcher at Figma": any role at a place, but a student's (a school)
