@@ -12,7 +12,8 @@ gives, an amount said on its own ("it's $1,950 now") of the one amount the old f
 month or year, "from this month" or a reshuffled schedule as words of change, and a helpdesk,
 a site's platform, a music, video or CAD app, an energy supplier as things one has one of, and
 a title said without an article ("is headteacher now"), a job taken with another employer and
-a home called home; "on the side" adds one.
+a home called home; "on the side" adds one; a change said to be under way ("is moving to
+Berlin next month") is done when its target is said to hold ("lives in Berlin now").
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -577,6 +578,16 @@ V22_PAIRS = [
     ("User works at Deloitte", "User got a contract with the BBC for the summer", False),
     ("User works at Deloitte", "User's wife took a job with KPMG", False),
     ("User lives in Leeds", "User's sister calls York home", False),
+    # -- a change said to be under way, then done: its target holds now
+    ("User is moving from Munich to Berlin next month", "User lives in Berlin now", True),
+    ("User is switching from Jira to Linear", "User's team is fully on Linear now", True),
+    ("User is in the middle of moving from Leeds to York", "User has moved to York", True),
+    # the target only mentioned, hedged, still under way, or someone else's; a change only weighed
+    ("User is moving to Berlin next month", "User loves Berlin's food scene", False),
+    ("User is moving to Berlin next month", "User might live in Berlin for good", False),
+    ("User is moving to Berlin next month", "User is still moving to Berlin, delayed to June", False),
+    ("User's sister is moving to Leeds", "User lives in Leeds now", False),
+    ("User is thinking about moving to Berlin", "User lives in Berlin now", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

@@ -48,6 +48,7 @@ from aurra_core.classifiers.rules_slots import (
     grew,
     named_switch,
     one_at_a_time,
+    plan_done,
     promotion,
     qualified_apart,
     rank_change,
@@ -3576,6 +3577,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or career_step(old, new)
             or activity_elsewhere(old, new)
             or bare_version(old, new)
+            or plan_done(old, new)
         )
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap

@@ -1218,3 +1218,53 @@ def bare_version(old_text: str, new_text: str) -> tuple[float, str] | None:
         0.88,
         f"version {old_value} -> {new_value}{SAID_ALONE} with '{shown_marker}'",
     )
+
+
+# ------------------------------------------------------------------------- a change under way, done
+
+# A change said to be under way, and where it goes: "is moving from Munich to Berlin next
+# month", "is switching from Jira to Linear", "we're in the middle of migrating to Postgres"
+_UNDER_WAY = re.compile(
+    r"\b(?:is|are|am|'m|'re)\s+(?:currently |still |now |slowly |in the middle of |about to |getting ready to )?"
+    r"(?:moving|switching|migrating|relocating|transitioning|porting|changing over)\b"
+    r"(?:[^.;]*?\bfrom\s+(?P<source>[^,;.]+?))?\s+(?:over\s+)?(?:to|onto|into)\s+(?P<target>[^,;.]+)",
+    re.IGNORECASE,
+)
+# The new fact states the target as what holds: lives there, uses it, is fully on it
+_NOW_HOLDS = re.compile(
+    r"\b(?:now|fully|all|finished|done|completed|moved|switched|migrated|lives?|living|uses?|using|"
+    r"runs?|running|is on|are on|'re on|'s on)\b",
+    re.IGNORECASE,
+)
+# Words of when a change under way is due, not where it goes
+_DUE_WORDS = frozenset(
+    canon(word)[0]
+    for word in """next this week month year weekend summer spring autumn fall winter soon
+    january february march april may june july august september october november december""".split()
+)
+
+
+def plan_done(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact says a change is under way and the new one says
+    it is done, stating the change's target as what holds now: "User is moving from Munich to
+    Berlin next month" -> "User lives in Berlin now", "is switching from Jira to Linear" ->
+    "the team is fully on Linear now". Not when the new fact is hedged, negated or in the past,
+    nor when it only mentions the target ("loves Berlin's food scene")."""
+    under_way = _UNDER_WAY.search(old_text)
+    if under_way is None:
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    old_mood, mood = _mood(old_norm), _mood(new_norm)
+    if old_mood.hedged or old_mood.negated or mood.hedged or mood.negated or mood.past or mood.temporary:
+        return None
+    if _UNDER_WAY.search(new_text) or not _NOW_HOLDS.search(new_text):
+        return None  # still under way, or nothing said to hold
+    target = _words(under_way.group("target")) - _STOPWORD_STEMS - LIGHT_STEMS - _DUE_WORDS
+    if not target or not target <= _words(new_text):
+        return None
+    if _owner(old_text) != _owner(new_text) and not {_owner(old_text), _owner(new_text)} <= {"", "team"}:
+        return None  # "User's sister is moving to Leeds" / "User lives in Leeds now"
+    shown_target = re.sub(
+        r"\s+(?:next|this|in|by|on|at the end of)\b.*$", "", under_way.group("target").strip()
+    )
+    return (CONFIDENCE, f"the change the old fact says is under way is done: '{shown_target}' holds now")
