@@ -558,6 +558,8 @@ V22_PAIRS = [
     ("User edits their vlogs in iMovie", "User edits in DaVinci Resolve now", True),
     ("User's office draws everything in ArchiCAD", "User's office moved everything over to Revit", True),
     ("User's energy is with EDF", "User switched to Octopus last month", True),
+    ("User trains at Equinox", "User moved to Planet Fitness to save money", True),
+    ("User trains at Equinox", "User also joined a climbing gym", False),
     # one more beside the first, each for its own purpose
     ("User makes beats in GarageBand on their iPad", "User also started using Ableton for live sets", False),
     ("User's team uses Zendesk for tickets", "User's team uses Intercom for live chat", False),

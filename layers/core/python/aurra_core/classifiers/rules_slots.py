@@ -61,7 +61,7 @@ _TOOL_KINDS = frozenset(
     music_streaming notes office_docs operating_system package_manager password_manager phone
     search_engine shell test_framework tracker video_call vpn wearable computer car telecom
     bank instrument task_manager helpdesk website_platform music_production cad video_editor
-    budgeting_app newsletter_tool energy_supplier meal_kit""".split()
+    budgeting_app newsletter_tool energy_supplier meal_kit gym""".split()
 )
 _NEEDS_CHANGE = frozenset({"day", "time", "place"})
 
