@@ -13,7 +13,8 @@ month or year, "from this month" or a reshuffled schedule as words of change, an
 a site's platform, a music, video or CAD app, an energy supplier as things one has one of, and
 a title said without an article ("is headteacher now"), a job taken with another employer and
 a home called home; "on the side" adds one; a change said to be under way ("is moving to
-Berlin next month") is done when its target is said to hold ("lives in Berlin now").
+Berlin next month") is done when its target is said to hold ("lives in Berlin now"); a
+friendship the user fell out of ends; "retrained as" is a word of change.
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -590,6 +591,14 @@ V22_PAIRS = [
     ("User is moving to Berlin next month", "User is still moving to Berlin, delayed to June", False),
     ("User's sister is moving to Leeds", "User lives in Leeds now", False),
     ("User is thinking about moving to Berlin", "User lives in Berlin now", False),
+    # -- the user's friendship ended; a new trade retrained for
+    ("User's best friend is Maria", "User and Maria fell out last year", True),
+    ("User's best friend is Maria", "User fell out with Maria over the wedding", True),
+    ("User's partner is a teacher", "User's partner retrained as a nurse", True),
+    # someone else's falling out; falling out of love with a thing; a qualification beside a job
+    ("User's best friend is Maria", "User's sister fell out with Maria", False),
+    ("User's best friend is Maria", "User fell out of love with running", False),
+    ("User is a teacher", "User qualified as a first aider", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

@@ -964,6 +964,10 @@ ENDING = [
     r"\bgave (?:away )?(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\. ]{1,200}?) (?:away|to)\b",
     r"\bbroke up with (?P<x>[\w\s\-\.]+)",
     r"\b(?:divorced|separated from) (?P<x>[\w\s\-\.]+)",
+    # the user's friendship ended: "User fell out with Maria", "User and Maria lost touch"
+    r"^user (?:\w+ ){0,2}?(?:fell out|lost touch|stopped (?:talking|speaking)|parted ways|cut ties) with "
+    r"(?P<x>[\w\s\-\.]+)",
+    r"^user and (?P<x>[\w\-\.]+) (?:have |had )?(?:fell out|fallen out|lost touch|parted ways)\b",
     r"\bno (?P<x>[\w\-]+(?: [\w\-]+)?)\b",
     r"\bnot (?P<x>[\w\-\.]+(?: \d+)?)$",
 ]
@@ -1658,7 +1662,7 @@ CHANGE_EVIDENCE = [
     r"\bscrapped\b|\bstopped seeing\b",
     r"\bended\b|\bexpired\b|\blapsed\b|\bis over\b",
     r"\bresigned\b|\bretired\b|\bfired\b|\blaid off\b",
-    r"\bdivorced\b|\bseparated\b|\bbroke up\b|\bgot (?:married|engaged)\b",
+    r"\bdivorced\b|\bseparated\b|\bbroke up\b|\bgot (?:married|engaged)\b|\bfell out\b|\blost touch\b",
     r"\bgraduated\b|\bfinished\b|\bcompleted\b|\bwrapped up\b",
     r"\bresumed\b|\bpaused\b|\bsuspended\b|\breactivated\b|\bdeactivated\b|\bclosed\b",
     r"\braised\b|\blowered\b|\bincreased\b|\bdecreased\b|\bexpanded\b|\bgrew to\b|\bshrank\b|\breduced\b",
@@ -1699,6 +1703,8 @@ CHANGE_EVIDENCE = [
     # "from this month school starts at 8:15", "the Y reshuffled the kids' schedule"
     r"\bfrom this (?:week|month|term|semester|season|year)\b",
     r"\breshuffled (?:\w+ ){0,3}?(?:schedule|timetable|rota|hours|times)\b",
+    # a new trade: "retrained as a nurse", "qualified as a solicitor"
+    r"\b(?:retrained|requalified|qualified) as\b",
     # a value said to hold from a date on ("from June the bins go on Thursday", "the rent to
     # €1,240 from January"), since a recent time, or a change named as such ("small change:")
     r"\bfrom (?:month_\d+|date_\d+_\d+)\b(?! (?:to|until|till)\b)",
@@ -1856,7 +1862,7 @@ PHRASE_BOUNDARY = (
 CURRENT_OR_CHANGED = (
     r"\b(?:now|nowadays|anymore|nolonger|fromnowon|instead|switch\w*|mov(?:ed|es|ing|e)|relocat\w*|changed|changes|changing|change (?:to|from|of|in)|"
     r"replac\w*|upgrad\w*|downgrad\w*|migrat\w*|transferr\w*|promoted|renamed?|went (?:up|down)|raised|lowered|"
-    r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|reshuffled|delayed|"
+    r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|reshuffled|retrained|requalified|delayed|"
     r"brought forward|slipped|slid|shifted|re-?booked|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
     r"new|joined|correction|actually|updated?|converted|since|starting|as of|effective|raise|welcomed|signed|"
     r"from (?:date|month|weekday|now|today|next)_?\w*|from this (?:week|month|term|semester|season|year))\b"
