@@ -14,7 +14,8 @@ a site's platform, a music, video or CAD app, an energy supplier as things one h
 a title said without an article ("is headteacher now"), a job taken with another employer and
 a home called home; "on the side" adds one; a change said to be under way ("is moving to
 Berlin next month") is done when its target is said to hold ("lives in Berlin now"); a
-friendship the user fell out of ends; "retrained as" is a word of change.
+friendship the user fell out of ends; "retrained as" is a word of change; "broke up" is a verb
+after a relative ("User's sister broke up with Tom"); retiring ends a trade held ("is a plumber").
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -599,6 +600,13 @@ V22_PAIRS = [
     ("User's best friend is Maria", "User's sister fell out with Maria", False),
     ("User's best friend is Maria", "User fell out of love with running", False),
     ("User is a teacher", "User qualified as a first aider", False),
+    # -- a third party's break-up read as theirs; a trade held, which retiring ends
+    ("User's sister is dating Tom", "User's sister broke up with Tom", True),
+    ("User's dad is a plumber", "User's dad retired", True),
+    # someone else's break-up or retirement; a trade already left
+    ("User is dating Sam", "User's sister broke up with Tom", False),
+    ("User's dad is a plumber", "User's mum retired", False),
+    ("User's dad is a retired plumber", "User's dad retired last year", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

@@ -35,7 +35,8 @@ _PREPOSITIONS = frozenset(
 
 # Common verbs that end a subject noun phrase ("Standup moves", "The vet put").
 VERBS = frozenset(
-    """use uses used using usedto live lives lived living work works worked working move moves moved moving
+    # the normaliser's one-word verbs ("broke up" -> "brokeup", "paid off" -> "paidoff")
+    """brokeup paidoff use uses used using usedto live lives lived living work works worked working move moves moved moving
     switch switches switched go goes went gone run runs ran take takes took put puts drive drives drove
     pay pays paid bank banks own owns owned buy buys bought sell sells sold eat eats ate drink drinks
     drank prefer prefers preferred like likes liked love loves loved hate hates hated want wants need needs

@@ -1115,7 +1115,13 @@ def shift_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 _RETIRED = re.compile(
     r"\b(?:retired|has retired|is retiring|retires)\b(?:\s+from\s+(?:the\s+|their\s+)?([\w' -]+))?"
 )
-_WORKS = re.compile(r"\b(?:works?|working|is employed|is an? \w+ at)\s+(?:at|as|for|in)?\b")
+_WORKS = re.compile(
+    r"\b(?:works?|working|is employed|is an? \w+ at)\s+(?:at|as|for|in)?\b|"
+    # "User's dad is a plumber": a trade held, which retiring ends; not a former one
+    r"\bis an? (?!retired |former |ex-)(?:\w+ )?(?:"
+    + "|".join(sorted(lex.ROLE_NOUNS - {"student", "owner"}))
+    + r")\b"
+)
 
 
 def retired(old_text: str, new_text: str) -> tuple[float, str] | None:
