@@ -357,6 +357,17 @@ def test_a_rate_of_another_thing_or_said_without_change_is_not_acted_on(old: str
             "User walks dogs at the shelter every Tuesday morning",
             "User sings in a choir on Friday evenings",
         ),
+        # a time and a version (v22)
+        (
+            "User is on the 6:55 now",
+            "User takes the 7:25 from Woking into Waterloo every weekday",
+            "User gets the 17:40 home from Waterloo",
+        ),
+        (
+            "User said: bumped it to 3.12",
+            "User's billing service runs on Python 3.9",
+            "User's data notebooks run on Python 3.10",
+        ),
     ],
 )
 def test_a_bare_new_value_is_acted_on_only_when_one_memory_has_such_a_value(
@@ -626,37 +637,3 @@ V22_PAIRS = [
 def test_rules_v22_readings_act_only_where_the_words_say_so(old: str, new: str, acted: bool) -> None:
     verdict, confidence, reason = judge_pair(old, new)
     assert (verdict is Verdict.CONTRADICTS and confidence >= ACTION) is acted, reason
-
-
-@pytest.mark.parametrize(
-    ("said", "with_value", "another_with_value"),
-    [
-        (
-            "User is on the 6:55 now",
-            "User takes the 7:25 from Woking into Waterloo every weekday",
-            "User gets the 17:40 home from Waterloo",
-        ),
-        (
-            "User said: bumped it to 3.12",
-            "User's billing service runs on Python 3.9",
-            "User's data notebooks run on Python 3.10",
-        ),
-    ],
-)
-def test_a_time_or_version_said_alone_is_acted_on_only_when_one_memory_has_one(
-    said: str, with_value: str, another_with_value: str
-) -> None:
-    classifier = RulesClassifier()
-    first, second, dog = (
-        Candidate(uuid.uuid4(), content, "work", 0.5)
-        for content in (with_value, another_with_value, "User has a dog")
-    )
-
-    def acted(candidates: list[Candidate]) -> set[uuid.UUID]:
-        verdicts = classifier.classify(said, "work", candidates, "rules").verdicts
-        return {
-            v.candidate_id for v in verdicts if v.verdict is Verdict.CONTRADICTS and v.confidence >= ACTION
-        }
-
-    assert acted([first, dog]) == {first.id}
-    assert acted([first, second, dog]) == set()
