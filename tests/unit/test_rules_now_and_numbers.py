@@ -15,7 +15,8 @@ a title said without an article ("is headteacher now"), a job taken with another
 a home called home; "on the side" adds one; a change said to be under way ("is moving to
 Berlin next month") is done when its target is said to hold ("lives in Berlin now"); a
 friendship the user fell out of ends; "retrained as" is a word of change; "broke up" is a verb
-after a relative ("User's sister broke up with Tom"); retiring ends a trade held ("is a plumber").
+after a relative ("User's sister broke up with Tom"); retiring ends a trade held ("is a plumber");
+a child's school said as a year or a start there ("started reception at St Peter's").
 
 None of these pairs appear in any set under evals/. Each acted-on pair has a twin that must not
 be acted on, so a rule that acted on everything would fail here.
@@ -618,6 +619,16 @@ V22_PAIRS = [
     ("User is dating Sam", "User's sister broke up with Tom", False),
     ("User's dad is a plumber", "User's mum retired", False),
     ("User's dad is a retired plumber", "User's dad retired last year", False),
+    # -- a child's next school said as a start there; hens counted as chickens
+    (
+        "User's daughter goes to Little Acorns nursery",
+        "User's daughter started reception at St Peter's",
+        True,
+    ),
+    ("User's son is in Year 3 at Oakfield Primary", "User's son started Year 4 at St Luke's", True),
+    ("User has six hens", "User has nine chickens now", True),
+    # another child's start
+    ("User's daughter goes to Little Acorns nursery", "User's son started reception at St Peter's", False),
     # -- words of change: "from this month", a schedule reshuffled
     ("User said: Nursery opens at 8:00.", "User said: from this month nursery opens at 7:45", True),
     (

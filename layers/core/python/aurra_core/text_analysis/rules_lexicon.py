@@ -290,6 +290,8 @@ SYNONYMS = {
     "colonies": "hive",
     "beehive": "hive",
     "beehives": "hive",
+    "chicken": "hen",
+    "chickens": "hen",
     "tutee": "student",
     "tutees": "student",
     "pupil": "student",
@@ -1705,6 +1707,8 @@ CHANGE_EVIDENCE = [
     r"\breshuffled (?:\w+ ){0,3}?(?:schedule|timetable|rota|hours|times)\b",
     # a new trade: "retrained as a nurse", "qualified as a solicitor"
     r"\b(?:retrained|requalified|qualified) as\b",
+    # a child's next school: "started reception at St Peter's", "started Year 7 at Riverside"
+    r"\bstarted (?:reception|school|nursery|kindergarten|preschool|year \w+|grade \w+) at\b",
     # a value said to hold from a date on ("from June the bins go on Thursday", "the rent to
     # €1,240 from January"), since a recent time, or a change named as such ("small change:")
     r"\bfrom (?:month_\d+|date_\d+_\d+)\b(?! (?:to|until|till)\b)",
@@ -1966,7 +1970,11 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"^(?P<v>[a-z]+ [a-z]+)\b[^;]*?\bis (?:now )?(?:our|their|the) (?:main |new |primary )?champion",
     ],
     "school": [
-        r"\b(?:attends|attending|goes to|enrolled (?:at|in)|transferred to|studies at)\s+(?P<v>[^,;.]+)"
+        r"\b(?:attends|attending|goes to|enrolled (?:at|in)|transferred to|studies at)\s+(?P<v>[^,;.]+)",
+        # "is in Year 3 at Oakfield Primary", "started reception at St Peter's"
+        r"\b(?:is in|started|starts|starting) (?:year|grade|class|form) \w+ at\s+(?P<v>[^,;.]+)",
+        r"\b(?:started|starts|starting) (?:reception|school|nursery|kindergarten|preschool|daycare|creche) "
+        r"at\s+(?P<v>[^,;.]+)",
     ],
     "bank": [
         r"\bbanks? (?:with|at)\s+(?P<v>[^,;.]+)",
