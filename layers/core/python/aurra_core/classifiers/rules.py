@@ -1148,7 +1148,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
 
 
 # Groups the user is one of: what the group uses, the user uses with it
-_USERS_GROUPS = frozenset(canon(word)[0] for word in "team company startup household family band org".split())
+_USERS_GROUPS = frozenset(canon(word)[0] for word in OWN_GROUPS | {"household", "family", "band"})
 
 
 def _the_groups_tool(old: Fact, new: Fact) -> bool:
@@ -2928,19 +2928,30 @@ _PART_OF_DAY = frozenset(
 )
 
 
+def _one_value_each(context: SlotContext, kind: str) -> tuple[set[str], set[str]] | None:
+    """The old fact's and the new one's value of a typed `kind`, when each gives exactly one, they
+    differ, and the new fact says its value is current or changed; None otherwise."""
+    values_old, values_new = context.old.typed.get(kind, set()), context.new.typed.get(kind, set())
+    if context.marker is None or len(values_old) != 1 or len(values_new) != 1 or values_old == values_new:
+        return None
+    return values_old, values_new
+
+
+def _said_alone(context: SlotContext, name: str, values_old: set[str], values_new: set[str]) -> list[Finding]:
+    """The finding of a value said on its own, which the classifier acts on only when one
+    candidate has such a value (`_one_reading_of_a_bare_value`)."""
+    label = f"{name} {min(values_old)} -> {min(values_new)}{SAID_ALONE}"
+    said_as = f"{name} {said(values_old, context.old)} -> {said(values_new, context.new)}{SAID_ALONE}"
+    return [(0.88, f"{label} with '{context.marker}'", f"{said_as} with '{_marker(context)}'")]
+
+
 def _bare_day_findings(context: SlotContext) -> list[Finding]:
     """A weekday said on its own as the new value ("I'm on Wednesday afternoons now") of the one
     weekday the old fact gives ("volunteers at the food bank every Monday morning")."""
-    old, new, marker = context.old, context.new, context.marker
-    days_old, days_new = old.typed.get("weekday", set()), new.typed.get("weekday", set())
-    if marker is None or len(days_old) != 1 or len(days_new) != 1 or days_old == days_new:
+    values = _one_value_each(context, "weekday")
+    if values is None or _body(context.new) - values[1] - _PART_OF_DAY:
         return []
-    if _body(new) - days_new - _PART_OF_DAY:
-        return []
-    shown_old, shown_new = said(days_old, old), said(days_new, new)
-    label = f"days {min(days_old)} -> {min(days_new)}{SAID_ALONE}"
-    said_as = f"days {shown_old} -> {shown_new}{SAID_ALONE}"
-    return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
+    return _said_alone(context, "days", *values)
 
 
 # Words beside a time that say which one it is, not what is done: "on the 06:48 now", "the
@@ -2955,18 +2966,13 @@ def _bare_time_findings(context: SlotContext) -> list[Finding]:
     """A time said on its own as the new value ("I'm on the 06:48 now") of the one time the old
     fact gives ("gets the 07:12 from Reading every day"). Not a time with anything else said of
     it ("the 6am walks" / "the evening one at 7"), which may be another thing done."""
-    old, new, marker = context.old, context.new, context.marker
-    times_old, times_new = old.typed.get("time", set()), new.typed.get("time", set())
-    if marker is None or len(times_old) != 1 or len(times_new) != 1 or times_old == times_new:
-        return []
-    if set(new.typed) != {"time"} or _body(new) - times_new - _ONE_OF_A_TIMETABLE:
+    old, new = context.old, context.new
+    values = _one_value_each(context, "time")
+    if values is None or set(new.typed) != {"time"} or _body(new) - values[1] - _ONE_OF_A_TIMETABLE:
         return []
     if context.events_old or set(old.typed) - {"time", "weekday"}:
         return []  # "a dentist appointment at 3pm on Friday", "flies out at 7 on June 3": one event
-    shown_old, shown_new = said(times_old, old), said(times_new, new)
-    label = f"time {min(times_old)} -> {min(times_new)}{SAID_ALONE}"
-    said_as = f"time {shown_old} -> {shown_new}{SAID_ALONE}"
-    return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
+    return _said_alone(context, "time", *values)
 
 
 # What an amount is per: a recurring amount gives one of these
@@ -2985,19 +2991,14 @@ def _bare_amount_findings(context: SlotContext) -> list[Finding]:
     """An amount said on its own as the new value ("it's $2,350 now", "bill is ~$240/month now")
     of the one amount the old fact pays or charges again and again ("rent is $2,000 a month").
     Not of a one-off price ("bought a bike for $600"), nor per another period."""
-    old, new, marker = context.old, context.new, context.marker
-    money_old, money_new = old.typed.get("money", set()), new.typed.get("money", set())
-    if marker is None or len(money_old) != 1 or len(money_new) != 1 or money_old == money_new:
+    old, new = context.old, context.new
+    values = _one_value_each(context, "money")
+    if values is None or set(new.typed) != {"money"} or _body(new) - values[1] - _AN_AMOUNT_NOW:
         return []
     periods_old, periods_new = _body(old) & _AMOUNT_PERIODS, _body(new) & _AMOUNT_PERIODS
-    if len(periods_old) != 1 or (periods_new and periods_new != periods_old):
+    if len(periods_old) != 1 or (periods_new and periods_new != periods_old) or context.events_old:
         return []
-    if set(new.typed) != {"money"} or _body(new) - money_new - _AN_AMOUNT_NOW or context.events_old:
-        return []
-    shown_old, shown_new = said(money_old, old), said(money_new, new)
-    label = f"amount {min(money_old)} -> {min(money_new)}{SAID_ALONE}"
-    said_as = f"amount {shown_old} -> {shown_new}{SAID_ALONE}"
-    return [(0.88, f"{label} with '{marker}'", f"{said_as} with '{_marker(context)}'")]
+    return _said_alone(context, "amount", *values)
 
 
 def _rates_of_other_things(context: SlotContext) -> bool:

@@ -1289,15 +1289,11 @@ def corrected(previous: str, correction: str) -> str | None:
     """The previous fact with the correction's values in place of its own of the same kind:
     "User's standup is on Tuesdays at 3pm" corrected by "it's Thursdays" gives "...on Thursdays
     at 3pm". None when the correction names no value the fact has."""
-    new_values = {
-        kind: kept
-        for kind, matches in _values(correction).items()
-        if (
-            kept := [
-                m for m in matches if kind == "name" or not _TAKEN_BACK_VALUE.search(correction[: m.start()])
-            ]
-        )
-    }
+    new_values: dict[str, list[re.Match[str]]] = {}
+    for kind, matches in _values(correction).items():
+        kept = [m for m in matches if kind == "name" or not _TAKEN_BACK_VALUE.search(correction[: m.start()])]
+        if kept:
+            new_values[kind] = kept
     old_values = _values(previous)
     result = previous
     changed = False
