@@ -42,6 +42,8 @@ def verdict(old: str, new: str) -> tuple[Verdict, float]:
             "User's team runs Python 3.9 in production",
             "User's team upgraded production to Python 3.12",
         ),
+        # how far the new version reaches is no second thing that runs it
+        ("version", "User's team is on Postgres 13 on RDS", "User's team is on PG 16.4 everywhere now"),
     ],
 )
 def test_another_value_in_the_same_slot_is_a_contradiction_at_the_floor(kind, old, new):
@@ -719,6 +721,14 @@ def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
         ("User keeps the shop's accounts in Sage", "User is on FreeAgent since March", True),
         ("User said: the books are in QuickBooks, ugh", "User uses Xero now", True),
         ("User streams music on Spotify", "User is on Tidal now", True),
+        # gyms, helpdesks, trackers and budgeting apps are held one at a time too
+        ("User goes to PureGym on Deansgate", "User is at The Gym Group now", True),
+        ("User's team runs everything through Zendesk", "User's team is on Freshdesk since January", True),
+        ("User's team tracks work in Trello", "User's team is on ClickUp as of this sprint", True),
+        ("User budgets in YNAB", "User uses Monarch Money now", True),
+        ("User goes to PureGym on Deansgate", "User also goes to The Gym Group now", False),
+        ("User goes to PureGym on Deansgate", "User's sister is at The Gym Group now", False),
+        ("User goes to PureGym on Deansgate", "User might join The Gym Group", False),
         # a second one for a purpose of its own, another's, added, or only thought of
         ("User keeps the shop's accounts in Sage", "User uses FreeAgent for the charity's books now", False),
         ("User keeps the shop's accounts in Sage", "User's brother is on FreeAgent now", False),

@@ -141,7 +141,7 @@ def _evidence(
             or _known_thing(old.unit)
             or any(_known_thing(word) for word in old.attribute & new.attribute)
         )
-        old_what, new_what = old.attribute - _RUNS_ON, new.attribute - _RUNS_ON
+        old_what, new_what = old.attribute - _RUNS_ON - _EVERYWHERE, new.attribute - _RUNS_ON - _EVERYWHERE
         if versioned and not (old_what and new_what and not old_what & new_what):
             return True
     if old.kind in _NEEDS_CHANGE and not changed:
@@ -186,6 +186,9 @@ def qualified_apart(old_raw: str, new_raw: str, stem: str, named: str = "") -> b
 
 # The verbs of running a version, which say nothing of what runs it.
 _RUNS_ON = frozenset({"run", "use", "deploy", "build", "ship", "host", "serv"})
+# Words of how far a version reaches, not of what runs it: "on PG 16.4 everywhere" is the one
+# database of "on Postgres 13 on RDS", not a second one
+_EVERYWHERE = frozenset(canon(word)[0] for word in "everywhere throughout across incl including".split())
 
 
 def _known_thing(name: str) -> bool:
@@ -382,25 +385,32 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
 
 
 # Kinds a person or a team has one of at a time: books kept in one accounting package, one
-# phone, one mobile carrier. A second one said with "now" replaces the first.
+# phone, one mobile carrier, one gym, one energy supplier, one tracker or helpdesk for a team,
+# one site platform for a blog. A second one said with "now" replaces the first.
 _ONE_AT_A_TIME = frozenset(
     """accounting_software crm telecom music_streaming vpn search_engine shell wearable phone
-    calendar fitness_app""".split()
+    calendar fitness_app gym energy_supplier task_manager tracker helpdesk website_platform
+    budgeting_app newsletter_tool password_manager music_production cad video_editor
+    meal_kit""".split()
 )
 # Words that name such a kind rather than one of its things
 _KIND_WORDS = (
     "bookkeeping accounting accounting-software crm phone phones smartphone cellphone mobile "
     "mobile-phone calendar vpn shell terminal watch smartwatch music music-streaming streaming "
-    "search search-engine carrier network fitness-app"
+    "search search-engine carrier network fitness-app gym gyms gym-membership fitness-club health-club "
+    "leisure-centre climbing-gym bouldering-gym energy-supplier energy-provider electricity-supplier "
+    "gas-supplier task-manager to-do-list todo-list todo-app issue-tracker tracker project-management "
+    "ticketing tickets helpdesk help-desk support-desk ticketing-system blog-platform website-builder cms "
+    "budgeting-app budget-app newsletter-tool password-manager daw video-editor meal-kit"
 )
 
 
 @lru_cache(maxsize=1)
 def _kind_words() -> frozenset[str]:
-    """`_KIND_WORDS` as `_things` gives its phrases."""
+    """`_KIND_WORDS` as `_things` gives its phrases ("energy supplier" whole, as one phrase)."""
     from aurra_core.text_analysis import kinds
 
-    return frozenset(word for name in _KIND_WORDS.split() for word in kinds._words(name.replace("-", " ")))
+    return frozenset(" ".join(kinds._words(name.replace("-", " "))) for name in _KIND_WORDS.split())
 
 
 # "is on Xero since 1 July": the day the new one began
