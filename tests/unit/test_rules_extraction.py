@@ -1584,3 +1584,40 @@ def test_weeks_in_at_a_named_place_is_a_start_there(said, fact):
 
 def test_weeks_in_at_a_place_not_named_is_no_start():
     assert not any("started" in fact for fact in facts("six months in at the new place"))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # a self-description said without its "I'm": after the age, in brackets, in a background list
+        ("I'm 29, software tester in Pune.", "User is a software tester in Pune"),
+        (
+            "just off shift (sous chef at a bistro in Mile End, Montreal).",
+            "User is a sous chef at a bistro in Mile End, Montreal",
+        ),
+        (
+            "quick background: large-animal vet in Galway, married to Colm",
+            "User is a large-animal vet in Galway",
+        ),
+        ("quick background: large-animal vet in Galway, married to Colm", "User is married to Colm"),
+        ("Software engineer at Stripe, 5 years in.", "User is a software engineer at Stripe, 5 years in"),
+    ],
+)
+def test_a_self_description_said_as_a_fragment_is_the_users(said, fact):
+    assert fact in facts(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # someone else's: named before it, a relative's, or a statement about someone
+        "Lasse (head chef) is super particular about the pasta flour",
+        "my sister, a nurse in Leeds, is visiting",
+        "a nurse at the clinic said it's fine",
+        # a word of address, a clause's verb
+        "Dear assistant, a small amendment regarding bridge",
+        "we hired a designer at last",
+    ],
+)
+def test_a_description_of_someone_else_or_no_description_is_not_the_users(said):
+    assert not any(fact.startswith("User is a") or fact.startswith("User is an") for fact in facts(said))

@@ -33,6 +33,7 @@ from aurra_core.extractors.base import SAID, Extraction, capped, valid_facts
 from aurra_core.extractors.rules_languages import language_of, plain_english, to_english, untranslated
 from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
+from aurra_core.text_analysis.rules_lexicon import ROLE_NOUNS
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
 from aurra_core.text_analysis.text import VALUE_WORDS
 
@@ -955,6 +956,83 @@ _FAMILY = re.compile(
     r"the (?:girls|boys|twins))\b",
     re.IGNORECASE,
 )
+
+
+# A self-description said without its "I'm", where a sentence about the user gives it: "I'm 29,
+# software tester in Pune", "just off shift (sous chef at a bistro in Mile End)", "quick
+# background: large-animal vet in Galway, married to Colm, allergic to penicillin". A job's
+# title, with where it is held, or a state said of a person; what stands before it names nobody
+# else ("my sister, a nurse in Leeds" is hers).
+# Words no job title is qualified by: the words of a clause, not of a title ("we hired a designer")
+_NOT_A_QUALIFIER = (
+    r"(?i:i|me|we|us|you|he|she|it|they|them|is|was|are|were|be|been|has|have|had|do|did|said|says|"
+    r"got|gets|get|the|my|our|his|her|their|your|its|this|that|and|or|but|so|to|of|for|with|at|in|on|"
+    r"need|needs|want|wants|hire|hired|hiring|met|meet|call|called|ask|asked|tell|told|like|love|hate|"
+    r"made|make|making|became|become|took|went|left|joined|started|quit|as|from|by|now|new|still|"
+    # a greeting or a word of address: "Dear assistant", "hey assistant"
+    r"dear|hi|hey|hello|ok|okay|thanks|thank|well|oh|um|yes|no|btw|"
+    r"(?!(?:registered|qualified|certified|licensed|chartered|trained|experienced)\b)[a-z-]+ed)\b"
+)
+_ROLE_HEADS = "|".join(sorted(ROLE_NOUNS | {"driver"}, key=len, reverse=True))
+_DESCRIPTION = re.compile(
+    r"(?P<lead>^|[,:;]\s+|\s*\(\s*)"
+    r"(?P<what>(?:(?:an?)\s+)?(?:(?!"
+    + _NOT_A_QUALIFIER
+    + r")(?:[A-Za-z][a-z-]*|[a-z][\w-]*)\s+){0,3}?(?:"
+    + _ROLE_HEADS
+    + r")(?=\s+(?:at|in|for|with|on)\s|\s*(?:[,;)]|$))"
+    r"|(?:married|engaged) to (?=[A-Z])|originally from (?=[A-Z])|allergic to (?=\w))"
+)
+_DESCRIBED_TAIL = re.compile(r"[^,;()]*")
+_NOT_A_PLACE_WORD = re.compile(
+    r"\b(?:is|was|are|were|has|have|had|said|says|told|thinks|will|would|can|could|he|she|they|you|I|we)\b"
+)
+
+
+def _descriptions_as_statements(sentence: str) -> str:
+    """The sentence with each self-description it gives as a fragment said as the user's own
+    ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
+    out, last = [], 0
+    for match in _DESCRIPTION.finditer(sentence):
+        before = sentence[: match.start()]
+        if _SOMEONE_ELSE_SAID.search(before) or _FAMILY.search(before) or re.search(r"\w's\b", before):
+            break  # from here on, who is described is not sure
+        if _CHANGE_WITHOUT_VALUE.search(before.rstrip(" ,;:(")):
+            continue  # "I switched jobs, data engineer at Monzo": the change's value, kept with it
+        if match.start() == 0 and not _FIRST_PERSON_WORDS.search(sentence) and "," not in sentence:
+            continue  # "Nurse at the desk was lovely": a sentence of its own, not a description
+        # a name right before it, not a place's ("in Galway, married to Colm")
+        named = re.search(r"(?:^|(?P<word>\w+)\s)(?!I\b)[A-Z][\w'-]*$", before.rstrip(",:;( "))
+        if (
+            named
+            and (named.group("word") or "").lower() not in ("in", "at", "to", "from", "of", "near", "on")
+            and ("(" in match.group("lead") or named.start() > 0)
+        ):
+            continue  # "Lasse (head chef) is particular": a description of whom it follows
+        tail = _DESCRIBED_TAIL.match(sentence, match.end())
+        if tail is not None and _NOT_A_PLACE_WORD.search(tail.group(0)):
+            continue  # "a nurse at the clinic said it's fine": a statement about someone
+        what = match.group("what")
+        if re.match(r"[A-Z][a-z]", what):
+            what = (
+                what[0].lower() + what[1:]
+            )  # "Software engineer at Stripe": capitalised as a sentence's start
+        title = not re.match(r"(?:married|engaged|originally|allergic)\b", what)
+        article = "" if not title or re.match(r"an?\s", what) else ("an " if what[0] in "aeiou" else "a ")
+        lead = match.group("lead")
+        opened = "(" in lead
+        out.append(sentence[last : match.start()])
+        out.append(("" if match.start() == 0 else ", ") + "I'm " + article + what)
+        last = match.end()
+        if opened:
+            close = sentence.find(")", last)
+            if close != -1:
+                out.append(sentence[last:close])
+                last = close + 1
+    if not out:
+        return sentence
+    out.append(sentence[last:])
+    return "".join(out)
 
 
 def _about_work(clause: str, work_context: bool) -> bool:
@@ -1942,6 +2020,8 @@ class _Reader:
         )
         # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
+        if not language:  # a translation's fragments are read as its sentence is (below)
+            sentence = _descriptions_as_statements(sentence)
         run_on = _NOW_THAT_RUN_ON.match(sentence)
         if run_on is not None:
             # "now that I'm associate prof they've put me on the hiring committee": what holds

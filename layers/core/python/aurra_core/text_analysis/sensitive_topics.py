@@ -1217,7 +1217,10 @@ _CARE_WORK = re.compile(
     r"(?:\b(?:is|am|was|been|became|becomes|got|promoted to|training to be)\s+(?:a|an|the)\s+|\bas\s+(?:a\s+|an\s+)?)"
     r"(?:[\w-]+ ){0,2}?(?:nurse|paramedic|doctor|physician|surgeon|pharmacist|midwife|"
     r"medic|orderly|care assistant|healthcare assistant|physiotherapist|radiographer|sonographer|"
-    r"phlebotomist|anaesthetist|anesthetist|dentist|gp)(?: position| job| role| post)?"
+    r"phlebotomist|anaesthetist|anesthetist|dentist|gp|physio|therapist|occupational therapist|"
+    r"speech therapist|psychologist|psychiatrist|optometrist|optician|hygienist|dental nurse|"
+    r"chiropractor|osteopath|podiatrist|dietitian|dietician|audiologist|carer|care worker|"
+    r"support worker)(?: position| job| role| post)?"
     r"(?:\s+(?:in|on|at|for|with)\s+(?:the |a |an )?(?:[\w'&.-]+ ){0,3}?"
     r"(?:icu|ward|unit|department|hospital|clinic|a&e|er|practice|surgery|trust|infirmary|service))?",
     re.IGNORECASE,
