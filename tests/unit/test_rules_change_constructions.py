@@ -347,6 +347,12 @@ V16_PAIRS = [
     ("User lives in Solna", "User's sister got a flat in Södermalm", False),
     ("User lives in Solna", "User unpacked the boxes in the garage", False),
     ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
+    # settled in a place named, or the move made to it; not a routine settled into, not never
+    ("User is based in Nairobi", "User is settling into Kigali", True),
+    ("User lives in Nairobi", "User made the move to Kigali", True),
+    ("User lives in Nairobi", "User settled into a routine", False),
+    ("User lives in Nairobi", "User has never settled in Kigali", False),
+    ("User lives in Nairobi", "User's sister has settled in Kigali", False),
     # whom the user has in a role held one at a time, named anew and said as new or as now; not
     # the same one, someone else's, another role, nor with nothing to say which came first
     (

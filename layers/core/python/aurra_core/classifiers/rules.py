@@ -2254,7 +2254,7 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
         return None
     if _LIVES_IN_A_THING.search(old.text):
         return None  # "the team lives in a channel called #design-crit": not a home
-    move = _MOVED_HOME.search(new.text)
+    move = _MOVED_HOME.search(new.text) or evidence.MOVED_TO_A_NAME.search(new.raw)
     if not move or (old_place & new.term_set):
         return None
     return f"the new fact says they moved ('{quoted(move.group(0), new)}'), which ends the home the old fact states"

@@ -58,6 +58,9 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
             continue
         words = match.group(0).strip()
         return Worded(words, quoted, words, new)
+    moved = MOVED_TO_A_NAME.search(new.raw)
+    if moved and not _not_realized(new.raw.lower(), moved):
+        return Worded(moved.group(0)[:-1].strip(), quoted, moved.group(0)[:-1].strip(), new)
     recent = _AS_OF_RECENT.search(new.raw.lower())
     if recent and not _STILL.search(new.full):
         return Worded(recent.group(0), quoted, recent.group(0), new)
@@ -117,6 +120,13 @@ def _not_realized(text: str, match: re.Match[str]) -> bool:
 
 _AS_OF = regex_programs.compile(lex.AS_OF)
 _AS_OF_RECENT = regex_programs.compile(lex.AS_OF_RECENT)
+# A move said by where the subject settled, or as the move made, to a place named ("is settling
+# into Kigali", "made the move to Leeds", "upped sticks to Cornwall"); read in the fact as
+# written, where a place's name is capitalised: "settled into a routine" is no move.
+MOVED_TO_A_NAME = regex_programs.compile(
+    r"\b(?:settl(?:ed|ing) (?:in|into|down in)|made the move (?:to|over to)|upped sticks (?:to|for))"
+    r" (?:the )?(?-i:[A-Z])"
+)
 _STILL = regex_programs.compile(r"\bstill\b")
 _AS_OF_PRESENT = regex_programs.compile(lex.AS_OF_PRESENT)
 _PRESENT = (9999, 99, 99)
