@@ -623,6 +623,10 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
         ("User is an L4 engineer at Amazon", "User hopes to get L5 next cycle", False),
         ("User is an L4 engineer at Amazon", "User's manager got L7", False),
         ("User is a band 5 staff nurse", "User has a band 6 interview next week", False),
+        # the user's own words of their grade, with nothing before it; not hoped for
+        ("User is an L5 SDE at Amazon in Seattle", "User said: L6 as of this cycle.", True),
+        ("User is a band 5 nurse", "User said: hoping for band 6 as of next year", False),
+        ("User is an L5 SDE at Amazon", "User said: fingers crossed, L6 this cycle", False),
     ],
 )
 def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):

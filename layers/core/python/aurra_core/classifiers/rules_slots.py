@@ -704,7 +704,13 @@ def grade_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     ladder the old fact names, as reached: "User is a band 5 staff nurse" -> "User got the band
     6", "User is SDE-1 at Flipkart" -> "promo came thru, SDE-2 effective april 1". None
     otherwise."""
-    if not _same_whom(old_text, new_text) or not _GRADE_REACHED.search(new_text.lower()):
+    new_lower = new_text.lower()
+    reached = _GRADE_REACHED.search(new_lower)
+    first_grade = _GRADE.search(new_lower)
+    if reached is None or first_grade is None:
+        return None
+    # the user's words of their own grade: "User said: L6 as of this cycle"
+    if not (_same_whom(old_text, new_text) or _the_users_own(old_text, new_lower, first_grade)):
         return None
     old_grades, new_grades = _grades(old_text), _grades(new_text)
     if len(old_grades) != 1 or len(new_grades) != 1 or old_grades.keys() != new_grades.keys():

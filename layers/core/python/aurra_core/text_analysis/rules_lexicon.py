@@ -753,8 +753,9 @@ HEDGES = [
     r"\bplan(?:s|ning)? (?:to|on)\b",
     r"\bintends? to\b",
     r"\bwants? to\b(?! be (?:called|addressed|referred to|named|contacted|reached|emailed))",
-    r"\bhop(?:e|es|ing) to\b",
+    r"\bhop(?:e|es|ing) (?:to|for)\b",
     r"\bhopes\b",
+    r"\bfingers crossed\b",
     # "couldn't keep doing the tuesdays": what was not possible, no hedge
     r"\bcould\b(?!\s*(?:not\b|n't))",
     r"\bnot sure\b",
