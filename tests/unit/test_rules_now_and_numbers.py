@@ -560,6 +560,10 @@ V22_PAIRS = [
     ("User bought a road bike for $900", "User said: it's $700 now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # a pay the user is on, a year's, and the day the new one took effect
+    ("User is a data engineer in Rotterdam on €48k gross", "User is on €55k from 1 July", True),
+    ("User is on €48k gross", "User's partner is on €55k from 1 July", False),
+    ("User is on €48k gross", "User is on €55k for the contract in June", False),
     # -- a count that opens what the user said is no one's name: the count of flats, read as one
     # (v16 read it as a number without a unit, and rightly did not act on that reading)
     ("User lets out 2 flats in Porto", "User said: Three flats now", True),

@@ -2987,15 +2987,33 @@ _AN_AMOUNT_NOW = _AMOUNT_PERIODS | frozenset(
 )
 
 
+# A pay said as what the user is on or earns, a year's by default: "is on €48k gross", "earns
+# £42,000 as a surveyor"
+_PAY = regex_programs.compile(
+    r"\b(?:is|am|are|'m) on (?:about |around |roughly |~)?money_\d+|\bearn(?:s|ing)?\b|\bsalary\b|\bgross\b"
+)
+# The day a change took effect, said with it: "is on €55k from 1 July", "as of June"
+_TAKES_EFFECT = regex_programs.compile(r"\b(?:from|as of|since|starting|effective) (?:date|month)_\S+")
+
+
 def _bare_amount_findings(context: SlotContext) -> list[Finding]:
-    """An amount said on its own as the new value ("it's $2,350 now", "bill is ~$240/month now")
-    of the one amount the old fact pays or charges again and again ("rent is $2,000 a month").
-    Not of a one-off price ("bought a bike for $600"), nor per another period."""
+    """An amount said on its own as the new value ("it's $2,350 now", "bill is ~$240/month now",
+    "is on €55k from 1 July") of the one amount the old fact pays, charges or earns again and
+    again ("rent is $2,000 a month", "is on €48k gross"). Not of a one-off price ("bought a bike
+    for $600"), nor per another period."""
     old, new = context.old, context.new
     values = _one_value_each(context, "money")
-    if values is None or set(new.typed) != {"money"} or _body(new) - values[1] - _AN_AMOUNT_NOW:
+    effective = _TAKES_EFFECT.search(new.text)
+    when = {term for term in _body(new) if effective and term in effective.group(0)}
+    if (
+        values is None
+        or set(new.typed) - ({"date", "month"} if effective else set()) != {"money"}
+        or _body(new) - values[1] - when - _AN_AMOUNT_NOW
+    ):
         return []
     periods_old, periods_new = _body(old) & _AMOUNT_PERIODS, _body(new) & _AMOUNT_PERIODS
+    if not periods_old and _PAY.search(old.text):
+        periods_old = {canon("year")[0]}  # a pay is a year's
     if len(periods_old) != 1 or (periods_new and periods_new != periods_old) or context.events_old:
         return []
     return _said_alone(context, "amount", *values)
