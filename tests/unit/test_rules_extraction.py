@@ -1621,3 +1621,22 @@ def test_a_self_description_said_as_a_fragment_is_the_users(said, fact):
 )
 def test_a_description_of_someone_else_or_no_description_is_not_the_users(said):
     assert not any(fact.startswith("User is a") or fact.startswith("User is an") for fact in facts(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # a title given the user, in other words than "made me", after what came before it
+        (
+            "Running the kitchen myself now, they gave me head chef when Rui left.",
+            "User was made head chef when Rui left",
+        ),
+        ("my boss bumped me up to senior engineer last week", "User was made senior engineer last week"),
+    ],
+)
+def test_a_title_given_the_user_is_theirs(said, fact):
+    assert fact in facts(said)
+
+
+def test_something_else_given_the_user_is_no_title():
+    assert not any("was made" in fact for fact in facts("they gave me the head chef's old car"))

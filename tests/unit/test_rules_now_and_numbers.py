@@ -576,6 +576,10 @@ V22_PAIRS = [
     ("User edits their vlogs in iMovie", "User edits in DaVinci Resolve now", True),
     ("User's office draws everything in ArchiCAD", "User's office moved everything over to Revit", True),
     ("User's energy is with EDF", "User switched to Octopus last month", True),
+    # a CI service by its users' name for it; a code host inside a CI service's name is no code host
+    ("User's CI runs on Jenkins", "User said: everything is on GHA now.", True),
+    ("User's team uses Jenkins", "User's team uses GitLab CI now", True),
+    ("User's code is on GitLab", "User's team moved to GitHub Actions for CI", False),
     ("User trains at Equinox", "User moved to Planet Fitness to save money", True),
     ("User trains at Equinox", "User also joined a climbing gym", False),
     # one more beside the first, each for its own purpose

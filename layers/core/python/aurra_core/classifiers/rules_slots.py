@@ -330,14 +330,26 @@ def _things(text: str) -> dict[str, dict[str, int]]:
     from aurra_core.text_analysis.kinds_index import INDEX
 
     words = kinds._words(text)
-    found: dict[str, dict[str, int]] = {}
+    spans = []
     for start in range(len(words)):
         for length in range(1, kinds._LONGEST_PHRASE + 1):
             if start + length > len(words):
                 break
             phrase = " ".join(words[start : start + length])
-            for kind in INDEX.get(phrase, ()):
-                found.setdefault(kind, {}).setdefault(phrase, start)
+            if phrase in INDEX:
+                spans.append((start, start + length, phrase))
+    found: dict[str, dict[str, int]] = {}
+    for start, end, phrase in spans:
+        if any(
+            s <= start
+            and end <= e
+            and (s, e) != (start, end)
+            and not set(INDEX[phrase]) <= set(INDEX[longer])
+            for s, e, longer in spans
+        ):
+            continue  # "github" inside "github actions": the longer name is of another kind, and named
+        for kind in INDEX[phrase]:
+            found.setdefault(kind, {}).setdefault(phrase, start)
     return found
 
 

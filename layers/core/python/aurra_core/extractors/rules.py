@@ -710,8 +710,10 @@ _RANKS = (
 )
 # "they made me team lead for the SME pod", "my boss just made me shift supervisor".
 _GIVEN_TO_ME = re.compile(
-    r"^(?:they|he|she|management|my (?:boss|manager|chef|director)|the (?:boss|company|firm))\s+"
-    r"(?:just |finally |officially )?made me (?:the |a |an )?(?P<title>[\w -]*?\b" + _RANKS + r")"
+    r"(?:^|(?<=, )|(?<=; )|(?<=\band ))(?:they|he|she|management|my (?:boss|manager|chef|director)|"
+    r"the (?:boss|company|firm))\s+"
+    r"(?:just |finally |officially )?(?:made|gave|handed|promoted|bumped|moved) me (?:up )?(?:to )?"
+    r"(?:the |a |an )?(?P<title>[\w -]*?\b" + _RANKS + r")"
     r"(?=$|[,.;!]| (?:for|at|of|on|in|last|this|yesterday|today|when|after)\b)",
     re.IGNORECASE,
 )

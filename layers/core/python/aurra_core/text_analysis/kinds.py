@@ -361,7 +361,7 @@ KINDS: dict[str, list[str]] = {
     "camera": "camera cameras dslr mirrorless canon nikon fujifilm gopro leica".split(),
     "shell": "shell terminal bash zsh fish-shell powershell iterm tmux".split(),
     "dev_tooling": (
-        "docker kubernetes k8s terraform ansible jenkins circleci github-actions gitlab-ci "
+        "docker kubernetes k8s terraform ansible jenkins circleci github-actions gha gitlab-ci "
         "travis git mercurial"
     ).split(),
     "workplace": (

@@ -867,6 +867,7 @@ INDEX: dict[str, tuple[str, ...]] = {
     "german": ("human_language",),
     "german shepherd": ("dog", "pet"),
     "germany": ("place",),
+    "gha": ("dev_tooling",),
     "ghana": ("place",),
     "ghost": ("website_platform",),
     "gin": ("alcohol",),

@@ -300,7 +300,12 @@ SYNONYMS = {
 
 # Names of one thing written with a dot ("Fly.io"): one word each, in the normalised text and
 # among a fact's names alike
-JOINED_NAMES = [(r"\bfly\.io\b", "flyio")]
+JOINED_NAMES = [
+    (r"\bfly\.io\b", "flyio"),
+    # a CI service, not the code host it is named for; "GHA" is what its users call it
+    (r"\bgha\b", "githubactions"),
+    (r"\bgitlab ci\b", "gitlabci"),
+]
 
 # Phrase rewrites (regex -> replacement) applied to the normalised text before tokenising.
 PHRASES = [
@@ -462,7 +467,7 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
     "notes_app": frozenset("notion evernote obsidian onenote logseq".split()),
     "password_manager": frozenset("1password lastpass bitwarden dashlane keepass".split()),
     "code_host": frozenset("github gitlab bitbucket".split()),
-    "ci": frozenset("jenkins circleci travis buildkite teamcity".split()),
+    "ci": frozenset("jenkins circleci travis buildkite teamcity githubactions gitlabci".split()),
     "budget_app": frozenset("ynab quicken".split()),
     "design_app": frozenset("figma sketch penpot framer invision".split()),
     "photo_editor": frozenset("lightroom darktable luminar captureone affinityphoto".split()),
