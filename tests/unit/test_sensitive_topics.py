@@ -101,6 +101,9 @@ def test_legal_matters_are_legal_status(fact):
         "User got the charge nurse position on the cardiac ICU",
         "User works as a paramedic",
         "User has been a GP for ten years",
+        "User is a physio at a clinic in Leeds, 4 days a week",
+        "User works nights (7p-7a) in the ICU at a hospital in Phoenix",
+        "User is teaching 7 classes a week now plus one at a physio clinic",
         # what weighs something is not the user
         "User's carry-on bag weighs 7 kg",
         # a heart or a gut that is no body's
@@ -332,6 +335,11 @@ def test_grouping_by_first_letter_matches_what_the_plain_alternation_matches():
         "User is in the ICU",
         "User is seeing a GP about their knee",
         "User's nurse said the scan is clear",
+        "User works at a hospital and has asthma",
+        "User was admitted to the ICU at a hospital",
+        "User goes to a physio clinic for their knee",
+        "User works through back pain at the clinic",
+        "User sees a physio for their knee",
     ],
 )
 def test_a_health_matter_beside_or_without_a_health_job_is_still_medical(fact):

@@ -1222,7 +1222,14 @@ _CARE_WORK = re.compile(
     r"chiropractor|osteopath|podiatrist|dietitian|dietician|audiologist|carer|care worker|"
     r"support worker)(?: position| job| role| post)?"
     r"(?:\s+(?:in|on|at|for|with)\s+(?:the |a |an )?(?:[\w'&.-]+ ){0,3}?"
-    r"(?:icu|ward|unit|department|hospital|clinic|a&e|er|practice|surgery|trust|infirmary|service))?",
+    r"(?:icu|ward|unit|department|hospital|clinic|a&e|er|practice|surgery|trust|infirmary|service))?"
+    # where the user works shifts or teaches: "works nights (7p-7a) in the ICU at a hospital",
+    # "teaching 7 classes a week plus one at a physio clinic"
+    r"|\b(?:works?|worked|working|teach(?:es|ing)?|taught|does (?:\w+ ){0,3}?shifts)"
+    r"(?: (?:\d+|\([^)]*\)|nights?|days?|evenings?|mornings?|weekends?|shifts?|long|full-time|part-time|"
+    r"a|an|the|week|weekly|classes|sessions|plus|one|now|there|as|also|too|mostly))*?"
+    r" (?:in|on|at) (?:the |a |an )?(?:[\w'&.-]+ ){0,2}?"
+    r"(?:icu|ward|a&e|er|hospital|clinic|practice|surgery|pharmacy)\b",
     re.IGNORECASE,
 )
 
