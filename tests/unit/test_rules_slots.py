@@ -674,6 +674,31 @@ def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, ne
         ("User's daughter swims at Kings Hall", "User's son swims at London Fields now", False),
         # no word of a change: two places may both hold
         ("User volunteers at the Oxfam bookshop", "User volunteers at the Red Cross shop", False),
+        # a kind of place held one at a time, under another name, said as changed
+        (
+            "User works out of a coworking space in Kazimierz",
+            "User's desk these days is at a coworking place in Podgórze",
+            True,
+        ),
+        (
+            "User sells sourdough at the Trout Lake farmers market on Saturdays",
+            "User's stall was moved to the Riley Park market this season",
+            True,
+        ),
+        # one more of them, someone else's, only weighed, or no word of change
+        (
+            "User works out of a coworking space in Kazimierz",
+            "User also uses a coworking place in Podgórze now",
+            False,
+        ),
+        (
+            "User works out of a coworking space in Kazimierz",
+            "User's sister works at a coworking place in Podgórze now",
+            False,
+        ),
+        ("User sells at the Trout Lake market", "User might move to the Riley Park market", False),
+        ("User sells at the Trout Lake market", "User sold out at the Riley Park market today", False),
+        ("User sells at the Trout Lake market", "User sells at the Riley Park market too now", False),
     ],
 )
 def test_the_same_thing_done_at_another_named_place_replaces_it(old, new, acted):

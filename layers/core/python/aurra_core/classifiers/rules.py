@@ -58,6 +58,7 @@ from aurra_core.classifiers.rules_slots import (
     shift_change,
     tool_switch,
     value_swap,
+    venue_elsewhere,
 )
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
@@ -3595,6 +3596,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or grade_change(old, new)
             or career_step(old, new)
             or activity_elsewhere(old, new)
+            or venue_elsewhere(old, new)
             or bare_version(old, new)
             or plan_done(old, new)
         )

@@ -1011,6 +1011,65 @@ def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None
     return (CONFIDENCE, f"the same thing done ({new[1]}) at another place: {new[2]} in place of {old[2]}")
 
 
+# Kinds of place one goes to one of at a time for one purpose, named by what is before or after
+# them: "a coworking space in Kazimierz", "the Trout Lake farmers market", "Grove Road
+# allotments". The kind is the slot, the name its value.
+_VENUE = r"coworking(?: space| place| spot)?|co-working(?: space)?|allotments?|farmers'? market|market|gym|pool|lido"
+_NAME = r"(?-i:[A-Z][\w'&.-]*)(?: (?-i:[A-Z][\w'&.-]*)){0,2}"
+_VENUE_NAMED = regex_programs.compile(
+    rf"(?i)(?P<before>{_NAME}) (?P<venue>{_VENUE})\b|\b(?P<kind>{_VENUE}) (?:in|on|at|called|near) (?:the )?(?P<after>{_NAME})"
+)
+# what a user's place is said as, besides the user: "User's desk these days is at a coworking place"
+_THINGS_OF_A_PLACE = frozenset({"", "team", "desk", "stall", "pitch", "plot", "membership", "workspace"})
+
+
+def _venues(text: str) -> tuple[set[str], set[str]]:
+    """The kinds of place a text names (the first word of each) and the names it gives them."""
+    kinds, named = set(), set()
+    for match in _VENUE_NAMED.finditer(text):
+        venue = (match.group("venue") or match.group("kind")).lower().replace("-", "").replace("'", "")
+        kinds.add("market" if "market" in venue else venue.split()[0].rstrip("s"))
+        named.add((match.group("before") or match.group("after")).lower())
+    return kinds, named
+
+
+def venue_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when both facts name one kind of place held one at a time (a
+    coworking space, an allotment, a market pitch, a gym, a pool), each by another name, and the
+    new fact says it changed: "User works out of a coworking space in Kazimierz" -> "User's desk
+    these days is at a coworking place in Podgórze". None otherwise."""
+    old_kinds, old_names = _venues(old_text)
+    new_kinds, new_names = _venues(new_text)
+    if len(old_kinds) != 1 or old_kinds != new_kinds or not old_names or not new_names:
+        return None
+    if any(name in new_text.lower() for name in old_names) or any(n in old_text.lower() for n in new_names):
+        return None  # the old place named again, or the new one named before: not another one
+    old_owner, new_owner = _owner(old_text), _owner(new_text)
+    if old_owner not in ("", "team") or new_owner not in _THINGS_OF_A_PLACE:
+        return None
+    if about_someone_named(old_text) or about_someone_named(new_text):
+        return None
+    new_lower = new_text.lower()
+    if not (CHANGE.search(new_lower) or re.search(r"\bthis (?:season|year|term)\b", new_lower)):
+        return None
+    new_norm, old_norm = normalize(new_text), normalize(old_text)
+    mood, old_mood = _mood(new_norm), _mood(old_norm)
+    if (
+        mood.blocked
+        or mood.temporary
+        or mood.reverted
+        or old_mood.hedged
+        or old_mood.past
+        or old_mood.negated
+    ):
+        return None
+    (kind,) = old_kinds
+    return (
+        CONFIDENCE,
+        f"the same kind of place ({kind}) under another name: {sorted(new_names)[0]} in place of {sorted(old_names)[0]}",
+    )
+
+
 # ------------------------------------------------------------------------- the school attended
 
 # A school by its name: "Hillside Academy", "Coburg West Primary", "St Anne's" (after "moved schools").

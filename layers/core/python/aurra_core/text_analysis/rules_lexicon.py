@@ -811,7 +811,7 @@ ADDITIVE = [
     r"\bas well\b",
     r"\bin addition\b",
     r"\bbesides\b",
-    r"\btoo\b(?=\s*(?:[,.;]|$))",
+    r"\btoo\b(?=(?:\s+(?:now|nowadays|these days))?\s*(?:[,.;!]|$))",
     r"\bseparate\b",
     r"\b(?:his|her|their|its|our|my|your) own\b",  # "a studio of their own", not "owns a car"
     r"\bextra\b",
