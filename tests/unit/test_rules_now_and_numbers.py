@@ -560,6 +560,9 @@ V22_PAIRS = [
     ("User bought a road bike for $900", "User said: it's $700 now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # an amount upped or stepped up to a new one
+    ("User puts R3,000 a month into a TFSA", "User upped the TFSA to R4,500 a month", True),
+    ("User puts R3,000 a month into a TFSA", "User's sister upped her TFSA to R4,500 a month", False),
     # a pay the user is on, a year's, and the day the new one took effect
     ("User is a data engineer in Rotterdam on €48k gross", "User is on €55k from 1 July", True),
     ("User is on €48k gross", "User's partner is on €55k from 1 July", False),

@@ -42,6 +42,8 @@ def verdict(old: str, new: str) -> tuple[Verdict, float]:
             "User's team runs Python 3.9 in production",
             "User's team upgraded production to Python 3.12",
         ),
+        # a version numbered by its year is a version, not a date
+        ("version", "User's office is on Revit 2022", "User's office is on Revit 2024 now"),
         # how far the new version reaches is no second thing that runs it
         ("version", "User's team is on Postgres 13 on RDS", "User's team is on PG 16.4 everywhere now"),
     ],
@@ -265,6 +267,11 @@ def test_loose_value_swaps_that_are_not_contradictions(old, new):
         ("training at 6 on Fridays", "time_1080"),
         ("User starts work at eight thirty downtown", "time_510"),
         ("the rent is €1.150 per month", "money_1150"),
+        # a currency by its sign or its letters before the amount
+        ("sales were ₦2.4 million", "money_2400000"),
+        ("a ₹15,000 monthly SIP", "money_15000"),
+        ("upped the TFSA to R4,500 a month", "money_4500"),
+        ("rent is CHF 1200", "money_1200"),
     ],
 )
 def test_clock_times_as_people_write_them(said, token):
@@ -289,6 +296,11 @@ def test_clock_times_as_people_write_them(said, token):
 def test_numbers_that_are_not_clock_times(said):
 
     assert "time_" not in normalize(said)
+
+
+@pytest.mark.parametrize("said", ["the R5 road", "an R2 rating", "scored 4,500 points"])
+def test_letters_and_numbers_that_are_no_amount(said):
+    assert "money_" not in normalize(said)
 
 
 def test_an_amount_a_period_is_an_amount_with_its_currency_unsaid():

@@ -259,7 +259,10 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     new_mood = _mood(new_norm)
     if new_mood.blocked or _blocked(old_norm) or new_mood.temporary or new_mood.reverted:
         return None
-    if _dated(old_norm) != _dated(new_norm):
+    # a year that is a version's number ("Revit 2022", "Office 2016") dates nothing
+    old_years = {f"year_{s.value}" for s in old_slots if s.kind == "version"}
+    new_years = {f"year_{s.value}" for s in new_slots if s.kind == "version"}
+    if _dated(old_norm) - old_years != _dated(new_norm) - new_years:
         return None  # "donated $500 in March", "$300 in November": two events, both true
     kinds_held = {(s.kind, s.value) for s in old_slots}
     if any((s.kind, s.value) in kinds_held for s in new_slots):

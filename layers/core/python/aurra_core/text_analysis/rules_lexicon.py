@@ -1657,6 +1657,10 @@ CHANGE_EVIDENCE = [
     # "day rate went to 720 USD", "landlord put the rent to €1.240": a value set anew
     r"\bwent (?:up |down )?to (?=[$\u20ac\u00a3]|money_|time_|[\d.,]+ ?(?:usd|eur|gbp|euros?|dollars?|pounds?|an hour|a (?:day|week|month|year)|per)\b)|"
     r"\bput (?:the |their |my |our |his |her )?\w+ (?:up |down )?to (?=[$\u20ac\u00a3\d]|money_)",
+    # "upped the TFSA debit order to R4,500", "stepped up the SIP to 25k": an amount raised or
+    # lowered, said with what it is now
+    r"\b(?:upped|stepped (?:up|down)|ramped (?:up|down)|cranked up|dial+ed (?:up|down)|topped up|hiked|"
+    r"knocked down|brought down)(?: [\w'.,-]+){0,5}? to (?=money_|percent_|\d)",
     # "has gone fully vegetarian", "went vegan": became
     r"\b(?:has|have|'ve) gone (?:fully |full |completely |totally )?[a-z-]+(?:arian|an|free|based)\b|"
     r"\bwent (?:fully |full |completely |totally )?(?:vegan|vegetarian|pescatarian|plant-based|keto|paleo|"

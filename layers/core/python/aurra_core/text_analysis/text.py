@@ -397,7 +397,14 @@ _VALUES = _substitutions(
         r"(?<![\w/])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])?\d{3}[.-]\d{4}\b",
         lambda match: " phone_" + _NOT_DIGIT.sub("", match.group(0))[-7:] + " ",
     ),
-    (r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|bn|b|thousand|million|billion)?\b", _money),
+    (r"([$€£₹¥₩₦₱₺₪฿])\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|bn|b|thousand|million|billion)?\b", _money),
+    # a currency written as letters before the amount, where the amount is unmistakable: "R4,500"
+    # (rand), "Rs 15,000", "CHF 1200"
+    (
+        r"\b(r|rs\.?|inr|zar|chf|sek|nok|dkk|pln|huf|czk)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,}(?:\.\d+)?)"
+        r"\s?(k|m|thousand|million)?\b",
+        _money,
+    ),
     (r"\b(\d+(?:\.\d+)?)\s?%", r" percent_\1 "),
     (
         r"\b(\d{1,2})/(\d{2}|\d{4})\b(?!/)",
