@@ -567,6 +567,13 @@ V22_PAIRS = [
     ("User is a data engineer in Rotterdam on €48k gross", "User is on €55k from 1 July", True),
     ("User is on €48k gross", "User's partner is on €55k from 1 July", False),
     ("User is on €48k gross", "User is on €55k for the contract in June", False),
+    # a pay in thousands, its currency unsaid; a salary given as what the user is on or makes
+    ("User is on £42,000 as a quantity surveyor in Cardiff", "User is on 48k now", True),
+    ("User's salary is 70k.", "User said: got the promo, making 82k now", True),
+    ("User's salary is £85,000", "User is on £97,000 now", True),
+    ("User's salary is £85,000", "User's partner is on £97,000 now", False),
+    ("User's salary is £85,000", "User makes £500 a month from the side business now", False),
+    ("User's salary is £85,000", "User is on £97,000", False),
     # -- a count that opens what the user said is no one's name: the count of flats, read as one
     # (v16 read it as a number without a unit, and rightly did not act on that reading)
     ("User lets out 2 flats in Porto", "User said: Three flats now", True),

@@ -272,6 +272,9 @@ def test_loose_value_swaps_that_are_not_contradictions(old, new):
         ("a ₹15,000 monthly SIP", "money_15000"),
         ("upped the TFSA to R4,500 a month", "money_4500"),
         ("rent is CHF 1200", "money_1200"),
+        # thousands said as a pay, the currency unsaid
+        ("User is on 48k now", "money_48000"),
+        ("sahod ko 28k a month", "money_28000"),
     ],
 )
 def test_clock_times_as_people_write_them(said, token):
@@ -298,7 +301,9 @@ def test_numbers_that_are_not_clock_times(said):
     assert "time_" not in normalize(said)
 
 
-@pytest.mark.parametrize("said", ["the R5 road", "an R2 rating", "scored 4,500 points"])
+@pytest.mark.parametrize(
+    "said", ["the R5 road", "an R2 rating", "scored 4,500 points", "ran a 10k now", "is on 5k steps a day"]
+)
 def test_letters_and_numbers_that_are_no_amount(said):
     assert "money_" not in normalize(said)
 

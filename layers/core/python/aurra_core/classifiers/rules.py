@@ -40,6 +40,7 @@ from aurra_core.classifiers.base import Candidate, Classification, ClassifierVer
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
+    PAY,
     SAID_ALONE,
     activity_elsewhere,
     bare_version,
@@ -48,6 +49,7 @@ from aurra_core.classifiers.rules_slots import (
     grew,
     named_switch,
     one_at_a_time,
+    pay_change,
     plan_done,
     promotion,
     qualified_apart,
@@ -2988,11 +2990,6 @@ _AN_AMOUNT_NOW = _AMOUNT_PERIODS | frozenset(
 )
 
 
-# A pay said as what the user is on or earns, a year's by default: "is on €48k gross", "earns
-# £42,000 as a surveyor"
-_PAY = regex_programs.compile(
-    r"\b(?:is|am|are|'m) on (?:about |around |roughly |~)?money_\d+|\bearn(?:s|ing)?\b|\bsalary\b|\bgross\b"
-)
 # The day a change took effect, said with it: "is on €55k from 1 July", "as of June"
 _TAKES_EFFECT = regex_programs.compile(r"\b(?:from|as of|since|starting|effective) (?:date|month)_\S+")
 
@@ -3004,19 +3001,27 @@ def _bare_amount_findings(context: SlotContext) -> list[Finding]:
     for $600"), nor per another period."""
     old, new = context.old, context.new
     values = _one_value_each(context, "money")
+    if values is None:
+        return []
     effective = _TAKES_EFFECT.search(new.text)
     when = {term for term in _body(new) if effective and term in effective.group(0)}
-    if (
-        values is None
-        or set(new.typed) - ({"date", "month"} if effective else set()) != {"money"}
+    # "salary is 70k" -> "got the promo, making 82k now": each says it is the pay, whatever else
+    # the new one says
+    pay = PAY.search(old.text) and PAY.search(new.text) and set(new.typed) <= {"money", "date", "month"}
+    if not pay and (
+        set(new.typed) - ({"date", "month"} if effective else set()) != {"money"}
         or _body(new) - values[1] - when - _AN_AMOUNT_NOW
     ):
         return []
     periods_old, periods_new = _body(old) & _AMOUNT_PERIODS, _body(new) & _AMOUNT_PERIODS
-    if not periods_old and _PAY.search(old.text):
+    if not periods_old and PAY.search(old.text):
         periods_old = {canon("year")[0]}  # a pay is a year's
     if len(periods_old) != 1 or (periods_new and periods_new != periods_old) or context.events_old:
         return []
+    if pay:
+        label = f"pay {min(values[0])} -> {min(values[1])}"
+        said_as = f"pay {said(values[0], old)} -> {said(values[1], new)}"
+        return [(0.88, f"{label} with '{context.marker}'", f"{said_as} with '{_marker(context)}'")]
     return _said_alone(context, "amount", *values)
 
 
@@ -3597,6 +3602,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or career_step(old, new)
             or activity_elsewhere(old, new)
             or venue_elsewhere(old, new)
+            or pay_change(old, new)
             or bare_version(old, new)
             or plan_done(old, new)
         )

@@ -1073,6 +1073,54 @@ def venue_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
+# A pay said as what the user is on, earns or makes, or as their salary: "is on €48k gross",
+# "earns £42,000 as a surveyor", "salary is 70k", "making 82k now" (normalised text)
+PAY = regex_programs.compile(
+    r"\b(?:is|am|are|'m) on (?:about |around |roughly |~)?money_\d+|\bearn(?:s|ing)?\b|\bsalary\b|\bgross\b|"
+    r"\bmak(?:ing|es|e) (?:about |around |roughly |~)?money_\d+"
+)
+# whose a pay is, as written: the user's own, or the user's salary itself
+_PAY_OWNERS = frozenset({"", "salary", "pay", "base", "wage"})
+
+
+def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when both facts give the user's pay, one amount each, and the new
+    one says it is current or changed: "User's salary is £85,000" -> "User is on £97,000 now".
+    Not someone else's pay, nor a second income ("from the side business")."""
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if not (PAY.search(old_norm) and PAY.search(new_norm)):
+        return None
+    if _owner(old_text) not in _PAY_OWNERS or _owner(new_text) not in _PAY_OWNERS:
+        return None
+    if about_someone_named(old_text) or about_someone_named(new_text):
+        return None
+    old_amounts = set(re.findall(r"\bmoney_\w+", old_norm))
+    new_amounts = set(re.findall(r"\bmoney_\w+", new_norm))
+    if len(old_amounts) != 1 or len(new_amounts) != 1 or old_amounts == new_amounts:
+        return None
+    if not CHANGE.search(new_text.lower()):
+        return None
+    mood, old_mood = _mood(new_norm), _mood(old_norm)
+    if (
+        mood.blocked
+        or mood.temporary
+        or mood.reverted
+        or old_mood.hedged
+        or old_mood.past
+        or old_mood.negated
+    ):
+        return None
+
+    def shown(token: str) -> str:
+        whole, _, cents = token.removeprefix("money_").partition("p")
+        return f"{int(whole):,}" + (f".{cents}" if cents else "")
+
+    return (
+        CONFIDENCE,
+        f"the user's pay given anew, said as current: {shown(min(new_amounts))} in place of {shown(min(old_amounts))}",
+    )
+
+
 # ------------------------------------------------------------------------- the school attended
 
 # A school by its name: "Hillside Academy", "Coburg West Primary", "St Anne's" (after "moved schools").

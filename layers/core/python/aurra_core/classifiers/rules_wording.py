@@ -243,7 +243,19 @@ def said(terms: Iterable[str], *facts: Fact) -> str:
                 break
         else:
             missing.append(term)
-    return " ".join([*(placed[where] for where in sorted(placed)), *missing, *more])
+    return _MONEY_TOKEN.sub(
+        _amount_shown, " ".join([*(placed[where] for where in sorted(placed)), *missing, *more])
+    )
+
+
+# An amount the user's words could not be found for ("70k." read as a pay from the words before
+# it), shown as a number rather than as the token: "70,000", "0.14"
+_MONEY_TOKEN = re.compile(r"\bmoney_(\d+)(?:p(\d+))?\b")
+
+
+def _amount_shown(match: re.Match[str]) -> str:
+    whole = f"{int(match.group(1)):,}"
+    return f"{whole}.{match.group(2)}" if match.group(2) else whole
 
 
 def quoted(phrase: str, *facts: Fact) -> str:

@@ -318,6 +318,15 @@ _MONEY_WORDS = Substitution(
     r"\b(\d[\d,]*(?:\.\d+)?)\s?(k|thousand|million|m|bn|billion)?\s?(?:euros?|dollars?|bucks|usd|eur|gbp|cad|aud|nzd|chf|quid)\b",
     lambda match: _money_amount(match.group(1), match.group(2)),
 )
+# "is on 48k", "salary is 65k", "sahod ko 28k": a pay in thousands, its currency unsaid. Only
+# where it is said as a pay: "a 10k run", "240k on the clock" are no money.
+_PAY_IN_THOUSANDS = Substitution(
+    r"\b(?P<lead>(?:is|am|are|'m|'re|was) on (?:about |around |roughly |~)?|"
+    r"(?:salary|pay|wage|wages|earn|earns|earning|making|makes|make|sahod(?: ko)?|gehalt|salario|salário) "
+    r"(?:is |of |was |now |ko )?)"
+    r"(?P<n>\d+(?:\.\d+)?)\s?k\b(?! (?:run|race|steps|miles|km|followers|views|subscribers|users|words)\b)",
+    lambda match: match.group("lead") + _money_amount(match.group("n"), "k").strip(),
+)
 # "2,300 a month", "60/h", "0.14 a word": an amount a period is money with its currency unsaid.
 # Below 20, "a month" and "a week" count times ("2 a month", "5 a week"), not money.
 _MONEY_PER_PERIOD = Substitution(
@@ -492,7 +501,7 @@ def _canonical_phrases(text: str) -> str:
     # phrases to canonical forms
     text = _GOES_LIVE(_substitute(_PHRASES, text))
     # number words (after phrases, so "two-factor" is gone)
-    text = _measures(_MONEY_PER_PERIOD(_MONEY_WORDS(_number_words(text))))
+    text = _measures(_MONEY_PER_PERIOD(_PAY_IN_THOUSANDS(_MONEY_WORDS(_number_words(text)))))
     return _substitute(_UNITS, text)
 
 
