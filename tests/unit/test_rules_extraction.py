@@ -1640,3 +1640,22 @@ def test_a_title_given_the_user_is_theirs(said, fact):
 
 def test_something_else_given_the_user_is_no_title():
     assert not any("was made" in fact for fact in facts("they gave me the head chef's old car"))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # how many of the household's animals or children there are now
+        ("also fyi there are three cats now, someone left a kitten at the door", "User has three cats now"),
+        ("there are three kids in the house now", "User has three kids in the house now"),
+    ],
+)
+def test_how_many_there_are_at_home_is_how_many_the_user_has(said, fact):
+    assert fact in facts(said)
+
+
+@pytest.mark.parametrize(
+    "said", ["there are 40 people on the waitlist now", "there are three cats at the shelter now"]
+)
+def test_how_many_there_are_elsewhere_is_not_the_users(said):
+    assert not any(fact.startswith("User has") for fact in facts(said))

@@ -560,6 +560,9 @@ V22_PAIRS = [
     ("User bought a road bike for $900", "User said: it's $700 now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # a count gone up to another
+    ("User is working 3 days a week", "User has gone up to 4 days a week at the pharmacy", True),
+    ("User is working 3 days a week", "User's sister has gone up to 4 days a week", False),
     # an amount upped or stepped up to a new one
     ("User puts R3,000 a month into a TFSA", "User upped the TFSA to R4,500 a month", True),
     ("User puts R3,000 a month into a TFSA", "User's sister upped her TFSA to R4,500 a month", False),

@@ -991,6 +991,17 @@ _NOT_A_PLACE_WORD = re.compile(
 )
 
 
+# How many of the household's animals or children there are, said as what there is: "also fyi
+# there are three cats now" is the user's three cats (not "there are 40 people on the list")
+_THERE_ARE_OURS = re.compile(
+    r"(?P<lead>^|[,;:]\s+|\b(?:and|so|also|fyi|btw|now)\s+)there(?:'s| is| are|'re) (?:now )?"
+    r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
+    r"(?P<what>cats|dogs|kittens|puppies|hens|chickens|ducks|rabbits|guinea pigs|horses|goats|hives|colonies|"
+    r"kids|children)\b(?= now\b| in the house\b| at home\b)",
+    re.IGNORECASE,
+)
+
+
 def _descriptions_as_statements(sentence: str) -> str:
     """The sentence with each self-description it gives as a fragment said as the user's own
     ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
@@ -2024,6 +2035,9 @@ class _Reader:
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
         if not language:  # a translation's fragments are read as its sentence is (below)
             sentence = _descriptions_as_statements(sentence)
+            sentence = _THERE_ARE_OURS.sub(
+                lambda m: f"{m.group('lead')}I have {m.group('n')} {m.group('what')}", sentence
+            )
         run_on = _NOW_THAT_RUN_ON.match(sentence)
         if run_on is not None:
             # "now that I'm associate prof they've put me on the hiring committee": what holds

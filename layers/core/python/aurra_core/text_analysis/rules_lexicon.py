@@ -1709,7 +1709,7 @@ CHANGE_EVIDENCE = [
     # ("for now", "until now", "now that ...") or adds a thing beside the old ("now has a dog")
     r"(?<!\bfor )(?<!\buntil )(?<!\bby )(?<!\bjust )(?<!\bright )\bnow\b(?! that\b)"
     r"(?! (?:also |even )?(?:has|have|owns?|got|gets) (?:a|an|another|two|three|some)\b)",
-    r"\b(?:is|are|am|was|were|now|got|been) (?:down|up) to \d",
+    r"\b(?:is|are|am|was|were|now|got|been|gone|goes|went) (?:down|up) to \d",
     r"\bto (?:money_)?\d+(?:[.,]\d+)* from (?:money_)?\d",  # "down to 17 from 22"
     r"\bfrom (?:today|tomorrow)\b",
     # "from this month school starts at 8:15", "the Y reshuffled the kids' schedule"
