@@ -560,6 +560,13 @@ V22_PAIRS = [
     ("User bought a road bike for $900", "User said: it's $700 now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # a number of the user's work said of "we" at work, which is read as the team's
+    ("User said: ~140 paying customers atm so nothing crazy", "User's team is at 210 customers now", True),
+    (
+        "User is the office manager of a small architectural practice",
+        "User's team has now relocated the practice to a new studio",
+        False,
+    ),
     # a count gone up to another
     ("User is working 3 days a week", "User has gone up to 4 days a week at the pharmacy", True),
     ("User is working 3 days a week", "User's sister has gone up to 4 days a week", False),

@@ -379,6 +379,10 @@ def _named(fact: Fact) -> set[str]:
     return {match.group(1) for match in re.finditer(r"\b(?:named|called) ([a-z]+)", fact.text)}
 
 
+def _numbered(fact: Fact) -> bool:
+    return bool(fact.counts or fact.typed or any(term.isdigit() for term in fact.term_set))
+
+
 def _slot_relation(old: Fact, new: Fact) -> str | None:
     """'qualifier' when the same kind of slot is qualified differently (work phone vs phone), 'attribute'
     when the facts set different attributes (mortgage rate vs car loan), None when they may be the same."""
@@ -427,6 +431,10 @@ def _slot_relation(old: Fact, new: Fact) -> str | None:
         ):
             return "attribute"
     elif heads_new and not heads_old:
+        if heads_new == {"team"} and _numbered(old) and _numbered(new):
+            # "~140 paying customers" -> "User's team is at 210 customers now": a number of the
+            # user's work, as "we" at work is read
+            return None
         known = old.term_set | _attr_cues(old) | _class_nouns(old)
         if not _fuzzy_overlap(_expand(heads_new), _expand(known)) and not (
             set(new.subject.slot) & old.term_set
