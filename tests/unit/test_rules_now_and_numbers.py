@@ -560,6 +560,12 @@ V22_PAIRS = [
     ("User bought a road bike for $900", "User said: it's $700 now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # a choice made, or a move over to another tool of a kind held one at a time
+    ("User's team uses Asana", "User's team settled on Linear", True),
+    ("User's team uses Asana", "User's team jumped ship to Linear", True),
+    ("User's team uses Asana", "User's team opted for Linear for the new side project", False),
+    ("User's team uses Asana", "User's team might opt for Linear", False),
+    ("User uses Asana", "User's sister opted for Linear", False),
     # a number of the user's work said of "we" at work, which is read as the team's
     ("User said: ~140 paying customers atm so nothing crazy", "User's team is at 210 customers now", True),
     (

@@ -317,7 +317,8 @@ _SWITCHED = regex_programs.compile(
     r"ditch(?:ed|es|ing) \w+(?: \w+)? for|"
     r"replac(?:ed|es|ing) \w+(?: \w+)? with|dropp(?:ed|ing) \w+(?: \w+)? for|swapp(?:ed|ing) \w+(?: \w+)? for|"
     r"swapp(?:ed|ing) (?:over )?to|"
-    r"trad(?:ed|ing) \w+(?: \w+)? for|went with|changed to|ripped out \w+(?: \w+)? (?:and|for))\b"
+    r"trad(?:ed|ing) \w+(?: \w+)? for|went with|changed to|ripped out \w+(?: \w+)? (?:and|for)|"
+    r"settled on|opted for|jumped ship to|made the (?:jump|leap) to|(?:gone|went) over to)\b"
 )
 # Where the old thing is named as the one left: "from X", "ditched X for", "replaced X with".
 _LEFT = regex_programs.compile(

@@ -1657,6 +1657,10 @@ CHANGE_EVIDENCE = [
     # "day rate went to 720 USD", "landlord put the rent to €1.240": a value set anew
     r"\bwent (?:up |down )?to (?=[$\u20ac\u00a3]|money_|time_|[\d.,]+ ?(?:usd|eur|gbp|euros?|dollars?|pounds?|an hour|a (?:day|week|month|year)|per)\b)|"
     r"\bput (?:the |their |my |our |his |her )?\w+ (?:up |down )?to (?=[$\u20ac\u00a3\d]|money_)",
+    # a choice made, or a move over, to another one: "settled on Linear", "opted for Xero",
+    # "jumped ship to Bitwarden", "made the jump to Fly.io", "bit the bullet"
+    r"\b(?:settled on|opted for|decided on|signed (?:up )?with|jumped ship to|made the (?:jump|leap) to|"
+    r"took the plunge|bit the bullet|(?:has |have )?gone over to|went over to|caved and (?:got|bought|moved))\b",
     # "upped the TFSA debit order to R4,500", "stepped up the SIP to 25k": an amount raised or
     # lowered, said with what it is now
     r"\b(?:upped|stepped (?:up|down)|ramped (?:up|down)|cranked up|dial+ed (?:up|down)|topped up|hiked|"
