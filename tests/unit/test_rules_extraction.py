@@ -1659,3 +1659,21 @@ def test_how_many_there_are_at_home_is_how_many_the_user_has(said, fact):
 )
 def test_how_many_there_are_elsewhere_is_not_the_users(said):
     assert not any(fact.startswith("User has") for fact in facts(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # the total a count comes to, said after what changed it
+        ("September rush. I've taken on three more kids so that's 7 students.", "User has 7 students"),
+        ("my daughter had a baby boy, which makes six grandchildren in all", "User has six grandchildren"),
+        # a first period in a title, said as over
+        ("first week as charge nurse done and I'm shattered.", "User is now a charge nurse"),
+    ],
+)
+def test_a_total_and_a_title_said_in_passing_are_kept(said, fact):
+    assert fact in facts(said)
+
+
+def test_a_clause_about_where_the_user_was_is_no_statement_of_its_own():
+    assert "User lived before" not in facts("Pankow is so much greener than where I lived before.")

@@ -377,7 +377,9 @@ _IS_MINE = re.compile(
 )
 # What a statement comes to, counted: "which makes six grandchildren in all", "that makes 3 cats".
 _MAKES_N = re.compile(
-    r"\b(?:which|that|this|so that) makes (?:it |us )?(?P<n>" + _SMALL_NUMBER + r") (?P<noun>[a-z]+)\b"
+    # "which makes six grandchildren in all", "so that's 7 students", "so that's nine hives now"
+    r"\b(?:(?:which|that|this|so that) makes (?:it |us )?|so that's |so that is |so thats )"
+    r"(?P<n>" + _SMALL_NUMBER + r") (?P<noun>[a-z]*children|[a-z]+s)\b"
     r"(?: in all| in total| altogether| now)?",
     re.IGNORECASE,
 )
@@ -732,6 +734,8 @@ _FIRST_PERIOD_AS = re.compile(
     + _NOT_YET
     + r"(?:(?:it's |its )?(?:my )?)first (?:day|week|month|fortnight|year|shift|term|quarter) as (?:a |an |the )?"
     + _TITLE
+    # "first week as charge nurse done": the period over, said after the title
+    + r"(?: (?:done|over|complete|completed|finished|survived)\b)?"
     + r"(?=$|[,.;!]| and\b| at\b| in\b| for\b)",
     re.IGNORECASE,
 )
@@ -1271,10 +1275,18 @@ def _inner_statement(clause: str) -> str | None:
     """The statement inside a clause that starts elsewhere: "the reason I'm writing is that I
     started a new job" -> "I started a new job"; "after all the drama I left Shopify" -> "I left
     Shopify". The last subject of the clause starts its main statement."""
-    starts = [m.start() for m in _INNER_SUBJECT.finditer(clause)]
+    # not a subject of a clause about where, when or what ("greener than where I lived before")
+    starts = [
+        m.start() for m in _INNER_SUBJECT.finditer(clause) if not _RELATIVE_BEFORE.search(clause[: m.start()])
+    ]
     if not starts or starts[-1] == 0:
         return None
     return clause[starts[-1] :]
+
+
+_RELATIVE_BEFORE = re.compile(
+    r"\b(?:where|when|what|which|who|whom|how|if|than|whether|wherever|whenever|whatever)\s+$", re.IGNORECASE
+)
 
 
 def _hedged_by_someone_else(clause: str) -> list[str]:
