@@ -1677,3 +1677,18 @@ def test_a_total_and_a_title_said_in_passing_are_kept(said, fact):
 
 def test_a_clause_about_where_the_user_was_is_no_statement_of_its_own():
     assert "User lived before" not in facts("Pankow is so much greener than where I lived before.")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I'm knackered", "I'm wrecked", "greek yogurt I can do", "the probationers are the ones I worry about"],
+)
+def test_a_passing_state_or_a_verb_without_what_it_is_done_to_is_no_fact_of_its_own(said):
+    assert not any(
+        fact in ("User is knackered", "User is wrecked", "User can do", "User worries about")
+        for fact in facts(said)
+    )
+
+
+def test_done_with_a_thing_is_a_fact():
+    assert "User is done with Jira" in facts("I'm done with Jira")

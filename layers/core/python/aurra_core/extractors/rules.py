@@ -209,7 +209,7 @@ _NOT_A_FACT = re.compile(
     r"just had|need to|have to|gotta|got to|remember\b|read (?:that|somewhere)|heard\b|saw\b|noticed\b|wish\b)"
     r"|^I'd like (?:you|to know|to ask)|^I'll (?:check|think|get back|let you know|try)"
     r"|^I(?:'m| am) (?:(?:just |so |very |really |a bit |pretty |kind of |kinda |super )?(?:"
-    r"fine|good|ok|okay|well|great|back(?! (?:in|at|on|with|to work)\b)|here|done|ready|curious|confused|kidding|joking|asking|"
+    r"fine|good|ok|okay|well|great|back(?! (?:in|at|on|with|to work)\b)|here|done(?! with\b)|ready|curious|confused|kidding|joking|asking|"
     r"wondering|sorry|glad|happy to hear|tired|hungry|thirsty|bored|sleepy|exhausted|in a hurry|"
     r"on my way|checking|not sure|listening|excited|nervous|busy today|stressed|worried|"
     r"looking for|trying to (?:figure|decide|understand|find)|sick of|so over|dying|dead|"
@@ -453,7 +453,17 @@ _OPENS_WITH_THE_USER = re.compile(
 # What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
 _SAYS_NOTHING = re.compile(
     r"^User(?:'s [\w-]+| (?:works|is|has|does|did|talked|mistakes|caved|said|will|can|was|went|goes|got|"
-    r"must|should|would|could))[.!]?$"
+    r"must|should|would|could))[.!]?$|"
+    # a verb that wants what it is done to, said without it: "User likes", "User signed"
+    r"^User (?:likes|loves|hates|wants|needs|signed|followed|feared|have|upgraded|checked|tried)[.!)]?$|"
+    # a preposition or an auxiliary with nothing after it: "User worries about", "User can do"
+    r"^User(?:'s [\w-]+)?(?: [\w'-]+)? (?:about|in|on|at|to|of|for|with|from|do|have|has|had|is|are|was|"
+    r"can|could|would|should|will)[.!)]?$|"
+    # a passing state: "User is knackered", "User is crying"
+    r"^User (?:is|'s) (?:so |really |absolutely |completely |totally )?(?:knackered|wrecked|shattered|crying|"
+    r"fine|drowning|buzzing|gutted|exhausted|tired|okay|ok)[.!)]?$|"
+    # a number, or an ordinal, with nothing it counts: "User has 3", "User's first one"
+    r"^User (?:has|had) \d+[.!)]?$|^User's (?:first|second|third|last|next) (?:one|full)[.!)]?$"
 )
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
