@@ -1692,3 +1692,15 @@ def test_a_passing_state_or_a_verb_without_what_it_is_done_to_is_no_fact_of_its_
 
 def test_done_with_a_thing_is_a_fact():
     assert "User is done with Jira" in facts("I'm done with Jira")
+
+
+@pytest.mark.parametrize(
+    ("said", "empty"),
+    [
+        ("ok I'll wait till after the Q2 review", "User will wait till"),
+        ("grand, the sunglasses thing I never thought of", "User never thought of"),
+        ("LISA I've heard of", "User has heard of"),
+    ],
+)
+def test_a_clause_that_ends_on_a_preposition_or_an_auxiliary_says_nothing_of_its_own(said, empty):
+    assert empty not in facts(said)
