@@ -119,6 +119,20 @@ def _blocked(norm: str) -> bool:
     return _mood(norm).blocked
 
 
+def _said_plainly(old_norm: str, new_norm: str) -> bool:
+    """The new fact says its value holds now (not hedged, additive, past, negated, for a while
+    or reverted), and the old one stated its own as it was (not hedged, past or negated)."""
+    mood, old_mood = _mood(new_norm), _mood(old_norm)
+    return not (
+        mood.blocked
+        or mood.temporary
+        or mood.reverted
+        or old_mood.hedged
+        or old_mood.past
+        or old_mood.negated
+    )
+
+
 def _evidence(
     old: Slot, new: Slot, changed: bool, same_owner: bool = False, one_version: bool = False
 ) -> bool:
@@ -1057,15 +1071,7 @@ def venue_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
     if not (CHANGE.search(new_lower) or re.search(r"\bthis (?:season|year|term)\b", new_lower)):
         return None
     new_norm, old_norm = normalize(new_text), normalize(old_text)
-    mood, old_mood = _mood(new_norm), _mood(old_norm)
-    if (
-        mood.blocked
-        or mood.temporary
-        or mood.reverted
-        or old_mood.hedged
-        or old_mood.past
-        or old_mood.negated
-    ):
+    if not _said_plainly(old_norm, new_norm):
         return None
     (kind,) = old_kinds
     return (
@@ -1101,15 +1107,7 @@ def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None
     if not CHANGE.search(new_text.lower()):
         return None
-    mood, old_mood = _mood(new_norm), _mood(old_norm)
-    if (
-        mood.blocked
-        or mood.temporary
-        or mood.reverted
-        or old_mood.hedged
-        or old_mood.past
-        or old_mood.negated
-    ):
+    if not _said_plainly(old_norm, new_norm):
         return None
 
     def shown(token: str) -> str:
