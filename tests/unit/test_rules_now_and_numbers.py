@@ -560,6 +560,17 @@ V22_PAIRS = [
     ("User bought a road bike for $900", "User said: it's $700 now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: it's 300 a year now", False),
     ("User pays 30 euros a month for the climbing gym", "User said: spotify is 12 a month now", False),
+    # another transit line ridden, said as now; not someone else's, a trip, one more, or weighed
+    (
+        "User rides the Chuo Line from Nakano every day",
+        "User said: so it's the Yamanote Line for me these days",
+        True,
+    ),
+    ("User takes the Northern line from Camden", "User takes the Jubilee line now", True),
+    ("User takes the Chuo Line", "User's sister takes the Yamanote Line now", False),
+    ("User takes the Chuo Line", "User takes the Yamanote Line to Shibuya for the concert tonight", False),
+    ("User takes the Chuo Line", "User also takes the Yamanote Line now", False),
+    ("User takes the Chuo Line", "User might take the Yamanote Line now", False),
     # a choice made, or a move over to another tool of a kind held one at a time
     ("User's team uses Asana", "User's team settled on Linear", True),
     ("User's team uses Asana", "User's team jumped ship to Linear", True),

@@ -47,6 +47,7 @@ from aurra_core.classifiers.rules_slots import (
     career_step,
     grade_change,
     grew,
+    line_change,
     named_switch,
     one_at_a_time,
     pay_change,
@@ -3611,6 +3612,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or activity_elsewhere(old, new)
             or venue_elsewhere(old, new)
             or pay_change(old, new)
+            or line_change(old, new)
             or bare_version(old, new)
             or plan_done(old, new)
         )

@@ -1080,6 +1080,38 @@ def venue_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
+# A line of a city's transit, by its name or number: "the Chuo Line", "Line 6", "the Northern
+# line", "the 96 tram", "the 38 bus" (as written, where a line's name is capitalised)
+_TRANSIT_LINE = regex_programs.compile(
+    r"\b(?P<named>(?-i:[A-Z][\w-]*)(?: (?-i:[A-Z][\w-]*))?) [Ll]ine\b|\b[Ll](?:ine|ínea|inea) (?P<numbered>\d+[A-Z]?)\b|"
+    r"\b(?P<route>\d{1,3}[A-Z]?) (?:tram|bus|streetcar)\b"
+)
+
+
+def _lines(text: str) -> set[str]:
+    return {
+        (m.group("named") or m.group("numbered") or m.group("route")).lower()
+        for m in _TRANSIT_LINE.finditer(text)
+    }
+
+
+def line_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact names the one transit line the user rides and the
+    new one names another, said as now: "User rides the Chuo Line from Nakano every day" ->
+    "so it's the Yamanote Line for me these days". Not someone else's ride, not a trip, not two
+    lines in one journey ("the C-5 to Atocha, then the C-4")."""
+    old_lines, new_lines = _lines(old_text), _lines(new_text)
+    if len(old_lines) != 1 or len(new_lines) != 1 or old_lines == new_lines:
+        return None
+    if _owner(old_text) != "" or _owner(new_text) != "" or about_someone_named(new_text):
+        return None
+    if not CHANGE.search(new_text.lower()):
+        return None
+    if not _said_plainly(normalize(old_text), normalize(new_text)):
+        return None
+    return (CONFIDENCE, f"another transit line ridden: {min(new_lines)} in place of {min(old_lines)}")
+
+
 # A pay said as what the user is on, earns or makes, or as their salary: "is on €48k gross",
 # "earns £42,000 as a surveyor", "salary is 70k", "making 82k now" (normalised text)
 PAY = regex_programs.compile(
