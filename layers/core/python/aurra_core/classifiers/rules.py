@@ -40,8 +40,8 @@ from aurra_core.classifiers.base import Candidate, Classification, ClassifierVer
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
-    PAY,
     SAID_ALONE,
+    TAKES_EFFECT,
     activity_elsewhere,
     bare_version,
     career_step,
@@ -2999,10 +2999,6 @@ _AN_AMOUNT_NOW = _AMOUNT_PERIODS | frozenset(
 )
 
 
-# The day a change took effect, said with it: "is on €55k from 1 July", "as of June"
-_TAKES_EFFECT = regex_programs.compile(r"\b(?:from|as of|since|starting|effective) (?:date|month)_\S+")
-
-
 def _bare_amount_findings(context: SlotContext) -> list[Finding]:
     """An amount said on its own as the new value ("it's $2,350 now", "bill is ~$240/month now",
     "is on €55k from 1 July") of the one amount the old fact pays, charges or earns again and
@@ -3012,25 +3008,16 @@ def _bare_amount_findings(context: SlotContext) -> list[Finding]:
     values = _one_value_each(context, "money")
     if values is None:
         return []
-    effective = _TAKES_EFFECT.search(new.text)
+    effective = TAKES_EFFECT.search(new.text)
     when = {term for term in _body(new) if effective and term in effective.group(0)}
-    # "salary is 70k" -> "got the promo, making 82k now": each says it is the pay, whatever else
-    # the new one says
-    pay = PAY.search(old.text) and PAY.search(new.text) and set(new.typed) <= {"money", "date", "month"}
-    if not pay and (
+    if (
         set(new.typed) - ({"date", "month"} if effective else set()) != {"money"}
         or _body(new) - values[1] - when - _AN_AMOUNT_NOW
     ):
         return []
     periods_old, periods_new = _body(old) & _AMOUNT_PERIODS, _body(new) & _AMOUNT_PERIODS
-    if not periods_old and PAY.search(old.text):
-        periods_old = {canon("year")[0]}  # a pay is a year's
     if len(periods_old) != 1 or (periods_new and periods_new != periods_old) or context.events_old:
-        return []
-    if pay:
-        label = f"pay {min(values[0])} -> {min(values[1])}"
-        said_as = f"pay {said(values[0], old)} -> {said(values[1], new)}"
-        return [(0.88, f"{label} with '{context.marker}'", f"{said_as} with '{_marker(context)}'")]
+        return []  # a pay, a year's without saying so, is the pay's own reading (`pay_change`)
     return _said_alone(context, "amount", *values)
 
 

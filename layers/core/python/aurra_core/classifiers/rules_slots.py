@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from aurra_core.classifiers.rules_facts import VERBS, analyze, kept_as_said
+from aurra_core.classifiers.rules_wording import amounts_shown
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import (
@@ -356,15 +357,19 @@ def _things(text: str) -> dict[str, dict[str, int]]:
             phrase = " ".join(words[start : start + length])
             if phrase in INDEX:
                 spans.append((start, start + length, phrase))
+    by_start: dict[int, list[tuple[int, str]]] = {}
+    for start, end, phrase in spans:
+        by_start.setdefault(start, []).append((end, phrase))
     found: dict[str, dict[str, int]] = {}
     for start, end, phrase in spans:
-        if any(
-            s <= start
-            and end <= e
-            and (s, e) != (start, end)
-            and not set(INDEX[phrase]) <= set(INDEX[longer])
-            for s, e, longer in spans
-        ):
+        # a phrase that holds this one starts at most as many words before it as a phrase is long
+        holders = (
+            longer
+            for s in range(max(0, start - kinds._LONGEST_PHRASE + 1), start + 1)
+            for e, longer in by_start.get(s, ())
+            if end <= e and (s, e) != (start, end)
+        )
+        if any(not set(INDEX[phrase]) <= set(INDEX[longer]) for longer in holders):
             continue  # "github" inside "github actions": the longer name is of another kind, and named
         for kind in INDEX[phrase]:
             found.setdefault(kind, {}).setdefault(phrase, start)
@@ -1114,12 +1119,14 @@ def line_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 
 # A pay said as what the user is on, earns or makes, or as their salary: "is on €48k gross",
 # "earns £42,000 as a surveyor", "salary is 70k", "making 82k now" (normalised text)
-PAY = regex_programs.compile(
+_PAY = regex_programs.compile(
     r"\b(?:is|am|are|'m) on (?:about |around |roughly |~)?money_\d+|\bearn(?:s|ing)?\b|\bsalary\b|\bgross\b|"
     r"\bmak(?:ing|es|e) (?:about |around |roughly |~)?money_\d+"
 )
 # whose a pay is, as written: the user's own, or the user's salary itself
 _PAY_OWNERS = frozenset({"", "salary", "pay", "base", "wage"})
+# The day a change took effect, said with it: "is on €55k from 1 July", "as of June" (normalised)
+TAKES_EFFECT = regex_programs.compile(r"\b(?:from|as of|since|starting|effective) (?:date|month)_\S+")
 
 
 def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -1127,7 +1134,7 @@ def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     one says it is current or changed: "User's salary is £85,000" -> "User is on £97,000 now".
     Not someone else's pay, nor a second income ("from the side business")."""
     old_norm, new_norm = normalize(old_text), normalize(new_text)
-    if not (PAY.search(old_norm) and PAY.search(new_norm)):
+    if not (_PAY.search(old_norm) and _PAY.search(new_norm)):
         return None
     if _owner(old_text) not in _PAY_OWNERS or _owner(new_text) not in _PAY_OWNERS:
         return None
@@ -1137,18 +1144,14 @@ def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     new_amounts = set(re.findall(r"\bmoney_\w+", new_norm))
     if len(old_amounts) != 1 or len(new_amounts) != 1 or old_amounts == new_amounts:
         return None
-    if not CHANGE.search(new_text.lower()):
+    if not (CHANGE.search(new_text.lower()) or TAKES_EFFECT.search(new_norm)):
         return None
     if not _said_plainly(old_norm, new_norm):
         return None
-
-    def shown(token: str) -> str:
-        whole, _, cents = token.removeprefix("money_").partition("p")
-        return f"{int(whole):,}" + (f".{cents}" if cents else "")
-
     return (
         CONFIDENCE,
-        f"the user's pay given anew, said as current: {shown(min(new_amounts))} in place of {shown(min(old_amounts))}",
+        f"the user's pay given anew, said as current: {amounts_shown(min(new_amounts))} in place of "
+        f"{amounts_shown(min(old_amounts))}",
     )
 
 

@@ -243,9 +243,7 @@ def said(terms: Iterable[str], *facts: Fact) -> str:
                 break
         else:
             missing.append(term)
-    return _MONEY_TOKEN.sub(
-        _amount_shown, " ".join([*(placed[where] for where in sorted(placed)), *missing, *more])
-    )
+    return amounts_shown(" ".join([*(placed[where] for where in sorted(placed)), *missing, *more]))
 
 
 # An amount the user's words could not be found for ("70k." read as a pay from the words before
@@ -256,6 +254,11 @@ _MONEY_TOKEN = re.compile(r"\bmoney_(\d+)(?:p(\d+))?\b")
 def _amount_shown(match: re.Match[str]) -> str:
     whole = f"{int(match.group(1)):,}"
     return f"{whole}.{match.group(2)}" if match.group(2) else whole
+
+
+def amounts_shown(text: str) -> str:
+    """The text with each amount token ("money_70000") shown as a number ("70,000")."""
+    return _MONEY_TOKEN.sub(_amount_shown, text)
 
 
 def quoted(phrase: str, *facts: Fact) -> str:
