@@ -1041,9 +1041,8 @@ def _descriptions_as_statements(sentence: str) -> str:
             continue  # "a nurse at the clinic said it's fine": a statement about someone
         what = match.group("what")
         if re.match(r"[A-Z][a-z]", what):
-            what = (
-                what[0].lower() + what[1:]
-            )  # "Software engineer at Stripe": capitalised as a sentence's start
+            # "Software engineer at Stripe": capitalised as a sentence's start, not as a name
+            what = what[0].lower() + what[1:]
         title = not re.match(r"(?:married|engaged|originally|allergic)\b", what)
         article = "" if not title or re.match(r"an?\s", what) else ("an " if what[0] in "aeiou" else "a ")
         lead = match.group("lead")
