@@ -365,6 +365,13 @@ V16_PAIRS = [
     ("User's manager Priya wants a written proposal", "User's sister's new manager is Tomasz", False),
     ("User's manager Priya wants a written proposal", "User said: so Tomasz is my mentor now", False),
     ("User's manager Priya wants a written proposal", "User's manager is Tomasz", False),
+    # whom the user has as a manager is not a role of the user's
+    (
+        "User is a data analyst at a grocery chain in Nottingham",
+        "User said: so Tomasz is my manager now and he's much more of a details guy.",
+        False,
+    ),
+    ("User is a data analyst at a grocery chain", "User said: Ana is our team lead now", False),
     ("User's sister Ana lives in Porto", "User's new sister is Bea", False),
     # a third party's job left and where they are now; a job got
     (

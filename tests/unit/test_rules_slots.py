@@ -676,6 +676,17 @@ def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, ne
             True,
         ),
         ("User lifts at the PureGym on Deansgate", "User swims at the Aquatics Centre now", False),
+        # a room of the place named before it; "since January" says it holds from then
+        (
+            "User rehearses Tuesday nights in the church hall at St Anne's on Gladstone",
+            "User rehearses in the auditorium at Runnymede library since January",
+            True,
+        ),
+        (
+            "User rehearses Tuesday nights in the church hall at St Anne's",
+            "User rehearses in the auditorium at Runnymede library",
+            False,
+        ),
         # another thing done, a second place, a week's exception, someone else
         (
             "User plays football at Hackney Marshes on Sundays",

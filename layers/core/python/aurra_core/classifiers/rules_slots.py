@@ -938,7 +938,9 @@ _DONE_LEAD = (
     r"(?P<verb>(?:is |are |has been |have been )?[a-z]+)\b(?P<middle>(?: [\w'/-]+){0,5}?) "
 )
 _DONE_AT = regex_programs.compile(
-    _DONE_LEAD + r"(?:at|in|out of) (?:the |a )?"
+    # a room of the place before it: "in the church hall at St Anne's", "in the auditorium at
+    # Runnymede library"
+    _DONE_LEAD + r"(?:(?:in|at) (?:the|a|an|their) [a-z]+(?: [a-z]+)? (?=at ))?(?:at|in|out of) (?:the |a )?"
     r"(?P<place>(?-i:[A-Z][\w'&.-]*)(?: (?-i:[A-Z][\w'&.-]*|of|on|de|la)){0,4})"
 )
 _WHEN_WORDS = frozenset(
@@ -1006,6 +1008,10 @@ def _done_at(text: str) -> tuple[str, str, str] | None:
 
 
 _OUR_TEAM = regex_programs.compile(r"^User's team\b")
+_SINCE_A_TIME = regex_programs.compile(
+    r"\b(?:(?:has|have) been \w+ing\b.*\bsince\b|since (?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|"
+    r"last \w+|this \w+|the (?:start|new year|summer|spring|autumn|fall|winter)|\d))"
+)
 
 
 def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -1023,10 +1029,9 @@ def activity_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None
     if set(old_place) & set(new_place) - {"of", "on", "de", "la", "st"}:
         return None  # "the Methodist hall" in "the Methodist hall on Bridge Street": the same place
     new_norm = normalize(new_text)
-    # a word of change, or "has been training at Gymbox since feb"
-    changed = CHANGE.search(new_text.lower()) or re.search(
-        r"\b(?:has|have) been \w+ing\b.*\bsince\b", new_text.lower()
-    )
+    # a word of change, or "has been training at Gymbox since feb", "rehearses at Runnymede
+    # library since January": done there from a time on
+    changed = CHANGE.search(new_text.lower()) or _SINCE_A_TIME.search(new_text.lower())
     if not changed or _blocked(new_norm) or _blocked(normalize(old_text)):
         return None
     if _mood(new_norm).temporary or _ADDITIVE.search(new_norm):

@@ -2008,12 +2008,13 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:made it|bumped up|moved up|stepped up) (?:to|as) (?:a |an |the )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r"))\b",
-        r"\b(?:is|was|as|became|becomes|am|i'm|im)(?: now| finally| officially)? (?:a|an|the|their|our|his|her|my) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
+        # not "Tomasz is my manager now": a role said with "my" or "our" is someone else's
+        r"\b(?:is|was|as|became|becomes|am|i'm|im)(?: now| finally| officially)? (?:a|an|the|their|his|her) (?:fulltime |parttime )?(?P<v>(?:[a-z]+ ){0,3}(?:"
         + "|".join(sorted(ROLE_NOUNS))
         + r")\b(?: (?:of|for) [a-z]+)?)",
         # a title said without an article: "is headteacher now", "became engineering manager";
         # not a rank word alone ("is senior now")
-        r"\b(?:is|became|becomes|am|i'm|im)(?: now| finally| officially)? (?P<v>(?:[a-z]+ ){0,2}(?:"
+        r"\b(?:is|became|becomes|am|i'm|im)(?: now| finally| officially)? (?P<v>(?!(?:my|our|your) )(?:[a-z]+ ){0,2}(?:"
         + "|".join(sorted(ROLE_NOUNS - _RANK_WORDS - _NAMES_TOO))
         + r"))\b(?= (?:now|at|in|since|for|last|this|from|after|as of|on)\b|\s*$|\s*[,.;!])",
     ],
