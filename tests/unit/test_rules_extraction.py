@@ -449,7 +449,7 @@ def test_she_or_he_names_the_relative_of_that_gender_named_last():
         "User's husband sleeps in the day",
     ]
     assert facts("can you help me write a toast for my brother, he's getting married in June") == [
-        "User's brother's getting married in June"
+        "User's brother is getting married in June"
     ]
     # a pronoun after "and" is no noun of the user's
     assert "User's he was fine with it" not in facts("I told my boss and he was fine with it")
@@ -461,6 +461,49 @@ def test_she_or_he_names_the_relative_of_that_gender_named_last():
     assert "User's sister seems happier" not in facts(
         "An update on my mother. She moved to a flat nearer to my sister, and she seems happier."
     )
+
+
+def known(text: str, *relations: tuple[str, str]) -> list[str]:
+    """The facts of one message, the user's memories naming `relations` (storage's
+    relations_named: the word after "User's" and the word after that)."""
+    return [
+        f.content
+        for f in RulesExtractor().extract([Message(role="user", content=text)], "unused", relations).facts
+    ]
+
+
+def test_a_she_or_he_of_a_later_conversation_is_the_one_relative_the_users_memories_name():
+    sister = ("sister", "lives")
+    assert known("ok embarrassing but i told u graz last time? she's in linz.", sister) == [
+        "User's sister is in linz"
+    ]
+    assert known("good news, his club moved training to saturday mornings", ("son", "mateo")) == [
+        "User's son's club moved training to saturday mornings"
+    ]
+    assert known("He's never lived away from home though.", ("brother", "ravi")) == [
+        "User's brother has never lived away from home"
+    ]
+    # a name the memories give a relative is that relative, and so is the "he" after it
+    assert known("MARCO GOT HEAD CHEF!!! his night off is monday now", ("boyfriend", "marco")) == [
+        "User's boyfriend Marco got head chef",
+        "User's boyfriend's night off is monday now",
+    ]
+    # the memories name two of that gender, none, or only one of the other: not read
+    assert known("she's in linz now", sister, ("mother", "lives")) == ["User said: she's in linz now"]
+    assert known("she's in linz now") == ["User said: she's in linz now"]
+    assert known("she's in linz now", ("brother", "lives")) == ["User said: she's in linz now"]
+    # someone else named before it, by a name or by what they are to the user: theirs, maybe
+    assert known("Lena got the job! she's at Google now", sister) == [
+        "User said: Lena got the job!",
+        "User said: she's at Google now",
+    ]
+    assert known("my colleague got promoted, she's the VP now", sister) == [
+        "User said: my colleague got promoted, she's the VP now"
+    ]
+    # the conversation's own relative comes first: "my mum ... she"
+    assert known("Update on mum: she sold the Galway house", sister) == ["User's mum sold the Galway house"]
+    # a name with the user in one subject is not the relative alone
+    assert known("Noor and I keep daydreaming about Lisbon", ("girlfriend", "noor")) == []
 
 
 def test_chat_shorthand_promotions_emoji_and_shouting():
@@ -950,6 +993,11 @@ def test_a_dated_statement_after_a_comma_is_its_own_fact():
         "User moved to Leeds",
         "User rents a flat there since March",
     ]
+    # "since spring break" is when, not why
+    assert facts("my son Leo has been at Cedar Hills Elementary since spring break") == [
+        "User's son Leo has been at Cedar Hills Elementary since spring break"
+    ]
+    assert facts("I use Vim since it is faster") == ["User uses Vim"]
     assert facts("I quit coffee since January is dry month") == [
         "User quit coffee since January is dry month"
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -55,9 +56,14 @@ class Extraction:
 class Extractor(Protocol):
     name: str
 
-    def extract(self, messages: list[Message], model: str) -> Extraction:
+    def extract(
+        self, messages: list[Message], model: str, relations: Collection[tuple[str, str]] = ()
+    ) -> Extraction:
         """The durable facts the conversation states, in its order. Raises ExtractionError
-        when it cannot answer; an empty list means there was nothing to keep."""
+        when it cannot answer; an empty list means there was nothing to keep. `relations`:
+        whom of the user's their memories already name, each as the word after "User's" and
+        the word after that (("sister", "lives"), ("boyfriend", "marco")), for a "she" or "he"
+        the conversation itself does not explain (storage/store.relations_named)."""
         ...
 
 

@@ -7,7 +7,7 @@ The anthropic SDK is imported lazily: handlers that never extract never pay for 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from aurra_core.classifiers.base import provider_failure
@@ -43,7 +43,11 @@ class ClaudeExtractor:
             self._client = self._client_factory()
         return self._client.messages
 
-    def extract(self, messages: list[Message], model: str) -> Extraction:
+    def extract(
+        self, messages: list[Message], model: str, relations: Collection[tuple[str, str]] = ()
+    ) -> Extraction:
+        """`relations` is not sent: the model reads whom a "she" or "he" is from the
+        conversation alone, and its prompt (and its cost) stay as they are."""
         import anthropic
 
         try:

@@ -4,7 +4,7 @@ timeout, one retry and a deadline. Every failure becomes ExtractionError."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from aurra_core.classifiers.base import provider_failure
@@ -37,7 +37,11 @@ class OpenAIExtractor:
         self._model = model
         self._deadline_s = deadline_s
 
-    def extract(self, messages: list[Message], model: str) -> Extraction:
+    def extract(
+        self, messages: list[Message], model: str, relations: Collection[tuple[str, str]] = ()
+    ) -> Extraction:
+        """`relations` is not sent: the model reads whom a "she" or "he" is from the
+        conversation alone, and its prompt (and its cost) stay as they are."""
         import openai
 
         try:

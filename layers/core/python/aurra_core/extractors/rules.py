@@ -26,6 +26,7 @@ with `method` "verbatim" (a messages write records it in the memory's metadata: 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from aurra_core.errors import ExtractionError
@@ -452,7 +453,7 @@ _OPENS_WITH_THE_USER = re.compile(
 )
 # What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
 _SAYS_NOTHING = re.compile(
-    r"^User(?:'s [\w-]+| (?:works|is|has|does|did|talked|mistakes|caved|said|will|can|was|went|goes|got|"
+    r"^User(?:'s [\w-]+(?: [A-Z][\w-]*)?| (?:works|is|has|does|did|talked|mistakes|caved|said|will|can|was|went|goes|got|"
     r"must|should|would|could))[.!]?$|"
     # a verb that wants what it is done to, said without it: "User likes", "User signed"
     r"^User (?:likes|loves|hates|wants|needs|signed|followed|feared|have|upgraded|checked|tried)[.!)]?$|"
@@ -647,7 +648,9 @@ _COUNT_NOW = r"(?:it's |that's |we're |there's |it is |that is )?" + _SMALL_NUMB
 # Why, and what the user thinks of it, is not the fact: "... because Chase fees are ridiculous".
 _WHY = re.compile(
     r",?\s+(?:because|cause|cuz|since (?!\d|the \d|year|last|" + _MONTH + r"\b|then|"
-    r"the (?:start|beginning|spring|summer|fall|autumn|winter))|which (?:is|was|has|means|makes|feels|honestly)|"
+    r"the (?:start|beginning|spring|summer|fall|autumn|winter|holidays|new year|move)|"
+    # "since spring break", "since Christmas": a time too
+    r"(?:spring|summer|fall|autumn|winter|christmas|xmas|easter|half[- ]term|new year)\b)|which (?:is|was|has|means|makes|feels|honestly)|"
     r"so that|so (?!far|much|many|long|" + _COUNT_NOW + r")|though|although|even though|"
     r"(?:lol|haha)(?! so " + _COUNT_NOW + r")|"
     r"after (?:the|a|an|some|all|our|my|their) (?!" + _MONTH + r"\b))\b"
@@ -1830,11 +1833,12 @@ def _plain(text: str) -> str:
     text = re.sub(r"\b([Mm]y|[Oo]ur) (\w+), ([A-Z][\w-]+), ", r"\1 \2 \3 ", text)
     # "Freelancing update: landed a contract", "update on the ex stuff: ...": the heading is not
     # the statement
-    return re.sub(
-        r"(?im)^[\w ]{0,30}?\b(?:update|news|note|psa|status)(?: (?:on|about|re) [\w' ]{1,30})?\s*[:\-]\s*",
-        "",
-        text,
-    )
+    return _HEADING.sub("", text)
+
+
+_HEADING = re.compile(
+    r"(?im)^[\w ]{0,30}?\b(?:update|news|note|psa|status)(?: (?:on|about|re) [\w' ]{1,30})?\s*[:\-]\s*"
+)
 
 
 _QUOTE_TRIM = " \t\n,;:-\u2014\u2013"
@@ -1885,9 +1889,75 @@ _RELATIVE = re.compile(
     rf"(?P<rel>{'|'.join(sorted(_SHE | _HE))})\b(?!'s)",
     re.IGNORECASE,
 )
-_PRONOUN_START = re.compile(
-    r"^(?P<lead>(?:and|but|so|also|anyway|plus)\s+)?(?P<pronoun>she|he)\b", re.IGNORECASE
+# "mum's moved", "Update on mum:": a parent or a partner named without "my"
+_RELATIVE_BARE = re.compile(
+    r"(?:^|\b(?:on|about|re|from|with)\s+)(?P<rel>mum|mom|mother|dad|father|wife|husband|girlfriend|boyfriend|"
+    r"grandma|grandpa)\b(?!'s (?:friend|partner|boss|colleague))",
+    re.IGNORECASE,
 )
+_PRONOUN_START = re.compile(
+    r"^(?P<lead>(?:and|but|so|also|anyway|plus|good news,?|update:?)\s+)?(?P<pronoun>she|he|his|her)\b(?!\s*[,.!?]|$)",
+    re.IGNORECASE,
+)
+_POSSESSIVE = {"his": "he", "her": "she"}
+# "she's been", "he's got": the "'s" is "has"
+_HAS_AFTER = re.compile(
+    r"(?:been|got|gone|had|left|moved|started|finished|done|taken|become|grown|given|made|seen)\b|"
+    r"(?:never|just|already|recently|finally|not yet|always) \w+(?:ed|en)\b"
+)
+# Someone besides the user's relatives named before a "she" or "he": a name, or a person by
+# their role ("my colleague", "our neighbour"). Then the pronoun may be theirs, and what the
+# user's memories know is no guide to it.
+_SOMEONE_BY_ROLE = re.compile(
+    r"\b(?:friend|colleague|co-?worker|boss|manager|neighbou?r|partner|flatmate|roommate|housemate|"
+    r"teacher|coach|mentor|client|landlord|landlady|doctor|therapist|cousin|mate|buddy)s?\b",
+    re.IGNORECASE,
+)
+_NAME_INSIDE = re.compile(r"\b(?!I\b|I'm\b|I've\b|I'll\b|I'd\b)[A-Z][a-z]+")
+# The word after "User's sister" that is no name of hers
+_NOT_A_NAME_AFTER = frozenset(
+    """is was are has had have lives lived works worked does did got gets just started starts moved
+    moves says said loves loved likes hates wants needs goes went takes took plays teaches runs
+    and also still now who and the with from will would can could may might never always often
+    recently finally only really very new old little big older younger eldest youngest birthday
+    name job flat house place school work""".split()
+)
+# A sentence's first word that is no name
+_NOT_A_NAME_FIRST = frozenset(
+    """the so and ok okay update good news just my our we it this that well yeah yes no hey hi quick
+    anyway oh um btw fyi sorry haha lol thanks right then today yesterday last next still now they he
+    she his her also but a an in on at after before since as if when i i'm i've what how why where who
+    big small great bad sad happy finally guess turns things everything nothing""".split()
+)
+
+
+def _names_someone_else(text: str) -> bool:
+    """Whether `text` names someone, by a name or a role, who may be the "she" or "he" after it."""
+    for sentence in re.split(r"(?<=[.!?:])\s+|\n+", text):
+        words = sentence.split()
+        if not words:
+            continue
+        first = re.sub(r"[^\w']", "", words[0])
+        if first[:1].isupper() and first.lower().split("'")[0] not in _NOT_A_NAME_FIRST:
+            return True
+        if _NAME_INSIDE.search(" ".join(words[1:])) or _SOMEONE_BY_ROLE.search(sentence):
+            return True
+    return False
+
+
+def known_relatives(relations: Collection[tuple[str, str]]) -> tuple[dict[str, set[str]], dict[str, str]]:
+    """The user's relatives their memories name (("sister", "lives"), ("boyfriend", "marco")),
+    by the pronoun that stands for each, and the names they give them ("marco": "my boyfriend")."""
+    known: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for relation, after in relations:
+        if relation in _SHE or relation in _HE:
+            known.setdefault("she" if relation in _SHE else "he", set()).add(f"my {relation}")
+            if len(after) >= 3 and after.isalpha() and after not in _NOT_A_NAME_AFTER:
+                names[after] = f"my {relation}"
+    return known, names
+
+
 _STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
 
 
@@ -1897,8 +1967,12 @@ class _Reader:
     read from: its clause as the message has it, or its whole sentence when the rules reworded
     the clause past finding."""
 
-    def __init__(self) -> None:
+    def __init__(self, relations: Collection[tuple[str, str]] = ()) -> None:
         self.found: list[Found] = []
+        # whom the user's memories name, by pronoun: a "she" or "he" the conversation does not
+        # explain is theirs when they name one of that gender and the conversation no one else
+        self.known, self.known_names = known_relatives(relations)
+        self.read_before = ""  # the user's words read before the message being read
         self.question: str | None = None  # the agent's question the next message may answer
         self.question_index: int | None = None
         # Reading the first sentence of a reply to the agent's question: its "nope," answers
@@ -1936,6 +2010,8 @@ class _Reader:
         number, first, read = 0, len(self.found), []
         for start, end, said in _kind_headlines_joined(normalized, _sentence_spans(normalized)):
             self.sentence_span = _trimmed(normalized, start, end)
+            for heading in _HEADING.finditer(said):
+                self._named_relatives(heading.group(0))  # "Update on mum: she sold the house"
             for sentence in _sentences(_plain(said)):
                 deadline.check()
                 read.append(sentence)
@@ -1962,6 +2038,7 @@ class _Reader:
                 self.answering = False
         self._switch_said_apart(read, first)
         self._gone_said_apart(read, first)
+        self.read_before += normalized + "\n"
         self.question = None
         self.question_index = None
 
@@ -2001,6 +2078,7 @@ class _Reader:
     def _sentence(self, original: str, index: int) -> None:
         original = _LIST_ITEM.sub("", original)
         if original.rstrip().endswith(":"):
+            self._named_relatives(original)  # "Update on mum:": whom the list is about
             return  # what leads in a list ("Couple of updates before you book Saturday:"), not an item
         language = language_of(original)
         sentence = to_english(original, language) if language else original
@@ -2014,6 +2092,7 @@ class _Reader:
         ):
             # "MARCO GOT HEAD CHEF!!!": shouted, read as a sentence
             sentence = sentence[0] + sentence[1:].lower()
+        sentence = self._resolved(sentence)
         # "PROMOTED mid-level dev as of today": the user got promoted to it
         sentence = re.sub(r"^promoted\s+(?:to\s+)?", "got promoted to ", sentence, flags=re.IGNORECASE)
         # "Big change at work - they made me team lead": the heading of the news is no part of it
@@ -2339,10 +2418,49 @@ class _Reader:
 
     def _named_relatives(self, text: str) -> None:
         """Remember the user's relatives `text` names, for a "she" or "he" after it."""
-        for named in _RELATIVE.finditer(text):
+        for named in (*_RELATIVE.finditer(text), *_RELATIVE_BARE.finditer(text)):
             relation = named.group("rel").lower()
             gender = "she" if relation in _SHE else "he"
             self.relatives.setdefault(gender, set()).add(f"my {relation}")
+        # "MARCO GOT HEAD CHEF": the boyfriend the user's memories name Marco
+        for word in re.findall(r"[a-z]+", text.lower()):
+            whom = self.known_names.get(word)
+            if whom is not None:
+                relation = whom.removeprefix("my ")
+                self.relatives.setdefault("she" if relation in _SHE else "he", set()).add(whom)
+
+    def _resolved(self, text: str) -> str:
+        """`text` with the "she", "he", "his" or "her" that opens it as whom it stands for: the
+        one relative of that gender the conversation named before it ("my mother ... my sister
+        ... she" is no one), or else, when the conversation names no one else before it, the
+        one the user's memories name ("she's in linz" -> "my sister is in linz"). A name that
+        opens it, which the user's memories give one of their relatives, is that relative's."""
+        pronoun = _PRONOUN_START.match(text)
+        if pronoun is None:
+            # "Marco got head chef": the boyfriend the user's memories name Marco
+            first = re.match(r"(?P<name>[A-Za-z]+)\b(?!'|\s+(?:and|&)\s+(?:I|me)\b)", text)
+            whom = self.known_names.get(first.group("name").lower()) if first else None
+            return f"{whom} {text}" if whom is not None else text
+        said = pronoun.group("pronoun").lower()
+        gender = _POSSESSIVE.get(said, said)
+        named = self.relatives.get(gender, set())
+        if not named and not self._someone_else_before(text):
+            named = self.known.get(gender, set())
+        if len(named) != 1:
+            return text
+        whom, rest = next(iter(named)), text[pronoun.end() :]
+        if said in _POSSESSIVE:
+            whom += "'s"
+        elif rest.startswith("'s "):
+            rest = (" has " if _HAS_AFTER.match(rest[3:]) else " is ") + rest[3:]
+        return f"{pronoun.group('lead') or ''}{whom}{rest}"
+
+    def _someone_else_before(self, clause: str) -> bool:
+        """Whether the user's words before `clause` name anyone its "she" or "he" may be."""
+        start, end = self.sentence_span
+        at = self.normalized.find(clause[:20], start, end)
+        before = self.normalized[: at if at >= 0 else start]
+        return _names_someone_else(self.read_before + before)
 
     def _embedded(self, sentence: str, index: int) -> None:
         """The statement a question or a request gives as its reason: "help me budget now that
@@ -2376,10 +2494,7 @@ class _Reader:
         clause = clause.strip().strip(",;:")
         if not clause:
             return "empty"
-        pronoun = _PRONOUN_START.match(clause)
-        named = self.relatives.get(pronoun.group("pronoun").lower(), set()) if pronoun else set()
-        if pronoun and len(named) == 1:  # "my mother ... my sister ... she": not a guess
-            clause = f"{pronoun.group('lead') or ''}{next(iter(named))}{clause[pronoun.end() :]}"
+        clause = self._resolved(clause)
         self._named_relatives(clause)  # after its own "she": "she moved nearer to my sister"
         marker = _CORRECTION.match(clause)
         value_said = _VALUE_SAID.search(clause) if self.correcting and not marker else None
@@ -2536,9 +2651,11 @@ def facts_of(text: str) -> list[str]:
     return [f.content for f in reader.found]
 
 
-def found_in(messages: list[Message]) -> list[Found]:
-    """The facts of a conversation's user messages, in order, corrections applied."""
-    reader = _Reader()
+def found_in(messages: list[Message], relations: Collection[tuple[str, str]] = ()) -> list[Found]:
+    """The facts of a conversation's user messages, in order, corrections applied. `relations`:
+    whom of the user's their memories name, for a "she" or "he" the conversation does not
+    explain."""
+    reader = _Reader(relations)
     for index, message in enumerate(messages):
         if message.role == Role.ASSISTANT:
             reader.heard(message.content, index)  # never a fact: only the frame of the reply to it
@@ -2560,10 +2677,12 @@ class RulesExtractor:
     def __init__(self, limit_s: float | None = None) -> None:
         self.limit_s = limit_s
 
-    def extract(self, messages: list[Message], model: str) -> Extraction:
+    def extract(
+        self, messages: list[Message], model: str, relations: Collection[tuple[str, str]] = ()
+    ) -> Extraction:
         try:
             with deadline.limited(self.limit_s):
-                found = found_in(messages)
+                found = found_in(messages, relations)
         except deadline.DeadlinePassed as exc:
             raise ExtractionError("the rules extractor did not finish within its time limit") from exc
         raw = [

@@ -549,6 +549,33 @@ def count_current(
     return count
 
 
+# Beyond this many current memories in a scope, its relations are not read (a messages write
+# would scan them all): a "she" there is read from the conversation alone.
+RELATIONS_SCAN_AT_MOST = 5000
+
+
+def relations_named(conn: psycopg.Connection, tenant_id: UUID, scope: Scope) -> set[tuple[str, str]]:
+    """Whom of the user's the current memories of the tenant's `scope` are about, by the words
+    they open with: the word after "User's" (or after "my", in a memory kept as said) and the
+    word after it, lower case ("User's boyfriend Marco is a sous chef": ("boyfriend", "marco")).
+    Empty when the scope holds more than RELATIONS_SCAN_AT_MOST current memories."""
+    params: dict[str, Any] = {"tenant_id": tenant_id, "at_most": RELATIONS_SCAN_AT_MOST + 1}
+    where = f"tenant_id = %(tenant_id)s AND {_CURRENT} AND {scope_clause(scope, params)}"
+    rows = conn.execute(
+        f"""WITH scoped AS (
+                SELECT coalesce(regexp_match(lower(content), '^user''s ([a-z]+)(?: ([a-z]+))?'),
+                                regexp_match(lower(content), '^user said: (?:[a-z]+ ){{0,3}}?my ([a-z]+)(?: ([a-z]+))?'))
+                       AS said
+                FROM memory_versions WHERE {where} LIMIT %(at_most)s)
+            SELECT (SELECT count(*) FROM scoped), said[1], coalesce(said[2], '')
+            FROM scoped WHERE said IS NOT NULL GROUP BY 2, 3""",
+        params,
+    ).fetchall()
+    if not rows or rows[0][0] > RELATIONS_SCAN_AT_MOST:
+        return set()
+    return {(relation, after) for _, relation, after in rows}
+
+
 def small_scope_memories(
     conn: psycopg.Connection,
     tenant_id: UUID,

@@ -1219,6 +1219,8 @@ def extract(
             f"the key's {' or '.join(limits) or 'daily budget'} per UTC day is used up; "
             "nothing was written. Retry after 00:00 UTC or raise the limit"
         )
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+        relations = store.relations_named(conn, caller.tenant_id, request.scope)
     stopwatch = metering.Stopwatch()
     stop_at = time.monotonic() + extraction_limit_s(get_config())
     if answer_by is not None:
@@ -1226,7 +1228,7 @@ def extract(
     try:
         extraction = deadline.call_until(
             stop_at,
-            lambda: deps.extractor_factory().extract(request.messages, _model(key_settings)),
+            lambda: deps.extractor_factory().extract(request.messages, _model(key_settings), relations),
             ExtractionError,
             "the extractor",
         )
