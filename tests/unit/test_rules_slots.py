@@ -1177,3 +1177,68 @@ def test_what_could_not_go_on_or_a_value_since_something_new_is_a_change(old, ne
 def test_a_could_or_the_new_year_is_not_acted_on(old, new):
     found, confidence = verdict(old, new)
     assert not (found is Verdict.CONTRADICTS and confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # the old value said to hold for now: a value given the same slot later is its change
+        ("User lives in Leeds for now", "User lives in York", True),
+        ("User's team is in the Westend office for now", "User's team is in the Eschborn office", True),
+        (
+            "User has five students at the moment",
+            "User said: eight tutees this term, three new ones are A-level.",
+            True,
+        ),
+        # said as lasting, with no word of change: it may be a second home
+        ("User lives in Leeds", "User lives in York", False),
+        # someone else's count
+        ("User's sister has 2 kids at the moment", "User has 3 kids", False),
+    ],
+)
+def test_a_value_said_to_hold_for_now_is_replaced_by_the_next_one(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # another phone of the line (or of another maker) got, the new one named by its number alone
+        (
+            "User's iPhone 11 battery is at 74% health and dies by 3pm",
+            "User got the iPhone 15 last week",
+            True,
+        ),
+        ("User's iPhone 12 is dying by 3pm every day", "User got the 15 Pro in the end", True),
+        ("User only has an iPhone 11", "User has got the 15 Pro now", True),
+        ("User's iphone 12 battery is at 79% health", "User did it got the Pixel 9 last week", True),
+        (
+            "User's iPhone 11 battery health is 74%",
+            "User said: went for it, got the 15 Pro on a trade-in.",
+            True,
+        ),
+        # the same model from a later year
+        ("User drives a 2015 Nissan Leaf", "User picked up a 2023 Leaf e+ last week, 59 kWh", True),
+        (
+            "User's 2011 Silverado 2500 has 240k on it",
+            "User said: Went with a 2019 Silverado 2500, diesel",
+            True,
+        ),
+        # someone else's, got for someone else, one weighed, a second one for work, another kind
+        ("User's son has an iPhone 11", "User got the iPhone 15 last week", False),
+        ("User has an iPhone 11", "User got their daughter an iPhone 15", False),
+        ("User has an iPhone 11", "User got the iPhone 15 for their mum", False),
+        ("User drives a 2015 Nissan Leaf", "User got their son a 2019 Leaf", False),
+        ("User was eyeing the Pixel 8 too", "User got the 15 Pro in the end", False),
+        ("User has an iPhone 11", "User is thinking of getting the iPhone 15", False),
+        ("User has an iPhone 11", "User got a work phone, a Pixel 7", False),
+        ("User has an Apple Watch Series 7", "User got the iPhone 15", False),
+        ("User's iPhone 11 battery is at 74% health", "User got a case for the iPhone 11", False),
+        # a title got is the user's own: "the junior sister job" is no thing got for a sister
+        ("User is a band 5 staff nurse", "User got the junior sister job", True),
+    ],
+)
+def test_a_phone_or_a_car_got_in_place_of_the_one_the_user_had(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

@@ -45,6 +45,7 @@ from aurra_core.classifiers.rules_slots import (
     activity_elsewhere,
     bare_version,
     career_step,
+    device_upgrade,
     grade_change,
     grew,
     line_change,
@@ -3588,6 +3589,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             value_swap(old, new)
             or tool_switch(old, new)
             or one_at_a_time(old, new)
+            or device_upgrade(old, new)
             or named_switch(old, new)
             or retired(old, new)
             or shift_change(old, new)

@@ -91,15 +91,28 @@ class _Mood:
     negated: bool
     temporary: bool
     reverted: bool
+    # a thing got or given for someone else: "got their daughter an iPhone 15" is not the user's
+    for_someone_else: bool = False
 
     @property
     def blocked(self) -> bool:
-        return self.hedged or self.additive or self.past or self.negated
+        return self.hedged or self.additive or self.past or self.negated or self.for_someone_else
 
 
 # An aside to the listener ("(don't judge)", "(don't ask)", "(ugh)"): no mood of the fact's.
 _ASIDE = re.compile(
     r"\((?:do not|never) (?:judge|ask|laugh|tell)[^)]*\)|\((?:ugh|lol|haha|sigh|i know)[^)]*\)"
+)
+
+
+_SOMEONE = (
+    r"(?:their|his|her|my|our|the) (?:\w+ )?(?:son|daughter|kids?|child|children|wife|husband|partner|mum|mom|"
+    r"dad|mother|father|sister|brother|friend|boss|girlfriend|boyfriend|parents|family|niece|nephew|grandson|"
+    r"granddaughter|grandkids)"
+)
+_FOR_SOMEONE_ELSE = regex_programs.compile(
+    rf"\b(?:got|get|gets|bought|buy|buys|gave|give|gives|gifted|ordered|picked up) {_SOMEONE} "
+    rf"(?:a|an|the|some|one|two|new|their|his|her|my)\b|\bfor {_SOMEONE}\b"
 )
 
 
@@ -113,6 +126,7 @@ def _mood(norm: str) -> _Mood:
         negated=bool(_NEGATED.search(norm)),
         temporary=bool(_TEMPORARY.search(norm)),
         reverted=bool(_REVERTED.search(norm)),
+        for_someone_else=bool(_FOR_SOMEONE_ELSE.search(norm)),
     )
 
 
@@ -264,6 +278,9 @@ def _dated(norm: str) -> set[str]:
     return {token for token in norm.split() if token.startswith(("month_", "year_", "date_"))}
 
 
+_FOR_NOW = regex_programs.compile(r"(?i)\b(?:at the moment|right now|for now|at present|currently)\b")
+
+
 def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact puts another value of the same kind in the old
     fact's slot; None otherwise."""
@@ -282,7 +299,9 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     kinds_held = {(s.kind, s.value) for s in old_slots}
     if any((s.kind, s.value) in kinds_held for s in new_slots):
         return None  # the old value is said again: a restatement or a narrowing, not a swap
-    changed = bool(CHANGE.search(new_text))
+    # the old value said to hold for now ("4 students at the moment"): a value given it later is its
+    # change, said or not
+    changed = bool(CHANGE.search(new_text) or _FOR_NOW.search(old_text))
     old_owner = _owner(old_text)
     # a number said alone of the user in person ("User is 34 now") is an age, not a count of theirs
     same_owner = bool(old_owner) and old_owner == _owner(new_text)
@@ -517,6 +536,111 @@ def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
                 f"another {kind.replace('_', ' ')} (one at a time): {new_said} in place of {old_said}",
             )
     return None
+
+
+# A model of a device a person carries one of, by its line and number: "iPhone 11", "Pixel 9",
+# "Galaxy S23 Ultra", "Apple Watch Series 7"; a new one said by its number alone ("the 15 Pro")
+# is of the line of the one it replaces
+_DEVICE_LINE = (
+    r"iphone|pixel|galaxy (?:s|z fold|z flip|a|note)|galaxy|oneplus|xperia|moto g|redmi note|redmi|"
+    r"apple watch(?: series| ultra| se)?|fitbit (?:charge|versa|sense)|garmin (?:forerunner|fenix|venu)"
+)
+_DEVICE = regex_programs.compile(
+    rf"(?i)\b(?P<line>{_DEVICE_LINE}) ?(?P<number>\d{{1,3}}[a-z]?)\b(?: (?P<tier>pro max|pro|max|mini|plus|ultra|lite|fe|xl|a))?"
+)
+_DEVICE_NUMBER = regex_programs.compile(
+    r"(?i)\b(?:the|a|an|my) (?P<number>\d{1,3}[a-z]?)(?: (?P<tier>pro max|pro|max|mini|plus|ultra|lite|fe|xl))\b"
+)
+# acquired, or had now: "got the 15 Pro", "went with the Pixel 9", "has got the 15 Pro now"
+_DEVICE_ACQUIRED = regex_programs.compile(
+    r"(?i)\b(?:got|bought|ended up (?:getting|buying|with)|picked up|upgraded to|went (?:for|with)|switched to|"
+    r"treated (?:myself|themselves) to|(?:has|have) (?:got )?(?:a |an |the )?(?:new )?\S+(?: \S+)? now)\b"
+)
+
+
+_ONLY_WEIGHED = regex_programs.compile(
+    r"(?i)\b(?:eye|eyes|eyed|eyeing|consider|considers|considering|looking at|thinking|wants?|wanted|tempted|"
+    r"comparing|compares?|torn between|deciding)\b"
+)
+
+
+# A vehicle by its model year and model: "a 2015 Nissan Leaf", "2011 Silverado 2500"
+_MODEL_YEAR = regex_programs.compile(
+    r"\b(?P<year>(?:19|20)\d\d) (?P<name>(?-i:[A-Z][\w.-]*)(?: (?-i:[A-Z][\w.-]*))?)"
+)
+
+
+def _model_years(text: str) -> set[tuple[str, str]]:
+    """(model, year) of each vehicle the text names by its year: the model is the name's last word."""
+    return {(m.group("name").split()[-1].lower(), m.group("year")) for m in _MODEL_YEAR.finditer(text)}
+
+
+def _model_year_lines(text: str) -> set[str]:
+    return {name for name, _ in _model_years(text)} if not _devices(text) else set()
+
+
+def _devices(text: str) -> set[tuple[str, str]]:
+    return {
+        (m.group("line").lower().replace("  ", " "), m.group("number").lower())
+        for m in _DEVICE.finditer(text)
+    }
+
+
+def device_upgrade(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact names the one phone or watch the user has and the new
+    one says they got another of that line or kind: "User's iPhone 11 battery is at 74% health" ->
+    "User got the 15 Pro in the end". Not someone else's, a second one for another use, or one
+    weighed."""
+    if _ONLY_WEIGHED.search(old_text):
+        return None  # "was eyeing the Pixel 8 too": one weighed, never had
+    if not _DEVICE_ACQUIRED.search(new_text):
+        return None
+    old_devices = _devices(old_text) or _model_years(old_text)
+    # the user's, or the device itself ("User's iPhone 11 battery is at 74% health")
+    lines = {line.split()[0] for line, _ in old_devices} | {"phone"}
+    if any(
+        (_owner(text) or "") not in ("", *lines) and not (_owner(text) or "").isdigit()
+        for text in (old_text, new_text)
+    ):
+        return None
+    if about_someone_named(old_text) or about_someone_named(new_text):
+        return None
+    if len(old_devices) != 1 or _ANOTHER_USE.search(new_text.lower()):
+        return None
+    ((line, number),) = old_devices
+    if line in _model_year_lines(old_text):
+        # "User drives a 2015 Nissan Leaf" -> "User picked up a 2023 Leaf e+": the model, a later year
+        new_years = {(name, year) for name, year in _model_years(new_text) if name == line}
+        if (
+            len(new_years) != 1
+            or new_years == old_devices
+            or not _said_plainly(normalize(old_text), normalize(new_text))
+        ):
+            return None
+        ((_, new_year),) = new_years
+        return (
+            CONFIDENCE,
+            f"another of the same model, from another year: the {new_year} {line} in place of the {number}",
+        )
+    new_devices = _devices(new_text) or {
+        (line, m.group("number").lower()) for m in _DEVICE_NUMBER.finditer(new_text)
+    }
+    if len(new_devices) != 1 or new_devices == old_devices:
+        return None
+    if not _said_plainly(normalize(old_text), normalize(new_text)):
+        return None
+    ((new_line, new_number),) = new_devices
+    phone_lines = {"iphone", "pixel", "galaxy", "oneplus", "xperia", "moto g", "redmi", "redmi note"}
+    same_kind = new_line == line or (
+        new_line.split()[0] in {p.split()[0] for p in phone_lines}
+        and line.split()[0] in {p.split()[0] for p in phone_lines}
+    )
+    if not same_kind:
+        return None
+    return (
+        CONFIDENCE,
+        f"another device of the kind the old fact names: {new_line} {new_number} in place of {line} {number}",
+    )
 
 
 def _as_written(text: str, phrase: str) -> str:

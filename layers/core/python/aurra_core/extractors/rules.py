@@ -453,7 +453,7 @@ _OPENS_WITH_THE_USER = re.compile(
 )
 # What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
 _SAYS_NOTHING = re.compile(
-    r"^User(?:'s [\w-]+(?: [A-Z][\w-]*)?| (?:works|is|has|does|did|talked|mistakes|caved|said|will|can|was|went|goes|got|"
+    r"^User(?:'s [\w-]+| (?:works|is|has|does|did|talked|mistakes|caved|said|will|can|was|went|goes|got|"
     r"must|should|would|could))[.!]?$|"
     # a verb that wants what it is done to, said without it: "User likes", "User signed"
     r"^User (?:likes|loves|hates|wants|needs|signed|followed|feared|have|upgraded|checked|tried)[.!)]?$|"
@@ -1874,6 +1874,40 @@ _OWNED_KINDS = frozenset(
 )
 
 
+# "how do I set up a bank rule in Xero", "how can we share a vault with Bitwarden": a question
+# about doing something in a tool says the user works in it; not about leaving it or moving
+# what is in it ("how do I export my notes from Notion", "how do I cancel in Spotify")
+_WORKS_IN = re.compile(
+    r"\bhow (?:do|can|should|would) (?:i|we) (?!(?:\w+ ){0,3}?(?:cancel|delete|leave|quit|export|migrate|move|"
+    r"switch|uninstall|get rid|close|stop using)\b)(?:[\w'-]+ ){1,8}?(?:in|on|with|using|inside) "
+    r"(?!(?:a|an|the|my|our|this|that|it)\b)(?P<thing>[A-Za-z][\w.+-]*(?: [A-Z0-9][\w.+-]*)?)(?=\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
+)
+# Kinds of software one works in (text_analysis/kinds.py)
+_SOFTWARE_KINDS = frozenset(
+    """accounting_software ai_assistant browser calendar cloud_storage code_hosting crm database
+    design_tool editor email notes office_docs password_manager task_manager tracker helpdesk
+    website_platform music_production cad video_editor budgeting_app newsletter_tool messaging
+    video_call monitoring fitness_app""".split()
+)
+
+
+# Words for such a kind rather than one of its tools ("how do I do this in a spreadsheet")
+_SOFTWARE_WORDS = frozenset(
+    """spreadsheet spreadsheets sheets docs slides notes tickets tracker email e-mail mail inbox
+    calendar browser database editor chat messages video video-call video-calls calls maps crm
+    markdown terminal shell app apps""".split()
+)
+
+
+def _is_software(thing: str) -> bool:
+    """A tool by its name ("Xero", "bitwarden"), of a kind one works in."""
+    from aurra_core.text_analysis import kinds
+
+    words = thing.lower().split()
+    return not set(words) <= _SOFTWARE_WORDS and bool(kinds.kinds_of(thing) & _SOFTWARE_KINDS)
+
+
 def _is_a_named_model(thing: str) -> bool:
     """A name (a capital or a number in it, not just the kind's word) of a kind people own."""
     from aurra_core.text_analysis import kinds
@@ -2473,6 +2507,13 @@ class _Reader:
         if owned is not None and _is_a_named_model(owned.group("thing")):
             thing = owned.group("thing")
             self._keep(f"User has {_article(thing)} {thing}", (index,), self._clause_quote(owned.group(0)))
+        # "how do i share a login with hana in bitwarden?": the tool the user works in, asked about
+        used = _WORKS_IN.search(sentence)
+        if used is not None and _is_software(used.group("thing")):
+            # "we" at work is the user's team ("how can we track sprints in Jira")
+            ours = used.group(0).lower().split()[2] == "we" and self.work_context
+            who = f"User's {self.group}" if ours else "User"
+            self._keep(f"{who} uses {used.group('thing')}", (index,), self._clause_quote(used.group(0)))
 
     def _verbatim_worthy(self, original: str, sentence: str) -> bool:
         """A statement about the user's life the rules could not rewrite: a first-person word or
