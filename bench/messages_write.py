@@ -138,7 +138,7 @@ class CountingExtractor:
         self.name = inner.name
         self.last: tuple[list, list] = ([], [])
 
-    def extract(self, messages, model):
+    def extract(self, messages, model, relations=()):
         self.calls += 1
         extraction = self._inner.extract(messages, model)
         self.last = (list(messages), list(extraction.facts))

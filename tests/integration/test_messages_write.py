@@ -47,7 +47,7 @@ class ScriptedExtractor:
         self.fail = fail
         self.calls = 0
 
-    def extract(self, messages, model):
+    def extract(self, messages, model, relations=()):
         self.calls += 1
         if self.fail:
             raise ExtractionError("scripted failure")

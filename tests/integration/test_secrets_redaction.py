@@ -190,7 +190,7 @@ class InventingExtractor:
 
     name = "scripted"
 
-    def extract(self, messages, model):
+    def extract(self, messages, model, relations=()):
         fact = {"content": f"User's card number is {CARD}", "topic": "financial", "message_index": 0}
         return Extraction(validate_facts([fact], messages), "scripted", "scripted-model", "test")
 

@@ -147,7 +147,7 @@ def test_an_extraction_past_the_deadline_writes_nothing(configure, db, new_key):
     class Hanging:
         name = "hanging"
 
-        def extract(self, messages, model):
+        def extract(self, messages, model, relations=()):
             release.wait(120)
             raise AssertionError("answered after the request was over")
 

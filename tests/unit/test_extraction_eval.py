@@ -88,7 +88,7 @@ class MislabellingExtractor:
 
     name = "mislabelling"
 
-    def extract(self, messages, model):
+    def extract(self, messages, model, relations=()):
         raw = [
             {
                 "content": "User was diagnosed with type 2 diabetes last year",

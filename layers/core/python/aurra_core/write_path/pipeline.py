@@ -1228,7 +1228,9 @@ def extract(
     try:
         extraction = deadline.call_until(
             stop_at,
-            lambda: deps.extractor_factory().extract(request.messages, _model(key_settings), relations),
+            lambda: deps.extractor_factory().extract(
+                request.messages, _model(key_settings), relations=relations
+            ),
             ExtractionError,
             "the extractor",
         )
