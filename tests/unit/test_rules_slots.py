@@ -644,6 +644,20 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
         ("User is an L5 SDE at Amazon in Seattle", "User said: L6 as of this cycle.", True),
         ("User is a band 5 nurse", "User said: hoping for band 6 as of next year", False),
         ("User is an L5 SDE at Amazon", "User said: fingers crossed, L6 this cycle", False),
+        # a title's job got, or held for weeks now; not its interview, nor someone else's
+        (
+            "User is a senior product designer at Loomly, 4-person design team",
+            "User got the head of design role out of it",
+            True,
+        ),
+        # "a secondary school" is a level of schooling, not one more of something
+        (
+            "User is head of Year 9 at a secondary school in Leicester",
+            "User said: Three weeks into the assistant head role",
+            True,
+        ),
+        ("User is a data analyst at Aviva", "User got the head of design role interview", False),
+        ("User is a data analyst at Aviva", "User's sister got the head of design role", False),
     ],
 )
 def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):

@@ -737,7 +737,12 @@ _PROMOTED = regex_programs.compile(
     r"(?:a |an |the )?(?:[a-z-]+ )?(?:" + _TITLE_WORDS + r")\b|"
     # "promotion to audit manager went through"
     r"\bpromotion to (?:a |an |the )?(?:[a-z-]+ ){0,2}?(?:" + _TITLE_WORDS + r")\b (?:finally )?"
-    r"(?:went|has gone|came|has come) through\b"
+    r"(?:went|has gone|came|has come) through\b|"
+    # a title's job got, or held for weeks: "got the head of design role", "three weeks into the
+    # assistant head role"; not its interview or its advert
+    r"\b(?:(?:got|landed|was given|been given|accepted|took|stepped into)\s+(?:the|a|an)|"
+    r"(?:weeks?|months?|days?) into (?:the|my|their|a|an))\s+(?:[a-z-]+ ){0,3}?(?:" + _TITLE_WORDS + r")"
+    r"(?: of [a-z]+(?: [a-z]+)?)? (?:role|job|position|post)\b(?! (?:interview|application|advert|opening))"
 )
 _HOLDS_A_ROLE = regex_programs.compile(
     r"^user (?:(?:is|works as|is working as|has been)\s+|said:\s+(?:(?:i'm|i am|im|i've been|been)\s+)?)"

@@ -817,7 +817,8 @@ ADDITIVE = [
     r"\bextra\b",
     r"\bbackup\b",
     r"\bboth\b",
-    r"\bsecondary\b",
+    # "a secondary email", not "a secondary school" (a level of schooling)
+    r"\bsecondary\b(?! (?:school|schools|education|teacher|level|care))",
     r"\bspare\b",
     r"\bside (?:job|gig|project|hustle|business)\b|\bon the side\b",
     r"\badded\b",
