@@ -1256,3 +1256,21 @@ def test_a_value_said_to_hold_for_now_is_replaced_by_the_next_one(old, new, acte
 def test_a_phone_or_a_car_got_in_place_of_the_one_the_user_had(old, new, acted):
     found, confidence = verdict(old, new)
     assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "moved us to their other site": where it is now, not one more
+        (
+            "User's wedding is at a barn venue outside York",
+            "User said: the barn flooded and the venue moved us to their other site, the orangery",
+            True,
+        ),
+        # "also" and "the other gym" beside it: one more
+        ("User trains at Fitness First", "User also trains at the other gym on Leith Walk now", False),
+    ],
+)
+def test_the_other_site_moved_to_is_no_second_one(old, new, acted):
+    found, confidence = verdict(old, new)
+    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted

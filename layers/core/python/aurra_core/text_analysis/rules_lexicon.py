@@ -825,7 +825,9 @@ ADDITIVE = [
     r"\bnew (?:second|additional)\b",
     r"\badditional\b",
     r"\bmore than one\b",
-    r"(?<!\bevery )\bother\b",  # "every other Friday" is how often, not one more
+    # "every other Friday" is how often, not one more; "on the other hand" a turn of the talk;
+    # "the other one" the one spoken of; "moved us to their other site" where it is now
+    r"(?<!\bevery )(?<!\bon the )(?<!\bto the )(?<!\bto their )(?<!\bto its )(?<!\bto our )\bother\b(?! hand| one\b)",
 ]
 # A past period the new fact describes, next to which the old (current) fact can stand.
 HISTORICAL = [
