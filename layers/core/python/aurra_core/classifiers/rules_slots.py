@@ -551,23 +551,27 @@ _DEVICE = regex_programs.compile(
 _DEVICE_NUMBER = regex_programs.compile(
     r"(?i)\b(?:the|a|an|my) (?P<number>\d{1,3}[a-z]?)(?: (?P<tier>pro max|pro|max|mini|plus|ultra|lite|fe|xl))\b"
 )
+# Lines of phones: one phone in place of another, whoever made either
+_PHONE_MAKERS = frozenset({"iphone", "pixel", "galaxy", "oneplus", "xperia", "moto", "redmi"})
 # acquired, or had now: "got the 15 Pro", "went with the Pixel 9", "has got the 15 Pro now"
 _DEVICE_ACQUIRED = regex_programs.compile(
     r"(?i)\b(?:got|bought|ended up (?:getting|buying|with)|picked up|upgraded to|went (?:for|with)|switched to|"
     r"treated (?:myself|themselves) to|(?:has|have) (?:got )?(?:a |an |the )?(?:new )?\S+(?: \S+)? now)\b"
 )
-
-
+# one weighed, never had: "was eyeing the Pixel 8 too"
 _ONLY_WEIGHED = regex_programs.compile(
     r"(?i)\b(?:eye|eyes|eyed|eyeing|consider|considers|considering|looking at|thinking|wants?|wanted|tempted|"
     r"comparing|compares?|torn between|deciding)\b"
 )
-
-
 # A vehicle by its model year and model: "a 2015 Nissan Leaf", "2011 Silverado 2500"
 _MODEL_YEAR = regex_programs.compile(
     r"\b(?P<year>(?:19|20)\d\d) (?P<name>(?-i:[A-Z][\w.-]*)(?: (?-i:[A-Z][\w.-]*))?)"
 )
+
+
+def _devices(text: str) -> set[tuple[str, str]]:
+    """(line, number) of each phone or watch the text names by its model."""
+    return {(m.group("line").lower(), m.group("number").lower()) for m in _DEVICE.finditer(text)}
 
 
 def _model_years(text: str) -> set[tuple[str, str]]:
@@ -575,71 +579,61 @@ def _model_years(text: str) -> set[tuple[str, str]]:
     return {(m.group("name").split()[-1].lower(), m.group("year")) for m in _MODEL_YEAR.finditer(text)}
 
 
-def _model_year_lines(text: str) -> set[str]:
-    return {name for name, _ in _model_years(text)} if not _devices(text) else set()
-
-
-def _devices(text: str) -> set[tuple[str, str]]:
-    return {
-        (m.group("line").lower().replace("  ", " "), m.group("number").lower())
-        for m in _DEVICE.finditer(text)
-    }
+def _the_users_own_thing(old_text: str, new_text: str, names: set[str]) -> bool:
+    """Both facts are the user's (or of the thing itself: "User's iPhone 11 battery is at 74%
+    health", "User's 2011 Silverado has 240k on it"), and neither is about someone named."""
+    for text in (old_text, new_text):
+        owner = _owner(text) or ""
+        if owner not in ("", "phone", *names) and not owner.isdigit():
+            return False
+    return not (about_someone_named(old_text) or about_someone_named(new_text))
 
 
 def device_upgrade(old_text: str, new_text: str) -> tuple[float, str] | None:
-    """(confidence, reason) when the old fact names the one phone or watch the user has and the new
-    one says they got another of that line or kind: "User's iPhone 11 battery is at 74% health" ->
-    "User got the 15 Pro in the end". Not someone else's, a second one for another use, or one
-    weighed."""
-    if _ONLY_WEIGHED.search(old_text):
-        return None  # "was eyeing the Pixel 8 too": one weighed, never had
-    if not _DEVICE_ACQUIRED.search(new_text):
+    """(confidence, reason) when the old fact names the one phone, watch or car the user has and
+    the new one says they got another: "User's iPhone 11 battery is at 74% health" -> "User got
+    the 15 Pro in the end" (a phone of any line in place of a phone), "User drives a 2015 Nissan
+    Leaf" -> "User picked up a 2023 Leaf e+" (the same model, another year). Not someone
+    else's, one only weighed, a second one for another use, or something for it."""
+    if _ONLY_WEIGHED.search(old_text) or not _DEVICE_ACQUIRED.search(new_text):
         return None
-    old_devices = _devices(old_text) or _model_years(old_text)
-    # the user's, or the device itself ("User's iPhone 11 battery is at 74% health")
-    lines = {line.split()[0] for line, _ in old_devices} | {"phone"}
-    if any(
-        (_owner(text) or "") not in ("", *lines) and not (_owner(text) or "").isdigit()
-        for text in (old_text, new_text)
-    ):
-        return None
-    if about_someone_named(old_text) or about_someone_named(new_text):
-        return None
-    if len(old_devices) != 1 or _ANOTHER_USE.search(new_text.lower()):
-        return None
-    ((line, number),) = old_devices
-    if line in _model_year_lines(old_text):
-        # "User drives a 2015 Nissan Leaf" -> "User picked up a 2023 Leaf e+": the model, a later year
-        new_years = {(name, year) for name, year in _model_years(new_text) if name == line}
-        if (
-            len(new_years) != 1
-            or new_years == old_devices
-            or not _said_plainly(normalize(old_text), normalize(new_text))
-        ):
-            return None
-        ((_, new_year),) = new_years
-        return (
-            CONFIDENCE,
-            f"another of the same model, from another year: the {new_year} {line} in place of the {number}",
-        )
-    new_devices = _devices(new_text) or {
-        (line, m.group("number").lower()) for m in _DEVICE_NUMBER.finditer(new_text)
-    }
-    if len(new_devices) != 1 or new_devices == old_devices:
+    if _ANOTHER_USE.search(new_text.lower()):
         return None
     if not _said_plainly(normalize(old_text), normalize(new_text)):
         return None
-    ((new_line, new_number),) = new_devices
-    phone_lines = {"iphone", "pixel", "galaxy", "oneplus", "xperia", "moto g", "redmi", "redmi note"}
-    same_kind = new_line == line or (
-        new_line.split()[0] in {p.split()[0] for p in phone_lines}
-        and line.split()[0] in {p.split()[0] for p in phone_lines}
-    )
-    if not same_kind:
+    devices = _devices(old_text)
+    if devices:
+        if len(devices) != 1:
+            return None
+        ((line, number),) = devices
+        if not _the_users_own_thing(old_text, new_text, {line.split()[0]}):
+            return None
+        got = _devices(new_text) or {
+            (line, m.group("number").lower()) for m in _DEVICE_NUMBER.finditer(new_text)
+        }
+        if len(got) != 1 or got == devices:
+            return None
+        ((new_line, new_number),) = got
+        phones = {new_line.split()[0], line.split()[0]} <= _PHONE_MAKERS
+        if new_line != line and not phones:
+            return None
+        return (
+            CONFIDENCE,
+            f"another device got in place of the one the old fact names: {new_line} {new_number} in place of {line} {number}",
+        )
+    vehicles = _model_years(old_text)
+    if len(vehicles) != 1:
         return None
+    ((model, year),) = vehicles
+    if not _the_users_own_thing(old_text, new_text, {model}):
+        return None
+    later = {(name, when) for name, when in _model_years(new_text) if name == model}
+    if len(later) != 1 or later == vehicles:
+        return None
+    ((_, new_year),) = later
     return (
         CONFIDENCE,
-        f"another device of the kind the old fact names: {new_line} {new_number} in place of {line} {number}",
+        f"another of the same model, from another year: the {new_year} {model} in place of the {year}",
     )
 
 
