@@ -500,6 +500,15 @@ def test_a_she_or_he_of_a_later_conversation_is_the_one_relative_the_users_memor
     assert known("my colleague got promoted, she's the VP now", sister) == [
         "User said: my colleague got promoted, she's the VP now"
     ]
+    assert known("I met Sarah Jones today. she's in Linz now", sister)[-1] == "User said: she's in Linz now"
+    # places, tools, months and the words of a name already read are no one else
+    assert (
+        known(
+            "I moved to Portland in March. I joined the Rockhouse Junction gym. Oh and she is in Linz now.",
+            sister,
+        )[-1]
+        == "User's sister is in Linz now"
+    )
     # the conversation's own relative comes first: "my mum ... she"
     assert known("Update on mum: she sold the Galway house", sister) == ["User's mum sold the Galway house"]
     # a name with the user in one subject is not the relative alone

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import pairwise
 
 from aurra_core.errors import ExtractionError
 from aurra_core.extractors.base import SAID, Extraction, capped, valid_facts
@@ -1930,7 +1931,7 @@ _RELATIVE_BARE = re.compile(
     re.IGNORECASE,
 )
 _PRONOUN_START = re.compile(
-    r"^(?P<lead>(?:and|but|so|also|anyway|plus|good news,?|update:?)\s+)?(?P<pronoun>she|he|his|her)\b(?!\s*[,.!?]|$)",
+    r"^(?P<lead>(?:(?:oh|ah|and|but|so|also|anyway|plus|btw|good news,?|update:?)\s+)*)(?P<pronoun>she|he|his|her)\b(?!\s*[,.!?]|$)",
     re.IGNORECASE,
 )
 _POSSESSIVE = {"his": "he", "her": "she"}
@@ -1965,6 +1966,29 @@ _NOT_A_NAME_FIRST = frozenset(
 )
 
 
+# Before a capitalised word, what makes it a place, a thing or a time rather than a person:
+# "moved to Portland", "joined the Rockhouse Junction gym", "since March"
+_NOT_BEFORE_A_PERSON = frozenset("in at to from near on into onto via the a an of for by since until".split())
+_TIME_NAMES = frozenset(
+    """january february march april may june july august september october november december monday
+    tuesday wednesday thursday friday saturday sunday christmas easter""".split()
+)
+
+
+def _a_person_named(word: str, before: str) -> bool:
+    """Whether a capitalised word inside a sentence may be someone's name: not after a word of
+    place, an article or another capitalised word, not a month or a day, not a place, tool or
+    company the lexicon knows."""
+    from aurra_core.text_analysis import kinds
+
+    return (
+        before.lower() not in _NOT_BEFORE_A_PERSON
+        and not before[:1].isupper()  # the second word of a name judged by its first
+        and word.lower() not in _TIME_NAMES
+        and not kinds.kinds_of(word)
+    )
+
+
 def _names_someone_else(text: str) -> bool:
     """Whether `text` names someone, by a name or a role, who may be the "she" or "he" after it."""
     for sentence in re.split(r"(?<=[.!?:])\s+|\n+", text):
@@ -1972,10 +1996,14 @@ def _names_someone_else(text: str) -> bool:
         if not words:
             continue
         first = re.sub(r"[^\w']", "", words[0])
-        if first[:1].isupper() and first.lower().split("'")[0] not in _NOT_A_NAME_FIRST:
+        if first[:1].isupper() and first.lower().split("'")[0] not in _NOT_A_NAME_FIRST | _TIME_NAMES:
             return True
-        if _NAME_INSIDE.search(" ".join(words[1:])) or _SOMEONE_BY_ROLE.search(sentence):
+        if _SOMEONE_BY_ROLE.search(sentence):
             return True
+        for before, word in pairwise(words):
+            name = _NAME_INSIDE.match(word)
+            if name is not None and _a_person_named(name.group(0), re.sub(r"[^\w']", "", before)):
+                return True
     return False
 
 
