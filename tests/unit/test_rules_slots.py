@@ -1239,6 +1239,11 @@ def test_a_value_said_to_hold_for_now_is_replaced_by_the_next_one(old, new, acte
             "User said: Went with a 2019 Silverado 2500, diesel",
             True,
         ),
+        # the car traded in, named by its kind; not someone else's, not a plan
+        ("User drives a 2012 Corolla", "User traded the old car in for a RAV4 hybrid before they left", True),
+        ("User's wife drives a 2012 Corolla", "User traded the old car in for a RAV4 hybrid", False),
+        ("User drives a 2012 Corolla", "User might trade the old car in for a RAV4", False),
+        ("User has a bike", "User traded the old car in for a RAV4 hybrid", False),
         # someone else's, got for someone else, one weighed, a second one for work, another kind
         ("User's son has an iPhone 11", "User got the iPhone 15 last week", False),
         ("User has an iPhone 11", "User got their daughter an iPhone 15", False),

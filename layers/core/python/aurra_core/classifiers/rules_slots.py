@@ -563,10 +563,20 @@ _ONLY_WEIGHED = regex_programs.compile(
     r"(?i)\b(?:eye|eyes|eyed|eyeing|consider|considers|considering|looking at|thinking|wants?|wanted|tempted|"
     r"comparing|compares?|torn between|deciding)\b"
 )
+# The user's car traded in for another, the old one named by its kind: "traded the old car in for"
+_TRADED_IN = regex_programs.compile(
+    r"(?i)\btraded (?:in )?(?:the|my|their|our|his|her) (?:old )?(?:car|vehicle|motor|truck|van|ride)(?: in)? for\b"
+)
 # A vehicle by its model year and model: "a 2015 Nissan Leaf", "2011 Silverado 2500"
 _MODEL_YEAR = regex_programs.compile(
     r"\b(?P<year>(?:19|20)\d\d) (?P<name>(?-i:[A-Z][\w.-]*)(?: (?-i:[A-Z][\w.-]*))?)"
 )
+
+
+def _names_a_car(text: str) -> bool:
+    from aurra_core.text_analysis import kinds
+
+    return "car" in kinds.kinds_of(text)
 
 
 def _devices(text: str) -> set[tuple[str, str]]:
@@ -595,7 +605,16 @@ def device_upgrade(old_text: str, new_text: str) -> tuple[float, str] | None:
     the 15 Pro in the end" (a phone of any line in place of a phone), "User drives a 2015 Nissan
     Leaf" -> "User picked up a 2023 Leaf e+" (the same model, another year). Not someone
     else's, one only weighed, a second one for another use, or something for it."""
-    if _ONLY_WEIGHED.search(old_text) or not _DEVICE_ACQUIRED.search(new_text):
+    if _ONLY_WEIGHED.search(old_text):
+        return None
+    if _TRADED_IN.search(new_text) and _names_a_car(old_text):
+        # "User drives a 2012 Corolla" -> "User traded the old car in for a RAV4 hybrid"
+        if not _the_users_own_thing(old_text, new_text, {"car"}) or not _said_plainly(
+            normalize(old_text), normalize(new_text)
+        ):
+            return None
+        return (CONFIDENCE, "the car the old fact names was traded in for another")
+    if not _DEVICE_ACQUIRED.search(new_text):
         return None
     if _ANOTHER_USE.search(new_text.lower()):
         return None
