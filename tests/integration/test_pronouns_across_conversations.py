@@ -52,3 +52,32 @@ def test_only_the_users_own_memories_say_who_she_is(db, new_key):
     assert conversation(other_tenant, "robin", "she's in Linz now", 2) == ["User said: she's in Linz now"]
     with db.tenant_transaction(other_tenant.tenant_id) as conn:
         assert store.relations_named(conn, other_tenant.tenant_id, Scope("robin", None)) == set()
+
+
+class _RecordingModelExtractor:
+    """An extractor that, as a model's does, does not read the relations: what it is passed."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.passed: list[object] = []
+
+    def extract(self, messages, model, relations=()):
+        self.passed.append(relations)
+        return RulesExtractor().extract(messages, model)
+
+
+def test_an_extractor_that_does_not_read_relations_is_passed_none(db, new_key):
+    caller, _ = new_key()
+    conversation(caller, "robin", "my sister lives in Graz", 1)
+    recording = _RecordingModelExtractor()
+    base = deps(RulesClassifier())
+    dependencies = type(base)(base.db, base.embedder, base.classifier_factory, base.flags, lambda: recording)
+    request = MessagesWriteRequest(
+        messages=[{"role": "user", "content": "she's in Linz now"}],
+        user_id="robin",
+        valid_from=datetime(2026, 3, 2, tzinfo=UTC),
+    )
+    outcome = write_messages(caller, request, dependencies)
+    assert [f.memory.content for f in outcome.result.facts] == ["User said: she's in Linz now"]
+    assert recording.passed == [set()]

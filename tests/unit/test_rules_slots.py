@@ -19,6 +19,12 @@ def verdict(old: str, new: str) -> tuple[Verdict, float]:
     return judged.verdict, judged.confidence
 
 
+def acted_on(old: str, new: str) -> bool:
+    """Whether a write of `new` supersedes `old`: contradicts at the server floor."""
+    found, confidence = verdict(old, new)
+    return found is Verdict.CONTRADICTS and confidence >= 0.85
+
+
 @pytest.mark.parametrize(
     ("kind", "old", "new"),
     [
@@ -416,8 +422,7 @@ def test_a_value_that_went_to_another_is_a_change_but_going_to_events_is_not():
     ],
 )
 def test_the_same_job_at_another_rank_is_a_promotion(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 def test_a_capital_that_starts_a_sentence_kept_as_said_is_not_someone():
@@ -661,8 +666,7 @@ def test_a_number_said_nearly_is_not_anchored_by_the_word_nearly():
     ],
 )
 def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 @pytest.mark.parametrize(
@@ -744,8 +748,7 @@ def test_a_promotion_of_the_one_whose_job_the_old_fact_gives_replaces_it(old, ne
     ],
 )
 def test_the_same_thing_done_at_another_named_place_replaces_it(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 @pytest.mark.parametrize(
@@ -781,8 +784,7 @@ def test_the_same_thing_done_at_another_named_place_replaces_it(old, new, acted)
     ],
 )
 def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 @pytest.mark.parametrize(
@@ -812,8 +814,7 @@ def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
     ],
 )
 def test_another_thing_of_a_kind_held_one_at_a_time_replaces_the_first(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 def test_the_reason_for_another_thing_held_one_at_a_time_names_both_as_written():
@@ -910,8 +911,7 @@ V17_READINGS = [
 
 @pytest.mark.parametrize(("old", "new", "acted"), V17_READINGS)
 def test_rules_v17_readings_act_where_their_words_say_so(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 # A higher rung of one career ladder, reached (rules v18): one holds one rung at a time.
@@ -943,8 +943,7 @@ CAREER_STEPS = [
 
 @pytest.mark.parametrize(("old", "new", "acted"), CAREER_STEPS)
 def test_a_higher_rung_of_one_career_ladder_reached_is_in_place_of_the_old(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 def test_a_memory_kept_as_said_in_another_language_is_judged_in_english_words():
@@ -1211,8 +1210,7 @@ def test_a_could_or_the_new_year_is_not_acted_on(old, new):
     ],
 )
 def test_a_value_said_to_hold_for_now_is_replaced_by_the_next_one(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 @pytest.mark.parametrize(
@@ -1259,8 +1257,7 @@ def test_a_value_said_to_hold_for_now_is_replaced_by_the_next_one(old, new, acte
     ],
 )
 def test_a_phone_or_a_car_got_in_place_of_the_one_the_user_had(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted
 
 
 @pytest.mark.parametrize(
@@ -1277,5 +1274,4 @@ def test_a_phone_or_a_car_got_in_place_of_the_one_the_user_had(old, new, acted):
     ],
 )
 def test_the_other_site_moved_to_is_no_second_one(old, new, acted):
-    found, confidence = verdict(old, new)
-    assert (found is Verdict.CONTRADICTS and confidence >= 0.85) is acted
+    assert acted_on(old, new) is acted

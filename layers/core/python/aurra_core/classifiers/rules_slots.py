@@ -480,9 +480,10 @@ _FOR_A_PURPOSE = regex_programs.compile(
 
 # "ended up getting the iPhone 15 Pro", "got the Pixel 9": one of a kind held one at a time,
 # acquired, is in place of the one before; a second one for another use is not
-_ACQUIRED = regex_programs.compile(
-    r"\b(?:got|bought|ended up (?:getting|buying|with)|picked up|upgraded to|treated (?:myself|themselves) to)\b"
+_ACQUIRED_WORDS = (
+    r"got|bought|ended up (?:getting|buying|with)|picked up|upgraded to|treated (?:myself|themselves) to"
 )
+_ACQUIRED = regex_programs.compile(rf"\b(?:{_ACQUIRED_WORDS})\b")
 _DEVICES = frozenset({"phone", "wearable"})  # got a new one: the old one is put away; not so an app
 _ANOTHER_USE = regex_programs.compile(
     r"\b(?:work|personal|spare|backup|second|old|burner|kids?'?s?|son'?s?|daughter'?s?|wife'?s?|husband'?s?|"
@@ -555,8 +556,8 @@ _DEVICE_NUMBER = regex_programs.compile(
 _PHONE_MAKERS = frozenset({"iphone", "pixel", "galaxy", "oneplus", "xperia", "moto", "redmi"})
 # acquired, or had now: "got the 15 Pro", "went with the Pixel 9", "has got the 15 Pro now"
 _DEVICE_ACQUIRED = regex_programs.compile(
-    r"(?i)\b(?:got|bought|ended up (?:getting|buying|with)|picked up|upgraded to|went (?:for|with)|switched to|"
-    r"treated (?:myself|themselves) to|(?:has|have) (?:got )?(?:a |an |the )?(?:new )?\S+(?: \S+)? now)\b"
+    rf"(?i)\b(?:{_ACQUIRED_WORDS}|went (?:for|with)|switched to|"
+    r"(?:has|have) (?:got )?(?:a |an |the )?(?:new )?\S+(?: \S+)? now)\b"
 )
 # one weighed, never had: "was eyeing the Pixel 8 too"
 _ONLY_WEIGHED = regex_programs.compile(

@@ -63,7 +63,8 @@ class Extractor(Protocol):
         when it cannot answer; an empty list means there was nothing to keep. `relations`:
         whom of the user's their memories already name, each as the word after "User's" and
         the word after that (("sister", "lives"), ("boyfriend", "marco")), for a "she" or "he"
-        the conversation itself does not explain (storage/store.relations_named)."""
+        the conversation itself does not explain (storage/store.relations_named). A messages
+        write reads and passes them only to an extractor whose `reads_relations` is true."""
         ...
 
 

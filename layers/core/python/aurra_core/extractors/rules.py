@@ -37,7 +37,7 @@ from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis.rules_lexicon import ROLE_NOUNS
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
-from aurra_core.text_analysis.text import VALUE_WORDS
+from aurra_core.text_analysis.text import MONTH_NAMES, VALUE_WORDS, WEEKDAY_NAMES
 
 NAME = "rules"
 MODEL_ID = "aurra-rules-extractor-v2"
@@ -1969,10 +1969,7 @@ _NOT_A_NAME_FIRST = frozenset(
 # Before a capitalised word, what makes it a place, a thing or a time rather than a person:
 # "moved to Portland", "joined the Rockhouse Junction gym", "since March"
 _NOT_BEFORE_A_PERSON = frozenset("in at to from near on into onto via the a an of for by since until".split())
-_TIME_NAMES = frozenset(
-    """january february march april may june july august september october november december monday
-    tuesday wednesday thursday friday saturday sunday christmas easter""".split()
-)
+_TIME_NAMES = MONTH_NAMES | WEEKDAY_NAMES | {"christmas", "easter"}
 
 
 def _a_person_named(word: str, before: str) -> bool:
@@ -2742,6 +2739,8 @@ class RulesExtractor:
     ExtractionError once it has passed."""
 
     name = NAME
+    # It reads a "she" or "he" by whom the user's memories name: a messages write passes them.
+    reads_relations = True
 
     def __init__(self, limit_s: float | None = None) -> None:
         self.limit_s = limit_s

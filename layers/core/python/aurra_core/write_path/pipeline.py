@@ -1219,18 +1219,16 @@ def extract(
             f"the key's {' or '.join(limits) or 'daily budget'} per UTC day is used up; "
             "nothing was written. Retry after 00:00 UTC or raise the limit"
         )
-    with deps.db.tenant_transaction(caller.tenant_id) as conn:
-        relations = store.relations_named(conn, caller.tenant_id, request.scope)
     stopwatch = metering.Stopwatch()
     stop_at = time.monotonic() + extraction_limit_s(get_config())
     if answer_by is not None:
         stop_at = min(stop_at, answer_by)
     try:
+        extractor = deps.extractor_factory()
+        relations = _relations_for(extractor, caller, request, deps)
         extraction = deadline.call_until(
             stop_at,
-            lambda: deps.extractor_factory().extract(
-                request.messages, _model(key_settings), relations=relations
-            ),
+            lambda: extractor.extract(request.messages, _model(key_settings), relations=relations),
             ExtractionError,
             "the extractor",
         )
@@ -1249,6 +1247,17 @@ def extract(
     )
     metering.emit_usage_metrics(caller, usage, source="extraction", model=extraction.model)
     return extraction, usage, call_settlement(day, hold, usage)
+
+
+def _relations_for(
+    extractor: Extractor, caller: Caller, request: MessagesWriteRequest, deps: WriteDependencies
+) -> set[tuple[str, str]]:
+    """Whom the user's memories are about (store.relations_named), read only for an extractor
+    that says it reads them (`reads_relations`): a model's write pays no statement for them."""
+    if not getattr(extractor, "reads_relations", False):
+        return set()
+    with deps.db.tenant_transaction(caller.tenant_id) as conn:
+        return store.relations_named(conn, caller.tenant_id, request.scope)
 
 
 def _extracted_metadata(metadata: dict[str, Any], method: str | None) -> dict[str, Any]:
