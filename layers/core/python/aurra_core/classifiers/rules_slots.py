@@ -507,21 +507,25 @@ def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
     held one at a time (`_ONE_AT_A_TIME`) than the old fact names: "User does the books in
     QuickBooks" -> "User is on Xero since 1 July". None otherwise."""
     new_lower = new_text.lower()
-    acquired = _ACQUIRED.search(new_lower) and not _ANOTHER_USE.search(new_lower)
-    if not (CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower) or acquired) or _FOR_A_PURPOSE.search(
-        new_lower
-    ):
+    if not (CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower)):
+        return None
+    return _another_of_a_kind(old_text, new_text, _ONE_AT_A_TIME)
+
+
+def _another_of_a_kind(old_text: str, new_text: str, kinds: frozenset[str]) -> tuple[float, str] | None:
+    """(confidence, reason) when the two facts name one thing each of one of `kinds`, two
+    different ones, and the new fact is said plainly of the same subject; the caller has read
+    the new fact as a change or as one got."""
+    if _FOR_A_PURPOSE.search(new_text.lower()):
         return None
     if not (_same_whom(old_text, new_text) or _said_by_the_user_of_their_own(old_text, new_text)):
         return None
-    old_norm, new_norm = normalize(old_text), normalize(new_text)
-    old_mood, new_mood = _mood(old_norm), _mood(new_norm)
+    old_mood, new_mood = _mood(normalize(old_text)), _mood(normalize(new_text))
     if new_mood.blocked or new_mood.additive or new_mood.reverted or old_mood.hedged or old_mood.past:
         return None
     if old_mood.negated:
         return None
     old_things, new_things = _things(old_text), _things(new_text)
-    kinds = _ONE_AT_A_TIME if CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower) else _DEVICES
     for kind in sorted(old_things.keys() & new_things.keys() & kinds):
         olds = {phrase for phrase in old_things[kind] if phrase not in _kind_words()}
         news = {phrase for phrase in new_things[kind] if phrase not in _kind_words()}
@@ -602,24 +606,29 @@ def _the_users_own_thing(old_text: str, new_text: str, names: set[str]) -> bool:
 
 def device_upgrade(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the old fact names the one phone, watch or car the user has and
-    the new one says they got another: "User's iPhone 11 battery is at 74% health" -> "User got
-    the 15 Pro in the end" (a phone of any line in place of a phone), "User drives a 2015 Nissan
-    Leaf" -> "User picked up a 2023 Leaf e+" (the same model, another year). Not someone
-    else's, one only weighed, a second one for another use, or something for it."""
-    if _ONLY_WEIGHED.search(old_text):
-        return None
-    if _TRADED_IN.search(new_text) and _names_a_car(old_text):
-        # "User drives a 2012 Corolla" -> "User traded the old car in for a RAV4 hybrid"
+    the new one says they got another: "User has a Fitbit" -> "User got a Garmin" (named by its
+    maker), "User's iPhone 11 battery is at 74% health" -> "User got the 15 Pro in the end" (by
+    its model, a phone of any line in place of a phone), "User drives a 2015 Nissan Leaf" ->
+    "User picked up a 2023 Leaf e+" (the same model, another year), "User drives a 2012
+    Corolla" -> "User traded the old car in for a RAV4 hybrid". Not someone else's, one only
+    weighed, a second one for another use, or something for it."""
+    if _TRADED_IN.search(new_text) and _names_a_car(old_text) and not _ONLY_WEIGHED.search(old_text):
         if not _the_users_own_thing(old_text, new_text, {"car"}) or not _said_plainly(
             normalize(old_text), normalize(new_text)
         ):
             return None
         return (CONFIDENCE, "the car the old fact names was traded in for another")
-    if not _DEVICE_ACQUIRED.search(new_text):
+    if not _DEVICE_ACQUIRED.search(new_text) or _ANOTHER_USE.search(new_text.lower()):
         return None
-    if _ANOTHER_USE.search(new_text.lower()):
-        return None
-    if not _said_plainly(normalize(old_text), normalize(new_text)):
+    by_model = _another_model(old_text, new_text)
+    if by_model is None and _ACQUIRED.search(new_text.lower()):
+        return _another_of_a_kind(old_text, new_text, _DEVICES)
+    return by_model
+
+
+def _another_model(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """`device_upgrade` of a phone, a watch or a car named by its model number or year."""
+    if _ONLY_WEIGHED.search(old_text) or not _said_plainly(normalize(old_text), normalize(new_text)):
         return None
     devices = _devices(old_text)
     if devices:
