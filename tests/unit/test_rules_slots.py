@@ -1275,3 +1275,34 @@ def test_a_phone_or_a_car_got_in_place_of_the_one_the_user_had(old, new, acted):
 )
 def test_the_other_site_moved_to_is_no_second_one(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        ("User works at Deloitte", "User is at KPMG now", True),
+        (
+            "User works out of the WeWork on Market Street most days",
+            "User is at Canopy in the Mission now",
+            True,
+        ),
+        (
+            "User teaches at a hagwon in Mapo",
+            "User is with EPIK now at a public middle school in Gangdong",
+            True,
+        ),
+        ("User works at Deloitte", "User is at a small climate consultancy called Carbon Lattice now", True),
+        # a place one stays at, not one works at
+        ("User works at Deloitte", "User is at Heathrow now", False),
+        ("User works at Deloitte", "User is at Mum's now", False),
+        # the old fact says nothing of where the user works: "before work" is when
+        ("User can run mornings before work, 3 times a week", "User is at Carbon Lattice now", False),
+        # not said to be now, or the same place again
+        ("User works at Deloitte", "User is at KPMG", False),
+        ("User works at Deloitte in Manchester", "User is at Deloitte Leeds now", False),
+        # someone else's workplace
+        ("User works at Deloitte", "User's sister is at KPMG now", False),
+    ],
+)
+def test_where_the_user_works_said_anew_by_the_place_alone(old, new, acted):
+    assert acted_on(old, new) is acted

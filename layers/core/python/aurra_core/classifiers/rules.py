@@ -63,6 +63,7 @@ from aurra_core.classifiers.rules_slots import (
     tool_switch,
     value_swap,
     venue_elsewhere,
+    workplace_elsewhere,
 )
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
@@ -3600,6 +3601,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or career_step(old, new)
             or activity_elsewhere(old, new)
             or venue_elsewhere(old, new)
+            or workplace_elsewhere(old, new)
             or pay_change(old, new)
             or line_change(old, new)
             or bare_version(old, new)

@@ -1242,6 +1242,51 @@ def venue_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
+# "User is at KPMG now", "User's husband is at GovTech now", "User is at a small consultancy
+# called Carbon Lattice now": where the subject works, said by the place alone, current
+_NOW_AT = regex_programs.compile(
+    r"^User(?:'s (?P<owner>\w+))? is (?:now )?(?:at|with) (?:(?:a|an) [a-z -]+ called |the )?"
+    r"(?P<place>(?-i:[A-Z][\w'&.-]*)(?: (?:(?-i:[A-Z0-9][\w'&.-]*)|of|&)){0,4})(?P<rest>.*)$"
+)
+_NOW_SAID = regex_programs.compile(r"\b(?:now|these days|nowadays)\b")
+# a stay, not a workplace: "is at Heathrow now", "is at Mum's now"
+_NOT_A_WORKPLACE = frozenset({"place", "airport", "home", "station", "hotel"})
+# the old fact is where the subject works: "works out of a coworking", "is a data analyst at
+# Aviva", "rents a desk at Colmeia", "is in the office at Canary Wharf"
+_AT_WORK = regex_programs.compile(
+    r"\b(?:work(?:s|ing)?|teach(?:es|ing)?) (?:at|for|out of|from|in|as)\b|\bemployed\b|\bdesk at\b|"
+    r"\boffice (?:at|in|is)\b|\bco-?working\b|"
+    rf"\b(?:{'|'.join(sorted(lex.ROLE_NOUNS))}) (?:at|for|with|in) (?-i:[A-Z])"
+)
+
+
+def workplace_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact says where the subject works and the new one says
+    they are at another named place now: "User works at Deloitte" -> "User is at KPMG now",
+    "User works out of the WeWork on Market Street" -> "User is at Canopy in the Mission now".
+    Not a place one stays at (a city, an airport, a home), one the old fact names, or a stay for
+    a while."""
+    from aurra_core.text_analysis import kinds
+
+    found = _NOW_AT.match(new_text.strip())
+    if found is None or not _NOW_SAID.search(found.group("rest")):
+        return None
+    place = found.group("place")
+    if kinds.kinds_of(place) & _NOT_A_WORKPLACE or place.split()[0].endswith("'s"):
+        return None
+    if not _AT_WORK.search(old_text) or not _same_whom(old_text, new_text):
+        return None
+    if any(word.lower() in old_text.lower().split() for word in place.split() if word[0].isupper()):
+        return None  # the place the old fact names, said again
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    old_mood, new_mood = _mood(old_norm), _mood(new_norm)
+    if not _said_plainly(old_norm, new_norm) or new_mood.temporary or new_mood.additive:
+        return None
+    if old_mood.past or old_mood.negated or old_mood.hedged:
+        return None
+    return (CONFIDENCE, f"where the subject works, said anew: at {place} now")
+
+
 # A line of a city's transit, by its name or number: "the Chuo Line", "Line 6", "the Northern
 # line", "the 96 tram", "the 38 bus" (as written, where a line's name is capitalised)
 _TRANSIT_LINE = regex_programs.compile(
