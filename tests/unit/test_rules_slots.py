@@ -1306,3 +1306,34 @@ def test_the_other_site_moved_to_is_no_second_one(old, new, acted):
 )
 def test_where_the_user_works_said_anew_by_the_place_alone(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # "active", "paying" keep what is counted
+        (
+            "User said: 14 active clients right now, mostly small ecommerce brands.",
+            "User is at 22 clients",
+            True,
+        ),
+        ("User has 40 paying customers at the moment", "User has 55 customers now", True),
+        # "new" ones are more of them, not how many there are
+        ("User has 14 clients", "User took on 3 new clients", False),
+    ],
+)
+def test_a_count_with_a_word_between_it_and_what_it_counts(old, new, acted):
+    assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        ("User logs food in MyFitnessPal, 400 day streak", "User switched to Cronometer", True),
+        ("User uses Todoist for everything", "User switched to Sunsama", True),
+        # a food log is no running app
+        ("User logs runs in Strava", "User switched to Cronometer", False),
+    ],
+)
+def test_one_food_tracker_or_planner_at_a_time(old, new, acted):
+    assert acted_on(old, new) is acted

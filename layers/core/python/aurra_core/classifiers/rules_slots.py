@@ -58,7 +58,7 @@ _WIDE_PLACES = frozenset(lex.COUNTRIES) | frozenset(lex.REGIONS)
 # people have several of.
 _TOOL_KINDS = frozenset(
     """accounting_software ai_assistant browser calendar cloud cloud_storage code_hosting crm
-    database design_tool editor email fitness_app framework maps messaging monitoring
+    database design_tool editor email fitness_app food_tracker framework maps messaging monitoring
     music_streaming notes office_docs operating_system package_manager password_manager phone
     search_engine shell test_framework tracker video_call vpn wearable computer car telecom
     bank instrument task_manager helpdesk website_platform music_production cad video_editor
@@ -443,7 +443,7 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
 # one site platform for a blog. A second one said with "now" replaces the first.
 _ONE_AT_A_TIME = frozenset(
     """accounting_software crm telecom music_streaming vpn search_engine shell wearable phone
-    calendar fitness_app gym energy_supplier task_manager tracker helpdesk website_platform
+    calendar fitness_app food_tracker gym energy_supplier task_manager tracker helpdesk website_platform
     budgeting_app newsletter_tool password_manager music_production cad video_editor
     meal_kit""".split()
 )

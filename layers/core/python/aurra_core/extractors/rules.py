@@ -1264,7 +1264,7 @@ def _changed_thing_topic(fact: str) -> str | None:
 # Kinds of things someone uses one of, and changes for another (the classifier's tool kinds).
 _SWITCHABLE_KINDS = frozenset(
     """accounting_software ai_assistant browser calendar cloud cloud_storage code_hosting crm
-    database design_tool editor email fitness_app framework maps messaging monitoring
+    database design_tool editor email fitness_app food_tracker framework maps messaging monitoring
     music_streaming notes office_docs operating_system package_manager password_manager phone
     search_engine shell test_framework tracker video_call vpn wearable computer car telecom
     bank programming_language dev_tooling social_media video_streaming news_source""".split()
@@ -1889,7 +1889,7 @@ _SOFTWARE_KINDS = frozenset(
     """accounting_software ai_assistant browser calendar cloud_storage code_hosting crm database
     design_tool editor email notes office_docs password_manager task_manager tracker helpdesk
     website_platform music_production cad video_editor budgeting_app newsletter_tool messaging
-    video_call monitoring fitness_app""".split()
+    video_call monitoring fitness_app food_tracker""".split()
 )
 
 

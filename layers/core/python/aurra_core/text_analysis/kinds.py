@@ -110,7 +110,7 @@ KINDS: dict[str, list[str]] = {
     "notes": "notes note-taking notion evernote obsidian onenote apple-notes roam bear-notes".split(),
     "task_manager": (
         "task-manager to-do-list todo-list todo-app todoist ticktick things-3 omnifocus microsoft-to-do "
-        "any.do remember-the-milk google-tasks"
+        "any.do remember-the-milk google-tasks sunsama akiflow"
     ).split(),
     "helpdesk": (
         "helpdesk help-desk support-desk ticketing-system zendesk intercom freshdesk help-scout "
@@ -495,7 +495,9 @@ KINDS: dict[str, list[str]] = {
         "vacation vacations holiday holidays pto time-off parental-leave sabbatical "
         "out-of-office ooo trip trips"
     ).split(),
-    "fitness_app": "strava peloton myfitnesspal apple-health google-fit zwift".split(),
+    "fitness_app": "strava peloton apple-health google-fit zwift".split(),
+    # one food log at a time: a second one is a switch, and no running app is one
+    "food_tracker": "myfitnesspal cronometer lose-it macrofactor carb-manager yazio fatsecret".split(),
     "language_learning": "duolingo babbel rosetta-stone language-exchange".split(),
     "beverage": (
         "drink drinks beverage beverages soda sodas cola coke pepsi juice smoothie smoothies "

@@ -39,6 +39,9 @@ _NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+)
 
 OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
 # Words that say a value changed or when, not what the slot is.
+# Words between a count and what it counts that keep what it counts: "14 active clients", "40
+# paying customers". Not "new", "more" or "other": "3 new clients" are three more.
+_COUNT_QUALIFIERS = frozenset("active regular paying current total".split())
 _LIGHT = frozenset(
     """
     is are was were be been being am has have had do does did get gets got getting go goes went
@@ -291,6 +294,8 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         if not _COUNT_WORD.match(token) or token in version_numbers:
             continue
         unit_token = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if unit_token in _COUNT_QUALIFIERS and index + 2 < len(tokens) and tokens[index + 2].isalpha():
+            unit_token = tokens[index + 2]  # "14 active clients" counts clients
         if unit_token.isalpha() and unit_token not in _LIGHT:
             values.append(("count", token, canon(unit_token)[0], index))
         elif index and tokens[index - 1] in _BARE_BEFORE and unit_token in _BARE_AFTER:
