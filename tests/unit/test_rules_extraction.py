@@ -1779,3 +1779,28 @@ def test_done_with_a_thing_is_a_fact():
 )
 def test_a_clause_that_ends_on_a_preposition_or_an_auxiliary_says_nothing_of_its_own(said, empty):
     assert empty not in facts(said)
+
+
+def test_a_there_a_clause_ends_on_is_the_place_its_sentence_named_before_it():
+    assert known("new job's in canary wharf so I switched to the PureGym there. going at lunch now") == [
+        "User switched to the PureGym in canary wharf",
+        "User is going at lunch now",
+    ]
+    assert "User joined The Gym Group in Salford Quays" in known(
+        "the office moved to Salford Quays so I joined The Gym Group there, it's a 5 minute walk from my desk."
+    )
+    # no place before it, a time, or "up there": left as said
+    assert known("I go to the gym there") == ["User goes to the gym there"]
+    assert known("I work in the mornings so I go to the gym there") == [
+        "User works in the mornings",
+        "User goes to the gym there",
+    ]
+    assert not any("Tromsø in" in fact for fact in known("my sister moved to Tromsø and loves it up there"))
+
+
+def test_news_that_leads_a_statement_is_no_part_of_it():
+    assert known("good news, Ravi opened his own pharmacy in Didsbury!", ("husband", "ravi")) == [
+        "User's husband Ravi opened his own pharmacy in Didsbury"
+    ]
+    # "news on two fronts" is no news said before a statement
+    assert known("Good news on two fronts.") != ["User is on two fronts"]

@@ -130,7 +130,7 @@ _PLEASANTRY = re.compile(
     r"yep|yup|please|welcome|noted|got it|sounds good|perfect|right|well|oh|ah|hmm|um|uh|"
     r"hola|bonjour|salut|hallo|olá|ola|oi|buenas|merci|gracias|danke|obrigad[oa]|so|anyway|"
     r"anyways|alright|all right|also|plus|btw|by the way|fyi|quick update|update|heads up|"
-    r"news|fun fact|side note|long story short|honestly|basically|real talk|just so you know|"
+    r"news|(?:good|great|big|exciting|happy|some|bad|sad) news(?=\s*[,:!.;-])|fun fact|side note|long story short|honestly|basically|real talk|just so you know|"
     r"so yeah|oh and|and|but|ok so|okay so)\b[\s,.!:;-]*)+",
     re.IGNORECASE,
 )
@@ -1930,6 +1930,22 @@ _RELATIVE_BARE = re.compile(
     r"grandma|grandpa)\b(?!'s (?:friend|partner|boss|colleague))",
     re.IGNORECASE,
 )
+# "so I joined The Gym Group there": a clause that ends (or pauses) on the place said before it. Not "up
+# there", "out there" or "over there", which point at somewhere else.
+_THERE_AT_END = re.compile(
+    r"^(?P<body>(?!there\b).*\S)(?<!\bup)(?<!\bout)(?<!\bover)(?<!\bdown) there(?P<tail>(?: now| instead| too)?(?:[.!]*|,.*))$",
+    re.IGNORECASE,
+)
+# the place said before it in the sentence: "the office moved to Salford Quays so", "new job's
+# in canary wharf so" (in lower case, only before what ends a clause)
+_PLACE_SAID = re.compile(r"\b(?:in|to) (?P<place>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*)){0,2})\b")
+_PLACE_SAID_LOWER = re.compile(
+    r"\b(?:in|to) (?P<place>[a-z][\w'-]*(?: [a-z][\w'-]*)?)(?= (?:so|and|but|which|where)\b|\s*[,;])"
+)
+_NO_PLACE_THERE = frozenset(
+    """the a an my our their his her your this that it work home school town bed hospital office uni
+    college time charge touch person bits total general fact case march""".split()
+)
 _PRONOUN_START = re.compile(
     r"^(?P<lead>(?:(?:oh|ah|and|but|so|also|anyway|plus|btw|good news,?|update:?)\s+)*)(?P<pronoun>she|he|his|her)\b(?!\s*[,.!?]|$)",
     re.IGNORECASE,
@@ -2514,6 +2530,25 @@ class _Reader:
             rest = (" has " if _HAS_AFTER.match(rest[3:]) else " is ") + rest[3:]
         return f"{pronoun.group('lead') or ''}{whom}{rest}"
 
+    def _there_resolved(self, clause: str) -> str:
+        """`clause` with the "there" it ends on as the place its sentence named before it: "new
+        job's in canary wharf so I switched to the PureGym there" -> "I switched to the PureGym in
+        canary wharf". As said when the sentence names no place before it, or more than one."""
+        there = _THERE_AT_END.match(clause)
+        if there is None:
+            return clause
+        start, end = self.sentence_span
+        at = self.normalized.find(clause[:20], start, end)
+        before = self.normalized[start : at if at >= 0 else start]
+        places = {
+            m.group("place")
+            for m in (*_PLACE_SAID.finditer(before), *_PLACE_SAID_LOWER.finditer(before))
+            if m.group("place").split()[0].lower() not in _NO_PLACE_THERE | _TIME_NAMES
+        }
+        if len(places) != 1:
+            return clause
+        return f"{there.group('body')} in {places.pop()}{there.group('tail')}"
+
     def _someone_else_before(self, clause: str) -> bool:
         """Whether the user's words before `clause` name anyone its "she" or "he" may be."""
         start, end = self.sentence_span
@@ -2560,7 +2595,7 @@ class _Reader:
         clause = clause.strip().strip(",;:")
         if not clause:
             return "empty"
-        clause = self._resolved(clause)
+        clause = self._there_resolved(self._resolved(clause))
         self._named_relatives(clause)  # after its own "she": "she moved nearer to my sister"
         marker = _CORRECTION.match(clause)
         value_said = _VALUE_SAID.search(clause) if self.correcting and not marker else None
