@@ -1018,7 +1018,7 @@ def test_a_dated_statement_after_a_comma_is_its_own_fact():
     ]
     assert facts("I moved to Leeds, since March I rent a flat there") == [
         "User moved to Leeds",
-        "User rents a flat there since March",
+        "User rents a flat in Leeds since March",  # "there": the place said before it
     ]
     # "since spring break" is when, not why
     assert facts("my son Leo has been at Cedar Hills Elementary since spring break") == [
