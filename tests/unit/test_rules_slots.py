@@ -1337,3 +1337,22 @@ def test_a_count_with_a_word_between_it_and_what_it_counts(old, new, acted):
 )
 def test_one_food_tracker_or_planner_at_a_time(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # chat writes a language's name in lower case: still a name with a version
+        ("User's pipeline is stuck on python 3.9", "User got the pipeline onto python 3.12", True),
+        ("User's team runs postgres 13", "User's team is on postgres 16 now", True),
+    ],
+)
+def test_a_version_of_software_named_in_lower_case(old, new, acted):
+    assert acted_on(old, new) is acted
+
+
+def test_a_lower_case_word_that_names_no_software_has_no_version():
+    from aurra_core.text_analysis.slots import slots_of
+
+    assert [s.kind for s in slots_of("User is on python 3.9")] == ["version"]
+    assert "version" not in {s.kind for s in slots_of("User walks loop 3.5 on Sundays")}

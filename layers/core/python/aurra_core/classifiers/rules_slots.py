@@ -278,6 +278,14 @@ def _dated(norm: str) -> set[str]:
     return {token for token in norm.split() if token.startswith(("month_", "year_", "date_"))}
 
 
+def _older(new_value: str, old_value: str) -> bool:
+    """Whether a dotted version is older than another ("6.1" than "7.0")."""
+    try:
+        return tuple(map(int, new_value.split("."))) < tuple(map(int, old_value.split(".")))
+    except ValueError:
+        return False
+
+
 _FOR_NOW = regex_programs.compile(r"(?i)\b(?:at the moment|right now|for now|at present|currently)\b")
 
 
@@ -313,6 +321,14 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     all_versions = {s.unit for s in old_slots if s.kind == "version"} <= {
         s.unit for s in new_slots if s.kind == "version"
     }
+    given = [
+        (old.value, new.value)
+        for new in new_slots
+        for old in old_slots
+        if old.kind == new.kind == "version" and old.unit == new.unit and old.value != new.value
+    ]
+    if any(_older(n, o) for o, n in given) and any(_older(o, n) for o, n in given):
+        return None  # "rails 7.0 on ruby 3.1" -> "ruby 3.3 + rails 6.1": one older, so another app's
     units = Counter(s.unit for s in old_slots if s.kind == "count")
     for new in new_slots:
         for old in old_slots:

@@ -92,6 +92,18 @@ _PLACE = re.compile(
     r"\b(?:in|at|to|near|from)\s+(?:the\s+)?((?:[A-Z][\w'.-]*|of|de|la|le|du)(?:\s+(?:[A-Z][\w'.-]*|of|de|la|le|du))*)"
 )
 # A version: a capitalised or mixed-case name and a number ("Python 3.12", "iOS 18", "Node 20").
+# Kinds of software whose name, written in lower case, is still a name with a version
+_VERSIONED_KINDS = frozenset(
+    "programming_language database framework operating_system dev_tooling cad office_docs editor browser".split()
+)
+
+
+def _versioned_software(word: str) -> bool:
+    from aurra_core.text_analysis import kinds
+
+    return bool(kinds.kinds_of(word) & _VERSIONED_KINDS)
+
+
 _VERSION = re.compile(
     r"\b([A-Za-z][\w+#]*?)\s+v?(\d+(?:\.\d+)*)(?![\d.]*\d)(?=\s*(?:$|[,;:!)(+&]|\.(?!\d)|\s(?:in|on|now|for|at|"
     r"and|with|since|last|this|today|yet|as|across|everywhere|instead|because|still|too|though|anyway|"
@@ -284,8 +296,10 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             values.append((kind, token, "", index))
     for match in _VERSION.finditer(body):
         name, number = match.group(1), match.group(2)
-        if name.lower() in _WORD_NUMBERS or name.isdigit() or not (name[0].isupper() or name[:1] == "i"):
+        if name.lower() in _WORD_NUMBERS or name.isdigit():
             continue
+        if not (name[0].isupper() or name[:1] == "i" or _versioned_software(name)):
+            continue  # "python 3.9" as chat writes it is a version; "5k 2" is not
         if name.lower() in {"at", "on", "in", "to", "for", "from", "has", "have", "is", "the", "with"}:
             continue
         values.append(("version", number, canon(name.lower())[0], -1))
