@@ -960,7 +960,7 @@ def test_a_fact_the_phrase_table_leaves_half_untranslated_is_kept_as_said_instea
     # "ik heb zelf last van mijn onderrug" read as "User has zelf last of their onderrug" said
     # neither what the user said nor what it means
     said = "maar ik heb zelf last van mijn onderrug haha, ironic for a physio."
-    assert facts(said) == ["User said: maar ik heb zelf last van mijn onderrug ironic for a physio."]
+    assert facts(said) == ["User said: maar ik heb zelf last van mijn onderrug, ironic for a physio."]
     assert facts("Mia moglie insegna matematica al liceo.") == [
         "User said: Mia moglie insegna matematica al liceo."
     ]
@@ -1804,3 +1804,22 @@ def test_news_that_leads_a_statement_is_no_part_of_it():
     ]
     # "news on two fronts" is no news said before a statement
     assert known("Good news on two fronts.") != ["User is on two fronts"]
+
+
+def test_a_filler_before_a_comma_leaves_the_comma_between_two_statements():
+    assert known("I got the promotion btw, I'm design lead for the payments area now") == [
+        "User got the promotion",
+        "User is design lead for the payments area now",
+    ]
+    assert known("new year new me lol.") == ["User said: new year new me"]
+
+
+def test_an_adverb_in_ly_before_the_verb_is_not_the_verb():
+    assert known("I genuinely don't know what to do with my evenings") == [
+        "User genuinely doesn't know what to do with their evenings"
+    ]
+    assert known("I realistically have about 4 hours a week to train") == [
+        "User realistically has about 4 hours a week to train"
+    ]
+    # verbs that end in "ly" stay verbs
+    assert known("I rely on the bus") == ["User relies on the bus"]

@@ -1356,3 +1356,23 @@ def test_a_lower_case_word_that_names_no_software_has_no_version():
 
     assert [s.kind for s in slots_of("User is on python 3.9")] == ["version"]
     assert "version" not in {s.kind for s in slots_of("User walks loop 3.5 on Sundays")}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        (
+            "User is a senior product designer at Klarna",
+            "User is design lead for the payments area now",
+            True,
+        ),
+        # someone else's promotion
+        (
+            "User is a senior product designer at Klarna",
+            "User's colleague got the promotion, she's design lead now",
+            False,
+        ),
+    ],
+)
+def test_the_title_a_promotion_gives_replaces_the_one_before(old, new, acted):
+    assert acted_on(old, new) is acted

@@ -1079,12 +1079,21 @@ def _about_work(clause: str, work_context: bool) -> bool:
     return bool(_WORK.search(clause.split(",")[0])) or work_context
 
 
+# Verbs that end in "ly" like an adverb of manner does
+_LY_VERBS = frozenset("apply reply supply comply multiply rely ally bully fly sully tally rally".split())
+
+
+def _is_adverb(word: str) -> bool:
+    """ "really", "genuinely", "seriously": said before the verb, not the verb."""
+    return word in _ADVERBS or (word.endswith("ly") and len(word) > 4 and word not in _LY_VERBS)
+
+
 def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[str]]:
     """`subject` in place of "I" or "we", and the first verb after any adverbs in the third person."""
     out = [subject]
     rest = list(tokens)
     while rest and (
-        rest[0].lower().strip(",") in _ADVERBS or [w.lower() for w in rest[:2]] == ["no", "longer"]
+        _is_adverb(rest[0].lower().strip(",")) or [w.lower() for w in rest[:2]] == ["no", "longer"]
     ):
         out.append(rest.pop(0))
         if out[-1].lower() == "no" and rest:

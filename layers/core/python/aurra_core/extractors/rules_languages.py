@@ -658,16 +658,25 @@ _INFORMAL = [
 ]
 _FILLER = re.compile(
     r"(?:^|(?<=\s)|(?<=[,.!?]))(?:lol+|lmao|lmfao|rofl|haha+|hehe+|ngl|tbh|tbf|imo|imho|fwiw|omg|"
-    r"btw|fyi|smh|ugh+|yay+|woo+|lmk|fr|xd|:\)|:\(|:d|;\))(?=$|[\s,.!?])[,!.]*",
+    r"btw|fyi|smh|ugh+|yay+|woo+|lmk|fr|xd|:\)|:\(|:d|;\))(?=$|[\s,.!?])(?P<stop>[,!.]*)",
     re.IGNORECASE,
 )
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 
 
+def _filler_out(found: re.Match[str]) -> str:
+    before, after = found.string[: found.start()].rstrip(), found.string[found.end() :].strip()
+    stop = found.group("stop")[:1]
+    return f"{stop} " if stop and after and before and before[-1] not in ",.!?" else " "
+
+
 def plain_english(text: str) -> str:
     """Informal English as plain English: "im on obsidian now lol" -> "I'm on obsidian now"."""
     text = _EMOJI.sub(" ", text)
-    text = _FILLER.sub(" ", text)
+    # "I got the promotion btw, I'm design lead now": the filler goes, and the comma or stop
+    # after it stays where a statement goes on after it
+    text = _FILLER.sub(_filler_out, text)
+    text = re.sub(r"\s+([,.!])(?=\s|$)", r"\1", text)
     for pattern, replacement in _INFORMAL:
         text = re.sub(pattern, replacement, text)
     text = re.sub(r"([!?.])\1+", r"\1", text)

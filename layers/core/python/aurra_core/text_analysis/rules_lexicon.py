@@ -912,7 +912,7 @@ CHANGE_WORDS = [
     r"\breissued\b",
     r"\bbecame\b",
     r"\bturned\b",
-    r"\bgot (?:a raise|engaged|married|divorced|promoted|a new)\b",
+    r"\bgot (?:a raise|engaged|married|divorced|promoted|a new|the promotion|a promotion)\b",
     r"\bstarted (?:a new|at|working|using)\b",
     r"\bjoined\b",
     r"\bcorrection\b",
@@ -1675,7 +1675,7 @@ CHANGE_EVIDENCE = [
     r"\binstead\b",
     r"\bfrom [\w$€£.,\- ]{1,40}? to\b",
     # the subject's promotion, not one the user gave ("User promoted two of their reports")
-    r"(?<!\buser )\bpromoted\b|(?<!\buser )\bdemoted\b",
+    r"(?<!\buser )\bpromoted\b|(?<!\buser )\bdemoted\b|\bgot (?:the|a|my|their|his|her) promotion\b",
     r"\brenamed\b",
     r"\bsold\b|\btraded in\b|\bgot rid of\b|\b(?:gave|given) up\b|\bditched\b|\bdropped\b|\babandoned\b|"
     r"\bscrapped\b|\bstopped seeing\b",
@@ -1884,7 +1884,7 @@ CURRENT_OR_CHANGED = (
     r"\b(?:now|nowadays|anymore|nolonger|fromnowon|instead|switch\w*|mov(?:ed|es|ing|e)|relocat\w*|changed|changes|changing|change (?:to|from|of|in)|"
     r"replac\w*|upgrad\w*|downgrad\w*|migrat\w*|transferr\w*|promoted|renamed?|went (?:up|down)|raised|lowered|"
     r"increased|decreased|expanded|grew to|shrank|reduced|cut to|bumped|pushed|postponed|rescheduled|reshuffled|retrained|requalified|delayed|"
-    r"brought forward|slipped|slid|shifted|re-?booked|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new)|started a new|"
+    r"brought forward|slipped|slid|shifted|re-?booked|put (?:\w+ ){0,3}on|reissued|became|turned|got (?:a raise|engaged|married|divorced|promoted|a new|the promotion|a promotion)|started a new|"
     r"new|joined|correction|actually|updated?|converted|since|starting|as of|effective|raise|welcomed|signed|"
     r"from (?:date|month|weekday|now|today|next)_?\w*|from this (?:week|month|term|semester|season|year))\b"
 )
