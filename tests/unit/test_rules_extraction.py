@@ -1823,3 +1823,14 @@ def test_an_adverb_in_ly_before_the_verb_is_not_the_verb():
     ]
     # verbs that end in "ly" stay verbs
     assert known("I rely on the bus") == ["User relies on the bus"]
+
+
+def test_a_question_after_a_comma_is_no_statement_and_is_not_kept():
+    # read as a statement it was "User starts"
+    assert known("next up read replicas, where do I start") == []
+    assert known("quick q, how do I say 'net 30' naturally in portuguese on an invoice") == []
+    # the statement before it is kept, as said when the rules do not read it, without the question
+    assert known("She's a nurse now in Orlando, can you believe it.") == [
+        "User said: She's a nurse now in Orlando"
+    ]
+    assert known("I moved to Leeds last month, how do I find a GP") == ["User moved to Leeds last month"]

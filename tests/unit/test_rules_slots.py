@@ -1376,3 +1376,25 @@ def test_a_lower_case_word_that_names_no_software_has_no_version():
 )
 def test_the_title_a_promotion_gives_replaces_the_one_before(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        (
+            "User's team is migrating to GitHub Actions this quarter",
+            "User's team is fully on GitHub Actions now",
+            True,
+        ),
+        # part of it done, or the old one still running: still under way
+        (
+            "User's team is migrating to GitHub Actions this quarter",
+            "User said: INFRA-88 progress: ~half the pipelines are on GitHub Actions, Jenkins still runs the deploys",
+            False,
+        ),
+        ("User is switching from Jira to Linear", "User's team is 80% on Linear now", False),
+        ("User is switching from Jira to Linear", "User's team is 100% on Linear now", True),
+    ],
+)
+def test_a_change_under_way_is_done_only_when_all_of_it_is(old, new, acted):
+    assert acted_on(old, new) is acted

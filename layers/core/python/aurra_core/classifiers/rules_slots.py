@@ -1632,6 +1632,12 @@ _NOW_HOLDS = re.compile(
     r"runs?|running|is on|are on|'re on|'s on)\b",
     re.IGNORECASE,
 )
+# Part of the change done, or the old thing still in use: "half the pipelines are on GitHub
+# Actions, Jenkins still runs the deploys" is the change still under way
+_PART_DONE = regex_programs.compile(
+    r"\b(?:half|halfway|midway|partly|partially|some of|most of|part of|a few of|the first|so far|"
+    r"\d+ of (?:the|our|their|my)|still (?:runs?|running|on|uses?|using|handles?|does|has))\b|\b\d{1,2}\s*%"
+)
 # Words of when a change under way is due, not where it goes
 _DUE_WORDS = frozenset(
     canon(word)[0]
@@ -1653,7 +1659,7 @@ def plan_done(old_text: str, new_text: str) -> tuple[float, str] | None:
     old_mood, mood = _mood(old_norm), _mood(new_norm)
     if old_mood.hedged or old_mood.negated or mood.hedged or mood.negated or mood.past or mood.temporary:
         return None
-    if _UNDER_WAY.search(new_text) or not _NOW_HOLDS.search(new_text):
+    if _UNDER_WAY.search(new_text) or not _NOW_HOLDS.search(new_text) or _PART_DONE.search(new_text.lower()):
         return None  # still under way, or nothing said to hold
     target = _words(under_way.group("target")) - _STOPWORD_STEMS - LIGHT_STEMS - _DUE_WORDS
     if not target or not target <= _words(new_text):

@@ -1351,6 +1351,14 @@ _GUESSED_PLAN = re.compile(
 )
 
 
+# A question asked without its mark: "where do I start", "should we wait", "can you redo it"
+_ASKED = re.compile(
+    r"^(?:(?:where|what|how|when|why|which|who)\s+)?(?:do|does|did|can|could|should|would|will|shall|am|is|are)\s+"
+    r"(?:I|we|you)\b",
+    re.IGNORECASE,
+)
+
+
 def _filtered(clause: str) -> bool:
     """A clause never kept: a hedge, a hypothetical or joke, a question or a request."""
     text = clause.strip()
@@ -2620,13 +2628,26 @@ class _Reader:
                 return "skipped"
         if _filtered(clause):
             return "skipped"
-        fact = _rewrite(clause, self.group, self.work_context)
-        if fact is None and not re.match(r"^(?:I|I'm|I've|my|our|we|we're|we've)\b", clause, re.IGNORECASE):
-            inner = _inner_statement(clause)
+        # "next up read replicas, where do I start": a question after a comma is not read as a
+        # statement ("User starts")
+        parts = _COMMA_OUTSIDE_BRACKETS.split(clause)
+        asked = next((i for i, part in enumerate(parts) if i and _ASKED.match(part.strip())), None)
+        stated = ", ".join(parts[:asked]) if asked else clause
+        fact = _rewrite(stated, self.group, self.work_context)
+        if fact is None and not re.match(r"^(?:I|I'm|I've|my|our|we|we're|we've)\b", stated, re.IGNORECASE):
+            inner = _inner_statement(stated)
             if inner is not None and not _filtered(inner):
                 fact = _rewrite(inner, self.group, self.work_context)
         if fact == "":
             return "skipped"
+        if fact is None and asked:
+            # "She's a nurse now in Orlando, can you believe it": the statement kept as said,
+            # without the question
+            if not self._verbatim_worthy(stated, stated) or _NOT_A_FACT.match(stated):
+                return "skipped"
+            said = " ".join(stated.split()).strip(" ,;:")
+            self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(stated), VERBATIM)
+            return "fact"
         if fact is None:
             return "skipped" if _NOT_A_FACT.match(_PLEASANTRY.sub("", clause).strip()) else "none"
         quote = self._clause_quote(clause)
