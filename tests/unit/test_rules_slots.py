@@ -1398,3 +1398,52 @@ def test_the_title_a_promotion_gives_replaces_the_one_before(old, new, acted):
 )
 def test_a_change_under_way_is_done_only_when_all_of_it_is(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        # each of these was a wrong supersession on a development set, with a twin that acts
+        ("User has a cat named Pamuk", "User is a UX researcher at a food delivery startup now", False),
+        (
+            "User is a part-time school receptionist (3 days)",
+            "User said: so he's Senior Executive Officer now, pay rise from this month.",
+            False,
+        ),
+        (
+            "User said: renting a 1-bed in Phibsborough for €1,850 a month with my girlfriend Aoife",
+            "User said: so he did the max, rent is €1,887 from july.",
+            True,
+        ),
+        (
+            "User said: October half term lines up, which is the whole reason for the date.",
+            "User has ended up at a villa on Lake Como instead",
+            False,
+        ),
+        ("User has a gym membership", "User ended their gym membership", True),
+        ("User keeps mixing the dates up", "User said: work blew up so Japan got pushed to October", False),
+        (
+            "User said: £22 feels steep for a market crowd though",
+            "User moved their stall to todmorden market this spring",
+            False,
+        ),
+        (
+            "User sells handmade ceramics at the Saturday market in Hebden Bridge",
+            "User moved their stall to todmorden market this spring",
+            True,
+        ),
+        (
+            "User is still at the museum as a collections assistant, 4 days a week with Fridays off",
+            "User said: the Portuguese class is still going but it moved to Thursday evenings.",
+            False,
+        ),
+        (
+            "User's Jenkins pipeline for the Android app takes 40 minutes",
+            "User's team is about halfway through moving CI from Jenkins to GitHub Actions",
+            False,
+        ),
+        ("User's CI runs on Jenkins", "User's team moved CI off Jenkins to GitHub Actions", True),
+    ],
+)
+def test_wrong_supersessions_found_on_the_development_sets(old, new, acted):
+    assert acted_on(old, new) is acted

@@ -269,6 +269,20 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
     if subject_old.relations != subject_new.relations:
         return _related_people(old, new)
     kinds = {subject_old.kind, subject_new.kind}
+    if kinds == {"principal", "pronoun"}:
+        spoken = new if subject_new.kind == "pronoun" else old
+        said_of = next(
+            (
+                (word, after)
+                for word, after in zip(spoken.tokens[:3], spoken.tokens[1:4], strict=False)
+                if word in {"he", "she", "his", "her"}
+            ),
+            None,
+        )
+        if kept_as_said(spoken) and said_of and (said_of[0] in {"his", "her"} or said_of[1] in _STATED_OF):
+            # "User said: so he's Senior Executive Officer now": in the user's own words, "he" is
+            # never the user (but "so he did the max, rent is €1,887": the rent is the user's)
+            return "different", f"different people (the subject vs '{said_of[0]}')"
     if "none" in kinds or "pronoun" in kinds:
         return "compatible", "subject left implicit"
     if subject_old.kind == subject_new.kind == "principal":
@@ -286,6 +300,10 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
             # nurse"), whom the other fact does not name
             return "different", f"different people (the subject vs {said(name.key, new, old)})"
     return _named_or_thing_subjects(old, new)
+
+
+# What is said of a "he" or "she" as their state: "he's", "she is", "he works"
+_STATED_OF = frozenset("'s is was has had works lives got became".split())
 
 
 def _related_people(old: Fact, new: Fact) -> Relation:
@@ -653,13 +671,17 @@ def slot_template(a: list[str], b: list[str], budget: int | None = None) -> Temp
             return None  # an insertion before the slot changes the template
     context = [term for k, term in enumerate(a) if not i1 <= k < i2]
     old_slot, new_slot = a[i1:i2], b[j1:j2]
-    if not context or set(old_slot) & set(new_slot):
-        return None
+    if not set(context) - _PARTICLES or set(old_slot) & set(new_slot):
+        return None  # "keeps mixing the dates up" / "work blew up": a shared "up" is no wording
     if _slot_kinds(old_slot) != _slot_kinds(new_slot[: len(old_slot) + 1]) and not (
         _slot_kinds(old_slot) <= _slot_kinds(new_slot)
     ):
         return None  # "at 9am" -> "ran long today": not a new value of the same kind
     return context, old_slot, new_slot
+
+
+# Words of a phrasal verb, which share no wording on their own
+_PARTICLES = frozenset("up down out off in on over back away around about through".split())
 
 
 def _template_possible(a: list[str], b: list[str]) -> bool:
@@ -2476,7 +2498,7 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     value = named_terms - body_o
     # a shared "eat" or "use" is no anchor, nor whom both are about ("User's team")
     whose = (set(old.subject.slot) | set(new.subject.slot)) & OWN_GROUPS
-    anchor = (body_o & body_n) - value - RESTATEMENT_STEMS - whose - {"now"}
+    anchor = (body_o & body_n) - value - RESTATEMENT_STEMS - whose - {"now", "still"}
     if value and all(_AMOUNT_TERM.match(t) for t in value):
         anchor -= _UNIT_WORDS  # "went to 720" and "a 5-day package": the day counts, it is no slot
     old_value = body_o - anchor - {"now"}
@@ -2497,6 +2519,10 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         return None
     if any(qualified_apart(old.raw, new.raw, term, named) for term in anchor):
         return None  # "car insurance with Geico" / "switched home insurance to Lemonade": two policies
+    if all(
+        re.search(rf"\b(?:for|like|than) an? {re.escape(term)}\w*", old.raw, re.IGNORECASE) for term in anchor
+    ):
+        return None  # "£22 feels steep for a market crowd": any market, not the one the old fact is at
     if all(_fuzzy_overlap({term}, new.term_set) for term in old_value):
         return None  # "a member of the gym" -> "the gym membership was upgraded": still a member
     return match.group(0).split()[0], anchor, value

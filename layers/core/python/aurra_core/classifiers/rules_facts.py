@@ -629,7 +629,9 @@ def analyze(raw: str) -> Fact:
         # its first word starts the user's sentence: a name only if it is one there
         own_subject = parse_subject(own_tokens, _names(_VERBATIM_AS_WRITTEN.sub("", raw, count=1)), None)
         named = own_subject.kind == "name" and not _NAMED_THING.match(own_words)
-        if named or own_subject.relations:
+        # "so he's Senior Executive Officer now": someone else the user speaks of, not the user
+        someone = own_subject.kind == "pronoun" and bool({"he", "she", "his", "her"} & set(own_tokens[:3]))
+        if named or someone or own_subject.relations:
             text, tokens, subject = own_words, own_tokens, own_subject
     terms: list[str] = []
     for tok in tokens:

@@ -959,7 +959,7 @@ ENDING = [
     r"\b(?:is|are|am|was|were) (?:\w+ )?(?:done|finished|through) with (?:(?:his|her|their|my|the|a|an) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})",
     r"\blost (?:(?:his|her|their|my|the|a|an) )?(?:job|position|role) (?:at|with) (?P<x>[\w\-\.&]+(?: [\w\-\.&]+)?)",
     r"\blet (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}?) (?:lapse|expire|run out)\b",
-    r"\bended (?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})",
+    r"\bended (?!up\b)(?:(?:his|her|their|my|the|a|an|its|our) )?(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2}) (?:ran out|is gone|are gone|was gone)\b",
     r"(?P<x>[\w\-\.]+(?: [\w\-\.]+)?) (?:has |have )?(?:moved|transferred|switched|went) (?:over )?to "
     r"(?:another|a different|a new|an other) (?:team|role|job|company|department|group|position|account|project)\b",
@@ -2005,7 +2005,8 @@ VALUE_FRAMES: dict[str, list[str]] = {
     ],
     "username": [r"\b(?:username|handle|login) (?:is|:|to)\s+(?:now\s+)?(?P<v>[^,;.\s]+)"],
     "role": [
-        r"\b(?:promoted|appointed|named) (?:to |as )?(?:the )?(?P<v>[^,;.]+)",
+        # "named as head of design", not "a cat named Pamuk"
+        r"\b(?:(?:promoted|appointed) (?:to |as )?|named (?:to|as) )(?:the )?(?P<v>[^,;.]+)",
         r"\b(?:title|role|position) (?:is|:)\s+(?:now\s+)?(?P<v>[^,;.]+)",
         # "made it to consultant", "got bumped up to account executive": a step up, said as reached
         r"\b(?:made it|bumped up|moved up|stepped up) (?:to|as) (?:a |an |the )?(?P<v>(?:[a-z]+ ){0,3}(?:"
