@@ -1443,6 +1443,14 @@ def test_a_change_under_way_is_done_only_when_all_of_it_is(old, new, acted):
             False,
         ),
         ("User's CI runs on Jenkins", "User's team moved CI off Jenkins to GitHub Actions", True),
+        # someone else moved, in the user's own words
+        (
+            "User is in London",
+            "User said: after her fall in February she moved in with my sister Aoife in Galway.",
+            False,
+        ),
+        ("User lives in London", "User said: my mum and dad moved to Galway", False),
+        ("User is in London", "User said: we moved to Galway in February", True),
     ],
 )
 def test_wrong_supersessions_found_on_the_development_sets(old, new, acted):

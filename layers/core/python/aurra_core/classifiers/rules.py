@@ -2277,6 +2277,14 @@ _IN_A_PLACE = regex_programs.compile(
 )
 
 
+# Someone else said just before the move: "she moved", "my mum and dad moved"
+_SOMEONE_ELSE_MOVES = regex_programs.compile(
+    r"\b(?:she|he|they|my (?:\w+ ){0,2}?(?:mum|mom|mother|dad|father|parents|sister|brother|son|daughter|"
+    r"friend|partner|wife|husband|boyfriend|girlfriend|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
+    r"cousin|neighbou?r|colleague)s?)\s+(?:has |have |just |finally |already )?$"
+)
+
+
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     """'lives in Leeds' -> 'finished the move; I'm in Manchester now': a move ends the old home,
     unless the new fact still names the old place."""
@@ -2293,6 +2301,8 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     move = _MOVED_HOME.search(new.text) or evidence.MOVED_TO_A_NAME.search(new.raw)
     if not move or (old_place & new.term_set):
         return None
+    if _SOMEONE_ELSE_MOVES.search(move.string[: move.start()]):
+        return None  # "after her fall she moved in with my sister": she moved, not the user
     return f"the new fact says they moved ('{quoted(move.group(0), new)}'), which ends the home the old fact states"
 
 
