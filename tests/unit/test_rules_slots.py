@@ -1451,6 +1451,41 @@ def test_a_change_under_way_is_done_only_when_all_of_it_is(old, new, acted):
         ),
         ("User lives in London", "User said: my mum and dad moved to Galway", False),
         ("User is in London", "User said: we moved to Galway in February", True),
+        (
+            "User is in London",
+            "User said: my sister basically said enough and mamã moved in with her in Braga last month.",
+            False,
+        ),
+        (
+            "User lives alone in Bournemouth, in the house where they raised their children",
+            "User said: Dear assistant, I am writing from my new flat in Exeter.",
+            True,
+        ),
+        (
+            "User's mam lives on her own in Cork",
+            "User said: Mam's settled in Galway now, little apartment 5 min from my sister Niamh.",
+            True,
+        ),
+        # one cancelled session of what goes on
+        (
+            "User is running 5k at parkrun on saturdays",
+            "User said: parkrun got cancelled because of ice though",
+            False,
+        ),
+        ("User has a Netflix subscription", "User cancelled Netflix", True),
+        # whose it is is no shared wording, but for one value in place of another
+        ("User's son is obsessed with dinosaurs if that helps", "User's son turned 8 in the summer", False),
+        ("User's son is 5", "User's son is 6", True),
+        ("User's son is 7", "User's son turned 8 in the summer", True),
+        # the user never ended
+        ("User retired from Ohio in 2008", "User said: Hello again, it's me from Sarasota.", False),
+        ("User quit smoking in 2023", "User started smoking again", True),
+        # a move to a thing is no move of home
+        ("User pays rent in Marchmont", "User moved to a wav2vec-based model", False),
+        ("User lives in Leeds", "User moved to a bigger place in Garki", True),
+        # an engagement leaves the home the old fact states
+        ("User lives in Södermalm with their boyfriend Erik", "User got engaged on Gotland", False),
+        ("User is dating Erik", "User got engaged to Erik", True),
     ],
 )
 def test_wrong_supersessions_found_on_the_development_sets(old, new, acted):

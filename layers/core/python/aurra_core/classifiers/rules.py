@@ -571,8 +571,17 @@ def _ending_matches(text: str) -> tuple[tuple[re.Pattern[str], tuple[re.Match[st
     found = []
     for pattern in _ENDING:
         deadline.check()
-        found.append((pattern, tuple(pattern.finditer(text))))
+        found.append((pattern, tuple(m for m in pattern.finditer(text) if not _ONCE.match(text, m.end()))))
     return tuple(found)
+
+
+# One time of a thing that goes on: "parkrun got cancelled because of ice", "practice is
+# cancelled this week"
+_ONCE = regex_programs.compile(
+    r"\s*(?:(?:because of|due to|for) (?:the )?(?:ice|icy|snow|rain|weather|storm|heat|fog|flood\w*|wind|"
+    r"strikes?|a strike|(?:a |the )?bank holiday|half term)|today|tonight|this (?:week|weekend|morning|time|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
+)
 
 
 def class_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]]:
@@ -671,8 +680,12 @@ def slot_template(a: list[str], b: list[str], budget: int | None = None) -> Temp
             return None  # an insertion before the slot changes the template
     context = [term for k, term in enumerate(a) if not i1 <= k < i2]
     old_slot, new_slot = a[i1:i2], b[j1:j2]
-    if not set(context) - _PARTICLES or set(old_slot) & set(new_slot):
-        return None  # "keeps mixing the dates up" / "work blew up": a shared "up" is no wording
+    whose_alone = not set(context) - _PARTICLES - _WHOSE_TERMS and (len(old_slot) > 1 or len(new_slot) > 2)
+    if not set(context) - _PARTICLES or whose_alone or set(old_slot) & set(new_slot):
+        # "keeps mixing the dates up" / "work blew up": a shared "up" is no wording; "User's son
+        # is obsessed with dinosaurs" / "User's son turned 8": nor is whose it is, but for one
+        # value in place of another ("User's son is 5" / "is 6")
+        return None
     if _slot_kinds(old_slot) != _slot_kinds(new_slot[: len(old_slot) + 1]) and not (
         _slot_kinds(old_slot) <= _slot_kinds(new_slot)
     ):
@@ -682,6 +695,8 @@ def slot_template(a: list[str], b: list[str], budget: int | None = None) -> Temp
 
 # Words of a phrasal verb, which share no wording on their own
 _PARTICLES = frozenset("up down out off in on over back away around about through".split())
+# Whose a fact is: "User's son", "User's team"
+_WHOSE_TERMS = frozenset({"user"} | {canon(word)[0] for word in lex.RELATION_NOUNS} | set(OWN_GROUPS))
 
 
 def _template_possible(a: list[str], b: list[str]) -> bool:
@@ -928,7 +943,7 @@ def _resumed(old: Fact, new: Fact) -> str | None:
     match = _RESUMED.search(new.text)
     if _ONE_OFF.search(new.text) or _first(_TEMPORARY, new.text) or _EVENT_PLACE.search(new.text):
         return None  # "drank again at the wedding": once, not a habit taken up again
-    ended = set(_abandoned(old)) - _FRAME_STEMS
+    ended = set(_abandoned(old)) - _FRAME_STEMS - {"user"}  # "User retired from Ohio": the user never ended
     if _ENDED_STATES & old.term_set & new.term_set:
         return None  # "alarm is off" -> "alarm is off again": the same end, said again
     if _denies(old) and not evidence.negated(new):
@@ -2277,12 +2292,40 @@ _IN_A_PLACE = regex_programs.compile(
 )
 
 
-# Someone else said just before the move: "she moved", "my mum and dad moved"
-_SOMEONE_ELSE_MOVES = regex_programs.compile(
-    r"\b(?:she|he|they|my (?:\w+ ){0,2}?(?:mum|mom|mother|dad|father|parents|sister|brother|son|daughter|"
-    r"friend|partner|wife|husband|boyfriend|girlfriend|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
-    r"cousin|neighbou?r|colleague)s?)\s+(?:has |have |just |finally |already )?$"
+# "moved to a wav2vec-based model", "moved to a new plan": where a move goes that is no home
+_NO_HOME_AFTER = regex_programs.compile(
+    r"\s*(?:a|an)\s+(?!(?:[\w-]+\s+){1,2}(?:flat|house|home|place|apartment|city|town|village|suburb|area|"
+    r"neighbou?rhood|country|studio|bungalow|cottage|condo|room|bedroom|bed|terrace|semi)\b)"
+    r"(?!(?:flat|house|home|place|apartment|city|town|village|suburb|area|neighbou?rhood|country|studio|"
+    r"bungalow|cottage|condo|room|terrace|semi|\d)\b)"
 )
+# Words between whoever moves and the move: "she finally moved", "my mum has just moved"
+_BEFORE_A_MOVE = frozenset(
+    "just finally already recently officially also have has had 've 's actually basically then".split()
+)
+# Someone else, said in the user's words: a relative (in the languages users mix in), or "she"
+_SOMEONE_ELSE = frozenset(
+    {"she", "he", "they"}
+    | {canon(word)[0] for word in lex.RELATION_NOUNS}
+    | set(lex.RELATION_NOUNS)
+    | set(
+        "mamã mamá mama mãe madre mère mutter papá papa pai padre père vater abuela abuelo avó avô oma opa nonna nonno".split()
+    )
+)
+
+
+def _moved_someone_else(before: str) -> bool:
+    """Whether the words before a move name someone else as who moved ("she", "my mum", "and
+    mamã", "Aoife"): not the user, "we", or a move said without its subject."""
+    words = re.findall(r"[\w'\u2019]+", before)
+    while words and words[-1].lower() in _BEFORE_A_MOVE:
+        words.pop()
+    if not words:
+        return False
+    last = words[-1]
+    return last.lower() in _SOMEONE_ELSE or (
+        last[0].isupper() and last not in {"I", "I've", "We", "We've"} and len(words) > 1
+    )
 
 
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
@@ -2301,7 +2344,10 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     move = _MOVED_HOME.search(new.text) or evidence.MOVED_TO_A_NAME.search(new.raw)
     if not move or (old_place & new.term_set):
         return None
-    if _SOMEONE_ELSE_MOVES.search(move.string[: move.start()]):
+    if _NO_HOME_AFTER.match(move.string, move.end()):
+        return None  # "moved to a wav2vec-based model": to a thing, not a home
+    users_own = not (old.subject.relations or old.subject.slot)  # "User lives in London", not "User's mam"
+    if users_own and kept_as_said(new) and _moved_someone_else(move.string[: move.start()]):
         return None  # "after her fall she moved in with my sister": she moved, not the user
     return f"the new fact says they moved ('{quoted(move.group(0), new)}'), which ends the home the old fact states"
 
@@ -2313,6 +2359,8 @@ def _state_transition(old: Fact, new: Fact, relation: str) -> str | None:
         subject_old, subject_new = old.states[cycle], new.states[cycle]
         if subject_old & subject_new:
             continue
+        if cycle == "relationship" and "location" in frame_values(old):
+            continue  # "lives in Södermalm with their boyfriend Erik" -> "got engaged": the home holds
         state_words = set(lex.STATES[cycle]) | {canon(w)[0] for w in lex.STATES[cycle]}
         # what the facts are about, read as subject or as object: "The billing revamp is blocked"
         # and "Legal cleared the billing revamp; it's unblocked"

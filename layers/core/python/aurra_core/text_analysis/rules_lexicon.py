@@ -1942,13 +1942,23 @@ NOT_A_HOME = (
     r"(?:a |an |the |their |our |one )?(?:\w+ )?(?:channel|chat|thread|folder|doc|document|spreadsheet|sheet|"
     r"notebook|app|inbox|repo|repository|drive|tab|terminal|browser|group|board|wiki|workspace|calendar|head)s?\b"
 )
+# What one moves to that is no place: "moved to a wav2vec-based model", "moved to the night shift"
+MOVED_TO_NO_PLACE = (
+    r"(?!(?:a |an |the |their |our |my )?(?:[\w-]+ ){0,2}(?:model|version|plan|tier|provider|stack|system|setup|"
+    r"approach|schedule|routine|framework|tool|platform|service|library|format|strategy|method|diet|shift|"
+    r"team|role|position|job|rota|pattern)s?\b)"
+)
 # Frames that read a value from its wording: where someone lives, works, whom they report to...
 VALUE_FRAMES: dict[str, list[str]] = {
     "location": [
         r"\b(?:lives?|living|live|based|located|homebase|hometown|headquarters|settled)(?!\s+(?:now |still )?(?:in |at )?"
         + NOT_A_HOME
-        + r")\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+(?P<v>[^,;.]+)",
-        r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+(?P<v>[^,;.]+)",
+        + r")\s*(?:is |are )?(?:now |still )?(?:in|at|:|out in|is in|are in)?\s+"
+        + MOVED_TO_NO_PLACE
+        + r"(?P<v>[^,;.]+)",
+        r"\b(?:moved|moving|relocated|relocating|relocates|moves)\s+(?:back\s+|all \w+ \w+ )?(?:to|into)\s+"
+        + MOVED_TO_NO_PLACE
+        + r"(?P<v>[^,;.]+)",
         # a home rented, or lived in, is where they live: "is renting in Rathmines", "rents a
         # flat in Dublin", "is in a studio in Bushwick"
         r"\b(?:rents?|renting)\s+(?:(?:a |an |the |their |our |my )?(?:\w+ )?"
