@@ -75,7 +75,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v24"
+MODEL_ID = "aurra-rules-v25"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
