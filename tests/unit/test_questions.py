@@ -24,6 +24,10 @@ from aurra_core.text_analysis.questions import Answer, read_question
         ("On which day does the cleaner come?", {Answer.DAY}),
         ("When does the user walk the dog?", {Answer.TIME, Answer.DAY, Answer.DATE}),
         ("Which Postgres version does the team run?", {Answer.VERSION}),
+        ("Which Postgres version does the user run?", {Answer.VERSION}),
+        ("What phone does the user have?", {Answer.CHOSEN}),
+        ("Which app does the user use to track food?", {Answer.CHOSEN}),
+        ("What does the user's team use for orchestration?", {Answer.CHOSEN}),
     ],
 )
 def test_a_question_asks_for_its_answers(question, wanted):
@@ -41,6 +45,16 @@ def test_a_text_that_asks_none_of_these_reads_as_none(text):
 @pytest.mark.parametrize(
     ("question", "memory", "answers"),
     [
+        # the one thing of a kind the user has: what they got or switched to answers it
+        ("What phone does the user have?", "User got the 15 Pro in the end", True),
+        ("Which app does the user use to track food?", "User switched to Cronometer", True),
+        (
+            "What does the user's team use for orchestration?",
+            "User's team ripped out Airflow and went with Dagster",
+            True,
+        ),
+        ("What phone does the user have?", "User loves hiking", False),
+        ("What phone does the user have?", "User's sister got the iPhone 16", False),
         ("Where does the user work?", "User left Shopify for Canva", True),
         ("Where does the user work?", "User is now a design lead at Canva", True),
         ("Where does the user work?", "User said: big news, new job at Coolblue", True),

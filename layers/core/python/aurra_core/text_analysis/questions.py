@@ -4,7 +4,8 @@
 embedding model rarely finds them alike; yet the question says what its answer looks like: a
 workplace. A search (`store.fused_ranking`) reads the question once (`read_question`) and fuses
 one more list, the memories that could answer it (`Question.answers`): a workplace, a home, a
-count, an amount, a time of day, a day, a date, a version or an end, about the one the question is
+count, an amount, a time of day, a day, a date, a version, an end or a thing got or switched to,
+about the one the question is
 about ("the user's sister" is not the user). It only lifts memories among those the search
 already ranks; a text that is not a question of these forms reads as None and changes nothing.
 
@@ -32,6 +33,7 @@ class Answer(Enum):
     DATE = "date"
     VERSION = "version"
     ENDED = "ended"
+    CHOSEN = "chosen"
 
 
 # a typographic apostrophe ("user\u2019s") is read as a plain one
@@ -86,6 +88,17 @@ _FORMS: tuple[tuple[re.Pattern[str], frozenset[Answer]], ...] = tuple(
         (r"\b(?:on )?(?:which|what) days?\b|\bhow often\b", {Answer.DAY}),
         (r"^\W*when\b", {Answer.TIME, Answer.DAY, Answer.DATE}),
         (r"\b(?:which|what) (?:\w+ )?(?:version|release)\b", {Answer.VERSION}),
+        # "What phone does the user have?", "Which app does the user use to track food?", "What
+        # does the user's team use for orchestration?": the one thing of a kind the user has or
+        # uses, which a memory of getting or switching to it answers ("got the 15 Pro", "switched
+        # to Cronometer") as well as one that names it
+        (
+            r"\b(?:which|what) (?![\w -]{0,30}?\b(?:time|days?|version|release)\b)[a-z][\w -]{0,30}? (?:does|do|is|are) "
+            r"(?P<who>(?:the )?user(?:'s \w+)?) (?:use|using|have|has|drive|driving|ride|run|running|take|"
+            r"taking|play|go to|attend|train at|shop at|bank with|sell at|work from|on)\b",
+            {Answer.CHOSEN},
+        ),
+        (r"\bwhat (?:does|do) (?P<who>(?:the )?user(?:'s \w+)?) use (?:for|to)\b", {Answer.CHOSEN}),
         # "Does the user still sing in the choir?": whether it ended
         (rf"^\W*(?:does|do|is|are|has|have|did) {_WHO} still\b", {Answer.ENDED}),
         (
@@ -162,6 +175,16 @@ _HAS_ENDED = re.compile(
     re.IGNORECASE,
 )
 
+# A thing got or switched to: "got the 15 Pro", "switched to Cronometer", "went with Dagster",
+# "is on Fly.io now"
+_HAS_CHOSEN = re.compile(
+    r"\b(?:switch(?:ed|ing)? (?:\w+ )?(?:to|from)|mov(?:ed|ing) (?:\w+ ){0,3}?(?:to|into|onto)|migrat(?:ed|ing)|"
+    r"went (?:with|for)|chang(?:ed|ing) to|upgraded to|got (?:the|a|an)|bought|picked up|traded|ditched|"
+    r"ripped out|replaced|(?:is|are|'s|'re) (?:now |all |fully )?on \S+(?: \S+)? now|now (?:on|uses?|in)|"
+    r"ended up (?:on|with|getting|at))\b",
+    re.IGNORECASE,
+)
+
 _SHOWS: dict[Answer, re.Pattern[str]] = {
     Answer.WORKPLACE: _WORK_WORDS,
     Answer.HOME: _HOME_WORDS,
@@ -172,6 +195,7 @@ _SHOWS: dict[Answer, re.Pattern[str]] = {
     Answer.DATE: _HAS_DATE,
     Answer.VERSION: _HAS_VERSION,
     Answer.ENDED: _HAS_ENDED,
+    Answer.CHOSEN: _HAS_CHOSEN,
 }
 
 # A memory about someone of the user's ("User's sister lives in Graz"), or kept as said and
