@@ -1490,3 +1490,33 @@ def test_a_change_under_way_is_done_only_when_all_of_it_is(old, new, acted):
 )
 def test_wrong_supersessions_found_on_the_development_sets(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acted"),
+    [
+        (
+            "User gets the 07:42 from Woking into Waterloo every weekday",
+            "User said: work went flexi-hours so it's the 08:12 for me now, way less packed",
+            True,
+        ),
+        # someone else's, one service cancelled once, or not said to be now
+        (
+            "User gets the 07:42 from Woking into Waterloo every weekday",
+            "User's sister gets the 08:12 now",
+            False,
+        ),
+        (
+            "User gets the 07:42 from Woking into Waterloo every weekday",
+            "User said: the 08:12 was cancelled this morning",
+            False,
+        ),
+        (
+            "User takes the 06:10 ferry to Manly",
+            "User is on the 7:15 ferry now for the school run, just this week",
+            False,
+        ),
+    ],
+)
+def test_the_service_the_user_takes_named_by_when_it_leaves(old, new, acted):
+    assert acted_on(old, new) is acted

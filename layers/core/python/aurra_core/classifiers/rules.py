@@ -45,6 +45,7 @@ from aurra_core.classifiers.rules_slots import (
     activity_elsewhere,
     bare_version,
     career_step,
+    departure_change,
     device_upgrade,
     grade_change,
     grew,
@@ -3688,6 +3689,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or workplace_elsewhere(old, new)
             or pay_change(old, new)
             or line_change(old, new)
+            or departure_change(old, new)
             or bare_version(old, new)
             or plan_done(old, new)
         )

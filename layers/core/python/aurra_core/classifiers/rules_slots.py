@@ -1303,6 +1303,40 @@ def workplace_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | Non
     return (CONFIDENCE, f"where the subject works, said anew: at {place} now")
 
 
+# A service taken, named by when it leaves: "gets the 07:42 from Woking", "it's the 08:12 for
+# me now"; the kind of service after it, when said
+_DEPARTURE = regex_programs.compile(
+    r"\bthe (?P<time>\d{1,2}[:.]\d{2})(?!\s*(?:am|pm|a\.m|p\.m)\b)"
+    r"(?: (?P<kind>train|bus|ferry|boat|tram|flight|service|fast|slow|local|express))?\b"
+)
+_NOW = regex_programs.compile(r"(?i)\b(?:now|these days|nowadays|instead)\b")
+
+
+def departure_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when both facts name the one service the subject takes by when it
+    leaves, another one now: "User gets the 07:42 from Woking into Waterloo every weekday" ->
+    "User said: work went flexi-hours so it's the 08:12 for me now". Not someone else's, another
+    kind of service, or one not said to be now."""
+    old_found, new_found = list(_DEPARTURE.finditer(old_text)), list(_DEPARTURE.finditer(new_text))
+    if len(old_found) != 1 or len(new_found) != 1 or not _NOW.search(new_text):
+        return None
+    old_time, new_time = old_found[0].group("time"), new_found[0].group("time")
+    old_kind, new_kind = old_found[0].group("kind"), new_found[0].group("kind")
+    if old_time.replace(".", ":") == new_time.replace(".", ":") or (
+        old_kind and new_kind and old_kind != new_kind
+    ):
+        return None
+    if not (_same_whom(old_text, new_text) or _said_by_the_user_of_their_own(old_text, new_text)):
+        return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if not _said_plainly(old_norm, new_norm) or _mood(new_norm).temporary or _mood(new_norm).additive:
+        return None
+    return (
+        CONFIDENCE,
+        f"the service the subject takes, another one now: the {new_time} in place of the {old_time}",
+    )
+
+
 # A line of a city's transit, by its name or number: "the Chuo Line", "Line 6", "the Northern
 # line", "the 96 tram", "the 38 bus" (as written, where a line's name is capitalised)
 _TRANSIT_LINE = regex_programs.compile(
