@@ -1834,3 +1834,21 @@ def test_a_question_after_a_comma_is_no_statement_and_is_not_kept():
         "User said: She's a nurse now in Orlando"
     ]
     assert known("I moved to Leeds last month, how do I find a GP") == ["User moved to Leeds last month"]
+
+
+def test_with_my_partner_and_i_then_a_verb_is_two_statements():
+    assert known("I live with my boyfriend and I work as a nurse.") == [
+        "User lives with their boyfriend",
+        "User works as a nurse",
+    ]
+    # the two of them, as a subject or after "for"
+    assert known("My boyfriend and I moved to Leeds.") == ["User and their boyfriend moved to Leeds"]
+    assert known("I filed the I-485 for my husband and I last week") == [
+        "User filed the I-485 for User and their husband last week"
+    ]
+
+
+def test_a_word_only_another_language_writes_tells_the_language():
+    # "on" and "a" are English words too; "déménagé" and "à" are not
+    assert known("on a déménagé à grenoble!!") == ["User moved to grenoble"]
+    assert known("my résumé is ready") == ["User's résumé is ready"]

@@ -261,6 +261,28 @@ _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|User and their)\b")
 _WE = re.compile(r"^(?:[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|[Oo]ur)\b")
 # "My wife and I bought a house", "me and my wife": one fact about both, its verb plural.
 _TOGETHER = re.compile(r"\b(?:[Mm]y (\w+) and I|[Mm]e and my (\w+))\b(?!')")
+# "I live with my boyfriend and I work as a nurse": after "with", an "and I" that a verb follows
+# starts a statement of its own
+_AND_I_STARTS = re.compile(
+    r"\s+(?:work|live|am|'m|was|have|'ve|had|moved|started|got|love|loved|like|liked|hate|hated|need|needed|"
+    r"go|went|do|did|teach|run|ran|drive|drove|study|think|thought|feel|felt|came|saw|met|found|made|said|"
+    r"told|know|knew|want|wanted|just|also|still|really|finally|now)\b"
+)
+
+
+def _together(found: re.Match[str]) -> str:
+    """ "My boyfriend and I moved" -> "User and their boyfriend moved"; not "with my boyfriend
+    and I work as a nurse", two statements."""
+    whom = found.group(1) or found.group(2)
+    if (
+        found.group(1)
+        and found.string[: found.start()].endswith("with ")
+        and _AND_I_STARTS.match(found.string, found.end())
+    ):
+        return f"my {whom}, and I"
+    return f"User and their {whom}"
+
+
 _INNER_SUBJECT = re.compile(
     r"(?:^|(?<=[\s,]))(?:I|I'm|I've|I'll|[Ww]e|[Ww]e're|[Ww]e've)\s+(?!(?:mean|guess|think|know|"
     r"feel|suppose|hope|wonder|said|told|asked|was wondering)\b)"
@@ -2174,7 +2196,7 @@ class _Reader:
             return  # what leads in a list ("Couple of updates before you book Saturday:"), not an item
         language = language_of(original)
         sentence = to_english(original, language) if language else original
-        sentence = _TOGETHER.sub(lambda m: f"User and their {m.group(1) or m.group(2)}", sentence)
+        sentence = _TOGETHER.sub(_together, sentence)
         sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
         letters = [c for c in sentence if c.isalpha()]
         if (

@@ -577,7 +577,9 @@ def language_of(sentence: str) -> str | None:
     english = sum(1 for w in words if w in _ENGLISH)
     best, hits = None, 0
     for language, markers in _MARKERS.items():
-        count = sum(1 for w in words if w in markers)
+        # a marker with a letter English never writes ("déménagé", "à", "mudança") counts twice:
+        # "on a déménagé à grenoble" is French, though "on" and "a" are English words too
+        count = sum(1 if w.isascii() else 2 for w in words if w in markers)
         if count > hits:
             best, hits = language, count
     if best is None or hits < 2 or hits <= english:
