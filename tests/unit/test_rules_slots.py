@@ -1476,6 +1476,13 @@ def test_a_change_under_way_is_done_only_when_all_of_it_is(old, new, acted):
         # whose it is is no shared wording, but for one value in place of another
         ("User's son is obsessed with dinosaurs if that helps", "User's son turned 8 in the summer", False),
         ("User's son is 5", "User's son is 6", True),
+        # both give a value, a name: the README's own example of a relative's move
+        ("User's sister lives in Graz", "User's sister is in Linz now", True),
+        (
+            "User's wife Annelies is a pharmacist at the apotheek in Zeist",
+            "User's wife is on a rotating schedule now",
+            False,
+        ),
         ("User's son is 7", "User's son turned 8 in the summer", True),
         # the user never ended
         ("User retired from Ohio in 2008", "User said: Hello again, it's me from Sarasota.", False),

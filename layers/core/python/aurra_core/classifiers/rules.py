@@ -649,7 +649,28 @@ def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[
     """Same wording with one slot changed: (shared context, old slot, new slot)."""
     a = [term for term in old.terms if term not in _LOW_INFO_STEMS]
     b = [term for term in new.terms if term not in _LOW_INFO_STEMS]
-    return slot_template(a, b)
+    template = slot_template(a, b)
+    # whose it is ("User's son") is all the two share: a value only when both give one, a name
+    # or a number ("lives in Graz" / "is in Linz now", "is 5" / "is 6"); not "is obsessed with
+    # dinosaurs" / "turned 8", nor "is a pharmacist at the apotheek" / "is on a rotating schedule now"
+    if (
+        template is not None
+        and not set(template[0]) - _PARTICLES - _WHOSE_TERMS
+        and not (
+            _GIVES_A_VALUE.search(_after_whose(old.raw)) and _GIVES_A_VALUE.search(_after_whose(new.raw))
+        )
+    ):
+        return None
+    return template
+
+
+# A name or a number, said after whose the fact is
+_GIVES_A_VALUE = regex_programs.compile(r"(?-i:\b[A-Z][a-z])|\d")
+
+
+def _after_whose(raw: str) -> str:
+    """The fact after "User said:", "User's sister Ingrid" and the like."""
+    return re.sub(r"^User(?: said:|'s \w+(?: (?-i:[A-Z][\w'-]*))?)?\s*", "", raw)
 
 
 Template = tuple[list[str], list[str], list[str]]
@@ -681,12 +702,8 @@ def slot_template(a: list[str], b: list[str], budget: int | None = None) -> Temp
             return None  # an insertion before the slot changes the template
     context = [term for k, term in enumerate(a) if not i1 <= k < i2]
     old_slot, new_slot = a[i1:i2], b[j1:j2]
-    whose_alone = not set(context) - _PARTICLES - _WHOSE_TERMS and (len(old_slot) > 1 or len(new_slot) > 2)
-    if not set(context) - _PARTICLES or whose_alone or set(old_slot) & set(new_slot):
-        # "keeps mixing the dates up" / "work blew up": a shared "up" is no wording; "User's son
-        # is obsessed with dinosaurs" / "User's son turned 8": nor is whose it is, but for one
-        # value in place of another ("User's son is 5" / "is 6")
-        return None
+    if not set(context) - _PARTICLES or set(old_slot) & set(new_slot):
+        return None  # "keeps mixing the dates up" / "work blew up": a shared "up" is no wording
     if _slot_kinds(old_slot) != _slot_kinds(new_slot[: len(old_slot) + 1]) and not (
         _slot_kinds(old_slot) <= _slot_kinds(new_slot)
     ):
