@@ -2310,13 +2310,8 @@ _IN_A_PLACE = regex_programs.compile(
 )
 
 
-# "moved to a wav2vec-based model", "moved to a new plan": where a move goes that is no home
-_NO_HOME_AFTER = regex_programs.compile(
-    r"\s*(?:a|an)\s+(?!(?:[\w-]+\s+){1,2}(?:flat|house|home|place|apartment|city|town|village|suburb|area|"
-    r"neighbou?rhood|country|studio|bungalow|cottage|condo|room|bedroom|bed|terrace|semi)\b)"
-    r"(?!(?:flat|house|home|place|apartment|city|town|village|suburb|area|neighbou?rhood|country|studio|"
-    r"bungalow|cottage|condo|room|terrace|semi|\d)\b)"
-)
+# "moved to a wav2vec-based model": where a move goes that is no home (the home frame's own list)
+_NO_HOME_AFTER = regex_programs.compile(r"\s*" + lex.NOT_A_PLACE_MOVED_TO)
 # Words between whoever moves and the move: "she finally moved", "my mum has just moved"
 _BEFORE_A_MOVE = frozenset(
     "just finally already recently officially also have has had 've 's actually basically then".split()

@@ -1258,13 +1258,14 @@ def venue_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
+# Said to hold now: "is at KPMG now", "it's the 08:12 for me these days"
+_SAID_NOW = regex_programs.compile(r"(?i)\b(?:now|these days|nowadays|instead)\b")
 # "User is at KPMG now", "User's husband is at GovTech now", "User is at a small consultancy
 # called Carbon Lattice now": where the subject works, said by the place alone, current
 _NOW_AT = regex_programs.compile(
     r"^User(?:'s (?P<owner>\w+))? is (?:now )?(?:at|with) (?:(?:a|an) [a-z -]+ called |the )?"
     r"(?P<place>(?-i:[A-Z][\w'&.-]*)(?: (?:(?-i:[A-Z0-9][\w'&.-]*)|of|&)){0,4})(?P<rest>.*)$"
 )
-_NOW_SAID = regex_programs.compile(r"\b(?:now|these days|nowadays)\b")
 # a stay, not a workplace: "is at Heathrow now", "is at Mum's now"
 _NOT_A_WORKPLACE = frozenset({"place", "airport", "home", "station", "hotel"})
 # the old fact is where the subject works: "works out of a coworking", "is a data analyst at
@@ -1285,7 +1286,7 @@ def workplace_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | Non
     from aurra_core.text_analysis import kinds
 
     found = _NOW_AT.match(new_text.strip())
-    if found is None or not _NOW_SAID.search(found.group("rest")):
+    if found is None or not _SAID_NOW.search(found.group("rest")):
         return None
     place = found.group("place")
     if kinds.kinds_of(place) & _NOT_A_WORKPLACE or place.split()[0].endswith("'s"):
@@ -1309,7 +1310,6 @@ _DEPARTURE = regex_programs.compile(
     r"\bthe (?P<time>\d{1,2}[:.]\d{2})(?!\s*(?:am|pm|a\.m|p\.m)\b)"
     r"(?: (?P<kind>train|bus|ferry|boat|tram|flight|service|fast|slow|local|express))?\b"
 )
-_NOW = regex_programs.compile(r"(?i)\b(?:now|these days|nowadays|instead)\b")
 
 
 def departure_change(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -1318,7 +1318,7 @@ def departure_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     "User said: work went flexi-hours so it's the 08:12 for me now". Not someone else's, another
     kind of service, or one not said to be now."""
     old_found, new_found = list(_DEPARTURE.finditer(old_text)), list(_DEPARTURE.finditer(new_text))
-    if len(old_found) != 1 or len(new_found) != 1 or not _NOW.search(new_text):
+    if len(old_found) != 1 or len(new_found) != 1 or not _SAID_NOW.search(new_text):
         return None
     old_time, new_time = old_found[0].group("time"), new_found[0].group("time")
     old_kind, new_kind = old_found[0].group("kind"), new_found[0].group("kind")

@@ -1943,11 +1943,12 @@ NOT_A_HOME = (
     r"notebook|app|inbox|repo|repository|drive|tab|terminal|browser|group|board|wiki|workspace|calendar|head)s?\b"
 )
 # What one moves to that is no place: "moved to a wav2vec-based model", "moved to the night shift"
-MOVED_TO_NO_PLACE = (
-    r"(?!(?:a |an |the |their |our |my )?(?:[\w-]+ ){0,2}(?:model|version|plan|tier|provider|stack|system|setup|"
+NOT_A_PLACE_MOVED_TO = (
+    r"(?:a |an |the |their |our |my )?(?:[\w-]+ ){0,2}(?:model|version|plan|tier|provider|stack|system|setup|"
     r"approach|schedule|routine|framework|tool|platform|service|library|format|strategy|method|diet|shift|"
-    r"team|role|position|job|rota|pattern)s?\b)"
+    r"team|role|position|job|rota|pattern)s?\b"
 )
+MOVED_TO_NO_PLACE = f"(?!{NOT_A_PLACE_MOVED_TO})"
 # Frames that read a value from its wording: where someone lives, works, whom they report to...
 VALUE_FRAMES: dict[str, list[str]] = {
     "location": [
