@@ -37,7 +37,7 @@ from uuid import UUID
 
 from aurra_core.classifiers import rules_evidence as evidence
 from aurra_core.classifiers.base import Candidate, Classification, ClassifierVerdict
-from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said
+from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said, spoken_of
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
     SAID_ALONE,
@@ -68,7 +68,7 @@ from aurra_core.classifiers.rules_slots import (
 )
 from aurra_core.classifiers.rules_wording import Worded, quoted, said, shown
 from aurra_core.errors import ClassifierError
-from aurra_core.extractors.rules_languages import read_in_english
+from aurra_core.extractors.rules_languages import RELATIVE_WORDS, read_in_english
 from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
@@ -272,14 +272,7 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
     kinds = {subject_old.kind, subject_new.kind}
     if kinds == {"principal", "pronoun"}:
         spoken = new if subject_new.kind == "pronoun" else old
-        said_of = next(
-            (
-                (word, after)
-                for word, after in zip(spoken.tokens[:3], spoken.tokens[1:4], strict=False)
-                if word in {"he", "she", "his", "her"}
-            ),
-            None,
-        )
+        said_of = spoken_of(spoken.tokens)
         if kept_as_said(spoken) and said_of and (said_of[0] in {"his", "her"} or said_of[1] in _STATED_OF):
             # "User said: so he's Senior Executive Officer now": in the user's own words, "he" is
             # never the user (but "so he did the max, rent is €1,887": the rent is the user's)
@@ -2317,14 +2310,7 @@ _BEFORE_A_MOVE = frozenset(
     "just finally already recently officially also have has had 've 's actually basically then".split()
 )
 # Someone else, said in the user's words: a relative (in the languages users mix in), or "she"
-_SOMEONE_ELSE = frozenset(
-    {"she", "he", "they"}
-    | {canon(word)[0] for word in lex.RELATION_NOUNS}
-    | set(lex.RELATION_NOUNS)
-    | set(
-        "mamã mamá mama mãe madre mère mutter papá papa pai padre père vater abuela abuelo avó avô oma opa nonna nonno".split()
-    )
-)
+_SOMEONE_ELSE = frozenset({"she", "he", "they"}) | lex.RELATION_NOUNS | RELATIVE_WORDS
 
 
 def _moved_someone_else(before: str) -> bool:

@@ -611,6 +611,18 @@ def kept_as_said(fact: Fact) -> bool:
     return _VERBATIM.match(fact.full) is not None
 
 
+_THIRD_PERSON = frozenset({"he", "she", "his", "her"})
+
+
+def spoken_of(tokens: list[str]) -> tuple[str, str] | None:
+    """The "he", "she", "his" or "her" among a sentence's first three words, and the word after
+    it: whom the user's own words ("so he's Senior Executive Officer now") are about."""
+    for word, after in zip(tokens[:3], [*tokens[1:4], ""], strict=False):
+        if word in _THIRD_PERSON:
+            return word, after
+    return None
+
+
 @lru_cache(maxsize=2048)
 def analyze(raw: str) -> Fact:
     full = normalize(raw)
@@ -630,7 +642,7 @@ def analyze(raw: str) -> Fact:
         own_subject = parse_subject(own_tokens, _names(_VERBATIM_AS_WRITTEN.sub("", raw, count=1)), None)
         named = own_subject.kind == "name" and not _NAMED_THING.match(own_words)
         # "so he's Senior Executive Officer now": someone else the user speaks of, not the user
-        someone = own_subject.kind == "pronoun" and bool({"he", "she", "his", "her"} & set(own_tokens[:3]))
+        someone = own_subject.kind == "pronoun" and spoken_of(own_tokens) is not None
         if named or someone or own_subject.relations:
             text, tokens, subject = own_words, own_tokens, own_subject
     terms: list[str] = []

@@ -261,12 +261,12 @@ _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|User and their)\b")
 _WE = re.compile(r"^(?:[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|[Oo]ur)\b")
 # "My wife and I bought a house", "me and my wife": one fact about both, its verb plural.
 _TOGETHER = re.compile(r"\b(?:[Mm]y (\w+) and I|[Mm]e and my (\w+))\b(?!')")
-# "I live with my boyfriend and I work as a nurse": after "with", an "and I" that a verb follows
-# starts a statement of its own
-_AND_I_STARTS = re.compile(
-    r"\s+(?:work|live|am|'m|was|have|'ve|had|moved|started|got|love|loved|like|liked|hate|hated|need|needed|"
-    r"go|went|do|did|teach|run|ran|drive|drove|study|think|thought|feel|felt|came|saw|met|found|made|said|"
-    r"told|know|knew|want|wanted|just|also|still|really|finally|now)\b"
+# "I live with my boyfriend and I work as a nurse": after "with", an "and I" that a verb (or an
+# adverb before one) follows starts a statement of its own
+_AND_I_VERBS = frozenset(
+    """work live am 'm was have 've had moved started got love loved like liked hate hated need needed
+    go went do did teach run ran drive drove study think thought feel felt came saw met found made
+    said told know knew want wanted""".split()
 )
 
 
@@ -274,11 +274,9 @@ def _together(found: re.Match[str]) -> str:
     """ "My boyfriend and I moved" -> "User and their boyfriend moved"; not "with my boyfriend
     and I work as a nurse", two statements."""
     whom = found.group(1) or found.group(2)
-    if (
-        found.group(1)
-        and found.string[: found.start()].endswith("with ")
-        and _AND_I_STARTS.match(found.string, found.end())
-    ):
+    after = found.string[found.end() :].split()[:1]
+    starts = bool(after) and (after[0].lower() in _AND_I_VERBS or _is_adverb(after[0].lower()))
+    if found.group(1) and found.string[: found.start()].endswith("with ") and starts:
         return f"my {whom}, and I"
     return f"User and their {whom}"
 

@@ -15,6 +15,7 @@ import re
 import unicodedata
 
 from aurra_core.extractors.base import SAID
+from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.text import FOREIGN_WEEKDAYS
 
 # Words that mark a sentence as written in a language: at least two of them must be present,
@@ -461,7 +462,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "da": "of the", "agora": "now", "também": "also", "desde": "since", "cachorro": "dog",
         "cão": "dog", "cadela": "dog", "cachorros": "dogs", "gato": "cat", "gata": "cat",
         "gatos": "cats", "filho": "son", "filha": "daughter", "filhos": "kids", "irmã": "sister",
-        "irmão": "brother", "mãe": "mother", "pai": "father", "esposa": "wife", "mulher": "wife",
+        "irmão": "brother", "mãe": "mother", "mamã": "mom", "pai": "father", "esposa": "wife", "mulher": "wife",
         "marido": "husband", "namorada": "girlfriend", "namorado": "boyfriend",
         "trabalho": "job", "emprego": "job", "empresa": "company", "equipe": "team",
         "equipa": "team", "casa": "house", "apartamento": "apartment", "carro": "car",
@@ -604,6 +605,13 @@ def _word(match: re.Match[str], words: dict[str, str], german: bool = False) -> 
     if lower in words and (not word[0].isupper() or lower in _ALWAYS or match.start() == 0 or german):
         return words[lower]
     return word
+
+
+# The word tables' words for a relative ("mãe", "mamá", "Schwester"), as the classifier reads a
+# memory kept in the user's words
+RELATIVE_WORDS = frozenset(
+    word for table in _WORDS.values() for word, english in table.items() if english in lex.RELATION_NOUNS
+)
 
 
 def to_english(sentence: str, language: str) -> str:

@@ -5,9 +5,8 @@ embedding model rarely finds them alike; yet the question says what its answer l
 workplace. A search (`store.fused_ranking`) reads the question once (`read_question`) and fuses
 one more list, the memories that could answer it (`Question.answers`): a workplace, a home, a
 count, an amount, a time of day, a day, a date, a version, an end or a thing got or switched to,
-about the one the question is
-about ("the user's sister" is not the user). It only lifts memories among those the search
-already ranks; a text that is not a question of these forms reads as None and changes nothing.
+about the one the question is about ("the user's sister" is not the user). It only lifts
+memories among those the search already ranks; a text that is not a question of these forms reads as None and changes nothing.
 
 Written from the forms questions take in English, never from an evaluation set's texts.
 """

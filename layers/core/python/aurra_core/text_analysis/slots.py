@@ -38,10 +38,10 @@ _PEOPLE = frozenset(
 _NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+))?\b")
 
 OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
-# Words that say a value changed or when, not what the slot is.
 # Words between a count and what it counts that keep what it counts: "14 active clients", "40
 # paying customers". Not "new", "more" or "other": "3 new clients" are three more.
 _COUNT_QUALIFIERS = frozenset("active regular paying current total".split())
+# Words that say a value changed or when, not what the slot is.
 _LIGHT = frozenset(
     """
     is are was were be been being am has have had do does did get gets got getting go goes went
@@ -91,7 +91,6 @@ _REASON = re.compile(
 _PLACE = re.compile(
     r"\b(?:in|at|to|near|from)\s+(?:the\s+)?((?:[A-Z][\w'.-]*|of|de|la|le|du)(?:\s+(?:[A-Z][\w'.-]*|of|de|la|le|du))*)"
 )
-# A version: a capitalised or mixed-case name and a number ("Python 3.12", "iOS 18", "Node 20").
 # Kinds of software whose name, written in lower case, is still a name with a version
 _VERSIONED_KINDS = frozenset(
     "programming_language database framework operating_system dev_tooling cad office_docs editor browser".split()
@@ -104,6 +103,8 @@ def _versioned_software(word: str) -> bool:
     return bool(kinds.kinds_of(word) & _VERSIONED_KINDS)
 
 
+# A version: a name and a number ("Python 3.12", "iOS 18", "Node 20"; "python 3.9" when the name
+# is software's, `_versioned_software`).
 _VERSION = re.compile(
     r"\b([A-Za-z][\w+#]*?)\s+v?(\d+(?:\.\d+)*)(?![\d.]*\d)(?=\s*(?:$|[,;:!)(+&]|\.(?!\d)|\s(?:in|on|now|for|at|"
     r"and|with|since|last|this|today|yet|as|across|everywhere|instead|because|still|too|though|anyway|"
