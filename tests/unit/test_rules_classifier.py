@@ -49,6 +49,9 @@ def test_a_changed_number_in_other_words_is_not_acted_on():
         ("alice uses Vim", "alice tried Emacs but went back to Vim"),
         ("alice has a dog", "alice has a dog named Rex"),
         ("alice uses Vim", "bob switched to Emacs"),
+        # someone else's thing moved, by name; a time word shared is no shared thing
+        ("User's bedtime is half ten", "User moved Ollie's bedtime to eight o'clock since the new year"),
+        ("User tried a sleep clock last year", "User moved Ollie's bedtime to eight since the new year"),
     ],
 )
 def test_hedges_additions_reversions_and_others_never_supersede(old, new):
@@ -65,3 +68,73 @@ def test_deterministic():
     a = rules.judge("alice uses Vim", "alice switched to Emacs", uuid.UUID(int=1))
     b = rules.judge("alice uses Vim", "alice switched to Emacs", uuid.UUID(int=1))
     assert a == b
+
+
+@pytest.mark.parametrize(
+    ("new", "replaced", "others"),
+    [
+        # of the new fact's subject
+        (
+            "User moved the whole family to 1Password",
+            "User uses LastPass",
+            ["User's parents share a LastPass Families plan with them"],
+        ),
+        # stated rather than quoted
+        (
+            "User traded the Corolla in for a Kia Niro EV",
+            "User drives a Toyota Corolla hybrid",
+            ["User said: The insurance renewal on the Corolla came in at $2,900"],
+        ),
+        # holding the name itself rather than something kept in it
+        (
+            "User switched from Vim to Emacs last week",
+            "User uses Vim for all their coding",
+            ["User has 40 plugins in Vim", "User's Vim config is on GitHub"],
+        ),
+    ],
+)
+def test_of_memories_contradicted_as_surely_the_one_replaced_is_chosen_whatever_their_order(
+    new, replaced, others
+):
+    from aurra_core.classifiers.base import Candidate
+    from aurra_core.write_path.pipeline import choose
+
+    candidates = [Candidate(uuid.uuid4(), text, "general", 0.9) for text in [*others, replaced]]
+    for order in (candidates, candidates[::-1]):
+        verdicts = RulesClassifier().classify(new, "general", order, "rules").verdicts
+        by_id = {v.candidate_id: v for v in verdicts}
+        # every one of them is still a contradiction; the others a hundredth less sure, saying why
+        assert all(v.verdict is Verdict.CONTRADICTS for v in verdicts)
+        chosen, act = choose(verdicts, 0.85)
+        assert act and chosen.candidate_id == candidates[-1].id
+        for other in candidates[:-1]:
+            assert by_id[other.id].confidence == round(chosen.confidence - 0.01, 2)
+            assert (
+                "likelier the one it replaces" in by_id[other.id].reason
+                or "kept in it" in by_id[other.id].reason
+            )
+
+
+def test_memories_that_fit_as_well_keep_their_confidence():
+    from aurra_core.classifiers.base import Candidate
+
+    candidates = [
+        Candidate(uuid.uuid4(), "User's team tracks everything in YouTrack", "work", 0.9),
+        Candidate(uuid.uuid4(), "User's team files its bugs in YouTrack", "work", 0.9),
+    ]
+    verdicts = (
+        RulesClassifier()
+        .classify("User's team switched from YouTrack to Linear last month", "work", candidates, "rules")
+        .verdicts
+    )
+    assert [v.verdict for v in verdicts] == [Verdict.CONTRADICTS] * 2
+    assert verdicts[0].confidence == verdicts[1].confidence
+
+
+def test_a_memory_of_someone_the_new_fact_names_is_of_its_subject():
+    from aurra_core.classifiers.rules import _fit
+
+    new = "User moved Ollie's bedtime to eight o'clock since the new year"
+    assert _fit("User's son Ollie's bedtime is half seven", new)[0]
+    assert not _fit("User's daughter Maya's bedtime is seven", new)[0]
+    assert not _fit("User's parents share a LastPass plan", "User moved the family to 1Password")[0]

@@ -76,7 +76,7 @@ from aurra_core.text_analysis import rules_lexicon as lex
 from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v25"
+MODEL_ID = "aurra-rules-v26"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -2582,7 +2582,20 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         return None  # "£22 feels steep for a market crowd": any market, not the one the old fact is at
     if all(_fuzzy_overlap({term}, new.term_set) for term in old_value):
         return None  # "a member of the gym" -> "the gym membership was upgraded": still a member
+    if anchor <= _TIME_WORDS:
+        return None  # "tried a clock last year" -> "moved bedtime to eight since the new year"
+    owner = _OWNED_BY_NAME.search(new.raw)
+    if owner and not re.search(rf"(?i)\b{re.escape(owner.group(1))}\b", old.raw):
+        return None  # "moved Ollie's bedtime to eight": Ollie's, not the user's own bedtime
     return match.group(0).split()[0], anchor, value
+
+
+# A time word shared by two facts is no thing both are about
+_TIME_WORDS = frozenset({"year", "month", "week", "day", "time", "last", "new", "next"})
+# "moved Ollie's bedtime to": whose the thing moved is, by name
+_OWNED_BY_NAME = re.compile(
+    r"\b(?:moved|switched|changed|shifted|swapped|pushed|bumped)\s+(?:the\s+)?([A-Z][\w-]+)(?:'s|\u2019s)\s"
+)
 
 
 def _antonym(old: Fact, new: Fact) -> tuple[str, str] | None:
@@ -3734,6 +3747,7 @@ class RulesClassifier:
                     deadline.check()
                     verdicts.append(self.judge(candidate.content, new_content, candidate.id))
                 verdicts = _one_reading_of_a_bare_value(verdicts)
+                verdicts = _the_one_it_replaces(verdicts, new_content, candidates)
         except deadline.DeadlinePassed as exc:
             raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         return Classification(
@@ -3767,6 +3781,79 @@ def _one_reading_of_a_bare_value(verdicts: list[ClassifierVerdict]) -> list[Clas
         else v
         for v in verdicts
     ]
+
+
+# A thing kept in or of a named one: "has 40 plugins in Vim", "9,000 notes in Evernote", "the
+# Vim config", "Evernote's export". {name} is the name, escaped.
+_KEPT_IN = (
+    r"\d[\d,.]*\+?\s+(?:\w+\s+){{0,2}}(?:in|on|inside)\s+(?:the\s+|their\s+|my\s+|our\s+)?{name}\b|"
+    r"\b{name}(?:'s)?\s+(?:config|configuration|setup|plugins?|extensions?|account|subscription|"
+    r"licen[cs]e|settings|dotfiles|vault|workspace|files|library|folder|history|streak|profile|export)\b"
+)
+
+
+def _fit(old: str, new: str) -> tuple[bool, bool, bool]:
+    """How likely the new fact replaces this memory rather than another it contradicts as surely:
+    of the new fact's subject ("User uses LastPass" before "User's parents share a LastPass plan"),
+    stated rather than quoted ("User said: ..."), holding the name it replaced itself rather than
+    something kept in it ("User uses Vim" before "User has 40 plugins in Vim")."""
+    from aurra_core.text_analysis.slots import replaced_values
+
+    kept = any(
+        re.search(_KEPT_IN.format(name=re.escape(name)), old, re.IGNORECASE)
+        for name in replaced_values(old, new)
+    )
+    return (_of_its_subject(old, new), not kept_as_said(analyze(old)), not kept)
+
+
+def _of_its_subject(old: str, new: str) -> bool:
+    """The old memory is of the new fact's subject, or of someone the new fact names ("User's son
+    Ollie's bedtime" for "User moved Ollie's bedtime")."""
+    from aurra_core.text_analysis.slots import subject_of
+
+    if subject_of(old) == subject_of(new):
+        return True
+    named = re.match(r"[Uu]ser's\s+(\w+)(?:\s+([A-Z][\w-]+))?", old)
+    if named is None:
+        return False
+    return any(word and re.search(rf"(?i)\b{re.escape(word)}\b", new) for word in named.groups())
+
+
+_WHY_OTHER = (
+    "another memory, of the new fact's subject, is likelier the one it replaces",
+    "another memory, stated rather than quoted, is likelier the one it replaces",
+    "another memory holds what changed itself, this one something kept in it",
+)
+
+
+def _the_one_it_replaces(
+    verdicts: list[ClassifierVerdict], new: str, candidates: list[Candidate]
+) -> list[ClassifierVerdict]:
+    """A fact supersedes one memory. When it contradicts several as surely, the one it likeliest
+    replaces (`_fit`) keeps its confidence and the others are shaded by 0.01, saying why, so that
+    the choice is the classifier's and not the candidates' order."""
+    contradicted = [v.confidence for v in verdicts if v.verdict is Verdict.CONTRADICTS]
+    if not contradicted or contradicted.count(max(contradicted)) < 2:
+        return verdicts
+    top = max(contradicted)
+    content = {c.id: c.content for c in candidates}
+    fits = {
+        v.candidate_id: _fit(content[v.candidate_id], new)
+        for v in verdicts
+        if v.verdict is Verdict.CONTRADICTS and v.confidence == top
+    }
+    best = max(fits.values())
+    out = []
+    for v in verdicts:
+        fit = fits.get(v.candidate_id)
+        if fit is None or fit == best:
+            out.append(v)
+            continue
+        why = _WHY_OTHER[next(index for index, (a, b) in enumerate(zip(fit, best, strict=True)) if a != b)]
+        out.append(
+            ClassifierVerdict(v.candidate_id, v.verdict, round(v.confidence - 0.01, 2), f"{v.reason}; {why}")
+        )
+    return out
 
 
 # Every expression of the classifier's modules is compiled by now: keep the programs any of
