@@ -23,7 +23,9 @@ extractor and classifier asked for. After the last session:
   version and place.
 - dependents: whether a current memory matching a dependent fact (the same matching rule) is
   flagged for review once the value it leaned on changed: an open `dependency_proposed` event
-  names it, as a read with `possibly_stale` says (`is_flagged`).
+  names it, as a read with `possibly_stale` says (`is_flagged`). The flags' other side: current
+  memories flagged that match none of the profile's dependents (a set's writer may not have
+  listed every fact that leaned on a changed value, so this bounds the wrong flags from above).
 
 It is a measurement: the targets are reported beside the figures, met or missed, and the
 command exits 0 either way.
@@ -129,6 +131,8 @@ class ProfileResult:
     updates: list[UpdateCheck] = field(default_factory=list)
     forbidden: list[dict[str, Any]] = field(default_factory=list)  # memory, strings it holds
     dependents: list[dict[str, Any]] = field(default_factory=list)  # content, current, flagged
+    # Current memories flagged for review that match none of the profile's dependents.
+    flagged_other: list[str] = field(default_factory=list)
     current: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -152,6 +156,7 @@ class ProfileResult:
                 if k not in {a for a, _ in j.pairs}
             ],
             "dependents": self.dependents,
+            "flagged_other": self.flagged_other,
             "current_memories": self.current,
             "errors": self.errors,
         }
@@ -293,6 +298,11 @@ def judge_profile(profile: dict[str, Any]) -> ProfileResult:
                 "flagged": any(is_flagged(m) for m in matching),
             }
         )
+    result.flagged_other = [
+        m.content
+        for m in current
+        if is_flagged(m) and not any(match_score(m.content, d) > 0 for d in dependents)
+    ]
     return result
 
 
@@ -332,6 +342,7 @@ def figures(results: list[ProfileResult]) -> dict[str, Any]:
         "dependents": len(dependents),
         "dependents_current": sum(d["current"] for d in dependents),
         "dependents_flagged": sum(d["flagged"] for d in dependents),
+        "other_memories_flagged": sum(len(r.flagged_other) for r in results),
     }
 
 
@@ -467,6 +478,7 @@ def format_report(d: dict[str, Any]) -> str:
         ),
         row("dependents flagged", f"{o['dependents_flagged']} of {o['dependents']}"),
         f"  ({d['dependents_note']}; {o['dependents_current']} of {o['dependents']} still current)",
+        row("  other memories flagged", str(o["other_memories_flagged"])),
         "",
         f"  {'per category':<28}{'profiles':>8}{'right':>11}{'old current':>12}{'recall':>8}"
         f"{'precision':>10}{'forbidden':>10}{'med/legal':>10}{'value swaps':>12}",

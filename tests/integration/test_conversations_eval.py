@@ -2,7 +2,9 @@
 on three hand-made profiles (not the blind set), through the offline extractor and classifier.
 
 - `lands`: the user switches editors; the new fact supersedes the old one, so the update is
-  right (a new value current, no stale memory, the new value in the search's top 3).
+  right (a new value current, no stale memory, the new value in the search's top 3), and the
+  facts said with it that point back at the old editor are flagged: the plugins, a dependent
+  of the labels, and the config, which the labels leave out (a flag on another memory).
 - `stays`: the user never says where they moved; the old value stays current, so the update is
   stale and wrong, and it is a value swap (kind `place`) that missed.
 - `gated`: a medical fact (written under `health_medical`: no violation), a place the labels
@@ -38,8 +40,12 @@ PROFILES = [
         "sessions": [
             _session(
                 "2026-01-10T09:00:00Z",
-                "I use Vim for all my coding.",
-                [{"content": "User uses Vim for all their coding", "topic": "preferences"}],
+                "I use Vim for all my coding. I have 40 plugins in it. I keep my config for it on GitHub.",
+                [
+                    {"content": "User uses Vim for all their coding", "topic": "preferences"},
+                    {"content": "User has 40 plugins in Vim", "topic": "preferences"},
+                    {"content": "User keeps their Vim config on GitHub", "topic": "preferences"},
+                ],
             ),
             _session(
                 "2026-03-10T09:00:00Z",
@@ -56,6 +62,8 @@ PROFILES = [
             }
         ],
         "forbidden": [],
+        # The config rests on Vim too, but the labels leave it out: a flag on no dependent.
+        "dependents": [{"content": "User has 40 plugins in it", "on": "Vim"}],
     },
     {
         "id": "stays-01",
@@ -130,10 +138,13 @@ def test_the_figures_add_up_on_the_real_pipeline(configure, tiny_set):
     assert o["forbidden_facts"] == 1
     assert details["gated-01"]["forbidden_facts"][0]["strings"] == ["oslo"]
     assert (o["medical_legal_expected"], o["medical_legal_violations"]) == (1, 0)
-    assert (o["dependents"], o["dependents_current"], o["dependents_flagged"]) == (1, 1, 0)
+    assert (o["dependents"], o["dependents_current"], o["dependents_flagged"]) == (2, 2, 1)
+    assert details["lands-01"]["dependents"][0]["flagged"] is True
+    assert details["lands-01"]["flagged_other"] == ["User keeps their config for it on GitHub"]
+    assert o["other_memories_flagged"] == 1
 
     x = o["extraction"]
-    assert x["expected"] == 5 and x["recall"] == x["matched"] / 5 == o["extraction_recall"]
+    assert x["expected"] == 7 and x["recall"] == x["matched"] / 7 == o["extraction_recall"]
     assert x["precision"] == x["matched"] / x["predicted"]
     assert not details["lands-01"]["missed"] and not details["stays-01"]["missed"]
 
@@ -156,7 +167,8 @@ def test_the_figures_add_up_on_the_real_pipeline(configure, tiny_set):
     ]
     text = format_report(report)
     assert "update tests right                0.500 (1/2)       >= 0.80   MISSED" in text
-    assert "dependents flagged                0 of 1" in text
+    assert "dependents flagged                1 of 2" in text
+    assert "  other memories flagged          1" in text
     assert text.splitlines()[-1].startswith("targets missed: update tests right 0.500 (target >= 0.80)")
 
 

@@ -1,4 +1,4 @@
-"""Dependent facts (write_path/pipeline._propose_dependents): when a memory is superseded, the
+"""Dependent facts (write_path/dependents.py): when a memory is superseded, the
 current memories of the same subject that rested on the value replaced become
 `dependency_proposed` events in the review queue, never acted on; reads with `possibly_stale`
 say which memories such an event names, until it is dismissed."""
@@ -172,3 +172,49 @@ def test_a_fact_of_the_same_message_that_points_back_at_the_replaced_one_is_prop
         (flat, first.facts[1].memory.id, "Leeds")
     ]
     assert memories(caller)["User rents a flat there for 900 a month"].possibly_stale is True
+
+
+def test_the_life_said_with_where_the_user_lived_is_proposed_when_they_move(db, new_key):
+    from datetime import UTC, datetime
+
+    from aurra_core.extractors.rules import RulesExtractor
+    from aurra_core.models import MessagesWriteRequest
+    from aurra_core.write_path.pipeline import write_messages
+
+    caller, _ = new_key()
+    extractor = RulesExtractor()
+    base = deps(RulesClassifier())
+    dependencies = type(base)(base.db, base.embedder, base.classifier_factory, base.flags, lambda: extractor)
+
+    def said(text, day):
+        request = MessagesWriteRequest(
+            messages=[{"role": "user", "content": text}],
+            user_id="alice",
+            valid_from=datetime(2026, 3, day, tzinfo=UTC),
+            auto_supersede=True,
+        )
+        return write_messages(caller, request, dependencies).result
+
+    first = said(
+        "I live in Bournemouth. I walk along the seafront most mornings and I have a cat called Bo. "
+        "My sister cycles along the seafront every day.",
+        1,
+    )
+    said("I cycle to the pool on Saturdays.", 2)  # another message: nothing ties it to Bournemouth
+    assert [f.memory.content for f in first.facts] == [
+        "User lives in Bournemouth",
+        "User walks along the seafront most mornings",
+        "User has a cat called Bo",
+        "User's sister cycles along the seafront every day",
+    ]
+    moved = said("I moved to Exeter last month.", 20)
+    assert moved.facts[0].auto_supersede.supersession.superseded_id == first.facts[0].memory.id
+
+    events = queries.read_audit_page(caller, AuditListQuery(type="dependency_proposed"), db).events
+    # the walk rested on where the user lived; the cat, the sister's rides and a ride said
+    # elsewhere did not
+    assert [(e.memory_id, e.superseded_id, e.details["on"]) for e in events] == [
+        (first.facts[1].memory.id, first.facts[0].memory.id, "Bournemouth")
+    ]
+    flagged = {content for content, m in memories(caller).items() if m.possibly_stale}
+    assert flagged == {"User walks along the seafront most mornings"}

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from uuid import UUID
 
 import psycopg
@@ -611,6 +611,18 @@ def small_scope_memories(
     return [(_row(record), 1.0 - float(record["distance"])) for record in records]
 
 
+class SaidWith(NamedTuple):
+    """Where an old memory was said, and what said in the same message rests on it."""
+
+    conversation_id: str | None
+    message_indexes: list[int]
+    # PostgreSQL expressions (ARE, case aside): words that point back at what the old memory
+    # said ("there", "in it"); the life around the place it says the user lives or works in, for
+    # a memory of the same subject (None: it says no such place)
+    points_back: str
+    life_around: str | None
+
+
 def propose_dependents(
     conn: psycopg.Connection,
     caller_tenant_id: UUID,
@@ -623,18 +635,16 @@ def propose_dependents(
     new_id_: UUID,
     supersession_event_id: UUID,
     now: datetime,
-    said_with: tuple[str, list[int], str] | None = None,
+    said_with: SaidWith | None = None,
     limit: int = 20,
 ) -> int:
     """One statement: a `dependency_proposed` event for each current memory of the scope whose
     content matches `subject_pattern` (a PostgreSQL regular expression, case aside) and names one
     of `values` ((value, its word-bounded pattern) pairs), other than the two memories of the
-    supersession and any this transaction wrote (recorded at `now`). `said_with`: the old
-    memory's conversation, its message indexes, and a PostgreSQL expression of the words that
-    point back at what it said; a memory taken from the same message that has them ("pays 180 a
-    month for a desk there") rests on it too, and the event names the first value. Returns how
-    many."""
-    conversation, indexes, points_back = said_with or (None, [], "")
+    supersession and any this transaction wrote (recorded at `now`). `said_with`: where the old
+    memory was said and what, said in the same message, rests on it (`SaidWith`); such a memory
+    rests on it too, and the event names the first value. Returns how many."""
+    conversation, indexes, points_back, life_around = said_with or SaidWith(None, [], "", None)
     params: dict[str, Any] = {
         "tenant_id": caller_tenant_id,
         "subject": subject_pattern,
@@ -653,6 +663,7 @@ def propose_dependents(
         "conversation": conversation,
         "indexes": indexes,
         "back": points_back,
+        "around": life_around,
         "first": values[0][0] if values else None,
     }
     where = (
@@ -660,7 +671,8 @@ def propose_dependents(
         "AND NOT (memory_id = ANY(%(excluded)s)) AND recorded_at < %(before)s "
         "AND ((content ~* %(subject)s AND content ~* ANY(%(patterns)s)) "
         "OR (%(conversation)s::text IS NOT NULL AND conversation_id = %(conversation)s::text "
-        "AND source_message_indexes && %(indexes)s::int[] AND content ~* %(back)s))"
+        "AND source_message_indexes && %(indexes)s::int[] AND (content ~* %(back)s "
+        "OR (%(around)s::text IS NOT NULL AND content ~* %(subject)s AND content ~* %(around)s))))"
     )
     row = conn.execute(
         f"""WITH dependents AS (

@@ -431,10 +431,12 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = Fa
     return small <= large and len(large - small) <= 2
 
 
-# A name the new fact says was left: "switched from Evernote", "ditched Slack", "left Google".
+# A name the new fact says was left: "switched from Evernote", "ditched Slack", "left Google",
+# "sold the Corolla", "pulled out of Valencia", "not at Flipkart anymore".
 _LEFT = re.compile(
     r"\b(?:from|ditch(?:ed|es|ing)|ripped out|replac(?:ed|es|ing)|dropp(?:ed|ing)|got rid of|"
-    r"off(?: of)?|left|quit|stopped using|gave up|swapp(?:ed|ing)|instead of|no longer)\s+"
+    r"off(?: of)?|out of|left|quit|stopped(?: using)?|gave up|swapp(?:ed|ing)|instead of|no longer|"
+    r"sold|traded(?: in)?|cancell?(?:ed|ing)|withdr[ae]w from|not (?:in|at|with|on))\s+"
     r"(?:the\s+|their\s+|our\s+|my\s+)?$",
     re.IGNORECASE,
 )
@@ -447,16 +449,54 @@ def names(text: str, value: str) -> bool:
     return bool(re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.IGNORECASE))
 
 
+def _names(text: str) -> list[str]:
+    """The text's capitalised names, its subject, months and days aside."""
+    out = []
+    for match in _NAME.finditer(text):
+        name = match.group(0).rstrip(".'")
+        if name not in _NOT_A_NAME and not _NOT_A_PLACE.match(name.split()[0]) and len(name) >= 2:
+            out.append(name)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _places() -> frozenset[str]:
+    """The kinds lexicon's places as written there (not as stemmed: "main" is no Maine), but for
+    the words that name no place in particular."""
+    from aurra_core.text_analysis import kinds
+
+    return frozenset(p.replace("-", " ") for p in kinds.KINDS["place"]) - {
+        "city",
+        "town",
+        "country",
+        "hometown",
+    }
+
+
+def _places_in_lower_case(text: str) -> list[str]:
+    """Places the user wrote in lower case ("lives in porto"), as the kinds lexicon writes them:
+    one word or two."""
+    words = re.findall(r"[a-zà-ÿ][\w'-]*", text)
+    out = []
+    index = 0
+    while index < len(words):
+        for size in (2, 1):
+            phrase = " ".join(words[index : index + size])
+            if len(phrase.split()) == size and phrase in _places():
+                out.append(phrase)
+                index += size - 1
+                break
+        index += 1
+    return out
+
+
 def replaced_values(old: str, new: str) -> list[str]:
     """The names the old fact held that the new one replaced: each name of the old fact (a
     capitalised word or words, not its subject, not a month or a day) that the new fact does not
     name, or names only as what was left ("switched from Evernote to Obsidian"). What a fact
     that rested on the old one would name."""
     out: list[str] = []
-    for match in _NAME.finditer(old):
-        name = match.group(0).rstrip(".'")
-        if name in _NOT_A_NAME or _NOT_A_PLACE.match(name.split()[0]) or len(name) < 2:
-            continue
+    for name in [*_names(old), *_places_in_lower_case(old)]:
         left = False
         said = False
         for found in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", new, re.IGNORECASE):

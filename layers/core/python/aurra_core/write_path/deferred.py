@@ -44,7 +44,7 @@ from aurra_core.models import (
 from aurra_core.runtime.observability import logger
 from aurra_core.storage import events, level2_jobs, store
 from aurra_core.storage.ids import new_id
-from aurra_core.write_path import pipeline
+from aurra_core.write_path import dependents, pipeline
 from aurra_core.write_path.supersession import ended_by
 
 # A job's outcomes besides the skipped reasons (no_candidates, excluded_category, ...).
@@ -237,7 +237,7 @@ def _supersede(
         **prepared.fact.audit_source(),
     )
     if newer is not None:
-        pipeline.propose_dependents(conn, caller, target, newer, event_id, now)
+        dependents.propose(conn, caller, target, newer, event_id, now)
     return event_id
 
 

@@ -75,6 +75,7 @@ from aurra_core.storage.ids import new_id
 from aurra_core.text_analysis import slots
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
+from aurra_core.write_path import dependents
 from aurra_core.write_path.gating import decides_later, gate, gate_before_settings
 from aurra_core.write_path.redaction import Screened, redact_text, refuse_if_asked, screen
 
@@ -824,67 +825,10 @@ def _supersede(
         revise=(target, changes),
     )
     if newer_id == created.memory_id:
-        propose_dependents(conn, caller, target, created, event_id, now)
+        dependents.propose(conn, caller, target, created, event_id, now)
     return WriteOutcome(
         201, WriteResult(created=True, memory=created.to_memory(), auto_supersede=prepared.outcome)
     )
-
-
-# Words that point back, in the same message, at a place ("a flat there") or at a thing ("300
-# passwords in there", "the notes in it"): which ones depends on what the supersession replaced, so that "there" leans on
-# Leeds, not on the Vim said in the same message
-_POINTS_BACK_AT_A_PLACE = r"\m(there|the place|that place)\M"
-_POINTS_BACK_AT_A_THING = r"\m(in it|on it|with it|for it|in there|on there)\M"
-
-
-def _points_back(values: list[str]) -> str:
-    from aurra_core.text_analysis.kinds import kinds_of
-
-    places = {"place", "home", "address", "workplace"}
-    return (
-        _POINTS_BACK_AT_A_PLACE
-        if any(kinds_of(value) & places for value in values)
-        else _POINTS_BACK_AT_A_THING
-    )
-
-
-def propose_dependents(
-    conn: psycopg.Connection,
-    caller: Caller,
-    old: store.MemoryRow,
-    new: store.MemoryRow,
-    supersession_event_id: UUID,
-    now: datetime,
-) -> int:
-    """Queue for review the current memories of the same scope and subject that rest on a value
-    the supersession replaced ("User has about 9,000 notes in Evernote" once "User uses
-    Evernote" gave way to "User switched from Evernote to Obsidian"): a `dependency_proposed`
-    event each, never acted on (docs/api.md, "Dependent facts"), in one statement, and only when
-    the old memory names a value the new one replaced. A memory taken from the same message as the
-    old one that points back at it ("User pays 180€ a month for a desk there") rests on it as well.
-    Memories this transaction wrote are not theirs to lean on. Returns how many were queued."""
-    values = slots.replaced_values(old.content, new.content)
-    subject = slots.subject_pattern(slots.subject_of(old.content))
-    if not values or subject is None:
-        return 0
-    queued = store.propose_dependents(
-        conn,
-        caller.tenant_id,
-        caller.api_key_id,
-        scope=Scope(user_id=old.user_id, agent_id=old.agent_id),
-        subject_pattern=subject,
-        values=[(value, slots.word_pattern(value)) for value in values],
-        old_id=old.memory_id,
-        new_id_=new.memory_id,
-        supersession_event_id=supersession_event_id,
-        now=now,
-        said_with=(old.conversation_id, old.source_message_indexes, _points_back(values))
-        if old.conversation_id and old.source_message_indexes
-        else None,
-    )
-    if queued:
-        metrics.add_metric(name="DependenciesProposed", unit=MetricUnit.Count, value=queued)
-    return queued
 
 
 def pair_details(prepared: PreparedFact, not_acted: NotActedReason | None) -> dict[str, Any]:
