@@ -347,6 +347,13 @@ V16_PAIRS = [
     ("User lives in Solna", "User's sister got a flat in Södermalm", False),
     ("User lives in Solna", "User unpacked the boxes in the garage", False),
     ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
+    # a home bought where they live now; not one bought for someone else, to let or for holidays
+    ("User is based in Austin, TX", "User just closed on a house in Raleigh", True),
+    ("User lives in Austin", "User bought a house in Pflugerville", True),
+    ("User lives in Austin", "User bought a house in Raleigh for their daughter", False),
+    ("User lives in Austin", "User bought a flat in Lisbon to rent out", False),
+    ("User lives in Austin", "User's sister bought a house in Raleigh", False),
+    ("User volunteers at the Mueller farmers market", "User bought a house in Pflugerville", False),
     # settled in a place named, or the move made to it; not a routine settled into, not never
     ("User is based in Nairobi", "User is settling into Kigali", True),
     ("User lives in Nairobi", "User made the move to Kigali", True),

@@ -52,6 +52,9 @@ def test_a_changed_number_in_other_words_is_not_acted_on():
         # someone else's thing moved, by name; a time word shared is no shared thing
         ("User's bedtime is half ten", "User moved Ollie's bedtime to eight o'clock since the new year"),
         ("User tried a sleep clock last year", "User moved Ollie's bedtime to eight since the new year"),
+        # the doer of what the user does is someone else
+        ("User trains on Mondays", "User's trainer comes on Tuesdays now"),
+        ("User cleans on Mondays", "User's cleaner comes on Tuesdays now"),
     ],
 )
 def test_hedges_additions_reversions_and_others_never_supersede(old, new):

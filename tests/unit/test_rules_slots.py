@@ -29,6 +29,8 @@ def acted_on(old: str, new: str) -> bool:
     ("kind", "old", "new"),
     [
         ("count", "User has 3 cats and a very patient husband", "User has 4 cats now"),
+        # the verb's stem and the noun's are one word ("rehearses", "rehearsals")
+        ("day", "User rehearses Wednesday evenings", "User said: rehearsals got moved to mondays"),
         (
             "count",
             "User's team is 8 engineers right now",

@@ -1636,8 +1636,17 @@ HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bu
 # "writing from my new flat in Exeter": a home of their own, new; a move, and a word of change
 # (not a "new place" or "new room", which may be a restaurant or a room at work)
 NEW_HOME_OF_THEIR_OWN = r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b"
-# Settled into a home somewhere: "is all unpacked in Utrecht", "got a flat in Södermalm"
-MOVED_IN = r"\b(?:all |finally |fully )?unpacked in\b|\bgot (?:a|an|our|my|their) (?:own )?(?:flat|apartment|condo) in\b"
+# Settled into a home somewhere: "is all unpacked in Utrecht", "got a flat in Södermalm", and a
+# home bought where they live now: "just closed on a house in Raleigh", "bought a flat in Leith"
+MOVED_IN = (
+    r"\b(?:all |finally |fully )?unpacked in\b|\bgot (?:a|an|our|my|their) (?:own )?(?:flat|apartment|condo) in\b|"
+    r"\b(?:closed on|bought|got the keys (?:to|for)) (?:a|an|our|my|their|the) (?:new |first |own )?"
+    r"(?:house|home|flat|apartment|condo|townhouse|semi|bungalow) in\b"
+    # not one bought for someone else, to let, or for holidays
+    r"(?![^.;]*\b(?:for (?:a |an |the |their |my |our |his |her )?(?:daughter|son|kids?|children|mum|mom|mother|"
+    r"dad|father|parents?|in-laws|rental|holidays?|investment|retirement)|to (?:rent|let)|as (?:a |an )?"
+    r"(?:rental|investment|holiday|buy-to-let))\b)"
+)
 CHANGE_EVIDENCE = [
     r"\bswitch(?:ed|es|ing)\b",
     r"\bmov(?:ed|es|ing)(?: [\w']+){0,5}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",

@@ -15,7 +15,7 @@ Plain code over the service's own normalisation (`text.normalize`: its typed val
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from aurra_core.text_analysis import rules_lexicon as lex
@@ -409,6 +409,7 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = Fa
     team", which share a subject)."""
     if old.subject != new.subject or old.kind != new.kind:
         return False
+    new = replace(new, attribute=_as_the_old_words(new.attribute, old.attribute))
     if old.unit != new.unit:
         unnamed = old.kind == "count" and "" in (old.unit, new.unit)
         if not (unnamed and changed and same_owner):
@@ -429,6 +430,25 @@ def same_attribute(old: Slot, new: Slot, *, changed: bool, same_owner: bool = Fa
         # old sentence told of it ("6 hens (2 buff orpingtons...) and egg production dropped")
         return True
     return small <= large and len(large - small) <= 2
+
+
+_DOING_ENDINGS = frozenset({"al", "e", "ing", "ion", "ment"})
+
+
+def _as_the_old_words(words: frozenset[str], old_words: frozenset[str]) -> frozenset[str]:
+    """The new slot's words, each written as the old slot's word it is another form of: a stem
+    of five letters or more and the same with the ending of a noun of the doing ("rehears" of
+    "rehearses", "rehearsal" of "rehearsals"; "train", "training"). Not of the doer: a
+    "trainer" or a "cleaner" is someone else."""
+
+    def as_old(word: str) -> str:
+        for old in old_words:
+            short, long = sorted((word, old), key=len)
+            if len(short) >= 5 and long.startswith(short) and long[len(short) :] in _DOING_ENDINGS:
+                return old
+        return word
+
+    return frozenset(as_old(word) for word in words)
 
 
 # A name the new fact says was left: "switched from Evernote", "ditched Slack", "left Google",
