@@ -347,6 +347,13 @@ V16_PAIRS = [
     ("User lives in Solna", "User's sister got a flat in Södermalm", False),
     ("User lives in Solna", "User unpacked the boxes in the garage", False),
     ("User owns a flat in Kraków that they rent out", "User got a flat in Gdańsk", False),
+    # what an old preference ranked below, taken to now; not merely used, nor turned against
+    ("User prefers tea over coffee", "User is all about coffee these days", True),
+    ("User prefers window seats over aisle seats", "User said: aisle seats only for me now.", True),
+    ("User likes cats more than dogs", "User is a dog person now", True),
+    ("User prefers Python over Go", "User writes Go at work now", False),
+    ("User prefers trains to flying", "User is flying to Berlin now", False),
+    ("User prefers tea over coffee", "User still prefers tea but drinks coffee now", False),
     # a home bought where they live now; not one bought for someone else, to let or for holidays
     ("User is based in Austin, TX", "User just closed on a house in Raleigh", True),
     ("User lives in Austin", "User bought a house in Pflugerville", True),

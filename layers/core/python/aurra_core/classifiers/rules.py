@@ -1264,6 +1264,7 @@ def _explicit_change(old: Fact, new: Fact) -> tuple[float, str] | None:
         return (0.9, completed)
     from_to = (
         _from_old_value(old, new)
+        or _took_to_what_was_ranked_below(old, new)
         or _used_to_now(old, new)
         or _down_or_up_to(old, new)
         or _to_new_from_old(old, new)
@@ -2096,6 +2097,46 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
         if start and end and start <= old.term_set and not ((end & old.term_set) - _KIND_NOUN_STEMS):
             return f"the new fact says it changed from {said(start, new)} (the old value) to {said(end, new)}"
     return None
+
+
+# A preference said against another: "prefers tea over coffee", "likes tea more than coffee"
+_PREFERS_A_OVER_B = regex_programs.compile(
+    r"\b(?:prefers?|preferring|likes?|chose|chooses|picks?|picked) (?P<a>[\w\-\.]+(?: [\w\-\.]+){0,2}?) "
+    r"(?:over|to|rather than|instead of|more than) (?P<b>[\w\-\.]+(?: [\w\-\.]+){0,2}?)(?=$|[,;.]| for\b| at\b| when\b| if\b)"
+)
+# "these days", "now": said of what holds at present, against what was
+_AT_PRESENT = regex_programs.compile(r"\b(?:now|nowadays|these days|lately|anymore|since)\b")
+# A liking or a choice, not a mere mention: "writes Go at work now" prefers nothing
+_TAKES_TO = regex_programs.compile(
+    r"\b(?:prefers?|loves?|likes?|into|all about|fan of|favou?rites?|obsessed with|only|switched to|"
+    r"converted to|(?:\w+ )?(?:person|girl|guy|drinker))\b"
+)
+# What turns a word against the thing it names: "off coffee", "stopped coffee", "no coffee"
+_AGAINST = regex_programs.compile(
+    r"\b(?:not|no|off|quit|stopped|gave up|hates?|dislikes?|less|cut out|cut down on|never|without|than)"
+    r"(?: [\w']+){0,2} $"
+)
+
+
+def _took_to_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
+    """'prefers tea over coffee' -> 'is all about coffee these days': the new fact takes to what
+    the old one ranked below (a liking or a choice, `_TAKES_TO`), now, and names the old choice
+    nowhere."""
+    ranked = _PREFERS_A_OVER_B.search(old.text)
+    if not ranked or not _AT_PRESENT.search(new.text) or not _TAKES_TO.search(new.text):
+        return None
+    # what tells the two apart: "window" and "aisle" of "window seats over aisle seats"
+    a, b = set(_terms(ranked.group("a"))) - _LOW_INFO_STEMS, set(_terms(ranked.group("b"))) - _LOW_INFO_STEMS
+    chosen, passed_over = a - b, b - a
+    if not chosen or not passed_over or not passed_over <= new.term_set or chosen & new.term_set:
+        return None
+    first = min(
+        (found.start() for term in passed_over for found in re.finditer(rf"\b{re.escape(term)}", new.text)),
+        default=None,
+    )
+    if first is None or _AGAINST.search(new.text[:first]):
+        return None
+    return f"takes to {said(passed_over, new)}, which the old fact ranked below {said(chosen, old)}"
 
 
 _USED_TO_NOW = regex_programs.compile(lex.USED_TO_NOW)
