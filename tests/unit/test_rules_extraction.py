@@ -1852,3 +1852,33 @@ def test_a_word_only_another_language_writes_tells_the_language():
     # "on" and "a" are English words too; "déménagé" and "à" are not
     assert known("on a déménagé à grenoble!!") == ["User moved to grenoble"]
     assert known("my résumé is ready") == ["User's résumé is ready"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # "make that" corrects as "I mean" does
+        ("I have 3 cats. Actually make that 4 cats.", ["User has 4 cats"]),
+        # a value said anew after "actually" goes in place of the last fact's own
+        ("My rent is 1200 a month. Actually it's 1250, I misremembered.", ["User's rent is 1250 a month"]),
+        # a statement after a correction said alone replaces the last fact it restates
+        ("We use Jira. Scratch that, we use Linear.", ["User's team uses Linear"]),
+        # "actually" before what is no value of the last fact's changes nothing
+        ("My rent is 1200 a month. Actually, it's fine.", ["User's rent is 1200 a month"]),
+    ],
+)
+def test_a_correction_in_the_same_message_wins_over_what_it_corrects(said, kept):
+    assert facts(said) == kept
+
+
+def test_a_value_said_after_actually_that_no_fact_took_is_kept_as_said():
+    # the last fact is a sentence kept as said, whose words a correction must not rewrite
+    assert facts_and_methods(
+        "My flight is March 12. The 12th was the original booking. Actually, it's March 14 now."
+    ) == [
+        ("User's flight is March 12", "rules"),
+        ("User said: The 12th was the original booking.", "verbatim"),
+        ("User said: Actually, it's March 14 now.", "verbatim"),
+    ]
+    # a "no" answers something: nothing of it is kept as said
+    assert facts("No thank you, my colleague showed me already.") == []

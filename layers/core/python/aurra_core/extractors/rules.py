@@ -246,12 +246,12 @@ _HYPOTHETICAL = re.compile(
 _CORRECTION = re.compile(
     r"^(?:(?:oh|ah|oops|whoops|sorry|wait|hold on|hang on|no(?! longer\b| more\b)|nope|nah|actually|hmm|err|um|uh|ugh|"
     r"my bad|my mistake|correction|scratch that|strike that|I mean|I meant|let me correct "
-    r"(?:that|myself)|or rather|rather|well|to be clear|typo)\b[\s,.:!-]*)+",
+    r"(?:that|myself)|or rather|rather|well|to be clear|typo|make (?:that|it))\b[\s,.:!-]*)+",
     re.IGNORECASE,
 )
 _STRONG_CORRECTION = re.compile(
     r"\b(?:oops|whoops|sorry|wait|hold on|hang on|my bad|my mistake|correction|scratch that|"
-    r"strike that|I mean|I meant|let me correct|or rather|typo)\b|^(?:no|nope|nah)\b\s*[,.!]|"
+    r"strike that|I mean|I meant|let me correct|or rather|typo|make (?:that|it))\b|^(?:no|nope|nah)\b\s*[,.!]|"
     r"^(?:no|nope|nah)\s+(?:wait|actually)\b|^actually,?\s+no\b|^well,?\s+no\b|"
     r"^(?:um|uh|er|erm),?\s+no\s*,",
     re.IGNORECASE,
@@ -2624,7 +2624,15 @@ class _Reader:
             or _WORLD_STATE.search(sentence)
         ):
             return False
-        if _filtered(sentence) or _NOT_A_FACT.match(sentence) or _CORRECTION.match(sentence):
+        # after a correction's words the sentence is the correction's; after "actually" or
+        # "well" alone, a statement of its own ("Actually, it's March 14 now"), kept when no
+        # earlier fact took it. A "no" answers something, most often the assistant.
+        marker = _CORRECTION.match(sentence)
+        answered_or_corrected = marker and (
+            _STRONG_CORRECTION.search(marker.group(0))
+            or re.search(r"(?i)\b(?:no|nope|nah)\b", marker.group(0))
+        )
+        if _filtered(sentence) or _NOT_A_FACT.match(sentence) or answered_or_corrected:
             return False
         return not re.match(r"^(?:I|we)\s*(?:'re|'m| am| are)?\s*(?:\w+\s*)?$", sentence, re.IGNORECASE)
 
@@ -2638,6 +2646,22 @@ class _Reader:
         value_said = _VALUE_SAID.search(clause) if self.correcting and not marker else None
         if value_said and self._correction(value_said.group(1), index, value_first=True) == "fact":
             self.correcting = False
+            return "fact"
+        if self.correcting and not marker and self._restates_the_last_fact(clause):
+            # "Scratch that, we use Linear": the statement after a correction said alone
+            # replaces the last fact when it is of the same subject and gives a value of its kind
+            self.correcting = False
+            return self._correction(clause, index)
+        anew = _VALUE_SAID.match(clause[marker.end() :].strip()) if marker else None
+        if (
+            marker
+            and anew
+            and not _STRONG_CORRECTION.search(marker.group(0))
+            and self._last_was_read()
+            and self._correction(anew.group(1), index, value_first=True) == "fact"
+        ):
+            # "My rent is 1200 a month. Actually it's 1250": a value said anew, of the last fact's
+            # kind, after "actually"
             return "fact"
         if marker and _STRONG_CORRECTION.search(marker.group(0)):
             if not (self.answering and _BARE_NO.match(marker.group(0))):
@@ -2699,6 +2723,20 @@ class _Reader:
             said = " ".join(tail.split()).strip(" ,;:")
             self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(tail), VERBATIM)
         return "fact"
+
+    def _last_was_read(self) -> bool:
+        """The last fact found was read by the rules, not kept as said: a statement whose value
+        a correction can replace."""
+        return bool(self.found) and self.found[-1].method != VERBATIM
+
+    def _restates_the_last_fact(self, clause: str) -> bool:
+        """The clause says what the last fact found says, of the same subject, with a value of
+        a kind that fact holds ("we use Linear" of "User's team uses Jira"; not "my gym class is
+        at 6pm" of "User's standup is at 9:15")."""
+        if not self._last_was_read() or corrected(self.found[-1].content, clause) is None:
+            return False
+        statement = _rewrite(clause, self.group, self.work_context)
+        return statement is not None and statement.split()[:2] == self.found[-1].content.split()[:2]
 
     def _correction(self, rest: str, index: int, value_first: bool = False) -> str:
         """A correction: its statement replaces the last fact, or its values go in place of
