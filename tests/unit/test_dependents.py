@@ -57,6 +57,8 @@ def around(old: str, values: list[str]) -> re.Pattern[str] | None:
         "User has just joined a running club",
         "User works there as a nurse",
         "User said: The monsoon commute is killing me",
+        "User said: The hot desk is $450 a month.",
+        "User's flatmates are great",
     ],
 )
 def test_the_life_around_where_the_user_lives_or_works_rests_on_it(said_with):

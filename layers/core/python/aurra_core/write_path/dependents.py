@@ -44,6 +44,7 @@ _WHERE_THEY_LIVE_OR_WORK = re.compile(
 # ("cycles in along the canal", "gets the Metrolink in", "45 minutes each way", "takes the
 # Northern line"), what is done around it ("boulders at Ostbloc", "a member of the Denver Rock
 # Club", "runs with a running club", "walks along the seafront", "grabs lunch at the market"),
+# what is paid or shared for it ("the hot desk is $450 a month", "the rent", "my flatmates"),
 # and what points back at it ("works there", "been there four years").
 _LIFE_AROUND_THE_PLACE = (
     r"\y(commut\w*|each way|door to door|"
@@ -51,7 +52,8 @@ _LIFE_AROUND_THE_PLACE = (
     r"(in|to|from|along|with|at|there|home|laps)|"
     r"member of|membership|\w+ (club|gym|centre|center|library|market)|"
     r"tram|metro|subway|tube|ferry|(the|a) \w+ line|"
-    r"\w+ there|there for|lunch (at|near)|school run)\y"
+    r"\w+ there|there for|lunch (at|near)|school run|"
+    r"rent|desk|lease|landlord|flatmates?|housemates?|neighbou?rs?)\y"
 )
 
 
