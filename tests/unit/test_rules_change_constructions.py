@@ -354,6 +354,15 @@ V16_PAIRS = [
     ("User prefers Python over Go", "User writes Go at work now", False),
     ("User prefers trains to flying", "User is flying to Berlin now", False),
     ("User prefers tea over coffee", "User still prefers tea but drinks coffee now", False),
+    # the user in a place named, now; not for a stay, not in a department or a state, not the
+    # move's date
+    ("User lives in Austin", "User is in Denver now", True),
+    ("User lives in Austin", "User said: I'm in Denver now, partner got a job at the university", True),
+    ("User lives in Austin", "User is in Paris now for a conference", False),
+    ("User lives in Austin", "User is in Marketing now", False),
+    ("User lives in Austin", "User is in Rehab now", False),
+    ("User moves to Hamburg", "User said: Small change: the move is in May now, not March.", False),
+    ("User lives in Austin", "User's sister is in Denver now", False),
     # a home bought where they live now; not one bought for someone else, to let or for holidays
     ("User is based in Austin, TX", "User just closed on a house in Raleigh", True),
     ("User lives in Austin", "User bought a house in Pflugerville", True),

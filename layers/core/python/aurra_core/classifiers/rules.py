@@ -2368,6 +2368,42 @@ def _moved_someone_else(before: str) -> bool:
     )
 
 
+# Where the subject is now, a place named as written ("is in Denver now", "is now in Hobart"),
+# not for a while ("is in Paris now for a conference", "until Friday", "visiting")
+_NOW_IN_A_NAMED_PLACE = re.compile(
+    r"\b(?:is|am|'m|are|'re) (?:now (?:in|based in|living in) (?P<a>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+    r"(?!,? (?:for|until|till|visiting|on|this|over)\b)"
+    r"|(?:in|based in|living in) (?P<b>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*),? (?:now|these days|nowadays)\b"
+    r"(?!,? (?:for|until|till|visiting|on|this|over)\b))"
+)
+# States one is "in" that are no place ("is in Rehab now")
+_NO_PLACE_TO_LIVE = frozenset(
+    "recovery remission rehab lockdown quarantine surgery hospital treatment therapy labour labor icu "
+    "charge control love trouble debt touch talks".split()
+)
+
+
+def _now_in_a_named_place(raw: str) -> re.Match[str] | None:
+    """`_NOW_IN_A_NAMED_PLACE`, when what it names may be a place: a place the kinds lexicon knows,
+    or a name it does not know as anything else ("Marketing" is a department, "Rehab" no home)."""
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    found = _NOW_IN_A_NAMED_PLACE.search(raw)
+    if found is None or not _THE_USER_BEFORE.search(raw[: found.start()]):
+        return None  # "the move is in May now": the move's, not the user's
+    name = found.group("a") or found.group("b")
+    if name.lower() in _NO_PLACE_TO_LIVE or _WHEN.match(name) or kinds_of(name) - {"place"}:
+        return None
+    return found
+
+
+# The user, just before what is said of them: "User is ...", "User said: I'm ...", "we're"
+_THE_USER_BEFORE = re.compile(r"(?:^User|\bI|\b[Ww]e)\s*$")
+_WHEN = re.compile(
+    r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$"
+)
+
+
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     """'lives in Leeds' -> 'finished the move; I'm in Manchester now': a move ends the old home,
     unless the new fact still names the old place."""
@@ -2381,7 +2417,11 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
         return None
     if _LIVES_IN_A_THING.search(old.text):
         return None  # "the team lives in a channel called #design-crit": not a home
-    move = _MOVED_HOME.search(new.text) or evidence.MOVED_TO_A_NAME.search(new.raw)
+    move = (
+        _MOVED_HOME.search(new.text)
+        or evidence.MOVED_TO_A_NAME.search(new.raw)
+        or _now_in_a_named_place(new.raw)
+    )
     if not move or (old_place & new.term_set):
         return None
     if _NO_HOME_AFTER.match(move.string, move.end()):
