@@ -804,6 +804,12 @@ def test_what_a_slot_holds_and_whose_it_is(old, new, acted):
         ("User goes to PureGym on Deansgate", "User also goes to The Gym Group now", False),
         ("User goes to PureGym on Deansgate", "User's sister is at The Gym Group now", False),
         ("User goes to PureGym on Deansgate", "User might join The Gym Group", False),
+        # a gym joined is the one trained at; not another's, nor one also joined, nor a club
+        ("User trains at PureGym", "User joined The Gym Group in Salford Quays", True),
+        ("User trains at PureGym", "User's wife joined The Gym Group", False),
+        ("User trains at PureGym", "User also joined a climbing gym", False),
+        ("User trains at PureGym", "User joined a running club", False),
+        ("User keeps the shop's accounts in Sage", "User joined FreeAgent's webinar", False),
         # a second one for a purpose of its own, another's, added, or only thought of
         ("User keeps the shop's accounts in Sage", "User uses FreeAgent for the charity's books now", False),
         ("User keeps the shop's accounts in Sage", "User's brother is on FreeAgent now", False),

@@ -524,8 +524,14 @@ def one_at_a_time(old_text: str, new_text: str) -> tuple[float, str] | None:
     QuickBooks" -> "User is on Xero since 1 July". None otherwise."""
     new_lower = new_text.lower()
     if not (CHANGE.search(new_lower) or _SINCE_WHEN.search(new_lower)):
-        return None
+        # "joined The Gym Group": one gym joined is the one trained at, as one phone got is
+        # the one carried
+        return _another_of_a_kind(old_text, new_text, _JOINED_ONES) if _JOINED.search(new_lower) else None
     return _another_of_a_kind(old_text, new_text, _ONE_AT_A_TIME)
+
+
+_JOINED = regex_programs.compile(r"\b(?:joined|signed up (?:at|with|to|for)|got a membership (?:at|with))\b")
+_JOINED_ONES = frozenset({"gym"})
 
 
 def _another_of_a_kind(old_text: str, new_text: str, kinds: frozenset[str]) -> tuple[float, str] | None:
