@@ -354,6 +354,10 @@ V16_PAIRS = [
     ("User prefers Python over Go", "User writes Go at work now", False),
     ("User prefers trains to flying", "User is flying to Berlin now", False),
     ("User prefers tea over coffee", "User still prefers tea but drinks coffee now", False),
+    # turned against what the old preference ranked below: the two agree
+    ("User prefers tea over coffee", "User no longer likes coffee now", False),
+    ("User prefers tea over coffee", "User drinks less coffee these days", False),
+    ("User prefers tea over coffee", "User no longer drinks tea", True),
     # the user in a place named, now; not for a stay, not in a department or a state, not the
     # move's date
     ("User lives in Austin", "User is in Denver now", True),

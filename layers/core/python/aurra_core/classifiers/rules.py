@@ -1604,10 +1604,17 @@ def _loosely_related(pair: Pair) -> Decision:
     return (Verdict.NEW_FACT, 0.75, "no shared attribute: an independent fact")
 
 
+def _agrees_with_the_ranking(pair: Pair) -> Decision | None:
+    """'prefers tea over coffee' -> 'no longer likes coffee': no change of the old preference."""
+    turned_from = _turns_from_what_was_ranked_below(pair.old, pair.new)
+    return (Verdict.SUPPLEMENTS, 0.8, turned_from) if turned_from else None
+
+
 _STAGES = (
     _other_subject,
     _another_of_its_kind,
     _preference_reversed,
+    _agrees_with_the_ranking,
     _restatement,
     _independent_or_hedged,
     _denial,
@@ -2113,7 +2120,7 @@ _TAKES_TO = regex_programs.compile(
 )
 # What turns a word against the thing it names: "off coffee", "stopped coffee", "no coffee"
 _AGAINST = regex_programs.compile(
-    r"\b(?:not|no|off|quit|stopped|gave up|hates?|dislikes?|less|cut out|cut down on|never|without|than)"
+    r"\b(?:not|no|nolonger|off|quit|stopped|gave up|hates?|dislikes?|less|cut out|cut down on|never|without|than)"
     r"(?: [\w']+){0,2} $"
 )
 
@@ -2137,6 +2144,26 @@ def _took_to_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
     if first is None or _AGAINST.search(new.text[:first]):
         return None
     return f"takes to {said(passed_over, new)}, which the old fact ranked below {said(chosen, old)}"
+
+
+def _turns_from_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
+    """'prefers tea over coffee' -> 'no longer likes coffee', 'drinks less coffee these days':
+    the new fact turns against what the old one already ranked below, and names the old choice
+    nowhere; the two agree."""
+    ranked = _PREFERS_A_OVER_B.search(old.text)
+    if not ranked:
+        return None
+    a, b = set(_terms(ranked.group("a"))) - _LOW_INFO_STEMS, set(_terms(ranked.group("b"))) - _LOW_INFO_STEMS
+    chosen, passed_over = a - b, b - a
+    if not chosen or not passed_over or not passed_over <= new.term_set or chosen & new.term_set:
+        return None
+    first = min(
+        (found.start() for term in passed_over for found in re.finditer(rf"\b{re.escape(term)}", new.text)),
+        default=None,
+    )
+    if first is None or not _AGAINST.search(new.text[:first]):
+        return None
+    return f"turns from {said(passed_over, new)}, which the old fact already ranked below {said(chosen, old)}"
 
 
 _USED_TO_NOW = regex_programs.compile(lex.USED_TO_NOW)
