@@ -2125,31 +2125,10 @@ _AGAINST = regex_programs.compile(
 )
 
 
-def _took_to_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
-    """'prefers tea over coffee' -> 'is all about coffee these days': the new fact takes to what
-    the old one ranked below (a liking or a choice, `_TAKES_TO`), now, and names the old choice
-    nowhere."""
-    ranked = _PREFERS_A_OVER_B.search(old.text)
-    if not ranked or not _AT_PRESENT.search(new.text) or not _TAKES_TO.search(new.text):
-        return None
-    # what tells the two apart: "window" and "aisle" of "window seats over aisle seats"
-    a, b = set(_terms(ranked.group("a"))) - _LOW_INFO_STEMS, set(_terms(ranked.group("b"))) - _LOW_INFO_STEMS
-    chosen, passed_over = a - b, b - a
-    if not chosen or not passed_over or not passed_over <= new.term_set or chosen & new.term_set:
-        return None
-    first = min(
-        (found.start() for term in passed_over for found in re.finditer(rf"\b{re.escape(term)}", new.text)),
-        default=None,
-    )
-    if first is None or _AGAINST.search(new.text[:first]):
-        return None
-    return f"takes to {said(passed_over, new)}, which the old fact ranked below {said(chosen, old)}"
-
-
-def _turns_from_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
-    """'prefers tea over coffee' -> 'no longer likes coffee', 'drinks less coffee these days':
-    the new fact turns against what the old one already ranked below, and names the old choice
-    nowhere; the two agree."""
+def _ranked_below_said_again(old: Fact, new: Fact) -> tuple[set[str], set[str], bool] | None:
+    """When the old fact prefers A over B and the new fact names B but not A: A's words, B's
+    words (what tells the two apart: "window" and "aisle" of "window seats over aisle seats"),
+    and whether the new fact turns against B where it first names it. None otherwise."""
     ranked = _PREFERS_A_OVER_B.search(old.text)
     if not ranked:
         return None
@@ -2161,8 +2140,32 @@ def _turns_from_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
         (found.start() for term in passed_over for found in re.finditer(rf"\b{re.escape(term)}", new.text)),
         default=None,
     )
-    if first is None or not _AGAINST.search(new.text[:first]):
+    if first is None:
         return None
+    return chosen, passed_over, bool(_AGAINST.search(new.text[:first]))
+
+
+def _took_to_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
+    """'prefers tea over coffee' -> 'is all about coffee these days': the new fact takes to what
+    the old one ranked below (a liking or a choice, `_TAKES_TO`), now, and names the old choice
+    nowhere."""
+    if not _AT_PRESENT.search(new.text) or not _TAKES_TO.search(new.text):
+        return None
+    said_again = _ranked_below_said_again(old, new)
+    if said_again is None or said_again[2]:
+        return None
+    chosen, passed_over, _ = said_again
+    return f"takes to {said(passed_over, new)}, which the old fact ranked below {said(chosen, old)}"
+
+
+def _turns_from_what_was_ranked_below(old: Fact, new: Fact) -> str | None:
+    """'prefers tea over coffee' -> 'no longer likes coffee', 'drinks less coffee these days':
+    the new fact turns against what the old one already ranked below, and names the old choice
+    nowhere; the two agree."""
+    said_again = _ranked_below_said_again(old, new)
+    if said_again is None or not said_again[2]:
+        return None
+    chosen, passed_over, _ = said_again
     return f"turns from {said(passed_over, new)}, which the old fact already ranked below {said(chosen, old)}"
 
 
