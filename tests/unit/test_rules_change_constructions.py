@@ -363,6 +363,7 @@ V16_PAIRS = [
     ("User lives in Austin", "User is in Denver now", True),
     ("User lives in Austin", "User said: I'm in Denver now, partner got a job at the university", True),
     ("User lives in Austin", "User is in Paris now for a conference", False),
+    ("User lives in Austin", "User is in Denver now until Friday", False),
     ("User lives in Austin", "User is in Marketing now", False),
     ("User lives in Austin", "User is in Rehab now", False),
     ("User moves to Hamburg", "User said: Small change: the move is in May now, not March.", False),

@@ -73,7 +73,13 @@ from aurra_core.models import Verdict
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis import regex_programs
 from aurra_core.text_analysis import rules_lexicon as lex
-from aurra_core.text_analysis.slots import OWN_GROUPS, about_someone_named, slots_of
+from aurra_core.text_analysis.slots import (
+    OWN_GROUPS,
+    about_someone_named,
+    replaced_values,
+    slots_of,
+    subject_of,
+)
 from aurra_core.text_analysis.text import canon, tokenize
 
 MODEL_ID = "aurra-rules-v26"
@@ -2106,11 +2112,6 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
     return None
 
 
-# A preference said against another: "prefers tea over coffee", "likes tea more than coffee"
-_PREFERS_A_OVER_B = regex_programs.compile(
-    r"\b(?:prefers?|preferring|likes?|chose|chooses|picks?|picked) (?P<a>[\w\-\.]+(?: [\w\-\.]+){0,2}?) "
-    r"(?:over|to|rather than|instead of|more than) (?P<b>[\w\-\.]+(?: [\w\-\.]+){0,2}?)(?=$|[,;.]| for\b| at\b| when\b| if\b)"
-)
 # "these days", "now": said of what holds at present, against what was
 _AT_PRESENT = regex_programs.compile(r"\b(?:now|nowadays|these days|lately|anymore|since)\b")
 # A liking or a choice, not a mere mention: "writes Go at work now" prefers nothing
@@ -2129,10 +2130,10 @@ def _ranked_below_said_again(old: Fact, new: Fact) -> tuple[set[str], set[str], 
     """When the old fact prefers A over B and the new fact names B but not A: A's words, B's
     words (what tells the two apart: "window" and "aisle" of "window seats over aisle seats"),
     and whether the new fact turns against B where it first names it. None otherwise."""
-    ranked = _PREFERS_A_OVER_B.search(old.text)
+    ranked = _PREFERRED_OVER.search(old.text)
     if not ranked:
         return None
-    a, b = set(_terms(ranked.group("a"))) - _LOW_INFO_STEMS, set(_terms(ranked.group("b"))) - _LOW_INFO_STEMS
+    a, b = evidence.phrase_terms(ranked.group("y")), evidence.phrase_terms(ranked.group("x"))
     chosen, passed_over = a - b, b - a
     if not chosen or not passed_over or not passed_over <= new.term_set or chosen & new.term_set:
         return None
@@ -2398,13 +2399,11 @@ def _moved_someone_else(before: str) -> bool:
     )
 
 
-# Where the subject is now, a place named as written ("is in Denver now", "is now in Hobart"),
-# not for a while ("is in Paris now for a conference", "until Friday", "visiting")
-_NOW_IN_A_NAMED_PLACE = re.compile(
+# Where the subject is now, a place named as written ("is in Denver now", "is now in Hobart");
+# a stay there ("for a conference", "this week") is read before, as any short stay is
+_NOW_IN_A_NAMED_PLACE = regex_programs.compile(
     r"\b(?:is|am|'m|are|'re) (?:now (?:in|based in|living in) (?P<a>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
-    r"(?!,? (?:for|until|till|visiting|on|this|over)\b)"
-    r"|(?:in|based in|living in) (?P<b>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*),? (?:now|these days|nowadays)\b"
-    r"(?!,? (?:for|until|till|visiting|on|this|over)\b))"
+    r"|(?:in|based in|living in) (?P<b>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*),? (?:now|these days|nowadays)\b)"
 )
 # States one is "in" that are no place ("is in Rehab now")
 _NO_PLACE_TO_LIVE = frozenset(
@@ -2428,8 +2427,8 @@ def _now_in_a_named_place(raw: str) -> re.Match[str] | None:
 
 
 # The user, just before what is said of them: "User is ...", "User said: I'm ...", "we're"
-_THE_USER_BEFORE = re.compile(r"(?:^User|\bI|\b[Ww]e)\s*$")
-_WHEN = re.compile(
+_THE_USER_BEFORE = regex_programs.compile(r"(?:^User|\bI|\b[Ww]e)\s*$")
+_WHEN = regex_programs.compile(
     r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$"
 )
 
@@ -2704,7 +2703,7 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
 # A time word shared by two facts is no thing both are about
 _TIME_WORDS = frozenset({"year", "month", "week", "day", "time", "last", "new", "next"})
 # "moved Ollie's bedtime to": whose the thing moved is, by name
-_OWNED_BY_NAME = re.compile(
+_OWNED_BY_NAME = regex_programs.compile(
     r"\b(?:moved|switched|changed|shifted|swapped|pushed|bumped)\s+(?:the\s+)?([A-Z][\w-]+)(?:'s|\u2019s)\s"
 )
 
@@ -3908,8 +3907,6 @@ def _fit(old: str, new: str) -> tuple[bool, bool, bool]:
     of the new fact's subject ("User uses LastPass" before "User's parents share a LastPass plan"),
     stated rather than quoted ("User said: ..."), holding the name it replaced itself rather than
     something kept in it ("User uses Vim" before "User has 40 plugins in Vim")."""
-    from aurra_core.text_analysis.slots import replaced_values
-
     kept = any(
         re.search(_KEPT_IN.format(name=re.escape(name)), old, re.IGNORECASE)
         for name in replaced_values(old, new)
@@ -3920,8 +3917,6 @@ def _fit(old: str, new: str) -> tuple[bool, bool, bool]:
 def _of_its_subject(old: str, new: str) -> bool:
     """The old memory is of the new fact's subject, or of someone the new fact names ("User's son
     Ollie's bedtime" for "User moved Ollie's bedtime")."""
-    from aurra_core.text_analysis.slots import subject_of
-
     if subject_of(old) == subject_of(new):
         return True
     named = re.match(r"[Uu]ser's\s+(\w+)(?:\s+([A-Z][\w-]+))?", old)

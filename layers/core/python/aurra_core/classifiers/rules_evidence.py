@@ -430,7 +430,7 @@ def _object_of(fact: Fact) -> set[str]:
 _BOUNDARY = regex_programs.compile(lex.PHRASE_BOUNDARY)
 
 
-def _phrase_terms(phrase: str) -> set[str]:
+def phrase_terms(phrase: str) -> set[str]:
     """The content terms of a value phrase, up to where its clause goes on ("Go for services")."""
     boundary = _BOUNDARY.search(" " + phrase)
     words = (" " + phrase)[: boundary.start()].split()[:3] if boundary else phrase.split()[:3]
@@ -444,8 +444,8 @@ def ranked_below(old: Fact, new: Fact) -> str | None:
     chosen_before = _PREFERRED_OVER.search(old.text) or _PREFERS.search(old.text)
     if not ranking or not chosen_before or _NARROWED.search(new.text[ranking.start("x") :]):
         return None  # "... over window seats on long flights" holds only there
-    old_choice = _phrase_terms(chosen_before.group("y" if "y" in chosen_before.groupdict() else "v"))
-    preferred, passed_over = _phrase_terms(ranking.group("y")), _phrase_terms(ranking.group("x"))
+    old_choice = phrase_terms(chosen_before.group("y" if "y" in chosen_before.groupdict() else "v"))
+    preferred, passed_over = phrase_terms(ranking.group("y")), phrase_terms(ranking.group("x"))
     if not old_choice or not passed_over or not passed_over <= old_choice:
         return None
     if not (preferred - passed_over) or (preferred - passed_over) & old_choice:

@@ -863,6 +863,8 @@ TEMPORARY = [
     r"\bwill be in\b",
     r"\btonight\b",
     r"\bstaying (?:in|at|with)\b",
+    # "is in Denver until Friday": a stay with its end (as the normaliser writes days and dates)
+    r"\b(?:until|till) (?:weekday_|date_|month_|tomorrow|the weekend|next|the end of|\d)",
 ]
 # The new fact says its value is current now, or that it changed.
 CHANGE_WORDS = [
@@ -2138,10 +2140,13 @@ RESUMED = (
     r"\bun(?:froze|frozen|blocked|paused)\b"
 )
 
-# "prefers Go over Python": what is chosen (y) and what it is chosen over (x).
+# "prefers Go over Python", "likes cats more than dogs", "prefers tea to coffee": what is chosen
+# (y) and what it is chosen over (x); "to" only after "prefer" ("wants the team to ship" ranks
+# nothing).
 PREFERRED_OVER = (
-    r"\b(?:prefers?|likes?|chose|chooses|picked|picks|uses?|wants?|goes with|went with) (?P<y>[\w\-\.]+(?: [\w\-\.]+){0,2}?) "
-    r"(?:over|rather than|instead of) (?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
+    r"\b(?:(?P<prefer>prefers?|preferring)|likes?|chose|chooses|picked|picks|uses?|wants?|goes with|went with) "
+    r"(?P<y>[\w\-\.]+(?: [\w\-\.]+){0,2}?) "
+    r"(?:over|rather than|instead of|more than|(?(prefer)to|(?!))) (?P<x>[\w\-\.]+(?: [\w\-\.]+){0,2})"
 )
 
 # What a like or a dislike is about (o), up to where its clause goes on.
