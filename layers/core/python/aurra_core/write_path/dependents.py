@@ -9,12 +9,12 @@ A memory rests on the replaced value when it is of the same scope and subject an
   pays 180€ a month for a desk there"), or
 - was taken from the same message as an old memory of where the user lives or works, and tells
   of the life around that place: the way there and back, a club, a gym, a walk along the
-  seafront ("I live in Bournemouth and walk along the seafront most mornings").
+  seafront, the desk or the rent paid for it ("I live in Bournemouth and walk along the seafront
+  most mornings").
 """
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from uuid import UUID
 
@@ -24,7 +24,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aurra_core.models import Caller, Scope
 from aurra_core.runtime.observability import metrics
 from aurra_core.storage import store
-from aurra_core.text_analysis import slots
+from aurra_core.text_analysis import regex_programs, slots
 
 # Words that point back, in the same message, at a place ("a flat there") or at a thing ("300
 # passwords in there", "the notes in it"): which ones depends on what the supersession replaced,
@@ -35,10 +35,9 @@ _POINTS_BACK_AT_A_THING = r"\m(in it|on it|with it|for it|in there|on there)\M"
 # An old memory of where the user lives or works: "lives in Leeds", "is renting in Rathmines",
 # "User's office is at Salford Quays", "works out of a coworking in Santos", "is a nurse at
 # St Vincent's".
-_WHERE_THEY_LIVE_OR_WORK = re.compile(
-    r"\b(?:lives?|living|based|renting|rents|office|campus|coworking|cowork|desk|moved|"
-    r"works? (?:at|for|out of|from|as)|is an? [\w -]+ at)\b",
-    re.IGNORECASE,
+_WHERE_THEY_LIVE_OR_WORK = regex_programs.compile(
+    r"(?i)\b(?:lives?|living|based|renting|rents|office|campus|coworking|cowork|desk|moved|"
+    r"works? (?:at|for|out of|from|as)|is an? [\w -]+ at)\b"
 )
 # The life that rests on such a place, said in the same breath (PostgreSQL ARE): the way to it
 # ("cycles in along the canal", "gets the Metrolink in", "45 minutes each way", "takes the
@@ -72,7 +71,7 @@ def _life_around(old_content: str, values: list[str]) -> str | None:
     """The expression of the life around the place the old memory says the user lives or works
     in, when it says so and a name it holds was replaced (not a number: a new rent or team size
     moves no one); None otherwise."""
-    if not any(not re.search(r"\d", value) for value in values):
+    if all(any(ch.isdigit() for ch in value) for value in values):
         return None
     return _LIFE_AROUND_THE_PLACE if _WHERE_THEY_LIVE_OR_WORK.search(old_content) else None
 
