@@ -15,6 +15,7 @@ A memory rests on the replaced value when it is of the same scope and subject an
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from uuid import UUID
 
@@ -24,7 +25,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aurra_core.models import Caller, Scope
 from aurra_core.runtime.observability import metrics
 from aurra_core.storage import store
-from aurra_core.text_analysis import regex_programs, slots
+from aurra_core.text_analysis import slots
 
 # Words that point back, in the same message, at a place ("a flat there") or at a thing ("300
 # passwords in there", "the notes in it"): which ones depends on what the supersession replaced,
@@ -35,9 +36,12 @@ _POINTS_BACK_AT_A_THING = r"\m(in it|on it|with it|for it|in there|on there)\M"
 # An old memory of where the user lives or works: "lives in Leeds", "is renting in Rathmines",
 # "User's office is at Salford Quays", "works out of a coworking in Santos", "is a nurse at
 # St Vincent's".
-_WHERE_THEY_LIVE_OR_WORK = regex_programs.compile(
-    r"(?i)\b(?:lives?|living|based|renting|rents|office|campus|coworking|cowork|desk|moved|"
-    r"works? (?:at|for|out of|from|as)|is an? [\w -]+ at)\b"
+# (plain `re`: the layer stores programs for the classifier's and the text analysis' own
+# expressions only, `infra/components/layer.py`)
+_WHERE_THEY_LIVE_OR_WORK = re.compile(
+    r"\b(?:lives?|living|based|renting|rents|office|campus|coworking|cowork|desk|moved|"
+    r"works? (?:at|for|out of|from|as)|is an? [\w -]+ at)\b",
+    re.IGNORECASE,
 )
 # The life that rests on such a place, said in the same breath (PostgreSQL ARE): the way to it
 # ("cycles in along the canal", "gets the Metrolink in", "45 minutes each way", "takes the
