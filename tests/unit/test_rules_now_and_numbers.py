@@ -200,6 +200,9 @@ NOT_ACTED_ON = [
     ("User edits photos in Lightroom", "User said: I also use Photoshop for retouching"),
     # nothing said the same but "now" or a number is no same wording
     ("User is staying on 14 for now", "User said: and logic is 11.1 now"),
+    # nor but the change's own words ("no longer"): the hours put up with are not the hospital
+    ("User said: y ya no aguanto los horarios.", "User is no longer at the hospital"),
+    ("User no longer likes the late shifts", "User is no longer at the hospital"),
     ("User said: idk if my plugins work on 15", "User said: ok updated to macOS 15 over xmas"),
     # a ticket's number is no count
     (

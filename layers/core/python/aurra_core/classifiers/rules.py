@@ -82,7 +82,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v26"
+MODEL_ID = "aurra-rules-v27"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -3339,8 +3339,10 @@ def _template_finding(
         # "only DevOps person at Brightloop" -> "everything at Brightloop runs on AWS now": only a
         # name shared; "read only on paper" -> "read everything on it now" is what is read
         return None
-    if not {w for w in words if not _AMOUNT_TERM.match(w)} - _FRAME_STEMS - {"now"}:
-        return None  # "staying on 14 for now" / "logic is 11.1 now": nothing said the same but "now"
+    if not {w for w in words if not _AMOUNT_TERM.match(w)} - _FRAME_STEMS - {"now", "nolonger"}:
+        # "staying on 14 for now" / "logic is 11.1 now": nothing said the same but "now"; "no
+        # longer puts up with the hours" / "is no longer at the hospital": but the change's words
+        return None
     if set(words) <= (set(old.subject.slot) & OWN_GROUPS) | _FRAME_STEMS:
         return None  # "User's team uses GitHub Actions" -> "is eleven engineers now": only whose
     dated_move = "mov" in new_slot or any(t.startswith(("month_", "date_", "year_")) for t in new_slot)

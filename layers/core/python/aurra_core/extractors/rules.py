@@ -223,7 +223,7 @@ _NOT_A_FACT = re.compile(
 )
 _HEDGE = re.compile(
     r"\b(?:thinking (?:about|of)|considering|consider|might|maybe|perhaps|possibly|probably|"
-    r"plan(?:s|ning)? (?:to|on \w+ing)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
+    r"plan(?:s|ning)? (?:to(?! [$€£]?\d)|on \w+ing)|want(?:s)? to|wanna|would (?:like|love) to|'d (?:like|love) to|"
     r"hop(?:e|es|ing) to|not sure|unsure|someday|some day|one day|eventually|wonder(?:ing)?|"
     r"toying with|debating|on the fence|torn between|tempted|leaning towards?|undecided|"
     r"(?:could(?!n't| not\b)|should)(?!'ve\b)|fingers crossed|we'll see|who knows|(?:day)?dream(?:s|ing|ed)? (?:of|about)|"
@@ -294,7 +294,10 @@ _SUBJECTLESS_PAST = re.compile(
     r"subscribed|unsubscribed|traded|replaced|upgraded|enrolled|accepted|welcomed|lost|"
     r"moved back|made the switch|went back|hit|reached|turned|started using|switched over|made|"
     r"ripped out|got rid of|sold|bought|closed on|signed|handed in|put in|gave notice|withdrew|"
-    r"pulled out of|dropped out of|pulled out)\b",
+    r"pulled out of|dropped out of|pulled out|opened|upped|raised|increased|bumped|lowered|reduced|"
+    r"paid off|paid|rented|found|won|ran|set up|built|launched|shipped|released|sent|earned|saved|"
+    r"invested|deployed|rolled out|wrapped up|applied for|planted|renovated|killed|"
+    r"swapped over|fixed)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
@@ -1024,6 +1027,8 @@ _DESCRIPTION = re.compile(
     r"|(?:married|engaged) to (?=[A-Z])|originally from (?=[A-Z])|allergic to (?=\w))"
 )
 _DESCRIBED_TAIL = re.compile(r"[^,;()]*")
+_INTRODUCED_HERE = re.compile(r"^(?P<who>[\w' -]{2,80}?)\s+here\s*[.!]*\s*$")
+_STILL_A_TITLE = re.compile(r"^(still|now|currently)\s+(?=[a-z])", re.IGNORECASE)
 _NOT_A_PLACE_WORD = re.compile(
     r"\b(?:is|was|are|were|has|have|had|said|says|told|thinks|will|would|can|could|he|she|they|you|I|we)\b"
 )
@@ -1040,9 +1045,27 @@ _THERE_ARE_OURS = re.compile(
 )
 
 
+def _article_for(title: str) -> str:
+    """The article a title said without one takes ("dev" -> "a ", "architect" -> "an ")."""
+    if re.match(r"(?i)an?\s", title):
+        return ""
+    return "an " if title[0] in "aeiouAEIOU" else "a "
+
+
 def _descriptions_as_statements(sentence: str) -> str:
     """The sentence with each self-description it gives as a fragment said as the user's own
     ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
+    introduced = _INTRODUCED_HERE.match(sentence)
+    if introduced is not None:
+        # "solo dev here.", "architect at a small practice in Wellington here": who is writing
+        who = introduced.group("who")
+        if _DESCRIPTION.match(who) and not _NOT_A_PLACE_WORD.search(who):
+            return "I'm " + _article_for(who) + who[0].lower() + who[1:]
+    kept_as = _STILL_A_TITLE.match(sentence)
+    held = sentence[kept_as.end() :] if kept_as is not None else ""
+    if kept_as is not None and held and _DESCRIPTION.match(held) and not _NOT_A_PLACE_WORD.search(held):
+        # "still junior dev at klarna": the title held, its "I'm" left out
+        return f"I'm {kept_as.group(1).lower()} {_article_for(held)}{held}"
     out, last = [], 0
     for match in _DESCRIPTION.finditer(sentence):
         before = sentence[: match.start()]

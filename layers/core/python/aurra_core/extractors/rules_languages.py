@@ -58,7 +58,7 @@ _MARKERS = {
         "trasferito trasferita trasferiti adesso gli della del anche molto mese scorso "
         "anno settimana chiamo siamo abbiamo figli cane gatto azienda più perché è "
         "allora ancora sempre presso alla moglie marito sorella fratello madre padre ragazza "
-        "gatti cani due quattro cinque chiama "
+        "gatti cani due quattro cinque chiama ho quindi sere niente tirocinio "
         "ragazzo".split()
     ),
 }
@@ -76,6 +76,9 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         # "ya estoy en Guadalajara": where the user is now, said as arrived
         (r"\b(?:ya|ahora) (?:estoy|vivo) en\b", "I now live in"),
         (r"\b(?:ya|ahora) (?:estamos|vivimos) en\b", "we now live in"),
+        # "ya no estoy en el hospital": where the user no longer is (not where they are)
+        (r"\bya no (?:estoy|sigo) (?:en|con)\b", "I'm no longer at"),
+        (r"\bya no (?:estamos|seguimos) (?:en|con)\b", "we're no longer at"),
         (r"\bya no trabajo en\b", "I no longer work at"),
         (
             r"\bconsegu[ií] (?:una )?plaza en\b|\bconsegu[ií] (?:un )?(?:trabajo|curro|puesto) en\b",
@@ -171,6 +174,9 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bje joue\b", "I play"),
         (r"\bje conduis\b", "I drive"),
         (r"\bje paie\b|\bje paye\b", "I pay"),
+        (r"\bje ne suis plus (?:chez|à|a|au|dans|en)\b", "I'm no longer at"),
+        (r"\bje ne travaille plus (?:chez|à|a|au|pour|dans)\b", "I no longer work at"),
+        (r"\bje n'habite plus (?:à|a|au|en|dans)\b", "I no longer live in"),
         (r"\bje ne (\w+) plus\b", r"I no longer \1"),
         (r"\bj'ai\b", "I have"),
         (r"\bon a\b|\bnous avons\b", "we have"),
@@ -256,6 +262,12 @@ _PHRASES: dict[str, list[tuple[str, str]]] = {
         (r"\bmudei (?:para|pro|pra)\b", "I switched to"),
         (r"\bme chamo\b|\bmeu nome é\b", "my name is"),
         (r"\bque se chama\b|\bchamad[oa]\b", "named"),
+        (
+            r"\b(?:não|nao) (?:estou|to|tô) mais (?:na|no|em)\b|\bjá não estou (?:na|no|em)\b",
+            "I'm no longer at",
+        ),
+        (r"\b(?:não|nao) trabalho mais (?:na|no|em|para|pra)\b", "I no longer work at"),
+        (r"\b(?:não|nao) moro mais (?:na|no|em)\b", "I no longer live in"),
         (r"\bnão (\w+) mais\b", r"no longer \1"),
         (r"\busamos\b", "we use"),
         (r"\buso\b", "I use"),
@@ -598,6 +610,8 @@ _ALWAYS = frozenset(
 def _word(match: re.Match[str], words: dict[str, str], german: bool = False) -> str:
     word = match.group(0)
     lower = word.lower()
+    if lower == "no" and match.string.startswith(" longer", match.end()):
+        return word  # the phrase table's own English ("no longer"), not Portuguese "no" ("in the")
     if lower in _MONTHS:
         return _MONTHS[lower]
     if lower in _DAYS:
@@ -614,6 +628,14 @@ RELATIVE_WORDS = frozenset(
 )
 
 
+_TITLE_WITHOUT_ARTICLE = re.compile(
+    r"\b(I am|I'm|I work as|we are)\s+(?=(?:[a-z]+\s+)?(?:"
+    + "|".join(sorted(lex.ROLE_NOUNS, key=len, reverse=True))
+    + r")\b)"
+    r"(?!(?:a|an|the|my|our|no|not|now|still)\b)(?=([a-z]))",
+)
+
+
 def to_english(sentence: str, language: str) -> str:
     """The sentence with its first-person phrases and common words in English."""
     text = unicodedata.normalize("NFC", sentence)
@@ -624,6 +646,8 @@ def to_english(sentence: str, language: str) -> str:
     # German writes every noun with a capital: there a capital says nothing of a name
     out = re.sub(r"(?<![\w'])[^\W\d_]+(?![\w'])", lambda m: _word(m, words, language == "de"), text)
     out = re.sub(r"\b(?:the|a) (my|our)\b", r"\1", out)
+    # "soy enfermera", "je suis infirmière": a job said without the article English gives it
+    out = _TITLE_WITHOUT_ARTICLE.sub(lambda m: f"{m.group(1)} {'an' if m.group(2) in 'aeiou' else 'a'} ", out)
     out = re.sub(r"\s+", " ", out).strip()
     return out[:1].upper() + out[1:] if out else out
 
