@@ -141,3 +141,29 @@ def test_a_memory_of_someone_the_new_fact_names_is_of_its_subject():
     assert _fit("User's son Ollie's bedtime is half seven", new)[0]
     assert not _fit("User's daughter Maya's bedtime is seven", new)[0]
     assert not _fit("User's parents share a LastPass plan", "User moved the family to 1Password")[0]
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User's rent is £1,150 a month", "User said: landlord renewed at £1,290 from june"),
+        ("User's rent is €950 a month", "User's landlord raised the rent to €1,050"),
+        ("User's salary is $70k", "User's boss bumped their salary to $78k"),
+    ],
+)
+def test_an_amount_an_agent_sets_of_the_subjects_own_is_the_subjects(old, new):
+    # the landlord sets the rent the user pays: a new amount of it, not a fact about the landlord
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User's rent is £1,150 a month", "User's landlord is selling the building"),
+        ("User's rent is £1,150 a month", "User's landlord has 12 flats"),
+    ],
+)
+def test_what_an_agent_does_of_their_own_is_not_the_subjects_amount(old, new):
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)

@@ -1950,3 +1950,53 @@ def test_italian_that_spanish_shares_words_with_is_read_as_italian():
     # "vivo" and "una" are Spanish too; "ho" and "quindi" are not
     said = "studio giurisprudenza, vivo a Bologna e lavoro tre sere a settimana in una gelateria quindi ho poco tempo"
     assert facts(said) == [f"User said: {said}"]
+
+
+def test_a_value_taken_back_in_a_later_message_is_not_kept_from_the_earlier_one():
+    said = facts(
+        "I live in Osaka with my shiba inu. She is 3 years old.",
+        ("assistant", "Lovely! Kobe is close too."),
+        "Ah sorry, I mistake. Momo is 4 years old, not 3.",
+    )
+    assert not any("3 years old" in fact for fact in said)
+    assert "User said: Momo is 4 years old, not 3." in said
+    # only a fact that says what the correction speaks of ("years old") goes: the kids stay
+    assert facts("I have 3 kids and my dog is 3 years old.", "My dog is 4 years old, not 3.") == [
+        "User has 3 kids",
+        "User's dog is 4 years old",
+    ]
+    # "not" after a word that gives no value takes nothing back
+    assert facts("I'm not Sam's boss, I work with him.") == ["User is not Sam's boss", "User works with him"]
+
+
+def test_a_name_in_place_of_another_without_a_comma_keeps_only_the_first():
+    assert facts("I'm in Melbourne not Sydney haha. Brunswick specifically") == ["User is in Melbourne"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # an option looked at and not taken
+        "I was eyeing the Pixel 8 too.",
+        "We benchmarked Mistral 7B as well but it kept hallucinating policy numbers.",
+        "I looked at Seattle too before the move but the rents were insane.",
+        "We looked at a nanny share but it was $3,000+.",
+        # someone else's wish or advice
+        "My mate Gary swears by Apivar strips but I'm not sure.",
+        "my sister's been on at me to come to Portugal with her in October but honestly I don't know.",
+        "Kyle pushed hard for Saturdays but nobody else could do it.",
+        "My manager wants me to write a staff case doc.",
+    ],
+)
+def test_what_was_only_weighed_or_someone_else_wants_is_not_kept(said):
+    assert facts(said) == []
+
+
+def test_what_was_looked_at_and_done_is_kept():
+    assert facts("I looked at the flat on Tuesday and signed the lease.") == [
+        "User looked at the flat on Tuesday and signed the lease"
+    ]
+
+
+def test_why_a_fact_is_said_is_no_part_of_it():
+    assert facts("also im on sertraline 50mg if that matters for melatonin") == ["User is on sertraline 50mg"]

@@ -269,7 +269,11 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
         subject_new.relations
         and subject_new.relations[-1] in _AGENT_NOUNS
         and not subject_old.relations
-        and (re.search(r"\b(?:them|him|her|the user|the customer)\b", new.text) or (_body(new) & _body(old)))
+        and (
+            re.search(r"\b(?:them|him|her|the user|the customer)\b", new.text)
+            or (_body(new) & _body(old))
+            or _sets_what_the_old_fact_pays(subject_new.relations[-1], old, new)
+        )
     ):
         # "The vet put the cat on a wet-food diet": the vet acts on the subject's affairs
         return "compatible", f"the {said([subject_new.relations[-1]], new)} acts on the subject's behalf"
@@ -300,6 +304,30 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
             # nurse"), whom the other fact does not name
             return "different", f"different people (the subject vs {said(name.key, new, old)})"
     return _named_or_thing_subjects(old, new)
+
+
+# What an agent sets of the subject's own: a landlord the rent, an employer the pay, a bank the
+# mortgage's rate, a school its fees
+_SET_BY_AGENT = {
+    "landlord": frozenset({"rent", "leas", "tenancy"}),
+    "employer": frozenset({"salary", "pay", "wag"}),
+    "boss": frozenset({"salary", "pay", "wag"}),
+    "manager": frozenset({"salary", "pay", "wag"}),
+    "bank": frozenset({"mortgag", "loan", "interest"}),
+    "school": frozenset({"fee", "fees", "tuition"}),
+}
+
+
+def _sets_what_the_old_fact_pays(agent: str, old: Fact, new: Fact) -> bool:
+    """ "landlord renewed at £1,290 from june" of "User's rent is £1,150": the agent gives a new
+    amount of what the old fact says the subject pays or is paid (a number of it, not a remark)."""
+    paid = _SET_BY_AGENT.get(agent, frozenset())
+    amount = any(
+        term.startswith("money_") or term.replace(".", "").replace(",", "").isdigit() for term in new.terms
+    )
+    return (
+        bool(paid & old.term_set) and amount and any(t.startswith("money_") or t.isdigit() for t in old.terms)
+    )
 
 
 # What is said of a "he" or "she" as their state: "he's", "she is", "he works"

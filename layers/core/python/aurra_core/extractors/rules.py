@@ -37,7 +37,7 @@ from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis.rules_lexicon import ROLE_NOUNS
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
-from aurra_core.text_analysis.text import MONTH_NAMES, VALUE_WORDS, WEEKDAY_NAMES
+from aurra_core.text_analysis.text import MONTH_NAMES, VALUE_WORDS, WEEKDAY_NAMES, content_terms
 
 NAME = "rules"
 MODEL_ID = "aurra-rules-extractor-v2"
@@ -230,6 +230,15 @@ _HEDGE = re.compile(
     r"fantasi[sz](?:e|es|ing) about|"
     r"look(?:ing)? (?:into|at) (?:getting|buying|moving|switching|adopting)|if all goes well|"
     r"in the market for|weighing|mulling|pondering|interviewing (?:at|with|for)|"
+    # an option looked at and not taken: "was eyeing the Pixel 8 too", "looked at Seattle too
+    # before the move but", "benchmarked Mistral as well but it kept hallucinating"
+    r"eyeing|eyed|hesitat\w*|(?:looked at|benchmarked|trialled|trialed|considered|checked out) "
+    r"[^,.;]{1,40}?\b(?:too|as well|also)\b(?=[^.;]*\bbut\b)|(?:looked at|benchmarked|considered) [^,.;]{1,40}?\bbut\b|"
+    # someone else's wish or advice, not the user's: "my mate swears by Apivar", "a friend keeps
+    # telling me to go to Postgres 17", "my sister's been on at me to come", "Kyle pushed for Saturdays"
+    r"swears? by|keeps? (?:telling|saying|asking|nagging|pushing) (?:me|us|him|her|them)|"
+    r"(?:been|is|'s) (?:on at|nagging|pushing|begging) (?:me|us)|pushed (?:hard |really hard )?for|"
+    r"wanted (?:me|us|him|her|them) to|wants (?:me|us) to|thinks (?:I|we) should|"
     # "may" the modal, not the month: "in may", "from may", "since may", "last may" are dates
     r"(?<!\bin )(?<!\bfrom )(?<!\bsince )(?<!\buntil )(?<!\btill )(?<!\bby )(?<!\bmid )(?<!\bearly )"
     r"(?<!\blate )(?<!\bof )(?<!\bthis )(?<!\bnext )(?<!\blast )(?<!\bin early )"
@@ -319,6 +328,19 @@ _SUBJECTLESS_ING = re.compile(
 # coffee" says what the user does not drink, and stays whole.
 _NOT_THAT = re.compile(
     r"\s*(?:,\s*|\s+\()not (?!only|just|even|yet|sure|anymore|really)(?=[^,()]*(?:\d|\b[A-Z]))[^,()]+\)?\s*$"
+)
+# "I'm on sertraline 50mg if that matters for melatonin": why it is said, not what is so
+_IF_IT_MATTERS = re.compile(
+    r",?\s+(?:if|in case) (?:that|it|this) (?:matters|helps|is relevant|'s relevant|makes a difference)\b.*$",
+    re.IGNORECASE,
+)
+# "in Melbourne not Sydney": one name in place of another, said without the comma
+_NAME_NOT_NAME = re.compile(r"(\b[A-Z][\w'-]*)\s+not\s+[A-Z][\w'-]*(?: [A-Z][\w'-]*)*\s*$")
+# A value the user takes back anywhere in a message: "Momo is 4 years old, not 3", "it's
+# Wednesdays, not Thursdays", "Melbourne not Sydney" (the word before a bare "not" a value too)
+_TAKEN_BACK = re.compile(
+    r"(?P<before>[\w'-]+)(?P<comma>,?)\s+not (?!only|just|even|yet|sure|anymore|really|much|many|bad|too)"
+    r"(?P<value>\d+(?:[.:]\d+)?(?:\s?(?:am|pm))?|[A-Z][\w'-]+(?: \d{1,2}(?:st|nd|rd|th)?\b)?)\b"
 )
 _FIRST_PERSON_WORDS = re.compile(
     r"(?i:\b(?:me|my|mine|myself|we|us|our|ours|yo|mi|mis|nosotros|nosotras|nuestro|nuestra|"
@@ -1271,7 +1293,8 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         r"\1 \3 \2 ",
         fact,
     )
-    fact = _own_statement(_NOT_THAT.sub("", fact)).rstrip(" ,.!;:")
+    fact = _IF_IT_MATTERS.sub("", fact)
+    fact = _own_statement(_NAME_NOT_NAME.sub(r"\1", _NOT_THAT.sub("", fact))).rstrip(" ,.!;:")
     if _INCIDENT.match(fact):
         return ""  # said, and never kept: not a statement to keep as said either
     pet = _PET_NAMED.match(fact)
@@ -2747,6 +2770,25 @@ class _Reader:
             self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(tail), VERBATIM)
         return "fact"
 
+    def taken_back(self, text: str, index: int) -> None:
+        """ "Ah sorry, I mistake. Momo is 4 years old, not 3": a value the user takes back in a
+        later message was never true. A fact of an earlier message that says it, and says
+        something else the correcting sentence says too ("years old"), is not kept."""
+        for sentence in _sentences(text):
+            for back in _TAKEN_BACK.finditer(sentence):
+                before, value = back.group("before"), back.group("value")
+                if not back.group("comma") and not (before[0].isupper() or before[0].isdigit()):
+                    continue  # "I'm not Sam's boss": no value said before it
+                context = set(content_terms(sentence[: back.start()])) - set(content_terms(value))
+                said_value = re.compile(rf"(?<![\w.:,]){re.escape(value)}(?![\w:]|[.,]\d)")
+                self.found = [
+                    fact
+                    for fact in self.found
+                    if index in fact.message_indexes  # its own message's corrections are read as it is
+                    or not said_value.search(fact.content)
+                    or not context & set(content_terms(fact.content))
+                ]
+
     def _last_was_read(self) -> bool:
         """The last fact found was read by the rules, not kept as said: a statement whose value
         a correction can replace."""
@@ -2875,6 +2917,7 @@ def found_in(messages: list[Message], relations: Collection[tuple[str, str]] = (
         if message.role != Role.USER:
             continue  # the system's words are not the user's facts
         reader.read(message.content, index)
+        reader.taken_back(message.content, index)
     reader.switches_across_messages()
     return reader.found
 
