@@ -94,6 +94,12 @@ def test_deterministic():
             "User uses Vim for all their coding",
             ["User has 40 plugins in Vim", "User's Vim config is on GitHub"],
         ),
+        # saying what the new fact says is done ("rehearses" / "rehearsals")
+        (
+            "User's band moved rehearsals to a practice space in SoDo",
+            "User's band rehearses thursday nights at Soundcheck Studios in Georgetown",
+            ["User's band is a 4-piece indie band (they're on bass)"],
+        ),
     ],
 )
 def test_of_memories_contradicted_as_surely_the_one_replaced_is_chosen_whatever_their_order(
@@ -115,6 +121,7 @@ def test_of_memories_contradicted_as_surely_the_one_replaced_is_chosen_whatever_
             assert (
                 "likelier the one it replaces" in by_id[other.id].reason
                 or "kept in it" in by_id[other.id].reason
+                or "says is done" in by_id[other.id].reason
             )
 
 

@@ -1981,6 +1981,9 @@ def test_a_name_in_place_of_another_without_a_comma_keeps_only_the_first():
         "We benchmarked Mistral 7B as well but it kept hallucinating policy numbers.",
         "I looked at Seattle too before the move but the rents were insane.",
         "We looked at a nanny share but it was $3,000+.",
+        "spiking Render and Fly.io this week, leaning Render bc it feels more heroku-like.",
+        "I'm half thinking we skip Bali for the honeymoon, but nothing's decided.",
+        "j'hésitais avec le marathon de Rotterdam mais trop tôt lol.",
         # someone else's wish or advice
         "My mate Gary swears by Apivar strips but I'm not sure.",
         "my sister's been on at me to come to Portugal with her in October but honestly I don't know.",
@@ -1996,7 +1999,39 @@ def test_what_was_looked_at_and_done_is_kept():
     assert facts("I looked at the flat on Tuesday and signed the lease.") == [
         "User looked at the flat on Tuesday and signed the lease"
     ]
+    assert facts("I like leaning on the wall to sleep") == ["User likes leaning on the wall to sleep"]
 
 
 def test_why_a_fact_is_said_is_no_part_of_it():
     assert facts("also im on sertraline 50mg if that matters for melatonin") == ["User is on sertraline 50mg"]
+
+
+def test_the_group_we_names_is_the_one_the_conversation_named():
+    from aurra_core.extractors.rules import found_in
+
+    # named in one message, it is what "we" is in the next
+    assert (
+        facts(
+            "We're a four-piece indie band in Glasgow. I play bass.",
+            "Big news: we've started rehearsing at Berkeley 2 on Sundays.",
+        )[-1]
+        == "User's band has started rehearsing at Berkeley 2 on Sundays"
+    )
+    assert facts("I work at a small architecture practice in Porto, we're 5 people.")[-1] == (
+        "User's practice is 5 people"
+    )
+    # a later conversation: the group the user's memories name ("User's band ...")
+    later = [Message(role="user", content="we've taken a lockout room at Hidden Lane in Finnieston")]
+    assert [f.content for f in found_in(later, {("band", "rehearses"), ("sister", "lives")})] == [
+        "User's band has taken a lockout room at Hidden Lane in Finnieston"
+    ]
+    # "team" when the memories name it beside another group: what the user said of it before
+    team = [Message(role="user", content="we use Linear now")]
+    assert [f.content for f in found_in(team, {("team", "uses"), ("startup", "is")})] == [
+        "User's team uses Linear now"
+    ]
+    # a household's "we" is no band's
+    home = [Message(role="user", content="my wife and I moved to Leeds last month")]
+    assert [f.content for f in found_in(home, {("band", "rehearses")})] == [
+        "User and their wife moved to Leeds last month"
+    ]

@@ -3932,16 +3932,28 @@ _KEPT_IN = (
 )
 
 
-def _fit(old: str, new: str) -> tuple[bool, bool, bool]:
+def _fit(old: str, new: str) -> tuple[bool, bool, bool, bool]:
     """How likely the new fact replaces this memory rather than another it contradicts as surely:
     of the new fact's subject ("User uses LastPass" before "User's parents share a LastPass plan"),
     stated rather than quoted ("User said: ..."), holding the name it replaced itself rather than
-    something kept in it ("User uses Vim" before "User has 40 plugins in Vim")."""
+    something kept in it ("User uses Vim" before "User has 40 plugins in Vim"), saying what is
+    done that the new fact says ("rehearses at Soundcheck" before "is a 4-piece" for "moved
+    rehearsals to SoDo")."""
     kept = any(
         re.search(_KEPT_IN.format(name=re.escape(name)), old, re.IGNORECASE)
         for name in replaced_values(old, new)
     )
-    return (_of_its_subject(old, new), not kept_as_said(analyze(old)), not kept)
+    return (_of_its_subject(old, new), not kept_as_said(analyze(old)), not kept, _says_what_is_done(old, new))
+
+
+def _says_what_is_done(old: str, new: str) -> bool:
+    """A word of the new fact besides whose it is, in the old memory too, as a stem of five
+    letters or more ("rehears" / "rehearsal")."""
+    new_fact = analyze(new)
+    whose = {"user", *new_fact.subject.slot}
+    new_terms = [t for t in new_fact.terms if t not in whose and len(t) >= 5]
+    old_terms = [t for t in analyze(old).terms if t not in whose and len(t) >= 5]
+    return any(a.startswith(b) or b.startswith(a) for a in old_terms for b in new_terms)
 
 
 def _of_its_subject(old: str, new: str) -> bool:
@@ -3959,6 +3971,7 @@ _WHY_OTHER = (
     "another memory, of the new fact's subject, is likelier the one it replaces",
     "another memory, stated rather than quoted, is likelier the one it replaces",
     "another memory holds what changed itself, this one something kept in it",
+    "another memory says what the new fact says is done, this one does not",
 )
 
 

@@ -232,7 +232,7 @@ _HEDGE = re.compile(
     r"in the market for|weighing|mulling|pondering|interviewing (?:at|with|for)|"
     # an option looked at and not taken: "was eyeing the Pixel 8 too", "looked at Seattle too
     # before the move but", "benchmarked Mistral as well but it kept hallucinating"
-    r"eyeing|eyed|hesitat\w*|(?:looked at|benchmarked|trialled|trialed|considered|checked out) "
+    r"eyeing|eyed|h[eé]sit\w*|leaning(?! on\b)|thinking (?:we|I|we'll|I'll|that|maybe)|(?:looked at|benchmarked|trialled|trialed|considered|checked out) "
     r"[^,.;]{1,40}?\b(?:too|as well|also)\b(?=[^.;]*\bbut\b)|(?:looked at|benchmarked|considered) [^,.;]{1,40}?\bbut\b|"
     # someone else's wish or advice, not the user's: "my mate swears by Apivar", "a friend keeps
     # telling me to go to Postgres 17", "my sister's been on at me to come", "Kyle pushed for Saturdays"
@@ -1166,6 +1166,22 @@ def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[
     if rest:
         out.append(_third_person_verb(rest.pop(0)))
     return out, rest
+
+
+# The group a conversation says the user is one of: "our startup", "we're a four-piece indie
+# band", "I work at a small architecture practice", "I play in a band"
+_GROUP_NAMED = re.compile(
+    r"\b(?:[Oo]ur|[Ww]e(?:'re| are) (?:an?|the)|I(?:'m| am) in (?:an?|the)|I (?:play|sing) in (?:an?|the)|"
+    r"I work (?:at|for|in) (?:an?|the))\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?P<noun>company|startup|org|organi[sz]ation|firm|agency|lab|department|school|band|choir|orchestra|"
+    r"practice|studio|team)\b"
+)
+# Groups whose "we" is theirs whatever the message speaks of: a band rehearses, a choir sings
+_COLLECTIVES = frozenset({"band", "choir", "orchestra"})
+_GROUP_NOUNS = frozenset(
+    "company startup org organization organisation firm agency lab department school band choir orchestra "
+    "practice studio team".split()
+)
 
 
 def _counts_us(tokens: list[str]) -> bool:
@@ -2136,7 +2152,13 @@ class _Reader:
         # Reading the first sentence of a reply to the agent's question: its "nope," answers
         # the question and corrects nothing the user said before it.
         self.answering = False
-        self.group = "team"  # whom "we" at work names: "our company runs on Slack" makes it the company
+        # whom "we" at work names: "our company runs on Slack" makes it the company; a group the
+        # user's memories name ("User's band rehearses ...") is the one a new conversation means
+        named = sorted(
+            {relation for relation, _ in relations if relation in _GROUP_NOUNS},
+            key=lambda noun: (noun not in _COLLECTIVES, noun != "team", noun),
+        )
+        self.group = named[0] if named else "team"
         self.work_context = False  # the message is about work: "we" is the group
         self.relatives: dict[str, set[str]] = {}  # "she" / "he" -> the relatives of that gender named
         # The message read (as sent, and with plain apostrophes) and the span of the sentence
@@ -2159,10 +2181,12 @@ class _Reader:
             (_WORK.search(whole) and not _FAMILY.search(whole))
             or (self.question and _WORK.search(self.question))
         )
-        group = re.search(
-            r"\b[Oo]ur (company|startup|org|organi[sz]ation|firm|agency|lab|department|school)\b", whole
-        )
-        self.group = group.group(1).lower() if group else "team"
+        # What "we" is stays what the conversation last named it: "we're a four-piece band"
+        # then, a message later, "we've taken a lockout room" is the band's
+        group = _GROUP_NAMED.search(whole)
+        if group:
+            self.group = group.group("noun").lower()
+        self.work_context = self.work_context or (self.group in _COLLECTIVES and not _FAMILY.search(whole))
         self.message, self.normalized = text, normalized
         self.correcting = False
         number, first, read = 0, len(self.found), []
