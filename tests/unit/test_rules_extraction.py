@@ -2035,3 +2035,40 @@ def test_the_group_we_names_is_the_one_the_conversation_named():
     assert [f.content for f in found_in(home, {("band", "rehearses")})] == [
         "User and their wife moved to Leeds last month"
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # the decision's words say nothing the statement after them does not
+        ("went for it, got the 15 Pro on a trade-in.", ["User got the 15 Pro on a trade-in"]),
+        (
+            "we bit the bullet, the whole office is on Revit 2024 now.",
+            ["User's whole office is on Revit 2024 now"],
+        ),
+        # a "we" they share a verb with stays
+        (
+            "so... we caved and moved the office over to Revit.",
+            ["User's team moved the office over to Revit"],
+        ),
+        ("We did it!", ["User said: We did it!"]),
+    ],
+)
+def test_the_words_of_a_decision_before_what_was_decided_are_not_kept(said, kept):
+    assert facts(said) == kept
+
+
+def test_another_things_statement_after_and_is_read_apart():
+    assert facts(
+        "running Ubuntu 22.04 on my ThinkPad X1 and the wifi drops every time it wakes from suspend."
+    ) == ["User is running Ubuntu 22.04 on their ThinkPad X1"]
+    # a compound subject is one
+    assert facts("I have a dog and a cat.") == ["User has a dog and a cat"]
+    said = "Hannah's custody hearing went fine, she and her ex have 50/50 joint custody now"
+    assert facts(said) == [f"User said: {said}"]
+
+
+def test_a_switch_said_in_two_dated_at_the_end_of_a_month_is_one_switch():
+    assert facts("We ditched Jira at the end of February and the whole team is on Linear now.")[0] == (
+        "User's team switched from Jira to Linear at the end of February"
+    )

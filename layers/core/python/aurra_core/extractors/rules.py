@@ -63,6 +63,10 @@ _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
+    # "running Ubuntu 22.04 on my ThinkPad and the wifi drops every time": another thing's own
+    # statement after "and"
+    r",?\s+and\s+(?=(?:the|a|an|this|that)\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:is|was|has|keeps|kept|drops|"
+    r"dropped|sent|won't|doesn't|didn't|can't|crashes|crashed|broke|stopped|says|said|wants|wanted)\b)|"
     # "I left Proximus, since June I work at Telenet": a statement of its own, dated
     r",\s+(?=since (?:" + _MONTH + r"|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
     r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"  # ", Thabo Mokoena's my manager now"
@@ -306,7 +310,7 @@ _SUBJECTLESS_PAST = re.compile(
     r"pulled out of|dropped out of|pulled out|opened|upped|raised|increased|bumped|lowered|reduced|"
     r"paid off|paid|rented|found|won|ran|set up|built|launched|shipped|released|sent|earned|saved|"
     r"invested|deployed|rolled out|wrapped up|applied for|planted|renovated|killed|"
-    r"swapped over|fixed)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
+    r"swapped over|fixed|ended up)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
@@ -447,7 +451,7 @@ _LEFT_THING = re.compile(
     # an employer left: "left Flipkart in March", "is not at Flipkart anymore"
     r"(?:left|quit|is not at|isn't at|is no longer at|no longer works at|doesn't work at|does not work at) (?P<job>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
     r"(?: any ?more)?)"
-    r"(?P<when> over \w+| in \w+| last \w+| this \w+)?$"
+    r"(?P<when> over \w+| in \w+| last \w+| this \w+| at the (?:end|start|beginning) of \w+| in (?:early|mid|late) \w+)?$"
 )
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
 # Linear", "the whole team lives in Linear now", "we've been on Octopus since December",
@@ -1747,6 +1751,12 @@ _KIND_SWITCHED = re.compile(
 )
 # The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
 _KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
+_DECIDED_LEAD_IN = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|well|yep|yeah)\W+)*(?:(?P<who>I|we)\s+)?(?:(?:finally|just|eventually)\s+)?"
+    r"(?:went for it|went ahead|pulled the trigger|bit the bullet|caved|took the plunge|did it|made the jump|"
+    r"made the leap)(?:\s+(?:in the end|finally|at last))?\s*(?:[,:;!\u2014-]+|(?P<and>\s+and))\s+(?=\S)",
+    re.IGNORECASE,
+)
 _NOW_A_TITLE = re.compile(r"^now (?=(?:an?|the) [\w -]+? (?:at|for|with) [A-Z])", re.IGNORECASE)
 _NOW_THAT_RUN_ON = re.compile(
     r"^now that (?P<held>(?:I|I'm|I am|we|we're|we are|my|our)\b[^,;]+?)\s+"
@@ -2315,6 +2325,15 @@ class _Reader:
         )
         # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
+        # "we bit the bullet, the whole office is on Revit 2024 now": the decision's words say
+        # nothing the statement after them does not
+        # (its "we" stays with a verb it shares: "we caved and moved the office over to Revit")
+        sentence = (
+            _DECIDED_LEAD_IN.sub(
+                lambda m: f"{m.group('who')} " if m.group("who") and m.group("and") else "", sentence
+            )
+            or sentence
+        )
         if not language:  # a translation's fragments are read as its sentence is (below)
             sentence = _descriptions_as_statements(sentence)
             sentence = _THERE_ARE_OURS.sub(
