@@ -2072,3 +2072,17 @@ def test_a_switch_said_in_two_dated_at_the_end_of_a_month_is_one_switch():
     assert facts("We ditched Jira at the end of February and the whole team is on Linear now.")[0] == (
         "User's team switched from Jira to Linear at the end of February"
     )
+
+
+def test_a_need_or_a_wish_is_asked_for_not_kept():
+    # after a statement, a wish with its "I" left out is a clause of its own and no fact
+    assert facts(
+        "I've been vegan for 4 years and want a high-protein meal plan for a cut, ~120g protein a day."
+    ) == ["User has been vegan for 4 years"]
+    assert facts("I'm a volunteer Cub Scout leader in Cork and need a rainy-day activity for 20 kids.") == [
+        "User is a volunteer Cub Scout leader in Cork"
+    ]
+    # what is asked for opens the sentence: a statement after it is still read
+    assert facts("need a feeding schedule for my cats, we have 3") == ["User said: we have 3"]
+    # a need of the user's own said with its "I" stays
+    assert facts("I need a new laptop.") == ["User needs a new laptop"]

@@ -63,6 +63,9 @@ _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
+    # "I've been vegan for 4 years and want a high-protein meal plan": a wish after a statement,
+    # its "I" left out, is a clause of its own (and kept as no fact)
+    r",?\s+and\s+(?=(?:want|wanna|need|hope|plan|would like|'d like)\s+(?:to\b|a\b|an\b|some\b|help\b|ideas?\b))|"
     # "running Ubuntu 22.04 on my ThinkPad and the wifi drops every time": another thing's own
     # statement after "and"
     r",?\s+and\s+(?=(?:the|a|an|this|that)\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:is|was|has|keeps|kept|drops|"
@@ -123,7 +126,9 @@ _QUESTION_START = re.compile(
 _REQUEST = re.compile(
     r"^(?:please|pls|plz|can you|could you|would you|will you|help me|tell me|remind me|let me know|"
     r"show me|give me|find me|book|recommend|suggest|write|draft|explain|translate|summari[sz]e|"
-    r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule)\b(?!'s\b)",  # "schedule's sorted"
+    r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule|"
+    # a wish or a need said as what is asked for ("need a packing list", "..., and want a meal plan")
+    r"(?:want|wanna|need)\s+(?:a|an|some|help|ideas?))\b(?!'s\b)",  # "schedule's sorted"
     re.IGNORECASE,
 )
 # An @-mention that opens a message: "@bot", "@assistant,"
