@@ -2086,3 +2086,23 @@ def test_a_need_or_a_wish_is_asked_for_not_kept():
     assert facts("need a feeding schedule for my cats, we have 3") == ["User said: we have 3"]
     # a need of the user's own said with its "I" stays
     assert facts("I need a new laptop.") == ["User needs a new laptop"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Asking in general, I'm just trying to understand the terms.",
+        "I ask only out of curiosity.",
+        "I have no plans whatsoever at present.",
+        "I suspected as much.",
+        "I shall report back triumphantly.",
+        "Have a nice weekend!",
+        "have a good one",
+    ],
+)
+def test_what_is_said_of_the_asking_or_to_the_assistant_is_not_kept(said):
+    assert facts(said) == []
+
+
+def test_no_plan_of_a_things_own_is_still_a_fact():
+    assert facts("I have no car.") == ["User has no car"]

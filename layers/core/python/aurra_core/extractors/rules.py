@@ -227,7 +227,16 @@ _NOT_A_FACT = re.compile(
     r"jealous|lost|stuck|annoyed|frustrated|late|running late|about to|off to|heading out|"
     r"writing|reaching out|messaging|back again|home now|out of|procrastinating|"
     r"in (?:a|the) (?:meeting|car|queue|line)|at the (?:airport|gym|store|office) (?:now|right now)))\b"
-    r"|^My (?:bad|mistake|apologies|pleasure|question|point|guess)\b|^I'm (?:tired|sick) of\b",
+    r"|^My (?:bad|mistake|apologies|pleasure|question|point|guess)\b|^I'm (?:tired|sick) of\b"
+    # about the asking, not the user's life: "asking in general", "I ask only out of curiosity",
+    # "I'm not planning anything", "I have no plans whatsoever at present"
+    r"|^(?:I(?:'m| am) |I )?(?:just |only )?ask(?:ing)?\b(?: \w+)? (?:in general|out of (?:pure )?curiosity|for a friend)\b"
+    r"|^I (?:ask|asked) (?:\w+ )?(?:only |purely |just )?(?:out of|from) (?:pure )?curiosity\b"
+    r"|^I(?:'m| am) not planning (?:anything|to)\b|^I have no (?:plans?|intention)\b"
+    # what is said back to the assistant: "I was right", "I suspected as much", "I shall report back"
+    r"|^I (?:was|were) right\b|^I suspected (?:as much|so)\b|^I (?:shall|will|'ll) report back\b"
+    # a wish for the other's day: "have a nice weekend", "have a good one"
+    r"|^(?:you |I )?have a (?:nice|good|great|lovely|wonderful) (?:one|day|weekend|week|evening|night)\b",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
