@@ -2106,3 +2106,30 @@ def test_what_is_said_of_the_asking_or_to_the_assistant_is_not_kept(said):
 
 def test_no_plan_of_a_things_own_is_still_a_fact():
     assert facts("I have no car.") == ["User has no car"]
+
+
+@pytest.mark.parametrize(
+    ("said", "switch"),
+    [
+        (
+            "last jenkins box got switched off on friday, everything is on GHA now.",
+            "User's team switched from jenkins to GHA on friday",
+        ),
+        (
+            "the jenkins server got switched off on Friday. Everything builds on GitHub Actions now.",
+            "User's team switched from jenkins to GitHub Actions on Friday",
+        ),
+        (
+            "Last repo moved over last week and we finally shut the Jenkins box down 🎉 Everything's on GitHub Actions.",
+            "User's team switched from Jenkins to GitHub Actions",
+        ),
+    ],
+)
+def test_the_last_machine_of_a_tool_turned_off_and_what_runs_now_are_one_switch(said, switch):
+    assert facts(said)[0] == switch
+
+
+def test_a_tools_machine_still_running_is_no_switch():
+    assert facts("Our CI runs on a self-hosted Jenkins box and builds take about 25 minutes.") == [
+        "User's CI runs on a self-hosted Jenkins box and builds take about 25 minutes"
+    ]

@@ -455,6 +455,9 @@ _NOT_COUNTED = frozenset(
 _LEFT_THING = re.compile(
     r"^(?P<s>User(?:'s \w+)?) (?:finally |just |officially )?(?:(?:ditched|dropped|cancel(?:l)?ed|got off|moved off(?: of)?|"
     r"got rid of|stopped using|moved away from) (?:the |our |their )?(?P<x>[\w.+-]+(?: [A-Z][\w.+-]*)?)|"
+    # the last of a tool's machines turned off: "switched off the last Jenkins box"
+    r"(?:switched off|turned off|shut down|shut off|shut|decommissioned|retired) (?:the |our |their )?(?:last |old )?"
+    r"(?P<off>[\w.+-]+(?: [A-Z][\w.+-]*)?) (?:box|boxes|server|servers|instance|instances)(?: down| off)?|"
     r"let (?:the |our |their )?(?P<let>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?) go|"
     # where the user no longer is: "is not in Berlin any more", "no longer lives in Seville"
     r"(?:is not|isn't|is no longer|no longer lives?) (?:in|at) (?P<place>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
@@ -465,13 +468,14 @@ _LEFT_THING = re.compile(
     # an employer left: "left Flipkart in March", "is not at Flipkart anymore"
     r"(?:left|quit|is not at|isn't at|is no longer at|no longer works at|doesn't work at|does not work at) (?P<job>[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)?)"
     r"(?: any ?more)?)"
-    r"(?P<when> over \w+| in \w+| last \w+| this \w+| at the (?:end|start|beginning) of \w+| in (?:early|mid|late) \w+)?$"
+    r"(?P<when> over \w+| in \w+| last \w+| this \w+| at the (?:end|start|beginning) of \w+| in (?:early|mid|late) \w+|"
+    r" on (?i:mon|tues|wednes|thurs|fri|satur|sun)day| yesterday)?$"
 )
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
 # Linear", "the whole team lives in Linear now", "we've been on Octopus since December",
 # "moved everything over to Linear", "I'm in Lisbon", "joined Swiggy in July".
 _NOW_ON = re.compile(
-    r"\b(?:been|now|we're|we are|moved|relocated|switched|lives|living|live|went|is|are|(?i:i'm|im|i am))\b"
+    r"\b(?:been|now|we're|we are|moved|relocated|switched|lives|living|live|went|is|are|builds|runs|(?i:i'm|im|i am))\b"
     r"(?:\s+(?:all|fully|completely|over|everything|it|now|here)){0,2}"
     r"\s+(?:on|to|in|into|using|with)\s+(?!(?:the|a|an|our|my|their|it|this|that|since|now|board)\b)"
     r"(?P<y>[A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*)?)|"
@@ -512,7 +516,9 @@ _NOT_THINGS = frozenset({"relatives", "people", "person", "place", "employer"})
 # A statement that opens with the user: "I'm in Lisbon", "we've been on Linear", "moved to Leeds"
 _OPENS_WITH_THE_USER = re.compile(
     r"^(?:(?:and|so|but|now|anyway)\s+)?(?:I|I'm|I've|I am|we|we're|we've|we are|been|now|moved|relocated|"
-    r"switched|joined|started)\b",
+    r"switched|joined|started|"
+    # all of what the user runs: "everything's on GHA now", "everything builds on GitHub Actions"
+    r"everything(?:'s| is| runs| builds)?)\b",
     re.IGNORECASE,
 )
 # What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
@@ -1765,6 +1771,11 @@ _KIND_SWITCHED = re.compile(
 )
 # The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
 _KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
+_TURNED_OFF = re.compile(
+    r"^(?:(?:and|so|also)\s+)?(?:the |our )?(?:last |old )?(?P<x>[\w.+-]+) (?P<what>box|boxes|server|servers|instance|instances) "
+    r"(?:got|was|were|has been|have been|is|are) (?:finally )?(?:switched off|turned off|shut down|shut off|decommissioned|retired)",
+    re.IGNORECASE,
+)
 _DECIDED_LEAD_IN = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|yep|yeah)\W+)*(?:(?P<who>I|we)\s+)?(?:(?:finally|just|eventually)\s+)?"
     r"(?:went for it|went ahead|pulled the trigger|bit the bullet|caved|took the plunge|did it|made the jump|"
@@ -2339,6 +2350,13 @@ class _Reader:
         )
         # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
+        # "last jenkins box got switched off on friday": who turned it off is the user's side
+        sentence = _TURNED_OFF.sub(
+            lambda m: (
+                f"{'we' if self.work_context else 'I'} switched off the {m.group('x')} {m.group('what')}"
+            ),
+            sentence,
+        )
         # "we bit the bullet, the whole office is on Revit 2024 now": the decision's words say
         # nothing the statement after them does not
         # (its "we" stays with a verb it shares: "we caved and moved the office over to Revit")
@@ -2511,6 +2529,7 @@ class _Reader:
                 continue
             old = (
                 left.group("x")
+                or left.group("off")
                 or left.group("let")
                 or left.group("place")
                 or left.group("tool")
@@ -2533,7 +2552,7 @@ class _Reader:
             left = _LEFT_THING.match(self.found[position].content)
             if left is None:
                 continue
-            old = next(group for group in ("x", "let", "place", "tool", "job") if left.group(group))
+            old = next(group for group in ("x", "off", "let", "place", "tool", "job") if left.group(group))
             old = left.group(old)
             at = next((i for i, said in enumerate(sentences) if old.lower() in said.lower()), None)
             if at is None:
@@ -2543,7 +2562,7 @@ class _Reader:
                 now = (
                     _NOW_ON.search(said[:1].lower() + said[1:]) if _OPENS_WITH_THE_USER.match(said) else None
                 )
-                new = now and (now.group("y") or now.group("it") or now.group("j"))
+                new = now and (now.group("y") or now.group("it") or now.group("j") or "").rstrip(".,;:!")
                 if new and new.lower() != old.lower():
                     self._as_switch(position, left, old, new)
                     return
@@ -2561,7 +2580,7 @@ class _Reader:
             old = (
                 left.group(kind)
                 if kind != "tool"
-                else left.group("x") or left.group("let") or left.group("tool")
+                else left.group("x") or left.group("off") or left.group("let") or left.group("tool")
             )
             said = found.message_indexes[-1] if found.message_indexes else -1
             for later in self.found[position + 1 :]:
