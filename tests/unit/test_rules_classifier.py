@@ -174,3 +174,14 @@ def test_an_amount_an_agent_sets_of_the_subjects_own_is_the_subjects(old, new):
 def test_what_an_agent_does_of_their_own_is_not_the_subjects_amount(old, new):
     v = judge(old, new)
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+def test_a_move_into_a_home_in_another_town_ends_the_old_home():
+    v = judge(
+        "User's mother lives alone in a flat in Bournemouth",
+        "User's mother has moved into a sheltered housing flat in Christchurch",
+    )
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    # a bigger flat, no town named: where they live may be the same town
+    v = judge("User lives in a flat in Leeds", "User moved into a bigger flat")
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)

@@ -2133,3 +2133,28 @@ def test_a_tools_machine_still_running_is_no_switch():
     assert facts("Our CI runs on a self-hosted Jenkins box and builds take about 25 minutes.") == [
         "User's CI runs on a self-hosted Jenkins box and builds take about 25 minutes"
     ]
+
+
+def test_whom_the_user_writes_for_and_what_is_said_of_them_are_kept():
+    assert facts(
+        "I am writing on behalf of my mother, who is eighty-one and lives alone in a flat in Bournemouth."
+    ) == [
+        "User's mother is eighty-one",
+        "User's mother lives alone in a flat in Bournemouth",
+    ]
+
+
+def test_a_trip_to_a_named_place_is_no_way_of_saying_goodbye():
+    assert facts("I'm off to Oaxaca for phonology fieldwork in July") == [
+        "User is off to Oaxaca for phonology fieldwork in July"
+    ]
+    assert facts("I'm off to bed.") == []
+
+
+def test_additionally_opens_a_statement_and_is_no_part_of_it():
+    assert facts(
+        "My mother lives in Bournemouth. Additionally, she has moved into a sheltered flat in Christchurch."
+    ) == [
+        "User's mother lives in Bournemouth",
+        "User's mother has moved into a sheltered flat in Christchurch",
+    ]

@@ -2461,6 +2461,18 @@ _WHEN = regex_programs.compile(
 )
 
 
+# What any home is, not where: "lives alone in a flat in Bournemouth" -> "moved into a flat in
+# Christchurch" names no old place again
+_DWELLING_TERMS = frozenset(
+    term
+    for word in "flat house home apartment place room studio bungalow cottage condo alone".split()
+    for term in canon(word)
+)
+
+
+_IN_A_TOWN = regex_programs.compile(r"\bin (?-i:([A-Z][\w'-]+))")
+
+
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
     """'lives in Leeds' -> 'finished the move; I'm in Manchester now': a move ends the old home,
     unless the new fact still names the old place."""
@@ -2479,6 +2491,11 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
         or evidence.MOVED_TO_A_NAME.search(new.raw)
         or _now_in_a_named_place(new.raw)
     )
+    # a home's word ("a flat") said again is no old place named again when the new fact names
+    # another town ("moved into a sheltered housing flat in Christchurch")
+    elsewhere = _IN_A_TOWN.search(new.raw)
+    if elsewhere and elsewhere.group(1).lower() not in old.raw.lower():
+        old_place = old_place - _DWELLING_TERMS
     if not move or (old_place & new.term_set):
         return None
     if _NO_HOME_AFTER.match(move.string, move.end()):

@@ -138,7 +138,8 @@ _PLEASANTRY = re.compile(
     r"nice|awesome|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|lol|haha|yes|yeah|"
     r"yep|yup|please|welcome|noted|got it|sounds good|perfect|right|well|oh|ah|hmm|um|uh|"
     r"hola|bonjour|salut|hallo|olá|ola|oi|buenas|merci|gracias|danke|obrigad[oa]|so|anyway|"
-    r"anyways|alright|all right|also|plus|btw|by the way|fyi|quick update|update|heads up|"
+    r"anyways|alright|all right|also|additionally|furthermore|moreover|plus|btw|by the way|fyi|quick update|"
+    r"update|heads up|"
     r"news|(?:good|great|big|exciting|happy|some|bad|sad) news(?=\s*[,:!.;-])|fun fact|side note|long story short|honestly|basically|real talk|just so you know|"
     r"so yeah|oh and|and|but|ok so|okay so)\b[\s,.!:;-]*)+",
     re.IGNORECASE,
@@ -224,7 +225,7 @@ _NOT_A_FACT = re.compile(
     r"wondering|sorry|glad|happy to hear|tired|hungry|thirsty|bored|sleepy|exhausted|in a hurry|"
     r"on my way|checking|not sure|listening|excited|nervous|busy today|stressed|worried|"
     r"looking for|trying to (?:figure|decide|understand|find)|sick of|so over|dying|dead|"
-    r"jealous|lost|stuck|annoyed|frustrated|late|running late|about to|off to|heading out|"
+    r"jealous|lost|stuck|annoyed|frustrated|late|running late|about to|off to(?! (?-i:[A-Z]))|heading out|"
     r"writing|reaching out|messaging|back again|home now|out of|procrastinating|"
     r"in (?:a|the) (?:meeting|car|queue|line)|at the (?:airport|gym|store|office) (?:now|right now)))\b"
     r"|^My (?:bad|mistake|apologies|pleasure|question|point|guess)\b|^I'm (?:tired|sick) of\b"
@@ -1771,6 +1772,10 @@ _KIND_SWITCHED = re.compile(
 )
 # The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
 _KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
+_ON_BEHALF_OF = re.compile(
+    r"^I(?:'m| am) (?:writing|asking|messaging|here) (?:on behalf of|for) (?P<whom>(?:my|our) \w+),? who\s+(?=\S)",
+    re.IGNORECASE,
+)
 _TURNED_OFF = re.compile(
     r"^(?:(?:and|so|also)\s+)?(?:the |our )?(?:last |old )?(?P<x>[\w.+-]+) (?P<what>box|boxes|server|servers|instance|instances) "
     r"(?:got|was|were|has been|have been|is|are) (?:finally )?(?:switched off|turned off|shut down|shut off|decommissioned|retired)",
@@ -2357,6 +2362,9 @@ class _Reader:
             ),
             sentence,
         )
+        # "I am writing on behalf of my mother, who is eighty-one and lives alone in Bournemouth":
+        # who the writing is for, and what is said of them
+        sentence = _ON_BEHALF_OF.sub(lambda m: f"{m.group('whom')} ", sentence)
         # "we bit the bullet, the whole office is on Revit 2024 now": the decision's words say
         # nothing the statement after them does not
         # (its "we" stays with a verb it shares: "we caved and moved the office over to Revit")
