@@ -2086,6 +2086,10 @@ def test_a_need_or_a_wish_is_asked_for_not_kept():
     assert facts("need a feeding schedule for my cats, we have 3") == ["User said: we have 3"]
     # a need of the user's own said with its "I" stays
     assert facts("I need a new laptop.") == ["User needs a new laptop"]
+    # the details given with what is asked for are the user's: kept as said
+    said = "need a poster for our summer concert, 14 June 7pm at Llandaff Cathedral, tickets £12."
+    assert facts(said) == [f"User said: {said}"]
+    assert facts("need a weeknight dinner plan for 2") == []
 
 
 @pytest.mark.parametrize(

@@ -2172,6 +2172,9 @@ def known_relatives(relations: Collection[tuple[str, str]]) -> tuple[dict[str, s
     return known, names
 
 
+_NEED_ASKED = re.compile(r"^(?:want|wanna|need)\s+(?:a|an|some|help|ideas?)\b", re.IGNORECASE)
+# a value said after a comma or a colon: a day, a time, an amount, a count, a name
+_DETAILS_AFTER_COMMA = re.compile(r"[,:]\s*[^,]*?(?:\d|[$\u20ac\u00a3]|\b[A-Z][a-z])")
 _STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
 
 
@@ -2437,6 +2440,15 @@ class _Reader:
                 # "can you help me plan a trip to see my sister, she lives in Graz": a statement
                 # after the request is the user's, read on its own
                 self._sentence(tail[0], index)
+            elif (
+                _NEED_ASKED.match(sentence)
+                and _DETAILS_AFTER_COMMA.search(sentence)
+                and not original.rstrip().endswith("?")
+            ):
+                # "need a poster for our summer concert, 14 June 7pm at Llandaff Cathedral": what is
+                # asked for is no fact, but the details given with it are the user's; kept as said
+                said = " ".join(original.split()).rstrip(" ,;:")
+                self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._sentence_quote(), VERBATIM)
             if not _NOT_A_FACT.match(sentence):
                 return
         before = len(self.found)
