@@ -308,11 +308,12 @@ def subject_relation(old: Fact, new: Fact) -> Relation:
 
 # What an agent sets of the subject's own: a landlord the rent, an employer the pay, a bank the
 # mortgage's rate, a school its fees
+_PAY = frozenset({"salary", "pay", "wag"})
 _SET_BY_AGENT = {
     "landlord": frozenset({"rent", "leas", "tenancy"}),
-    "employer": frozenset({"salary", "pay", "wag"}),
-    "boss": frozenset({"salary", "pay", "wag"}),
-    "manager": frozenset({"salary", "pay", "wag"}),
+    "employer": _PAY,
+    "boss": _PAY,
+    "manager": _PAY,
     "bank": frozenset({"mortgag", "loan", "interest"}),
     "school": frozenset({"fee", "fees", "tuition"}),
 }
@@ -322,11 +323,8 @@ def _sets_what_the_old_fact_pays(agent: str, old: Fact, new: Fact) -> bool:
     """ "landlord renewed at £1,290 from june" of "User's rent is £1,150": the agent gives a new
     amount of what the old fact says the subject pays or is paid (a number of it, not a remark)."""
     paid = _SET_BY_AGENT.get(agent, frozenset())
-    amount = any(
-        term.startswith("money_") or term.replace(".", "").replace(",", "").isdigit() for term in new.terms
-    )
-    return (
-        bool(paid & old.term_set) and amount and any(t.startswith("money_") or t.isdigit() for t in old.terms)
+    return bool(paid & old.term_set) and all(
+        any(_AMOUNT_TERM.match(term) for term in fact.terms) for fact in (old, new)
     )
 
 
@@ -2491,12 +2489,14 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
         or evidence.MOVED_TO_A_NAME.search(new.raw)
         or _now_in_a_named_place(new.raw)
     )
+    if not move:
+        return None
     # a home's word ("a flat") said again is no old place named again when the new fact names
     # another town ("moved into a sheltered housing flat in Christchurch")
     elsewhere = _IN_A_TOWN.search(new.raw)
     if elsewhere and elsewhere.group(1).lower() not in old.raw.lower():
         old_place = old_place - _DWELLING_TERMS
-    if not move or (old_place & new.term_set):
+    if old_place & new.term_set:
         return None
     if _NO_HOME_AFTER.match(move.string, move.end()):
         return None  # "moved to a wav2vec-based model": to a thing, not a home

@@ -123,12 +123,14 @@ _QUESTION_START = re.compile(
     r"anyone|anything|got any|know any)\b(?!\s+[\d$\u20ac\u00a3])",  # "Did 28k last Wednesday": done
     re.IGNORECASE,
 )
+_NEED = r"(?:want|wanna|need)\s+(?:a|an|some|help|ideas?)"
 _REQUEST = re.compile(
     r"^(?:please|pls|plz|can you|could you|would you|will you|help me|tell me|remind me|let me know|"
     r"show me|give me|find me|book|recommend|suggest|write|draft|explain|translate|summari[sz]e|"
     r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule|"
     # a wish or a need said as what is asked for ("need a packing list", "..., and want a meal plan")
-    r"(?:want|wanna|need)\s+(?:a|an|some|help|ideas?))\b(?!'s\b)",  # "schedule's sorted"
+    + _NEED
+    + r")\b(?!'s\b)",  # "schedule's sorted"
     re.IGNORECASE,
 )
 # An @-mention that opens a message: "@bot", "@assistant,"
@@ -472,6 +474,18 @@ _LEFT_THING = re.compile(
     r"(?P<when> over \w+| in \w+| last \w+| this \w+| at the (?:end|start|beginning) of \w+| in (?:early|mid|late) \w+|"
     r" on (?i:mon|tues|wednes|thurs|fri|satur|sun)day| yesterday)?$"
 )
+
+
+def _what_was_left(left: re.Match[str]) -> str:
+    """The name a `_LEFT_THING` match says was left: a tool, a place or an employer."""
+    return next(name for name in left.group("x", "off", "let", "place", "tool", "job") if name)
+
+
+def _what_is_on_now(now: re.Match[str]) -> str:
+    """The name a `_NOW_ON` match says is used or lived in now, without the stop after it."""
+    return next((name for name in now.group("y", "it", "j") if name), "").rstrip(".,;:!")
+
+
 # The thing used now, said after it: "been on linear since feb", "the whole squad moved to
 # Linear", "the whole team lives in Linear now", "we've been on Octopus since December",
 # "moved everything over to Linear", "I'm in Lisbon", "joined Swiggy in July".
@@ -517,9 +531,7 @@ _NOT_THINGS = frozenset({"relatives", "people", "person", "place", "employer"})
 # A statement that opens with the user: "I'm in Lisbon", "we've been on Linear", "moved to Leeds"
 _OPENS_WITH_THE_USER = re.compile(
     r"^(?:(?:and|so|but|now|anyway)\s+)?(?:I|I'm|I've|I am|we|we're|we've|we are|been|now|moved|relocated|"
-    r"switched|joined|started|"
-    # all of what the user runs: "everything's on GHA now", "everything builds on GitHub Actions"
-    r"everything(?:'s| is| runs| builds)?)\b",
+    r"switched|joined|started)\b",
     re.IGNORECASE,
 )
 # What a rewrite leaves of a clause it could not read: a subject alone, or with a bare verb.
@@ -1092,27 +1104,28 @@ _THERE_ARE_OURS = re.compile(
 )
 
 
-def _article_for(title: str) -> str:
-    """The article a title said without one takes ("dev" -> "a ", "architect" -> "an ")."""
-    if re.match(r"(?i)an?\s", title):
-        return ""
-    return "an " if title[0] in "aeiouAEIOU" else "a "
+def _as_a_title(words: str) -> str | None:
+    """ "solo dev", "junior dev at klarna": a job's title said whole, with the article it takes
+    ("a solo dev"); None when the words are no title or say something of someone."""
+    if not words or not _DESCRIPTION.match(words) or _NOT_A_PLACE_WORD.search(words):
+        return None
+    article = "" if re.match(r"(?i)an?\s", words) else _article(words) + " "
+    return article + words[0].lower() + words[1:]
 
 
 def _descriptions_as_statements(sentence: str) -> str:
     """The sentence with each self-description it gives as a fragment said as the user's own
     ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
+    # "solo dev here.", "architect at a small practice in Wellington here": who is writing
     introduced = _INTRODUCED_HERE.match(sentence)
-    if introduced is not None:
-        # "solo dev here.", "architect at a small practice in Wellington here": who is writing
-        who = introduced.group("who")
-        if _DESCRIPTION.match(who) and not _NOT_A_PLACE_WORD.search(who):
-            return "I'm " + _article_for(who) + who[0].lower() + who[1:]
+    said_as = _as_a_title(introduced.group("who")) if introduced else None
+    if said_as:
+        return f"I'm {said_as}"
+    # "still junior dev at klarna": the title held, its "I'm" left out
     kept_as = _STILL_A_TITLE.match(sentence)
-    held = sentence[kept_as.end() :] if kept_as is not None else ""
-    if kept_as is not None and held and _DESCRIPTION.match(held) and not _NOT_A_PLACE_WORD.search(held):
-        # "still junior dev at klarna": the title held, its "I'm" left out
-        return f"I'm {kept_as.group(1).lower()} {_article_for(held)}{held}"
+    said_as = _as_a_title(sentence[kept_as.end() :]) if kept_as else None
+    if kept_as and said_as:
+        return f"I'm {kept_as.group(1).lower()} {said_as}"
     out, last = [], 0
     for match in _DESCRIPTION.finditer(sentence):
         before = sentence[: match.start()]
@@ -1195,17 +1208,17 @@ def _subject_and_verb(tokens: list[str], subject: str) -> tuple[list[str], list[
 
 # The group a conversation says the user is one of: "our startup", "we're a four-piece indie
 # band", "I work at a small architecture practice", "I play in a band"
-_GROUP_NAMED = re.compile(
-    r"\b(?:[Oo]ur|[Ww]e(?:'re| are) (?:an?|the)|I(?:'m| am) in (?:an?|the)|I (?:play|sing) in (?:an?|the)|"
-    r"I work (?:at|for|in) (?:an?|the))\s+(?:[\w'-]+\s+){0,3}?"
-    r"(?P<noun>company|startup|org|organi[sz]ation|firm|agency|lab|department|school|band|choir|orchestra|"
-    r"practice|studio|team)\b"
-)
-# Groups whose "we" is theirs whatever the message speaks of: a band rehearses, a choir sings
-_COLLECTIVES = frozenset({"band", "choir", "orchestra"})
+# Groups "we" may be, named as the user's memories name them ("User's band ...")
 _GROUP_NOUNS = frozenset(
     "company startup org organization organisation firm agency lab department school band choir orchestra "
     "practice studio team".split()
+)
+# Groups whose "we" is theirs whatever the message speaks of: a band rehearses, a choir sings
+_COLLECTIVES = frozenset({"band", "choir", "orchestra"})
+_GROUP_NAMED = re.compile(
+    r"\b(?:[Oo]ur|[Ww]e(?:'re| are) (?:an?|the)|I(?:'m| am) in (?:an?|the)|I (?:play|sing) in (?:an?|the)|"
+    r"I work (?:at|for|in) (?:an?|the))\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?P<noun>" + "|".join(sorted(_GROUP_NOUNS)) + r")\b"
 )
 
 
@@ -2172,7 +2185,7 @@ def known_relatives(relations: Collection[tuple[str, str]]) -> tuple[dict[str, s
     return known, names
 
 
-_NEED_ASKED = re.compile(r"^(?:want|wanna|need)\s+(?:a|an|some|help|ideas?)\b", re.IGNORECASE)
+_NEED_ASKED = re.compile(rf"^{_NEED}\b", re.IGNORECASE)
 # a value said after a comma or a colon: a day, a time, an amount, a count, a name
 _DETAILS_AFTER_COMMA = re.compile(r"[,:]\s*[^,]*?(?:\d|[$\u20ac\u00a3]|\b[A-Z][a-z])")
 _STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
@@ -2547,17 +2560,10 @@ class _Reader:
             left = _LEFT_THING.match(found.content)
             if left is None:
                 continue
-            old = (
-                left.group("x")
-                or left.group("off")
-                or left.group("let")
-                or left.group("place")
-                or left.group("tool")
-                or left.group("job")
-            )
+            old = _what_was_left(left)
             at = sentence.lower().find(old.lower())
             now = _NOW_ON.search(sentence, at + len(old)) if at >= 0 else None
-            new = now and (now.group("y") or now.group("it") or now.group("j") or "").rstrip(".,;:!")
+            new = _what_is_on_now(now) if now else ""
             if not new or new.lower() == old.lower():
                 continue
             self._as_switch(position, left, old, new)
@@ -2572,17 +2578,16 @@ class _Reader:
             left = _LEFT_THING.match(self.found[position].content)
             if left is None:
                 continue
-            old = next(group for group in ("x", "off", "let", "place", "tool", "job") if left.group(group))
-            old = left.group(old)
+            old = _what_was_left(left)
             at = next((i for i, said in enumerate(sentences) if old.lower() in said.lower()), None)
             if at is None:
                 continue
             for said in sentences[at + 1 :]:
                 # the first word's capital is the sentence's, not a name's
-                now = (
-                    _NOW_ON.search(said[:1].lower() + said[1:]) if _OPENS_WITH_THE_USER.match(said) else None
-                )
-                new = now and (now.group("y") or now.group("it") or now.group("j") or "").rstrip(".,;:!")
+                # or all of what the user runs: "everything's on GHA now"
+                opens = _OPENS_WITH_THE_USER.match(said) or _ALL_OF_IT.match(said)
+                now = _NOW_ON.search(said[:1].lower() + said[1:]) if opens else None
+                new = _what_is_on_now(now) if now else ""
                 if new and new.lower() != old.lower():
                     self._as_switch(position, left, old, new)
                     return
@@ -2597,11 +2602,7 @@ class _Reader:
             if left is None:
                 continue
             kind = "place" if left.group("place") else "job" if left.group("job") else "tool"
-            old = (
-                left.group(kind)
-                if kind != "tool"
-                else left.group("x") or left.group("off") or left.group("let") or left.group("tool")
-            )
+            old = _what_was_left(left)
             said = found.message_indexes[-1] if found.message_indexes else -1
             for later in self.found[position + 1 :]:
                 if not later.message_indexes or min(later.message_indexes) < said:
@@ -2649,7 +2650,7 @@ class _Reader:
                 ):
                     continue
                 now = _NOW_ON.search(said[:1].lower() + said[1:])
-                new = now and (now.group("y") or now.group("it") or now.group("j") or "").rstrip(".,;:!")
+                new = _what_is_on_now(now) if now else ""
                 if new and kinds_of(new) & kinds:
                     found = self.found[position]
                     self.found[position] = Found(
@@ -2870,6 +2871,8 @@ class _Reader:
         """ "Ah sorry, I mistake. Momo is 4 years old, not 3": a value the user takes back in a
         later message was never true. A fact of an earlier message that says it, and says
         something else the correcting sentence says too ("years old"), is not kept."""
+        if not re.search(r"\snot\s", text):
+            return  # no value taken back: the message is not split again
         for sentence in _sentences(text):
             for back in _TAKEN_BACK.finditer(sentence):
                 before, value = back.group("before"), back.group("value")
