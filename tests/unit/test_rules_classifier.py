@@ -185,3 +185,59 @@ def test_a_move_into_a_home_in_another_town_ends_the_old_home():
     # a bigger flat, no town named: where they live may be the same town
     v = judge("User lives in a flat in Leeds", "User moved into a bigger flat")
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User put 6% into their 401k", "User bumped their 401k to 10%"),
+        ("User saves 15% of their pay", "User cut their savings to 10% of their pay"),
+    ],
+)
+def test_a_share_said_to_have_moved_replaces_the_old_share(old, new):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        # a change by a share is no new value; a share that moved the other way is another one
+        ("User put 6% into their 401k", "User bumped their 401k by 2%"),
+        ("User put 6% into their 401k", "User bumped their 401k to 4%"),
+        # another thing's share
+        ("User put 6% into their 401k", "User's landlord raised the rent by 5%"),
+    ],
+)
+def test_a_share_moved_by_or_the_wrong_way_or_of_another_thing_is_not_acted_on(old, new):
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+def test_an_amount_got_down_to_another_replaces_it():
+    v = judge("User spends about $600 a month on groceries", "User got groceries down to like $480 a month")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+def test_a_value_changed_beside_one_added_is_no_additive_fact():
+    # "plus 2 extra days of leave" adds a thing; the pay it names moved
+    v = judge(
+        "User is a UX researcher at a housing association on £42,000",
+        "User said: They bumped me to £48,500 from July, plus 2 extra days of annual leave.",
+    )
+    assert "additive language" not in v.reason
+
+
+def test_a_tool_migrated_off_to_another_is_left():
+    v = judge(
+        "User's team uses Jenkins", "User's team is migrating off Jenkins to GitHub Actions this quarter"
+    )
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+def test_a_new_one_in_place_of_one_named_in_lower_case():
+    v = judge("User's manager priya is super hands off", "User's new manager is Gideon")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    # no one named: "basically" is no manager's name
+    v = judge("User's manager basically is never around", "User's new manager is Gideon")
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)

@@ -2162,3 +2162,19 @@ def test_additionally_opens_a_statement_and_is_no_part_of_it():
         "User's mother lives in Bournemouth",
         "User's mother has moved into a sheltered flat in Christchurch",
     ]
+
+
+def test_we_beside_a_relative_named_by_name_is_no_team():
+    # "Ines" is the girlfriend the user's memories name; the hospital's team is hers
+    found = known(
+        "Ines changed jobs! she's at the Royal Free now, on the oncology team. "
+        "proper hospital hours so we finally get weekends together.",
+        ("girlfriend", "ines"),
+    )
+    assert not any(fact.startswith("User's team") for fact in found)
+
+
+def test_she_would_said_short_is_written_out():
+    assert known("she'd love a cooking class", ("girlfriend", "ines")) == [
+        "User's girlfriend would love a cooking class"
+    ]

@@ -82,7 +82,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import canon, tokenize
 
-MODEL_ID = "aurra-rules-v27"
+MODEL_ID = "aurra-rules-v28"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -1159,7 +1159,10 @@ _MOVED_TO_ANOTHER = regex_programs.compile(
 )
 # "also switched to X": one more change the user tells of, not one more thing beside the old one
 _ALSO_CHANGED = regex_programs.compile(
-    r"\balso (?:just |finally )?(?:switched|moved|changed|swapped|ditched|dropped|left|quit|upgraded)\b"
+    r"\balso (?:just |finally )?(?:switched|moved|changed|swapped|ditched|dropped|left|quit|upgraded)\b|"
+    # a value changed, beside what is added: "Airflow went to 2.9 too", "bumped me to £48,500 from
+    # July, plus 2 extra days of leave"
+    r"\b(?:went|bumped|upped|raised|increased|upgraded) (?:\w+ ){0,2}?(?:up )?to (?:v|version |money_)?\d"
 )
 
 
@@ -3492,6 +3495,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
             or _a_new_one(old_fact, new_fact)
             or _role_filled_by_another(old_fact, new_fact)
             or _amount_moved(old_fact, new_fact)
+            or _percent_moved(old_fact, new_fact)
             or _one_more_got(old_fact, new_fact)
         )
     )
@@ -3560,10 +3564,11 @@ _RESUMED_WORD = regex_programs.compile(
 # An amount said to go up or down: "raised my rate to 75", "bumped the Roth to 300", "cut it to 40"
 _AMOUNT_UP = regex_programs.compile(
     r"\b(?:rais(?:ed|ing)|put (?:it |them |the \w+ )?up|upped|increased|bump(?:ed|ing)|hiked|jacked up|"
-    r"(?:went|gone|goes|going) up|got a (?:pay )?raise|pay rise)\b"
+    r"(?:went|gone|goes|going) up|got a (?:pay )?raise|pay rise|got (?:[\w']+ ){0,2}up to)\b"
 )
 _AMOUNT_DOWN = regex_programs.compile(
-    r"\b(?:cut|lowered|reduced|(?:went|gone|goes|came|come) down|brought (?:it |them )?down|knocked (?:it )?down)\b"
+    r"\b(?:cut|lowered|reduced|(?:went|gone|goes|came|come) down|brought (?:it |them )?down|knocked (?:it )?down|"
+    r"got (?:[\w']+ ){0,2}down to)\b"
 )
 _PERIODS = frozenset({"hour", "h", "day", "week", "month", "year", "annum"})
 # Words that name the amount's slot whatever it is of: "raised my rate to 75"
@@ -3607,6 +3612,31 @@ def _amount_moved(old: Fact, new: Fact) -> str | None:
     moved = up or down
     assert moved is not None
     return f"'{quoted(moved.group(0), new)}' to {now} from the old fact's {was}"
+
+
+_PERCENT = regex_programs.compile(r"\bpercent_(\d+(?:\.\d+)?)\b")
+
+
+def _percent_moved(old: Fact, new: Fact) -> str | None:
+    """'puts 6% into their 401k' -> 'bumped their 401k to 10%': the old fact's one share and the
+    new fact's one, said to have gone the way it went, beside a word both facts give. A change by
+    a share ('raised it by 2%') is no new value."""
+    up, down = _AMOUNT_UP.search(new.text), _AMOUNT_DOWN.search(new.text)
+    if bool(up) == bool(down) or re.search(r"\bby percent_", new.text):
+        return None
+    if subject_relation(old, new)[0] == "different":
+        return None
+    was, now = _PERCENT.findall(old.text), _PERCENT.findall(new.text)
+    if len(was) != 1 or len(now) != 1 or float(was[0]) == float(now[0]):
+        return None
+    if (float(now[0]) > float(was[0])) != bool(up):
+        return None
+    shared = (old.term_set & new.term_set) - _UNIT_WORDS - _FRAME_STEMS - lex.STOPWORDS - {"user"}
+    if not {t for t in shared if not t.startswith("percent_")}:
+        return None
+    moved = up or down
+    assert moved is not None
+    return f"'{quoted(moved.group(0), new)}' to {now[0]}% from the old fact's {was[0]}%"
 
 
 # "year 4 not year 3", "7:15, not 8:15": the right value, then the one it corrects
@@ -3692,6 +3722,14 @@ _ROLE_NAMES = {
 }
 
 
+# One named as the user typed the name, in lower case: "User's manager priya is super hands off"
+_NAMED_IN_LOWER_CASE = regex_programs.compile(
+    # an adverb is no name ("manager basically is ..."), though it costs an "emily"
+    r"^User's [a-z]+ (?!(?:is|was|has|had|and|who|just|also|still|now|never|always|says|said)\b|[a-z]+ly\b)"
+    r"[a-z]{3,} (?:is|was|has|says|said|wants|keeps)\b"
+)
+
+
 def _a_new_one(old: Fact, new: Fact) -> str | None:
     """'User's physio is Sarah at the Royal' -> 'new physio too, a guy called Callum': a new one of
     a thing held one at a time, which the old fact names for the same subject, is in place of the
@@ -3720,7 +3758,11 @@ def _a_new_one(old: Fact, new: Fact) -> str | None:
             for k in held
         ):
             continue  # "User is a customer success manager": the role the user fills, not one they have
-        if not (evidence.proper_names(old) or re.search(r"\b(?:at|in|with|called|named)\b", old.text)):
+        if not (
+            evidence.proper_names(old)
+            or re.search(r"\b(?:at|in|with|called|named)\b", old.text)
+            or _NAMED_IN_LOWER_CASE.search(old.raw)
+        ):
             continue  # "User wants a physio" names no one the new one could be in place of
         return f"a new {said([kind], new)} in place of the one the old fact names"
     return None

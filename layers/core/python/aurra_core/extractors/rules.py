@@ -2233,16 +2233,20 @@ class _Reader:
         # "How's the team?" then "We're 10 now": the question says what "we" is
         # A message that names the user's family makes "we" the household unless the clause
         # itself is about work ("my wife's company has an office there. We're going to Denver")
+        # A relative named by the name the user's memories give them counts as family: "Ines
+        # changed jobs ... so we finally get weekends together" is the couple, not a team
+        family = bool(_FAMILY.search(whole)) or any(
+            re.search(rf"\b{re.escape(name)}\b", whole, re.IGNORECASE) for name in self.known_names
+        )
         self.work_context = bool(
-            (_WORK.search(whole) and not _FAMILY.search(whole))
-            or (self.question and _WORK.search(self.question))
+            (_WORK.search(whole) and not family) or (self.question and _WORK.search(self.question))
         )
         # What "we" is stays what the conversation last named it: "we're a four-piece band"
         # then, a message later, "we've taken a lockout room" is the band's
         group = _GROUP_NAMED.search(whole)
         if group:
             self.group = group.group("noun").lower()
-        self.work_context = self.work_context or (self.group in _COLLECTIVES and not _FAMILY.search(whole))
+        self.work_context = self.work_context or (self.group in _COLLECTIVES and not family)
         self.message, self.normalized = text, normalized
         self.correcting = False
         number, first, read = 0, len(self.found), []
@@ -2708,6 +2712,8 @@ class _Reader:
             whom += "'s"
         elif rest.startswith("'s "):
             rest = (" has " if _HAS_AFTER.match(rest[3:]) else " is ") + rest[3:]
+        elif rest.startswith(("'d ", "'ll ")):  # "she'd love a cooking class": not "sister'd"
+            rest = (" would " if rest.startswith("'d") else " will ") + rest.split(" ", 1)[1]
         return f"{pronoun.group('lead') or ''}{whom}{rest}"
 
     def _there_resolved(self, clause: str) -> str:

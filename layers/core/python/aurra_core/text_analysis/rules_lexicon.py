@@ -2099,8 +2099,9 @@ FROM_TO = (
     r"\b(?:changed|changes|switched|switches|moved|moves|went|goes|grew|rose|fell|dropped|cut|reduced|"
     r"increased|raised|lowered|upgraded|downgraded|migrated|converted|transferred|shifted|bumped|jumped|"
     r"climbed|expanded|shrank|shrunk|decreased|slipped|pushed|updated|renamed|rescheduled|postponed|"
-    r"moved|changing|switching|moving)\b(?: [\w']+){0,4}? "
-    r"from (?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+){0,2}?) to (?P<y>[\w$€£.\-]+(?: [\w$€£.\-]+){0,3})"
+    r"moved|changing|switching|moving|migrating|migrates)\b(?: [\w']+){0,4}? "
+    # "migrating off jenkins to github actions": what is left, then what is taken
+    r"(?:from|off(?: of)?) (?P<x>[\w$€£.\-]+(?: [\w$€£.\-]+){0,2}?) to (?P<y>[\w$€£.\-]+(?: [\w$€£.\-]+){0,3})"
 )
 
 # The old fact already says when its thing ends ("the trial expires on May 5", "the membership
