@@ -122,6 +122,7 @@ SYNONYMS = {
     "mommy": "mother",
     "mummy": "mother",
     "mam": "mother",
+    "mama": "mother",
     "dad": "father",
     "daddy": "father",
     "grandma": "grandmother",
@@ -198,6 +199,10 @@ SYNONYMS = {
     "answers": "reply",
     "answer": "reply",
     "coriander": "cilantro",
+    # a noun for what a verb does: "rehearses on Wednesdays" / "rehearsals are on Sundays now"
+    "rehearsal": "rehearse",
+    "rehearsals": "rehearse",
+    "everyday": "daily",
     # feelings
     "detests": "hate",
     "detest": "hate",
