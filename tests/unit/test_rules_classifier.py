@@ -241,3 +241,19 @@ def test_a_new_one_in_place_of_one_named_in_lower_case():
     # no one named: "basically" is no manager's name
     v = judge("User's manager basically is never around", "User's new manager is Gideon")
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+def test_a_day_of_the_month_corrected_is_of_the_new_dates_month():
+    v = judge("User's flight is on june 12", "User's flight is june 21 not the 12th")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    # another thing's date
+    v = judge("User's dentist appointment is on june 12", "User's flight is june 21 not the 12th")
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+def test_initials_of_a_service_name_no_one():
+    v = judge(
+        "User said: PT is tuesdays at 8am at the clinic near my work.",
+        "User said: quick update, PT got moved to fridays",
+    )
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85

@@ -2178,3 +2178,49 @@ def test_she_would_said_short_is_written_out():
     assert known("she'd love a cooking class", ("girlfriend", "ines")) == [
         "User's girlfriend would love a cooking class"
     ]
+
+
+def test_a_title_introduced_with_here_before_a_comma_is_read_and_the_rest_on_its_own():
+    assert facts("sous chef here, our walk-in is tiny") == ["User is a sous chef", "User's walk-in is tiny"]
+    # no title before "here"
+    assert facts("quick question here, what is a roth") == []
+
+
+def test_living_in_a_tool_all_day_is_no_home():
+    assert facts("I basically live in figma all day") == ["User spends all day in figma"]
+    assert facts("I live in Leeds") == ["User lives in Leeds"]
+
+
+def test_we_in_a_kitchen_at_work_is_the_team():
+    assert facts("sous chef here. we close at 10 on weeknights") == [
+        "User is a sous chef",
+        "User's team closes at 10 on weeknights",
+    ]
+    # a café visited is no workplace
+    assert facts("we went to a cafe and we loved it") == ["User went to a cafe"]
+
+
+def test_words_about_the_telling_are_no_fact():
+    assert facts("wait i gave you a wrong number, my car payment is 398 not 389, i flipped it.") == [
+        "User's car payment is 398 not 389"
+    ]
+    assert facts("i swapped the numbers") == []
+
+
+def test_the_thing_the_users_memories_call_theirs_is_theirs():
+    assert known("the flight is june 21 not the 12th", ("flight", "is")) == [
+        "User's flight is june 21 not the 12th"
+    ]
+    assert known("the car payment is 398 not 389", ("car", "payment")) == [
+        "User's car payment is 398 not 389"
+    ]
+    # a thing no memory names as the user's stays as said
+    assert known("the flight is june 21 not the 12th", ("sister", "lives")) == [
+        "User said: the flight is june 21 not the 12th"
+    ]
+
+
+def test_a_clause_that_only_says_from_when_dates_the_next():
+    assert known(
+        "Corporate mandate: as of November, the whole company moved to Microsoft Teams.", ("whole", "company")
+    ) == ["User's whole company moved to Microsoft Teams as of November"]

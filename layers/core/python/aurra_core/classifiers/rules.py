@@ -3651,21 +3651,26 @@ def _corrected_inline(old: Fact, new: Fact) -> str | None:
     the same words but for one."""
     for match in _NOT_THAT.finditer(new.text):
         right, wrong = match.group("right").split(), match.group("wrong").split()
+        # "june 21 not the 12th": the day corrected is of the right one's month
+        date = re.fullmatch(r"date_(\d+)_\d+", right[-1])
+        day = re.fullmatch(r"dayofmonth_(\d+)", wrong[-1]) if len(wrong) == 1 else None
+        if date and day:
+            right, wrong = right[-1:], [f"date_{date.group(1)}_{day.group(1)}"]
         if len(right) != len(wrong) or right == wrong:
             continue
-        if not re.search(rf"\b{re.escape(match.group('wrong'))}\b", old.text):
+        if not re.search(rf"\b{re.escape(' '.join(wrong))}\b", old.text):
             continue
         if re.search(rf"\b{re.escape(match.group('right'))}\b", old.text):
             continue  # the old fact has the right value already: nothing of it is corrected
         differ = [(a, b) for a, b in zip(right, wrong, strict=True) if a != b]
         if len(differ) != 1 or not _same_kind_of_word(*differ[0]):
             continue
-        before = match.group("before")
+        before = None if day else match.group("before")
         if before and not re.search(
-            rf"\b{re.escape(before.strip())} {re.escape(match.group('wrong'))}\b", old.text
+            rf"\b{re.escape(before.strip())} {re.escape(' '.join(wrong))}\b", old.text
         ):
             continue  # "the office is in York not Leeds" corrects where the office is, not the flat
-        clause = re.split(r"[,;:]", new.text[: match.start()])[-1]
+        clause = re.split(r"[,;:]", new.text[: match.start("right") if day else match.start()])[-1]
         named = {term for token in tokenize(clause) if token not in lex.STOPWORDS for term in canon(token)}
         if not (named - {"user", "said"}) & old.term_set:
             continue  # "the retro is at 10:30 not 9:30" corrects the retro, which the old fact does not name
@@ -3679,7 +3684,7 @@ def _same_kind_of_word(a: str, b: str) -> bool:
     def shape(word: str) -> str:
         if re.fullmatch(r"\d+(?:[:.]\d+)?(?:am|pm)?", word):
             return "number"
-        if word.startswith("weekday_") or word.startswith("time_"):
+        if word.startswith(("weekday_", "time_", "date_")):
             return word.split("_")[0]
         return "word"
 

@@ -104,6 +104,10 @@ _JOINED_NAMES = [(re.compile(pattern, re.IGNORECASE), joined) for pattern, joine
 _SAID_OPENING = re.compile(r"\s*\w+ said:\s*", re.IGNORECASE)
 
 
+# What is written in capitals and names no one: "PT is tuesdays at 8am" is the physical therapy
+_SERVICES_BY_INITIALS = frozenset({"pt", "ot", "er", "icu", "hr", "pe", "ed", "gp"})
+
+
 def _names(original: str) -> set[str]:
     """Lower-cased words written with a capital that are names, not sentence starts or lexicon words."""
     text = unify_punctuation(original)
@@ -125,7 +129,11 @@ def _names(original: str) -> set[str]:
             or low in lex.INTERJECTIONS
         ):
             continue
-        if tok.isupper() and len(tok) <= 4 and (low in lex.SYNONYMS or low in lex.US_STATE_CODES):
+        if (
+            tok.isupper()
+            and len(tok) <= 4
+            and (low in lex.SYNONYMS or low in lex.US_STATE_CODES or low in _SERVICES_BY_INITIALS)
+        ):
             continue
         if (
             low in {"project", "team", "customer", "user", "plan", "card", "mr", "mrs", "ms", "dr"}

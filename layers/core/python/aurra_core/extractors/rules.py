@@ -92,9 +92,23 @@ _SOMEONE_ELSE_SAID = re.compile(
 )
 
 
+# A clause that only says from when: "Corporate mandate: as of November, the whole company
+# moved to Teams" - it dates the clause after it
+_WHEN_ALONE = re.compile(
+    r"^(?:[\w ]{1,30}:\s*)?(?:as of|since|from|starting|beginning|effective) "
+    r"(?:(?:last|next|this|early|late|mid) )?[\w-]+(?: \d{1,2}(?:st|nd|rd|th)?)?$",
+    re.IGNORECASE,
+)
+
+
 def _clauses(part: str) -> list[str]:
     clauses = []
-    for clause in _CLAUSE.split(part):
+    split = _CLAUSE.split(part)
+    for at in range(len(split) - 1, 0, -1):
+        if _WHEN_ALONE.match(split[at - 1].strip()):
+            when = split[at - 1].strip().rsplit(":", 1)[-1].strip()
+            split[at - 1 : at + 1] = [f"{split[at].rstrip(' .!')} {when[0].lower()}{when[1:]}"]
+    for clause in split:
         the_users_own = _SUBJECTLESS_PAST.match(clause) or _FIRST_PERSON.match(clause)
         about_someone_else = _SOMEONE_ELSE_SAID.search(clause) or _FAMILY.search(clause)
         clauses.extend(_THEN_DONE.split(clause) if the_users_own and not about_someone_else else [clause])
@@ -213,6 +227,9 @@ _NOT_A_FACT = re.compile(
     # "I see, thanks", "I see what you mean"; "I see a therapist on Wednesdays" is a fact
     r"think so|guess|suppose|see(?=\s*(?:[,.!?;:)-]|$|(?:what|why|how|that|your|now|so|ok|okay|thanks)\b))|know|agree|disagree|understand|mean|hope so|wonder|was wondering|"
     r"mixed (?:it|them|that|those) up|got (?:it|that|this) wrong|misspoke|misremembered|mistyped|"
+    # "i gave you a wrong number", "i swapped the numbers", "i flipped it": about the telling
+    r"gave you (?:a |the )?wrong|(?:swapped|flipped|mixed up|transposed) the (?:numbers|digits|dates)|"
+    r"flipped (?:it|them)\b|"
     r"(?:do not|don't) know|have a question|had a question|appreciate|forgot|said|asked|meant|"
     r"need (?:you|help|to know|some|a (?:recipe|recommendation|suggestion|hand|favou?r))|"
     r"want (?:you|to know|to ask)|would like (?:you|to know|to ask)|"
@@ -595,7 +612,10 @@ _WORK = re.compile(
     r"github|gitlab|aws|gcp|azure|notion|confluence|asana|trello|figma|zoom|teams|monday|clickup|"
     r"kubernetes|k8s|docker|terraform|python|java|go|rust|node|react|postgres\w*|mysql|mongo\w*|"
     r"redis|kafka|snowflake|bigquery|datadog|sentry|quarter|q[1-4]|okrs?|migrat\w*|switch\w*|"
-    r"orchestration|airflow|dagster|frontend|api|apis|sdk|framework|runtime|version|upgrade\w*)\b",
+    r"orchestration|airflow|dagster|frontend|api|apis|sdk|framework|runtime|version|upgrade\w*|"
+    # a kitchen's, a shop's floor: "sous chef here ... we close at 10 on weeknights"
+    # (not the places themselves: "we went to a cafe" is the user's outing)
+    r"sous chef|head chef|line cooks?|front of house|the pass|bar license|liquor license)\b",
     re.IGNORECASE,
 )
 
@@ -1086,7 +1106,7 @@ _DESCRIPTION = re.compile(
     r"|(?:married|engaged) to (?=[A-Z])|originally from (?=[A-Z])|allergic to (?=\w))"
 )
 _DESCRIBED_TAIL = re.compile(r"[^,;()]*")
-_INTRODUCED_HERE = re.compile(r"^(?P<who>[\w' -]{2,80}?)\s+here\s*[.!]*\s*$")
+_INTRODUCED_HERE = re.compile(r"^(?P<who>[\w' -]{2,80}?)\s+here\s*(?:[.!]*\s*$|[,:;-]\s*(?P<rest>\S.*)$)")
 _STILL_A_TITLE = re.compile(r"^(still|now|currently)\s+(?=[a-z])", re.IGNORECASE)
 _NOT_A_PLACE_WORD = re.compile(
     r"\b(?:is|was|are|were|has|have|had|said|says|told|thinks|will|would|can|could|he|she|they|you|I|we)\b"
@@ -1118,7 +1138,7 @@ def _descriptions_as_statements(sentence: str) -> str:
     ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
     # "solo dev here.", "architect at a small practice in Wellington here": who is writing
     introduced = _INTRODUCED_HERE.match(sentence)
-    said_as = _as_a_title(introduced.group("who")) if introduced else None
+    said_as = _as_a_title(introduced.group("who")) if introduced and not introduced.group("rest") else None
     if said_as:
         return f"I'm {said_as}"
     # "still junior dev at klarna": the title held, its "I'm" left out
@@ -1785,6 +1805,12 @@ _KIND_SWITCHED = re.compile(
 )
 # The same switch said as a sentence of its own ("WE MOVED OFFICES. kings cross now.")
 _KIND_HEADLINE = re.compile(rf"^{_KIND_HEAD}\s*[.!]*$", re.IGNORECASE)
+# "I basically live in figma all day": where the day goes, not a home
+_LIVE_IN_ALL_DAY = re.compile(
+    r"\b(?P<verb>live|lives|living) in (?P<what>[\w.+-]+(?: [\w.+-]+)?) (?P<when>all day|all the time|24/7)\b",
+    re.IGNORECASE,
+)
+_SPEND = {"live": "spend", "lives": "spends", "living": "spending"}
 _ON_BEHALF_OF = re.compile(
     r"^I(?:'m| am) (?:writing|asking|messaging|here) (?:on behalf of|for) (?P<whom>(?:my|our) \w+),? who\s+(?=\S)",
     re.IGNORECASE,
@@ -2191,6 +2217,29 @@ _DETAILS_AFTER_COMMA = re.compile(r"[,:]\s*[^,]*?(?:\d|[$\u20ac\u00a3]|\b[A-Z][a
 _STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
 
 
+def _owned_things(relations: Collection[tuple[str, str]]) -> re.Pattern[str] | None:
+    """'the <thing>' opening a statement, for each thing the user's memories call the user's own
+    ("User's flight is on june 12": "flight"; "User's car payment is 389": "car payment"); not
+    a relative or a group, which are read apart."""
+    things = set()
+    for relation, after in relations:
+        if not relation.isalpha() or relation in _SHE or relation in _HE or relation in _GROUP_NOUNS:
+            continue
+        named_by_two = after.isalpha() and after not in _NOT_A_NAME_AFTER and after not in _NOT_OWNED_AFTER
+        things.add(f"{relation} {after}" if named_by_two else relation)
+    if not things:
+        return None
+    return re.compile(
+        rf"\bthe (?P<thing>{'|'.join(re.escape(t) for t in sorted(things, key=len, reverse=True))})"
+        r"(?=\s+(?:is|was|'s|has|got|moved|changed|went|now)\b)",
+        re.IGNORECASE,
+    )
+
+
+# Words after "User's <thing>" that are no part of its name ("User's flight got moved")
+_NOT_OWNED_AFTER = frozenset("got gets isn't wasn't keeps kept broke needs needed seems costs cost".split())
+
+
 class _Reader:
     """Reads a conversation's user messages in order, keeping the facts found so far, so that
     a correction can change the fact it corrects. Each fact keeps the span of the message it was
@@ -2215,6 +2264,7 @@ class _Reader:
             key=lambda noun: (noun not in _COLLECTIVES, noun != "team", noun),
         )
         self.group = named[0] if named else "team"
+        self.owned = _owned_things(relations)
         self.work_context = False  # the message is about work: "we" is the group
         self.relatives: dict[str, set[str]] = {}  # "she" / "he" -> the relatives of that gender named
         # The message read (as sent, and with plain apostrophes) and the span of the sentence
@@ -2335,6 +2385,10 @@ class _Reader:
             # "MARCO GOT HEAD CHEF!!!": shouted, read as a sentence
             sentence = sentence[0] + sentence[1:].lower()
         sentence = self._resolved(sentence)
+        if self.owned is not None:
+            # "the flight is june 21 not the 12th", when the user's memories say "User's flight ...":
+            # the user's own
+            sentence = self.owned.sub(lambda m: f"my {m.group('thing')}", sentence)
         # "PROMOTED mid-level dev as of today": the user got promoted to it
         sentence = re.sub(r"^promoted\s+(?:to\s+)?", "got promoted to ", sentence, flags=re.IGNORECASE)
         # "Big change at work - they made me team lead": the heading of the news is no part of it
@@ -2385,6 +2439,9 @@ class _Reader:
         # "I am writing on behalf of my mother, who is eighty-one and lives alone in Bournemouth":
         # who the writing is for, and what is said of them
         sentence = _ON_BEHALF_OF.sub(lambda m: f"{m.group('whom')} ", sentence)
+        sentence = _LIVE_IN_ALL_DAY.sub(
+            lambda m: f"{_SPEND[m.group('verb').lower()]} {m.group('when')} in {m.group('what')}", sentence
+        )
         # "we bit the bullet, the whole office is on Revit 2024 now": the decision's words say
         # nothing the statement after them does not
         # (its "we" stays with a verb it shares: "we caved and moved the office over to Revit")
@@ -2394,6 +2451,13 @@ class _Reader:
             )
             or sentence
         )
+        introduced = _INTRODUCED_HERE.match(sentence)
+        if not language and introduced and introduced.group("rest") and _as_a_title(introduced.group("who")):
+            # "sous chef here, need to plan a brunch menu ...": who is writing, then the rest read
+            # on its own
+            self._sentence(introduced.group("who") + " here", index)
+            self._sentence(introduced.group("rest"), index)
+            return
         if not language:  # a translation's fragments are read as its sentence is (below)
             sentence = _descriptions_as_statements(sentence)
             sentence = _THERE_ARE_OURS.sub(
