@@ -257,3 +257,41 @@ def test_initials_of_a_service_name_no_one():
         "User said: quick update, PT got moved to fridays",
     )
     assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User's CI is jenkins", "User's team is migrating off jenkins to github actions this quarter"),
+        ("User's CI runs on self-hosted Jenkins", "User's team is migrating everything to GitHub Actions"),
+        ("User's team uses GitHub Actions for CI", "User's team moved CI to CircleCI"),
+    ],
+)
+def test_the_groups_ci_is_the_ci_of_the_user_it_names(old, new):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+def test_the_ci_service_named_for_a_code_host_is_the_ci():
+    v = judge("User's team runs CI on GitHub Actions", "User's team switched to Buildkite")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    # CI moved to GitHub Actions leaves the code where it is
+    v = judge("User's code is on GitLab", "User's team moved to GitHub Actions for CI")
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+    # a thing of another kind is no tool of the group's
+    v = judge("User's laptop runs Ubuntu", "User's team moved to GitHub Actions")
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+    # the reason names the service once
+    v = judge("User uses GitHub Actions", "User's team moved from GitHub Actions to CircleCI last sprint")
+    assert "GitHub GitHub" not in v.reason
+
+
+def test_a_move_partly_done_leaves_the_old_tool():
+    # the rest still runs on Jenkins, read as a move from it or as a new CI service alike
+    v = judge(
+        "User's CI runs on Jenkins",
+        "User's team is about halfway through moving CI from Jenkins to GitHub Actions",
+    )
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+    v = judge("User's CI runs on Jenkins", "User moved CI from Jenkins to GitHub Actions")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85

@@ -40,6 +40,7 @@ from aurra_core.classifiers.base import Candidate, Classification, ClassifierVer
 from aurra_core.classifiers.rules_facts import VERBS, Fact, analyze, kept_as_said, spoken_of
 from aurra_core.classifiers.rules_paraphrase import RESTATEMENT_STEMS, paraphrase
 from aurra_core.classifiers.rules_slots import (
+    PART_DONE,
     SAID_ALONE,
     TAKES_EFFECT,
     activity_elsewhere,
@@ -1234,6 +1235,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
         and not pair.ending
         and not _the_groups_tool(old, new)
         and not _to_new_from_old(old, new)
+        and not _from_old_value(old, new)
         and not _moves_the_old_thing(old, new)
         and not _named_versions_replaced(old, new)
         and not _renumbered(old, new)
@@ -1252,10 +1254,13 @@ def _the_groups_tool(old: Fact, new: Fact) -> bool:
     """'User's team tracks everything in Trello' -> 'User uses Linear now': a tool of a kind held
     one at a time, the user's on one side and their group's on the other, is one tool they use."""
     slots = {tuple(old.subject.slot), tuple(new.subject.slot)}
-    if len(slots) != 2 or () not in slots:
+    if len(slots) != 2:
         return False
-    (group,) = slots - {()}
-    if group[0] not in _USERS_GROUPS:  # "User's team tracks everything in ..." reads ("team", "track", ...)
+    # "User's team tracks everything in ..." reads ("team", "track", ...); the other side is the
+    # user, or a thing of theirs the group works with ("User's CI is jenkins" -> "User's team is
+    # migrating off jenkins to github actions")
+    groups = [slot for slot in slots if slot and slot[0] in _USERS_GROUPS]
+    if len(groups) != 1:
         return False
     return any(name in lex.TOOL_CLASSES for name, _old, _new in class_conflicts(old, new))
 
@@ -2131,6 +2136,8 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
     not have as what it chose."""
     if _MONEY_MOVED.search(new.raw):
         return None  # "transferred $500 from Chase to Ally": money moved, the account stays
+    if PART_DONE.search(new.text):
+        return None  # "about halfway through moving CI from Jenkins": Jenkins still runs the rest
     for match in [*_FROM_TO.finditer(new.text), *_PREFERRED_OVER.finditer(new.text)]:
         start = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS - {"nowaday"}
         end = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS
@@ -2798,6 +2805,7 @@ def _one_off(new: Fact, marker: str | None) -> Decision | None:
     return None
 
 
+_MOVING_OVER = regex_programs.compile(r"\b(?:mov|migrat|switch|port|transition|cut)\w*")
 _RAISED_FOR = regex_programs.compile(r"\braised (?:money_[\d.,]+|\d[\d.,]*)(?: \w+){0,2} for\b")
 
 
@@ -2805,6 +2813,10 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     """A single-valued slot with a new value in place of the old one."""
     if _RAISED_FOR.search(new.text):
         return (Verdict.NEW_FACT, 0.75, "money raised for a cause, not a new value of the old amount")
+    part_done = PART_DONE.search(new.text)
+    if part_done and _MOVING_OVER.search(new.text):
+        # "about halfway through moving CI from Jenkins to GitHub Actions": the rest is on the old one
+        return (Verdict.SUPPLEMENTS, 0.75, f"a move partly done ('{quoted(part_done.group(0), new)}')")
     if _first(_SUBSET, new.text) and (
         set(old.counts) or old.typed.get("money") or re.search(r"\d", old.text)
     ):

@@ -427,6 +427,8 @@ def _class_value(name: str, token: str, tokens: list[str], index: int, text: str
         return None
     if index + 1 < len(tokens) and tokens[index + 1] in _ROLE_MODIFIED:
         return None  # "the iOS lead", "an Android developer", "the Python team": a role, not a value
+    if name == "code_host" and tokens[index + 1 : index + 2] == [f"{token}actions"]:
+        return None  # "GitHub Actions" names the CI service, not where the code is
     value = _COMMUTE_MODES.get(token, token) if name == "commute" else token
     if token in _VERSIONED and index + 1 < len(tokens) and re.fullmatch(r"\d+(?:\.\d+)*", tokens[index + 1]):
         value = f"{token} {tokens[index + 1]}"

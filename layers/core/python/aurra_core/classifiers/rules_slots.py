@@ -725,7 +725,7 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None
     if old_mood.hedged or old_mood.past or old_mood.negated:
         return None
-    if new_mood.additive or _PART_DONE.search(new_text.lower()):
+    if new_mood.additive or PART_DONE.search(new_text.lower()):
         return None  # "about halfway through moving CI from Jenkins": Jenkins still runs the rest
     left_in_old = {m.group("name").lower() for m in _LEFT_NAME.finditer(old_text)}
     for match in _LEFT_NAME.finditer(new_text):
@@ -1674,7 +1674,7 @@ _NOW_HOLDS = re.compile(
 )
 # Part of the change done, or the old thing still in use: "half the pipelines are on GitHub
 # Actions, Jenkins still runs the deploys" is the change still under way
-_PART_DONE = regex_programs.compile(
+PART_DONE = regex_programs.compile(
     r"\b(?:half|halfway|midway|partly|partially|some of|most of|part of|a few of|the first|so far|"
     r"\d+ of (?:the|our|their|my)|still (?:runs?|running|on|uses?|using|handles?|does|has))\b|\b\d{1,2}\s*%"
 )
@@ -1699,7 +1699,7 @@ def plan_done(old_text: str, new_text: str) -> tuple[float, str] | None:
     old_mood, mood = _mood(old_norm), _mood(new_norm)
     if old_mood.hedged or old_mood.negated or mood.hedged or mood.negated or mood.past or mood.temporary:
         return None
-    if _UNDER_WAY.search(new_text) or not _NOW_HOLDS.search(new_text) or _PART_DONE.search(new_text.lower()):
+    if _UNDER_WAY.search(new_text) or not _NOW_HOLDS.search(new_text) or PART_DONE.search(new_text.lower()):
         return None  # still under way, or nothing said to hold
     target = _words(under_way.group("target")) - _STOPWORD_STEMS - LIGHT_STEMS - _DUE_WORDS
     if not target or not target <= _words(new_text):

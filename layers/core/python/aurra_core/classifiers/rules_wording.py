@@ -243,7 +243,16 @@ def said(terms: Iterable[str], *facts: Fact) -> str:
                 break
         else:
             missing.append(term)
-    return amounts_shown(" ".join([*(placed[where] for where in sorted(placed)), *missing, *more]))
+    # "GitHub" inside "GitHub Actions" (the code host the CI service is read with): shown once
+    shown = [
+        where
+        for where in sorted(placed)
+        if not any(
+            other != where and other[0] == where[0] and other[1] <= where[1] and where[2] <= other[2]
+            for other in placed
+        )
+    ]
+    return amounts_shown(" ".join([*(placed[where] for where in shown), *missing, *more]))
 
 
 # An amount the user's words could not be found for ("70k." read as a pay from the words before

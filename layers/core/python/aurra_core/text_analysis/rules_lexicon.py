@@ -314,6 +314,9 @@ JOINED_NAMES = [
 
 # Phrase rewrites (regex -> replacement) applied to the normalised text before tokenising.
 PHRASES = [
+    # the CI service, its "GitHub" kept as a word of the fact (though not as where the code is:
+    # rules_facts._class_value)
+    (r"\bgithub actions\b", "github githubactions"),
     (r"\bcan ?not stand\b|\bcan't stand\b|\bcannot stand\b", "hate"),
     (r"\b(works?|working) from home\b", r"\1 remote"),
     (r"\bwfh\b", "work remote"),
