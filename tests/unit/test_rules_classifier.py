@@ -295,3 +295,45 @@ def test_a_move_partly_done_leaves_the_old_tool():
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
     v = judge("User's CI runs on Jenkins", "User moved CI from Jenkins to GitHub Actions")
     assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        # a retirement plan's name is no amount of 401 thousand
+        ("User has about 8k in a savings account doing nothing", "User bumped their 401k to 10%"),
+        # a tool the group moved to says nothing of its size or its town
+        (
+            "User's agency is a 12 person branding agency in cape town",
+            "User's agency has all moved to microsoft teams",
+        ),
+        # a day given where the old fact gives none
+        (
+            "User said: we use GitHub Actions for deploy, release freeze is good",
+            "User's team moved release day to Tuesday",
+        ),
+        # a rate in money and a count of things beside the same word
+        ("User said: A new client wants 20 spot illustrations.", "User said: $60/hr for spot work now"),
+    ],
+)
+def test_readings_of_another_kind_of_value_are_not_acted_on(old, new):
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User's team tracks work in Jira", "User's team moved everything to Linear"),
+        ("User's standup is on Mondays", "User's team moved standup to Tuesday"),
+        (
+            "User said: sat morning chaos: ava has ballet at 10",
+            "User said: ava's ballet moved to sunday afternoons.",
+        ),
+        ("User sells the frogs for £18 each", "User said: frogs are 22 now and nobody complained."),
+        ("User charges $45/hr for editorial spot work", "User said: $60/hr for spot work now"),
+    ],
+)
+def test_the_same_kind_of_value_moved_is_still_acted_on(old, new):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85

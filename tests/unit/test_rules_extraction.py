@@ -2224,3 +2224,10 @@ def test_a_clause_that_only_says_from_when_dates_the_next():
     assert known(
         "Corporate mandate: as of November, the whole company moved to Microsoft Teams.", ("whole", "company")
     ) == ["User's whole company moved to Microsoft Teams as of November"]
+
+
+def test_an_idea_praised_is_no_fact_and_one_taken_up_is_kept():
+    assert facts("a band fund sounds like a great idea!") == []
+    assert facts("band fund is a good idea, we'll do that") == [
+        "User said: band fund is a good idea, we'll do that"
+    ]

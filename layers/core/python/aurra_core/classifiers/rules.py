@@ -1545,8 +1545,12 @@ def _anchored_number_swap(old: Fact, new: Fact) -> str | None:
             )
         ):
             continue
-        for new_kind, new_value, _, new_near in new_numbers:
+        for new_kind, new_value, new_money, new_near in new_numbers:
             shared, shown_new = near & new_near, new_value
+            if new_money and not money and kind == new_kind == "amount":
+                # "$60/hr for spot work" and "20 spot illustrations": a rate, a count (a price
+                # said again without its currency, "frogs are 22 now", is still the price)
+                continue
             if kind == "time" and new_kind == "amount" and _said_as_an_hour(new.text, new_value):
                 # "standup's at 10 now" in place of "at 9:30": an hour said without its minutes
                 new_kind, new_value = "time", f"time_{int(new_value) * 60}"
@@ -2684,6 +2688,19 @@ _NO_VALUE_NAMED = regex_programs.compile(
 _ANOTHERS_THING = regex_programs.compile(r"(?i)\b(?:the|my|our|their|his|her) [a-z]+'s [a-z]+\b")
 
 
+# "sat morning chaos": a day said short
+_SHORT_WEEKDAY = regex_programs.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b")
+# Kinds of software a thing may move to (text_analysis.kinds)
+_SOFTWARE_KINDS = frozenset(
+    """accounting_software ai_assistant browser budgeting_app cad calendar cloud cloud_storage
+    code_hosting crm database design_tool dev_tooling editor fitness_app food_tracker helpdesk
+    language_learning maps messaging monitoring music_production music_streaming newsletter_tool
+    notes office_docs operating_system password_manager photo_editor search_engine shell
+    social_media task_manager tracker video_call video_editor video_streaming vpn
+    website_platform""".split()
+)
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
     match = _SWITCHED_VALUE.search(new.text)
@@ -2703,9 +2720,20 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
         for name, values in new.classes.items()
     ):
         return None  # "moved everything over to Linear" is about the tracker, not the team's size
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    software = kinds_of(named) & _SOFTWARE_KINDS
+    if software and not software & kinds_of(old.raw):
+        return None  # "the agency has all moved to microsoft teams": a tool, not where it is or how big
     named_terms = set(_terms(_cut(named, 4))) - _FRAME_STEMS
     if named_terms and all(_AMOUNT_TERM.match(t) for t in named_terms) and not _numbers(old):
         return None  # "moved dnd to 7" gives a time or a count, and the old fact holds neither
+    if (
+        any(t.startswith(("weekday_", "date_", "month_")) for t in named_terms)
+        and not any(t.startswith(("weekday_", "date_", "month_", "dayofmonth_")) for t in old.terms)
+        and not _SHORT_WEEKDAY.search(old.text)
+    ):
+        return None  # "moved release day to Tuesday": a day, and the old fact gives none
     if not _numbers(old) and (
         any(t.startswith("time_") for t in named_terms)
         or (named_terms and all(_AMOUNT_TERM.match(t) for t in named_terms))

@@ -256,7 +256,11 @@ _NOT_A_FACT = re.compile(
     # what is said back to the assistant: "I was right", "I suspected as much", "I shall report back"
     r"|^I (?:was|were) right\b|^I suspected (?:as much|so)\b|^I (?:shall|will|'ll) report back\b"
     # a wish for the other's day: "have a nice weekend", "have a good one"
-    r"|^(?:you |I )?have a (?:nice|good|great|lovely|wonderful) (?:one|day|weekend|week|evening|night)\b",
+    r"|^(?:you |I )?have a (?:nice|good|great|lovely|wonderful) (?:one|day|weekend|week|evening|night)\b"
+    # the assistant's idea praised, and no more: "a band fund sounds like a great idea" (taken
+    # up, "..., we'll do that", it is the user's plan)
+    r"|^(?:the |a |that |this )?[\w' -]{1,30}? (?:is|sounds like|seems like) an? (?:good|great|nice|smart|solid|brilliant) "
+    r"idea[.!]*$",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(

@@ -310,6 +310,8 @@ JOINED_NAMES = [
     # a CI service, not the code host it is named for; "GHA" is what its users call it
     (r"\bgha\b", "githubactions"),
     (r"\bgitlab ci\b", "gitlabci"),
+    # a retirement plan's name, not 401 thousand: "bumped their 401k to 10%"
+    (r"\b(40[13]) ?\(?([kb])\)?(?![\w(])", r"plan\1\2"),
 ]
 
 # Phrase rewrites (regex -> replacement) applied to the normalised text before tokenising.
