@@ -1265,6 +1265,10 @@ def _the_groups_tool(old: Fact, new: Fact) -> bool:
     return any(name in lex.TOOL_CLASSES for name, _old, _new in class_conflicts(old, new))
 
 
+# Words of a move, which a share of it said done leaves partly undone
+_MOVING_OVER = regex_programs.compile(r"\b(?:mov|migrat|switch|port|transition|cut)\w*")
+
+
 def _changed(pair: Pair) -> Decision | None:
     """A change of the old value: what ends it, an explicit construction, a new state or value,
     unless what changed is someone else's, another one, or a part of it."""
@@ -1283,6 +1287,11 @@ def _changed(pair: Pair) -> Decision | None:
             0.95 if pair.relation == "same" else 0.9,
             f"the new fact ends what the old one states ('{quoted(phrase, new)}' covers '{said([term], old)}')",
         )
+    part_done = PART_DONE.search(new.text)
+    if part_done and _MOVING_OVER.search(new.text):
+        # "about halfway through moving CI from Jenkins to GitHub Actions": the rest is on the
+        # old one, however the move is read (from the old value, or as a new one)
+        return (Verdict.SUPPLEMENTS, 0.75, f"a move partly done ('{quoted(part_done.group(0), new)}')")
     explicit = _explicit_change(old, new)
     if explicit:
         return (Verdict.CONTRADICTS, *explicit)
@@ -2140,8 +2149,6 @@ def _from_old_value(old: Fact, new: Fact) -> str | None:
     not have as what it chose."""
     if _MONEY_MOVED.search(new.raw):
         return None  # "transferred $500 from Chase to Ally": money moved, the account stays
-    if PART_DONE.search(new.text):
-        return None  # "about halfway through moving CI from Jenkins": Jenkins still runs the rest
     for match in [*_FROM_TO.finditer(new.text), *_PREFERRED_OVER.finditer(new.text)]:
         start = set(_terms(_cut(match.group("x"), 3))) - _FRAME_STEMS - _LOW_INFO_STEMS - {"nowaday"}
         end = set(_terms(_cut(match.group("y"), 4))) - _FRAME_STEMS
@@ -2833,7 +2840,6 @@ def _one_off(new: Fact, marker: str | None) -> Decision | None:
     return None
 
 
-_MOVING_OVER = regex_programs.compile(r"\b(?:mov|migrat|switch|port|transition|cut)\w*")
 _RAISED_FOR = regex_programs.compile(r"\braised (?:money_[\d.,]+|\d[\d.,]*)(?: \w+){0,2} for\b")
 
 
@@ -2841,10 +2847,6 @@ def _value_conflict(old: Fact, new: Fact, relation: str, change: re.Match[str] |
     """A single-valued slot with a new value in place of the old one."""
     if _RAISED_FOR.search(new.text):
         return (Verdict.NEW_FACT, 0.75, "money raised for a cause, not a new value of the old amount")
-    part_done = PART_DONE.search(new.text)
-    if part_done and _MOVING_OVER.search(new.text):
-        # "about halfway through moving CI from Jenkins to GitHub Actions": the rest is on the old one
-        return (Verdict.SUPPLEMENTS, 0.75, f"a move partly done ('{quoted(part_done.group(0), new)}')")
     if _first(_SUBSET, new.text) and (
         set(old.counts) or old.typed.get("money") or re.search(r"\d", old.text)
     ):
@@ -3615,15 +3617,26 @@ _PERIODS = frozenset({"hour", "h", "day", "week", "month", "year", "annum"})
 _AMOUNT_SLOT_WORDS = frozenset(canon(w)[0] for w in "rate price fee salary pay rent".split())
 
 
+def _which_way(new: Fact) -> tuple[str, bool] | None:
+    """The words that say an amount went up or down ("bumped", "got groceries down to"), and
+    whether up; None when neither is said, or both."""
+    up, down = _AMOUNT_UP.search(new.text), _AMOUNT_DOWN.search(new.text)
+    moved = up or down
+    if moved is None or (up and down):
+        return None
+    return moved.group(0), up is not None
+
+
 def _amount_moved(old: Fact, new: Fact) -> str | None:
     """'is charging 60/h' -> 'raised my rate to 75': the old fact's one amount, written as money,
     and the new fact's one number, said to have gone the way it went (up, and larger; down, and
     smaller), and about the same thing: the same period ('a month'), a word both give beside it,
     or a word for any amount's slot ('rate', 'price'). An increment ('raised it by 50') is not the
     new value."""
-    up, down = _AMOUNT_UP.search(new.text), _AMOUNT_DOWN.search(new.text)
-    if bool(up) == bool(down) or re.search(r"\bby (?:money_)?\d", new.text) or "%" in new.raw:
+    moved = _which_way(new)
+    if moved is None or re.search(r"\bby (?:money_)?\d", new.text) or "%" in new.raw:
         return None
+    said_move, up = moved
     if new.counts or subject_relation(old, new)[0] == "different":
         return None
     old_amounts = [number for number in _numbers(old) if number[0] == "amount"]
@@ -3649,9 +3662,7 @@ def _amount_moved(old: Fact, new: Fact) -> str | None:
     )
     if not same:
         return None
-    moved = up or down
-    assert moved is not None
-    return f"'{quoted(moved.group(0), new)}' to {now} from the old fact's {was}"
+    return f"'{quoted(said_move, new)}' to {now} from the old fact's {was}"
 
 
 _PERCENT = regex_programs.compile(r"\bpercent_(\d+(?:\.\d+)?)\b")
@@ -3661,22 +3672,21 @@ def _percent_moved(old: Fact, new: Fact) -> str | None:
     """'puts 6% into their 401k' -> 'bumped their 401k to 10%': the old fact's one share and the
     new fact's one, said to have gone the way it went, beside a word both facts give. A change by
     a share ('raised it by 2%') is no new value."""
-    up, down = _AMOUNT_UP.search(new.text), _AMOUNT_DOWN.search(new.text)
-    if bool(up) == bool(down) or re.search(r"\bby percent_", new.text):
+    moved = _which_way(new)
+    if moved is None or re.search(r"\bby percent_", new.text):
         return None
+    said_move, up = moved
     if subject_relation(old, new)[0] == "different":
         return None
     was, now = _PERCENT.findall(old.text), _PERCENT.findall(new.text)
     if len(was) != 1 or len(now) != 1 or float(was[0]) == float(now[0]):
         return None
-    if (float(now[0]) > float(was[0])) != bool(up):
+    if (float(now[0]) > float(was[0])) != up:
         return None
     shared = (old.term_set & new.term_set) - _UNIT_WORDS - _FRAME_STEMS - lex.STOPWORDS - {"user"}
     if not {t for t in shared if not t.startswith("percent_")}:
         return None
-    moved = up or down
-    assert moved is not None
-    return f"'{quoted(moved.group(0), new)}' to {now[0]}% from the old fact's {was[0]}%"
+    return f"'{quoted(said_move, new)}' to {now[0]}% from the old fact's {was[0]}%"
 
 
 # "year 4 not year 3", "7:15, not 8:15": the right value, then the one it corrects

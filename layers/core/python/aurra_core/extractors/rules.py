@@ -2255,6 +2255,12 @@ class _Reader:
         # whom the user's memories name, by pronoun: a "she" or "he" the conversation does not
         # explain is theirs when they name one of that gender and the conversation no one else
         self.known, self.known_names = known_relatives(relations)
+        # the relatives' names as a message may say them ("Ines changed jobs")
+        self.names_said = (
+            re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(self.known_names)))})\b", re.IGNORECASE)
+            if self.known_names
+            else None
+        )
         self.read_before = ""  # the user's words read before the message being read
         self.question: str | None = None  # the agent's question the next message may answer
         self.question_index: int | None = None
@@ -2289,9 +2295,7 @@ class _Reader:
         # itself is about work ("my wife's company has an office there. We're going to Denver")
         # A relative named by the name the user's memories give them counts as family: "Ines
         # changed jobs ... so we finally get weekends together" is the couple, not a team
-        family = bool(_FAMILY.search(whole)) or any(
-            re.search(rf"\b{re.escape(name)}\b", whole, re.IGNORECASE) for name in self.known_names
-        )
+        family = bool(_FAMILY.search(whole) or (self.names_said and self.names_said.search(whole)))
         self.work_context = bool(
             (_WORK.search(whole) and not family) or (self.question and _WORK.search(self.question))
         )
