@@ -2231,3 +2231,20 @@ def test_an_idea_praised_is_no_fact_and_one_taken_up_is_kept():
     assert facts("band fund is a good idea, we'll do that") == [
         "User said: band fund is a good idea, we'll do that"
     ]
+
+
+def test_a_statement_of_its_own_after_the_one_read_is_kept_as_said():
+    assert facts(
+        "my endo moved me to the G7 last month, A1c came back 6.4, and i signed up for a gravel race"
+    ) == [
+        "User's endo moved them to the G7 last month",
+        "User said: A1c came back 6.4",
+        "User signed up for a gravel race",
+    ]
+    # a change's tail is why it changed, and names the old value: no fact of its own
+    assert not any(
+        "LastPass" in f
+        for f in facts("I'm switching to 1Password this week, LastPass had one breach too many")
+    )
+    # a part of the statement before it, without a verb of its own, is not one
+    assert facts("I work at Globex, since the weekend") == ["User works at Globex"]

@@ -37,6 +37,7 @@ from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
 from aurra_core.text_analysis.rules_lexicon import ROLE_NOUNS
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
+from aurra_core.text_analysis.slots import CHANGE
 from aurra_core.text_analysis.text import MONTH_NAMES, VALUE_WORDS, WEEKDAY_NAMES, content_terms
 
 NAME = "rules"
@@ -780,6 +781,21 @@ def _own_statement(fact: str) -> str:
 
 # A statement with a subject of its own: "TP1347 is 6:40 not 7:40", "the flight's at 9".
 _OWN_STATEMENT = re.compile(r"^[\w'&.-]+(?: [\w'&.-]+){0,3}? (?:is|are|was|were|'s) \S", re.IGNORECASE)
+
+
+# A tail that says something of its own though not "X is Y": "A1c came back 6.4", "put 6% into
+# my 401k", "gave up the allotment because zero time"; not a part of the statement before it
+# ("since the weekend", "same 5pm", "due in July"), which has no verb of its own.
+_STANDS_ALONE = re.compile(
+    r"^(?!(?:a|an|ok|okay|pls|please|since|until|till|due|same|like|lol|which|who|where|when|whose|in|at|on|for|from|to|"
+    r"with|by|about|around|as|than|then|or|and|but|so|because|cause|if)\b)"
+    r"[\w'&.%$\u20ac\u00a3-]+(?: [\w'&.%$\u20ac\u00a3-]+){0,3}? "
+    r"(?:\w+ed|came|went|got|gave|put|made|took|left|began|sold|bought|paid|won|lost|grew|fell|rose|"
+    r"runs|costs|pays|takes|starts|ends|has|have|had|does|did|goes)\b \S",
+    re.IGNORECASE,
+)
+# The link word before a tail: "so that's 7 students", "because two of the players got Friday shifts".
+_LEADING_LINK = re.compile(r"^(?:and|but|so|because|cause|plus|also|then)\s+(?:also\s+)?", re.IGNORECASE)
 
 
 # ", " outside brackets: "a dog (a beagle, Max)" is one statement, whose aside goes with it
@@ -2939,7 +2955,24 @@ class _Reader:
             self._keep(part, (index,), quote)
         # "I read the wrong line on the booking, TP1347 is 6:40 not 7:40": a statement of its own
         # after the one read, which the rewrite left out: read, or kept as said
-        own_tail = tail and _gives_a_value(tail) and _OWN_STATEMENT.match(tail) and not _filtered(tail)
+        tail = _LEADING_LINK.sub("", tail) if tail else tail
+        own_tail = (
+            tail
+            and _gives_a_value(tail)
+            and (
+                _OWN_STATEMENT.match(tail)
+                # a change's tail is as often why it changed ("Sundays got too tight with church"),
+                # which names the old value; one that gives a number is news of its own ("A1c came
+                # back 6.4")
+                or (
+                    _STANDS_ALONE.match(tail)
+                    and (not CHANGE.search(clause) or re.search(r"\d", tail))
+                    and not _REQUEST.match(tail)
+                )
+            )
+            and not _filtered(tail)
+            and not _NOT_A_FACT.match(tail)
+        )
         if own_tail and self._clause(tail, index) == "none":
             said = " ".join(tail.split()).strip(" ,;:")
             self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(tail), VERBATIM)
