@@ -2248,3 +2248,18 @@ def test_a_statement_of_its_own_after_the_one_read_is_kept_as_said():
     )
     # a part of the statement before it, without a verb of its own, is not one
     assert facts("I work at Globex, since the weekend") == ["User works at Globex"]
+
+
+def test_what_the_user_is_doing_said_without_i_after_a_comma_is_theirs():
+    assert facts("My flight's on june 12, staying 5 nights.") == [
+        "User's flight is on june 12",
+        "User is staying 5 nights",
+    ]
+    assert facts("Moved to Leeds last month, paying 900 for a tiny flat.") == [
+        "User moved to Leeds last month",
+        "User is paying 900 for a tiny flat",
+    ]
+    # after a relative's statement, whose doing it is is not said
+    assert not any(
+        "staying" in f for f in facts("My sister lives in Graz, staying 5 nights with her in May.")
+    )

@@ -794,6 +794,13 @@ _STANDS_ALONE = re.compile(
     r"runs|costs|pays|takes|starts|ends|has|have|had|does|did|goes)\b \S",
     re.IGNORECASE,
 )
+# What the user is doing, said after a comma without "I'm": "staying 5 nights", "paying 1200 for it".
+_DOING_WITHOUT_I = re.compile(
+    r"^(?:staying|working|living|running|training|taking|paying|earning|making|spending|flying|"
+    r"leaving|driving|teaching|studying|renting|saving|sleeping|riding|cycling|swimming|lifting|"
+    r"doing|getting|going)\s+(?!to\b|on\b|about\b)\S",
+    re.IGNORECASE,
+)
 # The link word before a tail: "so that's 7 students", "because two of the players got Friday shifts".
 _LEADING_LINK = re.compile(r"^(?:and|but|so|because|cause|plus|also|then)\s+(?:also\s+)?", re.IGNORECASE)
 
@@ -2956,11 +2963,15 @@ class _Reader:
         # "I read the wrong line on the booking, TP1347 is 6:40 not 7:40": a statement of its own
         # after the one read, which the rewrite left out: read, or kept as said
         tail = _LEADING_LINK.sub("", tail) if tail else tail
+        doing = bool(tail and _DOING_WITHOUT_I.match(tail) and not _FAMILY.search(clause))
+        if doing:
+            tail = f"I'm {tail}"  # "My flight's on june 12, staying 5 nights": the user is
         own_tail = (
             tail
             and _gives_a_value(tail)
             and (
                 _OWN_STATEMENT.match(tail)
+                or doing
                 # a change's tail is as often why it changed ("Sundays got too tight with church"),
                 # which names the old value; one that gives a number is news of its own ("A1c came
                 # back 6.4")
