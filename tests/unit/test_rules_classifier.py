@@ -337,3 +337,39 @@ def test_readings_of_another_kind_of_value_are_not_acted_on(old, new):
 def test_the_same_kind_of_value_moved_is_still_acted_on(old, new):
     v = judge(old, new)
     assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User has two kids (3 and 1)", "User is outnumbered, 3 kids under 4"),
+        ("User has two kids", "User said: so three kids under seven"),
+        ("User said: two cats, Miso and Tofu, both indoor.", "User is a 3-cat household (welcome Udon"),
+    ],
+)
+def test_a_household_counted_again_is_its_new_count(old, new):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    assert "the count of" in v.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "User walks 3 dogs for a neighbour",
+        "User wants 3 kids",
+        "User has 3 kids in the school choir",
+        "User fostered 3 cats last year",
+        "User's sister has 3 kids",
+    ],
+)
+def test_children_or_pets_not_the_households_own_count_are_no_recount(new):
+    old = (
+        "User has two dogs"
+        if "dogs" in new
+        else "User has two cats"
+        if "cats" in new
+        else "User has two kids"
+    )
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)

@@ -3510,6 +3510,39 @@ _KIND_NAMES = {
 }
 
 
+def _household_recounted(old: Fact, new: Fact) -> str | None:
+    """'User has two kids' -> 'so three kids under seven', 'two cats' -> 'a 3-cat household': the
+    same person's children or pets counted again. A household has one count of them at a time,
+    so the new count is the change, said or not."""
+    if old.subject != new.subject or _hedge(new.text) or evidence.negated(old) or evidence.negated(new):
+        return None
+    if evidence.past_period(old) or evidence.past_period(new):
+        return None
+    if not _HOLDS_THEM.search(new.raw) or _NOT_HELD.search(new.raw) or _GROUP_OF_THEM.search(new.raw):
+        return None  # "walks 3 dogs for a neighbour", "wants 3 kids", "3 kids in the choir"
+    for kind, old_values, new_values in typed_conflicts(old, new):
+        counted = kind.removeprefix("count of ")
+        if kind.startswith("count of ") and counted in _HOUSEHOLD and len(old_values) == len(new_values) == 1:
+            return f"the count of {said([counted], old, new)} {next(iter(old_values))} -> {next(iter(new_values))}"
+    return None
+
+
+_HOLDS_THEM = regex_programs.compile(
+    r"(?i)\b(?:has|have|'ve got|got|household|outnumbered|(?:mum|mom|mam|dad|father|mother|parent) of|"
+    r"of us|we're|we are)\b|\d-(?:cat|dog|kid)|"
+    r"\bso (?:that's |now )?\w+ (?:kids|children|sons|daughters|cats|dogs|grandkids|grandchildren)\b"
+)
+_NOT_HELD = regex_programs.compile(
+    r"(?i)\b(?:wants?|wanted|would|'d|hopes?|hoping|plans?|planning|thinking|might|maybe|fostered|"
+    r"fostering|walks|walking|sits|sitting|minding|looks after|babysit\w*|teaches|coaches|feeds)\b"
+)
+_GROUP_OF_THEM = regex_programs.compile(
+    r"(?i)\b(?:kids|children|sons|daughters|cats|dogs|pets)\s+(?:in|at|on|from|of|for)\s+(?:the|a|an|my|our|his|her)\b"
+)
+# Who and what a household counts, one number at a time (as the counts read them: stems)
+_HOUSEHOLD = frozenset(canon(word)[0] for word in "child kid son daughter grandchild cat dog pet".split())
+
+
 def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     """The detectors' proposal, then held to the evidence acting on it needs."""
     proposal = decide(old, new)
@@ -3553,6 +3586,8 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     ):
         proposal = (Verdict.CONTRADICTS, 0.9, resumed)
     construction = replaced or resumed
+    if not construction and proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING:
+        construction = _household_recounted(old_fact, new_fact)
     if not construction and proposal[0] is Verdict.CONTRADICTS:
         # every named version given another, with 'still' or 'as of': read from the two facts together
         construction = _named_versions_replaced(old_fact, new_fact) or _started_elsewhere(old_fact, new_fact)
