@@ -2263,3 +2263,16 @@ def test_what_the_user_is_doing_said_without_i_after_a_comma_is_theirs():
     assert not any(
         "staying" in f for f in facts("My sister lives in Graz, staying 5 nights with her in May.")
     )
+
+
+def test_a_value_said_alone_with_now_goes_with_the_news_before_it():
+    assert facts("raise went through!! $81k now. what should i do with the extra") == [
+        "User said: raise went through, $81k now."
+    ]
+
+
+def test_a_part_of_a_tail_that_gives_a_number_is_kept():
+    assert facts("Got a new offer and took it, same title but at a fintech, base is $91,000.") == [
+        "User got a new offer and took it",
+        "User said: base is $91,000",
+    ]

@@ -2000,6 +2000,10 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
+# A value said alone with "now", a sentence of its own: "$81k now.", "12 of us now!"
+_VALUE_NOW_ALONE = re.compile(r"^[$\u20ac\u00a3]?\d[\w.,]*(?:\s+\w+){0,2}\s+now\s*[.!]*$", re.IGNORECASE)
+
+
 def _kind_headlines_joined(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Each sentence's span and text; a switch said on its own ("WE MOVED OFFICES.") and the
     sentence after it that says where it is now ("kings cross now.") are one sentence, the
@@ -2019,6 +2023,15 @@ def _kind_headlines_joined(text: str, spans: list[tuple[int, int]]) -> list[tupl
                 joined.append((start, after[1], together))
                 skip = True
                 continue
+        if (
+            after is not None
+            and not headline.endswith("?")
+            and _VALUE_NOW_ALONE.match(text[after[0] : after[1]].strip())
+        ):
+            # "raise went through!! $81k now.": the news, then its value said alone
+            joined.append((start, after[1], f"{headline.rstrip(' .!')}, {text[after[0] : after[1]].strip()}"))
+            skip = True
+            continue
         joined.append((start, end, text[start:end]))
     return joined
 
@@ -2961,14 +2974,24 @@ class _Reader:
         for part in _split_subject(fact):
             self._keep(part, (index,), quote)
         # "I read the wrong line on the booking, TP1347 is 6:40 not 7:40": a statement of its own
-        # after the one read, which the rewrite left out: read, or kept as said
-        tail = _LEADING_LINK.sub("", tail) if tail else tail
-        doing = bool(tail and _DOING_WITHOUT_I.match(tail) and not _FAMILY.search(clause))
+        # after the one read, which the rewrite left out: read, or kept as said. When the tail is
+        # not one, each of its parts that gives a number may be ("same title but at a fintech,
+        # base is $91,000"); one without is as often a remark on the place or thing just named
+        # ("traffic in Joburg is insane")
+        if tail and not self._tail_kept(tail, clause, index):
+            for part in _COMMA_OUTSIDE_BRACKETS.split(tail)[1:]:
+                if re.search(r"\d", part):
+                    self._tail_kept(part, clause, index)
+        return "fact"
+
+    def _tail_kept(self, tail: str, clause: str, index: int) -> bool:
+        """Whether the tail of a clause read is a statement of its own, kept (read, or as said)."""
+        tail = _LEADING_LINK.sub("", tail.strip(" ,;:."))
+        doing = bool(_DOING_WITHOUT_I.match(tail) and not _FAMILY.search(clause))
         if doing:
             tail = f"I'm {tail}"  # "My flight's on june 12, staying 5 nights": the user is
-        own_tail = (
-            tail
-            and _gives_a_value(tail)
+        own = (
+            _gives_a_value(tail)
             and (
                 _OWN_STATEMENT.match(tail)
                 or doing
@@ -2984,10 +3007,12 @@ class _Reader:
             and not _filtered(tail)
             and not _NOT_A_FACT.match(tail)
         )
-        if own_tail and self._clause(tail, index) == "none":
+        if not own:
+            return False
+        if self._clause(tail, index) == "none":
             said = " ".join(tail.split()).strip(" ,;:")
             self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(tail), VERBATIM)
-        return "fact"
+        return True
 
     def taken_back(self, text: str, index: int) -> None:
         """ "Ah sorry, I mistake. Momo is 4 years old, not 3": a value the user takes back in a
