@@ -373,3 +373,33 @@ def test_children_or_pets_not_the_households_own_count_are_no_recount(new):
     )
     v = judge(old, new)
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("Team retro is every Friday at 4pm", "Team retro is every Friday at 3pm"),
+        ("User's daily standup is at 9:30", "User's standup is at 10:15"),
+        ("User's 1:1 with Maria is on Tuesdays.", "User's 1:1 with Maria is on Wednesdays."),
+    ],
+)
+def test_a_meeting_held_once_a_period_given_another_time_is_moved(old, new):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    assert "held" in v.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "User also has a standup with the platform team at 11",
+        "User's standup is at 10 on Mondays",
+        "User's sister's standup is at 10",
+        "User's standup was at 10 last year",
+        "User's 1:1 with Tom is on Wednesdays.",
+    ],
+)
+def test_another_meeting_or_only_some_days_is_no_move(new):
+    old = "User's 1:1 with Maria is on Tuesdays." if "1:1" in new else "User's standup is at 9:30"
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)

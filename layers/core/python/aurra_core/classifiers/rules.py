@@ -3539,6 +3539,33 @@ _NOT_HELD = regex_programs.compile(
 _GROUP_OF_THEM = regex_programs.compile(
     r"(?i)\b(?:kids|children|sons|daughters|cats|dogs|pets)\s+(?:in|at|on|from|of|for)\s+(?:the|a|an|my|our|his|her)\b"
 )
+
+
+def _one_meeting_moved(old: Fact, new: Fact) -> str | None:
+    """'Team retro is every Friday at 4pm' -> 'at 3pm', 'User's daily standup is at 9:30' ->
+    'User's standup is at 10:15': a meeting held once in its period (a standup, a retro, a 1:1,
+    a weekly sync) given another time or day. Two of them do not hold at once, so the new one
+    is the change, said or not; a class or a practice may be held on several days and is not one."""
+    if old.subject.relations != new.subject.relations or _hedge(new.text) or _first(_ADDITIVE, new.text):
+        return None
+    if evidence.past_period(old) or evidence.past_period(new) or evidence.names_missing(new, old):
+        return None  # "1:1 with Maria" -> "1:1 with Tom": another meeting
+    if "weekday" in new.typed and "weekday" not in old.typed:
+        return None  # "standup at 9:30" -> "at 10 on Mondays": only on some days
+    meeting = _ONE_MEETING.search(old.raw)
+    if meeting is None or not re.search(rf"(?i)\b{re.escape(meeting.group(0))}", new.raw):
+        return None
+    for kind, old_values, new_values in typed_conflicts(old, new):
+        if kind in ("time", "weekday") and len(old_values) == len(new_values) == 1:
+            return f"the {meeting.group(0).lower()} held {'on another day' if kind == 'weekday' else 'at another time'}"
+    return None
+
+
+_ONE_MEETING = regex_programs.compile(
+    r"(?i)\b(?:stand-?up|retro(?:spective)?|1:1|one-on-one|sync|check-in|all-hands)"
+)
+
+
 # Who and what a household counts, one number at a time (as the counts read them: stems)
 _HOUSEHOLD = frozenset(canon(word)[0] for word in "child kid son daughter grandchild cat dog pet".split())
 
@@ -3587,7 +3614,7 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
         proposal = (Verdict.CONTRADICTS, 0.9, resumed)
     construction = replaced or resumed
     if not construction and proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING:
-        construction = _household_recounted(old_fact, new_fact)
+        construction = _household_recounted(old_fact, new_fact) or _one_meeting_moved(old_fact, new_fact)
     if not construction and proposal[0] is Verdict.CONTRADICTS:
         # every named version given another, with 'still' or 'as of': read from the two facts together
         construction = _named_versions_replaced(old_fact, new_fact) or _started_elsewhere(old_fact, new_fact)
