@@ -403,3 +403,46 @@ def test_another_meeting_or_only_some_days_is_no_move(new):
     old = "User's 1:1 with Maria is on Tuesdays." if "1:1" in new else "User's standup is at 9:30"
     v = judge(old, new)
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    "old,new,sum_said",
+    [
+        (
+            "User tutors physics in Lagos, 12 students right now",
+            "User said: took on 7 new kids after the mock exams so 19 now",
+            "the new total (19) is the old count (12) with 7 added",
+        ),
+        (
+            "User has got six hens in a coop they built last year",
+            "User said: integrated the 3 pullets this week so nine birds total now.",
+            "the new total (9) is the old count (6) with 3 added",
+        ),
+        ("User said: 14 kids, training tuesdays.", "User lost 2 to rugby so 12 now", "with 2 gone"),
+    ],
+)
+def test_a_new_total_that_adds_up_from_the_old_count_replaces_it(old, new, sum_said):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    assert sum_said in v.reason
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User has 12 students", "User said: I ran 7 miles so 19 now"),  # a measure, not a count
+        ("User coaches their son's u10 football team", "User lost 2 to rugby so 12 now"),  # 'u10' is a name
+        ("User has 12 students", "User's sister has 7 new kids so 19 now"),
+        ("User has 12 students", "User might take on 7 more so 19 total"),
+    ],
+)
+def test_a_sum_that_only_happens_to_add_up_is_no_recount(old, new):
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+def test_the_sum_says_what_a_total_said_with_more_counts():
+    # "lost 2 ... so 12 now" counts what the old 14 counted: 14 - 2 = 12
+    v = judge("User has 14 kids in the under-10s squad", "User said: lost 2 to rugby, so 12 now")
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    assert "with 2 gone" in v.reason

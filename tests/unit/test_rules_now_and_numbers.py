@@ -323,8 +323,8 @@ RATE_NOT_ACTED_ON = [
     # a number of the user in person is an age, not a count of theirs
     ("User has 2 kids", "User is 34 now"),
     ("User teaches a class of 22 pupils", "User is 41 now"),
-    # more said than the number: what it counts is not known
-    ("User has 14 kids in the under-10s squad", "User said: lost 2 to rugby, so 12 now"),
+    # more said than the number, and nothing that says what it counts
+    ("User has 14 kids in the under-10s squad", "User said: lost a few to rugby, so 12 now"),
     # the same number again
     ("User teaches a class of 22 pupils", "User is on 22 now"),
     # a number of nothing named

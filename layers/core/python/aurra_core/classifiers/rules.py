@@ -81,7 +81,7 @@ from aurra_core.text_analysis.slots import (
     slots_of,
     subject_of,
 )
-from aurra_core.text_analysis.text import canon, tokenize
+from aurra_core.text_analysis.text import canon, number_words, tokenize
 
 MODEL_ID = "aurra-rules-v28"
 
@@ -3566,6 +3566,44 @@ _ONE_MEETING = regex_programs.compile(
 )
 
 
+def _count_adds_up(old: Fact, new: Fact) -> str | None:
+    """'12 students right now' -> 'took on 7 new kids ... so 19 now', 'six hens' -> 'integrated the
+    3 pullets so nine birds total now': the new total is the old count with what was added or
+    taken away, so it is the old count, counted again."""
+    if old.subject.relations != new.subject.relations or _hedge(new.text) or evidence.past_period(new):
+        return None
+    total = _NEW_TOTAL.search(new.raw)
+    if total is None:
+        return None
+    new_numbers = [
+        int(found.group(1))
+        for found in re.finditer(r"(?<![\w.,:/])(\d+)(?![\d.,:/])(?:\s+(\w+))?", number_words(new.raw))
+        if (found.group(2) or "").lower() not in _NOT_COUNTED
+    ]
+    old_numbers = [int(n) for n in re.findall(r"(?<![\w.,:/])\d+(?![\d.,:/x])", number_words(old.raw))]
+    n = int(number_words(total.group("n")))
+    changes = [k for k in new_numbers if k != n]
+    for m in old_numbers:
+        for k in changes:
+            if m != n and 0 < k < n + m and (m + k == n or m - k == n):
+                return (
+                    f"the new total ({n}) is the old count ({m}) with {k} {'added' if m + k == n else 'gone'}"
+                )
+    return None
+
+
+# what a number beside it measures, not counts: "ran 7 miles so 19 now" adds no one
+_NOT_COUNTED = frozenset(
+    "miles mile km k kg kilos lbs pounds hours hrs hour minutes mins min days day weeks week months "
+    "month years year yrs percent am pm times x".split()
+)
+_NEW_TOTAL = regex_programs.compile(
+    r"(?i)\b(?:so|making|makes|which makes|that's|thats)\s+(?:it\s+|us\s+|we're\s+)?(?P<n>\d+|"
+    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty)\b(?:\s+\w+){0,2}?\s+(?:now|total|in total|in all|altogether)\b"
+)
+
+
 # Who and what a household counts, one number at a time (as the counts read them: stems)
 _HOUSEHOLD = frozenset(canon(word)[0] for word in "child kid son daughter grandchild cat dog pet".split())
 
@@ -3615,6 +3653,10 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     construction = replaced or resumed
     if not construction and proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING:
         construction = _household_recounted(old_fact, new_fact) or _one_meeting_moved(old_fact, new_fact)
+    added_up = None if construction else _count_adds_up(old_fact, new_fact)
+    if added_up and not (proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING):
+        # the sum itself says which count the new total is: no detector above need have read it
+        proposal, construction = (Verdict.CONTRADICTS, 0.88, added_up), added_up
     if not construction and proposal[0] is Verdict.CONTRADICTS:
         # every named version given another, with 'still' or 'as of': read from the two facts together
         construction = _named_versions_replaced(old_fact, new_fact) or _started_elsewhere(old_fact, new_fact)

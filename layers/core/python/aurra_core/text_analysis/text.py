@@ -309,7 +309,8 @@ _NUMBER_WORDS_SUBSTITUTIONS = [
 ]
 
 
-def _number_words(text: str) -> str:
+def number_words(text: str) -> str:
+    """Numbers said in words written as digits: "twenty-five" -> "25", "six hens" -> "6 hens"."""
     return _substitute(_NUMBER_WORDS_SUBSTITUTIONS, text)
 
 
@@ -501,7 +502,7 @@ def _canonical_phrases(text: str) -> str:
     # phrases to canonical forms
     text = _GOES_LIVE(_substitute(_PHRASES, text))
     # number words (after phrases, so "two-factor" is gone)
-    text = _measures(_MONEY_PER_PERIOD(_PAY_IN_THOUSANDS(_MONEY_WORDS(_number_words(text)))))
+    text = _measures(_MONEY_PER_PERIOD(_PAY_IN_THOUSANDS(_MONEY_WORDS(number_words(text)))))
     return _substitute(_UNITS, text)
 
 
