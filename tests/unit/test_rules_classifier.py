@@ -446,3 +446,31 @@ def test_the_sum_says_what_a_total_said_with_more_counts():
     v = judge("User has 14 kids in the under-10s squad", "User said: lost 2 to rugby, so 12 now")
     assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
     assert "with 2 gone" in v.reason
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        (
+            "User's son Leo is in 5th grade at Maple Grove Elementary",
+            "User's son Leo started sixth grade at Forsythe Middle School",
+        ),
+        ("User's daughter is in 2nd grade.", "User's daughter started 3rd grade this fall."),
+    ],
+)
+def test_a_school_grade_said_as_an_ordinal_is_a_grade_of_one_ladder(old, new):
+    v = judge(old, new)
+    assert v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85
+    assert "the same ladder (grade)" in v.reason
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("User's son is in 5th grade", "User's daughter started 6th grade"),
+        ("User's son is in 5th grade", "User's son was in 4th grade last year"),
+    ],
+)
+def test_another_childs_grade_or_a_past_one_is_no_grade_change(old, new):
+    v = judge(old, new)
+    assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)

@@ -83,7 +83,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v28"
+MODEL_ID = "aurra-rules-v29"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:

@@ -887,8 +887,17 @@ _GRADE = regex_programs.compile(
     r"\b(?:in|into|started|starting|starts|entering|entered|is|'s|now) (year) (\d{1,2})\b|"
     # "Engineer II" -> "Engineer III": a title's grade in Roman numerals
     r"\b(engineer|analyst|developer|associate|scientist|designer|consultant|specialist|technician)"
-    r" (i{1,3}|iv|v|vi{1,3})\b(?!')"
+    r" (i{1,3}|iv|v|vi{1,3})\b(?!')|"
+    # "in 5th grade" -> "started sixth grade": a school grade, said as an ordinal
+    r"\b(\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+    r"eleventh|twelfth) grade\b"
 )
+_ORDINAL_WORDS = {
+    word: str(number)
+    for number, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1
+    )
+}
 _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii": "7", "viii": "8"}
 # The new fact says the grade was reached: a promotion, or a word of change.
 _GRADE_REACHED = regex_programs.compile(
@@ -900,7 +909,9 @@ _GRADE_REACHED = regex_programs.compile(
 def _grades(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for match in _GRADE.finditer(text.lower()):
-        if match.group(5):
+        if match.group(7):
+            ladder, number = "grade", _ORDINAL_WORDS.get(match.group(7), match.group(7).rstrip("stndrh"))
+        elif match.group(5):
             ladder, number = match.group(5), _ROMAN[match.group(6)]
         else:
             ladder, number = match.group(1, 2) if match.group(1) else match.group(3, 4)
