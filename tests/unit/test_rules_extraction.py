@@ -2276,3 +2276,13 @@ def test_a_part_of_a_tail_that_gives_a_number_is_kept():
         "User got a new offer and took it",
         "User said: base is $91,000",
     ]
+
+
+def test_a_question_after_a_word_that_only_leads_in_is_no_fact():
+    assert (
+        facts("now how do I block focus time before it in outlook without looking unavailable all morning")
+        == []
+    )
+    assert facts("ok what should I pack for Lisbon") == []
+    # a statement after the same word is still one
+    assert facts("now I live in Lisbon") == ["User lives in Lisbon now"]

@@ -132,7 +132,9 @@ _DROPPED_I = re.compile(
 # The other side addressed: "do you know", "can u", "have you got".
 _ADDRESSED = re.compile(r"\b(?:you|u|ya|your|ur|anyone|anybody|someone|somebody)\b", re.IGNORECASE)
 _QUESTION_START = re.compile(
-    r"^(?:what|who|whom|whose|which|where|when|why|how|whats|hows|wheres|whos|whys|"
+    # "now how do I block focus time ...": a question after a word that only leads in
+    r"^(?:(?:now|ok|okay|anyway|btw),?\s+)?"
+    r"(?:what|who|whom|whose|which|where|when|why|how|whats|hows|wheres|whos|whys|"
     r"is|are|am|was|were|do|does|did|can|could|"
     r"will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|any|"
     r"anyone|anything|got any|know any)\b(?!\s+[\d$\u20ac\u00a3])",  # "Did 28k last Wednesday": done
