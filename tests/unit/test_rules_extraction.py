@@ -2286,3 +2286,15 @@ def test_a_question_after_a_word_that_only_leads_in_is_no_fact():
     assert facts("ok what should I pack for Lisbon") == []
     # a statement after the same word is still one
     assert facts("now I live in Lisbon") == ["User lives in Lisbon now"]
+
+
+def test_the_groups_own_statement_after_and_is_read_and_what_others_would_do_is_not():
+    assert facts("I asked and the team agreed to move standup to 10:00") == [
+        "User's team agreed to move standup to 10:00"
+    ]
+    assert facts("I'd love to but the team would riot") == []
+    assert facts("my mom would hate a loud beeping thing") == []
+    # what they would love or prefer is what they like
+    assert facts("my girlfriend would love a cooking class") == [
+        "User's girlfriend would love a cooking class"
+    ]

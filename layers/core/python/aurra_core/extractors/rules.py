@@ -64,6 +64,8 @@ _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
     r"\s+so\s+(?=there(?:'s| is| are)\b)|"  # "... took on two juniors so there's seven of us now"
+    # "I asked and the team agreed to move standup to 10:00": the group's own statement
+    r",?\s+(?:and|but|so)\s+(?=the (?:team|company|band|choir|club|office|whole (?:team|company|office))\b)|"
     # "I've been vegan for 4 years and want a high-protein meal plan": a wish after a statement,
     # its "I" left out, is a clause of its own (and kept as no fact)
     r",?\s+and\s+(?=(?:want|wanna|need|hope|plan|would like|'d like)\s+(?:to\b|a\b|an\b|some\b|help\b|ideas?\b))|"
@@ -293,6 +295,8 @@ _HEDGE = re.compile(
 _HYPOTHETICAL = re.compile(
     r"^(?:if|imagine|what if|pretend|suppose|in another life|in my dreams|hypothetically)\b|"
     r"\bif (?:I|we|only)\b|\b(?:I|we)(?:'d| would)\b(?! (?:rather|prefer|like (?:you|my|our|it|replies|answers|to be called)))|"
+    # "the team would riot": what others would do
+    r"^(?:my|our|the) \w+(?: \w+)? would\b(?! (?:rather|prefer|like|love|enjoy)\b)|"
     r"\bjk\b|\bjust kidding\b|\bkidding\b|\bjoking\b|\bnot really\b|\bin theory\b|\blottery\b|"
     r"\bwish (?:I|we)\b|\bwhen pigs fly\b|\bin (?:my|our) dreams\b",
     re.IGNORECASE,
