@@ -81,7 +81,7 @@ from aurra_core.text_analysis.slots import (
     slots_of,
     subject_of,
 )
-from aurra_core.text_analysis.text import canon, number_words, tokenize
+from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
 MODEL_ID = "aurra-rules-v29"
 
@@ -2623,11 +2623,10 @@ _SWITCHED_TO = regex_programs.compile(lex.SWITCHED_TO)
 def _count_growth(old: Fact, new: Fact) -> tuple[Verdict, float, str] | None:
     """'has 2 kids' -> 'welcomed a third baby', '(3 vans' -> 'got a 4th van': the stated count
     changed."""
-    ordinals = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
     for match in re.finditer(
         r"\b(second|third|fourth|fifth|sixth|ordinal_\d{1,2}) (\w+)(?: (\w+))?", new.text
     ):
-        nth = ordinals.get(match.group(1)) or int(match.group(1).removeprefix("ordinal_"))
+        nth = ORDINAL_WORDS.get(match.group(1)) or int(match.group(1).removeprefix("ordinal_"))
         counts = {unit: set(numbers) for unit, numbers in old.counts.items()}
         for number, noun in re.findall(r"\b(\d{1,2}) ([a-z]+)\b", old.text):
             counts.setdefault(canon(noun)[0], set()).add(int(number))  # "(3 vans": a count no slot reads
@@ -3527,17 +3526,20 @@ def _household_recounted(old: Fact, new: Fact) -> str | None:
     return None
 
 
+# Who and what a household counts, one number at a time: as said, and as the counts read them
+_HOUSEHOLD_WORDS = "kids children sons daughters grandkids grandchildren cats dogs pets".split()
+_HOUSEHOLD_NOUNS = f"(?:{'|'.join(_HOUSEHOLD_WORDS)})"
+_HOUSEHOLD = frozenset(canon(word)[0] for word in _HOUSEHOLD_WORDS)
 _HOLDS_THEM = regex_programs.compile(
     r"(?i)\b(?:has|have|'ve got|got|household|outnumbered|(?:mum|mom|mam|dad|father|mother|parent) of|"
-    r"of us|we're|we are)\b|\d-(?:cat|dog|kid)|"
-    r"\bso (?:that's |now )?\w+ (?:kids|children|sons|daughters|cats|dogs|grandkids|grandchildren)\b"
+    rf"of us|we're|we are)\b|\d-(?:cat|dog|kid)|\bso (?:that's |now )?\w+ {_HOUSEHOLD_NOUNS}\b"
 )
 _NOT_HELD = regex_programs.compile(
     r"(?i)\b(?:wants?|wanted|would|'d|hopes?|hoping|plans?|planning|thinking|might|maybe|fostered|"
     r"fostering|walks|walking|sits|sitting|minding|looks after|babysit\w*|teaches|coaches|feeds)\b"
 )
 _GROUP_OF_THEM = regex_programs.compile(
-    r"(?i)\b(?:kids|children|sons|daughters|cats|dogs|pets)\s+(?:in|at|on|from|of|for)\s+(?:the|a|an|my|our|his|her)\b"
+    rf"(?i)\b{_HOUSEHOLD_NOUNS}\s+(?:in|at|on|from|of|for)\s+(?:the|a|an|my|our|his|her)\b"
 )
 
 
@@ -3552,12 +3554,14 @@ def _one_meeting_moved(old: Fact, new: Fact) -> str | None:
         return None  # "1:1 with Maria" -> "1:1 with Tom": another meeting
     if "weekday" in new.typed and "weekday" not in old.typed:
         return None  # "standup at 9:30" -> "at 10 on Mondays": only on some days
-    meeting = _ONE_MEETING.search(old.raw)
-    if meeting is None or not re.search(rf"(?i)\b{re.escape(meeting.group(0))}", new.raw):
+    meeting, again = _ONE_MEETING.search(old.raw), _ONE_MEETING.search(new.raw)
+    if meeting is None or again is None or _meeting(meeting) != _meeting(again):
         return None
     for kind, old_values, new_values in typed_conflicts(old, new):
         if kind in ("time", "weekday") and len(old_values) == len(new_values) == 1:
-            return f"the {meeting.group(0).lower()} held {'on another day' if kind == 'weekday' else 'at another time'}"
+            return (
+                f"the {_meeting(meeting)} held {'on another day' if kind == 'weekday' else 'at another time'}"
+            )
     return None
 
 
@@ -3566,14 +3570,19 @@ _ONE_MEETING = regex_programs.compile(
 )
 
 
+def _meeting(found: re.Match[str]) -> str:
+    """The meeting's name, however written: "Stand-up" and "standup" are one."""
+    return found.group(0).lower().replace("-", "").removesuffix("spective")
+
+
 def _count_adds_up(old: Fact, new: Fact) -> str | None:
     """'12 students right now' -> 'took on 7 new kids ... so 19 now', 'six hens' -> 'integrated the
     3 pullets so nine birds total now': the new total is the old count with what was added or
     taken away, so it is the old count, counted again."""
-    if old.subject.relations != new.subject.relations or _hedge(new.text) or evidence.past_period(new):
+    total = _NEW_TOTAL.search(new.raw)  # first: most pairs give no total, and this is their cost
+    if total is None or not (n_said := number_words(total.group("n"))).isdigit():
         return None
-    total = _NEW_TOTAL.search(new.raw)
-    if total is None:
+    if old.subject.relations != new.subject.relations or _hedge(new.text) or evidence.past_period(new):
         return None
     new_numbers = [
         int(found.group(1))
@@ -3581,7 +3590,7 @@ def _count_adds_up(old: Fact, new: Fact) -> str | None:
         if (found.group(2) or "").lower() not in _NOT_COUNTED
     ]
     old_numbers = [int(n) for n in re.findall(r"(?<![\w.,:/])\d+(?![\d.,:/x])", number_words(old.raw))]
-    n = int(number_words(total.group("n")))
+    n = int(n_said)
     changes = [k for k in new_numbers if k != n]
     for m in old_numbers:
         for k in changes:
@@ -3598,14 +3607,9 @@ _NOT_COUNTED = frozenset(
     "month years year yrs percent am pm times x".split()
 )
 _NEW_TOTAL = regex_programs.compile(
-    r"(?i)\b(?:so|making|makes|which makes|that's|thats)\s+(?:it\s+|us\s+|we're\s+)?(?P<n>\d+|"
-    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty)\b(?:\s+\w+){0,2}?\s+(?:now|total|in total|in all|altogether)\b"
+    r"(?i)\b(?:so|making|makes|which makes|that's|thats)\s+(?:it\s+|us\s+|we're\s+)?(?P<n>[\w-]+)"
+    r"(?:\s+\w+){0,2}?\s+(?:now|total|in total|in all|altogether)\b"
 )
-
-
-# Who and what a household counts, one number at a time (as the counts read them: stems)
-_HOUSEHOLD = frozenset(canon(word)[0] for word in "child kid son daughter grandchild cat dog pet".split())
 
 
 def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
@@ -3651,10 +3655,11 @@ def judge_pair(old: str, new: str) -> tuple[Verdict, float, str]:
     ):
         proposal = (Verdict.CONTRADICTS, 0.9, resumed)
     construction = replaced or resumed
-    if not construction and proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING:
+    proposed = proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING
+    if not construction and proposed:
         construction = _household_recounted(old_fact, new_fact) or _one_meeting_moved(old_fact, new_fact)
     added_up = None if construction else _count_adds_up(old_fact, new_fact)
-    if added_up and not (proposal[0] is Verdict.CONTRADICTS and proposal[1] > evidence.UNPROVEN_CEILING):
+    if added_up and not proposed:
         # the sum itself says which count the new total is: no detector above need have read it
         proposal, construction = (Verdict.CONTRADICTS, 0.88, added_up), added_up
     if not construction and proposal[0] is Verdict.CONTRADICTS:

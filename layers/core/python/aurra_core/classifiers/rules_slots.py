@@ -46,7 +46,7 @@ from aurra_core.text_analysis.slots import (
     slots_of,
     subject_of,
 )
-from aurra_core.text_analysis.text import canon, normalize
+from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, normalize
 
 CONFIDENCE = 0.9
 # Said in the reason of a new value given without its name ("on 1.30 now", "on the 06:48 now"),
@@ -892,12 +892,6 @@ _GRADE = regex_programs.compile(
     r"\b(\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
     r"eleventh|twelfth) grade\b"
 )
-_ORDINAL_WORDS = {
-    word: str(number)
-    for number, word in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1
-    )
-}
 _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii": "7", "viii": "8"}
 # The new fact says the grade was reached: a promotion, or a word of change.
 _GRADE_REACHED = regex_programs.compile(
@@ -910,7 +904,8 @@ def _grades(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for match in _GRADE.finditer(text.lower()):
         if match.group(7):
-            ladder, number = "grade", _ORDINAL_WORDS.get(match.group(7), match.group(7).rstrip("stndrh"))
+            ordinal = match.group(7)  # "fifth", or "5th" less its suffix
+            ladder, number = "grade", str(ORDINAL_WORDS.get(ordinal) or ordinal[:-2])
         elif match.group(5):
             ladder, number = match.group(5), _ROMAN[match.group(6)]
         else:

@@ -309,6 +309,15 @@ _NUMBER_WORDS_SUBSTITUTIONS = [
 ]
 
 
+# "fifth grade", "a third baby": ordinals said in words, by their number
+ORDINAL_WORDS = {
+    word: number
+    for number, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1
+    )
+}
+
+
 def number_words(text: str) -> str:
     """Numbers said in words written as digits: "twenty-five" -> "25", "six hens" -> "6 hens"."""
     return _substitute(_NUMBER_WORDS_SUBSTITUTIONS, text)
