@@ -1053,6 +1053,23 @@ def test_another_activity_on_another_day_replaces_nothing(old, new):
     assert verdict(old, new)[0] is not Verdict.CONTRADICTS or verdict(old, new)[1] < 0.85
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I see a therapist on Tuesdays", "I go to the gym on Tuesdays now"),
+        ("User plays tennis on Saturdays", "User goes swimming on Saturdays now"),
+        ("User has piano lessons on Mondays at 5pm", "User does yoga on Mondays at 5pm now"),
+    ],
+)
+def test_another_activity_on_the_same_day_replaces_nothing(old, new):
+    # only the day is the same words, and a day holds more than one thing
+    assert verdict(old, new)[0] is not Verdict.CONTRADICTS or verdict(old, new)[1] < 0.85
+
+
+def test_the_same_activity_on_other_days_still_replaces_them():
+    assert verdict("User's gym days are Mon/Wed/Fri.", "User's gym days are now Tue/Thu/Sat.")[1] >= 0.85
+
+
 def test_the_same_activity_on_another_day_still_replaces_it():
     assert verdict("User plays tennis on Tuesdays", "User plays tennis on Thursdays now") == (
         Verdict.CONTRADICTS,

@@ -3428,6 +3428,11 @@ def _template_finding(
         # "only DevOps person at Brightloop" -> "everything at Brightloop runs on AWS now": only a
         # name shared; "read only on paper" -> "read everything on it now" is what is read
         return None
+    shared = set(words) - _FRAME_STEMS - {"now"}
+    if shared and all(w.startswith(("weekday_", "time_", "date_", "month_")) for w in shared):
+        # "sees a therapist on Tuesdays" -> "goes to the gym on Tuesdays now": only the day is
+        # shared, and a day holds more than one thing
+        return None
     if not {w for w in words if not _AMOUNT_TERM.match(w)} - _FRAME_STEMS - {"now", "nolonger"}:
         # "staying on 14 for now" / "logic is 11.1 now": nothing said the same but "now"; "no
         # longer puts up with the hours" / "is no longer at the hospital": but the change's words
