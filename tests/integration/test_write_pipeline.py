@@ -129,7 +129,7 @@ def test_excluded_topics_never_reach_the_classifier(db, new_key):
     ).result.memory
     write(caller, ScriptedClassifier(), content="alice takes the bus daily", topic="general")
     clf = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99))
-    out = write(caller, clf, content="alice takes lisinopril 20mg daily now", topic="general")
+    out = write(caller, clf, content="alice takes the bus twice daily now", topic="general")
     seen = [c.topic for _, cands in clf.calls for c in cands]
     assert "health_medical" not in seen
     assert clf.calls, "the general-topic candidate was classified"
@@ -146,6 +146,35 @@ def test_excluded_topics_never_reach_the_classifier(db, new_key):
             limit=10,
         )
     assert len(rows) == 1 and rows[0].is_current
+
+
+def test_a_fact_written_without_a_topic_is_gated_by_the_matter_it_names(db, new_key):
+    # the default topic stays what is stored; the gate reads the words, as for messages' facts
+    caller, _ = new_key()
+    old = write(caller, ScriptedClassifier(), content="alice takes lisinopril 10mg daily").result.memory
+    assert old.topic == "general"
+    clf = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99))
+    out = write(caller, clf, content="alice takes lisinopril 20mg daily now")
+    assert out.result.auto_supersede.skipped_reason == SkippedReason.EXCLUDED_CATEGORY
+    assert out.result.memory.topic == "general"
+    assert clf.calls == []
+    with db.transaction() as conn:
+        assert store.select_memory(conn, caller.tenant_id, old.id).is_current
+
+
+def test_a_candidate_written_without_a_topic_is_gated_by_the_matter_it_names(db, new_key):
+    caller, _ = new_key()
+    therapist = write(
+        caller, ScriptedClassifier(), content="alice sees a therapist on Tuesdays"
+    ).result.memory
+    gym = write(caller, ScriptedClassifier(), content="alice goes to the gym on Mondays").result.memory
+    clf = ScriptedClassifier(lambda new, c: (Verdict.CONTRADICTS, 0.99))
+    out = write(caller, clf, content="alice goes to the gym on Tuesdays now")
+    seen = [c.id for _, cands in clf.calls for c in cands]
+    assert gym.id in seen and therapist.id not in seen
+    assert out.result.auto_supersede.supersession.superseded_id == gym.id
+    with db.transaction() as conn:
+        assert store.select_memory(conn, caller.tenant_id, therapist.id).is_current
 
 
 def test_backdated_fact_is_stored_already_superseded(db, new_key):

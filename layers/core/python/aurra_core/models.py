@@ -63,6 +63,10 @@ AutoSupersedeMode = Literal["sync", "async"]
 AutoSupersede = StrictBool | Literal["async"]
 
 
+# The topic a fact takes when its write gives none
+DEFAULT_TOPIC = "general"
+
+
 class Model(BaseModel):
     """The base of every model here: its validator and serializer are built on first use, not
     at import. Each function uses a few of these models; building all of them at import cost
@@ -270,7 +274,7 @@ class NewMemory(Model):
     model_config = ConfigDict(extra="forbid")
 
     content: Content
-    topic: Topic = "general"
+    topic: Topic = DEFAULT_TOPIC
     valid_from: InputTimestamp | None = None
     metadata: Metadata = Field(default_factory=dict)
 
@@ -504,7 +508,7 @@ class SupersedeRequest(Model):
     def as_new_memory(self) -> NewMemory:
         return NewMemory(
             content=self.content or "",
-            topic=self.topic or "general",
+            topic=self.topic or DEFAULT_TOPIC,
             valid_from=self.valid_from,
             metadata=self.metadata or {},
         )

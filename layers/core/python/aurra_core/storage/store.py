@@ -29,6 +29,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from aurra_core.models import (
+    DEFAULT_TOPIC,
     UNSCOPED,
     AuditEvent,
     AuditType,
@@ -797,7 +798,6 @@ def find_candidates(
     return [(hit.row, hit.similarity) for hit in fused]
 
 
-DEFAULT_TOPIC = "general"
 # Reciprocal rank fusion: a memory scores the sum of weight / (k + rank) over the lists it is
 # in. A search's: 60, the customary constant, its words and its kinds at half weight each (half
 # is what the candidates measured for kinds). The memories that could answer a question

@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
-from aurra_core.models import AutoSupersede, KeySettings, SkippedReason
+from aurra_core.classifiers.base import Candidate
+from aurra_core.models import DEFAULT_TOPIC, AutoSupersede, KeySettings, SkippedReason
+from aurra_core.text_analysis.sensitive_topics import sensitive_topic
+
+
+def gate_topic(topic: str, content: str) -> str:
+    """The topic the excluded-category gate reads: the fact's own, or, for a fact written with
+    the default topic, the medical or legal matter its words name (the same reading in code a
+    messages write's facts get), so that "I see a therapist on Tuesdays" written without a
+    topic is neither classified nor superseded automatically."""
+    if topic != DEFAULT_TOPIC:
+        return topic
+    return sensitive_topic(content) or topic
+
+
+def outside_the_gate(candidates: list[Candidate], key_settings: KeySettings) -> list[Candidate]:
+    """The candidates whose gate topic the key does not exclude: the search leaves out those of
+    an excluded topic; this, those written with the default topic that name such a matter."""
+    excluded = key_settings.excluded_categories
+    return [c for c in candidates if gate_topic(c.topic, c.content) not in excluded]
 
 
 def asks_level2(requested: AutoSupersede | None) -> bool | None:
@@ -42,5 +61,6 @@ def gate(
     if not auto_supersede_requested(requested, key_settings):
         return SkippedReason.AUTO_SUPERSEDE_OFF
     if topic in key_settings.excluded_categories:
-        return SkippedReason.EXCLUDED_CATEGORY
+        return SkippedReason.EXCLUDED_CATEGORY  # `topic`: the fact's gate_topic
+
     return None

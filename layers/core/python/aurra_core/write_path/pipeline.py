@@ -76,7 +76,13 @@ from aurra_core.text_analysis import slots
 from aurra_core.text_analysis.sensitive_topics import fact_topic
 from aurra_core.text_analysis.text import fold
 from aurra_core.write_path import dependents
-from aurra_core.write_path.gating import decides_later, gate, gate_before_settings
+from aurra_core.write_path.gating import (
+    decides_later,
+    gate,
+    gate_before_settings,
+    gate_topic,
+    outside_the_gate,
+)
 from aurra_core.write_path.redaction import Screened, redact_text, refuse_if_asked, screen
 
 if TYPE_CHECKING:
@@ -283,7 +289,9 @@ def _candidates(
         reservation=reservation,
         excluded_ids=excluded_ids,
     )
-    return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
+    return outside_the_gate(
+        [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found], key_settings
+    )
 
 
 def _small_scope(
@@ -311,7 +319,9 @@ def _small_scope(
     )
     if found is None:
         return None
-    return [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found]
+    return outside_the_gate(
+        [Candidate(row.memory_id, row.content, row.topic, sim) for row, sim in found], key_settings
+    )
 
 
 def _model(key_settings: KeySettings) -> str:
@@ -501,7 +511,10 @@ def prepare(
     with deps.db.tenant_transaction(caller.tenant_id, flush_on_commit=False) as conn:
         settings = key_settings if key_settings is not None else keys.get_key_settings(conn, caller)
         skipped = gate(
-            level2_enabled=level2_enabled, requested=requested, key_settings=settings, topic=fact.topic
+            level2_enabled=level2_enabled,
+            requested=requested,
+            key_settings=settings,
+            topic=gate_topic(fact.topic, fact.content),
         )
         if skipped is not None:
             prepared.outcome.skipped_reason = skipped
@@ -949,7 +962,9 @@ def _after_insert(
         if prepared.gate_when_stored:
             # An explicit "async" needs only the topic gate of the key's settings: in the
             # job's own statement.
-            job_id = level2_jobs.insert_job_unless_excluded(conn, **job, topic=prepared.fact.topic)
+            job_id = level2_jobs.insert_job_unless_excluded(
+                conn, **job, topic=gate_topic(prepared.fact.topic, prepared.fact.content)
+            )
         else:
             job_id = level2_jobs.insert_job(conn, **job)
         if job_id is None:
