@@ -1070,6 +1070,22 @@ def test_the_same_activity_on_other_days_still_replaces_them():
     assert verdict("User's gym days are Mon/Wed/Fri.", "User's gym days are now Tue/Thu/Sat.")[1] >= 0.85
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a content write in the first person: "my team" and "our team" are the user's team
+        ("My team has 6 engineers", "Our team grew to 9 engineers"),
+        ("Our team has 6 engineers", "My team is 9 engineers now"),
+    ],
+)
+def test_a_first_person_fact_is_the_users(old, new):
+    assert verdict(old, new)[0] is Verdict.CONTRADICTS and verdict(old, new)[1] >= 0.85
+
+
+def test_a_first_person_fact_and_another_count_of_the_team():
+    assert verdict("My team has 6 engineers", "Our team has 3 designers now")[1] < 0.85
+
+
 def test_the_same_activity_on_another_day_still_replaces_it():
     assert verdict("User plays tennis on Tuesdays", "User plays tennis on Thursdays now") == (
         Verdict.CONTRADICTS,

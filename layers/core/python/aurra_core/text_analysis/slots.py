@@ -241,7 +241,10 @@ def _as_said(text: str) -> str | None:
     it is about someone named ("Nora moved up a level"), whose slots its words cannot place."""
     said = _SAID.match(text.strip())
     if said is None:
-        return text
+        # a fact written in the first person, as a content write may be ("My team has 6
+        # engineers", "Our team grew to 9"): the user's, as if kept as said
+        first_person = _MY_THING.match(text.strip()) or _OWN_SUBJECT.match(text.strip())
+        return text if first_person is None else _as_said(f"User said: {text.strip()}")
     rest = _FILLER.sub("", _LABEL.sub("", text.strip()[said.end() :], count=1)).strip()
     rest = _HEADING.sub("", rest)  # "big news my sister moved": the sister's
     mine = _MY_THING.match(rest)
