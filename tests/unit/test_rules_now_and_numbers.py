@@ -604,6 +604,27 @@ V22_PAIRS = [
     ("User's salary is £85,000", "User's partner is on £97,000 now", False),
     ("User's salary is £85,000", "User makes £500 a month from the side business now", False),
     ("User's salary is £85,000", "User is on £97,000", False),
+    # a raise that went through with its amount; a job's pay said last; not what a raise paid for
+    ("User is making $68k", "User said: raise went through, $81k now.", True),
+    ("User said: my raise came through, I'm on $81k now", "User is making $68k", False),
+    ("User is making $68k", "User said: raise went through, so I bumped my savings to $800 now", False),
+    ("User is a surveyor in Cardiff on £42,000", "User is on £48,000 now", True),
+    # the rent given anew, or said alone as what the user pays now; not another payment, period
+    # or person
+    ("User's rent on their flat in Leith is £1,150 a month", "User is paying £1,320 now", True),
+    ("User's rent is $1,800 a month", "User is paying $2,050 a month now", True),
+    ("User's rent is $1,800 a month", "User is paying $30 for Netflix now", False),
+    ("User's rent is $1,800 a month", "User is paying $450 a week now", False),
+    ("User's rent is $1,800 a month", "User's sister is paying $2,050 now", False),
+    ("User's rent is $1,800 a month", "User is paying $2,050 a month", False),
+    # a raise named beside another sum given its amount: that sum's, not the pay's
+    (
+        "User's salary is €60k",
+        "User said: I got a raise at work so I bumped my monthly savings to €650",
+        False,
+    ),
+    ("User's salary is $60k", "User got a raise and bumped their 401k contribution to $500 a month", False),
+    ("User's rent is $1,800 a month", "User's rent went up to $1,975 so they cut their savings", True),
     # -- a count that opens what the user said is no one's name: the count of flats, read as one
     # (v16 read it as a number without a unit, and rightly did not act on that reading)
     ("User lets out 2 flats in Porto", "User said: Three flats now", True),

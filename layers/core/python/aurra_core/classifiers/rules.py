@@ -58,6 +58,7 @@ from aurra_core.classifiers.rules_slots import (
     promotion,
     qualified_apart,
     rank_change,
+    rent_change,
     retired,
     running_total,
     school_change,
@@ -3074,6 +3075,8 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
         anchored = anchored and bool(context.shared_attrs)
     if _each_named_apart(context.old, context.new):
         return False  # "10 a month for Spotify" / "12 a month for Netflix now": two things' values
+    if kind == "money" and _another_sum_named(context.old, context.new):
+        return False  # "salary is €60k" -> "got a raise, so bumped my savings to €650": the savings'
     dated = kind in ("date", "time", "utc", "weekday", "dayofmonth", "quarter", "month")
     if dated and _other_activity(context.old, context.new):
         return False  # "plays tennis on Tuesdays" / "plays squash on Thursdays now": each its own day
@@ -3088,6 +3091,23 @@ def _typed_anchored(context: SlotContext, kind: str) -> bool:
     ):
         return False  # "a son, Leo, who is 7" / "a daughter, Mia, who is 4": two people's ages
     return anchored
+
+
+# Sums a person has several of, each its own amount: what is earned, saved, paid or owed
+_SUM_STEMS = frozenset(
+    canon(word)[0]
+    # not "pay", said of any sum, nor "subscription", which canon reads as a plan
+    for word in "salary wage income savings contribution deposit budget allowance pension 401k tfsa isa "
+    "mortgage loan rent bill fee tuition premium".split()
+)
+
+
+def _another_sum_named(old: Fact, new: Fact) -> bool:
+    """Each fact names a sum, and the new one none the old one names: its amount is that sum's
+    ("got a raise, so I bumped my monthly savings to €650" beside a salary). A sum named only in
+    the new fact may be what the old amount was ("Kita costs CHF 2,300" -> "the fee is 2,450")."""
+    old_sums, new_sums = old.term_set & _SUM_STEMS, new.term_set & _SUM_STEMS
+    return bool(old_sums) and bool(new_sums) and not old_sums & new_sums
 
 
 # What is done at a time or on a day, of which a person does several: a sport, an instrument, a
@@ -4067,6 +4087,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or venue_elsewhere(old, new)
             or workplace_elsewhere(old, new)
             or pay_change(old, new)
+            or rent_change(old, new)
             or line_change(old, new)
             or departure_change(old, new)
             or bare_version(old, new)

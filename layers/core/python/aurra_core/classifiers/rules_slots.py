@@ -1385,7 +1385,11 @@ def line_change(old_text: str, new_text: str) -> tuple[float, str] | None:
 # "earns £42,000 as a surveyor", "salary is 70k", "making 82k now" (normalised text)
 _PAY = regex_programs.compile(
     r"\b(?:is|am|are|'m) on (?:about |around |roughly |~)?money_\d+|\bearn(?:s|ing)?\b|\bsalary\b|\bgross\b|"
-    r"\bmak(?:ing|es|e) (?:about |around |roughly |~)?money_\d+"
+    r"\bmak(?:ing|es|e) (?:about |around |roughly |~)?money_\d+|"
+    # a job's pay said last ("a UX researcher at a housing association on £42,000"), a raise
+    # that went through with its amount, a pay bumped to a new one
+    r"\bon money_\d+[.!]?$|\braise (?:went|came|has gone|is) through\W+(?:(?:i'm|i am) on |now at |it's )?money_|"
+    r"\bbumped (?:me|my pay|my salary|my base) (?:up )?to money_\d+"
 )
 # whose a pay is, as written: the user's own, or the user's salary itself
 _PAY_OWNERS = frozenset({"", "salary", "pay", "base", "wage"})
@@ -1417,6 +1421,54 @@ def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
         f"the user's pay given anew, said as current: {amounts_shown(min(new_amounts))} in place of "
         f"{amounts_shown(min(old_amounts))}",
     )
+
+
+# The user's rent, said as such, or a payment said alone as what the user pays now ("is
+# paying £1,320 now"), its period given or not (normalised)
+_RENT = regex_programs.compile(r"\brent(?:s|ed|ing)?\b")
+_PAYING_NOW = regex_programs.compile(
+    r"\b(?:is|am|are|'m|'re) (?:now )?paying money_\d+(?: (?:a|per) (?:month|week)| pcm| monthly)?"
+    r"(?: now)?[.!]?$"
+)
+_RENT_PERIOD = regex_programs.compile(r"\b(?:a|per) (month|week|year)\b|\b(pcm|monthly|weekly)\b")
+
+
+def rent_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact gives the user's rent, one amount, and the new one
+    gives one other amount as the rent or as what the user pays now, said as current or changed:
+    "rent on their flat is £1,150 a month" -> "User is paying £1,320 now". Not another's, not a
+    rent of another period, not a second payment named ("paying £30 for Netflix now")."""
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    if not (_RENT.search(old_norm) and (_RENT.search(new_norm) or _PAYING_NOW.search(new_norm))):
+        return None
+    if _owner(old_text) not in _RENT_OWNERS or _owner(new_text) not in _RENT_OWNERS:
+        return None
+    if about_someone_named(old_text) or about_someone_named(new_text):
+        return None
+    old_amounts = set(re.findall(r"\bmoney_\w+", old_norm))
+    new_amounts = set(re.findall(r"\bmoney_\w+", new_norm))
+    if len(old_amounts) != 1 or len(new_amounts) != 1 or old_amounts == new_amounts:
+        return None
+    old_period, new_period = _RENT_PERIOD.search(old_norm), _RENT_PERIOD.search(new_norm)
+    if old_period and new_period and _period(old_period) != _period(new_period):
+        return None
+    if not (CHANGE.search(new_text.lower()) or TAKES_EFFECT.search(new_norm)) or not _said_plainly(
+        old_norm, new_norm
+    ):
+        return None
+    return (
+        CONFIDENCE,
+        f"the user's rent given anew, said as current: {amounts_shown(min(new_amounts))} in place of "
+        f"{amounts_shown(min(old_amounts))}",
+    )
+
+
+_RENT_OWNERS = frozenset({"", "rent"})
+
+
+def _period(found: re.Match[str]) -> str:
+    word = found.group(1) or {"pcm": "month", "monthly": "month", "weekly": "week"}[found.group(2)]
+    return word
 
 
 # ------------------------------------------------------------------------- the school attended
