@@ -368,6 +368,15 @@ V16_PAIRS = [
     ("User lives in Austin", "User is in Rehab now", False),
     ("User moves to Hamburg", "User said: Small change: the move is in May now, not March.", False),
     ("User lives in Austin", "User's sister is in Denver now", False),
+    # where the user has been since a time, or has been living for a while now; not a stay,
+    # not in a hospital or a department, not someone else
+    ("User is in West End, Brisbane", "User has been in Hobart since January", True),
+    ("User lives in Brisbane", "User has been living in Hobart for six weeks now", True),
+    ("User lives in Brisbane", "User has been in Hobart for two weeks now", False),
+    ("User lives in Brisbane", "User has been in Hobart since Tuesday for a conference", False),
+    ("User lives in Brisbane", "User has been in hospital since Monday", False),
+    ("User lives in Brisbane", "User has been in Marketing since January", False),
+    ("User lives in Brisbane", "User's sister has been in Hobart since January", False),
     # a home bought where they live now; not one bought for someone else, to let or for holidays
     ("User is based in Austin, TX", "User just closed on a house in Raleigh", True),
     ("User lives in Austin", "User bought a house in Pflugerville", True),

@@ -1204,12 +1204,16 @@ def _history(pair: Pair) -> Decision | None:
     )
 
 
+# "has been living in Utrecht for six weeks now": how long the home has been, not a stay
+_BEEN_LIVING = regex_programs.compile(r"\bbeen living in\b")
+
+
 def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
     """A short stay, a part of the old quantity, another slot or a part of the thing."""
     old, new = pair.old, pair.new
     place_like = {"location", "timezone"} & old.attrs or "location" in frame_values(old)
     temporary = _first(_TEMPORARY, new.text)
-    if temporary and place_like and not pair.ending:
+    if temporary and place_like and not pair.ending and not _BEEN_LIVING.search(new.text):
         return (
             Verdict.NEW_FACT,
             0.85,
@@ -2452,6 +2456,9 @@ def _moved_someone_else(before: str) -> bool:
 _NOW_IN_A_NAMED_PLACE = regex_programs.compile(
     r"\b(?:is|am|'m|are|'re) (?:now (?:in|based in|living in) (?P<a>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
     r"|(?:in|based in|living in) (?P<b>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*),? (?:now|these days|nowadays)\b)"
+    # "has been in Hobart since January", "has been living in Utrecht six weeks now"
+    r"|\b(?:has|have|'ve) been (?:(?:living |based )?in (?P<c>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) since\b"
+    r"|living in (?P<d>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)(?= (?:for )?(?:\w+ ){1,2}now\b))"
 )
 # States one is "in" that are no place ("is in Rehab now")
 _NO_PLACE_TO_LIVE = frozenset(
@@ -2468,7 +2475,7 @@ def _now_in_a_named_place(raw: str) -> re.Match[str] | None:
     found = _NOW_IN_A_NAMED_PLACE.search(raw)
     if found is None or not _THE_USER_BEFORE.search(raw[: found.start()]):
         return None  # "the move is in May now": the move's, not the user's
-    name = found.group("a") or found.group("b")
+    name = found.group("a") or found.group("b") or found.group("c") or found.group("d")
     if name.lower() in _NO_PLACE_TO_LIVE or _WHEN.match(name) or kinds_of(name) - {"place"}:
         return None
     return found

@@ -64,6 +64,9 @@ def change_evidence(old: Fact, new: Fact) -> str | None:
     recent = _AS_OF_RECENT.search(new.raw.lower())
     if recent and not _STILL.search(new.full):
         return Worded(recent.group(0), quoted, recent.group(0), new)
+    there_since = _THERE_SINCE.search(new.raw)
+    if there_since:
+        return Worded(there_since.group(0), quoted, there_since.group(0), new)
     negated = negated_old_value(old, new)
     if negated:
         return Worded(f"not {negated}", _not_said, negated, new, old)
@@ -120,6 +123,11 @@ def _not_realized(text: str, match: re.Match[str]) -> bool:
 
 _AS_OF = regex_programs.compile(lex.AS_OF)
 _AS_OF_RECENT = regex_programs.compile(lex.AS_OF_RECENT)
+# Where the subject has been since a time, a place named as written ("has been in Hobart since
+# January"): a home begun then, which is the change
+_THERE_SINCE = regex_programs.compile(
+    r"\b(?:has|have|'ve) been (?:living |based )?in [A-Z][\w'-]*(?: [A-Z][\w'-]*)* since\b"
+)
 # A move said by where the subject settled, or as the move made, to a place named ("is settling
 # into Kigali", "made the move to Leeds", "upped sticks to Cornwall"); read in the fact as
 # written, where a place's name is capitalised: "settled into a routine" is no move.
