@@ -178,6 +178,13 @@ MEDICAL_SAID = [
     "User has a dodgy back",
     "endo switched me to taking the levo at bedtime",
     "TSH came back at 6.2",
+    # a muscle pulled or strained, a knee that gets sore, a foot in a boot, a diabetes by its type
+    "User keeps pulling their right hamstring around the hour mark",
+    "User keeps getting calf strains",
+    "User has got a dodgy left knee",
+    "User's left knee gets sore after long runs",
+    "User is in a boot for 6 weeks",
+    "User said: 34, type 1",
 ]
 
 
@@ -224,6 +231,8 @@ LEGAL_SAID = [
     "the conditional order was granted in December",
     "Final order came through on the 11th",
     "financial order was sealed in March",
+    "User is on a highly skilled migrant permit",
+    "User's study permit runs out in March",
 ]
 
 
@@ -276,6 +285,11 @@ LOOK_ALIKES = [
     "the final order of the tournament is set",
     "User drives a petrol car to the Bristol office",
     "the back office is stiff competition",
+    "User's car boot is full of kit",
+    "User got the boot from the band",
+    "User has a type 2 charger for the car",
+    "User is revising type 1 and type 2 errors",
+    "User pulls the team together on Fridays",
 ]
 
 

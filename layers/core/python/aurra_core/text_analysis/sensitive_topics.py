@@ -207,10 +207,11 @@ _MEDICAL = [
     r"cycline|cillin|mycin|navir|dronate|lukast|setron|azepam|zolam|coxib|tidine|lizumab|ximab|umab)",
     # a body part that hurts: "my knee hurts", "knee has been twinging", "a dodgy back"
     r"(?:knees?|back|shoulders?|hips?|ankles?|wrists?|neck|elbows?|foot|feet|chest|stomach|tummy|throat|jaw|"
-    r"tooth|teeth|hamstrings?|calf|calves|achilles)(?:'s| is| are| has| have| keeps?| kept)?(?: been| started)?"
+    r"tooth|teeth|hamstrings?|calf|calves|achilles)(?:'s| is| are| has| have| keeps?| kept| gets?| got| feels?)?"
+    r"(?: been| started)?"
     r" (?:hurt\w*|ach\w*|twing\w*|sore|swollen|killing me|playing up|clicking|locking|giving (?:out|way)|"
     r"stiff|numb|throbbing|bothering me|flaring up|flared up)",
-    r"(?:sore|bad|dodgy|stiff|swollen|painful|injured|busted|achy|twisted|sprained|pulled) (?:knees?|back|"
+    r"(?:sore|bad|dodgy|stiff|swollen|painful|injured|busted|achy|twisted|sprained|pulled) (?:left |right )?(?:knees?|back|"
     r"shoulders?|hips?|ankles?|wrists?|neck|elbows?|hamstrings?|calf|calves|achilles|groin)",
     # the endocrinologist and the thyroid, as users shorten them
     r"(?:my|the|her|his|their|an?) endo",
@@ -306,10 +307,15 @@ _MEDICAL = [
     r"pain ?(?:killers?|relief|meds|clinic|management)",
     r"in (?:so much |a lot of |constant |chronic )?pain",
     r"(?:bad|dodgy|injured|broken|sprained|twisted|slipped|herniated) (?:back|knee|ankle|wrist|shoulder|hip|disc)",
-    r"(?:broke|broken|fractured|sprained|twisted|dislocated|tore|torn|pulled|injured|hurt) (?:my|his|her|their|a|the) (?:left |right )?"
+    r"(?:broke|broken|fractured|sprained|twisted|dislocated|tore|torn|pulled|pulling|pulls|injured|hurt) "
+    r"(?:my|his|her|their|a|the) (?:left |right )?"
     r"(?:arm|leg|wrist|ankle|hip|back|neck|toe|toes|finger|thumb|foot|knee|rib|ribs|nose|collarbone|shoulder|elbow|jaw|tooth|"
     r"hamstring|acl|ligament|meniscus|achilles|muscle|calf|groin)",
     r"sprain\w*",
+    # a muscle strained or torn, a foot in a boot, a diabetes said by its type alone ("34, type 1")
+    r"(?:calf|hamstring|groin|quad|muscle|back|neck) (?:strains?|tears?|pulls?)",
+    r"in a (?:walking |moon |medical |surgical )?boot",
+    r"type (?:1|2|one|two)(?! (?:(?:and|or) type|errors?|fonts?|hypervisors?|chargers?|cables?|connectors?|ports?|sockets?|plugs?))",
     r"dislocat\w*",
     r"whiplash",
     r"frozen shoulder",
@@ -774,6 +780,8 @@ _LEGAL = [
     r"green card",
     r"work permit",
     r"residence permit",
+    r"(?:(?:highly )?skilled )?migrant permit",
+    r"stud(?:y|ent) permit",
     r"residency permit",
     r"asylum",
     r"refugee status",
