@@ -1865,9 +1865,34 @@ def test_a_word_only_another_language_writes_tells_the_language():
         ("We use Jira. Scratch that, we use Linear.", ["User's team uses Linear"]),
         # "actually" before what is no value of the last fact's changes nothing
         ("My rent is 1200 a month. Actually, it's fine.", ["User's rent is 1200 a month"]),
+        # a value said anew after a strong correction, too: the last fact's, not a team's size
+        ("My rent is 1200 a month. Sorry, it's 1250.", ["User's rent is 1250 a month"]),
+        (
+            "My rent is 1200 a month. Sorry, I gave you the wrong figure: it's 1250.",
+            ["User's rent is 1250 a month"],
+        ),
     ],
 )
 def test_a_correction_in_the_same_message_wins_over_what_it_corrects(said, kept):
+    assert facts(said) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # what follows the user's owning a mistake is the right value; the admission is no fact
+        (
+            "wait i gave you a wrong number, the car payment is 398 not 389, i flipped it.",
+            ["User said: the car payment is 398 not 389"],
+        ),
+        (
+            "ok so i had it wrong, her birthday's May 21 not the 12th",
+            ["User said: her birthday's May 21 not the 12th"],
+        ),
+        ("I told you the wrong day, standup is on Tuesdays", ["User's standup is on Tuesdays"]),
+    ],
+)
+def test_a_mistake_owned_gives_the_right_value_and_is_no_fact(said, kept):
     assert facts(said) == kept
 
 

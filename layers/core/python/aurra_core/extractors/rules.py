@@ -307,6 +307,14 @@ _CORRECTION = re.compile(
     r"(?:that|myself)|or rather|rather|well|to be clear|typo|make (?:that|it))\b[\s,.:!-]*)+",
     re.IGNORECASE,
 )
+# The user owning a mistake they made in what they told: "I gave you a wrong number", "i had
+# it wrong", "I typed it wrong"
+_OWNED_MISTAKE = re.compile(
+    r"^(?:(?:ok|okay|so|and|also)[\s,]+)*I (?:gave you|told you|said|had|typed|wrote|put|got)"
+    r"(?: (?:you|it|that|this|the|a|an|my|\w+)){0,4}? (?:(?:the |a )?wrong(?: \w+)?|incorrectly)\b"
+    r"(?: (?:before|earlier|everywhere|last time))?\s*[,;:.!-]",
+    re.IGNORECASE,
+)
 _STRONG_CORRECTION = re.compile(
     r"\b(?:oops|whoops|sorry|wait|hold on|hang on|my bad|my mistake|correction|scratch that|"
     r"strike that|I mean|I meant|let me correct|or rather|typo|make (?:that|it))\b|^(?:no|nope|nah)\b\s*[,.!]|"
@@ -2906,6 +2914,9 @@ class _Reader:
         clause = self._there_resolved(self._resolved(clause))
         self._named_relatives(clause)  # after its own "she": "she moved nearer to my sister"
         marker = _CORRECTION.match(clause)
+        owned = self._owned_mistake(clause[marker.end() :] if marker else clause, index)
+        if owned is not None:
+            return owned
         value_said = _VALUE_SAID.search(clause) if self.correcting and not marker else None
         if value_said and self._correction(value_said.group(1), index, value_first=True) == "fact":
             self.correcting = False
@@ -2919,7 +2930,6 @@ class _Reader:
         if (
             marker
             and anew
-            and not _STRONG_CORRECTION.search(marker.group(0))
             and self._last_was_read()
             and self._correction(anew.group(1), index, value_first=True) == "fact"
         ):
@@ -3054,6 +3064,34 @@ class _Reader:
             return False
         statement = _rewrite(clause, self.group, self.work_context)
         return statement is not None and statement.split()[:2] == self.found[-1].content.split()[:2]
+
+    def _owned_mistake(self, clause: str, index: int) -> str | None:
+        """ "I gave you a wrong number, the car payment is 398 not 389", "i had it wrong, her
+        birthday's May 21 not the 12th": what follows the user's owning a mistake is the right
+        value, read as a correction, or kept as said when the rules cannot read it. None when the
+        clause owns no mistake."""
+        owned = _OWNED_MISTAKE.match(clause.strip())
+        if owned is None:
+            return None
+        rest = clause.strip()[owned.end() :].strip(" ,;:.-")
+        if not rest:
+            self.correcting = bool(self.found)
+            return "skipped"
+        anew = _VALUE_SAID.match(rest)
+        if (
+            anew
+            and self._last_was_read()
+            and self._correction(anew.group(1), index, value_first=True) == "fact"
+        ):
+            return "fact"  # "My rent is 1200. Sorry, I gave you the wrong figure: it's 1250"
+        outcome = self._correction(rest, index)
+        if outcome != "skipped":
+            return outcome
+        if _filtered(rest) or not _states_a_value(rest):
+            return "skipped"
+        said = " ".join(rest.split())
+        self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(rest), VERBATIM)
+        return "fact"
 
     def _correction(self, rest: str, index: int, value_first: bool = False) -> str:
         """A correction: its statement replaces the last fact, or its values go in place of
