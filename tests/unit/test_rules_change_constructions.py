@@ -377,6 +377,13 @@ V16_PAIRS = [
     ("User lives in Brisbane", "User has been in hospital since Monday", False),
     ("User lives in Brisbane", "User has been in Marketing since January", False),
     ("User lives in Brisbane", "User's sister has been in Hobart since January", False),
+    # "shifted to" a place, as Indian English says a move; not to a time, a way of working or a tool
+    ("User lives in Mumbai", "User shifted to Thane last month", True),
+    ("User lives in Borivali", "User shifted to pune last month, hinjewadi side", True),
+    ("User lives in Mumbai", "User shifted to Linear last month", False),
+    ("User lives in Mumbai", "User shifted to nights last month", False),
+    ("User lives in Mumbai", "User shifted to remote work", False),
+    ("User lives in Mumbai", "User's sister shifted to Pune", False),
     # a home bought where they live now; not one bought for someone else, to let or for holidays
     ("User is based in Austin, TX", "User just closed on a house in Raleigh", True),
     ("User lives in Austin", "User bought a house in Pflugerville", True),

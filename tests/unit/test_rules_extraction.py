@@ -1896,6 +1896,14 @@ def test_a_mistake_owned_gives_the_right_value_and_is_no_fact(said, kept):
     assert facts(said) == kept
 
 
+def test_a_move_said_as_shifted_is_kept_as_a_move():
+    # "shifted to pune": a move as Indian English says it, with its "I" left out
+    assert topics("shifted to pune last month, hinjewadi side.") == [
+        ("User shifted to pune last month", "location")
+    ]
+    assert topics("I shifted to nights last month") == [("User shifted to nights last month", "general")]
+
+
 def test_a_value_said_after_actually_that_no_fact_took_is_kept_as_said():
     # the last fact is a sentence kept as said, whose words a correction must not rewrite
     assert facts_and_methods(

@@ -2481,6 +2481,30 @@ def _now_in_a_named_place(raw: str) -> re.Match[str] | None:
     return found
 
 
+# "shifted to Pune", "shifted to thane last month": a move, as Indian English says it, to a
+# place named (its capital often left off); not to a time, a way of working or a thing
+_SHIFTED_TO = regex_programs.compile(r"(?i)\bshifted (?:house |homes |base )?to (?P<place>[a-z][\w'-]*)")
+_NOT_SHIFTED_TO_A_PLACE = frozenset(
+    "a an the my our their his her its new another nights night days mornings evenings afternoons "
+    "weekends weekdays remote hybrid online part-time full-time fulltime parttime working home office wfh "
+    "days nights decaf tea coffee".split()
+)
+
+
+def _shifted_home(raw: str) -> re.Match[str] | None:
+    """`_SHIFTED_TO`, said of the user, when what it names may be a place: one the kinds lexicon
+    knows, or a word it knows as nothing else and no word of time or work."""
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    found = _SHIFTED_TO.search(raw)
+    if found is None or not re.search(r"(?:^User|\bI|\b[Ww]e|User said:)\s*$", raw[: found.start()]):
+        return None
+    place = found.group("place")
+    if place.lower() in _NOT_SHIFTED_TO_A_PLACE or _WHEN.match(place) or kinds_of(place) - {"place"}:
+        return None
+    return found
+
+
 # The user, just before what is said of them: "User is ...", "User said: I'm ...", "we're"
 _THE_USER_BEFORE = regex_programs.compile(r"(?:^User|\bI|\b[Ww]e)\s*$")
 _WHEN = regex_programs.compile(
@@ -2517,6 +2541,7 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
         _MOVED_HOME.search(new.text)
         or evidence.MOVED_TO_A_NAME.search(new.raw)
         or _now_in_a_named_place(new.raw)
+        or _shifted_home(new.raw)
     )
     if not move:
         return None

@@ -363,7 +363,7 @@ _SUBJECTLESS_PAST = re.compile(
     r"pulled out of|dropped out of|pulled out|opened|upped|raised|increased|bumped|lowered|reduced|"
     r"paid off|paid|rented|found|won|ran|set up|built|launched|shipped|released|sent|earned|saved|"
     r"invested|deployed|rolled out|wrapped up|applied for|planted|renovated|killed|"
-    r"swapped over|fixed|ended up)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
+    r"swapped over|fixed|ended up|shifted)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
@@ -701,7 +701,9 @@ _TOPICS = (
         "location",
         r"\b(?:lives?|living|lived|relocat\w*|based in|hometown|apartment|flat|neighbou?rhood|"
         r"house|mov(?:ed|ing|es?) (?:back |out |away |abroad |house )?(?:to|from|into|in|out)\b"
-        r"(?! \d| (?:mon|tues|wednes|thurs|fri|satur|sun)days?| the \d| (?:noon|midnight)))",
+        r"(?! \d| (?:mon|tues|wednes|thurs|fri|satur|sun)days?| the \d| (?:noon|midnight)))|"
+        # "shifted to pune": a move as Indian English says it, not a shift's hours or a way of working
+        r"\bshifted (?:house |homes |base )?to (?!nights?|days?|mornings?|evenings?|remote|hybrid|wfh|part|full)",
     ),
     (
         "work",
