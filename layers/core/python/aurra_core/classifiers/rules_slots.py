@@ -1397,17 +1397,17 @@ _PAY_OWNERS = frozenset({"", "salary", "pay", "base", "wage"})
 TAKES_EFFECT = regex_programs.compile(r"\b(?:from|as of|since|starting|effective) (?:date|month)_\S+")
 
 
-def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
-    """(confidence, reason) when both facts give the user's pay, one amount each, and the new
-    one says it is current or changed: "User's salary is £85,000" -> "User is on £97,000 now".
-    Not someone else's pay, nor a second income ("from the side business")."""
-    old_norm, new_norm = normalize(old_text), normalize(new_text)
-    if not (_PAY.search(old_norm) and _PAY.search(new_norm)):
-        return None
-    if _owner(old_text) not in _PAY_OWNERS or _owner(new_text) not in _PAY_OWNERS:
+def _one_sum_given_anew(
+    old_text: str, new_text: str, owners: frozenset[str]
+) -> tuple[set[str], set[str]] | None:
+    """(old amount, new amount) when both facts are the user's (whose as
+    `owners` allows, not about someone named), each gives exactly one amount, the two differ,
+    and the new one says it is current or changed, plainly; None otherwise."""
+    if _owner(old_text) not in owners or _owner(new_text) not in owners:
         return None
     if about_someone_named(old_text) or about_someone_named(new_text):
         return None
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
     old_amounts = set(re.findall(r"\bmoney_\w+", old_norm))
     new_amounts = set(re.findall(r"\bmoney_\w+", new_norm))
     if len(old_amounts) != 1 or len(new_amounts) != 1 or old_amounts == new_amounts:
@@ -1416,6 +1416,19 @@ def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
         return None
     if not _said_plainly(old_norm, new_norm):
         return None
+    return old_amounts, new_amounts
+
+
+def pay_change(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when both facts give the user's pay, one amount each, and the new
+    one says it is current or changed: "User's salary is £85,000" -> "User is on £97,000 now".
+    Not someone else's pay, nor a second income ("from the side business")."""
+    if not (_PAY.search(normalize(old_text)) and _PAY.search(normalize(new_text))):
+        return None
+    given = _one_sum_given_anew(old_text, new_text, _PAY_OWNERS)
+    if given is None:
+        return None
+    old_amounts, new_amounts = given
     return (
         CONFIDENCE,
         f"the user's pay given anew, said as current: {amounts_shown(min(new_amounts))} in place of "
@@ -1431,6 +1444,7 @@ _PAYING_NOW = regex_programs.compile(
     r"(?: now)?[.!]?$"
 )
 _RENT_PERIOD = regex_programs.compile(r"\b(?:a|per) (month|week|year)\b|\b(pcm|monthly|weekly)\b")
+_RENT_OWNERS = frozenset({"", "rent"})
 
 
 def rent_change(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -1441,21 +1455,13 @@ def rent_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     old_norm, new_norm = normalize(old_text), normalize(new_text)
     if not (_RENT.search(old_norm) and (_RENT.search(new_norm) or _PAYING_NOW.search(new_norm))):
         return None
-    if _owner(old_text) not in _RENT_OWNERS or _owner(new_text) not in _RENT_OWNERS:
-        return None
-    if about_someone_named(old_text) or about_someone_named(new_text):
-        return None
-    old_amounts = set(re.findall(r"\bmoney_\w+", old_norm))
-    new_amounts = set(re.findall(r"\bmoney_\w+", new_norm))
-    if len(old_amounts) != 1 or len(new_amounts) != 1 or old_amounts == new_amounts:
-        return None
     old_period, new_period = _RENT_PERIOD.search(old_norm), _RENT_PERIOD.search(new_norm)
     if old_period and new_period and _period(old_period) != _period(new_period):
         return None
-    if not (CHANGE.search(new_text.lower()) or TAKES_EFFECT.search(new_norm)) or not _said_plainly(
-        old_norm, new_norm
-    ):
+    given = _one_sum_given_anew(old_text, new_text, _RENT_OWNERS)
+    if given is None:
         return None
+    old_amounts, new_amounts = given
     return (
         CONFIDENCE,
         f"the user's rent given anew, said as current: {amounts_shown(min(new_amounts))} in place of "
@@ -1463,12 +1469,9 @@ def rent_change(old_text: str, new_text: str) -> tuple[float, str] | None:
     )
 
 
-_RENT_OWNERS = frozenset({"", "rent"})
-
-
 def _period(found: re.Match[str]) -> str:
-    word = found.group(1) or {"pcm": "month", "monthly": "month", "weekly": "week"}[found.group(2)]
-    return word
+    """The period a rent is given for: month, week or year."""
+    return found.group(1) or {"pcm": "month", "monthly": "month", "weekly": "week"}[found.group(2)]
 
 
 # ------------------------------------------------------------------------- the school attended
