@@ -617,6 +617,12 @@ V22_PAIRS = [
     ("User's rent is $1,800 a month", "User is paying $450 a week now", False),
     ("User's rent is $1,800 a month", "User's sister is paying $2,050 now", False),
     ("User's rent is $1,800 a month", "User is paying $2,050 a month", False),
+    # a shift's hours said alone as what they are now; not another thing's hours, not unsaid as now
+    ("User's shift is 7am to 3pm", "User is 2pm to 10:30pm now", True),
+    ("User's gym is open 6am to 10pm", "User is 2pm to 10:30pm now", False),
+    ("User's shift is 7am to 3pm", "User is at the pool 5pm to 6pm now", False),
+    ("User's shift is 7am to 3pm", "User is 2pm to 10:30pm", False),
+    ("User's sister's shift is 7am to 3pm", "User is 2pm to 10:30pm now", False),
     # a raise named beside another sum given its amount: that sum's, not the pay's
     (
         "User's salary is €60k",

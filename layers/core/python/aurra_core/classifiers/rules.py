@@ -1244,6 +1244,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
         and not _moves_the_old_thing(old, new)
         and not _named_versions_replaced(old, new)
         and not _renumbered(old, new)
+        and not _worked_hours_said_alone(old, new)
     ):
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
@@ -3334,6 +3335,25 @@ def _bare_time_findings(context: SlotContext) -> list[Finding]:
     if context.events_old or set(old.typed) - {"time", "weekday"}:
         return []  # "a dentist appointment at 3pm on Friday", "flies out at 7 on June 3": one event
     return _said_alone(context, "time", *values)
+
+
+# Words beside a shift's hours that say nothing but that they are the hours now: "is 2pm to
+# 10:30pm now", "on 2 to 10 these days"
+_HOURS_NOW = frozenset(
+    canon(word)[0] for word in "now on shift shifts hours working these days nowadays from".split()
+)
+# What the old fact's hours are: the hours a job is worked
+_WORKED_HOURS = regex_programs.compile(r"\b(?:shifts?|rota|works?|working|worked)\b")
+
+
+def _worked_hours_said_alone(old: Fact, new: Fact) -> bool:
+    """The new fact says nothing but a span of hours, of the subject the old fact's shift is
+    ("User's shift is 7am to 3pm" -> "User is 2pm to 10:30pm now"): the shift's, not another
+    attribute of the subject."""
+    hours_old, hours_new = old.typed.get("hours", set()), new.typed.get("hours", set())
+    if len(hours_old) != 1 or len(hours_new) != 1 or hours_old == hours_new or set(new.typed) != {"hours"}:
+        return False
+    return bool(_WORKED_HOURS.search(old.text)) and not _body(new) - hours_new - _HOURS_NOW
 
 
 # What an amount is per: a recurring amount gives one of these
