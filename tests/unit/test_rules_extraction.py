@@ -1896,6 +1896,14 @@ def test_a_mistake_owned_gives_the_right_value_and_is_no_fact(said, kept):
     assert facts(said) == kept
 
 
+def test_a_value_taken_back_corrects_the_fact_that_says_it_not_the_last_one():
+    # the team's count is corrected though the sister's move was read after it
+    assert facts(
+        "our team grew to 9 engineers, and my sister moved to Linz. Oh wait, I gave you the wrong "
+        "number, it's 10 engineers not 9."
+    ) == ["User's team grew to 10 engineers", "User's sister moved to Linz"]
+
+
 def test_a_move_said_as_shifted_is_kept_as_a_move():
     # "shifted to pune": a move as Indian English says it, with its "I" left out
     assert topics("shifted to pune last month, hinjewadi side.") == [

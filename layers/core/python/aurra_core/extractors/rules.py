@@ -307,6 +307,8 @@ _CORRECTION = re.compile(
     r"(?:that|myself)|or rather|rather|well|to be clear|typo|make (?:that|it))\b[\s,.:!-]*)+",
     re.IGNORECASE,
 )
+# The value a correction takes back: "it's 10 engineers not 9", "May 21, not the 12th"
+_NOT_THAT_VALUE = re.compile(r"(?i),?\s+not (?:the )?([\w$£€:.-]*\d[\w:.-]*)\b")
 # The user owning a mistake they made in what they told: "I gave you a wrong number", "i had
 # it wrong", "I typed it wrong"
 _OWNED_MISTAKE = re.compile(
@@ -3086,6 +3088,8 @@ class _Reader:
             and self._correction(anew.group(1), index, value_first=True) == "fact"
         ):
             return "fact"  # "My rent is 1200. Sorry, I gave you the wrong figure: it's 1250"
+        if self._taken_back_in_place(rest, index):
+            return "fact"
         outcome = self._correction(rest, index)
         if outcome != "skipped":
             return outcome
@@ -3094,6 +3098,28 @@ class _Reader:
         said = " ".join(rest.split())
         self._keep(f"{SAID}{said}"[:MAX_CONTENT_CHARS], (index,), self._clause_quote(rest), VERBATIM)
         return "fact"
+
+    def _taken_back_in_place(self, rest: str, index: int) -> bool:
+        """ "our team grew to 9 engineers, and my sister moved to Linz. Oh wait, I gave you the
+        wrong number, it's 10 engineers not 9": the value taken back names the fact it corrects,
+        the latest one that says it, whichever fact was read last."""
+        taken_back = _NOT_THAT_VALUE.search(rest)
+        if taken_back is None:
+            return False
+        value = re.escape(taken_back.group(1))
+        for position in range(len(self.found) - 1, -1, -1):
+            fact = self.found[position]
+            if not re.search(rf"(?<![\w.]){value}(?![\w.])", fact.content, re.IGNORECASE):
+                continue
+            fixed = corrected(fact.content, rest)
+            if fixed is None:
+                return False
+            self.found[position] = Found(
+                fixed, tuple(sorted({*fact.message_indexes, index})), self._clause_quote(rest), fact.method
+            )
+            self.corrected_before = True
+            return True
+        return False
 
     def _correction(self, rest: str, index: int, value_first: bool = False) -> str:
         """A correction: its statement replaces the last fact, or its values go in place of
