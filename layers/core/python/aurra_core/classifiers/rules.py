@@ -2488,7 +2488,7 @@ _SHIFTED_TO = regex_programs.compile(r"(?i)\bshifted (?:house |homes |base )?to 
 _NOT_SHIFTED_TO_A_PLACE = frozenset(
     "a an the my our their his her its new another nights night days mornings evenings afternoons "
     "weekends weekdays remote hybrid online part-time full-time fulltime parttime working home office wfh "
-    "days nights decaf tea coffee".split()
+    "decaf tea coffee".split()
 )
 
 

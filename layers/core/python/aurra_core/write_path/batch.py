@@ -56,7 +56,7 @@ from aurra_core.runtime.observability import logger
 from aurra_core.storage import idempotency_claim, store
 from aurra_core.storage.db import Database, one_row
 from aurra_core.write_path import pipeline
-from aurra_core.write_path.gating import decides_later, gate, gate_before_settings, gate_topic
+from aurra_core.write_path.gating import decides_later, gate, gate_before_settings
 
 
 class _OneTransaction(Database):
@@ -149,7 +149,8 @@ def _take_calls(
                 level2_enabled=level2_enabled,
                 requested=request.auto_supersede,
                 key_settings=settings,
-                topic=gate_topic(f.topic, f.content),
+                topic=f.topic,
+                content=f.content,
             )
             is None
             and not decides_later(request.auto_supersede, settings)

@@ -56,15 +56,20 @@ def gate_before_settings(*, level2_enabled: bool, requested: AutoSupersede | Non
 
 
 def gate(
-    *, level2_enabled: bool, requested: AutoSupersede | None, key_settings: KeySettings, topic: str
+    *,
+    level2_enabled: bool,
+    requested: AutoSupersede | None,
+    key_settings: KeySettings,
+    topic: str,
+    content: str,
 ) -> SkippedReason | None:
-    """Why Level 2 must not run for this write, or None when it may."""
+    """Why Level 2 must not run for this write, or None when it may. The topic gated is the
+    fact's `gate_topic`, read from its topic and its words."""
     skipped = gate_before_settings(level2_enabled=level2_enabled, requested=requested)
     if skipped is not None:
         return skipped
     if not auto_supersede_requested(requested, key_settings):
         return SkippedReason.AUTO_SUPERSEDE_OFF
-    if topic in key_settings.excluded_categories:
-        return SkippedReason.EXCLUDED_CATEGORY  # `topic`: the fact's gate_topic
-
+    if gate_topic(topic, content) in key_settings.excluded_categories:
+        return SkippedReason.EXCLUDED_CATEGORY
     return None

@@ -514,7 +514,8 @@ def prepare(
             level2_enabled=level2_enabled,
             requested=requested,
             key_settings=settings,
-            topic=gate_topic(fact.topic, fact.content),
+            topic=fact.topic,
+            content=fact.content,
         )
         if skipped is not None:
             prepared.outcome.skipped_reason = skipped
