@@ -59,12 +59,16 @@ dev: setup
 layer-lock: setup-test
 	$(PY) -m infra.layer_lock
 
-# Lint, format and types first: they take seconds, the tests minutes.
+# Lint, format and types first: they take seconds, the tests minutes. The tests run in
+# TEST_WORKERS processes, a test file to each (its module fixtures start once); every worker has
+# its own embedded PostgreSQL and `aurra dev`. Half a test's time is PostgreSQL's, so two workers
+# keep two cores busy; TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= 2
 test: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest $(ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(ARGS)
 
 # The console's browser test drives Debian's Chromium (tests/e2e/test_console_browser.py skips,
 # saying so, when no Chromium is found). Installs it once; does nothing when it is there.

@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sdk_checkout import typescript_sdk_exclusively
 
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
-SDK_TS = REPO / "sdk" / "typescript"
 MARKER = re.compile(r"^<!-- README example: (?P<what>.+?) -->$")
 EMACS = "User has been using Emacs as their daily editor, having moved away from Vim"
 # The blocks the test runs, in the README's order; every other one says why it is not run.
@@ -192,7 +192,14 @@ def json_lines(text: str) -> list[Any]:
 
 
 @pytest.fixture(scope="module")
-def ran(server: Server, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def typescript_sdk() -> Iterator[Path]:
+    """sdk/typescript, held while this module's examples build it and type-check against it."""
+    with typescript_sdk_exclusively() as sdk:
+        yield sdk
+
+
+@pytest.fixture(scope="module")
+def ran(server: Server, typescript_sdk: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Every block, in the README's order, in one bash: {block name: what it printed}."""
     assert shutil.which("npm") and shutil.which("node"), "the TypeScript example needs Node.js >= 18 with npm"
     work = tmp_path_factory.mktemp("readme-run")
@@ -312,7 +319,7 @@ def test_python_sdk(ran: dict[str, str]) -> None:
     assert ran["python"].splitlines() == stated, ran["_report"]
 
 
-def test_typescript_sdk(ran: dict[str, str]) -> None:
+def test_typescript_sdk(ran: dict[str, str], typescript_sdk: Path) -> None:
     stated = stated_output(block("typescript"), "//")
     assert stated == ["contradicts", "User uses Vim"]
     assert ran["typescript-run"].splitlines() == stated, ran["_report"]
@@ -336,7 +343,7 @@ def test_typescript_sdk(ran: dict[str, str]) -> None:
         )
     )
     tsc = subprocess.run(
-        [str(SDK_TS / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"],
+        [str(typescript_sdk / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"],
         cwd=example_dir,
         capture_output=True,
         text=True,

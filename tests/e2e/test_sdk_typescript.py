@@ -12,10 +12,9 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-SDK = REPO / "sdk" / "typescript"
+from sdk_checkout import SDK_TYPESCRIPT as SDK
+from sdk_checkout import typescript_sdk_exclusively
 
 
 def _run(command: list[str], env: dict[str, str]) -> None:
@@ -31,5 +30,6 @@ def test_typescript_sdk_suite(pg_url: str) -> None:
     npm = shutil.which("npm")
     assert npm, "the TypeScript SDK's tests need Node.js >= 18 with npm on the PATH"
     env = {**os.environ, "AURRA_DATABASE_URL": pg_url, "AURRA_PYTHON": sys.executable}
-    _run([npm, "ci", "--no-audit", "--no-fund"], env)
-    _run([npm, "test"], env)
+    with typescript_sdk_exclusively():
+        _run([npm, "ci", "--no-audit", "--no-fund"], env)
+        _run([npm, "test"], env)

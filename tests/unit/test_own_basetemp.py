@@ -3,6 +3,7 @@ other's (the embedded PostgreSQL's data directory lives there)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -11,8 +12,18 @@ from pathlib import Path
 import pytest
 
 
-def test_this_run_has_its_own_base_temp(tmp_path_factory: pytest.TempPathFactory) -> None:
+def run_base_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's base temp directory: a parallel worker's (`make test`) is a folder inside it."""
     base = tmp_path_factory.getbasetemp()
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        assert base.name == f"popen-{worker}"
+        return base.parent
+    return base
+
+
+def test_this_run_has_its_own_base_temp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    base = run_base_temp(tmp_path_factory)
     assert base.name.startswith("aurra-pytest-")
     assert base.parent.resolve() == Path(tempfile.gettempdir()).resolve()
 
@@ -20,7 +31,7 @@ def test_this_run_has_its_own_base_temp(tmp_path_factory: pytest.TempPathFactory
 def test_a_second_run_neither_shares_nor_removes_this_one(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
-    mine = tmp_path_factory.getbasetemp()
+    mine = run_base_temp(tmp_path_factory)
     probe = tmp_path / "probe_test.py"
     probe.write_text(
         "def test_probe(tmp_path_factory):\n    print('BASE=' + str(tmp_path_factory.getbasetemp()))\n"
