@@ -15,6 +15,7 @@ import psycopg
 import pytest
 from pgvector import Vector
 from pgvector.psycopg import register_vector
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from aurra_core.storage import store, tenant_indexes
@@ -49,12 +50,18 @@ def in_shared(conn: psycopg.Connection, tenant: uuid.UUID) -> dict[bool, int]:
 
 
 def load(url: str, sizes: list[int], seed: int = 3) -> list[uuid.UUID]:
-    """Tenants of the given sizes, each memory a random unit vector."""
+    """Tenants of the given sizes, each memory a random unit vector.
+
+    The shared index is built again after the rows are in, as it was defined: the same index
+    over the same rows as inserting them one by one into it gives, at a fraction of the time
+    (a graph built at once, not walked at each row)."""
     rng = np.random.default_rng(seed)
     now = datetime.now(UTC)
     tenants = [uuid.uuid4() for _ in sizes]
     with psycopg.connect(url) as conn:
         register_vector(conn)
+        (shared_index,) = conn.execute("SELECT pg_get_indexdef(to_regclass(%s))", (SHARED_INDEX,)).fetchone()
+        conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(SHARED_INDEX)))
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO tenants (id, name) VALUES (%s, %s)", [(t, f"t-{t}") for t in tenants]
@@ -70,6 +77,7 @@ def load(url: str, sizes: list[int], seed: int = 3) -> list[uuid.UUID]:
                         copy.write_row(
                             (uuid.uuid4(), tenant, f"fact {i}", "general", v / np.linalg.norm(v), now, now)
                         )
+        conn.execute(shared_index)
     return tenants
 
 
