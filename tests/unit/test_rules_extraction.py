@@ -3,6 +3,7 @@ behaviour a test, and what it never keeps."""
 
 from __future__ import annotations
 
+import re
 import pytest
 
 from aurra_core.extractors.rules import RulesExtractor, corrected
@@ -2339,3 +2340,56 @@ def test_the_groups_own_statement_after_and_is_read_and_what_others_would_do_is_
     assert facts("my girlfriend would love a cooking class") == [
         "User's girlfriend would love a cooking class"
     ]
+
+
+# ---------------------------------------------------------------- a list of sums
+
+
+def test_a_list_of_sums_is_a_fact_to_each_sum():
+    # none is dropped (the heading's reading kept only the first), and a sum said anew can
+    # replace its own fact and not the whole list
+    assert facts(
+        "my monthly budget: take home 3200, rent 1100, car payment 389, student loans 210, phone 45"
+    ) == [
+        "User's take home is 3200 a month",
+        "User's rent is 1100 a month",
+        "User's car payment is 389 a month",
+        "User's student loans are 210 a month",
+        "User's phone is 45 a month",
+    ]
+    assert facts(
+        "take home is about 3400/mo, rent 1100, car payment 389. what's a realistic savings goal"
+    ) == [
+        "User's take home is about 3400/month",
+        "User's rent is 1100",
+        "User's car payment is 389",
+    ]
+
+
+def test_what_a_list_of_sums_is_for_stays_with_each_sum():
+    assert facts("budget for the Lisbon trip: flights 400, hotel 600 and food 300") == [
+        "User's flights are 400 (for the Lisbon trip)",
+        "User's hotel is 600 (for the Lisbon trip)",
+        "User's food is 300 (for the Lisbon trip)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # distances, not sums; ages; who paid, not what for: read as before
+        ("I ran 5k, swam 2k and cycled 20k", ["User ran 5k", "User said: swam 2k and cycled 20k"]),
+        ("my kids are 4 and 7", ["User's kids are 4 and 7"]),
+        ("we paid 400, they paid 600", ["User paid 400", "User said: they paid 600"]),
+        ("we split it: Tom $40, Ana $60", None),
+        (
+            "budget is 18k and we're somehow already at 16",
+            ["User's budget is 18k", "User is somehow already at 16"],
+        ),
+    ],
+)
+def test_what_is_not_a_list_of_sums_is_read_as_before(said, kept):
+    if kept is None:  # whatever else is kept, no sum is anyone's "label"
+        assert not [fact for fact in facts(said) if re.match(r"User's (?:Tom|Ana) is", fact)]
+    else:
+        assert facts(said) == kept

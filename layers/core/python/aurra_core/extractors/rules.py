@@ -432,6 +432,43 @@ _STATE_NOW = re.compile(
     r"^no longer\b",  # "No longer with the choir": what has ended
     re.IGNORECASE,
 )
+# A list of what the user pays, earns or puts by, an amount to each ("my monthly budget: take
+# home 3200, rent 1100, car payment 389, student loans 210, phone 45"): a fact to each, so that
+# none is dropped and an amount said anew replaces its own, not the whole list.
+_LISTED_SUM = (
+    r"(?:(?:about|around|roughly|approx\.?|~)\s*)?[$\u20ac\u00a3]?\d[\d,]*(?:\.\d+)?\s*k?"
+    r"(?:\s*(?:/\s*|per\s+|an?\s+)(?:mo|month|wk|week|yr|year)\b)?"
+)
+_LISTED_ITEM = re.compile(
+    r"^(?:(?:my|our|the)\s+)?(?P<label>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)\s*"
+    rf"(?:(?:is|are|at|of)\s+|[:=]\s*|-\s+)?(?P<sum>{_LISTED_SUM})$",
+    re.IGNORECASE,
+)
+_LISTED_HEADING = re.compile(
+    r"^(?:(?:my|our|the)\s+)?(?P<heading>[a-z][\w' -]{1,40}?)\s*:\s*(?=\S)", re.IGNORECASE
+)
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;]\s*(?:and\s+|plus\s+)?|\s(?:and|plus)\s+)")
+# Words that say the list is money: one of them, or a currency sign, before a list is read so.
+_MONEY_WORDS = frozenset(
+    "rent mortgage payment payments loan loans bill bills budget salary pay wage wages income take "
+    "takehome savings saving insurance phone internet broadband groceries food utilities electric "
+    "electricity gas water fuel petrol childcare daycare nursery fees tuition subscription "
+    "subscriptions debt credit tax spending spend expenses outgoings costs allowance pension "
+    "contribution contributions investments".split()
+)
+# Who or how, not what for: "budget is 18k and we're somehow already at 16" is no list of sums.
+_NOT_A_LABEL = frozenset(
+    "i we you he she they it me us them this that there which who what already somehow still now "
+    "just only also even almost nearly currently finally".split()
+)
+_PERIOD_OF_HEADING = {"monthly": " a month", "weekly": " a week", "yearly": " a year", "annual": " a year"}
+# A heading that says only that a list of sums follows ("monthly budget", "bills"), not what of.
+_LIST_HEADING_WORDS = frozenset(
+    "my our the current new monthly weekly yearly annual budget bills expenses outgoings costs "
+    "spending numbers breakdown".split()
+)
+
+
 _NAMED = r"[A-Z][\w.&+-]*(?: [A-Z0-9][\w.&+-]*){0,2}"
 _OUT_IN = re.compile(
     rf"^(?P<old>{_NAMED})(?: is|'s) (?:out|gone|history|done)\s*[,;]\s*(?:and\s+)?(?P<new>{_NAMED})(?: is|'s) in\b"
@@ -2418,6 +2455,46 @@ class _Reader:
                 return self.message[found.start() : found.end()]
         return self._sentence_quote()
 
+    def _listed_sums(self, sentence: str, index: int) -> bool:
+        """A list of sums, a label to each, kept as a fact to each (`_LISTED_ITEM`); False when
+        the sentence is no such list."""
+        body = sentence.strip().rstrip(".!")
+        heading = _LISTED_HEADING.match(body)
+        if heading is not None:
+            body = body[heading.end() :]
+        parts = [part for part in _LIST_SEPARATOR.split(body) if part]
+        items = [item for item in map(_LISTED_ITEM.match, parts) if item is not None]
+        if len(items) < 2 or len(items) < len(parts):
+            return False
+        labels = [item.group("label") for item in items]
+        if any(label[0].isupper() and not set(label.lower().split()) & _MONEY_WORDS for label in labels):
+            return False  # "we split it: Tom $40, Ana $60": who paid, not what for
+        words = {w for label in labels for w in label.lower().split()}
+        heading_words = set(heading.group("heading").lower().split()) if heading is not None else set()
+        contracted = any("'" in w and not w.endswith("'s") for w in words)  # "we're", "i'm"
+        if (
+            contracted
+            or words & _NOT_A_LABEL
+            or not ((words | heading_words) & _MONEY_WORDS or re.search(r"[$\u20ac\u00a3]", body))
+        ):
+            return False
+        period = next((p for w, p in _PERIOD_OF_HEADING.items() if w in heading_words), "")
+        what = heading.group("heading").split() if heading is not None else []
+        while what and what[0].lower() in _LIST_HEADING_WORDS:
+            what.pop(0)  # "budget for the Lisbon trip": what the list is for, without the heading's noun
+        for item in items:
+            label, amount = item.group("label"), item.group("sum")
+            label = label if label.isupper() else label[0].lower() + label[1:]  # "Rent 1100"
+            verb = "are" if label.endswith("s") and not label.endswith("ss") else "is"
+            said_period = (
+                "" if re.search(r"(?:/|per|\ban?)\s*(?:mo|month|wk|week|yr|year)\b", amount) else period
+            )
+            content = f"User's {label} {verb} {amount}{said_period}" + (
+                f" ({' '.join(what)})" if what else ""
+            )
+            self._keep(content, (index,), self._clause_quote(item.group(0)))
+        return True
+
     def _keep(self, content: str, indexes: tuple[int, ...], quote: str, method: str = RULES) -> None:
         if content.startswith(SAID):
             # "@assistant our EKS clusters are on 1.27": whom the message was addressed to is no
@@ -2533,6 +2610,8 @@ class _Reader:
             self._sentence(sentence[run_on.start("next") :], index)
             return
         if not sentence:
+            return
+        if not language and self._listed_sums(sentence, index):
             return
         asked = sentence
         if sentence.endswith("?"):
