@@ -4,6 +4,7 @@ behaviour a test, and what it never keeps."""
 from __future__ import annotations
 
 import re
+
 import pytest
 
 from aurra_core.extractors.rules import RulesExtractor, corrected
