@@ -2394,3 +2394,22 @@ def test_what_is_not_a_list_of_sums_is_read_as_before(said, kept):
         assert not [fact for fact in facts(said) if re.match(r"User's (?:Tom|Ana) is", fact)]
     else:
         assert facts(said) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # the heading is no fact of the user's: what follows it is read on its own
+        ("so my actual question: can you help me make a simple checklist-style report template", []),
+        ("anyway the question: can you help me word an email to the caterer", []),
+        # a question after the heading is the question, its first words no statement
+        ("My question: for the export to the US, do we need a FDA registration for the sauces?", []),
+        (
+            "ANYWAY my actual question: the basil on my balcony is crispy and sad in this heat, "
+            "can it be saved or should i just start over",
+            ["User said: the basil on my balcony is crispy"],
+        ),
+    ],
+)
+def test_a_question_heading_is_no_fact_and_what_follows_it_is_read_on_its_own(said, kept):
+    assert facts(said) == kept

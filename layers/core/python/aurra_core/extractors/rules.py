@@ -154,6 +154,12 @@ _REQUEST = re.compile(
 )
 # An @-mention that opens a message: "@bot", "@assistant,"
 _MENTION = re.compile(r"^@[\w.-]+[,:]?\s+")
+# "my actual question: can you ...", "the question: ...": a heading, not the user's; what follows
+# it is read on its own (a request, a question or a statement).
+_QUESTION_HEADING = re.compile(
+    r"^(?:(?:my|the|a|one)\s+)?(?:(?:actual|real|main|quick|last|other|one|big)\s+)?question\s*:\s*(?=\S)",
+    re.IGNORECASE,
+)
 _PLEASANTRY = re.compile(
     r"^(?:(?:hi|hello|hey|heya|hiya|yo|sup|thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|"
     r"nice|awesome|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|lol|haha|yes|yeah|"
@@ -2515,6 +2521,8 @@ class _Reader:
         sentence = to_english(original, language) if language else original
         sentence = _TOGETHER.sub(_together, sentence)
         sentence = _PLEASANTRY.sub("", sentence.strip()).strip()
+        headed = _QUESTION_HEADING.match(sentence)
+        sentence = sentence[headed.end() :] if headed else sentence
         letters = [c for c in sentence if c.isalpha()]
         if (
             len(sentence.split()) >= 2
@@ -2617,7 +2625,7 @@ class _Reader:
         if sentence.endswith("?"):
             # "I just moved to Denver, any tips?": the statement before the question stays
             head = re.split(r",\s+(?=[^,]*\?$)", sentence)
-            if len(head) < 2:
+            if len(head) < 2 or headed:  # "My question: for the export to the US, do we need ...?"
                 self._embedded(sentence, index)
                 return
             sentence = head[0]
