@@ -62,13 +62,15 @@ layer-lock: setup-test
 # Lint, format and types first: they take seconds, the tests minutes. The tests run in
 # TEST_WORKERS processes, a test file to each (its module fixtures start once); every worker has
 # its own embedded PostgreSQL and `aurra dev`. Half a test's time is PostgreSQL's, so two workers
-# keep two cores busy; TEST_WORKERS=0 runs them in this process.
+# keep two cores busy; TEST_WORKERS=0 runs them in this process. The files go out in the suite's
+# order, the end-to-end ones first: sorted by their number of tests, the slowest (a soak, the
+# TypeScript suite: one test each) would come last and leave one worker running them alone.
 TEST_WORKERS ?= 2
 test: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(ARGS)
 
 # The console's browser test drives Debian's Chromium (tests/e2e/test_console_browser.py skips,
 # saying so, when no Chromium is found). Installs it once; does nothing when it is there.
