@@ -474,3 +474,27 @@ def test_a_school_grade_said_as_an_ordinal_is_a_grade_of_one_ladder(old, new):
 def test_another_childs_grade_or_a_past_one_is_no_grade_change(old, new):
     v = judge(old, new)
     assert not (v.verdict == Verdict.CONTRADICTS and v.confidence >= 0.85)
+
+
+@pytest.mark.parametrize(
+    "old",
+    ["User's phone bill is 45 a month", "User's phone is 45", "User's phone is 45 a month"],
+)
+def test_a_thing_named_as_what_a_sum_is_for_is_no_thing_a_switch_replaces(old):
+    # the bill for a phone, not the phone: below the floor at most
+    verdict = judge(old, "User switched to an iPhone 16")
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's phone is a Pixel 7", "User switched to an iPhone 16"),
+        ("User's phone is an old Samsung", "User switched to an iPhone 16"),
+        # a number after a name is its version, not a sum
+        ("User's backend is on MySQL 5.7", "User's team is migrating the backend to Postgres 16"),
+    ],
+)
+def test_the_thing_itself_is_still_replaced_by_a_switch(old, new):
+    verdict = judge(old, new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason

@@ -2352,7 +2352,7 @@ def test_a_list_of_sums_is_a_fact_to_each_sum():
     assert facts(
         "my monthly budget: take home 3200, rent 1100, car payment 389, student loans 210, phone 45"
     ) == [
-        "User's take home is 3200 a month",
+        "User's take-home pay is 3200 a month",
         "User's rent is 1100 a month",
         "User's car payment is 389 a month",
         "User's student loans are 210 a month",
@@ -2361,7 +2361,7 @@ def test_a_list_of_sums_is_a_fact_to_each_sum():
     assert facts(
         "take home is about 3400/mo, rent 1100, car payment 389. what's a realistic savings goal"
     ) == [
-        "User's take home is about 3400/month",
+        "User's take-home pay is about 3400/month",
         "User's rent is 1100",
         "User's car payment is 389",
     ]
@@ -2413,3 +2413,19 @@ def test_what_is_not_a_list_of_sums_is_read_as_before(said, kept):
 )
 def test_a_question_heading_is_no_fact_and_what_follows_it_is_read_on_its_own(said, kept):
     assert facts(said) == kept
+
+
+def test_no_sum_of_a_list_is_a_home_that_a_move_replaces():
+    # "take home 3200" kept as "User's take home is ..." read as where the user lives: a move
+    # superseded it (the newcomer check); the pay is said whole
+    import uuid
+
+    from aurra_core.classifiers.rules import RulesClassifier
+    from aurra_core.models import Verdict
+
+    sums = facts("my monthly budget: take home 3200, rent 1100, car payment 389, student loans 210, phone 45")
+    assert "User's take-home pay is 3200 a month" in sums
+    moved = "User moved to Portland last month"
+    for fact in sums:
+        verdict = RulesClassifier().judge(fact, moved, uuid.uuid4())
+        assert verdict.verdict != Verdict.CONTRADICTS, (fact, verdict.reason)

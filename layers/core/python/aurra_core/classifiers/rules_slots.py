@@ -423,6 +423,26 @@ def _named_as_left(text: str, phrase: str) -> bool:
     return False
 
 
+# A thing named as what a sum is for ("phone bill is 45 a month", "User's phone is 45"): a bill, not
+# the thing itself, so a switch to another one ("switched to an iPhone 16") does not replace it. A
+# number right after a name is its version ("MySQL 5.7"), unless a period follows it.
+_BILLED = frozenset({"bill", "bills", "payment", "payments", "contract"})
+_PERIODS = frozenset({"a", "month", "monthly", "per", "week", "weekly", "year", "yearly", "mo"})
+
+
+def _a_sums_label(text: str, phrase: str, start: int) -> bool:
+    from aurra_core.text_analysis import kinds
+
+    after = kinds._words(text)[start + len(phrase.split()) :][:3]
+    if not after:
+        return False
+    if after[0] in _BILLED:
+        return True
+    if after[0] in {"is", "are"}:
+        return len(after) > 1 and after[1].isdigit()
+    return after[0].isdigit() and len(after) > 1 and after[1] in _PERIODS
+
+
 def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     """(confidence, reason) when the new fact says its subject switched to another thing of a
     kind the old fact names for the same subject: "User keeps their passwords in LastPass" ->
@@ -443,7 +463,8 @@ def tool_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     for kind in sorted(old_things.keys() & new_things.keys()):
         if kind not in _TOOL_KINDS:
             continue
-        olds, news = set(old_things[kind]), set(new_things[kind])
+        olds = {p for p, at in old_things[kind].items() if not _a_sums_label(old_text, p, at)}
+        news = set(new_things[kind])
         added = {p for p in news - olds if not _named_as_left(new_text, p)}
         kept = {p for p in olds & news if not _named_as_left(new_text, p)}
         if added and not kept and olds - set(added):

@@ -2491,6 +2491,9 @@ class _Reader:
         for item in items:
             label, amount = item.group("label"), item.group("sum")
             label = label if label.isupper() else label[0].lower() + label[1:]  # "Rent 1100"
+            # "take home 3200" is the pay that comes home, not a home: said whole, no classifier
+            # reads it as where the user lives
+            label = re.sub(r"^take[- ]?home(?: pay)?$", "take-home pay", label, flags=re.IGNORECASE)
             verb = "are" if label.endswith("s") and not label.endswith("ss") else "is"
             said_period = (
                 "" if re.search(r"(?:/|per|\ban?)\s*(?:mo|month|wk|week|yr|year)\b", amount) else period
