@@ -443,7 +443,7 @@ _STATE_NOW = re.compile(
 # none is dropped and an amount said anew replaces its own, not the whole list.
 _LISTED_SUM = (
     r"(?:(?:about|around|roughly|approx\.?|~)\s*)?[$\u20ac\u00a3]?\d[\d,]*(?:\.\d+)?\s*k?"
-    r"(?:\s*(?:/\s*|per\s+|an?\s+)(?:mo|month|wk|week|yr|year)\b)?"
+    r"(?P<per>\s*(?:/\s*|per\s+|an?\s+)(?:mo|month|wk|week|yr|year)\b)?"
 )
 _LISTED_ITEM = re.compile(
     r"^(?:(?:my|our|the)\s+)?(?P<label>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)\s*"
@@ -2495,9 +2495,7 @@ class _Reader:
             # reads it as where the user lives
             label = re.sub(r"^take[- ]?home(?: pay)?$", "take-home pay", label, flags=re.IGNORECASE)
             verb = "are" if label.endswith("s") and not label.endswith("ss") else "is"
-            said_period = (
-                "" if re.search(r"(?:/|per|\ban?)\s*(?:mo|month|wk|week|yr|year)\b", amount) else period
-            )
+            said_period = "" if item.group("per") else period  # "3400/mo" says its own
             content = f"User's {label} {verb} {amount}{said_period}" + (
                 f" ({' '.join(what)})" if what else ""
             )
