@@ -498,3 +498,27 @@ def test_a_thing_named_as_what_a_sum_is_for_is_no_thing_a_switch_replaces(old):
 def test_the_thing_itself_is_still_replaced_by_a_switch(old, new):
     verdict = judge(old, new)
     assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "User's car payment is 398 not 389",
+        "User's car payment is 398 a month, not 389",
+        "User's car payment isn't 389, it's 398",
+    ],
+)
+def test_a_corrected_sum_denies_the_sum_kept_with_its_period(new):
+    # "389 a month" is kept as an amount, "not 389" names the same sum bare
+    verdict = judge("User's car payment is 389 a month", new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+    assert "not 389" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    ["User's car payment is 389 a month, not 398", "User's car payment is not 450 a month"],
+)
+def test_denying_another_sum_leaves_the_kept_one(new):
+    verdict = judge("User's car payment is 389 a month", new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason

@@ -84,7 +84,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v31"
+MODEL_ID = "aurra-rules-v32"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -1019,6 +1019,7 @@ def _denial(pair: Pair) -> Decision | None:
         return None
     if denied_new:
         governed = _negated_terms(new) if evidence.negated(new) else set()
+        governed = {evidence.as_written_in(term, old) for term in governed}
         if governed and governed <= old.term_set and not evidence.negates_another(old, new):
             reason = f"the new fact denies what the old one states ('{_quote(governed, old, new)}')"
             return (Verdict.CONTRADICTS, 0.9, reason)

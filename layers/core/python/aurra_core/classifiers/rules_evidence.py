@@ -240,11 +240,12 @@ def negated_old_value(old: Fact, new: Fact) -> str | None:
     ("the Netflix account is active" -> "the Hulu account is not active" negates another one)."""
     if negated(old) or not negated(new):
         return None
-    shared = sorted(content(old) & content(new))
+    shared = sorted(content(old) & {as_written_in(term, old) for term in content(new)})
     if not shared or negates_another(old, new):
         return None
     values = [term for term in shared if term not in old.subject.key]  # what is negated, not who
-    return (values or shared)[0]
+    denied = {as_written_in(term, old) for term in negation_scope(new)}
+    return ([term for term in values if term in denied] or values or shared)[0]
 
 
 # Words a negation of the same fact may add: when it holds, and how firmly.
@@ -264,9 +265,20 @@ def negates_another(old: Fact, new: Fact) -> bool:
     missing = (content(old) - content(new)) & identity
     if not (proper_names(new) | set(new.subject.slot)) - content(old):
         missing = set()  # "the Instagram account" -> "Instagram": nothing named in its place
-    added = content(new) - content(old) - _NEGATION_FRAME - _DENIAL_VERBS
+    added = (
+        {as_written_in(term, old) for term in content(new)} - content(old) - _NEGATION_FRAME - _DENIAL_VERBS
+    )
     things = _KIND_STEMS | set(new.subject.slot)  # "the membership card is not active": the card
     return bool(missing) or bool(added & (negation_scope(new) | things))
+
+
+def as_written_in(term: str, fact: Fact) -> str:
+    """A bare number ("398 not 389") as `fact` holds it, where the fact holds it as an amount:
+    the normaliser writes "389 a month" as money_389 but "not 389" as 389, one sum either way."""
+    as_amount = f"money_{term}"
+    if term.isdigit() and term not in fact.term_set and as_amount in fact.term_set:
+        return as_amount
+    return term
 
 
 _KIND_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
