@@ -138,6 +138,11 @@ def cmd_dev(args: argparse.Namespace) -> int:
         # worker's polling through a database outage must not hold the requests' pool or its
         # reconnection state after the outage ends.
         Worker(Database(resolve_conninfo(config), max_size=1)).start()
+    from aurra_core.storage import index_build_requests
+    from aurra_local.index_builder import IndexBuilder
+
+    # A large import's own index (POST /agent/imports/index), built as the table's owner.
+    index_build_requests.listen(IndexBuilder(url).start().wake)
     if config.level2_worker:
         # Asynchronous Level 2's jobs, decided in this process as writes commit them, on
         # connections of their own for the same reason.
@@ -464,6 +469,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 progress=_terminal(sys.stderr),
                 user_id=args.user_id,
+                index_wait_s=args.index_wait,
             )
     except (portability.ImportFailed, AurraError, OSError) as exc:
         raise CliError(f"{args.file}: {exc}") from None
@@ -475,6 +481,14 @@ def cmd_import(args: argparse.Namespace) -> int:
         f"{report.duplicates:,} duplicates; {report.links:,} supersessions linked"
         f"{f', {report.links_failed:,} not linked' if report.links_failed else ''}; skipped {skipped}"
     )
+    if report.index_deferred:
+        if report.indexing == "own":
+            print(f"search index built in {report.index_seconds:.1f} s")
+        else:
+            print(
+                f"search index still {report.indexing} after {report.index_seconds:.0f} s; the memories are "
+                "all stored and searched exactly until it is built (GET /agent/imports/index)"
+            )
     return 1 if report.links_failed else 0
 
 
@@ -830,6 +844,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     load.add_argument(
         "--user-id", help="mem0 and zep: the user_id of records that name none (Zep: no group_id)"
+    )
+    load.add_argument(
+        "--index-wait",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="a large import without --auto-supersede defers the tenant's search index to its end:"
+        " wait at most this long for it to be built (0: don't wait; the memories are stored and"
+        " searched exactly until it is)",
     )
     load.add_argument(
         "--workers",

@@ -12,6 +12,11 @@ memories and history, Zep / Graphiti edges), writes its facts with batch writes 
 and of its content, and each link's of the two original ids, so an import run again after an
 interruption replays what was already stored (the service answers from its record, without
 storing twice) and goes on with the rest.
+
+A large import with Level 2 off announces itself first (POST /agent/imports): its memories then
+enter no index while they arrive, and at its end it asks for the tenant's own index (POST
+/agent/imports/index) and waits for it (GET /agent/imports/index), which is built once over all
+of them instead of being walked at every insert (docs/portability.md, "Speed").
 """
 
 from __future__ import annotations
@@ -36,6 +41,11 @@ MAX_BATCH_BYTES = 60 * 1024
 # not the number of workers: the batches, and so their Idempotency-Keys, are the same whatever
 # --workers a run that resumes an interrupted one is given.
 LEVEL2_LANES = 8
+# How long an import waits, at most, for the tenant's own index it deferred (a build of 100,000
+# memories takes seconds to a minute; of millions, longer: the import is complete, and its
+# memories are searched exactly, before it).
+INDEX_WAIT_S = 600.0
+INDEX_POLL_S = 1.0
 
 
 # ---------------------------------------------------------------- export
@@ -121,6 +131,11 @@ class ImportReport:
     skipped: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    # Where the import's memories are indexed at its end ("own", "shared", or "deferred" /
+    # "building" when the wait for the tenant's own index ran out), and how long the wait took.
+    indexing: str | None = None
+    index_deferred: bool = False
+    index_seconds: float = 0.0
 
 
 class _Progress:
@@ -185,16 +200,19 @@ def import_file(
     workers: int = 1,
     progress: IO[str] | None = None,
     user_id: str | None = None,
+    index_wait_s: float = INDEX_WAIT_S,
 ) -> ImportReport:
     """Import `path` (`fmt`: aurra, jsonl, mem0 or zep) into the client's tenant, `workers`
     batches in flight. An Aurra export is always imported with Level 2 off: its lineages are
     the export's. With `auto_supersede`, each scope's facts are sent in valid-time order, one
-    batch after the other (level2_lanes)."""
+    batch after the other (level2_lanes). A deferred index (`announce`) is waited for at most
+    `index_wait_s` seconds at the end (0: not waited for)."""
     started = time.monotonic()
     plan = plan_file(path, fmt, user_id=user_id)
     if fmt == "aurra":
         auto_supersede = False
     report = ImportReport(facts=len(plan.facts), skipped=plan.skipped, notes=plan.notes)
+    deferred = bool(plan.facts) and _announce(client, len(plan.facts), auto_supersede, report)
     # Each lane's batches go one after the other; lanes go side by side. Level 2 off, every
     # batch is a lane of its own.
     if auto_supersede:
@@ -248,8 +266,40 @@ def import_file(
     finally:
         bar.close()
     _link(client, plan, new_ids, report, workers, progress)
+    if deferred:
+        report.index_deferred = True
+        index_started = time.monotonic()
+        report.indexing = _build_index(client, index_wait_s, progress)
+        report.index_seconds = time.monotonic() - index_started
     report.seconds = time.monotonic() - started
     return report
+
+
+def _announce(client: Any, facts: int, auto_supersede: bool, report: ImportReport) -> bool:
+    """Tell the service an import of `facts` facts starts; whether its index is deferred. A
+    service without the announcement (an older one) indexes as it goes."""
+    from aurra.errors import NotFoundError
+
+    try:
+        answer = client.imports.announce(facts, auto_supersede=auto_supersede)
+    except NotFoundError:
+        return False
+    report.indexing = answer.indexing
+    return answer.indexing in ("deferred", "building")
+
+
+def _build_index(client: Any, wait_s: float, progress: IO[str] | None) -> str:
+    """Ask for the tenant's own index and wait for it, at most `wait_s` seconds: where the
+    tenant's memories are indexed when the wait ends."""
+    state = client.imports.build_index().indexing
+    deadline = time.monotonic() + wait_s
+    if progress is not None and state in ("deferred", "building"):
+        progress.write("building the tenant's search index...\n")
+        progress.flush()
+    while state in ("deferred", "building") and time.monotonic() < deadline:
+        time.sleep(INDEX_POLL_S)
+        state = client.imports.indexing().indexing
+    return str(state)
 
 
 def _link(

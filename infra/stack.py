@@ -90,6 +90,7 @@ class AurraStack(cdk.Stack):
             "Maintenance",
             config=config,
             maintenance_function=self.functions[c.MAINTENANCE],
+            write_function=self.functions.by_name[c.WRITE].function,
             migrations=self.migrations,
             alarm_topic=self.observability.topic,
         )

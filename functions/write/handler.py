@@ -1,5 +1,6 @@
 """POST /agent/memories: store a fact, or the facts of a conversation, with automatic
-supersession when asked for; POST /agent/memories/batch: up to 100 facts as one unit."""
+supersession when asked for; POST /agent/memories/batch: up to 100 facts as one unit;
+POST /agent/imports and /agent/imports/index: a large import's index, deferred to its end."""
 
 import gc
 
@@ -21,6 +22,8 @@ from aurra_core.api.handlers import (
 from aurra_core.models import (
     BatchWriteRequest,
     BatchWriteResult,
+    ImportAnnouncement,
+    ImportIndexing,
     MessagesWriteResult,
     WriteBody,
     WriteResult,
@@ -52,6 +55,24 @@ def write_memory(body: WriteBody, idempotency_key: IdempotencyKey = None) -> Res
 @tracer.capture_method
 def write_batch(body: BatchWriteRequest, idempotency_key: IdempotencyKey = None) -> Response[Any]:
     return json_response(*service.write_batch(current_caller(app), body, idempotency_key))
+
+
+@app.post("/agent/imports", responses=documented({200: ImportIndexing}))
+@tracer.capture_method
+def announce_import(body: ImportAnnouncement) -> Response[ImportIndexing]:
+    return json_response(200, service.announce_import(current_caller(app), body))
+
+
+@app.post("/agent/imports/index", responses=documented({200: ImportIndexing, 202: ImportIndexing}))
+@tracer.capture_method
+def build_import_index() -> Response[ImportIndexing]:
+    return json_response(*service.build_import_index(current_caller(app)))
+
+
+@app.get("/agent/imports/index", responses=documented({200: ImportIndexing}))
+@tracer.capture_method
+def import_indexing() -> Response[ImportIndexing]:
+    return json_response(200, service.import_indexing_state(current_caller(app)))
 
 
 lambda_handler = lambda_entry(app)

@@ -2,7 +2,9 @@
 
 Every `MAINTENANCE_SCHEDULE_MINUTES` an EventBridge rule invokes it (the event
 carries nothing it needs); it keeps large tenants' own HNSW indexes in line
-with their sizes (aurra_core.storage.tenant_indexes). A run that fails is not retried:
+with their sizes (aurra_core.storage.tenant_indexes). The write function may invoke it too,
+asynchronously and for the indexes alone, when a large import asks for its tenant's own index
+(POST /agent/imports/index). A run that fails is not retried:
 the next scheduled run does the same work, from where the database stands.
 A failed run is not silent either: Lambda sends it to the alarm topic (an
 on-failure destination), and its errors alarm too (observability.py).
@@ -31,6 +33,7 @@ class Maintenance(Construct):
         *,
         config: AurraConfig,
         maintenance_function: lambda_.IFunction,
+        write_function: lambda_.Function,
         migrations: Migrations,
         alarm_topic: sns.ITopic,
     ) -> None:
@@ -58,5 +61,8 @@ class Maintenance(Construct):
                 targets.LambdaFunction(maintenance_function, retry_attempts=2, max_event_age=period)
             ],
         )
+        # A large import asks for its own index now, not at the next scheduled run.
+        maintenance_function.grant_invoke(write_function)
+        write_function.add_environment(c.ENV_MAINTENANCE_FUNCTION_NAME, maintenance_function.function_name)
         # The indexes are on tables the migrations create.
         self.rule.node.add_dependency(migrations.resource)

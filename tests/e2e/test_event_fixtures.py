@@ -46,6 +46,9 @@ CASES: dict[str, tuple[str | None, tuple[str, ...], int]] = {
     "get_audit_event": ("supersession", ("audit_event_id",), 200),
     "list_proposals": ("proposal", (), 200),
     "list_events": ("supersession", (), 200),
+    "announce_import": (None, (), 200),
+    "build_import_index": (None, (), 200),
+    "import_indexing": (None, (), 200),
 }
 PROXY_FIXTURES = [
     *CASES,
@@ -282,6 +285,9 @@ AS_SHIPPED: dict[str, int | str] = {
     "replay_webhook_delivery": 404,
     "list_jobs": 200,
     "get_job": 404,
+    "announce_import": 404,
+    "build_import_index": 404,
+    "import_indexing": 404,
     "authorizer": "Unauthorized",
     "scheduled_maintenance": "report",
     # The job named does not exist: nothing to do, and no message failed.
@@ -401,6 +407,12 @@ def test_fixture_through_invoke(name: str, tmp_path: Path, pg_url: str, new_key)
             assert emacs["auto_supersede"]["supersession"]["superseded_id"] == vim["memory"]["id"]
         else:
             assert emacs["auto_supersede"]["skipped_reason"] == "level_2_disabled_by_env"
+    elif name == "announce_import":
+        # 250,000 facts take a fresh tenant past the threshold: its index waits for the end.
+        assert body["indexing"] == "deferred", body
+    elif name in ("build_import_index", "import_indexing"):
+        # Nothing announced: the tenant's memories go to the shared index, nothing to build.
+        assert body["indexing"] == "shared", body
     elif name == "export":
         assert [line["kind"] for line in body] == ["memory_version", "end"]
         assert body[0]["id"] == ids["memory_id"] and body[-1]["next_cursor"] is None

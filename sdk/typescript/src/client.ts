@@ -8,6 +8,7 @@ import { ExportStream } from "./pagination.js";
 import { Audit } from "./resources/audit.js";
 import { Erasures } from "./resources/erasures.js";
 import { Events } from "./resources/events.js";
+import { Imports } from "./resources/imports.js";
 import { Jobs } from "./resources/jobs.js";
 import { Webhooks } from "./resources/webhooks.js";
 import { Memories } from "./resources/memories.js";
@@ -43,6 +44,7 @@ export class Aurra {
   readonly audit: Audit;
   readonly erasures: Erasures;
   readonly events: Events;
+  readonly imports: Imports;
   readonly jobs: Jobs;
   readonly webhooks: Webhooks;
   readonly #transport: Transport;
@@ -79,6 +81,7 @@ export class Aurra {
     this.audit = new Audit(transport);
     this.erasures = new Erasures(transport);
     this.events = new Events(transport);
+    this.imports = new Imports(transport);
     this.jobs = new Jobs(transport);
     this.webhooks = new Webhooks(transport);
     this.#transport = transport;

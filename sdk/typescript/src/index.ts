@@ -19,6 +19,7 @@ export { Settings as SettingsResource } from "./resources/settings.js";
 export { Audit } from "./resources/audit.js";
 export { Erasures } from "./resources/erasures.js";
 export { Events, EventStream } from "./resources/events.js";
+export { Imports } from "./resources/imports.js";
 export { Jobs } from "./resources/jobs.js";
 export { Webhooks } from "./resources/webhooks.js";
 export { VERSION } from "./version.js";

@@ -414,6 +414,19 @@ export interface JobListPageParams extends JobListParams {
   cursor?: string | null;
 }
 
+/**
+ * Where the tenant's new memories are indexed: "shared"; "deferred" (an announced import's
+ * memories enter no index until the tenant's own is built; searches read them exactly meanwhile);
+ * "building"; or "own".
+ */
+export type ImportIndexingState = OpenEnum<"shared" | "deferred" | "building" | "own">;
+
+/** The answer of `imports.announce`, `imports.buildIndex` and `imports.indexing`: the state, and why. */
+export interface ImportIndexing {
+  indexing: ImportIndexingState;
+  reason: string;
+}
+
 /** The receipt of an erasure: what it selected (as the server wrote it, snake_case), when, and what it touched. */
 export interface ErasureReceipt {
   id: string;
@@ -701,6 +714,12 @@ export interface ErasureCreateParams {
   conversationId?: string;
   sourceId?: string;
   tenant?: true;
+}
+
+/** Options of `imports.announce`. */
+export interface ImportAnnounceParams {
+  /** Whether the import's writes ask for automatic supersession (default false). */
+  autoSupersede?: boolean;
 }
 
 /** Params of the POST calls on an audit event. */

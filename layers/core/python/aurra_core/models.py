@@ -979,6 +979,32 @@ class BatchWriteResult(Model):
     results: list[WriteResult]
 
 
+# Where a tenant's new rows are indexed for the candidate search (GET/POST /agent/imports/index):
+# "shared", the shared HNSW index; "deferred", no index yet, its rows read exactly until its own
+# is built; "building", its own index is being built; "own", its own index.
+IndexingState = Literal["shared", "deferred", "building", "own"]
+
+
+class ImportAnnouncement(Model):
+    """The body of POST /agent/imports: an import of `facts` facts is about to start."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    facts: StrictInt = Field(ge=1, le=100_000_000, description="How many facts the import will write.")
+    auto_supersede: StrictBool = Field(
+        default=False,
+        description="Whether the import's batches ask for Level 2: its candidate search needs an index "
+        "all through, so the shared one keeps its rows.",
+    )
+
+
+class ImportIndexing(Model):
+    """Where the tenant's new memories are indexed, and why."""
+
+    indexing: IndexingState
+    reason: str
+
+
 class ExtractionReport(Model):
     """How the facts of a messages write were found."""
 

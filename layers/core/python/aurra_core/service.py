@@ -32,6 +32,8 @@ from aurra_core.models import (
     EventPage,
     ExportQuery,
     History,
+    ImportAnnouncement,
+    ImportIndexing,
     JobListQuery,
     JobPage,
     KeySettings,
@@ -187,6 +189,27 @@ def write_batch(
             if fact.get(name) is None:
                 fact.pop(name, None)
     return _once("write_batch", caller, idempotency_key, identity, call, BatchWriteResult)
+
+
+def announce_import(caller: Caller, request: ImportAnnouncement) -> ImportIndexing:
+    """POST /agent/imports: a large import defers the tenant's index to its end."""
+    from aurra_core.write_path import import_indexing
+
+    return import_indexing.announce(caller, request, get_database())
+
+
+def build_import_index(caller: Caller) -> tuple[int, ImportIndexing]:
+    """POST /agent/imports/index: the tenant's own index, built now."""
+    from aurra_core.write_path import import_indexing
+
+    return import_indexing.build(caller, get_database())
+
+
+def import_indexing_state(caller: Caller) -> ImportIndexing:
+    """GET /agent/imports/index."""
+    from aurra_core.write_path import import_indexing
+
+    return import_indexing.state(caller, get_database())
 
 
 def list_memories(caller: Caller, query: MemoryListQuery) -> MemoryPage:

@@ -16,6 +16,7 @@ from aurra.resources import (
     AsyncAudit,
     AsyncErasures,
     AsyncEvents,
+    AsyncImports,
     AsyncJobs,
     AsyncMemories,
     AsyncSettings,
@@ -23,6 +24,7 @@ from aurra.resources import (
     Audit,
     Erasures,
     Events,
+    Imports,
     Jobs,
     Memories,
     Settings,
@@ -50,6 +52,7 @@ class Aurra:
     audit: Audit
     erasures: Erasures
     events: Events
+    imports: Imports
     jobs: Jobs
     webhooks: Webhooks
 
@@ -69,6 +72,7 @@ class Aurra:
         self.audit = Audit(self._transport)
         self.erasures = Erasures(self._transport)
         self.events = Events(self._transport)
+        self.imports = Imports(self._transport)
         self.jobs = Jobs(self._transport)
         self.webhooks = Webhooks(self._transport)
 
@@ -128,6 +132,7 @@ class AsyncAurra:
     audit: AsyncAudit
     erasures: AsyncErasures
     events: AsyncEvents
+    imports: AsyncImports
     jobs: AsyncJobs
     webhooks: AsyncWebhooks
 
@@ -147,6 +152,7 @@ class AsyncAurra:
         self.audit = AsyncAudit(self._transport)
         self.erasures = AsyncErasures(self._transport)
         self.events = AsyncEvents(self._transport)
+        self.imports = AsyncImports(self._transport)
         self.jobs = AsyncJobs(self._transport)
         self.webhooks = AsyncWebhooks(self._transport)
 

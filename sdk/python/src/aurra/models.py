@@ -458,6 +458,15 @@ class Job(AurraModel):
     audit_event_id: str | None = None
 
 
+class ImportIndexing(AurraModel):
+    """Where the tenant's new memories are indexed (`imports.announce`, `imports.build_index`,
+    `imports.indexing`): "shared", "deferred" (no index until the tenant's own is built; searches
+    read them exactly meanwhile), "building" or "own"; and why."""
+
+    indexing: str
+    reason: str
+
+
 class JobPage(AurraModel):
     """One page of `jobs.list_page`, newest first."""
 

@@ -24,6 +24,8 @@ import type {
   ExportPage,
   Extraction,
   HistoryResult,
+  ImportIndexing,
+  ImportIndexingState,
   Job,
   JobPage,
   Memory,
@@ -467,4 +469,9 @@ export function readJob(value: unknown, path = "job"): Job {
 export function readJobPage(value: unknown, path = "response"): JobPage {
   const o = object(value, path);
   return { jobs: list(o, "jobs", path, readJob), nextCursor: nullableStr(o, "next_cursor", path) };
+}
+
+export function readImportIndexing(value: unknown, path = "response"): ImportIndexing {
+  const o = object(value, path);
+  return { indexing: str(o, "indexing", path) as ImportIndexingState, reason: str(o, "reason", path) };
 }

@@ -78,6 +78,10 @@ class ServiceConfig(BaseModel):
     # In AWS: the queue whose messages nudge the Level 2 worker (the write function sends each
     # job's id after its commit). Unset: no queue (`aurra dev` wakes its thread instead).
     level2_queue_url: str | None = None
+    # In AWS: the maintenance function, which POST /agent/imports/index invokes to build a
+    # tenant's own index after a large import. Unset: none (`aurra dev` runs the job in a thread
+    # of its own; elsewhere the scheduled run builds it).
+    maintenance_function_name: str | None = None
     # Whether this deployment delivers webhooks at all: a stage without a way to the internet
     # (its `webhooks` setting off: no NAT) refuses to set them (a 422), rather than take
     # endpoints it could never reach.

@@ -269,6 +269,40 @@ def route(
     return "exact" if listed else "shared"
 
 
+def indexing_state(conn: psycopg.Connection, tenant_id: UUID) -> str:
+    """Where the tenant's new rows are indexed (models.IndexingState), in the service's own
+    transaction (row-level security shows it its tenant's listing only): "own" when its own
+    index is valid (as `route` reads it), "building" while one is being built (an invalid own
+    index: a build under way, or one that died, which the next maintenance run builds again),
+    "deferred" when listed without one (its rows are read exactly), "shared" otherwise (a tenant
+    leaving its own index is back in the shared one for new rows)."""
+    leaving, present, valid = one_row(
+        conn.execute(
+            """SELECT (SELECT leaving FROM tenant_own_indexes WHERE tenant_id = %(tenant)s),
+                      EXISTS (SELECT 1 FROM pg_index WHERE indexrelid = to_regclass(%(own)s)),
+                      coalesce((SELECT bool_or(indisvalid) FROM pg_index WHERE indexrelid IN
+                                (to_regclass(%(own)s), to_regclass(%(retiring)s), to_regclass(%(full)s))), false)""",
+            {
+                "tenant": tenant_id,
+                "own": index_name(tenant_id),
+                "retiring": retiring_index_name(tenant_id),
+                "full": full_precision_index_name(tenant_id),
+            },
+        ).fetchone()
+    )
+    if leaving is None or leaving:
+        return "shared"
+    if valid:
+        return "own"
+    return "building" if present else "deferred"
+
+
+def defer_shared_index(conn: psycopg.Connection, max_listed: int) -> bool:
+    """List the transaction's tenant, so its new rows enter no graph until its own index is
+    built (migration 0026); at most `max_listed` tenants are listed. Whether it is listed."""
+    return bool(one_row(conn.execute("SELECT aurra_defer_shared_index(%s)", (max_listed,)).fetchone())[0])
+
+
 def build_memory_kb(memories: int, dim: int, m: int, cap_mb: int) -> int:
     """The maintenance_work_mem (kB) a build of `memories` rows needs to keep its graph in
     memory, at most `cap_mb`."""

@@ -3,6 +3,7 @@
 from aurra.resources.audit import AsyncAudit, Audit
 from aurra.resources.erasures import AsyncErasures, Erasures
 from aurra.resources.events import AsyncEvents, Events
+from aurra.resources.imports import AsyncImports, Imports
 from aurra.resources.jobs import AsyncJobs, Jobs
 from aurra.resources.memories import AsyncMemories, Memories
 from aurra.resources.settings import AsyncSettings, Settings
@@ -12,6 +13,7 @@ __all__ = [
     "AsyncAudit",
     "AsyncErasures",
     "AsyncEvents",
+    "AsyncImports",
     "AsyncJobs",
     "AsyncMemories",
     "AsyncSettings",
@@ -19,6 +21,7 @@ __all__ = [
     "Audit",
     "Erasures",
     "Events",
+    "Imports",
     "Jobs",
     "Memories",
     "Settings",
