@@ -1,5 +1,6 @@
-"""`aurra dev`'s maintenance job for the tenants' own HNSW indexes, run on request
-(POST /agent/imports/index) in a thread of its own, as the maintenance function is in AWS."""
+"""`aurra dev`'s maintenance job for the tenants' own HNSW indexes, in a thread of its own, as the
+maintenance function is in AWS: on request (POST /agent/imports/index) and every hour, so an
+import's first index is replaced by the own indexes' graph as a deployed stage's would be."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ import threading
 
 from aurra_core.runtime.observability import logger
 
+# As the maintenance function's schedule (infra/constants.py MAINTENANCE_SCHEDULE_MINUTES).
+SCHEDULE_S = 3600.0
+
 
 class IndexBuilder:
-    """Runs `tenant_indexes.maintain` as the database's owner each time it is woken; a wake
-    during a run asks for one more run after it (the rows written meanwhile)."""
+    """Runs `tenant_indexes.maintain` as the database's owner each time it is woken, and every
+    `SCHEDULE_S` otherwise; a wake during a run asks for one more run after it (the rows
+    written meanwhile)."""
 
     def __init__(self, owner_url: str) -> None:
         self._url = owner_url
@@ -30,7 +35,7 @@ class IndexBuilder:
         from aurra_core.storage.tenant_indexes import maintain
 
         while True:
-            self._wanted.wait()
+            self._wanted.wait(SCHEDULE_S)
             self._wanted.clear()
             try:
                 report = maintain(self._url, limit=get_config().tenant_index_limit)
@@ -39,8 +44,9 @@ class IndexBuilder:
                 continue
             self.runs += 1
             for built in report.built:
+                graph = f", {built['import_build']}" if "import_build" in built else ""
                 print(
                     f"aurra dev: built tenant {built['tenant_id']}'s own index "
-                    f"({built['memories']} memories, {built['seconds']} s)",
+                    f"({built['memories']} memories, {built['seconds']} s{graph})",
                     flush=True,
                 )

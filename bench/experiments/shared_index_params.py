@@ -61,7 +61,7 @@ def insert_rates(variants: list[str], facts: int, connections: int) -> None:
             with psycopg.connect(url, autocommit=True) as conn:
                 for statement in _index_statements(variant):
                     conn.execute(statement)
-            seconds = portability.sql_insert_floor(url, source, connections=connections)
+            seconds, _ = portability.sql_insert_floor(url, source, connections=connections, deferred=False)
             log(f"inserts  {variant:<8} {facts / seconds:>8,.0f} rows/s over {connections} connections")
             cluster.drop("variant")
     finally:

@@ -198,3 +198,38 @@ def test_a_refused_key_or_a_missing_file_is_one_line_not_a_traceback(dev_server,
     missing = _aurra(dev_server.base_url, "aurra_no_such_key", "import", str(tmp_path / "none.ndjson"))
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     assert missing.stderr.startswith(f"aurra import: {tmp_path / 'none.ndjson'}: [Errno 2] No such file")
+
+
+def test_a_large_import_defers_its_index_and_waits_for_it(dev_server, new_key, tmp_path: Path):
+    """Past the threshold, with Level 2 off, the import's memories enter no index while they
+    arrive and the tenant's own index is built at the end, by aurra dev's own builder."""
+    from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES
+
+    _, key = new_key()
+    n = HNSW_MIN_TENANT_MEMORIES + 50
+    source = tmp_path / "facts.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps(
+                {"content": f"User's project {i} runs on server rack {i * 7919 % 10007}", "user_id": "u"}
+            )
+            + "\n"
+            for i in range(n)
+        )
+    )
+    client = _client(dev_server, key)
+    assert client.imports.indexing().indexing == "shared"
+    imported = _aurra(dev_server.base_url, key, "import", str(source), "--format", "jsonl")
+    assert imported.returncode == 0, imported.stderr
+    assert f"imported {n:,} facts" in imported.stdout
+    assert "search index built in" in imported.stdout, imported.stdout
+    assert client.imports.indexing().indexing == "own"
+    found = client.memories.search_page("project 1234 rack", user_id="u", limit=3).memories
+    assert found[0].content == f"User's project 1234 runs on server rack {1234 * 7919 % 10007}"
+    # Nothing left to build; a small import afterwards goes into the own index as it comes.
+    assert client.imports.build_index().indexing == "own"
+    small = tmp_path / "small.jsonl"
+    small.write_text(json.dumps({"content": "User likes tea", "user_id": "u"}) + "\n")
+    again = _aurra(dev_server.base_url, key, "import", str(small), "--format", "jsonl")
+    assert again.returncode == 0, again.stderr
+    assert "search index" not in again.stdout

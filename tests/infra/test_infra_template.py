@@ -734,6 +734,25 @@ def test_maintenance_runs_on_a_schedule_after_the_migrations(dev: Synth) -> None
     assert migrations_id in rule.get("DependsOn", [])
 
 
+def test_only_the_write_function_may_start_the_maintenance_function(dev: Synth) -> None:
+    """A large import asks for its tenant's own index now (POST /agent/imports/index): the
+    write function invokes the maintenance function, which no other function may."""
+    functions = aurra_functions(dev)
+    maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
+    for name, fn in functions.items():
+        invokes = False
+        for st in statements(dev, ref(fn["Properties"]["Role"])):
+            acted = st["Action"] if isinstance(st["Action"], list) else [st["Action"]]
+            if "lambda:InvokeFunction" in acted:
+                resources = st["Resource"] if isinstance(st["Resource"], list) else [st["Resource"]]
+                assert "*" not in resources, (name, st)
+                invokes = invokes or maintenance_id in json.dumps(resources)
+        assert invokes == (name == c.WRITE), name
+        environment = fn["Properties"].get("Environment", {}).get("Variables", {})
+        named = environment.get(c.ENV_MAINTENANCE_FUNCTION_NAME)
+        assert (named == {"Ref": maintenance_id}) == (name == c.WRITE), (name, named)
+
+
 def test_maintenance_builds_indexes_on_the_writer_like_migrate(dev: Synth) -> None:
     fns = aurra_functions(dev)
     maintenance, migrate = fns[c.MAINTENANCE]["Properties"], fns[c.MIGRATE]["Properties"]
@@ -741,7 +760,7 @@ def test_maintenance_builds_indexes_on_the_writer_like_migrate(dev: Synth) -> No
     assert maintenance["VpcConfig"]["SecurityGroupIds"] == migrate["VpcConfig"]["SecurityGroupIds"]
     (cluster_id,) = dev.of_type("AWS::RDS::DBCluster")
     assert ref(maintenance["Environment"]["Variables"][c.ENV_DB_HOST]) == cluster_id
-    # no route: only the schedule invokes it
+    # no route: the schedule and the write function invoke it
     maintenance_id = function_logical_ids(dev)[c.MAINTENANCE]
     for method in dev.of_type("AWS::ApiGateway::Method").values():
         assert maintenance_id not in json.dumps(method["Properties"]["Integration"])

@@ -20,6 +20,7 @@ from aurra_core.models import (
     MemoryListQuery,
 )
 from aurra_core.storage import index_build_requests, queries, store, tenant_indexes
+from aurra_core.runtime.config import get_config
 from aurra_core.storage.db import get_database
 from aurra_core.write_path import import_indexing
 from aurra_core.write_path.batch import write_batch
@@ -103,6 +104,23 @@ def test_an_announced_import_enters_no_graph_and_is_searched_the_same_before_and
         index_build_requests.unlisten(asked)
     with db.tenant_transaction(importer.tenant_id) as conn:
         assert tenant_indexes.route(conn, importer.tenant_id) == "own"
+    assert _search(importer, "project 1234 library") == before
+    # Built with the shared index's graph, then replaced by the next run with the settings'.
+    assert report.built[0]["import_build"] == tenant_indexes.parameters_comment(16, 64)
+    with psycopg.connect(own_database) as conn:
+        assert tenant_indexes.build_parameters(conn, importer.tenant_id) == tenant_indexes.parameters_comment(
+            16, 64
+        )
+    replaced = tenant_indexes.maintain(own_database, calibration_samples=0)
+    assert [(b["tenant_id"], "import_build" in b) for b in replaced.built] == [
+        (str(importer.tenant_id), False)
+    ]
+    config = get_config()
+    with psycopg.connect(own_database) as conn:
+        assert tenant_indexes.build_parameters(conn, importer.tenant_id) == tenant_indexes.parameters_comment(
+            config.tenant_index_m, config.tenant_index_ef_construction
+        )
+    assert import_indexing.state(importer, db).indexing == "own"
     assert _search(importer, "project 1234 library") == before
     # The neighbour's search never sees the import's rows, nor the import the neighbour's.
     assert _search(neighbour, "project 7 library") == ["User's project 7 uses the library number 42"]

@@ -102,6 +102,11 @@ RETIRING_PREFIX = "memory_versions_embedding_r_"
 # graph takes minutes to tens of minutes, and the indexes being replaced serve meanwhile, so
 # nothing is gained by crowding the replacements into one run (each run takes the next).
 REPLACEMENTS_PER_RUN = 1
+# The graph of a tenant's first own index after an announced import (migration 0026): the shared
+# index's (0011), which its rows would otherwise have entered, built several times faster than
+# the own indexes' settings at 100,000 rows (bench/notes/portability.md). Its comment says so,
+# so the next run replaces it with the settings' graph while it serves.
+IMPORT_BUILD = {"m": 16, "ef_construction": 64}
 # The shared HNSW index (migration 0011) and what a query must say for the planner to use it.
 SHARED_INDEX = "memory_versions_embedding_shared"
 SHARED_INDEX_PREDICATE = "in_shared_index"
@@ -380,15 +385,32 @@ def choose(
     return [tenant for _, tenant in eligible[:limit]], [tenant for _, tenant in eligible[limit:]]
 
 
-def list_tenants(conn: psycopg.Connection, tenants: Iterable[UUID]) -> None:
+def list_tenants(conn: psycopg.Connection, tenants: Iterable[UUID], *, import_build: bool = False) -> None:
     """Keep these tenants' new rows out of the shared index from now on (the first step of a
     move; `maintain` does the rest). A bulk load that knows its large tenants lists them first,
-    so their rows arrive where the maintenance job would have moved them."""
+    so their rows arrive where the maintenance job would have moved them; with `import_build`,
+    as an announced import does (migration 0026), their first index is built with the shared
+    index's parameters (`IMPORT_BUILD`) and replaced by a later run."""
+    if import_build:
+        conn.execute(
+            """INSERT INTO tenant_own_indexes (tenant_id, import_build) SELECT unnest(%s::uuid[]), true
+               ON CONFLICT (tenant_id) DO UPDATE SET leaving = false""",
+            ([*tenants],),
+        )
+        return
+    # Without naming the column 0026 added: a move is also run on a schema from before it.
     conn.execute(
         """INSERT INTO tenant_own_indexes (tenant_id) SELECT unnest(%s::uuid[])
            ON CONFLICT (tenant_id) DO UPDATE SET leaving = false""",
         ([*tenants],),
     )
+
+
+def import_builds(conn: psycopg.Connection) -> set[UUID]:
+    """The listed tenants whose first own index is an import's (`IMPORT_BUILD`), still to build."""
+    return {
+        t for (t,) in conn.execute("SELECT tenant_id FROM tenant_own_indexes WHERE import_build").fetchall()
+    }
 
 
 def maintain(
@@ -472,6 +494,7 @@ def _maintain(
     counts = current_counts(conn, int(min_memories * KEEP_FRACTION))
     existing = existing_indexes(conn)
     listed = listed_tenants(conn)
+    imported = import_builds(conn)
 
     full_precision = existing_indexes(conn, FULL_PRECISION_PREFIX)
     retiring = existing_indexes(conn, RETIRING_PREFIX)
@@ -538,11 +561,16 @@ def _maintain(
         if replaced is not None:
             replacements += 1
         started = time.perf_counter()
-        memory_kb = build_memory_kb(counts[tenant], dim, build["m"], build["memory_cap_mb"])
+        graph = build
+        if tenant in imported and replaced is None and tenant not in indexed:
+            graph = {**build, **IMPORT_BUILD}
+        memory_kb = build_memory_kb(counts[tenant], dim, graph["m"], graph["memory_cap_mb"])
         with _notices(conn) as notices:
             moved = _move_in(
-                conn, tenant, dim, build, rebuild=tenant in indexed - in_place, memory_kb=memory_kb
+                conn, tenant, dim, graph, rebuild=tenant in indexed - in_place, memory_kb=memory_kb
             )
+        if tenant in imported:
+            conn.execute("UPDATE tenant_own_indexes SET import_build = false WHERE tenant_id = %s", (tenant,))
         _keep_insert_ef_construction(conn, report, tenant, build["insert_ef_construction"])
         built: dict[str, Any] = {
             "tenant_id": str(tenant),
@@ -552,6 +580,8 @@ def _maintain(
             "build_memory_mb": round(memory_kb / 1024, 1),
             "notices": notices,
         }
+        if graph is not build:
+            built["import_build"] = parameters_comment(graph["m"], graph["ef_construction"])
         if replaced is not None:
             # Searches read the index being replaced until its replacement was valid.
             _drop_replaced(conn, tenant)

@@ -5,6 +5,14 @@
 -- build the tenant's candidate search and its searches read its rows exactly (tenant_indexes.route
 -- says "exact" for a listed tenant without a valid index): correct, slower.
 --
+-- The tenant's first own index is then built with the shared index's graph parameters (m 16,
+-- ef_construction 64: the graph its rows would otherwise have entered, so its searches are no
+-- worse for the wait), several times faster than with the own indexes' (tenant_index_m,
+-- tenant_index_ef_construction; bench/notes/portability.md), and the job's next run replaces it
+-- with those, building the replacement beside it while it serves (tenant_indexes.py).
+-- `import_build`: that first build is still to come.
+ALTER TABLE tenant_own_indexes ADD COLUMN import_build boolean NOT NULL DEFAULT false;
+
 -- The service role may list its own tenant, nothing else, through this function (as the owner):
 -- the tenant is the transaction's (aurra_current_tenant), never an argument. A tenant already
 -- listed stays as it is (one leaving is not taken back: its move out is under way); no tenant
@@ -22,7 +30,7 @@ BEGIN
     LOCK TABLE tenant_own_indexes IN SHARE ROW EXCLUSIVE MODE;
     IF NOT EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = tenant)
        AND (SELECT count(*) FROM tenant_own_indexes) < max_listed THEN
-        INSERT INTO tenant_own_indexes (tenant_id) VALUES (tenant);
+        INSERT INTO tenant_own_indexes (tenant_id, import_build) VALUES (tenant, true);
     END IF;
     RETURN EXISTS (SELECT 1 FROM tenant_own_indexes WHERE tenant_id = tenant AND NOT leaving);
 END;
