@@ -19,8 +19,8 @@ from aurra_core.models import (
     ImportAnnouncement,
     MemoryListQuery,
 )
-from aurra_core.storage import index_build_requests, queries, store, tenant_indexes
 from aurra_core.runtime.config import get_config
+from aurra_core.storage import index_build_requests, queries, store, tenant_indexes
 from aurra_core.storage.db import get_database
 from aurra_core.write_path import import_indexing
 from aurra_core.write_path.batch import write_batch
