@@ -199,7 +199,7 @@ class DevServerHandle:
     """`aurra dev` in a subprocess on 127.0.0.1, port 0, against the given database
     (tests/e2e/dev_server.py's start_dev_server: AURRA_LEVEL2_ENABLED=true)."""
 
-    def __init__(self, url: str, data_dir) -> None:
+    def __init__(self, url: str, data_dir, **env: str) -> None:
         import importlib.util
 
         from common import ROOT
@@ -211,7 +211,7 @@ class DevServerHandle:
         sys.modules[spec.name] = module  # dataclasses look their module up there
         spec.loader.exec_module(module)
         data_dir.mkdir(parents=True, exist_ok=True)
-        self.server = module.start_dev_server(url, data_dir)
+        self.server = module.start_dev_server(url, data_dir, **env)
         parts = urlsplit(self.server.base_url)
         self.host, self.port = parts.hostname, parts.port
         assert self.host == "127.0.0.1", self.server.base_url

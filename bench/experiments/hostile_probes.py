@@ -305,6 +305,7 @@ def malformed_bodies(p: Probes, ids: dict[str, str]) -> None:
     routes = [
         ("POST", "/agent/memories"),
         ("POST", "/agent/memories/batch"),
+        ("POST", "/agent/imports"),
         ("POST", f"/agent/memories/{ids['memory']}/supersede"),
         ("PATCH", "/agent/settings"),
         ("POST", "/agent/erasures"),
@@ -406,6 +407,7 @@ FIELDS = {
         "conversation_id",
     ],
     "/agent/memories/batch": ["facts", "auto_supersede"],
+    "/agent/imports": ["facts", "auto_supersede"],
     "/agent/settings": [
         "auto_supersede_default",
         "excluded_categories",
@@ -434,6 +436,7 @@ def fuzz(p: Probes, ids: dict[str, str], rounds: int, seed: int) -> None:
     routes = [
         ("POST", "/agent/memories", FIELDS["/agent/memories"]),
         ("POST", "/agent/memories/batch", FIELDS["/agent/memories/batch"]),
+        ("POST", "/agent/imports", FIELDS["/agent/imports"]),
         ("PATCH", "/agent/settings", FIELDS["/agent/settings"]),
         ("POST", "/agent/erasures", FIELDS["/agent/erasures"]),
         ("POST", f"/agent/memories/{ids['memory_fuzz']}/supersede", FIELDS["supersede"]),
