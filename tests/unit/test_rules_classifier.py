@@ -522,3 +522,21 @@ def test_a_corrected_sum_denies_the_sum_kept_with_its_period(new):
 def test_denying_another_sum_leaves_the_kept_one(new):
     verdict = judge("User's car payment is 389 a month", new)
     assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "User said: take home is about 3400/month, rent 1100, car payment 389",
+        "User's take home is 3200 a month",
+        "User's take-home is 3200 a month",
+    ],
+)
+def test_the_pay_one_takes_home_is_no_home_a_move_replaces(old):
+    verdict = judge(old, "User moved to Portland last month")
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+def test_a_home_named_as_a_place_is_still_replaced_by_a_move():
+    verdict = judge("User said: home is Lisbon these days", "User moved to Portland last month")
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason

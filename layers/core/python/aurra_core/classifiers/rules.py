@@ -84,7 +84,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v32"
+MODEL_ID = "aurra-rules-v33"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:

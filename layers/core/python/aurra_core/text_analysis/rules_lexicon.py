@@ -1989,7 +1989,9 @@ VALUE_FRAMES: dict[str, list[str]] = {
         r"\b(?:is|are|am|'m)\s+in\s+(?:a |an |the |their |our |my )(?:\w+ )?"
         + HOME_NOUNS
         + r"\s+in\s+(?P<v>[^,;.]+)",
-        # "home is York now", "calls Lisbon home": the place, not a kind of home ("home is a flat")
+        # "home is York now", "calls Lisbon home": the place, not a kind of home ("home is a flat"),
+        # nor the pay one takes home ("take home is about 3400/month")
+        r"(?<!\btake )(?<!\btake-)(?<!\btakes )(?<!\btook )(?<!\btaking )"
         r"\bhome (?:is|:)\s+(?:now\s+)?(?!(?:a|an|the|my|our|their|his|her)\b)(?P<v>[^,;.]+)",
         r"\bcalls?\s+(?P<v>(?!(?:it|this|that|the|a)\b)[^,;.]+?)\s+home\b",
     ],
