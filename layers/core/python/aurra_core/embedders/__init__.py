@@ -34,6 +34,24 @@ class Embedder(Protocol):
         ...
 
 
+def _feature(feature: str, weight: float, dim: int) -> tuple[int, float]:
+    """A feature's component (signed feature hashing: its CRC-32 picks the component and the sign)."""
+    h = zlib.crc32(feature.encode())
+    return h % dim, weight if (h >> 31) & 1 else -weight
+
+
+# A term's word and trigram features are the same wherever it occurs: hashed once (about 1 kB a
+# term held). Half of the lexical embedder's time after the normaliser was the hashing, and most
+# terms recur (an import of 20,000 facts holds a few thousand distinct ones).
+@lru_cache(maxsize=16384)
+def _term_features(term: str, dim: int) -> tuple[tuple[int, float], ...]:
+    padded = f"<{term}>"
+    return (
+        _feature("w:" + term, 1.0, dim),
+        *(_feature("c:" + padded[i : i + 3], 0.25, dim) for i in range(len(padded) - 2)),
+    )
+
+
 class LexicalEmbedder:
     """Offline, deterministic, dependency-free: signed feature hashing of stemmed content
     words (weighted) and their character trigrams (so "Emacs"/"emacs," and "relocated"/
@@ -46,25 +64,21 @@ class LexicalEmbedder:
     def __init__(self, dim: int) -> None:
         self.dim = dim
 
-    def _add(self, vec: array[float], feature: str, weight: float) -> None:
-        h = zlib.crc32(feature.encode())
-        vec[h % self.dim] += weight if (h >> 31) & 1 else -weight
-
     def embed(self, text: str) -> Vector:
         from aurra_core.text_analysis.text import content_terms
 
         # float32 throughout, as numpy computed it before: every component is a multiple of
         # 0.25, so the sum of squares is exact and the norm and the quotients round exactly
-        # as float32 arithmetic rounds them (the same bits, checked in tests/unit).
+        # as float32 arithmetic rounds them (the same bits, checked in tests/unit). The sums
+        # are exact whatever their order, so a term's features may be added as one group.
         vec = array("f", bytes(4 * self.dim))
         terms = content_terms(text)
         for term in terms:
-            self._add(vec, "w:" + term, 1.0)
-            padded = f"<{term}>"
-            for i in range(len(padded) - 2):
-                self._add(vec, "c:" + padded[i : i + 3], 0.25)
+            for index, weight in _term_features(term, self.dim):
+                vec[index] += weight
         for a, b in itertools.pairwise(terms):
-            self._add(vec, f"b:{a} {b}", 0.5)
+            index, weight = _feature(f"b:{a} {b}", 0.5, self.dim)
+            vec[index] += weight
         norm = array("f", [math.sqrt(math.fsum(x * x for x in vec))])[0]
         if norm == 0.0:
             vec[0] = 1.0
