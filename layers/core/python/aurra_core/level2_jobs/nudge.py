@@ -5,32 +5,24 @@ until the sweeper finds it, never more."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from aurra_core.models import Level2JobMessage
 from aurra_core.runtime.config import get_config
+from aurra_core.runtime.listeners import Listeners
 from aurra_core.runtime.observability import logger
 from aurra_core.storage.level2_jobs import JobRef
 
 Listener = Callable[[list[JobRef]], None]
-_listeners: list[Listener] = []
-_lock = threading.Lock()
+_listeners: Listeners[Listener] = Listeners()
 # SQS takes at most 10 messages a batch.
 _SQS_BATCH = 10
 
 
-def listen(listener: Listener) -> None:
-    with _lock:
-        _listeners.append(listener)
-
-
-def unlisten(listener: Listener) -> None:
-    with _lock:
-        if listener in _listeners:
-            _listeners.remove(listener)
+listen = _listeners.add
+unlisten = _listeners.remove
 
 
 def message_body(ref: JobRef) -> str:
@@ -48,8 +40,7 @@ def send(refs: list[JobRef]) -> None:
     """Nudge the workers about `refs`. Never raises: a nudge that fails is the sweeper's."""
     if not refs:
         return
-    with _lock:
-        listeners = list(_listeners)
+    listeners = _listeners.current()
     for listener in listeners:
         listener(refs)
     queue_url = get_config().level2_queue_url

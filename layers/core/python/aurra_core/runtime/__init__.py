@@ -2,4 +2,5 @@
 flag, Logger/Tracer/Metrics, Powertools internals, the cold start's import discipline, the
 Lambda invocation in progress, and the time limits of the calls a write waits for (`deadline`).
 
-Imports run one way: everything may use `runtime`; `runtime` uses only `models` and `errors`."""
+Imports run one way: everything may use `runtime`; `runtime` uses only `models` and `errors`.
+Listeners: the callables of this process told of an event (`aurra dev`'s worker threads)."""

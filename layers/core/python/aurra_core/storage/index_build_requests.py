@@ -8,31 +8,23 @@ time (an advisory lock), so a request while one runs is a run that finds nothing
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from aurra_core.runtime.config import get_config
+from aurra_core.runtime.listeners import Listeners
 from aurra_core.runtime.observability import logger
 
 # The maintenance function's event for a run of the index builds alone (functions/maintenance).
 TENANT_INDEXES_EVENT = {"aurra": "tenant_indexes"}
 
 Listener = Callable[[], None]
-_listeners: list[Listener] = []
-_lock = threading.Lock()
+_listeners: Listeners[Listener] = Listeners()
 
 
-def listen(listener: Listener) -> None:
-    with _lock:
-        _listeners.append(listener)
-
-
-def unlisten(listener: Listener) -> None:
-    with _lock:
-        if listener in _listeners:
-            _listeners.remove(listener)
+listen = _listeners.add
+unlisten = _listeners.remove
 
 
 @lru_cache(maxsize=1)
@@ -45,8 +37,7 @@ def _lambda() -> Any:
 def request() -> bool:
     """Ask for a run of the index builds. Never raises; False when no run could be asked for
     (then the scheduled run builds the index)."""
-    with _lock:
-        listeners = list(_listeners)
+    listeners = _listeners.current()
     for listener in listeners:
         listener()
     function_name = get_config().maintenance_function_name

@@ -1991,8 +1991,8 @@ VALUE_FRAMES: dict[str, list[str]] = {
         + r"\s+in\s+(?P<v>[^,;.]+)",
         # "home is York now", "calls Lisbon home": the place, not a kind of home ("home is a flat"),
         # nor the pay one takes home ("take home is about 3400/month")
-        r"(?<!\btake )(?<!\btake-)(?<!\btakes )(?<!\btook )(?<!\btaking )"
-        r"\bhome (?:is|:)\s+(?:now\s+)?(?!(?:a|an|the|my|our|their|his|her)\b)(?P<v>[^,;.]+)",
+        r"\bhome(?<!\btake home)(?<!\btake-home)(?<!\btakes home)(?<!\btook home)(?<!\btaking home)"
+        r" (?:is|:)\s+(?:now\s+)?(?!(?:a|an|the|my|our|their|his|her)\b)(?P<v>[^,;.]+)",
         r"\bcalls?\s+(?P<v>(?!(?:it|this|that|the|a)\b)[^,;.]+?)\s+home\b",
     ],
     "employer": [
