@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.experiments.import_server_cpu --facts 20000 --rounds 3 . ../other-checkout
 
-For each round and each checkout in turn: `aurra dev` from that checkout's code (its own
+For each round and each checkout in turn: `aurra dev` from that checkout's code (`--embedder`,
+the offline lexical one by default; its own
 embedded PostgreSQL in a temp dir), a fresh key, one `aurra import --format jsonl` of N of
 bench/portability.py's facts (Level 2 off, 4 batches in flight, the index build asked for but
 not waited for), and the CPU seconds the server process and the PostgreSQL processes used
@@ -39,20 +40,22 @@ def _cpu_s(pids: list[int]) -> float:
     return total / TICKS
 
 
-def _postgres_pids(data_dir: Path) -> list[int]:
+def _postgres_pids(data_dir: Path, server: int) -> list[int]:
+    """The embedded PostgreSQL's processes: its postmaster (its command line names the data
+    directory, as the server's own does, which is left out) and the postmaster's children."""
     found = subprocess.run(["pgrep", "-f", str(data_dir)], capture_output=True, text=True, check=False).stdout
-    parents = [int(p) for p in found.split()]
+    parents = [int(p) for p in found.split() if int(p) != server]
     children = subprocess.run(
         ["pgrep", "-P", ",".join(map(str, parents)) or "0"], capture_output=True, text=True, check=False
     ).stdout
     return parents + [int(p) for p in children.split()]
 
 
-def run(checkout: Path, source: Path, work: Path) -> dict[str, float]:
+def run(checkout: Path, source: Path, work: Path, embedder: str = "local") -> dict[str, float]:
     data_dir = Path(tempfile.mkdtemp(prefix="dev-", dir=work))
     env = {
         **os.environ,
-        "AURRA_EMBEDDER": "local",
+        "AURRA_EMBEDDER": embedder,
         "AURRA_CLASSIFIER": "rules",
         "AURRA_FLAG_SOURCE": "env",
         "AURRA_WEBHOOK_WORKER": "false",
@@ -76,7 +79,7 @@ def run(checkout: Path, source: Path, work: Path) -> dict[str, float]:
             key = (re.search(r"dev API key: (\S+)", line) or [None, key])[1]
             if found := re.search(r"listening on (http://\S+)", line):
                 base_url = found.group(1)
-        postgres = _postgres_pids(data_dir)
+        postgres = _postgres_pids(data_dir, server.pid)
         server_before, postgres_before = _cpu_s([server.pid]), _cpu_s(postgres)
         started = time.perf_counter()
         imported = subprocess.run(
@@ -98,7 +101,7 @@ def run(checkout: Path, source: Path, work: Path) -> dict[str, float]:
             check=True,
         )
         wall = time.perf_counter() - started
-        postgres = _postgres_pids(data_dir)
+        postgres = _postgres_pids(data_dir, server.pid)
         return {
             "wall_s": wall,
             "server_cpu_s": _cpu_s([server.pid]) - server_before,
@@ -117,6 +120,7 @@ def main() -> None:
     parser.add_argument("checkouts", nargs="+", type=Path)
     parser.add_argument("--facts", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--embedder", default="local", help="the server's embedder (local, minilm, mpnet)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="aurra-exp-import-cpu-"))
     source = work / "facts.jsonl"
@@ -124,7 +128,7 @@ def main() -> None:
     for round_ in range(args.rounds):
         order = args.checkouts if round_ % 2 == 0 else list(reversed(args.checkouts))
         for checkout in order:
-            result = run(checkout.resolve(), source, work)
+            result = run(checkout.resolve(), source, work, args.embedder)
             log(
                 f"round {round_ + 1} {checkout}: import {result['reported']:.1f} s, server CPU "
                 f"{result['server_cpu_s']:.2f} s ({1000 * result['server_cpu_s'] / args.facts:.2f} ms a fact), "

@@ -3,6 +3,7 @@ leaves none), valid-time order within the batch, and Level 2 seeing the batch's 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
@@ -231,3 +232,48 @@ def test_a_level_2_batch_reads_each_facts_clock_once_and_keeps_the_change_stream
             "SELECT type, memory_id FROM change_events WHERE tenant_id = %s ORDER BY seq", (caller.tenant_id,)
         ).fetchall()
     assert stream[-2:] == [("memory.created", cat.memory.id), ("auto_supersede.completed", cat.memory.id)]
+
+
+class CountingManyEmbedder(LexicalEmbedder):
+    """The real offline embedder with an `embed_many`, counting how it is asked."""
+
+    def __init__(self) -> None:
+        super().__init__(384)
+        self.many_calls: list[list[str]] = []
+        self.single_calls = 0
+
+    def embed(self, text: str):
+        self.single_calls += 1
+        return super().embed(text)
+
+    def embed_many(self, texts: list[str]):
+        self.many_calls.append(list(texts))
+        return [LexicalEmbedder.embed(self, text) for text in texts]
+
+
+@pytest.mark.parametrize("level2", [False, True])
+def test_a_batch_is_embedded_in_one_call_where_the_embedder_can(configure, db, new_key, level2):
+    caller, _ = new_key()
+    facts = [BatchFact(content=f"User read book {i}", user_id="reader") for i in range(5)]
+    facts.append(BatchFact(content="User read book 0", user_id="other"))  # the same text, embedded once
+    dependencies = deps(ScriptedClassifier(), level2)
+    embedder = CountingManyEmbedder()
+    counted = type(dependencies)(
+        db=dependencies.db,
+        embedder=embedder,
+        classifier_factory=dependencies.classifier_factory,
+        flags=dependencies.flags,
+    )
+    result = write_batch(caller, BatchWriteRequest(facts=facts, auto_supersede=level2), counted)
+    assert embedder.many_calls == [[f"User read book {i}" for i in range(5)]]
+    assert embedder.single_calls == 0
+    assert [r.memory.content for r in result.results] == [f.content for f in facts]
+    # The vectors stored are the embedder's, as one at a time would have given them.
+    with db.transaction() as conn:
+        stored = conn.execute(
+            "SELECT content, embedding::real[] FROM memory_versions WHERE tenant_id = %s", (caller.tenant_id,)
+        ).fetchall()
+    assert len(stored) == 6
+    for content, vector in stored:
+        expected = LexicalEmbedder(384).embed(content).to_numpy()
+        assert np.array(vector, dtype=np.float32).tobytes() == expected.tobytes(), content

@@ -42,6 +42,7 @@ import psycopg
 from aurra_core import metering
 from aurra_core.access import keys
 from aurra_core.classifiers.factory import classification_limit_s
+from aurra_core.embedders import Precomputed
 from aurra_core.errors import ValidationFailed
 from aurra_core.models import (
     BatchFact,
@@ -196,7 +197,9 @@ def _write(
             bound = _OneTransaction(conn)
             in_batch = pipeline.WriteDependencies(
                 db=bound,
-                embedder=deps.embedder,
+                # The batch's facts embedded together where the embedder can (a sentence model
+                # in one padded batch), then each fact's vector read from them.
+                embedder=Precomputed(deps.embedder, [item.content for item in request.facts]),
                 classifier_factory=deps.classifier_factory,
                 flags=deps.flags,
                 extractor_factory=deps.extractor_factory,
