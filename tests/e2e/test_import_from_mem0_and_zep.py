@@ -119,6 +119,7 @@ def test_an_interrupted_import_resumes_without_duplicates(dev_server, new_key, t
         def __init__(self) -> None:
             self.sent = 0
             self.memories = self
+            self.imports = client.imports  # the announcement goes through
 
         def add_batch(self, facts, **kwargs):
             self.sent += 1
