@@ -15,6 +15,7 @@ from __future__ import annotations
 import aws_cdk as cdk
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_sns as sns
@@ -61,8 +62,13 @@ class Maintenance(Construct):
                 targets.LambdaFunction(maintenance_function, retry_attempts=2, max_event_age=period)
             ],
         )
-        # A large import asks for its own index now, not at the next scheduled run.
-        maintenance_function.grant_invoke(write_function)
+        # A large import asks for its own index now, not at the next scheduled run: the
+        # function itself, not its versions and aliases (`grant_invoke` adds `:*`).
+        write_function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["lambda:InvokeFunction"], resources=[maintenance_function.function_arn]
+            )
+        )
         write_function.add_environment(c.ENV_MAINTENANCE_FUNCTION_NAME, maintenance_function.function_name)
         # The indexes are on tables the migrations create.
         self.rule.node.add_dependency(migrations.resource)
