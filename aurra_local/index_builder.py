@@ -20,7 +20,6 @@ class IndexBuilder:
     def __init__(self, owner_url: str) -> None:
         self._url = owner_url
         self._wanted = threading.Event()
-        self.runs = 0
         self._thread = threading.Thread(target=self._run, name="aurra-index-builder", daemon=True)
 
     def start(self) -> IndexBuilder:
@@ -42,7 +41,6 @@ class IndexBuilder:
             except Exception as exc:  # noqa: BLE001 - the next request (or `aurra tenant-indexes`) runs it again
                 logger.warning("tenant index build failed", extra={"error": f"{type(exc).__name__}: {exc}"})
                 continue
-            self.runs += 1
             for built in report.built:
                 graph = f", {built['import_build']}" if "import_build" in built else ""
                 print(

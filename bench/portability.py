@@ -88,8 +88,12 @@ def sql_insert_floor(
     vectors = _embeddings(rows)
     with psycopg.connect(url, autocommit=True) as conn:
         caller, _ = keys.create_key(conn, f"floor-{uuid.uuid4().hex[:8]}")
-        if deferred:
-            tenant_indexes.list_tenants(conn, [caller.tenant_id], import_build=True)
+    if deferred:
+        # Listed as the import's announcement lists it: the same function, for the tenant the
+        # transaction is confined to.
+        with psycopg.connect(url) as conn:
+            conn.execute("SELECT set_config('aurra.tenant_id', %s, true)", (str(caller.tenant_id),))
+            assert tenant_indexes.defer_shared_index(conn, tenant_indexes.DEFAULT_LIMIT)
     starts = list(range(0, len(rows), 100))
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=connections) as pool:

@@ -89,6 +89,7 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 
+from aurra_core.models import IndexingState
 from aurra_core.storage.db import one_row
 
 INDEX_PREFIX = "memory_versions_embedding_h_"  # + the tenant id in hex: 60 characters of 63
@@ -274,7 +275,7 @@ def route(
     return "exact" if listed else "shared"
 
 
-def indexing_state(conn: psycopg.Connection, tenant_id: UUID) -> str:
+def indexing_state(conn: psycopg.Connection, tenant_id: UUID) -> IndexingState:
     """Where the tenant's new rows are indexed (models.IndexingState), in the service's own
     transaction (row-level security shows it its tenant's listing only): "own" when its own
     index is valid (as `route` reads it), "building" while one is being built (an invalid own
@@ -385,20 +386,11 @@ def choose(
     return [tenant for _, tenant in eligible[:limit]], [tenant for _, tenant in eligible[limit:]]
 
 
-def list_tenants(conn: psycopg.Connection, tenants: Iterable[UUID], *, import_build: bool = False) -> None:
+def list_tenants(conn: psycopg.Connection, tenants: Iterable[UUID]) -> None:
     """Keep these tenants' new rows out of the shared index from now on (the first step of a
     move; `maintain` does the rest). A bulk load that knows its large tenants lists them first,
-    so their rows arrive where the maintenance job would have moved them; with `import_build`,
-    as an announced import does (migration 0026), their first index is built with the shared
-    index's parameters (`IMPORT_BUILD`) and replaced by a later run."""
-    if import_build:
-        conn.execute(
-            """INSERT INTO tenant_own_indexes (tenant_id, import_build) SELECT unnest(%s::uuid[]), true
-               ON CONFLICT (tenant_id) DO UPDATE SET leaving = false""",
-            ([*tenants],),
-        )
-        return
-    # Without naming the column 0026 added: a move is also run on a schema from before it.
+    so their rows arrive where the maintenance job would have moved them. (An announced import
+    lists its tenant through `defer_shared_index`, its first index to be built as the import's.)"""
     conn.execute(
         """INSERT INTO tenant_own_indexes (tenant_id) SELECT unnest(%s::uuid[])
            ON CONFLICT (tenant_id) DO UPDATE SET leaving = false""",

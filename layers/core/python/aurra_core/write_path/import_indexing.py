@@ -17,7 +17,7 @@ from __future__ import annotations
 import psycopg
 
 from aurra_core.errors import NotFound
-from aurra_core.models import Caller, ImportAnnouncement, ImportIndexing
+from aurra_core.models import Caller, ImportAnnouncement, ImportIndexing, IndexingState
 from aurra_core.runtime.config import get_config
 from aurra_core.storage import index_build_requests, tenant_indexes
 from aurra_core.storage.db import Database
@@ -32,7 +32,7 @@ _REASONS = {
 }
 
 
-def _indexing_state(conn: psycopg.Connection, caller: Caller) -> str:
+def _indexing_state(conn: psycopg.Connection, caller: Caller) -> IndexingState:
     """The tenant's indexing state, once its key is known to exist (the tenant's listing has
     the tenant as its key: a caller whose key is gone lists nothing)."""
     if conn.execute("SELECT 1 FROM api_keys WHERE id = %s", (caller.api_key_id,)).fetchone() is None:
@@ -40,8 +40,8 @@ def _indexing_state(conn: psycopg.Connection, caller: Caller) -> str:
     return tenant_indexes.indexing_state(conn, caller.tenant_id)
 
 
-def _answer(state: str, reason: str | None = None) -> ImportIndexing:
-    return ImportIndexing(indexing=state, reason=reason or _REASONS[state])  # type: ignore[arg-type]
+def _answer(state: IndexingState, reason: str | None = None) -> ImportIndexing:
+    return ImportIndexing(indexing=state, reason=reason or _REASONS[state])
 
 
 def announce(caller: Caller, request: ImportAnnouncement, db: Database) -> ImportIndexing:
