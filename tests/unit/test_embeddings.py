@@ -145,23 +145,39 @@ def test_skipping_substitutions_that_cannot_match_changes_no_vector(monkeypatch)
     text_module.normalize.cache_clear()
     skipping = read(texts)
     skipping_vectors = [embedder.embed(t).to_numpy().tobytes() for t in sample]
+    lists = [v for v in vars(text_module).values() if isinstance(v, text_module.Substitutions)]
     steps = [v for v in vars(text_module).values() if isinstance(v, text_module.Substitution)]
-    steps += [
-        s
-        for v in vars(text_module).values()
-        if isinstance(v, list)
-        for s in v
-        if isinstance(s, text_module.Substitution)
-    ]
+    steps += [step for substitutions in lists for step in substitutions.steps]
     assert len(steps) > 120 and sum(step.needs != ("",) for step in steps) > 110
     for step in steps:
         monkeypatch.setattr(step, "needs", ("",))
+    # and a list of them runs each of its steps, in order (text.Substitutions)
+    for substitutions in lists:
+        monkeypatch.setattr(substitutions, "_needs", tuple(("", i) for i in range(len(substitutions.steps))))
     text_module.normalize.cache_clear()
     every = read(texts)
     every_vectors = [embedder.embed(t).to_numpy().tobytes() for t in sample]
     text_module.normalize.cache_clear()
     assert skipping == every
     assert skipping_vectors == every_vectors
+
+
+def test_substitutions_in_a_list_read_what_an_earlier_one_wrote():
+    # A list reads which of its substitutions could match once, and again after each change:
+    # a later one that needs what an earlier one wrote still applies, and one whose needed
+    # string an earlier one removed does not.
+    wrote = text_module.Substitutions(
+        [
+            text_module.Substitution(r"\bvim\b", "emacs"),
+            text_module.Substitution(r"\bemacs\b", "editor_emacs"),
+        ]
+    )
+    assert wrote("uses vim daily") == "uses editor_emacs daily"
+    removed = text_module.Substitutions(
+        [text_module.Substitution(r"\bvim\b", "editor"), text_module.Substitution(r"\bvim daily\b", "never")]
+    )
+    assert removed("uses vim daily") == "uses editor daily"
+    assert wrote("nothing here") == "nothing here"
 
 
 def test_an_offline_embedder_reads_a_memory_kept_as_said_in_another_language_in_english():

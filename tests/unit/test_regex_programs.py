@@ -71,8 +71,19 @@ def test_the_classifier_and_the_normalizer_compile_their_expressions_through_the
     # the largest word-list alternations, which cost the most to translate
     assert max(len(x) for x in EXPRESSIONS) > 4000
     assert text.TIMEZONE_NAMED_RE.pattern in EXPRESSIONS
-    assert all(step.pattern.pattern in EXPRESSIONS for step in text._PHRASES)
-    steps = text._CONTRACTIONS + text._VALUES + text._UNITS + text._TIMES + text._DATES + text._MEASURES
+    assert all(step.pattern.pattern in EXPRESSIONS for step in text._PHRASES.steps)
+    steps = [
+        step
+        for substitutions in (
+            text._CONTRACTIONS,
+            text._VALUES,
+            text._UNITS,
+            text._TIMES,
+            text._DATES,
+            text._MEASURES,
+        )
+        for step in substitutions.steps
+    ]
     assert all(step.pattern.pattern in EXPRESSIONS for step in steps)
 
 

@@ -68,22 +68,27 @@ class LexicalEmbedder:
         from aurra_core.text_analysis.text import content_terms
 
         # float32 throughout, as numpy computed it before: every component is a multiple of
-        # 0.25, so the sum of squares is exact and the norm and the quotients round exactly
-        # as float32 arithmetic rounds them (the same bits, checked in tests/unit). The sums
-        # are exact whatever their order, so a term's features may be added as one group.
-        vec = array("f", bytes(4 * self.dim))
+        # 0.25, so the sums and the sum of squares are exact (in float32 as in a Python float,
+        # in any order) and the norm and the quotients round as float32 arithmetic rounds them
+        # (the same bits, checked in tests/unit). A text touches a hundred or so of the
+        # components: they are summed, squared and divided alone (most of the embedder's own
+        # time went to the other zeros).
+        components: dict[int, float] = {}
         terms = content_terms(text)
         for term in terms:
             for index, weight in _term_features(term, self.dim):
-                vec[index] += weight
+                components[index] = components.get(index, 0.0) + weight
         for a, b in itertools.pairwise(terms):
             index, weight = _feature(f"b:{a} {b}", 0.5, self.dim)
-            vec[index] += weight
-        norm = array("f", [math.sqrt(math.fsum(x * x for x in vec))])[0]
+            components[index] = components.get(index, 0.0) + weight
+        vec = [0.0] * self.dim
+        norm = array("f", [math.sqrt(math.fsum(x * x for x in components.values()))])[0]
         if norm == 0.0:
             vec[0] = 1.0
-            return Vector(vec.tolist())
-        return Vector([x / norm for x in vec])
+            return Vector(vec)
+        for index, component in components.items():
+            vec[index] = component / norm
+        return Vector(vec)
 
 
 class BedrockTitanEmbedder:
