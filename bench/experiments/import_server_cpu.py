@@ -6,7 +6,7 @@ For each round and each checkout in turn: `aurra dev` from that checkout's code 
 the offline lexical one by default; its own
 embedded PostgreSQL in a temp dir), a fresh key, one `aurra import --format jsonl` of N of
 bench/portability.py's facts (Level 2 off, 4 batches in flight, the index build asked for but
-not waited for), and the CPU seconds the server process and the PostgreSQL processes used
+not waited for; `--auto-supersede`: Level 2 on, the rules classifier, scopes in 4 lanes), and the CPU seconds the server process and the PostgreSQL processes used
 (`/proc`, the backends alive at the end: an import's connections are the pool's, kept open).
 """
 
@@ -51,7 +51,9 @@ def _postgres_pids(data_dir: Path, server: int) -> list[int]:
     return parents + [int(p) for p in children.split()]
 
 
-def run(checkout: Path, source: Path, work: Path, embedder: str = "local") -> dict[str, float]:
+def run(
+    checkout: Path, source: Path, work: Path, embedder: str = "local", auto_supersede: bool = False
+) -> dict[str, float]:
     data_dir = Path(tempfile.mkdtemp(prefix="dev-", dir=work))
     env = {
         **os.environ,
@@ -60,6 +62,7 @@ def run(checkout: Path, source: Path, work: Path, embedder: str = "local") -> di
         "AURRA_FLAG_SOURCE": "env",
         "AURRA_WEBHOOK_WORKER": "false",
         "AURRA_LEVEL2_WORKER": "false",
+        "AURRA_LEVEL2_ENABLED": "true" if auto_supersede else "false",
         "PYTHONPATH": f"{checkout}/layers/core/python{os.pathsep}{checkout}",
     }
     server = subprocess.Popen(
@@ -93,6 +96,7 @@ def run(checkout: Path, source: Path, work: Path, embedder: str = "local") -> di
                 "jsonl",
                 "--index-wait",
                 "0",
+                *(["--auto-supersede"] if auto_supersede else []),
             ],
             cwd=ROOT,
             env={**os.environ, "AURRA_BASE_URL": base_url, "AURRA_API_KEY": key},
@@ -121,6 +125,9 @@ def main() -> None:
     parser.add_argument("--facts", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--embedder", default="local", help="the server's embedder (local, minilm, mpnet)")
+    parser.add_argument(
+        "--auto-supersede", action="store_true", help="the import with Level 2 on (the rules classifier)"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="aurra-exp-import-cpu-"))
     source = work / "facts.jsonl"
@@ -128,7 +135,7 @@ def main() -> None:
     for round_ in range(args.rounds):
         order = args.checkouts if round_ % 2 == 0 else list(reversed(args.checkouts))
         for checkout in order:
-            result = run(checkout.resolve(), source, work, args.embedder)
+            result = run(checkout.resolve(), source, work, args.embedder, args.auto_supersede)
             log(
                 f"round {round_ + 1} {checkout}: import {result['reported']:.1f} s, server CPU "
                 f"{result['server_cpu_s']:.2f} s ({1000 * result['server_cpu_s'] / args.facts:.2f} ms a fact), "

@@ -34,10 +34,10 @@ ROOT = HERE.parent
 
 def _text_caches() -> list:
     """The caches keyed by a whole text or pair, of the classifier and the normalizer."""
-    from aurra_core.classifiers import rules, rules_evidence, rules_facts, rules_paraphrase
-    from aurra_core.text_analysis import text
+    from aurra_core.classifiers import rules, rules_evidence, rules_facts, rules_paraphrase, rules_slots
+    from aurra_core.text_analysis import slots, text
 
-    modules = (text, rules, rules_facts, rules_evidence, rules_paraphrase)
+    modules = (text, slots, rules, rules_facts, rules_evidence, rules_paraphrase, rules_slots)
     return [
         value
         for module in modules

@@ -267,6 +267,9 @@ def about_someone_named(text: str) -> bool:
     return _SAID.match(text.strip()) is not None and _as_said(text) is None
 
 
+# Remembered per text: the rules classifier reads a text's slots several times in a pair, and
+# each fact of a Level 2 write in about six pairs (a fifth of an import's classifier time).
+@lru_cache(maxsize=4096)
 def slots_of(text: str) -> tuple[Slot, ...]:
     """The slots a fact fills, one for each value plain code recognises in it."""
     said = _as_said(text)
