@@ -540,3 +540,24 @@ def test_the_pay_one_takes_home_is_no_home_a_move_replaces(old):
 def test_a_home_named_as_a_place_is_still_replaced_by_a_move():
     verdict = judge("User said: home is Lisbon these days", "User moved to Portland last month")
     assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+@pytest.mark.parametrize("old", ["User's home is York now", "User's home is York"])
+def test_the_users_home_named_as_its_own_slot_is_replaced_by_a_move(old):
+    # "User's home" reads as an attribute of the user; a move is what changes that attribute
+    verdict = judge(old, "User moved to Portland")
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "User's sister moved to Leeds",  # someone else's move
+        "User moved their desk to the spare room",  # no home
+        "User is moving to Portland next month",  # a plan
+        "User moved the standup to 10am",  # a thing moved
+    ],
+)
+def test_the_users_home_as_its_own_slot_stays_beside_what_is_no_move(new):
+    verdict = judge("User's home is York now", new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason

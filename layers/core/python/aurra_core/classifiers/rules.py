@@ -84,7 +84,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v33"
+MODEL_ID = "aurra-rules-v34"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -1209,6 +1209,16 @@ def _history(pair: Pair) -> Decision | None:
 _BEEN_LIVING = regex_programs.compile(r"\bbeen living in\b")
 
 
+def _home_moved(old: Fact, new: Fact) -> bool:
+    """ "User's home is York now" -> "moved to Portland": the home is the slot a move changes,
+    not an attribute beside the subject's."""
+    return (
+        old.subject.slot == ("hom",)
+        and "location" in frame_values(old)
+        and _moved_elsewhere(old, new) is not None
+    )
+
+
 def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
     """A short stay, a part of the old quantity, another slot or a part of the thing."""
     old, new = pair.old, pair.new
@@ -1246,6 +1256,7 @@ def _elsewhere_or_in_part(pair: Pair) -> Decision | None:
         and not _named_versions_replaced(old, new)
         and not _renumbered(old, new)
         and not _worked_hours_said_alone(old, new)
+        and not _home_moved(old, new)
     ):
         return (Verdict.NEW_FACT, 0.8, "a different attribute of the same subject")
     if slot == "part" and not pair.ending:
