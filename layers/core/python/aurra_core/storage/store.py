@@ -358,10 +358,9 @@ def insert_versions(conn: psycopg.Connection, versions: list[dict[str, Any]]) ->
             _insert_rows(len(versions)),
             [value for version in versions for value in _version_values(**version)],
         )
-        # RETURNING's order is not promised: each row is found by its memory's id, new to it
+        # RETURNING's order is not promised: each row is found by its memory's id (a memory has
+        # one believed version, memory_versions_believed)
         inserted = {record["memory_id"]: record for record in cur.fetchall()}
-    if len(inserted) != len(versions):
-        raise ValueError("insert_versions inserts the first versions of distinct new memories")
     return [_checked(_row(inserted[version["memory_id"]])) for version in versions]
 
 
