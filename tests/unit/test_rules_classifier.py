@@ -561,3 +561,27 @@ def test_the_users_home_named_as_its_own_slot_is_replaced_by_a_move(old):
 def test_the_users_home_as_its_own_slot_stays_beside_what_is_no_move(new):
     verdict = judge("User's home is York now", new)
     assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    "new", ["User's new flat in Pankow is lovely", "User's new house in Pankow needs work"]
+)
+def test_the_users_new_home_elsewhere_replaces_where_they_lived(new):
+    verdict = judge("User lives in Neukölln", new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User lives in Neukölln", "User's new flat in Pankow would be nice"),  # a wish
+        ("User lives in Neukölln", "User's new flat in Pankow is being renovated before they move in"),
+        ("User's home is York now", "User's new flat in Leeds would be nice"),
+        ("User lives in Neukölln", "User's new flat in Neukölln is lovely"),  # the same place
+        ("User lives in Neukölln", "User's new studio in Pankow is great for painting"),  # no home
+        ("User lives in Neukölln", "User's mum's new flat in Pankow is small"),  # someone else's
+    ],
+)
+def test_a_new_home_not_lived_in_or_not_elsewhere_leaves_the_old_one(old, new):
+    verdict = judge(old, new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason

@@ -45,17 +45,17 @@ def test_on_the_frozen_set_the_duplicates_it_acts_on_are_right(frozen: dict[str,
 
 
 def test_on_the_frozen_set_the_supersessions_it_acts_on_are_right(frozen: dict[str, Any]) -> None:
-    # aurra-rules-v34, v33, v32, v31, v30 and v29 measured 0.983 (one wrong supersession in 59); v28, v27, v26, v25, v24, v23, v22, v21, v20, v19, v18, v17 and v16 0.983 (one in 58; v15 to v9 one in 57, v8 one in 55), README
+    # aurra-rules-v35, v34, v33, v32, v31, v30 and v29 measured 0.983 (one wrong supersession in 59); v28, v27, v26, v25, v24, v23, v22, v21, v20, v19, v18, v17 and v16 0.983 (one in 58; v15 to v9 one in 57, v8 one in 55), README
     assert frozen["precision"] >= 0.98, frozen
 
 
 def test_on_the_frozen_set_recall_reaches_the_bar(frozen: dict[str, Any]) -> None:
-    # aurra-rules-v34, v33, v32, v31, v30 and v29 measured 0.574; v28, v27, v26, v25, v24, v23, v22, v21, v20, v19, v18, v17 and v16 0.564 (v15 to v9 0.554, v8 0.535), README
+    # aurra-rules-v35, v34, v33, v32, v31, v30 and v29 measured 0.574; v28, v27, v26, v25, v24, v23, v22, v21, v20, v19, v18, v17 and v16 0.564 (v15 to v9 0.554, v8 0.535), README
     assert frozen["recall"] >= 0.50, frozen
 
 
 def test_on_the_frozen_set_accuracy_reaches_the_bar(frozen: dict[str, Any]) -> None:
-    # aurra-rules-v34, v33, v32, v31, v30, v29, v28, v27, v26, v25, v24, v23, v22, v21 and v20 measured 0.758 (v19, v18, v17 and v16 0.755; v15, v14, v13 and v12 0.758; v11, v10 and v9 0.755; v8 0.758), README
+    # aurra-rules-v35, v34, v33, v32, v31, v30, v29, v28, v27, v26, v25, v24, v23, v22, v21 and v20 measured 0.758 (v19, v18, v17 and v16 0.755; v15, v14, v13 and v12 0.758; v11, v10 and v9 0.755; v8 0.758), README
     assert frozen["accuracy"] >= 0.75, frozen
 
 

@@ -1568,3 +1568,12 @@ def test_wrong_supersessions_found_on_the_development_sets(old, new, acted):
 )
 def test_the_service_the_user_takes_named_by_when_it_leaves(old, new, acted):
     assert acted_on(old, new) is acted
+
+
+def test_a_word_that_starts_with_i_is_no_versioned_name():
+    # "item 3" is an item's number; "iOS 17" and "iphone 12" (as chat writes it) are versions
+    from aurra_core.text_analysis.slots import slots_of
+
+    assert not [s for s in slots_of("User noted item 3 for the audit") if s.kind == "version"]
+    assert [s.value for s in slots_of("User is on iOS 17") if s.kind == "version"] == ["17"]
+    assert [s.value for s in slots_of("User has an iphone 12 now") if s.kind == "version"] == ["12"]

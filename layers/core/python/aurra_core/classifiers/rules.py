@@ -84,7 +84,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v34"
+MODEL_ID = "aurra-rules-v35"
 
 
 def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -1209,14 +1209,23 @@ def _history(pair: Pair) -> Decision | None:
 _BEEN_LIVING = regex_programs.compile(r"\bbeen living in\b")
 
 
+_USERS_NEW_HOME = regex_programs.compile(r"^user 's new (?:flat|apartment|house|home|condo|townhouse) ")
+# a new home not lived in yet: "would be nice", "is being renovated before they move in"
+_NOT_MOVED_IN_YET = regex_programs.compile(
+    r"\b(?:would|could|might|will|going to|gonna|plans?|planning|hopes?|hoping|before|soon|next|once|"
+    r"when|if|until|yet|wish|wants?|thinking|being)\b"
+)
+
+
 def _home_moved(old: Fact, new: Fact) -> bool:
-    """ "User's home is York now" -> "moved to Portland": the home is the slot a move changes,
-    not an attribute beside the subject's."""
-    return (
-        old.subject.slot == ("hom",)
-        and "location" in frame_values(old)
-        and _moved_elsewhere(old, new) is not None
-    )
+    """ "User's home is York now" -> "moved to Portland", "lives in Neukölln" -> "User's new flat
+    in Pankow is lovely": the home is the slot a move changes, not an attribute beside the
+    subject's."""
+    new_home = bool(_USERS_NEW_HOME.match(new.text))
+    if new_home and _NOT_MOVED_IN_YET.search(new.text):
+        return False
+    home_slot = old.subject.slot == ("hom",) and "location" in frame_values(old)
+    return (home_slot or new_home) and _moved_elsewhere(old, new) is not None
 
 
 def _elsewhere_or_in_part(pair: Pair) -> Decision | None:

@@ -40,8 +40,9 @@ PRICES: dict[str, Price] = {
     "claude-sonnet-5": claude("2.00", "10.00"),
     # The offline rules classifier and extractor run in the function itself: no cost per call.
     "aurra-rules-v7": _FREE,
-    "aurra-rules-v34": _FREE,
-    "aurra-rules-v33": _FREE,  # usage recorded before v34
+    "aurra-rules-v35": _FREE,
+    "aurra-rules-v34": _FREE,  # usage recorded before v35
+    "aurra-rules-v33": _FREE,
     "aurra-rules-v32": _FREE,
     "aurra-rules-v31": _FREE,  # usage recorded before v32
     "aurra-rules-v30": _FREE,  # usage recorded before v31

@@ -1647,7 +1647,12 @@ GENERIC_NAME_WORDS = frozenset(
 HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bungalow|cottage)"
 # "writing from my new flat in Exeter": a home of their own, new; a move, and a word of change
 # (not a "new place" or "new room", which may be a restaurant or a room at work)
-NEW_HOME_OF_THEIR_OWN = r"\b(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse) (?:in|at|near|outside)\b"
+# The extractor's "User's new flat in Pankow" is one too; not its "new studio", which is as often
+# a place of work or practice.
+NEW_HOME_OF_THEIR_OWN = (
+    r"\b(?:(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse)"
+    r"|user 's new (?:flat|apartment|house|home|condo|townhouse)) (?:in|at|near|outside)\b"
+)
 # Settled into a home somewhere: "is all unpacked in Utrecht", "got a flat in Södermalm", and a
 # home bought where they live now: "just closed on a house in Raleigh", "bought a flat in Leith"
 MOVED_IN = (

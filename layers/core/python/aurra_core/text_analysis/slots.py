@@ -103,6 +103,14 @@ def _versioned_software(word: str) -> bool:
     return bool(kinds.kinds_of(word) & _VERSIONED_KINDS)
 
 
+def _i_named(word: str) -> bool:
+    """ "iOS", "iPhone", and "iphone" as chat writes it: a thing named with a leading "i", not
+    any word that starts with one ("item", "issue")."""
+    from aurra_core.text_analysis import kinds
+
+    return word[:1] == "i" and (word[1:2].isupper() or bool(kinds.kinds_of(word)))
+
+
 # A version: a name and a number ("Python 3.12", "iOS 18", "Node 20"; "python 3.9" when the name
 # is software's, `_versioned_software`).
 _VERSION = re.compile(
@@ -305,8 +313,8 @@ def slots_of(text: str) -> tuple[Slot, ...]:
         name, number = match.group(1), match.group(2)
         if name.lower() in _WORD_NUMBERS or name.isdigit():
             continue
-        if not (name[0].isupper() or name[:1] == "i" or _versioned_software(name)):
-            continue  # "python 3.9" as chat writes it is a version; "5k 2" is not
+        if not (name[0].isupper() or _i_named(name) or _versioned_software(name)):
+            continue  # "python 3.9" as chat writes it is a version; "5k 2" and "item 3" are not
         if name.lower() in {"at", "on", "in", "to", "for", "from", "has", "have", "is", "the", "with"}:
             continue
         values.append(("version", number, canon(name.lower())[0], -1))
