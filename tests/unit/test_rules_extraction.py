@@ -2429,3 +2429,18 @@ def test_no_sum_of_a_list_is_a_home_that_a_move_replaces():
     for fact in sums:
         verdict = RulesClassifier().judge(fact, moved, uuid.uuid4())
         assert verdict.verdict != Verdict.CONTRADICTS, (fact, verdict.reason)
+
+
+def test_a_homes_keys_are_the_households_not_the_teams():
+    # "we" in a message about work is the team; the keys of a new flat are the household's
+    found = facts(
+        "Big news: my new flat in Pankow is lovely, we got the keys last week! "
+        "Also I switched to Emacs and we are 8 engineers now."
+    )
+    assert "User got the keys last week" in found
+    assert "User's team is 8 engineers now" in found
+    assert not [f for f in found if f.startswith("User's team got")]
+    # a tool's keys stay the team's
+    assert "User's team got the API keys from the vendor last week" in facts(
+        "Our team is 6 engineers. We got the API keys from the vendor last week."
+    )

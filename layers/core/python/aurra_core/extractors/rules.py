@@ -1130,7 +1130,9 @@ def _third_person_verb(word: str) -> str:
 _HOME = re.compile(
     r"\b(?:mov(?:e|ed|ing)|live|living|lived|house|home|apartment|flat|adopt\w*|baby|babies|kids|"
     r"married|wedding|honeymoon|vacation|holiday|trip|dog|cat|puppy|kitten|closed on|mortgage|"
-    r"rent(?:ed|ing)?|bought a|neighbou?rhood|garden|car)\b",
+    r"rent(?:ed|ing)?|bought a|neighbou?rhood|garden|car|unpack\w*|"
+    # a home's keys handed over: "we got the keys last week" (not a tool's "the API keys")
+    r"(?:got|get|picked up|collected|have) (?:the|our) keys)\b",
     re.IGNORECASE,
 )
 
