@@ -3,11 +3,12 @@
     .venv/bin/python -m bench.experiments.import_server_cpu --facts 20000 --rounds 3 . ../other-checkout
 
 For each round and each checkout in turn: `aurra dev` from that checkout's code (`--embedder`,
-the offline lexical one by default; its own
-embedded PostgreSQL in a temp dir), a fresh key, one `aurra import --format jsonl` of N of
-bench/portability.py's facts (Level 2 off, 4 batches in flight, the index build asked for but
-not waited for; `--auto-supersede`: Level 2 on, the rules classifier, scopes in 4 lanes), and the CPU seconds the server process and the PostgreSQL processes used
-(`/proc`, the backends alive at the end: an import's connections are the pool's, kept open).
+the offline lexical one by default; its own embedded PostgreSQL in a temp dir), a fresh key, one
+`aurra import --format jsonl` of N of bench/portability.py's facts (Level 2 off, 4 batches in
+flight, the index build asked for but not waited for; `--auto-supersede`: Level 2 on, the rules
+classifier, scopes in 4 lanes), and the CPU seconds the server process and the PostgreSQL
+processes used (`/proc`, the backends alive at the end: an import's connections are the pool's,
+kept open).
 """
 
 from __future__ import annotations

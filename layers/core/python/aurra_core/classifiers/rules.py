@@ -1209,7 +1209,7 @@ def _history(pair: Pair) -> Decision | None:
 _BEEN_LIVING = regex_programs.compile(r"\bbeen living in\b")
 
 
-_USERS_NEW_HOME = regex_programs.compile(r"^user 's new (?:flat|apartment|house|home|condo|townhouse) ")
+_USERS_NEW_HOME = regex_programs.compile(rf"^{lex.USERS_NEW_HOME} ")
 # a new home not lived in yet: "would be nice", "is being renovated before they move in"
 _NOT_MOVED_IN_YET = regex_programs.compile(
     r"\b(?:would|could|might|will|going to|gonna|plans?|planning|hopes?|hoping|before|soon|next|once|"

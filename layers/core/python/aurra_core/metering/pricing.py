@@ -42,8 +42,8 @@ PRICES: dict[str, Price] = {
     "aurra-rules-v7": _FREE,
     "aurra-rules-v35": _FREE,
     "aurra-rules-v34": _FREE,  # usage recorded before v35
-    "aurra-rules-v33": _FREE,
-    "aurra-rules-v32": _FREE,
+    "aurra-rules-v33": _FREE,  # usage recorded before v34
+    "aurra-rules-v32": _FREE,  # usage recorded before v33
     "aurra-rules-v31": _FREE,  # usage recorded before v32
     "aurra-rules-v30": _FREE,  # usage recorded before v31
     "aurra-rules-v29": _FREE,  # usage recorded before v30

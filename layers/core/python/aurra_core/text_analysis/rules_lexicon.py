@@ -1649,9 +1649,10 @@ HOME_NOUNS = r"(?:flat|apartment|house|place|home|condo|studio|room|townhouse|bu
 # (not a "new place" or "new room", which may be a restaurant or a room at work)
 # The extractor's "User's new flat in Pankow" is one too; not its "new studio", which is as often
 # a place of work or practice.
+USERS_NEW_HOME = r"user 's new (?:flat|apartment|house|home|condo|townhouse)"
 NEW_HOME_OF_THEIR_OWN = (
     r"\b(?:(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse)"
-    r"|user 's new (?:flat|apartment|house|home|condo|townhouse)) (?:in|at|near|outside)\b"
+    rf"|{USERS_NEW_HOME}) (?:in|at|near|outside)\b"
 )
 # Settled into a home somewhere: "is all unpacked in Utrecht", "got a flat in Södermalm", and a
 # home bought where they live now: "just closed on a house in Raleigh", "bought a flat in Leith"
