@@ -87,13 +87,13 @@ from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, to
 MODEL_ID = "aurra-rules-v35"
 
 
-def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
-    return [regex_programs.compile(pattern) for pattern in patterns]
+def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(regex_programs.compile(pattern) for pattern in patterns)
 
 
-def _union(patterns: list[str]) -> list[re.Pattern[str]]:
+def _union(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
     """One alternation: a single search finds the leftmost of many markers."""
-    return [regex_programs.compile("|".join(f"(?:{pattern})" for pattern in patterns))]
+    return (regex_programs.compile("|".join(f"(?:{pattern})" for pattern in patterns)),)
 
 
 _HEDGES = _union(lex.HEDGES)
@@ -171,7 +171,10 @@ _STRONG_CHANGE = regex_programs.compile(lex.CURRENT_OR_CHANGED)
 # Small helpers.
 
 
-def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
+# The same markers are looked for in the same fact by several stages of a decision, and in
+# each of the pairs a fact is in: found once a text.
+@lru_cache(maxsize=8192)
+def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | None:
     for pattern in patterns:
         match = pattern.search(text)
         if match:
@@ -674,8 +677,19 @@ def typed_conflicts(old: Fact, new: Fact) -> list[tuple[str, set[str], set[str]]
 
 def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[str]] | None:
     """Same wording with one slot changed: (shared context, old slot, new slot)."""
-    a = [term for term in old.terms if term not in _LOW_INFO_STEMS]
-    b = [term for term in new.terms if term not in _LOW_INFO_STEMS]
+    found = _template_conflict_of(tuple(old.terms), tuple(new.terms), old.raw, new.raw)
+    return None if found is None else (list(found[0]), list(found[1]), list(found[2]))
+
+
+# Several stages of one decision ask for the same pair's template, and the comparison is a
+# quarter of a pair's cost where facts share their wording (bench/notes/portability.md): it is
+# made once a pair, from all it reads.
+@lru_cache(maxsize=1024)
+def _template_conflict_of(
+    old_terms: tuple[str, ...], new_terms: tuple[str, ...], old_raw: str, new_raw: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    a = [term for term in old_terms if term not in _LOW_INFO_STEMS]
+    b = [term for term in new_terms if term not in _LOW_INFO_STEMS]
     template = slot_template(a, b)
     # whose it is ("User's son") is all the two share: a value only when both give one, a name
     # or a number ("lives in Graz" / "is in Linz now", "is 5" / "is 6"); not "is obsessed with
@@ -684,11 +698,11 @@ def template_conflict(old: Fact, new: Fact) -> tuple[list[str], list[str], list[
         template is not None
         and not set(template[0]) - _PARTICLES - _WHOSE_TERMS
         and not (
-            _GIVES_A_VALUE.search(_after_whose(old.raw)) and _GIVES_A_VALUE.search(_after_whose(new.raw))
+            _GIVES_A_VALUE.search(_after_whose(old_raw)) and _GIVES_A_VALUE.search(_after_whose(new_raw))
         )
     ):
         return None
-    return template
+    return None if template is None else (tuple(template[0]), tuple(template[1]), tuple(template[2]))
 
 
 # A name or a number, said after whose the fact is

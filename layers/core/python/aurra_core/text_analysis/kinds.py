@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 from aurra_core.text_analysis.rules_lexicon import COUNTRIES, REGIONS
@@ -612,6 +613,8 @@ def _words(text: str) -> list[str]:
     return words
 
 
+# The rules classifier asks it of the same values in every pair a fact is in.
+@lru_cache(maxsize=8192)
 def kinds_of(text: str) -> frozenset[str]:
     """The kinds a text mentions: any phrase of a kind, as whole words in any inflection the
     stems meet ("VS Code", "emacs,", "works from home")."""
