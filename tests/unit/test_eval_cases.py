@@ -363,3 +363,26 @@ def test_probe_pairs_are_well_formed_and_both_kinds_are_there():
     assert kinds == {"probe_keep": 400, "probe_replace": 100}
     assert all(p["label"] == "contradicts" for p in probes if p["category"] == "probe_replace")
     assert all(p["label"] != "contradicts" for p in probes if p["category"] == "probe_keep")
+
+
+# ---------------------------------------------------------------- evals/followups.jsonl, frozen_followups.jsonl
+# Follow-ups written blind by two writers: 12 categories of 20 pairs each, ids of their own.
+
+
+@pytest.mark.parametrize(
+    ("name", "prefix"), [("followups.jsonl", "followup-"), ("frozen_followups.jsonl", "frozen-followup-")]
+)
+def test_follow_up_pairs_are_well_formed(name: str, prefix: str) -> None:
+    from aurra_core.models import TOPIC_PATTERN
+
+    pairs = [json.loads(line) for _, line in _load_lines(EVALS_DIR / name)]
+    assert len(pairs) == 240 and len({p["id"] for p in pairs}) == 240
+    for pair in pairs:
+        assert set(pair) == REQUIRED_KEYS | {"also"} and pair["id"].startswith(prefix), pair["id"]
+        assert pair["label"] in LABELS and pair["label"] not in pair["also"] and set(pair["also"]) <= LABELS
+        for side in ("old", "new"):
+            assert pair[side]["content"].strip() and re.fullmatch(TOPIC_PATTERN, pair[side]["topic"]), pair[
+                "id"
+            ]
+    assert set(Counter(p["category"] for p in pairs).values()) == {20}
+    assert {p["label"] for p in pairs} == LABELS

@@ -585,3 +585,85 @@ def test_the_users_new_home_elsewhere_replaces_where_they_lived(new):
 def test_a_new_home_not_lived_in_or_not_elsewhere_leaves_the_old_one(old, new):
     verdict = judge(old, new)
     assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # where the work is done, which the employer keeps
+        ("User works at Deloitte", "User works from home now"),
+        ("User works at Deloitte", "User works remotely now"),
+        ("User works remotely", "User works from a café on Fridays now"),
+        # a part of the thing switched, or a thing at it: the thing itself kept
+        ("User drives a Honda Civic.", "User switched the Civic to winter tires."),
+        ("User uses Notion for notes", "User switched Notion to the dark theme"),
+        ("User has a cat named Mochi", "User switched Mochi to a new food"),
+        ("User works at Acme Corp.", "User moved to a new desk on the third floor at Acme."),
+        ("User drinks coffee every morning", "User switched to oat milk in their coffee"),
+        ("User flies with KLM", "User switched to an aisle seat on KLM flights"),
+        ("User has an Android phone", "User switched the phone to a new SIM"),
+        ("User studies at UCL", "User moved to a new flat near UCL"),
+        ("User plays guitar", "User switched to a new guitar teacher"),
+        ("User is training for a marathon", "User switched to a new training plan"),
+        ("User is learning Spanish", "User switched to a new Spanish teacher"),
+        # what the old fact passed over, said again as passed over: they agree
+        ("User prefers tea over coffee.", "User drinks green tea instead of coffee."),
+        # someone else's new one, or someone else's day or move
+        ("User's manager is Priya", "User's manager Priya has a new manager, Tom"),
+        ("User swims on Mondays", "User's son swims on Wednesdays now"),
+        ("User lives in Hackney", "User's best mate moved out of Hackney to Leyton"),
+        # a part of the thing, a setting of it, or the thing moved somewhere
+        ("User rides a Specialized road bike", "User swapped the Specialized's pedals for Shimano ones"),
+        ("User keeps a sourdough starter", "User switched the starter over to spelt flour"),
+        ("User builds their site with Hugo", "User switched their Hugo site to a darker theme"),
+        ("User invests in index funds", "User moved their index funds to a new broker, Vanguard"),
+        ("User uses Gmail", "User turned off smart replies in Gmail"),
+        ("User practices yoga", "User changed to a new yoga teacher"),
+        # one occasion, not the habit
+        ("User's choir rehearses on Tuesdays", "User's choir moved this week's rehearsal to Wednesday"),
+        ("User's 1:1 is on Mondays", "User's 1:1 got moved to Tuesday this week"),
+        # a move within the same place
+        ("User lives in Leeds", "User moved across town to Headingley"),
+        ("User lives on Oak Road in Bristol", "User moved to the flat upstairs on Oak Road"),
+        ("User is a nurse on the stroke ward at St Mary's", "User moved to nights on the same ward"),
+        # how the work is done
+        ("User works at an agency in Leeds", "User hot-desks at the Leeds office now"),
+        # passed over in both
+        ("User uses Linux rather than Windows", "User runs Linux instead of Windows"),
+    ],
+)
+def test_a_change_that_keeps_the_old_value_is_not_acted_on(old, new):
+    verdict = judge(old, new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's blog runs on WordPress", "User moved the blog to Hugo"),
+        ("User works at Deloitte", "User works at KPMG now"),
+        ("User works from the office", "User works from home now"),
+        ("User likes Vim", "User switched to Emacs now"),
+        ("User drinks coffee every morning", "User drinks green tea instead of coffee now"),
+        ("User's team uses Jira Cloud", "User's team switched to Jira Data Center"),
+        ("User's team's standup is at 9:30", "User's team moved the standup to 10am"),
+        ("User's son swims on Mondays", "User's son swims on Wednesdays now"),
+        ("User's physio is Sarah at the Royal", "User's new physio is Callum"),
+        ("User feeds the dog raw food", "User switched the dog to kibble"),
+        ("User's dog eats Orijen kibble", "User switched the dog to Royal Canin"),
+        ("User's team runs CI on Jenkins", "User's team switched the CI to GHA"),
+        ("User loves spicy food", "User avoids spicy food these days"),
+        ("User lives in London", "User doesn't live in London anymore; they're back in Leeds"),
+        ("User lives in Leeds", "User moved to Manchester"),
+        ("User lives with Sam in Leeds", "User moved to York with Sam"),
+        ("User's standup is on Mondays", "User's standup moved to Tuesdays"),
+        ("User rides a Specialized road bike", "User swapped the Specialized for a Canyon"),
+        ("User works night shifts at the Aldi in Croydon", "User's moved to day shifts at the Croydon Aldi"),
+        ("User works out of a cowork in Saldanha most days", "User gave up their desk in Saldanha"),
+        ("User studies law at Exeter", "User changed their degree to history at Exeter"),
+        ("User doesn't have a car", "User bought a car"),
+    ],
+)
+def test_a_change_of_the_value_itself_is_still_acted_on(old, new):
+    verdict = judge(old, new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason

@@ -84,7 +84,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v35"
+MODEL_ID = "aurra-rules-v36"
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -1438,6 +1438,8 @@ def _said_changed(pair: Pair) -> str | None:
         return None  # "User's dog Max turned 3": a value the old fact never gave, not a change of it
     if _changes_another_attribute(old, new):
         return None  # "User moved to Berlin" says where the user lives, of which "uses Vim" says nothing
+    if _switch_keeps_the_old(old, new):
+        return None  # "switched the Civic to winter tires": a part of it, the Civic kept
     said = evidence.change_evidence(old, new)
     if said is None or evidence.one_attribute_contradiction(old, new):
         return None  # a reading that names the replaced value decides, and may act
@@ -1836,6 +1838,13 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
             deadline.check()
             for match in matches:
                 phrase = _ABOUT.split(_cut(match.group("x"), 4))[0]  # "closed the ticket about the account"
+                # "turned off conversation view in Gmail": a feature of an app, which is kept
+                # (not "live in London" nor "gave up their desk in Saldanha": what is done or
+                # held there ends with it)
+                inside, where = [*_INSIDE.split(phrase, 1), ""][:2]
+                head = set(_terms(inside)) - _FRAME_STEMS
+                if head and not head & _VERB_STEMS and _names_an_app(where):
+                    phrase = inside
                 x = set(_terms(phrase)) - _FRAME_STEMS
                 hit = _fuzzy_overlap(x, old_values)
                 if (
@@ -1857,8 +1866,28 @@ def _ending(old: Fact, new: Fact) -> tuple[str, str] | None:
                     continue  # ... "closed a chunk of Line 6 all summer": a part, for a season
                 if old_negative or _SCHEDULED_END.search(old.text):
                     continue  # the old fact already said it was gone, or when it would end: they agree
+                if hit <= _passed_over(old.text):
+                    continue  # "prefers tea over coffee" -> "drinks tea instead of coffee": they agree
                 return sorted(hit)[0], match.group(0).strip()
     return None
+
+
+# Where the thing ended is: "conversation view in Gmail"
+_INSIDE = regex_programs.compile(r"\s(?:in|on|inside|within|from)\s")
+
+
+def _names_an_app(text: str) -> bool:
+    from aurra_core.text_analysis.kinds import kinds_of
+
+    return bool(kinds_of(text) & (_SOFTWARE_KINDS | {"email"}))
+
+
+# What a fact names only as passed over: "tea over coffee", "rather than the bus"
+_PASSED_OVER = regex_programs.compile(r"\b(?:over|rather than|instead of)\s+((?:[\w'-]+\s*){1,3})")
+
+
+def _passed_over(text: str) -> set[str]:
+    return {term for found in _PASSED_OVER.finditer(text) for term in _terms(found.group(1))}
 
 
 def _identity(fact: Fact) -> set[str]:
@@ -1961,6 +1990,14 @@ def _another_instance(ended: str, old: Fact, new: Fact) -> bool:
 # Verbs that carry no value of their own: "runs on Django" / "was rebuilt with ... Django" keep the value
 _VERB_STEMS = frozenset(canon(verb)[0] for verb in VERBS) - lex.LIKING - lex.DISLIKING
 _KIND_NOUN_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
+# Where work is done, which an employer keeps: "from home", "remotely", "hybrid", "in the office"
+_WORK_ARRANGEMENT_STEMS = frozenset(
+    canon(word)[0]
+    for word in (
+        "home remote remotely hybrid office wfh desk hot-desk hot-desks hot-desking hotdesk onsite "
+        "on-site in-office"
+    ).split()
+)
 _TASTE_STEMS = lex.LIKING | lex.DISLIKING
 # Words that date a clause ("after the reorg"), which no verb's value is
 _WHEN_STEMS = frozenset(canon(word)[0] for word in ("after", "before", "since", "until", "during"))
@@ -2558,6 +2595,13 @@ _DWELLING_TERMS = frozenset(
 
 
 _IN_A_TOWN = regex_programs.compile(r"\bin (?-i:([A-Z][\w'-]+))")
+# A move that keeps the place: "across town", "in the same building", "round the corner"
+_MOVED_WITHIN = regex_programs.compile(
+    r"(?i)\b(?:across town|(?:a|an)?round the corner|down the (?:road|street)|"
+    r"(?:in|on|within) the same (?:building|street|road|block|area|neighbou?rhood|estate|complex|town|city))\b"
+)
+# The names a home is given after "on", "in" or "at": "lives on Elm Street in Portland"
+_AT_A_NAMED_PLACE = regex_programs.compile(r"\b(?:on|in|at) ((?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))*)")
 
 
 def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
@@ -2588,6 +2632,16 @@ def _moved_elsewhere(old: Fact, new: Fact) -> str | None:
         old_place = old_place - _DWELLING_TERMS
     if old_place & new.term_set:
         return None
+    if _MOVED_WITHIN.search(new.raw):
+        return None  # "moved across town to Didsbury", "to another flat in the same building"
+    named_places = {
+        term
+        for found in _AT_A_NAMED_PLACE.finditer(old.raw)
+        for word in found.group(1).split()
+        for term in canon(word.lower())
+    }
+    if not old_place and named_places & new.term_set:
+        return None  # "lives on Elm Street" -> "moved to another apartment on Elm Street"
     if _NO_HOME_AFTER.match(move.string, move.end()):
         return None  # "moved to a wav2vec-based model": to a thing, not a home
     users_own = not (old.subject.relations or old.subject.slot)  # "User lives in London", not "User's mam"
@@ -2776,8 +2830,10 @@ _SOFTWARE_KINDS = frozenset(
 )
 
 
-def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None:
-    """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone."""
+def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str], bool] | None:
+    """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone:
+    (verb, anchor, value, kept), kept when what was switched leaves the shared thing in place
+    (`_kept_by_name`)."""
     match = _SWITCHED_VALUE.search(new.text)
     if not match:
         return None
@@ -2855,7 +2911,93 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str]] | None
     owner = _OWNED_BY_NAME.search(new.raw)
     if owner and not re.search(rf"(?i)\b{re.escape(owner.group(1))}\b", old.raw):
         return None  # "moved Ollie's bedtime to eight": Ollie's, not the user's own bedtime
-    return match.group(0).split()[0], anchor, value
+    # "switched the Civic to winter tires", "moved to a new desk at Acme": still the Civic, still
+    # at Acme
+    kept = _kept_by_name(old, new.raw, anchor, value, old_value)
+    return match.group(0).split()[0], anchor, value, kept
+
+
+def _switch_keeps_the_old(old: Fact, new: Fact) -> bool:
+    switched = _switch_value(old, new)
+    return switched is not None and switched[3]
+
+
+def _names_a_value(word: str) -> bool:
+    """A name ("Royal Canin", "Hugo"), a number, or an acronym of a known thing ("GHA", "AWS");
+    not a common acronym ("a new SIM")."""
+    from aurra_core.text_analysis import kinds
+
+    if re.match(r"(?-i:[A-Z][a-z])|\d", word):
+        return True
+    return word.isupper() and len(word) > 1 and bool(kinds.kinds_of(word))
+
+
+def _kept_by_name(old: Fact, new_raw: str, anchor: set[str], value: set[str], old_value: set[str]) -> bool:
+    """The thing both facts share is kept, and what was switched is a part of it or a thing of
+    it: "switched the Civic to winter tires", "switched Notion to the dark theme" (the thing the
+    old fact has or uses, switched), "moved to a new desk on the third floor at Acme", "moved to a
+    flat near UCL", "switched to oat milk in their coffee" (the new value at the shared thing),
+    "plays guitar" -> "switched to a new guitar teacher" (the new value the shared thing's)."""
+    if not anchor:
+        return False
+    names = evidence.proper_names(old)
+    # the old fact says only that the user does or has the thing ("invests in index funds"): no
+    # value of it a switch of it could replace
+    verb = re.match(r"^User(?:'s \w+)? ([a-z]+)", old.raw)
+    nothing_else = verb is not None and old_value <= _VERB_STEMS | set(canon(verb.group(1))[:1])
+    # a value with no name, number or typed value of its own ("a new SIM", "winter tires"): a
+    # setting or a part, where "moved the blog to Hugo", "moved the standup to 10am" name one
+    plain_value = nothing_else or (
+        not any("_" in term or term[:1].isdigit() for term in value)
+        and not any(_names_a_value(word) for word in re.findall(r"[\w'-]+", new_raw.partition(" to ")[2]))
+        and not _expand(old_value) & _expand(value)
+    )
+    # "works night shifts at the Tesco" -> "moved to day shifts at the Croydon Tesco": the old
+    # value is of the new one's kind, so it is what was replaced, wherever
+    same_kind = bool(old_value & value or _expand(old_value) & _expand(value))
+    # ... or the shared thing is what it moved to ("day shifts" for "night shifts")
+    moved_to = re.split(r"\s(?:at|in|on|near)\s", new_raw.partition(" to ")[2])[0]
+    moved_the_thing = bool(set(_terms(moved_to)) & anchor)
+    # the subject itself moved or switched ("moved to a new desk"), not a thing of theirs named
+    # as what changed ("changed their degree to history at Durham")
+    moved_itself = bool(re.search(r"(?i)\b(?:switched|moved|changed|swapped)(?: over| back)? to\b", new_raw))
+    words = {word for word in re.findall(r"[\w'-]+", old.raw) if canon(word.lower())[0] in anchor}
+    for word in words:
+        shown = re.escape(word)
+        # the shared thing is what the old fact has, uses or does, its phrase ending there: not
+        # "feeds the dog raw food", where the food is the value ("switched the dog to kibble"),
+        # nor a named edition of it ("uses Jira Cloud" -> "switched to Jira Data Center")
+        held = re.search(rf"(?i)\b{shown}(?:\W*$|\s+(?:for|at|in|on|with|every|each|and|to)\b)", old.raw)
+        if (
+            held
+            and (canon(word.lower())[0] in names or plain_value)
+            and re.search(
+                rf"(?i)\b(?:switched|moved|changed|swapped|put)(?: (?:the|my|our|their|his|her))?(?: [\w-]+)?"
+                rf" {shown}(?: [\w-]+)? (?:over |back )?to\b",
+                new_raw,
+            )
+        ):
+            return True
+        if (
+            not same_kind
+            and not moved_the_thing
+            and moved_itself
+            and re.search(
+                rf"(?i)\bto\b.*\b(?:at|in|on|near) (?:the |my |our |their |his |her )?(?:same )?{shown}\w*(?: \w+)?\W*$",
+                new_raw,
+            )
+        ):
+            return True
+        if (
+            held
+            and not same_kind
+            and re.search(
+                rf"(?i)\bto (?:(?:a|an|the|my|our|their|his|her|new|different|another)\s+)+{shown}\w* [a-z]{{3,}}",
+                new_raw,
+            )
+        ):
+            return True
+    return False
 
 
 # A time word shared by two facts is no thing both are about
@@ -2899,7 +3041,12 @@ class SlotContext:
 def _one_off(new: Fact, marker: str | None) -> Decision | None:
     """'today only', 'this time': an exception, not a new standing value. None: go on."""
     one_off = _ONE_OFF.search(new.text)
-    if one_off and marker and re.search(r"\bonly\b|\bjust\b|\bone[- ]off\b", one_off.group(0)):
+    # or one occasion named by its week or day ("moved this week's gig to Saturday")
+    if (
+        one_off
+        and marker
+        and re.search(r"\bonly\b|\bjust\b|\bone[- ]off\b|this week ?'s|weekday_", one_off.group(0))
+    ):
         return (
             Verdict.NEW_FACT,
             0.8,
@@ -3467,8 +3614,10 @@ def _wording_findings(context: SlotContext) -> list[Finding]:
     changed, or an antonym in place of the old word."""
     old, new, marker = context.old, context.new, context.marker
     switched = _switch_value(old, new)
+    if switched and switched[3]:
+        return []  # what was switched leaves the old fact's thing in place
     if switched:
-        verb, anchor_terms, value = switched
+        verb, anchor_terms, value, _ = switched
         label = f"'{verb}' to {' '.join(sorted(value))} for the same {' '.join(sorted(anchor_terms))}"
         said_as = f"'{quoted(verb, new)}' to {said(value, new)} for the same {said(anchor_terms, new, old)}"
         return [(0.88, label, said_as)]
@@ -3559,7 +3708,25 @@ def _template_finding(
         return None  # "has a Netflix account" -> "Netflix password was changed": an attribute of it
     if (set(new_slot) - old.term_set) & _KIND_NOUN_STEMS and not set(old_slot) & _KIND_NOUN_STEMS:
         return None  # "is active" -> "is no longer on the Pro plan": the plan, not the account's state
+    if bool(set(new_slot) & _WORK_ARRANGEMENT_STEMS) != bool(set(old_slot) & _WORK_ARRANGEMENT_STEMS):
+        # "works at Deloitte" -> "works from home now", "works remotely" -> "from a café on Fridays
+        # now": where the work is done, not for whom
+        return None
 
+    named_anew = any(
+        _names_a_value(word) and word.lower() not in old.raw.lower()
+        for word in re.findall(r"[\w'-]+", new.raw)[1:]
+    )
+    if (
+        set(new_slot) - {"new"} <= _VERB_STEMS | _CHANGE_VERB_STEMS
+        and set(old_slot) - _VERB_STEMS - _NEGATION_TERMS
+        and not (named_anew and set(old_slot) & evidence.proper_names(old))
+    ):
+        # "drives a Honda Civic" -> "switched the Civic to winter tires", "has an Android phone" ->
+        # "switched the phone to a new SIM": a verb in place of a value, and no other value
+        # named (not "doesn't have a car" -> "bought a car", "works at the Leeds office" ->
+        # "moved to the other office in Bradford")
+        return None
     if cue and marker:
         slot = f" in a single-valued {cue} slot, with "
         return (0.92, f"{label}{slot}'{marker}'", f"{said_as}{slot}'{shown_marker}'")
@@ -3572,6 +3739,10 @@ def _template_finding(
         # the tea may be drunk beside the coffee; "takes his coffee black" -> "with oat milk" names
         # the thing whose value changed
         return None
+    if set(old_slot) <= lex.LIKING and marker and not set(new_slot) & (lex.LIKING | lex.DISLIKING):
+        # "prefers tea over coffee" -> "drinks green tea instead of coffee": a taste said as a
+        # habit ("loves spicy food" -> "avoids spicy food these days" is a taste changed)
+        return None
     if marker and not set(old_slot) <= _VERB_STEMS:
         # not "runs on Django" -> "was rebuilt with a new Django theme": a verb replaced, not a value
         return (0.86, f"{label}, with '{marker}'", f"{said_as}, with '{shown_marker}'")
@@ -3579,6 +3750,7 @@ def _template_finding(
 
 
 _HABIT_STEMS = frozenset(canon(word)[0] for word in lex.HABIT_VERBS)
+_CHANGE_VERB_STEMS = frozenset(canon(word)[0] for word in "changed switched swapped replaced moved".split())
 
 
 def _other_named_one(old: Fact, new: Fact, old_slot: list[str], new_slot: list[str]) -> bool:
@@ -4014,6 +4186,11 @@ def _a_new_one(old: Fact, new: Fact) -> str | None:
     found = list(_A_NEW.finditer(new.text))
     if not found or subject_relation(old, new)[0] == "different":
         return None  # the subject's relation is read only where "new" is said
+    if new.subject.apposition and (new.subject.relations, new.subject.apposition) != (
+        old.subject.relations,
+        old.subject.apposition,
+    ):
+        return None  # "User's manager Priya has a new manager, Tom": Priya's new one, not the user's
     for match in found:
         first = canon(match.group("first"))[0]
         second = canon(match.group("second"))[0] if match.group("second") else ""

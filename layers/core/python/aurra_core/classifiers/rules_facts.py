@@ -292,11 +292,21 @@ def _possessions(
             # "User's sister lives in Leeds"; "User's mom doesn't eat meat", read "mom vegetarian"
             relations.append(canon(related[-1])[0])
             slot = []
+        elif related and len(after) == 1 and _third_person(after[0]):
+            # "User's son swims on Wednesdays": what the relative does, not an attribute "son swims"
+            relations.append(canon(related[-1])[0])
+            slot = []
         else:
             # "Tom's manager is Priya", "User's dentist appointment": an attribute of the subject
             slot = [canon(w)[0] for w in phrase if w not in lex.STOPWORDS]
         possessive = i < len(tokens) and tokens[i] == "'s"
     return tuple(relations), frozenset(apposition), tuple(slot)
+
+
+def _third_person(word: str) -> bool:
+    """A verb's -s form after a relative ("son swims", "wife trains"): a relative's own noun would
+    follow "'s" ("son's bike")."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and word.isalpha()
 
 
 def _possessed_phrase(tokens: list[str], i: int, names: set[str]) -> tuple[list[str], int]:

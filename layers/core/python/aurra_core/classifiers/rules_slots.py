@@ -730,6 +730,7 @@ _LEFT_NAME = re.compile(
 
 
 _HOME = regex_programs.compile(r"(?i)\b(?:lives?|living|based|located|resides?|moved) in\b")
+_PASSED_OVER_NAME = regex_programs.compile(r"\b(?:rather than|over)\s+(?:the\s+)?([A-Z][\w.+#-]*)")
 
 
 def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
@@ -749,10 +750,14 @@ def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:
     if new_mood.additive or PART_DONE.search(new_text.lower()):
         return None  # "about halfway through moving CI from Jenkins": Jenkins still runs the rest
     left_in_old = {m.group("name").lower() for m in _LEFT_NAME.finditer(old_text)}
+    # what the old fact names only as passed over: "uses Linux rather than Windows"
+    left_in_old |= {m.group(1).lower() for m in _PASSED_OVER_NAME.finditer(old_text)}
     for match in _LEFT_NAME.finditer(new_text):
         name = match.group("name")
         if match.group("out") and _HOME.search(old_text):
             continue  # one withdraws from a race or a course, not from the city one lives in
+        if new_text[match.end() :].startswith(("'s", "\u2019s")):
+            continue  # "swapped the Trek's saddle for a Brooks one": a part of it, the Trek kept
         if name.lower() in left_in_old or name in ("I", "User"):
             continue
         if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", old_text, re.IGNORECASE):

@@ -43,7 +43,8 @@ RELATION_NOUNS = frozenset(
     stepson stepdaughter stepmother stepfather friend friends neighbor neighbour neighbors
     neighbours roommate flatmate housemate colleague colleagues coworker coworkers co-worker
     teammate teammates boss assistant cofounder co-founder landlord tenant nanny manager
-    doctor dentist therapist psychiatrist vet lawyer accountant coach tutor teacher""".split()
+    doctor dentist therapist psychiatrist vet lawyer accountant coach tutor teacher mate mates
+    bestie bff""".split()
 )
 # Words that qualify which slot of an attribute a fact is about: a work phone and a personal
 # phone are two slots, each holding its own value.
@@ -1958,7 +1959,10 @@ ONE_OFF = (
     r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
     r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
     r"\bthis (?:week|month) only\b|"
-    r"\bfor (?:today|tomorrow)\b|\bso far\b"
+    r"\bfor (?:today|tomorrow)\b|\bso far\b|"
+    # one occasion named by its week or day: "moved this week's gig", "cancelled this Saturday",
+    # "moved to Friday this week" (the normaliser writes days as "weekday_sat")
+    r"\bthis week ?'s\b|\bthis weekday_\w+|\bweekday_\w+ this week\b"
 )
 
 # A value scoped to some days: "on Fridays", "weekends".
