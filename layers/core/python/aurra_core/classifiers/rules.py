@@ -1882,8 +1882,7 @@ def _names_an_app(text: str) -> bool:
     return bool(kinds_of(text) & (_SOFTWARE_KINDS | {"email"}))
 
 
-# What a fact names only as passed over: "tea over coffee", "rather than the bus"
-_PASSED_OVER = regex_programs.compile(r"\b(?:over|rather than|instead of)\s+((?:[\w'-]+\s*){1,3})")
+_PASSED_OVER = regex_programs.compile(lex.PASSED_OVER + r"((?:[\w'-]+\s*){1,3})")
 
 
 def _passed_over(text: str) -> set[str]:
@@ -1994,8 +1993,8 @@ _KIND_NOUN_STEMS = frozenset(canon(word)[0] for word in lex.KIND_NOUNS)
 _WORK_ARRANGEMENT_STEMS = frozenset(
     canon(word)[0]
     for word in (
-        "home remote remotely hybrid office wfh desk hot-desk hot-desks hot-desking hotdesk onsite "
-        "on-site in-office"
+        # as the normaliser leaves them ("works from home", "wfh", "remotely" are "remote")
+        "home remote hybrid office desk hot-desk hot-desks hot-desking hotdesk onsite on-site in-office"
     ).split()
 )
 _TASTE_STEMS = lex.LIKING | lex.DISLIKING
@@ -2833,7 +2832,7 @@ _SOFTWARE_KINDS = frozenset(
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str], bool] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone:
     (verb, anchor, value, kept), kept when what was switched leaves the shared thing in place
-    (`_kept_by_name`)."""
+    (`_shared_thing_kept`)."""
     match = _SWITCHED_VALUE.search(new.text)
     if not match:
         return None
@@ -2913,13 +2912,21 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str], bool] 
         return None  # "moved Ollie's bedtime to eight": Ollie's, not the user's own bedtime
     # "switched the Civic to winter tires", "moved to a new desk at Acme": still the Civic, still
     # at Acme
-    kept = _kept_by_name(old, new.raw, anchor, value, old_value)
+    kept = _shared_thing_kept(old, new.raw, anchor, value, old_value)
     return match.group(0).split()[0], anchor, value, kept
 
 
 def _switch_keeps_the_old(old: Fact, new: Fact) -> bool:
     switched = _switch_value(old, new)
     return switched is not None and switched[3]
+
+
+def _names_anew(old: Fact, new: Fact) -> bool:
+    """The new fact names a value the old one does not ("moved to the other office in Bradford")."""
+    return any(
+        _names_a_value(word) and word.lower() not in old.raw.lower()
+        for word in re.findall(r"[\w'-]+", new.raw)[1:]
+    )
 
 
 def _names_a_value(word: str) -> bool:
@@ -2932,7 +2939,9 @@ def _names_a_value(word: str) -> bool:
     return word.isupper() and len(word) > 1 and bool(kinds.kinds_of(word))
 
 
-def _kept_by_name(old: Fact, new_raw: str, anchor: set[str], value: set[str], old_value: set[str]) -> bool:
+def _shared_thing_kept(
+    old: Fact, new_raw: str, anchor: set[str], value: set[str], old_value: set[str]
+) -> bool:
     """The thing both facts share is kept, and what was switched is a part of it or a thing of
     it: "switched the Civic to winter tires", "switched Notion to the dark theme" (the thing the
     old fact has or uses, switched), "moved to a new desk on the third floor at Acme", "moved to a
@@ -3713,14 +3722,10 @@ def _template_finding(
         # now": where the work is done, not for whom
         return None
 
-    named_anew = any(
-        _names_a_value(word) and word.lower() not in old.raw.lower()
-        for word in re.findall(r"[\w'-]+", new.raw)[1:]
-    )
     if (
         set(new_slot) - {"new"} <= _VERB_STEMS | _CHANGE_VERB_STEMS
         and set(old_slot) - _VERB_STEMS - _NEGATION_TERMS
-        and not (named_anew and set(old_slot) & evidence.proper_names(old))
+        and not (set(old_slot) & evidence.proper_names(old) and _names_anew(old, new))
     ):
         # "drives a Honda Civic" -> "switched the Civic to winter tires", "has an Android phone" ->
         # "switched the phone to a new SIM": a verb in place of a value, and no other value

@@ -730,7 +730,7 @@ _LEFT_NAME = re.compile(
 
 
 _HOME = regex_programs.compile(r"(?i)\b(?:lives?|living|based|located|resides?|moved) in\b")
-_PASSED_OVER_NAME = regex_programs.compile(r"\b(?:rather than|over)\s+(?:the\s+)?([A-Z][\w.+#-]*)")
+_PASSED_OVER_NAME = regex_programs.compile(lex.PASSED_OVER + r"(?:the\s+)?([A-Z][\w.+#-]*)")
 
 
 def named_switch(old_text: str, new_text: str) -> tuple[float, str] | None:

@@ -1955,6 +1955,9 @@ NARROWED = r"\s(?:on|for|when|at|in|during|if|while|unless|except) "
 PARTS_OF_DAY = ((300, 720, "morning"), (720, 1020, "afternoon"), (1020, 1320, "evening"))
 
 # A one-off exception: "today only", "this time".
+# What a fact names only as passed over: "tea over coffee", "Linux rather than Windows"
+PASSED_OVER = r"\b(?:over|rather than|instead of)\s+"
+
 ONE_OFF = (
     r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
     r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"
