@@ -1,5 +1,6 @@
 """How `aurra import --auto-supersede` deals a file's facts into lanes (aurra_local.portability):
-every scope in one lane, each lane in valid-time order, and the same lanes whatever the run."""
+every scope in one lane, its facts together and in valid-time order, and the same lanes whatever
+the run."""
 
 import random
 
@@ -26,7 +27,7 @@ def _scope(fact: Fact) -> tuple:
     return fact.body.get("user_id"), fact.body.get("agent_id")
 
 
-def test_every_scope_is_in_one_lane_and_every_lane_in_valid_time_order():
+def test_every_scope_is_in_one_lane_its_facts_together_in_valid_time_order():
     plan = _plan(1)
     lanes = level2_lanes(plan)
     assert 1 < len(lanes) <= LEVEL2_LANES
@@ -35,11 +36,19 @@ def test_every_scope_is_in_one_lane_and_every_lane_in_valid_time_order():
     for n, lane in enumerate(lanes):
         for fact in lane:
             assert owner.setdefault(_scope(fact), n) == n, _scope(fact)
-        dated = [f.body["valid_from"] for f in lane if "valid_from" in f.body]
-        assert dated == sorted(dated)
-        undated = [i for i, f in enumerate(lane) if "valid_from" not in f.body]
-        # A fact without a valid_from is valid from the import's time: after every dated one.
-        assert undated == list(range(len(lane) - len(undated), len(lane)))
+        # A scope's facts follow one another: its memories' readings stay warm in the classifier.
+        runs = [_scope(f) for i, f in enumerate(lane) if i == 0 or _scope(lane[i - 1]) != _scope(f)]
+        assert len(runs) == len(set(runs))
+        # Scopes in the order the file first names them.
+        firsts = [min(f.line for f in lane if _scope(f) == scope) for scope in runs]
+        assert firsts == sorted(firsts)
+        for scope in runs:
+            facts = [f for f in lane if _scope(f) == scope]
+            dated = [f.body["valid_from"] for f in facts if "valid_from" in f.body]
+            assert dated == sorted(dated)
+            undated = [i for i, f in enumerate(facts) if "valid_from" not in f.body]
+            # A fact without a valid_from is valid from the import's time: after every dated one.
+            assert undated == list(range(len(facts) - len(undated), len(facts)))
 
 
 def test_a_scope_keeps_its_lane_and_batches_whatever_else_the_file_holds():
