@@ -667,3 +667,66 @@ def test_a_change_that_keeps_the_old_value_is_not_acted_on(old, new):
 def test_a_change_of_the_value_itself_is_still_acted_on(old, new):
     verdict = judge(old, new)
     assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+# rules v37: what a change is said to hold from, an employer left for another, and a change
+# said in the first clause of a memory kept as said
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # said to hold from here on
+        (
+            "User rehearses Tuesday evenings at St Aidan's parish hall",
+            "User rehearses in the community room at Phibsborough Library for the foreseeable",
+        ),
+        ("User works from the office", "User works from home until further notice"),
+        ("User uses Trello", "User uses Linear going forward"),
+        # an employer left, another one started
+        ("User left Boots", "User is now a practice pharmacist at a GP surgery in Loughborough"),
+        (
+            "User left Deloitte at the end of August",
+            "User is at a small climate consultancy called Carbon Lattice now",
+        ),
+        ("User gave notice at Kestrel Bank", "User started at Orchard Health"),
+        ("User got laid off from Twitter", "User works for Monzo now"),
+        ("User resigned from Acme last month", "User took a job with Globex"),
+        # the change in a memory's first clause, the reason after it
+        ("User's long run is on Sundays", "User said: long run is Saturday now, Sundays got too tight"),
+    ],
+)
+def test_v37_changes_are_acted_on(old, new):
+    verdict = judge(old, new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # no new value, or not for good
+        ("User swims at the Leisure Centre", "User's pool is closed until further notice"),
+        ("User works at Acme", "User is off work until further notice"),
+        # left, but not an employer, or not for work somewhere else
+        ("User left London", "User started at Google"),
+        ("User left Tom", "User started at Google"),
+        ("User quit Spotify", "User started at Apple"),
+        ("User left Twitter", "User works for Monzo now"),
+        ("User left Deloitte", "User's wife started at KPMG"),
+        ("User left Deloitte", "User is now a member at a climbing gym"),
+        ("User left Deloitte", "User started at the gym"),
+        ("User left Deloitte", "User might start at KPMG"),
+        ("User left Deloitte", "User is working at KPMG for the summer"),
+        ("User left Deloitte", "User also works at KPMG"),
+        ("User left Deloitte", "User is a regular at the Red Lion"),
+        # what follows the first clause limits it, or is a statement of its own
+        (
+            "User's long run is on Sundays",
+            "User said: long run is Saturday now, and I do a short one on Sundays",
+        ),
+        ("User's long run is on Sundays", "User said: long run is Saturday now, maybe Sunday again in June"),
+    ],
+)
+def test_v37_what_is_no_change_is_left_alone(old, new):
+    verdict = judge(old, new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason

@@ -50,6 +50,8 @@ from aurra_core.classifiers.rules_slots import (
     device_upgrade,
     grade_change,
     grew,
+    job_after_leaving,
+    limits_what_it_follows,
     line_change,
     named_switch,
     one_at_a_time,
@@ -84,7 +86,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v36"
+MODEL_ID = "aurra-rules-v37"
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -4355,6 +4357,7 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
             or activity_elsewhere(old, new)
             or venue_elsewhere(old, new)
             or workplace_elsewhere(old, new)
+            or job_after_leaving(old, new)
             or pay_change(old, new)
             or rent_change(old, new)
             or line_change(old, new)
@@ -4364,9 +4367,39 @@ def _decide_cached(old: str, new: str) -> tuple[Verdict, float, str]:
         )
         if swap is not None:
             verdict, confidence, reason = Verdict.CONTRADICTS, *swap
+        else:
+            main = _first_clause_change(old, new)
+            if main is not None:
+                verdict, confidence, reason = main
     if verdict is Verdict.CONTRADICTS and confidence >= 0.85 and _two_homes_one_move(old, new):
         return Verdict.CONTRADICTS, 0.8, "the old fact gives two homes; which one the move ends is not said"
     return verdict, max(0.0, min(1.0, confidence)), reason
+
+
+# A memory kept as said: its first clause, and what follows it after a comma, a semicolon, a
+# dash or a bracket ("long run is Saturday now, Sundays got too tight", "retros are in the
+# Osprey room now (no whiteboard in there)")
+_SAID_FIRST_CLAUSE = regex_programs.compile(r"^(User said: [^,;()]+?)\s*(?:,|;|\(| - | — )\s*(.+)$")
+
+
+def _first_clause_change(old: str, new: str) -> tuple[Verdict, float, str] | None:
+    """(verdict, confidence, reason) when a memory kept as said changes the old fact in its first
+    clause and says only why, or an aside, after it: the first clause's contradiction (rules
+    v37). What follows a change often names the old value as the reason for it ("Sundays got
+    too tight"), which reads as the old fact said again. Never a duplicate or any other verdict:
+    what follows may say what the old fact does not. Not when what follows may limit the
+    change (a hedge, a while, "but", "until", someone else) or is a second statement of one's
+    own ("we", "I")."""
+    found = _SAID_FIRST_CLAUSE.match(new.strip())
+    if found is None:
+        return None
+    first, rest = found.group(1), found.group(2)
+    if len(first.split()) < 5 or limits_what_it_follows(rest):
+        return None
+    verdict, confidence, reason = _decide_cached(old, first)
+    if verdict is not Verdict.CONTRADICTS or confidence < 0.85:
+        return None
+    return verdict, confidence, f"{reason} (its first clause; what follows says why)"
 
 
 def _two_homes_one_move(old: str, new: str) -> bool:

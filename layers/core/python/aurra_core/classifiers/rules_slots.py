@@ -134,6 +134,21 @@ def _blocked(norm: str) -> bool:
     return _mood(norm).blocked
 
 
+# A word that limits what the clause before it says: "..., but only on Fridays", "..., until June"
+_LIMITS = regex_programs.compile(
+    r"\b(?:but|though|although|except|only|until|till|unless|if|when|whenever|maybe|still|either|or)\b|\?|"
+    # a second statement of one's own: "..., and I do a short one on Sundays"
+    r"^(?:and|plus)\b|\b(?:i|i'm|i've|i'll|we|we're|we've|we'll)\b"
+)
+
+
+def limits_what_it_follows(text: str) -> bool:
+    """Whether a clause after a statement may change its mood or its reach: a hedge, an addition,
+    a past, a negation, a while, a turn back, someone else, or a word that limits (rules v37)."""
+    mood = _mood(normalize(text))
+    return mood.blocked or mood.temporary or mood.reverted or bool(_LIMITS.search(text.lower()))
+
+
 def _said_plainly(old_norm: str, new_norm: str) -> bool:
     """The new fact says its value holds now (not hedged, additive, past, negated, for a while
     or reverted), and the old one stated its own as it was (not hedged, past or negated)."""
@@ -1340,6 +1355,77 @@ def workplace_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | Non
     if old_mood.past or old_mood.negated or old_mood.hedged:
         return None
     return (CONFIDENCE, f"where the subject works, said anew: at {place} now")
+
+
+# An employer left: "User left Boots", "User gave notice at Kestrel Bank", "User's wife handed in
+# her notice at Arup", "User got laid off from Twitter" (rules v37), and when, at most.
+_ORG = r"(?-i:[A-Z][\w&'.-]*)(?: (?-i:[A-Z][\w&'.-]*)){0,3}"
+_LEFT_EMPLOYER = regex_programs.compile(
+    r"^User(?:'s (?P<owner>\w+))? (?:has |had |just )?(?:(?P<left>left|quit)|resigned from|"
+    r"(?:gave|handed in|has given|has handed in) (?:their |his |her |my )?notice (?:at|to)|"
+    r"(?:got|was|has been) (?:laid off|let go) (?:from|by)) "
+    rf"(?P<org>{_ORG})"
+    r"(?P<when>(?: (?:at the end of|in|on|last|this|after|before) [\w ]{1,20}?| \w+ ago| yesterday| today)?)"
+    r"[.!]?$"
+)
+# Work started: "User started at Orchard Health", "User works for Monzo now", "User took a job
+# with KPMG", "User is now a practice pharmacist at a GP surgery", "User is at a small
+# consultancy called Carbon Lattice now"; what may follow: when, where, as what
+_STARTED_WORK = regex_programs.compile(
+    r"^User(?:'s (?P<owner>\w+))? (?:has |just |has just )?(?:"
+    r"(?:started|starts|is starting|began)(?: a new job| work| working)? (?:at|with)|"
+    r"(?:now )?works? (?:at|for)|is (?:now )?working (?:at|for)|"
+    r"(?:got|took|landed|accepted) (?:a |an |the )?(?:new )?(?:job|role|position|offer) (?:at|with|from)|"
+    r"signed with|is (?:now )?at (?:a|an) [a-z -]+? called) "
+    rf"(?P<org>{_ORG})(?P<rest>.*)$|"
+    r"^User(?:'s (?P<owner2>\w+))? is (?:now )?(?:a|an) (?:[a-z-]+ ){0,3}?(?P<role>[a-z]+) (?:at|for|with) "
+    r"(?P<place>(?:a|an|the) [\w&'.+ -]+?|(?-i:[A-Z])[\w&'.+ -]*?)(?P<rest2>(?:,| (?:now|in|since|from)\b).*|[.!]?)$"
+)
+_AFTER_WORK = regex_programs.compile(
+    r"^(?:,? (?:now|these days|since [\w ]+|from [\w ]+|in (?-i:[A-Z])[\w ]*|as (?:a|an) [\w -]+|"
+    r"on \w+(?: \w+)?|last \w+|this \w+|after [\w ]+))*[.!]?$"
+)
+# what is left that is not work: a city or country ("left London"), a home
+_NOT_AN_EMPLOYER = frozenset({"place", "home"})
+# what "left" or "quit" leaves as a workplace, and nothing else: not an app or a platform
+_WORKPLACE_KINDS = frozenset(
+    {"employer", "bank", "grocery", "footwear", "department", "workplace", "care_provider"}
+)
+
+
+def job_after_leaving(old_text: str, new_text: str) -> tuple[float, str] | None:
+    """(confidence, reason) when the old fact says the subject left an employer and the new one
+    says they work somewhere else: "User left Deloitte at the end of August" -> "User is at a
+    small consultancy called Carbon Lattice now", "User gave notice at Kestrel Bank" -> "User
+    started at Orchard Health". What they left was their work; what they started is. Not a
+    place left ("left London"), someone ("left Tom"), another's work, or work for a while."""
+    from aurra_core.text_analysis import kinds
+
+    left, started = _LEFT_EMPLOYER.match(old_text.strip()), _STARTED_WORK.match(new_text.strip())
+    if left is None or started is None:
+        return None
+    role = started.group("role")
+    owner = started.group("owner") if role is None else started.group("owner2")
+    new_org = started.group("org") if role is None else started.group("place")
+    rest = started.group("rest") if role is None else started.group("rest2")
+    if (left.group("owner") or "") != (owner or "") or not _AFTER_WORK.match(rest or ""):
+        return None
+    if role is not None and role not in lex.ROLE_NOUNS:
+        return None  # "is a member at a climbing gym": not work
+    org = left.group("org")
+    if kinds.kinds_of(org) & _NOT_AN_EMPLOYER or about_someone_named(old_text):
+        return None
+    if left.group("left") and (
+        kinds.kinds_of(org) - _WORKPLACE_KINDS or (" " not in org and not kinds.kinds_of(org))
+    ):
+        return None  # "quit Spotify", "left Twitter": a thing used; "left Tom": maybe someone
+    if set(org.lower().split()) & set(new_org.lower().split()) - {"the", "a", "an", "of", "&"}:
+        return None  # back at the one left, or a part of it
+    old_norm, new_norm = normalize(old_text), normalize(new_text)
+    new_mood = _mood(new_norm)
+    if new_mood.blocked or new_mood.temporary or new_mood.additive or _mood(old_norm).hedged:
+        return None
+    return (CONFIDENCE, f"left {org}, and works at {new_org} now: another employer in its place")
 
 
 # A service taken, named by when it leaves: "gets the 07:42 from Woking", "it's the 08:12 for

@@ -1740,6 +1740,9 @@ CHANGE_EVIDENCE = [
     r"\bfromnowon\b",
     # rules v6: "these days" sets the value against what it was
     r"\bnowadays\b",
+    # rules v37: the new value said to hold from here on ("rehearses at the library for the
+    # foreseeable", "works from home until further notice", "uses Slack going forward")
+    r"\buntil further notice\b|\bfor the foreseeable\b|\bgoing forward\b",
     # "now" sets the value against what it was, except where it is not about this value's time
     # ("for now", "until now", "now that ...") or adds a thing beside the old ("now has a dog")
     r"(?<!\bfor )(?<!\buntil )(?<!\bby )(?<!\bjust )(?<!\bright )\bnow\b(?! that\b)"
