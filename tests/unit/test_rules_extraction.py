@@ -2444,3 +2444,34 @@ def test_a_homes_keys_are_the_households_not_the_teams():
     assert "User's team got the API keys from the vendor last week" in facts(
         "Our team is 6 engineers. We got the API keys from the vendor last week."
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ok i need to vent and then i have an actual question.",
+        "I have a quick question about pensions",
+        "i had two questions",
+        "I have one more q",
+    ],
+)
+def test_having_a_question_is_about_the_asking_not_a_fact(said):
+    assert facts(said) == []
+
+
+def test_having_something_else_is_still_a_fact():
+    assert facts("I have a dog") == ["User has a dog"]
+    assert facts("I have a question mark tattoo on my wrist") == [
+        "User has a question mark tattoo on their wrist"
+    ]
+
+
+def test_another_languages_i_before_a_name_is_not_the_user():
+    # Swedish "i" is "in": read as "I" it made "User Sundbybergs nu"; the sentence is kept as said
+    found = facts("jag har bytt gym, SATS blev för dyrt, kör på Nordic Wellness i Sundbyberg nu.")
+    assert found == [
+        "User said: jag har bytt gym, SATS blev för dyrt, kör på Nordic Wellness i Sundbyberg nu."
+    ]
+    # informal English "i" is still the user's
+    assert facts("so i live in Leeds now") == ["User lives in Leeds now"]
+    assert facts("i moved to Denver last month") == ["User moved to Denver last month"]

@@ -241,7 +241,10 @@ _NOT_A_FACT = re.compile(
     # "i gave you a wrong number", "i swapped the numbers", "i flipped it": about the telling
     r"gave you (?:a |the )?wrong|(?:swapped|flipped|mixed up|transposed) the (?:numbers|digits|dates)|"
     r"flipped (?:it|them)\b|"
-    r"(?:do not|don't) know|have a question|had a question|appreciate|forgot|said|asked|meant|"
+    r"(?:do not|don't) know|appreciate|"
+    # "i have an actual question", "I had a quick q": about the asking
+    r"ha(?:ve|d) (?:a|an|one|one more|another|two|some|a few|a couple of)(?: (?:quick|small|actual|real|"
+    r"random|dumb|silly|weird|follow-up|related|last|other|big|general|odd))? (?:questions?|qs?)\b(?! marks?\b)|forgot|said|asked|meant|"
     r"need (?:you|help|to know|some|a (?:recipe|recommendation|suggestion|hand|favou?r))|"
     r"want (?:you|to know|to ask)|would like (?:you|to know|to ask)|"
     r"wanted to ask|have to go|will (?:check|think|get back)|just (?:wanted|asked|said)|"

@@ -654,7 +654,9 @@ def to_english(sentence: str, language: str) -> str:
 
 # Informal English: contractions without apostrophes, text-speak and filler.
 _INFORMAL = [
-    (r"\bi\b", "I"),
+    # not before a name: "kör på Nordic Wellness i Sundbyberg", "mieszkam w Krakowie i Kasia":
+    # another language's "in" or "and", which read as "I" made "User Sundbybergs nu"
+    (r"\bi\b(?!\s+[A-ZÀ-ÖØ-Þ])", "I"),
     (r"\b(?:im|Im|i'm)\b", "I'm"),
     (r"\b(?:ive|Ive|i've)\b", "I've"),
     (r"\b(?:i'll)\b", "I'll"),
