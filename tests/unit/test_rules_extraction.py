@@ -2475,3 +2475,24 @@ def test_another_languages_i_before_a_name_is_not_the_user():
     # informal English "i" is still the user's
     assert facts("so i live in Leeds now") == ["User lives in Leeds now"]
     assert facts("i moved to Denver last month") == ["User moved to Denver last month"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a question without its question mark, asked out of curiosity
+        "like what would rent even cost for a 1 bed in Reykjavik, just curious",
+        "out of curiosity, how much is a flat in Oslo",
+        # a request after saying there is nothing to tell
+        "nothing really, tell me a penguin joke",
+        "not much, give me a fun fact",
+    ],
+)
+def test_a_question_asked_out_of_curiosity_or_a_request_after_nothing_is_no_fact(said):
+    assert facts(said) == []
+
+
+def test_what_leads_in_like_that_still_lets_a_fact_through():
+    assert facts("nothing really changed, I still live in Leeds") == ["User still lives in Leeds"]
+    assert facts("like I said, I live in Leeds") == ["User lives in Leeds"]
+    assert facts("I live in Leeds, just curious about the weather there") == ["User lives in Leeds"]

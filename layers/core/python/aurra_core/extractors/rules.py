@@ -135,7 +135,7 @@ _DROPPED_I = re.compile(
 _ADDRESSED = re.compile(r"\b(?:you|u|ya|your|ur|anyone|anybody|someone|somebody)\b", re.IGNORECASE)
 _QUESTION_START = re.compile(
     # "now how do I block focus time ...": a question after a word that only leads in
-    r"^(?:(?:now|ok|okay|anyway|btw),?\s+)?"
+    r"^(?:(?:now|ok|okay|anyway|btw),?\s+|like,?\s+(?=(?:what|how|where|which|who|why|when)\b))?"
     r"(?:what|who|whom|whose|which|where|when|why|how|whats|hows|wheres|whos|whys|"
     r"is|are|am|was|were|do|does|did|can|could|"
     r"will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|any|"
@@ -144,7 +144,9 @@ _QUESTION_START = re.compile(
 )
 _NEED = r"(?:want|wanna|need)\s+(?:a|an|some|help|ideas?)"
 _REQUEST = re.compile(
-    r"^(?:please|pls|plz|can you|could you|would you|will you|help me|tell me|remind me|let me know|"
+    # after an answer that says there is nothing to tell: "nothing really, tell me a penguin joke"
+    r"^(?:(?:nothing|not much)(?: really| new)?,?\s+)?"
+    r"(?:please|pls|plz|can you|could you|would you|will you|help me|tell me|remind me|let me know|"
     r"show me|give me|find me|book|recommend|suggest|write|draft|explain|translate|summari[sz]e|"
     r"ignore|forget|remember|note|make|list|check|send|set|add|create|schedule|"
     # a wish or a need said as what is asked for ("need a packing list", "..., and want a meal plan")
@@ -306,7 +308,7 @@ _HYPOTHETICAL = re.compile(
     r"\bif (?:I|we|only)\b|\b(?:I|we)(?:'d| would)\b(?! (?:rather|prefer|like (?:you|my|our|it|replies|answers|to be called)))|"
     # "the team would riot": what others would do
     r"^(?:my|our|the) \w+(?: \w+)? would\b(?! (?:rather|prefer|like|love|enjoy)\b)|"
-    r"\bjk\b|\bjust kidding\b|\bkidding\b|\bjoking\b|\bnot really\b|\bin theory\b|\blottery\b|"
+    r"\bjk\b|\bjust kidding\b|\bjust curious\b|\bout of curiosity\b|\bkidding\b|\bjoking\b|\bnot really\b|\bin theory\b|\blottery\b|"
     r"\bwish (?:I|we)\b|\bwhen pigs fly\b|\bin (?:my|our) dreams\b",
     re.IGNORECASE,
 )
