@@ -2496,3 +2496,21 @@ def test_what_leads_in_like_that_still_lets_a_fact_through():
     assert facts("nothing really changed, I still live in Leeds") == ["User still lives in Leeds"]
     assert facts("like I said, I live in Leeds") == ["User lives in Leeds"]
     assert facts("I live in Leeds, just curious about the weather there") == ["User lives in Leeds"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # when, in a story, before the verb: not a verb of its own ("User firsts met Sam")
+        ("I first met Sam in 2019", ["User first met Sam in 2019"]),
+        ("I once lived in Paris", ["User once lived in Paris"]),
+        ("I then moved to Leeds", ["User then moved to Leeds"]),
+        ("I last saw her in May", ["User last saw her in May"]),
+        (
+            "we first tried Jira but now we use Linear",
+            ["User's team first tried Jira", "User's team uses Linear"],
+        ),
+    ],
+)
+def test_a_word_of_when_before_the_verb_is_no_verb(said, kept):
+    assert facts(said) == kept

@@ -708,7 +708,9 @@ _ADVERBS = frozenset(
     "now just also recently finally still usually always often never sometimes mostly really "
     "actually currently already only even mainly generally basically definitely certainly "
     "probably rarely seldom occasionally totally absolutely officially literally honestly "
-    "mostly primarily exclusively barely hardly scarcely nearly almost".split()
+    "mostly primarily exclusively barely hardly scarcely nearly almost "
+    # when, in a story: "I first met Sam in 2019", "we then moved to Leeds" (not "User firsts met")
+    "first once then later soon last twice".split()
 )
 _IRREGULAR_PRESENT = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
 _IRREGULAR_PAST = frozenset(
