@@ -2510,7 +2510,18 @@ def test_what_leads_in_like_that_still_lets_a_fact_through():
             "we first tried Jira but now we use Linear",
             ["User's team first tried Jira", "User's team uses Linear"],
         ),
+        # nor a word of how, nor "ought"
+        (
+            "I somehow agreed to a half marathon in Braga in the spring",
+            ["User somehow agreed to a half marathon in Braga in the spring"],
+        ),
+        ("I rather doubt they shall", ["User rather doubts they shall"]),
+        (
+            "I ought also to mention that my move is on 12 November",
+            ["User ought also to mention that their move is on 12 November"],
+        ),
+        ("I do not eat meat", ["User does not eat meat"]),
     ],
 )
-def test_a_word_of_when_before_the_verb_is_no_verb(said, kept):
+def test_a_word_of_when_or_how_before_the_verb_is_no_verb(said, kept):
     assert facts(said) == kept

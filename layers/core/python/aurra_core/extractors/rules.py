@@ -702,7 +702,7 @@ _EMPTY_VERBS = frozenset(
 _BASE_ED = frozenset("need feed seed bleed breed speed proceed succeed exceed shred wed embed heed".split())
 _MODALS = frozenset(
     "can could will would should shall may might must can't couldn't won't wouldn't shouldn't "
-    "mustn't cannot".split()
+    "mustn't cannot ought".split()
 )
 _ADVERBS = frozenset(
     "now just also recently finally still usually always often never sometimes mostly really "
@@ -710,7 +710,9 @@ _ADVERBS = frozenset(
     "probably rarely seldom occasionally totally absolutely officially literally honestly "
     "mostly primarily exclusively barely hardly scarcely nearly almost "
     # when, in a story: "I first met Sam in 2019", "we then moved to Leeds" (not "User firsts met")
-    "first once then later soon last twice".split()
+    "first once then later soon last twice "
+    # "I somehow agreed to ...", "I either find someone or ...": not "User somehows agreed"
+    "somehow rather either not".split()
 )
 _IRREGULAR_PRESENT = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
 _IRREGULAR_PAST = frozenset(
