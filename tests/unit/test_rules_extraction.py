@@ -2525,3 +2525,16 @@ def test_what_leads_in_like_that_still_lets_a_fact_through():
 )
 def test_a_word_of_when_or_how_before_the_verb_is_no_verb(said, kept):
     assert facts(said) == kept
+
+
+def test_in_a_text_with_letters_english_never_writes_a_lone_i_is_not_the_user():
+    # Swedish "i veckan" ("a week"), Polish "i znowu" ("and again"): not "User veckan"
+    found = facts(
+        "jag tränar på SATS Odenplan tre gånger i veckan, mån ons fre, mest styrka. "
+        "vill gå ner lite i fett innan sommaren."
+    )
+    assert not [f for f in found if not f.startswith("User said: ")], found
+    assert "User said: jag tränar på SATS Odenplan tre gånger i veckan, mån ons fre, mest styrka." in found
+    found = facts("cześć, my car is a 2016 Skoda Octavia diesel, 210k km, i znowu check engine")
+    assert found == ["User's car is a 2016 Skoda Octavia diesel, 210k km"], found
+    assert facts("i moved to Zürich last year") == ["User moved to Zürich last year"]

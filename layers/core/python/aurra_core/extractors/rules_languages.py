@@ -653,10 +653,13 @@ def to_english(sentence: str, language: str) -> str:
 
 
 # Informal English: contractions without apostrophes, text-speak and filler.
+# A lone "i" is the user, but not before a name, nor in a text with letters English never
+# writes: there it is another language's "in" or "and" ("kör på Nordic Wellness i Sundbyberg",
+# "no i sprzedałem tę skodę"), which read as "I" made "User Sundbybergs nu"
+_LONE_I = re.compile(r"\bi\b(?!\s+[A-ZÀ-ÖØ-Þ])")
+# (no IGNORECASE: Turkish dotless i, U+0131, would match every "i")
+_OTHER_LETTERS = re.compile("[łęąśżźćńřěščžğşıåøæŁĘĄŚŻŹĆŃŘĚŠČŽĞŞİÅØÆ]")
 _INFORMAL = [
-    # not before a name: "kör på Nordic Wellness i Sundbyberg", "mieszkam w Krakowie i Kasia":
-    # another language's "in" or "and", which read as "I" made "User Sundbybergs nu"
-    (r"\bi\b(?!\s+[A-ZÀ-ÖØ-Þ])", "I"),
     (r"\b(?:im|Im|i'm)\b", "I'm"),
     (r"\b(?:ive|Ive|i've)\b", "I've"),
     (r"\b(?:i'll)\b", "I'll"),
@@ -713,6 +716,8 @@ def plain_english(text: str) -> str:
     # after it stays where a statement goes on after it
     text = _FILLER.sub(_filler_out, text)
     text = re.sub(r"\s+([,.!])(?=\s|$)", r"\1", text)
+    if not _OTHER_LETTERS.search(text):
+        text = _LONE_I.sub("I", text)
     for pattern, replacement in _INFORMAL:
         text = re.sub(pattern, replacement, text)
     text = re.sub(r"([!?.])\1+", r"\1", text)
