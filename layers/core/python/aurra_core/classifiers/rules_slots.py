@@ -1359,12 +1359,11 @@ def workplace_elsewhere(old_text: str, new_text: str) -> tuple[float, str] | Non
 
 # An employer left: "User left Boots", "User gave notice at Kestrel Bank", "User's wife handed in
 # her notice at Arup", "User got laid off from Twitter" (rules v37), and when, at most.
-_ORG = r"(?-i:[A-Z][\w&'.-]*)(?: (?-i:[A-Z][\w&'.-]*)){0,3}"
 _LEFT_EMPLOYER = regex_programs.compile(
     r"^User(?:'s (?P<owner>\w+))? (?:has |had |just )?(?:(?P<left>left|quit)|resigned from|"
     r"(?:gave|handed in|has given|has handed in) (?:their |his |her |my )?notice (?:at|to)|"
     r"(?:got|was|has been) (?:laid off|let go) (?:from|by)) "
-    rf"(?P<org>{_ORG})"
+    rf"(?P<org>{_NAME})"
     r"(?P<when>(?: (?:at the end of|in|on|last|this|after|before) [\w ]{1,20}?| \w+ ago| yesterday| today)?)"
     r"[.!]?$"
 )
@@ -1377,7 +1376,7 @@ _STARTED_WORK = regex_programs.compile(
     r"(?:now )?works? (?:at|for)|is (?:now )?working (?:at|for)|"
     r"(?:got|took|landed|accepted) (?:a |an |the )?(?:new )?(?:job|role|position|offer) (?:at|with|from)|"
     r"signed with|is (?:now )?at (?:a|an) [a-z -]+? called) "
-    rf"(?P<org>{_ORG})(?P<rest>.*)$|"
+    rf"(?P<org>{_NAME})(?P<rest>.*)$|"
     r"^User(?:'s (?P<owner2>\w+))? is (?:now )?(?:a|an) (?:[a-z-]+ ){0,3}?(?P<role>[a-z]+) (?:at|for|with) "
     r"(?P<place>(?:a|an|the) [\w&'.+ -]+?|(?-i:[A-Z])[\w&'.+ -]*?)(?P<rest2>(?:,| (?:now|in|since|from)\b).*|[.!]?)$"
 )

@@ -246,7 +246,8 @@ _NOT_A_FACT = re.compile(
     r"(?:do not|don't) know|appreciate|"
     # "i have an actual question", "I had a quick q": about the asking
     r"ha(?:ve|d) (?:a|an|one|one more|another|two|some|a few|a couple of)(?: (?:quick|small|actual|real|"
-    r"random|dumb|silly|weird|follow-up|related|last|other|big|general|odd))? (?:questions?|qs?)\b(?! marks?\b)|forgot|said|asked|meant|"
+    r"random|dumb|silly|weird|follow-up|related|last|other|big|general|odd))? (?:questions?|qs?)\b(?! marks?\b)|"
+    r"forgot|said|asked|meant|"
     r"need (?:you|help|to know|some|a (?:recipe|recommendation|suggestion|hand|favou?r))|"
     r"want (?:you|to know|to ask)|would like (?:you|to know|to ask)|"
     r"wanted to ask|have to go|will (?:check|think|get back)|just (?:wanted|asked|said)|"
@@ -308,7 +309,9 @@ _HYPOTHETICAL = re.compile(
     r"\bif (?:I|we|only)\b|\b(?:I|we)(?:'d| would)\b(?! (?:rather|prefer|like (?:you|my|our|it|replies|answers|to be called)))|"
     # "the team would riot": what others would do
     r"^(?:my|our|the) \w+(?: \w+)? would\b(?! (?:rather|prefer|like|love|enjoy)\b)|"
-    r"\bjk\b|\bjust kidding\b|\bjust curious\b|\bout of curiosity\b|\bkidding\b|\bjoking\b|\bnot really\b|\bin theory\b|\blottery\b|"
+    r"\bjk\b|\bjust kidding\b|\bkidding\b|\bjoking\b|\bnot really\b|\bin theory\b|\blottery\b|"
+    # "like what would rent even cost there, just curious": a question without its mark
+    r"\bjust curious\b|\bout of curiosity\b|"
     r"\bwish (?:I|we)\b|\bwhen pigs fly\b|\bin (?:my|our) dreams\b",
     re.IGNORECASE,
 )

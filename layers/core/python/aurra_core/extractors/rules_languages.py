@@ -652,13 +652,13 @@ def to_english(sentence: str, language: str) -> str:
     return out[:1].upper() + out[1:] if out else out
 
 
-# Informal English: contractions without apostrophes, text-speak and filler.
 # A lone "i" is the user, but not before a name, nor in a text with letters English never
 # writes: there it is another language's "in" or "and" ("kör på Nordic Wellness i Sundbyberg",
 # "no i sprzedałem tę skodę"), which read as "I" made "User Sundbybergs nu"
 _LONE_I = re.compile(r"\bi\b(?!\s+[A-ZÀ-ÖØ-Þ])")
 # (no IGNORECASE: Turkish dotless i, U+0131, would match every "i")
 _OTHER_LETTERS = re.compile("[łęąśżźćńřěščžğşıåøæŁĘĄŚŻŹĆŃŘĚŠČŽĞŞİÅØÆ]")
+# Informal English: contractions without apostrophes, text-speak and filler.
 _INFORMAL = [
     (r"\b(?:im|Im|i'm)\b", "I'm"),
     (r"\b(?:ive|Ive|i've)\b", "I've"),

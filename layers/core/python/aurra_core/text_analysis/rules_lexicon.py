@@ -1666,6 +1666,10 @@ MOVED_IN = (
     r"dad|father|parents?|in-laws|rental|holidays?|investment|retirement)|to (?:rent|let)|as (?:a |an )?"
     r"(?:rental|investment|holiday|buy-to-let))\b)"
 )
+# A new value said to hold from here on (rules v37): "rehearses at the library for the
+# foreseeable", "works from home until further notice", "uses Slack going forward"
+HOLDS_FROM_HERE_ON = r"until further notice|for the foreseeable|going forward"
+
 CHANGE_EVIDENCE = [
     r"\bswitch(?:ed|es|ing)\b",
     r"\bmov(?:ed|es|ing)(?: [\w']+){0,5}? (?:to|into|onto|off|from|out|away|back|over|up|down|on|in)\b",
@@ -1740,9 +1744,8 @@ CHANGE_EVIDENCE = [
     r"\bfromnowon\b",
     # rules v6: "these days" sets the value against what it was
     r"\bnowadays\b",
-    # rules v37: the new value said to hold from here on ("rehearses at the library for the
-    # foreseeable", "works from home until further notice", "uses Slack going forward")
-    r"\buntil further notice\b|\bfor the foreseeable\b|\bgoing forward\b",
+    # rules v37: the new value said to hold from here on
+    rf"\b(?:{HOLDS_FROM_HERE_ON})\b",
     # "now" sets the value against what it was, except where it is not about this value's time
     # ("for now", "until now", "now that ...") or adds a thing beside the old ("now has a dog")
     r"(?<!\bfor )(?<!\buntil )(?<!\bby )(?<!\bjust )(?<!\bright )\bnow\b(?! that\b)"
@@ -1957,10 +1960,10 @@ NARROWED = r"\s(?:on|for|when|at|in|during|if|while|unless|except) "
 # Parts of the day, in minutes after midnight: a time at 6am is a morning one.
 PARTS_OF_DAY = ((300, 720, "morning"), (720, 1020, "afternoon"), (1020, 1320, "evening"))
 
-# A one-off exception: "today only", "this time".
 # What a fact names only as passed over: "tea over coffee", "Linux rather than Windows"
 PASSED_OVER = r"\b(?:over|rather than|instead of)\s+"
 
+# A one-off exception: "today only", "this time".
 ONE_OFF = (
     r"\b(?:today|tomorrow|tonight|yesterday|this (?:morning|afternoon|evening|time|once))\b(?: only)?|"
     r"\bonly (?:today|tomorrow|this week|this time|once)\b|\bjust this (?:week|time|once)\b|\bone[- ]off\b|"

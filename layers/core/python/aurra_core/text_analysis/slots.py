@@ -65,7 +65,8 @@ LIGHT_STEMS = frozenset(canon(word)[0] for word in _LIGHT if word.isalpha()) | _
 # since several of them can hold at once without it ("yoga on Tuesdays", "yoga on Thursdays").
 CHANGE = re.compile(
     r"\b(?:now|nowadays|these days|anymore|instead|no longer|from now on|starting|as of|"
-    r"until further notice|for the foreseeable|going forward|"
+    + lex.HOLDS_FROM_HERE_ON
+    + r"|"
     r"moved|moving|changed|switched|switching|shifted|rescheduled|bumped|pushed|shoved|raised|lowered|"
     r"increased|decreased|went (?:up|down)|dropped|upgraded|upgrading|downgraded|updated|migrated|"
     r"grew|has grown|shrank|has shrunk|expanded|"
