@@ -105,6 +105,13 @@ def _cursor_secret(data_dir: Path) -> None:
     reset_config()
 
 
+def dev_classifier_processes() -> int:
+    """`aurra dev`'s rules classifier: a process for each core, up to 4, when there are several
+    (writes in flight together classify side by side); in the server's own threads on one core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(cores, 4) if cores > 1 else 0
+
+
 def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_core.embedders import get_embedder
     from aurra_core.runtime.config import get_config
@@ -112,6 +119,10 @@ def cmd_dev(args: argparse.Namespace) -> int:
     from aurra_local.server import serve
 
     gateway.throttle = gateway.Throttle(args.throttle_rps, args.throttle_burst)
+    if args.classifier_processes is not None:
+        os.environ["AURRA_CLASSIFIER_PROCESSES"] = str(args.classifier_processes)
+    else:
+        os.environ.setdefault("AURRA_CLASSIFIER_PROCESSES", str(dev_classifier_processes()))
     # Webhooks to a receiver on this machine (http://localhost:...) are allowed here, never in AWS.
     os.environ.setdefault("AURRA_WEBHOOKS_ALLOW_PRIVATE", "true")
     url = _database_url(args.data_dir)
@@ -155,8 +166,13 @@ def cmd_dev(args: argparse.Namespace) -> int:
     print(
         f"aurra dev: database ready ({'applied ' + ', '.join(applied) if applied else 'schema up to date'})"
     )
+    in_processes = (
+        f" in {config.classifier_processes} processes"
+        if config.classifier == "rules" and config.classifier_processes
+        else ""
+    )
     print(
-        f"aurra dev: classifier={config.classifier} embedder={config.embedder} "
+        f"aurra dev: classifier={config.classifier}{in_processes} embedder={config.embedder} "
         f"level2_enabled={config.level2_enabled}"
     )
     print(f"aurra dev: dev API key: {key}")
@@ -511,6 +527,16 @@ def classifier_choices() -> tuple[str, ...]:
     return get_args(ServiceConfig.model_fields["classifier"].annotation)
 
 
+def _process_count(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        count = -1
+    if not 0 <= count <= 64:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 64, not {value}")
+    return count
+
+
 def _positive_seconds(text: str) -> float:
     value = float(text)
     if not 0 < value < float("inf"):
@@ -582,6 +608,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     dev.add_argument(
         "--throttle-burst", type=int, default=10, help="per-key burst above --throttle-rps, when it is on"
+    )
+    dev.add_argument(
+        "--classifier-processes",
+        type=_process_count,
+        metavar="N",
+        default=None,
+        help="worker processes for the rules classifier, so that writes in flight together classify "
+        "on several cores (0: in the server's threads; default: AURRA_CLASSIFIER_PROCESSES, else a "
+        "process for each core, up to 4, on a host with more than one)",
     )
     dev.add_argument(
         "--timeout", type=int, default=30, help="seconds before an idle or stalled connection is closed"

@@ -57,3 +57,49 @@ def test_dev_on_a_port_already_taken_says_so_in_one_line(pg_url: str, tmp_path: 
     assert result.returncode == 1, result
     assert f"127.0.0.1:{port} is already in use" in result.stderr and "--port" in result.stderr
     assert "Traceback" not in result.stderr, result.stderr
+
+
+def _spawned_children(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and b"spawn_main" in command:
+            children.append(int(entry.name))
+    return children
+
+
+def test_dev_classifies_in_worker_processes_and_supersedes_the_same(pg_url: str, tmp_path: Path) -> None:
+    """`--classifier-processes 2`: the rules classifier's processes start with the first
+    classification, and each user's switch supersedes that user's own fact; they stop with the
+    server."""
+    server = start_dev_server(pg_url, tmp_path / ".aurra", "--classifier-processes", "2")
+    try:
+        client = httpx.Client(
+            base_url=server.base_url, headers={"Authorization": f"Bearer {server.dev_key}"}, timeout=30
+        )
+        users = [f"processes-{i}-{os.getpid()}" for i in range(6)]
+        for user in users:
+            client.post(
+                "/agent/memories", json={"content": "User uses Vim", "user_id": user}
+            ).raise_for_status()
+        for user in users:
+            written = client.post(
+                "/agent/memories",
+                json={"content": "User switched to Emacs", "user_id": user, "auto_supersede": True},
+            )
+            assert written.status_code == 201, written.text
+            assert written.json()["auto_supersede"]["supersession"] is not None, written.text
+            current = client.get("/agent/memories", params={"user_id": user}).json()["memories"]
+            assert [m["content"] for m in current] == ["User switched to Emacs"]
+        assert len(_spawned_children(server.process.pid)) >= 2
+        client.close()
+    finally:
+        server.process.terminate()
+        server.process.wait(10)
+    assert not _spawned_children(server.process.pid)

@@ -386,6 +386,10 @@ def reset(*, database: bool = True) -> None:
     reset_config()
     get_embedder.cache_clear()
     get_flag_source.cache_clear()
+    if get_classifier.cache_info().currsize:
+        close = getattr(get_classifier(), "close", None)  # its worker processes, if any
+        if close is not None:
+            close()
     get_classifier.cache_clear()
     get_extractor.cache_clear()
     key_check.forget()

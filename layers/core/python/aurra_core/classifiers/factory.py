@@ -65,6 +65,10 @@ def create_classifier(config: ServiceConfig) -> Classifier:
             openai_model(config),
             deadline_s=call_deadline(config.classifier_timeout_s),
         )
+    if config.classifier_processes:
+        from aurra_core.classifiers.rules_processes import ProcessRulesClassifier
+
+        return ProcessRulesClassifier(config.classifier_processes, limit_s=classification_limit_s(config))
     from aurra_core.classifiers.rules import RulesClassifier
 
     return RulesClassifier(limit_s=classification_limit_s(config))

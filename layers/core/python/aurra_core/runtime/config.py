@@ -126,6 +126,10 @@ class ServiceConfig(BaseModel):
     # `dailyModelCallsLimit`.
     default_daily_model_calls_limit: int | None = Field(default=None, ge=0, le=1_000_000_000)
     classifier_timeout_s: float = Field(default=4.0, gt=0, le=30)
+    # The rules classifier's work in this many worker processes, for a server that takes many
+    # writes at once on several cores (`aurra dev`); 0: in the request's own thread, as in AWS,
+    # where each request has a function instance of its own.
+    classifier_processes: int = Field(default=0, ge=0, le=64)
     anthropic_secret_arn: str | None = None
 
     # Turns a messages write into facts; unset, the same provider as the classifier.

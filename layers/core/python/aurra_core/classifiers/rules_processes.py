@@ -1,0 +1,144 @@
+"""The rules classifier in worker processes, so that writes in flight together classify on every
+core (AURRA_CLASSIFIER_PROCESSES; `aurra dev --classifier-processes`).
+
+The rules classifier is pure Python: in one process, four batches of a Level 2 import take turns
+at one interpreter while the host's other cores sit idle. A deployed stage runs each request in
+a function instance of its own and leaves this off.
+
+A scope's memories keep going to the process that last read any of them: the rules classifier
+remembers each text's readings, and a scope's facts are compared with the same memories over and
+over. A process that is not started yet, or that died, is not waited for: the caller classifies
+in its own thread meanwhile, and a lost process is replaced.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from uuid import UUID
+
+from aurra_core.classifiers.base import Candidate, Classification
+from aurra_core.classifiers.rules import MODEL_ID, RulesClassifier
+from aurra_core.errors import ClassifierError
+from aurra_core.runtime import deadline
+from aurra_core.runtime.observability import logger
+
+# The memories whose process is remembered; a scope forgotten goes to the least busy process.
+REMEMBERED_MEMORIES = 50_000
+
+
+def _ready() -> bool:
+    return True  # importing this module in the worker loaded the rules
+
+
+def _classify(
+    limit_s: float | None,
+    ends_at: float | None,
+    new_content: str,
+    new_topic: str,
+    candidates: list[Candidate],
+    model: str,
+) -> Classification:
+    """In the worker: the caller's deadline (time.monotonic() is the host's clock, the same in
+    every process) and the classifier's own limit, as in the caller's thread."""
+    classifier = RulesClassifier(limit_s=limit_s)
+    if ends_at is None:
+        return classifier.classify(new_content, new_topic, candidates, model)
+    with deadline.until(ends_at):
+        return classifier.classify(new_content, new_topic, candidates, model)
+
+
+class _Worker:
+    """One process (a pool of one, so that work can be sent to it by name) and what it holds."""
+
+    def __init__(self) -> None:
+        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        self.in_flight = 0
+        self.started: Future[bool] = self.pool.submit(_ready)
+
+    @property
+    def ready(self) -> bool:
+        return self.started.done() and self.started.exception() is None
+
+
+class ProcessRulesClassifier:
+    """`RulesClassifier`, each classification sent to one of `processes` worker processes."""
+
+    model = MODEL_ID
+    offline = True
+    # The caller waits for its answer until the deadline, which the worker also stops at.
+    stops_at_deadline = True
+
+    def __init__(self, processes: int, limit_s: float | None = None) -> None:
+        self.limit_s = limit_s
+        self._in_caller = RulesClassifier(limit_s=limit_s)
+        self._lock = threading.Lock()
+        self._workers = [_Worker() for _ in range(max(1, processes))]
+        self._process_of: OrderedDict[UUID, int] = OrderedDict()
+
+    def warm_up(self) -> None:
+        """Wait until every process has loaded the rules (a first write does not wait for it)."""
+        for worker in list(self._workers):
+            try:
+                worker.started.result()
+            except Exception:  # noqa: BLE001 - its first classification replaces it
+                logger.warning("rules classifier process did not start")
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.pool.shutdown(wait=False, cancel_futures=True)
+
+    def classify(
+        self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
+    ) -> Classification:
+        index = self._choose(candidates)
+        if index is None:
+            return self._in_caller.classify(new_content, new_topic, candidates, model)
+        worker = self._workers[index]
+        try:
+            future = worker.pool.submit(
+                _classify, self.limit_s, deadline.end(), new_content, new_topic, candidates, model
+            )
+            try:
+                return future.result(timeout=deadline.remaining())
+            except FutureTimeout as exc:
+                future.cancel()  # not started yet; once started it stops at the deadline itself
+                raise ClassifierError("the rules classifier did not finish within its time limit") from exc
+        except BrokenProcessPool as exc:
+            self._replace(index, worker)
+            raise ClassifierError("a rules classifier process stopped") from exc
+        finally:
+            with self._lock:
+                worker.in_flight -= 1
+
+    def _choose(self, candidates: list[Candidate]) -> int | None:
+        """The process that last read one of the candidates, else the least busy ready one; None
+        when none is ready. Counts the classification in flight there."""
+        with self._lock:
+            ready = [i for i, w in enumerate(self._workers) if w.ready]
+            if not ready:
+                return None
+            index = next(
+                (self._process_of[c.id] for c in candidates if self._process_of.get(c.id) in ready),
+                None,
+            )
+            if index is None:
+                index = min(ready, key=lambda i: self._workers[i].in_flight)
+            for candidate in candidates:
+                self._process_of[candidate.id] = index
+                self._process_of.move_to_end(candidate.id)
+            while len(self._process_of) > REMEMBERED_MEMORIES:
+                self._process_of.popitem(last=False)
+            self._workers[index].in_flight += 1
+            return index
+
+    def _replace(self, index: int, broken: _Worker) -> None:
+        logger.warning("rules classifier process stopped; starting another")
+        with self._lock:
+            if self._workers[index] is broken:
+                broken.pool.shutdown(wait=False, cancel_futures=True)
+                self._workers[index] = _Worker()
