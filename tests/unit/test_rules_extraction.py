@@ -1962,6 +1962,20 @@ def test_a_plan_raised_to_an_amount_is_no_hedge():
             ["User is an architect at a small practice in Wellington"],
         ),
         ("still junior dev at klarna", ["User is still a junior dev at klarna"]),
+        # an aside right after "here" says more of who it is
+        ("wedding photographer here (Cape Town).", ["User is a wedding photographer (Cape Town)"]),
+        (
+            "freelance translator here (pt/en/fr), I rent a desk at Colmeia",
+            ["User is a freelance translator (pt/en/fr)", "User rents a desk at Colmeia"],
+        ),
+        # an acronym in the title keeps its case, and takes the article its first letter's sound does
+        (
+            "freelance UX designer here, based in Madrid.",
+            ["User is a freelance UX designer", "User is based in Madrid"],
+        ),
+        ("HR manager here.", ["User is an HR manager"]),
+        ("QA lead here, we ship on Fridays", ["User is a QA lead", "User's team ships on Fridays"]),
+        ("ER nurse at St Mary's, night shifts", ["User is an ER nurse at St Mary's"]),
         # "here" after what is no title is where, not who
         ("it's pouring here.", []),
     ],

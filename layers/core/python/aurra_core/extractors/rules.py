@@ -979,7 +979,14 @@ _WEEKS_IN_AT = re.compile(
 
 
 def _article(title: str) -> str:
+    if re.match(r"[A-Z]{2,4}\b", title):  # an acronym is read letter by letter: "an ER nurse", "a QA lead"
+        return "an" if title[0] in "AEFHILMNORSX" else "a"
     return "an" if title[:1].lower() in "aeiou" else "a"
+
+
+def _lowered_start(words: str) -> str:
+    """ "Software engineer": capitalised as a sentence's start; an acronym keeps its case."""
+    return words if re.match(r"[A-Z]{2,4}\b", words) else words[0].lower() + words[1:]
 
 
 # What is moved that says nothing of what it is for without who moved it ("my slot", "my shift")
@@ -1202,13 +1209,17 @@ _DESCRIPTION = re.compile(
     r"(?P<lead>^|[,:;]\s+|\s*\(\s*)"
     r"(?P<what>(?:(?:an?)\s+)?(?:(?!"
     + _NOT_A_QUALIFIER
-    + r")(?:[A-Za-z][a-z-]*|[a-z][\w-]*)\s+){0,3}?(?:"
+    + r")(?:[A-Za-z][a-z-]*|[a-z][\w-]*|[A-Z]{2,4})\s+){0,3}?(?:"
     + _ROLE_HEADS
     + r")(?=\s+(?:at|in|for|with|on)\s|\s*(?:[,;)]|$))"
     r"|(?:married|engaged) to (?=[A-Z])|originally from (?=[A-Z])|allergic to (?=\w))"
 )
 _DESCRIBED_TAIL = re.compile(r"[^,;()]*")
-_INTRODUCED_HERE = re.compile(r"^(?P<who>[\w' -]{2,80}?)\s+here\s*(?:[.!]*\s*$|[,:;-]\s*(?P<rest>\S.*)$)")
+# "wedding photographer here (Cape Town).": an aside right after "here" says more of who it is
+_INTRODUCED_HERE = re.compile(
+    r"^(?P<who>[\w' -]{2,80}?)\s+here(?:\s*\((?P<aside>[^()]{1,60})\))?"
+    r"\s*(?:[.!]*\s*$|[,:;-]\s*(?P<rest>\S.*)$)"
+)
 _STILL_A_TITLE = re.compile(r"^(still|now|currently)\s+(?=[a-z])", re.IGNORECASE)
 _NOT_A_PLACE_WORD = re.compile(
     r"\b(?:is|was|are|were|has|have|had|said|says|told|thinks|will|would|can|could|he|she|they|you|I|we)\b"
@@ -1232,7 +1243,7 @@ def _as_a_title(words: str) -> str | None:
     if not words or not _DESCRIPTION.match(words) or _NOT_A_PLACE_WORD.search(words):
         return None
     article = "" if re.match(r"(?i)an?\s", words) else _article(words) + " "
-    return article + words[0].lower() + words[1:]
+    return article + _lowered_start(words)
 
 
 def _descriptions_as_statements(sentence: str) -> str:
@@ -1241,8 +1252,8 @@ def _descriptions_as_statements(sentence: str) -> str:
     # "solo dev here.", "architect at a small practice in Wellington here": who is writing
     introduced = _INTRODUCED_HERE.match(sentence)
     said_as = _as_a_title(introduced.group("who")) if introduced and not introduced.group("rest") else None
-    if said_as:
-        return f"I'm {said_as}"
+    if introduced and said_as:
+        return f"I'm {said_as}" + (f" ({introduced.group('aside')})" if introduced.group("aside") else "")
     # "still junior dev at klarna": the title held, its "I'm" left out
     kept_as = _STILL_A_TITLE.match(sentence)
     said_as = _as_a_title(sentence[kept_as.end() :]) if kept_as else None
@@ -1268,12 +1279,9 @@ def _descriptions_as_statements(sentence: str) -> str:
         tail = _DESCRIBED_TAIL.match(sentence, match.end())
         if tail is not None and _NOT_A_PLACE_WORD.search(tail.group(0)):
             continue  # "a nurse at the clinic said it's fine": a statement about someone
-        what = match.group("what")
-        if re.match(r"[A-Z][a-z]", what):
-            # "Software engineer at Stripe": capitalised as a sentence's start, not as a name
-            what = what[0].lower() + what[1:]
+        what = _lowered_start(match.group("what"))  # "Software engineer at Stripe"
         title = not re.match(r"(?:married|engaged|originally|allergic)\b", what)
-        article = "" if not title or re.match(r"an?\s", what) else ("an " if what[0] in "aeiou" else "a ")
+        article = "" if not title or re.match(r"an?\s", what) else _article(what) + " "
         lead = match.group("lead")
         opened = "(" in lead
         out.append(sentence[last : match.start()])
@@ -2617,7 +2625,8 @@ class _Reader:
         if not language and introduced and introduced.group("rest") and _as_a_title(introduced.group("who")):
             # "sous chef here, need to plan a brunch menu ...": who is writing, then the rest read
             # on its own
-            self._sentence(introduced.group("who") + " here", index)
+            aside = f" ({introduced.group('aside')})" if introduced.group("aside") else ""
+            self._sentence(introduced.group("who") + " here" + aside, index)
             self._sentence(introduced.group("rest"), index)
             return
         if not language:  # a translation's fragments are read as its sentence is (below)
