@@ -1976,6 +1976,14 @@ def test_a_plan_raised_to_an_amount_is_no_hedge():
         ("HR manager here.", ["User is an HR manager"]),
         ("QA lead here, we ship on Fridays", ["User is a QA lead", "User's team ships on Fridays"]),
         ("ER nurse at St Mary's, night shifts", ["User is an ER nurse at St Mary's"]),
+        # an age said bare before the title it opens
+        (
+            "31, mechanical engineer, living in Graz.",
+            ["User is 31", "User is a mechanical engineer", "User is living in Graz"],
+        ),
+        ("31 yo, mechanical engineer", ["User is 31", "User is a mechanical engineer"]),
+        # numbers before no title are no age
+        ("12, 14 and 16 are the numbers", ["User said: 12, 14 and 16 are the numbers"]),
         # "here" after what is no title is where, not who
         ("it's pouring here.", []),
     ],

@@ -1220,6 +1220,9 @@ _INTRODUCED_HERE = re.compile(
     r"^(?P<who>[\w' -]{2,80}?)\s+here(?:\s*\((?P<aside>[^()]{1,60})\))?"
     r"\s*(?:[.!]*\s*$|[,:;-]\s*(?P<rest>\S.*)$)"
 )
+_AGE_BEFORE_A_TITLE = re.compile(
+    r"^(?P<age>[1-9]\d)(?:\s?(?:yo|y/o|yrs? old|years? old))?\s*,\s+(?P<rest>\S.*)$", re.IGNORECASE
+)
 _STILL_A_TITLE = re.compile(r"^(still|now|currently)\s+(?=[a-z])", re.IGNORECASE)
 _NOT_A_PLACE_WORD = re.compile(
     r"\b(?:is|was|are|were|has|have|had|said|says|told|thinks|will|would|can|could|he|she|they|you|I|we)\b"
@@ -1249,6 +1252,17 @@ def _as_a_title(words: str) -> str | None:
 def _descriptions_as_statements(sentence: str) -> str:
     """The sentence with each self-description it gives as a fragment said as the user's own
     ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
+    # "52, high school chemistry teacher in Dayton": an age said bare before the title it opens
+    aged = _AGE_BEFORE_A_TITLE.match(sentence)
+    if aged:
+        rest = aged.group("rest")
+        title = re.split(r"[,;(]", rest, maxsplit=1)[0].strip()
+        said_as = _as_a_title(title)
+        if said_as:
+            described = _descriptions_as_statements(rest)
+            if described == rest:  # the title alone: "31 yo, mechanical engineer"
+                described = f"I'm {said_as}{rest[len(title) :]}"
+            return f"I'm {aged.group('age')}, {described}"
     # "solo dev here.", "architect at a small practice in Wellington here": who is writing
     introduced = _INTRODUCED_HERE.match(sentence)
     said_as = _as_a_title(introduced.group("who")) if introduced and not introduced.group("rest") else None
