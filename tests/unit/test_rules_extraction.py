@@ -137,6 +137,19 @@ def test_several_facts_in_one_turn_are_each_kept():
         "User's sister lives in Toronto",
         "User's sister works at a bank",
     ]
+    # the second verb as the first person says it: in the third person too, and a fact of its own
+    assert facts("I'm 34 and live in Leeds with my partner.") == [
+        "User is 34",
+        "User lives in Leeds with their partner",
+    ]
+    assert facts("I shoot on a Canon R6 and edit in Lightroom Classic") == [
+        "User shoots on a Canon R6 and edits in Lightroom Classic"
+    ]
+    # not an infinitive's second verb, nor the verbs of several
+    assert facts("I like to cook and read at night") == ["User likes to cook and read at night"]
+    assert facts("my parents live in Leeds and work at the hospital") == [
+        "User's parents live in Leeds and work at the hospital"
+    ]
 
 
 def test_another_statement_after_a_comma_is_not_glued_to_the_fact():

@@ -1056,11 +1056,33 @@ _SECOND_VERB = re.compile(
 )
 
 
+# "User is 34 and live in Leeds": the second of two verbs of one speaker, said in the first
+# person's form ("I'm 34 and live in Leeds"); not after an infinitive ("likes to cook and read").
+_SECOND_VERB_AS_SAID = re.compile(
+    r"(?P<join>\s+(?:and|but)\s+(?:also\s+|now\s+|still\s+)?)(?P<verb>work|live|use|drive|play|"
+    r"own|speak|teach|study|run|love|like|hate|prefer|take|write|make|manage|lead|coach|volunteer|"
+    r"attend|rent|pay|earn|walk|ride|cook|keep|commute|travel|visit|edit|shoot|train|sell|host)"
+    r"(?=\s+(?:at|in|on|for|from|as|with|a|an|the|my|their|our|\w+)\b)"
+)
+
+
+def _second_verb_in_the_third_person(found: re.Match[str]) -> str:
+    if re.search(r"\bto \w+$", found.string[: found.start()]):
+        return found.group(0)  # "likes to cook and read": one infinitive's second verb
+    return found.group("join") + _third_person_verb(found.group("verb"))
+
+
 def _split_subject(fact: str) -> list[str]:
     """ "User's sister lives in Toronto and works at a bank" -> two facts about her."""
     found = re.match(r"^(User's \w+|User and their \w+|User)\s+", fact)
     if not found:
         return [fact]
+    first_verb = fact[found.end() :].split(" ", 1)[0]
+    if not found.group(1).startswith("User and") and (
+        first_verb in ("is", "has", "was") or re.fullmatch(r"[a-z]+[^s]s", first_verb)
+    ):
+        # one speaker's verbs, the first in the third person: so is the second
+        fact = _SECOND_VERB_AS_SAID.sub(_second_verb_in_the_third_person, fact)
     parts = _SECOND_VERB.split(fact)
     if len(parts) == 1 and not re.search(r"\s+and\s+(?:the\s+)?[a-z]+ (?:is|are|was|were) ", fact):
         return [fact]
