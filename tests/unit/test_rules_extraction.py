@@ -1997,6 +1997,17 @@ def test_a_plan_raised_to_an_amount_is_no_hedge():
         ("31 yo, mechanical engineer", ["User is 31", "User is a mechanical engineer"]),
         # numbers before no title are no age
         ("12, 14 and 16 are the numbers", ["User said: 12, 14 and 16 are the numbers"]),
+        # the list a self-description opens: each state and household said with its verb
+        (
+            "I'm 41, vegetarian, two cats and a dog",
+            ["User is 41", "User is vegetarian", "User has two cats and a dog"],
+        ),
+        (
+            "software engineer in Berlin, married, one kid",
+            ["User is a software engineer in Berlin", "User is married", "User has one kid"],
+        ),
+        # not what follows a statement that is no self-description
+        ("I'm tired, two kids screaming", []),
         # "here" after what is no title is where, not who
         ("it's pouring here.", []),
     ],

@@ -1271,9 +1271,45 @@ def _as_a_title(words: str) -> str | None:
     return article + _lowered_start(words)
 
 
+# What a list of the user's own ("I'm 41, vegetarian, two cats") names after its first item,
+# said without its verb: a state they are in, or the children or animals they have
+_LISTED_STATE = re.compile(
+    r"(?i)(?:type [12] )?(?:diabetic|coeliac|celiac|vegan|vegetarian|pescatarian|asthmatic|married|single|"
+    r"divorced|widowed|engaged|retired|left-handed)"
+)
+_LISTED_HOUSEHOLD = re.compile(
+    r"(?i)(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|an) (?:grown |young |little |teenage |"
+    r"adult |small )?(?:kids?|children|child|sons?|daughters?|boys?|girls?|cats?|dogs?|grandkids|"
+    r"grandchildren|stepkids)(?: and (?:a|an|one|two|three|four) (?:cats?|dogs?|kids?|sons?|daughters?))?"
+)
+_MY_LIST_ITEMS = re.compile(r"\s*((?:[^,;(]|\([^)]*\))+)")
+
+
+def _listed_about_me(statement: str) -> str:
+    """ "I'm 41, vegetarian, two cats and a dog" -> "I'm 41, I'm vegetarian, I have two cats and a
+    dog": the list's items said as the user's own, each with the verb it leaves out."""
+    items = [m.group(1).strip() for m in _MY_LIST_ITEMS.finditer(statement) if m.group(1).strip()]
+    if len(items) < 2 or not items[0].startswith("I'm "):
+        return statement
+    out, said = [items[0]], False
+    for item in items[1:]:
+        bare = re.sub(r"\s*\([^)]*\)$", "", item).rstrip(".!")
+        if _LISTED_STATE.fullmatch(bare):
+            item, said = f"I'm {item}", True
+        elif _LISTED_HOUSEHOLD.fullmatch(bare):
+            item, said = f"I have {item}", True
+        out.append(item)
+    return ", ".join(out) if said else statement
+
+
 def _descriptions_as_statements(sentence: str) -> str:
     """The sentence with each self-description it gives as a fragment said as the user's own
-    ("I'm a software tester in Pune"), for the clauses to read; the sentence as it is else."""
+    ("I'm a software tester in Pune"), and the list it opens ("..., vegetarian, two kids"), for
+    the clauses to read; the sentence as it is else."""
+    return _listed_about_me(_self_descriptions(sentence))
+
+
+def _self_descriptions(sentence: str) -> str:
     # "52, high school chemistry teacher in Dayton": an age said bare before the title it opens
     aged = _AGE_BEFORE_A_TITLE.match(sentence)
     if aged:
