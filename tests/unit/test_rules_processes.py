@@ -115,3 +115,43 @@ def test_the_factory_chooses_processes_only_when_asked() -> None:
         assert isinstance(pooled, ProcessRulesClassifier)
     finally:
         pooled.close()
+
+
+def test_the_processes_end_with_a_server_killed_outright(tmp_path: Path) -> None:
+    """`kill -9` runs no exit handler: the workers see their parent gone and exit by themselves."""
+    script = (
+        "import os, signal, uuid\n"
+        "from aurra_core.classifiers.base import Candidate\n"
+        "from aurra_core.classifiers.rules_processes import ProcessRulesClassifier\n"
+        "c = ProcessRulesClassifier(2, limit_s=10.0)\n"
+        "c.warm_up()\n"
+        "print(' '.join(str(next(iter(w.pool._processes))) for w in c._workers), flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    import subprocess
+    import sys
+
+    ran = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert ran.returncode == -signal.SIGKILL, ran.stderr
+    workers = [int(pid) for pid in ran.stdout.split()]
+    assert len(workers) == 2
+    ends = time.monotonic() + 15
+    while any(_running(pid) for pid in workers) and time.monotonic() < ends:
+        time.sleep(0.2)
+    assert not any(_running(pid) for pid in workers)
+
+
+def _running(pid: int) -> bool:
+    """Alive, not a zombie waiting for whoever adopted it to reap it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -13,7 +13,9 @@ in its own thread meanwhile, and a lost process is replaced.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -29,10 +31,25 @@ from aurra_core.runtime.observability import logger
 
 # The memories whose process is remembered; a scope forgotten goes to the least busy process.
 REMEMBERED_MEMORIES = 50_000
+# How often a worker looks whether the process that started it is still there.
+PARENT_CHECK_S = 1.0
 
 
 def _ready() -> bool:
     return True  # importing this module in the worker loaded the rules
+
+
+def _exit_with(parent: int) -> None:
+    """In the worker, at its start: exit once the process that started it is gone, however it
+    ended (a `kill -9` runs no exit handler, and the worker's own end of its queue would keep it
+    waiting for work forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="aurra-parent-watch", daemon=True).start()
 
 
 def _classify(
@@ -56,7 +73,9 @@ class _Worker:
     """One process (a pool of one, so that work can be sent to it by name) and what it holds."""
 
     def __init__(self) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        self.pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=get_context("spawn"), initializer=_exit_with, initargs=(os.getpid(),)
+        )
         self.in_flight = 0
         self.started: Future[bool] = self.pool.submit(_ready)
 
