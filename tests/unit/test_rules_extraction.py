@@ -2008,6 +2008,15 @@ def test_a_plan_raised_to_an_amount_is_no_hedge():
         ),
         # not what follows a statement that is no self-description
         ("I'm tired, two kids screaming", []),
+        # a relative's list, and the verb that ends it
+        (
+            "My dad is 72, retired, and lives alone in Columbus.",
+            ["User's dad is 72", "User's dad is retired", "User's dad lives alone in Columbus"],
+        ),
+        (
+            "my sister's 35, married, two kids",
+            ["User's sister is 35", "User's sister is married", "User's sister has two kids"],
+        ),
         # "here" after what is no title is where, not who
         ("it's pouring here.", []),
     ],

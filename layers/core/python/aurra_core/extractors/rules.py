@@ -1285,19 +1285,31 @@ _LISTED_HOUSEHOLD = re.compile(
 _MY_LIST_ITEMS = re.compile(r"\s*((?:[^,;(]|\([^)]*\))+)")
 
 
+# Whom a list is about, by its first item: the user ("I'm 41"), a relative ("my dad is 72", "my
+# dad's 72") or whom "he" or "she" stands for ("He's 72")
+_LIST_SUBJECT = re.compile(r"^(?:(?P<me>I'm)|(?P<who>[Mm]y \w+|[Hh]e|[Ss]he)(?:'s| is)) ")
+_THEIR_NEXT_VERB = re.compile(r"^and (?=(?:also |still |now )?[a-z]+s\b)")
+
+
 def _listed_about_me(statement: str) -> str:
     """ "I'm 41, vegetarian, two cats and a dog" -> "I'm 41, I'm vegetarian, I have two cats and a
-    dog": the list's items said as the user's own, each with the verb it leaves out."""
+    dog": the list's items said as its subject's own, each with the verb it leaves out; "my dad
+    is 72, retired, and lives alone" -> "..., my dad is retired, and my dad lives alone"."""
     items = [m.group(1).strip() for m in _MY_LIST_ITEMS.finditer(statement) if m.group(1).strip()]
-    if len(items) < 2 or not items[0].startswith("I'm "):
+    subject = _LIST_SUBJECT.match(items[0]) if len(items) >= 2 else None
+    if subject is None:
         return statement
+    who = subject.group("who")
+    be, have = ("I'm", "I have") if subject.group("me") else (f"{who} is", f"{who} has")
     out, said = [items[0]], False
     for item in items[1:]:
         bare = re.sub(r"\s*\([^)]*\)$", "", item).rstrip(".!")
         if _LISTED_STATE.fullmatch(bare):
-            item, said = f"I'm {item}", True
+            item, said = f"{be} {item}", True
         elif _LISTED_HOUSEHOLD.fullmatch(bare):
-            item, said = f"I have {item}", True
+            item, said = f"{have} {item}", True
+        elif who and said and _THEIR_NEXT_VERB.match(item):
+            item = f"and {who} {item[4:]}"  # "..., and lives alone": the list's subject's too
         out.append(item)
     return ", ".join(out) if said else statement
 
