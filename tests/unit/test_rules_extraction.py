@@ -2593,3 +2593,14 @@ def test_in_a_text_with_letters_english_never_writes_a_lone_i_is_not_the_user():
     found = facts("cześć, my car is a 2016 Skoda Octavia diesel, 210k km, i znowu check engine")
     assert found == ["User's car is a 2016 Skoda Octavia diesel, 210k km"], found
     assert facts("i moved to Zürich last year") == ["User moved to Zürich last year"]
+
+
+def test_a_doing_that_costs_the_user_is_no_doing_of_theirs_now():
+    # the -ing words are the subject of a verb whose object is the user: kept as said, not
+    # "User is culling ... takes them ages"
+    assert facts("culling 3000 shots per wedding takes me ages.") == [
+        "User said: culling 3000 shots per wedding takes me ages."
+    ]
+    assert facts("commuting from Stockport kills me") == ["User said: commuting from Stockport kills me"]
+    # what the user is doing, said without its "I'm", stays theirs
+    assert facts("moving to Porto next month") == ["User is moving to Porto next month"]

@@ -396,6 +396,12 @@ _SUBJECTLESS_ING = re.compile(
     r"(?!\s+(?:it|that|this)\b)",
     re.IGNORECASE,
 )
+# "culling 3000 shots per wedding takes me ages": the doing is the subject of a verb whose object
+# is the user, not what the user is doing now
+_GERUND_SUBJECT = re.compile(
+    r"^\w+ing\b[^,;]*?\s(?:takes|took|makes|made|gives|gave|costs|cost|kills|killed|drives|drove)\s+(?:me|us)\b",
+    re.IGNORECASE,
+)
 # "..., not March 3" after a value: the misstatement is not kept.
 # Only a value is taken back so ("March 13, not March 3", "at 4pm, not 3pm"): "drinks tea, not
 # coffee" says what the user does not drink, and stays whole.
@@ -1483,7 +1489,7 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         text = "I've " + text
     if _SUBJECTLESS_PAST.match(text) and not _FIRST_PERSON.match(text):
         text = "I " + text[:1].lower() + text[1:]
-    elif _SUBJECTLESS_ING.match(text) and not _FIRST_PERSON.match(text):
+    elif _SUBJECTLESS_ING.match(text) and not _FIRST_PERSON.match(text) and not _GERUND_SUBJECT.match(text):
         text = "I'm " + text[:1].lower() + text[1:]
     if _SUBJECTLESS_PRESENT.match(text) and not _FIRST_PERSON.match(text):
         text = "I " + text[:1].lower() + text[1:]
