@@ -74,7 +74,9 @@ def _spawned_children(pid: int) -> list[int]:
     return children
 
 
-def test_dev_classifies_in_worker_processes_and_supersedes_the_same(pg_url: str, tmp_path: Path, new_key) -> None:
+def test_dev_classifies_in_worker_processes_and_supersedes_the_same(
+    pg_url: str, tmp_path: Path, new_key
+) -> None:
     """`--classifier-processes 2`: the rules classifier's processes start with the first
     classification, and each user's switch supersedes that user's own fact; they stop with the
     server."""
@@ -82,7 +84,9 @@ def test_dev_classifies_in_worker_processes_and_supersedes_the_same(pg_url: str,
     try:
         # a tenant of its own: the dev key's is shared by every server of the session's database
         _, raw = new_key()
-        client = httpx.Client(base_url=server.base_url, headers={"Authorization": f"Bearer {raw}"}, timeout=30)
+        client = httpx.Client(
+            base_url=server.base_url, headers={"Authorization": f"Bearer {raw}"}, timeout=30
+        )
         users = [f"processes-{i}" for i in range(6)]
         for user in users:
             client.post(

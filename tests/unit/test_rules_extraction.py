@@ -1220,6 +1220,12 @@ def test_the_next_thing_done_after_a_comma_with_its_i_left_out_is_a_statement():
         "User got a job at a vet hospital in Sandy Bay",
     ]
     assert facts("finally updated to Sequoia last night") == ["User updated to Sequoia last night"]
+    assert facts("settled in at the new place in leeds") == ["User settled in at the new place in leeds"]
+    # something given up or taken up, after a statement of the user's own
+    assert facts("i went permanent at ovo energy, gave up the allotment bc zero time") == [
+        "User went permanent at ovo energy",
+        "User gave up the allotment",
+    ]
     # after a clause about someone else, whose the next thing is is not said: not split off as the user's
     assert not any(
         fact.startswith("User got")
@@ -2604,3 +2610,10 @@ def test_a_doing_that_costs_the_user_is_no_doing_of_theirs_now():
     assert facts("commuting from Stockport kills me") == ["User said: commuting from Stockport kills me"]
     # what the user is doing, said without its "I'm", stays theirs
     assert facts("moving to Porto next month") == ["User is moving to Porto next month"]
+
+
+def test_a_sum_that_is_only_ever_someones_is_the_users_said_bare():
+    assert facts("landlord bumped rent to 1600 from april.") == ["User's rent was bumped to 1600 from april"]
+    assert facts("boss cut pay by 10%") == ["User's pay was cut by 10%"]
+    # not any thing raised by anyone
+    assert facts("they raised prices to 5") == ["User said: they raised prices to 5"]

@@ -88,7 +88,8 @@ _CLAUSE = re.compile(
 # "ortho says it's not just tendinitis, got a cortisone shot") whose it is is not said, and the
 # sentence stays whole
 _THEN_DONE = re.compile(
-    r",\s+(?=(?:got (?:a|an|my|our|promoted|married|engaged)|bought|sold|landed|upgraded|updated|adopted|hired)\b)"
+    r",\s+(?=(?:got (?:a|an|my|our|promoted|married|engaged)|bought|sold|landed|upgraded|updated|adopted|hired|"
+    r"gave up|quit|signed up|took up|dropped|took on|graduated|retired|enrolled)\b)"
 )
 _SOMEONE_ELSE_SAID = re.compile(
     r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.IGNORECASE
@@ -369,7 +370,7 @@ _INNER_SUBJECT = re.compile(
 )
 # A verb that starts a statement with its "I" left out: "Just got promoted", "moved to Denver".
 _SUBJECTLESS_PAST = re.compile(
-    r"^(?:(?:just|finally|recently|also|then|officially|already)\s+)*(?:moved|started|got|switched|updated|"
+    r"^(?:(?:just|finally|recently|also|then|officially|already)\s+)*(?:moved|started|got|switched|updated|settled in|"
     r"quit|left|joined|bought|sold|adopted|finished|upgraded|downgraded|changed|stopped|began|"
     r"became|landed|signed|graduated|married|retired|dropped|ditched|picked up|took up|gave up|"
     r"booked|hired|passed|completed|relocated|transferred|migrated|cancel(?:l)?ed|renewed|"
@@ -1010,7 +1011,9 @@ _DONE_TO_MINE = re.compile(
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
     r"(?:(?:my|our) |the (?=(?:\w+ )?(?:rent|lease|standup|stand-up|retro|meeting|sync|class|lesson|practice|"
     r"appointment|shift|salary|pay|rate|fee|price|premium|membership|subscription|plan|bill|budget|"
-    r"deadline|launch|release|mortgage|insurance|tuition|allowance|bonus|headcount)\b))"
+    r"deadline|launch|release|mortgage|insurance|tuition|allowance|bonus|headcount)\b)|"
+    # "landlord bumped rent to 1600": a sum that is only ever someone's, said bare
+    r"(?=(?:rent|salary|pay|membership|premium|mortgage) (?:to|from|up|by)\b))"
     r"([\w'-]+(?: [\w'-]+)?) ((?:to|from|up|down|back|by)\b.*)$",
     re.IGNORECASE,
 )
