@@ -155,21 +155,3 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-def test_a_process_that_failed_to_start_is_replaced_at_the_next_classification() -> None:
-    from concurrent.futures import Future
-
-    classifier = ProcessRulesClassifier(1, limit_s=10.0)
-    try:
-        failed: Future[bool] = Future()
-        failed.set_exception(RuntimeError("no interpreter"))
-        first = classifier._workers[0]
-        first.started = failed
-        classifier.classify("User moved to Porto", "location", [_candidate("User lives in Lisbon")], "rules")
-        assert classifier._workers[0] is not first
-        classifier.warm_up()
-        assert classifier._workers[0].ready
-    finally:
-        first.pool.shutdown(wait=False, cancel_futures=True)
-        classifier.close()

@@ -83,10 +83,6 @@ class _Worker:
     def ready(self) -> bool:
         return self.started.done() and self.started.exception() is None
 
-    @property
-    def failed_to_start(self) -> bool:
-        return self.started.done() and self.started.exception() is not None
-
 
 class ProcessRulesClassifier:
     """`RulesClassifier`, each classification sent to one of `processes` worker processes."""
@@ -108,7 +104,7 @@ class ProcessRulesClassifier:
         for worker in list(self._workers):
             try:
                 worker.started.result()
-            except Exception:  # noqa: BLE001 - the next classification starts another
+            except Exception:  # noqa: BLE001 - its first classification replaces it
                 logger.warning("rules classifier process did not start")
 
     def close(self) -> None:
@@ -142,10 +138,6 @@ class ProcessRulesClassifier:
         """The process that last read one of the candidates, else the least busy ready one; None
         when none is ready. Counts the classification in flight there."""
         with self._lock:
-            for i, worker in enumerate(self._workers):
-                if worker.failed_to_start:
-                    worker.pool.shutdown(wait=False, cancel_futures=True)
-                    self._workers[i] = _Worker()
             ready = [i for i, w in enumerate(self._workers) if w.ready]
             if not ready:
                 return None
