@@ -17,6 +17,20 @@ def dev_server(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     server.process.wait(10)
 
 
+@pytest.fixture(autouse=True)
+def dev_server_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A 500 from the session's server reaches a test only as "internal error"; the server's
+    log says where it failed. Printed with the test's output, which a failed test shows."""
+    if "dev_server" not in request.fixturenames:
+        yield
+        return
+    server: DevServer = request.getfixturevalue("dev_server")
+    before = len(server.errors)
+    yield
+    for line in server.errors[before:]:
+        print(f"aurra dev logged: {line}")
+
+
 @pytest.fixture
 def api(dev_server: DevServer, new_key):
     """An HTTP client for a fresh tenant: api() -> (client, caller)."""

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,6 +19,9 @@ class DevServer:
     base_url: str
     dev_key: str
     process: subprocess.Popen
+    # The server's "unhandled error" log lines (the error's type and where it failed, never
+    # content): a test that fails shows those logged while it ran (tests/e2e/conftest.py).
+    errors: list[str] = field(default_factory=list)
 
 
 def start_dev_server(
@@ -71,12 +74,14 @@ def start_dev_server(
             # What the server prints from here on (its metrics, one line a request) is read
             # and dropped: a pipe nobody reads fills at 64 KiB, and the server's next print
             # would then block the request making it, with its transaction open.
-            threading.Thread(target=_drain, args=(process.stdout,), daemon=True).start()
-            return DevServer(found.group(1), key, process)
+            server = DevServer(found.group(1), key, process)
+            threading.Thread(target=_drain, args=(process.stdout, server.errors), daemon=True).start()
+            return server
     process.kill()
     raise RuntimeError("aurra dev did not start")
 
 
-def _drain(stream) -> None:
-    for _ in stream:
-        pass
+def _drain(stream, errors: list[str]) -> None:
+    for line in stream:
+        if "unhandled error" in line:
+            errors.append(line.rstrip())

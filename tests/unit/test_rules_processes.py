@@ -155,3 +155,44 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def _failed_start(worker) -> None:
+    from concurrent.futures import Future
+
+    failed: Future[bool] = Future()
+    failed.set_exception(RuntimeError("no interpreter"))
+    worker.started = failed
+
+
+def test_a_process_that_failed_to_start_is_replaced_at_most_once_per_backoff(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from aurra_core.classifiers import rules_processes
+
+    classifier = ProcessRulesClassifier(1, limit_s=10.0)
+    replaced: list = []
+    try:
+        first = classifier._workers[0]
+        _failed_start(first)
+        lisbon = _candidate("User lives in Lisbon")
+        classifier.classify("User moved to Porto", "location", [lisbon], "rules")
+        second = classifier._workers[0]
+        replaced += [first, second]
+        assert second is not first
+        # Its replacement fails too: within the backoff it is skipped, not replaced at every
+        # classification (one new process per write); the caller's thread classifies meanwhile.
+        _failed_start(second)
+        for _ in range(3):
+            result = classifier.classify("User moved to Porto", "location", [lisbon], "rules")
+            assert result.verdicts[0].verdict.value == "contradicts"
+        assert classifier._workers[0] is second
+        monkeypatch.setattr(rules_processes, "RESTART_AFTER_S", 0.0)
+        classifier.classify("User moved to Porto", "location", [lisbon], "rules")
+        assert classifier._workers[0] is not second
+        classifier.warm_up()
+        assert classifier._workers[0].ready
+    finally:
+        for worker in replaced:
+            worker.pool.shutdown(wait=False, cancel_futures=True)
+        classifier.close()

@@ -8,7 +8,8 @@ a function instance of its own and leaves this off.
 A scope's memories keep going to the process that last read any of them: the rules classifier
 remembers each text's readings, and a scope's facts are compared with the same memories over and
 over. A process that is not started yet, or that died, is not waited for: the caller classifies
-in its own thread meanwhile, and a lost process is replaced.
+in its own thread meanwhile. A process that died or failed to start is replaced, at most once per
+RESTART_AFTER_S in each place, so that one that keeps failing does not start a process per write.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from aurra_core.runtime.observability import logger
 REMEMBERED_MEMORIES = 50_000
 # How often a worker looks whether the process that started it is still there.
 PARENT_CHECK_S = 1.0
+# A place's process is replaced at most this often.
+RESTART_AFTER_S = 30.0
 
 
 def _ready() -> bool:
@@ -77,11 +80,16 @@ class _Worker:
             max_workers=1, mp_context=get_context("spawn"), initializer=_exit_with, initargs=(os.getpid(),)
         )
         self.in_flight = 0
+        self.broken = False
         self.started: Future[bool] = self.pool.submit(_ready)
 
     @property
     def ready(self) -> bool:
-        return self.started.done() and self.started.exception() is None
+        return self.started.done() and self.started.exception() is None and not self.broken
+
+    @property
+    def failed(self) -> bool:
+        return self.broken or (self.started.done() and self.started.exception() is not None)
 
 
 class ProcessRulesClassifier:
@@ -97,6 +105,7 @@ class ProcessRulesClassifier:
         self._in_caller = RulesClassifier(limit_s=limit_s)
         self._lock = threading.Lock()
         self._workers = [_Worker() for _ in range(max(1, processes))]
+        self._replaced_at = [float("-inf")] * len(self._workers)
         self._process_of: OrderedDict[UUID, int] = OrderedDict()
 
     def warm_up(self) -> None:
@@ -104,7 +113,7 @@ class ProcessRulesClassifier:
         for worker in list(self._workers):
             try:
                 worker.started.result()
-            except Exception:  # noqa: BLE001 - its first classification replaces it
+            except Exception:  # noqa: BLE001 - a classification after it replaces it
                 logger.warning("rules classifier process did not start")
 
     def close(self) -> None:
@@ -128,7 +137,9 @@ class ProcessRulesClassifier:
                 future.cancel()  # not started yet; once started it stops at the deadline itself
                 raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         except BrokenProcessPool as exc:
-            self._replace(index, worker)
+            with self._lock:
+                worker.broken = True
+                self._replace_failed()
             raise ClassifierError("a rules classifier process stopped") from exc
         finally:
             with self._lock:
@@ -138,6 +149,7 @@ class ProcessRulesClassifier:
         """The process that last read one of the candidates, else the least busy ready one; None
         when none is ready. Counts the classification in flight there."""
         with self._lock:
+            self._replace_failed()
             ready = [i for i, w in enumerate(self._workers) if w.ready]
             if not ready:
                 return None
@@ -155,9 +167,13 @@ class ProcessRulesClassifier:
             self._workers[index].in_flight += 1
             return index
 
-    def _replace(self, index: int, broken: _Worker) -> None:
-        logger.warning("rules classifier process stopped; starting another")
-        with self._lock:
-            if self._workers[index] is broken:
-                broken.pool.shutdown(wait=False, cancel_futures=True)
+    def _replace_failed(self) -> None:
+        """Under the lock: a process that died or failed to start replaced, unless its place's
+        was replaced within RESTART_AFTER_S (it is skipped meanwhile)."""
+        now = time.monotonic()
+        for index, worker in enumerate(self._workers):
+            if worker.failed and now - self._replaced_at[index] >= RESTART_AFTER_S:
+                logger.warning("rules classifier process stopped or did not start; starting another")
+                worker.pool.shutdown(wait=False, cancel_futures=True)
                 self._workers[index] = _Worker()
+                self._replaced_at[index] = now

@@ -1291,7 +1291,7 @@ _LISTED_HOUSEHOLD = re.compile(
     r"adult |small )?(?:kids?|children|child|sons?|daughters?|boys?|girls?|cats?|dogs?|grandkids|"
     r"grandchildren|stepkids)(?: and (?:a|an|one|two|three|four) (?:cats?|dogs?|kids?|sons?|daughters?))?"
 )
-_MY_LIST_ITEMS = re.compile(r"\s*((?:[^,;(]|\([^)]*\))+)")
+_LIST_ITEMS = re.compile(r"\s*((?:[^,;(]|\([^)]*\))+)")
 
 
 # Whom a list is about, by its first item: the user ("I'm 41"), a relative ("my dad is 72", "my
@@ -1300,11 +1300,11 @@ _LIST_SUBJECT = re.compile(r"^(?:(?P<me>I'm)|(?P<who>[Mm]y \w+|[Hh]e|[Ss]he)(?:'
 _THEIR_NEXT_VERB = re.compile(r"^and (?=(?:also |still |now )?[a-z]+s\b)")
 
 
-def _listed_about_me(statement: str) -> str:
+def _list_with_its_verbs(statement: str) -> str:
     """ "I'm 41, vegetarian, two cats and a dog" -> "I'm 41, I'm vegetarian, I have two cats and a
     dog": the list's items said as its subject's own, each with the verb it leaves out; "my dad
     is 72, retired, and lives alone" -> "..., my dad is retired, and my dad lives alone"."""
-    items = [m.group(1).strip() for m in _MY_LIST_ITEMS.finditer(statement) if m.group(1).strip()]
+    items = [m.group(1).strip() for m in _LIST_ITEMS.finditer(statement) if m.group(1).strip()]
     subject = _LIST_SUBJECT.match(items[0]) if len(items) >= 2 else None
     if subject is None:
         return statement
@@ -1327,7 +1327,7 @@ def _descriptions_as_statements(sentence: str) -> str:
     """The sentence with each self-description it gives as a fragment said as the user's own
     ("I'm a software tester in Pune"), and the list it opens ("..., vegetarian, two kids"), for
     the clauses to read; the sentence as it is else."""
-    return _listed_about_me(_self_descriptions(sentence))
+    return _list_with_its_verbs(_self_descriptions(sentence))
 
 
 def _self_descriptions(sentence: str) -> str:
@@ -1338,7 +1338,7 @@ def _self_descriptions(sentence: str) -> str:
         title = re.split(r"[,;(]", rest, maxsplit=1)[0].strip()
         said_as = _as_a_title(title)
         if said_as:
-            described = _descriptions_as_statements(rest)
+            described = _self_descriptions(rest)  # its list is read with the whole sentence's
             if described == rest:  # the title alone: "31 yo, mechanical engineer"
                 described = f"I'm {said_as}{rest[len(title) :]}"
             return f"I'm {aged.group('age')}, {described}"
