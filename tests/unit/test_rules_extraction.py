@@ -2617,3 +2617,21 @@ def test_a_sum_that_is_only_ever_someones_is_the_users_said_bare():
     assert facts("boss cut pay by 10%") == ["User's pay was cut by 10%"]
     # not any thing raised by anyone
     assert facts("they raised prices to 5") == ["User said: they raised prices to 5"]
+
+
+def test_a_habit_or_a_state_said_without_its_i_is_the_users():
+    assert facts("been vegan for 4 years, training for my first half marathon (Brighton, April).") == [
+        "User has been vegan for 4 years",
+        "User is training for their first half marathon (Brighton, April)",
+    ]
+    # another habit after a comma, its "I" left out, is kept, not dropped
+    assert facts("I weigh 61kg, run 4x/week") == ["User weighs 61kg", "User runs 4x/week"]
+    assert facts("I work nights, sleep during the day.") == ["User works nights", "User sleeps during the day"]
+    assert facts("spiking Render and Fly.io this week.") == ["User is spiking Render and Fly.io this week"]
+    # a request is not a habit, a doing that is the sentence's subject is not a doing now, and
+    # "been" with no state after it says nothing of the user
+    assert facts("run the numbers for me please.") == ["User said: run the numbers for me please."]
+    assert facts("cook something with the leftovers.") == []
+    assert facts("swimming for Maya is wednesdays at five") == ["User said: swimming for Maya is wednesdays at five"]
+    assert facts("been a while!") == []
+    assert facts("asking for a friend.") == []

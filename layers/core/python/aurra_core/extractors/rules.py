@@ -81,6 +81,9 @@ _CLAUSE = re.compile(
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
     r"obsessed|moved|started|just|recently|currently|charging|earning|making|paying|running|using|"
     r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b|"
+    # "I weigh 61kg, run 4x/week": another habit, its "I" left out
+    r"(?:run|play|teach|study|commute|volunteer|coach|speak|sleep|cook|swim|cycle|train)\s+"
+    r"(?=(?:at|in|for|from|on|with|a|an|the|my|our|during)\b|(?-i:[A-Z])|\d)|"
     r"[a-z]{2,}ing (?=(?:at|in|on|for|with|from|to|my|our)\b)[^,]*\bnow\b)"  # ", climbing at Vital now"
 )
 # ", got a job at a vet hospital": the next thing done, its "I" left out, after a statement of the
@@ -392,8 +395,12 @@ _SUBJECTLESS_ING = re.compile(
     r"halfway through|done with|over|into|big into|really into|super into|obsessed with|"
     r"(?:a )?(?:huge |big )?fan of|addicted to|hooked on|"
     r"(?!\w*thing\b|(?:morning|evening|spring|wedding|meeting|building|ceiling|sibling|king|ring|string|"
-    r"clothing|pudding|painting|earring|offspring)\b)"
-    r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b|[$€£\d]))(?:\b|(?=[$€£\d]))"
+    r"clothing|pudding|painting|earring|offspring|asking|thinking|wondering|hoping|guessing)\b)"
+    # "training for my first half marathon", "spiking Render this week"
+    # ("swimming for Maya is wednesdays at five": the doing is what the sentence is about)
+    r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b|[$€£\d]|"
+    r"(?:for\b|(?-i:[A-Z]))(?![^,;.]*\b(?:is|are|was|were)\b)))"
+    r"(?:\b|(?=[$€£\d]))"
     r"(?!\s+(?:it|that|this)\b)",
     re.IGNORECASE,
 )
@@ -1111,9 +1118,14 @@ def _split_subject(fact: str) -> list[str]:
 
 
 _SUBJECTLESS_PRESENT = re.compile(
-    r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:work|live|love|hate|prefer|drive|own|speak|teach|"
-    r"study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?!(?:is|are|was|were)\b)"
-    r"(?=(?:at|in|for|from|as|on|with|a|an|the|my|our|remote|remotely|\w+ing)\b|(?-i:[A-Z]))",
+    r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:(?:work|live|love|hate|prefer|drive|own|speak|"
+    r"teach|study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?!(?:is|are|was|were)\b|\w*thing\b)"
+    # "run 4x/week", "work 3 days a week": a count of times
+    r"(?=(?:at|in|for|from|as|on|with|a|an|the|my|our|remote|remotely|\w+ing)\b|(?-i:[A-Z])|\d)|"
+    # a habit said by where or when: "sleep during the day", "swim at the lido", "cycle to work"
+    r"(?:sleep|cook|swim|cycle|train)\s+(?=(?:at|in|for|on|with|during|to|every)\b|\d))"
+    # "run the numbers for me please": a request
+    r"(?![^.!?]*\b(?:for me|for us|please|pls|plz)\b)",
     re.IGNORECASE,
 )
 # Family without "my": "dad finally retired", "mom's moving to Florida".
@@ -1488,8 +1500,12 @@ def _rewrite(clause: str, group: str = "team", work_context: bool = False) -> st
         text = f"{statement} {when}{comma}{after}"
     if not text or _NOT_A_FACT.match(text):
         return None
-    if re.match(r"^been\s+\w+ing\b", text, re.IGNORECASE):
-        text = "I've " + text
+    if re.match(
+        r"^(?:(?:just|also|now)\s+)?been\s+(?!there\b|here\b|through\b|told\b|a while\b|ages\b|forever\b|so long\b)\w",
+        text,
+        re.IGNORECASE,
+    ):
+        text = "I've " + text  # "been vegan for 4 years", "been learning Rust since June"
     if _SUBJECTLESS_PAST.match(text) and not _FIRST_PERSON.match(text):
         text = "I " + text[:1].lower() + text[1:]
     elif _SUBJECTLESS_ING.match(text) and not _FIRST_PERSON.match(text) and not _GERUND_SUBJECT.match(text):
