@@ -2626,12 +2626,17 @@ def test_a_habit_or_a_state_said_without_its_i_is_the_users():
     ]
     # another habit after a comma, its "I" left out, is kept, not dropped
     assert facts("I weigh 61kg, run 4x/week") == ["User weighs 61kg", "User runs 4x/week"]
-    assert facts("I work nights, sleep during the day.") == ["User works nights", "User sleeps during the day"]
+    assert facts("I work nights, sleep during the day.") == [
+        "User works nights",
+        "User sleeps during the day",
+    ]
     assert facts("spiking Render and Fly.io this week.") == ["User is spiking Render and Fly.io this week"]
     # a request is not a habit, a doing that is the sentence's subject is not a doing now, and
     # "been" with no state after it says nothing of the user
     assert facts("run the numbers for me please.") == ["User said: run the numbers for me please."]
     assert facts("cook something with the leftovers.") == []
-    assert facts("swimming for Maya is wednesdays at five") == ["User said: swimming for Maya is wednesdays at five"]
+    assert facts("swimming for Maya is wednesdays at five") == [
+        "User said: swimming for Maya is wednesdays at five"
+    ]
     assert facts("been a while!") == []
     assert facts("asking for a friend.") == []

@@ -399,7 +399,8 @@ _SUBJECTLESS_ING = re.compile(
     # "training for my first half marathon", "spiking Render this week"
     # ("swimming for Maya is wednesdays at five": the doing is what the sentence is about)
     r"\w+ing (?=(?:my|our|to|into|over|out|up|off|back|in|at|from|on)\b|[$€£\d]|"
-    r"(?:for\b|(?-i:[A-Z]))(?![^,;.]*\b(?:is|are|was|were)\b)))"
+    # ("going for easter" is a plan's when, not a doing)
+    r"(?<!going )(?:for\b|(?-i:[A-Z]))(?![^,;.]*\b(?:is|are|was|were)\b)))"
     r"(?:\b|(?=[$€£\d]))"
     r"(?!\s+(?:it|that|this)\b)",
     re.IGNORECASE,
