@@ -2640,3 +2640,27 @@ def test_a_habit_or_a_state_said_without_its_i_is_the_users():
     ]
     assert facts("been a while!") == []
     assert facts("asking for a friend.") == []
+
+
+def test_a_statement_of_ones_own_said_in_surprise_is_no_question():
+    found = facts(
+        "my rent in somerville is $1,850 for a room in a 3br and the landlord just sent a renewal "
+        "at +12%?? is that even legal in MA"
+    )
+    assert "User's rent in somerville is $1,850 for a room in a 3br" in found, found
+    assert not [f for f in found if "legal" in f], found
+    assert facts("my flight is at 6am??") == ["User's flight is at 6am"]
+    # a question asked twice over stays a question
+    assert facts("what do I do?? help") == []
+    assert facts("is that normal??") == []
+
+
+def test_sums_said_bare_one_after_another_are_read_apart():
+    assert facts("take home is about 3200, rent is 1450 for a 1 bed in walthamstow.") == [
+        "User's rent is 1450 for a 1 bed in walthamstow",
+        "User said: take home is about 3200",
+    ]
+    # "love that for me": said of the news, not part of it
+    assert facts("love that for me, landlord bumped rent to 1600 from april.") == [
+        "User's rent was bumped to 1600 from april"
+    ]

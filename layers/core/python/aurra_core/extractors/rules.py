@@ -75,7 +75,9 @@ _CLAUSE = re.compile(
     r"dropped|sent|won't|doesn't|didn't|can't|crashes|crashed|broke|stopped|says|said|wants|wanted)\b)|"
     # "I left Proximus, since June I work at Telenet": a statement of its own, dated
     r",\s+(?=since (?:" + _MONTH + r"|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
-    r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"  # ", Thabo Mokoena's my manager now"
+    r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"
+    # "take home is about 3200, rent is 1450": a sum that is only ever the user's, said bare
+    r",\s+(?=(?:rent|salary|take[- ]?home|mortgage|income|savings|bills) (?:is|are)\b)|"  # ", Thabo Mokoena's my manager now"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
@@ -174,7 +176,7 @@ _PLEASANTRY = re.compile(
     r"anyways|alright|all right|also|additionally|furthermore|moreover|plus|btw|by the way|fyi|quick update|"
     r"update|heads up|"
     r"news|(?:good|great|big|exciting|happy|some|bad|sad) news(?=\s*[,:!.;-])|fun fact|side note|long story short|honestly|basically|real talk|just so you know|"
-    r"so yeah|oh and|and|but|ok so|okay so)\b[\s,.!:;-]*)+",
+    r"so yeah|oh and|and|but|ok so|okay so|love that(?: for me)?(?=\s*[,.!]))\b[\s,.!:;-]*)+",
     re.IGNORECASE,
 )
 # A request to keep what follows: "please remember that", "note that", "for the record".
@@ -1014,6 +1016,11 @@ _PEOPLE = frozenset(
     "partner mum mom dad sister brother supervisor company work".split()
 )
 # "Landlord raised my rent to $1,600": the change is the user's rent's.
+# "my rent is $1,850 and the landlord sent a renewal at +12%??": "??" or "?!" after a sentence
+# that starts as the user's own statement is surprise, not a question (read as "!!", the same length)
+_SURPRISED_STATEMENT = re.compile(
+    r"(?:^|(?<=[.!?]\s))((?:I|I'm|I've|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur)\b[^.!?\n]*?)((?:\?\?|\?!|!\?)[?!]*)"
+)
 _DONE_TO_MINE = re.compile(
     r"^(?!(?:I|we|We)\b)(?:the |my |our )?(?P<agent>[\w'-]+(?: [\w'-]+)?) (raised|lowered|increased|cut|moved|changed|bumped|"
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
@@ -2539,6 +2546,7 @@ class _Reader:
         number, first, read = 0, len(self.found), []
         for start, end, said in _kind_headlines_joined(normalized, _sentence_spans(normalized)):
             self.sentence_span = _trimmed(normalized, start, end)
+            said = _SURPRISED_STATEMENT.sub(lambda m: m.group(1) + m.group(2).replace("?", "!"), said)
             for heading in _HEADING.finditer(said):
                 self._named_relatives(heading.group(0))  # "Update on mum: she sold the house"
             for sentence in _sentences(_plain(said)):
