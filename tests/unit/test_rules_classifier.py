@@ -730,3 +730,36 @@ def test_v37_changes_are_acted_on(old, new):
 def test_v37_what_is_no_change_is_left_alone(old, new):
     verdict = judge(old, new)
     assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a sum raised or cut to its new value
+        ("User's rent is 1450 for a 1 bed in walthamstow", "User's rent was bumped to 1600 from april"),
+        ("User's salary is £42,000", "User's salary was raised to £48,500"),
+        ("User's gym membership is $60 a month", "User's gym membership was reduced to $45"),
+        # "again" before a comma: what had ended is back
+        ("User is vegan", "User has been eating fish again, mostly salmon and sardines"),
+    ],
+)
+def test_v38_changes_are_acted_on(old, new):
+    verdict = judge(old, new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the change's own verb is no thing both speak of
+        ("User raised 500 for charity", "User raised money for the school to 2000"),
+        # another sum than the old fact's
+        ("User's rent is 1450", "User's team raised a seed round to 2M"),
+        ("User's rent is 1450", "User's council tax was raised to 180"),
+        # raised to less than it was: not a raise of it
+        ("User's rent is 1450 for a 1 bed in walthamstow", "User's rent was bumped to 1200 from april"),
+    ],
+)
+def test_v38_what_is_no_change_is_left_alone(old, new):
+    verdict = judge(old, new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason

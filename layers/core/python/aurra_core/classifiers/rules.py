@@ -86,7 +86,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v37"
+MODEL_ID = "aurra-rules-v38"
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -2831,6 +2831,36 @@ _SOFTWARE_KINDS = frozenset(
 )
 
 
+_RAISED = frozenset({"bumped", "raised", "hiked", "increased"})
+_LOWERED = frozenset({"lowered", "reduced"})
+
+
+def _moved_the_other_way(verb: str, old: Fact, new: Fact) -> bool:
+    """A sum said to be raised to less than the old fact's, or lowered to more (its largest number
+    of the same kind: "rent is 1450 for a 1 bed" is 1450)."""
+    if verb not in _RAISED | _LOWERED:
+        return False
+
+    def values(fact: Fact) -> dict[str, float]:
+        found: dict[str, float] = {}
+        for term in fact.terms:
+            number = _SUM_TERM.match(term)
+            if number is not None:
+                kind = number.group(1) or ""
+                found[kind] = max(found.get(kind, 0.0), float(number.group(2)))
+        return found
+
+    before, after = values(old), values(new)
+    for kind in set(before) & set(after):
+        if (after[kind] < before[kind]) if verb in _RAISED else (after[kind] > before[kind]):
+            return True
+    return False
+
+
+_RAISED_IT = re.compile(r"^\w+ (?:it|them|that|this|those) (?:to|for)\b", re.IGNORECASE)
+_SUM_TERM = re.compile(r"^(money_|percent_)?(\d+(?:\.\d+)?)$")
+
+
 def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str], bool] | None:
     """ "switched to X", "replaced ... with X" on a shared anchor, X new and the old value gone:
     (verb, anchor, value, kept), kept when what was switched leaves the shared thing in place
@@ -2881,6 +2911,14 @@ def _switch_value(old: Fact, new: Fact) -> tuple[str, set[str], set[str], bool] 
     # a shared "eat" or "use" is no anchor, nor whom both are about ("User's team")
     whose = (set(old.subject.slot) | set(new.subject.slot)) & OWN_GROUPS
     anchor = (body_o & body_n) - value - RESTATEMENT_STEMS - whose - {"now", "still"}
+    # the change's own verb is no thing both speak of ("raised 500 for charity" / "raised the
+    # school's fund to 2000")
+    verb = match.group(0).split()[0].lower()
+    anchor -= set(_terms(verb))
+    if verb in _RAISED | _LOWERED and _RAISED_IT.match(match.group(0)):
+        return None  # "User's pool raised it to 45": which of the old fact's sums "it" is is not said
+    if _moved_the_other_way(verb, old, new):
+        return None  # "put 6% into their 401k" -> "bumped their 401k to 4%": not a raise of it
     if value and all(_AMOUNT_TERM.match(t) for t in value):
         anchor -= _UNIT_WORDS  # "went to 720" and "a 5-day package": the day counts, it is no slot
     old_value = body_o - anchor - {"now"}

@@ -1810,7 +1810,7 @@ CHANGE_EVIDENCE = [
     r"\b(?:is|are|am|was|were|now) (?:down|up) to\b|\bconverted\b|\brewr(?:ote|itten)\b|\brebuilt\b",
     r"\bremoved\b|\bcut out\b|\bturned (?:\w+ ){1,3}off\b|\bunlocked\b|\bunblocked\b|\breopened\b",
     r"\bpassed (?:the|a|an|his|her|their|my) \w+",
-    r"\b(?:started|began|took up|picked up) (?:\w+ ){1,3}again\b|\bagain\b(?= now|$)",
+    r"\b(?:started|began|took up|picked up) (?:\w+ ){1,3}again\b|\bagain\b(?= now|$|,)",
 ]
 # Change words that name the value left behind (x): "instead of cash", "from Basic to Plus". The
 # change is evidence about the old fact only when x is the old fact's.
@@ -2220,7 +2220,9 @@ MOVED_HOME = (
 
 # A switch to a named value: "switched to X", "replaced ... with X".
 SWITCHED_VALUE = (
-    r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went)(?: [\w']+){0,3}? "
+    # "rent was bumped to 1600": a sum raised or cut to its new value
+    r"\b(?:switched|changed|moved|converted|migrated|upgraded|downgraded|went|bumped|raised|hiked|"
+    r"increased|lowered|reduced)(?: [\w']+){0,3}? "
     r"(?:over |back )?(?:to|for) (?P<v>[\w\-\.\+# ]+)|\breplaced\b.{0,200}?\bwith (?P<w>[\w\-\.\+# ]+)|"
     r"\b(?:rewritten|rewrote|rebuilt|rebuild|reimplemented|replatformed|ported)(?: [\w']+){0,2}? "
     r"(?:in|on|onto|to|with|using) (?P<u>[\w\-\.\+# ]+)"
