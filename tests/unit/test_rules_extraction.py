@@ -2664,3 +2664,29 @@ def test_sums_said_bare_one_after_another_are_read_apart():
     assert facts("love that for me, landlord bumped rent to 1600 from april.") == [
         "User's rent was bumped to 1600 from april"
     ]
+
+
+def test_someone_named_in_passing_is_kept_by_role_and_name():
+    found = facts(
+        "i do crossfit at CrossFit Nordhavn 4x a week and my coach Mikkel wants me to track my lifts "
+        "properly. whats a simple way to log them"
+    )
+    assert found == ["User does crossfit at CrossFit Nordhavn 4x a week", "User's coach is Mikkel"], found
+    # named in a fact kept already: not twice
+    assert facts("my sister Anna lives in Graz.") == ["User's sister Anna lives in Graz"]
+    # a weekday after the role is no name; a doctor's name says what the user is treated for
+    assert facts("my boss Friday meeting is cancelled") == ["User's boss Friday meeting is cancelled"]
+    assert not [f for f in facts("can my doctor Patel refill it early?") if "Patel" in f]
+
+
+def test_a_question_without_its_mark_after_a_statement_is_still_a_question():
+    assert facts(
+        "I get the Line 1 subway from Finch, it's packed every day, what time should I leave to get a seat"
+    ) == ["User gets the Line 1 subway from Finch"]
+    assert facts("next up read replicas, where do I start") == []
+
+
+def test_the_person_the_user_reports_to_is_their_manager():
+    assert facts("so the person I report to is Kofi Mensah, who came over from finance.") == [
+        "User reports to Kofi Mensah"
+    ]

@@ -2337,6 +2337,18 @@ def _is_a_named_model(thing: str) -> bool:
 # Whom "she" or "he" at the start of a clause names: the user's one relative of that gender
 # named so far in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
 # "My sisters" names no one relative.
+# Someone of the user's life by their role and their name ("my coach Mikkel"); not a doctor, a
+# therapist or a lawyer, whose name would say what the user is treated or advised for
+_NAMED_IN_PASSING = re.compile(
+    r"\b[Mm]y (?P<rel>coach|manager|boss|trainer|mentor|tutor|landlord|landlady|flatmate|roommate|"
+    r"housemate|cofounder|co-founder|business partner|teammate|line manager|team lead|editor|agent|"
+    r"wife|husband|girlfriend|boyfriend|fiancée?|partner|son|daughter|sister|brother|mum|mom|dad|"
+    r"grandma|grandpa|niece|nephew|cousin|aunt|uncle|best friend) (?P<name>[A-Z][a-z]{2,})\b(?!['\u2019]s\b)"
+)
+_NOT_A_NAME = frozenset(
+    "The This That And But Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April "
+    "June July August September October November December Just Also Still Now Today Yesterday".split()
+)
 _RELATIVE = re.compile(
     r"\b(?:my|our)\s+(?:(?:little|big|older|younger|baby|eldest|oldest|youngest|twin)\s+)?"
     rf"(?P<rel>{'|'.join(sorted(_SHE | _HE))})\b(?!'s)",
@@ -2454,7 +2466,22 @@ def known_relatives(relations: Collection[tuple[str, str]]) -> tuple[dict[str, s
 _NEED_ASKED = re.compile(rf"^{_NEED}\b", re.IGNORECASE)
 # a value said after a comma or a colon: a day, a time, an amount, a count, a name
 _DETAILS_AFTER_COMMA = re.compile(r"[,:]\s*[^,]*?(?:\d|[$\u20ac\u00a3]|\b[A-Z][a-z])")
-_STATEMENT_AFTER_COMMA = re.compile(r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our)\b)", re.IGNORECASE)
+# ", what time should I leave", ", how do we speed it up", ", any tips": a question that ends the
+# sentence without its question mark (not "..., where I work as a nurse")
+_UNMARKED_QUESTION = re.compile(
+    r",\s+(?:(?:what|how|when|where|which|who|why)(?: [\w']+){0,3}? (?:should|can|could|would|do|does|did|"
+    r"is|are|will|shall) (?:I|we|you|it|they|he|she)\b|any (?:tips|ideas|advice|recs|suggestions)\b)[^,]*$",
+    re.IGNORECASE,
+)
+_WHOM_I_REPORT_TO = re.compile(
+    r"\bthe (?:person|one|guy|woman|lady|man) I (?:now )?report to(?: now)? is\b", re.IGNORECASE
+)
+_STATEMENT_AFTER_COMMA = re.compile(
+    # "can you redo my budget, take home is about 3200": a sum that is only ever the user's, bare
+    r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our|(?:rent|salary|take[- ]?home|mortgage|income) "
+    r"(?:is|are))\b)",
+    re.IGNORECASE,
+)
 
 
 def _owned_things(relations: Collection[tuple[str, str]]) -> re.Pattern[str] | None:
@@ -2573,6 +2600,7 @@ class _Reader:
                 if sentence:
                     self._sentence(sentence, index)
                 self.answering = False
+        self._named_in_passing(normalized, index, first)
         self._switch_said_apart(read, first)
         self._gone_said_apart(read, first)
         self.read_before += normalized + "\n"
@@ -2584,6 +2612,18 @@ class _Reader:
         sentences = _sentences(text.replace("\u2019", "'"))
         self.question = sentences[-1] if sentences and sentences[-1].endswith("?") else None
         self.question_index = index if self.question is not None else None
+
+    def _named_in_passing(self, normalized: str, index: int, first: int) -> None:
+        """ "my coach Mikkel wants me to track my lifts": who someone in the user's life is, kept
+        when nothing kept of the message names them (what they want or ask is not the user's)."""
+        kept = " ".join(f.content for f in self.found[first:])
+        for named in _NAMED_IN_PASSING.finditer(normalized):
+            name = named.group("name")
+            if name in _NOT_A_NAME or re.search(rf"\b{re.escape(name)}\b", kept):
+                continue
+            relation = named.group("rel").lower()
+            self._keep(f"User's {relation} is {name}", (index,), self.message[named.start() : named.end()])
+            kept += f" {name}"
 
     def _sentence_quote(self) -> str:
         start, end = self.sentence_span
@@ -2679,6 +2719,8 @@ class _Reader:
             sentence = self.owned.sub(lambda m: f"my {m.group('thing')}", sentence)
         # "PROMOTED mid-level dev as of today": the user got promoted to it
         sentence = re.sub(r"^promoted\s+(?:to\s+)?", "got promoted to ", sentence, flags=re.IGNORECASE)
+        # "the person I report to is Kofi Mensah": whom the user reports to
+        sentence = _WHOM_I_REPORT_TO.sub("I report to", sentence)
         # "Big change at work - they made me team lead": the heading of the news is no part of it
         sentence = _NEWS_HEADING.sub("", sentence)
         # "they made me team lead", "Guess who got bumped up to head chef": a title given the user
@@ -2763,6 +2805,12 @@ class _Reader:
             return
         if not language and self._listed_sums(sentence, index):
             return
+        unmarked = _UNMARKED_QUESTION.search(sentence)
+        if unmarked is not None and not sentence.endswith("?"):
+            # "I get the Line 1 from Finch, it's packed, what time should I leave": a question
+            # asked without its mark, read as one asked with it
+            sentence = sentence.rstrip(" .!") + "?"
+            original = original.rstrip(" .!") + "?"
         asked = sentence
         if sentence.endswith("?"):
             # "I just moved to Denver, any tips?": the statement before the question stays
