@@ -143,7 +143,12 @@ def test_several_facts_in_one_turn_are_each_kept():
         "User lives in Leeds with their partner",
     ]
     assert facts("I shoot on a Canon R6 and edit in Lightroom Classic") == [
-        "User shoots on a Canon R6 and edits in Lightroom Classic"
+        "User shoots on a Canon R6",
+        "User edits in Lightroom Classic",
+    ]
+    assert facts("I live in Kreuzberg and bike to the office in Mitte every day.") == [
+        "User lives in Kreuzberg",
+        "User bikes to the office in Mitte every day",
     ]
     # not an infinitive's second verb, nor the verbs of several
     assert facts("I like to cook and read at night") == ["User likes to cook and read at night"]
@@ -2684,6 +2689,16 @@ def test_a_question_without_its_mark_after_a_statement_is_still_a_question():
         "I get the Line 1 subway from Finch, it's packed every day, what time should I leave to get a seat"
     ) == ["User gets the Line 1 subway from Finch"]
     assert facts("next up read replicas, where do I start") == []
+
+
+def test_a_title_said_bare_after_a_sentence_of_the_users_own_is_theirs():
+    assert facts("I live in Kreuzberg. UX designer at a fintech.") == [
+        "User lives in Kreuzberg",
+        "User is a UX designer at a fintech",
+    ]
+    # after a sentence about someone else, it is theirs: not kept as the user's
+    assert facts("My sister got a new job. Senior nurse at St Mary's.") == ["User's sister got a new job"]
+    assert facts("I'm back. Dinner at Marco's tonight.") == []
 
 
 def test_the_person_the_user_reports_to_is_their_manager():

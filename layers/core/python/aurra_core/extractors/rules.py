@@ -385,7 +385,7 @@ _SUBJECTLESS_PAST = re.compile(
     r"pulled out of|dropped out of|pulled out|opened|upped|raised|increased|bumped|lowered|reduced|"
     r"paid off|paid|rented|found|won|ran|set up|built|launched|shipped|released|sent|earned|saved|"
     r"invested|deployed|rolled out|wrapped up|applied for|planted|renovated|killed|"
-    r"swapped over|fixed|ended up|shifted)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
+    r"swapped over|fixed|ended up|shifted|stepped down|stepped back|stepped away)\b(?!\s+(?:you|u)\b)(?!(?:\s+(?:it|that|this))?\s*(?:[.!,]|$))",
     re.IGNORECASE,
 )
 _SUBJECTLESS_ING = re.compile(
@@ -1071,22 +1071,37 @@ _NOW_FIRST = re.compile(
     re.IGNORECASE,
 )
 # "lives in Toronto and works at a bank": two facts of one subject.
+# The verbs a sentence gives one speaker two of ("lives in Leeds and works at a bank"), in their
+# base form; the third person's forms are made from them.
+_ONE_SPEAKERS_VERBS = (
+    "work live use drive play own speak teach study run love like hate prefer take write read make "
+    "manage lead coach volunteer attend rent pay earn walk ride cook eat drink keep wear watch listen "
+    "belong report commute travel visit stay edit shoot train sell host bike cycle swim sleep"
+).split()
+
+
+def _regular_third_person(verb: str) -> str:
+    if re.search(r"(?:s|sh|ch|x|z)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
 _SECOND_VERB = re.compile(
-    r"\s+(?:and|but)\s+(?:she\s+|he\s+|they\s+)?(?:also\s+|now\s+|still\s+)?(?=(?:works|lives|has|is|uses|drives|plays|owns|speaks|"
-    r"teaches|studies|runs|loves|likes|hates|prefers|moved|started|bought|sold|joined|left|quit|"
-    r"got|switched|adopted|became|goes|takes|writes|reads|makes|manages|leads|coaches|volunteers|"
-    r"attends|rents|pays|earns|walks|rides|cooks|eats|drinks|keeps|wears|watches|listens|"
-    r"belongs|reports|commutes|travels|visits|stays|needs|wants|owes|does)\b)"
+    r"\s+(?:and|but)\s+(?:she\s+|he\s+|they\s+)?(?:also\s+|now\s+|still\s+)?(?=(?:"
+    + "|".join(_regular_third_person(verb) for verb in _ONE_SPEAKERS_VERBS)
+    + r"|has|is|goes|does|needs|wants|owes|moved|started|bought|sold|joined|left|quit|got|switched|"
+    r"adopted|became)\b)"
 )
 
 
 # "User is 34 and live in Leeds": the second of two verbs of one speaker, said in the first
 # person's form ("I'm 34 and live in Leeds"); not after an infinitive ("likes to cook and read").
 _SECOND_VERB_AS_SAID = re.compile(
-    r"(?P<join>\s+(?:and|but)\s+(?:also\s+|now\s+|still\s+)?)(?P<verb>work|live|use|drive|play|"
-    r"own|speak|teach|study|run|love|like|hate|prefer|take|write|make|manage|lead|coach|volunteer|"
-    r"attend|rent|pay|earn|walk|ride|cook|keep|commute|travel|visit|edit|shoot|train|sell|host)"
-    r"(?=\s+(?:at|in|on|for|from|as|with|a|an|the|my|their|our|\w+)\b)"
+    r"(?P<join>\s+(?:and|but)\s+(?:also\s+|now\s+|still\s+)?)(?P<verb>"
+    + "|".join(_ONE_SPEAKERS_VERBS)
+    + r")(?=\s+(?:at|in|on|for|from|as|with|a|an|the|my|their|our|\w+)\b)"
 )
 
 
@@ -2476,6 +2491,8 @@ _UNMARKED_QUESTION = re.compile(
 _WHOM_I_REPORT_TO = re.compile(
     r"\bthe (?:person|one|guy|woman|lady|man) I (?:now )?report to(?: now)? is\b", re.IGNORECASE
 )
+_BARE_TITLE = re.compile(r"^(?P<title>[A-Za-z][\w' -]{1,60}?)(?=\s+(?:at|for|with|in|on)\s+\S)")
+_SAID_AS_I = re.compile(r"^(?:I|I'm|I've|I am)\b")
 _STATEMENT_AFTER_COMMA = re.compile(
     # "can you redo my budget, take home is about 3200": a sum that is only ever the user's, bare
     r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our|(?:rent|salary|take[- ]?home|mortgage|income) "
@@ -2530,6 +2547,7 @@ class _Reader:
         # Reading the first sentence of a reply to the agent's question: its "nope," answers
         # the question and corrects nothing the user said before it.
         self.answering = False
+        self.previous: str | None = None  # the sentence of the message read before this one
         # whom "we" at work names: "our company runs on Slack" makes it the company; a group the
         # user's memories name ("User's band rehearses ...") is the one a new conversation means
         named = sorted(
@@ -2578,6 +2596,7 @@ class _Reader:
                 self._named_relatives(heading.group(0))  # "Update on mum: she sold the house"
             for sentence in _sentences(_plain(said)):
                 deadline.check()
+                self.previous = read[-1] if read else None
                 read.append(sentence)
                 if number == 0 and self.question and not _FIRST_PERSON_WORDS.search(sentence):
                     named = _it_named(self.question, self.found)
@@ -2759,6 +2778,13 @@ class _Reader:
         )
         # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
+        bare_title = _BARE_TITLE.match(sentence)
+        if bare_title and self.previous and _SAID_AS_I.match(self.previous):
+            # "I live in Kreuzberg. UX designer at a fintech.": after a sentence of the user's own,
+            # a title said bare is theirs (after "My sister got a job." it would be hers)
+            said_as = _as_a_title(bare_title.group("title"))
+            if said_as:
+                sentence = f"I'm {said_as}{sentence[bare_title.end('title') :]}"
         # "last jenkins box got switched off on friday": who turned it off is the user's side
         sentence = _TURNED_OFF.sub(
             lambda m: (
