@@ -2588,7 +2588,8 @@ class _Reader:
         self.work_context = self.work_context or (self.group in _COLLECTIVES and not family)
         self.message, self.normalized = text, normalized
         self.correcting = False
-        number, first, read = 0, len(self.found), []
+        number, first = 0, len(self.found)
+        read: list[str] = []
         for start, end, said in _kind_headlines_joined(normalized, _sentence_spans(normalized)):
             self.sentence_span = _trimmed(normalized, start, end)
             said = _SURPRISED_STATEMENT.sub(lambda m: m.group(1) + m.group(2).replace("?", "!"), said)
