@@ -2705,3 +2705,30 @@ def test_the_person_the_user_reports_to_is_their_manager():
     assert facts("so the person I report to is Kofi Mensah, who came over from finance.") == [
         "User reports to Kofi Mensah"
     ]
+
+
+def test_what_we_did_next_after_a_comma_is_ours_too():
+    assert facts("we bought a place in Quorn and moved in 2 weeks ago, sold the car and got an e-bike.") == [
+        "User bought a place in Quorn",
+        "User moved in 2 weeks ago",
+        "User sold the car",
+        "User got an e-bike",
+    ]
+    assert facts("we migrated to GitHub Actions, dropped Jenkins entirely.") == [
+        "User's team migrated to GitHub Actions",
+        "User's team dropped Jenkins entirely",
+    ]
+
+
+def test_a_relative_clause_is_no_statement_of_its_own():
+    # "the stuff I had before" is no "User had before"; the sentence is kept as said instead
+    assert facts("the food was better than the stuff I had before.") == [
+        "User said: the food was better than the stuff I had before."
+    ]
+    assert facts("it's the same setup the people I worked with at my last job used.") == [
+        "User said: it's the same setup the people I worked with at my last job used."
+    ]
+    # a particle is no preposition left without its object
+    assert facts("I cycle in to the office on Wellington Street, 25 min") == [
+        "User cycles in to the office on Wellington Street, 25 min"
+    ]

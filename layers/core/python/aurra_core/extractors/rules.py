@@ -118,9 +118,15 @@ def _clauses(part: str) -> list[str]:
             when = split[at - 1].strip().rsplit(":", 1)[-1].strip()
             split[at - 1 : at + 1] = [f"{split[at].rstrip(' .!')} {when[0].lower()}{when[1:]}"]
     for clause in split:
-        the_users_own = _SUBJECTLESS_PAST.match(clause) or _FIRST_PERSON.match(clause)
+        ours = _WE.match(clause.strip())
+        the_users_own = _SUBJECTLESS_PAST.match(clause) or _FIRST_PERSON.match(clause) or ours
         about_someone_else = _SOMEONE_ELSE_SAID.search(clause) or _FAMILY.search(clause)
-        clauses.extend(_THEN_DONE.split(clause) if the_users_own and not about_someone_else else [clause])
+        if not the_users_own or about_someone_else:
+            clauses.append(clause)
+            continue
+        first, *then = _THEN_DONE.split(clause)
+        # "we bought a place and moved in, sold the car": what is done next is ours too
+        clauses.extend([first, *(f"we {done}" if ours else done for done in then)])
     return clauses
 
 
@@ -653,7 +659,12 @@ _SAYS_NOTHING = re.compile(
     r"^User (?:is|'s) (?:so |really |absolutely |completely |totally )?(?:knackered|wrecked|shattered|crying|"
     r"fine|drowning|buzzing|gutted|exhausted|tired|okay|ok)[.!)]?$|"
     # a number, or an ordinal, with nothing it counts: "User has 3", "User's first one"
-    r"^User (?:has|had) \d+[.!)]?$|^User's (?:first|second|third|last|next) (?:one|full)[.!)]?$"
+    r"^User (?:has|had) \d+[.!)]?$|^User's (?:first|second|third|last|next) (?:one|full)[.!)]?$|"
+    # a relative clause read as a statement, what it is about left before it ("the stuff I had
+    # before", "more than I was expecting", "the people I worked with at my last job used")
+    r"^User (?:had|used|saw|tried|got|was expecting|wasn't expecting|expected|imagined|thought)"
+    r"(?: before| earlier| then| last time| previously)?[.!)]?$|"
+    r"^User \w+ (?:with|for|about|at|from) (?:at|in|on|to|for|from|with)\b"
 )
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
