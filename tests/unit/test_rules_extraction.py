@@ -2732,3 +2732,12 @@ def test_a_relative_clause_is_no_statement_of_its_own():
     assert facts("I cycle in to the office on Wellington Street, 25 min") == [
         "User cycles in to the office on Wellington Street, 25 min"
     ]
+
+
+def test_items_of_an_introduction_said_bare_are_the_users():
+    assert facts("dog named Haggis (yes really)") == ["User has a dog named Haggis (yes really)"]
+    assert facts("gf is called Rhona") == ["User's girlfriend is called Rhona"]
+    assert facts("boyfriend works at the fire station") == ["User's boyfriend works at the fire station"]
+    # a health fact: kept, under the topic Level 2 never reads
+    found = RulesExtractor().extract([Message(role="user", content="allergic to penicillin")], "rules").facts
+    assert [(f.content, f.topic) for f in found] == [("User is allergic to penicillin", "health_medical")]

@@ -1164,7 +1164,8 @@ _SUBJECTLESS_PRESENT = re.compile(
 )
 # Family without "my": "dad finally retired", "mom's moving to Florida".
 _KIN_FIRST = re.compile(
-    r"^(mom|mum|dad|hubby|husband|wife|sis|bro|grandma|grandpa|nan|gran|the kids|the wife|the husband|"
+    r"^(mom|mum|dad|hubby|husband|wife|girlfriend|boyfriend|fiancée?|sis|bro|grandma|grandpa|nan|gran|"
+    r"the kids|the wife|the husband|"
     r"the boss|boss|the team|team|the company|company|the startup|the office)\b",
     re.IGNORECASE,
 )
@@ -2502,6 +2503,12 @@ _UNMARKED_QUESTION = re.compile(
 _WHOM_I_REPORT_TO = re.compile(
     r"\bthe (?:person|one|guy|woman|lady|man) I (?:now )?report to(?: now)? is\b", re.IGNORECASE
 )
+_PET_NAMED_BARE = re.compile(
+    r"^(?:an? |one )?(?P<pet>dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|tortoise|guinea pig|budgie)"
+    r" (?:named|called) (?=[A-Z])",
+    re.IGNORECASE,
+)
+_ALLERGIC_BARE = re.compile(r"^(?=(?:severely |very |mildly |deathly )?allergic to\b)", re.IGNORECASE)
 _BARE_TITLE = re.compile(r"^(?P<title>[A-Za-z][\w' -]{1,60}?)(?=\s+(?:at|for|with|in|on)\s+\S)")
 _SAID_AS_I = re.compile(r"^(?:I|I'm|I've|I am)\b")
 _STATEMENT_AFTER_COMMA = re.compile(
@@ -2790,6 +2797,10 @@ class _Reader:
         )
         # "Now a senior PM at Intercom.": a title the user holds now, its "I'm" left out
         sentence = _NOW_A_TITLE.sub("I'm now ", sentence)
+        # "dog named Haggis (yes really)", "allergic to penicillin": an item of a list about the
+        # user, its "I have" or "I'm" left out
+        sentence = _PET_NAMED_BARE.sub(lambda m: f"I have a {m.group('pet').lower()} named ", sentence)
+        sentence = _ALLERGIC_BARE.sub("I'm ", sentence)
         bare_title = _BARE_TITLE.match(sentence)
         if bare_title and self.previous and _SAID_AS_I.match(self.previous):
             # "I live in Kreuzberg. UX designer at a fintech.": after a sentence of the user's own,
