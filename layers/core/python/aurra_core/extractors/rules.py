@@ -59,6 +59,8 @@ _SENTENCES = re.compile(
 _LIST_ITEM = re.compile(r"^[1-9]\)\s+")
 # A month by its name or its abbreviation, in any case: "since June", "since feb"
 _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
+# Sums that are only ever the user's when said bare ("rent is 1450", "take home is about 3200")
+_USERS_OWN_SUMS = r"rent|salary|take[- ]?home|mortgage|income|savings|bills"
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
@@ -77,7 +79,7 @@ _CLAUSE = re.compile(
     r",\s+(?=since (?:" + _MONTH + r"|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
     r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"
     # "take home is about 3200, rent is 1450": a sum that is only ever the user's, said bare
-    r",\s+(?=(?:rent|salary|take[- ]?home|mortgage|income|savings|bills) (?:is|are)\b)|"  # ", Thabo Mokoena's my manager now"
+    r",\s+(?=(?:" + _USERS_OWN_SUMS + r") (?:is|are)\b)|"  # ", Thabo Mokoena's my manager now"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
@@ -2513,8 +2515,7 @@ _BARE_TITLE = re.compile(r"^(?P<title>[A-Za-z][\w' -]{1,60}?)(?=\s+(?:at|for|wit
 _SAID_AS_I = re.compile(r"^(?:I|I'm|I've|I am)\b")
 _STATEMENT_AFTER_COMMA = re.compile(
     # "can you redo my budget, take home is about 3200": a sum that is only ever the user's, bare
-    r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our|(?:rent|salary|take[- ]?home|mortgage|income) "
-    r"(?:is|are))\b)",
+    r",\s+(?=(?:she|he|I|I'm|I've|we|we're|we've|my|our|(?:" + _USERS_OWN_SUMS + r") (?:is|are))\b)",
     re.IGNORECASE,
 )
 
