@@ -2741,3 +2741,11 @@ def test_items_of_an_introduction_said_bare_are_the_users():
     # a health fact: kept, under the topic Level 2 never reads
     found = RulesExtractor().extract([Message(role="user", content="allergic to penicillin")], "rules").facts
     assert [(f.content, f.topic) for f in found] == [("User is allergic to penicillin", "health_medical")]
+
+
+def test_a_doing_without_what_it_is_done_to_is_no_fact():
+    # "a little godot game i'm building" is no "User is building": the sentence is kept as said
+    found = facts("learning blender (3.6 LTS) to make low poly assets for a little godot game i'm building.")
+    assert "User is building" not in found, found
+    assert any("godot game" in fact for fact in found), found
+    assert facts("I'm building a shed this summer.") == ["User is building a shed this summer"]

@@ -666,7 +666,10 @@ _SAYS_NOTHING = re.compile(
     # before", "more than I was expecting", "the people I worked with at my last job used")
     r"^User (?:had|used|saw|tried|got|was expecting|wasn't expecting|expected|imagined|thought)"
     r"(?: before| earlier| then| last time| previously)?[.!)]?$|"
-    r"^User \w+ (?:with|for|about|at|from) (?:at|in|on|to|for|from|with)\b"
+    r"^User \w+ (?:with|for|about|at|from) (?:at|in|on|to|for|from|with)\b|"
+    # a doing that wants its object, said without it: "a little godot game i'm building"
+    r"^User is (?:building|making|writing|doing|using|reading|watching|playing|planning|designing|"
+    r"developing|coding|working on)[.!)]?$"
 )
 # "..., so maybe something for him too": a hedged consequence of a statement.
 _SO_HEDGED = re.compile(
