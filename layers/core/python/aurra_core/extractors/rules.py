@@ -60,7 +60,7 @@ _LIST_ITEM = re.compile(r"^[1-9]\)\s+")
 # A month by its name or its abbreviation, in any case: "since June", "since feb"
 _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
 # Sums that are only ever the user's when said bare ("rent is 1450", "take home is about 3200")
-_USERS_OWN_SUMS = r"rent|salary|take[- ]?home|mortgage|income|savings|bills"
+_USERS_OWN_SUMS = r"rent|salary|pay|take[- ]?home|mortgage|income|savings|bills|membership|premium"
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
@@ -77,9 +77,9 @@ _CLAUSE = re.compile(
     r"dropped|sent|won't|doesn't|didn't|can't|crashes|crashed|broke|stopped|says|said|wants|wanted)\b)|"
     # "I left Proximus, since June I work at Telenet": a statement of its own, dated
     r",\s+(?=since (?:" + _MONTH + r"|last \w+),? (?:I|[Ww]e|[Mm]y|[Oo]ur)\b)|"
-    r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"
+    r",\s+(?=[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s| is) (?:my|our|the|a|an|now)\b)|"  # ", Thabo Mokoena's my manager now"
     # "take home is about 3200, rent is 1450": a sum that is only ever the user's, said bare
-    r",\s+(?=(?:" + _USERS_OWN_SUMS + r") (?:is|are)\b)|"  # ", Thabo Mokoena's my manager now"
+    r",\s+(?=(?:" + _USERS_OWN_SUMS + r") (?:is|are)\b)|"
     r",\s+(?=(?:anyway|anyways|anyhow|btw|by the way|oh and|also|plus|but|so|and|though|honestly|"
     r"basically|long story short|the reason|the thing is|the point is|the news is|what happened is)\b)|"
     r",\s+(?=(?:live|living|work|working|based|love|hate|prefer|drive|own|big into|really into|into|"
@@ -1032,11 +1032,6 @@ _PEOPLE = frozenset(
     "partner mum mom dad sister brother supervisor company work".split()
 )
 # "Landlord raised my rent to $1,600": the change is the user's rent's.
-# "my rent is $1,850 and the landlord sent a renewal at +12%??": "??" or "?!" after a sentence
-# that starts as the user's own statement is surprise, not a question (read as "!!", the same length)
-_SURPRISED_STATEMENT = re.compile(
-    r"(?:^|(?<=[.!?]\s))((?:I|I'm|I've|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur)\b[^.!?\n]*?)((?:\?\?|\?!|!\?)[?!]*)"
-)
 _DONE_TO_MINE = re.compile(
     r"^(?!(?:I|we|We)\b)(?:the |my |our )?(?P<agent>[\w'-]+(?: [\w'-]+)?) (raised|lowered|increased|cut|moved|changed|bumped|"
     r"pushed|switched|cancel(?:l)?ed|upgraded|downgraded|rescheduled|reduced|doubled|hiked|dropped) "
@@ -1044,7 +1039,7 @@ _DONE_TO_MINE = re.compile(
     r"appointment|shift|salary|pay|rate|fee|price|premium|membership|subscription|plan|bill|budget|"
     r"deadline|launch|release|mortgage|insurance|tuition|allowance|bonus|headcount)\b)|"
     # "landlord bumped rent to 1600": a sum that is only ever someone's, said bare
-    r"(?=(?:rent|salary|pay|membership|premium|mortgage) (?:to|from|up|by)\b))"
+    r"(?=(?:" + _USERS_OWN_SUMS + r") (?:to|from|up|by)\b))"
     r"([\w'-]+(?: [\w'-]+)?) ((?:to|from|up|down|back|by)\b.*)$",
     re.IGNORECASE,
 )
@@ -1086,9 +1081,30 @@ _NOW_FIRST = re.compile(
     r"since last \w+),?\s+(?=(?:I|we|my|our|the)\b)",
     re.IGNORECASE,
 )
-# "lives in Toronto and works at a bank": two facts of one subject.
-# The verbs a sentence gives one speaker two of ("lives in Leeds and works at a bank"), in their
-# base form; the third person's forms are made from them.
+
+
+def _third_person_verb(word: str) -> str:
+    lower = word.lower()
+    if lower in _MODALS or lower in _IRREGULAR_PAST or (lower.endswith("ed") and lower not in _BASE_ED):
+        return word
+    if lower in _IRREGULAR_PRESENT:
+        return _IRREGULAR_PRESENT[lower]
+    if lower.endswith("n't"):  # don't -> doesn't, haven't -> hasn't
+        base = lower[:-3]
+        return {"do": "doesn't", "have": "hasn't", "am": "isn't", "are": "isn't", "were": "wasn't"}.get(
+            base, word
+        )
+    if not lower.isalpha():
+        return word
+    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
+        return word + "es"
+    if re.search(r"[^aeiou]y$", lower):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+# The verbs a sentence gives one speaker two of ("lives in Toronto and works at a bank": two
+# facts of one subject), in their base form; the third person's forms are made from them.
 _ONE_SPEAKERS_VERBS = (
     "work live use drive play own speak teach study run love like hate prefer take write read make "
     "manage lead coach volunteer attend rent pay earn walk ride cook eat drink keep wear watch listen "
@@ -1096,18 +1112,11 @@ _ONE_SPEAKERS_VERBS = (
 ).split()
 
 
-def _regular_third_person(verb: str) -> str:
-    if re.search(r"(?:s|sh|ch|x|z)$", verb):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", verb):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 _SECOND_VERB = re.compile(
     r"\s+(?:and|but)\s+(?:she\s+|he\s+|they\s+)?(?:also\s+|now\s+|still\s+)?(?=(?:"
-    + "|".join(_regular_third_person(verb) for verb in _ONE_SPEAKERS_VERBS)
-    + r"|has|is|goes|does|needs|wants|owes|moved|started|bought|sold|joined|left|quit|got|switched|"
+    + "|".join(sorted({_third_person_verb(verb) for verb in _ONE_SPEAKERS_VERBS} - set(_ONE_SPEAKERS_VERBS)))
+    # ("read" is its own past too, which _third_person_verb leaves as it is)
+    + r"|reads|has|is|goes|does|needs|wants|owes|moved|started|bought|sold|joined|left|quit|got|switched|"
     r"adopted|became)\b)"
 )
 
@@ -1207,26 +1216,6 @@ _PET_NAMED = re.compile(
     r"^User's (dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|bird|fish|tortoise|turtle) "
     r"(?:(?:is )?(?:named|called) )?([A-Z][\w-]*)$"
 )
-
-
-def _third_person_verb(word: str) -> str:
-    lower = word.lower()
-    if lower in _MODALS or lower in _IRREGULAR_PAST or (lower.endswith("ed") and lower not in _BASE_ED):
-        return word
-    if lower in _IRREGULAR_PRESENT:
-        return _IRREGULAR_PRESENT[lower]
-    if lower.endswith("n't"):  # don't -> doesn't, haven't -> hasn't
-        base = lower[:-3]
-        return {"do": "doesn't", "have": "hasn't", "am": "isn't", "are": "isn't", "were": "wasn't"}.get(
-            base, word
-        )
-    if not lower.isalpha():
-        return word
-    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
-        return word + "es"
-    if re.search(r"[^aeiou]y$", lower):
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 _HOME = re.compile(
@@ -2366,9 +2355,6 @@ def _is_a_named_model(thing: str) -> bool:
     return bool(re.search(r"[A-Z0-9]", thing)) and bool(kinds.kinds_of(thing) & _OWNED_KINDS)
 
 
-# Whom "she" or "he" at the start of a clause names: the user's one relative of that gender
-# named so far in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
-# "My sisters" names no one relative.
 # Someone of the user's life by their role and their name ("my coach Mikkel"); not a doctor, a
 # therapist or a lawyer, whose name would say what the user is treated or advised for
 _NAMED_IN_PASSING = re.compile(
@@ -2381,6 +2367,9 @@ _NOT_A_NAME = frozenset(
     "The This That And But Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April "
     "June July August September October November December Just Also Still Now Today Yesterday".split()
 )
+# Whom "she" or "he" at the start of a clause names: the user's one relative of that gender
+# named so far in the conversation ("can you help me plan a trip to see my sister, she lives in Graz").
+# "My sisters" names no one relative.
 _RELATIVE = re.compile(
     r"\b(?:my|our)\s+(?:(?:little|big|older|younger|baby|eldest|oldest|youngest|twin)\s+)?"
     rf"(?P<rel>{'|'.join(sorted(_SHE | _HE))})\b(?!'s)",
@@ -2498,6 +2487,11 @@ def known_relatives(relations: Collection[tuple[str, str]]) -> tuple[dict[str, s
 _NEED_ASKED = re.compile(rf"^{_NEED}\b", re.IGNORECASE)
 # a value said after a comma or a colon: a day, a time, an amount, a count, a name
 _DETAILS_AFTER_COMMA = re.compile(r"[,:]\s*[^,]*?(?:\d|[$\u20ac\u00a3]|\b[A-Z][a-z])")
+# "my rent is $1,850 and the landlord sent a renewal at +12%??": "??" or "?!" after a sentence
+# that starts as the user's own statement is surprise, not a question (read as "!!", the same length)
+_SURPRISED_STATEMENT = re.compile(
+    r"(?:^|(?<=[.!?]\s))((?:I|I'm|I've|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur)\b[^.!?\n]*?)((?:\?\?|\?!|!\?)[?!]*)"
+)
 # ", what time should I leave", ", how do we speed it up", ", any tips": a question that ends the
 # sentence without its question mark (not "..., where I work as a nurse")
 _UNMARKED_QUESTION = re.compile(
