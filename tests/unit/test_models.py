@@ -1,7 +1,13 @@
 import pytest
 from pydantic import ValidationError
 
-from aurra_core.models import SettingsPatch, SupersedeRequest, WriteRequest, format_timestamp
+from aurra_core.models import (
+    BatchWriteRequest,
+    SettingsPatch,
+    SupersedeRequest,
+    WriteRequest,
+    format_timestamp,
+)
 
 
 def test_content_is_trimmed_and_bounded():
@@ -17,6 +23,13 @@ def test_content_is_trimmed_and_bounded():
     WriteRequest(content="x" * 4000)
     with pytest.raises(ValidationError, match="at most 4000"):
         WriteRequest(content="x" * 4001)
+
+
+def test_a_list_of_models_is_shown_by_its_length():
+    # the router's debug line formats the handler's arguments at every request
+    batch = BatchWriteRequest.model_validate({"facts": [{"content": "alice uses Vim"}] * 100})
+    assert repr(batch) == "BatchWriteRequest(facts=<100 BatchFact>, auto_supersede=None)"
+    assert "alice" in repr(batch.facts[0])  # a model on its own is shown whole
 
 
 def test_unknown_fields_and_naive_timestamps_are_refused():

@@ -88,6 +88,18 @@ def test_a_body_nested_past_any_use_is_refused_unparsed_naming_its_field(text, f
     assert info.value.details[0]["field"] == field
 
 
+def test_a_wide_body_is_not_deep():
+    # a batch's hundred facts hold more brackets than the limit, side by side, and strings
+    # that open brackets they never close
+    fact = '{"content": "[[{{ \\" {[", "metadata": {"k": [[1], {"n": [2]}]}}'
+    body = parse_body('{"facts": [' + ", ".join([fact] * 100) + "]}")
+    assert len(body["facts"]) == 100 and body["facts"][0]["content"] == '[[{{ " {['
+    deep = '{"facts": [' + ", ".join([fact] * 100) + ', {"metadata": ' + "[" * 70 + "]" * 70 + "}]}"
+    with pytest.raises(ValidationFailed) as info:
+        parse_body(deep)
+    assert info.value.details[0]["field"] == "facts"
+
+
 @pytest.mark.parametrize("text", ['[{"content": "a"}, {"content": "b"}]', '"content"', "1", "null"])
 def test_a_body_must_be_an_object(text):
     with pytest.raises(ValidationFailed) as info:

@@ -44,13 +44,30 @@ def _parse_int(text: str) -> int | OversizedNumber:
 
 
 # A JSON string (unrolled so long strings do not backtrack) or a structural character.
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_TOKENS = re.compile(_STRING + r"|[\[\]{},]")
+_STRINGS = re.compile(_STRING)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _deepest(text: str) -> int:
+    """How deep the text's brackets nest, outside its strings."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if bracket in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def _too_deep(text: str, limit: int) -> str | None:
     """The top-level field whose value nests deeper than `limit`, or None. The body itself
-    counts as level 1; "body" when the nesting is not under a field of a top-level object."""
-    if text.count("{") + text.count("[") <= limit:
+    counts as level 1; "body" when the nesting is not under a field of a top-level object.
+    Which field is looked for only in a body that nests too deep: walking every string of a
+    batch's hundred facts in Python was 3% of a batch write's CPU."""
+    if text.count("{") + text.count("[") <= limit or _deepest(text) <= limit:
         return None
     depth, field, expect_key = 0, None, False
     for match in _TOKENS.finditer(text):

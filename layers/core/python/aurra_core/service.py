@@ -88,15 +88,19 @@ def _once(
     first response, whatever happened since."""
     if key is None:
         return call()
+    answered: list[tuple[int, Result]] = []
 
     def recorded() -> dict[str, Any]:
         status, result = call()
+        answered.append((status, result))
         return {"status": status, "body": result.model_dump(mode="json")}
 
     # Imported here: the idempotency utility brings boto3, which no request without a key needs.
     from aurra_core.write_path import idempotency
 
     stored = idempotency.run_once(operation, caller, key, request, recorded)
+    if answered:  # this request ran it: its own result, not the record read back
+        return answered[0]
     return stored["status"], result_type.model_validate(stored["body"])
 
 
