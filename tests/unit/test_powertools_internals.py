@@ -191,3 +191,33 @@ def test_a_changed_payload_is_refused_through_the_adapter() -> None:
     powertools_internals.validate_payload(layer, again, stored)
     with pytest.raises(IdempotencyValidationError):
         powertools_internals.validate_payload(layer, other, stored)
+
+
+def test_the_payload_is_hashed_as_given_and_not_copied() -> None:
+    import copy
+
+    from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
+    from aws_lambda_powertools.utilities.idempotency.base import IdempotencyHandler
+    from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+
+    from aurra_core.write_path.idempotency import PostgresPersistenceLayer
+
+    body = {"facts": [{"content": "alice uses Vim", "metadata": {"k": [1]}}]}
+    payload = powertools_internals.Unchanged({"tenant_id": "t", "key": "k", "body": body})
+    assert copy.deepcopy(payload) is payload
+    layer = PostgresPersistenceLayer(db=lambda: pytest.fail("no database here"))
+    handler = IdempotencyHandler(
+        function=lambda: {},
+        function_payload=payload,
+        config=IdempotencyConfig(event_key_jmespath="[tenant_id, key]", payload_validation_jmespath="body"),
+        persistence_store=layer,
+        key_prefix="test",
+        function_args=(),
+        function_kwargs={},
+    )
+    assert handler.data is payload  # Powertools keeps what it was given, uncopied
+    plain = {"tenant_id": "t", "key": "k", "body": copy.deepcopy(body)}
+    stored = DataRecord("k", status="COMPLETED", payload_hash=layer._get_hashed_payload(plain))
+    again = DataRecord("k", status="INPROGRESS", payload_hash=layer._get_hashed_payload(payload))
+    powertools_internals.validate_payload(layer, again, stored)  # a record of a plain dict still matches
+    assert layer._get_hashed_idempotency_key(payload) == layer._get_hashed_idempotency_key(plain)

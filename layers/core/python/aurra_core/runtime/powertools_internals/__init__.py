@@ -10,6 +10,7 @@ start), so that only the functions behind API Gateway's routes load it:
   an Idempotency-Key without its decorator (the key comes from a header, not the event);
 - `BasePersistenceLayer._validate_payload`, which a persistence layer of our own must call when
   it finds an existing record in the same statement that tried to claim it;
+- `IdempotencyHandler`'s deep copy of the payload, which `run_idempotent` spares (below);
 - `Tracer._is_tracer_disabled`, the Tracer's own rule for when tracing is off (outside Lambda,
   under SAM or Chalice local, POWERTOOLS_TRACE_DISABLED), which the lazy tracer asks before it
   creates a Tracer (and with it the X-Ray recorder), on every function's first traced call.
@@ -27,6 +28,15 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 
 
+class Unchanged(dict[str, Any]):
+    """A payload that its caller built for the call and never changes: its deep copy is itself.
+    `IdempotencyHandler` deep-copies the payload against a caller that changes it afterwards;
+    a batch's hundred facts, copied, were 6% of a batch write's CPU. Hashed as the dict it is."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Unchanged:
+        return self
+
+
 def run_idempotent(
     function: Callable[[], dict[str, Any]],
     payload: Any,
@@ -41,7 +51,7 @@ def run_idempotent(
 
     handler = IdempotencyHandler(
         function=function,
-        function_payload=payload,
+        function_payload=Unchanged(payload) if isinstance(payload, dict) else payload,
         config=config,
         persistence_store=persistence_store,
         key_prefix=key_prefix,
