@@ -9,8 +9,12 @@ import sys
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 from dev_server import REPO, start_dev_server
+from pgvector import Vector
+
+from aurra_core.embedders import LexicalEmbedder
 
 pytestmark = pytest.mark.integration
 
@@ -78,8 +82,8 @@ def test_dev_classifies_in_worker_processes_and_supersedes_the_same(
     pg_url: str, tmp_path: Path, new_key
 ) -> None:
     """`--classifier-processes 2`: the rules classifier's processes start with the first
-    classification, and each user's switch supersedes that user's own fact; they stop with the
-    server."""
+    classification, and each user's switch supersedes that user's own fact; a batch's facts
+    are embedded there as in the server; they stop with the server."""
     server = start_dev_server(pg_url, tmp_path / ".aurra", "--classifier-processes", "2")
     try:
         # a tenant of its own: the dev key's is shared by every server of the session's database
@@ -101,6 +105,24 @@ def test_dev_classifies_in_worker_processes_and_supersedes_the_same(
             assert written.json()["auto_supersede"]["supersession"] is not None, written.text
             current = client.get("/agent/memories", params={"user_id": user}).json()["memories"]
             assert [m["content"] for m in current] == ["User switched to Emacs"]
+        # A batch's facts are embedded in the same processes: each stored vector is the lexical
+        # embedder's own for its text.
+        facts = ["User lives in Lisbon", "User drinks tea every morning", "User's team has 12 engineers"]
+        batch = client.post(
+            "/agent/memories/batch",
+            json={"facts": [{"content": c, "user_id": "processes-batch"} for c in facts]},
+        )
+        assert batch.status_code == 201, batch.text
+        ids = [r["memory"]["id"] for r in batch.json()["results"]]
+        with psycopg.connect(pg_url) as conn:
+            stored = dict(
+                conn.execute(
+                    "SELECT content, embedding::text FROM memory_versions WHERE memory_id = ANY(%s::uuid[])",
+                    (ids,),
+                ).fetchall()
+            )
+        embedder = LexicalEmbedder(384)
+        assert {c: Vector.from_text(v) for c, v in stored.items()} == {c: embedder.embed(c) for c in facts}
         assert len(_spawned_children(server.process.pid)) >= 2
         client.close()
     finally:

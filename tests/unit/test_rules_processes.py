@@ -1,4 +1,4 @@
-"""The rules classifier in worker processes: the same verdicts as in the caller's thread, a
+"""The rules classifier in the worker processes: the same verdicts as in the caller's thread, a
 scope kept on one process, a lost process replaced, the deadline kept."""
 
 from __future__ import annotations
@@ -20,16 +20,17 @@ from aurra_core.classifiers.rules_processes import ProcessRulesClassifier
 from aurra_core.errors import ClassifierError
 from aurra_core.runtime import deadline
 from aurra_core.runtime.config import ServiceConfig
+from aurra_core.runtime.worker_processes import WorkerProcesses, worker_processes
 
 CASES = Path(__file__).resolve().parents[2] / "evals" / "cases.jsonl"
 
 
 @pytest.fixture(scope="module")
 def pooled() -> Iterator[ProcessRulesClassifier]:
-    classifier = ProcessRulesClassifier(2, limit_s=10.0)
-    classifier.warm_up()
+    classifier = ProcessRulesClassifier(WorkerProcesses(2), limit_s=10.0)
+    classifier.processes.warm_up()
     yield classifier
-    classifier.close()
+    classifier.processes.close()
 
 
 def _candidate(content: str, topic: str = "general") -> Candidate:
@@ -37,7 +38,7 @@ def _candidate(content: str, topic: str = "general") -> Candidate:
 
 
 def _process_ids(classifier: ProcessRulesClassifier) -> list[int]:
-    return [next(iter(worker.pool._processes)) for worker in classifier._workers]
+    return [next(iter(worker.pool._processes)) for worker in classifier.processes.workers]
 
 
 def test_the_same_verdicts_as_in_the_callers_thread(pooled: ProcessRulesClassifier) -> None:
@@ -62,50 +63,50 @@ def test_a_scopes_memories_stay_on_one_process(pooled: ProcessRulesClassifier) -
         pooled.classify("User switched to Emacs", "tools", [vim, team], "rules")
         assert pooled._process_of[team.id] == first
     # Memories no process has read go to the least busy one.
-    pooled._workers[first].in_flight += 5
+    pooled.processes.workers[first].in_flight += 5
     try:
         other = _candidate("User drinks tea")
         pooled.classify("User drinks coffee now", "preferences", [other], "rules")
         assert pooled._process_of[other.id] == 1 - first
     finally:
-        pooled._workers[first].in_flight -= 5
-    assert [w.in_flight for w in pooled._workers] == [0, 0]
+        pooled.processes.workers[first].in_flight -= 5
+    assert [w.in_flight for w in pooled.processes.workers] == [0, 0]
 
 
 def test_a_process_not_started_yet_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    classifier = ProcessRulesClassifier(1, limit_s=10.0)
+    classifier = ProcessRulesClassifier(WorkerProcesses(1), limit_s=10.0)
     try:
-        monkeypatch.setattr(type(classifier._workers[0]), "ready", property(lambda _: False))
+        monkeypatch.setattr(type(classifier.processes.workers[0]), "ready", property(lambda _: False))
         candidate = _candidate("User lives in Lisbon")
         result = classifier.classify("User moved to Porto", "location", [candidate], "rules")
         assert result.verdicts[0].verdict.value == "contradicts"
         assert candidate.id not in classifier._process_of  # classified in the caller's thread
     finally:
-        classifier.close()
+        classifier.processes.close()
 
 
 def test_a_lost_process_fails_one_classification_and_is_replaced() -> None:
-    classifier = ProcessRulesClassifier(1, limit_s=10.0)
+    classifier = ProcessRulesClassifier(WorkerProcesses(1), limit_s=10.0)
     try:
-        classifier.warm_up()
+        classifier.processes.warm_up()
         (lost,) = _process_ids(classifier)
         os.kill(lost, signal.SIGKILL)
         time.sleep(0.5)
         candidate = _candidate("User lives in Lisbon")
         with pytest.raises(ClassifierError, match="stopped"):
             classifier.classify("User moved to Porto", "location", [candidate], "rules")
-        classifier.warm_up()
+        classifier.processes.warm_up()
         result = classifier.classify("User moved to Porto", "location", [candidate], "rules")
         assert result.verdicts[0].verdict.value == "contradicts"
         assert _process_ids(classifier) != [lost]
     finally:
-        classifier.close()
+        classifier.processes.close()
 
 
 def test_a_passed_deadline_is_a_classifier_error(pooled: ProcessRulesClassifier) -> None:
     with deadline.until(time.monotonic() - 1), pytest.raises(ClassifierError, match="time limit"):
         pooled.classify("User moved to Porto", "location", [_candidate("User lives in Lisbon")], "rules")
-    assert [w.in_flight for w in pooled._workers] == [0, 0]
+    assert [w.in_flight for w in pooled.processes.workers] == [0, 0]
 
 
 def test_the_factory_chooses_processes_only_when_asked() -> None:
@@ -114,7 +115,8 @@ def test_the_factory_chooses_processes_only_when_asked() -> None:
     try:
         assert isinstance(pooled, ProcessRulesClassifier)
     finally:
-        pooled.close()
+        pooled.processes.close()
+        worker_processes.cache_clear()
 
 
 def test_the_processes_end_with_a_server_killed_outright(tmp_path: Path) -> None:
@@ -123,9 +125,10 @@ def test_the_processes_end_with_a_server_killed_outright(tmp_path: Path) -> None
         "import os, signal, uuid\n"
         "from aurra_core.classifiers.base import Candidate\n"
         "from aurra_core.classifiers.rules_processes import ProcessRulesClassifier\n"
-        "c = ProcessRulesClassifier(2, limit_s=10.0)\n"
-        "c.warm_up()\n"
-        "print(' '.join(str(next(iter(w.pool._processes))) for w in c._workers), flush=True)\n"
+        "from aurra_core.runtime.worker_processes import WorkerProcesses\n"
+        "c = ProcessRulesClassifier(WorkerProcesses(2), limit_s=10.0)\n"
+        "c.processes.warm_up()\n"
+        "print(' '.join(str(next(iter(w.pool._processes))) for w in c.processes.workers), flush=True)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
     import subprocess
@@ -168,16 +171,16 @@ def _failed_start(worker) -> None:
 def test_a_process_that_failed_to_start_is_replaced_at_most_once_per_backoff(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from aurra_core.classifiers import rules_processes
+    from aurra_core.runtime import worker_processes as processes_module
 
-    classifier = ProcessRulesClassifier(1, limit_s=10.0)
+    classifier = ProcessRulesClassifier(WorkerProcesses(1), limit_s=10.0)
     replaced: list = []
     try:
-        first = classifier._workers[0]
+        first = classifier.processes.workers[0]
         _failed_start(first)
         lisbon = _candidate("User lives in Lisbon")
         classifier.classify("User moved to Porto", "location", [lisbon], "rules")
-        second = classifier._workers[0]
+        second = classifier.processes.workers[0]
         replaced += [first, second]
         assert second is not first
         # Its replacement fails too: within the backoff it is skipped, not replaced at every
@@ -186,13 +189,13 @@ def test_a_process_that_failed_to_start_is_replaced_at_most_once_per_backoff(
         for _ in range(3):
             result = classifier.classify("User moved to Porto", "location", [lisbon], "rules")
             assert result.verdicts[0].verdict.value == "contradicts"
-        assert classifier._workers[0] is second
-        monkeypatch.setattr(rules_processes, "RESTART_AFTER_S", 0.0)
+        assert classifier.processes.workers[0] is second
+        monkeypatch.setattr(processes_module, "RESTART_AFTER_S", 0.0)
         classifier.classify("User moved to Porto", "location", [lisbon], "rules")
-        assert classifier._workers[0] is not second
-        classifier.warm_up()
-        assert classifier._workers[0].ready
+        assert classifier.processes.workers[0] is not second
+        classifier.processes.warm_up()
+        assert classifier.processes.workers[0].ready
     finally:
         for worker in replaced:
             worker.pool.shutdown(wait=False, cancel_futures=True)
-        classifier.close()
+        classifier.processes.close()

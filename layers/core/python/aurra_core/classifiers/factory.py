@@ -67,8 +67,11 @@ def create_classifier(config: ServiceConfig) -> Classifier:
         )
     if config.classifier_processes:
         from aurra_core.classifiers.rules_processes import ProcessRulesClassifier
+        from aurra_core.runtime.worker_processes import worker_processes
 
-        return ProcessRulesClassifier(config.classifier_processes, limit_s=classification_limit_s(config))
+        return ProcessRulesClassifier(
+            worker_processes(config.classifier_processes), limit_s=classification_limit_s(config)
+        )
     from aurra_core.classifiers.rules import RulesClassifier
 
     return RulesClassifier(limit_s=classification_limit_s(config))
