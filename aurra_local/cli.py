@@ -614,8 +614,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_process_count,
         metavar="N",
         default=None,
-        help="worker processes for the rules classifier and the lexical embedder's batches, so that "
-        "writes in flight together classify and embed on several cores (0: in the server's threads; default: AURRA_CLASSIFIER_PROCESSES, else a "
+        help="worker processes for the rules classifier, and a batch's lexical embedding and "
+        "credential scans, so that writes in flight together use several cores (0: in the server's threads; default: AURRA_CLASSIFIER_PROCESSES, else a "
         "process for each core, up to 4, on a host with more than one)",
     )
     dev.add_argument(

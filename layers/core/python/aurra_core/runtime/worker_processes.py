@@ -1,6 +1,6 @@
 """Worker processes for the offline work that is pure Python: the rules classifier's
-classifications and the lexical embedder's batches (AURRA_CLASSIFIER_PROCESSES; `aurra dev
---classifier-processes`).
+classifications, and a batch's embedding by the lexical embedder and its credential scans
+(AURRA_CLASSIFIER_PROCESSES; `aurra dev --classifier-processes`).
 
 In one process, four batches of an import take turns at one interpreter while the host's other
 cores sit idle. A deployed stage runs each request in a function instance of its own and leaves
@@ -165,5 +165,5 @@ class WorkerProcesses:
 @lru_cache(maxsize=1)
 def worker_processes(count: int) -> WorkerProcesses:
     """The server's `count` worker processes (the configuration's `classifier_processes`, when
-    it asks for any: never in AWS), started once and shared by the classifier and the embedder."""
+    it asks for any: never in AWS), started once and shared by all their users."""
     return WorkerProcesses(count)

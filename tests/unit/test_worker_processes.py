@@ -1,6 +1,7 @@
-"""The lexical embedder's batches in the worker processes: the same vectors as in the caller's
-thread, the caller's thread when no process is ready or one stopped, and one set of processes
-for the embedder and the classifier."""
+"""The server's worker processes beside the rules classifier's use (test_rules_processes.py): the
+lexical embedder's batches and a batch's credential scans, each the same as in the caller's
+thread; the caller's thread when no process is ready or one stopped; one set of processes for
+all of them."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ import pytest
 
 from aurra_core.classifiers.factory import create_classifier
 from aurra_core.embedders import LexicalEmbedder, ReadInEnglish, create_embedder
+from aurra_core.models import BatchWriteRequest
 from aurra_core.runtime.config import ServiceConfig
 from aurra_core.runtime.worker_processes import Worker, WorkerProcesses, worker_processes
+from aurra_core.text_analysis import credentials
+from aurra_core.write_path import redaction
 
 TEXTS = [
     "User lives in Lisbon",
@@ -83,6 +87,39 @@ def test_the_embedder_and_the_classifier_share_the_servers_processes() -> None:
         assert embedder.embedder.processes is create_classifier(config).processes  # type: ignore[attr-defined]
         alone = create_embedder(ServiceConfig(embedder="local"))
         assert alone.embedder.processes is None  # type: ignore[attr-defined]
+    finally:
+        worker_processes(1).close()
+        worker_processes.cache_clear()
+
+
+def test_a_batchs_credentials_are_found_in_a_worker_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    facts = [
+        {"content": "my wifi password is Tr0ub4dor&3"},
+        {"content": "User lives in Lisbon", "metadata": {"door_code": "4410"}},
+        {"content": "the deploy token is ghp_Zq8rT2vLk9Xw3Hn6Yp1Fj4Bm7Cd0Gs5Ae2Ru for CI"},
+        {"content": "User's team has 12 engineers"},
+    ]
+    batch = BatchWriteRequest.model_validate({"facts": facts})
+    in_caller = redaction.screen_each(batch, "facts")
+    assert [f.field for f in in_caller.found] == [
+        "facts[0].content",
+        "facts[1].metadata.door_code",
+        "facts[2].content",
+    ]
+    monkeypatch.setattr(redaction, "get_config", lambda: ServiceConfig(classifier_processes=1))
+    try:
+        worker_processes(1).preload(credentials.__name__)
+        worker_processes(1).warm_up()
+        finds = credentials.find
+        # a content scanned here would fail; a metadata string still is (its key is its context)
+        monkeypatch.setattr(
+            credentials,
+            "find",
+            lambda text: finds(text) if text.startswith("door code") else pytest.fail(text),
+        )
+        pooled = redaction.screen_each(batch, "facts")
+        assert pooled == in_caller
+        assert "[REDACTED:" in pooled.request.facts[0].content
     finally:
         worker_processes(1).close()
         worker_processes.cache_clear()
