@@ -615,8 +615,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         default=None,
         help="worker processes for the rules classifier, and a batch's lexical embedding and "
-        "credential scans, so that writes in flight together use several cores (0: in the server's threads; default: AURRA_CLASSIFIER_PROCESSES, else a "
-        "process for each core, up to 4, on a host with more than one)",
+        "credential scans, so that writes in flight together use several cores (0: in the "
+        "server's threads; default: AURRA_CLASSIFIER_PROCESSES, else a process for each core, "
+        "up to 4, on a host with more than one)",
     )
     dev.add_argument(
         "--timeout", type=int, default=30, help="seconds before an idle or stalled connection is closed"

@@ -95,6 +95,8 @@ def test_a_lost_process_fails_one_classification_and_is_replaced() -> None:
         candidate = _candidate("User lives in Lisbon")
         with pytest.raises(ClassifierError, match="stopped"):
             classifier.classify("User moved to Porto", "location", [candidate], "rules")
+        # the lost process's work is counted off it, not off its replacement
+        assert [w.in_flight for w in classifier.processes.workers] == [0]
         classifier.processes.warm_up()
         result = classifier.classify("User moved to Porto", "location", [candidate], "rules")
         assert result.verdicts[0].verdict.value == "contradicts"

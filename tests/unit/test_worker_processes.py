@@ -63,7 +63,7 @@ def test_no_process_ready_embeds_in_the_callers_thread(
     processes: WorkerProcesses, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(Worker, "ready", property(lambda _: False))
-    monkeypatch.setattr(processes, "submit", lambda *_: pytest.fail("sent to a process"))
+    monkeypatch.setattr(processes.workers[0].pool, "submit", lambda *_: pytest.fail("sent to a process"))
     pooled = LexicalEmbedder(384, processes)
     assert pooled.embed_many(TEXTS) == LexicalEmbedder(384).embed_many(TEXTS)
 
@@ -123,3 +123,21 @@ def test_a_batchs_credentials_are_found_in_a_worker_process(monkeypatch: pytest.
     finally:
         worker_processes(1).close()
         worker_processes.cache_clear()
+
+
+def test_a_process_that_does_not_answer_is_not_waited_for(
+    processes: WorkerProcesses, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aurra_core.runtime import worker_processes as processes_module
+
+    stopped = _process_id(processes)
+    os.kill(stopped, signal.SIGSTOP)  # alive, answering nothing
+    try:
+        monkeypatch.setattr(processes_module, "ANSWER_WITHIN_S", 0.5)
+        pooled = LexicalEmbedder(384, processes)
+        assert pooled.embed_many(TEXTS) == LexicalEmbedder(384).embed_many(TEXTS)
+        assert processes.workers[0].in_flight == 0
+        processes.warm_up()
+        assert _process_id(processes) != stopped  # replaced
+    finally:
+        os.kill(stopped, signal.SIGKILL)

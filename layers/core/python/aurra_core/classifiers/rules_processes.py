@@ -19,7 +19,7 @@ from aurra_core.classifiers.base import Candidate, Classification
 from aurra_core.classifiers.rules import MODEL_ID, RulesClassifier
 from aurra_core.errors import ClassifierError
 from aurra_core.runtime import deadline
-from aurra_core.runtime.worker_processes import WorkerProcesses
+from aurra_core.runtime.worker_processes import Worker, WorkerProcesses
 
 # The memories whose process is remembered; a scope forgotten goes to the least busy process.
 REMEMBERED_MEMORIES = 50_000
@@ -61,12 +61,13 @@ class ProcessRulesClassifier:
     def classify(
         self, new_content: str, new_topic: str, candidates: list[Candidate], model: str
     ) -> Classification:
-        index = self._choose(candidates)
-        if index is None:
+        taken = self._choose(candidates)
+        if taken is None:
             return self._in_caller.classify(new_content, new_topic, candidates, model)
+        worker = taken[1]
         try:
-            future = self.processes.submit(
-                index, _classify, self.limit_s, deadline.end(), new_content, new_topic, candidates, model
+            future = worker.pool.submit(
+                _classify, self.limit_s, deadline.end(), new_content, new_topic, candidates, model
             )
             try:
                 return future.result(timeout=deadline.remaining())
@@ -74,14 +75,14 @@ class ProcessRulesClassifier:
                 future.cancel()  # not started yet; once started it stops at the deadline itself
                 raise ClassifierError("the rules classifier did not finish within its time limit") from exc
         except BrokenProcessPool as exc:
-            self.processes.lost(index)
+            self.processes.lost(worker)
             raise ClassifierError("a rules classifier process stopped") from exc
         finally:
-            self.processes.release(index)
+            self.processes.release(worker)
 
-    def _choose(self, candidates: list[Candidate]) -> int | None:
-        """The process that last read one of the candidates, else the least busy ready one; None
-        when none is ready. Counts the classification in flight there."""
+    def _choose(self, candidates: list[Candidate]) -> tuple[int, Worker] | None:
+        """The process that last read one of the candidates, else the least busy ready one, and
+        its place; None when none is ready. Counts the classification in flight there."""
         with self._lock:
 
             def last_reader(ready: list[int]) -> int | None:
@@ -90,12 +91,12 @@ class ProcessRulesClassifier:
                     None,
                 )
 
-            index = self.processes.take(last_reader)
-            if index is None:
+            taken = self.processes.take(last_reader)
+            if taken is None:
                 return None
             for candidate in candidates:
-                self._process_of[candidate.id] = index
+                self._process_of[candidate.id] = taken[0]
                 self._process_of.move_to_end(candidate.id)
             while len(self._process_of) > REMEMBERED_MEMORIES:
                 self._process_of.popitem(last=False)
-            return index
+            return taken

@@ -30,6 +30,9 @@ from aurra_core.runtime.observability import logger
 PARENT_CHECK_S = 1.0
 # A place's process is replaced at most this often.
 RESTART_AFTER_S = 30.0
+# How long `run` waits for a process's answer (a batch's work takes milliseconds) before the
+# caller does the work itself: a process that hangs never holds up a request.
+ANSWER_WITHIN_S = 10.0
 
 T = TypeVar("T")
 
@@ -95,8 +98,8 @@ class WorkerProcesses:
                 # ready once this import is done too (a pool of one runs its work in order)
                 worker.started = worker.pool.submit(_load, (module,))
 
-    def take(self, prefer: Callable[[list[int]], int | None] | None = None) -> int | None:
-        """The place of a ready process, counted in flight there until `release`: the one
+    def take(self, prefer: Callable[[list[int]], int | None] | None = None) -> tuple[int, Worker] | None:
+        """A ready process and its place, counted in flight there until `release`: the one
         `prefer` picks among the ready places, else the least busy; None when none is ready."""
         with self._lock:
             self._replace_failed()
@@ -106,37 +109,40 @@ class WorkerProcesses:
             index = prefer(ready) if prefer is not None else None
             if index is None:
                 index = min(ready, key=lambda i: self.workers[i].in_flight)
-            self.workers[index].in_flight += 1
-            return index
+            worker = self.workers[index]
+            worker.in_flight += 1
+            return index, worker
 
-    def submit(self, index: int, function: Callable[..., T], *args: Any) -> Future[T]:
-        return self.workers[index].pool.submit(function, *args)
-
-    def release(self, index: int) -> None:
+    def release(self, worker: Worker) -> None:
+        """The work `take` counted on `worker` is over (its place may hold another by now)."""
         with self._lock:
-            self.workers[index].in_flight -= 1
+            worker.in_flight -= 1
 
-    def lost(self, index: int) -> None:
-        """Its process stopped (BrokenProcessPool): replaced, within the backoff."""
+    def lost(self, worker: Worker) -> None:
+        """Its process stopped (BrokenProcessPool) or hangs: replaced, within the backoff."""
         with self._lock:
-            self.workers[index].broken = True
+            worker.broken = True
             self._replace_failed()
 
     def run(self, function: Callable[..., T], *args: Any) -> T | None:
-        """`function(*args)` in the least busy ready process; None when none is ready or it
-        stopped meanwhile (the caller then does the work itself)."""
+        """`function(*args)` in the least busy ready process; None when none is ready, or it
+        stopped or did not answer within ANSWER_WITHIN_S (the caller then does the work itself,
+        and the process is replaced)."""
+        from concurrent.futures import TimeoutError as FutureTimeout
         from concurrent.futures.process import BrokenProcessPool
 
-        index = self.take()
-        if index is None:
+        taken = self.take()
+        if taken is None:
             return None
+        _, worker = taken
         try:
-            return self.submit(index, function, *args).result()
-        except BrokenProcessPool:
-            self.lost(index)
+            return worker.pool.submit(function, *args).result(timeout=ANSWER_WITHIN_S)
+        except (BrokenProcessPool, FutureTimeout):
+            logger.warning("a worker process did not answer; the caller does the work")
+            self.lost(worker)
             return None
         finally:
-            self.release(index)
+            self.release(worker)
 
     def warm_up(self) -> None:
         """Wait until every process has started (a first request does not wait for it)."""
