@@ -2671,6 +2671,21 @@ def test_sums_said_bare_one_after_another_are_read_apart():
     ]
 
 
+def test_a_sum_said_bare_after_the_users_statement_is_theirs():
+    assert facts("I'm a freelance motion designer in Manchester, day rate £400.") == [
+        "User is a freelance motion designer in Manchester",
+        "User's day rate is £400",
+    ]
+    assert facts("I live in Leeds, rent about 1450") == ["User lives in Leeds", "User's rent is about 1450"]
+    assert facts("I tutor chemistry, rate 25 an hour") == [
+        "User tutors chemistry",
+        "User's rate is 25 an hour",
+    ]
+    # a rate without its currency or period is no sum; after someone else's statement, not the user's
+    assert facts("I'm a dev, rate 2 days a week") == ["User is a dev"]
+    assert "salary" not in " ".join(facts("My sister is a nurse, salary 35k"))
+
+
 def test_someone_named_in_passing_is_kept_by_role_and_name():
     found = facts(
         "i do crossfit at CrossFit Nordhavn 4x a week and my coach Mikkel wants me to track my lifts "

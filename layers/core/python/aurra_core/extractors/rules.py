@@ -886,6 +886,19 @@ def _own_statement(fact: str) -> str:
 
 
 # A statement with a subject of its own: "TP1347 is 6:40 not 7:40", "the flight's at 9".
+# A sum said bare after a statement: "day rate £400", "pay 12.50 an hour", "rent about 1450". A
+# rate, budget or fee names its currency or its period ("rate 2 days a week" is no sum).
+_SUM_PERIOD = r"(?:an? |per |/ ?)(?:hour|hr|h|day|week|wk|month|mo|year|yr|session|lesson|class)\b"
+_BARE_SUM = re.compile(
+    r"^(?:my |our )?(?:(?P<what>(?:day |daily |hourly |monthly |weekly |annual |base )?(?:"
+    + _USERS_OWN_SUMS
+    + r"))(?: (?:is|of|at))? (?P<sum>(?:about |around |roughly |~)?[$\u20ac\u00a3]?\s?\d[\d,.]*\s?[kK]?\b[^,;]*)"
+    r"|(?P<priced>(?:day |daily |hourly |monthly |weekly |annual )?(?:rate|budget|fee|fees))(?: (?:is|of|at))? "
+    r"(?P<price>(?:about |around |roughly |~)?(?:[$\u20ac\u00a3]\s?\d[\d,.]*\s?[kK]?\b[^,;]*|\d[\d,.]*\s?[kK]?\s?"
+    + _SUM_PERIOD
+    + r"[^,;]*)))$",
+    re.IGNORECASE,
+)
 _OWN_STATEMENT = re.compile(r"^[\w'&.-]+(?: [\w'&.-]+){0,3}? (?:is|are|was|were|'s) \S", re.IGNORECASE)
 
 
@@ -3331,6 +3344,21 @@ class _Reader:
     def _tail_kept(self, tail: str, clause: str, index: int) -> bool:
         """Whether the tail of a clause read is a statement of its own, kept (read, or as said)."""
         tail = _LEADING_LINK.sub("", tail.strip(" ,;:."))
+        bare = _BARE_SUM.match(tail)
+        if bare is not None and _SAID_AS_I.match(clause.strip()):
+            # "I'm a freelance motion designer in Manchester, day rate £400": a sum of the
+            # user's own after their statement, its "my" and "is" left out
+            what, amount = (
+                (bare.group("what"), bare.group("sum"))
+                if bare.group("what")
+                else bare.group("priced", "price")
+            )
+            self._keep(
+                f"User's {what.lower()} is {amount}",
+                (index,),
+                self._clause_quote(tail),
+            )
+            return True
         doing = bool(_DOING_WITHOUT_I.match(tail) and not _FAMILY.search(clause))
         if doing:
             tail = f"I'm {tail}"  # "My flight's on june 12, staying 5 nights": the user is
