@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,17 +132,21 @@ def main() -> None:
     )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="aurra-exp-import-cpu-"))
-    source = work / "facts.jsonl"
-    portability.facts_file(source, args.facts)
-    for round_ in range(args.rounds):
-        order = args.checkouts if round_ % 2 == 0 else list(reversed(args.checkouts))
-        for checkout in order:
-            result = run(checkout.resolve(), source, work, args.embedder, args.auto_supersede)
-            log(
-                f"round {round_ + 1} {checkout}: import {result['reported']:.1f} s, server CPU "
-                f"{result['server_cpu_s']:.2f} s ({1000 * result['server_cpu_s'] / args.facts:.2f} ms a fact), "
-                f"PostgreSQL CPU {result['postgres_cpu_s']:.2f} s"
-            )
+    try:
+        source = work / "facts.jsonl"
+        portability.facts_file(source, args.facts)
+        for round_ in range(args.rounds):
+            order = args.checkouts if round_ % 2 == 0 else list(reversed(args.checkouts))
+            for checkout in order:
+                result = run(checkout.resolve(), source, work, args.embedder, args.auto_supersede)
+                log(
+                    f"round {round_ + 1} {checkout}: import {result['reported']:.1f} s, server CPU "
+                    f"{result['server_cpu_s']:.2f} s ({1000 * result['server_cpu_s'] / args.facts:.2f} ms a "
+                    f"fact), PostgreSQL CPU {result['postgres_cpu_s']:.2f} s"
+                )
+    finally:
+        # every round's database is in it: most of a gigabyte a round
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
