@@ -2686,6 +2686,17 @@ def test_a_sum_said_bare_after_the_users_statement_is_theirs():
     assert "salary" not in " ".join(facts("My sister is a nurse, salary 35k"))
 
 
+def test_a_doing_said_after_the_users_own_statement_without_its_i_is_theirs():
+    assert facts("I'm a pharmacist at Boots in Leicester city centre, renting a flat in Clarendon Park.") == [
+        "User is a pharmacist at Boots in Leicester city centre",
+        "User is renting a flat in Clarendon Park",
+    ]
+    # after someone else's statement it is not the user's
+    assert not [
+        f for f in facts("My brother is a chef in Leeds, renting a flat in Headingley.") if "renting" in f
+    ]
+
+
 def test_someone_named_in_passing_is_kept_by_role_and_name():
     found = facts(
         "i do crossfit at CrossFit Nordhavn 4x a week and my coach Mikkel wants me to track my lifts "

@@ -2937,9 +2937,15 @@ class _Reader:
         others_hedged: list[str] = []  # someone else's hedge: "he wants to play drums now"
         unread: list[str] = []  # clauses the rules could not read that give a value
         stated_unread: list[str] = []  # statements before a hedge the rules could not read
+        # (not beside someone of the family, whose doing it may be, as with a clause's tail)
+        said_as_i = bool(_SAID_AS_I.match(sentence.strip())) and not _FAMILY.search(sentence)
         for part in _CORRECTION_SPLIT.split(sentence):
-            for clause in _clauses(part):
+            for position, clause in enumerate(_clauses(part)):
                 deadline.check()
+                if position and said_as_i and _DOING_WITHOUT_I.match(clause.strip()):
+                    # "I'm a pharmacist at Boots, renting a flat in Clarendon Park": what the user
+                    # is doing, said after their own statement without its "I'm"
+                    clause = f"I'm {clause.strip()}"
                 others = _hedged_by_someone_else(clause)
                 if others:
                     others_hedged.extend(others)
