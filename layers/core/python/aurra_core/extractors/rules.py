@@ -885,20 +885,17 @@ def _own_statement(fact: str) -> str:
     return _FILLER_WORDS.sub("", _own_part(fact))
 
 
-# A statement with a subject of its own: "TP1347 is 6:40 not 7:40", "the flight's at 9".
 # A sum said bare after a statement: "day rate £400", "pay 12.50 an hour", "rent about 1450". A
 # rate, budget or fee names its currency or its period ("rate 2 days a week" is no sum).
 _SUM_PERIOD = r"(?:an? |per |/ ?)(?:hour|hr|h|day|week|wk|month|mo|year|yr|session|lesson|class)\b"
 _BARE_SUM = re.compile(
-    r"^(?:my |our )?(?:(?P<what>(?:day |daily |hourly |monthly |weekly |annual |base )?(?:"
-    + _USERS_OWN_SUMS
-    + r"))(?: (?:is|of|at))? (?P<sum>(?:about |around |roughly |~)?[$\u20ac\u00a3]?\s?\d[\d,.]*\s?[kK]?\b[^,;]*)"
-    r"|(?P<priced>(?:day |daily |hourly |monthly |weekly |annual )?(?:rate|budget|fee|fees))(?: (?:is|of|at))? "
-    r"(?P<price>(?:about |around |roughly |~)?(?:[$\u20ac\u00a3]\s?\d[\d,.]*\s?[kK]?\b[^,;]*|\d[\d,.]*\s?[kK]?\s?"
-    + _SUM_PERIOD
-    + r"[^,;]*)))$",
+    r"^(?:my |our )?(?P<what>(?:day |daily |hourly |monthly |weekly |annual |base )?"
+    r"(?:(?P<priced>rate|budget|fees?)|" + _USERS_OWN_SUMS + r"))(?: (?:is|of|at))? "
+    r"(?P<sum>(?:about |around |roughly |~)?(?P<currency>[$\u20ac\u00a3])?\s?\d[\d,.]*\s?[kK]?\b"
+    r"(?P<period>\s?" + _SUM_PERIOD + r")?[^,;]*)$",
     re.IGNORECASE,
 )
+# A statement with a subject of its own: "TP1347 is 6:40 not 7:40", "the flight's at 9".
 _OWN_STATEMENT = re.compile(r"^[\w'&.-]+(?: [\w'&.-]+){0,3}? (?:is|are|was|were|'s) \S", re.IGNORECASE)
 
 
@@ -3351,16 +3348,15 @@ class _Reader:
         """Whether the tail of a clause read is a statement of its own, kept (read, or as said)."""
         tail = _LEADING_LINK.sub("", tail.strip(" ,;:."))
         bare = _BARE_SUM.match(tail)
-        if bare is not None and _SAID_AS_I.match(clause.strip()):
+        if (
+            bare is not None
+            and _SAID_AS_I.match(clause.strip())
+            and (not bare.group("priced") or bare.group("currency") or bare.group("period"))
+        ):
             # "I'm a freelance motion designer in Manchester, day rate £400": a sum of the
             # user's own after their statement, its "my" and "is" left out
-            what, amount = (
-                (bare.group("what"), bare.group("sum"))
-                if bare.group("what")
-                else bare.group("priced", "price")
-            )
             self._keep(
-                f"User's {what.lower()} is {amount}",
+                f"User's {bare.group('what').lower()} is {bare.group('sum')}",
                 (index,),
                 self._clause_quote(tail),
             )
