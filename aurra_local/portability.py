@@ -13,8 +13,8 @@ and of its content, and each link's of the two original ids, so an import run ag
 interruption replays what was already stored (the service answers from its record, without
 storing twice) and goes on with the rest.
 
-A large import with Level 2 off announces itself first (POST /agent/imports): its memories then
-enter no index while they arrive, and at its end it asks for the tenant's own index (POST
+A large import announces itself first (POST /agent/imports; with Level 2, with its largest
+scope): when the service defers the index, its memories enter none while they arrive, and at its end it asks for the tenant's own index (POST
 /agent/imports/index) and waits for it (GET /agent/imports/index), which is built once over all
 of them instead of being walked at every insert (docs/portability.md, "Speed").
 """
@@ -25,6 +25,7 @@ import hashlib
 import json
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,6 +174,15 @@ def application_order(facts: list[Fact]) -> list[Fact]:
     )
 
 
+def _scope_of(fact: Fact) -> str:
+    return json.dumps([fact.body.get("user_id"), fact.body.get("agent_id")])
+
+
+def largest_scope(plan: Plan) -> int:
+    """The most facts of the plan in any one scope (user and agent)."""
+    return max(Counter(_scope_of(fact) for fact in plan.facts).values(), default=0)
+
+
 def level2_lanes(plan: Plan) -> list[list[Fact]]:
     """With Level 2 on, the facts dealt into lanes by scope (user and agent). A fact's
     candidates are only ever of its own scope (docs/api.md), so lanes never see each other's
@@ -183,7 +193,7 @@ def level2_lanes(plan: Plan) -> list[list[Fact]]:
     other scopes, they were read anew: twice the classifier's CPU, bench/notes/portability.md)."""
     lanes: list[dict[str, list[Fact]]] = [{} for _ in range(LEVEL2_LANES)]
     for fact in plan.facts:
-        scope = json.dumps([fact.body.get("user_id"), fact.body.get("agent_id")])
+        scope = _scope_of(fact)
         lane = lanes[hashlib.sha256(scope.encode()).digest()[0] % LEVEL2_LANES]
         lane.setdefault(scope, []).append(fact)
     return [[f for scope in lane.values() for f in application_order(scope)] for lane in lanes if lane]
@@ -216,7 +226,7 @@ def import_file(
     if fmt == "aurra":
         auto_supersede = False
     report = ImportReport(facts=len(plan.facts), skipped=plan.skipped, notes=plan.notes)
-    deferred = bool(plan.facts) and _announce(client, len(plan.facts), auto_supersede, report)
+    deferred = bool(plan.facts) and _announce(client, plan, auto_supersede, report)
     # Each lane's batches go one after the other; lanes go side by side. Level 2 off, every
     # batch is a lane of its own.
     if auto_supersede:
@@ -279,13 +289,24 @@ def import_file(
     return report
 
 
-def _announce(client: Any, facts: int, auto_supersede: bool, report: ImportReport) -> bool:
-    """Tell the service an import of `facts` facts starts; whether its index is deferred. A
-    service without the announcement (an older one) indexes as it goes."""
-    from aurra.errors import NotFoundError
+def _announce(client: Any, plan: Plan, auto_supersede: bool, report: ImportReport) -> bool:
+    """Tell the service the plan's import starts; whether its index is deferred. With Level 2,
+    it also says its largest scope, which lets the service defer the index when no scope will
+    need one. A service without the announcement (an older one) indexes as it goes; one that
+    does not know `largest_scope` is asked without it."""
+    from aurra.errors import NotFoundError, ValidationError
 
+    facts = len(plan.facts)
     try:
-        answer = client.imports.announce(facts, auto_supersede=auto_supersede)
+        if auto_supersede:
+            try:
+                answer = client.imports.announce(
+                    facts, auto_supersede=True, largest_scope=largest_scope(plan)
+                )
+            except ValidationError:
+                answer = client.imports.announce(facts, auto_supersede=True)
+        else:
+            answer = client.imports.announce(facts)
     except NotFoundError:
         return False
     report.indexing = answer.indexing

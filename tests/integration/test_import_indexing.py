@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-from pipeline_support import ScriptedClassifier, deps
+from pipeline_support import ScriptedClassifier, contradicts_when, deps
 
 from aurra_core.access import keys
 from aurra_core.embedders import LexicalEmbedder
@@ -144,6 +144,45 @@ def test_an_import_stays_in_the_shared_index_when_deferring_does_not_pay(own_dat
     assert import_indexing.build(second, db)[0] == 200
     _write(second, ["User likes tea"])
     assert _membership(own_database, second) == {True: 1}
+
+
+def test_an_import_with_level2_is_deferred_only_when_no_scope_will_pass_the_threshold(
+    own_database, configure
+):
+    configure(AURRA_DATABASE_URL=own_database)
+    db = get_database()
+    unsaid, large, grown, fresh = (_key(name) for name in ("unsaid", "large", "grown", "fresh"))
+    threshold = store.HNSW_MIN_TENANT_MEMORIES
+    answer = import_indexing.announce(unsaid, ImportAnnouncement(facts=LARGE, auto_supersede=True), db)
+    assert (answer.indexing, "did not say its largest scope" in answer.reason) == ("shared", True)
+    answer = import_indexing.announce(
+        large, ImportAnnouncement(facts=LARGE, auto_supersede=True, largest_scope=threshold + 1), db
+    )
+    assert (answer.indexing, "past 2,000 memories" in answer.reason) == ("shared", True)
+    # A scope already holding 30 counts with what the import adds to it (whichever scope that is).
+    _write(grown, _facts(30))
+    over = ImportAnnouncement(facts=LARGE, auto_supersede=True, largest_scope=threshold - 29)
+    assert import_indexing.announce(grown, over, db).indexing == "shared"
+    # Another tenant's scope of 30 does not count for this one.
+    at_most = ImportAnnouncement(facts=LARGE, auto_supersede=True, largest_scope=threshold - 20)
+    assert import_indexing.announce(fresh, at_most, db).indexing == "deferred"
+    within = ImportAnnouncement(facts=LARGE, auto_supersede=True, largest_scope=threshold - 30)
+    assert import_indexing.announce(grown, within, db).indexing == "deferred"
+
+    # Level 2 acts as it did: a scope under the threshold is read exactly whatever the index.
+    old = "User's project 3 uses the library number 5"
+    new = "User's project 3 now uses the library number 8"
+    facts = [BatchFact(content=old, user_id="u9"), BatchFact(content=new, user_id="u9")]
+    written = write_batch(
+        grown,
+        BatchWriteRequest(facts=facts, auto_supersede=True),
+        deps(ScriptedClassifier(contradicts_when(old))),
+    )
+    moved = written.results[1].auto_supersede.supersession
+    assert moved is not None and moved.superseded_id == written.results[0].memory.id
+    # The 30 written before the announcement are in the shared index; what came after is not:
+    # the two written, and the old one's closed version.
+    assert _membership(own_database, grown) == {True: 30, False: 3}
 
 
 def test_an_abandoned_import_goes_back_to_the_shared_index_and_an_erasure_meanwhile_is_complete(

@@ -720,6 +720,8 @@ export interface ErasureCreateParams {
 export interface ImportAnnounceParams {
   /** Whether the import's writes ask for automatic supersession (default false). */
   autoSupersede?: boolean;
+  /** The most facts the import writes to any one scope (user and agent); 1 to `facts`. */
+  largestScope?: number;
 }
 
 /** Params of the POST calls on an audit event. */

@@ -25,6 +25,19 @@ def test_announce_sends_the_count_and_whether_level2_is_asked_for(client, server
     assert "Idempotency-Key" not in server.last.headers  # announcing again answers the same
 
 
+def test_announce_sends_the_largest_scope_only_when_given(client, server) -> None:
+    server.reply(200, DEFERRED)
+    client.imports.announce(20_000, auto_supersede=True, largest_scope=20)
+    assert server.body() == {"facts": 20_000, "auto_supersede": True, "largest_scope": 20}
+
+
+@pytest.mark.parametrize("largest", [0, -3, 11, 2.5, "4", True])
+def test_a_largest_scope_outside_one_to_facts_sends_nothing(client, server, largest) -> None:
+    with pytest.raises(InvalidArgumentError, match="largest_scope"):
+        client.imports.announce(10, auto_supersede=True, largest_scope=largest)
+    assert server.requests == []
+
+
 def test_build_index_and_indexing(client, server) -> None:
     server.reply(202, {"indexing": "building", "reason": "being built"})
     server.reply(200, {"indexing": "own", "reason": "its own index"})
@@ -56,12 +69,13 @@ def test_async_imports() -> None:
     async def go():
         async with make_async_client(server) as client:
             return [
-                (await client.imports.announce(3_000)).indexing,
+                (await client.imports.announce(3_000, auto_supersede=True, largest_scope=3)).indexing,
                 (await client.imports.build_index()).indexing,
                 (await client.imports.indexing()).indexing,
             ]
 
     assert asyncio.run(go()) == ["deferred", "deferred", "own"]
+    assert server.body(0) == {"facts": 3_000, "auto_supersede": True, "largest_scope": 3}
     assert [(r.method, r.url.path) for r in server.requests] == [
         ("POST", "/agent/imports"),
         ("POST", "/agent/imports/index"),

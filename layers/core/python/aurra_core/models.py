@@ -1013,9 +1013,24 @@ class ImportAnnouncement(Model):
     facts: StrictInt = Field(ge=1, le=100_000_000, description="How many facts the import will write.")
     auto_supersede: StrictBool = Field(
         default=False,
-        description="Whether the import's batches ask for Level 2: its candidate search needs an index "
-        "all through, so the shared one keeps its rows.",
+        description="Whether the import's batches ask for Level 2: its candidate search reads a scope of "
+        "more than 2,000 memories through an index, so the shared one keeps the import's rows unless "
+        "`largest_scope` shows every scope stays at or under that.",
     )
+    largest_scope: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=100_000_000,
+        description="The most facts the import writes to any one scope (user and agent); at most `facts`.",
+    )
+
+    @model_validator(mode="after")
+    def _scope_within_import(self) -> "ImportAnnouncement":
+        if self.largest_scope is not None and self.largest_scope > self.facts:
+            raise PydanticCustomError(
+                "largest_scope", "largest_scope cannot exceed facts", {"fields": ["largest_scope"]}
+            )
+        return self
 
 
 class ImportIndexing(Model):

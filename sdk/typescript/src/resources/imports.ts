@@ -22,27 +22,38 @@ export class Imports {
   }
 
   /**
-   * An import of `facts` facts is about to start. `indexing` "deferred": its memories enter no
-   * index until `buildIndex()`; "shared": they are indexed as they come (a small import, one with
-   * Level 2, or no room for another tenant's own index). No Idempotency-Key: announcing again
-   * answers as the first time did.
+   * An import of `facts` facts is about to start; `largestScope`, the most of them in any one
+   * scope (user and agent). `indexing` "deferred": its memories enter no index until
+   * `buildIndex()`; "shared": they are indexed as they come (a small import, one with Level 2
+   * that takes a scope past 2,000 memories or does not say its largest scope, or no room for
+   * another tenant's own index). No Idempotency-Key: announcing again answers as the first time
+   * did.
    */
   async announce(facts: number, params: ImportAnnounceParams = {}, options?: RequestOptions): Promise<ImportIndexing> {
     if (typeof facts !== "number" || !Number.isSafeInteger(facts) || facts < 1) {
       throw new InvalidArgumentError(`facts must be a positive whole number of facts, not ${describe(facts)}`);
     }
     if (typeof params !== "object" || params === null) {
-      throw new InvalidArgumentError("imports.announce() takes the number of facts, then an object { autoSupersede }");
+      throw new InvalidArgumentError(
+        "imports.announce() takes the number of facts, then an object { autoSupersede, largestScope }",
+      );
     }
     const autoSupersede: unknown = params.autoSupersede ?? false;
     if (typeof autoSupersede !== "boolean") {
       throw new InvalidArgumentError(`autoSupersede must be a boolean, not ${describe(autoSupersede)}`);
     }
+    const largestScope: unknown = params.largestScope;
+    if (
+      largestScope !== undefined &&
+      (typeof largestScope !== "number" || !Number.isSafeInteger(largestScope) || largestScope < 1 || largestScope > facts)
+    ) {
+      throw new InvalidArgumentError(`largestScope must be a number of facts from 1 to facts, not ${describe(largestScope)}`);
+    }
     return this.#transport.send(
       {
         method: "POST",
         path: PATH,
-        body: { facts, auto_supersede: autoSupersede },
+        body: { facts, auto_supersede: autoSupersede, ...(largestScope === undefined ? {} : { largest_scope: largestScope }) },
         parse: (data) => readImportIndexing(data),
       },
       options,

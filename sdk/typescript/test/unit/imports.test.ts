@@ -27,6 +27,21 @@ describe("imports", () => {
     assert.deepEqual(shared, { indexing: "shared", reason: "Level 2 reads the index as the facts arrive" });
   });
 
+  it("sends the largest scope only when given, and only from 1 to facts", async () => {
+    const mock = new MockFetch().reply(json({ indexing: "deferred", reason: "no scope needs an index" }));
+    const aurra = client(mock);
+    for (const largestScope of [0, -2, 11, 2.5, "4", true, null]) {
+      await assert.rejects(
+        aurra.imports.announce(10, { autoSupersede: true, largestScope: largestScope as never }),
+        InvalidArgumentError,
+        `largestScope ${String(largestScope)}`,
+      );
+    }
+    assert.equal(mock.requests.length, 0);
+    await aurra.imports.announce(20_000, { autoSupersede: true, largestScope: 20 });
+    assert.deepEqual(mock.last.body, { facts: 20_000, auto_supersede: true, largest_scope: 20 });
+  });
+
   it("asks for the index to be built, 202 while there is one to build, 200 when there is none", async () => {
     const mock = new MockFetch().reply(
       json({ indexing: "building", reason: "the tenant's own index is being built" }, 202),

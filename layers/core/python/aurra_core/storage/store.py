@@ -565,6 +565,19 @@ def count_current(
     return count
 
 
+def largest_current_scope(conn: psycopg.Connection, tenant_id: UUID) -> int:
+    """The most current memories any one scope (user and agent) of the tenant holds; 0 for none."""
+    largest: int = one_row(
+        conn.execute(
+            """SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM memory_versions
+                WHERE tenant_id = %s AND recorded_to IS NULL AND valid_to IS NULL
+                GROUP BY user_id, agent_id) scopes""",
+            (tenant_id,),
+        ).fetchone()
+    )[0]
+    return largest
+
+
 # Beyond this many current memories in a scope, its relations are not read (a messages write
 # would scan them all): a "she" there is read from the conversation alone.
 RELATIONS_SCAN_AT_MOST = 5000

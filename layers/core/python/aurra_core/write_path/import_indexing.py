@@ -8,9 +8,12 @@ its rows enter no graph while they arrive, and its own index is built once over 
 when the import asks (POST /agent/imports/index) or at the job's next run. Meanwhile the
 tenant's candidate search and searches read its rows exactly: the same answers, slower.
 
-Not for an import with Level 2: each of its facts searches the tenant's memories through an
-index as it is written. Nor for one that leaves the tenant small (the job would move it back),
-nor once `tenant_index_limit` tenants are listed."""
+Level 2's candidate search reads a scope of at most `HNSW_MIN_TENANT_MEMORIES` current memories
+exactly whatever the index (`store._vector_strategy`), and a larger one through an index: so an
+import with Level 2 is deferred only when it says its largest scope (`largest_scope`) and that,
+added to the tenant's largest today, stays at or under the threshold. Not for an import that
+leaves the tenant small either (the job would move it back), nor once `tenant_index_limit`
+tenants are listed."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from aurra_core.models import Caller, ImportAnnouncement, ImportIndexing, Indexi
 from aurra_core.runtime.config import get_config
 from aurra_core.storage import index_build_requests, tenant_indexes
 from aurra_core.storage.db import Database
-from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES, count_current
+from aurra_core.storage.store import HNSW_MIN_TENANT_MEMORIES, count_current, largest_current_scope
 
 _REASONS = {
     "own": "the tenant's own index takes its new memories as they are written",
@@ -44,6 +47,22 @@ def _answer(state: IndexingState, reason: str | None = None) -> ImportIndexing:
     return ImportIndexing(indexing=state, reason=reason or _REASONS[state])
 
 
+def _index_level2_needs(conn: psycopg.Connection, caller: Caller, request: ImportAnnouncement) -> str | None:
+    """Why an import with Level 2 keeps its rows in the shared index; None when no scope of it
+    will be searched through an index."""
+    if request.largest_scope is None:
+        return (
+            "an import with Level 2 searches the tenant's memories as it writes, and did not say its "
+            "largest scope: they stay indexed"
+        )
+    if largest_current_scope(conn, caller.tenant_id) + request.largest_scope > HNSW_MIN_TENANT_MEMORIES:
+        return (
+            f"an import with Level 2 takes a scope past {HNSW_MIN_TENANT_MEMORIES:,} memories, which its "
+            "candidate search reads through an index: they stay indexed"
+        )
+    return None
+
+
 def announce(caller: Caller, request: ImportAnnouncement, db: Database) -> ImportIndexing:
     """An import of `request.facts` facts is about to start: defer the index when it pays."""
     limit = get_config().tenant_index_limit
@@ -52,10 +71,9 @@ def announce(caller: Caller, request: ImportAnnouncement, db: Database) -> Impor
         if state != "shared":
             return _answer(state)
         if request.auto_supersede:
-            return _answer(
-                "shared",
-                "an import with Level 2 searches the tenant's memories as it writes: they stay indexed",
-            )
+            needed = _index_level2_needs(conn, caller, request)
+            if needed is not None:
+                return _answer("shared", needed)
         current = count_current(conn, caller.tenant_id, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
         if current + request.facts <= HNSW_MIN_TENANT_MEMORIES:
             return _answer(
