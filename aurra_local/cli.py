@@ -886,7 +886,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=600.0,
         metavar="SECONDS",
-        help="a large import without --auto-supersede defers the tenant's search index to its end:"
+        help="a large import (with --auto-supersede, one whose scopes each stay at or under 2,000"
+        " memories) defers the tenant's search index to its end:"
         " wait at most this long for it to be built (0: don't wait; the memories are stored and"
         " searched exactly until it is)",
     )

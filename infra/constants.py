@@ -185,7 +185,7 @@ EXTRACTORS = CLASSIFIERS
 # blind (evals/frozen.jsonl): precision and recall of `contradicts` acted on at 0.85. Synth
 # quotes them when a deployment chooses `classifier=rules`; a test keeps them equal to the
 # measured figures.
-RULES_CLASSIFIER_VERSION = "aurra-rules-v38"
+RULES_CLASSIFIER_VERSION = "aurra-rules-v39"
 RULES_HELDOUT_PRECISION = 0.983
 RULES_HELDOUT_RECALL = 0.574
 RULES_HELDOUT_CASES = 265

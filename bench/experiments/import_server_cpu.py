@@ -8,7 +8,8 @@ the offline lexical one by default; its own embedded PostgreSQL in a temp dir), 
 flight, the index build asked for but not waited for; `--auto-supersede`: Level 2 on, the rules
 classifier, scopes in 4 lanes), and the CPU seconds the server process and the PostgreSQL
 processes used (`/proc`, the backends alive at the end: an import's connections are the pool's,
-kept open).
+kept open), and the server's worker processes' (the classifier's, the embedder's and the
+credentials screen's).
 """
 
 from __future__ import annotations
@@ -53,6 +54,13 @@ def _postgres_pids(data_dir: Path, server: int) -> list[int]:
     return parents + [int(p) for p in children.split()]
 
 
+def _worker_pids(server: int, postgres: list[int]) -> list[int]:
+    """The server's worker processes (runtime/worker_processes.py): its children that are not
+    PostgreSQL's. Started with the server; replaced ones are not counted."""
+    found = subprocess.run(["pgrep", "-P", str(server)], capture_output=True, text=True, check=False).stdout
+    return [int(p) for p in found.split() if int(p) not in postgres]
+
+
 def run(
     checkout: Path, source: Path, work: Path, embedder: str = "local", auto_supersede: bool = False
 ) -> dict[str, float]:
@@ -86,6 +94,7 @@ def run(
                 base_url = found.group(1)
         postgres = _postgres_pids(data_dir, server.pid)
         server_before, postgres_before = _cpu_s([server.pid]), _cpu_s(postgres)
+        workers_before = _cpu_s(_worker_pids(server.pid, postgres))
         started = time.perf_counter()
         imported = subprocess.run(
             [
@@ -111,6 +120,7 @@ def run(
         return {
             "wall_s": wall,
             "server_cpu_s": _cpu_s([server.pid]) - server_before,
+            "workers_cpu_s": _cpu_s(_worker_pids(server.pid, postgres)) - workers_before,
             "postgres_cpu_s": _cpu_s(postgres) - postgres_before,
             "reported": float(re.search(r"in ([\d.]+) s", imported.stdout).group(1)),
         }
@@ -142,7 +152,8 @@ def main() -> None:
                 log(
                     f"round {round_ + 1} {checkout}: import {result['reported']:.1f} s, server CPU "
                     f"{result['server_cpu_s']:.2f} s ({1000 * result['server_cpu_s'] / args.facts:.2f} ms a "
-                    f"fact), PostgreSQL CPU {result['postgres_cpu_s']:.2f} s"
+                    f"fact), worker processes' CPU {result['workers_cpu_s']:.2f} s, PostgreSQL CPU "
+                    f"{result['postgres_cpu_s']:.2f} s"
                 )
     finally:
         # every round's database is in it: most of a gigabyte a round

@@ -391,6 +391,22 @@ V16_PAIRS = [
     ("User lives in Austin", "User bought a flat in Lisbon to rent out", False),
     ("User lives in Austin", "User's sister bought a house in Raleigh", False),
     ("User volunteers at the Mueller farmers market", "User bought a house in Pflugerville", False),
+    ("User lives in Austin", "User bought a house in Galveston for the summer", False),
+    # a place bought and said moved into (rules v39); not a place bought alone, which may be a
+    # holiday home or to let, nor one bought for holidays
+    (
+        "User is renting a flat in Clarendon Park",
+        "User bought a place in Quorn and moved in 2 weeks ago",
+        True,
+    ),
+    ("User lives in Austin", "User bought a place in Pflugerville and finally moved in", True),
+    ("User is renting a flat in Clarendon Park", "User bought a place in Quorn", False),
+    (
+        "User lives in Austin",
+        "User bought a place in Galveston for the holidays and moved in for June",
+        False,
+    ),
+    ("User lives in Austin", "User's sister bought a place in Raleigh and moved in", False),
     # settled in a place named, or the move made to it; not a routine settled into, not never
     ("User is based in Nairobi", "User is settling into Kigali", True),
     ("User lives in Nairobi", "User made the move to Kigali", True),

@@ -2736,7 +2736,7 @@ def test_the_person_the_user_reports_to_is_their_manager():
 def test_what_we_did_next_after_a_comma_is_ours_too():
     assert facts("we bought a place in Quorn and moved in 2 weeks ago, sold the car and got an e-bike.") == [
         "User bought a place in Quorn",
-        "User moved in 2 weeks ago",
+        "User moved to Quorn 2 weeks ago",
         "User sold the car",
         "User got an e-bike",
     ]
@@ -2775,3 +2775,18 @@ def test_a_doing_without_what_it_is_done_to_is_no_fact():
     assert "User is building" not in found, found
     assert any("godot game" in fact for fact in found), found
     assert facts("I'm building a shed this summer.") == ["User is building a shed this summer"]
+
+
+def test_moved_in_after_a_home_got_is_a_move_to_its_place():
+    # moved in, without where or with whom, is into the home just named
+    assert facts("I bought a flat in Leith and moved in last month") == [
+        "User bought a flat in Leith",
+        "User moved to Leith last month",
+    ]
+    # moved in with someone is a fact of its own; a van moved into names no place
+    assert facts("I got engaged and moved in with Sam") == ["User got engaged", "User moved in with Sam"]
+    assert facts("we bought a place in Spain and moved in with my parents") == [
+        "User bought a place in Spain",
+        "User moved in with their parents",
+    ]
+    assert "moved to" not in " ".join(facts("I bought a van and moved in"))

@@ -86,7 +86,7 @@ from aurra_core.text_analysis.slots import (
 )
 from aurra_core.text_analysis.text import ORDINAL_WORDS, canon, number_words, tokenize
 
-MODEL_ID = "aurra-rules-v38"
+MODEL_ID = "aurra-rules-v39"
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:

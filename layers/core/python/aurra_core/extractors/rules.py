@@ -1168,11 +1168,29 @@ def _split_subject(fact: str) -> list[str]:
     if len(own) == 2 and own[1].split()[0] not in not_owned:
         out = [own[0], f"User's {own[1]}"]
     for part in parts[1:]:
+        part = _moved_into_the_place_named(out[-1], part)
         if len(part.split()) >= 2:
             out.append(f"{subject} {part}")
         else:
             out[-1] = f"{out[-1]} and {part}"
     return out
+
+
+# "bought a place in Quorn and moved in 2 weeks ago": moved in, without where or with whom, is
+# into the home just named, whose place the second fact keeps ("moved to Quorn 2 weeks ago")
+_HOME_GOT_IN = re.compile(
+    r"\b(?:bought|closed on|got the keys (?:to|for)|got|rented|found)\s+(?:a|an|our|my|their|the)\s+"
+    r"(?:new\s+|first\s+|own\s+)?(?:place|house|home|flat|apartment|condo|townhouse|semi|bungalow)\s+in\s+"
+    r"(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)$"
+)
+_MOVED_IN_BARE = re.compile(r"^moved in\b(?!\s+(?:with|to|together|next|at|on)\b)")
+
+
+def _moved_into_the_place_named(before: str, part: str) -> str:
+    home = _HOME_GOT_IN.search(before)
+    if home is None or not _MOVED_IN_BARE.match(part):
+        return part
+    return f"moved to {home.group('place')}{part[len('moved in') :]}"
 
 
 _SUBJECTLESS_PRESENT = re.compile(

@@ -40,7 +40,8 @@ PRICES: dict[str, Price] = {
     "claude-sonnet-5": claude("2.00", "10.00"),
     # The offline rules classifier and extractor run in the function itself: no cost per call.
     "aurra-rules-v7": _FREE,
-    "aurra-rules-v38": _FREE,
+    "aurra-rules-v39": _FREE,
+    "aurra-rules-v38": _FREE,  # usage recorded before v39
     "aurra-rules-v37": _FREE,  # usage recorded before v38
     "aurra-rules-v36": _FREE,  # usage recorded before v37
     "aurra-rules-v35": _FREE,  # usage recorded before v36

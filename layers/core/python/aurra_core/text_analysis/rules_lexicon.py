@@ -1655,16 +1655,22 @@ NEW_HOME_OF_THEIR_OWN = (
     r"\b(?:(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse)"
     rf"|{USERS_NEW_HOME}) (?:in|at|near|outside)\b"
 )
+# Not a home bought to live in: one for someone else, to let, or for holidays.
+_NOT_BOUGHT_TO_LIVE_IN = (
+    r"(?![^.;]*\b(?:for (?:a |an |the |their |my |our |his |her )?(?:daughter|son|kids?|children|mum|mom|mother|"
+    r"dad|father|parents?|in-laws|rental|holidays?|investment|retirement|summer|weekends?)|to (?:rent|let)|"
+    r"as (?:a |an )?(?:rental|investment|holiday|buy-to-let))\b)"
+)
 # Settled into a home somewhere: "is all unpacked in Utrecht", "got a flat in Södermalm", and a
-# home bought where they live now: "just closed on a house in Raleigh", "bought a flat in Leith"
+# home bought where they live now: "just closed on a house in Raleigh", "bought a flat in Leith",
+# and a place bought and moved into (rules v39): "bought a place in Quorn and moved in 2 weeks
+# ago" (a place bought and not said moved into may be a holiday home, or to let)
 MOVED_IN = (
     r"\b(?:all |finally |fully )?unpacked in\b|\bgot (?:a|an|our|my|their) (?:own )?(?:flat|apartment|condo) in\b|"
     r"\b(?:closed on|bought|got the keys (?:to|for)) (?:a|an|our|my|their|the) (?:new |first |own )?"
-    r"(?:house|home|flat|apartment|condo|townhouse|semi|bungalow) in\b"
-    # not one bought for someone else, to let, or for holidays
-    r"(?![^.;]*\b(?:for (?:a |an |the |their |my |our |his |her )?(?:daughter|son|kids?|children|mum|mom|mother|"
-    r"dad|father|parents?|in-laws|rental|holidays?|investment|retirement)|to (?:rent|let)|as (?:a |an )?"
-    r"(?:rental|investment|holiday|buy-to-let))\b)"
+    r"(?:(?:house|home|flat|apartment|condo|townhouse|semi|bungalow) in\b"
+    r"|place in\b(?=[^.;]*\band (?:have |has |had |just |finally )?moved in\b(?!\s+(?:with|to|together|next)\b)))"
+    + _NOT_BOUGHT_TO_LIVE_IN
 )
 # A new value said to hold from here on (rules v37): "rehearses at the library for the
 # foreseeable", "works from home until further notice", "uses Slack going forward"
