@@ -62,6 +62,11 @@ _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
 # Sums that are only ever the user's when said bare ("rent is 1450", "take home is about 3200")
 _USERS_OWN_SUMS = r"rent|salary|pay|take[- ]?home|mortgage|income|savings|bills|membership|premium"
 _SUBJECT_AHEAD = r"(?=(?:I|I'm|I've|I'd|I'll|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Mm]y|[Oo]ur)\b)"
+# Habits said without their "I" ("run 4x/week", "coach U10s on saturdays"), and those said by
+# where or when they are done ("swim at the lido", "sleep during the day"): read as a clause of
+# their own after a comma (_CLAUSE) and as the user's (_SUBJECTLESS_PRESENT)
+_HABITS = "run|play|teach|study|commute|volunteer|coach|speak"
+_HABITS_BY_WHERE_OR_WHEN = "sleep|cook|swim|cycle|train"
 _CLAUSE = re.compile(
     r",?\s+(?:and|but|so|although|though|while|because|since|plus|as|cause|and now|and also|"
     r"and then|but now|so now|which means)\s+" + _SUBJECT_AHEAD + r"|[,:]\s+" + _SUBJECT_AHEAD + r"|"
@@ -86,7 +91,7 @@ _CLAUSE = re.compile(
     r"obsessed|moved|started|just|recently|currently|charging|earning|making|paying|running|using|"
     r"teaching|studying|coaching|managing|leading|freelancing|renting|commuting|been)\b|"
     # "I weigh 61kg, run 4x/week": another habit, its "I" left out
-    r"(?:run|play|teach|study|commute|volunteer|coach|speak|sleep|cook|swim|cycle|train)\s+"
+    r"(?:" + _HABITS + "|" + _HABITS_BY_WHERE_OR_WHEN + r")\s+"
     r"(?=(?:at|in|for|from|on|with|a|an|the|my|our|during)\b|(?-i:[A-Z])|\d)|"
     r"[a-z]{2,}ing (?=(?:at|in|on|for|with|from|to|my|our)\b)[^,]*\bnow\b)"  # ", climbing at Vital now"
 )
@@ -1194,12 +1199,12 @@ def _moved_into_the_place_named(before: str, part: str) -> str:
 
 
 _SUBJECTLESS_PRESENT = re.compile(
-    r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:(?:work|live|love|hate|prefer|drive|own|speak|"
-    r"teach|study|commute|rent|volunteer|coach|play|run|manage|lead)\s+(?!(?:is|are|was|were)\b|\w*thing\b)"
+    r"^(?:(?:still|now|also|currently|mostly|usually)\s+)?(?:(?:work|live|love|hate|prefer|drive|own|rent|"
+    r"manage|lead|" + _HABITS + r")\s+(?!(?:is|are|was|were)\b|\w*thing\b)"
     # "run 4x/week", "work 3 days a week": a count of times
     r"(?=(?:at|in|for|from|as|on|with|a|an|the|my|our|remote|remotely|\w+ing)\b|(?-i:[A-Z])|\d)|"
     # a habit said by where or when: "sleep during the day", "swim at the lido", "cycle to work"
-    r"(?:sleep|cook|swim|cycle|train)\s+(?=(?:at|in|for|on|with|during|to|every)\b|\d))"
+    r"(?:" + _HABITS_BY_WHERE_OR_WHEN + r")\s+(?=(?:at|in|for|on|with|during|to|every)\b|\d))"
     # "run the numbers for me please": a request
     r"(?![^.!?]*\b(?:for me|for us|please|pls|plz)\b)",
     re.IGNORECASE,
