@@ -497,9 +497,18 @@ def cmd_import(args: argparse.Namespace) -> int:
         f"{report.duplicates:,} duplicates; {report.links:,} supersessions linked"
         f"{f', {report.links_failed:,} not linked' if report.links_failed else ''}; skipped {skipped}"
     )
+    if report.superseded:
+        print(
+            f"Level 2 superseded {report.superseded:,} memories as the facts came in (each in GET /agent/audit)"
+        )
     if report.index_deferred:
         if report.indexing == "own":
             print(f"search index built in {report.index_seconds:.1f} s")
+        elif report.indexing == "shared":
+            print(
+                "search index: the tenant ended at 2,000 current memories or fewer, so its memories are "
+                "in the shared index again, which takes them as they come"
+            )
         else:
             print(
                 f"search index still {report.indexing} after {report.index_seconds:.0f} s; the memories are "

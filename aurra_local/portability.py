@@ -127,6 +127,8 @@ class ImportReport:
     facts: int = 0
     created: int = 0
     duplicates: int = 0
+    # memories a fact's Level 2 superseded as it was written (--auto-supersede)
+    superseded: int = 0
     links: int = 0
     links_failed: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
@@ -255,6 +257,7 @@ def import_file(
             for fact, written in zip(batch, result.results, strict=True):
                 report.created += bool(written.created)
                 report.duplicates += not written.created
+                report.superseded += written.auto_supersede.supersession is not None
                 if fact.original_id is not None:
                     new_ids[fact.original_id] = written.memory.id
             bar.add(len(batch))

@@ -166,6 +166,7 @@ def test_auto_supersede_applies_the_file_in_valid_time_order(dev_server, new_key
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     done = _aurra(dev_server.base_url, key, "import", str(path), "--format", "jsonl", "--auto-supersede")
     assert done.returncode == 0, done.stderr
+    assert "Level 2 superseded 2 memories as the facts came in" in done.stdout, done.stdout
     client = _client(dev_server, key)
     current = {m.content: m for m in client.memories.list(limit=100, user_id="al", topic="preferences")}
     assert set(current) == {vscode}

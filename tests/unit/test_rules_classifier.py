@@ -763,3 +763,30 @@ def test_v38_changes_are_acted_on(old, new):
 def test_v38_what_is_no_change_is_left_alone(old, new):
     verdict = judge(old, new)
     assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a number right after a name says which one: another customer, another room
+        ("Customer 2293 prefers plan 4 for project 30", "Customer 2393 prefers plan 6 for project 6"),
+        ("Customer 0 prefers plan 0 for project 0", "Customer 100 prefers plan 2 for project 7"),
+        ("Room 12 has 4 beds", "Room 14 has 6 beds"),
+    ],
+)
+def test_v39_a_number_that_names_counts_nothing(old, new):
+    verdict = judge(old, new)
+    assert not (verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85), verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the same one, numbered, with another count, and a version, as before
+        ("Room 12 has 4 beds", "Room 12 has 6 beds now"),
+        ("Postgres 13 runs the main DB", "Postgres 16 runs the main DB"),
+    ],
+)
+def test_v39_the_same_numbered_one_still_changes(old, new):
+    verdict = judge(old, new)
+    assert verdict.verdict == Verdict.CONTRADICTS and verdict.confidence >= 0.85, verdict.reason

@@ -36,6 +36,8 @@ _PEOPLE = frozenset(
     """.split()
 )
 _NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+))?\b")
+# A number right after a name, not a version's ("Python 3.11"): "Customer 2293", "Room 12", "Flat #4"
+_NAME_NUMBER = re.compile(r"\s+#?(\d+)\b(?![.,:]\d)")
 
 OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
 # Words between a count and what it counts that keep what it counts: "14 active clients", "40
@@ -301,6 +303,11 @@ def slots_of(text: str) -> tuple[Slot, ...]:
     else:
         named = _NAMED_SUBJECT.match(text.strip())
         body = text.strip()[named.end() :] if named else text
+        numbered = _NAME_NUMBER.match(body) if named else None
+        if numbered:
+            # "Customer 2293 prefers plan 4", "Room 12 has 4 beds": the number names which one,
+            # and counts nothing ("Customer 2393" is another customer, not 2,393 of them)
+            subject, body = f"{subject} {numbered.group(1)}", body[numbered.end() :]
     reason = _REASON.search(body)
     if reason and reason.start() > 0:
         body = body[: reason.start()]  # "11 engineers now after the new hires": why, not what
