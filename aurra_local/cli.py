@@ -498,9 +498,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         f"{f', {report.links_failed:,} not linked' if report.links_failed else ''}; skipped {skipped}"
     )
     if report.superseded:
-        print(
-            f"Level 2 superseded {report.superseded:,} memories as the facts came in (each in GET /agent/audit)"
-        )
+        memories = "memory" if report.superseded == 1 else "memories"
+        print(f"Level 2 superseded {report.superseded:,} {memories} as the facts came in (GET /agent/audit)")
     if report.index_deferred:
         if report.indexing == "own":
             print(f"search index built in {report.index_seconds:.1f} s")
