@@ -772,6 +772,11 @@ def test_v38_what_is_no_change_is_left_alone(old, new):
         ("Customer 2293 prefers plan 4 for project 30", "Customer 2393 prefers plan 6 for project 6"),
         ("Customer 0 prefers plan 0 for project 0", "Customer 100 prefers plan 2 for project 7"),
         ("Room 12 has 4 beds", "Room 14 has 6 beds"),
+        # and after a thing of the user's, when what follows says what it does or is
+        ("User's order 1234 ships on Monday", "User's order 1235 ships on Tuesday"),
+        ("User's apartment 4B has 2 bedrooms", "User's apartment 5C has 3 bedrooms"),
+        ("User's project 3 uses the library number 5", "User's project 4 uses the library number 8"),
+        ("User's flight UA 857 leaves at 9am", "User's flight UA 858 leaves at 3pm"),
     ],
 )
 def test_v39_a_number_that_names_counts_nothing(old, new):
@@ -785,6 +790,10 @@ def test_v39_a_number_that_names_counts_nothing(old, new):
         # the same one, numbered, with another count, and a version, as before
         ("Room 12 has 4 beds", "Room 12 has 6 beds now"),
         ("Postgres 13 runs the main DB", "Postgres 16 runs the main DB"),
+        ("User's order 1234 ships on Monday", "User's order 1234 now ships on Tuesday"),
+        ("User's flight UA 857 leaves at 9am", "User's flight UA 857 now leaves at 3pm"),
+        # a sum said with its period is measured, not named
+        ("User's rent is 1450 a month", "User's rent is 1600 a month now"),
     ],
 )
 def test_v39_the_same_numbered_one_still_changes(old, new):

@@ -38,6 +38,14 @@ _PEOPLE = frozenset(
 _NAMED_SUBJECT = re.compile(r"^([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:'s\s+(\w+))?\b")
 # A number right after a name, not a version's ("Python 3.11"): "Customer 2293", "Room 12", "Flat #4"
 _NAME_NUMBER = re.compile(r"\s+#?(\d+)\b(?![.,:]\d)")
+# The same after a thing of the user's, when what follows says what it does or is ("User's order
+# 1234 ships", "User's apartment 4B has", "User's flight UA 857 leaves"), not what it measures
+# ("rent 1450 a month")
+_OWNED_NUMBER = re.compile(
+    r"\s+((?:[A-Z]{1,3}\s+)?#?\d+[A-Za-z]?)\b(?![.,:/]\d)(?=\s+(?:is|was|are|were|has|had|have|uses|used|ships|shipped|"
+    r"leaves|left|runs|ran|starts|started|opens|opened|closes|closed|costs|needs|goes|went|gets|got|"
+    r"takes|took|arrives|arrived|departs|departed|belongs|meets|sits|holds|will|should|can)\b)"
+)
 
 OWN_GROUPS = frozenset({"team", "company", "startup", "org", "department"})
 # Words between a count and what it counts that keep what it counts: "14 active clients", "40
@@ -300,6 +308,12 @@ def slots_of(text: str) -> tuple[Slot, ...]:
             if owned in _PEOPLE or owned in OWN_GROUPS or not owned
             else text.strip()[found.end(1) - len(owned) :]
         )
+        numbered = _OWNED_NUMBER.match(text.strip(), found.end()) if owned and owned not in _PEOPLE else None
+        if numbered:
+            # "User's order 1234 ships on Monday", "User's apartment 4B has 2 bedrooms": which
+            # order or apartment, another one with another number (not a count of them)
+            subject = f"{subject}'s {owned} {numbered.group(1).lower()}"
+            body = f"{owned} {text.strip()[numbered.end() :].lstrip()}"
     else:
         named = _NAMED_SUBJECT.match(text.strip())
         body = text.strip()[named.end() :] if named else text
