@@ -345,8 +345,15 @@ def value_swap(old_text: str, new_text: str) -> tuple[float, str] | None:
     if any(_older(n, o) for o, n in given) and any(_older(o, n) for o, n in given):
         return None  # "rails 7.0 on ruby 3.1" -> "ruby 3.3 + rails 6.1": one older, so another app's
     units = Counter(s.unit for s in old_slots if s.kind == "count")
+    # "apartment in Berlin costs 900" -> "apartment in Lisbon costs 1200": each value of its own
+    # place, two things, unless the new fact says the value changed
+    old_places = {s.value for s in old_slots if s.kind == "place"}
+    new_places = {s.value for s in new_slots if s.kind == "place"}
+    elsewhere = bool(old_places and new_places and not old_places & new_places and not changed)
     for new in new_slots:
         for old in old_slots:
+            if elsewhere and new.kind != "place":
+                continue
             if old.kind == "version" and any(
                 qualified_apart(old_text, new_text, term)
                 for term in (old.attribute & new.attribute) - _RUNS_ON
