@@ -2783,6 +2783,10 @@ def test_moved_in_after_a_home_got_is_a_move_to_its_place():
         "User bought a flat in Leith",
         "User moved to Leith last month",
     ]
+    assert facts("I bought a flat in Leith and moved in on Friday") == [
+        "User bought a flat in Leith",
+        "User moved to Leith on Friday",
+    ]
     # moved in with someone is a fact of its own; a van moved into names no place
     assert facts("I got engaged and moved in with Sam") == ["User got engaged", "User moved in with Sam"]
     assert facts("we bought a place in Spain and moved in with my parents") == [

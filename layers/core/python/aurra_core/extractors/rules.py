@@ -35,7 +35,7 @@ from aurra_core.extractors.base import SAID, Extraction, capped, valid_facts
 from aurra_core.extractors.rules_languages import language_of, plain_english, to_english, untranslated
 from aurra_core.models import MAX_CONTENT_CHARS, MAX_QUOTE_CHARS, Message, Role
 from aurra_core.runtime import deadline
-from aurra_core.text_analysis.rules_lexicon import ROLE_NOUNS
+from aurra_core.text_analysis.rules_lexicon import HOMES, MOVED_IN_BARE, ROLE_NOUNS
 from aurra_core.text_analysis.sensitive_topics import sensitive_topic
 from aurra_core.text_analysis.slots import CHANGE
 from aurra_core.text_analysis.text import MONTH_NAMES, VALUE_WORDS, WEEKDAY_NAMES, content_terms
@@ -1185,10 +1185,10 @@ def _split_subject(fact: str) -> list[str]:
 # into the home just named, whose place the second fact keeps ("moved to Quorn 2 weeks ago")
 _HOME_GOT_IN = re.compile(
     r"\b(?:bought|closed on|got the keys (?:to|for)|got|rented|found)\s+(?:a|an|our|my|their|the)\s+"
-    r"(?:new\s+|first\s+|own\s+)?(?:place|house|home|flat|apartment|condo|townhouse|semi|bungalow)\s+in\s+"
+    r"(?:new\s+|first\s+|own\s+)?(?:place|" + HOMES + r")\s+in\s+"
     r"(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)$"
 )
-_MOVED_IN_BARE = re.compile(r"^moved in\b(?!\s+(?:with|to|together|next|at|on)\b)")
+_MOVED_IN_BARE = re.compile("^" + MOVED_IN_BARE)
 
 
 def _moved_into_the_place_named(before: str, part: str) -> str:

@@ -569,9 +569,8 @@ def largest_current_scope(conn: psycopg.Connection, tenant_id: UUID) -> int:
     """The most current memories any one scope (user and agent) of the tenant holds; 0 for none."""
     largest: int = one_row(
         conn.execute(
-            """SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM memory_versions
-                WHERE tenant_id = %s AND recorded_to IS NULL AND valid_to IS NULL
-                GROUP BY user_id, agent_id) scopes""",
+            f"""SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM memory_versions
+                WHERE tenant_id = %s AND {_CURRENT} GROUP BY user_id, agent_id) scopes""",
             (tenant_id,),
         ).fetchone()
     )[0]

@@ -1655,6 +1655,12 @@ NEW_HOME_OF_THEIR_OWN = (
     r"\b(?:(?:my|their|our|his|her) new (?:flat|apartment|house|home|condo|studio|townhouse)"
     rf"|{USERS_NEW_HOME}) (?:in|at|near|outside)\b"
 )
+# The homes a move can be bought, rented or got into ("bought a flat in Leith"); a "place" only
+# when it is said moved into (MOVED_IN)
+HOMES = r"house|home|flat|apartment|condo|townhouse|semi|bungalow"
+# "moved in" without where or with whom: into the home just named ("bought a place in Quorn and
+# moved in 2 weeks ago"), read so by MOVED_IN and by the extractor
+MOVED_IN_BARE = r"moved in\b(?!\s+(?:with|to|together|next)\b)"
 # Not a home bought to live in: one for someone else, to let, or for holidays.
 _NOT_BOUGHT_TO_LIVE_IN = (
     r"(?![^.;]*\b(?:for (?:a |an |the |their |my |our |his |her )?(?:daughter|son|kids?|children|mum|mom|mother|"
@@ -1668,8 +1674,8 @@ _NOT_BOUGHT_TO_LIVE_IN = (
 MOVED_IN = (
     r"\b(?:all |finally |fully )?unpacked in\b|\bgot (?:a|an|our|my|their) (?:own )?(?:flat|apartment|condo) in\b|"
     r"\b(?:closed on|bought|got the keys (?:to|for)) (?:a|an|our|my|their|the) (?:new |first |own )?"
-    r"(?:(?:house|home|flat|apartment|condo|townhouse|semi|bungalow) in\b"
-    r"|place in\b(?=[^.;]*\band (?:have |has |had |just |finally )?moved in\b(?!\s+(?:with|to|together|next)\b)))"
+    rf"(?:(?:{HOMES}) in\b"
+    rf"|place in\b(?=[^.;]*\band (?:have |has |had |just |finally )?{MOVED_IN_BARE}))"
     + _NOT_BOUGHT_TO_LIVE_IN
 )
 # A new value said to hold from here on (rules v37): "rehearses at the library for the

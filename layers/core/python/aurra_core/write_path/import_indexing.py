@@ -70,16 +70,17 @@ def announce(caller: Caller, request: ImportAnnouncement, db: Database) -> Impor
         state = _indexing_state(conn, caller)
         if state != "shared":
             return _answer(state)
-        if request.auto_supersede:
-            needed = _index_level2_needs(conn, caller, request)
-            if needed is not None:
-                return _answer("shared", needed)
         current = count_current(conn, caller.tenant_id, at_most=HNSW_MIN_TENANT_MEMORIES + 1)
         if current + request.facts <= HNSW_MIN_TENANT_MEMORIES:
             return _answer(
                 "shared",
                 f"the tenant stays under {HNSW_MIN_TENANT_MEMORIES} memories, which are read exactly",
             )
+        # after the bounded count: the scopes' sizes are read only for an import that could defer
+        if request.auto_supersede:
+            needed = _index_level2_needs(conn, caller, request)
+            if needed is not None:
+                return _answer("shared", needed)
         if not tenant_indexes.defer_shared_index(conn, limit):
             return _answer("shared", "no more tenants can have an index of their own")
     return _answer("deferred")
